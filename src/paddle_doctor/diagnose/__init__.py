@@ -1,0 +1,119 @@
+"""``paddle-doctor diagnose``: read every rank's log and name the root cause of a failed run.
+
+Library entry point: :func:`diagnose_paths`. It returns a :class:`Diagnosis` and never prints.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from ..catalog import get_cause
+from .model import Diagnosis, Evidence, RankReport, RootCause, SourceFile
+from .parse import BinaryFileError, Event, FileEvents, read_events
+from .ranks import RankState, collect
+from .redact import redact
+from .rootcause import Verdict, decide
+from .sources import DiagnoseInputError, discover
+
+__all__ = ["DiagnoseInputError", "Diagnosis", "diagnose_paths"]
+
+
+def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
+    """Diagnose the logs under ``paths`` (dirs, files, or "-" for ``stdin``).
+
+    Raises DiagnoseInputError when nothing usable was given.
+    """
+    sources, skipped = discover([str(p) for p in paths], stdin)
+    files, skipped = _read_all(sources, skipped)
+    readable = [f for f in files if f.source.role != "env"]
+    if not readable:
+        reasons = "; ".join(skipped) or "no log files"
+        raise DiagnoseInputError(f"nothing could be read ({reasons})")
+    ranks, unranked, facts = collect(readable)
+    verdict = decide(ranks, unranked, facts)
+    return _build(verdict, ranks, facts, len(readable), skipped)
+
+
+def _read_all(sources: list[SourceFile], skipped: list[str]) -> tuple[list[FileEvents], list[str]]:
+    year = dt.date.today().year
+    files = []
+    for source in sources:
+        if source.role in ("env", "aux"):
+            continue
+        try:
+            files.append(read_events(source, year))
+        except BinaryFileError as exc:
+            skipped.append(f"{source.path}: skipped, {exc}")
+        except OSError as exc:
+            skipped.append(f"{source.path}: skipped, {exc.strerror or exc}")
+    return files, skipped
+
+
+def _build(verdict: Verdict | None, ranks: dict[int, RankState], facts, files_read: int,
+           skipped: list[str]) -> Diagnosis:
+    root = _root_cause(verdict) if verdict else None
+    reports = tuple(_rank_report(s, verdict) for s in sorted(ranks.values(), key=lambda s: s.rank))
+    failed = root is not None and verdict.category != "unknown" or bool(facts.failed) or \
+        (facts.exit_code not in (None, 0)) or facts.killed
+    notes = tuple(verdict.notes) if verdict else ()
+    return Diagnosis("failure" if (root or failed) else "no_failure_found", root, reports, files_read,
+                     tuple(skipped), notes, facts.kind)
+
+
+def _root_cause(verdict: Verdict) -> RootCause:
+    cause = get_cause(verdict.category)
+    evidence = tuple(Evidence(e.file, e.line, redact(e.text.strip())) for e in verdict.evidence)
+    title = verdict.title or _title(verdict, cause.title)
+    time_source = _time_source(verdict.evidence)
+    return RootCause(verdict.category, verdict.rank, title, evidence, cause.fix.strip(), verdict.confidence,
+                     verdict.why_confident, time_source)
+
+
+def _title(verdict: Verdict, default: str) -> str:
+    main = verdict.evidence[-1] if verdict.evidence else None
+    text = default
+    if main is not None and main.sig.cause == verdict.category and main.sig.title:
+        try:
+            text = main.sig.title.format(**main.groups)
+        except (KeyError, IndexError):
+            text = main.sig.title
+        if verdict.category == "python_exception" and main.groups.get("msg"):
+            text = f"{main.groups['exc']}: {main.groups['msg'].strip()}"
+    where = f" on rank {verdict.rank}" if verdict.rank is not None else ""
+    return redact(f"{text}{where}")[:300]
+
+
+def _time_source(events: list[Event]) -> str:
+    for e in events:
+        if e.time is not None:
+            return f"{e.file}:{e.line} ({'unix time of the fatal signal' if e.sig.role == 'signal_time' else 'log timestamp'})"
+    return ""
+
+
+def _rank_report(state: RankState, verdict: Verdict | None) -> RankReport:
+    first = state.best_cause() or state.first("peer_closed") or state.first("real_timeout") or state.first("terminated")
+    first_error = redact(first.text.strip())[:300] if first else None
+    if verdict is not None and verdict.rank == state.rank and verdict.category != "unknown":
+        return RankReport(state.rank, "root_cause", state.exit_code, first_error, state.log, "")
+    status, why = _victim_or_ok(state, verdict)
+    return RankReport(state.rank, status, state.exit_code, first_error, state.log, why)
+
+
+def _victim_or_ok(state: RankState, verdict: Verdict | None) -> tuple[str, str]:
+    root = f"rank {verdict.rank}" if verdict and verdict.rank is not None else "the failing rank"
+    closed = state.first("peer_closed")
+    if closed is not None:
+        peer = closed.groups.get("peer")
+        who = f"rank {peer}" if peer is not None else "a peer"
+        return "victim", f"its collective failed because {who} closed the connection (died); not a cause"
+    if state.has("terminated"):
+        return "victim", f"stopped by SIGTERM (the launcher ends the other ranks after {root} failed)"
+    if state.has("real_timeout"):
+        return "victim", "waited the full 30 s gloo timeout in a collective that its peers never joined"
+    if state.causes():
+        return "victim", f"also failed, after {root}"
+    if state.launcher_failed:
+        return "victim", "the launcher reports it failed, with no error in its log"
+    if state.log is None:
+        return "unknown", "no log for this rank was given"
+    return "ok", ""

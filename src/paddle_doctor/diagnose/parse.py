@@ -1,0 +1,145 @@
+"""Read one source and turn its interesting lines into events: what each line means, where, when.
+
+Timestamps are taken from the line itself when it has one (glog ``I1129 21:40:56.03``, Python
+logging ``2024-03-10 00:35:50,211``, ``[2021/06/01 02:52:01]``, Paddle's ``Aborted at <unix time>``);
+an event without one inherits the last time seen earlier in the same file as a lower bound.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from dataclasses import dataclass, field
+
+from .model import SourceFile
+from .scan import BinaryFileError, Hit, scan_stream
+from .signatures import Signature, match_line
+
+# mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
+MPI_PREFIX_RE = re.compile(r"^.*?\[\d+,(?P<rank>\d+)\]<std(?:err|out)>:")
+SPAWN_RANK_RE = re.compile(r"Process (?P<rank>\d+) terminated with the following error")
+ERROR_DETAIL = "ERROR LOG DETAIL"
+
+_GLOG_TS = re.compile(r"^[IWEF](?P<mo>\d\d)(?P<d>\d\d) (?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d(?:\.\d+)?)")
+_PYLOG_TS = re.compile(r"(?P<y>\d{4})[-/](?P<mo>\d\d)[-/](?P<d>\d\d)[ T](?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?:[,.](?P<f>\d+))?")
+_UNIX_TS = re.compile(r"Aborted at (?P<unix>\d{9,11}) \(unix time\)")
+
+
+@dataclass
+class Event:
+    sig: Signature
+    groups: dict
+    file: str
+    line: int
+    text: str
+    next_text: str
+    time: float | None  # from this line itself
+    after: float | None  # the last time seen before it in the same file
+    rank: int | None  # the rank this line belongs to, when known
+
+    @property
+    def role(self) -> str:
+        return self.sig.role
+
+    @property
+    def when(self) -> float | None:
+        return self.time if self.time is not None else self.after
+
+
+@dataclass
+class FileEvents:
+    source: SourceFile
+    events: list[Event] = field(default_factory=list)
+    lines_seen: int = 0
+
+
+def read_events(source: SourceFile, year: int) -> FileEvents:
+    """Events of one source. Raises OSError or BinaryFileError when it cannot be read."""
+    result = FileEvents(source)
+    with _open(source) as stream:
+        state = _SectionState(source.rank)
+        last_time = None
+        for hit in scan_stream(stream):
+            text, prefix_rank = _strip_prefix(hit.text)
+            own = _timestamp(hit.text, year)
+            rank = state.rank_for(text, prefix_rank)
+            matched = match_line(text)
+            if matched is not None:
+                sig, m = matched
+                groups = {k: v for k, v in m.groupdict().items() if v is not None}
+                if sig.role == "signal_time" and own is None:
+                    own = float(groups["unix"])
+                result.events.append(Event(sig, groups, source.path, hit.line, text, hit.next_text,
+                                           own, last_time, rank))
+            if own is not None:
+                last_time = own
+            result.lines_seen = hit.line
+    return result
+
+
+def _open(source: SourceFile):
+    if source.data is not None:
+        return io.BytesIO(source.data)
+    return open(source.path, "rb")
+
+
+def _strip_prefix(text: str) -> tuple[str, int | None]:
+    m = MPI_PREFIX_RE.match(text)
+    if m:
+        return text[m.end():], int(m.group("rank"))
+    return text, None
+
+
+class _SectionState:
+    """Which rank a terminal line belongs to.
+
+    A worker log belongs to its rank. In the new launcher's terminal output the lines after
+    "ERROR LOG DETAIL" are the tail of the failed container's log (the rank named in the header);
+    the lines before are rank 0's streamed log. ``paddle.distributed.spawn`` names the rank.
+    """
+
+    def __init__(self, fixed_rank: int | None):
+        self.fixed = fixed_rank
+        self.current: int | None = None
+        self.header_rank: int | None = None
+
+    def rank_for(self, text: str, prefix_rank: int | None) -> int | None:
+        if self.fixed is not None:
+            return self.fixed
+        if prefix_rank is not None:
+            return prefix_rank
+        m = re.search(r"Container rank (\d+) status failed", text)
+        if m:
+            self.header_rank = int(m.group(1))
+        if ERROR_DETAIL in text:
+            self.current = self.header_rank
+        m = SPAWN_RANK_RE.search(text)
+        if m:
+            self.current = int(m.group("rank"))
+        return self.current
+
+
+def _timestamp(text: str, year: int) -> float | None:
+    m = _UNIX_TS.search(text)
+    if m:
+        return float(m.group("unix"))
+    m = _GLOG_TS.match(text)
+    if m:
+        return _epoch(year, m["mo"], m["d"], m["h"], m["mi"], m["s"])
+    m = _PYLOG_TS.search(text[:80])
+    if m:
+        frac = "." + m["f"] if m["f"] else ""
+        return _epoch(int(m["y"]), m["mo"], m["d"], m["h"], m["mi"], m["s"] + frac)
+    return None
+
+
+def _epoch(year, month, day, hour, minute, second) -> float | None:
+    try:
+        base = dt.datetime(int(year), int(month), int(day), int(hour), int(minute))
+    except ValueError:
+        return None
+    return base.timestamp() + float(second)
+
+
+__all__ = ["BinaryFileError", "Event", "FileEvents", "Hit", "read_events"]

@@ -1,0 +1,137 @@
+"""Group events by rank and collect what the launcher said about each rank."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .parse import Event, FileEvents
+
+CAUSE_ROLES = ("cause", "exception")
+VICTIM_ROLES = ("peer_closed", "terminated", "real_timeout")
+
+
+@dataclass
+class RankState:
+    rank: int
+    log: str | None = None
+    events: list[Event] = field(default_factory=list)
+    exit_code: int | None = None
+    launcher_failed: bool = False  # a launcher named this rank as failed
+
+    def causes(self) -> list[Event]:
+        return [e for e in self.events if e.role in CAUSE_ROLES]
+
+    def best_cause(self) -> Event | None:
+        causes = self.causes()
+        if not causes:
+            return None
+        return max(causes, key=lambda e: (e.sig.specificity, -e.line))
+
+    def first(self, role: str) -> Event | None:
+        return next((e for e in self.events if e.role == role), None)
+
+    def has(self, role: str) -> bool:
+        return self.first(role) is not None
+
+
+@dataclass
+class LauncherFacts:
+    kind: str | None = None  # "launch" | "fleet.launch"
+    failed: dict[int, int | None] = field(default_factory=dict)  # rank -> exit code (None: unknown)
+    header_rank: int | None = None  # the first "Container rank N status failed" header
+    header_log: str | None = None
+    exit_code: int | None = None
+    completed: bool = False
+    killed: bool = False  # the launcher itself got a signal (a hang ended by a timeout)
+    events: list[Event] = field(default_factory=list)
+
+
+def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event], LauncherFacts]:
+    """Per-rank states, events with no known rank, and the launcher's facts."""
+    launcher = LauncherFacts()
+    ranks: dict[int, RankState] = {}
+    unranked: list[Event] = []
+    have_worker_logs = any(f.source.role == "worker" for f in files)
+    for f in files:
+        if f.source.role == "worker":
+            ranks.setdefault(f.source.rank, RankState(f.source.rank)).log = f.source.path
+    for f in files:
+        for e in f.events:
+            if e.role.startswith("launcher"):
+                _note_launcher(launcher, e)
+                continue
+            if f.source.role == "launcher_log":
+                continue
+            # With worker logs at hand, the terminal's copy of a worker's lines would count twice.
+            if have_worker_logs and f.source.role != "worker" and e.rank is None:
+                continue
+            if have_worker_logs and f.source.role != "worker" and e.rank in ranks and ranks[e.rank].log:
+                continue
+            _place(e, ranks, unranked)
+    _apply_launcher(launcher, ranks, unranked)
+    return ranks, unranked, launcher
+
+
+def _place(e: Event, ranks: dict[int, RankState], unranked: list[Event]) -> None:
+    if e.rank is None:
+        unranked.append(e)
+    else:
+        ranks.setdefault(e.rank, RankState(e.rank)).events.append(e)
+
+
+def _note_launcher(facts: LauncherFacts, e: Event) -> None:
+    facts.events.append(e)
+    g = e.groups
+    if e.sig.name == "launch_container_failed":
+        facts.kind = "launch"
+        rank = int(g["rank"])
+        facts.failed[rank] = int(g["code"])
+        if facts.header_rank is None:
+            facts.header_rank, facts.header_log = rank, g.get("log")
+    elif e.sig.name == "fleet_abort":
+        facts.kind = "fleet.launch"
+        for r in (x.strip() for x in g.get("ranks", "").split(",")):
+            if r.isdigit():
+                facts.failed.setdefault(int(r), None)
+    elif e.sig.name == "launch_exit_code":
+        facts.kind = facts.kind or "launch"
+        facts.exit_code = int(g["code"])
+    elif e.sig.name == "launch_pod_completed":
+        facts.kind, facts.completed = facts.kind or "launch", True
+    elif e.sig.name == "launch_killed":
+        facts.killed = True
+    elif "LAUNCH" in e.text:
+        facts.kind = facts.kind or "launch"
+    elif "terminate all the procs" in e.text:
+        facts.kind = facts.kind or "fleet.launch"
+
+
+def _apply_launcher(facts: LauncherFacts, ranks: dict[int, RankState], unranked: list[Event]) -> None:
+    for rank, code in facts.failed.items():
+        state = ranks.setdefault(rank, RankState(rank))
+        state.launcher_failed = True
+        state.exit_code = code
+    if facts.kind and unranked:
+        # Both launchers stream rank 0's log to the terminal: unlabelled terminal lines are rank 0's.
+        state = ranks.setdefault(0, RankState(0))
+        if not state.log:
+            state.events.extend(unranked)
+            unranked.clear()
+
+
+def finished_cleanly(rank: int, facts: LauncherFacts, state: RankState | None) -> bool:
+    """True when the launcher's report shows that ``rank`` exited with code 0.
+
+    The new launcher names the lowest-rank failed container at its poll; the old one lists every
+    failed rank. A rank below the named one (or missing from the list) that has already closed its
+    connections had exited, and not with a failure.
+    """
+    if state is not None and (state.causes() or state.has("terminated")):
+        return False
+    if rank in facts.failed:
+        return False
+    if facts.kind == "launch" and facts.header_rank is not None:
+        return rank < facts.header_rank
+    if facts.kind == "fleet.launch" and facts.failed:
+        return True
+    return False

@@ -1,0 +1,182 @@
+"""Separate the root cause from its victims.
+
+Order of reasoning:
+1. A rank that printed evidence of a cause (an exception, an OOM, a segfault, ...) is a candidate.
+   Among candidates the most specific wins; when every candidate has its own timestamp, the
+   earliest wins (that is the first failure); ties go to the lowest rank.
+2. With no candidate, reason about what is missing: a rank whose log just stops while a peer
+   reports that it closed the connection was killed from outside (SIGKILL leaves no text; the
+   kernel OOM killer is the usual sender) unless the launcher shows it exited cleanly, in which
+   case the peer was left alone in a collective (uneven batches). A real gloo timeout while the
+   peers live means ranks called different collectives. A rank stopped by SIGTERM while stuck in
+   rendezvous means the processes never met (leftover ``PADDLE_*`` variables in a one-process run,
+   or a wrong host address).
+3. Failing all that, say where the cause must be (the file to open) instead of guessing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .parse import Event
+from .ranks import LauncherFacts, RankState, finished_cleanly
+
+
+@dataclass
+class Verdict:
+    category: str
+    rank: int | None
+    evidence: list[Event]
+    confidence: str
+    why_confident: str
+    title: str = ""
+    notes: tuple[str, ...] = ()
+
+
+def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Verdict | None:
+    for rule in (_from_candidates, _from_silent_peer, _from_real_timeout, _from_hang_dump,
+                 _from_unranked, _from_launcher_only):
+        verdict = rule(ranks, unranked, facts)
+        if verdict is not None:
+            return verdict
+    return None
+
+
+def _from_candidates(ranks, unranked, facts) -> Verdict | None:
+    candidates = [(s.rank, s.best_cause()) for s in ranks.values() if s.best_cause() is not None]
+    killed = [r for r, s in ranks.items() if s.exit_code == -9 and s.best_cause() is None]
+    if not candidates and not killed:
+        return None
+    if killed and (not candidates or max(e.sig.specificity for _, e in candidates) < 60):
+        rank = min(killed)
+        return Verdict("host_oom_killed", rank, _launcher_lines(facts, rank), "high",
+                       f"the launcher reports exit code -9 (SIGKILL) for rank {rank}")
+    rank, event = _pick(candidates)
+    return Verdict(event.sig.cause, rank, _evidence_for(ranks[rank], event), _confidence(event, candidates),
+                   _why(event, candidates))
+
+
+def _pick(candidates: list[tuple[int, Event]]) -> tuple[int, Event]:
+    if len(candidates) > 1 and all(e.time is not None for _, e in candidates):
+        return min(candidates, key=lambda c: (c[1].time, c[0]))
+    return min(candidates, key=lambda c: (-c[1].sig.specificity, c[0]))
+
+
+def _confidence(event: Event, candidates) -> str:
+    if event.sig.specificity >= 80:
+        return "high"
+    return "medium" if event.sig.specificity >= 50 else "low"
+
+
+def _why(event: Event, candidates) -> str:
+    kind = "a specific error signature" if event.sig.specificity >= 80 else "an uncaught error"
+    if len(candidates) == 1:
+        return f"{kind} on one rank only; the other ranks show only the symptoms of a dead peer"
+    if all(e.time is not None for _, e in candidates):
+        return f"{kind}; several ranks failed and this one has the earliest timestamp"
+    return f"{kind}; several ranks show errors and this one is the most specific"
+
+
+def _from_silent_peer(ranks, unranked, facts) -> Verdict | None:
+    for state in sorted(ranks.values(), key=lambda s: s.rank):
+        closed = state.first("peer_closed")
+        if closed is None or "peer" not in closed.groups:
+            continue
+        peer = int(closed.groups["peer"])
+        peer_state = ranks.get(peer)
+        if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")):
+            continue
+        if finished_cleanly(peer, facts, peer_state):
+            return Verdict("uneven_eval_batches", state.rank, [closed], "medium",
+                           f"rank {peer} had already exited cleanly while rank {state.rank} was still in a "
+                           "collective: the ranks ran different numbers of collectives",
+                           notes=(f"rank {peer} finished its loop and exited; rank {state.rank} called one more "
+                                  "collective (more batches on this rank)",))
+        evidence = _launcher_lines(facts, peer) + [closed]
+        code = peer_state.exit_code if peer_state else None
+        confidence = "high" if code == -9 else "medium"
+        return Verdict("host_oom_killed", peer, evidence, confidence,
+                       f"rank {peer}'s log stops without any error while rank {state.rank} reports that it closed "
+                       "the connection: it was killed from outside (SIGKILL leaves no text)")
+    return None
+
+
+def _from_real_timeout(ranks, unranked, facts) -> Verdict | None:
+    timed_out = [s for s in ranks.values() if s.has("real_timeout")]
+    if not timed_out:
+        return None
+    state = min(timed_out, key=lambda s: s.rank)
+    others = sorted(r for r in ranks if r != state.rank)
+    return Verdict("rank_divergent_collective", state.rank, [state.first("real_timeout")], "medium",
+                   f"rank {state.rank} waited the full gloo timeout in a collective while rank(s) "
+                   f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
+
+
+def _from_hang_dump(ranks, unranked, facts) -> Verdict | None:
+    states = list(ranks.values()) or [RankState(-1, events=unranked)]
+    for state in states:
+        retries = [e for e in state.events if e.role == "rendezvous_retry"]
+        listens = [e for e in state.events if e.role == "listen"]
+        if _retries_own_port(retries, listens):
+            return Verdict("wrong_host_ip", _rank_or_none(state), [listens[0], retries[0]], "medium",
+                           "the process listens on a port and keeps retrying to reach that same port at another "
+                           "address: the address it was given is not this machine's")
+        stuck = [e for e in state.events if e.role == "hang_site" and "rendezvous" in e.sig.name]
+        if stuck or (retries and len(retries) >= 3):
+            ev = (stuck or retries)[:2] + [e for e in state.events if e.role == "terminated"][:1]
+            if not facts.kind:
+                return Verdict("residual_dist_env", _rank_or_none(state), ev, "medium",
+                               "a single process (no launcher) hung in distributed rendezvous until it was "
+                               "killed: it was told to wait for peers that do not exist")
+            return Verdict("wrong_host_ip", _rank_or_none(state), ev, "low",
+                           "the ranks never met during rendezvous")
+    return None
+
+
+def _retries_own_port(retries: list[Event], listens: list[Event]) -> bool:
+    ports = {e.groups.get("port") or e.groups.get("port2") for e in listens}
+    return any(e.groups.get("port") in ports and e.groups.get("host") not in ("127.0.0.1", "localhost")
+               for e in retries)
+
+
+def _from_unranked(ranks, unranked, facts) -> Verdict | None:
+    """A pasted snippet with no rank information: judge it as one process."""
+    causes = [e for e in unranked if e.role in ("cause", "exception")]
+    if not causes:
+        return None
+    event = max(causes, key=lambda e: (e.sig.specificity, -e.line))
+    return Verdict(event.sig.cause, None, [event], _confidence(event, [(None, event)]),
+                   "a cause signature in the given text, which names no rank")
+
+
+def _from_launcher_only(ranks, unranked, facts) -> Verdict | None:
+    if not (facts.failed or (facts.exit_code not in (None, 0)) or facts.killed):
+        return None
+    victims = [s.first("peer_closed") for s in ranks.values() if s.has("peer_closed")]
+    peer = next((int(e.groups["peer"]) for e in victims if e and "peer" in e.groups), None)
+    rank = peer if peer is not None else facts.header_rank
+    where = facts.header_log or "log/workerlog.N"
+    log_dir = where.rsplit("/", 1)[0] if "/" in where else "log"
+    target = f"{log_dir}/workerlog.{rank}" if rank is not None else f"{log_dir}/workerlog.*"
+    note = (f"The cause is not in what was given: open {target}, or pass the whole log dir: "
+            f"paddle-doctor diagnose {log_dir}/. If there is no log dir, rerun with "
+            f"`python -m paddle.distributed.launch --log_dir {log_dir} ...`.")
+    return Verdict("unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
+                   "only the launcher's report and symptoms were given", notes=(note,))
+
+
+def _rank_or_none(state: RankState) -> int | None:
+    return state.rank if state.rank >= 0 else None
+
+
+def _launcher_lines(facts: LauncherFacts, rank: int) -> list[Event]:
+    return [e for e in facts.events if e.sig.name == "launch_container_failed" and e.groups.get("rank") == str(rank)
+            or e.sig.name == "fleet_abort"][:1]
+
+
+def _evidence_for(state: RankState, event: Event) -> list[Event]:
+    """The cause line, preceded by the innermost user frame of its traceback when there is one."""
+    frames = [e for e in state.events if e.role == "frame" and e.line < event.line and event.line - e.line < 60]
+    user = [f for f in frames if "site-packages" not in f.groups.get("path", "") and "/paddle/" not in f.groups.get("path", "")]
+    lines = ([user[-1]] if user else []) + [event]
+    return lines

@@ -1,0 +1,133 @@
+"""Fast, bounded scanning of log files for the few lines that matter.
+
+A worker log can hold gigabytes of training lines and, somewhere, one traceback. Reading it line by
+line in Python is the slow part, so we read big chunks and let an Aho-Corasick automaton (Rust,
+SIMD prefilters) find the trigger words; only lines that contain one are decoded and examined.
+Memory stays bounded: a line longer than ``MAX_LINE_BYTES`` is never held whole, and only a
+window around each trigger is kept as evidence text.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+import ahocorasick_rs
+
+CHUNK_BYTES = 8 << 20
+MAX_LINE_BYTES = 1 << 20
+WINDOW_BYTES = 600  # evidence text kept around a trigger on an over-long line
+SNIFF_BYTES = 8192
+
+# Every line a signature can match contains one of these literals (signatures.py keeps them in
+# step: a test checks that each signature example contains a trigger).
+TRIGGERS: tuple[str, ...] = (
+    "Error", "error", "ERROR", "Exception", "Traceback", 'File "', "TIMEOUT", "Fatal", "SIG",
+    "Killed", "killed", "ABORT", "terminate", "Container rank", "Exit code", "Pod failed",
+    "Pod completed", "Aborted at", "Assertion", "Retry to connect", "Skip loading", "not exists",
+    "already in use", "No such file", "Out of memory", "out of memory", "NCCL", "Nccl", "nccl",
+    "bootstrapping", "no kernel image", "unmatched", "Segmentation", "core dumped",
+    "Blocking queue", "DataLoader", "shared memory", "/dev/shm", "Bus error", "MemoryError",
+    "bad_alloc", "listen on", "Terminating", "code -", "exit code", "unused parameter",
+    "not found in the provided dict", "expected shape", "CUDA_VISIBLE_DEVICES", "Exit with signal",
+    "Process abort", "Local processes completed", "No stack trace", "Interrupt", "Watchdog",
+    "timeout", "Timeout", "HTTPStore", "TCPStore", "ReadNextList", "Warning", "enforce fail",
+    "EnforceNotMet", "preamble", "not been used", "ResourceExhausted",
+)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One interesting line: its 1-based number, its text and the text of the line after it."""
+
+    line: int
+    text: str
+    next_text: str = ""
+
+
+class BinaryFileError(ValueError):
+    """The file looks binary (NUL bytes near its start): not a log."""
+
+
+@functools.lru_cache(maxsize=1)
+def _automaton() -> ahocorasick_rs.BytesAhoCorasick:
+    patterns = sorted({t.encode() for t in TRIGGERS})
+    return ahocorasick_rs.BytesAhoCorasick(patterns)
+
+
+def decode(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace").rstrip("\r\n")
+
+
+def scan_stream(stream: BinaryIO) -> Iterator[Hit]:
+    """Yield a Hit for every line containing a trigger, in file order."""
+    head = stream.read(SNIFF_BYTES)
+    if b"\x00" in head:
+        raise BinaryFileError("binary data (NUL bytes)")
+    scanner = _ChunkScanner()
+    data = head
+    while data:
+        yield from scanner.feed(data)
+        data = stream.read(CHUNK_BYTES)
+    yield from scanner.finish()
+
+
+class _ChunkScanner:
+    """Carries the unfinished last line from one chunk to the next, counting lines as it goes."""
+
+    def __init__(self) -> None:
+        self.carry = b""
+        self.line_no = 1  # number of the line that starts at carry[0]
+
+    def feed(self, data: bytes) -> Iterator[Hit]:
+        buf = self.carry + data if self.carry else data
+        cut = buf.rfind(b"\n") + 1
+        if cut == 0 and len(buf) < MAX_LINE_BYTES:
+            self.carry = buf
+            return
+        if cut == 0:
+            # One enormous line: examine what we have now and drop it, so memory stays bounded.
+            # The rest of that line keeps the same line number.
+            yield from self._hits_in(buf, len(buf))
+            self.carry = b""
+            return
+        yield from self._hits_in(buf, cut)
+        self.line_no += buf.count(b"\n", 0, cut)
+        self.carry = buf[cut:]
+
+    def finish(self) -> Iterator[Hit]:
+        if self.carry:
+            yield from self._hits_in(self.carry, len(self.carry))
+            self.carry = b""
+
+    def _hits_in(self, buf: bytes, end: int) -> Iterator[Hit]:
+        last_start, counted_to, line_no = -1, 0, self.line_no
+        for _, start, _ in _automaton().find_matches_as_indexes(memoryview(buf)[:end]):
+            line_start = buf.rfind(b"\n", 0, start) + 1
+            if line_start == last_start:
+                continue
+            line_no += buf.count(b"\n", counted_to, line_start)
+            counted_to = last_start = line_start
+            text, line_end = _line_text(buf, line_start, start, end)
+            yield Hit(line_no, text, _next_line(buf, line_end, end))
+
+
+def _line_text(buf: bytes, line_start: int, match: int, end: int) -> tuple[str, int]:
+    nl = buf.find(b"\n", match, end)
+    line_end = nl if nl != -1 else end
+    if line_end - line_start <= 2 * WINDOW_BYTES:
+        return decode(buf[line_start:line_end]), line_end
+    lo = max(line_start, match - WINDOW_BYTES // 2)
+    hi = min(line_end, match + WINDOW_BYTES // 2)
+    return "…" + decode(buf[lo:hi]) + "…", line_end
+
+
+def _next_line(buf: bytes, line_end: int, end: int) -> str:
+    """The line after a hit (a traceback frame's source line), when it is in this chunk."""
+    start = line_end + 1
+    if start >= end:
+        return ""
+    nl = buf.find(b"\n", start, min(end, start + WINDOW_BYTES))
+    return decode(buf[start:nl if nl != -1 else min(end, start + WINDOW_BYTES)])

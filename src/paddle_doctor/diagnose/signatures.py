@@ -1,0 +1,232 @@
+"""Log signatures: what a line means, as data.
+
+Each signature is a regular expression over one log line, what it points to (a cause id from the
+catalog, or a role such as "a peer died"), and how specific it is. They follow Paddle's own message
+formats (gloo, the launchers, the C++ enforce and signal handlers, the DataLoader), from Paddle 1.x
+to 3.x. The first signature that matches a line wins, so the specific ones come first.
+
+Roles:
+- ``cause``: this line is evidence of a root cause on the rank that printed it.
+- ``exception``: an uncaught exception line with nothing more specific (fallback ``python_exception``).
+- ``peer_closed``: a collective failed because a peer process closed its connection (it died).
+- ``real_timeout``: a collective really waited out gloo's 30 s: peers are alive but elsewhere.
+- ``terminated``: this rank was killed by SIGTERM (the launcher or a timeout): a victim.
+- ``launcher_failed`` / ``launcher_abort`` / ``launcher_exit``: what the launcher says about ranks.
+- ``rendezvous_retry`` / ``listen``: store connection attempts during initialisation.
+- ``hang_site``: a frame in a SIGTERM crash dump that says where the rank was stuck.
+- ``traceback`` / ``frame`` / ``signal_time``: structure, used to read blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Signature:
+    name: str
+    pattern: re.Pattern
+    role: str
+    cause: str | None = None
+    specificity: int = 0  # higher wins when one rank shows several causes
+    example: str = ""  # a real line it matches (tests check every example)
+    title: str = ""  # short human label; may use named groups, e.g. "{exc}"
+    tags: tuple[str, ...] = field(default=())
+
+
+def _sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0):
+    return Signature(name, re.compile(pattern, flags), role, cause, specificity, example, title)
+
+
+# Ordered: the first match wins. Keep specific before generic.
+SIGNATURES: tuple[Signature, ...] = (
+    # --- launchers -------------------------------------------------------------------------
+    _sig("launch_container_failed",
+         r"Container rank (?P<rank>\d+) status failed cmd .*? code (?P<code>-?\d+)(?: log (?P<log>\S+))?",
+         "launcher_failed",
+         example="Container rank 0 status failed cmd ['python', '-u', 't.py'] code -9 log log/workerlog.0"),
+    _sig("fleet_abort",
+         r"ABORT!!! Out of all (?P<world>\d+) trainers, the trainer process with rank=\[(?P<ranks>[\d, ]*)\]",
+         "launcher_abort",
+         example="ABORT!!! Out of all 2 trainers, the trainer process with rank=[0] was aborted."),
+    _sig("launch_exit_code", r"LAUNCH INFO .* Exit code (?P<code>-?\d+)", "launcher_exit",
+         example="LAUNCH INFO 2026-11-29 21:41:00,263 Exit code 1"),
+    _sig("launch_pod_failed", r"LAUNCH (?:INFO|ERROR) .* (?:Pod failed|Container failed !!!)", "launcher_note",
+         example="LAUNCH ERROR 2024-03-10 00:35:50,216 Container failed !!!"),
+    _sig("launch_pod_completed", r"LAUNCH INFO .* Pod completed", "launcher_ok",
+         example="LAUNCH INFO 2026-11-29 21:41:00,262 Pod completed"),
+    _sig("launch_killed", r"(?:Terminating with signal|Exit with signal) (?P<sig>\d+)", "launcher_killed",
+         example="LAUNCH INFO 2026-11-29 21:41:00,263 Terminating with signal 15"),
+    _sig("fleet_terminate", r"terminate all the procs", "launcher_note",
+         example="INFO 2020-07-21 14:44:20,106 launch_utils.py:322] terminate all the procs"),
+    # --- gloo / collectives --------------------------------------------------------------------
+    _sig("gloo_size_mismatch",
+         r"op\.preamble\.length <= op\.nbytes\. (?P<a>\d+) vs (?P<b>\d+)", "cause", "uneven_eval_batches", 100,
+         "what():  [enforce fail at /paddle/third_party/gloo/gloo/transport/tcp/pair.cc:495] "
+         "op.preamble.length <= op.nbytes. 8 vs 4",
+         title="tensor sizes differ across ranks in one collective ({a} vs {b} bytes)"),
+    _sig("gloo_peer_closed",
+         r"pair\.cc:\d+\] TIMEOUT self_rank = (?P<self>-?\d+) pair_rank = (?P<peer>-?\d+)", "peer_closed",
+         example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:584] TIMEOUT "
+                 "self_rank = 0 pair_rank = 1 peer_str = [127.0.0.1]:2981"),
+    _sig("gloo_reset", r"(?:Read|Write) error \[?[\d.:\[\]]*\]?:? ?Connection reset by peer|Connection closed by peer",
+         "peer_closed",
+         example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:576] Read error "
+                 "[127.0.0.1]:24502: Connection reset by peer"),
+    _sig("gloo_real_timeout", r"unbound_buffer\.cc:\d+\] TIMEOUT", "real_timeout",
+         example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:80] TIMEOUT "
+                 "self_rank = none pair_rank = -1 peer_str = none"),
+    _sig("nccl_async_timeout", r"Find timeout start but not finish task|Watchdog caught collective operation timeout|"
+         r"(?:NCCL|nccl).{0,40}[Tt]imeout", "cause", "collective_timeout", 70,
+         "Find timeout start but not finish task: group_key:0,group_ranks:0;1,global_rank:1,comm_count:5"),
+    # --- memory ---------------------------------------------------------------------------------
+    _sig("shm_bus_error", r"insufficient shared (?:memory|storage space)|Unexpected BUS error encountered in DataLoader"
+         r"|storage space (?:in|of) /dev/shm", "cause", "shm_too_small", 100,
+         "Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared "
+         "memory (shm)", title="DataLoader worker died of a bus error: /dev/shm is too small"),
+    _sig("gpu_oom_nothing_free",
+         r"Out of memory error on GPU (?P<gpu>\d+)\. Cannot allocate (?P<req>[\d.]+(?:B|kB))(?: memory)? on GPU \d+,"
+         r"(?: .*? allocated and)? available memory is only 0(?:\.0+)?B", "cause", "stale_process_holding_gpu", 101,
+         "Out of memory error on GPU 0. Cannot allocate 2.250000kB memory on GPU 0, 127.994262TB memory has been "
+         "allocated and available memory is only 0.000000B.",
+         title="GPU {gpu} had no free memory at all for a {req} request: another process holds it"),
+    _sig("gpu_oom", r"Out of memory error on GPU (?P<gpu>\d+)|CUDA out of memory|cudaErrorMemoryAllocation"
+         r"|CUBLAS_STATUS_ALLOC_FAILED", "cause", "gpu_oom", 100,
+         "Out of memory error on GPU 0. Cannot allocate 80.000000MB memory on GPU 0",
+         title="out of GPU memory"),
+    _sig("cpu_oom", r"Out of memory error on CPU|std::bad_alloc|(?:^|\W)MemoryError\b|"
+         r"ResourceExhaustedError.*(?:CPU|host)", "cause", "host_out_of_memory", 100,
+         "MemoryError: (ResourceExhausted) Fail to alloc memory of 4398046511104 size.",
+         title="out of host memory inside the process"),
+    # --- native crashes ---------------------------------------------------------------------------
+    _sig("segfault", r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
+         "cause", "segfault", 100,
+         "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault"),
+    _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", "shm_too_small", 90,
+         "FatalError: `Bus error` is detected by the operating system.",
+         title="bus error (usually shared memory exhausted)"),
+    _sig("libuv_port_busy", r"uv__finish_close: Assertion", "cause", "port_in_use", 100,
+         "python: /paddle/third_party/libuv/src/unix/core.c:314: uv__finish_close: Assertion "
+         "`handle->flags & UV_HANDLE_CLOSING' failed.",
+         title="the TCP store could not bind its port (libuv assertion)"),
+    _sig("sigterm", r"`Termination signal` is detected|\bSIGTERM \(@", "terminated",
+         example="FatalError: `Termination signal` is detected by the operating system."),
+    _sig("sigabrt", r"`Process abort signal` is detected|\bSIGABRT\b", "cause", "segfault", 45,
+         "FatalError: `Process abort signal` is detected by the operating system.",
+         title="native abort (SIGABRT)"),
+    _sig("signal_time", r"Aborted at (?P<unix>\d{9,11}) \(unix time\)", "signal_time",
+         example="[TimeInfo: *** Aborted at 1764452457 (unix time) try \"date -d @1764452457\" if you are using GNU date ***]"),
+    _sig("hang_dataloader", r"ReadNextList|BlockingQueue<.*>::Receive", "hang_site",
+         example="3   paddle::operators::reader::MultiDeviceFeedReader<...>::ReadNextList()"),
+    _sig("hang_rendezvous", r"HTTPStore|TCPStore::(?:wait|get)|GlooParallelContext|create_or_get_global_tcp_store"
+         r"|CheckKeys|_init_parallel_env", "hang_site",
+         example="2   gloo::rendezvous::HTTPStore::wait(std::vector<...> const&)"),
+    # --- ports, rendezvous, environment ---------------------------------------------------------------
+    _sig("port_in_use", r"Address already in use|Bind network on \S+ failed|\[Errno 98\]", "cause", "port_in_use", 100,
+         "socket.error: [Errno 98] Address already in use", title="port already in use"),
+    _sig("listen", r"starts to listen on (?P<host>[^:\s]+):(?P<port>\d+)|create libuv server at port: (?P<port2>\d+)",
+         "listen", example="I0524 11:30:40.681471  4352 tcp_utils.cc:181] The server starts to listen on IP_ANY:52031"),
+    _sig("rendezvous_retry", r"Retry to connect to (?P<host>[^:\s]+):(?P<port>\d+)", "rendezvous_retry",
+         example="I0524 11:30:43.735888  4352 tcp_utils.cc:107] Retry to connect to 192.168.9.17:52031 while the "
+                 "server is not yet listening."),
+    _sig("store_timeout", r"_timeout:\d+ elapsed:\d+ \(elapsed > _timeout\)", "cause", "missing_dist_env", 60,
+         "SystemError: (Fatal) _timeout:900 elapsed:901 (elapsed > _timeout)=1 (at /paddle/paddle/phi/core/distributed/"
+         "store/tcp_store.cc:433)", title="the rendezvous store timed out waiting for the other ranks"),
+    _sig("no_global_group", r"The global group is not initialized|Currently not a parallel execution environment",
+         "cause", "missing_dist_env", 60, "RuntimeError: The global group is not initialized.",
+         title="collective called without a parallel environment"),
+    _sig("windows_no_nccl", r"has no attribute 'ProcessGroupNCCL'|not compiled with (?:NCCL|nccl)", "cause",
+         "windows_no_nccl", 100, "AttributeError: module 'paddle.base.libpaddle' has no attribute 'ProcessGroupNCCL'",
+         title="this Paddle build has no NCCL (Windows builds never do)"),
+    # --- NCCL / CUDA --------------------------------------------------------------------------------------
+    _sig("nccl_lib_missing", r"libnccl\.so[^\n]*(?:cannot open|No such file|not configured)|"
+         r"dynamic library \(libnccl", "cause", "nccl_library_missing", 100,
+         "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is "
+         "not configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
+         title="libnccl.so cannot be loaded"),
+    _sig("nccl_version", r"NCCL version mismatch|nccl version (?:mismatch|not match)|ncclInvalidUsage.*version",
+         "cause", "nccl_version_mismatch", 95, "NCCL version mismatch between ranks", title="NCCL versions differ"),
+    _sig("nccl_interface", r"no socket interface found|NCCL_SOCKET_IFNAME|Bootstrap : no socket|"
+         r"ncclSystemError.*socket", "cause", "nccl_network_interface", 95,
+         "NCCL WARN Bootstrap : no socket interface found", title="NCCL found no usable network interface"),
+    _sig("nccl_error", r"(?:NCCL|Nccl|nccl) error|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|"
+         r"ncclRemoteError", "cause", "nccl_error", 90,
+         "OSError: (External) NCCL error(1), unhandled cuda error.", title="NCCL error"),
+    _sig("cudnn_mismatch", r"libcudnn v\d+ with header v\d+ unmatched|CUDNN_STATUS_VERSION_MISMATCH|"
+         r"cuDNN version (?:mismatch|incompatible)", "cause", "cuda_cudnn_mismatch", 100,
+         "[cudnn init] libcudnn v5 with header v7 unmatched!", title="cuDNN library and build do not match"),
+    _sig("cuda_arch", r"no kernel image is available for execution|cudaErrorNoKernelImageForDevice|"
+         r"is not compatible with the current PyTorch|sm_\d+ is not (?:supported|compatible)", "cause",
+         "cuda_arch_unsupported", 100,
+         "cudaErrorNoKernelImageForDevice: no kernel image is available for execution on the device",
+         title="this Paddle build has no kernels for this GPU"),
+    _sig("no_device", r"no CUDA-capable device is detected|cudaErrorNoDevice|invalid device ordinal|"
+         r"cudaErrorInvalidDevice", "cause", "device_not_found", 95,
+         "cudaErrorNoDevice: no CUDA-capable device is detected", title="the requested GPU is not visible"),
+    _sig("launch_device_frame", r'launch/context/device\.py", line \d+, in get_selected_devices', "cause",
+         "device_not_found", 95,
+         'File ".../paddle/distributed/launch/context/device.py", line 86, in get_selected_devices',
+         title="the launcher was given a device id that is not visible"),
+    _sig("cuda_other", r"\bcudaError\w+|CUDA error\b|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+", "cause",
+         "cuda_error_other", 80, "ExternalError: CUDA error(719), unspecified launch failure.", title="CUDA error"),
+    # --- DataLoader --------------------------------------------------------------------------------------
+    _sig("dl_worker_caught", r"DataLoader worker\((?P<worker>\d+)\) caught (?P<exc>\w+)", "cause",
+         "dataloader_worker_crash", 85,
+         "KeyError: 'DataLoader worker(1) caught KeyError with message:\\nTraceback (most recent call last):",
+         title="a DataLoader worker raised {exc}"),
+    _sig("dl_worker_signal", r"DataLoader (?:process \(pid \d+\) exited is killed by signal|"
+         r"\d+ workers exit unexpectedly)", "cause", "dataloader_worker_crash", 80,
+         "[ WARNING] dataloader_iter.py:733 - DataLoader 1 workers exit unexpectedly, pids: 18554",
+         title="a DataLoader worker process died"),
+    _sig("dl_reader_thread", r"DataLoader reader thread (?:raised an exception|failed)|"
+         r"DygraphDataLoader reader thread raised", "cause", "dataloader_worker_crash", 55,
+         "DataLoader reader thread raised an exception!", title="the DataLoader reader failed"),
+    _sig("dl_blocking_queue", r"Blocking queue is killed because the data reader raises an exception", "cause",
+         "dataloader_worker_crash", 55,
+         "SystemError: (Fatal) Blocking queue is killed because the data reader raises an exception.",
+         title="the DataLoader's data reader failed (the real exception is above it)"),
+    _sig("main_guard", r"start a new process before the\s+current process has finished its bootstrapping", "cause",
+         "main_guard_missing", 100,
+         "RuntimeError: An attempt has been made to start a new process before the current process has finished "
+         "its bootstrapping phase.", title="worker processes started without an `if __name__ == \"__main__\":` guard"),
+    # --- checkpoints and files ---------------------------------------------------------------------------
+    _sig("state_shape", r"Skip loading for (?P<key>\S+?)\.? \S+ receives a shape (?P<got>\[[^\]]*\]), but the "
+         r"expected shape is (?P<want>\[[^\]]*\])", "cause", "state_dict_shape_mismatch", 90,
+         "Skip loading for classifier.weight. classifier.weight receives a shape [768, 2], but the expected shape "
+         "is [312, 2].", title="checkpoint shape {got} does not fit parameter {key} {want}"),
+    _sig("state_missing_key", r"Skip loading for (?P<key>\S+?)\.? \S+ is not found in the provided dict", "cause",
+         "state_dict_prefix_mismatch", 40,
+         "UserWarning: Skip loading for fc1.weight. fc1.weight is not found in the provided dict.",
+         title="checkpoint keys do not match the model ({key} not found): it keeps random weights"),
+    _sig("load_not_exists", r"The ``path`` \((?P<path>[^)]*)\) to load model not exists|"
+         r"(?:^|\W)FileNotFoundError\b|No such file or directory|\[Errno 2\]", "cause", "file_not_found", 95,
+         "ValueError: The ``path`` (output/best_model/model.pdparams) to load model not exists.",
+         title="a file the script needs does not exist"),
+    _sig("unused_params", r"(?:has|have) not been used in (?:the )?(?:forward|loss)|find_unused_parameters", "cause",
+         "dataparallel_unused_parameters", 75,
+         "RuntimeError: Some parameters have not been used in forward. set find_unused_parameters=True",
+         title="DataParallel found parameters unused in forward"),
+    # --- launcher's own traceback frames -------------------------------------------------------------------
+    _sig("launcher_frame", r'paddle/distributed/(?:utils\.py|launch/|fleet/launch(?:_utils)?\.py)", line \d+, in '
+         r'(?!main\b|launch\b|run\b|_run_\w+|<module>)', "cause", "launcher_bug", 65,
+         'File "/home/x/paddle/distributed/utils.py", line 257, in terminate_local_procs',
+         title="the launcher itself crashed"),
+    # --- structure and the generic fallback ------------------------------------------------------------------
+    _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
+         example="Traceback (most recent call last):"),
+    _sig("frame", r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)', "frame",
+         example='  File "/tmp/probe/t.py", line 5, in <module>'),
+    _sig("exception", r"^(?:\[[^\]]*\]\s*)?(?:[\w.]*\.)?(?P<exc>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
+         r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", "python_exception", 50,
+         "ValueError: boom on rank 1", title="{exc}"),
+)
+
+
+def match_line(text: str) -> tuple[Signature, re.Match] | None:
+    """The first signature matching ``text``, with its match object."""
+    for sig in SIGNATURES:
+        m = sig.pattern.search(text)
+        if m:
+            return sig, m
+    return None
