@@ -79,8 +79,7 @@ def _title(verdict: Verdict, default: str) -> str:
             text = main.sig.title
         if verdict.category == "python_exception" and main.groups.get("msg"):
             text = f"{main.groups['exc']}: {main.groups['msg'].strip()}"
-    where = f" on rank {verdict.rank}" if verdict.rank is not None else ""
-    return redact(f"{text}{where}")[:300]
+    return redact(text)[:300]
 
 
 def _time_source(events: list[Event]) -> str:

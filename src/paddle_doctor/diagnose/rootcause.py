@@ -63,7 +63,8 @@ def _pick(candidates: list[tuple[int, Event]]) -> tuple[int, Event]:
 
 
 def _confidence(event: Event, candidates) -> str:
-    if event.sig.specificity >= 80:
+    """Specific signatures are high; a generic exception is high only when it stands alone."""
+    if event.sig.specificity >= 80 or (event.sig.specificity >= 50 and len(candidates) == 1):
         return "high"
     return "medium" if event.sig.specificity >= 50 else "low"
 

@@ -1,0 +1,30 @@
+"""``paddle-doctor explain ID`` and ``explain --list``."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+
+import click
+
+from ..catalog import UnknownCauseError, cause_ids, get_cause
+from ..catalog.render import render_cause_text, render_list_text
+
+
+@click.command("explain")
+@click.argument("cause_id", required=False)
+@click.option("--list", "list_all", is_flag=True, help="List every cause id with its title.")
+def command(cause_id: str | None, list_all: bool) -> None:
+    """Explain a cause id from the catalog (the ids diagnose, lint and env report)."""
+    if list_all or not cause_id:
+        click.echo(render_list_text(), nl=False)
+        return
+    try:
+        cause = get_cause(cause_id)
+    except UnknownCauseError:
+        close = difflib.get_close_matches(cause_id, cause_ids(), n=3)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        click.echo(f"paddle-doctor explain: error: unknown cause id '{cause_id}'.{hint} "
+                   "See `paddle-doctor explain --list`.", err=True)
+        sys.exit(2)
+    click.echo(render_cause_text(cause), nl=False)

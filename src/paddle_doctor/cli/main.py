@@ -1,0 +1,52 @@
+"""``paddle-doctor``: the console script.
+
+Subcommands are imported only when they run, so ``--help``, ``diagnose`` and ``explain`` start fast
+and never import paddle.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from .. import __version__
+
+# name -> (module, short help). The module defines ``command`` (a click.Command).
+COMMANDS = {
+    "diagnose": ("paddle_doctor.cli.diagnose", "Name the root cause of a failed distributed run from its logs."),
+    "explain": ("paddle_doctor.cli.explain", "Explain a cause id: why it kills every process, how to confirm, the fix."),
+    "demo": ("paddle_doctor.cli.demo", "Run a real 2-process evaluation that fails, then diagnose it."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        return importlib.import_module(COMMANDS[name][0]).command
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, help_text) for name, (_, help_text) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="paddle-doctor")
+def cli():
+    """Find the real root cause of failed PaddlePaddle distributed runs, and stop them failing."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return cli.main(args=argv, prog_name="paddle-doctor", standalone_mode=True) or 0
+    except SystemExit as exc:  # click exits; keep the code for callers of main()
+        return exc.code if isinstance(exc.code, int) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

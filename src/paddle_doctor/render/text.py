@@ -1,0 +1,106 @@
+"""Plain-text rendering of a diagnosis: the verdict first, and again as the last line (people tail
+logs). Each line carries a style name; ``echo`` colours it only when stdout is a terminal."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from typing import NamedTuple
+
+from ..diagnose.model import Diagnosis, RankReport
+
+WIDTH = 100
+
+
+class Line(NamedTuple):
+    text: str
+    style: str = ""
+
+
+STYLES = {"verdict": "bold red", "ok": "bold green", "head": "bold", "dim": "dim", "warn": "yellow"}
+
+
+def render_diagnosis(d: Diagnosis) -> list[Line]:
+    verdict = _verdict_line(d)
+    lines = [verdict]
+    rc = d.root_cause
+    if rc is not None:
+        lines += _root_cause_block(d)
+    lines += _ranks_block(d.ranks, rc.rank if rc else None)
+    if rc is not None:
+        lines.append(Line("FIX", "head"))
+        lines += [Line("  " + part) for part in _wrap(rc.fix)]
+        lines.append(Line(f"  more: paddle-doctor explain {rc.category}", "dim"))
+    for note in d.notes:
+        lines += [Line(part, "warn") for part in _wrap("NOTE  " + note, indent="      ")]
+    lines.append(Line(_read_summary(d), "dim"))
+    lines += [Line(f"  skipped {s}", "warn") for s in d.skipped]
+    lines.append(verdict)
+    return lines
+
+
+def _verdict_line(d: Diagnosis) -> Line:
+    rc = d.root_cause
+    if rc is None:
+        if d.verdict == "failure":
+            return Line("VERDICT  the run failed, but no root cause was found in the given logs", "verdict")
+        return Line("VERDICT  no failure found in the given logs", "ok")
+    where = f"rank {rc.rank}" if rc.rank is not None else "the process"
+    if rc.category == "unknown":
+        return Line(f"VERDICT  failure; the cause is not in these files ({rc.confidence} confidence)", "verdict")
+    return Line(f"VERDICT  {where} failed first: {rc.title} [{rc.category}, {rc.confidence} confidence]", "verdict")
+
+
+def _root_cause_block(d: Diagnosis) -> list[Line]:
+    rc = d.root_cause
+    lines = [Line("ROOT CAUSE", "head"), Line(f"  cause      {rc.category}: {rc.title}")]
+    for i, ev in enumerate(rc.evidence):
+        label = "evidence" if i == 0 else ""
+        lines.append(Line(f"  {label:<10} {ev.file}:{ev.line}"))
+        lines.append(Line(f"  {'':<10}   {_clip(ev.text)}", "dim"))
+    lines.append(Line(f"  confidence {rc.confidence}: {rc.why_confident}"))
+    if rc.time_source:
+        lines.append(Line(f"  time from  {rc.time_source}", "dim"))
+    return lines
+
+
+def _ranks_block(ranks: tuple[RankReport, ...], root_rank: int | None) -> list[Line]:
+    others = [r for r in ranks if r.rank != root_rank]
+    if not others:
+        return []
+    lines = [Line("OTHER RANKS", "head")]
+    for r in others:
+        code = f"exit {r.exit_code}" if r.exit_code is not None else "exit ?"
+        why = r.why or (r.first_error or "")
+        lines.append(Line(f"  rank {r.rank:<3} {r.status:<8} {code:<8} {_clip(why, 70)}"))
+    return lines
+
+
+def _read_summary(d: Diagnosis) -> str:
+    launcher = f", launcher: {d.launcher}" if d.launcher else ""
+    return f"read {d.files_read} file(s), {len(d.ranks)} rank(s){launcher}"
+
+
+def _wrap(text: str, indent: str = "  ") -> list[str]:
+    out: list[str] = []
+    for para in text.splitlines() or [""]:
+        out += textwrap.wrap(para, WIDTH, subsequent_indent=indent) or [""]
+    return out
+
+
+def _clip(text: str, width: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def echo(lines: list[Line], stream=None) -> None:
+    stream = stream or sys.stdout
+    if not stream.isatty():
+        stream.write("".join(line.text + "\n" for line in lines))
+        return
+    from rich.console import Console  # only on a terminal: keeps plain runs fast
+    from rich.text import Text
+
+    console = Console(file=stream, highlight=False, soft_wrap=True)
+    for line in lines:
+        console.print(Text(line.text, style=STYLES.get(line.style, "")))

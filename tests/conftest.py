@@ -1,0 +1,21 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus" / "real-dev"
+
+
+@pytest.fixture
+def run_cli():
+    """Run the console script in a subprocess, as a user would."""
+    import subprocess
+
+    def run(*args, stdin: bytes | None = None, timeout: float = 60):
+        cmd = [sys.executable, "-m", "paddle_doctor.cli.main", *map(str, args)]
+        return subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout,
+                              env={**os.environ, "PYTHONWARNINGS": "ignore"})
+
+    return run
