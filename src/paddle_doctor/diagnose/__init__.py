@@ -17,6 +17,8 @@ from .sources import DiagnoseInputError, discover
 
 __all__ = ["DiagnoseInputError", "Diagnosis", "diagnose_paths"]
 
+TITLE_MSG_CHARS = 120
+
 
 def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
     """Diagnose the logs under ``paths`` (dirs, files, or "-" for ``stdin``).
@@ -62,11 +64,19 @@ def _build(verdict: Verdict | None, ranks: dict[int, RankState], facts, files_re
 
 def _root_cause(verdict: Verdict) -> RootCause:
     cause = get_cause(verdict.category)
-    evidence = tuple(Evidence(e.file, e.line, redact(e.text.strip())) for e in verdict.evidence)
+    evidence = tuple(_evidence(verdict.evidence))
     title = verdict.title or _title(verdict, cause.title)
     time_source = _time_source(verdict.evidence)
     return RootCause(verdict.category, verdict.rank, title, evidence, cause.fix.strip(), verdict.confidence,
                      verdict.why_confident, time_source)
+
+
+def _evidence(events: list[Event]):
+    """Quoted lines, redacted; a traceback frame brings its source line along."""
+    for e in events:
+        yield Evidence(e.file, e.line, redact(e.text.strip()))
+        if e.role == "frame" and e.next_text.strip():
+            yield Evidence(e.file, e.line + 1, redact(e.next_text.strip()))
 
 
 def _title(verdict: Verdict, default: str) -> str:
@@ -78,8 +88,12 @@ def _title(verdict: Verdict, default: str) -> str:
         except (KeyError, IndexError):
             text = main.sig.title
         if verdict.category == "python_exception" and main.groups.get("msg"):
-            text = f"{main.groups['exc']}: {main.groups['msg'].strip()}"
+            text = f"{main.groups['exc']}: {_clip(main.groups['msg'].strip(), TITLE_MSG_CHARS)}"
     return redact(text)[:300]
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _time_source(events: list[Event]) -> str:

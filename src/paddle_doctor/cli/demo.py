@@ -1,0 +1,61 @@
+"""``paddle-doctor demo``: a real 2-process CPU evaluation fails; show what the launcher printed,
+then the diagnosis. Needs paddlepaddle (the evaluation really runs)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+DEMO_CASE = "01_exception_rank1"
+TAIL_LINES = 14
+
+
+def cases_root() -> Path | None:
+    """cases/ of a source checkout (editable install), or the copy shipped inside the wheel."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here.parent.parent / "cases", here / "_cases"):
+        if (candidate / DEMO_CASE / "expected.json").is_file():
+            return candidate
+    return None
+
+
+@click.command("demo")
+@click.option("--keep", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Keep the run's logs in this directory (default: a temporary one, removed).")
+def command(keep: Path | None) -> None:
+    """Run a real 2-process evaluation that fails on rank 1, then diagnose it."""
+    if importlib.util.find_spec("paddle") is None:
+        click.echo("paddle-doctor demo: error: paddlepaddle is not installed "
+                   "(pip install paddlepaddle); the demo runs a real evaluation.", err=True)
+        sys.exit(2)
+    root = cases_root()
+    if root is None:
+        click.echo("paddle-doctor demo: error: the demo case folder was not found in this install.", err=True)
+        sys.exit(2)
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        _run(root / DEMO_CASE, keep)
+        return
+    with tempfile.TemporaryDirectory(prefix="paddle-doctor-demo-") as tmp:
+        _run(root / DEMO_CASE, Path(tmp))
+
+
+def _run(case_dir: Path, work: Path) -> None:
+    from ..diagnose import diagnose_paths
+    from ..lab import run_case
+    from ..render import text
+
+    click.secho("== 1. A user's 2-process evaluation on CPU, through the real launcher:", bold=True)
+    click.echo("   python -m paddle.distributed.launch --nproc_per_node 2 --log_dir log eval.py")
+    click.echo("   (running; this takes about 10 s)")
+    run = run_case(case_dir, work)
+    tail = run.terminal.read_text(errors="replace").splitlines()[-TAIL_LINES:]
+    click.secho(f"== 2. The last {TAIL_LINES} lines the launcher printed (exit code {run.returncode}):", bold=True)
+    click.echo("\n".join("   | " + line for line in tail))
+    click.echo("   The launcher shows rank 0 and a gloo 'TIMEOUT'. That is a symptom, not the cause.")
+    click.secho(f"== 3. paddle-doctor diagnose {work}", bold=True)
+    text.echo(text.render_diagnosis(diagnose_paths([str(work)])))
