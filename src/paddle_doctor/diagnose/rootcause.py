@@ -70,7 +70,14 @@ def _confidence(event: Event, candidates) -> str:
 
 
 def _why(event: Event, candidates) -> str:
-    kind = "a specific error signature" if event.sig.specificity >= 80 else "an uncaught error"
+    if event.sig.specificity >= 80:
+        kind = "a specific error signature"
+    elif event.sig.specificity >= 50:
+        kind = "an uncaught error"
+    else:
+        kind = "a warning that means the results are wrong"
+    if len({e.sig.cause for _, e in candidates}) == 1 and len(candidates) > 1:
+        return f"{kind}, shown by every failing rank alike; the lowest rank is named"
     if len(candidates) == 1:
         return f"{kind} on one rank only; the other ranks show only the symptoms of a dead peer"
     if all(e.time is not None for _, e in candidates):

@@ -1,0 +1,44 @@
+"""The signature table: every example line is a real message that its own signature matches, and
+that the fast scanner would pick up (it contains a trigger)."""
+
+import io
+
+import pytest
+
+from paddle_doctor.diagnose.scan import TRIGGERS, scan_stream
+from paddle_doctor.diagnose.signatures import SIGNATURES, match_line
+
+
+@pytest.mark.parametrize("sig", SIGNATURES, ids=lambda s: s.name)
+def test_example_matches_its_own_signature(sig):
+    assert sig.example, f"{sig.name} has no example line"
+    matched = match_line(sig.example)
+    assert matched is not None and matched[0].name == sig.name
+
+
+@pytest.mark.parametrize("sig", SIGNATURES, ids=lambda s: s.name)
+def test_example_contains_a_trigger(sig):
+    assert any(t in sig.example for t in TRIGGERS)
+    hits = list(scan_stream(io.BytesIO(b"noise line\n" + sig.example.encode() + b"\nmore\n")))
+    assert [h.line for h in hits] == [2]
+
+
+def test_names_unique():
+    names = [s.name for s in SIGNATURES]
+    assert len(names) == len(set(names))
+
+
+def test_causes_are_catalog_ids():
+    from paddle_doctor.catalog import cause_ids
+
+    ids = set(cause_ids())
+    assert {s.cause for s in SIGNATURES if s.cause} <= ids
+
+
+def test_training_lines_are_not_errors():
+    for line in ("[2024/03/10 00:35:50] ppocr INFO: epoch: [1/500], global_step: 10, lr: 0.001, loss: 1.2, "
+                 "avg_reader_cost: 0.1 s, ips: 100 samples/s, max_mem_allocated: 9123 MB",
+                 "UserWarning: No ccache found. Please be aware that recompiling all source files may be required.",
+                 "I1129 21:40:56.031740  4601 tcp_utils.cc:132] Successfully connected to 127.0.0.1:46196"):
+        matched = match_line(line)
+        assert matched is None or matched[0].role not in ("cause", "exception"), line
