@@ -1,0 +1,177 @@
+"""The cause catalog: every contract id is present and complete, and docs/causes.md is in step."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paddle_doctor.catalog import Cause, UnknownCauseError, all_causes, cause_ids, get_cause
+from paddle_doctor.catalog.render import render_cause_text, render_list_text, render_markdown
+
+REPO = Path(__file__).resolve().parents[2]
+
+# DESIGN.md section 3, in its order, plus host_out_of_memory right after host_oom_killed.
+DESIGN_IDS = [
+    "python_exception",
+    "gpu_oom",
+    "host_oom_killed",
+    "host_out_of_memory",
+    "shm_too_small",
+    "dataloader_worker_crash",
+    "uneven_eval_batches",
+    "rank_divergent_collective",
+    "collective_timeout",
+    "nccl_error",
+    "nccl_library_missing",
+    "nccl_version_mismatch",
+    "nccl_network_interface",
+    "cuda_cudnn_mismatch",
+    "cuda_arch_unsupported",
+    "cuda_error_other",
+    "device_not_found",
+    "cuda_visible_devices_misconfig",
+    "stale_process_holding_gpu",
+    "state_dict_prefix_mismatch",
+    "state_dict_shape_mismatch",
+    "residual_dist_env",
+    "missing_dist_env",
+    "wrong_host_ip",
+    "config_error",
+    "port_in_use",
+    "file_not_found",
+    "main_guard_missing",
+    "segfault",
+    "windows_no_nccl",
+    "launcher_bug",
+    "dataparallel_unused_parameters",
+    "sampler_too_few_samples",
+    "unknown",
+    "rank_local_metric",
+    "eval_samples_dropped",
+    "eval_samples_duplicated",
+    "concurrent_checkpoint_write",
+]
+CORRUPTION_IDS = {
+    "rank_local_metric",
+    "eval_samples_dropped",
+    "eval_samples_duplicated",
+    "concurrent_checkpoint_write",
+    "state_dict_prefix_mismatch",
+}
+LINT_CODE = re.compile(r"^PDL[1-4]\d\d$")
+SEED = re.compile(r"^\d{3} §\d+(\.\d+)?(, \d{3} §\d+(\.\d+)?)*$")
+ENV_CHECK = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def test_every_design_id_is_present():
+    missing = [cid for cid in DESIGN_IDS if cid not in cause_ids()]
+    assert not missing
+
+
+def test_design_ids_keep_design_order():
+    present = [cid for cid in cause_ids() if cid in DESIGN_IDS]
+    assert present == DESIGN_IDS
+
+
+def test_ids_are_unique_and_match_entries():
+    ids = [cause.id for cause in all_causes()]
+    assert len(ids) == len(set(ids))
+    assert tuple(ids) == cause_ids()
+
+
+@pytest.mark.parametrize("cause", all_causes(), ids=lambda c: c.id)
+def test_entry_is_complete(cause: Cause):
+    for field in ("title", "why", "confirm", "fix"):
+        assert getattr(cause, field).strip(), f"{cause.id}: empty {field}"
+    assert "\n" not in cause.title
+    assert cause.kind in ("crash", "corruption")
+    assert cause.seed == "" or SEED.match(cause.seed), cause.seed
+    assert all(LINT_CODE.match(code) for code in cause.lint_rules), cause.lint_rules
+    assert all(ENV_CHECK.match(name) for name in cause.env_checks), cause.env_checks
+    assert len(set(cause.lint_rules)) == len(cause.lint_rules)
+
+
+def test_kinds():
+    corruption = {cause.id for cause in all_causes() if cause.kind == "corruption"}
+    assert corruption == CORRUPTION_IDS
+
+
+def test_a_lint_code_points_to_one_cause_only():
+    owner: dict[str, str] = {}
+    for cause in all_causes():
+        for code in cause.lint_rules:
+            assert owner.setdefault(code, cause.id) == cause.id, (
+                f"{code} maps to {owner[code]} and {cause.id}"
+            )
+
+
+def test_code_fences_are_balanced():
+    for cause in all_causes():
+        for field in ("confirm", "fix"):
+            fences = [ln for ln in getattr(cause, field).splitlines() if ln.lstrip().startswith("```")]
+            assert len(fences) % 2 == 0, f"{cause.id}.{field}"
+
+
+def test_eval_fixes_point_at_evaluate_not_drop_last():
+    for cid in ("uneven_eval_batches", "eval_samples_dropped", "eval_samples_duplicated",
+                "rank_local_metric", "sampler_too_few_samples"):
+        fix = get_cause(cid).fix
+        assert "paddle_doctor.evaluate(" in fix, cid
+        for line in fix.splitlines():
+            if "drop_last=True" in line:
+                assert "not" in line.lower(), f"{cid} recommends drop_last=True: {line}"
+
+
+def test_get_cause_unknown_raises():
+    with pytest.raises(UnknownCauseError):
+        get_cause("nope")
+    with pytest.raises(KeyError):  # UnknownCauseError is a KeyError
+        get_cause("nope")
+
+
+def test_docs_causes_md_is_in_step():
+    doc = REPO / "docs" / "causes.md"
+    assert doc.read_text(encoding="utf-8") == render_markdown(), (
+        "docs/causes.md is stale: run `python -m paddle_doctor.catalog.render > docs/causes.md`"
+    )
+
+
+def test_markdown_has_every_cause_and_index_row():
+    md = render_markdown()
+    assert "python -m paddle_doctor.catalog.render > docs/causes.md" in md
+    for cause in all_causes():
+        assert f"\n## `{cause.id}`\n" in md
+        assert f"| [`{cause.id}`](#{cause.id}) |" in md
+
+
+def test_cause_text_shows_every_field():
+    cause = get_cause("state_dict_prefix_mismatch")
+    text = render_cause_text(cause)
+    assert text.startswith(f"{cause.id}: {cause.title}\n")
+    for heading in ("Why", "How to confirm", "Fix"):
+        assert f"\n{heading}\n" in text
+    assert "paddle-doctor ckpt strip --prefix _layers." in text
+    assert cause.seed in text
+    assert all(code in text for code in cause.lint_rules)
+    assert "```" not in text
+
+
+def test_list_text_one_line_per_cause():
+    lines = render_list_text().splitlines()
+    assert len(lines) == len(all_causes())
+    for line, cause in zip(lines, all_causes()):
+        assert line.split()[0] == cause.id
+        assert line.endswith(cause.title)
+
+
+def test_render_imports_neither_paddle_nor_rich():
+    code = (
+        "import sys; import paddle_doctor.catalog.render as r; r.render_markdown(); "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('paddle', 'rich')]; "
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
