@@ -42,4 +42,4 @@ def test_corpus_json_contract(label, run_cli):
     assert rc["confidence"] in ("high", "medium", "low")
     for ev in rc["evidence"]:
         assert set(ev) >= {"file", "line", "text"} and ev["line"] >= 1
-    assert "\x1b[" not in proc.stdout
+    assert b"\x1b[" not in proc.stdout
