@@ -65,10 +65,13 @@ def _build(verdict: Verdict | None, ranks: dict[int, RankState], facts, files_re
 def _root_cause(verdict: Verdict) -> RootCause:
     cause = get_cause(verdict.category)
     evidence = tuple(_evidence(verdict.evidence))
+    if verdict.last_line is not None:
+        file, line, text = verdict.last_line
+        evidence += (Evidence(file, line, redact(f"(the log ends here) {text.strip()}")),)
     title = verdict.title or _title(verdict, cause.title)
     time_source = _time_source(verdict.evidence)
     return RootCause(verdict.category, verdict.rank, title, evidence, cause.fix.strip(), verdict.confidence,
-                     verdict.why_confident, time_source)
+                     verdict.why_confident, time_source, cause.confirm.strip())
 
 
 def _evidence(events: list[Event]):

@@ -25,6 +25,7 @@ class RootCause:
     confidence: str  # "high" | "medium" | "low"
     why_confident: str  # one sentence: what the confidence rests on
     time_source: str = ""  # where the failure time came from, if any
+    confirm: str = ""  # how to confirm it (from the catalog)
 
     def to_dict(self) -> dict:
         return {
@@ -36,6 +37,7 @@ class RootCause:
             "confidence": self.confidence,
             "why_confident": self.why_confident,
             "time_source": self.time_source,
+            "confirm": self.confirm,
         }
 
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from .model import SourceFile
-from .scan import BinaryFileError, Hit, scan_stream
+from .scan import BinaryFileError, Hit, ScanStats, scan_stream
 from .signatures import Signature, match_line
 
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
@@ -51,16 +51,18 @@ class Event:
 class FileEvents:
     source: SourceFile
     events: list[Event] = field(default_factory=list)
-    lines_seen: int = 0
+    lines: int = 0  # how many lines the file has
+    last_text: str = ""  # its last non-empty line (where a silent death stopped)
 
 
 def read_events(source: SourceFile, year: int) -> FileEvents:
     """Events of one source. Raises OSError or BinaryFileError when it cannot be read."""
     result = FileEvents(source)
+    stats = ScanStats()
     with _open(source) as stream:
         state = _SectionState(source.rank)
         last_time = None
-        for hit in scan_stream(stream):
+        for hit in scan_stream(stream, stats):
             text, prefix_rank = _strip_prefix(hit.text)
             own = _timestamp(hit.text, year)
             rank = state.rank_for(text, prefix_rank)
@@ -74,7 +76,7 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
                                            own, last_time, rank))
             if own is not None:
                 last_time = own
-            result.lines_seen = hit.line
+    result.lines, result.last_text = stats.lines, stats.last_text
     return result
 
 

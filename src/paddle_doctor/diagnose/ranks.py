@@ -17,6 +17,8 @@ class RankState:
     events: list[Event] = field(default_factory=list)
     exit_code: int | None = None
     launcher_failed: bool = False  # a launcher named this rank as failed
+    lines: int = 0  # length of its worker log
+    last_text: str = ""  # the worker log's last non-empty line
 
     def causes(self) -> list[Event]:
         return [e for e in self.events if e.role in CAUSE_ROLES]
@@ -54,7 +56,8 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
     have_worker_logs = any(f.source.role == "worker" for f in files)
     for f in files:
         if f.source.role == "worker":
-            ranks.setdefault(f.source.rank, RankState(f.source.rank)).log = f.source.path
+            state = ranks.setdefault(f.source.rank, RankState(f.source.rank))
+            state.log, state.lines, state.last_text = f.source.path, f.lines, f.last_text
     for f in files:
         for e in f.events:
             if e.role.startswith("launcher"):

@@ -31,6 +31,7 @@ class Verdict:
     why_confident: str
     title: str = ""
     notes: tuple[str, ...] = ()
+    last_line: tuple[str, int, str] | None = None  # (file, line, text) where a silent rank's log stops
 
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Verdict | None:
@@ -50,7 +51,9 @@ def _from_candidates(ranks, unranked, facts) -> Verdict | None:
     if killed and (not candidates or max(e.sig.specificity for _, e in candidates) < 60):
         rank = min(killed)
         return Verdict("host_oom_killed", rank, _launcher_lines(facts, rank), "high",
-                       f"the launcher reports exit code -9 (SIGKILL) for rank {rank}")
+                       f"the launcher reports exit code -9 (SIGKILL) for rank {rank}",
+                       title=f"rank {rank} was killed by SIGKILL (exit code -9); the kernel OOM killer is the usual "
+                             "sender")
     rank, event = _pick(candidates)
     return Verdict(event.sig.cause, rank, _evidence_for(ranks[rank], event), _confidence(event, candidates),
                    _why(event, candidates))
@@ -100,13 +103,22 @@ def _from_silent_peer(ranks, unranked, facts) -> Verdict | None:
                            "collective: the ranks ran different numbers of collectives",
                            notes=(f"rank {peer} finished its loop and exited; rank {state.rank} called one more "
                                   "collective (more batches on this rank)",))
-        evidence = _launcher_lines(facts, peer) + [closed]
-        code = peer_state.exit_code if peer_state else None
-        confidence = "high" if code == -9 else "medium"
-        return Verdict("host_oom_killed", peer, evidence, confidence,
-                       f"rank {peer}'s log stops without any error while rank {state.rank} reports that it closed "
-                       "the connection: it was killed from outside (SIGKILL leaves no text)")
+        return _silent_death(peer, peer_state, state.rank, closed, facts)
     return None
+
+
+def _silent_death(peer: int, peer_state: RankState | None, reporter: int, closed: Event,
+                  facts: LauncherFacts) -> Verdict:
+    code = peer_state.exit_code if peer_state else None
+    how = "by SIGKILL (exit code -9)" if code == -9 else "from outside, leaving no error text (SIGKILL)"
+    last = None
+    if peer_state is not None and peer_state.log:
+        last = (peer_state.log, peer_state.lines, peer_state.last_text)
+    return Verdict("host_oom_killed", peer, _launcher_lines(facts, peer) + [closed], "high" if code == -9 else "medium",
+                   f"rank {peer}'s log stops without any error while rank {reporter} reports that it closed the "
+                   "connection: it was killed from outside (SIGKILL leaves no text)",
+                   title=f"rank {peer} was killed {how}; the kernel OOM killer is the usual sender",
+                   last_line=last)
 
 
 def _from_real_timeout(ranks, unranked, facts) -> Verdict | None:

@@ -61,7 +61,15 @@ def decode(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
-def scan_stream(stream: BinaryIO) -> Iterator[Hit]:
+@dataclass
+class ScanStats:
+    """Filled in when a scan finishes: how many lines the file has, and its last non-empty line."""
+
+    lines: int = 0
+    last_text: str = ""
+
+
+def scan_stream(stream: BinaryIO, stats: ScanStats | None = None) -> Iterator[Hit]:
     """Yield a Hit for every line containing a trigger, in file order."""
     head = stream.read(SNIFF_BYTES)
     if b"\x00" in head:
@@ -72,6 +80,8 @@ def scan_stream(stream: BinaryIO) -> Iterator[Hit]:
         yield from scanner.feed(data)
         data = stream.read(CHUNK_BYTES)
     yield from scanner.finish()
+    if stats is not None:
+        stats.lines, stats.last_text = scanner.line_no - 1, _last_line(scanner.tail)
 
 
 class _ChunkScanner:
@@ -80,6 +90,7 @@ class _ChunkScanner:
     def __init__(self) -> None:
         self.carry = b""
         self.line_no = 1  # number of the line that starts at carry[0]
+        self.tail = b""  # the end of what was examined last (for the file's last line)
 
     def feed(self, data: bytes) -> Iterator[Hit]:
         buf = self.carry + data if self.carry else data
@@ -95,11 +106,14 @@ class _ChunkScanner:
             return
         yield from self._hits_in(buf, cut)
         self.line_no += buf.count(b"\n", 0, cut)
+        self.tail = buf[max(0, cut - WINDOW_BYTES):cut]
         self.carry = buf[cut:]
 
     def finish(self) -> Iterator[Hit]:
         if self.carry:
             yield from self._hits_in(self.carry, len(self.carry))
+            self.tail = self.carry[-WINDOW_BYTES:]
+            self.line_no += 1
             self.carry = b""
 
     def _hits_in(self, buf: bytes, end: int) -> Iterator[Hit]:
@@ -112,6 +126,11 @@ class _ChunkScanner:
             counted_to = last_start = line_start
             text, line_end = _line_text(buf, line_start, start, end)
             yield Hit(line_no, text, _next_line(buf, line_end, end))
+
+
+def _last_line(tail: bytes) -> str:
+    lines = [line for line in tail.splitlines() if line.strip()]
+    return decode(lines[-1]) if lines else ""
 
 
 def _line_text(buf: bytes, line_start: int, match: int, end: int) -> tuple[str, int]:

@@ -27,6 +27,9 @@ def render_diagnosis(d: Diagnosis) -> list[Line]:
     if rc is not None:
         lines += _root_cause_block(d)
     lines += _ranks_block(d.ranks, rc.rank if rc else None)
+    if rc is not None and rc.confirm:
+        lines.append(Line("CONFIRM", "head"))
+        lines += [Line("  " + part) for part in _wrap(rc.confirm)]
     if rc is not None:
         lines.append(Line("FIX", "head"))
         lines += [Line("  " + part) for part in _wrap(rc.fix)]
@@ -48,7 +51,8 @@ def _verdict_line(d: Diagnosis) -> Line:
     where = f"rank {rc.rank}" if rc.rank is not None else "the process"
     if rc.category == "unknown":
         return Line(f"VERDICT  failure; the cause is not in these files ({rc.confidence} confidence)", "verdict")
-    return Line(f"VERDICT  {where} failed first: {rc.title} [{rc.category}, {rc.confidence} confidence]", "verdict")
+    lead = rc.title if rc.title.startswith("rank ") else f"{where} failed first: {rc.title}"
+    return Line(f"VERDICT  {lead} [{rc.category}, {rc.confidence} confidence]", "verdict")
 
 
 def _root_cause_block(d: Diagnosis) -> list[Line]:
