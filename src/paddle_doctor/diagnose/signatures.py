@@ -77,8 +77,11 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig("gloo_real_timeout", r"unbound_buffer\.cc:\d+\] TIMEOUT", "real_timeout",
          example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:80] TIMEOUT "
                  "self_rank = none pair_rank = -1 peer_str = none"),
+    # Not "NCCL ... timeout" in general: start-up lines print the timeout setting
+    # ("process_group_nccl.cc:155] ProcessGroupNCCL pg_timeout_ 1800000").
     _sig("nccl_async_timeout", r"Find timeout start but not finish task|Watchdog caught collective operation timeout|"
-         r"(?:NCCL|nccl).{0,40}[Tt]imeout", "cause", "collective_timeout", 70,
+         r"(?:NCCL|nccl)\w* (?:communicator|operation|collective|work)\b[^\n]{0,60}\btimed out", "cause",
+         "collective_timeout", 70,
          "Find timeout start but not finish task: group_key:0,group_ranks:0;1,global_rank:1,comm_count:5"),
     # --- memory ---------------------------------------------------------------------------------
     _sig("shm_bus_error", r"insufficient shared (?:memory|storage space)|Unexpected BUS error encountered in DataLoader"
