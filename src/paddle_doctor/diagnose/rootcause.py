@@ -22,6 +22,15 @@ from .parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly
 
 
+# A launcher exit code -N means the rank died of signal N. With no text in its log, the signal is the clue.
+SIGNAL_CAUSES = {
+    -9: ("host_oom_killed", "SIGKILL", "the kernel OOM killer is the usual sender"),
+    -11: ("segfault", "SIGSEGV", "a segmentation fault in native code"),
+    -6: ("segfault", "SIGABRT", "a native abort"),
+    -7: ("shm_too_small", "SIGBUS", "usually exhausted shared memory (/dev/shm)"),
+}
+
+
 @dataclass
 class Verdict:
     category: str
@@ -45,15 +54,16 @@ def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFa
 
 def _from_candidates(ranks, unranked, facts) -> Verdict | None:
     candidates = [(s.rank, s.best_cause()) for s in ranks.values() if s.best_cause() is not None]
-    killed = [r for r, s in ranks.items() if s.exit_code == -9 and s.best_cause() is None]
-    if not candidates and not killed:
+    signalled = [r for r, s in ranks.items() if s.exit_code in SIGNAL_CAUSES and s.best_cause() is None]
+    if not candidates and not signalled:
         return None
-    if killed and (not candidates or max(e.sig.specificity for _, e in candidates) < 60):
-        rank = min(killed)
-        return Verdict("host_oom_killed", rank, _launcher_lines(facts, rank), "high",
-                       f"the launcher reports exit code -9 (SIGKILL) for rank {rank}",
-                       title=f"rank {rank} was killed by SIGKILL (exit code -9); the kernel OOM killer is the usual "
-                             "sender")
+    if signalled and (not candidates or max(e.sig.specificity for _, e in candidates) < 60):
+        rank = min(signalled)
+        code = ranks[rank].exit_code
+        category, signal, note = SIGNAL_CAUSES[code]
+        return Verdict(category, rank, _launcher_lines(facts, rank), "high",
+                       f"the launcher reports exit code {code} ({signal}) for rank {rank}, whose log has no error",
+                       title=f"rank {rank} died of {signal} (exit code {code}); {note}")
     rank, event = _pick(candidates)
     return Verdict(event.sig.cause, rank, _evidence_for(ranks[rank], event), _confidence(event, candidates),
                    _why(event, candidates))
@@ -97,6 +107,8 @@ def _from_silent_peer(ranks, unranked, facts) -> Verdict | None:
         peer_state = ranks.get(peer)
         if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")):
             continue
+        if peer_state is None or not peer_state.log:
+            continue  # without the peer's log we cannot say it died silently
         if finished_cleanly(peer, facts, peer_state):
             return Verdict("uneven_eval_batches", state.rank, [closed], "medium",
                            f"rank {peer} had already exited cleanly while rank {state.rank} was still in a "
@@ -182,7 +194,8 @@ def _from_launcher_only(ranks, unranked, facts) -> Verdict | None:
             f"paddle-doctor diagnose {log_dir}/. If there is no log dir, rerun with "
             f"`python -m paddle.distributed.launch --log_dir {log_dir} ...`.")
     return Verdict("unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
-                   "only the launcher's report and symptoms were given", notes=(note,))
+                   "only the launcher's report and symptoms were given", notes=(note,),
+                   title=f"the cause is in {target}, which was not given")
 
 
 def _rank_or_none(state: RankState) -> int | None:

@@ -50,7 +50,7 @@ def _verdict_line(d: Diagnosis) -> Line:
         return Line("VERDICT  no failure found in the given logs", "ok")
     where = f"rank {rc.rank}" if rc.rank is not None else "the process"
     if rc.category == "unknown":
-        return Line(f"VERDICT  failure; the cause is not in these files ({rc.confidence} confidence)", "verdict")
+        return Line(f"VERDICT  failure; {rc.title} ({rc.confidence} confidence)", "verdict")
     lead = rc.title if rc.title.startswith("rank ") else f"{where} failed first: {rc.title}"
     return Line(f"VERDICT  {lead} [{rc.category}, {rc.confidence} confidence]", "verdict")
 
@@ -88,7 +88,7 @@ def _read_summary(d: Diagnosis) -> str:
 def _wrap(text: str, indent: str = "  ") -> list[str]:
     out: list[str] = []
     for para in text.splitlines() or [""]:
-        out += textwrap.wrap(para, WIDTH, subsequent_indent=indent) or [""]
+        out += textwrap.wrap(para, WIDTH, subsequent_indent=indent, break_on_hyphens=False) or [""]
     return out
 
 
