@@ -1,0 +1,218 @@
+"""``paddle_doctor.evaluate``: exact distributed evaluation, every sample counted once.
+
+What happens on every rank:
+
+1. plan (``sharding.py``): the dataset indices this rank evaluates; each index belongs to
+   exactly one rank, and a plan that misses a sample fails here, before any work;
+2. loop (``loop.py``): forward and metric updates on local data only, no collective;
+3. barrier (``barrier.py``): wait on the TCP store until every rank is done, so that nobody
+   sits in a gloo collective (30 s timeout) while another rank still works;
+4. sync (``sync.py``): one all_reduce for all sum states, one for max/min, one all_gather for
+   cat states; with strategy="rank0", rank 0's states are broadcast instead;
+5. finish: the synced states go back into the metric objects, and the sample count and id
+   checksums are checked against ``len(dataset)``.
+
+Any rank that raises tells the others through the store, and they raise ``PeerFailedError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .barrier import open_barrier
+from .collate import returns_mask
+from .errors import PeerFailedError, SampleCountError
+from .loop import CHECKSUM_PRIME, Tally, run_local
+from .metrics import metric_names, metric_values
+from .progress import make_progress
+from .result import EvalResult
+from .sharding import ShardPlan, plan_batch_sampler, plan_dataset, plan_rank0
+from .states import read_state, schema_fingerprint, state_slots, write_state
+from .sync import Collectives, broadcast_states, gather_ragged, sync_states
+
+STRATEGIES = ("sharded", "rank0")
+
+
+def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None = None,
+             collate_fn: Any = None, num_workers: int = 0, loss_fn: Any = None,
+             strategy: str = "sharded", progress: bool = True) -> EvalResult:
+    """Evaluate ``model`` on every sample of ``data`` exactly once, across all ranks.
+
+    ``data``: a map-style ``paddle.io.Dataset`` (sharded here: no padding, no dropping; needs
+    ``batch_size``), or a ``paddle.io.DataLoader`` whose batch sampler is a
+    ``DistributedBatchSampler`` (or any batch sampler), whose padded duplicates are skipped by
+    sample index, with or without shuffle. Each batch is ``(inputs..., label)``; the model is
+    called as ``model(*inputs)``. ``metrics``: ``paddle.metric`` objects (Accuracy, Precision,
+    Recall, Auc) or custom metrics with ``sync_states``; they are reset first and hold the global
+    state afterwards. ``loss_fn(*outputs, label)`` returns the batch mean or one loss per sample.
+    ``strategy="rank0"``: rank 0 evaluates everything, the others wait on the TCP store (no
+    timeout) and receive its result. Works in one process without ``init_parallel_env``.
+    Every rank must call it; every rank gets the same ``EvalResult``.
+    """
+    metrics = _metric_list(metrics)
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
+    source = _source(data, batch_size, collate_fn, num_workers)
+    world, rank = _world()
+    comm = Collectives(world) if world > 1 else None
+    barrier = open_barrier(world, rank, comm)
+    tally = Tally()
+    try:
+        plan = _plan(source, strategy, world, rank, comm, barrier)
+        for metric in metrics:
+            metric.reset()
+        slots = [slot for m in (*metrics, tally) for slot in state_slots(m)]
+        _run(model, source, plan, metrics, tally, loss_fn, progress, world, rank)
+        values = [read_state(slot) for slot in slots]
+    except BaseException as exc:
+        if barrier is not None and not isinstance(exc, PeerFailedError):
+            barrier.fail(exc)
+        raise
+    if barrier is not None:
+        barrier.wait_all("sync", schema_fingerprint(slots, values))
+        values = (sync_states(comm, slots, values, rank) if strategy == "sharded"
+                  else broadcast_states(comm, slots, values, rank))
+    for slot, value in zip(slots, values):
+        write_state(slot, value)
+    return _result(metrics, tally, plan, source, world, strategy, comm, loss_fn)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """What to load and how: the dataset, the user's batch sampler (None: we shard), loader kwargs."""
+
+    dataset: Any
+    batch_size: int
+    batch_sampler: Any = None
+    loader_kwargs: dict = field(default_factory=dict)
+    masked: bool = False
+
+
+def _source(data: Any, batch_size: int | None, collate_fn: Any, num_workers: int) -> _Source:
+    from paddle.io import DataLoader, IterableDataset
+
+    if isinstance(data, DataLoader):
+        return _loader_source(data, batch_size, collate_fn, num_workers)
+    if isinstance(data, IterableDataset) or not hasattr(data, "__getitem__") or not hasattr(data, "__len__"):
+        raise TypeError(f"data must be a map-style paddle.io.Dataset or a DataLoader over one, got "
+                        f"{type(data).__name__}: an iterable dataset has no sample index to count by")
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise TypeError(f"batch_size must be a positive int when data is a Dataset, got {batch_size!r}")
+    _check_len(data)
+    kwargs = {"collate_fn": collate_fn, "num_workers": num_workers}
+    return _Source(data, batch_size, None, kwargs, returns_mask(collate_fn))
+
+
+def _loader_source(loader: Any, batch_size: int | None, collate_fn: Any, num_workers: int) -> _Source:
+    sampler = loader.batch_sampler
+    if sampler is None or type(sampler).__name__ == "_InfiniteIterableSampler":
+        raise TypeError("the DataLoader has no batch sampler over a map-style dataset: evaluate "
+                        "counts samples by index, pass a DataLoader built with batch_size or batch_sampler")
+    own_bs = getattr(sampler, "batch_size", None)
+    for name, given, own in (("batch_size", batch_size, own_bs), ("collate_fn", collate_fn, loader.collate_fn),
+                             ("num_workers", num_workers or None, loader.num_workers)):
+        if given is not None and given != own:
+            raise ValueError(f"{name}={given!r} conflicts with the DataLoader's {own!r}: set it on the "
+                             "DataLoader, or pass the Dataset instead")
+    _check_len(loader.dataset)
+    kwargs = {"collate_fn": loader.collate_fn, "num_workers": loader.num_workers,
+              "use_shared_memory": loader.use_shared_memory, "timeout": loader.timeout,
+              "worker_init_fn": loader.worker_init_fn, "use_buffer_reader": loader.use_buffer_reader,
+              "prefetch_factor": loader.prefetch_factor}
+    return _Source(loader.dataset, own_bs or batch_size or 1, sampler, kwargs, returns_mask(loader.collate_fn))
+
+
+def _check_len(dataset: Any) -> None:
+    if len(dataset) < 1:
+        raise ValueError("the dataset is empty: there is nothing to evaluate")
+
+
+def _world() -> tuple[int, int]:
+    import paddle.distributed as dist
+
+    world = dist.get_world_size()
+    if world > 1 and not dist.is_initialized():
+        raise RuntimeError(f"this process is one of {world} (launcher environment), but "
+                           "paddle.distributed.init_parallel_env() was not called: call it before evaluate")
+    return world, (dist.get_rank() if world > 1 else 0)
+
+
+def _plan(source: _Source, strategy: str, world: int, rank: int, comm, barrier) -> ShardPlan:
+    n = len(source.dataset)
+    if strategy == "rank0":
+        return plan_rank0(n, rank, source.batch_size)
+    if source.batch_sampler is None:
+        return plan_dataset(n, world, rank, source.batch_size)
+
+    def exchange(flat: np.ndarray) -> list[np.ndarray]:
+        barrier.wait_all("plan")  # all ranks reach the gather together: no gloo timeout
+        return gather_ragged(comm, flat)
+
+    return plan_batch_sampler(source.batch_sampler, n, world, rank, exchange if comm else None)
+
+
+class _Batches:
+    """A batch sampler that replays a fixed plan (what DataLoader needs from one)."""
+
+    def __init__(self, batches: Sequence[np.ndarray]) -> None:
+        self.batches = batches
+
+    def __iter__(self):
+        return (b.tolist() for b in self.batches)
+
+    def __len__(self) -> int:
+        return len(self.batches)
+
+
+def _run(model, source: _Source, plan: ShardPlan, metrics, tally, loss_fn, progress, world, rank) -> None:
+    if not plan.batches:
+        return  # nothing here (N < world, or rank0 strategy): go straight to the barrier
+    import paddle
+
+    loader = paddle.io.DataLoader(source.dataset, batch_sampler=_Batches(plan.batches),
+                                  return_list=True, **source.loader_kwargs)
+    bar = make_progress(progress, rank=rank, world=world, local_total=plan.local_samples,
+                        global_total=plan.dataset_len)
+    was_training = getattr(model, "training", False)  # a plain callable works too
+    if hasattr(model, "eval"):
+        model.eval()
+    try:
+        with paddle.no_grad():
+            run_local(model, zip(plan.batches, loader), metrics, tally=tally, loss_fn=loss_fn,
+                      masked=source.masked, progress=bar)
+    finally:
+        bar.close()
+        if was_training:
+            model.train()
+
+
+def _result(metrics, tally: Tally, plan: ShardPlan, source: _Source, world: int, strategy: str,
+            comm, loss_fn) -> EvalResult:
+    n = len(source.dataset)
+    counted = (tally.count, tally.id_sum % CHECKSUM_PRIME, tally.id_sq % CHECKSUM_PRIME)
+    if counted != Tally.expected(n):
+        detail = "" if tally.count != n else " (the right count, but some index twice and another never)"
+        raise SampleCountError(f"counted {tally.count} samples for a dataset of {n}{detail}")
+    values: dict[str, Any] = {}
+    for metric in metrics:
+        values.update(metric_values(metric))
+    loss = tally.loss_sum / tally.loss_weight if loss_fn is not None and tally.loss_weight else None
+    return EvalResult(metrics=values, num_samples=int(tally.count), loss=loss, dataset_len=n,
+                      world_size=world, strategy=strategy, duplicates_skipped=plan.duplicates_skipped,
+                      collectives=comm.calls if comm else 0, bytes_exchanged=comm.bytes if comm else 0,
+                      local_samples=plan.local_samples)
+
+
+def _metric_list(metrics: Any) -> list:
+    if metrics is None:
+        return []
+    metrics = list(metrics) if isinstance(metrics, (list, tuple)) else [metrics]
+    names = [n for m in metrics for n in metric_names(m)]
+    duplicated = sorted({n for n in names if names.count(n) > 1})
+    if duplicated:
+        raise ValueError(f"several metrics are named {duplicated}: give each a distinct name")
+    return metrics
