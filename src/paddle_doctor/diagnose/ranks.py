@@ -45,6 +45,8 @@ class LauncherFacts:
     exit_code: int | None = None
     completed: bool = False
     killed: bool = False  # the launcher itself got a signal (a hang ended by a timeout)
+    world: int | None = None  # number of ranks, when the launcher says
+    config: dict = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
 
 
@@ -91,8 +93,13 @@ def _note_launcher(facts: LauncherFacts, e: Event) -> None:
         facts.failed[rank] = int(g["code"])
         if facts.header_rank is None:
             facts.header_rank, facts.header_log = rank, g.get("log")
+    elif e.sig.name == "launch_config":
+        facts.kind = facts.kind or "launch"
+        facts.config[g["key"]] = int(g["val"])
+        facts.world = facts.config.get("nproc_per_node", 1) * facts.config.get("nnodes", 1)
     elif e.sig.name == "fleet_abort":
         facts.kind = "fleet.launch"
+        facts.world = int(g["world"])
         for r in (x.strip() for x in g.get("ranks", "").split(",")):
             if r.isdigit():
                 facts.failed.setdefault(int(r), None)
@@ -115,10 +122,12 @@ def _apply_launcher(facts: LauncherFacts, ranks: dict[int, RankState], unranked:
         state.launcher_failed = True
         state.exit_code = code
     if facts.kind and unranked:
-        # Both launchers stream rank 0's log to the terminal: unlabelled terminal lines are rank 0's.
+        # Both launchers stream rank 0's log to the terminal: unlabelled terminal lines are rank 0's,
+        # and the terminal stands in for its log.
         state = ranks.setdefault(0, RankState(0))
         if not state.log:
             state.events.extend(unranked)
+            state.log = unranked[0].file
             unranked.clear()
 
 

@@ -61,9 +61,11 @@ def _from_candidates(ranks, unranked, facts) -> Verdict | None:
         rank = min(signalled)
         code = ranks[rank].exit_code
         category, signal, note = SIGNAL_CAUSES[code]
+        state = ranks[rank]
         return Verdict(category, rank, _launcher_lines(facts, rank), "high",
                        f"the launcher reports exit code {code} ({signal}) for rank {rank}, whose log has no error",
-                       title=f"rank {rank} died of {signal} (exit code {code}); {note}")
+                       title=f"rank {rank} died of {signal} (exit code {code}); {note}",
+                       last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
     return Verdict(event.sig.cause, rank, _evidence_for(ranks[rank], event), _confidence(event, candidates),
                    _why(event, candidates))
@@ -101,22 +103,38 @@ def _why(event: Event, candidates) -> str:
 def _from_silent_peer(ranks, unranked, facts) -> Verdict | None:
     for state in sorted(ranks.values(), key=lambda s: s.rank):
         closed = state.first("peer_closed")
-        if closed is None or "peer" not in closed.groups:
+        peer = _peer_of(closed, state, ranks, facts)
+        if peer is None:
             continue
-        peer = int(closed.groups["peer"])
         peer_state = ranks.get(peer)
         if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")):
             continue
-        if peer_state is None or not peer_state.log:
-            continue  # without the peer's log we cannot say it died silently
         if finished_cleanly(peer, facts, peer_state):
             return Verdict("uneven_eval_batches", state.rank, [closed], "medium",
                            f"rank {peer} had already exited cleanly while rank {state.rank} was still in a "
                            "collective: the ranks ran different numbers of collectives",
                            notes=(f"rank {peer} finished its loop and exited; rank {state.rank} called one more "
                                   "collective (more batches on this rank)",))
+        if peer_state is None or not peer_state.log:
+            continue  # without the peer's log we cannot say it died silently
         return _silent_death(peer, peer_state, state.rank, closed, facts)
     return None
+
+
+def _peer_of(closed: Event | None, state: RankState, ranks: dict[int, RankState],
+             facts: LauncherFacts) -> int | None:
+    """The rank that closed the connection: named by gloo's pair.cc TIMEOUT line; for a bare
+    "Connection reset by peer", the only other rank that shows no error (or, with no other log at
+    hand, the only other rank of the job)."""
+    if closed is None:
+        return None
+    if "peer" in closed.groups:
+        return int(closed.groups["peer"])
+    quiet = [r for r, s in ranks.items()
+             if r != state.rank and not s.causes() and not s.has("terminated") and not s.has("peer_closed")]
+    if not quiet and facts.world:
+        quiet = [r for r in range(facts.world) if r != state.rank and r not in ranks]
+    return quiet[0] if len(quiet) == 1 else None
 
 
 def _silent_death(peer: int, peer_state: RankState | None, reporter: int, closed: Event,
@@ -125,7 +143,7 @@ def _silent_death(peer: int, peer_state: RankState | None, reporter: int, closed
     how = "by SIGKILL (exit code -9)" if code == -9 else "from outside, leaving no error text (SIGKILL)"
     last = None
     if peer_state is not None and peer_state.log:
-        last = (peer_state.log, peer_state.lines, peer_state.last_text)
+        last = (peer_state.log, peer_state.lines, peer_state.last_text) if peer_state.lines else None
     return Verdict("host_oom_killed", peer, _launcher_lines(facts, peer) + [closed], "high" if code == -9 else "medium",
                    f"rank {peer}'s log stops without any error while rank {reporter} reports that it closed the "
                    "connection: it was killed from outside (SIGKILL leaves no text)",
@@ -185,7 +203,8 @@ def _from_launcher_only(ranks, unranked, facts) -> Verdict | None:
     if not (facts.failed or (facts.exit_code not in (None, 0)) or facts.killed):
         return None
     victims = [s.first("peer_closed") for s in ranks.values() if s.has("peer_closed")]
-    peer = next((int(e.groups["peer"]) for e in victims if e and "peer" in e.groups), None)
+    peer = next((p for s in ranks.values() if (p := _peer_of(s.first("peer_closed"), s, ranks, facts)) is not None),
+                None)
     rank = peer if peer is not None else facts.header_rank
     where = facts.header_log or "log/workerlog.N"
     log_dir = where.rsplit("/", 1)[0] if "/" in where else "log"

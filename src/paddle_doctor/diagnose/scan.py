@@ -34,7 +34,7 @@ TRIGGERS: tuple[str, ...] = (
     "not found in the provided dict", "expected shape", "CUDA_VISIBLE_DEVICES", "Exit with signal",
     "Process abort", "Local processes completed", "No stack trace", "Interrupt", "Watchdog",
     "timeout", "Timeout", "HTTPStore", "TCPStore", "ReadNextList", "Warning", "enforce fail",
-    "EnforceNotMet", "preamble", "not been used", "ResourceExhausted",
+    "EnforceNotMet", "preamble", "not been used", "ResourceExhausted", "nproc_per_node", "nnodes:",
 )
 
 

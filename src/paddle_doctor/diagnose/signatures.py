@@ -52,6 +52,8 @@ SIGNATURES: tuple[Signature, ...] = (
          example="ABORT!!! Out of all 2 trainers, the trainer process with rank=[0] was aborted."),
     _sig("launch_exit_code", r"LAUNCH INFO .* Exit code (?P<code>-?\d+)", "launcher_exit",
          example="LAUNCH INFO 2026-11-29 21:41:00,263 Exit code 1"),
+    _sig("launch_config", r"LAUNCH INFO .* (?P<key>nproc_per_node|nnodes): (?P<val>\d+)", "launcher_config",
+         example="LAUNCH INFO 2026-11-29 21:40:54,230 nproc_per_node: 2"),
     _sig("launch_pod_failed", r"LAUNCH (?:INFO|ERROR) .* (?:Pod failed|Container failed !!!)", "launcher_note",
          example="LAUNCH ERROR 2024-03-10 00:35:50,216 Container failed !!!"),
     _sig("launch_pod_completed", r"LAUNCH INFO .* Pod completed", "launcher_ok",
@@ -189,10 +191,10 @@ SIGNATURES: tuple[Signature, ...] = (
          "dataloader_worker_crash", 55,
          "SystemError: (Fatal) Blocking queue is killed because the data reader raises an exception.",
          title="the DataLoader's data reader failed (the real exception is above it)"),
-    _sig("main_guard", r"start a new process before the\s+current process has finished its bootstrapping", "cause",
-         "main_guard_missing", 100,
-         "RuntimeError: An attempt has been made to start a new process before the current process has finished "
-         "its bootstrapping phase.", title="worker processes started without an `if __name__ == \"__main__\":` guard"),
+    # Python wraps this message over several lines; its second half is the part that always holds.
+    _sig("main_guard", r"current process has finished its bootstrapping phase|forgotten to use the proper idiom",
+         "cause", "main_guard_missing", 100,
+         "        current process has finished its bootstrapping phase.", title="worker processes started without an `if __name__ == \"__main__\":` guard"),
     # --- checkpoints and files ---------------------------------------------------------------------------
     _sig("state_shape", r"Skip loading for (?P<key>\S+?)\.? \S+ receives a shape (?P<got>\[[^\]]*\]), but the "
          r"expected shape is (?P<want>\[[^\]]*\])", "cause", "state_dict_shape_mismatch", 90,

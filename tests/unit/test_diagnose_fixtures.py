@@ -1,0 +1,64 @@
+"""diagnose on recorded outputs of the real failure lab (cases/; regenerate with `python cases/record.py`).
+
+The integration tests run the same cases live; these keep the reasoning fast to iterate on.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from paddle_doctor.diagnose import diagnose_paths
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures" / "cases"
+CASES = sorted(p for p in FIXTURES.iterdir() if p.is_dir()) if FIXTURES.is_dir() else []
+
+
+def _expected(case_dir: Path) -> dict:
+    return json.loads((REPO / "cases" / case_dir.name / "expected.json").read_text())
+
+
+@pytest.mark.parametrize("case_dir", CASES, ids=lambda p: p.name)
+def test_recorded_case_names_cause_and_rank(case_dir):
+    want = _expected(case_dir)
+    d = diagnose_paths([str(case_dir)])
+    assert d.verdict == "failure"
+    assert d.root_cause is not None
+    assert (d.root_cause.category, d.root_cause.rank) == (want["cause"], want["rank"])
+    assert d.root_cause.evidence, "a verdict always quotes its evidence"
+    if want["rank"] is not None:
+        statuses = {r.rank: r.status for r in d.ranks}
+        assert statuses[want["rank"]] == "root_cause"
+        assert all(s != "root_cause" for r, s in statuses.items() if r != want["rank"])
+
+
+@pytest.mark.parametrize("case_dir", [c for c in CASES if (c / "log").is_dir() and (c / "terminal.out").is_file()],
+                         ids=lambda p: p.name)
+def test_terminal_alone_names_cause_or_the_file_that_holds_it(case_dir):
+    """With only what the launcher printed, diagnose either finds the cause there (it was shown) or
+    says which workerlog holds it, never blames a victim."""
+    want = _expected(case_dir)
+    d = diagnose_paths([str(case_dir / "terminal.out")])
+    rc = d.root_cause
+    assert rc is not None and d.verdict == "failure"
+    if rc.category == "unknown":
+        assert rc.confidence == "low"
+        assert any(f"workerlog.{want['rank']}" in note for note in d.notes), d.notes
+    else:
+        assert (rc.category, rc.rank) == (want["cause"], want["rank"])
+
+
+def test_two_nodes_map_local_logs_to_global_ranks():
+    case = FIXTURES / "18_two_nodes_exception_rank1"
+    d = diagnose_paths([str(case / "node0" / "log"), str(case / "node1" / "log")])
+    assert d.root_cause.rank == 1
+    assert {r.rank for r in d.ranks} == {0, 1}
+    assert next(r for r in d.ranks if r.rank == 1).log.endswith("node1/log/workerlog.0")
+
+
+def test_silent_death_quotes_where_the_log_stops():
+    d = diagnose_paths([str(FIXTURES / "08_rank1_sigkill_oom")])
+    last = d.root_cause.evidence[-1]
+    assert last.file.endswith("workerlog.1") and "(the log ends here)" in last.text
+    assert "dmesg" in d.root_cause.confirm
