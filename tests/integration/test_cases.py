@@ -1,0 +1,52 @@
+"""Every failure case in cases/, run for real under Paddle's real launcher, then diagnosed.
+
+Why: the cases are the ground truth of this project. Each run must fail the way its README says
+(exit status and marker strings), and ``diagnose`` must name the case's root cause and the global
+rank where it happened, from exactly what the user has: terminal.out plus the launcher's logs.
+New folders in cases/ are picked up by the glob below; no list to keep in step.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from paddle_doctor.lab import exit_matches, missing_markers, run_case
+
+CASES_DIR = Path(__file__).resolve().parents[2] / "cases"
+CASE_DIRS = sorted(p.parent for p in CASES_DIR.glob("*/expected.json"))
+HAS_PADDLE = importlib.util.find_spec("paddle") is not None
+
+
+def _param(case_dir: Path):
+    timeout_s = json.loads((case_dir / "expected.json").read_text())["timeout_s"]
+    return pytest.param(case_dir, id=case_dir.name, marks=pytest.mark.timeout(int(timeout_s) + 60))
+
+
+def _describe(run) -> str:
+    return (f"{run.case.name}: exit {run.returncode} (timed_out={run.timed_out}), "
+            f"expected {run.case.expect_exit}; outputs in {run.work_dir}")
+
+
+def test_cases_found():
+    assert len(CASE_DIRS) >= 18
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(not HAS_PADDLE, reason="paddlepaddle is not installed")
+@pytest.mark.parametrize("case_dir", [_param(d) for d in CASE_DIRS])
+def test_case_fails_as_documented_and_is_diagnosed(case_dir, tmp_path):
+    run = run_case(case_dir, tmp_path / "run")
+    case = run.case
+    assert exit_matches(run), _describe(run)
+    assert missing_markers(run) == [], _describe(run)
+
+    from paddle_doctor.diagnose import diagnose_paths
+
+    d = diagnose_paths([str(run.work_dir)])
+    assert d.root_cause is not None, _describe(run)
+    assert d.root_cause.category == case.cause, _describe(run)
+    assert d.root_cause.rank == case.rank, _describe(run)
