@@ -179,6 +179,13 @@ def test_markers_accept_alternatives(tmp_path):
     assert missing_markers(run) == ["never printed"]
 
 
+def test_work_dir_with_a_previous_run_is_refused(tmp_path):
+    case_dir = make_case(tmp_path / "cases", {"main.py": ECHO})
+    run_case(case_dir, tmp_path / "work")
+    with pytest.raises(LabError, match="already holds a run"):
+        run_case(case_dir, tmp_path / "work")
+
+
 def test_load_case_rejects_unknown_launcher(tmp_path):
     case_dir = make_case(tmp_path / "cases", {"main.py": ECHO}, launcher="mpirun")
     with pytest.raises(LabError, match="launcher"):

@@ -283,6 +283,8 @@ def run_case(case_dir: str | Path, work_dir: str | Path, *, timeout: float | Non
     case = load_case(case_dir)
     work_dir = Path(work_dir).resolve()
     nodes = _nodes(case, work_dir)
+    if any(node.cwd.exists() or node.terminal.exists() for node in nodes):
+        raise LabError(f"{work_dir} already holds a run; give an empty or new work dir")
     for node in nodes:
         _copy_case(case, node.cwd)
     ports = pick_ports(case)
