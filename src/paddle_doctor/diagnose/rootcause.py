@@ -128,8 +128,9 @@ def _peer_of(closed: Event | None, state: RankState, ranks: dict[int, RankState]
     hand, the only other rank of the job)."""
     if closed is None:
         return None
-    if "peer" in closed.groups:
+    if "peer" in closed.groups and int(closed.groups["peer"]) != state.rank:
         return int(closed.groups["peer"])
+    # gloo sometimes names the rank itself as its peer ("self_rank = 0 pair_rank = 0"): not usable.
     quiet = [r for r, s in ranks.items()
              if r != state.rank and not s.causes() and not s.has("terminated") and not s.has("peer_closed")]
     if not quiet and facts.world:
