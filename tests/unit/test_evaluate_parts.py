@@ -306,3 +306,34 @@ def test_progress_draws_only_on_rank0_and_a_tty():
     bar.advance(5)
     bar.close()
     assert "evaluate" in tty.getvalue()
+
+
+# --- the private store client -------------------------------------------------------------------
+
+def test_store_endpoint_is_read_like_init_parallel_env():
+    from paddle_doctor.runtime.storeclient import store_endpoint
+
+    assert store_endpoint({"MASTER_ADDR": "10.0.0.1", "MASTER_PORT": "6170", "PADDLE_MASTER": "x:1"}) == ("10.0.0.1", 6170)
+    assert store_endpoint({"PADDLE_MASTER": "127.0.0.1:48938"}) == ("127.0.0.1", 48938)
+    assert store_endpoint({"PADDLE_TRAINER_ENDPOINTS": "h1:7000,h2:7001"}) == ("h1", 7000)
+    assert store_endpoint({}) is None
+
+
+def test_nodelay_is_set_on_our_socket_and_leaves_it_open():
+    import socket
+
+    from paddle_doctor.runtime.storeclient import _set_nodelay, _sockets
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    before = set(_sockets().values())
+    client = socket.create_connection(("127.0.0.1", port))
+    try:
+        new = [fd for fd, inode in _sockets().items() if inode not in before]
+        assert client.fileno() in new
+        _set_nodelay(client.fileno(), port)
+        assert client.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+        client.sendall(b"still open")  # detach() kept the fd ours
+    finally:
+        client.close()
+        server.close()

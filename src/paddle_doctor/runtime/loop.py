@@ -58,6 +58,7 @@ class Tally:
 def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Sequence[Any], *,
               tally: Tally, loss_fn: Any = None, masked: bool = False, progress: Any = None) -> None:
     """Evaluate ``(indices, batch)`` pairs on this rank only."""
+    seen = []  # the indices actually evaluated; summed once at the end (cheaper than per batch)
     for idx, batch in batches:
         inputs, labels, mask = split_batch(batch, masked)
         outputs = _as_list(model(*inputs))
@@ -66,7 +67,7 @@ def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Se
         if int(labels[0].shape[0]) != len(idx):
             raise ValueError(f"a batch of {len(idx)} samples has {labels[0].shape[0]} label rows: "
                              "the collate_fn must keep one row per sample")
-        tally.add_ids(idx)
+        seen.append(idx)
         if mask is not None and mask.ndim > 1:  # padded positions inside samples: keep the real ones
             outputs, labels = apply_mask(outputs, labels, mask)
         rows = int(labels[0].shape[0])
@@ -77,6 +78,8 @@ def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Se
                 tally.add_loss(loss_fn(*outputs, *labels), rows)
         if progress is not None:
             progress.advance(len(idx))
+    if seen:
+        tally.add_ids(np.concatenate(seen))
 
 
 def split_batch(batch: Any, masked: bool) -> tuple[list, list, Any]:
