@@ -337,3 +337,16 @@ def test_nodelay_is_set_on_our_socket_and_leaves_it_open():
     finally:
         client.close()
         server.close()
+
+
+def test_tally_checksums_prove_each_index_once():
+    from paddle_doctor.runtime.loop import Tally
+
+    t = Tally()
+    t.add_ids(np.array([4, 0, 2, 1, 3]))
+    t.count = 5
+    assert (t.count, t.id_sum, t.id_sq) == Tally.expected(5)
+    t2 = Tally()
+    t2.add_ids(np.array([0, 1, 1, 3, 4]))  # 2 missing, 1 twice: right count, wrong ids
+    t2.count = 5
+    assert (t2.count, t2.id_sum, t2.id_sq) != Tally.expected(5)

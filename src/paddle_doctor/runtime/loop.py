@@ -31,8 +31,8 @@ class Tally:
         self.loss_sum, self.loss_weight = 0.0, 0.0
 
     def add_ids(self, idx: np.ndarray) -> None:
+        """Checksums of the evaluated indices (``count`` is kept live by the loop)."""
         ids = idx.astype(np.int64) % CHECKSUM_PRIME
-        self.count += int(ids.size)
         self.id_sum = (self.id_sum + int(ids.sum() % CHECKSUM_PRIME)) % CHECKSUM_PRIME
         self.id_sq = (self.id_sq + int((ids * ids % CHECKSUM_PRIME).sum() % CHECKSUM_PRIME)) % CHECKSUM_PRIME
 
@@ -58,7 +58,7 @@ class Tally:
 def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Sequence[Any], *,
               tally: Tally, loss_fn: Any = None, masked: bool = False, progress: Any = None) -> None:
     """Evaluate ``(indices, batch)`` pairs on this rank only."""
-    seen = []  # the indices actually evaluated; summed once at the end (cheaper than per batch)
+    seen = []  # the indices actually evaluated; checksummed once at the end (cheaper than per batch)
     for idx, batch in batches:
         inputs, labels, mask = split_batch(batch, masked)
         outputs = _as_list(model(*inputs))
@@ -68,6 +68,7 @@ def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Se
             raise ValueError(f"a batch of {len(idx)} samples has {labels[0].shape[0]} label rows: "
                              "the collate_fn must keep one row per sample")
         seen.append(idx)
+        tally.count += len(idx)  # live: readable during the loop (progress, hang reports)
         if mask is not None and mask.ndim > 1:  # padded positions inside samples: keep the real ones
             outputs, labels = apply_mask(outputs, labels, mask)
         rows = int(labels[0].shape[0])
