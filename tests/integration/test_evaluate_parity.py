@@ -70,3 +70,13 @@ def test_every_configuration_equals_single_process(world, reference, tmp_path):
                 per_rank[0][cid]["metrics"], per_rank[0][cid]["num_samples"], per_rank[0][cid]["loss"]), cid
     for cid in per_rank[0]:  # every sample was evaluated by exactly one rank
         assert sum(r[cid]["local_samples"] for r in per_rank) == reference[per_rank[0][cid]["ref"]]["num_samples"], cid
+
+
+@pytest.mark.timeout(150)
+def test_demo_fixed_evaluation_equals_single_process(tmp_path):
+    from paddle_doctor.runtime.demo_eval import run_fixed_evaluation
+
+    result = run_fixed_evaluation(tmp_path, nproc=2, timeout=120)
+    assert result["equal"], result
+    assert result["distributed"]["num_samples"] == result["distributed"]["dataset_len"] == 10
+    assert result["distributed"]["world_size"] == 2
