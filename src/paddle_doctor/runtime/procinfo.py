@@ -1,0 +1,77 @@
+"""Facts about this process for error records: memory now and at peak, of the host and device.
+
+Guide 000 §3.4 asks people to watch memory by hand (``nvidia-smi``, ``max_memory_allocated``);
+a record keeps the numbers of the moment a rank failed. Never imports paddle: the device side is
+read only when paddle is already imported, and with a deadline (a stuck device can block it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from .bounded import call_with_deadline
+
+DEVICE_QUERY_S = 1.0
+
+
+def host_memory() -> dict:
+    """Resident set size now and at peak (VmRSS, VmHWM), in bytes; {} where /proc is absent."""
+    out = {}
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out["rss" if key == "VmRSS" else "peak_rss"] = int(value.split()[0]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return out
+
+
+def _device_memory() -> dict | None:
+    paddle = sys.modules.get("paddle")
+    if paddle is None or not paddle.is_compiled_with_cuda():
+        return None
+    cuda = paddle.device.cuda
+    if cuda.device_count() == 0:
+        return None
+    device = paddle.get_device()
+    return {"device": device, "allocated": int(cuda.memory_allocated()),
+            "peak_allocated": int(cuda.max_memory_allocated()),
+            "reserved": int(cuda.memory_reserved()), "peak_reserved": int(cuda.max_memory_reserved())}
+
+
+def device_memory(timeout: float = DEVICE_QUERY_S) -> dict | None:
+    """Allocated and reserved bytes (now and peak) on this rank's GPU; None on CPU."""
+    return call_with_deadline(_device_memory, timeout=timeout)
+
+
+def memory(timeout: float = DEVICE_QUERY_S) -> dict:
+    return {"host": host_memory(), "device": device_memory(timeout)}
+
+
+def process_state(pid: int) -> tuple[str, int] | None:
+    """(state letter, start time in clock ticks) of a local process; None when it is gone.
+
+    The state tells a stopped rank (``T``: SIGSTOP, Ctrl-Z) from a busy one, and the start time
+    tells a rank from an unrelated process that got its pid later.
+    """
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rfind(")") + 2:].split()
+    try:
+        return fields[0], int(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
+def host_key() -> str:
+    """Equal for two processes that can see each other's /proc: same boot and pid namespace."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        return f"{boot}|{os.readlink('/proc/self/ns/pid')}"
+    except OSError:
+        return ""

@@ -1,0 +1,306 @@
+"""Watchdog: a dead, failed or stuck rank ends every surviving rank, fast and by name.
+
+Paddle on CPU leaves a rank waiting for an absent peer in a gloo collective for a hard-coded
+30 s and then says ``TIMEOUT self_rank = none``; with NCCL it waits 30 minutes. A rank blocked in
+a C++ collective cannot receive a Python exception, so the watchdog, a thread fed by heartbeats
+(``heartbeat.Mesh``), does it all itself: it writes this rank's error record, prints one line
+naming the missing rank(s) and what they were doing, and ends the process with ``os._exit``.
+
+When it fires:
+- a peer ended with an error, or died (no word before its process vanished: SIGKILL, the OOM
+  killer): at once, wherever this rank is, since the job cannot finish without that peer;
+- a peer sent no heartbeat for the deadline (default 10 s, ``PADDLE_DOCTOR_WATCHDOG_TIMEOUT``):
+  only while this rank is in a guarded region (evaluate, pre-flight, a traced collective), since
+  only then is it waiting for that peer. A slow rank keeps beating and is never reported;
+- in a traced collective that a peer will never join: the peer finished cleanly, or its
+  heartbeat shows it blocked in a different collective for a second (see ``collcheck``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from . import collcheck, heartbeat, rankenv
+from . import record as _record
+from .guardstate import STATE, Region
+from .trace import TRACER, describe
+
+WATCHDOG_EXIT_CODE = 86
+MISMATCH_PERSIST_S = 1.0  # both sides blocked this long in different collectives: not a transient
+PRIORITY = ("reported", "failed", "dead", "mismatch", "stuck")
+
+_lock = threading.Lock()
+_mesh: heartbeat.Mesh | None = None
+_mismatch_since: dict = {}
+
+
+@dataclass
+class Verdict:
+    kind: str  # one of PRIORITY
+    ranks: list[int]
+    category: str | None  # a cause id, when the watchdog knows it
+    summary: str
+
+    def hint(self) -> dict:
+        return {"kind": self.kind, "category": self.category, "ranks": self.ranks, "summary": self.summary}
+
+
+def mesh() -> heartbeat.Mesh | None:
+    return _mesh
+
+
+def ensure_started() -> heartbeat.Mesh | None:
+    """Start this rank's heartbeat thread (once; a no-op in a single process)."""
+    global _mesh
+    if _mesh is not None:
+        return _mesh
+    me = rankenv.current()
+    peers = heartbeat.endpoints()
+    if me.rank is None or me.world_size < 2 or len(peers) != me.world_size:
+        return None
+    with _lock:
+        if _mesh is None:
+            tick = min(heartbeat.TICK_S, max(0.05, STATE.deadline() / 8))
+            _mesh = heartbeat.Mesh(me, peers, on_tick, tick=tick).start()
+            atexit.register(_at_exit)
+    return _mesh
+
+
+@contextmanager
+def guarded(name: str, *, step_fn=None, deadline: float | None = None):
+    """A region where a missing peer is fatal: ``with guarded("evaluate", step_fn=lambda: i):``.
+
+    ``step_fn`` is called from the heartbeat thread to report this rank's progress; ``deadline``
+    (seconds without a heartbeat from a peer) overrides the default for this region.
+    """
+    ensure_started()
+    region = Region(name, step_fn, deadline)
+    STATE.regions.append(region)
+    try:
+        yield region
+    except BaseException:
+        STATE.unwound = (name, STATE.current_step())  # for the record, written after unwinding
+        raise
+    finally:
+        STATE.regions.remove(region)
+
+
+def end_info(ok: bool | None, err: str | None = None, hint: dict | None = None) -> dict:
+    last = STATE.last.fingerprint(history=False) if STATE.last is not None else None
+    return {"ok": ok, "err": err, "hint": hint, "hist": TRACER.history(), "last": last}
+
+
+def announce_end(ok: bool | None, err: str | None = None, hint: dict | None = None) -> None:
+    if _mesh is not None:
+        _mesh.send_end(end_info(ok, err, hint))
+
+
+def _at_exit() -> None:
+    announce_end(True)  # a no-op when an error end was sent already
+
+
+# -- judging ----------------------------------------------------------------------------------
+
+
+def on_tick(m: heartbeat.Mesh) -> None:
+    if STATE.fired:
+        return
+    verdict = judge(m, time.monotonic())
+    if verdict is not None:
+        fire(verdict, m)
+
+
+def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None) -> Verdict | None:
+    """The most serious thing wrong with the peers, or None.
+
+    Several dead, failed or stuck peers make one verdict naming them all; a reported verdict
+    (a peer's own watchdog or guard named the culprit) is adopted as it is, so that every
+    survivor names the same ranks.
+    """
+    guarded = STATE.guarded() if guarded is None else guarded
+    found: list[Verdict] = []
+    for peer in sorted(m.peers.values(), key=lambda p: p.rank):
+        found.extend(_peer_findings(peer, now, guarded))
+    mismatch = _collective_mismatch(m, now)
+    if mismatch is not None:
+        found.append(mismatch)
+    for kind in PRIORITY:
+        same = [v for v in found if v.kind == kind]
+        if same and kind in ("reported", "mismatch"):
+            return same[0]
+        if same:
+            ranks = sorted({r for v in same for r in v.ranks})
+            return Verdict(kind, ranks, same[0].category, "; ".join(v.summary for v in same))
+    return None
+
+
+def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool):
+    end = peer.end
+    if end is not None and not end.get("ok"):
+        hint = end.get("hint") or {}
+        if hint.get("summary"):
+            yield Verdict("reported", list(hint.get("ranks") or [peer.rank]), hint.get("category"),
+                          f"{hint['summary']} (reported by rank {peer.rank})")
+        else:
+            yield Verdict("failed", [peer.rank], None,
+                          f"rank {peer.rank} ended with an error ({_record_hint(peer.rank)}){_doing(peer)}")
+        return
+    if end is None and peer.gone:
+        crash = _crash_dump(peer.rank)
+        if crash:
+            yield Verdict("dead", [peer.rank], None, f"rank {peer.rank} crashed in native code ({crash}){_doing(peer)}")
+        else:
+            yield Verdict("dead", [peer.rank], "host_oom_killed",
+                          f"rank {peer.rank} died without a word: its process is gone (killed by a signal, e.g. "
+                          f"SIGKILL from the kernel's OOM killer or kill -9){_doing(peer)}")
+        return
+    silence = peer.silence(now)
+    if end is None and guarded and silence is not None and silence >= STATE.deadline():
+        why = "its process is stopped (state T: SIGSTOP or a debugger)" if peer.proc_state in ("T", "t") \
+            else "its process is frozen or unreachable"
+        yield Verdict("stuck", [peer.rank], "collective_timeout",
+                      f"rank {peer.rank} has sent no heartbeat for {silence:.1f} s: {why}{_doing(peer)}")
+
+
+def _crash_dump(rank: int) -> str:
+    """The first line of a same-host peer's faulthandler dump ("Fatal Python error: Aborted")."""
+    path = rankenv.current().log_dir / f"{rankenv.FAULT_PREFIX}{rank}.dump"
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            first = f.readline().strip()
+    except OSError:
+        return ""
+    return f"{first}; see {path.parent.name}/{path.name}" if first else ""
+
+
+def _record_hint(rank: int) -> str:
+    me = rankenv.current()
+    return f"see its log and {me.log_dir.name}/{rankenv.RECORD_PREFIX}{rank}.json"
+
+
+def _doing(peer: heartbeat.Peer) -> str:
+    info = peer.info
+    parts = []
+    if info.get("ph"):
+        step = info.get("sp")
+        parts.append(f"in {info['ph']}" + ("" if step is None else f" step {step}" if isinstance(step, int)
+                                            else f" ({step})"))
+    if info.get("c"):
+        parts.append(f"inside {describe(info['c'])}")
+    elif info.get("l"):
+        parts.append(f"after {describe(info['l'])}")
+    return f"; last seen {', '.join(parts)}" if parts else ""
+
+
+def _collective_mismatch(m: heartbeat.Mesh, now: float) -> Verdict | None:
+    """In a traced collective (check mode off): a peer that will never join it."""
+    cur = STATE.current
+    if cur is None or cur.p2p or STATE.checking:
+        _mismatch_since.clear()
+        return None
+    mine = cur.fingerprint()
+    members = [r for r in (cur.members or m.peers) if r in m.peers]
+    ended = {r: m.peers[r].end for r in members if (m.peers[r].end or {}).get("ok")}
+    ended = {r: e for r, e in ended.items() if _seq_of(e.get("last"), cur.group) < cur.seq}
+    if ended:
+        report = collcheck.compare({m.me.rank: mine}, ended)
+        return Verdict("mismatch", report["ranks"], report["category"], report["summary"])
+    return _blocked_elsewhere(m, members, mine, now)
+
+
+def _seq_of(fp: dict | None, group: int) -> int:
+    return int(fp["s"]) if fp and fp.get("g") == group else -1
+
+
+def _blocked_elsewhere(m, members, mine: dict, now: float) -> Verdict | None:
+    fps = {r: m.peers[r].info.get("c") for r in members}
+    fps = {r: fp for r, fp in fps.items() if fp and fp.get("g") == mine["g"]}
+    same = {r: fp for r, fp in fps.items() if fp.get("s") == mine["s"]}
+    report = collcheck.compare({m.me.rank: mine, **same}) if same else None
+    if report is None and any(fp.get("s") != mine["s"] for fp in fps.values()):
+        others = "; ".join(f"rank {r} is in {describe(fp)}" for r, fp in sorted(fps.items()))
+        report = {"category": "rank_divergent_collective", "ranks": sorted(set(fps) | {m.me.rank}),
+                  "summary": f"ranks are blocked in different collectives: rank {m.me.rank} is in "
+                             f"{describe(mine)}; {others}"}
+    if report is None:
+        _mismatch_since.clear()
+        return None
+    key = report["summary"]
+    first = _mismatch_since.setdefault(key, now)
+    if now - first < MISMATCH_PERSIST_S:
+        return None
+    return Verdict("mismatch", report["ranks"], report["category"], report["summary"])
+
+
+def peer_verdict(wait: float = 0.0) -> Verdict | None:
+    """For the exception and signal hooks: what the peers' state says, waiting up to ``wait`` s."""
+    m = _mesh
+    if m is None:
+        return None
+    deadline = time.monotonic() + wait
+    while True:
+        verdict = judge(m, time.monotonic(), guarded=True)
+        if verdict is not None and verdict.kind != "stuck" or time.monotonic() >= deadline:
+            return verdict
+        time.sleep(0.05)
+
+
+# -- firing -----------------------------------------------------------------------------------
+
+
+def fatal_line(verdict: Verdict, record_path) -> str:
+    me = rankenv.current()
+    doing = f" This rank was in {describe(STATE.current.fingerprint())}." if STATE.current is not None else ""
+    where = f"; record: {record_path}" if record_path else ""
+    return (f"[paddle-doctor] watchdog on rank {me.label}: {verdict.summary}.{doing} "
+            f"Ending this rank (exit code {WATCHDOG_EXIT_CODE}){where}")
+
+
+def emit(line: str) -> None:
+    """The library's one printed line: the watchdog's fatal message, on stderr, unbuffered."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    try:
+        os.write(2, (line.replace("\n", " ") + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
+
+
+def fire(verdict: Verdict, m: heartbeat.Mesh | None = None) -> None:
+    """Record, tell the peers, print the line and end this process (never returns)."""
+    with _lock:
+        if STATE.fired:
+            return
+        STATE.fired = True
+    path = _record.write_record("watchdog", hint=verdict.hint(), peers=peer_report(m or _mesh))
+    line = fatal_line(verdict, path)
+    _record.add_message(line)
+    announce_end(False, "watchdog", verdict.hint())
+    emit(line)
+    _record.finish()
+    os._exit(WATCHDOG_EXIT_CODE)
+
+
+def peer_report(m: heartbeat.Mesh | None) -> dict:
+    if m is None:
+        return {}
+    now = time.monotonic()
+    out = {}
+    for peer in m.peers.values():
+        silence = peer.silence(now)
+        out[str(peer.rank)] = {
+            "heard": peer.last_seen is not None, "silent_s": None if silence is None else round(silence, 2),
+            "gone": peer.gone, "proc_state": peer.proc_state, "ended": peer.end,
+            "phase": peer.info.get("ph"), "step": peer.info.get("sp"),
+            "collective": peer.info.get("c") or peer.info.get("l"),
+        }
+    return out
