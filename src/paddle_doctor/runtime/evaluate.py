@@ -26,6 +26,7 @@ import numpy as np
 from .barrier import open_barrier
 from .collate import returns_mask
 from .errors import PeerFailedError, SampleCountError
+from .evalguard import evaluation_guard
 from .loop import CHECKSUM_PRIME, Tally, run_local
 from .metrics import metric_names, metric_values
 from .progress import make_progress
@@ -61,21 +62,24 @@ def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None
     comm = Collectives(world) if world > 1 else None
     barrier = open_barrier(world, rank, comm)
     tally = Tally()
-    try:
-        plan = _plan(source, strategy, world, rank, comm, barrier)
-        for metric in metrics:
-            metric.reset()
-        slots = [slot for m in (*metrics, tally) for slot in state_slots(m)]
-        _run(model, source, plan, metrics, tally, loss_fn, progress, world, rank)
-        values = [read_state(slot) for slot in slots]
-    except BaseException as exc:
-        if barrier is not None and not isinstance(exc, PeerFailedError):
-            barrier.fail(exc)
-        raise
-    if barrier is not None:
-        barrier.wait_all("sync", schema_fingerprint(slots, values))
-        values = (sync_states(comm, slots, values, rank) if strategy == "sharded"
-                  else broadcast_states(comm, slots, values, rank))
+    names = [n for m in metrics for n in metric_names(m)]
+    with evaluation_guard(model=model, dataset=source.dataset, batch_size=source.batch_size, metric_names=names,
+                          strategy=strategy, world=world, progress=lambda: f"{tally.count} samples done"):
+        try:
+            plan = _plan(source, strategy, world, rank, comm, barrier)
+            for metric in metrics:
+                metric.reset()
+            slots = [slot for m in (*metrics, tally) for slot in state_slots(m)]
+            _run(model, source, plan, metrics, tally, loss_fn, progress, world, rank)
+            values = [read_state(slot) for slot in slots]
+        except BaseException as exc:
+            if barrier is not None and not isinstance(exc, PeerFailedError):
+                barrier.fail(exc)
+            raise
+        if barrier is not None:
+            barrier.wait_all("sync", schema_fingerprint(slots, values))
+            values = (sync_states(comm, slots, values, rank) if strategy == "sharded"
+                      else broadcast_states(comm, slots, values, rank))
     for slot, value in zip(slots, values):
         write_state(slot, value)
     return _result(metrics, tally, plan, source, world, strategy, comm, loss_fn)
