@@ -11,6 +11,7 @@ from ..catalog import get_cause
 from .model import Diagnosis, Evidence, RankReport, RootCause, SourceFile
 from .parse import BinaryFileError, Event, FileEvents, read_events
 from .ranks import RankState, collect
+from .records import load_records, verdict_from_records
 from .redact import redact
 from .rootcause import Verdict, decide
 from .sources import DiagnoseInputError, discover
@@ -32,7 +33,7 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
         reasons = "; ".join(skipped) or "no log files"
         raise DiagnoseInputError(f"nothing could be read ({reasons})")
     ranks, unranked, facts = collect(readable)
-    verdict = decide(ranks, unranked, facts)
+    verdict = verdict_from_records(load_records(paths), Verdict) or decide(ranks, unranked, facts)
     return _build(verdict, ranks, facts, len(readable), skipped)
 
 
@@ -102,7 +103,10 @@ def _clip(text: str, width: int) -> str:
 def _time_source(events: list[Event]) -> str:
     for e in events:
         if e.time is not None:
-            return f"{e.file}:{e.line} ({'unix time of the fatal signal' if e.sig.role == 'signal_time' else 'log timestamp'})"
+            kind = "unix time of the fatal signal" if e.sig.role == "signal_time" else "log timestamp"
+            if e.sig.name == "error_record":
+                kind = "time in paddle-doctor's error record"
+            return f"{e.file}:{e.line} ({kind})"
     return ""
 
 
