@@ -14,19 +14,39 @@ __version__ = "0.1.0"
 
 # Public name -> (module, attribute), imported on first access.
 _LAZY = {
+    "CollectiveMismatchError": ("paddle_doctor.runtime.guard_errors", "CollectiveMismatchError"),
     "EvalResult": ("paddle_doctor.runtime.result", "EvalResult"),
+    "GuardError": ("paddle_doctor.runtime.guard_errors", "GuardError"),
+    "PreflightError": ("paddle_doctor.runtime.guard_errors", "PreflightError"),
     "SyncableMetric": ("paddle_doctor.runtime.states", "SyncableMetric"),
+    "clean_env": ("paddle_doctor.runtime.cleanenv", "clean_env"),
     "evaluate": ("paddle_doctor.runtime.evaluate", "evaluate"),
+    "guarded": ("paddle_doctor.runtime.watchdog", "guarded"),
+    "install": ("paddle_doctor.runtime.bootstrap", "install"),
+    "last_collectives": ("paddle_doctor.runtime.trace", "last_collectives"),
     "pad_collate": ("paddle_doctor.runtime.collate", "pad_collate"),
+    "preflight": ("paddle_doctor.runtime.preflight", "preflight"),
+    "record": ("paddle_doctor.runtime.record", "record"),
+    "trace_collectives": ("paddle_doctor.runtime.trace", "enable"),
 }
 
-__all__ = ["EvalResult", "SyncableMetric", "__version__", "evaluate", "pad_collate"]
+__all__ = ["CollectiveMismatchError", "EvalResult", "GuardError", "PreflightError", "SyncableMetric", "__version__",
+           "clean_env", "evaluate", "guarded", "install", "last_collectives", "pad_collate", "preflight", "record",
+           "trace_collectives"]
 
 if TYPE_CHECKING:  # for type checkers and IDEs only; never runs
+    from paddle_doctor.runtime.bootstrap import install
+    from paddle_doctor.runtime.cleanenv import clean_env
     from paddle_doctor.runtime.collate import pad_collate
     from paddle_doctor.runtime.evaluate import evaluate
+    from paddle_doctor.runtime.guard_errors import CollectiveMismatchError, GuardError, PreflightError
+    from paddle_doctor.runtime.preflight import preflight
+    from paddle_doctor.runtime.record import record
     from paddle_doctor.runtime.result import EvalResult
     from paddle_doctor.runtime.states import SyncableMetric
+    from paddle_doctor.runtime.trace import enable as trace_collectives
+    from paddle_doctor.runtime.trace import last_collectives
+    from paddle_doctor.runtime.watchdog import guarded
 
 
 def __getattr__(name: str) -> Any:
