@@ -1,5 +1,6 @@
 """``paddle-doctor demo``: a real 2-process CPU evaluation fails; show what the launcher printed,
-then the diagnosis. Needs paddlepaddle (the evaluation really runs)."""
+then the diagnosis, then the same data evaluated exactly with ``paddle_doctor.evaluate`` and its
+result next to a single-process run. Needs paddlepaddle (the evaluations really run)."""
 
 from __future__ import annotations
 
@@ -59,3 +60,26 @@ def _run(case_dir: Path, work: Path) -> None:
     click.echo("   The launcher shows rank 0 and a gloo 'TIMEOUT'. That is a symptom, not the cause.")
     click.secho(f"== 3. paddle-doctor diagnose {work}", bold=True)
     text.echo(text.render_diagnosis(diagnose_paths([str(work)])))
+    _fixed(work / "fixed")
+
+
+def _fixed(work: Path) -> None:
+    """The same data scored with paddle_doctor.evaluate: every query counted once, on any rank count."""
+    from ..runtime.demo_eval import run_fixed_evaluation
+
+    click.secho("== 4. The fix: a query is the sample, pad_collate pads the short last query, and", bold=True)
+    click.secho("      paddle_doctor.evaluate counts every sample exactly once, with one collective:", bold=True)
+    click.echo('   result = paddle_doctor.evaluate(model, queries, paddle.metric.Accuracy(name="hit_at_1"),')
+    click.echo("                                   batch_size=2, collate_fn=paddle_doctor.pad_collate)")
+    outcome = run_fixed_evaluation(work)
+    dist, single = outcome["distributed"], outcome["single_process"]
+    if not dist or not single:
+        click.echo(f"   the fixed run did not finish; its logs are in {outcome['work_dir']}")
+        sys.exit(1)
+    for label, res in (("2 processes (launcher)", dist), ("1 process", single)):
+        metrics = ", ".join(f"{k} = {v:.4f}" for k, v in res["metrics"].items())
+        click.echo(f"   {label:<24} {metrics}   samples counted: {res['num_samples']}")
+    verdict = "equal" if outcome["equal"] else "DIFFERENT"
+    click.secho(f"   distributed and single-process results are {verdict}.", bold=True)
+    if not outcome["equal"]:
+        sys.exit(1)
