@@ -1,0 +1,178 @@
+"""Start a real launch (optionally through ``paddle-doctor run``), watch when each worker exits,
+and leave no process behind.
+
+Paddle's launchers put each worker in its own session, so killing the launcher's group does not
+reach them: every process we start carries a unique tag in its environment (the launchers pass
+the environment on), and at the end every tagged process is killed by pid. Nothing else is ever
+signalled. A watcher thread polls /proc every 50 ms and notes, per rank, when its worker
+disappears (or turns zombie): that is the exit time the tests measure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TAG_VAR = "PDOC_GUARDS_TEST_TAG"
+FAULT_RE = re.compile(r"PDOC_FAULT_AT (\d+\.\d+)")
+
+
+@dataclass
+class Launch:
+    rc: int | None
+    wall: float
+    out: str
+    err: str
+    log_dir: Path
+    exits: dict[int, float] = field(default_factory=dict)  # rank -> time.time() its worker vanished
+
+    def log(self, rank: int) -> str:
+        path = self.log_dir / f"workerlog.{rank}"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def fault_time(self) -> float | None:
+        times = [float(m) for r in range(8) for m in FAULT_RE.findall(self.log(r))]
+        return min(times) if times else None
+
+    def record(self, rank: int) -> dict | None:
+        path = self.log_dir / f"paddle_doctor_error.{rank}.json"
+        return json.loads(path.read_text()) if path.exists() else None
+
+
+def base_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PADDLE_", "FLAGS_selected"))}
+    env.update(PYTHONWARNINGS="ignore", **extra)
+    return env
+
+
+def launch(tmp: Path, world: int, script: str, args: list[str], *, run_opts: list[str] | None = None,
+           env: dict[str, str] | None = None, timeout: float = 90) -> Launch:
+    """``python -m paddle.distributed.launch`` (through ``paddle-doctor run RUN_OPTS --`` when
+    ``run_opts`` is a list) in ``tmp`` with ``--log_dir log``."""
+    cmd = [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", str(world), "--log_dir", "log",
+           str(HERE / script), *args]
+    if run_opts is not None:
+        cmd = [sys.executable, "-m", "paddle_doctor.cli.main", "run", *run_opts, "--", *cmd]
+    tag = uuid.uuid4().hex
+    env = dict(env or base_env(), **{TAG_VAR: tag})
+    watcher = _Watcher(tag)
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    watcher.start()
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        out, err = b"", b"(timed out)"
+    finally:
+        watcher.stop()
+        end_all(proc, tag)
+    return Launch(proc.returncode, time.monotonic() - start, out.decode(errors="replace"),
+                  err.decode(errors="replace"), tmp / "log", watcher.exits)
+
+
+def run_cli(args: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float = 60):
+    """``paddle-doctor ARGS`` in its own session, cleaned up like a launch."""
+    tag = uuid.uuid4().hex
+    env = dict(env or base_env(), **{TAG_VAR: tag})
+    proc = subprocess.Popen([sys.executable, "-m", "paddle_doctor.cli.main", *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        end_all(proc, tag)
+    return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+class _Watcher(threading.Thread):
+    def __init__(self, tag: str):
+        super().__init__(daemon=True)
+        self.tag, self.exits, self.alive = tag, {}, {}
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        while not self._stop_event.is_set():
+            seen = {pid: rank for pid, rank in _workers(self.tag)}
+            now = time.time()
+            for pid, rank in seen.items():
+                if _state(pid) == "Z":
+                    self.exits.setdefault(rank, now)
+                else:
+                    self.alive[pid] = rank
+            for pid, rank in list(self.alive.items()):
+                if pid not in seen or _state(pid) == "Z":
+                    self.exits.setdefault(rank, now)
+                    del self.alive[pid]
+            self._stop_event.wait(0.05)
+
+    def stop(self) -> None:
+        self._stop_event.set()
+        self.join(timeout=2)
+
+
+def _environ(pid: int) -> dict[str, str]:
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return {}
+    return dict(item.split("=", 1) for item in raw.decode(errors="replace").split("\0") if "=" in item)
+
+
+def _state(pid: int) -> str | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rfind(")") + 2:].split()[0]
+
+
+def tagged(tag: str) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and _environ(int(entry.name)).get(TAG_VAR) == tag:
+            out.append(int(entry.name))
+    return out
+
+
+def _workers(tag: str):
+    """(pid, rank) of the workers: tagged, with a rank, running one of our scripts (not the short
+    helper processes paddle starts at import, which inherit the environment too)."""
+    for pid in tagged(tag):
+        rank = _environ(pid).get("PADDLE_TRAINER_ID")
+        if rank is not None and rank.isdigit() and str(HERE) in _cmdline(pid):
+            yield pid, int(rank)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def end_all(proc: subprocess.Popen, tag: str) -> None:
+    """Kill our process group, then every tagged process (stopped ones too), by pid; reap."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for pid in tagged(tag):
+        if pid != os.getpid():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass

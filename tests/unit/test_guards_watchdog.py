@@ -1,0 +1,142 @@
+"""The watchdog's judgement on its peers' heartbeats, and the heartbeat channel itself (two meshes
+in this process, on loopback). No paddle, no launcher."""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from paddle_doctor.diagnose.signatures import match_line
+from paddle_doctor.runtime import heartbeat, watchdog
+from paddle_doctor.runtime.guardstate import STATE, Region
+from paddle_doctor.runtime.rankenv import RankInfo
+from paddle_doctor.runtime.trace import Entry
+
+
+def me(rank=0, world=2):
+    return RankInfo(rank, rank, world, "host", 1, Path("/tmp/log"), None)
+
+
+@pytest.fixture
+def mesh():
+    m = heartbeat.Mesh(me(0, 3), [("127.0.0.1", 0)] * 3, lambda _: None)
+    yield m
+    m.stop()
+    STATE.regions.clear()
+    STATE.current = STATE.last = None
+
+
+def beat(peer, ago=0.0, **info):
+    peer.last_seen = peer.first_seen = time.monotonic() - ago
+    peer.info = {"hk": "other-host", **info}
+
+
+def entry(seq=5, op="all_reduce", site="eval.py:60", n=3):
+    return Entry(seq, 0, None, op, [[2]], ["float32"], {"op": 0}, site, "evaluate", n, hist={site: n})
+
+
+def test_healthy_and_slow_peers_raise_no_alarm(mesh):
+    beat(mesh.peers[1], ago=0.1, ph="evaluate", sp=3)
+    beat(mesh.peers[2], ago=0.2)
+    STATE.regions.append(Region("evaluate"))
+    assert watchdog.judge(mesh, time.monotonic()) is None
+
+
+def test_a_dead_peer_is_named_at_once_even_outside_a_guarded_region(mesh):
+    beat(mesh.peers[1], ph="evaluate", sp=2, l={"g": 0, "s": 1, "op": "all_reduce", "site": "eval.py:60"})
+    beat(mesh.peers[2])
+    mesh.peers[1].gone = True
+    v = watchdog.judge(mesh, time.monotonic())
+    assert (v.kind, v.ranks, v.category) == ("dead", [1], "host_oom_killed")
+    assert "rank 1 died without a word" in v.summary and "in evaluate step 2, after all_reduce #1" in v.summary
+
+
+def test_a_silent_peer_is_stuck_only_inside_a_guarded_region(mesh):
+    beat(mesh.peers[1])
+    beat(mesh.peers[2], ago=11.0, c={"g": 0, "s": 4, "op": "all_reduce", "site": "eval.py:60"})
+    mesh.peers[2].proc_state = "T"
+    assert watchdog.judge(mesh, time.monotonic()) is None  # not waiting for anyone
+    STATE.current = entry()
+    v = watchdog.judge(mesh, time.monotonic())
+    assert (v.kind, v.ranks, v.category) == ("stuck", [2], "collective_timeout")
+    assert "no heartbeat for 11.0 s" in v.summary and "stopped (state T" in v.summary
+    assert "inside all_reduce #4" in v.summary
+
+
+def test_the_deadline_comes_from_the_region(mesh):
+    beat(mesh.peers[1], ago=3.0)
+    beat(mesh.peers[2])
+    STATE.regions.append(Region("evaluate", deadline=2.0))
+    assert watchdog.judge(mesh, time.monotonic()).ranks == [1]
+
+
+def test_a_failed_peer_and_a_reported_verdict(mesh):
+    beat(mesh.peers[1])
+    beat(mesh.peers[2])
+    mesh.peers[2].end = {"ok": False, "err": "ValueError"}
+    v = watchdog.judge(mesh, time.monotonic())
+    assert (v.kind, v.ranks) == ("failed", [2]) and "paddle_doctor_error.2.json" in v.summary
+    hint = {"kind": "stuck", "category": "collective_timeout", "ranks": [2], "summary": "rank 2 has sent no heartbeat"}
+    mesh.peers[1].end = {"ok": False, "err": "watchdog", "hint": hint}
+    v = watchdog.judge(mesh, time.monotonic())  # a reported verdict names the same culprit on every rank
+    assert (v.kind, v.ranks, v.category) == ("reported", [2], "collective_timeout")
+    assert v.summary.endswith("(reported by rank 1)")
+
+
+def test_dead_comes_before_stuck(mesh):
+    beat(mesh.peers[1], ago=20)
+    beat(mesh.peers[2])
+    mesh.peers[2].gone = True
+    STATE.regions.append(Region("evaluate"))
+    assert watchdog.judge(mesh, time.monotonic()).kind == "dead"
+
+
+def test_a_peer_that_finished_while_we_wait_in_a_collective(mesh):
+    beat(mesh.peers[1])
+    beat(mesh.peers[2])
+    mesh.peers[2].end = {"ok": True, "hist": {"eval.py:60": 2}, "last": {"g": 0, "s": 4, "op": "all_reduce"}}
+    assert watchdog.judge(mesh, time.monotonic()) is None  # not in a collective: nobody waits for it
+    STATE.current = entry(seq=5, site="eval.py:60", n=3)
+    v = watchdog.judge(mesh, time.monotonic())
+    assert (v.kind, v.category, v.ranks) == ("mismatch", "uneven_eval_batches", [0])
+
+
+def test_fatal_lines_are_not_mistaken_for_causes_by_diagnose():
+    for v in (watchdog.Verdict("dead", [1], "host_oom_killed", "rank 1 died without a word: its process is gone "
+                               "(killed by a signal, e.g. SIGKILL from the kernel's OOM killer or kill -9)"),
+              watchdog.Verdict("stuck", [1], "collective_timeout", "rank 1 has sent no heartbeat for 10.2 s: its "
+                               "process is stopped (state T: SIGSTOP or a debugger)"),
+              watchdog.Verdict("dead", [1], None, "rank 1 crashed in native code (Fatal Python error: Aborted)")):
+        line = watchdog.fatal_line(v, "log/paddle_doctor_error.0.json")
+        assert line.startswith("[paddle-doctor] watchdog on rank") and "\n" not in line
+        assert match_line(line) is None, line
+
+
+def test_two_meshes_see_each_other_and_carry_fingerprints_and_ends():
+    a = heartbeat.Mesh(me(0), [("127.0.0.1", 0), ("127.0.0.1", 0)], lambda _: None, tick=0.05)
+    b = heartbeat.Mesh(me(1), [("127.0.0.1", 0), ("127.0.0.1", 0)], lambda _: None, tick=0.05)
+    a.peers[1].addr = ("127.0.0.1", b._static["p"])  # noqa: SLF001 (ports chosen by the OS here)
+    b.peers[0].addr = ("127.0.0.1", a._static["p"])  # noqa: SLF001
+    try:
+        a.start(), b.start()
+        STATE.current = entry(seq=7)
+        _until(lambda: (0, 7) in b.peers[0].fps)
+        assert b.peers[0].fps[(0, 7)]["op"] == "all_reduce"
+        STATE.current = None
+        a.send_end({"ok": False, "err": "ValueError"})
+        _until(lambda: b.peers[0].end is not None)
+        assert b.peers[0].end["err"] == "ValueError"
+        b.peers[0].info["hk"] = "elsewhere"  # judge it as a remote peer: by ICMP refusals, not /proc
+        a.stop()
+        a._sock.close()  # noqa: SLF001 (its process "died")
+        _until(lambda: b.peers[0].gone)
+    finally:
+        a.stop(), b.stop()
+        STATE.current = None
+
+
+def _until(cond, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.02)
