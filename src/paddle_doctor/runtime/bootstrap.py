@@ -11,7 +11,6 @@ guarded region or traced collective.
 
 from __future__ import annotations
 
-import atexit
 import functools
 import importlib.util
 import os
@@ -19,7 +18,6 @@ import sys
 from pathlib import Path
 
 from . import hooks, rankenv, trace, watchdog
-from . import record as _record
 
 GUARDS_ENV = "PADDLE_DOCTOR_GUARDS"  # comma list: record, watchdog, trace, check
 OWNER_ENV = "PADDLE_DOCTOR_OWNER"  # "pid:rank" of the process that installed; its children skip
@@ -42,7 +40,6 @@ def install(*, trace: bool = False, check: bool = False, watchdog: bool = True,
     if not _options["installed"]:
         _options["installed"] = True
         hooks.install_python_hooks()
-        atexit.register(_record.finish)
     if "paddle" in sys.modules and hasattr(sys.modules["paddle"], "distributed"):
         _after_paddle(sys.modules["paddle"])
     else:

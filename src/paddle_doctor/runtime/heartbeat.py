@@ -33,7 +33,8 @@ from . import procinfo
 from .guardstate import STATE
 from .rankenv import RankInfo
 
-TICK_S = 0.25
+TICK_S = 0.25  # between beats (scaled up with the world size by the watchdog)
+PROBE_S = 0.1  # between checks of same-host peers' processes and judgements
 FP_HISTORY = 16  # fingerprints kept per peer, by (group, seq)
 END_REPEAT = 3  # an "end" message is sent this many times: UDP may drop one
 REFUSALS_FOR_DEAD = 2
@@ -48,6 +49,7 @@ class Peer:
     last_seen: float | None = None
     info: dict = field(default_factory=dict)  # the last beat
     end: dict | None = None  # what it said when ending
+    end_seen: float = 0.0  # monotonic time its end message arrived
     refused: int = 0
     gone: bool = False  # its process no longer exists
     proc_state: str | None = None  # /proc state letter, same-host peers only
@@ -142,24 +144,26 @@ class Mesh:
     # -- receiving ----------------------------------------------------------------------------
 
     def _run(self) -> None:
-        next_beat = 0.0
+        next_beat = next_probe = 0.0
         while not self._ended:
             now = time.monotonic()
-            if now >= next_beat:
-                next_beat = now + self.tick
-                self._beat_and_judge()
-            ready, _, _ = select.select([self._sock], [], [], max(0.0, next_beat - time.monotonic()))
+            try:
+                if now >= next_beat:
+                    next_beat = now + self.tick
+                    self._send_all(self.payload())
+                if now >= next_probe:
+                    # Same-host peers are checked in /proc more often than we beat: a dead rank
+                    # must be named before the launcher's 1 s poll SIGTERMs everyone.
+                    next_probe = now + PROBE_S
+                    self._drain()
+                    self._probe_local()
+                    self.on_tick(self)
+            except Exception:  # the guard thread must outlive any bug of ours
+                pass
+            wait = max(0.0, min(next_beat, next_probe) - time.monotonic())
+            ready, _, _ = select.select([self._sock], [], [], wait)
             if ready:
                 self._drain()
-
-    def _beat_and_judge(self) -> None:
-        try:
-            if not self._ended:
-                self._send_all(self.payload())
-            self._probe_local()
-            self.on_tick(self)
-        except Exception:  # the guard thread must outlive any bug of ours
-            pass
 
     def _drain(self) -> None:
         while True:
@@ -194,6 +198,7 @@ class Mesh:
                 _remember(peer, fp)
         if msg.get("k") == "e" and peer.end is None:
             peer.end = msg.get("end") or {}
+            peer.end_seen = now
 
     def _probe_local(self) -> None:
         for peer in self.peers.values():

@@ -17,6 +17,7 @@ signals. Forked children (DataLoader workers) drop all of it: their failures are
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import faulthandler
 import os
@@ -56,6 +57,7 @@ def on_exception(etype, exc, tb) -> None:
     hint = hint or (verdict.hint() if verdict else None)
     path = _record.write_record("exception", exc_info=(etype, exc, tb), hint=hint,
                                 peers=watchdog.peer_report(watchdog.mesh()))
+    STATE.fired = True  # this exception ends the rank: the watchdog must not cut its traceback short
     watchdog.announce_end(False, etype.__name__, hint if verdict is None else verdict.hint())
     if verdict is not None:
         line = watchdog.fatal_line(verdict, path).replace("Ending this rank", "This rank ends")
@@ -79,6 +81,7 @@ def install_python_hooks() -> None:
     _prev_excepthook = sys.excepthook
     sys.excepthook = _excepthook
     os.register_at_fork(after_in_child=_in_child)
+    atexit.register(_record.finish)  # an unused crash dump file is removed at a normal end
 
 
 def install_signal_hooks() -> None:

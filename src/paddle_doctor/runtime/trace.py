@@ -76,12 +76,16 @@ class Entry:
     match_shapes: bool = True
     start: float = field(default_factory=time.time)
     end: float | None = None
-    hist: dict = field(default_factory=dict)  # site -> calls, the most recent sites
+    hist: dict | None = None  # site -> calls (the most recent sites); filled when first needed
 
     def fingerprint(self, history: bool = True) -> dict:
         fp = {"g": self.group, "s": self.seq, "op": self.op, "sh": self.shapes, "dt": self.dtypes,
               "a": self.args, "site": self.site, "n": self.n, "ms": self.match_shapes}
         if history:
+            if self.hist is None:
+                # Asked while this collective runs (check mode, or a heartbeat while it blocks):
+                # the counts are still those of this call.
+                self.hist = TRACER.history()
             fp["h"] = self.hist
         return fp
 
@@ -109,8 +113,8 @@ class Tracer:
         self.originals: dict[tuple[str, str], Any] = {}
         self.before_hooks: list = []  # called with each new Entry (start the watchdog, check mode)
 
-    def begin(self, name: str, spec: Spec, sig: inspect.Signature, args, kwargs) -> Entry:
-        bound = _bind(sig, args, kwargs)
+    def begin(self, name: str, spec: Spec, params: dict, args, kwargs) -> Entry:
+        bound = _bind(params, args, kwargs)
         group, members = _group(bound.get("group"))
         key = -1 if spec.p2p else group  # point to point calls keep their own count
         self.seqs[key] = seq = self.seqs.get(key, -1) + 1
@@ -123,7 +127,7 @@ class Tracer:
         shapes, dtypes = _tensors(bound, spec.tensors)
         entry = Entry(seq, group, members, name, shapes, dtypes,
                       {a: _plain(bound[a]) for a in spec.args if a in bound}, site, func, n, spec.p2p,
-                      spec.match_shapes, hist=dict(list(self.sites.items())[-HISTORY_SITES:]))
+                      spec.match_shapes)
         self.ring.append(entry)
         STATE.last = STATE.current = entry
         return entry
@@ -133,7 +137,12 @@ class Tracer:
         STATE.current = None
 
     def history(self) -> dict:
-        return dict(list(self.sites.items())[-HISTORY_SITES:])
+        for _ in range(3):  # another thread may be adding a site right now
+            try:
+                return dict(list(self.sites.items())[-HISTORY_SITES:])
+            except RuntimeError:
+                continue
+        return {}
 
 
 TRACER = Tracer()
@@ -172,7 +181,7 @@ def last_collectives(limit: int = RING_SIZE) -> list[dict]:
 
 def _wrap(name: str, fn, spec: Spec):
     try:
-        sig = inspect.signature(fn)
+        params = _params(inspect.signature(fn), spec)
     except (TypeError, ValueError):
         return fn
 
@@ -180,7 +189,7 @@ def _wrap(name: str, fn, spec: Spec):
     def traced(*args, **kwargs):
         if getattr(_tls, "depth", 0) or not TRACER.on:
             return fn(*args, **kwargs)
-        entry = TRACER.begin(name, spec, sig, args, kwargs)
+        entry = TRACER.begin(name, spec, params, args, kwargs)
         _tls.depth = 1
         try:
             for hook in TRACER.before_hooks:
@@ -194,13 +203,27 @@ def _wrap(name: str, fn, spec: Spec):
     return traced
 
 
-def _bind(sig: inspect.Signature, args, kwargs) -> dict:
-    try:
-        bound = sig.bind_partial(*args, **kwargs)
-    except TypeError:
-        return {}
-    bound.apply_defaults()  # a default reduce op or root must compare equal to an explicit one
-    return dict(bound.arguments)
+def _params(sig: inspect.Signature, spec: Spec) -> dict[str, tuple[int | None, Any]]:
+    """name -> (position, default) of the parameters the trace reads (``inspect.Signature.bind``
+    costs ~10 us a call; this lookup is a fraction of that)."""
+    wanted = {*spec.tensors, *spec.args, "group"}
+    out = {}
+    for i, p in enumerate(sig.parameters.values()):
+        if p.name in wanted:
+            positional = p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            out[p.name] = (i if positional else None, None if p.default is p.empty else p.default)
+    return out
+
+
+def _bind(params: dict, args, kwargs) -> dict:
+    """The traced parameters' values; a default reduce op or root compares equal to an explicit one."""
+    out = {}
+    for name, (pos, default) in params.items():
+        if pos is not None and pos < len(args):
+            out[name] = args[pos]
+        else:
+            out[name] = kwargs.get(name, default)
+    return out
 
 
 def _group(group) -> tuple[int, tuple[int, ...] | None]:

@@ -32,6 +32,8 @@ from .guardstate import STATE, Region
 from .trace import TRACER, describe
 
 WATCHDOG_EXIT_CODE = 86
+OFF_ENV = "PADDLE_DOCTOR_WATCHDOG"  # "0": no heartbeats at all (guarded regions still mark progress)
+REPORTED_GRACE_S = 1.0  # a peer's named verdict, before this rank adopts it
 MISMATCH_PERSIST_S = 1.0  # both sides blocked this long in different collectives: not a transient
 PRIORITY = ("reported", "failed", "dead", "mismatch", "stuck")
 
@@ -58,7 +60,7 @@ def mesh() -> heartbeat.Mesh | None:
 def ensure_started() -> heartbeat.Mesh | None:
     """Start this rank's heartbeat thread (once; a no-op in a single process)."""
     global _mesh
-    if _mesh is not None:
+    if _mesh is not None or os.environ.get(OFF_ENV) == "0":
         return _mesh
     me = rankenv.current()
     peers = heartbeat.endpoints()
@@ -66,10 +68,27 @@ def ensure_started() -> heartbeat.Mesh | None:
         return None
     with _lock:
         if _mesh is None:
-            tick = min(heartbeat.TICK_S, max(0.05, STATE.deadline() / 8))
-            _mesh = heartbeat.Mesh(me, peers, on_tick, tick=tick).start()
+            _mesh = heartbeat.Mesh(me, peers, on_tick, tick=beat_interval(me.world_size)).start()
             atexit.register(_at_exit)
+    _install_record_hooks()
     return _mesh
+
+
+def beat_interval(world: int) -> float:
+    """0.25 s, longer for large jobs (every rank beats to every other one), and at most 1/8 of
+    the deadline so that a few lost datagrams never look like silence."""
+    return min(max(heartbeat.TICK_S, world / 256), STATE.deadline() / 8)
+
+
+def _install_record_hooks() -> None:
+    """A rank that the watchdog guards also writes records (``evaluate`` alone, without ``run``):
+    the launcher SIGTERMs the survivors within a second of a death, sometimes before the watchdog
+    fires, and then only the SIGTERM hook can name the dead peer."""
+    from . import hooks
+
+    hooks.install_python_hooks()
+    if "paddle" in sys.modules:
+        hooks.install_signal_hooks()  # a no-op outside the main thread
 
 
 @contextmanager
@@ -116,7 +135,8 @@ def on_tick(m: heartbeat.Mesh) -> None:
         fire(verdict, m)
 
 
-def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None) -> Verdict | None:
+def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None,
+          grace: float = REPORTED_GRACE_S) -> Verdict | None:
     """The most serious thing wrong with the peers, or None.
 
     Several dead, failed or stuck peers make one verdict naming them all; a reported verdict
@@ -126,7 +146,7 @@ def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None) -> Verdict
     guarded = STATE.guarded() if guarded is None else guarded
     found: list[Verdict] = []
     for peer in sorted(m.peers.values(), key=lambda p: p.rank):
-        found.extend(_peer_findings(peer, now, guarded))
+        found.extend(_peer_findings(peer, now, guarded, grace))
     mismatch = _collective_mismatch(m, now)
     if mismatch is not None:
         found.append(mismatch)
@@ -140,13 +160,16 @@ def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None) -> Verdict
     return None
 
 
-def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool):
+def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float):
     end = peer.end
     if end is not None and not end.get("ok"):
         hint = end.get("hint") or {}
         if hint.get("summary"):
-            yield Verdict("reported", list(hint.get("ranks") or [peer.rank]), hint.get("category"),
-                          f"{hint['summary']} (reported by rank {peer.rank})")
+            # A guard's error (pre-flight, check mode) is raised on every rank at once: let this
+            # rank's own exception, with its table, end it; adopt the peer's verdict only if not.
+            if now - peer.end_seen >= grace:
+                yield Verdict("reported", list(hint.get("ranks") or [peer.rank]), hint.get("category"),
+                              f"{hint['summary']} (reported by rank {peer.rank})")
         else:
             yield Verdict("failed", [peer.rank], None,
                           f"rank {peer.rank} ended with an error ({_record_hint(peer.rank)}){_doing(peer)}")
@@ -245,7 +268,7 @@ def peer_verdict(wait: float = 0.0) -> Verdict | None:
         return None
     deadline = time.monotonic() + wait
     while True:
-        verdict = judge(m, time.monotonic(), guarded=True)
+        verdict = judge(m, time.monotonic(), guarded=True, grace=0.0)  # this rank is ending anyway
         if verdict is not None and verdict.kind != "stuck" or time.monotonic() >= deadline:
             return verdict
         time.sleep(0.05)
