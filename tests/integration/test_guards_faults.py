@@ -96,7 +96,7 @@ def test_preflight_names_the_rank_whose_plan_differs(tmp_path):
     """Rank 1 skipped loading the checkpoint and reads one sample fewer: every rank raises the same
     PreflightError with a table, before any collective; diagnose names config_error on rank 1."""
     run = launch(tmp_path, 3, "preflight_check.py", ["mismatch"], run_opts=[], timeout=80)
-    assert run.rc == 1, run.err[-3000:]
+    assert run.rc not in (0, None), run.err[-3000:]  # 1, or -15 from the launcher's SIGTERM: a race
     for rank in range(3):
         log = run.log(rank)
         assert "PreflightError: preflight: ranks disagree on dataset_checksum, dataset_len, params_checksum " \
