@@ -10,7 +10,9 @@
    median of the per-pair ratios. Launch-to-launch noise on a shared 2-core machine is a few
    per cent, so the guarded launch also alternates rounds with the trace on and off in the same
    processes (the steadier figure for the trace), measures the CPU time of the guards' own
-   threads (heartbeats, signal watcher) per second, and times one ``preflight()`` call.
+   threads (heartbeats, signal watcher) per second, and times one ``preflight()`` call. Last,
+   ``paddle_doctor.evaluate`` (a small CNN, N=10007) runs alternately with its own guards
+   (pre-flight + watchdog region) and with them replaced by a no-op, in the same processes.
 2. Time to the error. A rank SIGKILLed (or SIGSTOPped) at step 2 while its peer waits in the next
    ``all_reduce``: plain Paddle vs ``paddle-doctor run --trace``; and a rank SIGSTOPped inside
    ``paddle_doctor.evaluate`` while its peer waits on evaluate's store barrier (no timeout, so
@@ -113,6 +115,80 @@ def _threads_cpu(threads) -> float:
         except (OSError, IndexError, ValueError):
             pass
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def eval_worker(out: str, n: int, rounds: int) -> None:
+    """``paddle_doctor.evaluate`` with its guards (pre-flight, watchdog region) and with them
+    replaced by a no-op, alternating in the same processes (a small CNN, as bench_evaluate.py)."""
+    import contextlib
+
+    import numpy as np
+    import paddle
+    import paddle.distributed as dist
+
+    import paddle_doctor
+    from paddle_doctor.runtime import evaluate as ev
+
+    paddle.set_device("cpu")
+    dist.init_parallel_env()
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((n, 1, 28, 28), dtype=np.float32)
+    y = rng.integers(0, 10, (n, 1)).astype("int64")
+    data = [(x[i], y[i]) for i in range(n)]
+    paddle.seed(1)
+    net = paddle.nn.Sequential(paddle.nn.Conv2D(1, 8, 3), paddle.nn.ReLU(), paddle.nn.MaxPool2D(2),
+                               paddle.nn.Conv2D(8, 16, 3), paddle.nn.ReLU(), paddle.nn.MaxPool2D(2),
+                               paddle.nn.Flatten(), paddle.nn.Linear(16 * 5 * 5, 10))
+    guard = ev.evaluation_guard
+
+    @contextlib.contextmanager
+    def no_guard(**_):
+        yield
+
+    def once() -> float:
+        dist.barrier()
+        start = time.perf_counter()
+        paddle_doctor.evaluate(net, _ListData(data), paddle.metric.Accuracy(), batch_size=64, progress=False)
+        return time.perf_counter() - start
+
+    once()
+    times: dict[str, list[float]] = {"guarded": [], "unguarded": []}
+    for k in range(rounds):
+        for mode in (("guarded", "unguarded") if k % 2 == 0 else ("unguarded", "guarded")):
+            ev.evaluation_guard = guard if mode == "guarded" else no_guard
+            times[mode].append(once())
+    ev.evaluation_guard = guard
+    if dist.get_rank() == 0:
+        Path(out).write_text(json.dumps(times))
+    dist.barrier()
+
+
+class _ListData:
+    """A map-style dataset over a list (paddle.io.Dataset is not needed by evaluate's checks)."""
+
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+def evaluate_overhead(rounds: int, n: int = 10007) -> dict:
+    h = _harness()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "eval.json"
+        run = _launch_self(h, Path(tmp), ["--eval-worker", str(out), str(n), str(rounds)], None,
+                           h.base_env(OMP_NUM_THREADS="1"))
+        if run.rc != 0 or not out.exists():
+            raise SystemExit(f"evaluate launch failed (rc {run.rc}):\n{run.err[-3000:]}")
+        times = json.loads(out.read_text())
+    ratios = [a / b for a, b in zip(times["guarded"], times["unguarded"])]
+    return {"guarded_median_s": statistics.median(times["guarded"]),
+            "unguarded_median_s": statistics.median(times["unguarded"]),
+            "median_pair_ratio": statistics.median(ratios), "ratios": ratios}
 
 
 # --- driver ----------------------------------------------------------------------------------------
@@ -220,6 +296,9 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         worker(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
         return
+    if len(sys.argv) > 1 and sys.argv[1] == "--eval-worker":
+        eval_worker(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=10)
@@ -237,6 +316,9 @@ def main() -> None:
     print(f"overhead, same processes, trace on / off alternating: median ratio {o['trace_ratio_in_process']:.3f}; "
           f"guard threads use {o['guard_threads_cpu_per_s'] * 1000:.1f} ms CPU per second (max over launches); "
           f"preflight {', '.join(f'{s * 1000:.0f} ms' for s in o['preflight_s'])}", flush=True)
+    e = result["evaluate"] = evaluate_overhead(args.rounds)
+    print(f"evaluate() with its guards / with a no-op instead, same processes: median ratio "
+          f"{e['median_pair_ratio']:.3f} ({e['guarded_median_s']:.3f} s vs {e['unguarded_median_s']:.3f} s)", flush=True)
     if not args.skip_faults:
         result["sigkill"] = time_to_error("sigkill")
         result["sigstop"] = time_to_error("sigstop")
