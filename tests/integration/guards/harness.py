@@ -95,23 +95,32 @@ def run_cli(args: list[str], *, cwd: Path, env: dict[str, str] | None = None, ti
 
 
 class _Watcher(threading.Thread):
+    """A rank's exit time is when the last of its processes vanished: a worker's short-lived
+    children (paddle runs helper commands at import) carry its rank and script name for a moment
+    between fork and exec, and must not count as the rank exiting."""
+
     def __init__(self, tag: str):
         super().__init__(daemon=True)
-        self.tag, self.exits, self.alive = tag, {}, {}
+        self.tag, self.alive, self.gone = tag, {}, {}  # pid -> rank; pid -> (rank, time)
         self._stop_event = threading.Event()
+
+    @property
+    def exits(self) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for rank, when in self.gone.values():
+            out[rank] = max(out.get(rank, 0.0), when)
+        return {r: t for r, t in out.items() if r not in self.alive.values()}
 
     def run(self) -> None:
         while not self._stop_event.is_set():
-            seen = {pid: rank for pid, rank in _workers(self.tag)}
+            seen = dict(_workers(self.tag))
             now = time.time()
             for pid, rank in seen.items():
-                if _state(pid) == "Z":
-                    self.exits.setdefault(rank, now)
-                else:
+                if pid not in self.gone:
                     self.alive[pid] = rank
             for pid, rank in list(self.alive.items()):
                 if pid not in seen or _state(pid) == "Z":
-                    self.exits.setdefault(rank, now)
+                    self.gone[pid] = (rank, now)
                     del self.alive[pid]
             self._stop_event.wait(0.05)
 
