@@ -171,3 +171,13 @@ def test_plan_of_a_dataset_and_a_loader():
     assert preflight.loader_plan(loader) == {"batch_size": 4, "sampler": {"type": "SimpleNamespace", "shuffle": False,
                                                                          "drop_last": True, "nranks": 2}}
     assert preflight.preflight({"x": 1}, dataset=data) == {"x": 1, **plan, **preflight.build_plan()}
+
+
+def test_run_and_the_guards_import_without_paddle():
+    import subprocess
+    import sys
+
+    code = ("import sys, paddle_doctor.cli.run, paddle_doctor.runtime.bootstrap, paddle_doctor.runtime.preflight, "
+            "paddle_doctor.diagnose.records; assert 'paddle' not in sys.modules; print('OK')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "OK", proc.stderr

@@ -7,6 +7,7 @@ read only when paddle is already imported, and with a deadline (a stuck device c
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -68,6 +69,7 @@ def process_state(pid: int) -> tuple[str, int] | None:
         return None
 
 
+@functools.lru_cache(maxsize=1)
 def host_key() -> str:
     """Equal for two processes that can see each other's /proc: same boot and pid namespace."""
     try:
