@@ -42,11 +42,16 @@ def test_healthy_and_slow_peers_raise_no_alarm(mesh):
     assert watchdog.judge(mesh, time.monotonic()) is None
 
 
-def test_a_dead_peer_is_named_at_once_even_outside_a_guarded_region(mesh):
+def test_a_dead_peer_is_named_at_once_even_outside_a_guarded_region_when_installed(mesh):
     beat(mesh.peers[1], ph="evaluate", sp=2, l={"g": 0, "s": 1, "op": "all_reduce", "site": "eval.py:60"})
     beat(mesh.peers[2])
     mesh.peers[1].gone = True
-    v = watchdog.judge(mesh, time.monotonic())
+    assert watchdog.judge(mesh, time.monotonic()) is None  # evaluate() alone: not waiting for it now
+    watchdog.watch_everywhere(True)
+    try:
+        v = watchdog.judge(mesh, time.monotonic())
+    finally:
+        watchdog.watch_everywhere(False)
     assert (v.kind, v.ranks, v.category) == ("dead", [1], "host_oom_killed")
     assert "rank 1 died without a word" in v.summary and "in evaluate step 2, after all_reduce #1" in v.summary
 
@@ -74,6 +79,7 @@ def test_a_failed_peer_and_a_reported_verdict(mesh):
     beat(mesh.peers[1])
     beat(mesh.peers[2])
     mesh.peers[2].end = {"ok": False, "err": "ValueError"}
+    STATE.regions.append(Region("evaluate"))
     v = watchdog.judge(mesh, time.monotonic())
     assert (v.kind, v.ranks) == ("failed", [2]) and "paddle_doctor_error.2.json" in v.summary
     hint = {"kind": "stuck", "category": "collective_timeout", "ranks": [2], "summary": "rank 2 has sent no heartbeat"}

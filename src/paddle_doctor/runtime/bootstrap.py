@@ -52,6 +52,7 @@ def _after_paddle(paddle) -> None:
         trace.enable(check=_options["check"])
         _set_trace_hooks()
     if _options["watchdog"]:
+        watchdog.watch_everywhere()
         _wrap_init(paddle.distributed)
         try:
             if paddle.distributed.is_initialized():

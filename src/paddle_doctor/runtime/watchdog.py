@@ -8,7 +8,8 @@ naming the missing rank(s) and what they were doing, and ends the process with `
 
 When it fires:
 - a peer ended with an error, or died (no word before its process vanished: SIGKILL, the OOM
-  killer): at once, wherever this rank is, since the job cannot finish without that peer;
+  killer): at once; wherever this rank is when the whole process is guarded (``install()``,
+  ``paddle-doctor run``), else only in a guarded region;
 - a peer sent no heartbeat for the deadline (default 10 s, ``PADDLE_DOCTOR_WATCHDOG_TIMEOUT``):
   only while this rank is in a guarded region (evaluate, pre-flight, a traced collective), since
   only then is it waiting for that peer. A slow rank keeps beating and is never reported;
@@ -39,6 +40,7 @@ PRIORITY = ("reported", "failed", "dead", "mismatch", "stuck")
 
 _lock = threading.Lock()
 _mesh: heartbeat.Mesh | None = None
+_everywhere = {"on": False}  # install()/run: a dead or failed peer ends this rank wherever it is
 _mismatch_since: dict = {}
 
 
@@ -55,6 +57,14 @@ class Verdict:
 
 def mesh() -> heartbeat.Mesh | None:
     return _mesh
+
+
+def watch_everywhere(on: bool = True) -> None:
+    """With ``install()`` (or ``paddle-doctor run``) a dead or failed peer ends this rank at once,
+    wherever it is. Without it (``evaluate`` or ``guarded`` alone) only inside guarded regions: a
+    library call must not end a process that is not waiting for that peer (a peer may also leave
+    with ``os._exit(0)``, which looks like a death)."""
+    _everywhere["on"] = on
 
 
 def ensure_started() -> heartbeat.Mesh | None:
@@ -162,6 +172,8 @@ def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None,
 
 def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float):
     end = peer.end
+    if not (guarded or _everywhere["on"]):
+        return
     if end is not None and not end.get("ok"):
         hint = end.get("hint") or {}
         if hint.get("summary"):
