@@ -99,3 +99,11 @@ def test_exceptions_are_classified_by_diagnoses_signatures():
     assert classify_exception("MemoryError", "") == "host_out_of_memory"
     assert classify_exception("KeyError", "'label'") == "python_exception"
     assert classify_exception("RuntimeError", "(Fatal) first line\n[pair.cc:584] TIMEOUT self_rank = 0 pair_rank = 1") is None
+
+
+def test_a_rank_ended_by_the_watchdog_is_a_victim_not_ok(tmp_path):
+    d = write_logs(tmp_path / "log")
+    write_record(d, 0, 1000.0, hint=DEAD)
+    statuses = {r.rank: (r.status, r.why) for r in diagnose_paths([str(d)]).ranks}
+    assert statuses[1][0] == "root_cause"
+    assert statuses[0][0] == "victim" and "watchdog" in statuses[0][1]

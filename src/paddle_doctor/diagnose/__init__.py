@@ -11,7 +11,7 @@ from ..catalog import get_cause
 from .model import Diagnosis, Evidence, RankReport, RootCause, SourceFile
 from .parse import BinaryFileError, Event, FileEvents, read_events
 from .ranks import RankState, collect
-from .records import load_records, verdict_from_records
+from .records import RankRecord, load_records, verdict_from_records
 from .redact import redact
 from .rootcause import Verdict, decide
 from .sources import DiagnoseInputError, discover
@@ -33,8 +33,11 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
         reasons = "; ".join(skipped) or "no log files"
         raise DiagnoseInputError(f"nothing could be read ({reasons})")
     ranks, unranked, facts = collect(readable)
-    verdict = verdict_from_records(load_records(paths), Verdict) or decide(ranks, unranked, facts)
-    return _build(verdict, ranks, facts, len(readable), skipped)
+    records = load_records(paths)
+    verdict = verdict_from_records(records, Verdict) or decide(ranks, unranked, facts)
+    for rank in records:  # a rank known only from its error record still gets a row
+        ranks.setdefault(rank, RankState(rank))
+    return _build(verdict, ranks, facts, len(readable), skipped, records)
 
 
 def _read_all(sources: list[SourceFile], skipped: list[str]) -> tuple[list[FileEvents], list[str]]:
@@ -53,9 +56,10 @@ def _read_all(sources: list[SourceFile], skipped: list[str]) -> tuple[list[FileE
 
 
 def _build(verdict: Verdict | None, ranks: dict[int, RankState], facts, files_read: int,
-           skipped: list[str]) -> Diagnosis:
+           skipped: list[str], records: dict[int, RankRecord]) -> Diagnosis:
     root = _root_cause(verdict) if verdict else None
-    reports = tuple(_rank_report(s, verdict) for s in sorted(ranks.values(), key=lambda s: s.rank))
+    reports = tuple(_rank_report(s, verdict, records.get(s.rank))
+                    for s in sorted(ranks.values(), key=lambda s: s.rank))
     failed = root is not None and verdict.category != "unknown" or bool(facts.failed) or \
         (facts.exit_code not in (None, 0)) or facts.killed
     notes = tuple(verdict.notes) if verdict else ()
@@ -110,13 +114,26 @@ def _time_source(events: list[Event]) -> str:
     return ""
 
 
-def _rank_report(state: RankState, verdict: Verdict | None) -> RankReport:
+def _rank_report(state: RankState, verdict: Verdict | None, record: RankRecord | None) -> RankReport:
     first = state.best_cause() or state.first("peer_closed") or state.first("real_timeout") or state.first("terminated")
     first_error = redact(first.text.strip())[:300] if first else None
     if verdict is not None and verdict.rank == state.rank and verdict.category != "unknown":
         return RankReport(state.rank, "root_cause", state.exit_code, first_error, state.log, "")
     status, why = _victim_or_ok(state, verdict)
+    if record is not None and status in ("ok", "unknown"):
+        status, why = "victim", _why_from_record(record, verdict)
+        first_error = first_error or redact(record.exception_line or record.signal or record.kind)[:300]
     return RankReport(state.rank, status, state.exit_code, first_error, state.log, why)
+
+
+def _why_from_record(record: RankRecord, verdict: Verdict | None) -> str:
+    """A rank whose log shows nothing but whose error record says how it ended."""
+    root = f"rank {verdict.rank}" if verdict and verdict.rank is not None else "the failing rank"
+    if record.kind == "watchdog":
+        return f"ended by paddle-doctor's watchdog after {root} failed (error record {record.path})"
+    if record.kind == "signal":
+        return f"ended by {record.signal or 'a signal'} after {root} failed (error record {record.path})"
+    return f"also failed, after {root} (error record {record.path})"
 
 
 def _victim_or_ok(state: RankState, verdict: Verdict | None) -> tuple[str, str]:
