@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus" / "real-dev"
+# The shared corpus lies beside the checkout (as in CI); PADDLE_DOCTOR_CORPUS points elsewhere.
+CORPUS = Path(os.environ.get("PADDLE_DOCTOR_CORPUS", REPO.parent / "shared" / "corpus" / "real-dev"))
 
 
 @pytest.fixture
