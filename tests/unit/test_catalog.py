@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.util
 import re
 import subprocess
 import sys
@@ -9,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+import paddle_doctor
 from paddle_doctor.catalog import Cause, UnknownCauseError, all_causes, cause_ids, get_cause
 from paddle_doctor.catalog.render import render_cause_text, render_list_text, render_markdown
+from paddle_doctor.cli.main import COMMANDS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -154,7 +158,7 @@ def test_cause_text_shows_every_field():
     assert text.startswith(f"{cause.id}: {cause.title}\n")
     for heading in ("Why", "How to confirm", "Fix"):
         assert f"\n{heading}\n" in text
-    assert "paddle-doctor ckpt strip --prefix _layers." in text
+    assert 'p = "_layers."' in text  # the strip-the-prefix snippet survives without its fences
     assert cause.seed in text
     assert all(code in text for code in cause.lint_rules)
     assert "```" not in text
@@ -175,3 +179,39 @@ def test_render_imports_neither_paddle_nor_rich():
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+CLI_MENTION = re.compile(r"paddle-doctor ([a-z-]+)")
+API_MENTION = re.compile(r"paddle_doctor\.([A-Za-z_]+)")
+
+
+def _unreal_tool_mentions(text: str) -> list[str]:
+    """`paddle-doctor WORD` that is not a registered command, `paddle_doctor.NAME` that is not public."""
+    bad = [f"paddle-doctor {w}" for w in CLI_MENTION.findall(text) if w not in COMMANDS]
+    for name in API_MENTION.findall(text):
+        if name in paddle_doctor.__all__:
+            continue
+        if importlib.util.find_spec(f"paddle_doctor.{name}") is not None:  # a real submodule
+            continue
+        bad.append(f"paddle_doctor.{name}")
+    return bad
+
+
+def test_tool_mention_check_catches_tools_that_do_not_exist():
+    assert _unreal_tool_mentions("run `paddle-doctor lint eval.py` or `paddle-doctor env`") == [
+        "paddle-doctor lint", "paddle-doctor env"]
+    assert _unreal_tool_mentions("use `paddle_doctor.load_clean(...)`") == ["paddle_doctor.load_clean"]
+    assert _unreal_tool_mentions(
+        "`paddle-doctor diagnose log/`, `paddle-doctor run --trace`, `paddle_doctor.evaluate(...)`, "
+        "`python -m paddle_doctor.catalog.render`") == []
+
+
+@pytest.mark.parametrize("cause", all_causes(), ids=lambda c: c.id)
+def test_catalog_names_only_commands_and_apis_that_exist(cause: Cause):
+    """Docs must match behaviour: a fix that points at a tool a user cannot run is a wrong fix."""
+    for field in dataclasses.fields(cause):
+        value = getattr(cause, field.name)
+        texts = value if isinstance(value, tuple) else (value,)
+        for text in texts:
+            if isinstance(text, str):
+                assert not _unreal_tool_mentions(text), f"{cause.id}.{field.name}: {_unreal_tool_mentions(text)}"
