@@ -40,8 +40,8 @@ def render_cause_markdown(cause: Cause) -> str:
     related = [
         f"Kind: {cause.kind} ({KIND_MEANING.get(cause.kind, cause.kind)})",
         f"Seed: {cause.seed or 'none'}",
-        f"Lint rules: {_md_codes(cause.lint_rules)}",
-        f"Env checks: {_md_codes(cause.env_checks)}",
+        f"Lint rules (planned): {_md_codes(cause.lint_rules)}",
+        f"Env checks (planned): {_md_codes(cause.env_checks)}",
         f"Log signatures: {_md_codes(cause.signatures)}",
     ]
     blocks = [
@@ -67,8 +67,9 @@ def _md_header(count: int) -> str:
             f"It lists the {count} root causes paddle-doctor knows: why each one takes every process "
             "of a multi-rank job down (or makes its result wrong), how to confirm it, and how to fix "
             "it. The ids are stable: `paddle-doctor diagnose` reports them as "
-            "`root_cause.category`, lint findings carry them as `cause`, and "
-            "`paddle-doctor explain ID` prints the same entry in the terminal.",
+            "`root_cause.category`, and `paddle-doctor explain ID` prints the same entry in the "
+            "terminal. The lint rule codes and env check names listed per cause are reserved for "
+            "the planned `lint` and `env` commands, which are not built yet.",
             "Kinds: **crash** takes the job down; **corruption** gives a wrong result without "
             "crashing. Seeds refer to sections of the two troubleshooting guides the catalog "
             "started from (`000 §3.2` is section 3.2 of guide 000).",
@@ -118,8 +119,8 @@ def render_cause_text(cause: Cause) -> str:
     ]
     related = [
         ("Seed (troubleshooting-guide sections)", cause.seed),
-        ("Lint rules", ", ".join(cause.lint_rules)),
-        ("Env checks", ", ".join(cause.env_checks)),
+        ("Lint rules (planned)", ", ".join(cause.lint_rules)),
+        ("Env checks (planned)", ", ".join(cause.env_checks)),
     ]
     shown = [f"{label}: {value}" for label, value in related if value]
     if shown:
