@@ -44,8 +44,8 @@ class Verdict:
 
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Verdict | None:
-    for rule in (_from_candidates, _from_silent_peer, _from_real_timeout, _from_hang_dump,
-                 _from_unranked, _from_launcher_only):
+    for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
+                 _from_hang_dump, _from_unranked, _from_launcher_only):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict
@@ -152,12 +152,42 @@ def _silent_death(peer: int, peer_state: RankState | None, reporter: int, closed
                    last_line=last)
 
 
+def _from_stuck_in_dataloader(ranks, unranked, facts) -> Verdict | None:
+    """A rank stopped by SIGTERM whose crash dump shows it waiting for a DataLoader batch
+    (``ReadNextList``) was stuck there: a worker never returned. Its peers' 30 s gloo timeout, or
+    the launcher's SIGTERM to all, are the consequence. ``DataLoader(timeout=N)`` does not help
+    when ``num_workers > 0`` (measured on 3.3.1)."""
+    stuck = [s for s in sorted(ranks.values(), key=lambda s: s.rank)
+             if s.has("terminated") and any(e.sig.name == "hang_dataloader" for e in s.events)]
+    if not stuck:
+        return None
+    state = stuck[0]
+    site = next(e for e in state.events if e.sig.name == "hang_dataloader")
+    waiting = [s.rank for s in ranks.values() if s.has("real_timeout")]
+    why = (f"rank {state.rank}'s SIGTERM crash dump shows it waiting for a DataLoader batch"
+           + (f" while rank(s) {', '.join(map(str, sorted(waiting)))} timed out waiting for it" if waiting else ""))
+    return Verdict("dataloader_worker_crash", state.rank, [site, state.first("terminated")],
+                   "high" if waiting else "medium", why,
+                   title=f"rank {state.rank} was stuck in the DataLoader: a worker never returned a batch")
+
+
 def _from_real_timeout(ranks, unranked, facts) -> Verdict | None:
     timed_out = [s for s in ranks.values() if s.has("real_timeout")]
     if not timed_out:
         return None
     state = min(timed_out, key=lambda s: s.rank)
+    world = range(facts.world) if facts.world else sorted(ranks)
+    unseen = [r for r in world if r != state.rank and not (r in ranks and ranks[r].log)]
     others = sorted(r for r in ranks if r != state.rank)
+    if unseen:
+        # Without the peers' logs, "alive and elsewhere" and "stuck" (a hung DataLoader, I/O) look
+        # the same from here: say which file settles it.
+        files = ", ".join(f"workerlog.{r}" for r in unseen)
+        return Verdict("rank_divergent_collective", state.rank, [state.first("real_timeout")], "low",
+                       f"rank {state.rank} waited the full gloo timeout in a collective; the other ranks' "
+                       "logs were not given, so a stuck peer cannot be ruled out",
+                       notes=(f"Open {files} (or pass the whole log dir): a peer stuck in the DataLoader or in "
+                               "I/O shows it in its SIGTERM crash dump; a peer in another collective does not.",))
     return Verdict("rank_divergent_collective", state.rank, [state.first("real_timeout")], "medium",
                    f"rank {state.rank} waited the full gloo timeout in a collective while rank(s) "
                    f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
