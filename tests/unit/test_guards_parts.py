@@ -13,7 +13,7 @@ from paddle_doctor.runtime.bounded import Worker
 from paddle_doctor.runtime.guard_errors import PreflightError, StoreTimeoutError
 from paddle_doctor.runtime.guardstate import STATE
 from paddle_doctor.runtime.heartbeat import endpoints
-from paddle_doctor.runtime.store import BoundedStore, master_endpoint
+from paddle_doctor.runtime.store import BoundedStore, store_endpoint
 
 
 def test_clean_env_removes_launcher_leftovers_only():
@@ -63,8 +63,8 @@ def test_rank_info_from_the_new_and_old_launchers(tmp_path):
     assert rankenv.current({}).record_path().name == "paddle_doctor_error.main.json"
     assert endpoints({"PADDLE_TRAINER_ENDPOINTS": "10.0.0.1:6170, 10.0.0.2:6171"}) == [("10.0.0.1", 6170),
                                                                                       ("10.0.0.2", 6171)]
-    assert master_endpoint({"PADDLE_MASTER": "10.0.0.1:6170"}) == ("10.0.0.1", 6170)
-    assert master_endpoint({"MASTER_ADDR": "h", "MASTER_PORT": "1", "PADDLE_MASTER": "x:2"}) == ("h", 1)
+    assert store_endpoint({"PADDLE_MASTER": "10.0.0.1:6170"}) == ("10.0.0.1", 6170)
+    assert store_endpoint({"MASTER_ADDR": "h", "MASTER_PORT": "1", "PADDLE_MASTER": "x:2"}) == ("h", 1)
 
 
 class FakeStore:

@@ -16,27 +16,16 @@ It is for one-off exchanges (heartbeat endpoints, pre-flight plans), not for per
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
 from .bounded import Worker
 from .guard_errors import StoreTimeoutError
+from .storeclient import nodelay_on_new_sockets, socket_inodes, store_endpoint
 
 CALL_TIMEOUT_S = 10.0
 POLL_S = (0.005, 0.2)  # first and largest pause between counter reads
 _shared = None
-
-
-def master_endpoint(env=None) -> tuple[str, int] | None:
-    """Where the store server listens, found as ``init_parallel_env`` finds it (3.3.1)."""
-    env = os.environ if env is None else env
-    if env.get("MASTER_ADDR") and env.get("MASTER_PORT"):
-        endpoint = f"{env['MASTER_ADDR']}:{env['MASTER_PORT']}"
-    else:
-        endpoint = env.get("PADDLE_MASTER") or env.get("PADDLE_TRAINER_ENDPOINTS", "").split(",")[0]
-    host, _, port = endpoint.rpartition(":")
-    return (host, int(port)) if host and port.isdigit() else None
 
 
 class BoundedStore:
@@ -48,19 +37,19 @@ class BoundedStore:
     @classmethod
     def connect(cls, world_size: int, timeout: float = CALL_TIMEOUT_S) -> BoundedStore:
         """A new client of the job's store server (after ``init_parallel_env``)."""
-        endpoint = master_endpoint()
+        endpoint = store_endpoint()
         if endpoint is None:
             raise StoreTimeoutError("no store endpoint in the environment (PADDLE_MASTER)")
         from paddle.base import core
 
         worker = Worker("paddle-doctor-store-connect")
-        before = _socket_inodes()
+        before = socket_inodes()
         try:
             client = worker.call(core.TCPStore, endpoint[0], endpoint[1], False, world_size,
                                  int(timeout) + 1, timeout=timeout)
         except TimeoutError as exc:
             raise StoreTimeoutError(f"cannot connect to the store at {endpoint[0]}:{endpoint[1]}") from exc
-        _nodelay_new_sockets(before, endpoint[1])
+        nodelay_on_new_sockets(before, endpoint[1])
         return cls(client, timeout)
 
     @classmethod
@@ -103,23 +92,3 @@ class BoundedStore:
                 return value
             time.sleep(pause)
             pause = min(pause * 2, POLL_S[1])
-
-
-def _socket_inodes() -> set:
-    try:
-        from .storeclient import _sockets
-    except ImportError:
-        return set()
-    return set(_sockets().values())
-
-
-def _nodelay_new_sockets(before: set, port: int) -> None:
-    """TCP_NODELAY on our new client socket: 44 ms per call becomes well under 1 ms (Nagle and
-    delayed ACKs; measured by evaluate's ``storeclient``, whose helpers this reuses)."""
-    try:
-        from .storeclient import _set_nodelay, _sockets
-    except ImportError:
-        return
-    for fd, inode in _sockets().items():
-        if inode not in before:
-            _set_nodelay(fd, port)

@@ -40,13 +40,23 @@ def private_store(world: int) -> Any:
     if endpoint is None:
         return paddle.base.core.create_or_get_global_tcp_store()
     if endpoint not in _clients:
-        before = set(_sockets().values())
+        before = socket_inodes()
         client = paddle.base.core.TCPStore(endpoint[0], endpoint[1], False, world)
-        for fd, inode in _sockets().items():
-            if inode not in before:
-                _set_nodelay(fd, endpoint[1])
+        nodelay_on_new_sockets(before, endpoint[1])
         _clients[endpoint] = client
     return _clients[endpoint]
+
+
+def socket_inodes() -> set:
+    """The sockets this process holds now (call before opening a store client)."""
+    return set(_sockets().values())
+
+
+def nodelay_on_new_sockets(before: set, port: int) -> None:
+    """TCP_NODELAY on the client socket(s) to ``port`` opened since ``before``."""
+    for fd, inode in _sockets().items():
+        if inode not in before:
+            _set_nodelay(fd, port)
 
 
 def _sockets() -> dict[int, str]:
