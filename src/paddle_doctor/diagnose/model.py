@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -93,4 +93,3 @@ class SourceFile:
     node: str = ""  # the directory that holds this node's logs
     rank: int | None = None  # global rank, once known
     data: bytes | None = None  # for stdin
-    extra: dict = field(default_factory=dict)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from .model import SourceFile
-from .scan import BinaryFileError, Hit, ScanStats, scan_stream
+from .scan import BinaryFileError, ScanStats, scan_stream
 from .signatures import Signature, match_line
 
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
@@ -144,4 +144,4 @@ def _epoch(year, month, day, hour, minute, second) -> float | None:
     return base.timestamp() + float(second)
 
 
-__all__ = ["BinaryFileError", "Event", "FileEvents", "Hit", "read_events"]
+__all__ = ["BinaryFileError", "Event", "FileEvents", "read_events"]

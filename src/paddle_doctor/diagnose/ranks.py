@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from .parse import Event, FileEvents
 
 CAUSE_ROLES = ("cause", "exception")
-VICTIM_ROLES = ("peer_closed", "terminated", "real_timeout")
 
 
 @dataclass

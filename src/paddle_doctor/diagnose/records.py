@@ -21,12 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .parse import Event
-from .signatures import Signature, match_line
+from .signatures import VICTIM_ROLES, Signature, match_line
 
 RECORD_RE = re.compile(r"^paddle_doctor_error\.(\d+|main)\.json$")
 DUMP_RE = re.compile(r"^paddle_doctor_fault\.(\d+|main)\.dump$")
 MAX_DEPTH = 4
-VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 DUMP_SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
                 "Floating-point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
 

@@ -20,7 +20,7 @@ Roles:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,10 @@ class Signature:
     specificity: int = 0  # higher wins when one rank shows several causes
     example: str = ""  # a real line it matches (tests check every example)
     title: str = ""  # short human label; may use named groups, e.g. "{exc}"
-    tags: tuple[str, ...] = field(default=())
+
+
+# What a survivor prints when another rank failed: never a cause by itself.
+VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 
 
 def _sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0):
