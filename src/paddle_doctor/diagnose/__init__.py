@@ -33,7 +33,7 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
         reasons = "; ".join(skipped) or "no log files"
         raise DiagnoseInputError(f"nothing could be read ({reasons})")
     ranks, unranked, facts = collect(readable)
-    records = load_records(paths)
+    records = load_records([s.path for s in sources if s.role == "record"])
     verdict = verdict_from_records(records, Verdict) or decide(ranks, unranked, facts)
     for rank in records:  # a rank known only from its error record still gets a row
         ranks.setdefault(rank, RankState(rank))
@@ -44,7 +44,7 @@ def _read_all(sources: list[SourceFile], skipped: list[str]) -> tuple[list[FileE
     year = dt.date.today().year
     files = []
     for source in sources:
-        if source.role in ("env", "aux"):
+        if source.role in ("env", "aux", "record"):
             continue
         try:
             files.append(read_events(source, year))

@@ -15,17 +15,14 @@ Nothing here imports paddle or the runtime.
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .parse import Event
 from .signatures import VICTIM_ROLES, Signature, match_line
+from .sources import DUMP_RE
 
-RECORD_RE = re.compile(r"^paddle_doctor_error\.(\d+|main)\.json$")
-DUMP_RE = re.compile(r"^paddle_doctor_fault\.(\d+|main)\.dump$")
-MAX_DEPTH = 4
 DUMP_SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
                 "Floating-point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
 
@@ -50,23 +47,10 @@ class RankRecord:
         return f"{self.exc_type}: {self.message}" if self.exc_type else ""
 
 
-def find_files(paths: list[str]) -> list[Path]:
-    """Record and (non-empty) crash dump files under the given directories."""
-    found = []
-    for raw in paths:
-        root = Path(raw)
-        if raw == "-" or not root.is_dir():
-            continue
-        base = len(root.parts)
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = [d for d in dirnames if not d.startswith(".") and len(Path(dirpath, d).parts) - base <= MAX_DEPTH]
-            found += [Path(dirpath, n) for n in sorted(filenames) if RECORD_RE.match(n) or DUMP_RE.match(n)]
-    return found
-
-
-def load_records(paths: list[str]) -> dict[int, RankRecord]:
-    """Per global rank, its earliest record of the newest run (crash dumps included)."""
-    records = [r for r in (_load(p) for p in find_files(paths)) if r is not None and r.rank is not None]
+def load_records(files: list[str | Path]) -> dict[int, RankRecord]:
+    """Per global rank, its earliest record of the newest run (crash dumps included), from the
+    record files that discovery found (``sources.discover`` gives them the role "record")."""
+    records = [r for r in (_load(Path(p)) for p in files) if r is not None and r.rank is not None]
     runs = {r.run_id for r in records if r.kind != "crash_dump" and r.run_id}
     if len(runs) > 1:
         newest = max((r for r in records if r.run_id), key=lambda r: r.time).run_id

@@ -20,6 +20,9 @@ WORKER_RE = re.compile(r"^workerlog\.(\d+)$")
 ENVLOG_RE = re.compile(r"^envlog\.(\d+)$")
 BACKUP_ENV_RE = re.compile(r"^backup_env\.(\d+)\.json$")
 LOG_SUFFIXES = {".log", ".out", ".txt", ".err"}
+# paddle-doctor's own error records and faulthandler dumps (runtime/record.py writes them).
+RECORD_RE = re.compile(r"^paddle_doctor_error\.(\d+|main)\.json$")
+DUMP_RE = re.compile(r"^paddle_doctor_fault\.(\d+|main)\.dump$")
 SKIP_DIRS = {"__pycache__", "node_modules", ".git", ".venv", "site-packages"}
 
 
@@ -70,6 +73,8 @@ def _classify(path: Path, explicit: bool) -> SourceFile | None:
     name, node = path.name, str(path.parent)
     if m := WORKER_RE.match(name):
         return SourceFile(str(path), "worker", local_rank=int(m.group(1)), node=node)
+    if RECORD_RE.match(name) or DUMP_RE.match(name):
+        return SourceFile(str(path), "record", node=node)
     if m := ENVLOG_RE.match(name) or BACKUP_ENV_RE.match(name):
         return SourceFile(str(path), "env", local_rank=int(m.group(1)), node=node)
     if name.startswith("workerlog.") or name == "endpoints.log":
