@@ -60,10 +60,10 @@ def _build(verdict: Verdict | None, ranks: dict[int, RankState], facts, files_re
     root = _root_cause(verdict) if verdict else None
     reports = tuple(_rank_report(s, verdict, records.get(s.rank))
                     for s in sorted(ranks.values(), key=lambda s: s.rank))
-    failed = root is not None and verdict.category != "unknown" or bool(facts.failed) or \
-        (facts.exit_code not in (None, 0)) or facts.killed
+    # A root cause means failure; so does a launcher that reports one even when no cause was found.
+    failed = root is not None or bool(facts.failed) or facts.exit_code not in (None, 0) or facts.killed
     notes = tuple(verdict.notes) if verdict else ()
-    return Diagnosis("failure" if (root or failed) else "no_failure_found", root, reports, files_read,
+    return Diagnosis("failure" if failed else "no_failure_found", root, reports, files_read,
                      tuple(skipped), notes, facts.kind)
 
 
