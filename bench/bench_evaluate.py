@@ -59,9 +59,13 @@ def build(n: int, model: str = "cnn"):
             paddle.nn.Conv2D(1, 8, 3), paddle.nn.ReLU(), paddle.nn.MaxPool2D(2),
             paddle.nn.Conv2D(8, 16, 3), paddle.nn.ReLU(), paddle.nn.MaxPool2D(2),
             paddle.nn.Flatten(), paddle.nn.Linear(16 * 5 * 5, 10))
-    else:  # less compute per batch: the per-batch cost of gathering weighs more
+    elif model == "mlp":  # little compute per batch: the per-batch cost of gathering weighs most
         net = paddle.nn.Sequential(paddle.nn.Flatten(), paddle.nn.Linear(784, 32), paddle.nn.ReLU(),
                                    paddle.nn.Linear(32, 10))
+    else:  # "mlp3": between the two, compute about as large as the data loading
+        width = int(os.environ.get("BENCH_MLP3_WIDTH", "256"))
+        net = paddle.nn.Sequential(paddle.nn.Flatten(), paddle.nn.Linear(784, width), paddle.nn.ReLU(),
+                                   paddle.nn.Linear(width, width), paddle.nn.ReLU(), paddle.nn.Linear(width, 10))
     net.eval()
     return Images(), net
 
@@ -211,7 +215,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=10007)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--rounds", type=int, default=7)
-    ap.add_argument("--model", choices=("cnn", "mlp"), default="cnn")
+    ap.add_argument("--model", choices=("cnn", "mlp", "mlp3"), default="cnn")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()

@@ -4,6 +4,8 @@
   both finish with the single-process result;
 - rank 1 raises: ranks 0 and 2 raise PeerFailedError naming it, in well under gloo's 30 s;
 - ranks with different metric states raise StateSchemaError instead of crashing gloo;
+- rank 1 with other weights: every rank raises the pre-flight's PreflightError naming rank 1,
+  during the loop (the exchange runs alongside the first batches), not after evaluating;
 - strategy="rank0" with rank 0 busy for longer than gloo's 30 s timeout: rank 1 waits on the
   TCP store and gets the same result.
 """
@@ -50,6 +52,8 @@ def test_imbalanced_and_empty_ranks_finish(tmp_path):
         assert err["seconds"] < 10, err  # told through the store, not a 30 s gloo timeout
     for rank in range(3):
         assert results[rank]["schema_mismatch"]["error"].startswith("StateSchemaError"), rank
+        err = results[rank]["weights_differ"]["error"]
+        assert err.startswith("PreflightError: preflight: ranks disagree on params_checksum (rank 1 differs"), err
     assert wall < 90
 
 

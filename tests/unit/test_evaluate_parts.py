@@ -9,7 +9,6 @@ import threading
 import numpy as np
 import pytest
 
-from paddle_doctor.runtime import barrier as barrier_mod
 from paddle_doctor.runtime.barrier import StoreBarrier
 from paddle_doctor.runtime.collate import label_mask, pad_collate, pad_stack
 from paddle_doctor.runtime.errors import PeerFailedError, SampleCountError, StateSchemaError
@@ -201,8 +200,7 @@ class FakeStore:
         return self.data[key]
 
 
-def barrier_run(world, fn, monkeypatch):
-    monkeypatch.setattr(barrier_mod, "FIRST_POLL_S", 0.001)
+def barrier_run(world, fn):
     store, results = FakeStore(), [None] * world
 
     def run(rank):
@@ -219,7 +217,7 @@ def barrier_run(world, fn, monkeypatch):
     return results
 
 
-def test_barrier_waits_for_the_last_rank(monkeypatch):
+def test_barrier_waits_for_the_last_rank():
     order = []
 
     def fn(b, rank):
@@ -229,26 +227,26 @@ def test_barrier_waits_for_the_last_rank(monkeypatch):
         b.wait_all("sync", schema=7)
         order.append(f"rank {rank} passed")
 
-    barrier_run(3, fn, monkeypatch)
+    barrier_run(3, fn)
     assert order[0] == "slow done" and len(order) == 4
 
 
-def test_barrier_names_a_failed_rank(monkeypatch):
+def test_barrier_names_a_failed_rank():
     def fn(b, rank):
         if rank == 1:
             b.fail(ValueError("bad shard"))
             return "raised"
         b.wait_all("sync")
 
-    results = barrier_run(3, fn, monkeypatch)
+    results = barrier_run(3, fn)
     assert results[1] == "raised"
     for r in (0, 2):
         assert isinstance(results[r], PeerFailedError)
         assert "rank 1 raised ValueError: bad shard" in str(results[r])
 
 
-def test_barrier_refuses_different_schemas_on_every_rank(monkeypatch):
-    results = barrier_run(3, lambda b, rank: b.wait_all("sync", schema=5 if rank else 6), monkeypatch)
+def test_barrier_refuses_different_schemas_on_every_rank():
+    results = barrier_run(3, lambda b, rank: b.wait_all("sync", schema=5 if rank else 6))
     assert all(isinstance(r, StateSchemaError) for r in results)
 
 

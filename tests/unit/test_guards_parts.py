@@ -94,7 +94,7 @@ def test_bounded_store_never_blocks_past_its_deadline():
     store.publish("plan/0", "hello")
     assert store.ready("plan/0") and store.read("plan/0") == "hello"
     assert not store.ready("plan/1")
-    assert store.wait_count("n", 2, timeout=0.2) == 0
+    assert store.wait_counter("n", lambda v: v >= 2, timeout=0.2) == 0
     fake.frozen.set()
     start = time.monotonic()
     with pytest.raises(StoreTimeoutError, match="is rank 0 alive"):
@@ -159,6 +159,68 @@ def test_preflight_names_the_ranks_and_items_that_differ():
     assert lines[1].split() == ["item", "rank", "0", "rank", "1", "rank", "2"]
     assert lines[2].split() == ["params_checksum", "aaa", "bbb", "aaa"]
     assert lines[3].split() == ["rank", "(local)", "0", "1", "2"]
+
+
+def exchange_on_threads(monkeypatch, plans, timeout=5.0):
+    """Run preflight's store exchange for len(plans) ranks on threads sharing one fake store."""
+    fake, lock = FakeStore(), threading.Lock()
+    plain_add = fake.add
+
+    def add(key, n):
+        with lock:
+            return plain_add(key, n)
+
+    fake.add = add
+    monkeypatch.setattr(preflight.BoundedStore, "shared", classmethod(lambda cls, world: BoundedStore(fake)))
+    results = [None] * len(plans)
+
+    def run(rank):
+        me = SimpleNamespace(rank=rank, world_size=len(plans))
+        try:
+            results[rank] = preflight._exchange(me, plans[rank], {"rank": rank}, "k", timeout)
+        except PreflightError as exc:
+            results[rank] = exc
+
+    threads = [threading.Thread(target=run, args=(r,)) for r in range(len(plans)) if plans[r] is not None]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    return results
+
+
+def test_preflight_exchange_passes_equal_plans_and_names_a_differing_or_missing_rank(monkeypatch):
+    same = {"dataset_len": 10, "batch_size": 4}
+    assert exchange_on_threads(monkeypatch, [same, same, same]) == [None, None, None]
+    differ = exchange_on_threads(monkeypatch, [same, same, dict(same, batch_size=8)])
+    assert all(isinstance(e, PreflightError) and e.hint["ranks"] == [2] for e in differ)
+    missing = exchange_on_threads(monkeypatch, [same, None, same], timeout=0.3)
+    assert [str(missing[r]).split(" did ")[0] for r in (0, 2)] == ["preflight: rank(s) 1"] * 2
+
+
+def test_pending_preflight_hands_its_verdict_to_the_caller_and_stops_when_cancelled(monkeypatch):
+    gate = threading.Event()
+
+    def failing(stop):
+        gate.wait(5)
+        raise PreflightError("ranks disagree")
+
+    pending = preflight.PendingPreflight(failing)
+    pending.check()  # no verdict yet: never waits, never raises
+    gate.set()
+    with pytest.raises(PreflightError, match="ranks disagree"):
+        pending.wait()
+    with pytest.raises(PreflightError):
+        pending.check()
+
+    fake = FakeStore()
+    monkeypatch.setattr(preflight.BoundedStore, "shared", classmethod(lambda cls, world: BoundedStore(fake)))
+    me = SimpleNamespace(rank=0, world_size=2)  # rank 1 never comes
+    waiting = preflight.PendingPreflight(lambda stop: preflight._exchange(me, {"a": 1}, {}, "k", 60, stop))
+    start = time.monotonic()
+    waiting.cancel()
+    waiting.wait()  # returns without a verdict, long before the 60 s timeout
+    assert time.monotonic() - start < 2
 
 
 def test_plan_of_a_dataset_and_a_loader():

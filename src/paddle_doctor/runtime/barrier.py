@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from .errors import PeerFailedError, StateSchemaError
+from .polling import pauses
 from .states import SCHEMA_BITS
 from .storeclient import private_store
 
@@ -32,8 +33,7 @@ ARRIVAL_BITS = 16
 SCHEMA_SHIFT = ARRIVAL_BITS
 FAIL_SHIFT = ARRIVAL_BITS + SCHEMA_BITS + ARRIVAL_BITS  # room for the schema sum of 2**16 ranks
 PHASES = ("plan", "sync")
-FIRST_POLL_S = 0.0005
-FAST_POLL_S = 0.02  # first seconds: notice the last arrival quickly (ranks usually end together)
+FAST_POLL_S = 0.02  # longest pause in the first seconds (ranks usually end together)
 FAST_PHASE_S = 5.0
 MAX_POLL_S = 0.5  # then a long rank-0 evaluation costs two store reads per second per waiting rank
 
@@ -63,16 +63,14 @@ class StoreBarrier:
         ranks' schema fingerprints differ (the same answer on every rank)."""
         key = f"{self.prefix}/{phase}"
         total = self.store.add(key, 1 + (schema << SCHEMA_SHIFT))
-        delay, start = FIRST_POLL_S, time.monotonic()
+        waits = pauses(FAST_POLL_S, slow_after_s=FAST_PHASE_S, slow_cap_s=MAX_POLL_S)
         while True:
             arrived, schema_sum, failed = _decode(total)
             if failed:
                 raise PeerFailedError(f"{self._failure()}; rank {self.rank} stops instead of waiting")
             if arrived >= self.world:
                 break
-            time.sleep(delay)
-            cap = FAST_POLL_S if time.monotonic() - start < FAST_PHASE_S else MAX_POLL_S
-            delay = min(2 * delay, cap)
+            time.sleep(next(waits))
             total = self.store.add(key, 0)
         if schema_sum != schema * self.world:
             raise StateSchemaError(_SCHEMA_MESSAGE)

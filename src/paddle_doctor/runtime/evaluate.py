@@ -4,7 +4,9 @@ What happens on every rank:
 
 1. plan (``sharding.py``): the dataset indices this rank evaluates; each index belongs to
    exactly one rank, and a plan that misses a sample fails here, before any work;
-2. loop (``loop.py``): forward and metric updates on local data only, no collective;
+2. loop (``loop.py``): forward and metric updates on local data only, no collective; the
+   pre-flight (``evalguard.py``) compares the ranks' plans meanwhile, and its verdict is checked
+   after every batch and awaited before step 3;
 3. barrier (``barrier.py``): wait on the TCP store until every rank is done, so that nobody
    sits in a gloo collective (30 s timeout) while another rank still works;
 4. sync (``sync.py``): one all_reduce for all sum states, one for max/min, one all_gather for
@@ -64,13 +66,14 @@ def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None
     tally = Tally()
     names = [n for m in metrics for n in metric_names(m)]
     with evaluation_guard(model=model, dataset=source.dataset, batch_size=source.batch_size, metric_names=names,
-                          strategy=strategy, world=world, progress=lambda: f"{tally.count} samples done"):
+                          strategy=strategy, world=world, progress=lambda: f"{tally.count} samples done") as agreed:
         try:
-            plan = _plan(source, strategy, world, rank, comm, barrier)
+            plan = _plan(source, strategy, world, rank, comm, barrier, agreed)
             for metric in metrics:
                 metric.reset()
             slots = [slot for m in (*metrics, tally) for slot in state_slots(m)]
-            _run(model, source, plan, metrics, tally, loss_fn, progress, world, rank)
+            _run(model, source, plan, metrics, tally, loss_fn, progress, world, rank, agreed.check)
+            agreed.wait()  # every rank has the same data, weights and settings: safe to combine
             values = [read_state(slot) for slot in slots]
         except BaseException as exc:
             if barrier is not None and not isinstance(exc, PeerFailedError):
@@ -145,7 +148,7 @@ def _world() -> tuple[int, int]:
     return world, (dist.get_rank() if world > 1 else 0)
 
 
-def _plan(source: _Source, strategy: str, world: int, rank: int, comm, barrier) -> ShardPlan:
+def _plan(source: _Source, strategy: str, world: int, rank: int, comm, barrier, agreed) -> ShardPlan:
     n = len(source.dataset)
     if strategy == "rank0":
         return plan_rank0(n, rank, source.batch_size)
@@ -153,6 +156,7 @@ def _plan(source: _Source, strategy: str, world: int, rank: int, comm, barrier) 
         return plan_dataset(n, world, rank, source.batch_size)
 
     def exchange(flat: np.ndarray) -> list[np.ndarray]:
+        agreed.wait()  # ranks with different datasets would gather plans that make no sense
         barrier.wait_all("plan")  # all ranks reach the gather together: no gloo timeout
         return gather_ragged(comm, flat)
 
@@ -172,7 +176,8 @@ class _Batches:
         return len(self.batches)
 
 
-def _run(model, source: _Source, plan: ShardPlan, metrics, tally, loss_fn, progress, world, rank) -> None:
+def _run(model, source: _Source, plan: ShardPlan, metrics, tally, loss_fn, progress, world, rank,
+         after_batch) -> None:
     if not plan.batches:
         return  # nothing here (N < world, or rank0 strategy): go straight to the barrier
     import paddle
@@ -187,7 +192,7 @@ def _run(model, source: _Source, plan: ShardPlan, metrics, tally, loss_fn, progr
     try:
         with paddle.no_grad():
             run_local(model, zip(plan.batches, loader), metrics, tally=tally, loss_fn=loss_fn,
-                      masked=source.masked, progress=bar)
+                      masked=source.masked, progress=bar, after_batch=after_batch)
     finally:
         bar.close()
         if was_training:

@@ -6,7 +6,7 @@ cannot block each other; everything that crosses ranks happens once, after the l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -56,8 +56,9 @@ class Tally:
 
 
 def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Sequence[Any], *,
-              tally: Tally, loss_fn: Any = None, masked: bool = False, progress: Any = None) -> None:
-    """Evaluate ``(indices, batch)`` pairs on this rank only."""
+              tally: Tally, loss_fn: Any = None, masked: bool = False, progress: Any = None,
+              after_batch: Callable[[], None] | None = None) -> None:
+    """Evaluate ``(indices, batch)`` pairs on this rank only; ``after_batch()`` may raise to stop."""
     seen = []  # the indices actually evaluated; checksummed once at the end (cheaper than per batch)
     for idx, batch in batches:
         inputs, labels, mask = split_batch(batch, masked)
@@ -79,6 +80,8 @@ def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Se
                 tally.add_loss(loss_fn(*outputs, *labels), rows)
         if progress is not None:
             progress.advance(len(idx))
+        if after_batch is not None:
+            after_batch()
     if seen:
         tally.add_ids(np.concatenate(seen))
 

@@ -17,14 +17,16 @@ It is for one-off exchanges (heartbeat endpoints, pre-flight plans), not for per
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .bounded import Worker
 from .guard_errors import StoreTimeoutError
+from .polling import pauses
 from .storeclient import nodelay_on_new_sockets, socket_inodes, store_endpoint
 
 CALL_TIMEOUT_S = 10.0
-POLL_S = (0.005, 0.2)  # first and largest pause between counter reads
+MAX_POLL_S = 0.2  # longest pause between counter reads (see polling.py)
 _shared = None
 
 
@@ -83,12 +85,12 @@ class BoundedStore:
     def add(self, key: str, amount: int) -> int:
         return int(self._call("add", key, amount))
 
-    def wait_count(self, key: str, target: int, timeout: float, stop=None) -> int:
-        """Poll counter ``key`` until it reaches ``target``, ``timeout`` passes or ``stop()`` says so."""
-        deadline, pause = time.monotonic() + timeout, POLL_S[0]
+    def wait_counter(self, key: str, done: Callable[[int], bool], timeout: float, stop=None) -> int:
+        """Poll counter ``key`` until ``done(value)``, ``timeout`` passes or ``stop()`` says so;
+        returns the last value read."""
+        deadline, waits = time.monotonic() + timeout, pauses(MAX_POLL_S)
         while True:
             value = self.add(key, 0)
-            if value >= target or time.monotonic() >= deadline or (stop and stop()):
+            if done(value) or time.monotonic() >= deadline or (stop and stop()):
                 return value
-            time.sleep(pause)
-            pause = min(pause * 2, POLL_S[1])
+            time.sleep(next(waits))

@@ -4,7 +4,8 @@
     python -m paddle.distributed.launch --nproc_per_node 2 --log_dir DIR uneven_worker.py OUT slow
 
 fast: a rank with 10 batches next to ranks with 1 and 0; a dataset of 1 sample on 3 ranks; a rank
-that raises (the others must name it at once, not time out); ranks whose metrics disagree.
+that raises (the others must name it at once, not time out); ranks whose metrics disagree; a
+checkpoint loaded on rank 0 only (rank 1's weights differ: the pre-flight stops every rank).
 slow: strategy="rank0" where rank 0 works for longer than gloo's 30 s collective timeout.
 Writes OUT/rank<R>.json: scenario -> {"result": ...} or {"error": ..., "seconds": ...}.
 """
@@ -68,6 +69,28 @@ def schema_mismatch(rank):
     return evaluate(Net("prob2"), ToyData(10, binary=True), [auc], batch_size=4)
 
 
+class CountingNet(Net):
+    """Counts its batches; 50 ms each, so that 20 batches clearly outlast the pre-flight."""
+
+    calls = 0
+
+    def forward(self, x):
+        CountingNet.calls += 1
+        time.sleep(0.05)
+        return super().forward(x)
+
+
+def weights_differ(rank):
+    """A checkpoint loaded on rank 0 only: rank 1 has other weights. 20 batches per rank."""
+    try:
+        return evaluate(CountingNet("prob", seed=8 if rank == 1 else 7), ToyData(120), [paddle.metric.Accuracy()],
+                        batch_size=2)
+    finally:
+        print(f"weights_differ: stopped after {CountingNet.calls} of 20 batches", flush=True)
+        if CountingNet.calls > 10:
+            raise AssertionError(f"the pre-flight let {CountingNet.calls} of 20 batches run")
+
+
 def scenarios(rank, mode):
     if mode == "slow":
         return {"rank0_slow": lambda: evaluate(SlowNet("prob"), ToyData(64), metrics(), batch_size=1,
@@ -77,6 +100,7 @@ def scenarios(rank, mode):
         "one_sample": lambda: evaluate(Net("prob"), ToyData(1), metrics(), batch_size=4),
         "peer_raises": lambda: evaluate(RaisingNet(), ToyData(30), [paddle.metric.Accuracy()], batch_size=2),
         "schema_mismatch": lambda: schema_mismatch(rank),
+        "weights_differ": lambda: weights_differ(rank),
         "after_errors": lambda: evaluate(Net("prob"), ToyData(17), metrics(), batch_size=4),
     }
 
