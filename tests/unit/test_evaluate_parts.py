@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from paddle_doctor.runtime.barrier import StoreBarrier
+from paddle_doctor.runtime.evalguard import PlanCheck
+from paddle_doctor.runtime.guard_errors import PreflightError
 from paddle_doctor.runtime.collate import label_mask, pad_collate, pad_stack
 from paddle_doctor.runtime.errors import PeerFailedError, SampleCountError, StateSchemaError
 from paddle_doctor.runtime.progress import make_progress
@@ -348,3 +350,38 @@ def test_tally_checksums_prove_each_index_once():
     t2.add_ids(np.array([0, 1, 1, 3, 4]))  # 2 missing, 1 twice: right count, wrong ids
     t2.count = 5
     assert (t2.count, t2.id_sum, t2.id_sq) != Tally.expected(5)
+
+
+def plan_checks(plans):
+    store = FakeStore()
+    return [PlanCheck(StoreBarrier(store, "t", len(plans), r), items) for r, items in enumerate(plans)]
+
+
+def test_plan_check_never_waits_before_the_verdict_and_every_rank_gets_the_same_table():
+    checks = plan_checks([{"batch_size": 4}, {"batch_size": 8}, {"batch_size": 4}])
+    checks[0].announce()
+    checks[0].check()  # the others have not announced: no verdict, no waiting
+    checks[1].announce()
+    checks[2].announce()
+    errors = []
+    for check in (checks[0].check, checks[1].wait, checks[2].wait):
+        with pytest.raises(PreflightError) as info:
+            check()
+        errors.append(str(info.value))
+    assert errors[0].startswith("preflight: ranks disagree on batch_size (rank 1 differs from the others)")
+    assert errors[0] == errors[1] == errors[2]
+    checks[0].check()  # one verdict per call: asking again is a no-op
+
+
+def test_plan_check_passes_equal_plans_and_stops_for_a_failed_peer():
+    checks = plan_checks([{"batch_size": 4}] * 2)
+    for c in checks:
+        c.announce()
+    for c in checks:
+        c.check()
+        c.wait()
+    checks = plan_checks([{"batch_size": 4}] * 2)
+    checks[0].announce()
+    checks[1]._barrier.fail(ValueError("bad sample"))  # rank 1 raised before announcing
+    with pytest.raises(PeerFailedError, match="rank 1 raised ValueError: bad sample"):
+        checks[0].wait()

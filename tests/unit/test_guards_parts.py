@@ -151,7 +151,7 @@ def test_preflight_names_the_ranks_and_items_that_differ():
     same = {"dataset_len": 10, "params_checksum": "aaa", "batch_size": 4}
     plans = {0: {"plan": same, "local": {"rank": 0}}, 1: {"plan": dict(same, params_checksum="bbb"), "local": {"rank": 1}},
              2: {"plan": same, "local": {"rank": 2}}}
-    err = preflight._mismatch(plans)
+    err = preflight.mismatch_error(plans)
     assert isinstance(err, PreflightError)
     assert err.hint == {"kind": "preflight", "category": "config_error", "ranks": [1],
                         "summary": "ranks disagree on params_checksum (rank 1 differs from the others)"}
@@ -196,31 +196,6 @@ def test_preflight_exchange_passes_equal_plans_and_names_a_differing_or_missing_
     assert all(isinstance(e, PreflightError) and e.hint["ranks"] == [2] for e in differ)
     missing = exchange_on_threads(monkeypatch, [same, None, same], timeout=0.3)
     assert [str(missing[r]).split(" did ")[0] for r in (0, 2)] == ["preflight: rank(s) 1"] * 2
-
-
-def test_pending_preflight_hands_its_verdict_to_the_caller_and_stops_when_cancelled(monkeypatch):
-    gate = threading.Event()
-
-    def failing(stop):
-        gate.wait(5)
-        raise PreflightError("ranks disagree")
-
-    pending = preflight.PendingPreflight(failing)
-    pending.check()  # no verdict yet: never waits, never raises
-    gate.set()
-    with pytest.raises(PreflightError, match="ranks disagree"):
-        pending.wait()
-    with pytest.raises(PreflightError):
-        pending.check()
-
-    fake = FakeStore()
-    monkeypatch.setattr(preflight.BoundedStore, "shared", classmethod(lambda cls, world: BoundedStore(fake)))
-    me = SimpleNamespace(rank=0, world_size=2)  # rank 1 never comes
-    waiting = preflight.PendingPreflight(lambda stop: preflight._exchange(me, {"a": 1}, {}, "k", 60, stop))
-    start = time.monotonic()
-    waiting.cancel()
-    waiting.wait()  # returns without a verdict, long before the 60 s timeout
-    assert time.monotonic() - start < 2
 
 
 def test_plan_of_a_dataset_and_a_loader():

@@ -12,8 +12,10 @@ of ``storeclient.py`` (TCP_NODELAY) about 0.03 ms. The barrier makes one ``add``
 polls, never one per batch.
 
 One counter per phase carries three numbers, so that one ``add`` announces an arrival and one
-read answers everything: arrivals (bits 0-15), the sum of the ranks' state-schema fingerprints
-(bits 16-55) and failures (bits 56 and up).
+read answers everything: arrivals (bits 0-15), the sum of the ranks' fingerprints (of their
+metric-state schemas, or of their pre-flight plans; bits 16-55) and failures (bits 56 and up).
+Arriving and waiting are separate calls, so that a rank can announce itself, work, and look at
+the answer later without waiting (evaluate's pre-flight).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .storeclient import private_store
 ARRIVAL_BITS = 16
 SCHEMA_SHIFT = ARRIVAL_BITS
 FAIL_SHIFT = ARRIVAL_BITS + SCHEMA_BITS + ARRIVAL_BITS  # room for the schema sum of 2**16 ranks
-PHASES = ("plan", "sync")
+PHASES = ("preflight", "plan", "sync")
 FAST_POLL_S = 0.02  # longest pause in the first seconds (ranks usually end together)
 FAST_PHASE_S = 5.0
 MAX_POLL_S = 0.5  # then a long rank-0 evaluation costs two store reads per second per waiting rank
@@ -57,23 +59,47 @@ def open_barrier(world: int, rank: int, comm: Any) -> StoreBarrier | CollectiveB
 class StoreBarrier:
     def __init__(self, store: Any, prefix: str, world: int, rank: int) -> None:
         self.store, self.prefix, self.world, self.rank = store, prefix, world, rank
+        self._arrivals: dict[str, int] = {}
 
     def wait_all(self, phase: str, schema: int = 0) -> None:
         """Return when every rank has called ``wait_all(phase)``; raise if one failed or if the
         ranks' schema fingerprints differ (the same answer on every rank)."""
-        key = f"{self.prefix}/{phase}"
-        total = self.store.add(key, 1 + (schema << SCHEMA_SHIFT))
+        self.arrive(phase, schema)
+        if self.fingerprints(phase) != schema * self.world:
+            raise StateSchemaError(_SCHEMA_MESSAGE)
+
+    def arrive(self, phase: str, fingerprint: int = 0) -> None:
+        """Announce this rank at ``phase`` with a fingerprint (< 2**SCHEMA_BITS); never waits."""
+        self._arrivals[phase] = self.store.add(f"{self.prefix}/{phase}", 1 + (fingerprint << SCHEMA_SHIFT))
+
+    def fingerprints(self, phase: str, *, wait: bool = True) -> int | None:
+        """The sum of every rank's fingerprint at ``phase`` once all have arrived; with
+        ``wait=False``, None while some have not (one store read). Raises PeerFailedError when
+        a rank failed before everyone arrived."""
+        total = self._arrivals.pop(phase, None)  # our own arrival's answer saves the first read
         waits = pauses(FAST_POLL_S, slow_after_s=FAST_PHASE_S, slow_cap_s=MAX_POLL_S)
         while True:
-            arrived, schema_sum, failed = _decode(total)
+            if total is None:
+                total = self.store.add(f"{self.prefix}/{phase}", 0)
+            arrived, fingerprint_sum, failed = _decode(total)
+            if arrived >= self.world:  # the answer is complete, even if a rank failed since
+                return fingerprint_sum
             if failed:
                 raise PeerFailedError(f"{self._failure()}; rank {self.rank} stops instead of waiting")
-            if arrived >= self.world:
-                break
+            if not wait:
+                return None
             time.sleep(next(waits))
-            total = self.store.add(key, 0)
-        if schema_sum != schema * self.world:
-            raise StateSchemaError(_SCHEMA_MESSAGE)
+            total = None
+
+    def publish(self, phase: str, text: str) -> None:
+        """This rank's text for ``phase``; call it before ``arrive(phase)``, so that once every
+        rank has arrived every text exists (a ``get`` of a missing key would block)."""
+        self.store.set(f"{self.prefix}/{phase}/text/{self.rank}", text)
+
+    def texts(self, phase: str) -> list[str]:
+        """Every rank's published text, after all have arrived."""
+        return [bytes(self.store.get(f"{self.prefix}/{phase}/text/{r}")).decode(errors="replace")
+                for r in range(self.world)]
 
     def fail(self, exc: BaseException) -> None:
         """Tell the other ranks that this one raised ``exc`` (best effort: we re-raise anyway)."""

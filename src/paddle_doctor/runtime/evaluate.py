@@ -4,9 +4,9 @@ What happens on every rank:
 
 1. plan (``sharding.py``): the dataset indices this rank evaluates; each index belongs to
    exactly one rank, and a plan that misses a sample fails here, before any work;
-2. loop (``loop.py``): forward and metric updates on local data only, no collective; the
-   pre-flight (``evalguard.py``) compares the ranks' plans meanwhile, and its verdict is checked
-   after every batch and awaited before step 3;
+2. loop (``loop.py``): forward and metric updates on local data only, no collective; each
+   rank's plan was announced on the store before it (``evalguard.py``), the verdict is read
+   after each batch until it is in, and awaited before step 3;
 3. barrier (``barrier.py``): wait on the TCP store until every rank is done, so that nobody
    sits in a gloo collective (30 s timeout) while another rank still works;
 4. sync (``sync.py``): one all_reduce for all sum states, one for max/min, one all_gather for
@@ -65,9 +65,11 @@ def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None
     barrier = open_barrier(world, rank, comm)
     tally = Tally()
     names = [n for m in metrics for n in metric_names(m)]
-    with evaluation_guard(model=model, dataset=source.dataset, batch_size=source.batch_size, metric_names=names,
-                          strategy=strategy, world=world, progress=lambda: f"{tally.count} samples done") as agreed:
+    with evaluation_guard(barrier=barrier, model=model, dataset=source.dataset, batch_size=source.batch_size,
+                          metric_names=names, strategy=strategy, world=world,
+                          progress=lambda: f"{tally.count} samples done") as agreed:
         try:
+            agreed.announce()
             plan = _plan(source, strategy, world, rank, comm, barrier, agreed)
             for metric in metrics:
                 metric.reset()

@@ -21,9 +21,8 @@ import hashlib
 import itertools
 import json
 import sys
-import threading
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from . import rankenv, watchdog
@@ -55,57 +54,6 @@ def preflight(plan: Mapping[str, Any] | None = None, *, model=None, dataset=None
     with watchdog.guarded(name):
         _exchange(me, full, dict(local or {}), f"paddle_doctor/preflight/{name}/{next(_calls)}", timeout)
     return full
-
-
-def preflight_in_background(plan: Mapping[str, Any] | None = None, *, model=None, dataset=None,
-                            name: str = "preflight", timeout: float = DEFAULT_TIMEOUT_S) -> PendingPreflight:
-    """``preflight`` whose store exchange runs on a thread while the caller starts its work.
-
-    Why: the exchange waits for the slowest rank to arrive, and ``evaluate`` has local work to do
-    meanwhile; a mismatch is then found within a batch of the last rank's arrival instead of
-    before the first batch. The plan is built here, on the caller's thread (it reads the model's
-    tensors). The caller must be in a guarded region: that is what ends the wait for a dead peer.
-    """
-    me = rankenv.current()
-    if me.world_size < 2 or me.rank is None:
-        return PendingPreflight(None)
-    full = build_plan(model=model, dataset=dataset)
-    full.update(plan or {})
-    key = f"paddle_doctor/preflight/{name}/{next(_calls)}"  # numbered here: same order on every rank
-    return PendingPreflight(lambda stop: _exchange(me, full, {}, key, timeout, stop))
-
-
-class PendingPreflight:
-    """A pre-flight exchange on its own thread: ``check()`` raises its error if it has failed
-    (never waits); ``wait()`` waits for the verdict and raises it; ``cancel()`` stops waiting for
-    the other ranks (the caller failed: no verdict is needed)."""
-
-    def __init__(self, exchange: Callable[[Callable[[], bool]], None] | None) -> None:
-        self._error: BaseException | None = None
-        self._done, self._cancelled = threading.Event(), threading.Event()
-        if exchange is None:
-            self._done.set()
-        else:
-            threading.Thread(target=self._run, args=(exchange,), name="paddle-doctor-preflight", daemon=True).start()
-
-    def _run(self, exchange: Callable[[Callable[[], bool]], None]) -> None:
-        try:
-            exchange(self._cancelled.is_set)
-        except BaseException as exc:  # handed to the caller's thread by check()/wait()
-            self._error = exc
-        finally:
-            self._done.set()
-
-    def check(self) -> None:
-        if self._error is not None:
-            raise self._error
-
-    def wait(self) -> None:
-        self._done.wait()
-        self.check()
-
-    def cancel(self) -> None:
-        self._cancelled.set()
 
 
 def build_plan(*, model=None, dataset=None, loader=None) -> dict:
@@ -168,17 +116,15 @@ def model_plan(model) -> dict:
     return {"params": count, "params_checksum": h.hexdigest()[:12]}
 
 
-def _exchange(me, plan: dict, local: dict, key: str, timeout: float, stop: Callable[[], bool] | None = None) -> None:
+def _exchange(me, plan: dict, local: dict, key: str, timeout: float) -> None:
     if me.world_size >= 1 << ARRIVAL_BITS:
         return  # the counter has no room; no TCP store serves that many ranks anyway
     store = BoundedStore.shared(me.world_size)
-    digest = int(_digest_hex([json.dumps(plan, sort_keys=True, default=str).encode()]), 16) >> (160 - DIGEST_BITS)
+    digest = plan_digest(plan, DIGEST_BITS)
     store.publish(f"{key}/{me.rank}", json.dumps({"plan": plan, "local": local}, default=str))
     arrivals = (1 << ARRIVAL_BITS) - 1
     store.add(f"{key}/n", 1 + (digest << ARRIVAL_BITS))
-    total = store.wait_counter(f"{key}/n", lambda v: (v & arrivals) >= me.world_size, timeout, stop)
-    if stop is not None and stop():
-        return
+    total = store.wait_counter(f"{key}/n", lambda v: (v & arrivals) >= me.world_size, timeout)
     if (total & arrivals) < me.world_size:
         missing = [r for r in range(me.world_size) if not store.ready(f"{key}/{r}")]
         raise PreflightError(f"preflight: rank(s) {', '.join(map(str, missing))} did not reach the pre-flight "
@@ -186,10 +132,16 @@ def _exchange(me, plan: dict, local: dict, key: str, timeout: float, stop: Calla
     if total >> ARRIVAL_BITS == me.world_size * digest:
         return
     plans = {r: json.loads(store.read(f"{key}/{r}")) for r in range(me.world_size)}
-    raise _mismatch(plans)
+    raise mismatch_error(plans)
 
 
-def _mismatch(plans: dict[int, dict]) -> PreflightError:
+def plan_digest(plan: Mapping[str, Any], bits: int) -> int:
+    """A ``bits``-bit digest of a plan: equal plans give equal digests on every rank."""
+    return int(_digest_hex([json.dumps(plan, sort_keys=True, default=str).encode()]), 16) >> (160 - bits)
+
+
+def mismatch_error(plans: dict[int, dict]) -> PreflightError:
+    """The error every rank raises, from every rank's ``{"plan": ..., "local": ...}``."""
     compared = {r: p["plan"] for r, p in plans.items()}
     keys = sorted({k for p in compared.values() for k in p})
     differ, culprits = [], set()
