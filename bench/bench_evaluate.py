@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Benchmark: ``paddle_doctor.evaluate`` against the usual distributed eval loops (W=2, CPU).
 
-One launcher run (2 processes, gloo, OMP_NUM_THREADS=1 each) evaluates the same model (a small CNN,
-or with ``--model mlp`` a 2-layer MLP with less compute per batch) on the same synthetic data (N=10007, B=64 by default: N is not a multiple of W*B) with each method, in
+One launcher run (2 processes, gloo, OMP_NUM_THREADS=1 each) evaluates the same model on the same
+synthetic 28x28 data (N=10007, B=64 by default: N is not a multiple of W*B) with each method, in
 alternating order over ``--rounds`` rounds after one warm-up call each (timed apart: it includes
-kernel set-up and evaluate's one-time store connection); both ranks start each timing together:
+kernel set-up and evaluate's one-time store connection); both ranks start each timing together.
+Models: ``cnn`` (default; conv 8 and 16 channels: compute dominates), ``mlp`` (784-32-10: data
+loading dominates, per-batch gathers weigh most), ``mlp3`` (784-W-W-10, W=256 or
+``BENCH_MLP3_WIDTH``: compute about equal to data loading).
 
 - naive: DataLoader + DistributedBatchSampler(drop_last=False), local paddle.metric.Accuracy,
   then one all_reduce of (correct, count) (the usual "fixed" loop: counts the padding twice);
@@ -17,7 +20,10 @@ kernel set-up and evaluate's one-time store connection); both ranks start each t
 Bytes = what the collectives deliver to one rank (all_reduce/broadcast: the buffer; all_gather:
 W x the buffer). The exact accuracy comes from a plain one-process loop over all N samples.
 
-    .venv/bin/python bench/bench_evaluate.py [--model cnn|mlp] [--n 10007] [--batch 64] [--rounds 7] [--json OUT]
+Each ratio is reported three ways: the median of per-round ratios, the ratio of the medians and
+the ratio of the best times.
+
+    .venv/bin/python bench/bench_evaluate.py [--model cnn|mlp|mlp3] [--n 10007] [--batch 64] [--rounds 7] [--json OUT]
 """
 
 from __future__ import annotations
@@ -83,7 +89,8 @@ def naive(net, ds, batch, drop_last):
     totals = paddle.to_tensor([float(acc.total[0]), float(acc.count[0])], dtype="float64")
     dist.all_reduce(totals)
     correct, count = totals.numpy().tolist()
-    return {"acc": correct / count, "samples": int(count), "bytes": totals.numpy().nbytes, "collectives": 1}
+    acc = correct / count if count else float("nan")  # drop_last on a tiny set drops everything
+    return {"acc": acc, "samples": int(count), "bytes": totals.numpy().nbytes, "collectives": 1}
 
 
 def run_evaluate(net, ds, batch, loader):
