@@ -9,7 +9,8 @@ marks the counter, so the others raise ``PeerFailedError`` naming it instead of 
 
 Measured: on Paddle's own store client each round trip takes about 44 ms; on the private client
 of ``storeclient.py`` (TCP_NODELAY) about 0.03 ms. The barrier makes one ``add`` per rank plus
-polls, never one per batch.
+polls; evaluate's pre-flight reads its counter after a batch only until every rank has
+announced (usually after the first), never for the whole loop.
 
 One counter per phase carries three numbers, so that one ``add`` announces an arrival and one
 read answers everything: arrivals (bits 0-15), the sum of the ranks' fingerprints (of their

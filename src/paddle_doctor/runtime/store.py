@@ -85,12 +85,11 @@ class BoundedStore:
     def add(self, key: str, amount: int) -> int:
         return int(self._call("add", key, amount))
 
-    def wait_counter(self, key: str, done: Callable[[int], bool], timeout: float, stop=None) -> int:
-        """Poll counter ``key`` until ``done(value)``, ``timeout`` passes or ``stop()`` says so;
-        returns the last value read."""
+    def wait_counter(self, key: str, done: Callable[[int], bool], timeout: float) -> int:
+        """Poll counter ``key`` until ``done(value)`` or ``timeout`` passes; returns the last value read."""
         deadline, waits = time.monotonic() + timeout, pauses(MAX_POLL_S)
         while True:
             value = self.add(key, 0)
-            if done(value) or time.monotonic() >= deadline or (stop and stop()):
+            if done(value) or time.monotonic() >= deadline:
                 return value
             time.sleep(next(waits))
