@@ -5,7 +5,7 @@
 - rank 1 raises: ranks 0 and 2 raise PeerFailedError naming it, in well under gloo's 30 s;
 - ranks with different metric states raise StateSchemaError instead of crashing gloo;
 - rank 1 with other weights: every rank raises the pre-flight's PreflightError naming rank 1,
-  during the loop (the exchange runs alongside the first batches), not after evaluating;
+  after its first batches (the verdict is read between batches), not after evaluating;
 - strategy="rank0" with rank 0 busy for longer than gloo's 30 s timeout: rank 1 waits on the
   TCP store and gets the same result.
 """
