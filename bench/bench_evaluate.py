@@ -5,9 +5,10 @@ One launcher run (2 processes, gloo, OMP_NUM_THREADS=1 each) evaluates the same 
 synthetic 28x28 data (N=10007, B=64 by default: N is not a multiple of W*B) with each method, in
 alternating order over ``--rounds`` rounds after one warm-up call each (timed apart: it includes
 kernel set-up and evaluate's one-time store connection); both ranks start each timing together.
-Models: ``cnn`` (default; conv 8 and 16 channels: compute dominates), ``mlp`` (784-32-10: data
-loading dominates, per-batch gathers weigh most), ``mlp3`` (784-W-W-10, W=256 or
-``BENCH_MLP3_WIDTH``: compute about equal to data loading).
+Models: ``mlp3`` (default; 784-W-W-10, W=256 or ``BENCH_MLP3_WIDTH``: compute about equal to data
+loading, hapi about 3x the naive loop, the regime of the issue's own measurement), ``cnn`` (conv 8
+and 16 channels: compute dominates, hapi only ~1.5x naive), ``mlp`` (784-32-10: data loading
+dominates, per-batch gathers weigh most).
 
 - naive: DataLoader + DistributedBatchSampler(drop_last=False), local paddle.metric.Accuracy,
   then one all_reduce of (correct, count) (the usual "fixed" loop: counts the padding twice);
@@ -42,7 +43,7 @@ METHODS = ("naive", "naive_drop_last", "evaluate", "evaluate_loader", "hapi")
 
 # --- worker (runs under the launcher) ----------------------------------------------------------
 
-def build(n: int, model: str = "cnn"):
+def build(n: int, model: str = "mlp3"):
     import numpy as np
     import paddle
 
@@ -233,7 +234,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=10007)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--rounds", type=int, default=7)
-    ap.add_argument("--model", choices=("cnn", "mlp", "mlp3"), default="cnn")
+    ap.add_argument("--model", choices=("cnn", "mlp", "mlp3"), default="mlp3")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
