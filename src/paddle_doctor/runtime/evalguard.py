@@ -8,7 +8,8 @@ whose ranks hold different data or weights.
 Why the pre-flight is split (``PlanCheck``): a blocking exchange at the start waits for the last
 rank to arrive and costs ~1 ms per call even when the ranks start together, and a thread for it
 costs as much again in start-up and GIL hand-offs. Instead each rank announces its plan on
-evaluate's own store barrier (two store calls, ~0.05 ms), reads the verdict after its first
+evaluate's own store barrier (two store calls: 0.05-0.4 ms, measured, depending on how busy rank
+0's process, which hosts the store server, is), reads the verdict after its first
 batches (one store read each, only until all ranks have announced), and waits for it before
 anything crosses ranks.
 """
