@@ -40,7 +40,6 @@ import argparse
 import datetime as dt
 import json
 import os
-import platform
 import random
 import shutil
 import statistics
@@ -49,6 +48,8 @@ import sys
 import threading
 import time
 from pathlib import Path
+
+from benchmachine import machine  # bench/ is sys.path[0] when run as a script
 
 GEN_VERSION = 1  # bump when the generated content changes, so old scratch dirs are regenerated
 WORLD = 8
@@ -396,22 +397,6 @@ def check_json(stdout: bytes) -> tuple[bool, str]:
     cat, rank = root.get("category"), root.get("rank")
     ok = cat == "gpu_oom" and rank == FAILING_RANK
     return ok, f"root_cause.category={cat!r} rank={rank!r}"
-
-
-def machine() -> str:
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        load = "load avg %.2f %.2f %.2f" % os.getloadavg()
-    except OSError:
-        load = ""
-    return f"{platform.node()}: {os.cpu_count()} cores ({model}), {load}"
 
 
 def main() -> int:

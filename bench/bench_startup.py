@@ -21,8 +21,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -30,6 +28,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from benchmachine import machine  # bench/ is sys.path[0] when run as a script
 
 GOAL_S = 0.15
 TINY_LOG = (
@@ -53,22 +53,6 @@ def run_once(cmd: list[str]) -> tuple[float, int, str]:
     wall = time.perf_counter() - t0
     err = proc.stderr.decode(errors="replace").strip().splitlines()
     return wall, proc.returncode, (err[-1] if err else "")
-
-
-def machine() -> str:
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        load = "load avg %.2f %.2f %.2f" % os.getloadavg()
-    except OSError:
-        load = ""
-    return f"{platform.node()}: {os.cpu_count()} cores ({model}), {load}"
 
 
 def main() -> int:
