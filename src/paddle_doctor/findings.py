@@ -1,12 +1,30 @@
-"""The one record every lens produces (lint, env, runtime, diagnose), and its severities.
+"""The one record every lens produces (lint, env, ckpt, runtime guards, diagnose), and the diagnosis
+that groups them.
 
-Renderers (text, JSON, SARIF) read Findings; nothing here prints.
+Renderers (text, JSON, SARIF, HTML) are pure functions of these records; nothing here prints.
+A runtime error record is a serialised :class:`Finding` plus process facts, so ``diagnose`` reads it
+back with :meth:`Finding.from_dict`, without translation.
+
+Shapes::
+
+    Finding      code, cause, message, severity, locations, evidence, ranks, fix,
+                 confidence, why, alternatives, fixable, edits, status, facts
+    Location     path, line, column, end_line, end_column, rank
+    EvidenceLine path, line, text            (already redacted by the lens that quotes it)
+    Alternative  cause, confidence, why, confirm
+    Edit         path, line, column, end_line, end_column, replacement   (a lint fix)
+    Diagnosis    verdict, root_cause (Finding | None), ranks (one Finding per rank), files_read, ...
+
+This module is a leaf: it imports nothing of paddle_doctor.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
+from typing import Any
 
 
 class Severity(str, enum.Enum):
@@ -21,13 +39,32 @@ class Confidence(str, enum.Enum):
     LOW = "low"
 
 
+class Fixable(str, enum.Enum):
+    SAFE = "safe"  # applied by ``--fix``
+    UNSAFE = "unsafe"  # applied only with ``--unsafe-fixes``
+
+
+class RankStatus(str, enum.Enum):
+    """diagnose's role for one rank (the JSON contract's ``ranks[].status``)."""
+
+    ROOT_CAUSE = "root_cause"
+    VICTIM = "victim"
+    OK = "ok"
+    UNKNOWN = "unknown"
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class Location:
-    """Where a finding points: a source position (lint) or a rank's log line (diagnose)."""
+    """Where a finding points: a source span (lint), a file (ckpt, env) or a rank's log line (diagnose)."""
 
     path: str | None = None
     line: int | None = None
     column: int | None = None
+    end_line: int | None = None
+    end_column: int | None = None
     rank: int | None = None
 
     def __str__(self) -> str:
@@ -42,18 +79,152 @@ class Location:
 
 
 @dataclass(frozen=True)
+class EvidenceLine:
+    """One quoted line of input (a log line, a source line), already redacted."""
+
+    path: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another cause that fits the facts less well, and the check that tells the two apart."""
+
+    cause: str
+    confidence: Confidence
+    why: str
+    confirm: str = ""
+
+    def __post_init__(self) -> None:
+        _coerce(self, "confidence", Confidence)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A text replacement that fixes a finding (1-based lines, 0-based columns, end exclusive)."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    replacement: str
+
+
+@dataclass(frozen=True)
 class Finding:
+    """One result of any lens.
+
+    ``code`` names what produced it (a lint code ``PDL101``, an env check name, a guard kind, a
+    diagnose rule); ``cause`` is a catalog id. ``status`` is set by diagnose on per-rank findings.
+    ``facts`` holds JSON-able details of the lens (exit code, log file, time, measured values);
+    it is read-only.
+    """
+
     code: str
     cause: str
-    severity: Severity
     message: str
-    location: Location = field(default_factory=Location)
-    evidence: str = ""
+    severity: Severity = Severity.ERROR
+    locations: tuple[Location, ...] = ()
+    evidence: tuple[EvidenceLine, ...] = ()
+    ranks: tuple[int, ...] = ()
     fix: str = ""
     confidence: Confidence = Confidence.HIGH
+    why: str = ""
+    alternatives: tuple[Alternative, ...] = ()
+    fixable: Fixable | None = None
+    edits: tuple[Edit, ...] = ()
+    status: RankStatus | None = None
+    facts: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, hash=False)
 
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["severity"] = self.severity.value
-        data["confidence"] = self.confidence.value
-        return data
+    def __post_init__(self) -> None:
+        # Accept plain strings and dicts from callers and from JSON; store the canonical types.
+        _coerce(self, "severity", Severity)
+        _coerce(self, "confidence", Confidence)
+        if self.fixable is not None:
+            _coerce(self, "fixable", Fixable)
+        if self.status is not None:
+            _coerce(self, "status", RankStatus)
+        if not isinstance(self.facts, MappingProxyType):
+            object.__setattr__(self, "facts", MappingProxyType(dict(self.facts)))
+
+    @property
+    def location(self) -> Location:
+        """The first location (or an empty one): what a one-line renderer shows."""
+        return self.locations[0] if self.locations else Location()
+
+    def fact(self, name: str, default: Any = None) -> Any:
+        return self.facts.get(name, default)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "cause": self.cause,
+            "message": self.message,
+            "severity": self.severity.value,
+            "locations": [_plain(loc) for loc in self.locations],
+            "evidence": [_plain(ev) for ev in self.evidence],
+            "ranks": list(self.ranks),
+            "fix": self.fix,
+            "confidence": self.confidence.value,
+            "why": self.why,
+            "alternatives": [_plain(alt) for alt in self.alternatives],
+            "fixable": self.fixable.value if self.fixable else None,
+            "edits": [_plain(edit) for edit in self.edits],
+            "status": self.status.value if self.status else None,
+            "facts": dict(self.facts),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Finding:
+        """The inverse of :meth:`to_dict`; unknown keys are ignored (newer writers may add some)."""
+        return cls(
+            code=str(data.get("code", "")),
+            cause=str(data.get("cause", "unknown")),
+            message=str(data.get("message", "")),
+            severity=data.get("severity") or Severity.ERROR,
+            locations=tuple(_build(Location, d) for d in data.get("locations") or ()),
+            evidence=tuple(_build(EvidenceLine, d) for d in data.get("evidence") or ()),
+            ranks=tuple(int(r) for r in data.get("ranks") or ()),
+            fix=str(data.get("fix") or ""),
+            confidence=data.get("confidence") or Confidence.HIGH,
+            why=str(data.get("why") or ""),
+            alternatives=tuple(_build(Alternative, d) for d in data.get("alternatives") or ()),
+            fixable=data.get("fixable"),
+            edits=tuple(_build(Edit, d) for d in data.get("edits") or ()),
+            status=data.get("status"),
+            facts=dict(data.get("facts") or {}),
+        )
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """What ``diagnose`` returns: a verdict, the root-cause Finding, and one Finding per rank."""
+
+    verdict: str  # "failure" | "no_failure_found"
+    root_cause: Finding | None
+    ranks: tuple[Finding, ...]
+    files_read: int
+    skipped: tuple[str, ...] = ()  # "path: reason" for inputs that could not be read
+    notes: tuple[str, ...] = ()  # what the reader should know (e.g. where the cause must be)
+    launcher: str | None = None  # "launch" | "fleet.launch" | None
+
+
+def _coerce(obj: Any, name: str, kind: type[enum.Enum]) -> None:
+    value = getattr(obj, name)
+    if not isinstance(value, kind):
+        object.__setattr__(obj, name, kind(value))
+
+
+def _plain(record: Any) -> dict[str, Any]:
+    out = {}
+    for f in fields(record):
+        value = getattr(record, f.name)
+        out[f.name] = value.value if isinstance(value, enum.Enum) else value
+    return out
+
+
+def _build(kind: type, data: Mapping[str, Any]) -> Any:
+    names = {f.name for f in fields(kind)}
+    return kind(**{k: v for k, v in data.items() if k in names})
