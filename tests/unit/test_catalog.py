@@ -65,6 +65,7 @@ CORRUPTION_IDS = {
     "eval_samples_duplicated",
     "concurrent_checkpoint_write",
     "state_dict_prefix_mismatch",
+    "model_not_in_eval_mode",
 }
 LINT_CODE = re.compile(r"^PDL[1-4]\d\d$")
 SEED = re.compile(r"^\d{3} §\d+(\.\d+)?(, \d{3} §\d+(\.\d+)?)*$")

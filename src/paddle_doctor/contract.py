@@ -1,0 +1,50 @@
+"""What the runtime (which writes) and diagnose (which reads) share: record schema and file names,
+and the variables ``paddle-doctor run`` passes to its workers.
+
+Both sides import these names; none is typed twice. A leaf module: it imports nothing of
+paddle_doctor and never imports paddle.
+
+Error record, schema 2 (``paddle_doctor_error.<rank>.json``, one per process, written atomically)::
+
+    {"schema": "paddle_doctor.error_record/2",
+     "finding": {...Finding.to_dict()...},      # code = guard kind, cause = catalog id
+     "kind": "exception" | "signal" | "watchdog" | ...,   # what ended the process
+     "rank", "local_rank", "world_size", "host", "pid", "run_id", "time", "time_iso",
+     "exception": {"type", "message", "traceback"} | null, "signal": str | null,
+     "phase", "step", "current_collective", "last_collective", "collectives",
+     "peers", "memory", "argv", "paddle_version", "messages", "later"}
+
+Schema 1 (``paddle_doctor.error_record/1``) had a ``hint`` dict (kind, category, ranks, summary)
+instead of ``finding``; readers accept both.
+"""
+
+from __future__ import annotations
+
+import re
+
+RECORD_SCHEMA = "paddle_doctor.error_record/2"
+RECORD_SCHEMA_PREFIX = "paddle_doctor.error_record/"
+
+RECORD_PREFIX = "paddle_doctor_error."  # + "<rank>.json" ("main" outside a launcher)
+FAULT_PREFIX = "paddle_doctor_fault."  # + "<rank>.dump": faulthandler output of a native crash
+RECORD_NAME_RE = re.compile(r"^paddle_doctor_error\.(\d+|main)\.json$")
+FAULT_NAME_RE = re.compile(r"^paddle_doctor_fault\.(\d+|main)\.dump$")
+
+
+def record_name(label: str) -> str:
+    return f"{RECORD_PREFIX}{label}.json"
+
+
+def fault_name(label: str) -> str:
+    return f"{FAULT_PREFIX}{label}.dump"
+
+
+# Variables `paddle-doctor run` sets for its workers (read by runtime/launch).
+LOG_DIR_ENV = "PADDLE_DOCTOR_LOG_DIR"  # where records go (the old launcher has no PADDLE_LOG_DIR)
+RUN_ID_ENV = "PADDLE_DOCTOR_RUN_ID"  # tells this run's records from an earlier run's in one dir
+GUARDS_ENV = "PADDLE_DOCTOR_GUARDS"  # comma list: record, watchdog, trace, check
+OWNER_ENV = "PADDLE_DOCTOR_OWNER"  # "pid:rank" of the process that installed; its children skip
+DEBUG_LOGS_ENV = "PADDLE_DOCTOR_DEBUG_LOGS"
+SINGLE_ENV = "PADDLE_DOCTOR_SINGLE"
+WATCHDOG_ENV = "PADDLE_DOCTOR_WATCHDOG"  # "0": no heartbeats at all
+WATCHDOG_TIMEOUT_ENV = "PADDLE_DOCTOR_WATCHDOG_TIMEOUT"  # seconds without a heartbeat = missing
