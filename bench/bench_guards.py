@@ -94,7 +94,7 @@ def _guarded_rounds(one_round, rounds: int) -> dict:
     through when off), and the CPU time of the guards' own threads over the timed rounds."""
     import threading
 
-    from paddle_doctor.runtime import trace
+    from paddle_doctor.runtime.guards import trace
 
     threads = [t for t in threading.enumerate() if t.name.startswith("paddle-doctor")]
     cpu0, wall0 = _threads_cpu(threads), time.perf_counter()
@@ -131,8 +131,8 @@ def eval_worker(out: str, n: int, rounds: int) -> None:
     import paddle.distributed as dist
 
     import paddle_doctor
-    from paddle_doctor.runtime import evaluate as ev
-    from paddle_doctor.runtime.evalguard import PlanCheck
+    from paddle_doctor.runtime.evaluate.api import api as ev
+    from paddle_doctor.runtime.evaluate.evalguard import PlanCheck
 
     paddle.set_device("cpu")
     dist.init_parallel_env()
@@ -281,7 +281,7 @@ def wrapper_cost_us(calls: int = 20000) -> float:
     """Microseconds the trace wrapper adds to one collective call (an all_reduce-like no-op)."""
     import timeit
 
-    from paddle_doctor.runtime import trace
+    from paddle_doctor.runtime.guards import trace
 
     class Tensor:
         shape, dtype = [2], "paddle.int64"

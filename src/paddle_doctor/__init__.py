@@ -14,20 +14,20 @@ __version__ = "0.1.0"
 
 # Public name -> (module, attribute), imported on first access.
 _LAZY = {
-    "CollectiveMismatchError": ("paddle_doctor.runtime.guard_errors", "CollectiveMismatchError"),
-    "EvalResult": ("paddle_doctor.runtime.result", "EvalResult"),
-    "GuardError": ("paddle_doctor.runtime.guard_errors", "GuardError"),
-    "PreflightError": ("paddle_doctor.runtime.guard_errors", "PreflightError"),
-    "SyncableMetric": ("paddle_doctor.runtime.states", "SyncableMetric"),
-    "clean_env": ("paddle_doctor.runtime.cleanenv", "clean_env"),
-    "evaluate": ("paddle_doctor.runtime.evaluate", "evaluate"),
-    "guarded": ("paddle_doctor.runtime.watchdog", "guarded"),
-    "install": ("paddle_doctor.runtime.bootstrap", "install"),
-    "last_collectives": ("paddle_doctor.runtime.trace", "last_collectives"),
-    "pad_collate": ("paddle_doctor.runtime.collate", "pad_collate"),
-    "preflight": ("paddle_doctor.runtime.preflight", "preflight"),
-    "record": ("paddle_doctor.runtime.record", "record"),
-    "trace_collectives": ("paddle_doctor.runtime.trace", "enable"),
+    "CollectiveMismatchError": ("paddle_doctor.errors", "CollectiveMismatchError"),
+    "EvalResult": ("paddle_doctor.runtime.evaluate.result", "EvalResult"),
+    "GuardError": ("paddle_doctor.errors", "GuardError"),
+    "PreflightError": ("paddle_doctor.errors", "PreflightError"),
+    "SyncableMetric": ("paddle_doctor.runtime.evaluate.states", "SyncableMetric"),
+    "clean_env": ("paddle_doctor.runtime.launch.cleanenv", "clean_env"),
+    "evaluate": ("paddle_doctor.runtime.evaluate.api", "evaluate"),
+    "guarded": ("paddle_doctor.runtime.guards.watchdog", "guarded"),
+    "install": ("paddle_doctor.runtime.launch.bootstrap", "install"),
+    "last_collectives": ("paddle_doctor.runtime.guards.trace", "last_collectives"),
+    "pad_collate": ("paddle_doctor.runtime.evaluate.collate", "pad_collate"),
+    "preflight": ("paddle_doctor.runtime.guards.preflight", "preflight"),
+    "record": ("paddle_doctor.runtime.guards.record", "record"),
+    "trace_collectives": ("paddle_doctor.runtime.guards.trace", "enable"),
 }
 
 __all__ = ["CollectiveMismatchError", "EvalResult", "GuardError", "PreflightError", "SyncableMetric", "__version__",
@@ -35,18 +35,18 @@ __all__ = ["CollectiveMismatchError", "EvalResult", "GuardError", "PreflightErro
            "trace_collectives"]
 
 if TYPE_CHECKING:  # for type checkers and IDEs only; never runs
-    from paddle_doctor.runtime.bootstrap import install
-    from paddle_doctor.runtime.cleanenv import clean_env
-    from paddle_doctor.runtime.collate import pad_collate
-    from paddle_doctor.runtime.evaluate import evaluate
-    from paddle_doctor.runtime.guard_errors import CollectiveMismatchError, GuardError, PreflightError
-    from paddle_doctor.runtime.preflight import preflight
-    from paddle_doctor.runtime.record import record
-    from paddle_doctor.runtime.result import EvalResult
-    from paddle_doctor.runtime.states import SyncableMetric
-    from paddle_doctor.runtime.trace import enable as trace_collectives
-    from paddle_doctor.runtime.trace import last_collectives
-    from paddle_doctor.runtime.watchdog import guarded
+    from paddle_doctor.runtime.launch.bootstrap import install
+    from paddle_doctor.runtime.launch.cleanenv import clean_env
+    from paddle_doctor.runtime.evaluate.collate import pad_collate
+    from paddle_doctor.runtime.evaluate.api import evaluate
+    from paddle_doctor.errors import CollectiveMismatchError, GuardError, PreflightError
+    from paddle_doctor.runtime.guards.preflight import preflight
+    from paddle_doctor.runtime.guards.record import record
+    from paddle_doctor.runtime.evaluate.result import EvalResult
+    from paddle_doctor.runtime.evaluate.states import SyncableMetric
+    from paddle_doctor.runtime.guards.trace import enable as trace_collectives
+    from paddle_doctor.runtime.guards.trace import last_collectives
+    from paddle_doctor.runtime.guards.watchdog import guarded
 
 
 def __getattr__(name: str) -> Any:

@@ -19,6 +19,7 @@ from launch_helper import run_launcher, run_plain, worker_logs  # noqa: E402
 
 pytestmark = pytest.mark.integration
 TOL = 1e-6
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +75,10 @@ def test_every_configuration_equals_single_process(world, reference, tmp_path):
 
 @pytest.mark.timeout(150)
 def test_demo_fixed_evaluation_equals_single_process(tmp_path):
-    from paddle_doctor.runtime.demo_eval import run_fixed_evaluation
+    from paddle_doctor.lab.fixed_demo import run_fixed_evaluation
 
-    result = run_fixed_evaluation(tmp_path, nproc=2, timeout=120)
+    script = REPO / "cases" / "01_exception_rank1" / "eval_fixed.py"
+    result = run_fixed_evaluation(script, tmp_path, nproc=2, timeout=120)
     assert result["equal"], result
     assert result["distributed"]["num_samples"] == result["distributed"]["dataset_len"] == 10
     assert result["distributed"]["world_size"] == 2

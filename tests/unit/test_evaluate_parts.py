@@ -9,15 +9,15 @@ import threading
 import numpy as np
 import pytest
 
-from paddle_doctor.runtime.barrier import StoreBarrier
-from paddle_doctor.runtime.evalguard import PlanCheck
-from paddle_doctor.runtime.guard_errors import PreflightError
-from paddle_doctor.runtime.collate import label_mask, pad_collate, pad_stack
-from paddle_doctor.runtime.errors import PeerFailedError, SampleCountError, StateSchemaError
-from paddle_doctor.runtime.progress import make_progress
-from paddle_doctor.runtime.sharding import _dbs_lists, own, plan_dataset
-from paddle_doctor.runtime.states import StateSlot, read_state, schema_fingerprint, write_state
-from paddle_doctor.runtime.sync import broadcast_states, gather_ragged, sync_states
+from paddle_doctor.runtime.channel.barrier import StoreBarrier
+from paddle_doctor.runtime.evaluate.evalguard import PlanCheck
+from paddle_doctor.errors import PreflightError
+from paddle_doctor.runtime.evaluate.collate import label_mask, pad_collate, pad_stack
+from paddle_doctor.errors import PeerFailedError, SampleCountError, StateSchemaError
+from paddle_doctor.runtime.evaluate.progress import make_progress
+from paddle_doctor.runtime.evaluate.sharding import _dbs_lists, own, plan_dataset
+from paddle_doctor.runtime.evaluate.states import StateSlot, read_state, schema_fingerprint, write_state
+from paddle_doctor.runtime.evaluate.sync import broadcast_states, gather_ragged, sync_states
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -311,7 +311,7 @@ def test_progress_draws_only_on_rank0_and_a_tty():
 # --- the private store client -------------------------------------------------------------------
 
 def test_store_endpoint_is_read_like_init_parallel_env():
-    from paddle_doctor.runtime.storeclient import store_endpoint
+    from paddle_doctor.runtime.channel.storeclient import store_endpoint
 
     assert store_endpoint({"MASTER_ADDR": "10.0.0.1", "MASTER_PORT": "6170", "PADDLE_MASTER": "x:1"}) == ("10.0.0.1", 6170)
     assert store_endpoint({"PADDLE_MASTER": "127.0.0.1:48938"}) == ("127.0.0.1", 48938)
@@ -322,7 +322,7 @@ def test_store_endpoint_is_read_like_init_parallel_env():
 def test_nodelay_is_set_on_our_socket_and_leaves_it_open():
     import socket
 
-    from paddle_doctor.runtime.storeclient import _set_nodelay, _sockets
+    from paddle_doctor.runtime.channel.storeclient import _set_nodelay, _sockets
 
     server = socket.create_server(("127.0.0.1", 0))
     port = server.getsockname()[1]
@@ -340,7 +340,7 @@ def test_nodelay_is_set_on_our_socket_and_leaves_it_open():
 
 
 def test_tally_checksums_prove_each_index_once():
-    from paddle_doctor.runtime.loop import Tally
+    from paddle_doctor.runtime.evaluate.loop import Tally
 
     t = Tally()
     t.add_ids(np.array([4, 0, 2, 1, 3]))

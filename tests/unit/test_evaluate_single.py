@@ -14,7 +14,7 @@ from evalkit import Net, RankAuc, TokenData, ToyData, families, reference  # noq
 from paddle.io import BatchSampler, DataLoader, DistributedBatchSampler, IterableDataset  # noqa: E402
 
 from paddle_doctor import EvalResult, SyncableMetric, evaluate, pad_collate  # noqa: E402
-from paddle_doctor.runtime.errors import SampleCountError  # noqa: E402
+from paddle_doctor.errors import SampleCountError
 
 pytestmark = pytest.mark.timeout(120)
 FAMILIES = families()

@@ -1,6 +1,6 @@
 """collcheck.compare: which collectives disagree, which cause id, which ranks are named."""
 
-from paddle_doctor.runtime.collcheck import compare
+from paddle_doctor.runtime.guards.collcheck import compare
 
 
 def fp(op="all_reduce", seq=4, shapes=([2],), dtypes=("float32",), args=None, site="eval.py:60", n=5, hist=None,

@@ -8,12 +8,13 @@ from types import SimpleNamespace
 import pytest
 
 from paddle_doctor import clean_env
-from paddle_doctor.runtime import launchenv, preflight, rankenv, trace
-from paddle_doctor.runtime.bounded import Worker
-from paddle_doctor.runtime.guard_errors import PreflightError, StoreTimeoutError
-from paddle_doctor.runtime.guardstate import STATE
-from paddle_doctor.runtime.heartbeat import endpoints
-from paddle_doctor.runtime.store import BoundedStore, store_endpoint
+from paddle_doctor.runtime.launch import launchenv, rankenv
+from paddle_doctor.runtime.guards import preflight, trace
+from paddle_doctor.runtime.guards.bounded import Worker
+from paddle_doctor.errors import PreflightError, StoreTimeoutError
+from paddle_doctor.runtime.guards.guardstate import STATE
+from paddle_doctor.runtime.guards.heartbeat import endpoints
+from paddle_doctor.runtime.channel.store import BoundedStore, store_endpoint
 
 
 def test_clean_env_removes_launcher_leftovers_only():
@@ -214,7 +215,7 @@ def test_run_and_the_guards_import_without_paddle():
     import subprocess
     import sys
 
-    code = ("import sys, paddle_doctor.cli.run, paddle_doctor.runtime.bootstrap, paddle_doctor.runtime.preflight, "
+    code = ("import sys, paddle_doctor.cli.run, paddle_doctor.runtime.launch.bootstrap, paddle_doctor.runtime.guards.preflight, "
             "paddle_doctor.diagnose.records; assert 'paddle' not in sys.modules; print('OK')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "OK", proc.stderr

@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from paddle_doctor.runtime import record as rec
-from paddle_doctor.runtime.guard_errors import CollectiveMismatchError
-from paddle_doctor.runtime.guardstate import STATE
+from paddle_doctor.runtime.guards import record as rec
+from paddle_doctor.errors import CollectiveMismatchError
+from paddle_doctor.runtime.guards.guardstate import STATE
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from paddle_doctor.diagnose.signatures import match_line
-from paddle_doctor.runtime import heartbeat, watchdog
-from paddle_doctor.runtime.guardstate import STATE, Region
-from paddle_doctor.runtime.rankenv import RankInfo
-from paddle_doctor.runtime.trace import Entry
+from paddle_doctor.runtime.guards import heartbeat, watchdog
+from paddle_doctor.runtime.guards.guardstate import STATE, Region
+from paddle_doctor.runtime.launch.rankenv import RankInfo
+from paddle_doctor.runtime.guards.trace import Entry
 
 
 def me(rank=0, world=2):

@@ -2,7 +2,7 @@
 
 import itertools
 
-from paddle_doctor.runtime import polling
+from paddle_doctor.runtime.channel import polling
 
 
 def test_pauses_stay_short_at_first_then_double_up_to_the_caps(monkeypatch):

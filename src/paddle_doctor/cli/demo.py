@@ -60,18 +60,18 @@ def _run(case_dir: Path, work: Path) -> None:
     click.echo("   The launcher shows rank 0 and a gloo 'TIMEOUT'. That is a symptom, not the cause.")
     click.secho(f"== 3. paddle-doctor diagnose {work}", bold=True)
     text.echo(text.render_diagnosis(diagnose_paths([str(work)])))
-    _fixed(work / "fixed")
+    _fixed(case_dir / "eval_fixed.py", work / "fixed")
 
 
-def _fixed(work: Path) -> None:
+def _fixed(script: Path, work: Path) -> None:
     """The same data scored with paddle_doctor.evaluate: every query counted once, on any rank count."""
-    from ..runtime.demo_eval import run_fixed_evaluation
+    from ..lab.fixed_demo import run_fixed_evaluation
 
     click.secho("== 4. The fix: a query is the sample, pad_collate pads the short last query, and", bold=True)
     click.secho("      paddle_doctor.evaluate counts every sample exactly once, with one collective:", bold=True)
     click.echo('   result = paddle_doctor.evaluate(model, queries, paddle.metric.Accuracy(name="hit_at_1"),')
     click.echo("                                   batch_size=2, collate_fn=paddle_doctor.pad_collate)")
-    outcome = run_fixed_evaluation(work)
+    outcome = run_fixed_evaluation(script, work)
     dist, single = outcome["distributed"], outcome["single_process"]
     if not dist or not single:
         click.echo(f"   the fixed run did not finish; its logs are in {outcome['work_dir']}")

@@ -16,7 +16,7 @@ import time
 
 import click
 
-from ..runtime import launchenv
+from ..runtime.launch import launchenv
 
 TAIL_BYTES = 1 << 20  # what is kept of the output for a diagnosis when there is no log dir
 

@@ -20,7 +20,7 @@ WORKER_RE = re.compile(r"^workerlog\.(\d+)$")
 ENVLOG_RE = re.compile(r"^envlog\.(\d+)$")
 BACKUP_ENV_RE = re.compile(r"^backup_env\.(\d+)\.json$")
 LOG_SUFFIXES = {".log", ".out", ".txt", ".err"}
-# paddle-doctor's own error records and faulthandler dumps (runtime/record.py writes them).
+# paddle-doctor's own error records and faulthandler dumps (runtime/guards/record.py writes them).
 RECORD_RE = re.compile(r"^paddle_doctor_error\.(\d+|main)\.json$")
 DUMP_RE = re.compile(r"^paddle_doctor_fault\.(\d+|main)\.dump$")
 SKIP_DIRS = {"__pycache__", "node_modules", ".git", ".venv", "site-packages"}

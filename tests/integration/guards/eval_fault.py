@@ -11,7 +11,7 @@ FAULT (on rank VICTIM, default 1, at evaluation step 2 of 4):
   only_rank0     after the loop, rank 0 alone calls all_reduce (keeping the best score)
   gather_shapes  the last batch has 3 rows on the victim, 4 elsewhere, and every step all_gathers
   uneven         the victim has 2 more batches; every step all_reduces running stats
-The loop runs inside ``paddle_doctor.runtime.watchdog.guarded("evaluate")`` when PDOC_GUARDED=1
+The loop runs inside ``paddle_doctor.runtime.guards.watchdog.guarded("evaluate")`` when PDOC_GUARDED=1
 (what evaluate() does); it always ends with a barrier on every rank.
 """
 
@@ -60,7 +60,7 @@ def evaluate(model, rank, fault, victim):
     state = {"step": None}
     guard = contextlib.nullcontext()
     if os.environ.get("PDOC_GUARDED") == "1":
-        from paddle_doctor.runtime.watchdog import guarded
+        from paddle_doctor.runtime.guards.watchdog import guarded
 
         guard = guarded("evaluate", step_fn=lambda: state["step"])
     total = paddle.zeros([2])

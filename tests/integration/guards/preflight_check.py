@@ -10,7 +10,7 @@ import numpy as np
 import paddle
 import paddle.distributed as dist
 
-from paddle_doctor.runtime.preflight import preflight
+from paddle_doctor.runtime.guards.preflight import preflight
 
 paddle.set_device("cpu")
 

@@ -26,8 +26,8 @@ import signal
 import sys
 import threading
 
-from . import record as _record
-from .guardstate import STATE
+from paddle_doctor.runtime.guards import record as _record
+from paddle_doctor.runtime.guards.guardstate import STATE
 
 VICTIM_RE = re.compile(r"pair\.cc:\d+\] TIMEOUT|Connection (?:reset|closed) by peer|unbound_buffer\.cc|"
                        r"[Nn][Cc][Cc][Ll]|EnforceNotMet|preamble")
@@ -48,7 +48,7 @@ def on_exception(etype, exc, tb) -> None:
         exc.__paddle_doctor_recorded__ = True
     except Exception:
         pass
-    from . import watchdog
+    from paddle_doctor.runtime.guards import watchdog
 
     hint = getattr(exc, "hint", None) or None
     verdict = None
@@ -170,7 +170,7 @@ def _on_term() -> None:
 def _record_term() -> None:
     if _state["disabled"] or STATE.fired:
         return
-    from . import watchdog
+    from paddle_doctor.runtime.guards import watchdog
 
     verdict = watchdog.peer_verdict(TERM_WAIT_S) if watchdog.mesh() is not None else None
     hint = verdict.hint() if verdict else None

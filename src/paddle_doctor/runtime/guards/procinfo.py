@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from .bounded import call_with_deadline
+from paddle_doctor.runtime.guards.bounded import call_with_deadline
 
 DEVICE_QUERY_S = 1.0
 

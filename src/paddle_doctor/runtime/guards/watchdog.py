@@ -27,10 +27,11 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from . import collcheck, heartbeat, rankenv
-from . import record as _record
-from .guardstate import STATE, Region
-from .trace import TRACER, describe
+from paddle_doctor.runtime.guards import collcheck, heartbeat
+from paddle_doctor.runtime.launch import rankenv
+from paddle_doctor.runtime.guards import record as _record
+from paddle_doctor.runtime.guards.guardstate import STATE, Region
+from paddle_doctor.runtime.guards.trace import TRACER, describe
 
 WATCHDOG_EXIT_CODE = 86
 OFF_ENV = "PADDLE_DOCTOR_WATCHDOG"  # "0": no heartbeats at all (guarded regions still mark progress)
@@ -94,7 +95,7 @@ def _install_record_hooks() -> None:
     """A rank that the watchdog guards also writes records (``evaluate`` alone, without ``run``):
     the launcher SIGTERMs the survivors within a second of a death, sometimes before the watchdog
     fires, and then only the SIGTERM hook can name the dead peer."""
-    from . import hooks
+    from paddle_doctor.runtime.guards import hooks
 
     hooks.install_python_hooks()
     if "paddle" in sys.modules:

@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from .errors import PeerFailedError, StateSchemaError
-from .polling import pauses
-from .states import SCHEMA_BITS
-from .storeclient import private_store
+from paddle_doctor.errors import PeerFailedError, StateSchemaError
+from paddle_doctor.runtime.channel.polling import pauses
+from paddle_doctor.runtime.evaluate.states import SCHEMA_BITS
+from paddle_doctor.runtime.channel.storeclient import private_store
 
 ARRIVAL_BITS = 16
 SCHEMA_SHIFT = ARRIVAL_BITS

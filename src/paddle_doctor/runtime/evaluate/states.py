@@ -68,7 +68,7 @@ def state_slots(metric: Any) -> list[StateSlot]:
     """The declared states of ``metric`` (its ``sync_states``, or the built-in table)."""
     declared = getattr(metric, "sync_states", None)
     if declared is None:
-        from .metrics import builtin_states
+        from paddle_doctor.runtime.evaluate.metrics import builtin_states
 
         declared = builtin_states(metric)
     if declared is None:

@@ -29,9 +29,9 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import procinfo
-from .guardstate import STATE
-from .rankenv import RankInfo
+from paddle_doctor.runtime.guards import procinfo
+from paddle_doctor.runtime.guards.guardstate import STATE
+from paddle_doctor.runtime.launch.rankenv import RankInfo
 
 TICK_S = 0.25  # between beats (scaled up with the world size by the watchdog)
 PROBE_S = 0.1  # between checks of same-host peers' processes and judgements

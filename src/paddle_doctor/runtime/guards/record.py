@@ -28,8 +28,9 @@ import time
 import traceback
 from pathlib import Path
 
-from . import procinfo, rankenv, trace
-from .guardstate import STATE
+from paddle_doctor.runtime.guards import procinfo, trace
+from paddle_doctor.runtime.launch import rankenv
+from paddle_doctor.runtime.guards.guardstate import STATE
 
 SCHEMA = "paddle_doctor.error_record/1"
 MAX_TRACEBACK_CHARS = 20000
@@ -169,7 +170,7 @@ class _Recording:
 
     def __exit__(self, etype, exc, tb):
         if exc is not None and not (isinstance(exc, SystemExit) and exc.code in (0, None)):
-            from . import hooks
+            from paddle_doctor.runtime.guards import hooks
 
             hooks.on_exception(etype, exc, tb)
         return False

@@ -25,9 +25,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from . import rankenv, watchdog
-from .guard_errors import PreflightError
-from .store import BoundedStore
+from paddle_doctor.runtime.launch import rankenv
+from paddle_doctor.runtime.guards import watchdog
+from paddle_doctor.errors import PreflightError
+from paddle_doctor.runtime.channel.store import BoundedStore
 
 DEFAULT_TIMEOUT_S = 300.0  # a rank may still be loading data; a dead one is the watchdog's
 SAMPLE_ITEMS = 3

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .states import StateSlot
+from paddle_doctor.runtime.evaluate.states import StateSlot
 
 
 class Collectives:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import SampleCountError
+from paddle_doctor.errors import SampleCountError
 
 Exchange = Callable[[np.ndarray], list[np.ndarray]]  # this rank's flat indices -> every rank's
 

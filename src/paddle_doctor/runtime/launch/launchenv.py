@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import bootstrap, cleanenv, rankenv
-from .guardstate import DEADLINE_ENV
+from paddle_doctor.runtime.launch import bootstrap, cleanenv, rankenv
+from paddle_doctor.runtime.guards.guardstate import DEADLINE_ENV
 
 SITE_DIR = Path(__file__).resolve().parent / "sitecustomize"
 LAUNCH_MODULES = ("paddle.distributed.launch", "paddle.distributed.fleet.launch")

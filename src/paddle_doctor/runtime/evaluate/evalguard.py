@@ -21,10 +21,10 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from .barrier import StoreBarrier
-from .preflight import build_plan, mismatch_error, plan_digest
-from .states import SCHEMA_BITS
-from .watchdog import guarded
+from paddle_doctor.runtime.channel.barrier import StoreBarrier
+from paddle_doctor.runtime.guards.preflight import build_plan, mismatch_error, plan_digest
+from paddle_doctor.runtime.evaluate.states import SCHEMA_BITS
+from paddle_doctor.runtime.guards.watchdog import guarded
 
 PHASE = "preflight"
 

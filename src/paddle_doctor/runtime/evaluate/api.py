@@ -25,17 +25,17 @@ from typing import Any
 
 import numpy as np
 
-from .barrier import open_barrier
-from .collate import returns_mask
-from .errors import PeerFailedError, SampleCountError
-from .evalguard import evaluation_guard
-from .loop import CHECKSUM_PRIME, Tally, run_local
-from .metrics import metric_names, metric_values
-from .progress import make_progress
-from .result import EvalResult
-from .sharding import ShardPlan, plan_batch_sampler, plan_dataset, plan_rank0
-from .states import read_state, schema_fingerprint, state_slots, write_state
-from .sync import Collectives, broadcast_states, gather_ragged, sync_states
+from paddle_doctor.runtime.channel.barrier import open_barrier
+from paddle_doctor.runtime.evaluate.collate import returns_mask
+from paddle_doctor.errors import PeerFailedError, SampleCountError
+from paddle_doctor.runtime.evaluate.evalguard import evaluation_guard
+from paddle_doctor.runtime.evaluate.loop import CHECKSUM_PRIME, Tally, run_local
+from paddle_doctor.runtime.evaluate.metrics import metric_names, metric_values
+from paddle_doctor.runtime.evaluate.progress import make_progress
+from paddle_doctor.runtime.evaluate.result import EvalResult
+from paddle_doctor.runtime.evaluate.sharding import ShardPlan, plan_batch_sampler, plan_dataset, plan_rank0
+from paddle_doctor.runtime.evaluate.states import read_state, schema_fingerprint, state_slots, write_state
+from paddle_doctor.runtime.evaluate.sync import Collectives, broadcast_states, gather_ragged, sync_states
 
 STRATEGIES = ("sharded", "rank0")
 

@@ -17,7 +17,8 @@ import os
 import sys
 from pathlib import Path
 
-from . import hooks, rankenv, trace, watchdog
+from paddle_doctor.runtime.guards import hooks, trace, watchdog
+from paddle_doctor.runtime.launch import rankenv
 
 GUARDS_ENV = "PADDLE_DOCTOR_GUARDS"  # comma list: record, watchdog, trace, check
 OWNER_ENV = "PADDLE_DOCTOR_OWNER"  # "pid:rank" of the process that installed; its children skip
@@ -62,8 +63,8 @@ def _after_paddle(paddle) -> None:
 
 
 def _set_trace_hooks() -> None:
-    from . import collcheck
-    from .guardstate import STATE
+    from paddle_doctor.runtime.guards import collcheck
+    from paddle_doctor.runtime.guards.guardstate import STATE
 
     def before(entry) -> None:
         m = watchdog.ensure_started() if _options["watchdog"] else None

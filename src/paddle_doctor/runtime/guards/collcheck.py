@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .guard_errors import CollectiveMismatchError
-from .trace import describe
+from paddle_doctor.errors import CollectiveMismatchError
+from paddle_doctor.runtime.guards.trace import describe
 
 WAIT_SLICE_S = 0.05
 

@@ -24,7 +24,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from .guardstate import STATE
+from paddle_doctor.runtime.guards.guardstate import STATE
 
 RING_SIZE = 64
 HISTORY_SITES = 32

@@ -6,58 +6,19 @@ The fix: a query is the sample (so no rank can get half of one), ``pad_collate``
 queries, the model gives padded candidates no chance, and ``evaluate`` counts each query once.
 hit@1 is then ``paddle.metric.Accuracy`` over the candidate scores (the relevant one is first).
 
-    run_fixed_evaluation(work_dir) -> {"distributed": ..., "single_process": ..., "equal": bool, ...}
+    python -m paddle.distributed.launch --nproc_per_node 2 --log_dir LOG eval_fixed.py OUT_DIR
+    python eval_fixed.py OUT_DIR single
 
-runs this file under the real launcher (2 processes) and alone (plain Paddle, no paddle_doctor),
-and returns both results; it prints nothing. The file is also the script it runs:
-
-    python -m paddle.distributed.launch --nproc_per_node 2 --log_dir LOG demo_eval.py OUT_DIR
-    python demo_eval.py OUT_DIR single
+``paddle-doctor demo`` runs it both ways (``paddle_doctor.lab.fixed_demo``) and compares hit@1.
 """
-
-from __future__ import annotations
 
 import json
 import os
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
-ROWS, DIM, PER_QUERY, DATA_SEED, MODEL_SEED = 38, 8, 4, 0, 2024  # as in cases/01_exception_rank1
+ROWS, DIM, PER_QUERY, DATA_SEED, MODEL_SEED = 38, 8, 4, 0, 2024  # as in eval.py beside this file
 
-
-def run_fixed_evaluation(work_dir: str | Path, nproc: int = 2, timeout: float = 120.0) -> dict[str, Any]:
-    """Run the fixed evaluation on ``nproc`` ranks and in one process; compare hit@1."""
-    from paddle_doctor.lab import _procs
-
-    work = Path(work_dir)
-    work.mkdir(parents=True, exist_ok=True)
-    for stale in [*work.glob("rank*.json"), work / "single.json"]:  # never report an old run
-        stale.unlink(missing_ok=True)
-    script, tag = str(Path(__file__).resolve()), _procs.new_tag()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PADDLE_", "FLAGS_"))}
-    env.update({_procs.TAG_VAR: tag, "PYTHONUNBUFFERED": "1"})
-    launcher = [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", str(nproc),
-                "--log_dir", str(work / "log"), script, str(work)]
-    procs = [_procs.start(launcher, work, env, work / "terminal.out"),
-             _procs.start([sys.executable, script, str(work), "single"], work, env, work / "single.out")]
-    try:
-        _procs.wait_until(procs, time.monotonic() + timeout)
-    finally:
-        _procs.end_all(procs, tag)
-    dist, single = _read(work / "rank0.json"), _read(work / "single.json")
-    equal = bool(dist and single and all(abs(dist["metrics"][k] - v) <= 1e-6
-                                         for k, v in single["metrics"].items()))
-    return {"distributed": dist, "single_process": single, "equal": equal,
-            "command": " ".join(launcher[1:]), "work_dir": str(work)}
-
-
-def _read(path: Path) -> dict | None:
-    return json.loads(path.read_text()) if path.exists() else None
-
-
-# --- the script (imports paddle) ----------------------------------------------------------------
 
 def _parts():
     import numpy as np

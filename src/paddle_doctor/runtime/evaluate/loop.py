@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .metrics import to_numpy, update_metric
+from paddle_doctor.runtime.evaluate.metrics import to_numpy, update_metric
 
 CHECKSUM_PRIME = 2_147_483_647  # sums of ids modulo this stay exact in float64 over 2**22 ranks
 

@@ -15,7 +15,7 @@ import sys
 
 def _install():
     try:
-        from paddle_doctor.runtime import bootstrap
+        from paddle_doctor.runtime.launch import bootstrap
     except Exception:  # this interpreter does not have paddle_doctor: run the user's code untouched
         return
     try:

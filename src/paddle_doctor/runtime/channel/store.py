@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .bounded import Worker
-from .guard_errors import StoreTimeoutError
-from .polling import pauses
-from .storeclient import nodelay_on_new_sockets, socket_inodes, store_endpoint
+from paddle_doctor.runtime.guards.bounded import Worker
+from paddle_doctor.errors import StoreTimeoutError
+from paddle_doctor.runtime.channel.polling import pauses
+from paddle_doctor.runtime.channel.storeclient import nodelay_on_new_sockets, socket_inodes, store_endpoint
 
 CALL_TIMEOUT_S = 10.0
 MAX_POLL_S = 0.2  # longest pause between counter reads (see polling.py)

@@ -1,0 +1,103 @@
+"""The one exception tree of paddle-doctor. No paddle import here.
+
+    PaddleDoctorError (RuntimeError)              cause (catalog id) by default
+     |-- EvalError                                the errors ``evaluate`` raises on purpose
+     |    |-- SampleCountError                    eval_samples_dropped: a sample was dropped or
+     |    |                                       counted twice (num_samples != len(dataset))
+     |    |-- StateSchemaError                    rank_divergent_collective: ranks hold metric states
+     |    |                                       of different names, shapes or dtypes
+     |    `-- PeerFailedError                     python_exception: another rank raised inside
+     |                                            evaluate(); names it
+     `-- GuardError                               the errors the runtime guards raise on purpose
+          |-- PreflightError                      config_error: ranks disagree on their plan (data,
+          |                                       model, versions); a table names ranks and values
+          |-- CollectiveMismatchError             rank_divergent_collective: ranks are about to run
+          |                                       different collectives, or shapes/dtypes differ
+          `-- StoreTimeoutError                   collective_timeout: a TCP store call did not
+                                                  return within its deadline
+
+Every exception knows its cause id (``exc.cause``): the class default, or the one its ``finding``
+names when the instance knows better (``SampleCountError`` for a duplicate says
+``eval_samples_duplicated``). ``diagnose`` maps our exception names seen in logs to cause ids
+with :data:`CAUSE_BY_NAME`.
+"""
+
+from __future__ import annotations
+
+from .findings import Finding
+
+
+class PaddleDoctorError(RuntimeError):
+    """Base class of every error paddle-doctor raises on purpose."""
+
+    default_cause = "unknown"
+
+    def __init__(self, message: str, hint: dict | None = None, finding: Finding | None = None):
+        super().__init__(message)
+        self.hint = hint or {}  # transitional: the guards' old untyped hand-off
+        self.finding = finding
+
+    @property
+    def cause(self) -> str:
+        if self.finding is not None:
+            return self.finding.cause
+        return self.hint.get("category") or self.default_cause
+
+
+class EvalError(PaddleDoctorError):
+    """Base class of the errors that ``paddle_doctor.evaluate`` raises on purpose."""
+
+    default_cause = "python_exception"
+
+
+class SampleCountError(EvalError):
+    """The evaluated samples are not exactly the dataset: some are missing or counted twice."""
+
+    default_cause = "eval_samples_dropped"
+
+
+class StateSchemaError(EvalError):
+    """The ranks hold metric states of different names, shapes or dtypes."""
+
+    default_cause = "rank_divergent_collective"
+
+
+class PeerFailedError(EvalError):
+    """Another rank raised during the evaluation; this rank stops instead of waiting forever."""
+
+    default_cause = "python_exception"
+
+
+class GuardError(PaddleDoctorError):
+    """Base class of the errors that the runtime guards raise on purpose."""
+
+    default_cause = "unknown"
+
+
+class PreflightError(GuardError):
+    """The ranks' plans differ: evaluating would mix unrelated numbers or hang."""
+
+    default_cause = "config_error"
+
+
+class CollectiveMismatchError(GuardError):
+    """The ranks reached different collectives (or different shapes/dtypes at the same one)."""
+
+    default_cause = "rank_divergent_collective"
+
+
+class StoreTimeoutError(GuardError):
+    """The TCP store did not answer in time (rank 0, which hosts it, may be stopped or dead)."""
+
+    default_cause = "collective_timeout"
+
+
+def _tree(root: type) -> list[type]:
+    out = [root]
+    for sub in root.__subclasses__():
+        out.extend(_tree(sub))
+    return out
+
+
+# Exception class name -> default cause id, for diagnose reading a traceback's last line.
+CAUSE_BY_NAME: dict[str, str] = {cls.__name__: cls.default_cause for cls in _tree(PaddleDoctorError)}
