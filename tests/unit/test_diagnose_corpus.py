@@ -18,7 +18,7 @@ def test_corpus_score_at_least_18_of_20():
     rows, hits = [], 0
     for label in _labels():
         d = diagnose_paths([str(CORPUS / f"{label['id']}.log")])
-        got = d.root_cause.category if d.root_cause else None
+        got = d.root_cause.cause if d.root_cause else None
         hits += got == label["root_cause"]
         rows.append(f"{'ok ' if got == label['root_cause'] else 'MISS'} {label['id']}: "
                     f"want {label['root_cause']}, got {got}")

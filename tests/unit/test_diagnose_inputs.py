@@ -50,7 +50,7 @@ def test_huge_single_line(tmp_path):
         out.write(b"x" * (100 << 20))
         out.write(b" MemoryError: cannot allocate\n")
     d = diagnose_paths([str(f)])
-    assert d.root_cause.category == "host_out_of_memory"
+    assert d.root_cause.cause == "host_out_of_memory"
     assert len(d.root_cause.evidence[0].text) < 2000
 
 
@@ -68,7 +68,7 @@ def test_unreadable_file_is_skipped_with_partial_verdict(tmp_path, monkeypatch):
             PermissionError(13, "Permission denied", str(p))) if str(p).endswith(".1") else real_open(p, *a, **k),
             raising=False)
     d = diagnose_paths([str(tmp_path)])
-    assert d.root_cause.category == "python_exception"
+    assert d.root_cause.cause == "python_exception"
     assert any("workerlog.1" in s and "Permission denied" in s for s in d.skipped)
 
 

@@ -12,7 +12,7 @@ import io
 import re
 from dataclasses import dataclass, field
 
-from .model import SourceFile
+from .sources import SourceFile
 from .scan import BinaryFileError, ScanStats, scan_stream
 from .signatures import Signature, match_line
 

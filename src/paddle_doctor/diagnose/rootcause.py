@@ -16,10 +16,10 @@ Order of reasoning:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..findings import Alternative, Finding
 from .parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly
+from .verdict import make_verdict
 
 
 # A launcher exit code -N means the rank died of signal N. With no text in its log, the signal is the clue.
@@ -31,19 +31,7 @@ SIGNAL_CAUSES = {
 }
 
 
-@dataclass
-class Verdict:
-    category: str
-    rank: int | None
-    evidence: list[Event]
-    confidence: str
-    why_confident: str
-    title: str = ""
-    notes: tuple[str, ...] = ()
-    last_line: tuple[str, int, str] | None = None  # (file, line, text) where a silent rank's log stops
-
-
-def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Verdict | None:
+def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
     for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
                  _from_hang_dump, _from_unranked, _from_launcher_only):
         verdict = rule(ranks, unranked, facts)
@@ -52,7 +40,7 @@ def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFa
     return None
 
 
-def _from_candidates(ranks, unranked, facts) -> Verdict | None:
+def _from_candidates(ranks, unranked, facts) -> Finding | None:
     candidates = [(s.rank, s.best_cause()) for s in ranks.values() if s.best_cause() is not None]
     signalled = [r for r, s in ranks.items() if s.exit_code in SIGNAL_CAUSES and s.best_cause() is None]
     if not candidates and not signalled:
@@ -62,12 +50,13 @@ def _from_candidates(ranks, unranked, facts) -> Verdict | None:
         code = ranks[rank].exit_code
         category, signal, note = SIGNAL_CAUSES[code]
         state = ranks[rank]
-        return Verdict(category, rank, _launcher_lines(facts, rank), "high",
+        return make_verdict("signal_exit", category, rank, _launcher_lines(facts, rank), "high",
                        f"the launcher reports exit code {code} ({signal}) for rank {rank}, whose log has no error",
                        title=f"rank {rank} died of {signal} (exit code {code}); {note}",
                        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
-    return Verdict(event.sig.cause, rank, _evidence_for(ranks[rank], event), _confidence(event, candidates),
+    return make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
+                        _confidence(event, candidates),
                    _why(event, candidates))
 
 
@@ -100,7 +89,7 @@ def _why(event: Event, candidates) -> str:
     return f"{kind}; several ranks show errors and this one is the most specific"
 
 
-def _from_silent_peer(ranks, unranked, facts) -> Verdict | None:
+def _from_silent_peer(ranks, unranked, facts) -> Finding | None:
     for state in sorted(ranks.values(), key=lambda s: s.rank):
         closed = state.first("peer_closed")
         peer = _peer_of(closed, state, ranks, facts)
@@ -110,7 +99,7 @@ def _from_silent_peer(ranks, unranked, facts) -> Verdict | None:
         if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")):
             continue
         if finished_cleanly(peer, facts, peer_state):
-            return Verdict("uneven_eval_batches", state.rank, [closed], "medium",
+            return make_verdict("peer_exited_cleanly", "uneven_eval_batches", state.rank, [closed], "medium",
                            f"rank {peer} had already exited cleanly while rank {state.rank} was still in a "
                            "collective: the ranks ran different numbers of collectives",
                            notes=(f"rank {peer} finished its loop and exited; rank {state.rank} called one more "
@@ -139,20 +128,21 @@ def _peer_of(closed: Event | None, state: RankState, ranks: dict[int, RankState]
 
 
 def _silent_death(peer: int, peer_state: RankState | None, reporter: int, closed: Event,
-                  facts: LauncherFacts) -> Verdict:
+                  facts: LauncherFacts) -> Finding:
     code = peer_state.exit_code if peer_state else None
     how = "by SIGKILL (exit code -9)" if code == -9 else "from outside, leaving no error text (SIGKILL)"
     last = None
     if peer_state is not None and peer_state.log:
         last = (peer_state.log, peer_state.lines, peer_state.last_text) if peer_state.lines else None
-    return Verdict("host_oom_killed", peer, _launcher_lines(facts, peer) + [closed], "high" if code == -9 else "medium",
+    return make_verdict("silent_death", "host_oom_killed", peer, _launcher_lines(facts, peer) + [closed],
+                        "high" if code == -9 else "medium",
                    f"rank {peer}'s log stops without any error while rank {reporter} reports that it closed the "
                    "connection: it was killed from outside (SIGKILL leaves no text)",
                    title=f"rank {peer} was killed {how}; the kernel OOM killer is the usual sender",
                    last_line=last)
 
 
-def _from_stuck_in_dataloader(ranks, unranked, facts) -> Verdict | None:
+def _from_stuck_in_dataloader(ranks, unranked, facts) -> Finding | None:
     """A rank stopped by SIGTERM whose crash dump shows it waiting for a DataLoader batch
     (``ReadNextList``) was stuck there: a worker never returned. Its peers' 30 s gloo timeout, or
     the launcher's SIGTERM to all, are the consequence. ``DataLoader(timeout=N)`` does not help
@@ -166,12 +156,12 @@ def _from_stuck_in_dataloader(ranks, unranked, facts) -> Verdict | None:
     waiting = [s.rank for s in ranks.values() if s.has("real_timeout")]
     why = (f"rank {state.rank}'s SIGTERM crash dump shows it waiting for a DataLoader batch"
            + (f" while rank(s) {', '.join(map(str, sorted(waiting)))} timed out waiting for it" if waiting else ""))
-    return Verdict("dataloader_worker_crash", state.rank, [site, state.first("terminated")],
+    return make_verdict("stuck_in_dataloader", "dataloader_worker_crash", state.rank, [site, state.first("terminated")],
                    "high" if waiting else "medium", why,
                    title=f"rank {state.rank} was stuck in the DataLoader: a worker never returned a batch")
 
 
-def _from_real_timeout(ranks, unranked, facts) -> Verdict | None:
+def _from_real_timeout(ranks, unranked, facts) -> Finding | None:
     timed_out = [s for s in ranks.values() if s.has("real_timeout")]
     if not timed_out:
         return None
@@ -181,35 +171,47 @@ def _from_real_timeout(ranks, unranked, facts) -> Verdict | None:
     others = sorted(r for r in ranks if r != state.rank)
     if unseen:
         # Without the peers' logs, "alive and elsewhere" and "stuck" (a hung DataLoader, I/O) look
-        # the same from here: say which file settles it.
+        # the same from here: no cause is named, only the file that settles it, and what it may show.
         files = ", ".join(f"workerlog.{r}" for r in unseen)
-        return Verdict("rank_divergent_collective", state.rank, [state.first("real_timeout")], "low",
-                       f"rank {state.rank} waited the full gloo timeout in a collective; the other ranks' "
-                       "logs were not given, so a stuck peer cannot be ruled out",
-                       notes=(f"Open {files} (or pass the whole log dir): a peer stuck in the DataLoader or in "
-                               "I/O shows it in its SIGTERM crash dump; a peer in another collective does not.",))
-    return Verdict("rank_divergent_collective", state.rank, [state.first("real_timeout")], "medium",
+        suspect = unseen[0] if len(unseen) == 1 else None
+        return make_verdict(
+            "real_timeout_peers_unseen", "unknown", suspect, [state.first("real_timeout")], "low",
+            f"rank {state.rank} waited the full gloo timeout in a collective; the other ranks' logs were not "
+            "given, so a peer in another collective and a stuck peer look the same from here",
+            title=f"rank {state.rank} timed out waiting for its peers; the cause is in {files}, which was not given",
+            notes=(f"Open {files} (or pass the whole log dir): a peer stuck in the DataLoader or in "
+                   "I/O shows it in its SIGTERM crash dump; a peer in another collective does not.",),
+            alternatives=(
+                Alternative("rank_divergent_collective", "low",
+                            "the peers were alive but called a different collective (or one more)",
+                            f"{files} ends in a different collective, or exits cleanly"),
+                Alternative("dataloader_worker_crash", "low",
+                            "a peer was stuck waiting for a DataLoader batch (a hung worker)",
+                            f"{files} holds a SIGTERM crash dump with ReadNextList / BlockingQueue")))
+    return make_verdict("real_timeout", "rank_divergent_collective", state.rank, [state.first("real_timeout")],
+                        "medium",
                    f"rank {state.rank} waited the full gloo timeout in a collective while rank(s) "
                    f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
 
 
-def _from_hang_dump(ranks, unranked, facts) -> Verdict | None:
+def _from_hang_dump(ranks, unranked, facts) -> Finding | None:
     states = list(ranks.values()) or [RankState(-1, events=unranked)]
     for state in states:
         retries = [e for e in state.events if e.role == "rendezvous_retry"]
         listens = [e for e in state.events if e.role == "listen"]
         if _retries_own_port(retries, listens):
-            return Verdict("wrong_host_ip", _rank_or_none(state), [listens[0], retries[0]], "medium",
+            return make_verdict("retries_own_port", "wrong_host_ip", _rank_or_none(state), [listens[0], retries[0]],
+                                "medium",
                            "the process listens on a port and keeps retrying to reach that same port at another "
                            "address: the address it was given is not this machine's")
         stuck = [e for e in state.events if e.role == "hang_site" and "rendezvous" in e.sig.name]
         if stuck or (retries and len(retries) >= 3):
             ev = (stuck or retries)[:2] + [e for e in state.events if e.role == "terminated"][:1]
             if not facts.kind:
-                return Verdict("residual_dist_env", _rank_or_none(state), ev, "medium",
+                return make_verdict("lone_rendezvous", "residual_dist_env", _rank_or_none(state), ev, "medium",
                                "a single process (no launcher) hung in distributed rendezvous until it was "
                                "killed: it was told to wait for peers that do not exist")
-            return Verdict("wrong_host_ip", _rank_or_none(state), ev, "low",
+            return make_verdict("rendezvous_never_met", "wrong_host_ip", _rank_or_none(state), ev, "low",
                            "the ranks never met during rendezvous")
     return None
 
@@ -220,17 +222,17 @@ def _retries_own_port(retries: list[Event], listens: list[Event]) -> bool:
                for e in retries)
 
 
-def _from_unranked(ranks, unranked, facts) -> Verdict | None:
+def _from_unranked(ranks, unranked, facts) -> Finding | None:
     """A pasted snippet with no rank information: judge it as one process."""
     causes = [e for e in unranked if e.role in ("cause", "exception")]
     if not causes:
         return None
     event = max(causes, key=lambda e: (e.sig.specificity, -e.line))
-    return Verdict(event.sig.cause, None, [event], _confidence(event, [(None, event)]),
+    return make_verdict(event.sig.name, event.sig.cause, None, [event], _confidence(event, [(None, event)]),
                    "a cause signature in the given text, which names no rank")
 
 
-def _from_launcher_only(ranks, unranked, facts) -> Verdict | None:
+def _from_launcher_only(ranks, unranked, facts) -> Finding | None:
     if not (facts.failed or (facts.exit_code not in (None, 0)) or facts.killed):
         return None
     victims = [s.first("peer_closed") for s in ranks.values() if s.has("peer_closed")]
@@ -243,7 +245,7 @@ def _from_launcher_only(ranks, unranked, facts) -> Verdict | None:
     note = (f"The cause is not in what was given: open {target}, or pass the whole log dir: "
             f"paddle-doctor diagnose {log_dir}/. If there is no log dir, rerun with "
             f"`python -m paddle.distributed.launch --log_dir {log_dir} ...`.")
-    return Verdict("unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
+    return make_verdict("cause_not_given", "unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
                    "only the launcher's report and symptoms were given", notes=(note,),
                    title=f"the cause is in {target}, which was not given")
 

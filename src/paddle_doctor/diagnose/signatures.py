@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import CAUSE_BY_NAME
+
 
 @dataclass(frozen=True)
 class Signature:
@@ -30,16 +32,30 @@ class Signature:
     role: str
     cause: str | None = None
     specificity: int = 0  # higher wins when one rank shows several causes
-    example: str = ""  # a real line it matches (tests check every example)
+    example: str = ""  # a line built from the emitting code's template (tests check every example)
     title: str = ""  # short human label; may use named groups, e.g. "{exc}"
+    source: str = ""  # where the message is emitted: "package version, file" (tests require it)
 
 
 # What a survivor prints when another rank failed: never a cause by itself.
 VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 
 
-def _sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0):
-    return Signature(name, re.compile(pattern, flags), role, cause, specificity, example, title)
+def _sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source=""):
+    return Signature(name, re.compile(pattern, flags), role, cause, specificity, example, title, source)
+
+
+# A victim's own exception (another rank failed first) must not outrank the real cause.
+_VICTIM_EXCEPTIONS = {"PeerFailedError": 45}
+
+
+def _our_exceptions() -> tuple[Signature, ...]:
+    """paddle-doctor's own exceptions name their cause id (``errors.CAUSE_BY_NAME``)."""
+    return tuple(
+        _sig(f"ours_{name}", rf"(?:^|[\s.:'\"])(?P<exc>{name})(?::\s?(?P<msg>.*))?$", "cause", cause,
+             _VICTIM_EXCEPTIONS.get(name, 90), f"paddle_doctor.errors.{name}: ranks disagree (rank 1 differs)",
+             title="{exc}: {msg}", source="paddle-doctor, src/paddle_doctor/errors.py")
+        for name, cause in sorted(CAUSE_BY_NAME.items()))
 
 
 # Ordered: the first match wins. Keep specific before generic.
@@ -220,6 +236,8 @@ SIGNATURES: tuple[Signature, ...] = (
          r'(?!main\b|launch\b|run\b|_run_\w+|<module>)', "cause", "launcher_bug", 65,
          'File "/home/x/paddle/distributed/utils.py", line 257, in terminate_local_procs',
          title="the launcher itself crashed"),
+    # --- paddle-doctor's own exceptions --------------------------------------------------------------------
+    *_our_exceptions(),
     # --- structure and the generic fallback ------------------------------------------------------------------
     _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
          example="Traceback (most recent call last):"),
@@ -229,6 +247,22 @@ SIGNATURES: tuple[Signature, ...] = (
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", "python_exception", 50,
          "ValueError: boom on rank 1", title="{exc}"),
 )
+
+
+def signature_table() -> list[dict]:
+    """The signatures as plain data (name, role, cause id, source, example): the catalog's
+    ``signatures`` back-links are derived from it."""
+    return [{"name": s.name, "role": s.role, "cause": s.cause, "specificity": s.specificity,
+             "source": s.source, "example": s.example} for s in SIGNATURES]
+
+
+def signatures_by_cause() -> dict[str, list[str]]:
+    """cause id -> names of the signatures that point to it."""
+    out: dict[str, list[str]] = {}
+    for s in SIGNATURES:
+        if s.cause and s.role in ("cause", "exception"):
+            out.setdefault(s.cause, []).append(s.name)
+    return out
 
 
 def match_line(text: str) -> tuple[Signature, re.Match] | None:
