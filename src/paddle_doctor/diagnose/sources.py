@@ -81,7 +81,9 @@ def _walk_dir(root: Path, skipped: list[str]) -> list[SourceFile]:
 
 
 def _classify(path: Path, explicit: bool) -> SourceFile | None:
-    name, node = path.name, str(path.parent)
+    # A compressed log is read like the log it holds (``workerlog.1.gz``, ``train.log.gz``).
+    name, node = path.name.removesuffix(".gz"), str(path.parent)
+    suffix = Path(name).suffix
     if m := WORKER_RE.match(name):
         return SourceFile(str(path), "worker", local_rank=int(m.group(1)), node=node)
     if RECORD_NAME_RE.match(name) or FAULT_NAME_RE.match(name):
@@ -90,16 +92,16 @@ def _classify(path: Path, explicit: bool) -> SourceFile | None:
         return SourceFile(str(path), "env", local_rank=int(m.group(1)), node=node)
     if name.startswith("workerlog.") or name == "endpoints.log":
         return SourceFile(str(path), "aux", node=node) if explicit else None
-    if _is_launcher_log(path):
+    if _is_launcher_log(name):
         return SourceFile(str(path), "launcher_log", node=node)
-    if explicit or path.suffix in LOG_SUFFIXES or name.startswith("nohup"):
+    if explicit or suffix in LOG_SUFFIXES or name.startswith("nohup"):
         return SourceFile(str(path), "terminal", node=node)
     return None
 
 
-def _is_launcher_log(path: Path) -> bool:
+def _is_launcher_log(name: str) -> bool:
     """The new launcher writes its own log as ``<job_id>.<pod>.log`` (``default.abcdef.log``)."""
-    return path.suffix == ".log" and path.name.count(".") == 2 and path.name.startswith("default.")
+    return name.endswith(".log") and name.count(".") == 2 and name.startswith("default.")
 
 
 def _assign_global_ranks(sources: list[SourceFile]) -> None:
