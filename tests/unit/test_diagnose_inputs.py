@@ -61,10 +61,10 @@ def test_unreadable_file_is_skipped_with_partial_verdict(tmp_path, monkeypatch):
     if os.geteuid() != 0:
         bad.chmod(0)
     else:  # root reads anything: make the open fail the way a permission error does
-        import paddle_doctor.diagnose.parse as parse
+        import paddle_doctor.diagnose.opener as opener
 
         real_open = open
-        monkeypatch.setattr(parse, "open", lambda p, *a, **k: (_ for _ in ()).throw(
+        monkeypatch.setattr(opener, "open", lambda p, *a, **k: (_ for _ in ()).throw(
             PermissionError(13, "Permission denied", str(p))) if str(p).endswith(".1") else real_open(p, *a, **k),
             raising=False)
     d = diagnose_paths([str(tmp_path)])

@@ -15,6 +15,13 @@ from typing import BinaryIO
 GZIP_MAGIC = b"\x1f\x8b"
 UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 CHUNK = 1 << 20
+SNIFF = 256
+
+
+def _is_utf16(head: bytes) -> bool:
+    """A UTF-16 BOM, and NUL bytes in every other place as UTF-16 text mostly has (a Latin-1 log
+    may start with the same two bytes, ``\\xff\\xfe``, without being UTF-16)."""
+    return head.startswith(UTF16_BOMS) and head.count(b"\x00") * 4 >= len(head) - 2
 
 
 class _Utf16Reader(io.RawIOBase):
@@ -49,11 +56,11 @@ class _Utf16Reader(io.RawIOBase):
 def open_log(path: str | None, data: bytes | None = None) -> BinaryIO:
     """A binary stream of the log's text as UTF-8 (or its raw bytes when it is not UTF-16)."""
     stream: BinaryIO = io.BytesIO(data) if data is not None else open(path, "rb")  # noqa: SIM115
-    head = _peek(stream, 4)
+    head = _peek(stream, SNIFF)
     if head.startswith(GZIP_MAGIC):
         stream = gzip.GzipFile(fileobj=stream)  # type: ignore[assignment]
-        head = _peek(stream, 4)
-    if head.startswith(UTF16_BOMS):
+        head = _peek(stream, SNIFF)
+    if _is_utf16(head):
         return _Utf16Reader(stream)  # type: ignore[return-value]
     if head.startswith(codecs.BOM_UTF8):
         stream.read(len(codecs.BOM_UTF8))
