@@ -16,6 +16,8 @@ Order of reasoning:
 
 from __future__ import annotations
 
+import re
+
 from ..findings import Alternative, Finding
 from .parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly
@@ -33,7 +35,8 @@ SIGNAL_CAUSES = {
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
     for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
-                 _from_hang_dump, _from_unranked, _from_launcher_only):
+                 _from_contradicting_launch_cmds, _from_unreached_endpoints, _from_hang_dump, _from_unranked, _from_spawn_child, _from_launcher_only,
+                 _from_any_error):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict
@@ -55,9 +58,40 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
                        title=f"rank {rank} died of {signal} (exit code {code}); {note}",
                        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
+    explained = _explained_by_context(ranks[rank].events, event, rank)
+    if explained is not None:
+        return explained
     return make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
-                        _confidence(event, candidates),
-                   _why(event, candidates))
+                        _confidence(event, candidates), _why(event, candidates))
+
+
+# Errors that say "something failed" without saying why: an earlier warning that names a cause
+# (a version mismatch) explains them.
+GENERIC_CAUSES = ("python_exception", "cuda_error_other", "nccl_error", "segfault", "dataloader_worker_crash")
+
+
+def _explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
+    if event.sig.cause not in GENERIC_CAUSES:
+        return None
+    context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)]
+    if not context:
+        return None
+    warning = context[-1]
+    return make_verdict(
+        warning.sig.name, warning.sig.cause, rank, [warning, event], "high",
+        f"an earlier warning names the cause ({warning.sig.cause}); the later error ({event.sig.cause}) is what "
+        "it leads to",
+        title=_format(warning), alternatives=(Alternative(
+            event.sig.cause, "low", "the later error may have its own reason",
+            "fix the mismatch the warning names and rerun: the error goes away if it was the cause"),))
+
+
+def _format(event: Event) -> str:
+    groups = {k: v for k, v in event.groups.items() if v is not None}
+    try:
+        return event.sig.title.format(**groups)
+    except (KeyError, IndexError):
+        return event.sig.title
 
 
 def _pick(candidates: list[tuple[int, Event]]) -> tuple[int, Event]:
@@ -228,6 +262,9 @@ def _from_unranked(ranks, unranked, facts) -> Finding | None:
     if not causes:
         return None
     event = max(causes, key=lambda e: (e.sig.specificity, -e.line))
+    explained = _explained_by_context(unranked, event, None)
+    if explained is not None:
+        return explained
     return make_verdict(event.sig.name, event.sig.cause, None, [event], _confidence(event, [(None, event)]),
                    "a cause signature in the given text, which names no rank")
 
@@ -265,3 +302,79 @@ def _evidence_for(state: RankState, event: Event) -> list[Event]:
     user = [f for f in frames if "site-packages" not in f.groups.get("path", "") and "/paddle/" not in f.groups.get("path", "")]
     lines = ([user[-1]] if user else []) + [event]
     return lines
+
+
+def _from_unreached_endpoints(ranks, unranked, facts) -> Finding | None:
+    """Fleet's ``wait_server_ready`` lists the peers' endpoints it cannot reach, every 3 s. Peers that
+    never answer were given addresses that are not theirs (or never started)."""
+    events = [e for s in ranks.values() for e in s.events] + unranked
+    waits = [e for e in events if e.sig.name == "fleet_server_not_ready"]
+    if len(waits) < 2:
+        return None
+    hosts = {h for h in re.findall(r"'([\d.]+):\d+'", waits[-1].text)}
+    bogus = [h for h in hosts if h.startswith(("0.", "255.")) or h.endswith(".255")]
+    why = ("the trainers kept waiting for endpoints that never answered"
+           + (f"; {', '.join(sorted(bogus))} is not a usable host address" if bogus else ""))
+    return make_verdict("endpoints_never_ready", "wrong_host_ip", None, waits[:1] + waits[-1:],
+                        "high" if bogus else "medium", why,
+                        title="the trainers' endpoints were never reachable: the host addresses are wrong")
+
+
+def _from_spawn_child(ranks, unranked, facts) -> Finding | None:
+    """A traceback that starts in ``multiprocessing/spawn.py spawn_main`` comes from a child process
+    re-importing the main module; with no error of its own after it, the re-import is what failed."""
+    events = [e for s in ranks.values() for e in s.events] + unranked
+    spawned = [e for e in events if e.sig.name == "spawn_main_frame"]
+    if not spawned:
+        return None
+    return make_verdict("spawn_child_failed", "main_guard_missing", None, spawned[:1], "medium",
+                        "a spawned child failed while re-importing the main module (spawn_main), and no other "
+                        "error follows", title="a spawned worker failed while re-importing the main script")
+
+
+# Lines that say an error happened, even when no signature explains them.
+ERROR_ROLES = ("traceback", "frame", "exception", "cause", "peer_closed", "real_timeout", "terminated",
+               "error_line", "context", "spawn_child")
+
+
+def _from_any_error(ranks, unranked, facts) -> Finding | None:
+    """Never silent on an error: a text that shows one gets a verdict, at worst ``unknown`` with the
+    lines seen and what would settle it."""
+    events = sorted((e for s in ranks.values() for e in s.events), key=lambda e: (e.file, e.line)) + unranked
+    errors = [e for e in events if e.role in ERROR_ROLES]
+    if not errors:
+        return None
+    tracebacks = [e for e in errors if e.role in ("traceback", "frame")]
+    ranked = [s.rank for s in ranks.values() if any(e.role in ERROR_ROLES for e in s.events)]
+    rank = min(ranked) if ranked else None
+    if tracebacks:
+        return make_verdict("traceback_without_exception", "python_exception", rank, tracebacks[-1:], "low",
+                            "a Python traceback whose exception line is not in the text (the log is cut)",
+                            title="an uncaught Python exception (its last line is not in the given text)",
+                            notes=("The traceback's last line names the exception: pass the whole log, or the "
+                                   "workerlog of the failing rank.",))
+    return make_verdict("error_without_cause", "unknown", rank, errors[:2], "low",
+                        "the text shows an error, but no known message that names its cause",
+                        title="an error with no known cause in the given text",
+                        notes=("Pass the whole log dir (paddle-doctor diagnose log/), or rerun with "
+                               "GLOG_v=3 NCCL_DEBUG=INFO to get the failing rank's full error.",))
+
+
+def _from_contradicting_launch_cmds(ranks, unranked, facts) -> Finding | None:
+    """The launchers of a multi-node job must get the same ``--ips`` in the same order: each node
+    takes its rank from its position in that list, so two orders give two nodes the same rank."""
+    events = [e for s in ranks.values() for e in s.events] + unranked
+    cmds = [e for e in events if e.sig.name == "launch_cmd_ips"]
+    lists = {tuple(x.strip() for x in e.groups["ips"].split(",")) for e in cmds}
+    if len(lists) < 2:
+        return None
+    first, *others = sorted(lists)
+    same_nodes = all(set(o) == set(first) for o in others)
+    shown = [next(e for e in cmds if tuple(x.strip() for x in e.groups["ips"].split(",")) == ips)
+             for ips in sorted(lists)][:2]
+    why = ("the nodes were launched with the same --ips in different orders: each node takes its rank from "
+           "its position in the list, so two nodes claim the same rank" if same_nodes else
+           "the nodes were launched with different --ips lists: they do not agree on who is in the job")
+    return make_verdict("launch_ips_disagree", "config_error", None, shown, "high" if same_nodes else "medium", why,
+                        title="the nodes' launch commands disagree on --ips"
+                              + (" (same hosts, different order)" if same_nodes else ""))

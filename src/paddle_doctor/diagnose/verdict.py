@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from ..catalog import get_cause
 from ..findings import Alternative, Confidence, EvidenceLine, Finding, Location
+from .differential import alternatives_for
 from .parse import Event
 from .redact import redact
 
@@ -37,7 +38,8 @@ def make_verdict(code: str, cause: str, rank: int | None, events: Iterable[Event
         code=code, cause=cause, message=title or _title(cause, events, entry.title),
         locations=tuple(Location(path=e.path, line=e.line, rank=rank) for e in evidence[:1]),
         evidence=evidence, ranks=(rank,) if rank is not None else (), fix=entry.fix.strip(),
-        confidence=Confidence(confidence), why=why, alternatives=alternatives, facts=facts)
+        confidence=Confidence(confidence), why=why,
+        alternatives=alternatives_for(cause, Confidence(confidence), first=alternatives), facts=facts)
 
 
 def _evidence(events: list[Event]) -> Iterable[EvidenceLine]:
