@@ -6,7 +6,11 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 # The shared corpus lies beside the checkout (as in CI); PADDLE_DOCTOR_CORPUS points elsewhere.
-CORPUS = Path(os.environ.get("PADDLE_DOCTOR_CORPUS", REPO.parent / "shared" / "corpus" / "real-dev"))
+# A worktree lies one level deeper (/work/wt/NAME): look beside its parent too.
+_SHARED = next((d for d in (REPO.parent / "shared", REPO.parent.parent / "shared") if d.is_dir()),
+               REPO.parent / "shared")
+CORPUS = Path(os.environ.get("PADDLE_DOCTOR_CORPUS", _SHARED / "corpus" / "real-dev"))
+CORPORA = [CORPUS, CORPUS.parent / "real-dev2"]
 
 
 @pytest.fixture

@@ -75,7 +75,7 @@ def test_fault_is_named_fast_recorded_and_diagnosed(case_id, tmp_path):
 
     d = diagnose_paths([str(run.log_dir)])
     assert d.root_cause is not None, context
-    assert (d.root_cause.category, d.root_cause.rank) == (cause, culprit), (d.root_cause, context)
+    assert (d.root_cause.cause, d.root_cause.ranks) == (cause, (culprit,)), (d.root_cause, context)
 
 
 @pytest.mark.timeout(90)
@@ -106,4 +106,4 @@ def test_preflight_names_the_rank_whose_plan_differs(tmp_path):
     from paddle_doctor.diagnose import diagnose_paths
 
     rc = diagnose_paths([str(run.log_dir)]).root_cause
-    assert (rc.category, rc.rank) == ("config_error", 1)
+    assert (rc.cause, rc.ranks) == ("config_error", (1,))

@@ -1,44 +1,99 @@
-"""diagnose on 20 real users' logs (pasted text, Paddle 1.x-3.x): the labelled root cause for >= 18."""
+"""diagnose on real users' logs (pasted text from public GitHub issues, Paddle 0.x-3.x): both shared
+sets. Prints top-1 and top-3 per set and per label confidence; the goal is >= 90 % top-1 on each.
+No log is special-cased: signatures come from the emitting code (see signatures.SOURCES)."""
 
 import json
+import re
+from collections import defaultdict
 
 import pytest
 
-from conftest import CORPUS
+from conftest import CORPORA
 from paddle_doctor.diagnose import diagnose_paths
 
-pytestmark = pytest.mark.skipif(not (CORPUS / "labels.jsonl").exists(), reason="shared corpus not present")
+SETS = [c for c in CORPORA if (c / "labels.jsonl").exists()]
+pytestmark = pytest.mark.skipif(not SETS, reason="shared corpus not present")
+GOAL = 0.90
 
 
-def _labels():
-    return [json.loads(line) for line in (CORPUS / "labels.jsonl").read_text().splitlines() if line.strip()]
+def _labels(corpus):
+    return [json.loads(line) for line in (corpus / "labels.jsonl").read_text().splitlines() if line.strip()]
 
 
-def test_corpus_score_at_least_18_of_20():
-    rows, hits = [], 0
-    for label in _labels():
-        d = diagnose_paths([str(CORPUS / f"{label['id']}.log")])
-        got = d.root_cause.category if d.root_cause else None
-        hits += got == label["root_cause"]
-        rows.append(f"{'ok ' if got == label['root_cause'] else 'MISS'} {label['id']}: "
-                    f"want {label['root_cause']}, got {got}")
-    print("\n".join(rows))
-    print(f"corpus score: {hits}/{len(rows)}")
-    assert len(rows) == 20
-    assert hits >= 18, "\n".join(rows)
+def _score(corpus):
+    rows, by_conf, by_ours = [], defaultdict(lambda: [0, 0, 0]), defaultdict(lambda: [0, 0])
+    for label in _labels(corpus):
+        rc = diagnose_paths([str(corpus / f"{label['id']}.log")]).root_cause
+        got = rc.cause if rc else None
+        top3 = [got] + [a.cause for a in rc.alternatives] if rc else []
+        hit1, hit3 = got == label["root_cause"], label["root_cause"] in top3
+        stat = by_conf[label.get("confidence", "?")]
+        stat[0], stat[1], stat[2] = stat[0] + 1, stat[1] + hit1, stat[2] + hit3
+        if rc is not None:
+            ours = by_ours[rc.confidence.value]
+            ours[0], ours[1] = ours[0] + 1, ours[1] + hit1
+        rows.append((label["id"], label["root_cause"], got, hit1, hit3, rc.confidence.value if rc else None))
+    return rows, by_conf, by_ours
 
 
-@pytest.mark.parametrize("label", _labels() if (CORPUS / "labels.jsonl").exists() else [],
-                         ids=lambda lab: lab["id"])
+@pytest.mark.parametrize("corpus", SETS, ids=lambda c: c.name)
+def test_corpus_top1_at_least_90_percent(corpus):
+    rows, by_conf, by_ours = _score(corpus)
+    n = len(rows)
+    top1, top3 = sum(r[3] for r in rows), sum(r[4] for r in rows)
+    for id_, want, got, hit1, hit3, conf in rows:
+        if not hit1:
+            print(f"MISS {corpus.name}/{id_}: want {want}, got {got} ({conf}){' (in top 3)' if hit3 else ''}")
+    print(f"{corpus.name}: top-1 {top1}/{n} ({top1 / n:.0%}), top-3 {top3}/{n} ({top3 / n:.0%})")
+    for conf, (k, h1, h3) in sorted(by_conf.items()):
+        print(f"  label confidence {conf:<13} top-1 {h1}/{k}, top-3 {h3}/{k}")
+    for conf, (k, h1) in sorted(by_ours.items()):
+        print(f"  our confidence {conf:<6} right {h1}/{k}")
+    assert n == len(list(corpus.glob("*.log")))
+    assert top1 / n >= GOAL, f"{corpus.name}: top-1 {top1}/{n}"
+
+
+# What "carries an error" means (issue 9): a traceback, an Error / EnforceNotMet / FatalError /
+# ABORT!!! line, or an NCCL WARN line. Independent of diagnose's own signatures.
+CARRIES_ERROR = re.compile(r"Traceback \(most recent call last\)|[Ee]rror|ERROR|EnforceNotMet|ABORT!!!|"
+                           r"\bWARN\b")
+
+
+def carries_error(path) -> bool:
+    return bool(CARRIES_ERROR.search(path.read_text(encoding="utf-8", errors="replace")))
+
+
+@pytest.mark.parametrize("corpus", SETS, ids=lambda c: c.name)
+def test_never_silent_on_a_log_with_an_error(corpus):
+    """Each shared log that carries an error gets a verdict (at worst unknown), never null."""
+    logs = [corpus / f"{label['id']}.log" for label in _labels(corpus)]
+    with_error = [p for p in logs if carries_error(p)]
+    assert len(with_error) >= 0.75 * len(logs)  # the test must not go vacuous
+    silent = [p.name for p in with_error if diagnose_paths([str(p)]).root_cause is None]
+    assert silent == []
+
+
+def test_high_confidence_is_mostly_right():
+    """Confidence means something: on both sets, a high verdict is right at least 90 % of the time."""
+    total = right = 0
+    for corpus in SETS:
+        _, _, by_ours = _score(corpus)
+        k, h = by_ours.get("high", [0, 0])
+        total, right = total + k, right + h
+    print(f"high-confidence verdicts right: {right}/{total}")
+    assert total and right / total >= 0.9
+
+
+@pytest.mark.parametrize("label", _labels(SETS[0]) if SETS else [], ids=lambda lab: lab["id"])
 def test_corpus_json_contract(label, run_cli):
-    proc = run_cli("diagnose", "--format", "json", CORPUS / f"{label['id']}.log")
+    proc = run_cli("diagnose", "--format", "json", SETS[0] / f"{label['id']}.log")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["verdict"] in ("failure", "no_failure_found")
     assert data["files_read"] == 1
     rc = data["root_cause"]
     assert rc is not None
-    assert set(rc) >= {"category", "rank", "title", "evidence", "fix", "confidence"}
+    assert set(rc) >= {"category", "rank", "title", "evidence", "fix", "confidence", "alternatives"}
     assert rc["confidence"] in ("high", "medium", "low")
     for ev in rc["evidence"]:
         assert set(ev) >= {"file", "line", "text"} and ev["line"] >= 1

@@ -50,7 +50,7 @@ def test_huge_single_line(tmp_path):
         out.write(b"x" * (100 << 20))
         out.write(b" MemoryError: cannot allocate\n")
     d = diagnose_paths([str(f)])
-    assert d.root_cause.category == "host_out_of_memory"
+    assert d.root_cause.cause == "host_out_of_memory"
     assert len(d.root_cause.evidence[0].text) < 2000
 
 
@@ -61,14 +61,14 @@ def test_unreadable_file_is_skipped_with_partial_verdict(tmp_path, monkeypatch):
     if os.geteuid() != 0:
         bad.chmod(0)
     else:  # root reads anything: make the open fail the way a permission error does
-        import paddle_doctor.diagnose.parse as parse
+        import paddle_doctor.diagnose.opener as opener
 
         real_open = open
-        monkeypatch.setattr(parse, "open", lambda p, *a, **k: (_ for _ in ()).throw(
+        monkeypatch.setattr(opener, "open", lambda p, *a, **k: (_ for _ in ()).throw(
             PermissionError(13, "Permission denied", str(p))) if str(p).endswith(".1") else real_open(p, *a, **k),
             raising=False)
     d = diagnose_paths([str(tmp_path)])
-    assert d.root_cause.category == "python_exception"
+    assert d.root_cause.cause == "python_exception"
     assert any("workerlog.1" in s and "Permission denied" in s for s in d.skipped)
 
 

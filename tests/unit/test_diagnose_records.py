@@ -1,11 +1,17 @@
 """diagnose with paddle-doctor's error records in the log dir: the records name the cause when
-they can (a guard's hint, a rank's own exception, first by recorded time), and the log rules
-decide otherwise. Built log dirs, no processes."""
+they can (a guard's Finding, a rank's own exception, first by recorded time), and the log rules
+decide otherwise. Schema 1 (a ``hint`` dict) and schema 2 (a serialised Finding) are both read.
+Built log dirs, no processes."""
 
 import json
 
+import pytest
+
+from paddle_doctor.contract import RECORD_SCHEMA, record_name
 from paddle_doctor.diagnose import diagnose_paths
 from paddle_doctor.diagnose.records import classify_exception, load_records
+from paddle_doctor.errors import CAUSE_BY_NAME
+from paddle_doctor.findings import Finding
 
 QUIET = "I1129 21:49:29.847064 10358 tcp_utils.cc:132] Successfully connected to 127.0.0.1:39144\nstep 1\n"
 
@@ -18,10 +24,19 @@ def write_logs(d, world=2, **extra):
 
 
 def write_record(d, rank, t, kind="watchdog", hint=None, exc=None, signal=None, run_id="run-b"):
+    """A schema-1 record (the runtime wrote these until the record issue)."""
     data = {"schema": "paddle_doctor.error_record/1", "kind": kind, "rank": rank, "time": t, "run_id": run_id,
             "hint": hint, "signal": signal,
             "exception": {"type": exc[0], "message": exc[1], "traceback": "Traceback ..."} if exc else None}
     (d / f"paddle_doctor_error.{rank}.json").write_text(json.dumps(data))
+
+
+def write_record2(d, rank, t, finding=None, kind="watchdog", exc=None, signal=None, run_id="run-b"):
+    """A schema-2 record: a serialised Finding plus process facts (paddle_doctor.contract)."""
+    data = {"schema": RECORD_SCHEMA, "finding": finding.to_dict() if finding else None, "kind": kind,
+            "rank": rank, "time": t, "run_id": run_id, "signal": signal, "host": "node-a", "pid": 4242,
+            "exception": {"type": exc[0], "message": exc[1], "traceback": "Traceback ..."} if exc else None}
+    (d / record_name(str(rank))).write_text(json.dumps(data))
 
 
 DEAD = {"kind": "dead", "category": "host_oom_killed", "ranks": [1],
@@ -33,9 +48,9 @@ def test_a_watchdog_hint_names_a_silent_death(tmp_path):
     write_record(d, 0, 1000.0, hint=DEAD)
     diag = diagnose_paths([str(d)])
     rc = diag.root_cause
-    assert (rc.category, rc.rank, rc.confidence) == ("host_oom_killed", 1, "high")
-    assert rc.evidence[0].file.endswith("paddle_doctor_error.0.json") and "rank 1 died" in rc.evidence[0].text
-    assert "error record" in rc.time_source
+    assert (rc.cause, rc.ranks, rc.confidence) == ("host_oom_killed", (1,), "high")
+    assert rc.evidence[0].path.endswith("paddle_doctor_error.0.json") and "rank 1 died" in rc.evidence[0].text
+    assert "error record" in rc.fact("time_source")
     assert diag.files_read == 2  # records are not read as logs
 
 
@@ -46,8 +61,8 @@ def test_the_first_failure_by_recorded_time_wins(tmp_path):
     write_record(d, 0, 1000.2, hint=failed)
     write_record(d, 1, 1000.3, kind="exception", exc=("KeyError", "later and unrelated"))
     rc = diagnose_paths([str(d)]).root_cause
-    assert (rc.category, rc.rank) == ("python_exception", 2)
-    assert rc.title == "ValueError: simulated bug"
+    assert (rc.cause, rc.ranks) == ("python_exception", (2,))
+    assert rc.message == "ValueError: simulated bug"
 
 
 def test_a_victims_gloo_error_and_a_sigterm_are_not_causes(tmp_path):
@@ -58,8 +73,8 @@ def test_a_victims_gloo_error_and_a_sigterm_are_not_causes(tmp_path):
                                       "pair_rank = 1 peer_str = [127.0.0.1]:52869"))
     write_record(d, 1, 999.0, kind="signal", signal="SIGTERM")
     rc = diagnose_paths([str(d)]).root_cause
-    assert (rc.category, rc.rank) == ("python_exception", 1)  # from the logs
-    assert not rc.evidence[0].file.endswith(".json")
+    assert (rc.cause, rc.ranks) == ("python_exception", (1,))  # from the logs
+    assert not rc.evidence[0].path.endswith(".json")
 
 
 def test_a_crash_dump_defers_to_the_logs(tmp_path):
@@ -72,7 +87,7 @@ def test_a_crash_dump_defers_to_the_logs(tmp_path):
     records = load_records(sorted(d.glob("paddle_doctor_*")))
     assert records[1].kind == "crash_dump" and records[1].signal == "SIGABRT"
     rc = diagnose_paths([str(d)]).root_cause
-    assert (rc.category, rc.rank) == ("uneven_eval_batches", 1)
+    assert (rc.cause, rc.ranks) == ("uneven_eval_batches", (1,))
 
 
 def test_records_of_an_earlier_run_are_ignored(tmp_path):
@@ -81,7 +96,7 @@ def test_records_of_an_earlier_run_are_ignored(tmp_path):
     write_record(d, 0, 1000.0, hint=DEAD, run_id="run-b")
     (d / "paddle_doctor_fault.1.dump").write_text("")  # a SIGKILLed rank's empty dump file
     assert sorted(load_records(sorted(d.glob("paddle_doctor_*")))) == [0]
-    assert diagnose_paths([str(d)]).root_cause.category == "host_oom_killed"
+    assert diagnose_paths([str(d)]).root_cause.cause == "host_oom_killed"
 
 
 def test_a_guard_hint_with_its_own_cause_id(tmp_path):
@@ -91,7 +106,7 @@ def test_a_guard_hint_with_its_own_cause_id(tmp_path):
         write_record(d, r, 1000.0 + r / 10, kind="exception", exc=("CollectiveMismatchError", "collective mismatch"),
                      hint=hint)
     rc = diagnose_paths([str(d)]).root_cause
-    assert (rc.category, rc.rank) == ("uneven_eval_batches", 2)
+    assert (rc.cause, rc.ranks) == ("uneven_eval_batches", (2,))
 
 
 def test_exceptions_are_classified_by_diagnoses_signatures():
@@ -104,6 +119,77 @@ def test_exceptions_are_classified_by_diagnoses_signatures():
 def test_a_rank_ended_by_the_watchdog_is_a_victim_not_ok(tmp_path):
     d = write_logs(tmp_path / "log")
     write_record(d, 0, 1000.0, hint=DEAD)
-    statuses = {r.rank: (r.status, r.why) for r in diagnose_paths([str(d)]).ranks}
+    statuses = {r.ranks[0]: (r.status, r.why) for r in diagnose_paths([str(d)]).ranks}
     assert statuses[1][0] == "root_cause"
     assert statuses[0][0] == "victim" and "watchdog" in statuses[0][1]
+
+
+# -- schema 2: a serialised Finding ---------------------------------------------------------------
+
+
+def test_schema2_watchdog_finding_names_the_silent_rank(tmp_path):
+    d = write_logs(tmp_path / "log")
+    dead = Finding(code="dead", cause="host_oom_killed", message="rank 1 died without a word: its process is gone",
+                   ranks=(1,), why="no heartbeat for 10 s and its pid is gone")
+    write_record2(d, 0, 1000.0, finding=dead)
+    diag = diagnose_paths([str(d)])
+    rc = diag.root_cause
+    assert (rc.code, rc.cause, rc.ranks) == ("dead", "host_oom_killed", (1,))
+    assert rc.evidence[0].path.endswith(record_name("0")) and "rank 1 died" in rc.evidence[0].text
+    statuses = {r.ranks[0]: r.status.value for r in diag.ranks}
+    assert statuses == {0: "victim", 1: "root_cause"}
+
+
+def test_schema2_record_is_read_with_from_dict(tmp_path):
+    d = tmp_path / "log"
+    d.mkdir()
+    mismatch = Finding(code="collective_mismatch", cause="rank_divergent_collective",
+                       message="rank 0 called all_reduce, rank 1 called barrier", ranks=(1, 0))
+    write_record2(d, 0, 1000.0, finding=mismatch, kind="exception",
+                  exc=("CollectiveMismatchError", "rank 0 called all_reduce, rank 1 called barrier"))
+    records = load_records(sorted(d.glob("paddle_doctor_*")))
+    assert records[0].finding == mismatch and records[0].schema == RECORD_SCHEMA
+
+
+def test_schema2_plain_exception_is_classified_by_its_own_text(tmp_path):
+    """A runtime that marks every exception python_exception still gets the specific cause."""
+    d = write_logs(tmp_path / "log")
+    generic = Finding(code="exception", cause="python_exception", message="ValueError: ...", ranks=(1,))
+    write_record2(d, 1, 1000.0, finding=generic, kind="exception",
+                  exc=("ValueError", "The ``path`` (best.pdparams) to load model not exists."))
+    rc = diagnose_paths([str(d)]).root_cause
+    assert (rc.cause, rc.ranks) == ("file_not_found", (1,))
+
+
+def test_schema2_victims_exception_is_not_the_cause(tmp_path):
+    d = write_logs(tmp_path / "log", log1="Traceback (most recent call last):\nKeyError: 'label'\n")
+    generic = Finding(code="exception", cause="python_exception", message="RuntimeError: ...", ranks=(0,))
+    write_record2(d, 0, 1000.0, finding=generic, kind="exception",
+                  exc=("RuntimeError", "[/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:584] TIMEOUT "
+                                       "self_rank = 0 pair_rank = 1 peer_str = [127.0.0.1]:52869"))
+    rc = diagnose_paths([str(d)]).root_cause
+    assert (rc.cause, rc.ranks) == ("python_exception", (1,))
+
+
+# -- our own exceptions name their cause id --------------------------------------------------------
+
+
+OUR_EXCEPTIONS = sorted(n for n in CAUSE_BY_NAME if n not in ("PaddleDoctorError", "EvalError", "GuardError"))
+
+
+@pytest.mark.parametrize("name", OUR_EXCEPTIONS)
+def test_our_exception_in_a_log_names_its_cause(name, tmp_path):
+    log = tmp_path / "workerlog.0"
+    log.write_text("Traceback (most recent call last):\n  File \"eval.py\", line 3, in <module>\n"
+                   f"paddle_doctor.errors.{name}: something the guard measured\n")
+    rc = diagnose_paths([str(log)]).root_cause
+    assert rc.cause == CAUSE_BY_NAME[name]
+    assert name in rc.message
+
+
+@pytest.mark.parametrize("name", OUR_EXCEPTIONS)
+def test_our_exception_in_a_record_names_its_cause(name, tmp_path):
+    d = write_logs(tmp_path / "log")
+    write_record2(d, 1, 1000.0, kind="exception", exc=(f"paddle_doctor.errors.{name}", "measured"))
+    rc = diagnose_paths([str(d)]).root_cause
+    assert (rc.cause, rc.ranks) == (CAUSE_BY_NAME[name], (1,))

@@ -23,6 +23,23 @@ def test_example_contains_a_trigger(sig):
     assert [h.line for h in hits] == [2]
 
 
+@pytest.mark.parametrize("sig", SIGNATURES, ids=lambda s: s.name)
+def test_every_signature_cites_its_source(sig):
+    """Where the message is emitted (package, version, file): signatures come from the sources."""
+    assert len(sig.source) > 20 and any(k in sig.source for k in ("pp ", "CPython", "CUDA", "NCCL", "nccl",
+                                                                   "paddle-doctor", "glog", "PyTorch", "C library"))
+
+
+def test_signature_table_is_data_with_cause_ids():
+    from paddle_doctor.catalog import cause_ids
+    from paddle_doctor.diagnose.signatures import signature_table, signatures_by_cause
+
+    table = signature_table()
+    assert len(table) == len(SIGNATURES) and all(row["source"] and row["example"] for row in table)
+    assert set(signatures_by_cause()) <= set(cause_ids())
+    assert "gloo_size_mismatch" in signatures_by_cause()["uneven_eval_batches"]
+
+
 def test_names_unique():
     names = [s.name for s in SIGNATURES]
     assert len(names) == len(set(names))

@@ -27,6 +27,6 @@ def command(paths: tuple[str, ...], fmt: str) -> None:
                    "(please report it with the logs)", err=True)
         sys.exit(2)
     if fmt == "json":
-        click.echo(json_out.dumps(diagnosis.to_dict()))
+        click.echo(json_out.dumps(json_out.diagnosis_dict(diagnosis)))
     else:
         text.echo(text.render_diagnosis(diagnosis))

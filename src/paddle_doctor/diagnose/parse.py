@@ -8,11 +8,11 @@ an event without one inherits the last time seen earlier in the same file as a l
 from __future__ import annotations
 
 import datetime as dt
-import io
 import re
 from dataclasses import dataclass, field
 
-from .model import SourceFile
+from .sources import SourceFile
+from .opener import open_log
 from .scan import BinaryFileError, ScanStats, scan_stream
 from .signatures import Signature, match_line
 
@@ -20,6 +20,8 @@ from .signatures import Signature, match_line
 MPI_PREFIX_RE = re.compile(r"^.*?\[\d+,(?P<rank>\d+)\]<std(?:err|out)>:")
 SPAWN_RANK_RE = re.compile(r"Process (?P<rank>\d+) terminated with the following error")
 ERROR_DETAIL = "ERROR LOG DETAIL"
+# Colour codes (Paddle's glog and the launcher colour some lines on a TTY; pastes keep them).
+ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 _GLOG_TS = re.compile(r"^[IWEF](?P<mo>\d\d)(?P<d>\d\d) (?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d(?:\.\d+)?)")
 _PYLOG_TS = re.compile(r"(?P<y>\d{4})[-/](?P<mo>\d\d)[-/](?P<d>\d\d)[ T](?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?:[,.](?P<f>\d+))?")
@@ -63,8 +65,9 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
         state = _SectionState(source.rank)
         last_time = None
         for hit in scan_stream(stream, stats):
-            text, prefix_rank = _strip_prefix(hit.text)
-            own = _timestamp(hit.text, year)
+            clean = ANSI_RE.sub("", hit.text) if "\x1b" in hit.text else hit.text
+            text, prefix_rank = _strip_prefix(clean)
+            own = _timestamp(clean, year)
             rank = state.rank_for(text, prefix_rank)
             matched = match_line(text)
             if matched is not None:
@@ -72,7 +75,7 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}
                 if sig.role == "signal_time" and own is None:
                     own = float(groups["unix"])
-                result.events.append(Event(sig, groups, source.path, hit.line, text, hit.next_text,
+                result.events.append(Event(sig, groups, source.path, hit.line, text, ANSI_RE.sub("", hit.next_text),
                                            own, last_time, rank))
             if own is not None:
                 last_time = own
@@ -81,9 +84,7 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
 
 
 def _open(source: SourceFile):
-    if source.data is not None:
-        return io.BytesIO(source.data)
-    return open(source.path, "rb")
+    return open_log(source.path if source.data is None else None, source.data)
 
 
 def _strip_prefix(text: str) -> tuple[str, int | None]:

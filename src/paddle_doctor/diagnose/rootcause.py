@@ -16,10 +16,12 @@ Order of reasoning:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
 
+from ..findings import Alternative, Finding
 from .parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly
+from .verdict import make_verdict
 
 
 # A launcher exit code -N means the rank died of signal N. With no text in its log, the signal is the clue.
@@ -31,28 +33,17 @@ SIGNAL_CAUSES = {
 }
 
 
-@dataclass
-class Verdict:
-    category: str
-    rank: int | None
-    evidence: list[Event]
-    confidence: str
-    why_confident: str
-    title: str = ""
-    notes: tuple[str, ...] = ()
-    last_line: tuple[str, int, str] | None = None  # (file, line, text) where a silent rank's log stops
-
-
-def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Verdict | None:
+def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
     for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
-                 _from_hang_dump, _from_unranked, _from_launcher_only):
+                 _from_contradicting_launch_cmds, _from_unreached_endpoints, _from_hang_dump, _from_unranked, _from_spawn_child, _from_launcher_only,
+                 _from_any_error):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict
     return None
 
 
-def _from_candidates(ranks, unranked, facts) -> Verdict | None:
+def _from_candidates(ranks, unranked, facts) -> Finding | None:
     candidates = [(s.rank, s.best_cause()) for s in ranks.values() if s.best_cause() is not None]
     signalled = [r for r, s in ranks.items() if s.exit_code in SIGNAL_CAUSES and s.best_cause() is None]
     if not candidates and not signalled:
@@ -62,13 +53,45 @@ def _from_candidates(ranks, unranked, facts) -> Verdict | None:
         code = ranks[rank].exit_code
         category, signal, note = SIGNAL_CAUSES[code]
         state = ranks[rank]
-        return Verdict(category, rank, _launcher_lines(facts, rank), "high",
+        return make_verdict("signal_exit", category, rank, _launcher_lines(facts, rank), "high",
                        f"the launcher reports exit code {code} ({signal}) for rank {rank}, whose log has no error",
                        title=f"rank {rank} died of {signal} (exit code {code}); {note}",
                        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
-    return Verdict(event.sig.cause, rank, _evidence_for(ranks[rank], event), _confidence(event, candidates),
-                   _why(event, candidates))
+    explained = _explained_by_context(ranks[rank].events, event, rank)
+    if explained is not None:
+        return explained
+    return make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
+                        _confidence(event, candidates), _why(event, candidates))
+
+
+# Errors that say "something failed" without saying why: an earlier warning that names a cause
+# (a version mismatch) explains them.
+GENERIC_CAUSES = ("python_exception", "cuda_error_other", "nccl_error", "segfault", "dataloader_worker_crash")
+
+
+def _explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
+    if event.sig.cause not in GENERIC_CAUSES:
+        return None
+    context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)]
+    if not context:
+        return None
+    warning = context[-1]
+    return make_verdict(
+        warning.sig.name, warning.sig.cause, rank, [warning, event], "high",
+        f"an earlier warning names the cause ({warning.sig.cause}); the later error ({event.sig.cause}) is what "
+        "it leads to",
+        title=_format(warning), alternatives=(Alternative(
+            event.sig.cause, "low", "the later error may have its own reason",
+            "fix the mismatch the warning names and rerun: the error goes away if it was the cause"),))
+
+
+def _format(event: Event) -> str:
+    groups = {k: v for k, v in event.groups.items() if v is not None}
+    try:
+        return event.sig.title.format(**groups)
+    except (KeyError, IndexError):
+        return event.sig.title
 
 
 def _pick(candidates: list[tuple[int, Event]]) -> tuple[int, Event]:
@@ -100,7 +123,7 @@ def _why(event: Event, candidates) -> str:
     return f"{kind}; several ranks show errors and this one is the most specific"
 
 
-def _from_silent_peer(ranks, unranked, facts) -> Verdict | None:
+def _from_silent_peer(ranks, unranked, facts) -> Finding | None:
     for state in sorted(ranks.values(), key=lambda s: s.rank):
         closed = state.first("peer_closed")
         peer = _peer_of(closed, state, ranks, facts)
@@ -110,7 +133,7 @@ def _from_silent_peer(ranks, unranked, facts) -> Verdict | None:
         if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")):
             continue
         if finished_cleanly(peer, facts, peer_state):
-            return Verdict("uneven_eval_batches", state.rank, [closed], "medium",
+            return make_verdict("peer_exited_cleanly", "uneven_eval_batches", state.rank, [closed], "medium",
                            f"rank {peer} had already exited cleanly while rank {state.rank} was still in a "
                            "collective: the ranks ran different numbers of collectives",
                            notes=(f"rank {peer} finished its loop and exited; rank {state.rank} called one more "
@@ -139,20 +162,21 @@ def _peer_of(closed: Event | None, state: RankState, ranks: dict[int, RankState]
 
 
 def _silent_death(peer: int, peer_state: RankState | None, reporter: int, closed: Event,
-                  facts: LauncherFacts) -> Verdict:
+                  facts: LauncherFacts) -> Finding:
     code = peer_state.exit_code if peer_state else None
     how = "by SIGKILL (exit code -9)" if code == -9 else "from outside, leaving no error text (SIGKILL)"
     last = None
     if peer_state is not None and peer_state.log:
         last = (peer_state.log, peer_state.lines, peer_state.last_text) if peer_state.lines else None
-    return Verdict("host_oom_killed", peer, _launcher_lines(facts, peer) + [closed], "high" if code == -9 else "medium",
+    return make_verdict("silent_death", "host_oom_killed", peer, _launcher_lines(facts, peer) + [closed],
+                        "high" if code == -9 else "medium",
                    f"rank {peer}'s log stops without any error while rank {reporter} reports that it closed the "
                    "connection: it was killed from outside (SIGKILL leaves no text)",
                    title=f"rank {peer} was killed {how}; the kernel OOM killer is the usual sender",
                    last_line=last)
 
 
-def _from_stuck_in_dataloader(ranks, unranked, facts) -> Verdict | None:
+def _from_stuck_in_dataloader(ranks, unranked, facts) -> Finding | None:
     """A rank stopped by SIGTERM whose crash dump shows it waiting for a DataLoader batch
     (``ReadNextList``) was stuck there: a worker never returned. Its peers' 30 s gloo timeout, or
     the launcher's SIGTERM to all, are the consequence. ``DataLoader(timeout=N)`` does not help
@@ -166,12 +190,12 @@ def _from_stuck_in_dataloader(ranks, unranked, facts) -> Verdict | None:
     waiting = [s.rank for s in ranks.values() if s.has("real_timeout")]
     why = (f"rank {state.rank}'s SIGTERM crash dump shows it waiting for a DataLoader batch"
            + (f" while rank(s) {', '.join(map(str, sorted(waiting)))} timed out waiting for it" if waiting else ""))
-    return Verdict("dataloader_worker_crash", state.rank, [site, state.first("terminated")],
+    return make_verdict("stuck_in_dataloader", "dataloader_worker_crash", state.rank, [site, state.first("terminated")],
                    "high" if waiting else "medium", why,
                    title=f"rank {state.rank} was stuck in the DataLoader: a worker never returned a batch")
 
 
-def _from_real_timeout(ranks, unranked, facts) -> Verdict | None:
+def _from_real_timeout(ranks, unranked, facts) -> Finding | None:
     timed_out = [s for s in ranks.values() if s.has("real_timeout")]
     if not timed_out:
         return None
@@ -181,35 +205,47 @@ def _from_real_timeout(ranks, unranked, facts) -> Verdict | None:
     others = sorted(r for r in ranks if r != state.rank)
     if unseen:
         # Without the peers' logs, "alive and elsewhere" and "stuck" (a hung DataLoader, I/O) look
-        # the same from here: say which file settles it.
+        # the same from here: no cause is named, only the file that settles it, and what it may show.
         files = ", ".join(f"workerlog.{r}" for r in unseen)
-        return Verdict("rank_divergent_collective", state.rank, [state.first("real_timeout")], "low",
-                       f"rank {state.rank} waited the full gloo timeout in a collective; the other ranks' "
-                       "logs were not given, so a stuck peer cannot be ruled out",
-                       notes=(f"Open {files} (or pass the whole log dir): a peer stuck in the DataLoader or in "
-                               "I/O shows it in its SIGTERM crash dump; a peer in another collective does not.",))
-    return Verdict("rank_divergent_collective", state.rank, [state.first("real_timeout")], "medium",
+        suspect = unseen[0] if len(unseen) == 1 else None
+        return make_verdict(
+            "real_timeout_peers_unseen", "unknown", suspect, [state.first("real_timeout")], "low",
+            f"rank {state.rank} waited the full gloo timeout in a collective; the other ranks' logs were not "
+            "given, so a peer in another collective and a stuck peer look the same from here",
+            title=f"rank {state.rank} timed out waiting for its peers; the cause is in {files}, which was not given",
+            notes=(f"Open {files} (or pass the whole log dir): a peer stuck in the DataLoader or in "
+                   "I/O shows it in its SIGTERM crash dump; a peer in another collective does not.",),
+            alternatives=(
+                Alternative("rank_divergent_collective", "low",
+                            "the peers were alive but called a different collective (or one more)",
+                            f"{files} ends in a different collective, or exits cleanly"),
+                Alternative("dataloader_worker_crash", "low",
+                            "a peer was stuck waiting for a DataLoader batch (a hung worker)",
+                            f"{files} holds a SIGTERM crash dump with ReadNextList / BlockingQueue")))
+    return make_verdict("real_timeout", "rank_divergent_collective", state.rank, [state.first("real_timeout")],
+                        "medium",
                    f"rank {state.rank} waited the full gloo timeout in a collective while rank(s) "
                    f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
 
 
-def _from_hang_dump(ranks, unranked, facts) -> Verdict | None:
+def _from_hang_dump(ranks, unranked, facts) -> Finding | None:
     states = list(ranks.values()) or [RankState(-1, events=unranked)]
     for state in states:
         retries = [e for e in state.events if e.role == "rendezvous_retry"]
         listens = [e for e in state.events if e.role == "listen"]
         if _retries_own_port(retries, listens):
-            return Verdict("wrong_host_ip", _rank_or_none(state), [listens[0], retries[0]], "medium",
+            return make_verdict("retries_own_port", "wrong_host_ip", _rank_or_none(state), [listens[0], retries[0]],
+                                "medium",
                            "the process listens on a port and keeps retrying to reach that same port at another "
                            "address: the address it was given is not this machine's")
         stuck = [e for e in state.events if e.role == "hang_site" and "rendezvous" in e.sig.name]
         if stuck or (retries and len(retries) >= 3):
             ev = (stuck or retries)[:2] + [e for e in state.events if e.role == "terminated"][:1]
             if not facts.kind:
-                return Verdict("residual_dist_env", _rank_or_none(state), ev, "medium",
+                return make_verdict("lone_rendezvous", "residual_dist_env", _rank_or_none(state), ev, "medium",
                                "a single process (no launcher) hung in distributed rendezvous until it was "
                                "killed: it was told to wait for peers that do not exist")
-            return Verdict("wrong_host_ip", _rank_or_none(state), ev, "low",
+            return make_verdict("rendezvous_never_met", "wrong_host_ip", _rank_or_none(state), ev, "low",
                            "the ranks never met during rendezvous")
     return None
 
@@ -220,17 +256,20 @@ def _retries_own_port(retries: list[Event], listens: list[Event]) -> bool:
                for e in retries)
 
 
-def _from_unranked(ranks, unranked, facts) -> Verdict | None:
+def _from_unranked(ranks, unranked, facts) -> Finding | None:
     """A pasted snippet with no rank information: judge it as one process."""
     causes = [e for e in unranked if e.role in ("cause", "exception")]
     if not causes:
         return None
     event = max(causes, key=lambda e: (e.sig.specificity, -e.line))
-    return Verdict(event.sig.cause, None, [event], _confidence(event, [(None, event)]),
+    explained = _explained_by_context(unranked, event, None)
+    if explained is not None:
+        return explained
+    return make_verdict(event.sig.name, event.sig.cause, None, [event], _confidence(event, [(None, event)]),
                    "a cause signature in the given text, which names no rank")
 
 
-def _from_launcher_only(ranks, unranked, facts) -> Verdict | None:
+def _from_launcher_only(ranks, unranked, facts) -> Finding | None:
     if not (facts.failed or (facts.exit_code not in (None, 0)) or facts.killed):
         return None
     victims = [s.first("peer_closed") for s in ranks.values() if s.has("peer_closed")]
@@ -243,7 +282,7 @@ def _from_launcher_only(ranks, unranked, facts) -> Verdict | None:
     note = (f"The cause is not in what was given: open {target}, or pass the whole log dir: "
             f"paddle-doctor diagnose {log_dir}/. If there is no log dir, rerun with "
             f"`python -m paddle.distributed.launch --log_dir {log_dir} ...`.")
-    return Verdict("unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
+    return make_verdict("cause_not_given", "unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
                    "only the launcher's report and symptoms were given", notes=(note,),
                    title=f"the cause is in {target}, which was not given")
 
@@ -263,3 +302,79 @@ def _evidence_for(state: RankState, event: Event) -> list[Event]:
     user = [f for f in frames if "site-packages" not in f.groups.get("path", "") and "/paddle/" not in f.groups.get("path", "")]
     lines = ([user[-1]] if user else []) + [event]
     return lines
+
+
+def _from_unreached_endpoints(ranks, unranked, facts) -> Finding | None:
+    """Fleet's ``wait_server_ready`` lists the peers' endpoints it cannot reach, every 3 s. Peers that
+    never answer were given addresses that are not theirs (or never started)."""
+    events = [e for s in ranks.values() for e in s.events] + unranked
+    waits = [e for e in events if e.sig.name == "fleet_server_not_ready"]
+    if len(waits) < 2:
+        return None
+    hosts = {h for h in re.findall(r"'([\d.]+):\d+'", waits[-1].text)}
+    bogus = [h for h in hosts if h.startswith(("0.", "255.")) or h.endswith(".255")]
+    why = ("the trainers kept waiting for endpoints that never answered"
+           + (f"; {', '.join(sorted(bogus))} is not a usable host address" if bogus else ""))
+    return make_verdict("endpoints_never_ready", "wrong_host_ip", None, waits[:1] + waits[-1:],
+                        "high" if bogus else "medium", why,
+                        title="the trainers' endpoints were never reachable: the host addresses are wrong")
+
+
+def _from_spawn_child(ranks, unranked, facts) -> Finding | None:
+    """A traceback that starts in ``multiprocessing/spawn.py spawn_main`` comes from a child process
+    re-importing the main module; with no error of its own after it, the re-import is what failed."""
+    events = [e for s in ranks.values() for e in s.events] + unranked
+    spawned = [e for e in events if e.sig.name == "spawn_main_frame"]
+    if not spawned:
+        return None
+    return make_verdict("spawn_child_failed", "main_guard_missing", None, spawned[:1], "medium",
+                        "a spawned child failed while re-importing the main module (spawn_main), and no other "
+                        "error follows", title="a spawned worker failed while re-importing the main script")
+
+
+# Lines that say an error happened, even when no signature explains them.
+ERROR_ROLES = ("traceback", "frame", "exception", "cause", "peer_closed", "real_timeout", "terminated",
+               "error_line", "context", "spawn_child")
+
+
+def _from_any_error(ranks, unranked, facts) -> Finding | None:
+    """Never silent on an error: a text that shows one gets a verdict, at worst ``unknown`` with the
+    lines seen and what would settle it."""
+    events = sorted((e for s in ranks.values() for e in s.events), key=lambda e: (e.file, e.line)) + unranked
+    errors = [e for e in events if e.role in ERROR_ROLES]
+    if not errors:
+        return None
+    tracebacks = [e for e in errors if e.role in ("traceback", "frame")]
+    ranked = [s.rank for s in ranks.values() if any(e.role in ERROR_ROLES for e in s.events)]
+    rank = min(ranked) if ranked else None
+    if tracebacks:
+        return make_verdict("traceback_without_exception", "python_exception", rank, tracebacks[-1:], "low",
+                            "a Python traceback whose exception line is not in the text (the log is cut)",
+                            title="an uncaught Python exception (its last line is not in the given text)",
+                            notes=("The traceback's last line names the exception: pass the whole log, or the "
+                                   "workerlog of the failing rank.",))
+    return make_verdict("error_without_cause", "unknown", rank, errors[:2], "low",
+                        "the text shows an error, but no known message that names its cause",
+                        title="an error with no known cause in the given text",
+                        notes=("Pass the whole log dir (paddle-doctor diagnose log/), or rerun with "
+                               "GLOG_v=3 NCCL_DEBUG=INFO to get the failing rank's full error.",))
+
+
+def _from_contradicting_launch_cmds(ranks, unranked, facts) -> Finding | None:
+    """The launchers of a multi-node job must get the same ``--ips`` in the same order: each node
+    takes its rank from its position in that list, so two orders give two nodes the same rank."""
+    events = [e for s in ranks.values() for e in s.events] + unranked
+    cmds = [e for e in events if e.sig.name == "launch_cmd_ips"]
+    lists = {tuple(x.strip() for x in e.groups["ips"].split(",")) for e in cmds}
+    if len(lists) < 2:
+        return None
+    first, *others = sorted(lists)
+    same_nodes = all(set(o) == set(first) for o in others)
+    shown = [next(e for e in cmds if tuple(x.strip() for x in e.groups["ips"].split(",")) == ips)
+             for ips in sorted(lists)][:2]
+    why = ("the nodes were launched with the same --ips in different orders: each node takes its rank from "
+           "its position in the list, so two nodes claim the same rank" if same_nodes else
+           "the nodes were launched with different --ips lists: they do not agree on who is in the job")
+    return make_verdict("launch_ips_disagree", "config_error", None, shown, "high" if same_nodes else "medium", why,
+                        title="the nodes' launch commands disagree on --ips"
+                              + (" (same hosts, different order)" if same_nodes else ""))

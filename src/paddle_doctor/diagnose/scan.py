@@ -35,6 +35,9 @@ TRIGGERS: tuple[str, ...] = (
     "Process abort", "Local processes completed", "No stack trace", "Interrupt", "Watchdog",
     "timeout", "Timeout", "HTTPStore", "TCPStore", "ReadNextList", "Warning", "enforce fail",
     "EnforceNotMet", "preamble", "not been used", "ResourceExhausted", "nproc_per_node", "nnodes:",
+    "total_size", "nranks ==", "not ready endpoints", "Device not found", "can't find PADDLE",
+    "but not set", "Memory map failed", "open files", "Errno", "ancdata", "WARN", "insufficient",
+    "CUDNN version", "init.cc", "received by PID", "spawn.py", "FATAL", "FAILED", "num_samples", "--ips",
 )
 
 

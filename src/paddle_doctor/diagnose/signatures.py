@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import CAUSE_BY_NAME
+
 
 @dataclass(frozen=True)
 class Signature:
@@ -30,16 +32,122 @@ class Signature:
     role: str
     cause: str | None = None
     specificity: int = 0  # higher wins when one rank shows several causes
-    example: str = ""  # a real line it matches (tests check every example)
+    example: str = ""  # a line built from the emitting code's template (tests check every example)
     title: str = ""  # short human label; may use named groups, e.g. "{exc}"
+    source: str = ""  # where the message is emitted: "package version, file" (tests require it)
 
 
 # What a survivor prints when another rank failed: never a cause by itself.
 VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 
 
-def _sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0):
-    return Signature(name, re.compile(pattern, flags), role, cause, specificity, example, title)
+def _sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source=""):
+    return Signature(name, re.compile(pattern, flags), role, cause, specificity, example, title,
+                     source or SOURCES.get(name, ""))
+
+
+# Where each message is emitted. "pp" = the paddlepaddle-gpu wheels of those versions (2.x read from
+# the cp38 wheels, 3.3.1 from the CPU wheel); "so" = the text is in the core library's strings
+# (core_avx.so, libpaddle.so, libphi_core.so); NCCL from the nvidia-nccl-cu12 2.32.3 wheel.
+_LAUNCH = "pp 2.4.2-3.3.1, paddle/distributed/launch/"
+_FLEET = "pp 1.8.5 paddle/distributed/utils.py; pp 2.0.2-3.3.1 paddle/distributed/fleet/launch_utils.py"
+SOURCES: dict[str, str] = {
+    "launch_container_failed": _LAUNCH + "job/container.py (Container rank {} status {} cmd {} code {} log {})",
+    "fleet_abort": _FLEET + " (ABORT!!! Out of all {} trainers ...)",
+    "launch_exit_code": _LAUNCH + "controllers/controller.py (Exit code {})",
+    "launch_config": _LAUNCH + "context/__init__.py (prints every argument: key: value)",
+    "launch_pod_failed": _LAUNCH + "controllers/controller.py (Pod failed / Container failed !!!)",
+    "launch_pod_completed": _LAUNCH + "controllers/controller.py (Pod completed)",
+    "launch_killed": _LAUNCH + "main.py and controllers/controller.py (Terminating with signal {})",
+    "fleet_terminate": _FLEET + " terminate_local_procs (terminate all the procs)",
+    "gloo_size_mismatch": "pp 2.0.2-3.3.1 so: gloo/transport/tcp/pair.cc (enforce op.preamble.length <= op.nbytes)",
+    "gloo_peer_closed": "pp 2.0.2-3.3.1 so: gloo/transport/tcp/pair.cc:584 (TIMEOUT self_rank = {} pair_rank = {})",
+    "gloo_reset": "pp 2.0.2-2.6.2 so: gloo/transport/tcp/pair.cc (Read error {}: Connection reset by peer)",
+    "gloo_real_timeout": "pp 2.0.2-3.3.1 so: gloo/transport/tcp/unbound_buffer.cc:80/133 (TIMEOUT)",
+    "nccl_async_timeout": "pp 2.5-3.x GPU so: phi/core/distributed/comm_task_manager.cc (Find timeout start but "
+                          "not finish task); NCCL watchdog wording of ProcessGroupNCCL",
+    "shm_bus_error": "pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (Unexpected BUS error encountered in "
+                     "DataLoader worker ... insufficient shared memory (shm))",
+    "gpu_oom_nothing_free": "pp 1.8.5-3.3.1 so: memory/allocation/allocator_facade / retry_allocator (Out of memory "
+                            "error on GPU %d. Cannot allocate %s memory on GPU %d, %s memory has been allocated and "
+                            "available memory is only %s)",
+    "gpu_oom": "pp 1.8.5-3.3.1 so: memory/allocation (Out of memory error on GPU %d); CUDA runtime "
+               "cudaErrorMemoryAllocation; cuBLAS CUBLAS_STATUS_ALLOC_FAILED",
+    "cpu_oom": "pp 2.0.2-3.3.1 so: memory/allocation/cpu_allocator (Fail to alloc memory of %ld size); "
+               "Python MemoryError; libstdc++ std::bad_alloc",
+    "segfault": "pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the "
+                "operating system.); glibc strsignal(SIGSEGV)",
+    "sigbus": "pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Bus error` is detected ...)",
+    "libuv_port_busy": "pp 3.x so: third_party/libuv/src/unix/core.c uv__finish_close assertion (measured on 3.3.1)",
+    "sigterm": "pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Termination signal` is detected ...)",
+    "sigabrt": "pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Process abort signal` is detected ...)",
+    "signal_time": "pp 1.8.5-3.3.1 so: platform/init.cc (*** Aborted at %ld (unix time) ...)",
+    "hang_dataloader": "pp 2.x-3.3.1 so: operators/reader/buffered_reader / MultiDeviceFeedReader::ReadNextList frames",
+    "hang_rendezvous": "pp 2.x-3.3.1 so: gloo rendezvous HTTPStore / phi TCPStore frames in a SIGTERM dump",
+    "port_in_use": "pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_utils.cc (Bind network on %s failed.); "
+                   "Python errno EADDRINUSE ([Errno 98] Address already in use)",
+    "listen": "pp 2.4.2-3.3.1 so: store/tcp_utils.cc (The server starts to listen on %s); 3.3.1 tcp_store.cc "
+              "(create libuv server at port)",
+    "rendezvous_retry": "pp 2.4.2-3.3.1 so: store/tcp_utils.cc (Retry to connect to %s while the server is not yet "
+                        "listening.)",
+    "store_timeout": "pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_store.cc:433 (_timeout:%d elapsed:%d)",
+    "no_global_group": "pp 2.0.2-3.3.1 paddle/distributed/parallel.py (Currently not a parallel execution "
+                       "environment); 2.4.2-3.3.1 communication/group.py (The global group is not initialized)",
+    "windows_no_nccl": "pp 1.8.5-3.3.1 paddle/fluid/dygraph/parallel.py, distributed/collective.py (core."
+                       "NCCLParallelContext / core.ProcessGroupNCCL exist only in Linux GPU builds); "
+                       "pp 2.0.2 paddle/fluid/framework.py (is not compiled with)",
+    "nccl_lib_missing": "pp 1.8.5-3.3.1 so: platform/dynload/dynamic_loader.cc (The third-party dynamic library "
+                        "(%s) that Paddle depends on is not configured correctly.)",
+    "nccl_version": "NCCL 2.x: version checks in init.cc (ncclInvalidUsage) and Paddle's nccl version warnings",
+    "nccl_interface": "nccl-cu12 2.32.3 libnccl.so strings (Bootstrap : no socket interface found; NCCL_SOCKET_IFNAME)",
+    "nccl_error": "pp 1.8.5-3.3.1 so: platform/enforce.h (NCCL error(%d), %s); nccl-cu12 libnccl.so "
+                  "ncclGetErrorString (unhandled cuda error, ncclSystemError, ...)",
+    "cudnn_mismatch": "pp 1.8.5-3.3.1 so: platform/dynload/cudnn.cc ([cudnn init] libcudnn v%d with header v%d "
+                      "unmatched!); cuDNN CUDNN_STATUS_VERSION_MISMATCH",
+    "cuda_arch": "pp 2.0.2-2.6.2 so and nccl-cu12 (CUDA runtime: no kernel image is available for execution on the "
+                 "device)",
+    "no_device": "CUDA runtime cudaGetErrorString (cudaErrorNoDevice: no CUDA-capable device is detected; "
+                 "cudaErrorInvalidDevice: invalid device ordinal), quoted by pp 1.8.5-2.0.2 so gpu_info.cc",
+    "launch_device_frame": "pp 2.4.2-3.3.1 paddle/distributed/launch/context/device.py get_selected_devices",
+    "cuda_other": "pp 1.8.5-3.3.1 so: platform/enforce.h (CUDA error(%d), %s); CUDA runtime error names",
+    "dl_worker_caught": "pp 1.8.5-2.4.2 paddle/fluid/dataloader/worker.py, 2.6.2-3.3.1 paddle/io/dataloader/"
+                        "worker.py (DataLoader worker(%d) caught %s with message)",
+    "dl_worker_signal": "pp 1.8.5-3.3.1 paddle/{fluid,io}/dataloader/dataloader_iter.py (DataLoader %d workers "
+                        "exit unexpectedly, pids: %s)",
+    "dl_reader_thread": "pp 1.8.5-3.3.1 paddle/fluid/reader.py, base/reader.py (DataLoader reader thread raised an "
+                        "exception!)",
+    "dl_blocking_queue": "pp 1.8.5-3.3.1 so: operators/reader/blocking_queue.h (Blocking queue is killed because "
+                         "the data reader raises an exception.)",
+    "main_guard": "CPython 3.x Lib/multiprocessing/spawn.py _check_not_importing_main (current process has "
+                  "finished its bootstrapping phase)",
+    "state_shape": "pp 2.x-3.3.1 paddle/nn/layer/layers.py set_state_dict (Skip loading for {}. {} receives a shape "
+                   "{}, but the expected shape is {}.)",
+    "state_missing_key": "pp 2.x-3.3.1 paddle/nn/layer/layers.py set_state_dict (Skip loading for {}. {} is not "
+                         "found in the provided dict.)",
+    "load_not_exists": "pp 2.x-3.3.1 paddle/framework/io.py load (The ``path`` (%s) to load model not exists.); "
+                       "Python FileNotFoundError / errno ENOENT",
+    "unused_params": "pp 2.4.2 so: imperative/reducer.cc (Please set find_unused_parameters=True ...); "
+                     "pp 2.4.2 paddle/fluid/dygraph/parallel.py (find_unused_parameters)",
+    "launcher_frame": "pp 1.8.5-3.3.1 paddle/distributed/{utils.py,launch/,fleet/launch*.py} (the launcher's own "
+                      "frames: a traceback inside it is its own crash)",
+    "traceback": "CPython traceback.py (Traceback (most recent call last):)",
+    "frame": "CPython traceback.py (  File \"%s\", line %d, in %s)",
+    "exception": "CPython traceback.py (the last line: <qualified type>: <message>); pp enforce.h error types "
+                 "(InvalidArgument, PreconditionNotMet, ...) are raised as ValueError, RuntimeError, ...",
+}
+
+
+# A victim's own exception (another rank failed first) must not outrank the real cause.
+_VICTIM_EXCEPTIONS = {"PeerFailedError": 45}
+
+
+def _our_exceptions() -> tuple[Signature, ...]:
+    """paddle-doctor's own exceptions name their cause id (``errors.CAUSE_BY_NAME``)."""
+    return tuple(
+        _sig(f"ours_{name}", rf"(?:^|[\s.:'\"])(?P<exc>{name})(?::\s?(?P<msg>.*))?$", "cause", cause,
+             _VICTIM_EXCEPTIONS.get(name, 90), f"paddle_doctor.errors.{name}: ranks disagree (rank 1 differs)",
+             title="{exc}: {msg}", source="paddle-doctor, src/paddle_doctor/errors.py")
+        for name, cause in sorted(CAUSE_BY_NAME.items()))
 
 
 # Ordered: the first match wins. Keep specific before generic.
@@ -88,6 +196,144 @@ SIGNATURES: tuple[Signature, ...] = (
          r"(?:NCCL|nccl)\w* (?:communicator|operation|collective|work)\b[^\n]{0,60}\btimed out", "cause",
          "collective_timeout", 70,
          "Find timeout start but not finish task: group_key:0,group_ranks:0;1,global_rank:1,comm_count:5"),
+    # --- shared memory, DataLoader worker deaths by signal -----------------------------------------------
+    _sig("shm_mmap_failed", r"Memory map failed when (?:create|rebuild) shared memory", "cause", "shm_too_small", 100,
+         "ERROR:root:DataLoader reader thread failed((Unavailable) Memory map failed when rebuild shared memory. "
+         "[Hint: Expected ptr != ((void *) -1), but received ptr == ((void *) -1).] "
+         "(at /paddle/paddle/fluid/memory/allocation/mmap_allocator.cc:97)",
+         title="creating a shared-memory block for a DataLoader batch failed: /dev/shm is full or too small",
+         source="pp 1.8.5-3.3.1 so: memory/allocation/mmap_allocator.cc (Memory map failed when create|rebuild "
+                "shared memory.)"),
+    _sig("dl_killed_bus", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) (?:exited )?is killed by signal: "
+         r"Bus error|workers are out of shared memory", "cause", "shm_too_small", 100,
+         "RuntimeError: DataLoader worker (pid 3002) is killed by signal: Bus error. It is possible that "
+         "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
+         title="a DataLoader worker died of a bus error: shared memory (/dev/shm) ran out",
+         source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (DataLoader process (pid %ld) exited is killed "
+                "by signal: %s.) with strsignal(SIGBUS) = Bus error; PyTorch torch/csrc/DataLoader.cpp (DataLoader "
+                "worker (pid %ld) is killed by signal: %s. It is possible that dataloader's workers are out of "
+                "shared memory.)"),
+    _sig("dl_killed_kill", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) (?:exited )?is killed by signal: "
+         r"Killed", "cause", "host_oom_killed", 95,
+         "SystemError: (Fatal) DataLoader process (pid 1104) exited is killed by signal: Killed. "
+         "(at /paddle/paddle/fluid/imperative/data_loader.cc:181)",
+         title="a DataLoader worker was killed by SIGKILL: the kernel OOM killer is the usual sender",
+         source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (... is killed by signal: %s.) with "
+                "strsignal(SIGKILL) = Killed"),
+    _sig("dl_killed_other", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) (?:exited )?is killed by signal: "
+         r"(?P<signal>[A-Z][\w -]*\w)", "cause", "dataloader_worker_crash", 85,
+         "SystemError: (Fatal) DataLoader process (pid 2730) exited is killed by signal: Segmentation fault. "
+         "(at /paddle/paddle/fluid/imperative/data_loader.cc:188)",
+         title="a DataLoader worker was killed by signal: {signal}",
+         source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (... is killed by signal: %s.)"),
+    _sig("too_many_open_files", r"Too many open files|\[Errno 24\]|received 0 items of ancdata", "cause",
+         "too_many_open_files", 95,
+         "OSError: [Errno 24] Too many open files: '/dev/shm/paddle_1234_5678'",
+         title="the process ran out of file descriptors (DataLoader workers pass batches as open files)",
+         source="C library strerror(EMFILE) = Too many open files ([Errno 24]); CPython Lib/multiprocessing/"
+                "reduction.py recvfds (received %d items of ancdata)"),
+    # --- distributed environment: missing, leftover, contradictory ------------------------------------------
+    _sig("trainer_endpoints_missing", r"can't find PADDLE_TRAINER_ENDPOINTS|can't find PADDLE_TRAINERS_NUM|"
+         r"can't find PADDLE_TRAINER_ID|PADDLE_TRAINER_ENDPOINTS (?:is|was) not set", "cause", "missing_dist_env", 95,
+         "AssertionError: can't find PADDLE_TRAINER_ENDPOINTS",
+         title="the script expects the launcher's PADDLE_* variables and was started without the launcher",
+         source="pp 1.8.5-2.4.2 paddle/fluid/incubate/fleet/base/role_maker.py, 3.3.1 paddle/incubate/distributed/"
+                "fleet/role_maker.py (assert ..., \"can't find PADDLE_TRAINER_ENDPOINTS\")"),
+    _sig("selected_devices_not_set", r"environment variable (?P<var>FLAGS_selected_\w+|PADDLE_\w+) is needed, but "
+         r"not set", "cause", "residual_dist_env", 95,
+         "ValueError: paddle.distributed initialize error, environment variable FLAGS_selected_gpus is needed, "
+         "but not set.",
+         title="init_parallel_env saw a multi-process world from leftover variables, but {var} is not set",
+         source="pp 2.0.2-3.3.1 paddle/distributed/parallel.py _check_var_exists (paddle.distributed initialize "
+                "error, environment variable %s is needed, but not set.), reached only when PADDLE_TRAINERS_NUM > 1"),
+    _sig("launch_device_not_found", r"Device not found (?P<dev>\S+) from (?P<arg>\S+)", "cause",
+         "device_not_found", 95,
+         "LAUNCH ERROR 2024-10-23 18:26:56,091 Device not found 1 from 0,1,2,3 for setting ['0']",
+         title="the launcher was given device {dev}, which is not visible here",
+         source="pp 2.4.2-3.3.1 paddle/distributed/launch/plugins/__init__.py (Device not found {d} from {argdev} "
+                "for setting {labels})"),
+    _sig("fleet_server_not_ready", r"not ready endpoints:\s*\[", "rendezvous_retry",
+         example="not ready endpoints:['0.1.68.146:38149', '0.1.68.146:35087', '0.1.68.146:56455']",
+         source="pp 2.0.2-2.6.2 paddle/distributed/fleet/base/private_helper_function.py wait_server_ready "
+                "(server not ready, wait 3 sec to retry... / not ready endpoints:%s)"),
+    _sig("launch_cmd_ips", r"(?:paddle\.distributed\.(?:fleet\.)?launch|fleetrun)\b.*?--ips[= ]['\"]?(?P<ips>[\w.,:-]+)",
+         "launch_cmd", example='python -m paddle.distributed.launch --ips="192.168.0.1,192.168.0.2" --gpus=0,1 train.py',
+         source="pp 1.8.5-2.6.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster (node_rank = "
+                "node_ips.index(node_ip): the order of --ips is the order of the nodes' ranks)"),
+    # --- samplers: fewer samples than devices -------------------------------------------------------------
+    _sig("sampler_total_size", r"assert len\(indices\) == self\.total_size|"
+         r"assert last_batch_size % self\.nranks == 0|assert len\(indices\) == self\.num_samples", "cause",
+         "sampler_too_few_samples", 95, "    assert len(indices) == self.total_size",
+         title="DistributedBatchSampler: the dataset has too few samples for this many ranks",
+         source="pp 2.0.2-2.4.2 paddle/fluid/dataloader/batch_sampler.py, 2.6.2-3.3.1 paddle/io/dataloader/"
+                "batch_sampler.py DistributedBatchSampler.__iter__ (assert len(indices) == self.total_size)"),
+    # --- builds without NCCL ------------------------------------------------------------------------------
+    _sig("no_nccl_context", r"has no attribute '(?:NCCLParallelContext|NCCLCommContext)\b", "cause",
+         "windows_no_nccl", 100,
+         "AttributeError: module 'paddle.fluid.core_avx' has no attribute 'NCCLParallelContext'",
+         title="this Paddle build has no NCCL (CPU and Windows builds never do)",
+         source="pp 1.8.5-2.4.2 paddle/fluid/dygraph/parallel.py, 2.6.2-3.3.1 paddle/distributed/collective.py "
+                "(core.NCCLParallelContext exists only in Linux GPU builds)"),
+    # --- NCCL's own WARN lines ------------------------------------------------------------------------------
+    _sig("nccl_warn_driver", r"WARN Cuda failure '?CUDA driver version is insufficient", "cause",
+         "nccl_version_mismatch", 98,
+         "host:47744:47744 [0] init.cu:674 WARN Cuda failure 'CUDA driver version is insufficient for CUDA runtime "
+         "version'", title="NCCL's CUDA runtime is newer than the driver: NCCL and the driver do not match",
+         source="nccl-cu12 2.32.3 libnccl.so (%s:%d (%s) Cuda failure '%s' ... NCCL WARN %s) with CUDA's "
+                "cudaErrorInsufficientDriver text"),
+    _sig("nccl_init_cuda_error", r"(?:NCCL|Nccl) error[^\n]*unhandled cuda error[^\n]*collective_helper\.cc|"
+         r"ncclCommInitRank[^\n]*unhandled cuda error", "cause", "nccl_version_mismatch", 93,
+         "OSError: (External)  Nccl error, unhandled cuda error  (at /paddle/paddle/fluid/platform/"
+         "collective_helper.cc:100)",
+         title="NCCL failed a CUDA call while creating its communicator: NCCL does not match this CUDA/driver",
+         source="pp 2.0.2-2.4.2 so: platform/collective_helper.cc CreateComm (ncclCommInitRank, enforced as "
+                "' Nccl error, ' + ncclGetErrorString = unhandled cuda error)"),
+    _sig("nccl_warn_connect", r"WARN (?:Call to connect failed|\w*[Cc]onnect(?: to)? \S+ failed|"
+         r"Connection closed by remote peer)", "cause", "nccl_error", 92,
+         "instance-a:454:484 [0] include/socket.h:185 WARN Call to connect failed : Connection refused",
+         title="NCCL could not connect to a peer during bootstrap (connection refused or closed)",
+         source="NCCL 2.x include/socket.h (WARN Call to connect failed : %s); nccl-cu12 2.32.3 libnccl.so "
+                "(%s: connect to %s failed : %s)"),
+    _sig("driver_insufficient", r"CUDA driver version is insufficient for CUDA runtime version|"
+         r"cudaErrorInsufficientDriver", "cause", "cuda_cudnn_mismatch", 96,
+         "ExternalError: CUDA error(35), CUDA driver version is insufficient for CUDA runtime version.",
+         title="the GPU driver is older than the CUDA runtime this Paddle build needs",
+         source="CUDA runtime cudaGetErrorString(cudaErrorInsufficientDriver), quoted by pp 2.0.2-2.6.2 so "
+                "platform/enforce.h (CUDA error(%d), %s)"),
+    _sig("cuda_init_error", r"(?:Cuda|CUDA) error\(3\)|cudaErrorInitializationError|CUDA_ERROR_NOT_INITIALIZED",
+         "cause", "cuda_error_other", 85, "ExternalError: Cuda error(3), initialization error.",
+         title="CUDA could not initialise in this process (driver, or CUDA used in a forked worker)",
+         source="CUDA runtime error 3 (cudaErrorInitializationError: initialization error), quoted by pp 1.8.5-2.6.2 "
+                "so platform/enforce.h (Cuda error(%d), %s)"),
+    _sig("cuda_oom_at_start", r"(?:cuda|CUDA) error\(2\)\.? ?,? ?out of memory[^\n]*|"
+         r"out of memory[^\n]*(?:cuda_stream\.cc|gpu_info\.cc|CUDAStream|cuda_device_context)", "cause",
+         "stale_process_holding_gpu", 99,
+         "cuda error(2).out of memory. [Advise:The API call failed because it was unable to allocate enough memory "
+         "to perform the requested operation.](at /paddle/paddle/fluid/platform/stream/cuda_stream.cc:49)",
+         title="the GPU had no memory left when CUDA set up its context or stream: another process holds it",
+         source="pp 2.1-2.4 so: platform/stream/cuda_stream.cc, platform/gpu_info.cc (cuda error(%d).%s. [Advise: "
+                "...]); CUDA cudaErrorMemoryAllocation at context/stream creation, before any tensor exists"),
+    _sig("cudnn_version_warning", r"compiled with CUDNN (?P<built>[\d.]+), but CUDNN version in your machine is "
+         r"(?P<have>[\d.]+)|compiled with CUDA ?(?P<cuda>[\d.]+)/cuDNN ?[\d.]+, ?but CUDA/cuDNN version in your "
+         r"machine is", "context", "cuda_cudnn_mismatch", 97,
+         "W0101 10:00:00.000000  1234 device_context.cc:290] WARNING: device: 0. The installed Paddle is compiled "
+         "with CUDNN 7.6, but CUDNN version in your machine is 7.3, which may cause serious incompatible bug.",
+         title="cuDNN on this machine ({have}) is not the one Paddle was built with ({built})",
+         source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
+                "Paddle is compiled with CUDNN %s, but CUDNN version in your machine is %s)"),
+    # --- native crash stacks (glog's failure writer) ----------------------------------------------------
+    _sig("native_stack", r"\*\*\* SIG(?:SEGV|BUS|ABRT|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|"
+         r"init\.cc:\d+\]\s+@\s+0x[0-9a-f]+", "cause", "segfault", 70,
+         "W1130 13:01:46.076011  4278 init.cc:234]     @     0x55629a51a1ba slot_tp_init",
+         title="a native crash: Paddle's signal handler printed the C++ stack",
+         source="pp 1.8.5-2.2 so: platform/init.cc SignalHandle writes glog's failure stack (*** SIGSEGV (@0x%x) "
+                "received by PID %d ***, then '@ 0x... symbol' frames)"),
+    # --- multiprocessing spawn children (no __main__ guard) --------------------------------------------------
+    _sig("spawn_main_frame", r'multiprocessing[/\\]spawn\.py", line \d+, in (?:spawn_main|_main|prepare)',
+         "spawn_child", example='  File "/root/envs/d2l/lib/python3.8/multiprocessing/spawn.py", line 116, in '
+                                "spawn_main",
+         source="CPython 3.x Lib/multiprocessing/spawn.py (spawn_main -> _main -> prepare re-imports __main__ in "
+                "each child)"),
     # --- memory ---------------------------------------------------------------------------------
     _sig("shm_bus_error", r"insufficient shared (?:memory|storage space)|Unexpected BUS error encountered in DataLoader"
          r"|storage space (?:in|of) /dev/shm", "cause", "shm_too_small", 100,
@@ -170,7 +416,7 @@ SIGNATURES: tuple[Signature, ...] = (
          "cudaErrorNoKernelImageForDevice: no kernel image is available for execution on the device",
          title="this Paddle build has no kernels for this GPU"),
     _sig("no_device", r"no CUDA-capable device is detected|cudaErrorNoDevice|invalid device ordinal|"
-         r"cudaErrorInvalidDevice", "cause", "device_not_found", 95,
+         r"cudaErrorInvalidDevice", "cause", "cuda_visible_devices_misconfig", 95,
          "cudaErrorNoDevice: no CUDA-capable device is detected", title="the requested GPU is not visible"),
     _sig("launch_device_frame", r'launch/context/device\.py", line \d+, in get_selected_devices', "cause",
          "device_not_found", 95,
@@ -183,8 +429,7 @@ SIGNATURES: tuple[Signature, ...] = (
          "dataloader_worker_crash", 85,
          "KeyError: 'DataLoader worker(1) caught KeyError with message:\\nTraceback (most recent call last):",
          title="a DataLoader worker raised {exc}"),
-    _sig("dl_worker_signal", r"DataLoader (?:process \(pid \d+\) exited is killed by signal|"
-         r"\d+ workers exit unexpectedly)", "cause", "dataloader_worker_crash", 80,
+    _sig("dl_worker_signal", r"DataLoader \d+ workers exit unexpectedly", "cause", "dataloader_worker_crash", 80,
          "[ WARNING] dataloader_iter.py:733 - DataLoader 1 workers exit unexpectedly, pids: 18554",
          title="a DataLoader worker process died"),
     _sig("dl_reader_thread", r"DataLoader reader thread (?:raised an exception|failed)|"
@@ -220,6 +465,8 @@ SIGNATURES: tuple[Signature, ...] = (
          r'(?!main\b|launch\b|run\b|_run_\w+|<module>)', "cause", "launcher_bug", 65,
          'File "/home/x/paddle/distributed/utils.py", line 257, in terminate_local_procs',
          title="the launcher itself crashed"),
+    # --- paddle-doctor's own exceptions --------------------------------------------------------------------
+    *_our_exceptions(),
     # --- structure and the generic fallback ------------------------------------------------------------------
     _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
          example="Traceback (most recent call last):"),
@@ -228,7 +475,30 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig("exception", r"^(?:\[[^\]]*\]\s*)?(?:[\w.]*\.)?(?P<exc>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", "python_exception", 50,
          "ValueError: boom on rank 1", title="{exc}"),
+    # Last: a line that says an error happened, with nothing above to explain it. Never a cause by
+    # itself; it keeps diagnose from calling a failed run "no failure found".
+    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?:[\s:\]!,(]|$)|EnforceNotMet|"
+         r"\b[A-Z]\w*(?:Error|Exception)\b:|"
+         r"ABORT!!!|\bWARN\b|\bFAILED\b)", "error_line",
+         example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",
+         source="glog severity E/F lines (paddle 1.x-3.x), NCCL's 'NCCL WARN', Paddle's enforce 'Error' headers"),
 )
+
+
+def signature_table() -> list[dict]:
+    """The signatures as plain data (name, role, cause id, source, example): the catalog's
+    ``signatures`` back-links are derived from it."""
+    return [{"name": s.name, "role": s.role, "cause": s.cause, "specificity": s.specificity,
+             "source": s.source, "example": s.example} for s in SIGNATURES]
+
+
+def signatures_by_cause() -> dict[str, list[str]]:
+    """cause id -> names of the signatures that point to it."""
+    out: dict[str, list[str]] = {}
+    for s in SIGNATURES:
+        if s.cause and s.role in ("cause", "exception"):
+            out.setdefault(s.cause, []).append(s.name)
+    return out
 
 
 def match_line(text: str) -> tuple[Signature, re.Match] | None:

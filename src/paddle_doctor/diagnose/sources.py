@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
-from .model import SourceFile
+from ..contract import FAULT_NAME_RE, RECORD_NAME_RE
 
 MAX_DEPTH = 4
 MAX_FILES = 2000
@@ -20,10 +21,20 @@ WORKER_RE = re.compile(r"^workerlog\.(\d+)$")
 ENVLOG_RE = re.compile(r"^envlog\.(\d+)$")
 BACKUP_ENV_RE = re.compile(r"^backup_env\.(\d+)\.json$")
 LOG_SUFFIXES = {".log", ".out", ".txt", ".err"}
-# paddle-doctor's own error records and faulthandler dumps (runtime/guards/record.py writes them).
-RECORD_RE = re.compile(r"^paddle_doctor_error\.(\d+|main)\.json$")
-DUMP_RE = re.compile(r"^paddle_doctor_fault\.(\d+|main)\.dump$")
 SKIP_DIRS = {"__pycache__", "node_modules", ".git", ".venv", "site-packages"}
+
+
+@dataclass
+class SourceFile:
+    """One input: a worker log, the launcher's own log, a terminal capture, an env dump, or one of
+    paddle-doctor's error records."""
+
+    path: str  # as shown to the user
+    role: str  # "worker" | "launcher_log" | "terminal" | "env" | "record" | "aux"
+    local_rank: int | None = None
+    node: str = ""  # the directory that holds this node's logs
+    rank: int | None = None  # global rank, once known
+    data: bytes | None = None  # for stdin
 
 
 class DiagnoseInputError(ValueError):
@@ -70,25 +81,27 @@ def _walk_dir(root: Path, skipped: list[str]) -> list[SourceFile]:
 
 
 def _classify(path: Path, explicit: bool) -> SourceFile | None:
-    name, node = path.name, str(path.parent)
+    # A compressed log is read like the log it holds (``workerlog.1.gz``, ``train.log.gz``).
+    name, node = path.name.removesuffix(".gz"), str(path.parent)
+    suffix = Path(name).suffix
     if m := WORKER_RE.match(name):
         return SourceFile(str(path), "worker", local_rank=int(m.group(1)), node=node)
-    if RECORD_RE.match(name) or DUMP_RE.match(name):
+    if RECORD_NAME_RE.match(name) or FAULT_NAME_RE.match(name):
         return SourceFile(str(path), "record", node=node)
     if m := ENVLOG_RE.match(name) or BACKUP_ENV_RE.match(name):
         return SourceFile(str(path), "env", local_rank=int(m.group(1)), node=node)
     if name.startswith("workerlog.") or name == "endpoints.log":
         return SourceFile(str(path), "aux", node=node) if explicit else None
-    if _is_launcher_log(path):
+    if _is_launcher_log(name):
         return SourceFile(str(path), "launcher_log", node=node)
-    if explicit or path.suffix in LOG_SUFFIXES or name.startswith("nohup"):
+    if explicit or suffix in LOG_SUFFIXES or name.startswith("nohup"):
         return SourceFile(str(path), "terminal", node=node)
     return None
 
 
-def _is_launcher_log(path: Path) -> bool:
+def _is_launcher_log(name: str) -> bool:
     """The new launcher writes its own log as ``<job_id>.<pod>.log`` (``default.abcdef.log``)."""
-    return path.suffix == ".log" and path.name.count(".") == 2 and path.name.startswith("default.")
+    return name.endswith(".log") and name.count(".") == 2 and name.startswith("default.")
 
 
 def _assign_global_ranks(sources: list[SourceFile]) -> None:

@@ -3,7 +3,52 @@
 from __future__ import annotations
 
 import json
+from typing import Any
+
+from ..findings import Diagnosis, Finding
 
 
 def dumps(data) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def diagnosis_dict(d: Diagnosis) -> dict[str, Any]:
+    """``diagnose --format json``: the contract of DESIGN section 3 (its keys and values never
+    change; extra keys may be added)."""
+    return {
+        "verdict": d.verdict,
+        "root_cause": _root_cause(d.root_cause) if d.root_cause is not None else None,
+        "ranks": [_rank(f) for f in d.ranks],
+        "files_read": d.files_read,
+        "skipped": list(d.skipped),
+        "notes": list(d.notes),
+        "launcher": d.launcher,
+    }
+
+
+def _root_cause(f: Finding) -> dict[str, Any]:
+    return {
+        "category": f.cause,
+        "rank": f.ranks[0] if f.ranks else None,
+        "title": f.message,
+        "evidence": [{"file": e.path, "line": e.line, "text": e.text} for e in f.evidence],
+        "fix": f.fix,
+        "confidence": f.confidence.value,
+        "why_confident": f.why,
+        "time_source": f.fact("time_source", ""),
+        "confirm": f.fact("confirm", ""),
+        "alternatives": [{"category": a.cause, "confidence": a.confidence.value, "why": a.why, "confirm": a.confirm}
+                         for a in f.alternatives],
+        "code": f.code,
+    }
+
+
+def _rank(f: Finding) -> dict[str, Any]:
+    return {
+        "rank": f.ranks[0] if f.ranks else None,
+        "status": f.status.value if f.status else "unknown",
+        "exit_code": f.fact("exit_code"),
+        "first_error": f.fact("first_error"),
+        "log": f.fact("log"),
+        "why": f.fact("why", ""),
+    }

@@ -7,7 +7,7 @@ import sys
 import textwrap
 from typing import NamedTuple
 
-from ..diagnose.model import Diagnosis, RankReport
+from ..findings import Diagnosis, Finding
 
 WIDTH = 100
 
@@ -26,14 +26,14 @@ def render_diagnosis(d: Diagnosis) -> list[Line]:
     rc = d.root_cause
     if rc is not None:
         lines += _root_cause_block(d)
-    lines += _ranks_block(d.ranks, rc.rank if rc else None)
-    if rc is not None and rc.confirm:
+    lines += _ranks_block(d.ranks, _rank_of(rc))
+    if rc is not None and rc.fact("confirm"):
         lines.append(Line("CONFIRM", "head"))
-        lines += [Line("  " + part) for part in _wrap(rc.confirm)]
+        lines += [Line("  " + part) for part in _wrap(rc.fact("confirm"))]
     if rc is not None:
         lines.append(Line("FIX", "head"))
         lines += [Line("  " + part) for part in _wrap(rc.fix)]
-        lines.append(Line(f"  more: paddle-doctor explain {rc.category}", "dim"))
+        lines.append(Line(f"  more: paddle-doctor explain {rc.cause}", "dim"))
     for note in d.notes:
         lines += [Line(part, "warn") for part in _wrap("NOTE  " + note, indent="      ")]
     lines.append(Line(_read_summary(d), "dim"))
@@ -48,35 +48,49 @@ def _verdict_line(d: Diagnosis) -> Line:
         if d.verdict == "failure":
             return Line("VERDICT  the run failed, but no root cause was found in the given logs", "verdict")
         return Line("VERDICT  no failure found in the given logs", "ok")
-    where = f"rank {rc.rank}" if rc.rank is not None else "the process"
-    if rc.category == "unknown":
-        return Line(f"VERDICT  failure; {rc.title} ({rc.confidence} confidence)", "verdict")
-    lead = rc.title if rc.title.startswith("rank ") else f"{where} failed first: {rc.title}"
-    return Line(f"VERDICT  {lead} [{rc.category}, {rc.confidence} confidence]", "verdict")
+    rank = _rank_of(rc)
+    where = f"rank {rank}" if rank is not None else "the process"
+    confidence = rc.confidence.value
+    if rc.cause == "unknown":
+        return Line(f"VERDICT  failure; {rc.message} ({confidence} confidence)", "verdict")
+    lead = rc.message if rc.message.startswith("rank ") else f"{where} failed first: {rc.message}"
+    return Line(f"VERDICT  {lead} [{rc.cause}, {confidence} confidence]", "verdict")
 
 
 def _root_cause_block(d: Diagnosis) -> list[Line]:
     rc = d.root_cause
-    lines = [Line("ROOT CAUSE", "head"), Line(f"  cause      {rc.category}: {rc.title}")]
+    lines = [Line("ROOT CAUSE", "head"), Line(f"  cause      {rc.cause}: {rc.message}")]
     for i, ev in enumerate(rc.evidence):
         label = "evidence" if i == 0 else ""
-        lines.append(Line(f"  {label:<10} {ev.file}:{ev.line}"))
+        lines.append(Line(f"  {label:<10} {ev.path}:{ev.line}"))
         lines.append(Line(f"  {'':<10}   {_clip(ev.text)}", "dim"))
-    lines.append(Line(f"  confidence {rc.confidence}: {rc.why_confident}"))
-    if rc.time_source:
-        lines.append(Line(f"  time from  {rc.time_source}", "dim"))
+    lines.append(Line(f"  confidence {rc.confidence.value}: {rc.why}"))
+    if rc.fact("time_source"):
+        lines.append(Line(f"  time from  {rc.fact('time_source')}", "dim"))
+    if rc.alternatives:
+        lines.append(Line("ALSO POSSIBLE", "head"))
+        for alt in rc.alternatives:
+            lines.append(Line(f"  {alt.cause} ({alt.confidence.value}): {_clip(alt.why, 120)}"))
+            if alt.confirm:
+                lines.append(Line(f"  {'':<10} tell apart: {_clip(alt.confirm, 110)}", "dim"))
     return lines
 
 
-def _ranks_block(ranks: tuple[RankReport, ...], root_rank: int | None) -> list[Line]:
-    others = [r for r in ranks if r.rank != root_rank]
+def _rank_of(f: Finding | None) -> int | None:
+    return f.ranks[0] if f is not None and f.ranks else None
+
+
+def _ranks_block(ranks: tuple[Finding, ...], root_rank: int | None) -> list[Line]:
+    others = [r for r in ranks if _rank_of(r) != root_rank]
     if not others:
         return []
     lines = [Line("OTHER RANKS", "head")]
     for r in others:
-        code = f"exit {r.exit_code}" if r.exit_code is not None else "exit ?"
-        why = r.why or (r.first_error or "")
-        lines.append(Line(f"  rank {r.rank:<3} {r.status:<8} {code:<8} {_clip(why, 70)}"))
+        exit_code = r.fact("exit_code")
+        code = f"exit {exit_code}" if exit_code is not None else "exit ?"
+        why = r.fact("why") or (r.fact("first_error") or "")
+        status = r.status.value if r.status else "unknown"
+        lines.append(Line(f"  rank {_rank_of(r):<3} {status:<8} {code:<8} {_clip(why, 70)}"))
     return lines
 
 
