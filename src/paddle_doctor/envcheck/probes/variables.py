@@ -51,7 +51,8 @@ def redact_text(text: str, home: str = "") -> str:
     text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:{MASK}@", text)
     text = _SECRET_ASSIGN.sub(_mask_pair, text)
     if home and home != "/":
-        text = text.replace(home, "~")
+        # only as a whole path ("/root" in "etcd://root:pw@..." is a user name, not the home)
+        text = re.sub(rf"(?<![\w/]){re.escape(home.rstrip('/'))}(?=/|\s|$|[:;,'\"])", "~", text)
     return text
 
 
