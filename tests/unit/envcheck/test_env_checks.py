@@ -103,6 +103,9 @@ def test_stale_orphan_worker_is_an_error():
     found = causes({"processes": {"paddle": [orphan], "under_launcher": False}}, "stale_process_holding_gpu")
     assert len(found) == 1 and found[0].severity.value == "error"
     assert "PID 4242 worker rank 3 (orphan, ports 6072, up 2h01m)" in found[0].message
+    rank0 = dict(orphan, rank=0, orphan=False, ports=[])
+    assert "PID 4242 worker rank 0 (up 2h01m)" in causes({"processes": {"paddle": [rank0]}},
+                                                          "stale_process_holding_gpu")[0].message
     mine = dict(orphan, ancestor=True)
     assert not causes({"processes": {"paddle": [mine], "under_launcher": True}}, "stale_process_holding_gpu")
 
@@ -134,3 +137,19 @@ def test_installed_paddle_is_read_from_its_files():
     assert facts["build"] == "cpu" and facts["compiled_with"]["cuda"] is None
     location = Path(importlib.util.find_spec("paddle").submodule_search_locations[0])
     assert len(facts["commit"]) == 40 and facts["commit"] in (location / "version/__init__.py").read_text()
+
+
+NET = {"hostname": "gpu-node-1", "fqdn_ip": "127.0.1.1",
+       "addresses": [{"interface": "eth0", "family": "inet", "address": "10.0.0.7"}]}
+
+
+@pytest.mark.parametrize("variables, severity", [
+    ({}, "info"),  # one node: loopback does not matter yet
+    ({"PADDLE_NNODES": "2"}, "error"),
+    ({"PADDLE_MASTER": "10.0.0.1:8090"}, "error"),
+    ({"POD_IP": "10.0.0.7", "PADDLE_NNODES": "2"}, None),  # the launcher advertises POD_IP instead
+    ({"POD_IP": "10.9.9.9", "PADDLE_NNODES": "2"}, "error"),
+])
+def test_host_ip(variables, severity):
+    found = causes({"network": NET, "variables": variables}, "wrong_host_ip")
+    assert [f.severity.value for f in found] == ([severity] if severity else [])

@@ -67,7 +67,8 @@ def check_stale(facts: Facts) -> list[Finding]:
 
 
 def _describe(proc: dict, gpu_mem: dict) -> str:
-    role = f"worker rank {proc['rank']}" if proc.get("role") == "worker" and (proc.get("rank") or -1) >= 0 \
+    rank = proc.get("rank")
+    role = f"worker rank {rank}" if proc.get("role") == "worker" and rank is not None and rank >= 0 \
         else proc.get("role", "process")
     notes = [n for n, on in (("orphan", proc.get("orphan")), ("stopped", proc.get("state") == "T"),
                              ("zombie", proc.get("state") == "Z")) if on]

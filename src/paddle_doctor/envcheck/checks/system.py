@@ -58,3 +58,27 @@ def check_open_files(facts: Facts) -> list[Finding]:
                      fix=f"`ulimit -n {target}` before launching (Docker: `--ulimit nofile=65535:65535`)",
                      why="each DataLoader worker's shared-memory batches and sockets cost file descriptors",
                      soft=limit["soft"], hard=hard)]
+
+
+
+@check("host_ip", "wrong_host_ip", "the address this node advertises (host name lookup or POD_IP) is loopback "
+       "or not on any interface")
+def check_host_ip(facts: Facts) -> list[Finding]:
+    net = facts.get("network") or {}
+    variables = facts.get("variables", {})
+    pod_ip = variables.get("POD_IP")
+    advertised, source = (pod_ip, "POD_IP") if pod_ip else (net.get("fqdn_ip"), f"host name {net.get('hostname')!r}")
+    if not advertised:
+        return []
+    local = {a.get("address") for a in net.get("addresses") or []}
+    loopback = advertised.startswith("127.") or advertised == "::1"
+    if not loopback and (not local or advertised in local):
+        return []
+    multi_node = bool(variables.get("PADDLE_MASTER")) or variables.get("PADDLE_NNODES", "1") not in ("", "1")
+    problem = "a loopback address" if loopback else "on none of this machine's interfaces"
+    return [finding(
+        "host_ip", f"this node would advertise {advertised} ({source}), {problem}",
+        severity=Severity.ERROR if multi_node else Severity.INFO if loopback else Severity.WARNING,
+        fix="on several nodes pass `--host THIS_NODE_IP` to the launcher (or `export POD_IP=...`), or fix "
+        "/etc/hosts", why="other nodes cannot reach that address; one node alone does not need it",
+        advertised=advertised, source=source)]

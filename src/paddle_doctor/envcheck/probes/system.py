@@ -42,7 +42,8 @@ def disk_usage(path: str) -> dict[str, Any] | None:
 
 
 def probe_network(run: CommandRunner) -> dict[str, Any]:
-    """Host name, what it resolves to (what Paddle's launchers use as this node's IP), and the
+    """Host name, what it resolves to (``gethostbyname(getfqdn(hostname))``: the address Paddle's
+    launcher advertises for this node unless ``--host``/``POD_IP`` says otherwise), and the
     interface addresses."""
     hostname = socket.gethostname()
     return {"hostname": hostname, "fqdn_ip": _resolve(hostname), "addresses": _interface_addresses(run)}
@@ -54,7 +55,7 @@ def _resolve(hostname: str) -> str | None:
 
     def lookup() -> None:
         try:
-            result[0] = socket.gethostbyname(hostname)
+            result[0] = socket.gethostbyname(socket.getfqdn(hostname))
         except OSError:
             result[0] = None
 
