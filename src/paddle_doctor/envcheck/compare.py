@@ -91,4 +91,4 @@ def _key(value: Any) -> str:
 
 
 def _text(value: Any) -> str:
-    return "unset" if value is None else str(value)
+    return "none" if value is None else str(value)
