@@ -64,8 +64,9 @@ def collect_env(environ: Mapping[str, str] | None = None, *, run: CommandRunner 
             "ports": _describe_holders(ports.result(), proc_root),
         }
     _redact_commands(facts)
-    facts["needs_import"] = {} if import_paddle else dict(NEEDS_IMPORT)
-    if import_paddle and facts["paddle"].get("installed"):
+    installed = bool(facts["paddle"].get("installed"))
+    facts["needs_import"] = dict(NEEDS_IMPORT) if installed and not import_paddle else {}
+    if import_paddle and installed:
         facts["paddle_import"] = import_probe()
     findings = run_checks(facts)
     return {"schema": ENV_SCHEMA, "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),

@@ -153,3 +153,9 @@ NET = {"hostname": "gpu-node-1", "fqdn_ip": "127.0.1.1",
 def test_host_ip(variables, severity):
     found = causes({"network": NET, "variables": variables}, "wrong_host_ip")
     assert [f.severity.value for f in found] == ([severity] if severity else [])
+
+
+def test_docs_list_every_check_with_its_cause():
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "env.md").read_text()
+    for name, c in CHECKS.items():
+        assert f"| `{name}` | `{c.cause}` | {c.what} |" in docs, name

@@ -61,7 +61,8 @@ def test_works_where_paddle_is_not_installed(tmp_path):
                               text=True, timeout=60)
         assert proc.returncode in (0, 1), proc.stderr
         if fmt == "json":
-            assert json.loads(proc.stdout)["paddle"] == {"installed": False}
+            report = json.loads(proc.stdout)
+            assert report["paddle"] == {"installed": False} and report["needs_import"] == {}
         else:
             assert "- **Paddle**: not installed" in proc.stdout
 
