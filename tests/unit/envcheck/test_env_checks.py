@@ -159,3 +159,28 @@ def test_docs_list_every_check_with_its_cause():
     docs = (Path(__file__).resolve().parents[3] / "docs" / "env.md").read_text()
     for name, c in CHECKS.items():
         assert f"| `{name}` | `{c.cause}` | {c.what} |" in docs, name
+
+
+def _paddle_dir(tmp_path, fixture):
+    (tmp_path / "paddle/version").mkdir(parents=True)
+    src = Path(__file__).parent / "fixtures/paddle_version" / fixture
+    (tmp_path / "paddle/version/__init__.py").write_text(src.read_text())
+    return tmp_path / "paddle"
+
+
+def test_real_gpu_build_version_file(tmp_path):
+    facts = probe_paddle(_paddle_dir(tmp_path, "gpu-2.6.2-cu118.py"))
+    assert (facts["version"], facts["build"], facts["commit"]) == ("2.6.2", "gpu", "8ce0de584c570589117e403322f3d1a0de6554e5")
+    assert facts["compiled_with"]["cuda"] == "11.8" and facts["compiled_with"]["cudnn"] == "8.6.0"
+    assert facts["compiled_with"]["nccl"] is None  # 2.6 did not record it yet
+    # on the 470 driver (CUDA 11.4) that build is a same-major warning; without NCCL, an error
+    checks = {"paddle": facts, "gpu": probe_gpus(recorded_nvidia_smi("driver470")), "system": LINUX,
+              "libraries": {"nccl": {"found": False}, "cudnn": {"version": "8.9.2", "found": True}}}
+    assert sorted((f.cause, f.severity.value) for f in run_checks(checks)) == [
+        ("cuda_cudnn_mismatch", "warning"), ("nccl_library_missing", "error")]
+
+
+def test_real_cpu_build_version_file(tmp_path):
+    facts = probe_paddle(_paddle_dir(tmp_path, "cpu-3.3.1.py"))
+    assert (facts["version"], facts["build"]) == ("3.3.1", "cpu")
+    assert facts["compiled_with"]["nccl"] is None and facts["compiled_with"]["pip_cuda_libraries"] is True

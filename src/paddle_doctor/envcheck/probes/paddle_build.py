@@ -21,6 +21,7 @@ from typing import Any
 DISTRIBUTIONS = ("paddlepaddle-gpu", "paddlepaddle", "paddlepaddle-xpu", "paddlepaddle-dcu")
 _VERSION_NAMES = ("full_version", "commit", "cuda_version", "cudnn_version", "nccl_version", "hip_version",
                   "xpu_xre_version", "with_pip_cuda_libraries", "compiled_cuda_archs", "is_tagged")
+_ASSIGNMENT = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>[^\n#]+)", re.MULTILINE)
 LIBRARIES = {  # fact name -> (pip wheels, library file stem, header, header macro prefix)
     "cuda_runtime": (("nvidia-cuda-runtime-cu12", "nvidia-cuda-runtime-cu11"), "libcudart.so", "cuda_runtime_api.h",
                      "CUDART_"),
@@ -32,12 +33,14 @@ SYSTEM_LIB_DIRS = ("/usr/local/cuda/lib64", "/usr/local/nvidia/lib64", "/usr/lib
 SYSTEM_INCLUDE_DIRS = ("/usr/local/cuda/include", "/usr/include", "/usr/include/x86_64-linux-gnu")
 
 
-def probe_paddle() -> dict[str, Any]:
-    """``{"installed": False}`` or the installed Paddle's version, commit, build kind and compiled-with."""
-    spec = importlib.util.find_spec("paddle")
-    if spec is None or not spec.submodule_search_locations:
-        return {"installed": False}
-    location = Path(next(iter(spec.submodule_search_locations)))
+def probe_paddle(location: Path | None = None) -> dict[str, Any]:
+    """``{"installed": False}`` or the installed Paddle's version, commit, build kind and compiled-with.
+    ``location``: a ``paddle`` package folder to read instead of the importable one."""
+    if location is None:
+        spec = importlib.util.find_spec("paddle")
+        if spec is None or not spec.submodule_search_locations:
+            return {"installed": False}
+        location = Path(next(iter(spec.submodule_search_locations)))
     values = read_version_file(location / "version" / "__init__.py")
     dist, dist_version = _distribution()
     compiled = {
@@ -55,20 +58,19 @@ def probe_paddle() -> dict[str, Any]:
 
 
 def read_version_file(path: Path) -> dict[str, Any]:
-    """The literal assignments of Paddle's generated version file (names in _VERSION_NAMES)."""
+    """The literal assignments (names in _VERSION_NAMES) of Paddle's generated version file, one
+    line at a time, so that a damaged or unexpected rest of the file does not lose them."""
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
         return {}
     values: dict[str, Any] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            if name in _VERSION_NAMES:
-                try:
-                    values[name] = ast.literal_eval(node.value)
-                except ValueError:
-                    pass
+    for found in _ASSIGNMENT.finditer(text):
+        if found["name"] in _VERSION_NAMES and found["name"] not in values:
+            try:
+                values[found["name"]] = ast.literal_eval(found["value"].strip())
+            except (ValueError, SyntaxError):
+                pass
     return values
 
 
