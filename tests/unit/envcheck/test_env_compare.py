@@ -78,3 +78,19 @@ def test_cli_compare_needs_two(tmp_path, run_cli, report):
     one.write_text(json.dumps(report))
     proc = run_cli("env", "--compare", one)
     assert proc.returncode == 2 and b"at least two" in proc.stderr
+
+
+def test_every_cause_compare_names_is_in_the_catalog(report):
+    from paddle_doctor.catalog import cause_ids
+    from paddle_doctor.envcheck.compare import FIELDS
+
+    assert {cause for _, _, cause, _ in FIELDS} <= set(cause_ids())
+    gpus = [{"index": 0, "name": "NVIDIA A100"}]
+    a = node_b(report, gpu__gpus=gpus, variables__NCCL_IB_HCA="mlx5_0", variables__NCCL_DEBUG="INFO",
+               variables__FLAGS_eager_delete_tensor_gb="0")
+    b = node_b(report, gpu__gpus=gpus * 2, variables__NCCL_IB_HCA="mlx5_1")
+    b["gpu"]["gpus"][1] = {"index": 1, "name": "Tesla V100"}
+    found = compare_reports([("a", a), ("b", b)])
+    assert {f.cause for f in found} == {"cuda_visible_devices_misconfig", "cuda_arch_unsupported",
+                                        "nccl_network_interface", "nccl_error", "config_error"}
+    assert {f.cause for f in found} <= set(cause_ids())

@@ -70,3 +70,18 @@ def test_gpu_memory_held_by_another_process_is_reported():
     found = [f for f in run_checks(facts) if f.cause == "stale_process_holding_gpu"]
     assert len(found) == 1 and found[0].fact("pids") == [48213]
     assert "30716 MiB" in found[0].message
+
+
+def test_whole_report_of_a_simulated_gpu_machine():
+    from paddle_doctor.envcheck import collect_env
+    from paddle_doctor.render.env_text import render_env
+
+    report = collect_env({"CUDA_VISIBLE_DEVICES": "0,1", "FLAGS_selected_gpus": "2"},
+                         run=recorded_nvidia_smi("a100x2"))
+    assert [g["index"] for g in report["gpu"]["gpus"]] == [0, 1]
+    causes = {f["cause"] for f in report["findings"]}
+    assert {"stale_process_holding_gpu", "cuda_visible_devices_misconfig", "residual_dist_env"} <= causes
+    text = render_env(report)
+    assert "- **GPUs**: 2 | 0: NVIDIA A100-SXM4-80GB, sm 8.0, 30729/81920 MiB used, 87% busy " \
+           "[PID 48213 30716 MiB] | 1: NVIDIA A100-SXM4-80GB" in text
+    assert "driver 535.154.05 (supports CUDA 12.2)" in text
