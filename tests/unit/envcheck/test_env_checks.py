@@ -149,6 +149,7 @@ NET = {"hostname": "gpu-node-1", "fqdn_ip": "127.0.1.1",
     ({"PADDLE_MASTER": "10.0.0.1:8090"}, "error"),
     ({"POD_IP": "10.0.0.7", "PADDLE_NNODES": "2"}, None),  # the launcher advertises POD_IP instead
     ({"POD_IP": "10.9.9.9", "PADDLE_NNODES": "2"}, "error"),
+    ({"PADDLE_MASTER": "127.0.0.1:8090", "PADDLE_NNODES": "2"}, "info"),  # both "nodes" on this machine
 ])
 def test_host_ip(variables, severity):
     found = causes({"network": NET, "variables": variables}, "wrong_host_ip")

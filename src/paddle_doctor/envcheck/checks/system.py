@@ -74,7 +74,11 @@ def check_host_ip(facts: Facts) -> list[Finding]:
     loopback = advertised.startswith("127.") or advertised == "::1"
     if not loopback and (not local or advertised in local):
         return []
-    multi_node = bool(variables.get("PADDLE_MASTER")) or variables.get("PADDLE_NNODES", "1") not in ("", "1")
+    master_host = variables.get("PADDLE_MASTER", "").split("://")[-1].rsplit(":", 1)[0]
+    if master_host.startswith("127.") or master_host == "localhost":  # all "nodes" on this machine
+        master_host, multi_node = "", False
+    else:
+        multi_node = bool(master_host) or variables.get("PADDLE_NNODES", "1") not in ("", "1")
     problem = "a loopback address" if loopback else "on none of this machine's interfaces"
     return [finding(
         "host_ip", f"this node would advertise {advertised} ({source}), {problem}",
