@@ -42,3 +42,12 @@ def test_launcher_workers_orphans_and_ancestry(tmp_path):
     assert (old["rank"], old["orphan"], old["state"], old["ancestor"]) == (3, True, "T", False)
     assert old["age_s"] > 0
     assert probe_processes(tmp_path, self_pid=300)["under_launcher"] is False
+
+
+def test_loader_config_folders_are_searched(tmp_path):
+    from paddle_doctor.envcheck.probes.paddle_build import _ld_so_conf_dirs
+
+    (tmp_path / "nccl.conf").write_text("# NCCL from NVIDIA's repository\n/opt/nccl/lib\ninclude other\n")
+    (tmp_path / "cuda.conf").write_text("/usr/local/cuda-12.2/targets/x86_64-linux/lib\n")
+    (tmp_path / "readme.txt").write_text("/not/a/conf\n")
+    assert _ld_so_conf_dirs(tmp_path) == ["/usr/local/cuda-12.2/targets/x86_64-linux/lib", "/opt/nccl/lib"]

@@ -120,8 +120,20 @@ def _library(name: str, spec, listings: dict[str, list[str]]) -> dict[str, Any]:
 
 def _library_dirs(env) -> list[str]:
     dirs = [d for d in env.get("LD_LIBRARY_PATH", "").split(":") if d]
-    dirs += [str(p) for p in _pip_nvidia_lib_dirs()] + list(SYSTEM_LIB_DIRS)
+    dirs += [str(p) for p in _pip_nvidia_lib_dirs()] + list(SYSTEM_LIB_DIRS) + _ld_so_conf_dirs()
     return list(dict.fromkeys(dirs))
+
+
+def _ld_so_conf_dirs(conf_dir: Path = Path("/etc/ld.so.conf.d")) -> list[str]:
+    """The folders the dynamic loader's cache covers (what `ldconfig -p` lists), without running it."""
+    dirs = []
+    for conf in sorted(conf_dir.glob("*.conf")):
+        try:
+            lines = conf.read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+        dirs += [line.strip() for line in lines if line.strip().startswith("/")]
+    return dirs
 
 
 def _pip_nvidia_lib_dirs() -> list[Path]:
