@@ -46,7 +46,7 @@ def check_stale(facts: Facts) -> list[Finding]:
         listed = "; ".join(_describe(p, gpu_mem) for p in others[:SHOWN_PROCESSES])
         more = f" and {len(others) - SHOWN_PROCESSES} more" if len(others) > SHOWN_PROCESSES else ""
         out.append(finding(
-            "stale_processes", f"{len(others)} Paddle process(es) of another run: {listed}{more}",
+            "stale_processes", f"{len(others)} Paddle process(es) of other runs: {listed}{more}",
             severity=Severity.ERROR if stale else Severity.WARNING,
             confidence=Confidence.HIGH if stale else Confidence.MEDIUM,
             fix="if they are leftovers of yours: `kill PID` (then `kill -9 PID`); never kill by name on a shared machine",
