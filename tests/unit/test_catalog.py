@@ -199,8 +199,9 @@ def _unreal_tool_mentions(text: str) -> list[str]:
 
 
 def test_tool_mention_check_catches_tools_that_do_not_exist():
-    assert _unreal_tool_mentions("run `paddle-doctor lint eval.py` or `paddle-doctor env`") == [
-        "paddle-doctor lint", "paddle-doctor env"]
+    # (`env` served as the example of a missing command until it existed; `frobnicate` never will)
+    assert _unreal_tool_mentions("run `paddle-doctor lint eval.py` or `paddle-doctor frobnicate`") == [
+        "paddle-doctor lint", "paddle-doctor frobnicate"]
     assert _unreal_tool_mentions("use `paddle_doctor.load_clean(...)`") == ["paddle_doctor.load_clean"]
     assert _unreal_tool_mentions(
         "`paddle-doctor diagnose log/`, `paddle-doctor run --trace`, `paddle_doctor.evaluate(...)`, "

@@ -1,0 +1,94 @@
+"""``env --compare A.json B.json ...``: the differences between nodes' env reports that matter.
+
+Every node of one job must run the same Paddle build with the same CUDA, cuDNN and NCCL (guide 000
+§3.4, §4.3); NCCL_* and FLAGS_* settings that differ change how ranks talk. Each difference is a
+Finding (``code`` ``compare.<field>``) naming the value on every node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..findings import Confidence, Finding, Severity
+
+# (field, how to read it from a report, cause id, severity)
+FIELDS: tuple[tuple[str, tuple[str, ...], str, Severity], ...] = (
+    ("paddle.version", ("paddle", "version"), "paddle_version_mismatch", Severity.ERROR),
+    ("paddle.commit", ("paddle", "commit"), "paddle_version_mismatch", Severity.ERROR),
+    ("paddle.distribution", ("paddle", "distribution"), "paddle_version_mismatch", Severity.ERROR),
+    ("paddle.compiled_with.nccl", ("paddle", "compiled_with", "nccl"), "nccl_version_mismatch", Severity.ERROR),
+    ("libraries.nccl", ("libraries", "nccl", "version"), "nccl_version_mismatch", Severity.ERROR),
+    ("paddle.compiled_with.cuda", ("paddle", "compiled_with", "cuda"), "cuda_cudnn_mismatch", Severity.ERROR),
+    ("paddle.compiled_with.cudnn", ("paddle", "compiled_with", "cudnn"), "cuda_cudnn_mismatch", Severity.ERROR),
+    ("libraries.cudnn", ("libraries", "cudnn", "version"), "cuda_cudnn_mismatch", Severity.ERROR),
+    ("libraries.cuda_runtime", ("libraries", "cuda_runtime", "version"), "cuda_cudnn_mismatch", Severity.WARNING),
+    ("gpu.driver_cuda_version", ("gpu", "driver_cuda_version"), "cuda_cudnn_mismatch", Severity.WARNING),
+    ("gpu.driver_version", ("gpu", "driver_version"), "cuda_cudnn_mismatch", Severity.WARNING),
+    ("python.version", ("system", "python", "version"), "paddle_version_mismatch", Severity.WARNING),
+)
+
+
+def compare_reports(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Finding]:
+    """``reports`` is ``[(label, report), ...]`` (labels: file names or host names)."""
+    out = []
+    for field, path, cause, severity in FIELDS:
+        values = {label: _get(report, path) for label, report in reports}
+        if len(set(map(_key, values.values()))) > 1:
+            out.append(_difference(field, cause, severity, values))
+    out += _gpu_differences(reports)
+    out += _variable_differences(reports)
+    return out
+
+
+def _difference(field: str, cause: str, severity: Severity, values: Mapping[str, Any],
+                confidence: Confidence = Confidence.HIGH) -> Finding:
+    listed = ", ".join(f"{label}: {_text(v)}" for label, v in values.items())
+    return Finding(code=f"compare.{field}", cause=cause, severity=severity, confidence=confidence,
+                   message=f"{field} differs between nodes ({listed})",
+                   fix="use one image or lock file on every node; `paddle-doctor env --format json > env_$(hostname)"
+                   ".json` on each, then compare again",
+                   facts={"field": field, "values": {k: v for k, v in values.items()}})
+
+
+def _gpu_differences(reports) -> list[Finding]:
+    counts = {label: len((r.get("gpu") or {}).get("gpus") or []) for label, r in reports}
+    names = {label: sorted({g.get("name") for g in (r.get("gpu") or {}).get("gpus") or []}) for label, r in reports}
+    out = []
+    if len(set(counts.values())) > 1:
+        out.append(_difference("gpu.count", "cuda_visible_devices_misconfig", Severity.WARNING, counts,
+                               Confidence.MEDIUM))
+    if len({tuple(n) for n in names.values()}) > 1:
+        out.append(_difference("gpu.names", "cuda_arch_unsupported", Severity.WARNING, names, Confidence.LOW))
+    return out
+
+
+def _variable_differences(reports) -> list[Finding]:
+    # Rank and endpoint variables differ per node by design; NCCL_* and FLAGS_* settings should not.
+    names = sorted({n for _, r in reports for n in (r.get("variables") or {}) if n.startswith(("NCCL_", "FLAGS_"))
+                    and not n.startswith("FLAGS_selected_")})
+    out = []
+    for name in names:
+        values = {label: (r.get("variables") or {}).get(name) for label, r in reports}
+        if len(set(values.values())) > 1:
+            cause = "nccl_network_interface" if name in ("NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_DISABLE") \
+                else "nccl_error" if name.startswith("NCCL_") else "config_error"
+            out.append(_difference(f"variables.{name}", cause, Severity.WARNING, values, Confidence.MEDIUM))
+    return out
+
+
+def _get(report: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    value: Any = report
+    for part in path:
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
+
+
+def _key(value: Any) -> str:
+    return repr(value)
+
+
+def _text(value: Any) -> str:
+    return "none" if value is None else str(value)
