@@ -95,10 +95,10 @@ def _tensor_meta(value: Any) -> TensorMeta | None:
 
 
 def _describe(value: Any) -> str:
-    if isinstance(value, dict):
+    text = repr(value)
+    if isinstance(value, dict) and (len(text) > 60 or any(_tensor_meta(v) for v in value.values())):
         inner = sum(_tensor_meta(v) is not None for v in value.values())
         return f"dict of {len(value)} entries" + (f" ({inner} tensors)" if inner else "")
-    text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

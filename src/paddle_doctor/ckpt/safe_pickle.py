@@ -144,9 +144,11 @@ def load(file: BinaryIO, *, arrays: bool) -> Any:
         return _AllowlistUnpickler(file, table, skip_data=not arrays).load()
     except CheckpointError:
         raise
-    except EOFError:
-        raise CheckpointError("corrupt checkpoint: the file ends early (truncated? a copy or a save "
-                              "that did not finish)") from None
-    except (pickle.UnpicklingError, struct.error, ValueError, TypeError, KeyError, IndexError,
+    except (EOFError, pickle.UnpicklingError) as exc:
+        if isinstance(exc, EOFError) or "exhausted" in str(exc) or "truncated" in str(exc):
+            raise CheckpointError("corrupt checkpoint: the file ends early (truncated? a copy or a save "
+                                  "that did not finish)") from None
+        raise CheckpointError(f"corrupt checkpoint: {exc}") from None
+    except ( struct.error, ValueError, TypeError, KeyError, IndexError,
             AttributeError, UnicodeDecodeError, OverflowError, MemoryError) as exc:
         raise CheckpointError(f"corrupt checkpoint: {type(exc).__name__}: {exc}") from None
