@@ -114,13 +114,15 @@ class UnsafeCheckpointError(CheckpointError):
 class StateDictMismatchError(CheckpointError):
     """The checkpoint does not fit the model: missing, unexpected or shape-mismatched keys.
 
-    ``findings`` holds one Finding per kind of problem; the message is a table of them.
+    ``findings`` holds one Finding per kind of problem; the message is a table of them. The cause
+    is the first problem a prefix rename does not fix (the rename itself is applied silently).
     """
 
     default_cause = "state_dict_shape_mismatch"
 
     def __init__(self, message: str, findings: tuple[Finding, ...] = ()):
-        super().__init__(message, finding=findings[0] if findings else None)
+        blocking = [f for f in findings if f.cause != "state_dict_prefix_mismatch"] or list(findings)
+        super().__init__(message, finding=blocking[0] if blocking else None)
         self.findings = tuple(findings)
 
 

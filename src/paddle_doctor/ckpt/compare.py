@@ -24,7 +24,7 @@ def compare(source: Mapping[str, TensorMeta], target: Mapping[str, TensorMeta], 
     findings = []
     if not alignment.is_identity:
         findings.append(_prefix_finding(alignment, len(source), where, target_name))
-    shapes = [(renamed[k], k, source[renamed[k]].shape, target[k].shape)
+    shapes = [(k, renamed[k], source[renamed[k]].shape, target[k].shape)
               for k in target if k in renamed and tuple(source[renamed[k]].shape) != tuple(target[k].shape)]
     if shapes:
         findings.append(_shape_finding(shapes, where, target_name))
