@@ -60,11 +60,19 @@ def _prefix_finding(alignment: Alignment, total: int, where: tuple, target_name:
         message=f"the keys do not match {target_name} as they are; {alignment.describe()} "
                 f"and {alignment.matched} of {total} keys match",
         locations=where, fixable=Fixable.SAFE,
-        fix=("paddle-doctor ckpt strip FILE -o OUT" + (f" --prefix '{alignment.strip}'" if alignment.strip else "")
-             if not alignment.add else "paddle_doctor.load_clean(model, path) aligns the prefixes when loading"),
+        fix=_prefix_fix(alignment, where[0].path if where else "FILE"),
         why="the rename was chosen because it makes the most checkpoint keys land on model keys",
         facts={"strip": alignment.strip, "add": alignment.add, "matched": alignment.matched, "total": total},
     )
+
+
+def _prefix_fix(alignment: Alignment, path: str) -> str:
+    if alignment.add:
+        return "paddle_doctor.load_clean(model, path) applies this rename when it loads"
+    stem = path[: -len(".pdparams")] if path.endswith(".pdparams") else path + ".clean"
+    out = f"{stem}_clean.pdparams" if path.endswith(".pdparams") else stem
+    return (f"paddle-doctor ckpt strip {path} -o {out} --prefix '{alignment.strip}' "
+            "(or load with paddle_doctor.load_clean(model, path))")
 
 
 def _shape_finding(shapes: list[tuple], where: tuple, target_name: str) -> Finding:

@@ -44,7 +44,7 @@ class _AllowlistUnpickler(pickle._Unpickler):  # type: ignore[name-defined]
         self._raw, self._table, self._skip = file, table, skip_data
         self._callables = {id(obj) for obj in table.values()}
         self._buildable = allowlist.buildable(table)
-        self._size = _size_of(file) if skip_data else None
+        self._size = _size_of(file)
 
     def find_class(self, module: str, name: str) -> Any:
         try:
@@ -69,6 +69,8 @@ class _AllowlistUnpickler(pickle._Unpickler):  # type: ignore[name-defined]
 
     def _payload(self, size: int, kind: type) -> Any:
         """Step over ``size`` bytes of data when it is safe to, else read them."""
+        if self._size is not None and size > self._size:
+            raise EOFError("a payload longer than the file")  # before allocating it
         frame = self._unframer.current_frame
         in_frame = frame is not None and frame.tell() < len(frame.getbuffer())
         if not self._skip or self._size is None or size < SKIP_AT_LEAST or in_frame:

@@ -8,7 +8,6 @@ array loader behind ``strip`` / ``load_clean``), after which its canary must not
 from __future__ import annotations
 
 import marshal
-import os
 import pickle
 import struct
 import subprocess
@@ -158,7 +157,8 @@ def _broken_files(made, tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "truncated-header": (good[:40], "ends early"),
         "text-file": (b"model:\n  name: resnet18\n", "no pickle header"),
         "png": (b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "no pickle header"),
-        "garbage-after-proto": (b"\x80\x04" + os.urandom(16).replace(b".", b"x") + b"\xff" * 8, "corrupt"),
+        "garbage-after-proto": (b"\x80\x04\xfe\xfd\xfc" + b"\xff" * 8, "corrupt"),  # no such opcodes
+        "huge-length": (b"\x80\x04B\xff\xff\xff\x7f" + b"\x00" * 8, "ends early"),  # BINBYTES of 2 GiB
         "protocol-0": (pickle.dumps({"a": 1}, protocol=0), "no pickle header"),
         "not-a-dict": (pickle.dumps([1, 2, 3], protocol=4), "not a state dict"),
     }
