@@ -96,9 +96,11 @@ def check_cmd(file: str, spec: str, fmt: str) -> None:
 
     ckpt = read_checkpoint(file)
     try:
-        from ..runtime.checkpoint.modelspec import ModelSpecError, build_model, state_meta
+        import paddle  # noqa: F401  (only this path needs it: building the model)
     except ImportError as exc:
-        _fail("check", f"--model needs paddle installed ({exc})")
+        _fail("check", f"--model needs paddle installed to build the model ({exc})")
+    from ..runtime.checkpoint.modelspec import ModelSpecError, build_model, state_meta
+
     try:
         model_keys = state_meta(build_model(spec))
     except ModelSpecError as exc:
