@@ -19,7 +19,10 @@ class ModelSpecError(ValueError):
 def build_model(spec: str) -> Any:
     """Import ``module`` (a dotted name or a path to a .py file), then call ``factory`` with no
     arguments (or take it as it is when it is already a Layer)."""
-    import paddle
+    try:
+        import paddle  # the one ckpt path that needs it
+    except ImportError as exc:
+        raise ModelSpecError(f"--model needs paddle installed to build the model ({exc})") from None
 
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
