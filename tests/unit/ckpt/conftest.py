@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from .helpers import split_like_paddle
+
 
 class Made:
     """The checkpoints of one session, and the reference arrays they hold."""
@@ -24,6 +26,8 @@ class Made:
         self._prefixed(paddle)
         self._optimizer(paddle)
         self._sharded(paddle)
+        prefixed = {f"_layers.{k}": v for k, v in self.state.items()}  # fc.weight in 2 pieces, as protocol 2 splits
+        self.path("split.p2.pdparams").write_bytes(split_like_paddle(prefixed, "_layers.fc.weight", 2, 2))
 
     def path(self, name: str) -> Path:
         return self.root / name

@@ -47,6 +47,14 @@ def test_check_clean_and_prefixed(made, run_cli):
     assert "paddle-doctor ckpt strip" in data["findings"][0]["fix"]
 
 
+def test_check_split_pieces(made, run_cli):
+    proc = run_cli("ckpt", "check", made.path("split.p2.pdparams"), "--model", "paddle.vision.models:resnet18",
+                   "--format", "json", timeout=120)
+    data = _json(proc)
+    assert proc.returncode == 1 and [f["code"] for f in data["findings"]] == ["ckpt-prefix"]
+    assert data["findings"][0]["facts"]["matched"] == len(made.state)  # fc.weight counted once, re-joined
+
+
 def test_check_shape_mismatch_with_a_factory_file(made, run_cli, tmp_path):
     factory = tmp_path / "mymodels.py"
     factory.write_text("import paddle\n\ndef build():\n    return paddle.vision.models.resnet18(num_classes=10)\n")

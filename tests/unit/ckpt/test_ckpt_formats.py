@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import os
-import pickle
 import subprocess
 import sys
 
@@ -15,6 +14,8 @@ import pytest
 from paddle_doctor.ckpt import common_prefix, read_checkpoint
 from paddle_doctor.ckpt import safe_pickle
 from paddle_doctor.ckpt.arrays import load_arrays
+
+from .helpers import split_like_paddle
 
 
 def _expected(made, prefix=""):
@@ -107,21 +108,6 @@ def test_missing_shard_is_file_not_found(made, tmp_path):
     with pytest.raises(CheckpointError) as caught:
         read_checkpoint(str(folder))
     assert caught.value.cause == "file_not_found"
-
-
-def split_like_paddle(state: dict, key: str, pieces: int, protocol: int) -> bytes:
-    """What paddle.framework.io_utils._unpack_saved_dict writes for an array over 1 GiB, on a small
-    array: ``key@@.N`` flat slices plus ``UnpackBigParamInfor@@`` (the real threshold needs > 1 GiB;
-    ``test_real_split_over_1gib`` does that one when PADDLE_DOCTOR_BIG_TESTS=1)."""
-    saved = dict(state)
-    value = saved.pop(key)
-    flat = value.flatten()
-    step = -(-flat.size // pieces)
-    names = [f"{key}@@.{i}" for i in range(pieces)]
-    for i, name in enumerate(names):
-        saved[name] = flat[i * step:(i + 1) * step]
-    saved["UnpackBigParamInfor@@"] = {key: {"OriginShape": value.shape, "slices": names}}
-    return pickle.dumps(saved, protocol=protocol)
 
 
 @pytest.mark.parametrize("protocol", [2, 3])

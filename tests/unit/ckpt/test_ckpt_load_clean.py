@@ -19,7 +19,7 @@ def _weights(model) -> dict:
 
 
 @pytest.mark.parametrize("name", ["student.pdparams", "module.p2.pdparams", "module.safetensors",
-                                  "resnet18.p3.pdparams", "sharded"])
+                                  "resnet18.p3.pdparams", "sharded", "split.p2.pdparams"])
 def test_load_clean_aligns_and_loads(made, name):
     import paddle
 

@@ -15,6 +15,8 @@ import pytest
 from paddle_doctor.ckpt import StripError, read_checkpoint, strip_checkpoint
 from paddle_doctor.ckpt.atomic import atomic_output
 
+from .helpers import split_like_paddle
+
 
 def _digest(path) -> str:
     return hashlib.sha256(open(path, "rb").read()).hexdigest()
@@ -49,8 +51,6 @@ def test_strip_pickle_loads_in_paddle(made, tmp_path, name, protocol):
 
 def test_strip_split_pieces_rename_the_split_table(made, tmp_path):
     import paddle
-    from test_ckpt_formats import split_like_paddle
-
     prefixed = {f"_layers.{k}": v for k, v in made.state.items()}
     src = tmp_path / "split.pdparams"
     src.write_bytes(split_like_paddle(prefixed, "_layers.fc.weight", 2, 2))

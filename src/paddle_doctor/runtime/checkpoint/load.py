@@ -3,6 +3,7 @@ go on with random weights where Paddle only warns ``Skip loading for ...``."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ...ckpt.arrays import load_arrays
@@ -35,7 +36,9 @@ def load_clean(model: Any, path: str, strict: bool = True) -> tuple[Finding, ...
         name = alignment.apply(key)
         if name in target and tuple(value.shape) == target[name].shape:
             fitting[name] = value
-    unwrap(model).set_state_dict(fitting)
+    with warnings.catch_warnings():  # the keys it would warn about are in our findings already
+        warnings.filterwarnings("ignore", message="Skip loading for")
+        unwrap(model).set_state_dict(fitting)
     return tuple(_as_applied(f) if f.code == "ckpt-prefix" else f for f in findings)
 
 
