@@ -172,3 +172,21 @@ def test_inspect_imports_neither_paddle_nor_numpy(made):
     assert proc.returncode == 0, proc.stderr
     n = len(made.state)
     assert proc.stdout.split() == [str(n), str(n)]
+
+
+def test_numpy1_spelling_and_tensor_tuples(made, tmp_path):
+    """Files written with numpy < 2 name ``numpy.core.multiarray``; ``paddle.save`` of a dict that is
+    not a plain state dict reduces Tensors to ``(name, array)`` tuples (``_pickle_save``)."""
+    import paddle
+
+    old = made.path("resnet18.p2.pdparams").read_bytes().replace(b"numpy._core.multiarray", b"numpy.core.multiarray")
+    assert b"numpy.core.multiarray" in old
+    (tmp_path / "old.pdparams").write_bytes(old)
+    assert read_checkpoint(str(tmp_path / "old.pdparams")).tensors.keys() == made.state.keys()
+    np.testing.assert_array_equal(load_arrays(str(tmp_path / "old.pdparams"))["fc.weight"], made.state["fc.weight"])
+
+    mixed = {"fc.weight": paddle.to_tensor(made.state["fc.weight"]), "meta": {"step": paddle.to_tensor([3])}}
+    paddle.save(mixed, str(tmp_path / "mixed.pdparams"))
+    ckpt = read_checkpoint(str(tmp_path / "mixed.pdparams"))
+    assert ckpt.tensors["fc.weight"].shape == (512, 1000) and "meta" in ckpt.extras
+    np.testing.assert_array_equal(load_arrays(str(tmp_path / "mixed.pdparams"))["fc.weight"], made.state["fc.weight"])
