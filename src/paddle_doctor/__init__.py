@@ -18,28 +18,33 @@ _LAZY = {
     "EvalResult": ("paddle_doctor.runtime.evaluate.result", "EvalResult"),
     "GuardError": ("paddle_doctor.errors", "GuardError"),
     "PreflightError": ("paddle_doctor.errors", "PreflightError"),
+    "StateDictMismatchError": ("paddle_doctor.errors", "StateDictMismatchError"),
     "SyncableMetric": ("paddle_doctor.runtime.evaluate.states", "SyncableMetric"),
     "clean_env": ("paddle_doctor.runtime.launch.cleanenv", "clean_env"),
     "evaluate": ("paddle_doctor.runtime.evaluate.api", "evaluate"),
     "guarded": ("paddle_doctor.runtime.guards.watchdog", "guarded"),
     "install": ("paddle_doctor.runtime.launch.bootstrap", "install"),
     "last_collectives": ("paddle_doctor.runtime.guards.trace", "last_collectives"),
+    "load_clean": ("paddle_doctor.runtime.checkpoint.load", "load_clean"),
     "pad_collate": ("paddle_doctor.runtime.evaluate.collate", "pad_collate"),
     "preflight": ("paddle_doctor.runtime.guards.preflight", "preflight"),
     "record": ("paddle_doctor.runtime.guards.record", "record"),
+    "save_clean": ("paddle_doctor.runtime.checkpoint.save", "save_clean"),
     "trace_collectives": ("paddle_doctor.runtime.guards.trace", "enable"),
 }
 
-__all__ = ["CollectiveMismatchError", "EvalResult", "GuardError", "PreflightError", "SyncableMetric", "__version__",
-           "clean_env", "evaluate", "guarded", "install", "last_collectives", "pad_collate", "preflight", "record",
-           "trace_collectives"]
+__all__ = ["CollectiveMismatchError", "EvalResult", "GuardError", "PreflightError", "StateDictMismatchError",
+           "SyncableMetric", "__version__", "clean_env", "evaluate", "guarded", "install", "last_collectives",
+           "load_clean", "pad_collate", "preflight", "record", "save_clean", "trace_collectives"]
 
 if TYPE_CHECKING:  # for type checkers and IDEs only; never runs
     from paddle_doctor.runtime.launch.bootstrap import install
     from paddle_doctor.runtime.launch.cleanenv import clean_env
     from paddle_doctor.runtime.evaluate.collate import pad_collate
     from paddle_doctor.runtime.evaluate.api import evaluate
-    from paddle_doctor.errors import CollectiveMismatchError, GuardError, PreflightError
+    from paddle_doctor.errors import CollectiveMismatchError, GuardError, PreflightError, StateDictMismatchError
+    from paddle_doctor.runtime.checkpoint.load import load_clean
+    from paddle_doctor.runtime.checkpoint.save import save_clean
     from paddle_doctor.runtime.guards.preflight import preflight
     from paddle_doctor.runtime.guards.record import record
     from paddle_doctor.runtime.evaluate.result import EvalResult

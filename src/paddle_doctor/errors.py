@@ -8,13 +8,20 @@
      |    |                                       of different names, shapes or dtypes
      |    `-- PeerFailedError                     python_exception: another rank raised inside
      |                                            evaluate(); names it
-     `-- GuardError                               the errors the runtime guards raise on purpose
-          |-- PreflightError                      config_error: ranks disagree on their plan (data,
-          |                                       model, versions); a table names ranks and values
-          |-- CollectiveMismatchError             rank_divergent_collective: ranks are about to run
-          |                                       different collectives, or shapes/dtypes differ
-          `-- StoreTimeoutError                   collective_timeout: a TCP store call did not
-                                                  return within its deadline
+     |-- GuardError                               the errors the runtime guards raise on purpose
+     |    |-- PreflightError                      config_error: ranks disagree on their plan (data,
+     |    |                                       model, versions); a table names ranks and values
+     |    |-- CollectiveMismatchError             rank_divergent_collective: ranks are about to run
+     |    |                                       different collectives, or shapes/dtypes differ
+     |    `-- StoreTimeoutError                   collective_timeout: a TCP store call did not
+     |                                            return within its deadline
+     `-- CheckpointError                          checkpoint_corrupt: a checkpoint file cannot be read
+          |                                       (empty, truncated, not a checkpoint)
+          |-- UnsafeCheckpointError               checkpoint_unsafe: the pickle asks for a global
+          |                                       outside the allowlist; nothing of it ran
+          `-- StateDictMismatchError              state_dict_shape_mismatch (or _prefix_): load_clean
+                                                  found keys or shapes that do not match the model;
+                                                  ``findings`` and a table name each one
 
 Every exception knows its cause id (``exc.cause``): the class default, or the one its ``finding``
 names when the instance knows better (``SampleCountError`` for a duplicate says
@@ -90,6 +97,33 @@ class StoreTimeoutError(GuardError):
     """The TCP store did not answer in time (rank 0, which hosts it, may be stopped or dead)."""
 
     default_cause = "collective_timeout"
+
+
+class CheckpointError(PaddleDoctorError):
+    """A checkpoint cannot be read: empty, truncated, or not a checkpoint at all."""
+
+    default_cause = "checkpoint_corrupt"
+
+
+class UnsafeCheckpointError(CheckpointError):
+    """The pickle asks for a global outside the allowlist (it could run code); it was not loaded."""
+
+    default_cause = "checkpoint_unsafe"
+
+
+class StateDictMismatchError(CheckpointError):
+    """The checkpoint does not fit the model: missing, unexpected or shape-mismatched keys.
+
+    ``findings`` holds one Finding per kind of problem; the message is a table of them. The cause
+    is the first problem a prefix rename does not fix (the rename itself is applied silently).
+    """
+
+    default_cause = "state_dict_shape_mismatch"
+
+    def __init__(self, message: str, findings: tuple[Finding, ...] = ()):
+        blocking = [f for f in findings if f.cause != "state_dict_prefix_mismatch"] or list(findings)
+        super().__init__(message, finding=blocking[0] if blocking else None)
+        self.findings = tuple(findings)
 
 
 def _tree(root: type) -> list[type]:

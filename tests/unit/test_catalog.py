@@ -199,10 +199,10 @@ def _unreal_tool_mentions(text: str) -> list[str]:
 
 
 def test_tool_mention_check_catches_tools_that_do_not_exist():
-    # (`env` served as the example of a missing command until it existed; `frobnicate` never will)
-    assert _unreal_tool_mentions("run `paddle-doctor lint eval.py` or `paddle-doctor frobnicate`") == [
-        "paddle-doctor lint", "paddle-doctor frobnicate"]
-    assert _unreal_tool_mentions("use `paddle_doctor.load_clean(...)`") == ["paddle_doctor.load_clean"]
+    # (`env`, then `lint`, served as examples of missing commands until they existed; these never will)
+    assert _unreal_tool_mentions("run `paddle-doctor frobnicate eval.py` or `paddle-doctor wibble`") == [
+        "paddle-doctor frobnicate", "paddle-doctor wibble"]
+    assert _unreal_tool_mentions("use `paddle_doctor.no_such_helper(...)`") == ["paddle_doctor.no_such_helper"]
     assert _unreal_tool_mentions(
         "`paddle-doctor diagnose log/`, `paddle-doctor run --trace`, `paddle_doctor.evaluate(...)`, "
         "`python -m paddle_doctor.catalog.render`") == []

@@ -17,6 +17,7 @@ COMMANDS = {
     "diagnose": ("paddle_doctor.cli.diagnose", "Name the root cause of a failed distributed run from its logs."),
     "explain": ("paddle_doctor.cli.explain", "Explain a cause id: why it kills every process, how to confirm, the fix."),
     "demo": ("paddle_doctor.cli.demo", "Run a real 2-process evaluation that fails, then diagnose it."),
+    "ckpt": ("paddle_doctor.cli.ckpt", "Inspect, check, diff and strip checkpoints safely (no code from the file runs)."),
     "run": ("paddle_doctor.cli.run", "Run a launch unchanged with error records and a watchdog; diagnose failures."),
     "env": ("paddle_doctor.cli.env", "Report the environment for a bug report, with checks (shm, versions, ports, leftovers)."),
 }
