@@ -1,0 +1,148 @@
+"""PDL3xx: who writes a checkpoint, and whether a load is checked."""
+
+from __future__ import annotations
+
+import ast
+
+from ..context import FileContext, walk_scope
+from ..names import dotted, last_name
+from ..semantics import contains_rank, is_distributed_scope, rank_exit_before, rank_guard, scope_calls, scope_of
+
+TRIGGERS = ("set_state_dict", "set_dict", "load_dict", "save")
+LOADERS = frozenset({"set_state_dict", "set_dict", "load_dict"})
+WRAPPERS = frozenset({"DataParallel", "distributed_model"})
+# Optimizers, schedulers and scalers return nothing from set_state_dict: nothing to check there.
+_NOT_A_LAYER = ("opt", "sched", "lr", "scaler", "sampler", "state")
+_KEY_CHECK_WORDS = ("missing", "unexpected", "mismatch", "unmatched", "incorrect", "match_state_dict")
+_READERS = ("load", "read")  # paddle.load, load_state_dict, safe_load, load_file, read_checkpoint...
+_TRACE_DEPTH = 3
+
+
+def check(ctx: FileContext) -> None:
+    for call in ctx.calls:
+        name = last_name(call.func)
+        if name in LOADERS and isinstance(call.func, ast.Attribute):
+            _check_unchecked_load(ctx, call)
+        elif name == "save" and ctx.imports.qualname(call.func) in ("paddle.save", "paddle.framework.save"):
+            _check_wrapper_save(ctx, call)
+            _check_every_rank_save(ctx, call)
+
+
+def _check_unchecked_load(ctx: FileContext, call: ast.Call) -> None:
+    """PDL301: ``layer.set_state_dict(sd)`` as a bare statement, with no key check nearby."""
+    if not isinstance(getattr(call, "_pd_parent", None), ast.Expr) or not call.args:
+        return
+    receiver = (dotted(call.func.value) or "").rsplit(".", 1)[-1].lower()
+    if not receiver or any(word in receiver for word in _NOT_A_LAYER):
+        return
+    if isinstance(call.func.value, ast.Name) and call.func.value.id in ctx.imports.aliases:
+        return  # a module's function (``utils.set_state_dict``), not a layer's method
+    scope = scope_of(call)
+    if not _from_disk(ctx, scope, call.args[0], _TRACE_DEPTH) or _checks_keys(ctx, scope):
+        return
+    ctx.report("PDL301", call,
+               f"the result of `{ast.unparse(call.func)}(...)` is ignored: missing or unexpected keys only warn "
+               "(`Skip loading for ...`) and the layer keeps its random weights",
+               why="the (missing, unexpected) result is dropped and the function compares no keys",
+               confidence="medium")
+
+
+def _from_disk(ctx: FileContext, scope: ast.AST, value: ast.AST, depth: int) -> bool:
+    """The loaded dict comes from a file (a ``*load*`` call), not from another layer's own state."""
+    if depth < 0:
+        return False
+    if isinstance(value, ast.Subscript):
+        return _from_disk(ctx, scope, value.value, depth)
+    if isinstance(value, ast.Call):
+        name = (last_name(value.func) or "").lower()
+        if name in ("state_dict", "apply", "deepcopy", "copy"):
+            return False
+        return any(word in name for word in _READERS)
+    if not isinstance(value, ast.Name):
+        return False
+    for node in walk_scope(scope.body if hasattr(scope, "body") else []):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == value.id for t in node.targets):
+            if _from_disk(ctx, scope, node.value, depth - 1):
+                return True
+    return False
+
+
+def _checks_keys(ctx: FileContext, scope: ast.AST) -> bool:
+    """The function compares keys itself (a matcher, a missing-keys list): the load is checked."""
+    body = scope.body if hasattr(scope, "body") else []
+    for node in walk_scope(body):
+        word = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+        if word and any(w in word.lower() for w in _KEY_CHECK_WORDS):
+            return True
+        if isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+            right = node.comparators[-1]
+            if isinstance(right, ast.Call) and last_name(right.func) == "keys":
+                return True
+        if isinstance(node, ast.For) and _mentions_call(node.iter, "state_dict") and any(
+                isinstance(c, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in c.ops)
+                for c in walk_scope(node.body)):
+            return True  # walks the model's own keys and looks each one up
+    return False
+
+
+def _mentions_call(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Call) and last_name(n.func) == name for n in ast.walk(node))
+
+
+def _check_wrapper_save(ctx: FileContext, call: ast.Call) -> None:
+    """PDL302: the saved object is a wrapper's state_dict() or named_parameters()."""
+    if not call.args:
+        return
+    saved = call.args[0]
+    if isinstance(saved, ast.Call) and last_name(saved.func) == "dict" and saved.args:
+        saved = saved.args[0]
+    if not (isinstance(saved, ast.Call) and isinstance(saved.func, ast.Attribute)):
+        return
+    method, owner = saved.func.attr, saved.func.value
+    if method == "named_parameters":
+        ctx.report("PDL302", saved, "saving `named_parameters()` keeps wrapper prefixes such as `_layers.` in the "
+                   "keys; save `layer.state_dict()` of the bare model", why="named_parameters() of a wrapper")
+        return
+    if method != "state_dict" or not isinstance(owner, ast.Name):
+        return
+    wrapped = _wrapped_by(ctx, scope_of(call), owner.id)
+    if wrapped:
+        ctx.report("PDL302", saved,
+                   f"`{owner.id}` is a `{wrapped}` wrapper: its state_dict() keys can carry a `_layers.` prefix "
+                   f"(older Paddle, custom wrappers); save `{owner.id}._layers.state_dict()`",
+                   why=f"{owner.id} = {wrapped}(...) in the same function", confidence="medium")
+
+
+def _wrapped_by(ctx: FileContext, scope: ast.AST, name: str) -> str | None:
+    for call in scope_calls(ctx, scope):
+        parent = getattr(call, "_pd_parent", None)
+        if (last_name(call.func) in WRAPPERS and isinstance(parent, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == name for t in parent.targets)):
+            return last_name(call.func)
+    return None
+
+
+def _check_every_rank_save(ctx: FileContext, call: ast.Call) -> None:
+    """PDL303: a save every rank reaches, to a path that does not depend on the rank."""
+    scope = scope_of(call)
+    if not is_distributed_scope(ctx, scope):
+        return
+    path = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "path"), None)
+    if path is None or contains_rank(ctx, path) or _path_mentions_rank(path):
+        return
+    if rank_guard(ctx, call) is not None or rank_exit_before(ctx, call) is not None:
+        return
+    stmt = getattr(call, "_pd_parent", None)
+    edits = ()
+    if isinstance(stmt, ast.Expr) and stmt.lineno == stmt.end_lineno and "paddle" in ctx.imports.aliases:
+        indent = " " * stmt.col_offset
+        edits = (ctx.edit(stmt, f"if paddle.distributed.get_rank() == 0:\n{indent}    {ast.unparse(stmt)}"),)
+    ctx.report("PDL303", call,
+               f"every rank runs this `paddle.save` to the same path `{ast.unparse(path)}`: concurrent writers "
+               "corrupt the checkpoint; save on one rank (or put the rank in the file name)",
+               why="the function sets up data parallelism and the save is under no rank test", edits=edits)
+
+
+def _path_mentions_rank(path: ast.AST) -> bool:
+    return any(isinstance(n, (ast.Name, ast.Attribute)) and "rank" in (last_name(n) or "").lower()
+               for n in ast.walk(path))
