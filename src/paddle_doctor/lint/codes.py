@@ -129,6 +129,7 @@ paddle.save(model.state_dict(), "model.pdparams")""",
         right="""\
 model = paddle.DataParallel(net)
 paddle.save(model._layers.state_dict(), "model.pdparams")""",
+        fixable=Fixable.SAFE,
         severity=Severity.WARNING,
     ),
     Rule(

@@ -161,13 +161,15 @@ def rank_exit_before(ctx: FileContext, node: ast.AST) -> ast.AST | None:
     exits: tuple[type, ...] = (ast.Return, ast.Break, ast.Continue)
     stmt = node
     for anc in ancestors(node):
-        if isinstance(anc, (*FUNCS, ast.Lambda, ast.ClassDef)):
+        if isinstance(anc, (ast.Lambda, ast.ClassDef)):
             return None
         for body in _bodies_holding(anc, stmt):
-            for prev in body[: body.index(stmt)]:
+            for prev in body[: _index(body, stmt)]:
                 found = _rank_exit(ctx, prev, exits)
                 if found is not None:
                     return found
+        if isinstance(anc, (*FUNCS, ast.Module)):
+            return None
         if isinstance(anc, (ast.For, ast.AsyncFor, ast.While)) and stmt in anc.body:
             exits = (ast.Return,)  # a break/continue further out ends another loop
         stmt = anc
@@ -177,8 +179,16 @@ def rank_exit_before(ctx: FileContext, node: ast.AST) -> ast.AST | None:
 def _bodies_holding(node: ast.AST, stmt: ast.AST):
     for name in ("body", "orelse", "finalbody", "handlers"):
         body = getattr(node, name, None)
-        if isinstance(body, list) and stmt in body:
+        if isinstance(body, list) and _index(body, stmt) >= 0:
             yield body
+
+
+def _index(body: list, stmt: ast.AST) -> int:
+    """Position by identity (``list.index`` compares AST nodes with ``==``, which is identity anyway)."""
+    for i, item in enumerate(body):
+        if item is stmt:
+            return i
+    return -1
 
 
 def _rank_exit(ctx: FileContext, stmt: ast.AST, exits: tuple[type, ...]) -> ast.AST | None:

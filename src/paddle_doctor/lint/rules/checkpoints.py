@@ -107,10 +107,10 @@ def _check_wrapper_save(ctx: FileContext, call: ast.Call) -> None:
         return
     wrapped = _wrapped_by(ctx, scope_of(call), owner.id)
     if wrapped:
-        ctx.report("PDL302", saved,
-                   f"`{owner.id}` is a `{wrapped}` wrapper: its state_dict() keys can carry a `_layers.` prefix "
-                   f"(older Paddle, custom wrappers); save `{owner.id}._layers.state_dict()`",
-                   why=f"{owner.id} = {wrapped}(...) in the same function", confidence="medium")
+        message = (f"`{owner.id}` is a `{wrapped}` wrapper: its state_dict() keys can carry a `_layers.` prefix "
+                   f"(older Paddle, custom wrappers); save `{owner.id}._layers.state_dict()`")
+        ctx.report("PDL302", saved, message, why=f"{owner.id} = {wrapped}(...) in the same function",
+                   confidence="medium", edits=(ctx.edit(saved.func.value, f"{owner.id}._layers"),))
 
 
 def _wrapped_by(ctx: FileContext, scope: ast.AST, name: str) -> str | None:
@@ -136,7 +136,7 @@ def _check_every_rank_save(ctx: FileContext, call: ast.Call) -> None:
     edits = ()
     if isinstance(stmt, ast.Expr) and stmt.lineno == stmt.end_lineno and "paddle" in ctx.imports.aliases:
         indent = " " * stmt.col_offset
-        edits = (ctx.edit(stmt, f"if paddle.distributed.get_rank() == 0:\n{indent}    {ast.unparse(stmt)}"),)
+        edits = (ctx.edit(stmt, f"if paddle.distributed.get_rank() == 0:\n{indent}    {ast.get_source_segment(ctx.text, stmt)}"),)
     ctx.report("PDL303", call,
                f"every rank runs this `paddle.save` to the same path `{ast.unparse(path)}`: concurrent writers "
                "corrupt the checkpoint; save on one rank (or put the rank in the file name)",

@@ -35,8 +35,10 @@ def _check_rank_branch(ctx: FileContext, call: ast.Call, name: str) -> bool:
     other = other if isinstance(other, list) else [other]
     if name.split(" ")[0] in collectives_in(ctx, other):
         return False  # every branch runs the same collective
-    if len(_guards_of(ctx, scope_of(call)).get(name.split(" ")[0], ())) > 1:
-        return False  # e.g. `if not main: barrier()` ... `if main: barrier()`: a matched pair
+    mine = _polarity(guard.test)
+    if any(other_test == (mine[0], not mine[1]) for other_test in _guards_of(ctx, scope_of(call)).get(
+            name.split(" ")[0], ())):
+        return False  # `if not main: barrier()` ... `if main: barrier()`: the two halves of one barrier
     ctx.report("PDL101", call,
                f"`{name}` is called only on the ranks where `{ast.unparse(guard.test)}` holds; "
                "the other ranks never join it and the job hangs",
@@ -44,8 +46,20 @@ def _check_rank_branch(ctx: FileContext, call: ast.Call, name: str) -> bool:
     return True
 
 
-def _guards_of(ctx: FileContext, scope: ast.AST) -> dict[str, set[int]]:
-    """collective -> the rank-guard ``if`` nodes (ids) it appears under, in one function."""
+def _polarity(test: ast.AST) -> tuple[str, bool]:
+    """(condition text, negated): ``not main`` and ``main``, ``rank != 0`` and ``rank == 0`` are opposites."""
+    negated = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, not negated
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.NotEq, ast.IsNot)):
+        flipped = ast.Compare(test.left, [ast.Eq() if isinstance(test.ops[0], ast.NotEq) else ast.Is()],
+                              test.comparators)
+        return ast.unparse(flipped), not negated
+    return ast.unparse(test), negated
+
+
+def _guards_of(ctx: FileContext, scope: ast.AST) -> dict[str, set[tuple[str, bool]]]:
+    """collective -> the polarities of the rank guards it appears under, in one function."""
     key = ("guards_of", id(scope))
     if key not in ctx.cache:
         found: dict[str, set[int]] = {}
@@ -53,7 +67,7 @@ def _guards_of(ctx: FileContext, scope: ast.AST) -> dict[str, set[int]]:
             name = reached_collective(ctx, call)
             guard = rank_guard(ctx, call) if name else None
             if guard is not None:
-                found.setdefault(name.split(" ")[0], set()).add(id(guard))
+                found.setdefault(name.split(" ")[0], set()).add(_polarity(guard.test))
         ctx.cache[key] = found
     return ctx.cache[key]
 

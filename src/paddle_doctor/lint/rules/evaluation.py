@@ -107,12 +107,16 @@ def _accumulated(loop: ast.For) -> set[str]:
 
 
 def _reported_after(scope: ast.AST, loop: ast.For, names: set[str]) -> ast.AST | None:
-    """The first print/log/return after the loop that uses an accumulated value."""
-    for node in walk_scope(scope.body):
-        if getattr(node, "lineno", 0) <= (loop.end_lineno or loop.lineno):
+    """The first print/log/return after the loop that uses an accumulated value (or one derived from it)."""
+    names = set(names)
+    after = sorted((n for n in walk_scope(scope.body) if getattr(n, "lineno", 0) > (loop.end_lineno or loop.lineno)
+                    and isinstance(n, (ast.Assign, ast.Return, ast.Call))), key=lambda n: (n.lineno, n.col_offset))
+    for node in after:
+        if isinstance(node, ast.Assign):
+            if _uses(node.value, names):  # accuracy = total_correct / total_samples
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
             continue
-        is_report = isinstance(node, ast.Return) or (
-            isinstance(node, ast.Call) and last_name(node.func) in _REPORTERS)
+        is_report = isinstance(node, ast.Return) or last_name(node.func) in _REPORTERS
         if is_report and _uses(node, names):
             return node
     return None
