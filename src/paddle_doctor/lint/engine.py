@@ -118,9 +118,7 @@ def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None 
     enabled = enabled if enabled is not None else frozenset(BY_CODE)
     families = [(codes, fam) for codes, fam in FAMILIES
                 if enabled.intersection(codes) and any(t in text for t in fam.TRIGGERS)]
-    if not families:
-        return [], None, None, False
-    try:
+    try:  # parsed even when no family runs: a syntax error is worth a message
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
         return [], f"skipped: syntax error at line {exc.lineno}: {exc.msg}", None, False
