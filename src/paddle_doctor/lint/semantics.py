@@ -280,12 +280,24 @@ def callers(ctx: FileContext, func: ast.AST) -> list[ast.Call]:
                                          and c.func.value.id in ("self", "cls")))]
 
 
-def model_like(node: ast.AST) -> str | None:
-    """``model`` / ``self.model`` / ``net`` when ``node`` names a network object."""
+_FACTORY_VERBS = ("build", "create", "get", "load", "clone", "init", "make", "save", "copy", "export", "convert",
+                  "prepare", "wrap", "setup", "set_", "to_", "register")
+
+
+def model_like(node: ast.AST, ctx: FileContext | None = None) -> str | None:
+    """``model`` / ``self.model`` / ``net`` when ``node`` names a network object.
+
+    Not a function that makes or handles one (``build_model``, ``utils.clone_model``): calling those
+    does not run the network.
+    """
     text = dotted(node)
     if text is None:
         return None
-    tail = text.rsplit(".", 1)[-1].lower()
+    if ctx is not None and "." in text and text.split(".", 1)[0] in ctx.imports.aliases:
+        return None  # a module's function
+    tail = text.rsplit(".", 1)[-1].lower().lstrip("_")
+    if tail.startswith(_FACTORY_VERBS):
+        return None
     return text if ("model" in tail or tail in ("net", "network", "ema")) else None
 
 

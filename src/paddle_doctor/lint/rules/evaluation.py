@@ -135,10 +135,10 @@ def _check_eval_loop(ctx: FileContext, loop: ast.For) -> None:
     func = enclosing_function(loop)
     if func is None or not is_eval_name(func.name):
         return
-    model_call = _model_call(loop)
+    model_call = _model_call(ctx, loop)
     if model_call is None:
         return
-    model = model_like(model_call.func)
+    model = model_like(model_call.func, ctx)
     guard = _guards(ctx, func, depth=0, seen=set())
     if guard is None:
         return  # callers unknown (another file may set both): do not guess
@@ -155,13 +155,24 @@ def _check_eval_loop(ctx: FileContext, loop: ast.For) -> None:
                    why=guard[2], confidence="medium")
 
 
-def _model_call(loop: ast.For) -> ast.Call | None:
-    for node in walk_scope(loop.body):
-        if isinstance(node, ast.Call) and model_like(node.func):
-            return node
-        if isinstance(node, ast.Call) and last_name(node.func) in ("backward", "run", "step", "minimize"):
-            return None  # training, or a static-graph executor (no autograd tape)
-    return None
+_TRAINING = frozenset({"backward", "run", "step", "minimize", "grad"})
+
+
+def _training_helpers(ctx: FileContext) -> frozenset[str]:
+    """Functions of this file that take a gradient step (``inner_adapt`` of meta-learning)."""
+    if "training_helpers" not in ctx.cache:
+        ctx.cache["training_helpers"] = frozenset(
+            f.name for f in ctx.functions if any(isinstance(n, ast.Call) and last_name(n.func) in ("backward", "minimize")
+                                                 for n in walk_scope(f.body)))
+    return ctx.cache["training_helpers"]
+
+
+def _model_call(ctx: FileContext, loop: ast.For) -> ast.Call | None:
+    calls = sorted((n for n in walk_scope(loop.body) if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
+    trains = _training_helpers(ctx)
+    if any(last_name(c.func) in _TRAINING or last_name(c.func) in trains for c in calls):
+        return None  # training (or meta-learning adaptation), or a static-graph executor (no autograd tape)
+    return next((c for c in calls if model_like(c.func, ctx)), None)
 
 
 def _guards(ctx: FileContext, func, depth: int, seen: set) -> tuple[bool, bool, str] | None:
