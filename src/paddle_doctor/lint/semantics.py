@@ -205,13 +205,12 @@ def local_collectives(ctx: FileContext) -> dict[str, str]:
     """Functions and methods of this file that run a collective directly: name -> collective."""
     if "local_collectives" not in ctx.cache:
         found: dict[str, str] = {}
-        for func in ctx.functions:
-            for sub in walk_scope(func.body):
-                if isinstance(sub, ast.Call):
-                    name = collective_name(ctx, sub)
-                    if name and not has_group(sub):
-                        found.setdefault(func.name, name)
-                        break
+        for call in ctx.calls:
+            if last_name(call.func) in COLLECTIVES and not has_group(call):
+                name = collective_name(ctx, call)
+                func = scope_of(call) if name else None
+                if isinstance(func, FUNCS):
+                    found.setdefault(func.name, name)
         ctx.cache["local_collectives"] = found
     return ctx.cache["local_collectives"]
 
