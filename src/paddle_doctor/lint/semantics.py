@@ -32,7 +32,7 @@ RANK_FLAGS = frozenset({"is_main_process", "is_master", "is_local_main_process",
 RANK_ENV = frozenset({"PADDLE_TRAINER_ID", "PADDLE_RANK_IN_NODE", "PADDLE_LOCAL_RANK", "PADDLE_GLOBAL_RANK",
                       "LOCAL_RANK", "RANK", "FLAGS_selected_gpus"})
 DIST_SETUP = frozenset({"init_parallel_env", "DataParallel", "distributed_model", "distributed_optimizer",
-                        "DistributedBatchSampler", "spawn"})
+                        "DistributedBatchSampler"})  # not spawn(): its caller is the parent, not a rank
 EVAL_WORDS = frozenset({"eval", "evaluate", "evaluation", "evaluator", "val", "valid", "validate", "validation",
                         "test", "testing", "dev"})
 _WORDS = re.compile(r"[a-z]+")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..context import FileContext, walk_scope
+from ..context import FileContext, ancestors, walk_scope
 from ..names import dotted, last_name
 from ..semantics import contains_rank, is_distributed_scope, rank_exit_before, rank_guard, scope_calls, scope_of
 
@@ -128,9 +128,9 @@ def _check_every_rank_save(ctx: FileContext, call: ast.Call) -> None:
     if not is_distributed_scope(ctx, scope):
         return
     path = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "path"), None)
-    if path is None or contains_rank(ctx, path) or _path_mentions_rank(path):
+    if path is None or _rank_specific(ctx, scope, path, depth=3):
         return
-    if rank_guard(ctx, call) is not None or rank_exit_before(ctx, call) is not None:
+    if rank_guard(ctx, call) is not None or rank_exit_before(ctx, call) is not None or _save_gate(call):
         return
     stmt = getattr(call, "_pd_parent", None)
     edits = ()
@@ -141,6 +141,40 @@ def _check_every_rank_save(ctx: FileContext, call: ast.Call) -> None:
                f"every rank runs this `paddle.save` to the same path `{ast.unparse(path)}`: concurrent writers "
                "corrupt the checkpoint; save on one rank (or put the rank in the file name)",
                why="the function sets up data parallelism and the save is under no rank test", edits=edits)
+
+
+_GATE_WORDS = ("rank", "master", "main", "should_save", "chief", "leader", "first_worker", "save_on")
+
+
+def _save_gate(call: ast.Call) -> bool:
+    """An enclosing ``if`` on a flag whose name says it picks the saving process (``args.should_save``).
+
+    Such flags are usually computed from the rank elsewhere (PaddleNLP's ``should_save``); for a
+    save, trusting the name costs a missed finding at worst, never a false one.
+    """
+    for anc in ancestors(call):
+        if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        if isinstance(anc, ast.If):
+            for node in ast.walk(anc.test):
+                word = (last_name(node) if isinstance(node, (ast.Name, ast.Attribute)) else "") or ""
+                if any(w in word.lower() for w in _GATE_WORDS):
+                    return True
+    return False
+
+
+def _rank_specific(ctx: FileContext, scope: ast.AST, path: ast.AST, depth: int) -> bool:
+    """The path differs per rank: it holds a rank, directly or through names assigned in this function."""
+    if contains_rank(ctx, path) or _path_mentions_rank(path):
+        return True
+    if depth <= 0:
+        return False
+    names = {n.id for n in ast.walk(path) if isinstance(n, ast.Name)}
+    for node in walk_scope(scope.body if hasattr(scope, "body") else []):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in names for t in node.targets):
+            if _rank_specific(ctx, scope, node.value, depth - 1):
+                return True
+    return False
 
 
 def _path_mentions_rank(path: ast.AST) -> bool:
