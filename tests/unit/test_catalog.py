@@ -199,8 +199,8 @@ def _unreal_tool_mentions(text: str) -> list[str]:
 
 
 def test_tool_mention_check_catches_tools_that_do_not_exist():
-    assert _unreal_tool_mentions("run `paddle-doctor lint eval.py` or `paddle-doctor env`") == [
-        "paddle-doctor lint", "paddle-doctor env"]
+    assert _unreal_tool_mentions("run `paddle-doctor nosuchtool eval.py` or `paddle-doctor env`") == [
+        "paddle-doctor nosuchtool", "paddle-doctor env"]
     assert _unreal_tool_mentions("use `paddle_doctor.load_clean(...)`") == ["paddle_doctor.load_clean"]
     assert _unreal_tool_mentions(
         "`paddle-doctor diagnose log/`, `paddle-doctor run --trace`, `paddle_doctor.evaluate(...)`, "
