@@ -60,7 +60,7 @@ def has_group(call: ast.Call) -> bool:
 def is_rank_atom(ctx: FileContext, node: ast.AST) -> bool:
     """A value that differs between ranks: ``rank``, ``dist.get_rank()``, ``os.environ["PADDLE_TRAINER_ID"]``."""
     if isinstance(node, ast.Call):
-        func_name = last_name(node.func)
+        func_name = (last_name(node.func) or "").lstrip("_")
         if func_name in RANK_VALUES or func_name in RANK_FLAGS:
             return True
         if func_name in ("int", "bool", "str") and node.args:
@@ -73,6 +73,7 @@ def is_rank_atom(ctx: FileContext, node: ast.AST) -> bool:
     name = last_name(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
     if name is None:
         return False
+    name = name.lstrip("_")  # self._local_rank
     return name in RANK_VALUES or name in RANK_FLAGS or name in rank_aliases(ctx)
 
 
