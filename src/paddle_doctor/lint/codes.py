@@ -34,6 +34,7 @@ class Rule:
     right: str  # the same code, fixed
     fixable: Fixable | None = None  # what --fix can do (None: nothing automatic)
     severity: Severity = Severity.ERROR
+    fix: str = ""  # the remedy in one line (the Finding's ``fix``; the catalog holds the long one)
 
     @property
     def url(self) -> str:
@@ -44,6 +45,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "PDL101", "collective-in-rank-branch", "rank_divergent_collective",
         "A collective is called inside a branch that depends on the rank: the other ranks never join it and hang.",
+        fix='Call the collective on every rank, outside the branch; keep only the printing or saving under the rank test.',
         wrong="""\
 if dist.get_rank() == 0:
     dist.all_reduce(total)      # ranks != 0 never call it
@@ -56,6 +58,7 @@ if dist.get_rank() == 0:
     Rule(
         "PDL102", "collective-after-rank-exit", "rank_divergent_collective",
         "A collective follows a rank-dependent return/break/continue: the ranks that left never join it.",
+        fix='Run the collective before the rank-dependent exit, or make every rank take the same exit.',
         wrong="""\
 for batch in loader:
     if rank != 0:
@@ -70,6 +73,7 @@ for batch in loader:
     Rule(
         "PDL103", "collective-error-swallowed", "rank_divergent_collective",
         "A try/except around a collective swallows the error: this rank goes on while the others are one collective ahead or behind.",
+        fix="Let the collective's error propagate (or exit the process) so every rank stops together.",
         wrong="""\
 try:
     dist.all_reduce(loss)
@@ -81,6 +85,7 @@ dist.all_reduce(loss)           # let it fail on every rank""",
     Rule(
         "PDL104", "per-batch-all-gather-uneven", "uneven_eval_batches",
         "A per-batch all_gather runs over a loader that is not a DistributedBatchSampler: the last batches differ across ranks.",
+        fix='Shard with DistributedBatchSampler (same batch count and shapes), pad to a common shape, or use all_gather_object; paddle_doctor.evaluate() syncs once per evaluation.',
         wrong="""\
 loader = DataLoader(shard, batch_size=32)
 for x, y in loader:
@@ -97,6 +102,7 @@ for x, y in loader:
     Rule(
         "PDL201", "dataloader-workers-without-main-guard", "main_guard_missing",
         "A DataLoader with num_workers > 0 is reached at module level without an `if __name__ == \"__main__\":` guard.",
+        fix='Move the loader and the loop into main() and call it under `if __name__ == "__main__":`.',
         wrong="""\
 loader = DataLoader(ds, batch_size=32, num_workers=4)
 for batch in loader:
@@ -113,6 +119,7 @@ if __name__ == "__main__":
     Rule(
         "PDL301", "state-dict-load-unchecked", "state_dict_prefix_mismatch",
         "The result of set_state_dict()/set_dict()/load_dict() (missing and unexpected keys) is ignored: a mismatch only warns and keeps random weights.",
+        fix='Keep the result: `missing, unexpected = layer.set_state_dict(sd)` and raise if either is non-empty.',
         wrong="""\
 model.set_state_dict(paddle.load("model.pdparams"))""",
         right="""\
@@ -123,6 +130,7 @@ if missing or unexpected:
     Rule(
         "PDL302", "wrapper-state-dict-saved", "state_dict_prefix_mismatch",
         "The state dict of a DataParallel/fleet wrapper (or of named_parameters()) is saved: its keys can carry a `_layers.` prefix a bare model does not know.",
+        fix='Save the bare model: `model._layers.state_dict()`.',
         wrong="""\
 model = paddle.DataParallel(net)
 paddle.save(model.state_dict(), "model.pdparams")""",
@@ -135,6 +143,7 @@ paddle.save(model._layers.state_dict(), "model.pdparams")""",
     Rule(
         "PDL303", "checkpoint-saved-by-every-rank", "concurrent_checkpoint_write",
         "paddle.save() to a path shared by all ranks is reached by every rank: concurrent writers corrupt the file.",
+        fix='Save on one rank (`if dist.get_rank() == 0:`) or put the rank in the file name.',
         wrong="""\
 dist.init_parallel_env()
 ...
@@ -149,6 +158,7 @@ if dist.get_rank() == 0:
     Rule(
         "PDL401", "eval-sampler-drop-last", "eval_samples_dropped",
         "An evaluation DistributedBatchSampler has drop_last=True: real samples are silently left out of the metric.",
+        fix='Use drop_last=False and count each sample once (paddle_doctor.evaluate() is exact).',
         wrong="""\
 eval_sampler = DistributedBatchSampler(eval_ds, batch_size=32, drop_last=True)""",
         right="""\
@@ -160,6 +170,7 @@ eval_sampler = DistributedBatchSampler(eval_ds, batch_size=32, drop_last=False)
     Rule(
         "PDL402", "rank-local-metric", "rank_local_metric",
         "An evaluation over a DistributedBatchSampler accumulates its metric per rank and reports it with no all_reduce/all_gather.",
+        fix="all_reduce the metric's sufficient statistics (sums and counts) before reporting, or use paddle_doctor.evaluate().",
         wrong="""\
 sampler = DistributedBatchSampler(eval_ds, batch_size=32)
 for x, y in DataLoader(eval_ds, batch_sampler=sampler):
@@ -175,6 +186,7 @@ if dist.get_rank() == 0:
     Rule(
         "PDL403", "eval-loop-without-no-grad", "gpu_oom",
         "An evaluation loop runs the model outside paddle.no_grad(): every batch keeps its autograd graph and memory.",
+        fix='Run the loop under `with paddle.no_grad():` or decorate the function with `@paddle.no_grad()`.',
         wrong="""\
 def evaluate(model, loader):
     model.eval()
@@ -191,6 +203,7 @@ def evaluate(model, loader):
     Rule(
         "PDL404", "eval-loop-without-eval-mode", "model_not_in_eval_mode",
         "An evaluation loop runs the model without model.eval(): dropout and batch norm stay in training mode.",
+        fix='Call `model.eval()` before the loop (and `model.train()` after, if training continues).',
         wrong="""\
 @paddle.no_grad()
 def evaluate(model, loader):
@@ -207,6 +220,7 @@ def evaluate(model, loader):
     Rule(
         "PDL501", "device-env-after-import", "cuda_visible_devices_misconfig",
         "CUDA_VISIBLE_DEVICES or FLAGS_selected_gpus is set in os.environ after `import paddle`: Paddle has already read it.",
+        fix="Set it before `import paddle` (first lines of the script) or in the launch command's environment.",
         wrong="""\
 import paddle
 os.environ["CUDA_VISIBLE_DEVICES"] = "0\"""",

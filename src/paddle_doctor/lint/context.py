@@ -90,7 +90,7 @@ class FileContext:
             end_line=end_line, end_column=self.column(end_line, end_col) if end_col is not None else None)
         self.findings.append(Finding(
             code=code, cause=rule.cause, message=message, severity=rule.severity, locations=(location,),
-            fix=rule.summary if not edits else "", confidence=confidence, why=why,
+            fix=rule.fix, confidence=confidence, why=why,
             fixable=rule.fixable if edits else None, edits=edits, facts=facts or {}))
 
     def edit(self, node: ast.AST, replacement: str) -> Edit:

@@ -79,7 +79,8 @@ def rule_text(rule: Rule) -> str:
         rule.fixable.value if rule.fixable else None]
     return (f"{rule.code} {rule.name}: {rule.summary}\n\n"
             f"Cause: {rule.cause} (paddle-doctor explain {rule.cause})\n"
-            f"Severity: {rule.severity.value}; fix: {fix.replace('`', '')}\n\n"
+            f"Severity: {rule.severity.value}; automatic fix: {fix.replace('`', '')}\n"
+            f"Fix: {rule.fix}\n\n"
             f"Wrong\n{textwrap.indent(rule.wrong, '    ')}\n\nRight\n{textwrap.indent(rule.right, '    ')}\n"
             f"\nSuppress with `# noqa: {rule.code}` on the line, or `ignore = [\"{rule.code}\"]` in "
             "[tool.paddle-doctor.lint].\n")
@@ -102,7 +103,7 @@ def render_markdown() -> str:
                 f"Cause: [`{rule.cause}`](causes.md#{rule.cause}). Severity: {rule.severity.value}."
                 + (f" Fix: {rule.fixable.value} (`--fix`{' --unsafe-fixes' if rule.fixable.value == 'unsafe' else ''})."
                    if rule.fixable else ""),
-                "", "Wrong:", "", "```python", rule.wrong, "```", "", "Right:", "", "```python", rule.right, "```"]
+                "", f"Fix: {rule.fix}", "", "Wrong:", "", "```python", rule.wrong, "```", "", "Right:", "", "```python", rule.right, "```"]
     return "\n".join(out) + "\n"
 
 

@@ -78,3 +78,12 @@ def test_explain_unknown_rule_is_a_usage_error():
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "PDL999" in proc.stderr
+
+
+def test_findings_carry_the_rules_cause_and_one_line_fix():
+    from paddle_doctor.lint import lint_text
+    source = "import paddle.distributed as dist\nif dist.get_rank() == 0:\n    dist.barrier()\n"
+    (finding,) = lint_text(source)[0]
+    rule = BY_CODE[finding.code]
+    assert finding.cause == rule.cause and finding.fix == rule.fix and "\n" not in rule.fix
+    assert all(r.fix for r in RULES)
