@@ -239,11 +239,11 @@ def collectives_in(ctx: FileContext, stmts: list[ast.stmt]) -> set[str]:
     return out
 
 
-def is_eval_name(name: str | None) -> bool:
+def is_eval_name(name: str | None, *, function: bool = False) -> bool:
     if not name:
         return False
     lowered = name.lower()
-    if lowered.startswith("test_"):  # a unit test, not an evaluation
+    if function and lowered.startswith("test_"):  # a unit test, not an evaluation
         return False
     return any(word in EVAL_WORDS for word in _WORDS.findall(lowered))
 

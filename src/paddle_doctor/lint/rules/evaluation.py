@@ -79,7 +79,7 @@ def _check_rank_local_metric(ctx: FileContext, scope: ast.AST) -> None:
 
 
 def _is_eval_scope(ctx: FileContext, scope: ast.AST) -> bool:
-    if isinstance(scope, FUNCS) and is_eval_name(scope.name):
+    if isinstance(scope, FUNCS) and is_eval_name(scope.name, function=True):
         return True
     for call in scope_calls(ctx, scope):
         name = last_name(call.func)
@@ -133,7 +133,10 @@ def _uses(node: ast.AST, names: set[str]) -> bool:
 def _check_eval_loop(ctx: FileContext, loop: ast.For) -> None:
     """PDL403/PDL404: an evaluation loop that runs the model with grads on, or in training mode."""
     func = enclosing_function(loop)
-    if func is None or not is_eval_name(func.name):
+    if func is None:
+        _check_script_loop(ctx, loop)
+        return
+    if not is_eval_name(func.name, function=True):
         return
     model_call = _model_call(ctx, loop)
     if model_call is None:
@@ -156,6 +159,26 @@ def _check_eval_loop(ctx: FileContext, loop: ast.For) -> None:
 
 
 _TRAINING = frozenset({"backward", "run", "step", "minimize", "grad"})
+
+
+def _check_script_loop(ctx: FileContext, loop: ast.For) -> None:
+    """A module-level loop over an evaluation loader (``for x, y in eval_loader:``) in a script."""
+    target = loop.iter.args[0] if isinstance(loop.iter, ast.Call) and loop.iter.args else loop.iter
+    if not is_eval_name(dotted(target)) or scope_of(loop) is not ctx.tree:
+        return
+    model_call = _model_call(ctx, loop)
+    if model_call is None:
+        return
+    model = model_like(model_call.func, ctx)
+    before = [c for c in scope_calls(ctx, ctx.tree) if c.lineno < loop.lineno]
+    why = "a module-level loop over an evaluation loader"
+    if not any(_under_no_grad(ctx, a) for a in ancestors(loop)) and not any(
+            last_name(c.func) == "set_grad_enabled" for c in before):
+        ctx.report("PDL403", model_call, f"`{model}` runs in an evaluation loop outside `paddle.no_grad()`: each "
+                   "batch keeps its autograd graph (memory grows with the batch and the model)", why=why)
+    if not any(_is_eval_call(c) for c in before):
+        ctx.report("PDL404", model_call, f"`{model}` runs in an evaluation loop without "
+                   f"`{model.split('.')[-1]}.eval()` before it: dropout and batch norm stay in training mode", why=why)
 
 
 def _training_helpers(ctx: FileContext) -> frozenset[str]:
