@@ -74,6 +74,8 @@ def _checks_keys(ctx: FileContext, scope: ast.AST) -> bool:
         word = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
         if word and any(w in word.lower() for w in _KEY_CHECK_WORDS):
             return True
+        if isinstance(node, ast.Call) and _is_key_checker(last_name(node.func) or ""):
+            return True
         if isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
             right = node.comparators[-1]
             if isinstance(right, ast.Call) and last_name(right.func) == "keys":
@@ -83,6 +85,13 @@ def _checks_keys(ctx: FileContext, scope: ast.AST) -> bool:
                 for c in walk_scope(node.body)):
             return True  # walks the model's own keys and looks each one up
     return False
+
+
+def _is_key_checker(name: str) -> bool:
+    """``check_keys``, ``validate_state_dict_keys``, ``compare_keys``: a helper that checks keys."""
+    lowered = name.lower()
+    return ("key" in lowered or "state_dict" in lowered) and any(
+        w in lowered for w in ("check", "compare", "valid", "verify", "assert"))
 
 
 def _mentions_call(node: ast.AST, name: str) -> bool:

@@ -6,7 +6,7 @@ import ast
 
 from ..context import FUNCS, FileContext, ancestors, walk_scope
 from ..names import dotted, last_name
-from ..semantics import callers, collectives_in, enclosing_function, is_eval_name, model_like, scope_calls, scope_of
+from ..semantics import callers, contains_rank, collectives_in, enclosing_function, is_eval_name, model_like, scope_calls, scope_of
 
 TRIGGERS = ("DistributedBatchSampler", "eval", "val", "test")
 _NO_GRAD = frozenset({"no_grad", "inference_mode"})
@@ -68,7 +68,7 @@ def _check_rank_local_metric(ctx: FileContext, scope: ast.AST) -> None:
         accumulated = _accumulated(loop)
         if not accumulated:
             continue
-        report = _reported_after(scope, loop, accumulated)
+        report = _reported_after(ctx, scope, loop, accumulated)
         if report is not None:
             names = ", ".join(sorted(accumulated))
             ctx.report("PDL402", report,
@@ -106,7 +106,7 @@ def _accumulated(loop: ast.For) -> set[str]:
     return names
 
 
-def _reported_after(scope: ast.AST, loop: ast.For, names: set[str]) -> ast.AST | None:
+def _reported_after(ctx: FileContext, scope: ast.AST, loop: ast.For, names: set[str]) -> ast.AST | None:
     """The first print/log/return after the loop that uses an accumulated value (or one derived from it)."""
     names = set(names)
     after = sorted((n for n in walk_scope(scope.body) if getattr(n, "lineno", 0) > (loop.end_lineno or loop.lineno)
@@ -118,7 +118,8 @@ def _reported_after(scope: ast.AST, loop: ast.For, names: set[str]) -> ast.AST |
             continue
         is_report = isinstance(node, ast.Return) or last_name(node.func) in _REPORTERS
         if is_report and _uses(node, names):
-            return node
+            # a report that names its rank ("rank 1: acc 0.93") is per rank on purpose
+            return None if isinstance(node, ast.Call) and contains_rank(ctx, node) else node
     return None
 
 
