@@ -129,13 +129,13 @@ if missing or unexpected:
     ),
     Rule(
         "PDL302", "wrapper-state-dict-saved", "state_dict_prefix_mismatch",
-        "The state dict of a DataParallel/fleet wrapper (or of named_parameters()) is saved: its keys can carry a `_layers.` prefix a bare model does not know.",
+        "The state dict of a fleet.distributed_model() wrapper, or named_parameters(), is saved: keys carry a `_layers.` prefix (or lack the buffers) a bare model does not match.",
         fix='Save the bare model: `model._layers.state_dict()`.',
         wrong="""\
-model = paddle.DataParallel(net)
+model = fleet.distributed_model(net)
 paddle.save(model.state_dict(), "model.pdparams")""",
         right="""\
-model = paddle.DataParallel(net)
+model = fleet.distributed_model(net)
 paddle.save(model._layers.state_dict(), "model.pdparams")""",
         fixable=Fixable.SAFE,
         severity=Severity.WARNING,

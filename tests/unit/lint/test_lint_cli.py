@@ -151,7 +151,8 @@ def test_enabled_set_filters_rules():
 
 def test_fix_applies_safe_only_unless_unsafe(tmp_path):
     path = tmp_path / "t.py"
-    text = SOURCE + "model = paddle.DataParallel(net)\nif dist.get_rank() == 0:\n    paddle.save(model.state_dict(), 'm')\n"
+    text = SOURCE + ("from paddle.distributed import fleet\nmodel = fleet.distributed_model(net)\n"
+                     "if dist.get_rank() == 0:\n    paddle.save(model.state_dict(), 'm')\n")
     path.write_text(text, encoding="utf-8")
     proc = run("--fix", path)
     fixed = path.read_text(encoding="utf-8")

@@ -10,7 +10,10 @@ from ..semantics import contains_rank, is_distributed_scope, rank_exit_before, r
 
 TRIGGERS = ("set_state_dict", "set_dict", "load_dict", "save")
 LOADERS = frozenset({"set_state_dict", "set_dict", "load_dict"})
-WRAPPERS = frozenset({"DataParallel", "distributed_model"})
+# fleet.distributed_model() returns a MetaParallelBase (tensor/pipeline/sharding parallel) whose
+# state_dict() is Layer's: keys gain `_layers.`. paddle.DataParallel.state_dict() delegates to the
+# wrapped layer (2.4.2 fluid/dygraph/parallel.py:829, 3.3.1 distributed/parallel.py:642): no prefix.
+WRAPPERS = frozenset({"distributed_model"})
 # Optimizers, schedulers and scalers return nothing from set_state_dict: nothing to check there.
 _NOT_A_LAYER = ("opt", "sched", "lr", "scaler", "sampler", "state")
 _KEY_CHECK_WORDS = ("missing", "unexpected", "mismatch", "unmatched", "incorrect", "match_state_dict")
@@ -109,15 +112,16 @@ def _check_wrapper_save(ctx: FileContext, call: ast.Call) -> None:
         return
     method, owner = saved.func.attr, saved.func.value
     if method == "named_parameters":
-        ctx.report("PDL302", saved, "saving `named_parameters()` keeps wrapper prefixes such as `_layers.` in the "
-                   "keys; save `layer.state_dict()` of the bare model", why="named_parameters() of a wrapper")
+        ctx.report("PDL302", saved, "saving `named_parameters()` drops the buffers (batch-norm statistics) and keeps "
+                   "wrapper prefixes such as `_layers.`; loading it reports missing keys: save `state_dict()` of "
+                   "the bare model", why="named_parameters() is not a state dict")
         return
     if method != "state_dict" or not isinstance(owner, ast.Name):
         return
     wrapped = _wrapped_by(ctx, scope_of(call), owner.id)
     if wrapped:
-        message = (f"`{owner.id}` is a `{wrapped}` wrapper: its state_dict() keys can carry a `_layers.` prefix "
-                   f"(older Paddle, custom wrappers); save `{owner.id}._layers.state_dict()`")
+        message = (f"`{owner.id}` is a `{wrapped}` wrapper: its state_dict() keys carry a `_layers.` prefix "
+                   f"that a bare model does not have; save `{owner.id}._layers.state_dict()`")
         ctx.report("PDL302", saved, message, why=f"{owner.id} = {wrapped}(...) in the same function",
                    confidence="medium", edits=(ctx.edit(saved.func.value, f"{owner.id}._layers"),))
 
