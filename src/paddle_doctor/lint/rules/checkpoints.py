@@ -40,6 +40,8 @@ def _check_unchecked_load(ctx: FileContext, call: ast.Call) -> None:
         return
     if isinstance(call.func.value, ast.Name) and call.func.value.id in ctx.imports.aliases:
         return  # a module's function (``utils.set_state_dict``), not a layer's method
+    if _own_method(call):
+        return  # ``self.set_state_dict`` of a class that defines it (an updater, a trainer): its own API
     scope = scope_of(call)
     if not _from_disk(ctx, scope, call.args[0], _TRACE_DEPTH) or _checks_keys(ctx, scope):
         return
@@ -48,6 +50,16 @@ def _check_unchecked_load(ctx: FileContext, call: ast.Call) -> None:
                "(`Skip loading for ...`) and the layer keeps its random weights",
                why="the (missing, unexpected) result is dropped and the function compares no keys",
                confidence="medium")
+
+
+def _own_method(call: ast.Call) -> bool:
+    if not (isinstance(call.func.value, ast.Name) and call.func.value.id == "self"):
+        return False
+    for anc in ancestors(call):
+        if isinstance(anc, ast.ClassDef):
+            return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == call.func.attr
+                       for n in anc.body)
+    return False
 
 
 def _from_disk(ctx: FileContext, scope: ast.AST, value: ast.AST, depth: int) -> bool:
