@@ -67,7 +67,7 @@ CORRUPTION_IDS = {
     "state_dict_prefix_mismatch",
     "model_not_in_eval_mode",
 }
-LINT_CODE = re.compile(r"^PDL[1-4]\d\d$")
+LINT_CODE = re.compile(r"^PDL[1-5]\d\d$")  # lint/codes.py: PDL5xx is device and environment
 SEED = re.compile(r"^\d{3} §\d+(\.\d+)?(, \d{3} §\d+(\.\d+)?)*$")
 ENV_CHECK = re.compile(r"^[a-z][a-z0-9_]*$")
 

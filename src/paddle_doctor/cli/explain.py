@@ -15,9 +15,12 @@ from ..catalog.render import render_cause_text, render_list_text
 @click.argument("cause_id", required=False)
 @click.option("--list", "list_all", is_flag=True, help="List every cause id with its title.")
 def command(cause_id: str | None, list_all: bool) -> None:
-    """Explain a cause id from the catalog (the ids diagnose, lint and env report)."""
+    """Explain a cause id from the catalog (the ids diagnose, lint and env report), or a lint rule (PDL101)."""
     if list_all or not cause_id:
         click.echo(render_list_text(), nl=False)
+        return
+    if cause_id.upper().startswith("PDL"):
+        _explain_rule(cause_id)
         return
     try:
         cause = get_cause(cause_id)
@@ -28,3 +31,15 @@ def command(cause_id: str | None, list_all: bool) -> None:
                    "See `paddle-doctor explain --list`.", err=True)
         sys.exit(2)
     click.echo(render_cause_text(cause), nl=False)
+
+
+def _explain_rule(code: str) -> None:
+    from ..lint.codes import BY_CODE
+    from ..lint.docs import rule_text
+
+    rule = BY_CODE.get(code.upper())
+    if rule is None:
+        click.echo(f"paddle-doctor explain: error: unknown lint rule '{code}' (rules: {', '.join(BY_CODE)}).",
+                   err=True)
+        sys.exit(2)
+    click.echo(rule_text(rule), nl=False)

@@ -15,6 +15,7 @@ from .. import __version__
 # name -> (module, short help). The module defines ``command`` (a click.Command).
 COMMANDS = {
     "diagnose": ("paddle_doctor.cli.diagnose", "Name the root cause of a failed distributed run from its logs."),
+    "lint": ("paddle_doctor.cli.lint", "Find Paddle distributed-evaluation bugs in Python sources before they run."),
     "explain": ("paddle_doctor.cli.explain", "Explain a cause id: why it kills every process, how to confirm, the fix."),
     "demo": ("paddle_doctor.cli.demo", "Run a real 2-process evaluation that fails, then diagnose it."),
     "ckpt": ("paddle_doctor.cli.ckpt", "Inspect, check, diff and strip checkpoints safely (no code from the file runs)."),

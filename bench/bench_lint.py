@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Benchmark: wall time of ``paddle-doctor lint`` vs ``flake8 --select F`` and ``ruff check --select F``.
+
+The same Python files, side by side in one run, alternating the order each round (the machine is
+shared and noisy): ``paddle-doctor lint --format json TREE...`` (the console script next to the
+running interpreter), ``flake8 --select F TREE...`` and ``ruff check --no-cache --select F TREE...``
+(from a scratch venv, not project dependencies). Each tool is run with its defaults for
+parallelism (flake8 and paddle-doctor use processes, ruff threads). Exit codes 0/1 both count as
+a run (findings are expected); anything else fails the benchmark.
+
+Goal: paddle-doctor <= 0.25x flake8's time (median of the per-round ratios); ruff is for reference.
+
+Set-up (scratch, outside the repo; trees: PaddleDetection, PaddleClas, PaddleNLP from PyPI):
+
+    for p in paddledet paddleclas paddlenlp; do
+        pip install --no-deps --target /tmp/lint-scratch/$p $p; done
+    python3 -m venv /tmp/lint-scratch/venv && /tmp/lint-scratch/venv/bin/pip install flake8 ruff
+    .venv/bin/python bench/bench_lint.py [--reps 3] [--json OUT] [TREE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchmachine import machine  # bench/ is sys.path[0] when run as a script
+
+GOAL = 0.25
+SCRATCH = Path("/tmp/lint-scratch")
+DEFAULT_TREES = [SCRATCH / "paddledet" / "ppdet", SCRATCH / "paddleclas" / "paddleclas",
+                 SCRATCH / "paddlenlp" / "paddlenlp"]
+
+
+def timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=1800)
+    wall = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{cmd[0]} exited {proc.returncode}: {proc.stderr.decode()[-300:]}")
+    return wall
+
+
+def count_py(trees: list[Path]) -> tuple[int, int]:
+    files = [p for t in trees for p in t.rglob("*.py")]
+    return len(files), sum(p.stat().st_size for p in files)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("trees", nargs="*", type=Path, default=DEFAULT_TREES)
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--venv", type=Path, default=SCRATCH / "venv", help="scratch venv with flake8 and ruff")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    missing = [str(t) for t in args.trees if not t.is_dir()]
+    if missing:
+        print(f"bench_lint: missing trees (see the docstring for the set-up): {missing}", file=sys.stderr)
+        return 2
+    trees = [str(t) for t in args.trees]
+    tools = {
+        "paddle-doctor": [str(Path(sys.executable).with_name("paddle-doctor")), "lint", "--format", "json", *trees],
+        "flake8": [str(args.venv / "bin" / "flake8"), "--select", "F", *trees],
+        "ruff": [str(args.venv / "bin" / "ruff"), "check", "--no-cache", "--select", "F", *trees],
+    }
+    version = {name: subprocess.run([cmd[0], "--version"], capture_output=True, text=True).stdout.split("\n")[0]
+               for name, cmd in tools.items()}
+    for cmd in tools.values():  # warm the page cache and the interpreters once
+        timed(cmd)
+    times: dict[str, list[float]] = {name: [] for name in tools}
+    for rep in range(args.reps):
+        order = list(tools) if rep % 2 == 0 else list(reversed(tools))
+        for name in order:
+            times[name].append(timed(tools[name]))
+    ratios = [p / f for p, f in zip(times["paddle-doctor"], times["flake8"])]
+    ruff_ratios = [p / r for p, r in zip(times["paddle-doctor"], times["ruff"])]
+    n_files, n_bytes = count_py(args.trees)
+    report = {
+        "date": dt.date.today().isoformat(), "machine": machine(), "cpus": os.cpu_count(), "trees": trees,
+        "files": n_files, "megabytes": round(n_bytes / 1e6, 1), "versions": version, "reps": args.reps,
+        "seconds": {k: [round(v, 2) for v in vs] for k, vs in times.items()},
+        "median_s": {k: round(statistics.median(vs), 2) for k, vs in times.items()},
+        "ratio_vs_flake8": round(statistics.median(ratios), 3), "ratio_vs_ruff": round(statistics.median(ruff_ratios), 1),
+        "goal_vs_flake8": GOAL,
+    }
+    print(json.dumps(report, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return 0 if report["ratio_vs_flake8"] <= GOAL else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

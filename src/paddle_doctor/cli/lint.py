@@ -1,0 +1,68 @@
+"""``paddle-doctor lint PATH...``: parse, call :func:`paddle_doctor.lint.lint_paths`, render, exit code.
+
+Exit codes (ruff's): 0 no findings, 1 findings, 2 usage error or internal error.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+
+def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(c.strip().upper() for v in values for c in v.split(",") if c.strip())
+
+
+@click.command("lint")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
+@click.option("--select", multiple=True, help="Codes or prefixes to run (PDL1, PDL401, ALL); comma-separated.")
+@click.option("--ignore", multiple=True, help="Codes or prefixes to skip; comma-separated.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes in place (a file is never left unparsable).")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix, also apply fixes that change behaviour.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+def command(paths, fmt, select, ignore, fix, unsafe_fixes, color) -> None:
+    """Find Paddle distributed-evaluation bugs in Python sources before they run."""
+    from .. import __version__
+    from ..lint import ConfigError, LintInputError, lint_paths, load_config
+    from ..lint.codes import BY_CODE, RULES
+
+    try:
+        config = load_config(Path(paths[0])).with_cli(_codes(select) or None, _codes(ignore))
+        result = lint_paths(list(paths), config, fix=fix, unsafe_fixes=unsafe_fixes)
+    except (ConfigError, LintInputError) as exc:
+        click.echo(f"paddle-doctor lint: error: {exc}", err=True)
+        sys.exit(2)
+    for line in result.skipped:
+        click.echo(f"paddle-doctor lint: {line}", err=True)
+    for line in result.errors:
+        click.echo(f"paddle-doctor lint: error: {line}", err=True)
+    if fmt == "json":
+        from ..render.lint_json import render
+        out = render(result.findings, BY_CODE)
+    elif fmt == "sarif":
+        from ..render.sarif import render
+        out = render(result.findings, RULES, version=__version__, source_line=_source_lines())
+    else:
+        from ..render.lint_text import render
+        use_color = color == "always" or (color == "auto" and sys.stdout.isatty())
+        out = render(result.findings, color=use_color, fixed=result.fixed, unsafe_fixes=unsafe_fixes)
+    click.echo(out, nl=False)
+    sys.exit(2 if result.errors else 1 if result.findings else 0)
+
+
+def _source_lines():
+    cache: dict[str, list[str]] = {}
+
+    def line(path: str, number: int) -> str:
+        if path not in cache:
+            try:
+                cache[path] = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                cache[path] = []
+        lines = cache[path]
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+    return line

@@ -1,0 +1,130 @@
+"""One parsed file, walked once: parents, the nodes rules look for, and resolved imports.
+
+Rules never walk the whole tree again; they read the buckets filled here (``calls``, ``functions``,
+``loops``, ``tries``) and climb ``parent()`` links. The helpers that several rule families share
+(is this a collective? is this test rank-dependent? is this call under a rank guard?) live in
+``semantics``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ..findings import Edit, Finding, Location
+from .codes import BY_CODE
+from .names import Imports
+
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)
+FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@dataclass
+class FileContext:
+    path: str
+    text: str
+    tree: ast.Module
+    imports: Imports = field(default_factory=Imports)
+    calls: list[ast.Call] = field(default_factory=list)
+    functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=list)
+    loops: list[ast.For | ast.AsyncFor] = field(default_factory=list)
+    tries: list[ast.Try] = field(default_factory=list)
+    assigns: list[ast.Assign] = field(default_factory=list)
+    import_nodes: list[ast.Import | ast.ImportFrom] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    cache: dict = field(default_factory=dict)  # per-file memo for the semantics helpers
+
+    @classmethod
+    def build(cls, path: str, text: str, tree: ast.Module) -> FileContext:
+        ctx = cls(path, text, tree)
+        buckets = {ast.Call: ctx.calls, ast.FunctionDef: ctx.functions, ast.AsyncFunctionDef: ctx.functions,
+                   ast.For: ctx.loops, ast.AsyncFor: ctx.loops, ast.Try: ctx.tries, ast.Assign: ctx.assigns,
+                   ast.Import: ctx.import_nodes, ast.ImportFrom: ctx.import_nodes}
+        if hasattr(ast, "TryStar"):
+            buckets[ast.TryStar] = ctx.tries
+        stack: list[ast.AST] = [tree]
+        AST, skip = ast.AST, (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
+        while stack:  # ast.iter_child_nodes, inlined: this loop is a third of a lint run
+            node = stack.pop()
+            bucket = buckets.get(type(node))
+            if bucket is not None:
+                bucket.append(node)
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, AST) and not isinstance(item, skip):
+                            item._pd_parent = node  # type: ignore[attr-defined]
+                            stack.append(item)
+                elif isinstance(value, AST) and not isinstance(value, skip):
+                    value._pd_parent = node  # type: ignore[attr-defined]
+                    stack.append(value)
+        for node in ctx.import_nodes:
+            ctx.imports.add(node)
+        # the walk is depth-first from the end; rules read these in source order
+        for bucket in (ctx.calls, ctx.functions, ctx.loops, ctx.tries, ctx.assigns):
+            bucket.sort(key=lambda n: (n.lineno, n.col_offset))
+        return ctx
+
+    @property
+    def lines(self) -> list[str]:
+        if "lines" not in self.cache:
+            self.cache["lines"] = self.text.splitlines()
+        return self.cache["lines"]
+
+    def column(self, line: int, col_offset: int) -> int:
+        """A 1-based character column from ast's 0-based UTF-8 byte offset."""
+        if 0 < line <= len(self.lines):
+            text = self.lines[line - 1]
+            if not text.isascii():
+                return len(text.encode("utf-8")[:col_offset].decode("utf-8", "ignore")) + 1
+        return col_offset + 1
+
+    def report(self, code: str, node: ast.AST, message: str, *, why: str = "", confidence: str = "high",
+               edits: tuple[Edit, ...] = (), facts: dict | None = None) -> None:
+        rule = BY_CODE[code]
+        end_line = getattr(node, "end_lineno", None) or node.lineno
+        end_col = getattr(node, "end_col_offset", None)
+        location = Location(
+            path=self.path, line=node.lineno, column=self.column(node.lineno, node.col_offset),
+            end_line=end_line, end_column=self.column(end_line, end_col) if end_col is not None else None)
+        self.findings.append(Finding(
+            code=code, cause=rule.cause, message=message, severity=rule.severity, locations=(location,),
+            fix=rule.fix, confidence=confidence, why=why,
+            fixable=rule.fixable if edits else None, edits=edits, facts=facts or {}))
+
+    def edit(self, node: ast.AST, replacement: str) -> Edit:
+        """Replace the exact source span of ``node`` (0-based character columns)."""
+        return Edit(path=self.path, line=node.lineno, column=self.column(node.lineno, node.col_offset) - 1,
+                    end_line=node.end_lineno, end_column=self.column(node.end_lineno, node.end_col_offset) - 1,
+                    replacement=replacement)
+
+
+def parent(node: ast.AST) -> ast.AST | None:
+    return getattr(node, "_pd_parent", None)
+
+
+def ancestors(node: ast.AST):
+    node = parent(node)
+    while node is not None:
+        yield node
+        node = parent(node)
+
+
+def scope_of(node: ast.AST) -> ast.AST:
+    """The function (or lambda, or module) whose body holds ``node``."""
+    for anc in ancestors(node):
+        if isinstance(anc, SCOPES):
+            return anc
+    return node
+
+
+def walk_scope(nodes, stop=(ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+    """Every node under ``nodes`` (a node or a list) without entering nested functions or classes."""
+    stack = list(nodes) if isinstance(nodes, list) else [nodes]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, stop):
+                stack.append(child)

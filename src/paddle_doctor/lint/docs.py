@@ -1,0 +1,111 @@
+"""The rule table as text: ``paddle-doctor explain PDLxxx`` and ``docs/lint.md``.
+
+Regenerate the page with ``python -m paddle_doctor.lint.docs > docs/lint.md`` (a test keeps it in step).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from .codes import RULES, Rule
+
+from . import codes as _codes
+
+# the range policy, as codes.py's docstring states it
+_POLICY = _codes.__doc__.split("Each rule names")[0].split("\n\n", 1)[1]
+
+USAGE = """\
+```
+paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore CODES]
+                           [--fix] [--unsafe-fixes] [--color auto|always|never]
+```
+
+- **Exit codes** (ruff's): 0 no findings, 1 findings, 2 usage error (unknown path or code, bad
+  configuration) or an internal error in a rule (reported on stderr; the other rules still run).
+- **Text**: `path:line:col: CODE [*] message` (columns are 1-based characters), then
+  `Found N issues.` and how many `--fix` can repair; `[*]` marks a fix that the given options apply.
+- **JSON**: a list; each entry has `code`, `name`, `cause` (a catalog id for
+  `paddle-doctor explain`), `message`, `severity`, `confidence`, `filename`, `location`
+  `{row, column}`, `end_location`, `fix` (`null` or `{applicability, message, edits}`) and `url`.
+- **SARIF 2.1.0** for code scanning: every rule in `tool.driver.rules` (id, name, descriptions,
+  help with both examples, `helpUri`), results with a stable `ruleId` and
+  `partialFingerprints["pdlHash/v1"]` (the rule, the path and the line's text, not its number).
+- **Selection**: `--select`/`--ignore` take codes or prefixes (`PDL1`, `PDL40`, `ALL`),
+  comma-separated or repeated; the most specific prefix wins, `ignore` wins a tie. `--select`
+  replaces the configured `select`; `--ignore` adds to the configured `ignore`.
+- **Configuration**: the nearest `pyproject.toml` above the first PATH:
+
+  ```toml
+  [tool.paddle-doctor.lint]
+  select = ["ALL"]
+  ignore = ["PDL404"]
+  exclude = ["*/third_party/*"]   # fnmatch patterns on paths and file names
+  max-file-size-mb = 10           # larger files are skipped with a message
+  ```
+- **Suppression**: `# noqa` (all codes) or `# noqa: PDL101, PDL3` (codes or prefixes) on the first
+  or last line of the finding; `# paddle-doctor: noqa` (optionally `: CODES`) on a line of its own
+  for the whole file.
+- **Fixes**: `--fix` applies *safe* fixes (the same behaviour, e.g. PDL302's
+  `model._layers.state_dict()`); *unsafe* ones change behaviour (PDL401's `drop_last=False` makes the
+  sampler pad with repeated samples; PDL303 wraps a one-line save in a rank-0 test) and need
+  `--unsafe-fixes`. A file is rewritten only if it still parses afterwards.
+- **What is read**: the files named, and `*.py` under folders (not `.git`, `.venv`, `venv`,
+  `build`, `dist`, `node_modules`, hidden folders). A file that never mentions `paddle` is not
+  parsed (nothing could match); one that cannot be decoded (PEP 263 cookies and BOMs are honoured)
+  or parsed, or is over the size limit, is skipped with a one-line message on stderr. With 48 files
+  or more, files are linted in worker processes.
+- **pre-commit**: add to `.pre-commit-config.yaml`:
+
+  ```yaml
+  - repo: https://github.com/paddle-doctor/paddle-doctor
+    rev: v0.1.0
+    hooks:
+      - id: paddle-doctor-lint
+  ```
+- **With TorchFix**: its TOR401 asks for `num_workers > 0` (speed); PDL201 does not disagree, it
+  asks for the `__main__` guard that makes worker processes safe under the `spawn` start method.
+- **Ranks, as the rules see them**: a test is rank-dependent when ranks can take different
+  branches (`rank == 0`, `dist.get_rank() in (0, -1)`, `is_main_process`, `ParallelEnv().local_rank`,
+  `os.environ["PADDLE_TRAINER_ID"]`, and names assigned from those); a test of the mode
+  (`local_rank != -1`, `rank is None`) is the same on every rank and is not. Collectives are
+  resolved through imports (`import paddle.distributed as dist`, `from paddle.distributed import
+  all_reduce`); a collective with a `group=` argument, and point-to-point `send`/`recv`, may be
+  called by some ranks only and are not reported under rank branches.
+"""
+
+
+def rule_text(rule: Rule) -> str:
+    fix = {None: "no automatic fix", "safe": "`--fix`", "unsafe": "`--fix --unsafe-fixes` (changes behaviour)"}[
+        rule.fixable.value if rule.fixable else None]
+    return (f"{rule.code} {rule.name}: {rule.summary}\n\n"
+            f"Cause: {rule.cause} (paddle-doctor explain {rule.cause})\n"
+            f"Severity: {rule.severity.value}; automatic fix: {fix.replace('`', '')}\n"
+            f"Fix: {rule.fix}\n\n"
+            f"Wrong\n{textwrap.indent(rule.wrong, '    ')}\n\nRight\n{textwrap.indent(rule.right, '    ')}\n"
+            f"\nSuppress with `# noqa: {rule.code}` on the line, or `ignore = [\"{rule.code}\"]` in "
+            "[tool.paddle-doctor.lint].\n")
+
+
+def render_markdown() -> str:
+    out = ["# `paddle-doctor lint` rules", "",
+           "<!-- generated: python -m paddle_doctor.lint.docs > docs/lint.md (do not edit by hand) -->", "",
+           "Paddle-aware checks that find distributed-evaluation bugs in the source, before the run.", "",
+           "## Usage", "", USAGE,
+           "## Code ranges", "", "```", textwrap.dedent(_POLICY).strip("\n"), "```", "",
+           "| code | name | cause | fix | summary |", "|---|---|---|---|---|"]
+    for rule in RULES:
+        anchor = f"{rule.code.lower()}-{rule.name}"
+        fix = rule.fixable.value if rule.fixable else ""
+        out.append(f"| [{rule.code}](#{anchor}) | `{rule.name}` | [`{rule.cause}`](causes.md#{rule.cause}) | {fix} "
+                   f"| {rule.summary} |")
+    for rule in RULES:
+        out += ["", f"## {rule.code} {rule.name}", "", rule.summary, "",
+                f"Cause: [`{rule.cause}`](causes.md#{rule.cause}). Severity: {rule.severity.value}."
+                + (f" Fix: {rule.fixable.value} (`--fix`{' --unsafe-fixes' if rule.fixable.value == 'unsafe' else ''})."
+                   if rule.fixable else ""),
+                "", f"Fix: {rule.fix}", "", "Wrong:", "", "```python", rule.wrong, "```", "", "Right:", "", "```python", rule.right, "```"]
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    print(render_markdown(), end="")

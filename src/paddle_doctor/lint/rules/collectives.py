@@ -1,0 +1,168 @@
+"""PDL1xx: collectives that some ranks never reach, or reach out of step."""
+
+from __future__ import annotations
+
+import ast
+
+from ..context import FileContext, ancestors, walk_scope
+from ..names import last_name
+from ..semantics import (collective_name, collectives_in, has_group, rank_exit_before, rank_guard,
+                         reached_collective, scope_calls, scope_of)
+
+TRY_NODES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
+TRIGGERS = ("all_reduce", "all_gather", "broadcast", "reduce", "barrier", "scatter", "alltoall", "all_to_all",
+            "gather")
+
+
+def check(ctx: FileContext) -> None:
+    for call in ctx.calls:
+        name = reached_collective(ctx, call)
+        if name is None:
+            continue
+        if not _check_rank_branch(ctx, call, name):
+            _check_rank_exit(ctx, call, name)
+        if " (via " not in name:
+            _check_swallowed(ctx, call, name)
+    _check_uneven_gather(ctx)
+
+
+def _check_rank_branch(ctx: FileContext, call: ast.Call, name: str) -> bool:
+    guard = rank_guard(ctx, call)
+    if guard is None:
+        return False
+    in_body = any(call is n for n in walk_scope(guard.body)) if isinstance(guard, ast.If) else True
+    other = guard.orelse if in_body else guard.body
+    other = other if isinstance(other, list) else [other]
+    if name.split(" ")[0] in collectives_in(ctx, other):
+        return False  # every branch runs the same collective
+    mine = _polarity(guard.test)
+    if any(other_test == (mine[0], not mine[1]) for other_test in _guards_of(ctx, scope_of(call)).get(
+            name.split(" ")[0], ())):
+        return False  # `if not main: barrier()` ... `if main: barrier()`: the two halves of one barrier
+    ctx.report("PDL101", call,
+               f"`{name}` is called only on the ranks where `{ast.unparse(guard.test)}` holds; "
+               "the other ranks never join it and the job hangs",
+               why=f"rank-dependent branch on line {guard.lineno}")
+    return True
+
+
+def _polarity(test: ast.AST) -> tuple[str, bool]:
+    """(condition text, negated): ``not main`` and ``main``, ``rank != 0`` and ``rank == 0`` are opposites."""
+    negated = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, not negated
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.NotEq, ast.IsNot)):
+        flipped = ast.Compare(test.left, [ast.Eq() if isinstance(test.ops[0], ast.NotEq) else ast.Is()],
+                              test.comparators)
+        return ast.unparse(flipped), not negated
+    return ast.unparse(test), negated
+
+
+def _guards_of(ctx: FileContext, scope: ast.AST) -> dict[str, set[tuple[str, bool]]]:
+    """collective -> the polarities of the rank guards it appears under, in one function."""
+    key = ("guards_of", id(scope))
+    if key not in ctx.cache:
+        found: dict[str, set[int]] = {}
+        for call in scope_calls(ctx, scope):
+            name = reached_collective(ctx, call)
+            guard = rank_guard(ctx, call) if name else None
+            if guard is not None:
+                found.setdefault(name.split(" ")[0], set()).add(_polarity(guard.test))
+        ctx.cache[key] = found
+    return ctx.cache[key]
+
+
+def _check_rank_exit(ctx: FileContext, call: ast.Call, name: str) -> None:
+    exit_node = rank_exit_before(ctx, call)
+    if exit_node is None:
+        return
+    word = type(exit_node).__name__.lower()
+    ctx.report("PDL102", call,
+               f"`{name}` follows a rank-dependent `{word}` on line {exit_node.lineno}; "
+               "the ranks that left never join it",
+               why=f"`{word}` under a rank test on line {exit_node.lineno}")
+
+
+_HARMLESS = frozenset({"ImportError", "ModuleNotFoundError", "KeyboardInterrupt", "StopIteration"})
+_EXITS = frozenset({"exit", "_exit", "quit", "abort"})
+
+
+def _check_swallowed(ctx: FileContext, call: ast.Call, name: str) -> None:
+    for anc in ancestors(call):
+        if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return
+        if isinstance(anc, TRY_NODES) and any(call is n for n in walk_scope(anc.body)):
+            for handler in anc.handlers:
+                if _swallows(handler):
+                    ctx.report("PDL103", handler,
+                               f"this handler swallows a failure of `{name}` (line {call.lineno}); this rank "
+                               "goes on while the others are a collective ahead or waiting",
+                               why="no raise or exit in the except block")
+                    return
+            return
+
+
+def _swallows(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    names = [last_name(e) for e in (caught.elts if isinstance(caught, ast.Tuple) else [caught])] if caught else []
+    if names and all(n in _HARMLESS for n in names):
+        return False
+    for node in walk_scope(handler.body):
+        if isinstance(node, ast.Raise):
+            return False
+        if isinstance(node, ast.Call) and last_name(node.func) in _EXITS:
+            return False
+    return True
+
+
+def _check_uneven_gather(ctx: FileContext) -> None:
+    """PDL104: a tensor all_gather per batch over a loader whose batches are not the same on all ranks."""
+    for loop in ctx.loops:
+        gathers = [c for c in walk_scope(loop.body) if isinstance(c, ast.Call)
+                   and collective_name(ctx, c) == "all_gather" and not has_group(c)]
+        if not gathers:
+            continue
+        batching = _loader_batching(ctx, loop)
+        if batching is None or batching == "distributed":
+            continue
+        ctx.report("PDL104", gathers[0],
+                   f"`all_gather` runs on every batch of a loader built with {batching}: ranks can have "
+                   "different last batches (or counts), and all_gather needs the same shape on every rank",
+                   why=f"loader built with {batching} in the same function", confidence="medium")
+
+
+def _loader_batching(ctx: FileContext, loop: ast.For) -> str | None:
+    """How the loop's loader batches: "distributed", a description of a per-rank batching, or None."""
+    target = loop.iter
+    while isinstance(target, ast.Call) and last_name(target.func) in ("enumerate", "tqdm", "iter"):
+        if not target.args:
+            return None
+        target = target.args[0]
+    loader = None
+    if isinstance(target, ast.Call) and last_name(target.func) == "DataLoader":
+        loader = target
+    elif isinstance(target, ast.Name):
+        for call in scope_calls(ctx, scope_of(loop)):
+            if last_name(call.func) == "DataLoader" and _assigned_to(call) == target.id:
+                loader = call
+    if loader is None or not ctx.imports.is_paddle(loader.func):
+        return None
+    sampler = next((kw.value for kw in loader.keywords if kw.arg == "batch_sampler"), None)
+    if sampler is None:
+        return "`DataLoader(batch_size=...)` and no DistributedBatchSampler"
+    text = ast.unparse(sampler)
+    if "DistributedBatchSampler" in text:
+        return "distributed"
+    if isinstance(sampler, ast.Name):
+        for call in scope_calls(ctx, scope_of(loop)):
+            if _assigned_to(call) == sampler.id:
+                return "distributed" if last_name(call.func) == "DistributedBatchSampler" else (
+                    f"`{last_name(call.func)}`" if last_name(call.func) == "BatchSampler" else None)
+    return None
+
+
+def _assigned_to(call: ast.Call) -> str | None:
+    node = getattr(call, "_pd_parent", None)
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    return None

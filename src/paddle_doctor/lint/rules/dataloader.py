@@ -1,0 +1,61 @@
+"""PDL2xx: DataLoader worker processes and the ``__main__`` guard."""
+
+from __future__ import annotations
+
+import ast
+
+from ..context import FUNCS, FileContext, walk_scope
+from ..names import last_name
+
+TRIGGERS = ("num_workers",)
+_MAX_DEPTH = 4  # module level -> main() -> build() -> ...: enough for scripts, bounded for speed
+
+
+def check(ctx: FileContext) -> None:
+    """PDL201: module-level code (outside the guard) reaches a DataLoader with worker processes.
+
+    With the ``spawn`` start method (Windows, macOS, or set explicitly) every worker re-imports the
+    main module; unguarded module-level code then builds the loader again inside each worker.
+    """
+    module_funcs = {f.name: f for f in ctx.tree.body if isinstance(f, FUNCS)}
+    unguarded = [s for s in ctx.tree.body if not _is_main_guard(s) and not isinstance(s, (*FUNCS, ast.ClassDef))]
+    seen: set[str] = set()
+    _visit(ctx, unguarded, module_funcs, seen, path=(), depth=0)
+
+
+def _visit(ctx, stmts, module_funcs, seen, path, depth) -> None:
+    for node in walk_scope(stmts):
+        if not isinstance(node, ast.Call):
+            continue
+        if last_name(node.func) == "DataLoader" and ctx.imports.is_paddle(node.func):
+            workers = _workers(node)
+            if workers is not None:
+                via = f" (reached through {' -> '.join(path)}())" if path else ""
+                ctx.report("PDL201", node,
+                           f"DataLoader with num_workers={workers} runs at import time{via} without an "
+                           "`if __name__ == \"__main__\":` guard; spawned workers re-run this module",
+                           confidence="high" if workers.isdigit() else "medium",
+                           why="module-level code outside the __main__ guard")
+        elif isinstance(node.func, ast.Name) and node.func.id in module_funcs and depth < _MAX_DEPTH:
+            name = node.func.id
+            if name not in seen:
+                seen.add(name)
+                _visit(ctx, module_funcs[name].body, module_funcs, seen, (*path, name), depth + 1)
+
+
+def _workers(call: ast.Call) -> str | None:
+    """The num_workers expression when it can be > 0 (a positive constant or any non-constant)."""
+    for kw in call.keywords:
+        if kw.arg == "num_workers":
+            value = kw.value
+            if isinstance(value, ast.Constant):
+                return str(value.value) if isinstance(value.value, int) and value.value > 0 else None
+            return ast.unparse(value)
+    return None
+
+
+def _is_main_guard(stmt: ast.stmt) -> bool:
+    if not isinstance(stmt, ast.If) or not isinstance(stmt.test, ast.Compare):
+        return False
+    parts = [stmt.test.left, *stmt.test.comparators]
+    return any(isinstance(p, ast.Name) and p.id == "__name__" for p in parts)

@@ -1,0 +1,90 @@
+"""PDL5xx: device variables that Paddle reads once, at import time."""
+
+from __future__ import annotations
+
+import ast
+
+from ..context import FUNCS, FileContext, walk_scope
+from ..names import dotted, last_name
+
+TRIGGERS = ("CUDA_VISIBLE_DEVICES", "FLAGS_selected_gpus")
+DEVICE_VARS = frozenset(TRIGGERS)
+# A process that sets the variable for the children it starts uses it correctly.
+_SPAWNERS = frozenset({"Popen", "run", "call", "check_call", "check_output", "system", "Process", "spawn",
+                       "start_processes", "execv", "execve", "execvp", "launch"})
+
+
+def check(ctx: FileContext) -> None:
+    """PDL501: ``os.environ[VAR] = ...`` after ``import paddle`` (module level or any function)."""
+    first_import = _first_paddle_import(ctx)
+    if first_import is None:
+        return
+    for node, var in _device_writes(ctx):
+        scope = _scope(node)
+        in_function = isinstance(scope, FUNCS)
+        if not in_function and node.lineno < first_import:
+            continue
+        if _spawns_children(ctx, scope):
+            continue
+        where = "in a function that runs after" if in_function else "after"
+        ctx.report("PDL501", node,
+                   f"`{var}` is set {where} `import paddle` (line {first_import}): Paddle has already read the "
+                   "devices, so this process ignores it; set it before the import or in the launch command",
+                   why=f"paddle imported at module level on line {first_import}")
+
+
+def _first_paddle_import(ctx: FileContext) -> int | None:
+    for stmt in ctx.tree.body:
+        for node in walk_scope(stmt):
+            if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "paddle" for a in node.names):
+                return node.lineno
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "paddle":
+                return node.lineno
+    return None
+
+
+def _device_writes(ctx: FileContext):
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Subscript) and _is_environ(target.value):
+                    var = _const(target.slice)
+                    if var in DEVICE_VARS:
+                        yield node, var
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("setdefault", "update", "__setitem__") and _is_environ(node.func.value):
+                for var in _call_vars(node):
+                    yield node, var
+            elif node.func.attr == "putenv" and node.args and _const(node.args[0]) in DEVICE_VARS:
+                yield node, _const(node.args[0])
+
+
+def _call_vars(call: ast.Call):
+    if call.func.attr == "update":
+        for arg in call.args:
+            if isinstance(arg, ast.Dict):
+                yield from (_const(k) for k in arg.keys if k is not None and _const(k) in DEVICE_VARS)
+        yield from (k.arg for k in call.keywords if k.arg in DEVICE_VARS)
+    elif call.args and _const(call.args[0]) in DEVICE_VARS:
+        yield _const(call.args[0])
+
+
+def _is_environ(node: ast.AST) -> bool:
+    return dotted(node) in ("os.environ", "environ")
+
+
+def _const(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _scope(node: ast.AST) -> ast.AST:
+    anc = getattr(node, "_pd_parent", None)
+    while anc is not None and not isinstance(anc, (*FUNCS, ast.Module)):
+        anc = getattr(anc, "_pd_parent", None)
+    return anc
+
+
+def _spawns_children(ctx: FileContext, scope: ast.AST) -> bool:
+    body = scope.body if scope is not None else []
+    return any(isinstance(n, ast.Call) and last_name(n.func) in _SPAWNERS for n in walk_scope(body))

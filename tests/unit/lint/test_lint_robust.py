@@ -1,0 +1,78 @@
+"""Bad input never crashes the linter: it is skipped with a one-line reason (or linted)."""
+
+from __future__ import annotations
+
+import time
+
+from paddle_doctor.lint import LintConfig, lint_paths
+
+POSITIVE = "import paddle.distributed as dist\nif dist.get_rank() == 0:\n    dist.barrier()\n"
+
+
+def _lint(tmp_path, name: str, data: bytes, **config):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return lint_paths([str(path)], LintConfig(**config), jobs=1)
+
+
+def test_syntax_error_is_skipped_with_the_line(tmp_path):
+    result = _lint(tmp_path, "bad.py", b"import paddle\ndef f(:\n    pass\n")
+    assert result.findings == [] and result.errors == []
+    assert len(result.skipped) == 1 and "syntax error at line 2" in result.skipped[0]
+
+
+def test_non_utf8_without_a_cookie_is_skipped(tmp_path):
+    result = _lint(tmp_path, "latin.py", "import paddle\n# caf\xe9\n".encode("latin-1"))
+    assert result.errors == [] and len(result.skipped) == 1
+    assert "not valid utf-8" in result.skipped[0]
+
+
+def test_a_coding_cookie_is_honoured(tmp_path):
+    data = ("# -*- coding: latin-1 -*-\n# caf\xe9\n" + POSITIVE).encode("latin-1")
+    result = _lint(tmp_path, "cookie.py", data)
+    assert result.skipped == [] and [f.code for f in result.findings] == ["PDL101"]
+
+
+def test_utf8_bom_and_non_ascii_columns(tmp_path):
+    data = b"\xef\xbb\xbf" + "import paddle.distributed as dist\nif dist.get_rank() == 0:\n    é = dist.barrier()\n".encode()
+    result = _lint(tmp_path, "bom.py", data)
+    assert [(f.code, f.location.column) for f in result.findings] == [("PDL101", 9)]  # characters, not bytes
+
+
+def test_empty_file_and_null_bytes(tmp_path):
+    assert _lint(tmp_path, "empty.py", b"").skipped == []
+    result = _lint(tmp_path, "nul.py", b"import paddle\nx = 1\x00\nif True:\n    all_reduce = 1\n")
+    assert result.errors == [] and len(result.skipped) == 1 and "nul.py" in result.skipped[0]
+
+
+def test_a_50_mb_file_is_skipped_quickly(tmp_path):
+    line = b"import paddle.distributed as dist  # " + b"x" * 60 + b"\n"
+    data = line * (50 * 1024 * 1024 // len(line))
+    start = time.perf_counter()
+    result = _lint(tmp_path, "huge.py", data)
+    assert time.perf_counter() - start < 10
+    assert result.errors == [] and len(result.skipped) == 1 and "MB limit" in result.skipped[0]
+
+
+def test_a_50_mb_file_that_never_mentions_paddle_is_read_and_passed(tmp_path):
+    data = b"x = 1\n" * (50 * 1024 * 1024 // 6)
+    result = _lint(tmp_path, "huge_plain.py", data, max_file_size=100 * 1024 * 1024)
+    assert result.findings == [] and result.skipped == [] and result.errors == [] and result.parsed == 0
+
+
+def test_deeply_nested_expression_is_skipped_not_a_crash(tmp_path):
+    data = b"import paddle\nall_reduce = " + b"(" * 5000 + b"1" + b")" * 5000 + b"\n"
+    result = _lint(tmp_path, "deep.py", data)
+    assert result.errors == []
+    assert len(result.skipped) == 1 or result.findings == []
+
+
+def test_unreadable_directory_entries_and_many_files_in_parallel(tmp_path):
+    for i in range(60):
+        (tmp_path / f"m{i}.py").write_text(POSITIVE if i % 2 else "x = 1\n", encoding="utf-8")
+    (tmp_path / "bad.py").write_bytes(b"import paddle\n(((\n")
+    parallel = lint_paths([str(tmp_path)], jobs=2)
+    serial = lint_paths([str(tmp_path)], jobs=1)
+    assert parallel.files == serial.files == 61
+    assert [f.to_dict() for f in parallel.findings] == [f.to_dict() for f in serial.findings]
+    assert len(parallel.findings) == 30 and len(parallel.skipped) == 1
