@@ -19,6 +19,7 @@ Roles:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -501,8 +502,10 @@ def signatures_by_cause() -> dict[str, list[str]]:
     return out
 
 
+@functools.lru_cache(maxsize=16384)
 def match_line(text: str) -> tuple[Signature, re.Match] | None:
-    """The first signature matching ``text``, with its match object."""
+    """The first signature matching ``text``, with its match object. Cached: the ranks of one job
+    print the same lines (a victim's traceback, the launcher's banner) hundreds of times."""
     for sig in SIGNATURES:
         m = sig.pattern.search(text)
         if m:
