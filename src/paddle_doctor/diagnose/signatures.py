@@ -259,7 +259,8 @@ SIGNATURES: tuple[Signature, ...] = (
                 "(server not ready, wait 3 sec to retry... / not ready endpoints:%s)"),
     _sig("launch_cmd_ips", r"(?:paddle\.distributed\.(?:fleet\.)?launch|fleetrun)\b.*?--ips[= ]['\"]?(?P<ips>[\w.,:-]+)",
          "launch_cmd", example='python -m paddle.distributed.launch --ips="192.168.0.1,192.168.0.2" --gpus=0,1 train.py',
-         source="pp 1.8.5-2.6.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster (node_rank = "
+         source="pp 1.8.5 paddle/distributed/launch.py, 2.0.2-3.3.1 paddle/distributed/fleet/launch.py, "
+                "launch_utils.py get_cluster (node_rank = "
                 "node_ips.index(node_ip): the order of --ips is the order of the nodes' ranks)"),
     # --- samplers: fewer samples than devices -------------------------------------------------------------
     _sig("sampler_total_size", r"assert len\(indices\) == self\.total_size|"
@@ -287,7 +288,7 @@ SIGNATURES: tuple[Signature, ...] = (
          "OSError: (External)  Nccl error, unhandled cuda error  (at /paddle/paddle/fluid/platform/"
          "collective_helper.cc:100)",
          title="NCCL failed a CUDA call while creating its communicator: NCCL does not match this CUDA/driver",
-         source="pp 2.0.2-2.4.2 so: platform/collective_helper.cc CreateComm (ncclCommInitRank, enforced as "
+         source="pp 1.8.5-2.6.2 so: platform/collective_helper.cc CreateComm (ncclCommInitRank, enforced as "
                 "' Nccl error, ' + ncclGetErrorString = unhandled cuda error)"),
     _sig("nccl_warn_connect", r"WARN (?:Call to connect failed|\w*[Cc]onnect(?: to)? \S+ failed|"
          r"Connection closed by remote peer)", "cause", "nccl_error", 92,
