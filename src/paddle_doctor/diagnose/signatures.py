@@ -269,6 +269,13 @@ SIGNATURES: tuple[Signature, ...] = (
          title="DistributedBatchSampler: the dataset has too few samples for this many ranks",
          source="pp 2.0.2-2.4.2 paddle/fluid/dataloader/batch_sampler.py, 2.6.2-3.3.1 paddle/io/dataloader/"
                 "batch_sampler.py DistributedBatchSampler.__iter__ (assert len(indices) == self.total_size)"),
+    _sig("feed_fewer_samples_than_devices", r"samples\[[^\]]*\] of (?:the )?current batch is less than the "
+         r"count\(\d+\) of devices", "cause", "sampler_too_few_samples", 95,
+         "InvalidArgumentError: The number(1) of samples[image] of current batch is less than the count(2) of "
+         "devices(GPU), currently, it is not allowed.",
+         title="a batch has fewer samples than there are devices (the last batch of a small dataset)",
+         source="pp 1.8.5-2.4.2 so: framework/parallel_executor.cc FeedAndSplitTensorIntoLocalScopes (The "
+                "number(%d) of samples[%s] of current batch is less than the count(%d) of devices(%s))"),
     # --- builds without NCCL ------------------------------------------------------------------------------
     _sig("no_nccl_context", r"has no attribute '(?:NCCLParallelContext|NCCLCommContext)\b", "cause",
          "windows_no_nccl", 100,
