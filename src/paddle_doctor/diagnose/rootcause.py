@@ -11,7 +11,13 @@ Order of reasoning:
    peers live means ranks called different collectives. A rank stopped by SIGTERM while stuck in
    rendezvous means the processes never met (leftover ``PADDLE_*`` variables in a one-process run,
    or a wrong host address).
-3. Failing all that, say where the cause must be (the file to open) instead of guessing.
+3. The whole text: an earlier warning that names a cause explains a later generic error; launch
+   commands with contradicting ``--ips``; fleet endpoints that never answer; a spawned child that
+   failed in ``spawn_main``.
+4. Failing all that, say where the cause must be (the file to open) instead of guessing; and never
+   stay silent on a text that shows an error (at worst ``unknown`` with what would settle it).
+
+Every rule returns the root-cause Finding (:func:`verdict.make_verdict`), alternatives included.
 """
 
 from __future__ import annotations
@@ -35,8 +41,8 @@ SIGNAL_CAUSES = {
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
     for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
-                 _from_contradicting_launch_cmds, _from_unreached_endpoints, _from_hang_dump, _from_unranked, _from_spawn_child, _from_launcher_only,
-                 _from_any_error):
+                 _from_contradicting_launch_cmds, _from_unreached_endpoints, _from_hang_dump, _from_unranked,
+                 _from_spawn_child, _from_launcher_only, _from_any_error):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict
