@@ -39,7 +39,7 @@ TRIGGERS: tuple[str, ...] = (
     "EnforceNotMet", "preamble", "not been used", "ResourceExhausted", "nproc_per_node", "nnodes:",
     "total_size", "nranks ==", "not ready endpoints", "Device not found", "can't find PADDLE",
     "but not set", "Memory map failed", "open files", "Errno", "ancdata", "WARN", "insufficient",
-    "CUDNN version", "init.cc", "received by PID", "spawn.py", "FATAL", "FAILED", "num_samples", "--ips", "of devices",
+    "CUDNN version", "init.cc", "received by PID", "spawn.py", "FATAL", "FAILED", "num_samples", "--ips", "of devices", "PADDLE_TRAINER", "PADDLE_CURRENT", "PADDLE_MASTER",
 )
 
 

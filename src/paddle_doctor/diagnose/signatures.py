@@ -262,6 +262,11 @@ SIGNATURES: tuple[Signature, ...] = (
          source="pp 1.8.5 paddle/distributed/launch.py, 2.0.2-3.3.1 paddle/distributed/fleet/launch.py, "
                 "launch_utils.py get_cluster (node_rank = "
                 "node_ips.index(node_ip): the order of --ips is the order of the nodes' ranks)"),
+    _sig("paddle_env_var", r"\bPADDLE_(?:TRAINERS_NUM|TRAINER_ENDPOINTS|CURRENT_ENDPOINT|TRAINER_ID|MASTER)"
+         r"['\"]?\s*[=:]\s*['\"]?[\w.:,\[]", "env_fact",
+         example="export PADDLE_TRAINERS_NUM=2 PADDLE_TRAINER_ENDPOINTS=127.0.0.1:6170,127.0.0.1:6171",
+         source="pp 1.8.5-3.3.1 launchers set these for each worker (paddle/distributed/launch/controllers/"
+                "collective.py, fleet/launch_utils.py); init_parallel_env reads them (distributed/parallel.py)"),
     # --- samplers: fewer samples than devices -------------------------------------------------------------
     _sig("sampler_total_size", r"assert len\(indices\) == self\.total_size|"
          r"assert last_batch_size % self\.nranks == 0|assert len\(indices\) == self\.num_samples", "cause",
