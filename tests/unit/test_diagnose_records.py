@@ -193,3 +193,23 @@ def test_our_exception_in_a_record_names_its_cause(name, tmp_path):
     write_record2(d, 1, 1000.0, kind="exception", exc=(f"paddle_doctor.errors.{name}", "measured"))
     rc = diagnose_paths([str(d)]).root_cause
     assert (rc.cause, rc.ranks) == (CAUSE_BY_NAME[name], (1,))
+
+
+# -- a lone process waiting for peers: leftover variables or missing ones ------------------------------
+
+STORE_TIMEOUT = ("SystemError: (Fatal) _timeout:900 elapsed:901 (elapsed > _timeout)=1 (at /paddle/paddle/phi/"
+                 "core/distributed/store/tcp_store.cc:433)\n")
+
+
+def test_lone_store_timeout_without_leftovers_is_missing_env(tmp_path):
+    f = tmp_path / "train.log"
+    f.write_text("Traceback (most recent call last):\n" + STORE_TIMEOUT)
+    assert diagnose_paths([str(f)]).root_cause.cause == "missing_dist_env"
+
+
+def test_lone_store_timeout_with_leftover_paddle_vars_is_residual_env(tmp_path):
+    f = tmp_path / "train.log"
+    f.write_text("$ env | grep PADDLE\nPADDLE_TRAINERS_NUM=2\nPADDLE_TRAINER_ENDPOINTS=10.0.0.1:6170,10.0.0.2:6170\n"
+                 "$ python train.py\nTraceback (most recent call last):\n" + STORE_TIMEOUT)
+    rc = diagnose_paths([str(f)]).root_cause
+    assert rc.cause == "residual_dist_env" and rc.alternatives[0].cause == "missing_dist_env"

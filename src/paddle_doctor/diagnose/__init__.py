@@ -5,15 +5,13 @@ Library entry point: :func:`diagnose_paths`. It returns a :class:`Diagnosis` and
 
 from __future__ import annotations
 
-import datetime as dt
-
 from ..findings import Diagnosis, Finding
-from .parse import BinaryFileError, FileEvents, read_events
+from .readall import read_all
 from .ranks import LauncherFacts, RankState, collect
 from .records import load_records, verdict_from_records
 from .report import rank_findings
 from .rootcause import decide
-from .sources import DiagnoseInputError, SourceFile, discover
+from .sources import DiagnoseInputError, discover
 
 __all__ = ["DiagnoseInputError", "Diagnosis", "diagnose_paths"]
 
@@ -24,7 +22,7 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
     Raises DiagnoseInputError when nothing usable was given.
     """
     sources, skipped = discover([str(p) for p in paths], stdin)
-    files, skipped = _read_all(sources, skipped)
+    files, skipped = read_all(sources, skipped)
     readable = [f for f in files if f.source.role != "env"]
     if not readable:
         reasons = "; ".join(skipped) or "no log files"
@@ -35,21 +33,6 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
     for rank in records:  # a rank known only from its error record still gets a row
         ranks.setdefault(rank, RankState(rank))
     return _build(root, ranks, facts, len(readable), skipped, records)
-
-
-def _read_all(sources: list[SourceFile], skipped: list[str]) -> tuple[list[FileEvents], list[str]]:
-    year = dt.date.today().year
-    files = []
-    for source in sources:
-        if source.role in ("env", "aux", "record"):
-            continue
-        try:
-            files.append(read_events(source, year))
-        except BinaryFileError as exc:
-            skipped.append(f"{source.path}: skipped, {exc}")
-        except OSError as exc:
-            skipped.append(f"{source.path}: skipped, {exc.strerror or exc}")
-    return files, skipped
 
 
 def _build(root: Finding | None, ranks: dict[int, RankState], facts: LauncherFacts, files_read: int,

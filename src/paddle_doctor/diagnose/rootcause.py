@@ -11,7 +11,13 @@ Order of reasoning:
    peers live means ranks called different collectives. A rank stopped by SIGTERM while stuck in
    rendezvous means the processes never met (leftover ``PADDLE_*`` variables in a one-process run,
    or a wrong host address).
-3. Failing all that, say where the cause must be (the file to open) instead of guessing.
+3. The whole text: an earlier warning that names a cause explains a later generic error; launch
+   commands with contradicting ``--ips``; fleet endpoints that never answer; a spawned child that
+   failed in ``spawn_main``.
+4. Failing all that, say where the cause must be (the file to open) instead of guessing; and never
+   stay silent on a text that shows an error (at worst ``unknown`` with what would settle it).
+
+Every rule returns the root-cause Finding (:func:`verdict.make_verdict`), alternatives included.
 """
 
 from __future__ import annotations
@@ -35,8 +41,8 @@ SIGNAL_CAUSES = {
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
     for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
-                 _from_contradicting_launch_cmds, _from_unreached_endpoints, _from_hang_dump, _from_unranked, _from_spawn_child, _from_launcher_only,
-                 _from_any_error):
+                 _from_contradicting_launch_cmds, _from_unreached_endpoints, _from_hang_dump, _from_unranked,
+                 _from_spawn_child, _from_launcher_only, _from_any_error):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict
@@ -58,7 +64,8 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
                        title=f"rank {rank} died of {signal} (exit code {code}); {note}",
                        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
-    explained = _explained_by_context(ranks[rank].events, event, rank)
+    explained = _explained_by_context(ranks[rank].events, event, rank) or _leftover_env(
+        [e for st in ranks.values() for e in st.events], event, rank, facts)
     if explained is not None:
         return explained
     return make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
@@ -84,6 +91,23 @@ def _explained_by_context(events: list[Event], event: Event, rank: int | None) -
         title=_format(warning), alternatives=(Alternative(
             event.sig.cause, "low", "the later error may have its own reason",
             "fix the mismatch the warning names and rerun: the error goes away if it was the cause"),))
+
+
+def _leftover_env(events: list[Event], event: Event, rank: int | None, facts: LauncherFacts) -> Finding | None:
+    """A process with no launcher that waited for peers (or found no parallel environment) while
+    the text shows PADDLE_TRAINER* variables: they were left over, not missing."""
+    if event.sig.cause != "missing_dist_env" or facts.kind:
+        return None
+    env = [e for e in events if e.sig.name == "paddle_env_var"]
+    if not env:
+        return None
+    return make_verdict(
+        "leftover_paddle_env", "residual_dist_env", rank, [env[0], event], "medium",
+        "no launcher ran, yet the environment holds the launcher's PADDLE_* variables: the process "
+        "waited for peers those leftovers describe", title="leftover PADDLE_* variables made a single "
+        "process wait for peers that do not exist",
+        alternatives=(Alternative("missing_dist_env", "low", "the variables may be incomplete rather than stale",
+                                  "`env | grep -E '^(PADDLE_|FLAGS_selected)'` in the shell that ran it"),))
 
 
 def _format(event: Event) -> str:
@@ -262,7 +286,7 @@ def _from_unranked(ranks, unranked, facts) -> Finding | None:
     if not causes:
         return None
     event = max(causes, key=lambda e: (e.sig.specificity, -e.line))
-    explained = _explained_by_context(unranked, event, None)
+    explained = _explained_by_context(unranked, event, None) or _leftover_env(unranked, event, None, facts)
     if explained is not None:
         return explained
     return make_verdict(event.sig.name, event.sig.cause, None, [event], _confidence(event, [(None, event)]),

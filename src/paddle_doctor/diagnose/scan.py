@@ -1,8 +1,9 @@
 """Fast, bounded scanning of log files for the few lines that matter.
 
 A worker log can hold gigabytes of training lines and, somewhere, one traceback. Reading it line by
-line in Python is the slow part, so we read big chunks and let an Aho-Corasick automaton (Rust,
-SIMD prefilters) find the trigger words; only lines that contain one are decoded and examined.
+line in Python is the slow part, so we read big chunks and let a multi-literal matcher (Hyperscan,
+or Aho-Corasick in Rust where Hyperscan has no wheel) find the trigger words; only lines that
+contain one are decoded and examined.
 Memory stays bounded: a line longer than ``MAX_LINE_BYTES`` is never held whole, and only a
 window around each trigger is kept as evidence text.
 """
@@ -10,7 +11,8 @@ window around each trigger is kept as evidence text.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -37,7 +39,7 @@ TRIGGERS: tuple[str, ...] = (
     "EnforceNotMet", "preamble", "not been used", "ResourceExhausted", "nproc_per_node", "nnodes:",
     "total_size", "nranks ==", "not ready endpoints", "Device not found", "can't find PADDLE",
     "but not set", "Memory map failed", "open files", "Errno", "ancdata", "WARN", "insufficient",
-    "CUDNN version", "init.cc", "received by PID", "spawn.py", "FATAL", "FAILED", "num_samples", "--ips",
+    "CUDNN version", "init.cc", "received by PID", "spawn.py", "FATAL", "FAILED", "num_samples", "--ips", "of devices", "PADDLE_TRAINER", "PADDLE_CURRENT", "PADDLE_MASTER",
 )
 
 
@@ -55,9 +57,32 @@ class BinaryFileError(ValueError):
 
 
 @functools.lru_cache(maxsize=1)
-def _automaton() -> ahocorasick_rs.BytesAhoCorasick:
+def _finder() -> Callable[[bytes, int], list[int]]:
+    """A function (buffer, end) -> sorted offsets of trigger matches, each inside its line.
+
+    Hyperscan (SIMD, about 3 GB/s on one core here, ~6x Aho-Corasick with these ~90 literals) where
+    its wheel exists (Linux x86-64); Aho-Corasick (ahocorasick-rs) everywhere else."""
+    try:
+        import hyperscan
+    except ImportError:
+        hyperscan = None
     patterns = sorted({t.encode() for t in TRIGGERS})
-    return ahocorasick_rs.BytesAhoCorasick(patterns)
+    if hyperscan is None:
+        automaton = ahocorasick_rs.BytesAhoCorasick(patterns)
+        return lambda buf, end: [start for _, start, _ in automaton.find_matches_as_indexes(memoryview(buf)[:end])]
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    expressions = [re.escape(p.decode()).encode() for p in patterns]
+    db.compile(expressions=expressions, ids=list(range(len(expressions))), elements=len(expressions))
+
+    def find(buf: bytes, end: int) -> list[int]:
+        ends: list[int] = []
+        # Hyperscan reports where a match ends; end - 1 lies inside the literal, so inside its line.
+        db.scan(buf if end == len(buf) else buf[:end],
+                match_event_handler=lambda _id, _from, to, _flags, _ctx: ends.append(to - 1))
+        ends.sort()
+        return ends
+
+    return find
 
 
 def decode(raw: bytes) -> str:
@@ -108,7 +133,8 @@ class _ChunkScanner:
             self.carry = b""
             return
         yield from self._hits_in(buf, cut)
-        self.line_no += buf.count(b"\n", 0, cut)
+        # _hits_in counted the newlines up to its last hit: count only the rest once more.
+        self.line_no = self._hit_line_no + buf.count(b"\n", self._hit_counted_to, cut)
         self.tail = buf[max(0, cut - WINDOW_BYTES):cut]
         self.carry = buf[cut:]
 
@@ -121,7 +147,7 @@ class _ChunkScanner:
 
     def _hits_in(self, buf: bytes, end: int) -> Iterator[Hit]:
         last_start, counted_to, line_no = -1, 0, self.line_no
-        for _, start, _ in _automaton().find_matches_as_indexes(memoryview(buf)[:end]):
+        for start in _finder()(buf, end):
             line_start = buf.rfind(b"\n", 0, start) + 1
             if line_start == last_start:
                 continue
@@ -129,6 +155,7 @@ class _ChunkScanner:
             counted_to = last_start = line_start
             text, line_end = _line_text(buf, line_start, start, end)
             yield Hit(line_no, text, _next_line(buf, line_end, end))
+        self._hit_line_no, self._hit_counted_to = line_no, counted_to
 
 
 def _last_line(tail: bytes) -> str:

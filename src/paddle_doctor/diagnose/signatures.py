@@ -19,6 +19,7 @@ Roles:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -258,8 +259,14 @@ SIGNATURES: tuple[Signature, ...] = (
                 "(server not ready, wait 3 sec to retry... / not ready endpoints:%s)"),
     _sig("launch_cmd_ips", r"(?:paddle\.distributed\.(?:fleet\.)?launch|fleetrun)\b.*?--ips[= ]['\"]?(?P<ips>[\w.,:-]+)",
          "launch_cmd", example='python -m paddle.distributed.launch --ips="192.168.0.1,192.168.0.2" --gpus=0,1 train.py',
-         source="pp 1.8.5-2.6.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster (node_rank = "
+         source="pp 1.8.5 paddle/distributed/launch.py, 2.0.2-3.3.1 paddle/distributed/fleet/launch.py, "
+                "launch_utils.py get_cluster (node_rank = "
                 "node_ips.index(node_ip): the order of --ips is the order of the nodes' ranks)"),
+    _sig("paddle_env_var", r"\bPADDLE_(?:TRAINERS_NUM|TRAINER_ENDPOINTS|CURRENT_ENDPOINT|TRAINER_ID|MASTER)"
+         r"['\"]?\s*[=:]\s*['\"]?[\w.:,\[]", "env_fact",
+         example="export PADDLE_TRAINERS_NUM=2 PADDLE_TRAINER_ENDPOINTS=127.0.0.1:6170,127.0.0.1:6171",
+         source="pp 1.8.5-3.3.1 launchers set these for each worker (paddle/distributed/launch/controllers/"
+                "collective.py, fleet/launch_utils.py); init_parallel_env reads them (distributed/parallel.py)"),
     # --- samplers: fewer samples than devices -------------------------------------------------------------
     _sig("sampler_total_size", r"assert len\(indices\) == self\.total_size|"
          r"assert last_batch_size % self\.nranks == 0|assert len\(indices\) == self\.num_samples", "cause",
@@ -267,6 +274,13 @@ SIGNATURES: tuple[Signature, ...] = (
          title="DistributedBatchSampler: the dataset has too few samples for this many ranks",
          source="pp 2.0.2-2.4.2 paddle/fluid/dataloader/batch_sampler.py, 2.6.2-3.3.1 paddle/io/dataloader/"
                 "batch_sampler.py DistributedBatchSampler.__iter__ (assert len(indices) == self.total_size)"),
+    _sig("feed_fewer_samples_than_devices", r"samples\[[^\]]*\] of (?:the )?current batch is less than the "
+         r"count\(\d+\) of devices", "cause", "sampler_too_few_samples", 95,
+         "InvalidArgumentError: The number(1) of samples[image] of current batch is less than the count(2) of "
+         "devices(GPU), currently, it is not allowed.",
+         title="a batch has fewer samples than there are devices (the last batch of a small dataset)",
+         source="pp 1.8.5-2.4.2 so: framework/parallel_executor.cc FeedAndSplitTensorIntoLocalScopes (The "
+                "number(%d) of samples[%s] of current batch is less than the count(%d) of devices(%s))"),
     # --- builds without NCCL ------------------------------------------------------------------------------
     _sig("no_nccl_context", r"has no attribute '(?:NCCLParallelContext|NCCLCommContext)\b", "cause",
          "windows_no_nccl", 100,
@@ -286,7 +300,7 @@ SIGNATURES: tuple[Signature, ...] = (
          "OSError: (External)  Nccl error, unhandled cuda error  (at /paddle/paddle/fluid/platform/"
          "collective_helper.cc:100)",
          title="NCCL failed a CUDA call while creating its communicator: NCCL does not match this CUDA/driver",
-         source="pp 2.0.2-2.4.2 so: platform/collective_helper.cc CreateComm (ncclCommInitRank, enforced as "
+         source="pp 1.8.5-2.6.2 so: platform/collective_helper.cc CreateComm (ncclCommInitRank, enforced as "
                 "' Nccl error, ' + ncclGetErrorString = unhandled cuda error)"),
     _sig("nccl_warn_connect", r"WARN (?:Call to connect failed|\w*[Cc]onnect(?: to)? \S+ failed|"
          r"Connection closed by remote peer)", "cause", "nccl_error", 92,
@@ -501,8 +515,10 @@ def signatures_by_cause() -> dict[str, list[str]]:
     return out
 
 
+@functools.lru_cache(maxsize=16384)
 def match_line(text: str) -> tuple[Signature, re.Match] | None:
-    """The first signature matching ``text``, with its match object."""
+    """The first signature matching ``text``, with its match object. Cached: the ranks of one job
+    print the same lines (a victim's traceback, the launcher's banner) hundreds of times."""
     for sig in SIGNATURES:
         m = sig.pattern.search(text)
         if m:

@@ -11,9 +11,10 @@ from paddle_doctor.lab.runner import (
     CaseRun,
     LabError,
     exit_matches,
+    expected_cause,
     load_case,
     missing_markers,
     run_case,
 )
 
-__all__ = ["Case", "CaseRun", "LabError", "exit_matches", "load_case", "missing_markers", "run_case"]
+__all__ = ["Case", "CaseRun", "LabError", "exit_matches", "expected_cause", "load_case", "missing_markers", "run_case"]

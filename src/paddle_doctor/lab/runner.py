@@ -22,7 +22,7 @@ holder). Nothing of the case's documentation (README.md, expected.json) is copie
 pointed at the work dir and must only see what a user would have.
 
 expected.json keys: cause, rank, launcher, expect_exit, nproc, script, args, env, timeout_s,
-markers, notes, launcher_args, setup, holder, holder_args. ``{free_port}``, ``{free_port2}``, ...
+markers, notes, launcher_args, setup, holder, holder_args, cause_when (marker -> cause pairs). ``{free_port}``, ``{free_port2}``, ...
 in args, env values, launcher_args and holder_args become distinct free TCP ports.
 """
 
@@ -80,6 +80,9 @@ class Case:
     setup: str | None = None  # python file run to completion before the command
     holder: str | None = None  # python file kept alive in the background during the command
     holder_args: tuple[str, ...] = ()
+    # (marker, cause): where Paddle's wording decides what the run can tell (a SIGKILL named by the
+    # SIGCHLD handler vs a worker found dead by the poll), the first marker present names the cause.
+    cause_when: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,7 @@ def load_case(case_dir: str | Path) -> Case:
         notes=raw.get("notes", ""),
         launcher_args=tuple(raw.get("launcher_args", ())), setup=raw.get("setup"),
         holder=raw.get("holder"), holder_args=tuple(raw.get("holder_args", ())),
+        cause_when=tuple((str(m), str(c)) for m, c in raw.get("cause_when", ())),
     )
     _check(case)
     return case
@@ -134,13 +138,27 @@ def _check(case: Case) -> None:
         raise LabError(f"{case.name}: script {case.script} not found")
 
 
+def expected_cause(run: CaseRun) -> str:
+    """The cause diagnose must name for this run: ``cause``, unless a ``cause_when`` marker shows."""
+    if run.case.cause_when:
+        text = _output_text(run)
+        for marker, cause in run.case.cause_when:
+            if marker in text:
+                return cause
+    return run.case.cause
+
+
+def _output_text(run: CaseRun) -> str:
+    return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in run.output_files())
+
+
 def missing_markers(run: CaseRun) -> list[Marker]:
     """The case's markers that appear in none of the run's outputs.
 
     A marker is a substring, or a tuple of alternatives (any one of them will do) for modes where
     Paddle words the same failure in two ways depending on timing.
     """
-    text = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in run.output_files())
+    text = _output_text(run)
     return [m for m in run.case.markers if not _marker_found(m, text)]
 
 

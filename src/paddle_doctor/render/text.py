@@ -72,7 +72,7 @@ def _root_cause_block(d: Diagnosis) -> list[Line]:
         for alt in rc.alternatives:
             lines.append(Line(f"  {alt.cause} ({alt.confidence.value}): {_clip(alt.why, 120)}"))
             if alt.confirm:
-                lines.append(Line(f"  {'':<10} tell apart: {_clip(alt.confirm, 110)}", "dim"))
+                lines.append(Line(f"      tell apart: {_clip(alt.confirm, 110)}", "dim"))
     return lines
 
 
@@ -81,17 +81,41 @@ def _rank_of(f: Finding | None) -> int | None:
 
 
 def _ranks_block(ranks: tuple[Finding, ...], root_rank: int | None) -> list[Line]:
-    others = [r for r in ranks if _rank_of(r) != root_rank]
-    if not others:
+    """The other ranks, grouped: ranks with the same status, exit code and reason share one line
+    ("ranks 0-776, 778-1023"), so a job of 1024 ranks still gives a short report."""
+    groups: dict[tuple, list[int]] = {}
+    for r in ranks:
+        if _rank_of(r) == root_rank:
+            continue
+        exit_code = r.fact("exit_code")
+        why = r.fact("why") or (r.fact("first_error") or "")
+        key = (r.status.value if r.status else "unknown", exit_code, _clip(why, 70))
+        groups.setdefault(key, []).append(_rank_of(r))
+    if not groups:
         return []
     lines = [Line("OTHER RANKS", "head")]
-    for r in others:
-        exit_code = r.fact("exit_code")
+    for (status, exit_code, why), members in groups.items():
         code = f"exit {exit_code}" if exit_code is not None else "exit ?"
-        why = r.fact("why") or (r.fact("first_error") or "")
-        status = r.status.value if r.status else "unknown"
-        lines.append(Line(f"  rank {_rank_of(r):<3} {status:<8} {code:<8} {_clip(why, 70)}"))
+        label = f"rank {members[0]:<3}" if len(members) == 1 else f"ranks {_ranges(members)}"
+        if len(members) == 1:
+            lines.append(Line(f"  {label} {status:<8} {code:<8} {why}"))
+        else:
+            lines.append(Line(f"  {_clip(label, 90)} ({len(members)}): {status}, {code}, {why}"))
     return lines
+
+
+def _ranges(ranks: list[int]) -> str:
+    """[0, 1, 2, 5, 7, 8] -> "0-2, 5, 7-8"."""
+    ranks = sorted(ranks)
+    parts, start, prev = [], ranks[0], ranks[0]
+    for r in ranks[1:] + [None]:
+        if r is not None and r == prev + 1:
+            prev = r
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if r is not None:
+            start = prev = r
+    return ", ".join(parts)
 
 
 def _read_summary(d: Diagnosis) -> str:
