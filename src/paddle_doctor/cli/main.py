@@ -18,6 +18,7 @@ COMMANDS = {
     "explain": ("paddle_doctor.cli.explain", "Explain a cause id: why it kills every process, how to confirm, the fix."),
     "demo": ("paddle_doctor.cli.demo", "Run a real 2-process evaluation that fails, then diagnose it."),
     "run": ("paddle_doctor.cli.run", "Run a launch unchanged with error records and a watchdog; diagnose failures."),
+    "triage": ("paddle_doctor.cli.triage", "Rerun a failing launch with workers=0, one process, CPU: which part fails."),
     "smoke": ("paddle_doctor.cli.smoke", "A tiny real distributed train step and evaluation, as a CI check."),
 }
 
