@@ -77,10 +77,7 @@ def _print_diagnosis(run) -> None:
         click.echo(f"paddle-doctor smoke: no diagnosis: {exc}", err=True)
         return
     text.echo(text.render_diagnosis(raw))
-    try:
-        from ..render.html import write_report
+    from ..render.html import write_report
 
-        page = write_report(raw, paths, run.options.out_dir / "report.html")
-        click.echo(f"paddle-doctor smoke: timeline page {page}")
-    except ImportError:  # the page renderer is not in this install
-        pass
+    page = write_report(raw, paths, run.options.out_dir / "report.html")
+    click.echo(f"paddle-doctor smoke: timeline page {page}")
