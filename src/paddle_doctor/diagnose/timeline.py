@@ -27,6 +27,7 @@ LAUNCHER_TIME = re.compile(r"(20\d\d-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3})")
 NOISE = re.compile(r"^(\s|Traceback|\[paddle-doctor\]|=+|FLAGS\(|LAUNCH |-{5}|\S*Warning|warnings\.warn)"
                    r"|(Error|Exception|error|TIMEOUT)\b")
 DIGITS = re.compile(r"\d+")
+MTIME_TRUST_S = 120.0  # a log's mtime this soon after its last timestamp is when the rank stopped
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,16 @@ def _read_log(path: Path) -> tuple[float | None, float | None, str | None, float
             last_time = t
         elif line.strip() and not NOISE.search(line):
             progress, progress_time = line.strip()[:200], last_time
-    return first, last_time or mtime, progress, progress_time
+    return first, _end_time(last_time, mtime), progress, progress_time
+
+
+def _end_time(last_time: float | None, mtime: float) -> float | None:
+    """The log stopped being written at its mtime, which is later than its last timestamp when the
+    rank printed a traceback after it. A copied log (a recorded fixture, an attachment) has a
+    meaningless mtime, hours or days later: then the last timestamp is all we know."""
+    if last_time is None:
+        return mtime
+    return mtime if 0 <= mtime - last_time <= MTIME_TRUST_S else last_time
 
 
 def _times(lines: Iterable[str], year: int):
