@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -84,7 +85,10 @@ def test_injected_fault_fails_with_named_cause(tmp_path):
     assert code == 1, out + err
     rows = _rows(out)
     assert rows["all_reduce"] == "FAIL" and "PASS" not in rows.values(), out
-    assert "failed on rank 1: RuntimeError: paddle-doctor smoke: injected fault on rank 1" in out
+    # rank 0 may fail in the same all_reduce (peer closed) before the watchdog ends it; the diagnosed
+    # rank's own error is the one quoted
+    assert re.search(r"all_reduce +failed on ranks? (0, )?1; rank 1: RuntimeError: paddle-doctor smoke: "
+                     r"injected fault on rank 1", out), out
     assert "[python_exception]" in out
     assert "VERDICT  rank 1 failed first: RuntimeError" in out
     assert (tmp_path / "run" / "report.html").is_file()

@@ -35,7 +35,7 @@ def test_a_wrong_value_fails_its_check_with_its_cause(tmp_path):
     findings, _ = check_findings(tmp_path, 2, None)
     bad = [f for f in findings if not f.fact("passed")]
     assert [f.code for f in bad] == ["smoke.evaluate_parity"]
-    assert bad[0].cause == "rank_local_metric" and bad[0].ranks == (1,) and "acc 0.5" in bad[0].message
+    assert bad[0].cause == "rank_local_metric" and bad[0].ranks == (1,) and "rank 1: acc 0.5" in bad[0].message
     assert not passed(findings)
 
 
@@ -46,6 +46,7 @@ def test_a_crash_takes_the_diagnosed_cause(tmp_path):
     findings, _ = check_findings(tmp_path, 2, Diagnosis("failure", root, (), 3))
     assert all(f.cause == "host_oom_killed" for f in findings)
     assert "not reached on rank 1" in findings[0].message
+    assert "failed on rank 0; rank 0: RuntimeError: pair.cc:584" in findings[0].message
     assert findings[1].fact("not_run_ranks") == [0, 1]
 
 

@@ -9,11 +9,10 @@ from pathlib import Path
 
 from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.lab.bounded import BoundedRun, run_bounded
+from paddle_doctor.runtime.smoke.worker import DEVICE_ENV, FAULT_ENV  # names only: paddle is imported in main()
 from paddle_doctor.smoke.results import check_findings, passed
 
 WORKER = Path(__file__).resolve().parents[1] / "runtime" / "smoke" / "worker.py"
-FAULT_ENV = "PADDLE_DOCTOR_SMOKE_FAULT"  # read by the worker: KIND:RANK
-DEVICE_ENV = "PADDLE_DOCTOR_SMOKE_DEVICE"
 FAULTS = ("raise", "kill", "exit")
 
 

@@ -61,21 +61,22 @@ def _finding(name: str, per_rank: dict[int, dict], expected: int, diagnosis: Dia
     details = {str(r): c.get("detail", "") for r, c in sorted(outcomes.items()) if c is not None}
     return Finding(
         code=f"smoke.{name}", cause=cause, severity="info" if ok else "error",
-        message=_message(name, proves, ok, failed, missing, silent, details),
+        message=_message(name, proves, ok, failed, missing, silent, details, root.ranks if root else ()),
         ranks=tuple(failed or missing), confidence="high" if ok or failed else "medium",
         facts={"check": name, "proves": proves, "passed": ok, "failed_ranks": failed, "not_run_ranks": missing,
                "details": details,
                "seconds": max((c.get("seconds", 0.0) for c in outcomes.values() if c), default=0.0)})
 
 
-def _message(name, proves, ok, failed, missing, silent, details) -> str:
+def _message(name, proves, ok, failed, missing, silent, details, root_ranks) -> str:
     if ok:
         first = details.get("0") or next(iter(details.values()), "")
         return f"{name}: {first or proves}"
     parts = []
-    if failed:
-        first = details.get(str(failed[0]), "")
-        parts.append(f"failed on rank{'s' if len(failed) > 1 else ''} {', '.join(map(str, failed))}: {first}")
+    if failed:  # quote the diagnosed rank's error first: a victim's gloo error is only a symptom
+        lead = next((r for r in failed if r in root_ranks), failed[0])
+        parts.append(f"failed on rank{'s' if len(failed) > 1 else ''} {', '.join(map(str, failed))}; "
+                     f"rank {lead}: {details.get(str(lead), '')}")
     if missing:
         parts.append(f"not reached on rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}")
     if silent > 0:

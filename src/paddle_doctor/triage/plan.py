@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
+
 LAUNCH_MODULES = ("paddle.distributed.launch", "paddle.distributed.fleet.launch")
 # launcher flags that take a value and only make sense with several processes or nodes
 MULTI_FLAGS = ("--nnodes", "--master", "--ips", "--rank", "--node_rank")
@@ -120,7 +122,7 @@ def _without(args: list[str], flags: set[str]) -> list[str]:
 def variation_env(variation: Variation, cmd: Sequence[str]) -> dict[str, str]:
     env = {}
     if variation.runtime:
-        env["PADDLE_DOCTOR_VARIATIONS"] = variation.runtime
+        env[VARIATIONS_ENV] = variation.runtime
     if variation.name == "cpu" and not is_launcher(cmd):
         # Not for a launcher: 3.3.1's launcher indexes an empty device list and dies (IndexError in
         # collective.py _build_pod_with_master); its workers get set_device('cpu') instead.

@@ -10,6 +10,7 @@ from pathlib import Path
 from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.lab.bounded import BoundedRun, run_bounded
 from paddle_doctor.triage.conclude import conclude, variation_finding
+from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
 from paddle_doctor.triage.plan import Variation, plan_variations, rewrite_command, variation_env
 
 
@@ -58,7 +59,7 @@ def _run_one(cmd: Sequence[str], variation: Variation, folder: Path, timeout: fl
         stale.unlink()
     command = rewrite_command(cmd, variation, str(log_dir))
     env = launchenv.plan_run(command, log_dir=str(log_dir), environ=environ, cwd=cwd).env
-    env.pop("PADDLE_DOCTOR_VARIATIONS", None)
+    env.pop(VARIATIONS_ENV, None)
     env.update(variation_env(variation, command))
     launch = run_bounded(command, cwd=cwd, env=env, output=folder / "terminal.out", timeout=timeout)
     passed = launch.returncode == 0 and not _records(log_dir)

@@ -21,7 +21,8 @@ import sys
 import time
 from pathlib import Path
 
-FAULT_ENV = "PADDLE_DOCTOR_SMOKE_FAULT"
+FAULT_ENV = "PADDLE_DOCTOR_SMOKE_FAULT"  # KIND:RANK
+DEVICE_ENV = "PADDLE_DOCTOR_SMOKE_DEVICE"  # cpu | gpu
 DIM, CLASSES, SAMPLES = 8, 3, 37  # 37: not a multiple of any small world size, as real data is
 
 
@@ -31,7 +32,7 @@ def main(argv: list[str]) -> None:
 
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
-    paddle.set_device(os.environ.get("PADDLE_DOCTOR_SMOKE_DEVICE", "cpu"))
+    paddle.set_device(os.environ.get(DEVICE_ENV, "cpu"))
     dist.init_parallel_env()
     rank, world = dist.get_rank(), dist.get_world_size()
     report = _Report(out / f"smoke.{rank}.json", rank, world)
