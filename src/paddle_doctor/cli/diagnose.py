@@ -13,7 +13,9 @@ from ..render import json_out, text
 @click.command("diagnose")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def command(paths: tuple[str, ...], fmt: str) -> None:
+@click.option("--html", "html_path", default=None, metavar="FILE",
+              help="Also write a self-contained HTML page (timeline per rank) to FILE.")
+def command(paths: tuple[str, ...], fmt: str, html_path: str | None) -> None:
     """Read a launcher log dir (several for several nodes), a file of pasted terminal output, a single
     worker log, or - for stdin, and name the root cause, the failing rank, and the fix."""
     stdin = sys.stdin.buffer.read() if "-" in paths else None
@@ -26,6 +28,14 @@ def command(paths: tuple[str, ...], fmt: str) -> None:
         click.echo(f"paddle-doctor diagnose: internal error: {type(exc).__name__}: {exc} "
                    "(please report it with the logs)", err=True)
         sys.exit(2)
+    if html_path:
+        from ..render.html import write_report
+
+        try:
+            write_report(diagnosis, list(paths), html_path)
+        except OSError as exc:
+            click.echo(f"paddle-doctor diagnose: error: cannot write {html_path}: {exc.strerror or exc}", err=True)
+            sys.exit(2)
     if fmt == "json":
         click.echo(json_out.dumps(json_out.diagnosis_dict(diagnosis)))
     else:

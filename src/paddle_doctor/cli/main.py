@@ -21,6 +21,8 @@ COMMANDS = {
     "ckpt": ("paddle_doctor.cli.ckpt", "Inspect, check, diff and strip checkpoints safely (no code from the file runs)."),
     "run": ("paddle_doctor.cli.run", "Run a launch unchanged with error records and a watchdog; diagnose failures."),
     "env": ("paddle_doctor.cli.env", "Report the environment for a bug report, with checks (shm, versions, ports, leftovers)."),
+    "triage": ("paddle_doctor.cli.triage", "Rerun a failing launch with workers=0, one process, CPU: which part fails."),
+    "smoke": ("paddle_doctor.cli.smoke", "A tiny real distributed train step and evaluation, as a CI check."),
 }
 
 

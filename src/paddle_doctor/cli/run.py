@@ -84,6 +84,14 @@ def _diagnose(plan: launchenv.RunPlan, tail: bytes) -> None:
         click.echo(f"paddle-doctor run: diagnosis failed: {type(exc).__name__}: {exc}", err=True)
         return
     text.echo(text.render_diagnosis(diagnosis), stream=sys.stderr)
+    if has_logs:  # the timeline page beside the logs
+        from ..render.html import REPORT_NAME, write_report
+
+        try:
+            page = write_report(diagnosis, [str(plan.log_dir)], plan.log_dir / REPORT_NAME)
+            click.echo(f"paddle-doctor run: timeline page {page}", err=True)
+        except OSError as exc:
+            click.echo(f"paddle-doctor run: no timeline page: {exc}", err=True)
 
 
 @click.command("run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})

@@ -49,6 +49,9 @@ def install(*, trace: bool = False, check: bool = False, watchdog: bool = True,
 
 def _after_paddle(paddle) -> None:
     hooks.install_signal_hooks()
+    from paddle_doctor.runtime.launch import variations  # triage's reruns (no-op when not asked)
+
+    variations.apply_from_env(paddle)
     if _options["trace"]:
         trace.enable(check=_options["check"])
         _set_trace_hooks()

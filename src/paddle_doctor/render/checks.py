@@ -1,0 +1,31 @@
+"""Plain-text tables of check Findings (``smoke``'s checks, ``triage``'s variations).
+
+Each row is one Finding: PASS/FAIL, its name, its one-line message. Styles as in ``render.text``
+(coloured only on a terminal, by ``text.echo``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..findings import Finding
+from .text import Line
+
+NAME_WIDTH = 20
+
+
+def check_table(findings: Iterable[Finding], name_of=lambda f: f.code.split(".", 1)[-1]) -> list[Line]:
+    lines = []
+    for f in findings:
+        ok = bool(f.fact("passed"))
+        name = name_of(f)
+        text = f.message.split(": ", 1)[-1] if f.message.startswith(name + ":") else f.message
+        cause = "" if ok else f"  [{f.cause}]"
+        lines.append(Line(f"  {'PASS' if ok else 'FAIL'}  {name:<{NAME_WIDTH}} {_clip(text)}{cause}",
+                          "ok" if ok else "verdict"))
+    return lines
+
+
+def _clip(text: str, width: int = 110) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,88 @@
+"""What the smoke ranks wrote (``results/smoke.<rank>.json``) as one Finding per check.
+
+A check passes when every expected rank ran it and found the right value. Each check names the
+catalog cause its failure points to; a check that raised on the rank diagnose blames takes the
+diagnosed cause instead (the diagnosis knows more than the check's name).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from paddle_doctor.findings import Diagnosis, Finding
+
+# check -> (what it proves, the cause a failure of it points to)
+CHECKS = {
+    "all_reduce": ("all_reduce sums one value per rank", "nccl_error"),
+    "all_gather": ("all_gather collects one value per rank, in rank order", "nccl_error"),
+    "broadcast": ("broadcast copies rank 0's value to every rank", "nccl_error"),
+    "reduce": ("reduce sums onto rank 0", "nccl_error"),
+    "scatter": ("scatter hands rank r its piece", "nccl_error"),
+    "barrier": ("barrier: every rank arrives", "collective_timeout"),
+    "train_step": ("one DataParallel step leaves identical weights on every rank", "rank_divergent_collective"),
+    "dataloader_workers": ("DataLoader worker processes feed a DistributedBatchSampler", "dataloader_worker_crash"),
+    "save_load": ("save_clean / load_clean round trip restores every tensor", "state_dict_prefix_mismatch"),
+    "evaluate_parity": ("paddle_doctor.evaluate on all ranks equals one process", "rank_local_metric"),
+}
+
+
+def read_rank_files(results: Path) -> dict[int, dict]:
+    out = {}
+    for path in sorted(results.glob("smoke.*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            out[int(data["rank"])] = data
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a torn file counts as a rank that reported nothing
+    return out
+
+
+def check_findings(results: Path, expected: int | None,
+                   diagnosis: Diagnosis | None) -> tuple[tuple[Finding, ...], tuple[int, ...]]:
+    per_rank = read_rank_files(results)
+    ranks = tuple(sorted(per_rank))
+    n_expected = max(expected or 0, len(ranks))
+    findings = tuple(_finding(name, per_rank, n_expected, diagnosis) for name in CHECKS)
+    return findings, ranks
+
+
+def _finding(name: str, per_rank: dict[int, dict], expected: int, diagnosis: Diagnosis | None) -> Finding:
+    proves, cause = CHECKS[name]
+    outcomes = {r: next((c for c in d.get("checks", ()) if c.get("name") == name), None)
+                for r, d in per_rank.items()}
+    failed = sorted(r for r, c in outcomes.items() if c is not None and not c.get("ok"))
+    missing = sorted(r for r, c in outcomes.items() if c is None)
+    silent = expected - len(per_rank)  # ranks (of this node) that wrote nothing at all
+    ok = not failed and not missing and silent <= 0
+    root = diagnosis.root_cause if diagnosis else None
+    if root is not None and not ok:
+        cause = root.cause  # in a failed launch, what stopped or broke the check is the diagnosed cause
+    details = {str(r): c.get("detail", "") for r, c in sorted(outcomes.items()) if c is not None}
+    return Finding(
+        code=f"smoke.{name}", cause=cause, severity="info" if ok else "error",
+        message=_message(name, proves, ok, failed, missing, silent, details, root.ranks if root else ()),
+        ranks=tuple(failed or missing), confidence="high" if ok or failed else "medium",
+        facts={"check": name, "proves": proves, "passed": ok, "failed_ranks": failed, "not_run_ranks": missing,
+               "details": details,
+               "seconds": max((c.get("seconds", 0.0) for c in outcomes.values() if c), default=0.0)})
+
+
+def _message(name, proves, ok, failed, missing, silent, details, root_ranks) -> str:
+    if ok:
+        first = details.get("0") or next(iter(details.values()), "")
+        return f"{name}: {first or proves}"
+    parts = []
+    if failed:  # quote the diagnosed rank's error first: a victim's gloo error is only a symptom
+        lead = next((r for r in failed if r in root_ranks), failed[0])
+        parts.append(f"failed on rank{'s' if len(failed) > 1 else ''} {', '.join(map(str, failed))}; "
+                     f"rank {lead}: {details.get(str(lead), '')}")
+    if missing:
+        parts.append(f"not reached on rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}")
+    if silent > 0:
+        parts.append(f"{silent} rank(s) reported nothing")
+    return f"{name}: " + "; ".join(parts)
+
+
+def passed(findings) -> bool:
+    return bool(findings) and all(f.fact("passed") for f in findings)

@@ -1,0 +1,94 @@
+"""From the reruns to Findings: one per variation, and the conclusion that points into the catalog.
+
+The reasoning of guide 001 §4.1: a variation that makes the failure go away names the part of
+the job it needs (worker processes, several ranks, the GPU, the checkpoint); the diagnosis of the
+failing run says which cause of that family it is. When nothing helps, the fault is in the code
+or the data itself, and the clearest rerun (no workers, one process) shows its real traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from paddle_doctor.catalog import get_cause
+from paddle_doctor.findings import Diagnosis, EvidenceLine, Finding
+from paddle_doctor.lab.bounded import BoundedRun
+from paddle_doctor.triage.plan import ORDER, VARIATIONS, Variation
+
+
+def variation_finding(variation: Variation, passed: bool, launch: BoundedRun, diagnosis: Diagnosis | None,
+                      log_dir: Path) -> Finding:
+    root = diagnosis.root_cause if diagnosis else None
+    failed_with = root.cause if root else ("timeout" if launch.timed_out else "unknown")
+    how = ("passes" if passed else
+           f"times out after {launch.wall_s:.0f} s" if launch.timed_out else
+           f"fails (exit {launch.returncode}): {failed_with}" + (f": {root.message}" if root else ""))
+    facts = {"variation": variation.name, "description": variation.description, "passed": passed,
+             "exit_code": launch.returncode, "timed_out": launch.timed_out, "seconds": launch.wall_s,
+             "diagnosed_cause": root.cause if root else None, "diagnosed_title": root.message if root else None, "diagnosed_rank": _rank(root),
+             "log_dir": str(log_dir), "output": str(launch.output), "cmd": list(launch.cmd)}
+    return Finding(
+        code=f"triage.{variation.name}", cause=failed_with if root else "unknown",
+        message=f"{variation.name}: {how} [{variation.description}]",
+        severity="info" if passed else "warning", evidence=root.evidence[:4] if root else (),
+        ranks=root.ranks if root else (), confidence=root.confidence if root else "low", facts=facts)
+
+
+def _rank(root: Finding | None) -> int | None:
+    return root.ranks[0] if root is not None and root.ranks else None
+
+
+def conclude(findings: Sequence[Finding], diagnoses: Sequence[Diagnosis | None]) -> Finding:
+    baseline, rest = findings[0], list(findings[1:])
+    base_root = diagnoses[0].root_cause if diagnoses and diagnoses[0] else None
+    if baseline.fact("passed"):
+        return Finding(code="triage", cause="unknown", severity="info", confidence="high",
+                       message="the command passed unchanged: nothing to triage (is the failure intermittent?)",
+                       facts={"passing": ["baseline"], "failing": []})
+    passing = [f.fact("variation") for f in rest if f.fact("passed")]
+    failing = [f.fact("variation") for f in rest if not f.fact("passed")]
+    facts = {"passing": passing, "failing": failing, "baseline_cause": base_root.cause if base_root else None}
+    if passing:
+        return _points_to(next(v for v in ORDER if v in passing), passing, base_root, facts)
+    return _nothing_helps(baseline, rest, diagnoses, base_root, facts)
+
+
+def _points_to(name: str, passing: list[str], base_root: Finding | None, facts: dict) -> Finding:
+    variation = VARIATIONS[name]
+    base_cause = base_root.cause if base_root else None
+    cause = base_cause if base_cause in variation.family else variation.family[0]
+    others = [p for p in passing if p != name]
+    why = (f"it fails as run, and passes with {variation.description}: {variation.meaning}"
+           + (f" (also passes: {', '.join(others)})" if others else "")
+           + (f"; the failing run's diagnosis, {base_cause}, is of that family" if cause == base_cause else
+              f"; the failing run was diagnosed as {base_cause or 'nothing known'}, so the family's usual "
+              "cause is named" if base_cause else ""))
+    return Finding(
+        code="triage", cause=cause, message=f"passes only with {', '.join(passing)}: points to {cause} "
+        f"({get_cause(cause).title})", severity="error", confidence="high" if cause == base_cause else "medium",
+        why=why, fix=get_cause(cause).fix.strip(), evidence=base_root.evidence[:4] if base_root else (),
+        ranks=base_root.ranks if base_root else (), facts=facts)
+
+
+def _nothing_helps(baseline: Finding, rest: list[Finding], diagnoses, base_root: Finding | None,
+                   facts: dict) -> Finding:
+    """Every variation fails too: the fault is in the code or the data. The clearest rerun (no
+    workers, else one process) often shows the real error where the baseline showed a symptom."""
+    clearest = next((f for name in ("workers0", "single") for f in rest if f.fact("variation") == name
+                     and f.fact("diagnosed_cause")), None)
+    cause = base_root.cause if base_root else (clearest.cause if clearest else "unknown")
+    evidence: tuple[EvidenceLine, ...] = base_root.evidence[:4] if base_root else ()
+    seen = ""
+    if clearest is not None and clearest.evidence:
+        evidence = evidence + tuple(clearest.evidence[-2:])
+        seen = f"; with {VARIATIONS[clearest.fact('variation')].description} it fails as {clearest.cause}: " \
+               f"{clearest.fact('diagnosed_title')}"
+    why = (f"it still fails under every variation ({', '.join(f.fact('variation') for f in rest)}): "
+           "the fault is in the code or the data itself, not in DataLoader workers, the number of "
+           f"processes, the device or the checkpoint{seen}")
+    return Finding(
+        code="triage", cause=cause, message=f"fails under every variation: points to {cause} "
+        f"({get_cause(cause).title}) in the code or the data", severity="error",
+        confidence="high" if base_root else "low", why=why, fix=get_cause(cause).fix.strip(),
+        evidence=evidence, ranks=base_root.ranks if base_root else (), facts=facts)

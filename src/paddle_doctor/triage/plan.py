@@ -1,0 +1,130 @@
+"""The variations, as data, and how each one changes the user's command and environment.
+
+Pure functions: no process is started here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
+
+LAUNCH_MODULES = ("paddle.distributed.launch", "paddle.distributed.fleet.launch")
+# launcher flags that take a value and only make sense with several processes or nodes
+MULTI_FLAGS = ("--nnodes", "--master", "--ips", "--rank", "--node_rank")
+DEVICE_FLAGS = ("--devices", "--gpus", "--selected_gpus", "--xpus")
+
+
+@dataclass(frozen=True)
+class Variation:
+    name: str
+    description: str  # what is changed
+    runtime: str = ""  # the name applied in the workers (runtime/launch/variations.py), if any
+    family: tuple[str, ...] = ()  # causes that passing under this variation points to (first: the default)
+    meaning: str = ""  # what a pass means
+
+
+VARIATIONS = {
+    "baseline": Variation("baseline", "the command unchanged (under run's guards)"),
+    "workers0": Variation(
+        "workers0", "DataLoader workers forced to 0 (loading in the main process)", "workers0",
+        ("dataloader_worker_crash", "main_guard_missing", "shm_too_small", "too_many_open_files"),
+        "the failure needs DataLoader worker processes"),
+    "single": Variation(
+        "single", "one process (--nproc_per_node 1, one node)", "",
+        ("rank_divergent_collective", "uneven_eval_batches", "collective_timeout", "sampler_too_few_samples",
+         "nccl_error", "nccl_network_interface", "wrong_host_ip", "port_in_use", "file_not_found",
+         "concurrent_checkpoint_write"),
+        "the failure needs several ranks: what one rank gets or does differs, or the ranks cannot talk"),
+    "cpu": Variation(
+        "cpu", "CPU only (set_device('cpu') in every worker)", "cpu",
+        ("cuda_error_other", "gpu_oom", "nccl_error", "cuda_cudnn_mismatch", "cuda_arch_unsupported",
+         "device_not_found", "cuda_visible_devices_misconfig", "stale_process_holding_gpu",
+         "nccl_library_missing", "nccl_version_mismatch"),
+        "the failure needs the GPU: device, CUDA or NCCL"),
+    "nockpt": Variation(
+        "nockpt", "no checkpoint load (paddle.load returns nothing; random weights)", "nockpt",
+        ("file_not_found", "state_dict_prefix_mismatch", "state_dict_shape_mismatch", "concurrent_checkpoint_write"),
+        "the failure needs the checkpoint: a missing, mismatched or broken file"),
+}
+ORDER = ("workers0", "single", "cpu", "nockpt")
+
+
+def is_launcher(cmd: Sequence[str]) -> bool:
+    return any(a in LAUNCH_MODULES for a in cmd)
+
+
+def plan_variations(cmd: Sequence[str], *, checkpoint: bool = False) -> list[Variation]:
+    """baseline first, then the variations that can change anything for this command."""
+    names = ["baseline", "workers0"]
+    if is_launcher(cmd) and _nproc(cmd) != (1, 1):
+        names.append("single")
+    names.append("cpu")
+    if checkpoint:
+        names.append("nockpt")
+    return [VARIATIONS[n] for n in names]
+
+
+def _flag_value(cmd: Sequence[str], flag: str) -> str | None:
+    for i, arg in enumerate(cmd):
+        if arg == flag and i + 1 < len(cmd):
+            return cmd[i + 1]
+        if arg.startswith(flag + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _nproc(cmd: Sequence[str]) -> tuple[int | None, int]:
+    nproc = _flag_value(cmd, "--nproc_per_node")
+    nnodes = _flag_value(cmd, "--nnodes") or "1"
+    return (int(nproc) if nproc and nproc.isdigit() else None,
+            int(nnodes.split(":")[-1]) if nnodes.split(":")[-1].isdigit() else 1)
+
+
+def launcher_args_end(cmd: Sequence[str]) -> int:
+    """Index of the script in a launcher command (the first argument after the module's own
+    options that is not a flag's value)."""
+    i = next(k for k, a in enumerate(cmd) if a in LAUNCH_MODULES) + 1
+    while i < len(cmd) and cmd[i].startswith("-"):
+        i += 1 if "=" in cmd[i] else 2
+    return i
+
+
+def rewrite_command(cmd: Sequence[str], variation: Variation, log_dir: str) -> list[str]:
+    """The command for one variation; a launcher's --log_dir is pointed at ``log_dir``."""
+    cmd = list(cmd)
+    if not is_launcher(cmd):
+        return cmd
+    end = launcher_args_end(cmd)
+    head, tail = cmd[:end], cmd[end:]
+    drop = {"--log_dir", "--log-dir"} | (set(MULTI_FLAGS) | {"--nproc_per_node"} if variation.name == "single" else set())
+    if variation.name == "cpu":
+        drop |= set(DEVICE_FLAGS)
+    module = next(k for k, a in enumerate(head) if a in LAUNCH_MODULES)
+    kept = head[:module + 1] + _without(head[module + 1:], drop)
+    extra = ["--log_dir", log_dir] + (["--nproc_per_node", "1"] if variation.name == "single" else [])
+    return kept + extra + tail
+
+
+def _without(args: list[str], flags: set[str]) -> list[str]:
+    out, i = [], 0
+    while i < len(args):
+        name = args[i].split("=", 1)[0]
+        if name in flags:
+            i += 1 if "=" in args[i] else 2
+            continue
+        out.append(args[i])
+        i += 1
+    return out
+
+
+def variation_env(variation: Variation, cmd: Sequence[str]) -> dict[str, str]:
+    env = {}
+    if variation.runtime:
+        env[VARIATIONS_ENV] = variation.runtime
+    if variation.name == "cpu" and not is_launcher(cmd):
+        # Not for a launcher: 3.3.1's launcher indexes an empty device list and dies (IndexError in
+        # collective.py _build_pod_with_master); its workers get set_device('cpu') instead.
+        env["CUDA_VISIBLE_DEVICES"] = ""
+    return env

@@ -1,0 +1,80 @@
+"""Run the baseline and each variation, bounded in time, and diagnose what each left behind."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from paddle_doctor.findings import Diagnosis, Finding
+from paddle_doctor.lab.bounded import BoundedRun, run_bounded
+from paddle_doctor.triage.conclude import conclude, variation_finding
+from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
+from paddle_doctor.triage.plan import Variation, plan_variations, rewrite_command, variation_env
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One rerun: its variation, the process result, and the diagnosis of its logs (None: passed
+    or nothing readable)."""
+
+    variation: Variation
+    launch: BoundedRun
+    log_dir: Path
+    diagnosis: Diagnosis | None
+
+    @property
+    def passed(self) -> bool:
+        return self.launch.returncode == 0 and not _records(self.log_dir)
+
+
+@dataclass(frozen=True)
+class TriageResult:
+    findings: tuple[Finding, ...]  # one per variation, baseline first
+    conclusion: Finding
+    outcomes: tuple[Outcome, ...]
+
+
+def triage(cmd: Sequence[str], *, out_dir: Path, timeout: float = 120.0, checkpoint: bool = False,
+           cwd: Path | None = None, environ: dict[str, str] | None = None) -> TriageResult:
+    """Rerun ``cmd`` as is and under each variation; each run gets ``timeout`` seconds and its
+    own folder ``out_dir/<variation>/`` (terminal.out, log/)."""
+    cwd = Path(cwd or os.getcwd())
+    outcomes = []
+    for variation in plan_variations(cmd, checkpoint=checkpoint):
+        outcomes.append(_run_one(cmd, variation, out_dir / variation.name, timeout, cwd, environ))
+        if variation.name == "baseline" and outcomes[0].passed:
+            break  # nothing to bisect: it did not fail
+    findings = tuple(variation_finding(o.variation, o.passed, o.launch, o.diagnosis, o.log_dir) for o in outcomes)
+    return TriageResult(findings, conclude(findings, [o.diagnosis for o in outcomes]), tuple(outcomes))
+
+
+def _run_one(cmd: Sequence[str], variation: Variation, folder: Path, timeout: float, cwd: Path,
+             environ: dict[str, str] | None) -> Outcome:
+    from paddle_doctor.runtime.launch import launchenv
+
+    log_dir = (folder / "log").absolute()
+    for stale in launchenv.stale_files(log_dir):
+        stale.unlink()
+    command = rewrite_command(cmd, variation, str(log_dir))
+    env = launchenv.plan_run(command, log_dir=str(log_dir), environ=environ, cwd=cwd).env
+    env.pop(VARIATIONS_ENV, None)
+    env.update(variation_env(variation, command))
+    launch = run_bounded(command, cwd=cwd, env=env, output=folder / "terminal.out", timeout=timeout)
+    passed = launch.returncode == 0 and not _records(log_dir)
+    return Outcome(variation, launch, log_dir, None if passed else _diagnose(folder, log_dir))
+
+
+def _records(log_dir: Path) -> list[Path]:
+    return sorted(log_dir.glob("paddle_doctor_error.*.json")) if log_dir.is_dir() else []
+
+
+def _diagnose(folder: Path, log_dir: Path) -> Diagnosis | None:
+    from paddle_doctor.diagnose import DiagnoseInputError, diagnose_paths
+
+    paths = [str(p) for p in (log_dir, folder / "terminal.out") if p.exists()]
+    try:
+        return diagnose_paths(paths)
+    except DiagnoseInputError:
+        return None

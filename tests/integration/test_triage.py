@@ -1,0 +1,76 @@
+"""``paddle-doctor triage`` on real cases under Paddle's real launcher: which variation passes,
+and the cause it points to (the case's own expected.json names the cause)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from paddle_doctor.triage import triage
+
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="paddlepaddle is not installed")]
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+LAUNCH = [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", "2", "--log_dir", "log", "eval.py"]
+
+
+def _copy(case: str, tmp_path: Path) -> tuple[Path, str]:
+    work = tmp_path / case
+    shutil.copytree(CASES / case, work, ignore=shutil.ignore_patterns("README.md", "expected.json"))
+    return work, json.loads((CASES / case / "expected.json").read_text())["cause"]
+
+
+def _by_variation(result) -> dict[str, bool]:
+    return {f.fact("variation"): f.fact("passed") for f in result.findings}
+
+
+@pytest.mark.timeout(240)
+def test_main_guard_missing_passes_without_workers(tmp_path):
+    work, cause = _copy("17_main_guard_missing_spawn", tmp_path)
+    result = triage([sys.executable, "eval.py"], out_dir=tmp_path / "out", cwd=work, timeout=60)
+    assert _by_variation(result) == {"baseline": False, "workers0": True, "cpu": False}
+    assert result.conclusion.cause == cause == "main_guard_missing"
+    assert result.conclusion.fact("passing") == ["workers0"]
+    assert result.conclusion.confidence.value == "high"
+
+
+@pytest.mark.timeout(300)
+def test_dataloader_worker_exception_shows_the_dataset_error(tmp_path):
+    work, cause = _copy("06_dataloader_worker_exception", tmp_path)
+    result = triage(LAUNCH, out_dir=tmp_path / "out", cwd=work, timeout=60)
+    assert _by_variation(result) == {"baseline": False, "workers0": False, "single": False, "cpu": False}
+    assert result.conclusion.cause == cause == "dataloader_worker_crash"
+    workers0 = next(f for f in result.findings if f.fact("variation") == "workers0")
+    # without worker processes the real error surfaces in the rank itself, with its frame
+    assert workers0.cause == "python_exception"
+    assert "could not convert string to float" in workers0.fact("diagnosed_title")
+    assert any("float(v) for v in fields" in e.text for e in result.conclusion.evidence)
+
+
+@pytest.mark.timeout(300)
+def test_exception_on_one_rank_fails_everywhere(tmp_path):
+    work, cause = _copy("01_exception_rank1", tmp_path)
+    result = triage(LAUNCH, out_dir=tmp_path / "out", cwd=work, timeout=60)
+    assert _by_variation(result) == {"baseline": False, "workers0": False, "single": False, "cpu": False}
+    assert result.conclusion.cause == cause == "python_exception"
+    assert result.conclusion.ranks == (1,)
+    single = next(f for f in result.findings if f.fact("variation") == "single")
+    assert "--nproc_per_node" in single.fact("cmd") and single.fact("cmd")[single.fact("cmd").index("--nproc_per_node") + 1] == "1"
+    assert "ReshapeOp" in single.fact("diagnosed_title")
+
+
+@pytest.mark.timeout(300)
+def test_missing_checkpoint_passes_without_checkpoint_load(tmp_path):
+    work, cause = _copy("16_checkpoint_missing_rank1", tmp_path)
+    import subprocess
+
+    subprocess.run([sys.executable, "save_checkpoints.py"], cwd=work, check=True, timeout=120, capture_output=True)
+    result = triage(LAUNCH, out_dir=tmp_path / "out", cwd=work, timeout=60, checkpoint=True)
+    assert _by_variation(result)["nockpt"] is True
+    assert result.conclusion.cause == cause == "file_not_found"
