@@ -56,8 +56,8 @@ def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None
     the same (positional arguments), or ``{kwarg: field}``, or a function of the batch; without
     ``inputs``, every field that is not a label goes in (a dict batch as keyword arguments).
     ``output``: what the metrics and ``loss_fn`` see of the model's return value: a position or
-    key (``0``, ``"logits"``), a list of them, or a function; by default a tensor, every element
-    of a tuple/list, or the only value of a dict. ``metrics``: ``paddle.metric`` objects (Accuracy, Precision,
+    key (``0``, ``"logits"``), a list of them, or a function; by default a tensor or the only
+    element of a tuple/list/dict (several outputs must be chosen: an auxiliary head is refused). ``metrics``: ``paddle.metric`` objects (Accuracy, Precision,
     Recall, Auc) or custom metrics with ``sync_states``; they are reset first and hold the global
     state afterwards. ``loss_fn(*outputs, label)`` returns the batch mean or one loss per sample.
     ``strategy="rank0"``: rank 0 evaluates everything, the others wait on the TCP store (no

@@ -63,7 +63,7 @@ class BatchLayout:
         return args, kwargs, labels, mask
 
     def pick_outputs(self, outputs: Any) -> list:
-        """The outputs the metrics and ``loss_fn`` see, as a list."""
+        """The outputs the metrics and ``loss_fn`` see, as a list (several only when chosen)."""
         if callable(self.output):
             return _as_list(self.output(outputs))
         if self.output is not None:
@@ -73,6 +73,12 @@ class BatchLayout:
                 return list(outputs.values())
             raise TypeError(f"the model returned a dict with keys {sorted(map(str, outputs))}: choose what the "
                             "metrics see with output='logits' (a key, or a list of keys)")
+        if isinstance(outputs, (list, tuple)) and len(outputs) > 1:
+            # paddle.metric.Accuracy.compute(pred, label, *args) would take an auxiliary head for
+            # the label and score it without a word: the choice must be the user's
+            shapes = [list(getattr(o, "shape", [])) for o in outputs]
+            raise TypeError(f"the model returned {len(outputs)} outputs (shapes {shapes}): choose what the "
+                            "metrics and loss_fn see with output=0 (the main head), or output=[0, 1] for several")
         return _as_list(outputs)
 
 

@@ -139,11 +139,11 @@ def _mapping(t: list[int], mask: list[int]) -> tuple[str, list[int]] | None:
     k, rest = len(mask) - 1, t[1:]
     if rest[:k] == mask[1:]:
         return "lead", t
+    squeezed = [d for d in rest if d != 1]
+    if squeezed[:k] == mask[1:]:  # [B, 1, H, W]: label maps, class ids, one-channel logits
+        return "squeeze", [t[0], *squeezed]
     if len(rest) == k + 1 and rest[1:] == mask[1:]:
         return "channels", t
-    squeezed = [d for d in rest if d != 1]
-    if squeezed[:k] == mask[1:]:
-        return "squeeze", [t[0], *squeezed]
     return None
 
 

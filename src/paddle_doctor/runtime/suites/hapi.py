@@ -38,11 +38,16 @@ def evaluate_model(model: Any, eval_data: Any, batch_size: int = 1, num_workers:
     result = evaluate(network, eval_data, list(model._metrics),
                       batch_size=None if _is_loader(eval_data) else batch_size,
                       num_workers=num_workers, collate_fn=collate_fn, loss_fn=loss, progress=progress,
-                      inputs=list(range(n_inputs)),
+                      inputs=list(range(n_inputs)), output=_every_output,
                       labels=list(range(n_inputs, n_inputs + n_labels)) if n_labels else _no_labels)
     out: dict[str, Any] = {"loss": [result.loss]} if loss is not None else {}
     out.update(result.metrics)
     return (out, result) if details else out
+
+
+def _every_output(outputs: Any) -> list:
+    """hapi's convention: ``metric.compute(*outputs, *labels)`` with every output."""
+    return list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
 
 
 def _no_labels(batch: Any) -> list:
