@@ -1,8 +1,10 @@
 """The suites' evaluation loops, moved to ``paddle_doctor.evaluate``: one call each.
 
-Each recipe reproduces what the suite's loop feeds its metric (read from PaddleSeg 2.8
-``paddleseg/core/val.py``, PaddleClas 2.6 ``ppcls/engine/evaluation/classification.py``,
-PaddleNLP 2.8 ``paddlenlp/trainer/trainer.py::evaluation_loop``) and returns an ``EvalResult``:
+Each recipe reproduces what the suite's loop feeds its metric and returns an ``EvalResult``.
+Read from the PyPI wheels: PaddleSeg 2.8 ``paddleseg/core/val.py`` and ``core/infer.py``, PaddleNLP
+2.8 ``paddlenlp/trainer/trainer.py`` (``prediction_step``); the PaddleClas 2.6 wheel ships no
+``ppcls/engine``, so its loop is as ``research/eval-anchors.md`` read it on GitHub
+(``ppcls/engine/evaluation/classification.py``):
 
 - PaddleSeg: batches ``{"img": [B, 3, H, W], "label": [B, 1, H, W] int64, "trans_info": [...]}``;
   the model returns ``logit_list`` (the first is the main head); per-class areas with the
