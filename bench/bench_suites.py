@@ -247,6 +247,7 @@ def report(out: Path, args: argparse.Namespace) -> dict:
         rows[name] = {
             "median_s": statistics.median(r0["times"][name]),
             "ratio_to_suite": statistics.median(ratios),
+            "ratios": [round(x, 3) for x in ratios],
             "metrics": {k: m[k] for k in ("miou", "pixel_acc", "kappa")},
             "equal_to_suite": _equal(m, r0["metrics"]["suite"]),
             "equal_to_single_process": _equal(m, single["metrics"]["suite"]) and _equal(m, single["metrics"][name]),

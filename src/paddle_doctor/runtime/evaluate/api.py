@@ -57,12 +57,14 @@ def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None
     ``inputs``, every field that is not a label goes in (a dict batch as keyword arguments).
     ``output``: what the metrics and ``loss_fn`` see of the model's return value: a position or
     key (``0``, ``"logits"``), a list of them, or a function; by default a tensor or the only
-    element of a tuple/list/dict (several outputs must be chosen: an auxiliary head is refused). ``metrics``: ``paddle.metric`` objects (Accuracy, Precision,
-    Recall, Auc) or custom metrics with ``sync_states``; they are reset first and hold the global
-    state afterwards. ``loss_fn(*outputs, label)`` returns the batch mean or one loss per sample.
+    element of a tuple/list/dict (several outputs must be chosen: an auxiliary head is refused).
+    ``metrics``: ``paddle.metric`` objects (Accuracy, Precision, Recall, Auc) or custom metrics
+    with ``sync_states``; they are reset first and hold the global state afterwards.
+    ``loss_fn(*outputs, *labels)`` returns the batch mean or one loss per sample.
     ``strategy="rank0"``: rank 0 evaluates everything, the others wait on the TCP store (no
-    timeout) and receive its result. ``progress``: a bar on rank 0's terminal, or plain lines
-    in its log under the launcher every ``progress`` seconds (True: 5 s). Works in one process without ``init_parallel_env``.
+    timeout) and receive its result. ``progress``: a bar on rank 0's terminal, or plain lines in
+    its log under the launcher every ``progress`` seconds (True: 5 s). Works in one process
+    without ``init_parallel_env``.
     Every rank must call it; every rank gets the same ``EvalResult``.
     """
     metrics = _metric_list(metrics)

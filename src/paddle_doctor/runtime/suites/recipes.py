@@ -52,7 +52,8 @@ def evaluate_paddleseg(model: Any, eval_dataset: Any, *, batch_size: int = 1, nu
     """For ``paddleseg.core.evaluate(model, eval_dataset)``: miou, class_iou, pixel_acc, kappa, dice."""
     ignore = int(getattr(eval_dataset, "ignore_index", 255))
     metric = SegmentationMetric(int(eval_dataset.num_classes), ignore_index=ignore)
-    collate = PadCollate(pad_value={"label": ignore}, label="label")
+    # one image a batch needs no padding: skip the mask (PaddleSeg's own collate then)
+    collate = PadCollate(pad_value={"label": ignore}, label="label") if batch_size > 1 else None
     inputs = {"img": "img", "trans_info": "trans_info"} if infer_fn is not None else "img"
     return evaluate(SegInference(model, infer_fn), eval_dataset, metric, batch_size=batch_size,
                     num_workers=num_workers, collate_fn=collate, inputs=inputs, labels="label",
