@@ -178,6 +178,26 @@ def _train(model, data, steps: int = 30, batch: int = 8) -> None:
     model.eval()
 
 
+def _alternate(methods, rounds, world, counter, keep_first):
+    """Each method once a round, the order reversed every other round; both ranks start together."""
+    import paddle.distributed as dist
+
+    times = {m: [] for m in methods}
+    results, collectives = {}, {}
+    for r in range(rounds):
+        for name in (list(methods) if r % 2 == 0 else list(reversed(methods))):
+            if world > 1:
+                dist.barrier()
+            counter.take()
+            start = time.perf_counter()
+            results[name] = methods[name]()
+            elapsed = time.perf_counter() - start
+            collectives[name] = counter.take()
+            if r > 0 or keep_first:
+                times[name].append(elapsed)
+    return times, results, collectives
+
+
 def worker(args: argparse.Namespace) -> None:
     import paddle
     import paddle.distributed as dist
@@ -209,23 +229,10 @@ def worker(args: argparse.Namespace) -> None:
         return {k: r.metrics[k] for k in ("miou", "pixel_acc", "kappa", "class_iou")}
 
     methods = {"suite": suite, "doctor_b1": lambda: doctor(1), "doctor_b8": lambda: doctor(8)}
-    rank = dist.get_rank() if world > 1 else 0
     rounds = 1 if args.single else args.rounds + 1  # the first round warms up
-    times = {m: [] for m in methods}
-    results, collectives = {}, {}
-    for r in range(rounds):
-        order = list(methods) if r % 2 == 0 else list(reversed(methods))
-        for name in order:
-            if world > 1:
-                dist.barrier()
-            counter.take()
-            start = time.perf_counter()
-            results[name] = methods[name]()
-            elapsed = time.perf_counter() - start
-            collectives[name] = counter.take()
-            if r > 0 or args.single:
-                times[name].append(elapsed)
-    out = Path(args.worker) / (f"single.json" if args.single else f"rank{rank}.json")
+    times, results, collectives = _alternate(methods, rounds, world, counter, keep_first=args.single)
+    rank = dist.get_rank() if world > 1 else 0
+    out = Path(args.worker) / ("single.json" if args.single else f"rank{rank}.json")
     out.write_text(json.dumps({"times": times, "metrics": results, "collectives": collectives,
                                "world": world}, indent=1))
 
