@@ -290,8 +290,10 @@ def test_pad_collate_pads_and_masks_the_label():
     assert label_mask([np.zeros((2, 1)), np.zeros((5, 1))]).shape == (2, 5)  # trailing 1: not a length
     assert label_mask([np.array(1), np.array(0)]).tolist() == [True, True]
     assert pad_stack([np.zeros((1, 2)), np.zeros((2, 1))]).shape == (2, 2, 2)
+    with pytest.raises(ValueError, match="name the label field"):
+        pad_collate([{"x": 1}])  # dict samples need a label field (PadCollate(label=...))
     with pytest.raises(TypeError, match="tuple"):
-        pad_collate([{"x": 1}])
+        pad_collate([np.zeros(3)])
 
 
 def test_progress_draws_only_on_rank0_and_a_tty():

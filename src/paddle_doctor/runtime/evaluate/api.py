@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from paddle_doctor.runtime.channel.barrier import open_barrier
+from paddle_doctor.runtime.evaluate.batches import BatchLayout
 from paddle_doctor.runtime.evaluate.collate import returns_mask
 from paddle_doctor.errors import PeerFailedError, SampleCountError
 from paddle_doctor.runtime.evaluate.evalguard import evaluation_guard
@@ -42,21 +43,32 @@ STRATEGIES = ("sharded", "rank0")
 
 def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None = None,
              collate_fn: Any = None, num_workers: int = 0, loss_fn: Any = None,
-             strategy: str = "sharded", progress: bool = True) -> EvalResult:
+             strategy: str = "sharded", progress: bool | float = True, inputs: Any = None,
+             labels: Any = None, output: Any = None) -> EvalResult:
     """Evaluate ``model`` on every sample of ``data`` exactly once, across all ranks.
 
     ``data``: a map-style ``paddle.io.Dataset`` (sharded here: no padding, no dropping; needs
     ``batch_size``), or a ``paddle.io.DataLoader`` whose batch sampler is a
     ``DistributedBatchSampler`` (or any batch sampler), whose padded duplicates are skipped by
-    sample index, with or without shuffle. Each batch is ``(inputs..., label)``; the model is
-    called as ``model(*inputs)``. ``metrics``: ``paddle.metric`` objects (Accuracy, Precision,
-    Recall, Auc) or custom metrics with ``sync_states``; they are reset first and hold the global
-    state afterwards. ``loss_fn(*outputs, label)`` returns the batch mean or one loss per sample.
+    sample index, with or without shuffle. A batch is ``(inputs..., label)`` by default; the
+    model is called as ``model(*inputs)``. Name the fields otherwise (``batches.py``): ``labels``
+    a key, a position, a dotted path or a list of them (required for dict batches); ``inputs``
+    the same (positional arguments), or ``{kwarg: field}``, or a function of the batch; without
+    ``inputs``, every field that is not a label goes in (a dict batch as keyword arguments).
+    ``output``: what the metrics and ``loss_fn`` see of the model's return value: a position or
+    key (``0``, ``"logits"``), a list of them, or a function; by default a tensor or the only
+    element of a tuple/list/dict (several outputs must be chosen: an auxiliary head is refused).
+    ``metrics``: ``paddle.metric`` objects (Accuracy, Precision, Recall, Auc) or custom metrics
+    with ``sync_states``; they are reset first and hold the global state afterwards.
+    ``loss_fn(*outputs, *labels)`` returns the batch mean or one loss per sample.
     ``strategy="rank0"``: rank 0 evaluates everything, the others wait on the TCP store (no
-    timeout) and receive its result. Works in one process without ``init_parallel_env``.
+    timeout) and receive its result. ``progress``: a bar on rank 0's terminal, or plain lines in
+    its log under the launcher every ``progress`` seconds (True: 5 s). Works in one process
+    without ``init_parallel_env``.
     Every rank must call it; every rank gets the same ``EvalResult``.
     """
     metrics = _metric_list(metrics)
+    layout = BatchLayout(inputs, labels, output)
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
     source = _source(data, batch_size, collate_fn, num_workers)
@@ -74,7 +86,7 @@ def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None
             for metric in metrics:
                 metric.reset()
             slots = [slot for m in (*metrics, tally) for slot in state_slots(m)]
-            _run(model, source, plan, metrics, tally, loss_fn, progress, world, rank, agreed.check)
+            _run(model, source, plan, metrics, tally, loss_fn, progress, world, rank, agreed.check, layout)
             agreed.wait()  # every rank has the same data, weights and settings: safe to combine
             values = [read_state(slot) for slot in slots]
         except BaseException as exc:
@@ -179,7 +191,7 @@ class _Batches:
 
 
 def _run(model, source: _Source, plan: ShardPlan, metrics, tally, loss_fn, progress, world, rank,
-         after_batch) -> None:
+         after_batch, layout: BatchLayout) -> None:
     if not plan.batches:
         return  # nothing here (N < world, or rank0 strategy): go straight to the barrier
     import paddle
@@ -194,7 +206,7 @@ def _run(model, source: _Source, plan: ShardPlan, metrics, tally, loss_fn, progr
     try:
         with paddle.no_grad():
             run_local(model, zip(plan.batches, loader), metrics, tally=tally, loss_fn=loss_fn,
-                      masked=source.masked, progress=bar, after_batch=after_batch)
+                      masked=source.masked, progress=bar, after_batch=after_batch, layout=layout)
     finally:
         bar.close()
         if was_training:

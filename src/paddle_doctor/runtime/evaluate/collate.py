@@ -1,48 +1,89 @@
 """``pad_collate``: batch samples of different shapes, with a mask so that pads never count.
 
 Guide 000 section 4.1 (method 2) pads each batch to its largest sample so that shapes line up; it
-then scores the pads as if they were data. Here the collate function also returns a mask, as the
-last field of the batch, and ``evaluate`` drops the masked positions from outputs and labels
-before any metric or loss sees them.
+then scores the pads as if they were data. Here the collate function also returns a mask (the
+last field of a tuple batch, or the ``"pad_mask"`` key of a dict batch), and ``evaluate`` drops
+the masked positions from outputs and labels before any metric or loss sees them.
 
-The mask covers the label (the last field of each sample): ``mask[b, i, ...]`` is True where
-sample ``b``'s label has data. Its shape is ``[B, *label axes]``, a fixed rule so that every batch
-has the same layout: a scalar label gives ``[B]``; ``[L]`` gives ``[B, L]``; ``[L, 1]`` gives
-``[B, L]`` (a trailing axis of size 1 is not a length). ``evaluate`` flattens the masked axes of
-every output and label that starts with them; a class id of shape ``[1]`` next to logits
-``[B, C]`` is left alone (nothing in it is padded). Inputs are padded with ``pad_value`` and
-passed to the model as they are: a model that must ignore padded inputs needs their lengths
-from the data itself.
+The mask follows the label (``label=``: the last field, or the field named): ``mask[b, ...]`` is
+True where sample ``b``'s label has data, over the label's *spatial* axes, i.e. every axis that
+is not of size 1 in all samples. So tags ``[L]`` or ``[L, 1]`` give ``[B, L]``; PaddleSeg's label
+maps ``[1, H, W]`` give ``[B, H, W]``; a class id (``[]`` or ``[1]``) gives ``[B]`` (nothing in it
+is padded). ``evaluate`` then maps every output and label onto those axes (``apply_mask``):
+``[B, *S, ...]`` as it is, NCHW logits ``[B, C, *S]`` with the class axis moved last, and tensors
+with extra axes of size 1 (``[B, 1, H, W]``) squeezed; the real positions are kept, flattened to
+one axis. A batch with nothing padded goes through the same path, so the layout the metric sees
+never depends on the sizes in a batch; when some tensor cannot be mapped and nothing is padded,
+no tensor is touched. Inputs are padded with ``pad_value`` (one value, or one per field: e.g.
+255, the ignore index, for label maps) and reach the model as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+MASK_KEY = "pad_mask"
+
 
 class PadCollate:
-    """``collate_fn`` for ``paddle.io.DataLoader`` or ``evaluate``: pads, and appends a mask."""
+    """``collate_fn`` for ``paddle.io.DataLoader`` or ``evaluate``: pads, and adds a mask.
 
-    returns_mask = True  # tells evaluate that the last field of each batch is the mask
+    ``pad_value``: a number, or ``{field: number}`` (fields by key or position; others get 0).
+    ``label``: the field whose real extent the mask records (default: the last one, or
+    ``"label"`` in dict samples). ``ragged``: fields kept as a list of per-sample arrays (e.g.
+    detection boxes), neither padded nor stacked.
+    """
 
-    def __init__(self, pad_value: float = 0) -> None:
-        self.pad_value = pad_value
+    returns_mask = True  # tells evaluate that the batch carries the mask
 
-    def __call__(self, samples: Sequence[Any]) -> list[np.ndarray]:
+    def __init__(self, pad_value: float | Mapping[Any, float] = 0, label: int | str | None = None,
+                 ragged: Sequence[int | str] = ()) -> None:
+        self.pad_value, self.label, self.ragged = pad_value, label, tuple(ragged)
+
+    def __call__(self, samples: Sequence[Any]) -> Any:
         if not samples:
             raise ValueError("pad_collate got an empty batch")
+        if all(isinstance(s, Mapping) for s in samples):
+            return self._collate_dicts(samples)
         rows = [_fields(s) for s in samples]
         widths = {len(r) for r in rows}
         if len(widths) != 1:
             raise ValueError(f"samples have different numbers of fields: {sorted(widths)}")
         columns = list(zip(*rows))
-        return [*(pad_stack(c, self.pad_value) for c in columns), label_mask(columns[-1])]
+        label = -1 if self.label is None else self.label
+        if not isinstance(label, int):
+            raise ValueError(f"PadCollate(label={label!r}): tuple samples name fields by position")
+        width = len(columns)
+        out = [self._column(i, c, {i, i - width}) for i, c in enumerate(columns)]
+        return [*out, label_mask(columns[label])]
+
+    def _collate_dicts(self, samples: Sequence[Mapping]) -> dict:
+        keys = list(samples[0])
+        if any(list(s) != keys for s in samples):
+            raise ValueError("dict samples have different keys: every sample needs the same fields")
+        label = "label" if self.label is None else self.label
+        if label not in keys:
+            raise ValueError(f"PadCollate(label={label!r}): the samples have keys {keys}; name the label field")
+        out = {k: self._column(k, [s[k] for s in samples], {k}) for k in keys}
+        out[MASK_KEY] = label_mask([np.asarray(s[label]) for s in samples])
+        return out
+
+    def _column(self, field: Any, values: Sequence[Any], names: set) -> Any:
+        if names & set(self.ragged):
+            return [_array(v) for v in values]
+        arrays = [_array(v) for v in values]
+        if any(a.dtype.hasobject or a.dtype.kind in "USV" for a in arrays):
+            return list(values)  # not numeric (PaddleSeg's trans_info, file names): kept per sample
+        pad = self.pad_value
+        if isinstance(pad, Mapping):
+            pad = next((pad[n] for n in names if n in pad), 0)
+        return pad_stack(arrays, pad)
 
     def __repr__(self) -> str:
-        return f"PadCollate(pad_value={self.pad_value!r})"
+        return f"PadCollate(pad_value={self.pad_value!r}, label={self.label!r}, ragged={self.ragged!r})"
 
 
 pad_collate = PadCollate()
@@ -66,19 +107,72 @@ def pad_stack(arrays: Sequence[np.ndarray], pad_value: float = 0) -> np.ndarray:
 
 
 def label_mask(labels: Sequence[np.ndarray]) -> np.ndarray:
-    """True where a label has data, over its axes (a trailing axis of size 1 excepted)."""
-    shapes = np.array([a.shape for a in labels], dtype=int).reshape(len(labels), -1)
-    k = shapes.shape[1]
-    if k >= 2 and (shapes[:, -1] == 1).all():
-        k -= 1
-    mask = np.zeros((len(labels), *shapes.max(axis=0)[:k]), dtype=bool)
+    """True where a label has data, over its spatial axes (those not of size 1 in every sample)."""
+    shapes = np.array([np.shape(a) for a in labels], dtype=int).reshape(len(labels), -1)
+    spatial = [k for k in range(shapes.shape[1]) if not (shapes[:, k] == 1).all()]
+    mask = np.zeros((len(labels), *shapes.max(axis=0)[spatial]), dtype=bool)
     for b, shape in enumerate(shapes):
-        mask[(b, *(slice(0, s) for s in shape[:k]))] = True
+        mask[(b, *(slice(0, s) for s in shape[spatial]))] = True
     return mask
 
 
-def _fields(sample: Any) -> list[np.ndarray]:
-    if isinstance(sample, dict) or not isinstance(sample, (list, tuple)):
-        raise TypeError("pad_collate expects each sample as a tuple (inputs..., label), "
+def apply_mask(outputs: list, labels: list, mask: Any) -> tuple[list, list]:
+    """Keep only the real positions of every output and label (see the module docstring)."""
+    shape = [int(d) for d in mask.shape]
+    full = bool(mask.all())
+    ways = [_mapping(list(t.shape), shape) for t in (*outputs, *labels)]
+    if any(w is None for w in ways):
+        if full:
+            return outputs, labels
+        bad = [list(t.shape) for t, w in zip((*outputs, *labels), ways) if w is None]
+        raise ValueError(f"cannot apply the pad mask {shape} to tensors of shape {bad}: outputs need the "
+                         "label's padded axes first ([B, *S, ...]) or after the class axis ([B, C, *S]); "
+                         "pick the outputs with evaluate(..., output=...) or the label with PadCollate(label=...)")
+    picked = [_apply(t, w, mask) for t, w in zip((*outputs, *labels), ways)]
+    return picked[:len(outputs)], picked[len(outputs):]
+
+
+def _mapping(t: list[int], mask: list[int]) -> tuple[str, list[int]] | None:
+    """How a tensor of shape ``t`` lines up with the mask: ("lead" | "channels" | "squeeze", shape)."""
+    if not t or t[0] != mask[0]:
+        return None
+    k, rest = len(mask) - 1, t[1:]
+    if rest[:k] == mask[1:]:
+        return "lead", t
+    squeezed = [d for d in rest if d != 1]
+    if squeezed[:k] == mask[1:]:  # [B, 1, H, W]: label maps, class ids, one-channel logits
+        return "squeeze", [t[0], *squeezed]
+    if len(rest) == k + 1 and rest[1:] == mask[1:]:
+        return "channels", t
+    return None
+
+
+def _apply(t: Any, way: tuple[str, list[int]], mask: Any) -> Any:
+    kind, shape = way
+    if kind == "channels":
+        t = _moveaxis(t)
+    elif kind == "squeeze":
+        t = t.reshape(shape)
+    return t[mask]
+
+
+def _moveaxis(t: Any) -> Any:
+    if isinstance(t, np.ndarray):
+        return np.moveaxis(t, 1, -1)
+    import paddle
+
+    return paddle.moveaxis(t, 1, -1)
+
+
+def _array(value: Any) -> np.ndarray:
+    try:
+        return np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+    except (ValueError, TypeError):  # nested and ragged (a list of tuples): not a numeric field
+        return np.empty(0, dtype=object)
+
+
+def _fields(sample: Any) -> list[Any]:
+    if not isinstance(sample, (list, tuple)):
+        raise TypeError("pad_collate expects each sample as a tuple (inputs..., label) or a dict, "
                         f"got {type(sample).__name__}")
-    return [np.asarray(f.numpy() if hasattr(f, "numpy") else f) for f in sample]
+    return list(sample)

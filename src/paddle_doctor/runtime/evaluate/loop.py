@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from paddle_doctor.runtime.evaluate.batches import BatchLayout, describe_call_error
+from paddle_doctor.runtime.evaluate.collate import apply_mask
 from paddle_doctor.runtime.evaluate.metrics import to_numpy, update_metric
 
 CHECKSUM_PRIME = 2_147_483_647  # sums of ids modulo this stay exact in float64 over 2**22 ranks
@@ -57,25 +59,26 @@ class Tally:
 
 def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Sequence[Any], *,
               tally: Tally, loss_fn: Any = None, masked: bool = False, progress: Any = None,
-              after_batch: Callable[[], None] | None = None) -> None:
+              after_batch: Callable[[], None] | None = None, layout: BatchLayout | None = None) -> None:
     """Evaluate ``(indices, batch)`` pairs on this rank only; ``after_batch()`` may raise to stop."""
+    layout = layout if layout is not None else BatchLayout()
     seen = []  # the indices actually evaluated; checksummed once at the end (cheaper than per batch)
     for idx, batch in batches:
-        inputs, labels, mask = split_batch(batch, masked)
-        outputs = _as_list(model(*inputs))
+        args, kwargs, labels, mask = layout.split(batch, masked)
+        outputs = layout.pick_outputs(model(*args, **kwargs))
         if mask is not None and mask.ndim == 1 and not bool(mask.all()):
             outputs, labels = apply_mask(outputs, labels, mask)  # padded sample slots
-        if int(labels[0].shape[0]) != len(idx):
-            raise ValueError(f"a batch of {len(idx)} samples has {labels[0].shape[0]} label rows: "
+        if labels and _rows(labels[0]) != len(idx):
+            raise ValueError(f"a batch of {len(idx)} samples has {_rows(labels[0])} label rows: "
                              "the collate_fn must keep one row per sample")
         seen.append(idx)
         tally.count += len(idx)  # live: readable during the loop (progress, hang reports)
         if mask is not None and mask.ndim > 1:  # padded positions inside samples: keep the real ones
             outputs, labels = apply_mask(outputs, labels, mask)
-        rows = int(labels[0].shape[0])
+        rows = _rows(labels[0]) if labels else len(idx)
         if rows:
             for metric in metrics:
-                update_metric(metric, outputs, labels)
+                _update(metric, outputs, labels)
             if loss_fn is not None:
                 tally.add_loss(loss_fn(*outputs, *labels), rows)
         if progress is not None:
@@ -86,35 +89,18 @@ def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Se
         tally.add_ids(np.concatenate(seen))
 
 
-def split_batch(batch: Any, masked: bool) -> tuple[list, list, Any]:
-    """``[inputs..., label]`` (plus the mask last when the collate_fn returns one)."""
-    if not isinstance(batch, (list, tuple)):
-        raise TypeError(f"evaluate expects batches as (inputs..., label), got {type(batch).__name__}")
-    fields = list(batch)
-    mask = fields.pop() if masked else None
-    if len(fields) < 2:
-        raise TypeError(f"a batch needs at least one input and a label, got {len(fields)} field(s)")
-    return fields[:-1], fields[-1:], mask
+def _update(metric: Any, outputs: list, labels: list) -> None:
+    try:
+        update_metric(metric, outputs, labels)
+    except TypeError as exc:
+        hint = describe_call_error(exc, metric, outputs, labels)
+        if hint is None:
+            raise
+        raise TypeError(hint) from exc
 
 
-def apply_mask(outputs: list, labels: list, mask: Any) -> tuple[list, list]:
-    """Keep only the positions where ``mask`` is True, flattening the masked axes of every tensor
-    that starts with them (also when nothing is padded, so every batch has the same layout).
-    A tensor that does not start with them (logits ``[B, C]`` next to class ids ``[B, 1]``) is
-    left as it is, which is only allowed when nothing is masked."""
-    shape = list(mask.shape)
-    full = bool(mask.all())
-
-    def pick(t: Any) -> Any:
-        if list(t.shape[:len(shape)]) == shape:
-            return t[mask]
-        if full:
-            return t
-        raise ValueError(f"cannot apply the pad mask {shape} to a tensor of shape {list(t.shape)}: "
-                         "outputs must start with the label's padded axes")
-
-    return [pick(t) for t in outputs], [pick(t) for t in labels]
+def _rows(value: Any) -> int:
+    shape = getattr(value, "shape", None)
+    return int(shape[0]) if shape is not None and len(shape) else len(value)
 
 
-def _as_list(outputs: Any) -> list:
-    return list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]

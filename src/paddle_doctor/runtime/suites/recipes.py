@@ -1,0 +1,99 @@
+"""The suites' evaluation loops, moved to ``paddle_doctor.evaluate``: one call each.
+
+Each recipe reproduces what the suite's loop feeds its metric and returns an ``EvalResult``.
+Read from the PyPI wheels: PaddleSeg 2.8 ``paddleseg/core/val.py`` and ``core/infer.py``, PaddleNLP
+2.8 ``paddlenlp/trainer/trainer.py`` (``prediction_step``); the PaddleClas 2.6 wheel ships no
+``ppcls/engine``, so its loop is as ``research/eval-anchors.md`` read it on GitHub
+(``ppcls/engine/evaluation/classification.py``):
+
+- PaddleSeg: batches ``{"img": [B, 3, H, W], "label": [B, 1, H, W] int64, "trans_info": [...]}``;
+  the model returns ``logit_list`` (the first is the main head); per-class areas with the
+  dataset's ``ignore_index``. Images of different sizes: ``batch_size > 1`` pads images with 0
+  and labels with ``ignore_index`` and masks the pads.
+- PaddleClas: batches ``[image, label [B, 1]]``; the model returns logits, or a dict with
+  ``"logits"`` (or a distillation dict with ``"Student"``); top-k accuracy.
+- PaddleNLP: dict batches; the label keys (``label_names``, default ``labels``) are labels and
+  every other key is a keyword argument of the model, which returns logits, a tuple whose first
+  element is the logits, or a ``ModelOutput`` with ``logits``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import paddle
+
+from paddle_doctor.runtime.evaluate.api import evaluate
+from paddle_doctor.runtime.evaluate.collate import PadCollate
+from paddle_doctor.runtime.evaluate.result import EvalResult
+from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric
+
+
+class SegInference(paddle.nn.Layer):
+    """PaddleSeg's ``infer.inference`` step as a layer: the main logits ``[B, C, H, W]``.
+
+    ``infer_fn``: PaddleSeg's own ``paddleseg.core.infer.inference`` when the val transforms
+    resize (it maps the logits back to the label's size with ``trans_info``; batch size 1)."""
+
+    def __init__(self, model: paddle.nn.Layer, infer_fn: Any = None) -> None:
+        super().__init__()
+        self.model, self.infer_fn = model, infer_fn
+
+    def forward(self, img: Any, trans_info: Any = None) -> Any:
+        if self.infer_fn is not None:
+            return self.infer_fn(self.model, img, trans_info=trans_info)[1]
+        logits = self.model(img)
+        return logits[0] if isinstance(logits, (list, tuple)) else logits
+
+
+def evaluate_paddleseg(model: Any, eval_dataset: Any, *, batch_size: int = 1, num_workers: int = 0,
+                       infer_fn: Any = None, progress: bool | float = True) -> EvalResult:
+    """For ``paddleseg.core.evaluate(model, eval_dataset)``: miou, class_iou, pixel_acc, kappa, dice."""
+    ignore = int(getattr(eval_dataset, "ignore_index", 255))
+    metric = SegmentationMetric(int(eval_dataset.num_classes), ignore_index=ignore)
+    # one image a batch needs no padding: skip the mask (PaddleSeg's own collate then)
+    collate = PadCollate(pad_value={"label": ignore}, label="label") if batch_size > 1 else None
+    inputs = {"img": "img", "trans_info": "trans_info"} if infer_fn is not None else "img"
+    return evaluate(SegInference(model, infer_fn), eval_dataset, metric, batch_size=batch_size,
+                    num_workers=num_workers, collate_fn=collate, inputs=inputs, labels="label",
+                    progress=progress)
+
+
+def clas_logits(outputs: Any) -> Any:
+    """The logits in whatever PaddleClas's model returned (as its evaluation loop picks them)."""
+    while isinstance(outputs, Mapping):
+        for key in ("logits", "Student"):
+            if key in outputs:
+                outputs = outputs[key]
+                break
+        else:
+            raise ValueError(f"the model returned a dict with keys {sorted(outputs)}: expected 'logits' or "
+                             "'Student' (pass your own output= to evaluate)")
+    return outputs
+
+
+def evaluate_paddleclas(model: Any, data: Any, topk: Sequence[int] = (1, 5), *, batch_size: int | None = None,
+                        loss_fn: Any = None, num_workers: int = 0, progress: bool | float = True) -> EvalResult:
+    """For PaddleClas's ``classification_eval``: ``acc_top1``, ``acc_top5`` (and the loss)."""
+    return evaluate(model, data, paddle.metric.Accuracy(topk=tuple(topk)), batch_size=batch_size,
+                    num_workers=num_workers, loss_fn=loss_fn, inputs=0, labels=1, output=clas_logits,
+                    progress=progress)
+
+
+def nlp_logits(outputs: Any) -> Any:
+    """``logits`` of a PaddleNLP model's return value (tensor, tuple or ``ModelOutput``)."""
+    if isinstance(outputs, Mapping):
+        return outputs["logits"]
+    if isinstance(outputs, (list, tuple)):
+        return outputs[0]
+    return outputs
+
+
+def evaluate_paddlenlp(model: Any, data: Any, metrics: Any, *, batch_size: int | None = None,
+                       collate_fn: Any = None, label_names: Sequence[str] = ("labels",),
+                       loss_fn: Any = None, num_workers: int = 0, progress: bool | float = True) -> EvalResult:
+    """For ``Trainer.evaluate``: ``metrics`` see ``(logits, *labels)``."""
+    return evaluate(model, data, metrics, batch_size=batch_size, collate_fn=collate_fn,
+                    num_workers=num_workers, loss_fn=loss_fn, labels=list(label_names), output=nlp_logits,
+                    progress=progress)
