@@ -28,7 +28,17 @@ def test_unknown_name_is_an_attribute_error():
 
 
 def test_import_and_resolve_without_paddle():
-    code = ("import sys, paddle_doctor as p; [getattr(p, n) for n in p.__all__]; "
+    code = ("import sys, paddle_doctor as p; [getattr(p, n) for n in p.__all__ if n not in p.NEEDS_PADDLE]; "
             "assert 'paddle' not in sys.modules, 'paddle imported'; print('OK')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "OK", proc.stderr
+
+
+def test_only_the_declared_metric_classes_import_paddle():
+    code = ("import sys, paddle_doctor as p\n"
+            "for n in sorted(p.NEEDS_PADDLE):\n"
+            "    getattr(p, n); assert 'paddle' in sys.modules, n\n"
+            "print('OK')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "OK", proc.stderr
+    assert paddle_doctor.NEEDS_PADDLE <= set(paddle_doctor.__all__)
