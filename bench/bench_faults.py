@@ -57,7 +57,8 @@ def scenarios() -> list[tuple[str, str, int, int, str]]:
 def one_run(fault: str, victim: int, world: int, data: str, deadline: str | None) -> dict:
     env = base_env(**({"PADDLE_DOCTOR_WATCHDOG_TIMEOUT": deadline} if deadline else {}))
     with tempfile.TemporaryDirectory(prefix="bench-faults-") as tmp:
-        run = launch(Path(tmp), world, "eval_first_sample.py", [fault, str(victim), data], env=env, timeout=90)
+        run = launch(Path(tmp), world, "eval_first_sample.py", [fault, str(victim), data], env=env, timeout=90,
+                     stop_after=[r for r in range(world) if r != victim])
         times = naming_times(run, victim, world)
     survivors = [r for r in range(world) if r != victim]
     named = all(r in times for r in survivors)

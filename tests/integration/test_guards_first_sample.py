@@ -41,8 +41,9 @@ NAMING_LINE = re.compile(r"^\[paddle-doctor\] watchdog on rank \d+: .*$", re.MUL
 
 
 def run_scenario(tmp_path: Path, fault: str, victim: int, world: int, data: str):
+    survivors = [r for r in range(world) if r != victim]
     return launch(tmp_path, world, "eval_first_sample.py", [fault, str(victim), data],
-                  env=base_env(PADDLE_DOCTOR_WATCHDOG_TIMEOUT=DEADLINE_S), timeout=60)
+                  env=base_env(PADDLE_DOCTOR_WATCHDOG_TIMEOUT=DEADLINE_S), timeout=60, stop_after=survivors)
 
 
 def naming_times(run, victim: int, world: int) -> dict[int, float]:
