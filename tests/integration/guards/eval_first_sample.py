@@ -63,6 +63,9 @@ def fault_now(what):
 def main():
     fault, victim, data = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     dist.init_parallel_env()
+    # Every rank past its gloo handshakes before the fault: a rank still connecting when a peer dies
+    # fails inside init_parallel_env, before evaluate (and its guards) ever ran.
+    dist.barrier()
     dataset = Data(fault, victim)
     kwargs = {"batch_size": 4}
     if data.startswith("loader"):

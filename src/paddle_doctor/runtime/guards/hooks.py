@@ -32,8 +32,10 @@ from paddle_doctor.runtime.guards import record as _record
 from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.launch import rankenv
 
+# A symptom of another rank's failure: gloo's peer-closed and real timeouts, NCCL, and a DataLoader
+# worker that the launcher's SIGTERM (sent to the whole process group) ended first.
 VICTIM_RE = re.compile(r"pair\.cc:\d+\] TIMEOUT|Connection (?:reset|closed) by peer|unbound_buffer\.cc|"
-                       r"[Nn][Cc][Cc][Ll]|EnforceNotMet|preamble")
+                       r"[Nn][Cc][Cc][Ll]|EnforceNotMet|preamble|DataLoader .*killed by signal: Terminated")
 VICTIM_WAIT_S = 1.0  # how long a failed collective waits for the watchdog to name the vanished peer
 TERM_WAIT_S = 0.5
 
@@ -55,17 +57,28 @@ def on_exception(etype, exc, tb) -> None:
 
     own = getattr(exc, "finding", None) or _own_error_finding(exc)
     blamed = None
-    if own is None and watchdog.mesh() is not None:
-        blamed = watchdog.peer_finding(VICTIM_WAIT_S if VICTIM_RE.search(str(exc)) else 0.0)
+    trouble = ""
+    if own is None:
+        blamed, trouble = _safely(watchdog.peer_finding, VICTIM_WAIT_S if VICTIM_RE.search(str(exc)) else 0.0)
     finding = own or blamed
     path = _record.write_record("exception", exc_info=(etype, exc, tb), finding=finding,
                                 peers=watchdog.peer_report(watchdog.mesh()))
+    if trouble:
+        _record.add_message(trouble)
     STATE.fired = True  # this exception ends the rank: the watchdog must not cut its traceback short
     watchdog.announce_end(False, etype.__name__, finding)
     if blamed is not None:
         line = watchdog.fatal_line(blamed, path).replace("Ending this rank", "This rank ends")
         _record.add_message(line)
         watchdog.emit(line)
+
+
+def _safely(judge, wait: float):
+    """The watchdog's finding, or (None, what went wrong): a bug of ours must never cost the record."""
+    try:
+        return judge(wait), ""
+    except Exception as exc:  # noqa: BLE001
+        return None, f"[paddle-doctor] could not judge the peers: {type(exc).__name__}: {exc}"
 
 
 def _own_error_finding(exc: BaseException) -> Finding | None:
@@ -186,9 +199,11 @@ def _record_term() -> None:
         return
     from paddle_doctor.runtime.guards import watchdog
 
-    finding = watchdog.peer_finding(TERM_WAIT_S) if watchdog.mesh() is not None else None
+    finding, trouble = _safely(watchdog.peer_finding, TERM_WAIT_S)
     path = _record.write_record("signal", signal_name="SIGTERM", finding=finding,
                                 peers=watchdog.peer_report(watchdog.mesh()))
+    if trouble:
+        _record.add_message(trouble)
     watchdog.announce_end(False, "SIGTERM", finding)
     if finding is not None:
         line = watchdog.fatal_line(finding, path).replace("Ending this rank", "This rank was terminated")

@@ -41,6 +41,7 @@ from paddle_doctor.runtime.launch import rankenv
 
 WATCHDOG_EXIT_CODE = 86
 REPORTED_GRACE_S = 1.0  # a peer's named finding, before this rank adopts it
+UNHEARD_WAIT_S = 0.3  # an ending rank's wait for "port unreachable" answers from peers never heard from
 MISMATCH_PERSIST_S = 1.0  # both sides blocked this long in different collectives: not a transient
 # Which finding wins when several things are wrong at once; each group may hold several kinds.
 PRIORITY = ("reported", "failed", "dead", "mismatch", "stuck")
@@ -324,6 +325,8 @@ def peer_finding(wait: float = 0.0) -> Finding | None:
     m = _mesh
     if m is None:
         return None
+    if any(p.last_seen is None for p in m.peers.values()):
+        wait = max(wait, UNHEARD_WAIT_S)
     deadline = time.monotonic() + wait
     while True:
         # this rank is ending anyway: no grace, and a never-heard peer that refuses counts as dead
