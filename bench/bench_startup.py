@@ -5,6 +5,7 @@ Median wall time over ``--runs`` (default 15) of, each as a fresh subprocess of 
 (``.venv/bin/paddle-doctor``, next to the running interpreter):
 
 - ``paddle-doctor --help``
+- ``paddle-doctor run --help`` (after the supervisor moved to ``runtime/launch/supervisor.py``)
 - ``paddle-doctor explain python_exception``
 - ``paddle-doctor diagnose --format json FILE`` on a tiny 3-line log (a Python traceback)
 
@@ -67,6 +68,7 @@ def main() -> int:
         log.write_text(TINY_LOG)
         commands = {
             "paddle-doctor --help": cli + ["--help"],
+            "paddle-doctor run --help": cli + ["run", "--help"],
             "paddle-doctor explain python_exception": cli + ["explain", "python_exception"],
             "paddle-doctor diagnose --format json tiny.log": cli + ["diagnose", "--format", "json", str(log)],
             "python -c pass (floor, no goal)": [sys.executable, "-c", "pass"],

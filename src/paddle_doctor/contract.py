@@ -15,7 +15,13 @@ Error record, schema 2 (``paddle_doctor_error.<rank>.json``, one per process, wr
      "peers", "memory", "argv", "paddle_version", "messages", "later"}
 
 Schema 1 (``paddle_doctor.error_record/1``) had a ``hint`` dict (kind, category, ranks, summary)
-instead of ``finding``; readers accept both.
+instead of ``finding``; readers accept both. Until diagnose reads ``finding``, schema-2 records
+still carry ``hint`` too, derived from the finding (an extra key; it goes when diagnose moves).
+
+A guard's finding: ``code`` is one of :data:`GUARD_KINDS`, ``cause`` its catalog id there (or a
+more precise one the guard knows), ``ranks`` the culprits, ``message`` one line naming them. A
+record of one of our own exceptions that has no guard finding (``SampleCountError``) carries a
+finding whose ``code`` is the exception's class name and ``cause`` its ``default_cause``.
 """
 
 from __future__ import annotations
@@ -38,6 +44,18 @@ def record_name(label: str) -> str:
 def fault_name(label: str) -> str:
     return f"{FAULT_PREFIX}{label}.dump"
 
+
+# What the runtime guards report (a Finding's ``code``) -> the cause id they point to by default.
+GUARD_KINDS: dict[str, str] = {
+    "dead": "host_oom_killed",  # a peer's process vanished without a word (SIGKILL: the OOM killer)
+    "crashed": "segfault",  # a peer died in native code (its faulthandler dump says how)
+    "failed": "python_exception",  # a peer ended with an error (its own record names the cause)
+    "stuck": "collective_timeout",  # a peer sent no heartbeat for the deadline (frozen, SIGSTOP)
+    "missing": "collective_timeout",  # a peer was never heard from within the deadline
+    "mismatch": "rank_divergent_collective",  # ranks are in (or about to run) different collectives
+    "uneven": "uneven_eval_batches",  # ranks ran different numbers of batches, or last-batch sizes
+    "preflight": "config_error",  # ranks' plans (data, model, versions) differ, or one never came
+}
 
 # Variables `paddle-doctor run` sets for its workers (read by runtime/launch).
 LOG_DIR_ENV = "PADDLE_DOCTOR_LOG_DIR"  # where records go (the old launcher has no PADDLE_LOG_DIR)

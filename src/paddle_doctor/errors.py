@@ -39,16 +39,15 @@ class PaddleDoctorError(RuntimeError):
 
     default_cause = "unknown"
 
-    def __init__(self, message: str, hint: dict | None = None, finding: Finding | None = None):
+    def __init__(self, message: str, finding: Finding | None = None):
         super().__init__(message)
-        self.hint = hint or {}  # transitional: the guards' old untyped hand-off
-        self.finding = finding
+        self.finding = finding  # what the guard found (culprit ranks, cause id), when it knows
 
     @property
     def cause(self) -> str:
         if self.finding is not None:
             return self.finding.cause
-        return self.hint.get("category") or self.default_cause
+        return self.default_cause
 
 
 class EvalError(PaddleDoctorError):

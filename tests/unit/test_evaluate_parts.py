@@ -9,7 +9,7 @@ import threading
 import numpy as np
 import pytest
 
-from paddle_doctor.runtime.channel.barrier import StoreBarrier
+from paddle_doctor.runtime.channel.rendezvous import Rendezvous
 from paddle_doctor.runtime.evaluate.evalguard import PlanCheck
 from paddle_doctor.errors import PreflightError
 from paddle_doctor.runtime.evaluate.collate import label_mask, pad_collate, pad_stack
@@ -207,7 +207,7 @@ def barrier_run(world, fn):
 
     def run(rank):
         try:
-            results[rank] = fn(StoreBarrier(store, "t", world, rank), rank)
+            results[rank] = fn(Rendezvous(store, "t", world, rank), rank)
         except Exception as exc:  # noqa: BLE001
             results[rank] = exc
 
@@ -313,7 +313,7 @@ def test_progress_draws_only_on_rank0_and_a_tty():
 # --- the private store client -------------------------------------------------------------------
 
 def test_store_endpoint_is_read_like_init_parallel_env():
-    from paddle_doctor.runtime.channel.storeclient import store_endpoint
+    from paddle_doctor.runtime.channel.store import store_endpoint
 
     assert store_endpoint({"MASTER_ADDR": "10.0.0.1", "MASTER_PORT": "6170", "PADDLE_MASTER": "x:1"}) == ("10.0.0.1", 6170)
     assert store_endpoint({"PADDLE_MASTER": "127.0.0.1:48938"}) == ("127.0.0.1", 48938)
@@ -324,7 +324,7 @@ def test_store_endpoint_is_read_like_init_parallel_env():
 def test_nodelay_is_set_on_our_socket_and_leaves_it_open():
     import socket
 
-    from paddle_doctor.runtime.channel.storeclient import _set_nodelay, _sockets
+    from paddle_doctor.runtime.channel.nodelay import _set_nodelay, _sockets
 
     server = socket.create_server(("127.0.0.1", 0))
     port = server.getsockname()[1]
@@ -356,7 +356,7 @@ def test_tally_checksums_prove_each_index_once():
 
 def plan_checks(plans):
     store = FakeStore()
-    return [PlanCheck(StoreBarrier(store, "t", len(plans), r), items) for r, items in enumerate(plans)]
+    return [PlanCheck(Rendezvous(store, "t", len(plans), r), items) for r, items in enumerate(plans)]
 
 
 def test_plan_check_never_waits_before_the_verdict_and_every_rank_gets_the_same_table():

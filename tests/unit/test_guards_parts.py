@@ -14,7 +14,7 @@ from paddle_doctor.runtime.guards.bounded import Worker
 from paddle_doctor.errors import PreflightError, StoreTimeoutError
 from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.guards.heartbeat import endpoints
-from paddle_doctor.runtime.channel.store import BoundedStore, store_endpoint
+from paddle_doctor.runtime.channel.store import StoreClient, store_endpoint
 
 
 def test_clean_env_removes_launcher_leftovers_only():
@@ -89,18 +89,22 @@ class FakeStore:
         return self.data[key]
 
 
-def test_bounded_store_never_blocks_past_its_deadline():
+def test_the_store_client_never_blocks_past_its_deadline_and_then_fails_at_once():
     fake = FakeStore()
-    store = BoundedStore(fake, call_timeout=0.3)
+    store = StoreClient(fake, call_timeout=0.3)
     store.publish("plan/0", "hello")
     assert store.ready("plan/0") and store.read("plan/0") == "hello"
     assert not store.ready("plan/1")
     assert store.wait_counter("n", lambda v: v >= 2, timeout=0.2) == 0
     fake.frozen.set()
     start = time.monotonic()
-    with pytest.raises(StoreTimeoutError, match="is rank 0 alive"):
+    with pytest.raises(StoreTimeoutError, match="is rank 0, which hosts it, alive"):
         store.add("n", 1)
     assert time.monotonic() - start < 1.0
+    start = time.monotonic()  # its request is still on the socket: the client is broken for good
+    with pytest.raises(StoreTimeoutError, match=r"did not answer add\('n'\)"):
+        store.ready("plan/0")
+    assert time.monotonic() - start < 0.1
 
 
 def test_worker_runs_calls_in_order_and_survives_a_stuck_one():
@@ -154,8 +158,9 @@ def test_preflight_names_the_ranks_and_items_that_differ():
              2: {"plan": same, "local": {"rank": 2}}}
     err = preflight.mismatch_error(plans)
     assert isinstance(err, PreflightError)
-    assert err.hint == {"kind": "preflight", "category": "config_error", "ranks": [1],
-                        "summary": "ranks disagree on params_checksum (rank 1 differs from the others)"}
+    f = err.finding
+    assert (f.code, f.cause, f.ranks) == ("preflight", "config_error", (1,)) and err.cause == "config_error"
+    assert f.message == "ranks disagree on params_checksum (rank 1 differs from the others)"
     lines = str(err).splitlines()
     assert lines[1].split() == ["item", "rank", "0", "rank", "1", "rank", "2"]
     assert lines[2].split() == ["params_checksum", "aaa", "bbb", "aaa"]
@@ -172,7 +177,7 @@ def exchange_on_threads(monkeypatch, plans, timeout=5.0):
             return plain_add(key, n)
 
     fake.add = add
-    monkeypatch.setattr(preflight.BoundedStore, "shared", classmethod(lambda cls, world: BoundedStore(fake)))
+    monkeypatch.setattr(preflight.StoreClient, "shared", classmethod(lambda cls, world: StoreClient(fake)))
     results = [None] * len(plans)
 
     def run(rank):
@@ -194,7 +199,7 @@ def test_preflight_exchange_passes_equal_plans_and_names_a_differing_or_missing_
     same = {"dataset_len": 10, "batch_size": 4}
     assert exchange_on_threads(monkeypatch, [same, same, same]) == [None, None, None]
     differ = exchange_on_threads(monkeypatch, [same, same, dict(same, batch_size=8)])
-    assert all(isinstance(e, PreflightError) and e.hint["ranks"] == [2] for e in differ)
+    assert all(isinstance(e, PreflightError) and e.finding.ranks == (2,) for e in differ)
     missing = exchange_on_threads(monkeypatch, [same, None, same], timeout=0.3)
     assert [str(missing[r]).split(" did ")[0] for r in (0, 2)] == ["preflight: rank(s) 1"] * 2
 

@@ -3,6 +3,10 @@ context manager, the excepthook (in a child process), no paddle."""
 
 import json
 import subprocess
+
+from paddle_doctor.contract import RECORD_SCHEMA
+from paddle_doctor.findings import Finding
+from paddle_doctor.runtime.guards.guardfinding import guard_finding
 import sys
 import textwrap
 
@@ -33,7 +37,7 @@ def test_record_holds_who_when_what_and_memory(log_dir):
         path = rec.write_record("exception", exc_info=(ValueError, exc, exc.__traceback__))
     assert path == log_dir / "paddle_doctor_error.3.json"
     data = json.loads(path.read_text())
-    assert data["schema"] == rec.SCHEMA and data["kind"] == "exception"
+    assert data["schema"] == RECORD_SCHEMA and data["kind"] == "exception"
     assert (data["rank"], data["world_size"], data["run_id"]) == (3, 4, "run-a")
     assert data["exception"]["type"] == "ValueError" and data["exception"]["message"] == "bad batch"
     assert "raise ValueError" in data["exception"]["traceback"]
@@ -44,25 +48,27 @@ def test_record_holds_who_when_what_and_memory(log_dir):
 
 def test_a_later_event_is_merged_into_the_first_record(log_dir):
     rec.write_record("exception", exc_info=(KeyError, KeyError("k"), None))
-    hint = {"kind": "dead", "category": "host_oom_killed", "ranks": [1], "summary": "rank 1 died"}
-    rec.write_record("watchdog", hint=hint)
+    finding = guard_finding("dead", [1], "rank 1 died")
+    rec.write_record("watchdog", finding=finding)
     rec.add_message("[paddle-doctor] watchdog on rank 3: rank 1 died")
     data = json.loads((log_dir / "paddle_doctor_error.3.json").read_text())
-    assert data["kind"] == "exception" and data["hint"] == hint
+    assert data["schema"] == RECORD_SCHEMA and data["kind"] == "exception"
+    assert Finding.from_dict(data["finding"]) == finding
+    assert data["hint"] == {"kind": "dead", "category": "host_oom_killed", "ranks": [1], "summary": "rank 1 died"}
     assert data["later"][0]["kind"] == "watchdog" and data["messages"] == ["[paddle-doctor] watchdog on rank 3: rank 1 died"]
 
 
 def test_decorator_and_context_manager_record_and_reraise(log_dir):
     @rec.record
     def main():
-        raise CollectiveMismatchError("mismatch", hint={"category": "rank_divergent_collective", "ranks": [0]})
+        raise CollectiveMismatchError("mismatch", finding=guard_finding("mismatch", [0], "rank 0 differs"))
 
     with pytest.raises(CollectiveMismatchError) as info:
         main()
     assert info.value.__paddle_doctor_recorded__
     data = json.loads((log_dir / "paddle_doctor_error.3.json").read_text())
     assert data["exception"]["type"] == "CollectiveMismatchError"
-    assert data["hint"]["category"] == "rank_divergent_collective"
+    assert (data["finding"]["code"], data["finding"]["cause"]) == ("mismatch", "rank_divergent_collective")
 
 
 def test_a_clean_exit_is_not_a_failure(log_dir):

@@ -8,6 +8,7 @@ import pytest
 
 from paddle_doctor.diagnose.signatures import match_line
 from paddle_doctor.runtime.guards import heartbeat, watchdog
+from paddle_doctor.runtime.guards.guardfinding import guard_finding
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
 from paddle_doctor.runtime.launch.rankenv import RankInfo
 from paddle_doctor.runtime.guards.trace import Entry
@@ -52,8 +53,8 @@ def test_a_dead_peer_is_named_at_once_even_outside_a_guarded_region_when_install
         v = watchdog.judge(mesh, time.monotonic())
     finally:
         watchdog.watch_everywhere(False)
-    assert (v.kind, v.ranks, v.category) == ("dead", [1], "host_oom_killed")
-    assert "rank 1 died without a word" in v.summary and "in evaluate step 2, after all_reduce #1" in v.summary
+    assert (v.code, v.ranks, v.cause) == ("dead", (1,), "host_oom_killed")
+    assert "rank 1 died without a word" in v.message and "in evaluate step 2, after all_reduce #1" in v.message
 
 
 def test_a_silent_peer_is_stuck_only_inside_a_guarded_region(mesh):
@@ -63,16 +64,16 @@ def test_a_silent_peer_is_stuck_only_inside_a_guarded_region(mesh):
     assert watchdog.judge(mesh, time.monotonic()) is None  # not waiting for anyone
     STATE.current = entry()
     v = watchdog.judge(mesh, time.monotonic())
-    assert (v.kind, v.ranks, v.category) == ("stuck", [2], "collective_timeout")
-    assert "no heartbeat for 11.0 s" in v.summary and "stopped (state T" in v.summary
-    assert "inside all_reduce #4" in v.summary
+    assert (v.code, v.ranks, v.cause) == ("stuck", (2,), "collective_timeout")
+    assert "no heartbeat for 11.0 s" in v.message and "stopped (state T" in v.message
+    assert "inside all_reduce #4" in v.message
 
 
 def test_the_deadline_comes_from_the_region(mesh):
     beat(mesh.peers[1], ago=3.0)
     beat(mesh.peers[2])
     STATE.regions.append(Region("evaluate", deadline=2.0))
-    assert watchdog.judge(mesh, time.monotonic()).ranks == [1]
+    assert watchdog.judge(mesh, time.monotonic()).ranks == (1,)
 
 
 def test_a_failed_peer_and_a_reported_verdict(mesh):
@@ -81,12 +82,12 @@ def test_a_failed_peer_and_a_reported_verdict(mesh):
     mesh.peers[2].end = {"ok": False, "err": "ValueError"}
     STATE.regions.append(Region("evaluate"))
     v = watchdog.judge(mesh, time.monotonic())
-    assert (v.kind, v.ranks) == ("failed", [2]) and "paddle_doctor_error.2.json" in v.summary
-    hint = {"kind": "stuck", "category": "collective_timeout", "ranks": [2], "summary": "rank 2 has sent no heartbeat"}
-    mesh.peers[1].end = {"ok": False, "err": "watchdog", "hint": hint}
-    v = watchdog.judge(mesh, time.monotonic())  # a reported verdict names the same culprit on every rank
-    assert (v.kind, v.ranks, v.category) == ("reported", [2], "collective_timeout")
-    assert v.summary.endswith("(reported by rank 1)")
+    assert (v.code, v.ranks) == ("failed", (2,)) and "paddle_doctor_error.2.json" in v.message
+    reported = guard_finding("stuck", [2], "rank 2 has sent no heartbeat")
+    mesh.peers[1].end = {"ok": False, "err": "watchdog", "finding": reported.to_dict()}
+    v = watchdog.judge(mesh, time.monotonic())  # a reported finding names the same culprit on every rank
+    assert (v.code, v.ranks, v.cause) == ("stuck", (2,), "collective_timeout")
+    assert v.message.endswith("(reported by rank 1)")
 
 
 def test_dead_comes_before_stuck(mesh):
@@ -94,7 +95,7 @@ def test_dead_comes_before_stuck(mesh):
     beat(mesh.peers[2])
     mesh.peers[2].gone = True
     STATE.regions.append(Region("evaluate"))
-    assert watchdog.judge(mesh, time.monotonic()).kind == "dead"
+    assert watchdog.judge(mesh, time.monotonic()).code == "dead"
 
 
 def test_a_peer_that_finished_while_we_wait_in_a_collective(mesh):
@@ -104,15 +105,40 @@ def test_a_peer_that_finished_while_we_wait_in_a_collective(mesh):
     assert watchdog.judge(mesh, time.monotonic()) is None  # not in a collective: nobody waits for it
     STATE.current = entry(seq=5, site="eval.py:60", n=3)
     v = watchdog.judge(mesh, time.monotonic())
-    assert (v.kind, v.category, v.ranks) == ("mismatch", "uneven_eval_batches", [0])
+    assert (v.code, v.cause, v.ranks) == ("uneven", "uneven_eval_batches", (0,))
+
+
+def test_a_peer_never_heard_from_is_missing_once_the_deadline_has_passed(mesh):
+    """A rank that froze or died before its first heartbeat (the hang of issue 8)."""
+    beat(mesh.peers[1])
+    STATE.regions.append(Region("evaluate", deadline=2.0))
+    mesh.started = time.monotonic() - 1.0
+    assert watchdog.judge(mesh, time.monotonic()) is None  # it may still be on its way
+    mesh.started = time.monotonic() - 2.5
+    v = watchdog.judge(mesh, time.monotonic())
+    assert (v.code, v.cause, v.ranks, v.confidence.value) == ("missing", "collective_timeout", (2,), "medium")
+    assert "rank 2 has not been heard from in 2.5 s" in v.message
+    STATE.regions.clear()
+    assert watchdog.judge(mesh, time.monotonic()) is None  # nobody waits for it outside a region
+
+
+def test_a_never_heard_peer_that_refuses_is_dead_when_this_rank_ends_anyway(mesh):
+    beat(mesh.peers[1])
+    mesh.peers[2].refused = heartbeat.REFUSALS_FOR_DEAD
+    assert watchdog.judge(mesh, time.monotonic(), guarded=True) is None  # maybe not bound yet: no alarm
+    v = watchdog.judge(mesh, time.monotonic(), guarded=True, ending=True)  # SIGTERM from the launcher
+    assert (v.code, v.cause, v.ranks) == ("dead", "host_oom_killed", (2,))
+    assert "never heard from" in v.message and "nothing listens on its heartbeat port" in v.message
 
 
 def test_fatal_lines_are_not_mistaken_for_causes_by_diagnose():
-    for v in (watchdog.Verdict("dead", [1], "host_oom_killed", "rank 1 died without a word: its process is gone "
-                               "(killed by a signal, e.g. SIGKILL from the kernel's OOM killer or kill -9)"),
-              watchdog.Verdict("stuck", [1], "collective_timeout", "rank 1 has sent no heartbeat for 10.2 s: its "
-                               "process is stopped (state T: SIGSTOP or a debugger)"),
-              watchdog.Verdict("dead", [1], None, "rank 1 crashed in native code (Fatal Python error: Aborted)")):
+    for v in (guard_finding("dead", [1], "rank 1 died without a word: its process is gone "
+                            "(killed by a signal, e.g. SIGKILL from the kernel's OOM killer or kill -9)"),
+              guard_finding("stuck", [1], "rank 1 has sent no heartbeat for 10.2 s: its "
+                            "process is stopped (state T: SIGSTOP or a debugger)"),
+              guard_finding("missing", [1], "rank 1 has not been heard from in 10.1 s (no heartbeat since this "
+                            "rank started watching): it froze or died before its first heartbeat"),
+              guard_finding("crashed", [1], "rank 1 crashed in native code (Fatal Python error: Aborted)")):
         line = watchdog.fatal_line(v, "log/paddle_doctor_error.0.json")
         assert line.startswith("[paddle-doctor] watchdog on rank") and "\n" not in line
         assert match_line(line) is None, line

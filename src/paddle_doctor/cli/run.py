@@ -2,81 +2,24 @@
 
 Output passes through byte for byte; one summary line follows on stderr, and on failure the
 diagnosis of the log dir. The exit code is the command's (a signal death as 128+N), and non-zero
-when an old launcher printed ``ABORT!!!`` but exited 0, or a worker left an error record.
+when an old launcher printed ``ABORT!!!`` but exited 0, or a worker left an error record. The
+supervisor is ``paddle_doctor.runtime.launch.supervisor``; this module parses and renders.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import sys
-import threading
-import time
 
 import click
 
-from ..runtime.launch import launchenv
 
-TAIL_BYTES = 1 << 20  # what is kept of the output for a diagnosis when there is no log dir
-
-
-class _Tee:
-    """Copy the child's stdout and stderr to ours unchanged, and watch for the ABORT line."""
-
-    def __init__(self, proc: subprocess.Popen):
-        self.abort_seen = False
-        self.tail = bytearray()
-        self._lock = threading.Lock()
-        self._threads = [threading.Thread(target=self._copy, args=(s, fd), daemon=True)
-                         for s, fd in ((proc.stdout, 1), (proc.stderr, 2))]
-        for t in self._threads:
-            t.start()
-
-    def _copy(self, stream, fd: int) -> None:
-        carry, out_ok = b"", True
-        while chunk := os.read(stream.fileno(), 65536):
-            if out_ok:
-                try:
-                    os.write(fd, chunk)
-                except OSError:  # our own output was closed (| head): keep draining the child
-                    out_ok = False
-            window = carry + chunk
-            with self._lock:
-                self.abort_seen = self.abort_seen or launchenv.ABORT_MARKER in window
-                self.tail += chunk
-                del self.tail[:-TAIL_BYTES]
-            carry = window[-len(launchenv.ABORT_MARKER):]
-
-    def join(self) -> None:
-        for t in self._threads:
-            t.join(timeout=5)
-
-
-def _wait(proc: subprocess.Popen) -> int:
-    """Wait for the child; SIGTERM to us goes to it. Ctrl-C reaches it from the terminal (same
-    process group), so we only keep waiting for it to end."""
-    previous = signal.signal(signal.SIGTERM, lambda *_: proc.send_signal(signal.SIGTERM))
-    try:
-        while True:
-            try:
-                return proc.wait()
-            except KeyboardInterrupt:
-                continue
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _diagnose(plan: launchenv.RunPlan, tail: bytes) -> None:
+def _diagnose(log_dir, tail: bytes) -> None:
     from ..diagnose import DiagnoseInputError, diagnose_paths
     from ..render import text
 
-    has_logs = plan.log_dir.is_dir() and any(p.name.startswith("workerlog") for p in plan.log_dir.iterdir())
+    has_logs = log_dir.is_dir() and any(p.name.startswith("workerlog") for p in log_dir.iterdir())
     try:
-        if has_logs:
-            diagnosis = diagnose_paths([str(plan.log_dir)])
-        else:
-            diagnosis = diagnose_paths(["-"], stdin=bytes(tail))
+        diagnosis = diagnose_paths([str(log_dir)]) if has_logs else diagnose_paths(["-"], stdin=tail)
     except DiagnoseInputError as exc:
         click.echo(f"paddle-doctor run: no diagnosis: {exc}", err=True)
         return
@@ -108,6 +51,8 @@ def _diagnose(plan: launchenv.RunPlan, tail: bytes) -> None:
 def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout, no_watchdog, log_dir) -> None:
     """Run CMD (e.g. python -m paddle.distributed.launch --nproc_per_node 2 eval.py) unchanged, with
     error records and a watchdog in every worker; on failure, print the diagnosis."""
+    from ..runtime.launch import launchenv, supervisor
+
     cmd = list(cmd[1:] if cmd and cmd[0] == "--" else cmd)
     if not cmd:
         raise click.UsageError("no command given (paddle-doctor run -- python -m paddle.distributed.launch ...)")
@@ -115,32 +60,16 @@ def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout,
         raise click.UsageError("--single is for one-process commands, not for a launcher")
     plan = launchenv.plan_run(cmd, trace=trace, check=check_collectives, debug_logs=debug_logs, single=single,
                               watchdog=not no_watchdog, watchdog_timeout=watchdog_timeout, log_dir=log_dir)
-    for path in launchenv.stale_files(plan.log_dir):
-        path.unlink(missing_ok=True)
-    start = time.monotonic()
     try:
-        proc = subprocess.Popen(cmd, env=plan.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    except OSError as exc:
-        click.echo(f"paddle-doctor run: error: cannot run {cmd[0]}: {exc.strerror or exc}", err=True)
-        sys.exit(127 if isinstance(exc, FileNotFoundError) else 126)
-    tee = _Tee(proc)
-    code = launchenv.shell_code(_wait(proc))
-    tee.join()
-    for path in launchenv.empty_dumps(plan.log_dir):
-        path.unlink(missing_ok=True)
-    sys.exit(_report(plan, code, tee, time.monotonic() - start))
-
-
-def _report(plan: launchenv.RunPlan, code: int, tee: _Tee, elapsed: float) -> int:
-    records = [p for p in launchenv.stale_files(plan.log_dir) if p.suffix == ".json"]
+        outcome = supervisor.supervise(plan)
+    except supervisor.StartError as exc:
+        click.echo(f"paddle-doctor run: error: {exc}", err=True)
+        sys.exit(exc.code)
     cleaned = f"; removed leftover {', '.join(plan.removed)}" if plan.removed else ""
-    if code == 0 and not tee.abort_seen and not records:
-        click.echo(f"paddle-doctor run: exit 0 in {elapsed:.1f} s{cleaned}", err=True)
-        return 0
-    why = ("the launcher printed ABORT!!! but exited 0" if code == 0 and tee.abort_seen
-           else "a worker wrote an error record but the command exited 0" if code == 0 else f"exit {code}")
-    code = code or 1
-    click.echo(f"paddle-doctor run: failed ({why}) in {elapsed:.1f} s{cleaned}; exit code {code}. Diagnosis:",
-               err=True)
-    _diagnose(plan, bytes(tee.tail))
-    return code
+    if not outcome.failed:
+        click.echo(f"paddle-doctor run: exit 0 in {outcome.elapsed:.1f} s{cleaned}", err=True)
+        sys.exit(0)
+    click.echo(f"paddle-doctor run: failed ({outcome.why}) in {outcome.elapsed:.1f} s{cleaned}; exit code "
+               f"{outcome.code}. Diagnosis:", err=True)
+    _diagnose(plan.log_dir, outcome.tail)
+    sys.exit(outcome.code)

@@ -56,9 +56,12 @@ def base_env(**extra: str) -> dict[str, str]:
 
 
 def launch(tmp: Path, world: int, script: str, args: list[str], *, run_opts: list[str] | None = None,
-           env: dict[str, str] | None = None, timeout: float = 90) -> Launch:
+           env: dict[str, str] | None = None, timeout: float = 90, stop_after: list[int] | None = None,
+           grace: float = 1.0) -> Launch:
     """``python -m paddle.distributed.launch`` (through ``paddle-doctor run RUN_OPTS --`` when
-    ``run_opts`` is a list) in ``tmp`` with ``--log_dir log``."""
+    ``run_opts`` is a list) in ``tmp`` with ``--log_dir log``. With ``stop_after``: end the whole
+    launch ``grace`` s after those ranks' processes are gone (a launcher waits for a SIGSTOPped
+    rank until it gives up on it, which only costs time)."""
     cmd = [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", str(world), "--log_dir", "log",
            str(HERE / script), *args]
     if run_opts is not None:
@@ -71,14 +74,29 @@ def launch(tmp: Path, world: int, script: str, args: list[str], *, run_opts: lis
                             start_new_session=True)
     watcher.start()
     try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        out, err = b"", b"(timed out)"
+        out, err = _communicate(proc, watcher, tag, time.monotonic() + timeout, stop_after, grace)
     finally:
         watcher.stop()
         end_all(proc, tag)
     return Launch(proc.returncode, time.monotonic() - start, out.decode(errors="replace"),
                   err.decode(errors="replace"), tmp / "log", watcher.exits)
+
+
+def _communicate(proc, watcher, tag, deadline: float, stop_after, grace: float) -> tuple[bytes, bytes]:
+    gone_since = None
+    while True:
+        try:
+            return proc.communicate(timeout=0.25)
+        except subprocess.TimeoutExpired:
+            pass
+        if time.monotonic() >= deadline:
+            end_all(proc, tag)
+            return b"", b"(timed out)"
+        if stop_after and all(r in watcher.exits for r in stop_after):
+            gone_since = gone_since or time.monotonic()
+            if time.monotonic() - gone_since >= grace:
+                end_all(proc, tag)
+                return proc.communicate(timeout=10)
 
 
 def run_cli(args: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float = 60):

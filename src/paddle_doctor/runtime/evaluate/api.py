@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from paddle_doctor.runtime.channel.barrier import open_barrier
 from paddle_doctor.runtime.evaluate.batches import BatchLayout
 from paddle_doctor.runtime.evaluate.collate import returns_mask
 from paddle_doctor.errors import PeerFailedError, SampleCountError
@@ -74,12 +73,12 @@ def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None
     source = _source(data, batch_size, collate_fn, num_workers)
     world, rank = _world()
     comm = Collectives(world) if world > 1 else None
-    barrier = open_barrier(world, rank, comm)
     tally = Tally()
     names = [n for m in metrics for n in metric_names(m)]
-    with evaluation_guard(barrier=barrier, model=model, dataset=source.dataset, batch_size=source.batch_size,
-                          metric_names=names, strategy=strategy, world=world,
+    with evaluation_guard(world=world, rank=rank, comm=comm, model=model, dataset=source.dataset,
+                          batch_size=source.batch_size, metric_names=names, strategy=strategy,
                           progress=lambda: f"{tally.count} samples done") as agreed:
+        barrier = agreed.barrier
         try:
             agreed.announce()
             plan = _plan(source, strategy, world, rank, comm, barrier, agreed)

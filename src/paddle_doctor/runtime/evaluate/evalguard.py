@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from paddle_doctor.runtime.channel.barrier import StoreBarrier
+from paddle_doctor.runtime.channel.barrier import open_barrier
+from paddle_doctor.runtime.channel.rendezvous import FINGERPRINT_BITS, Rendezvous
 from paddle_doctor.runtime.guards.preflight import build_plan, mismatch_error, plan_digest
-from paddle_doctor.runtime.evaluate.states import SCHEMA_BITS
 from paddle_doctor.runtime.guards.watchdog import guarded
 
 PHASE = "preflight"
@@ -36,7 +36,8 @@ class PlanCheck:
 
     def __init__(self, barrier: Any, items: dict, model: Any = None, dataset: Any = None) -> None:
         # Without a store barrier (one process, or the collective fallback) there is nothing to compare over.
-        self._barrier = barrier if isinstance(barrier, StoreBarrier) else None
+        self._barrier = barrier if isinstance(barrier, Rendezvous) else None
+        self.barrier = barrier
         self._items, self._model, self._dataset = items, model, dataset
         self._digest = 0
 
@@ -45,7 +46,7 @@ class PlanCheck:
         if self._barrier is None:
             return
         plan = {**self._items, **build_plan(model=self._model, dataset=self._dataset)}
-        self._digest = plan_digest(plan, SCHEMA_BITS)
+        self._digest = plan_digest(plan, FINGERPRINT_BITS)
         self._barrier.publish(PHASE, json.dumps({"plan": plan, "local": {}}, default=str))
         self._barrier.arrive(PHASE, self._digest)
 
@@ -67,11 +68,13 @@ class PlanCheck:
 
 
 @contextmanager
-def evaluation_guard(*, barrier: Any, model: Any, dataset: Any, batch_size: int, metric_names: Sequence[str],
-                     strategy: str, world: int, progress: Callable[[], Any] | None = None):
+def evaluation_guard(*, world: int, rank: int, comm: Any, model: Any, dataset: Any, batch_size: int,
+                     metric_names: Sequence[str], strategy: str, progress: Callable[[], Any] | None = None):
     """``with evaluation_guard(...) as plan_check:`` around everything evaluate does after choosing
-    its data: a guarded region, and this call's pre-flight (``announce()`` first, ``check()``
-    between batches, ``wait()`` before anything crosses ranks)."""
+    its data: a guarded region (the watchdog watches every wait inside, opening the store
+    barrier too), and this call's pre-flight (``announce()`` first, ``check()`` between batches,
+    ``wait()`` before anything crosses ranks). ``plan_check.barrier`` is the call's barrier."""
     items = {"batch_size": batch_size, "strategy": strategy, "metrics": list(metric_names), "world_size": world}
     with guarded("evaluate", step_fn=progress):
+        barrier = open_barrier(world, rank, comm)
         yield PlanCheck(barrier, items, model if hasattr(model, "state_dict") else None, dataset)

@@ -24,13 +24,15 @@ from __future__ import annotations
 from collections import defaultdict
 
 from paddle_doctor.errors import CollectiveMismatchError
+from paddle_doctor.findings import Finding
+from paddle_doctor.runtime.guards.guardfinding import guard_finding
 from paddle_doctor.runtime.guards.trace import describe
 
 WAIT_SLICE_S = 0.05
 
 
-def compare(fps: dict[int, dict], ended: dict[int, dict] | None = None) -> dict | None:
-    """A report ``{"category", "ranks", "summary"}`` when the fingerprints disagree, else None.
+def compare(fps: dict[int, dict], ended: dict[int, dict] | None = None) -> Finding | None:
+    """A Finding (kind ``mismatch`` or ``uneven``) when the fingerprints disagree, else None.
 
     ``fps``: rank -> fingerprint at one (group, seq); ``ended``: rank -> what a rank said when it
     ended without entering that collective (``{"ok", "hist", "last"}``).
@@ -47,7 +49,7 @@ def compare(fps: dict[int, dict], ended: dict[int, dict] | None = None) -> dict 
     if len({fp["op"] for fp in fps.values()}) == 1 and _only_first_dim_differs(fps):
         return _last_batch_report(fps)
     culprits = _minority(list(groups.values()), tie=lambda side: min(side))
-    return _report("rank_divergent_collective", culprits, "ranks called different collectives: " +
+    return _report("mismatch", culprits, "ranks called different collectives: " +
                    "; ".join(f"rank {r} {describe(fp)}" for r, fp in sorted(fps.items())))
 
 
@@ -69,7 +71,7 @@ def _minority(sides: list[list[int]], tie) -> list[int]:
     return sorted(min((s for s in sides if len(s) == smallest), key=tie))
 
 
-def _uneven_loops(fps: dict[int, dict]) -> dict | None:
+def _uneven_loops(fps: dict[int, dict]) -> Finding | None:
     """A site that rank p calls for the n-th time, which rank q (now elsewhere) called m < n times."""
     for p, fp in sorted(fps.items()):
         site, n = fp.get("site"), int(fp.get("n") or 0)
@@ -81,7 +83,7 @@ def _uneven_loops(fps: dict[int, dict]) -> dict | None:
             rest = [r for r in fps if r not in ahead]
             culprits = _minority([ahead, rest], tie=lambda side: 0 if side is ahead else 1)
             counts = ", ".join(f"rank {q} only {m}" for q, m in sorted(behind.items()))
-            return _report("uneven_eval_batches", culprits,
+            return _report("uneven", culprits,
                            f"ranks ran different numbers of batches: {_ranks(ahead)} called {fp['op']} at "
                            f"{site} {n} times, {counts}; " +
                            "; ".join(f"rank {r} is now in {describe(f)}" for r, f in sorted(fps.items())))
@@ -99,7 +101,7 @@ def _only_first_dim_differs(fps: dict[int, dict]) -> bool:
         len(t) >= 1 for s in shapes for t in s)
 
 
-def _last_batch_report(fps: dict[int, dict]) -> dict:
+def _last_batch_report(fps: dict[int, dict]) -> Finding:
     by_rows: dict[int, list[int]] = defaultdict(list)
     for rank, fp in sorted(fps.items()):
         by_rows[sum(t[0] for t in fp["sh"])].append(rank)
@@ -107,12 +109,12 @@ def _last_batch_report(fps: dict[int, dict]) -> dict:
     culprits = _minority(list(by_rows.values()), tie=lambda side: rows_of[side[0]])
     any_fp = next(iter(fps.values()))
     sizes = "; ".join(f"rank {r} {fp['sh']}" for r, fp in sorted(fps.items()))
-    return _report("uneven_eval_batches", culprits,
+    return _report("uneven", culprits,
                    f"{any_fp['op']} #{any_fp['s']} at {any_fp.get('site')} got tensors of different sizes: "
                    f"{sizes} (the ranks' batches differ in size, usually the last batch)")
 
 
-def _ended_report(fps: dict[int, dict], ended: dict[int, dict]) -> dict:
+def _ended_report(fps: dict[int, dict], ended: dict[int, dict]) -> Finding:
     entered = sorted(fps)
     fp = fps[entered[0]]
     behind = {q: int((e.get("hist") or {}).get(fp.get("site"), 0)) for q, e in ended.items()}
@@ -122,10 +124,10 @@ def _ended_report(fps: dict[int, dict], ended: dict[int, dict]) -> dict:
     summary = f"{_ranks(entered)} entered {describe(fp)}; {gone}"
     if loop:
         counts = ", ".join(f"rank {q} {m}" for q, m in sorted(behind.items()))
-        return _report("uneven_eval_batches", culprits,
+        return _report("uneven", culprits,
                        f"ranks ran different numbers of batches ({fp['op']} at {fp.get('site')}: "
                        f"{_ranks(entered)} {fp.get('n')} times, {counts}): {summary}")
-    return _report("rank_divergent_collective", culprits, summary)
+    return _report("mismatch", culprits, summary)
 
 
 def _how_ended(end: dict) -> str:
@@ -144,8 +146,8 @@ def _ranks(ranks) -> str:
     return f"rank {ranks[0]}" if len(ranks) == 1 else "ranks " + ", ".join(map(str, ranks))
 
 
-def _report(category: str, ranks: list[int], summary: str) -> dict:
-    return {"category": category, "ranks": sorted(ranks), "summary": summary}
+def _report(kind: str, ranks: list[int], summary: str) -> Finding:
+    return guard_finding(kind, ranks, summary)
 
 
 # -- check mode: wait for the peers' fingerprints, then compare -----------------------------------
@@ -170,7 +172,7 @@ def check(entry, mesh, state) -> None:
         state.checking = False
     report = compare({me: mine, **fps}, ended)
     if report is not None:
-        raise CollectiveMismatchError(f"collective mismatch: {report['summary']}", hint=report)
+        raise CollectiveMismatchError(f"collective mismatch: {report.message}", finding=report)
 
 
 def _gather(mesh, members: list[int], mine: dict) -> tuple[dict, dict]:

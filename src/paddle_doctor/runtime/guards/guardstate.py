@@ -13,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from paddle_doctor.contract import WATCHDOG_TIMEOUT_ENV
+
 DEFAULT_DEADLINE_S = 10.0
-DEADLINE_ENV = "PADDLE_DOCTOR_WATCHDOG_TIMEOUT"
 
 
 @dataclass
@@ -63,7 +64,7 @@ STATE = State()
 
 def default_deadline() -> float:
     try:
-        value = float(os.environ.get(DEADLINE_ENV, DEFAULT_DEADLINE_S))
+        value = float(os.environ.get(WATCHDOG_TIMEOUT_ENV, DEFAULT_DEADLINE_S))
     except ValueError:
         return DEFAULT_DEADLINE_S
     return value if value > 0 else DEFAULT_DEADLINE_S

@@ -50,7 +50,7 @@ class Peer:
     info: dict = field(default_factory=dict)  # the last beat
     end: dict | None = None  # what it said when ending
     end_seen: float = 0.0  # monotonic time its end message arrived
-    refused: int = 0
+    refused: int = 0  # "port unreachable" answers in a row (before its first beat too)
     gone: bool = False  # its process no longer exists
     proc_state: str | None = None  # /proc state letter, same-host peers only
     fps: dict = field(default_factory=dict)  # (group, seq) -> fingerprint
@@ -95,9 +95,14 @@ class Mesh:
                         "pid": os.getpid(), "st": (procinfo.process_state(os.getpid()) or ("", 0))[1],
                         "hk": procinfo.host_key()}
         self._ended = False
+        self.started = time.monotonic()  # a peer never heard from is silent since then
         self._thread = threading.Thread(target=self._run, name="paddle-doctor-heartbeat", daemon=True)
 
     def start(self) -> Mesh:
+        """Beat once from the caller (so a rank that freezes right after has said who it is: its
+        pid lets same-host peers see it stopped or gone), then keep beating from a thread."""
+        self.started = time.monotonic()
+        self._send_all(self.payload())
         self._thread.start()
         return self
 
@@ -118,7 +123,7 @@ class Mesh:
         self._send_all(self.payload())
 
     def send_end(self, end: dict) -> None:
-        """Tell every peer that this rank is ending, and why (``{"ok", "err", "hint", ...}``)."""
+        """Tell every peer that this rank is ending, and why (``{"ok", "err", "finding", ...}``)."""
         if self._ended:
             return
         self._ended = True
@@ -135,9 +140,9 @@ class Mesh:
                 peer.sock.send(data)
             except ConnectionRefusedError:
                 # The ICMP answer to an earlier beat: nothing listens there. Before we ever heard
-                # from the peer this only means it has not bound its socket yet.
-                if peer.first_seen is not None:
-                    peer.refused += 1
+                # from the peer this may only mean it has not bound its socket yet (the watchdog
+                # decides what it means).
+                peer.refused += 1
             except OSError:
                 pass
 
@@ -204,7 +209,7 @@ class Mesh:
         for peer in self.peers.values():
             pid = peer.info.get("pid")
             if not pid or not peer.local:
-                if peer.refused >= REFUSALS_FOR_DEAD:
+                if peer.refused >= REFUSALS_FOR_DEAD and peer.first_seen is not None:
                     peer.gone = True
                 continue
             state = procinfo.process_state(int(pid))

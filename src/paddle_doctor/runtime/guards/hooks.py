@@ -26,11 +26,16 @@ import signal
 import sys
 import threading
 
+from paddle_doctor.errors import PaddleDoctorError, PeerFailedError
+from paddle_doctor.findings import Finding
 from paddle_doctor.runtime.guards import record as _record
 from paddle_doctor.runtime.guards.guardstate import STATE
+from paddle_doctor.runtime.launch import rankenv
 
+# A symptom of another rank's failure: gloo's peer-closed and real timeouts, NCCL, and a DataLoader
+# worker that the launcher's SIGTERM (sent to the whole process group) ended first.
 VICTIM_RE = re.compile(r"pair\.cc:\d+\] TIMEOUT|Connection (?:reset|closed) by peer|unbound_buffer\.cc|"
-                       r"[Nn][Cc][Cc][Ll]|EnforceNotMet|preamble")
+                       r"[Nn][Cc][Cc][Ll]|EnforceNotMet|preamble|DataLoader .*killed by signal: Terminated")
 VICTIM_WAIT_S = 1.0  # how long a failed collective waits for the watchdog to name the vanished peer
 TERM_WAIT_S = 0.5
 
@@ -50,19 +55,41 @@ def on_exception(etype, exc, tb) -> None:
         pass
     from paddle_doctor.runtime.guards import watchdog
 
-    hint = getattr(exc, "hint", None) or None
-    verdict = None
-    if hint is None and watchdog.mesh() is not None:
-        verdict = watchdog.peer_verdict(VICTIM_WAIT_S if VICTIM_RE.search(str(exc)) else 0.0)
-    hint = hint or (verdict.hint() if verdict else None)
-    path = _record.write_record("exception", exc_info=(etype, exc, tb), hint=hint,
+    own = getattr(exc, "finding", None) or _own_error_finding(exc)
+    blamed = None
+    trouble = ""
+    if own is None:
+        blamed, trouble = _safely(watchdog.peer_finding, VICTIM_WAIT_S if VICTIM_RE.search(str(exc)) else 0.0)
+    finding = own or blamed
+    path = _record.write_record("exception", exc_info=(etype, exc, tb), finding=finding,
                                 peers=watchdog.peer_report(watchdog.mesh()))
+    if trouble:
+        _record.add_message(trouble)
     STATE.fired = True  # this exception ends the rank: the watchdog must not cut its traceback short
-    watchdog.announce_end(False, etype.__name__, hint if verdict is None else verdict.hint())
-    if verdict is not None:
-        line = watchdog.fatal_line(verdict, path).replace("Ending this rank", "This rank ends")
+    watchdog.announce_end(False, etype.__name__, finding)
+    if blamed is not None:
+        line = watchdog.fatal_line(blamed, path).replace("Ending this rank", "This rank ends")
         _record.add_message(line)
         watchdog.emit(line)
+
+
+def _safely(judge, wait: float):
+    """The watchdog's finding, or (None, what went wrong): a bug of ours must never cost the record."""
+    try:
+        return judge(wait), ""
+    except Exception as exc:  # noqa: BLE001
+        return None, f"[paddle-doctor] could not judge the peers: {type(exc).__name__}: {exc}"
+
+
+def _own_error_finding(exc: BaseException) -> Finding | None:
+    """One of our exceptions raised without a finding names this rank and its class's cause id
+    (``SampleCountError``: eval_samples_dropped); a ``PeerFailedError`` blames another rank, whose
+    finding comes from the watchdog instead."""
+    if not isinstance(exc, PaddleDoctorError) or isinstance(exc, PeerFailedError):
+        return None
+    me = rankenv.current().rank
+    first = (str(exc).splitlines() or [type(exc).__name__])[0]
+    return Finding(code=type(exc).__name__, cause=exc.cause, message=first, ranks=() if me is None else (me,))
 
 
 def _excepthook(etype, exc, tb) -> None:
@@ -172,13 +199,14 @@ def _record_term() -> None:
         return
     from paddle_doctor.runtime.guards import watchdog
 
-    verdict = watchdog.peer_verdict(TERM_WAIT_S) if watchdog.mesh() is not None else None
-    hint = verdict.hint() if verdict else None
-    path = _record.write_record("signal", signal_name="SIGTERM", hint=hint,
+    finding, trouble = _safely(watchdog.peer_finding, TERM_WAIT_S)
+    path = _record.write_record("signal", signal_name="SIGTERM", finding=finding,
                                 peers=watchdog.peer_report(watchdog.mesh()))
-    watchdog.announce_end(False, "SIGTERM", hint)
-    if verdict is not None:
-        line = watchdog.fatal_line(verdict, path).replace("Ending this rank", "This rank was terminated")
+    if trouble:
+        _record.add_message(trouble)
+    watchdog.announce_end(False, "SIGTERM", finding)
+    if finding is not None:
+        line = watchdog.fatal_line(finding, path).replace("Ending this rank", "This rank was terminated")
         _record.add_message(line)
         watchdog.emit(line)
 

@@ -10,9 +10,11 @@ only, a dataset file that differs on one node, a different batch size on one nod
 
 Cost: three store calls per rank when the plans agree, plus reads of one counter while waiting
 (about 1 ms at W=2 on loopback), whatever the number of ranks: each rank publishes its plan,
-marks it ready, and adds one number to a shared counter that holds both the arrivals (low bits)
-and the sum of the ranks' plan digests (high bits); the sum equals W times a rank's own digest
-only when every rank has the same plan. Plans are read only to explain a difference.
+marks it ready, and adds one number to the rendezvous counter that evaluate's barrier uses too
+(``channel/rendezvous.py``: arrivals and the sum of the ranks' plan digests); the sum equals W
+times a rank's own digest only when every rank has the same plan. Plans are read only to explain
+a difference. The wait is inside a guarded region (the watchdog names a rank that froze or died)
+and has its own deadline (``timeout``) for a rank that is alive but never comes.
 """
 
 from __future__ import annotations
@@ -25,16 +27,17 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from paddle_doctor.runtime.launch import rankenv
-from paddle_doctor.runtime.guards import watchdog
 from paddle_doctor.errors import PreflightError
-from paddle_doctor.runtime.channel.store import BoundedStore
+from paddle_doctor.runtime.channel.rendezvous import FINGERPRINT_BITS, MAX_WORLD, Rendezvous
+from paddle_doctor.runtime.channel.store import StoreClient
+from paddle_doctor.runtime.guards import watchdog
+from paddle_doctor.runtime.guards.guardfinding import guard_finding
+from paddle_doctor.runtime.launch import rankenv
 
 DEFAULT_TIMEOUT_S = 300.0  # a rank may still be loading data; a dead one is the watchdog's
 SAMPLE_ITEMS = 3
 PARAM_SAMPLE = 1024
-ARRIVAL_BITS = 16  # up to 65535 ranks; the digest sum needs this many carry bits above the digest
-DIGEST_BITS = 63 - 2 * ARRIVAL_BITS  # arrivals + digest sum fit the store's signed 64-bit counter
+PHASE = "plan"
 _calls = itertools.count()
 
 
@@ -118,22 +121,21 @@ def model_plan(model) -> dict:
 
 
 def _exchange(me, plan: dict, local: dict, key: str, timeout: float) -> None:
-    if me.world_size >= 1 << ARRIVAL_BITS:
+    if me.world_size > MAX_WORLD:
         return  # the counter has no room; no TCP store serves that many ranks anyway
-    store = BoundedStore.shared(me.world_size)
-    digest = plan_digest(plan, DIGEST_BITS)
-    store.publish(f"{key}/{me.rank}", json.dumps({"plan": plan, "local": local}, default=str))
-    arrivals = (1 << ARRIVAL_BITS) - 1
-    store.add(f"{key}/n", 1 + (digest << ARRIVAL_BITS))
-    total = store.wait_counter(f"{key}/n", lambda v: (v & arrivals) >= me.world_size, timeout)
-    if (total & arrivals) < me.world_size:
-        missing = [r for r in range(me.world_size) if not store.ready(f"{key}/{r}")]
-        raise PreflightError(f"preflight: rank(s) {', '.join(map(str, missing))} did not reach the pre-flight "
-                             f"check within {timeout:g} s", hint=_hint(missing, "did not reach the pre-flight"))
-    if total >> ARRIVAL_BITS == me.world_size * digest:
+    rdv = Rendezvous(StoreClient.shared(me.world_size), key, me.world_size, me.rank)
+    digest = plan_digest(plan, FINGERPRINT_BITS)
+    rdv.publish(PHASE, json.dumps({"plan": plan, "local": local}, default=str))
+    rdv.arrive(PHASE, digest)
+    total = rdv.fingerprints(PHASE, timeout=timeout)
+    if total is None:
+        missing = rdv.missing(PHASE)
+        who = ", ".join(map(str, missing))
+        summary = f"rank(s) {who} did not reach the pre-flight check within {timeout:g} s"
+        raise PreflightError(f"preflight: {summary}", finding=guard_finding("preflight", missing, summary))
+    if total == me.world_size * digest:
         return
-    plans = {r: json.loads(store.read(f"{key}/{r}")) for r in range(me.world_size)}
-    raise mismatch_error(plans)
+    raise mismatch_error({r: json.loads(text) for r, text in enumerate(rdv.texts(PHASE))})
 
 
 def plan_digest(plan: Mapping[str, Any], bits: int) -> int:
@@ -157,7 +159,7 @@ def mismatch_error(plans: dict[int, dict]) -> PreflightError:
     ranks = sorted(culprits)
     who = f"rank {ranks[0]} differs" if len(ranks) == 1 else f"ranks {', '.join(map(str, ranks))} differ"
     summary = f"ranks disagree on {', '.join(differ)} ({who} from the others)"
-    return PreflightError(f"preflight: {summary}:\n{table}", hint=_hint(ranks, summary))
+    return PreflightError(f"preflight: {summary}:\n{table}", finding=guard_finding("preflight", ranks, summary))
 
 
 def format_table(plans: dict[int, dict], keys: list[str], width: int = 24) -> str:
@@ -170,10 +172,6 @@ def format_table(plans: dict[int, dict], keys: list[str], width: int = 24) -> st
         rows.append([f"{k} (local)", *[_cell(plans[r].get("local", {}).get(k), width) for r in ranks]])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
-
-
-def _hint(ranks: list[int], summary: str) -> dict:
-    return {"kind": "preflight", "category": "config_error", "ranks": ranks, "summary": summary}
 
 
 def _cell(value, width: int) -> str:

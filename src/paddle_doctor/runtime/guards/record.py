@@ -28,11 +28,12 @@ import time
 import traceback
 from pathlib import Path
 
+from paddle_doctor.contract import RECORD_SCHEMA
+from paddle_doctor.findings import Finding
 from paddle_doctor.runtime.guards import procinfo, trace
-from paddle_doctor.runtime.launch import rankenv
+from paddle_doctor.runtime.guards.guardfinding import schema1_hint
 from paddle_doctor.runtime.guards.guardstate import STATE
-
-SCHEMA = "paddle_doctor.error_record/1"
+from paddle_doctor.runtime.launch import rankenv
 MAX_TRACEBACK_CHARS = 20000
 
 _lock = threading.RLock()
@@ -41,16 +42,18 @@ _path: Path | None = None
 _fault_file = None
 
 
-def build(kind: str, *, exc_info=None, signal_name: str | None = None, hint: dict | None = None,
+def build(kind: str, *, exc_info=None, signal_name: str | None = None, finding: Finding | None = None,
           peers: dict | None = None) -> dict:
+    """A record of schema 2 (``contract.py``): the finding that names the cause, plus process facts."""
     me = rankenv.current()
     now = time.time()
     cur = STATE.current
     return {
-        "schema": SCHEMA, "kind": kind, "rank": me.rank, "local_rank": me.local_rank,
+        "schema": RECORD_SCHEMA, "finding": finding.to_dict() if finding is not None else None,
+        "hint": schema1_hint(finding), "kind": kind, "rank": me.rank, "local_rank": me.local_rank,
         "world_size": me.world_size, "host": me.host, "pid": me.pid, "run_id": me.run_id,
         "time": now, "time_iso": dt.datetime.fromtimestamp(now).astimezone().isoformat(timespec="milliseconds"),
-        "exception": _exception(exc_info), "signal": signal_name, "hint": hint,
+        "exception": _exception(exc_info), "signal": signal_name,
         "phase": STATE.phase() or (STATE.unwound or (None,))[0],
         "step": _plain(STATE.current_step() if STATE.regions or not STATE.unwound else STATE.unwound[1]),
         "current_collective": cur.to_dict() if cur is not None else None,
@@ -93,8 +96,9 @@ def written() -> dict | None:
 
 def _merge(rec: dict, kind: str, fields: dict) -> None:
     """A later event of the same process: keep the first as the record, note the rest."""
-    if fields.get("hint") and not rec.get("hint"):
-        rec["hint"] = fields["hint"]
+    if fields.get("finding") is not None and not rec.get("finding"):
+        rec["finding"] = fields["finding"].to_dict()
+        rec["hint"] = schema1_hint(fields["finding"])
     if fields.get("peers"):
         rec["peers"] = fields["peers"]
     later = {"kind": kind, "time": time.time(), "signal": fields.get("signal_name"),

@@ -10,9 +10,11 @@ When it fires:
 - a peer ended with an error, or died (no word before its process vanished: SIGKILL, the OOM
   killer): at once; wherever this rank is when the whole process is guarded (``install()``,
   ``paddle-doctor run``), else only in a guarded region;
-- a peer sent no heartbeat for the deadline (default 10 s, ``PADDLE_DOCTOR_WATCHDOG_TIMEOUT``):
-  only while this rank is in a guarded region (evaluate, pre-flight, a traced collective), since
-  only then is it waiting for that peer. A slow rank keeps beating and is never reported;
+- a peer sent no heartbeat for the deadline (default 10 s, ``PADDLE_DOCTOR_WATCHDOG_TIMEOUT``),
+  or was never heard from for the deadline since this rank started watching (it froze or died
+  before its first beat, or never reached a guarded region): only while this rank is in a
+  guarded region (evaluate, pre-flight, a traced collective), since only then is it waiting for
+  that peer. A slow rank keeps beating and is never reported;
 - in a traced collective that a peer will never join: the peer finished cleanly, or its
   heartbeat shows it blocked in a different collective for a second (see ``collcheck``).
 """
@@ -20,40 +22,34 @@ When it fires:
 from __future__ import annotations
 
 import atexit
+import json
+import multiprocessing
 import os
 import sys
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 
+from paddle_doctor.contract import FAULT_PREFIX, GUARD_KINDS, RECORD_PREFIX, WATCHDOG_ENV
+from paddle_doctor.findings import Confidence, Finding
 from paddle_doctor.runtime.guards import collcheck, heartbeat
-from paddle_doctor.runtime.launch import rankenv
 from paddle_doctor.runtime.guards import record as _record
+from paddle_doctor.runtime.guards.guardfinding import guard_finding, merged
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
 from paddle_doctor.runtime.guards.trace import TRACER, describe
+from paddle_doctor.runtime.launch import rankenv
 
 WATCHDOG_EXIT_CODE = 86
-OFF_ENV = "PADDLE_DOCTOR_WATCHDOG"  # "0": no heartbeats at all (guarded regions still mark progress)
-REPORTED_GRACE_S = 1.0  # a peer's named verdict, before this rank adopts it
+REPORTED_GRACE_S = 1.0  # a peer's named finding, before this rank adopts it
+UNHEARD_WAIT_S = 0.3  # an ending rank's wait for "port unreachable" answers from peers never heard from
 MISMATCH_PERSIST_S = 1.0  # both sides blocked this long in different collectives: not a transient
+# Which finding wins when several things are wrong at once; each group may hold several kinds.
 PRIORITY = ("reported", "failed", "dead", "mismatch", "stuck")
 
 _lock = threading.Lock()
 _mesh: heartbeat.Mesh | None = None
 _everywhere = {"on": False}  # install()/run: a dead or failed peer ends this rank wherever it is
 _mismatch_since: dict = {}
-
-
-@dataclass
-class Verdict:
-    kind: str  # one of PRIORITY
-    ranks: list[int]
-    category: str | None  # a cause id, when the watchdog knows it
-    summary: str
-
-    def hint(self) -> dict:
-        return {"kind": self.kind, "category": self.category, "ranks": self.ranks, "summary": self.summary}
 
 
 def mesh() -> heartbeat.Mesh | None:
@@ -71,7 +67,7 @@ def watch_everywhere(on: bool = True) -> None:
 def ensure_started() -> heartbeat.Mesh | None:
     """Start this rank's heartbeat thread (once; a no-op in a single process)."""
     global _mesh
-    if _mesh is not None or os.environ.get(OFF_ENV) == "0":
+    if _mesh is not None or os.environ.get(WATCHDOG_ENV) == "0":
         return _mesh
     me = rankenv.current()
     peers = heartbeat.endpoints()
@@ -121,14 +117,15 @@ def guarded(name: str, *, step_fn=None, deadline: float | None = None):
         STATE.regions.remove(region)
 
 
-def end_info(ok: bool | None, err: str | None = None, hint: dict | None = None) -> dict:
+def end_info(ok: bool | None, err: str | None = None, finding: Finding | None = None) -> dict:
     last = STATE.last.fingerprint(history=False) if STATE.last is not None else None
-    return {"ok": ok, "err": err, "hint": hint, "hist": TRACER.history(), "last": last}
+    return {"ok": ok, "err": err, "finding": finding.to_dict() if finding is not None else None,
+            "hist": TRACER.history(), "last": last}
 
 
-def announce_end(ok: bool | None, err: str | None = None, hint: dict | None = None) -> None:
+def announce_end(ok: bool | None, err: str | None = None, finding: Finding | None = None) -> None:
     if _mesh is not None:
-        _mesh.send_end(end_info(ok, err, hint))
+        _mesh.send_end(end_info(ok, err, finding))
 
 
 def _at_exit() -> None:
@@ -141,72 +138,123 @@ def _at_exit() -> None:
 def on_tick(m: heartbeat.Mesh) -> None:
     if STATE.fired:
         return
-    verdict = judge(m, time.monotonic())
-    if verdict is not None:
-        fire(verdict, m)
+    finding = judge(m, time.monotonic())
+    if finding is not None:
+        fire(finding, m)
 
 
-def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None,
-          grace: float = REPORTED_GRACE_S) -> Verdict | None:
-    """The most serious thing wrong with the peers, or None.
+def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None, grace: float = REPORTED_GRACE_S,
+          ending: bool = False) -> Finding | None:
+    """The most serious thing wrong with the peers, as a Finding, or None.
 
-    Several dead, failed or stuck peers make one verdict naming them all; a reported verdict
+    Several dead, failed or stuck peers make one finding naming them all; a reported finding
     (a peer's own watchdog or guard named the culprit) is adopted as it is, so that every
-    survivor names the same ranks.
+    survivor names the same ranks. ``ending``: this rank is ending anyway (SIGTERM, an
+    exception), so a peer never heard from whose heartbeat port refuses counts as dead at once.
     """
     guarded = STATE.guarded() if guarded is None else guarded
-    found: list[Verdict] = []
+    found: list[tuple[str, Finding]] = []
     for peer in sorted(m.peers.values(), key=lambda p: p.rank):
-        found.extend(_peer_findings(peer, now, guarded, grace))
+        found.extend(_peer_findings(peer, now, guarded, grace, m.started, ending))
     mismatch = _collective_mismatch(m, now)
     if mismatch is not None:
-        found.append(mismatch)
-    for kind in PRIORITY:
-        same = [v for v in found if v.kind == kind]
-        if same and kind in ("reported", "mismatch"):
+        found.append(("mismatch", mismatch))
+    for group in PRIORITY:
+        same = [f for g, f in found if g == group]
+        if same and group in ("reported", "mismatch"):
             return same[0]
         if same:
-            ranks = sorted({r for v in same for r in v.ranks})
-            return Verdict(kind, ranks, same[0].category, "; ".join(v.summary for v in same))
+            by_kind = [f for f in same if f.code == same[0].code]
+            return merged(by_kind)
     return None
 
 
-def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float):
+def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float, started: float,
+                   ending: bool):
     end = peer.end
     if not (guarded or _everywhere["on"]):
         return
     if end is not None and not end.get("ok"):
-        hint = end.get("hint") or {}
-        if hint.get("summary"):
-            # A guard's error (pre-flight, check mode) is raised on every rank at once: let this
-            # rank's own exception, with its table, end it; adopt the peer's verdict only if not.
-            if now - peer.end_seen >= grace:
-                yield Verdict("reported", list(hint.get("ranks") or [peer.rank]), hint.get("category"),
-                              f"{hint['summary']} (reported by rank {peer.rank})")
-        else:
-            yield Verdict("failed", [peer.rank], None,
-                          f"rank {peer.rank} ended with an error ({_record_hint(peer.rank)}){_doing(peer)}")
+        yield from _ended_badly(peer, now, grace)
         return
     if end is None and peer.gone:
         crash = _crash_dump(peer.rank)
         if crash:
-            yield Verdict("dead", [peer.rank], None, f"rank {peer.rank} crashed in native code ({crash}){_doing(peer)}")
+            yield "dead", guard_finding("crashed", [peer.rank],
+                                        f"rank {peer.rank} crashed in native code ({crash}){_doing(peer)}")
         else:
-            yield Verdict("dead", [peer.rank], "host_oom_killed",
-                          f"rank {peer.rank} died without a word: its process is gone (killed by a signal, e.g. "
-                          f"SIGKILL from the kernel's OOM killer or kill -9){_doing(peer)}")
+            yield "dead", guard_finding(
+                "dead", [peer.rank], f"rank {peer.rank} died without a word: its process is gone (killed by a "
+                f"signal, e.g. SIGKILL from the kernel's OOM killer or kill -9){_doing(peer)}")
         return
+    if end is None and guarded:
+        yield from _silent(peer, now, started, ending)
+
+
+def _ended_badly(peer: heartbeat.Peer, now: float, grace: float):
+    reported = peer.end.get("finding")
+    if reported and reported.get("message"):
+        # A guard's error (pre-flight, check mode) is raised on every rank at once: let this
+        # rank's own exception, with its table, end it; adopt the peer's finding only if not.
+        if now - peer.end_seen >= grace:
+            f = Finding.from_dict(reported)
+            yield "reported", guard_finding(f.code if f.code else "failed", f.ranks or [peer.rank],
+                                            f"{f.message} (reported by rank {peer.rank})", cause=f.cause)
+        return
+    yield "failed", guard_finding("failed", [peer.rank],
+                                  f"rank {peer.rank} ended with an error ({_where_recorded(peer.rank)}){_doing(peer)}")
+
+
+def _silent(peer: heartbeat.Peer, now: float, started: float, ending: bool):
+    """A peer that stopped beating, or never beat at all (it froze or died before its first beat)."""
     silence = peer.silence(now)
-    if end is None and guarded and silence is not None and silence >= STATE.deadline():
-        why = "its process is stopped (state T: SIGSTOP or a debugger)" if peer.proc_state in ("T", "t") \
-            else "its process is frozen or unreachable"
-        yield Verdict("stuck", [peer.rank], "collective_timeout",
-                      f"rank {peer.rank} has sent no heartbeat for {silence:.1f} s: {why}{_doing(peer)}")
+    if silence is not None:
+        if silence >= STATE.deadline():
+            why = "its process is stopped (state T: SIGSTOP or a debugger)" if peer.proc_state in ("T", "t") \
+                else "its process is frozen or unreachable"
+            yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} has sent no heartbeat for "
+                                         f"{silence:.1f} s: {why}{_doing(peer)}")
+        return
+    waited = now - started
+    if not ending and waited < STATE.deadline():
+        return
+    recorded = _peer_record(peer.rank)
+    if recorded is not None:  # it ended before we listened (we joined late): its record says why
+        yield from recorded
+    elif ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD:
+        yield "dead", guard_finding(
+            "dead", [peer.rank], f"rank {peer.rank} was never heard from in {waited:.1f} s and nothing listens on "
+            f"its heartbeat port: it died before its first heartbeat (e.g. SIGKILL from the OOM killer) or "
+            f"never reached a guarded region", confidence=Confidence.MEDIUM,
+            why="no heartbeat ever arrived, and the kernel refuses datagrams to its port")
+    elif waited >= STATE.deadline():
+        yield "stuck", guard_finding(
+            "missing", [peer.rank], f"rank {peer.rank} has not been heard from in {waited:.1f} s (no heartbeat "
+            f"since this rank started watching): it froze or died before its first heartbeat, or never reached "
+            f"a guarded region", confidence=Confidence.MEDIUM,
+            why="every other rank beats; this one never did within the deadline")
+
+
+def _peer_record(rank: int):
+    """A never-heard peer's error record of this run (same host or shared log dir), as findings."""
+    me = rankenv.current()
+    try:
+        data = json.loads((me.log_dir / f"{RECORD_PREFIX}{rank}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("run_id") != me.run_id:
+        return None  # an earlier run's leftover
+    reported = data.get("finding") or {}
+    if reported.get("message") and reported.get("ranks"):
+        f = Finding.from_dict(reported)
+        return [("reported", guard_finding(f.code if f.code in GUARD_KINDS else "failed", f.ranks,
+                                           f"{f.message} (recorded by rank {rank})", cause=f.cause))]
+    return [("failed", guard_finding("failed", [rank], f"rank {rank} ended with an error ({_where_recorded(rank)})"))]
 
 
 def _crash_dump(rank: int) -> str:
     """The first line of a same-host peer's faulthandler dump ("Fatal Python error: Aborted")."""
-    path = rankenv.current().log_dir / f"{rankenv.FAULT_PREFIX}{rank}.dump"
+    path = rankenv.current().log_dir / f"{FAULT_PREFIX}{rank}.dump"
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             first = f.readline().strip()
@@ -215,9 +263,9 @@ def _crash_dump(rank: int) -> str:
     return f"{first}; see {path.parent.name}/{path.name}" if first else ""
 
 
-def _record_hint(rank: int) -> str:
+def _where_recorded(rank: int) -> str:
     me = rankenv.current()
-    return f"see its log and {me.log_dir.name}/{rankenv.RECORD_PREFIX}{rank}.json"
+    return f"see its log and {me.log_dir.name}/{RECORD_PREFIX}{rank}.json"
 
 
 def _doing(peer: heartbeat.Peer) -> str:
@@ -234,7 +282,7 @@ def _doing(peer: heartbeat.Peer) -> str:
     return f"; last seen {', '.join(parts)}" if parts else ""
 
 
-def _collective_mismatch(m: heartbeat.Mesh, now: float) -> Verdict | None:
+def _collective_mismatch(m: heartbeat.Mesh, now: float) -> Finding | None:
     """In a traced collective (check mode off): a peer that will never join it."""
     cur = STATE.current
     if cur is None or cur.p2p or STATE.checking:
@@ -245,8 +293,7 @@ def _collective_mismatch(m: heartbeat.Mesh, now: float) -> Verdict | None:
     ended = {r: m.peers[r].end for r in members if (m.peers[r].end or {}).get("ok")}
     ended = {r: e for r, e in ended.items() if _seq_of(e.get("last"), cur.group) < cur.seq}
     if ended:
-        report = collcheck.compare({m.me.rank: mine}, ended)
-        return Verdict("mismatch", report["ranks"], report["category"], report["summary"])
+        return collcheck.compare({m.me.rank: mine}, ended)
     return _blocked_elsewhere(m, members, mine, now)
 
 
@@ -254,47 +301,50 @@ def _seq_of(fp: dict | None, group: int) -> int:
     return int(fp["s"]) if fp and fp.get("g") == group else -1
 
 
-def _blocked_elsewhere(m, members, mine: dict, now: float) -> Verdict | None:
+def _blocked_elsewhere(m, members, mine: dict, now: float) -> Finding | None:
     fps = {r: m.peers[r].info.get("c") for r in members}
     fps = {r: fp for r, fp in fps.items() if fp and fp.get("g") == mine["g"]}
     same = {r: fp for r, fp in fps.items() if fp.get("s") == mine["s"]}
     report = collcheck.compare({m.me.rank: mine, **same}) if same else None
     if report is None and any(fp.get("s") != mine["s"] for fp in fps.values()):
         others = "; ".join(f"rank {r} is in {describe(fp)}" for r, fp in sorted(fps.items()))
-        report = {"category": "rank_divergent_collective", "ranks": sorted(set(fps) | {m.me.rank}),
-                  "summary": f"ranks are blocked in different collectives: rank {m.me.rank} is in "
-                             f"{describe(mine)}; {others}"}
+        report = guard_finding("mismatch", set(fps) | {m.me.rank}, f"ranks are blocked in different "
+                               f"collectives: rank {m.me.rank} is in {describe(mine)}; {others}")
     if report is None:
         _mismatch_since.clear()
         return None
-    key = report["summary"]
-    first = _mismatch_since.setdefault(key, now)
+    first = _mismatch_since.setdefault(report.message, now)
     if now - first < MISMATCH_PERSIST_S:
         return None
-    return Verdict("mismatch", report["ranks"], report["category"], report["summary"])
+    return report
 
 
-def peer_verdict(wait: float = 0.0) -> Verdict | None:
-    """For the exception and signal hooks: what the peers' state says, waiting up to ``wait`` s."""
+def peer_finding(wait: float = 0.0) -> Finding | None:
+    """For the exception and signal hooks: what the peers' state says, waiting up to ``wait`` s
+    for something more telling than silence."""
     m = _mesh
     if m is None:
         return None
+    if any(p.last_seen is None for p in m.peers.values()):
+        wait = max(wait, UNHEARD_WAIT_S)
     deadline = time.monotonic() + wait
     while True:
-        verdict = judge(m, time.monotonic(), guarded=True, grace=0.0)  # this rank is ending anyway
-        if verdict is not None and verdict.kind != "stuck" or time.monotonic() >= deadline:
-            return verdict
+        # this rank is ending anyway: no grace, and a never-heard peer that refuses counts as dead
+        finding = judge(m, time.monotonic(), guarded=True, grace=0.0, ending=True)
+        if finding is not None and finding.code not in ("stuck", "missing") or time.monotonic() >= deadline:
+            return finding
+        m.send_now()  # a peer never heard from: its "port unreachable" answers come sooner than the next beat
         time.sleep(0.05)
 
 
 # -- firing -----------------------------------------------------------------------------------
 
 
-def fatal_line(verdict: Verdict, record_path) -> str:
+def fatal_line(finding: Finding, record_path) -> str:
     me = rankenv.current()
     doing = f" This rank was in {describe(STATE.current.fingerprint())}." if STATE.current is not None else ""
     where = f"; record: {record_path}" if record_path else ""
-    return (f"[paddle-doctor] watchdog on rank {me.label}: {verdict.summary}.{doing} "
+    return (f"[paddle-doctor] watchdog on rank {me.label}: {finding.message}.{doing} "
             f"Ending this rank (exit code {WATCHDOG_EXIT_CODE}){where}")
 
 
@@ -311,19 +361,30 @@ def emit(line: str) -> None:
         pass
 
 
-def fire(verdict: Verdict, m: heartbeat.Mesh | None = None) -> None:
+def fire(finding: Finding, m: heartbeat.Mesh | None = None) -> None:
     """Record, tell the peers, print the line and end this process (never returns)."""
     with _lock:
         if STATE.fired:
             return
         STATE.fired = True
-    path = _record.write_record("watchdog", hint=verdict.hint(), peers=peer_report(m or _mesh))
-    line = fatal_line(verdict, path)
+    path = _record.write_record("watchdog", finding=finding, peers=peer_report(m or _mesh))
+    line = fatal_line(finding, path)
     _record.add_message(line)
-    announce_end(False, "watchdog", verdict.hint())
+    announce_end(False, "watchdog", finding)
     emit(line)
     _record.finish()
+    _end_children()
     os._exit(WATCHDOG_EXIT_CODE)
+
+
+def _end_children() -> None:
+    """DataLoader workers outlive an ``os._exit`` of their rank (they only poll for it now and
+    then): the rank ends with them, as a rank killed by the launcher does."""
+    try:
+        for child in multiprocessing.active_children():
+            child.kill()
+    except Exception:  # ending this rank matters more than its workers
+        pass
 
 
 def peer_report(m: heartbeat.Mesh | None) -> dict:

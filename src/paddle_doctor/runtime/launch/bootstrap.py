@@ -20,10 +20,7 @@ from pathlib import Path
 from paddle_doctor.runtime.guards import hooks, trace, watchdog
 from paddle_doctor.runtime.launch import rankenv
 
-GUARDS_ENV = "PADDLE_DOCTOR_GUARDS"  # comma list: record, watchdog, trace, check
-OWNER_ENV = "PADDLE_DOCTOR_OWNER"  # "pid:rank" of the process that installed; its children skip
-DEBUG_LOGS_ENV = "PADDLE_DOCTOR_DEBUG_LOGS"
-SINGLE_ENV = "PADDLE_DOCTOR_SINGLE"
+from paddle_doctor.contract import DEBUG_LOGS_ENV, GUARDS_ENV, LOG_DIR_ENV, OWNER_ENV, SINGLE_ENV
 LAUNCHERS = ("paddle.distributed.launch", "paddle.distributed.fleet.launch")
 
 _options = {"installed": False, "trace": False, "check": False, "watchdog": True}
@@ -35,7 +32,7 @@ def install(*, trace: bool = False, check: bool = False, watchdog: bool = True,
     (``check``: compare each one across ranks first); with ``watchdog``, end this rank by name when
     a peer dies or stops. Safe to call twice; never imports paddle itself."""
     if log_dir is not None:
-        os.environ[rankenv.LOG_DIR_ENV] = str(Path(log_dir).absolute())
+        os.environ[LOG_DIR_ENV] = str(Path(log_dir).absolute())
     _options.update(trace=_options["trace"] or trace or check, check=_options["check"] or check,
                     watchdog=watchdog)
     if not _options["installed"]:

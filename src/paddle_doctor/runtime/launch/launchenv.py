@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paddle_doctor.runtime.launch import bootstrap, cleanenv, rankenv
-from paddle_doctor.runtime.guards.guardstate import DEADLINE_ENV
+from paddle_doctor.contract import (DEBUG_LOGS_ENV, FAULT_PREFIX, GUARDS_ENV, LOG_DIR_ENV, OWNER_ENV, RECORD_PREFIX,
+                                    RUN_ID_ENV, SINGLE_ENV, WATCHDOG_TIMEOUT_ENV)
+from paddle_doctor.runtime.launch import cleanenv
 
 SITE_DIR = Path(__file__).resolve().parent / "sitecustomize"
 LAUNCH_MODULES = ("paddle.distributed.launch", "paddle.distributed.fleet.launch")
@@ -58,15 +59,15 @@ def plan_run(cmd: Sequence[str], *, trace: bool = False, check: bool = False, de
     directory = (base / chosen).absolute()
     guards = ["record"] + (["watchdog"] if watchdog else []) + (["trace"] if trace or check else []) + \
         (["check"] if check else [])
-    env[bootstrap.GUARDS_ENV] = ",".join(guards)
-    env[rankenv.LOG_DIR_ENV] = str(directory)
-    env[rankenv.RUN_ID_ENV] = uuid.uuid4().hex[:12]
-    env.pop(bootstrap.OWNER_ENV, None)
+    env[GUARDS_ENV] = ",".join(guards)
+    env[LOG_DIR_ENV] = str(directory)
+    env[RUN_ID_ENV] = uuid.uuid4().hex[:12]
+    env.pop(OWNER_ENV, None)
     env["PYTHONPATH"] = os.pathsep.join([str(SITE_DIR)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     if not launcher:
-        env[bootstrap.SINGLE_ENV] = "1"
+        env[SINGLE_ENV] = "1"
     if watchdog_timeout is not None:
-        env[DEADLINE_ENV] = str(watchdog_timeout)
+        env[WATCHDOG_TIMEOUT_ENV] = str(watchdog_timeout)
     if debug_logs:
         env.update(debug_env(env))
     return RunPlan(list(cmd), env, directory, launcher, removed)
@@ -75,7 +76,7 @@ def plan_run(cmd: Sequence[str], *, trace: bool = False, check: bool = False, de
 def debug_env(env: Mapping[str, str]) -> dict[str, str]:
     """Guide 000 §3.1: Paddle's verbose log and NCCL's, the latter in one file per rank (the
     per-rank NCCL_DEBUG_FILE is set by each worker's sitecustomize, which knows its rank)."""
-    out = {bootstrap.DEBUG_LOGS_ENV: "1"}
+    out = {DEBUG_LOGS_ENV: "1"}
     for key, value in (("GLOG_v", "4"), ("NCCL_DEBUG", "INFO")):
         if key not in env:
             out[key] = value
@@ -88,12 +89,12 @@ def stale_files(log_dir: Path) -> list[Path]:
     if not log_dir.is_dir():
         return []
     return sorted(p for p in log_dir.iterdir()
-                  if p.name.startswith((rankenv.RECORD_PREFIX, rankenv.FAULT_PREFIX)))
+                  if p.name.startswith((RECORD_PREFIX, FAULT_PREFIX)))
 
 
 def empty_dumps(log_dir: Path) -> list[Path]:
     """Crash dump files nobody wrote to (a rank killed by SIGKILL leaves its empty file)."""
-    return [p for p in stale_files(log_dir) if p.name.startswith(rankenv.FAULT_PREFIX) and p.stat().st_size == 0]
+    return [p for p in stale_files(log_dir) if p.name.startswith(FAULT_PREFIX) and p.stat().st_size == 0]
 
 
 def shell_code(returncode: int) -> int:

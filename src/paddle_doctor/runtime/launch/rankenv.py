@@ -13,10 +13,7 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 
-LOG_DIR_ENV = "PADDLE_DOCTOR_LOG_DIR"
-RUN_ID_ENV = "PADDLE_DOCTOR_RUN_ID"
-RECORD_PREFIX = "paddle_doctor_error."
-FAULT_PREFIX = "paddle_doctor_fault."
+from paddle_doctor.contract import LOG_DIR_ENV, RUN_ID_ENV, fault_name, record_name
 
 
 @dataclass(frozen=True)
@@ -34,10 +31,10 @@ class RankInfo:
         return "main" if self.rank is None else str(self.rank)
 
     def record_path(self) -> Path:
-        return self.log_dir / f"{RECORD_PREFIX}{self.label}.json"
+        return self.log_dir / record_name(self.label)
 
     def fault_path(self) -> Path:
-        return self.log_dir / f"{FAULT_PREFIX}{self.label}.dump"
+        return self.log_dir / fault_name(self.label)
 
 
 def _int(env, *names: str) -> int | None:

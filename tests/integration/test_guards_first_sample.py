@@ -1,0 +1,79 @@
+"""The hang of issue 8: a rank frozen (SIGSTOP) or killed (SIGKILL) at its very first sample inside
+``paddle_doctor.evaluate``, before it has announced its plan and usually before its first
+heartbeat; and rank 0, which hosts the TCP store, frozen mid-evaluation. Through the real
+launcher, with evaluate's own guards (no `run`), W in {2, 3}, a Dataset and a DataLoader with
+num_workers 0 and 2.
+
+Every survivor must name the rank within 15 s of the fault (its process gone by then), leave an
+error record, and ``diagnose`` must name the cause and the rank. The watchdog's deadline is set
+to 3 s here so that each run is short; ``bench/bench_faults.py`` runs every combination 10 times.
+The dimensions are covered compactly (each fault, world size and data kind at least twice), not
+as a full product, to keep ``make test`` short.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "guards"))
+from harness import base_env, launch  # noqa: E402
+
+pytestmark = pytest.mark.integration
+NAMED_WITHIN_S = 15.0
+DEADLINE_S = "3"
+CAUSES = {"sigstop": "collective_timeout", "sigkill": "host_oom_killed", "sigstop-mid": "collective_timeout"}
+# id: (fault, victim, world, data)
+SCENARIOS = {
+    "sigstop-w2-dataset": ("sigstop", 1, 2, "dataset"),
+    "sigkill-w3-dataset": ("sigkill", 1, 3, "dataset"),
+    "sigstop-w3-loader0": ("sigstop", 1, 3, "loader0"),
+    "sigkill-w2-loader0": ("sigkill", 1, 2, "loader0"),
+    "sigstop-w2-loader2": ("sigstop", 1, 2, "loader2"),
+    "sigkill-w3-loader2": ("sigkill", 1, 3, "loader2"),
+    "rank0-sigstop-mid-w2": ("sigstop-mid", 0, 2, "loader0"),
+    "rank0-sigstop-mid-w3": ("sigstop-mid", 0, 3, "dataset"),
+}
+NAMING_LINE = re.compile(r"^\[paddle-doctor\] watchdog on rank \d+: .*$", re.MULTILINE)
+
+
+def run_scenario(tmp_path: Path, fault: str, victim: int, world: int, data: str):
+    survivors = [r for r in range(world) if r != victim]
+    return launch(tmp_path, world, "eval_first_sample.py", [fault, str(victim), data],
+                  env=base_env(PADDLE_DOCTOR_WATCHDOG_TIMEOUT=DEADLINE_S), timeout=60, stop_after=survivors)
+
+
+def naming_times(run, victim: int, world: int) -> dict[int, float]:
+    """Survivor rank -> seconds from the fault until its process was gone, having named ``victim``."""
+    t_fault = run.fault_time()
+    out = {}
+    for rank in (r for r in range(world) if r != victim):
+        lines = NAMING_LINE.findall(run.log(rank))
+        if rank in run.exits and t_fault is not None and any(f": rank {victim} " in line for line in lines):
+            out[rank] = run.exits[rank] - t_fault
+    return out
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+def test_a_rank_lost_before_its_first_word_is_named_by_every_survivor(scenario, tmp_path):
+    fault, victim, world, data = SCENARIOS[scenario]
+    run = run_scenario(tmp_path, fault, victim, world, data)
+    context = f"{scenario}: rc {run.rc}, wall {run.wall:.1f} s\n{run.err[-2000:]}"
+    assert run.fault_time() is not None, context
+    times = naming_times(run, victim, world)
+    for rank in (r for r in range(world) if r != victim):
+        assert rank in times, f"rank {rank} did not name rank {victim}:\n{run.log(rank)[-2500:]}\n{context}"
+        print(f"{scenario}: rank {rank} named rank {victim} and was gone {times[rank]:.2f} s after the fault")
+        assert times[rank] <= NAMED_WITHIN_S, context
+        assert run.record(rank) is not None, f"no error record for rank {rank}"
+        assert run.record(rank)["finding"]["ranks"] == [victim], run.record(rank)["finding"]
+
+    from paddle_doctor.diagnose import diagnose_paths
+
+    rc = diagnose_paths([str(run.log_dir)]).root_cause
+    assert rc is not None, context
+    assert (rc.category, rc.rank) == (CAUSES[fault], victim), (rc, context)

@@ -1,0 +1,77 @@
+"""What the guards hand over is a Finding, and diagnose names its own cause id from a record of
+each guard kind and of each of our exceptions (not ``python_exception``). Records are written by
+the runtime's own ``record.write_record`` and the exception hook, into a built log dir; no
+processes, no paddle."""
+
+import json
+
+import pytest
+
+from paddle_doctor import errors
+from paddle_doctor.contract import GUARD_KINDS, RECORD_SCHEMA
+from paddle_doctor.diagnose import diagnose_paths
+from paddle_doctor.findings import Finding
+from paddle_doctor.runtime.guards import hooks
+from paddle_doctor.runtime.guards import record as rec
+from paddle_doctor.runtime.guards.guardfinding import guard_finding, merged
+from paddle_doctor.runtime.guards.guardstate import STATE
+
+QUIET = "I1129 21:49:29.847064 10358 tcp_utils.cc:132] Successfully connected to 127.0.0.1:39144\nstep 1\n"
+
+
+@pytest.fixture
+def rank0(tmp_path, monkeypatch):
+    """A log dir of a 2-rank launch, and this process playing rank 0 (which writes the record)."""
+    for r in range(2):
+        (tmp_path / f"workerlog.{r}").write_text(QUIET)
+    monkeypatch.setenv("PADDLE_DOCTOR_LOG_DIR", str(tmp_path))
+    monkeypatch.setenv("PADDLE_TRAINER_ID", "0")
+    monkeypatch.setenv("PADDLE_TRAINERS_NUM", "2")
+    monkeypatch.setattr(rec, "_written", None)
+    monkeypatch.setattr(rec, "_path", None)
+    monkeypatch.setitem(hooks._state, "disabled", False)
+    monkeypatch.setattr(STATE, "fired", False)  # the hook sets it: restored after each test
+    return tmp_path
+
+
+@pytest.mark.parametrize("kind", sorted(GUARD_KINDS))
+def test_a_record_of_each_guard_kind_is_diagnosed_as_its_cause(kind, rank0):
+    rec.write_record("watchdog", finding=guard_finding(kind, [1], f"rank 1: what the {kind} guard saw"))
+    data = json.loads((rank0 / "paddle_doctor_error.0.json").read_text())
+    assert data["schema"] == RECORD_SCHEMA
+    assert Finding.from_dict(data["finding"]).code == kind
+    rc = diagnose_paths([str(rank0)]).root_cause
+    assert (rc.category, rc.rank) == (GUARD_KINDS[kind], 1)
+
+
+OWN = [errors.SampleCountError, errors.StateSchemaError, errors.PreflightError, errors.CollectiveMismatchError,
+       errors.StoreTimeoutError]
+
+
+@pytest.mark.parametrize("cls", OWN, ids=lambda c: c.__name__)
+def test_our_own_exception_is_diagnosed_as_its_cause_id(cls, rank0):
+    try:
+        raise cls("what went wrong\nand a table")
+    except cls as exc:
+        hooks.on_exception(cls, exc, exc.__traceback__)
+    data = json.loads((rank0 / "paddle_doctor_error.0.json").read_text())
+    assert (data["finding"]["code"], data["finding"]["cause"]) == (cls.__name__, cls.default_cause)
+    assert data["finding"]["message"] == "what went wrong" and data["finding"]["ranks"] == [0]
+    rc = diagnose_paths([str(rank0)]).root_cause
+    assert (rc.category, rc.rank) == (cls.default_cause, 0)
+    assert cls.default_cause != "python_exception"
+
+
+def test_an_exception_with_a_finding_names_the_finding_s_cause_and_ranks():
+    finding = guard_finding("uneven", [2], "rank 2 ran 2 more batches")
+    exc = errors.CollectiveMismatchError("collective mismatch", finding=finding)
+    assert exc.cause == "uneven_eval_batches" and exc.finding is finding
+    assert errors.PreflightError("x").cause == "config_error"
+    assert not hasattr(exc, "hint")
+
+
+def test_guard_findings_check_their_kind_and_merge_by_rank():
+    with pytest.raises(ValueError, match="unknown guard kind"):
+        guard_finding("verdict", [1], "no such kind")
+    both = merged([guard_finding("dead", [2], "rank 2 died"), guard_finding("dead", [1], "rank 1 died")])
+    assert (both.code, both.ranks, both.message) == ("dead", (1, 2), "rank 2 died; rank 1 died")
