@@ -76,4 +76,4 @@ def test_a_rank_lost_before_its_first_word_is_named_by_every_survivor(scenario, 
 
     rc = diagnose_paths([str(run.log_dir)]).root_cause
     assert rc is not None, context
-    assert (rc.category, rc.rank) == (CAUSES[fault], victim), (rc, context)
+    assert (rc.cause, rc.ranks) == (CAUSES[fault], (victim,)), (rc, context)

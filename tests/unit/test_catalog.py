@@ -13,7 +13,8 @@ import pytest
 
 import paddle_doctor
 from paddle_doctor.catalog import Cause, UnknownCauseError, all_causes, cause_ids, get_cause
-from paddle_doctor.catalog.render import render_cause_text, render_list_text, render_markdown
+from paddle_doctor.links import LENSES, backlinks, links_for, references
+from paddle_doctor.render.causes import render_cause_text, render_list_text, render_markdown
 from paddle_doctor.cli.main import COMMANDS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -95,9 +96,9 @@ def test_entry_is_complete(cause: Cause):
     assert "\n" not in cause.title
     assert cause.kind in ("crash", "corruption")
     assert cause.seed == "" or SEED.match(cause.seed), cause.seed
-    assert all(LINT_CODE.match(code) for code in cause.lint_rules), cause.lint_rules
-    assert all(ENV_CHECK.match(name) for name in cause.env_checks), cause.env_checks
-    assert len(set(cause.lint_rules)) == len(cause.lint_rules)
+    links = links_for(cause.id)
+    assert all(LINT_CODE.match(code) for code in links.lint_rules), links.lint_rules
+    assert all(ENV_CHECK.match(name) for name in links.env_checks), links.env_checks
 
 
 def test_kinds():
@@ -105,13 +106,25 @@ def test_kinds():
     assert corruption == CORRUPTION_IDS
 
 
-def test_a_lint_code_points_to_one_cause_only():
-    owner: dict[str, str] = {}
-    for cause in all_causes():
-        for code in cause.lint_rules:
-            assert owner.setdefault(code, cause.id) == cause.id, (
-                f"{code} maps to {owner[code]} and {cause.id}"
-            )
+def test_every_back_link_points_at_a_cause_of_the_catalog():
+    """The lenses' own tables (lint rules, env checks, signatures, guard kinds, smoke checks) name
+    only real cause ids, and each name points at one cause."""
+    refs = references()
+    assert set(refs) == set(LENSES)
+    for lens, pairs in refs.items():
+        assert pairs, f"{lens}: its table is empty"
+        owner: dict[str, str] = {}
+        for name, cause in pairs:
+            assert cause in cause_ids(), f"{lens} {name} -> {cause!r}, not in the catalog"
+            assert owner.setdefault(name, cause) == cause, f"{lens} {name} -> {owner[name]} and {cause}"
+
+
+def test_back_links_come_from_the_code_not_the_catalog():
+    text = (REPO / "src" / "paddle_doctor" / "catalog" / "causes.toml").read_text(encoding="utf-8")
+    assert not re.search(r"^(lint_rules|env_checks|signatures|guard_kinds)\s*=", text, re.M)
+    every_rule = {code for links in backlinks().values() for code in links.lint_rules}
+    from paddle_doctor.lint.codes import RULES
+    assert every_rule == {rule.code for rule in RULES}
 
 
 def test_code_fences_are_balanced():
@@ -141,13 +154,13 @@ def test_get_cause_unknown_raises():
 def test_docs_causes_md_is_in_step():
     doc = REPO / "docs" / "causes.md"
     assert doc.read_text(encoding="utf-8") == render_markdown(), (
-        "docs/causes.md is stale: run `python -m paddle_doctor.catalog.render > docs/causes.md`"
+        "docs/causes.md is stale: run `python -m paddle_doctor.render.causes > docs/causes.md`"
     )
 
 
 def test_markdown_has_every_cause_and_index_row():
     md = render_markdown()
-    assert "python -m paddle_doctor.catalog.render > docs/causes.md" in md
+    assert "python -m paddle_doctor.render.causes > docs/causes.md" in md
     for cause in all_causes():
         assert f"\n## `{cause.id}`\n" in md
         assert f"| [`{cause.id}`](#{cause.id}) |" in md
@@ -161,7 +174,7 @@ def test_cause_text_shows_every_field():
         assert f"\n{heading}\n" in text
     assert 'p = "_layers."' in text  # the strip-the-prefix snippet survives without its fences
     assert cause.seed in text
-    assert all(code in text for code in cause.lint_rules)
+    assert links_for(cause.id).lint_rules and all(code in text for code in links_for(cause.id).lint_rules)
     assert "```" not in text
 
 
@@ -175,7 +188,7 @@ def test_list_text_one_line_per_cause():
 
 def test_render_imports_neither_paddle_nor_rich():
     code = (
-        "import sys; import paddle_doctor.catalog.render as r; r.render_markdown(); "
+        "import sys; import paddle_doctor.render.causes as r; r.render_markdown(); "
         "bad = [m for m in sys.modules if m.split('.')[0] in ('paddle', 'rich')]; "
         "assert not bad, bad"
     )
@@ -205,7 +218,7 @@ def test_tool_mention_check_catches_tools_that_do_not_exist():
     assert _unreal_tool_mentions("use `paddle_doctor.no_such_helper(...)`") == ["paddle_doctor.no_such_helper"]
     assert _unreal_tool_mentions(
         "`paddle-doctor diagnose log/`, `paddle-doctor run --trace`, `paddle_doctor.evaluate(...)`, "
-        "`python -m paddle_doctor.catalog.render`") == []
+        "`python -m paddle_doctor.render.causes`") == []
 
 
 @pytest.mark.parametrize("cause", all_causes(), ids=lambda c: c.id)

@@ -41,7 +41,7 @@ def test_a_record_of_each_guard_kind_is_diagnosed_as_its_cause(kind, rank0):
     assert data["schema"] == RECORD_SCHEMA
     assert Finding.from_dict(data["finding"]).code == kind
     rc = diagnose_paths([str(rank0)]).root_cause
-    assert (rc.category, rc.rank) == (GUARD_KINDS[kind], 1)
+    assert (rc.cause, rc.ranks) == (GUARD_KINDS[kind], (1,))
 
 
 OWN = [errors.SampleCountError, errors.StateSchemaError, errors.PreflightError, errors.CollectiveMismatchError,
@@ -58,7 +58,7 @@ def test_our_own_exception_is_diagnosed_as_its_cause_id(cls, rank0):
     assert (data["finding"]["code"], data["finding"]["cause"]) == (cls.__name__, cls.default_cause)
     assert data["finding"]["message"] == "what went wrong" and data["finding"]["ranks"] == [0]
     rc = diagnose_paths([str(rank0)]).root_cause
-    assert (rc.category, rc.rank) == (cls.default_cause, 0)
+    assert (rc.cause, rc.ranks) == (cls.default_cause, (0,))
     assert cls.default_cause != "python_exception"
 
 

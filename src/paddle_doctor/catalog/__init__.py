@@ -1,6 +1,7 @@
 """The cause catalog: one entry per root cause, as data (``causes.toml``).
 
-Every lens points at these ids; ``paddle-doctor explain`` and ``docs/causes.md`` are rendered from them.
+Every lens points at these ids; ``paddle-doctor explain`` and ``docs/causes.md`` are rendered from them
+(``paddle_doctor.render.causes``), with the back-links each lens declares (``paddle_doctor.links``).
 """
 
 from __future__ import annotations
@@ -25,9 +26,6 @@ class Cause:
     confirm: str  # how to confirm it
     fix: str  # the fix, with concrete commands or code
     seed: str = ""  # the troubleshooting-guide section it comes from, if any
-    lint_rules: tuple[str, ...] = ()
-    env_checks: tuple[str, ...] = ()
-    signatures: tuple[str, ...] = ()  # names of diagnose log signatures that point here
 
 
 class UnknownCauseError(KeyError):
@@ -42,9 +40,7 @@ def all_causes() -> tuple[Cause, ...]:
 
 
 def _cause_from_table(cause_id: str, entry: dict) -> Cause:
-    tuples = {k: tuple(entry.get(k, ())) for k in ("lint_rules", "env_checks", "signatures")}
-    scalars = {k: v for k, v in entry.items() if k not in tuples}
-    return Cause(id=cause_id, **scalars, **tuples)
+    return Cause(id=cause_id, **entry)
 
 
 @functools.lru_cache(maxsize=1)

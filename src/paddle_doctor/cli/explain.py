@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..catalog import UnknownCauseError, cause_ids, get_cause
-from ..catalog.render import render_cause_text, render_list_text
+from ..render.causes import render_cause_text, render_list_text
 
 
 @click.command("explain")

@@ -151,12 +151,14 @@ def verdict_from_records(records: dict[int, RecordFile]) -> Finding | None:
 
 def _from_guard(rec: RecordFile, records: dict[int, RecordFile]):
     finding = rec.finding
-    if finding is None or not finding.ranks or finding.cause in GENERIC_CAUSES:
+    if finding is None or not finding.ranks:
         return None
     culprit = finding.ranks[0]
     own = records.get(culprit)
     if finding.code == "dead" and own is not None and own is not rec:
         return None  # its own record (or crash dump) says more than "it vanished"
+    if finding.cause in GENERIC_CAUSES and (culprit == rec.rank or (own is not None and own is not rec)):
+        return None  # generic about itself, or the culprit's own record names the cause
     return rec.time, finding.cause, culprit, rec, finding.message or finding.cause, finding.code or "error_record"
 
 

@@ -1,8 +1,10 @@
 """Render the cause catalog: Markdown for ``docs/causes.md``, plain text for ``paddle-doctor explain``.
 
-Pure functions: they return strings and never print. Regenerate the doc with::
+Each cause is shown with what points at it in the code (lint rules, env checks, log signatures,
+guard kinds, smoke checks: ``paddle_doctor.links``). Pure functions: they return strings and never
+print. Regenerate the doc with::
 
-    python -m paddle_doctor.catalog.render > docs/causes.md
+    python -m paddle_doctor.render.causes > docs/causes.md
 
 A unit test checks that ``docs/causes.md`` equals :func:`render_markdown`, so edit
 ``causes.toml`` and regenerate rather than editing the doc.
@@ -12,9 +14,10 @@ from __future__ import annotations
 
 import textwrap
 
-from . import Cause, all_causes
+from ..catalog import Cause, all_causes
+from ..links import Links, links_for
 
-GENERATE_COMMAND = "python -m paddle_doctor.catalog.render > docs/causes.md"
+GENERATE_COMMAND = "python -m paddle_doctor.render.causes > docs/causes.md"
 SOURCE_PATH = "src/paddle_doctor/catalog/causes.toml"
 KIND_MEANING = {
     "crash": "takes the job down",
@@ -40,9 +43,7 @@ def render_cause_markdown(cause: Cause) -> str:
     related = [
         f"Kind: {cause.kind} ({KIND_MEANING.get(cause.kind, cause.kind)})",
         f"Seed: {cause.seed or 'none'}",
-        f"Lint rules (planned): {_md_codes(cause.lint_rules)}",
-        f"Env checks (planned): {_md_codes(cause.env_checks)}",
-        f"Log signatures: {_md_codes(cause.signatures)}",
+        *(f"{label}: {_md_codes(names)}" for label, names in _related(links_for(cause.id))),
     ]
     blocks = [
         f"## `{cause.id}`",
@@ -68,8 +69,10 @@ def _md_header(count: int) -> str:
             "of a multi-rank job down (or makes its result wrong), how to confirm it, and how to fix "
             "it. The ids are stable: `paddle-doctor diagnose` reports them as "
             "`root_cause.category`, and `paddle-doctor explain ID` prints the same entry in the "
-            "terminal. The lint rule codes and env check names listed per cause are reserved for "
-            "the planned `lint` and `env` commands, which are not built yet.",
+            "terminal. Under each cause: the lint rules (`paddle-doctor lint`), env checks "
+            "(`paddle-doctor env`), log signatures (`diagnose`), guard kinds (the runtime guards) "
+            "and smoke checks (`paddle-doctor smoke`) that point at it, read from their own tables "
+            "in the code.",
             "Kinds: **crash** takes the job down; **corruption** gives a wrong result without "
             "crashing. Seeds refer to sections of the two troubleshooting guides the catalog "
             "started from (`000 §3.2` is section 3.2 of guide 000).",
@@ -117,15 +120,21 @@ def render_cause_text(cause: Cause) -> str:
         "Fix",
         _text_block(cause.fix),
     ]
-    related = [
-        ("Seed (troubleshooting-guide sections)", cause.seed),
-        ("Lint rules (planned)", ", ".join(cause.lint_rules)),
-        ("Env checks (planned)", ", ".join(cause.env_checks)),
-    ]
+    related = [("Seed (troubleshooting-guide sections)", cause.seed)]
+    related += [(label, ", ".join(names)) for label, names in _related(links_for(cause.id))]
     shown = [f"{label}: {value}" for label, value in related if value]
     if shown:
         lines += ["", *shown]
     return "\n".join(lines) + "\n"
+
+
+LINK_LABELS = {"lint_rules": "Lint rules", "env_checks": "Env checks", "signatures": "Log signatures",
+               "guard_kinds": "Guard kinds", "smoke_checks": "Smoke checks"}
+
+
+def _related(links: Links) -> list[tuple[str, tuple[str, ...]]]:
+    """(label, names) for every lens, in a fixed order; empty lenses included (the doc says "none")."""
+    return [(label, getattr(links, lens)) for lens, label in LINK_LABELS.items()]
 
 
 def render_list_text() -> str:
