@@ -296,7 +296,8 @@ SIGNATURES: tuple[Signature, ...] = (
          source="nccl-cu12 2.32.3 libnccl.so (%s:%d (%s) Cuda failure '%s' ... NCCL WARN %s) with CUDA's "
                 "cudaErrorInsufficientDriver text"),
     _sig("nccl_init_cuda_error", r"(?:NCCL|Nccl) error[^\n]*unhandled cuda error[^\n]*collective_helper\.cc|"
-         r"ncclCommInitRank[^\n]*unhandled cuda error", "cause", "nccl_version_mismatch", 93,
+         r"ncclCommInitRank[^\n]*unhandled cuda error|ncclUnhandledCudaError[^\n]*collective_helper\.cc",
+         "cause", "nccl_version_mismatch", 93,
          "OSError: (External)  Nccl error, unhandled cuda error  (at /paddle/paddle/fluid/platform/"
          "collective_helper.cc:100)",
          title="NCCL failed a CUDA call while creating its communicator: NCCL does not match this CUDA/driver",
