@@ -31,7 +31,7 @@ def _diagnose(log_dir, tail: bytes) -> None:
         from ..render.html import REPORT_NAME, write_report
 
         try:
-            page = write_report(diagnosis, [str(plan.log_dir)], plan.log_dir / REPORT_NAME)
+            page = write_report(diagnosis, [str(log_dir)], log_dir / REPORT_NAME)
             click.echo(f"paddle-doctor run: timeline page {page}", err=True)
         except OSError as exc:
             click.echo(f"paddle-doctor run: no timeline page: {exc}", err=True)
