@@ -25,6 +25,7 @@ import re
 import signal
 import sys
 import threading
+import time
 
 from paddle_doctor.errors import PaddleDoctorError, PeerFailedError
 from paddle_doctor.findings import Finding
@@ -38,6 +39,7 @@ VICTIM_RE = re.compile(r"pair\.cc:\d+\] TIMEOUT|Connection (?:reset|closed) by p
                        r"[Nn][Cc][Cc][Ll]|EnforceNotMet|preamble|DataLoader .*killed by signal: Terminated")
 VICTIM_WAIT_S = 1.0  # how long a failed collective waits for the watchdog to name the vanished peer
 TERM_WAIT_S = 0.5
+TERM_HANDOFF_S = 2.0  # the main thread's wait for the signal thread to take SIGTERM over
 
 _state = {"excepthook": False, "signals": False, "disabled": False, "term_started": False}
 _prev_excepthook = None
@@ -177,9 +179,18 @@ def _watch_signals(read_fd: int) -> None:
 
 
 def _py_term_handler(signum, frame) -> None:
-    # The main thread got here first (it was running Python): the signal thread does the work.
-    _on_term()
-    threading.Event().wait()  # the process ends from the signal thread
+    """The main thread was running Python. The signal thread (woken through the wakeup fd) does the
+    work: here other Python signal handlers would interrupt it (Paddle's SIGCHLD handler raises
+    when the launcher's SIGTERM has already ended a DataLoader worker). The main thread only parks;
+    it does the work itself only if the signal thread never starts."""
+    started = time.monotonic()
+    while True:
+        try:
+            if not _state["term_started"] and time.monotonic() - started > TERM_HANDOFF_S:
+                _on_term()
+            threading.Event().wait(0.1)  # the process ends from the signal thread
+        except BaseException:  # another handler's exception must not unwind the main thread now
+            continue
 
 
 def _on_term() -> None:
