@@ -15,8 +15,7 @@ Error record, schema 2 (``paddle_doctor_error.<rank>.json``, one per process, wr
      "peers", "memory", "argv", "paddle_version", "messages", "later"}
 
 Schema 1 (``paddle_doctor.error_record/1``) had a ``hint`` dict (kind, category, ranks, summary)
-instead of ``finding``; readers accept both. Until diagnose reads ``finding``, schema-2 records
-still carry ``hint`` too, derived from the finding (an extra key; it goes when diagnose moves).
+instead of ``finding``; readers accept both.
 
 A guard's finding: ``code`` is one of :data:`GUARD_KINDS`, ``cause`` its catalog id there (or a
 more precise one the guard knows), ``ranks`` the culprits, ``message`` one line naming them. A

@@ -54,7 +54,7 @@ def test_a_later_event_is_merged_into_the_first_record(log_dir):
     data = json.loads((log_dir / "paddle_doctor_error.3.json").read_text())
     assert data["schema"] == RECORD_SCHEMA and data["kind"] == "exception"
     assert Finding.from_dict(data["finding"]) == finding
-    assert data["hint"] == {"kind": "dead", "category": "host_oom_killed", "ranks": [1], "summary": "rank 1 died"}
+    assert "hint" not in data  # schema 2 carries the Finding only
     assert data["later"][0]["kind"] == "watchdog" and data["messages"] == ["[paddle-doctor] watchdog on rank 3: rank 1 died"]
 
 

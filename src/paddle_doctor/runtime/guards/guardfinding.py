@@ -30,12 +30,3 @@ def merged(found: list[Finding]) -> Finding:
     first = found[0]
     return guard_finding(first.code, [r for f in found for r in f.ranks], "; ".join(f.message for f in found),
                          cause=first.cause, confidence=first.confidence, why=first.why)
-
-
-def schema1_hint(finding: Finding | None) -> dict | None:
-    """The schema-1 ``hint`` of a record, for readers that do not read ``finding`` yet."""
-    if finding is None:
-        return None
-    # "dead" made schema-1 readers prefer the culprit's own record: right for a crash or an error too
-    kind = "dead" if finding.code in ("crashed", "failed") else finding.code
-    return {"kind": kind, "category": finding.cause, "ranks": list(finding.ranks), "summary": finding.message}

@@ -31,7 +31,6 @@ from pathlib import Path
 from paddle_doctor.contract import RECORD_SCHEMA
 from paddle_doctor.findings import Finding
 from paddle_doctor.runtime.guards import procinfo, trace
-from paddle_doctor.runtime.guards.guardfinding import schema1_hint
 from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.launch import rankenv
 MAX_TRACEBACK_CHARS = 20000
@@ -50,7 +49,7 @@ def build(kind: str, *, exc_info=None, signal_name: str | None = None, finding: 
     cur = STATE.current
     return {
         "schema": RECORD_SCHEMA, "finding": finding.to_dict() if finding is not None else None,
-        "hint": schema1_hint(finding), "kind": kind, "rank": me.rank, "local_rank": me.local_rank,
+        "kind": kind, "rank": me.rank, "local_rank": me.local_rank,
         "world_size": me.world_size, "host": me.host, "pid": me.pid, "run_id": me.run_id,
         "time": now, "time_iso": dt.datetime.fromtimestamp(now).astimezone().isoformat(timespec="milliseconds"),
         "exception": _exception(exc_info), "signal": signal_name,
@@ -98,7 +97,6 @@ def _merge(rec: dict, kind: str, fields: dict) -> None:
     """A later event of the same process: keep the first as the record, note the rest."""
     if fields.get("finding") is not None and not rec.get("finding"):
         rec["finding"] = fields["finding"].to_dict()
-        rec["hint"] = schema1_hint(fields["finding"])
     if fields.get("peers"):
         rec["peers"] = fields["peers"]
     later = {"kind": kind, "time": time.time(), "signal": fields.get("signal_name"),
