@@ -1,6 +1,6 @@
 import io
 
-from paddle_doctor.diagnose.redact import redact
+from paddle_doctor.redact import redact
 from paddle_doctor.diagnose.scan import CHUNK_BYTES, scan_stream
 
 
@@ -28,3 +28,12 @@ def test_redacts_secret_values_in_env_dumps():
     out = redact(line)
     assert "hf_abc" not in out and "p w" not in out and "ghp_1" not in out
     assert "'PATH': '/usr/bin'" in out and "HF_TOKEN" in out
+
+
+def test_one_redaction_for_every_lens_masks_urls_flags_and_dicts():
+    line = ("environ({'HF_TOKEN': 'hf_abc123', 'PATH': '/usr/bin'}) https_proxy=http://u:pw123@proxy:3128 "
+            "cmd --api-key sk-999 PADDLE_AUTH_KEY=zzz")
+    out = redact(line)
+    for secret in ("hf_abc123", "pw123", "sk-999", "zzz"):
+        assert secret not in out, out
+    assert "'PATH': '/usr/bin'" in out and "proxy:3128" in out

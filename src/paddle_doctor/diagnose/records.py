@@ -24,7 +24,7 @@ from ..catalog import get_cause
 from ..contract import FAULT_NAME_RE, RECORD_SCHEMA_PREFIX
 from ..errors import CAUSE_BY_NAME
 from ..findings import EvidenceLine, Finding, Location
-from .redact import redact
+from ..redact import redact
 from .signatures import VICTIM_ROLES, match_line
 
 DUMP_SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..findings import Finding, Location, RankStatus, Severity
 from .ranks import RankState
 from .records import RecordFile
-from .redact import redact
+from ..redact import redact
 
 FIRST_ERROR_CHARS = 300
 SEVERITY = {RankStatus.ROOT_CAUSE: Severity.ERROR, RankStatus.VICTIM: Severity.WARNING,

@@ -15,7 +15,7 @@ from ..catalog import get_cause
 from ..findings import Alternative, Confidence, EvidenceLine, Finding, Location
 from .differential import alternatives_for
 from .parse import Event
-from .redact import redact
+from ..redact import redact
 
 TITLE_MSG_CHARS = 120
 TITLE_CHARS = 300

@@ -12,17 +12,12 @@ import os
 import re
 from collections.abc import Mapping
 
+from ...redact import MASK, is_secret_name, redact
+
 SHOWN_PREFIXES = ("PADDLE_", "FLAGS_", "NCCL_", "GLOG_")
 SHOWN_NAMES = frozenset({"CUDA_VISIBLE_DEVICES", "MASTER_ADDR", "MASTER_PORT", "LD_LIBRARY_PATH", "CUDA_HOME",
                          "OMP_NUM_THREADS", "POD_IP", "TRAINING_ROLE"})
 PROXY_NAMES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
-SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|AUTH|CREDENTIAL", re.IGNORECASE)
-_URL_PASSWORD = re.compile(r"(?P<scheme>[A-Za-z][\w+.-]*://)(?P<user>[^\s:/@]*):(?P<password>[^\s@/]*)@")
-_SECRETISH = r"[\w.-]*(?:KEY|TOKEN|SECRET|PASS|AUTH|CREDENTIAL)[\w.-]*"
-# "NAME=value", "name: value", and on command lines "--api-key value"
-_SECRET_ASSIGN = re.compile(rf"(?P<name>{_SECRETISH})(?P<sep>\s*[=:]\s*)(?P<value>[^\s,;'\"]+)"
-                            rf"|(?P<flag>--?{_SECRETISH})(?P<space>\s+)(?P<arg>[^\s-][^\s]*)", re.IGNORECASE)
-MASK = "***"
 
 
 def shown_variables(environ: Mapping[str, str], home: str | None = None) -> dict[str, str]:
@@ -41,22 +36,15 @@ def proxy_variables(environ: Mapping[str, str]) -> dict[str, bool]:
 
 
 def mask_value(name: str, value: str, home: str = "") -> str:
-    if SECRET_NAME.search(name):
+    if is_secret_name(name):
         return MASK
     return redact_text(value, home)
 
 
 def redact_text(text: str, home: str = "") -> str:
-    """Mask URL passwords and ``NAME=value`` pairs whose name looks secret; ``$HOME`` -> ``~``."""
-    text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:{MASK}@", text)
-    text = _SECRET_ASSIGN.sub(_mask_pair, text)
+    """Mask secrets (``paddle_doctor.redact``); ``$HOME`` -> ``~``."""
+    text = redact(text)
     if home and home != "/":
         # only as a whole path ("/root" in "etcd://root:pw@..." is a user name, not the home)
         text = re.sub(rf"(?<![\w/]){re.escape(home.rstrip('/'))}(?=/|\s|$|[:;,'\"])", "~", text)
     return text
-
-
-def _mask_pair(match: re.Match) -> str:
-    if match["name"] is not None:
-        return f"{match['name']}{match['sep']}{MASK}"
-    return f"{match['flag']}{match['space']}{MASK}"
