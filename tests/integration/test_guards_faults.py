@@ -102,7 +102,7 @@ def test_preflight_names_the_rank_whose_plan_differs(tmp_path):
         assert "PreflightError: preflight: ranks disagree on dataset_checksum, dataset_len, params_checksum " \
                "(rank 1 differs from the others)" in log, log[-2000:]
         assert re.search(r"dataset_len +10 +9 +10", log)
-        assert run.record(rank)["hint"]["ranks"] == [1]
+        assert run.record(rank)["finding"]["ranks"] == [1]
     from paddle_doctor.diagnose import diagnose_paths
 
     rc = diagnose_paths([str(run.log_dir)]).root_cause

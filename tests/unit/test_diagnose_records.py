@@ -213,3 +213,19 @@ def test_lone_store_timeout_with_leftover_paddle_vars_is_residual_env(tmp_path):
                  "$ python train.py\nTraceback (most recent call last):\n" + STORE_TIMEOUT)
     rc = diagnose_paths([str(f)]).root_cause
     assert rc.cause == "residual_dist_env" and rc.alternatives[0].cause == "missing_dist_env"
+
+
+def test_a_watchdogs_inferred_ending_yields_to_the_culprits_own_log():
+    """A survivor's "rank 2 crashed" is how it ended; rank 2's own log (gloo's size check) says why."""
+    from paddle_doctor.diagnose import _prefer
+    from paddle_doctor.findings import Finding
+
+    crashed = Finding("crashed", "segfault", "rank 2 crashed in native code", ranks=(2,))
+    logged = Finding("gloo_size_mismatch", "uneven_eval_batches", "sizes differ", ranks=(2,))
+    other_rank = Finding("gloo_size_mismatch", "uneven_eval_batches", "sizes differ", ranks=(1,))
+    guard = Finding("mismatch", "rank_divergent_collective", "rank 0 all_reduce, rank 1 barrier", ranks=(1,))
+    assert _prefer(crashed, logged) is logged
+    assert _prefer(crashed, other_rank) is crashed
+    assert _prefer(crashed, Finding("x", "unknown", "?", ranks=(2,))) is crashed
+    assert _prefer(guard, other_rank) is guard  # a guard that saw the cause itself wins
+    assert _prefer(None, logged) is logged and _prefer(crashed, None) is crashed

@@ -29,10 +29,24 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
         raise DiagnoseInputError(f"nothing could be read ({reasons})")
     ranks, unranked, facts = collect(readable)
     records = load_records([s.path for s in sources if s.role == "record"])
-    root = verdict_from_records(records) or decide(ranks, unranked, facts)
+    root = _prefer(verdict_from_records(records), decide(ranks, unranked, facts))
     for rank in records:  # a rank known only from its error record still gets a row
         ranks.setdefault(rank, RankState(rank))
     return _build(root, ranks, facts, len(readable), skipped, records)
+
+
+# A peer's watchdog only infers how a rank ended (its process vanished: "dead"; a native crash dump:
+# "crashed"). When the culprit's own log names a cause (gloo's size check aborting it, a CUDA error
+# before the abort), that log says why, and wins.
+INFERRED_ENDINGS = ("dead", "crashed")
+
+
+def _prefer(from_records: Finding | None, from_logs: Finding | None) -> Finding | None:
+    if from_records is None or from_logs is None or from_records.code not in INFERRED_ENDINGS:
+        return from_records or from_logs
+    if from_logs.ranks == from_records.ranks and from_logs.cause not in ("unknown", from_records.cause):
+        return from_logs
+    return from_records
 
 
 def _build(root: Finding | None, ranks: dict[int, RankState], facts: LauncherFacts, files_read: int,
