@@ -4,7 +4,7 @@ open-file limit."""
 from __future__ import annotations
 
 from ...findings import Finding, Severity
-from ...runtime.launch.cleanenv import is_leftover
+from ...contract import is_leftover
 from .base import Facts, MiB, check, finding, size_text
 
 SHM_ERROR_BYTES = 256 * MiB  # Docker's default is 64 MB

@@ -13,23 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import MutableMapping
 
-# What the launchers set for their workers (paddle.distributed.launch 3.x, fleet.launch, spawn),
-# and the torch-style names that init_parallel_env also reads (MASTER_ADDR / MASTER_PORT).
-LAUNCHER_VARS = frozenset({
-    "PADDLE_TRAINER_ID", "PADDLE_TRAINERS_NUM", "PADDLE_TRAINER_ENDPOINTS", "PADDLE_CURRENT_ENDPOINT",
-    "PADDLE_MASTER", "PADDLE_MASTER_ENDPOINT", "PADDLE_GLOBAL_RANK", "PADDLE_GLOBAL_SIZE",
-    "PADDLE_LOCAL_RANK", "PADDLE_LOCAL_SIZE", "PADDLE_RANK_IN_NODE", "PADDLE_NNODES",
-    "PADDLE_DISTRI_BACKEND", "PADDLE_WITH_GLOO", "PADDLE_TRAINERS", "PADDLE_PORT", "PADDLE_CURRENT_IP",
-    "PADDLE_LOG_DIR", "PADDLE_BACKUP_ENV_PATH", "PADDLE_AUTO_CLUSTER", "PADDLE_JOB_ID", "PADDLE_POD_NAME",
-    "PADDLE_WORLD_DEVICE_IDS", "PADDLE_LOCAL_DEVICE_IDS", "PADDLE_RANK", "PADDLE_NODE_NUM",
-    "PADDLE_CLUSTER_TRAIN", "TRAINING_ROLE", "POD_IP", "TRAINER_PORTS_NUM", "DISTRIBUTED_TRAINER_ENDPOINTS",
-    "MASTER_ADDR", "MASTER_PORT", "PADDLE_DOCTOR_OWNER",
-})
-LAUNCHER_PREFIXES = ("FLAGS_selected_", "PADDLE_ELASTIC_", "PADDLE_TRAINER_")
-
-
-def is_leftover(name: str) -> bool:
-    return name in LAUNCHER_VARS or name.startswith(LAUNCHER_PREFIXES)
+from paddle_doctor.contract import is_leftover
 
 
 def clean_env(environ: MutableMapping[str, str] | None = None, *, keep: tuple[str, ...] = ()) -> dict[str, str]:
