@@ -1,8 +1,12 @@
-"""--help, diagnose and explain never import paddle (they must work where it is not installed)."""
+"""The paths that must work where paddle is not installed never import it: --help, diagnose, explain
+(causes and lint codes), lint, ckpt inspect, env, and the help of the commands that launch."""
 
 import subprocess
 import sys
 
+import pickle
+
+import numpy as np
 import pytest
 
 SNIPPET = """
@@ -15,11 +19,17 @@ print("NO-PADDLE-OK")
 
 
 @pytest.mark.parametrize("args", [["--help"], ["diagnose", "{log}"], ["diagnose", "--format", "json", "{log}"],
-                                  ["explain", "python_exception"], ["explain", "--list"]])
+                                  ["explain", "python_exception"], ["explain", "--list"], ["explain", "PDL101"],
+                                  ["lint", "{script}"], ["ckpt", "inspect", "{ckpt}"], ["env"],
+                                  ["run", "--help"], ["smoke", "--help"], ["triage", "--help"]])
 def test_no_paddle_import(args, tmp_path):
     log = tmp_path / "workerlog.1"
     log.write_text("Traceback (most recent call last):\nValueError: boom\n")
-    args = [a.format(log=log) for a in args]
+    script = tmp_path / "eval.py"
+    script.write_text("import paddle.distributed as dist\nif dist.get_rank() == 0:\n    dist.barrier()\n")
+    ckpt = tmp_path / "model.pdparams"
+    ckpt.write_bytes(pickle.dumps({"fc.weight": np.zeros((2, 3), "float32")}, protocol=4))
+    args = [a.format(log=log, script=script, ckpt=ckpt) for a in args]
     proc = subprocess.run([sys.executable, "-c", SNIPPET.format(args=args)], capture_output=True, text=True,
                           timeout=60)
     assert "NO-PADDLE-OK" in proc.stdout, proc.stderr
