@@ -60,3 +60,15 @@ def test_training_lines_are_not_errors():
                  "I1129 10:00:00.123456  1234 process_group_nccl.cc:155] ProcessGroupNCCL pg_timeout_ 1800000"):
         matched = match_line(line)
         assert matched is None or matched[0].role not in ("cause", "exception"), line
+
+
+@pytest.mark.parametrize("request_size, held, cause", [
+    ("2.250000kB", "127.994262TB", "stale_process_holding_gpu"),  # a figure no GPU has: not Paddle's own use
+    ("1.500000GB", "12.000000MB", "stale_process_holding_gpu"),  # any request size, Paddle holds little
+    ("80.000000MB", "300.000000kB", "stale_process_holding_gpu"),
+    ("1.500000GB", "30.500000GB", "gpu_oom"),  # Paddle itself filled the GPU
+])
+def test_nothing_free_goes_by_what_paddle_holds_not_by_the_request_size(request_size, held, cause):
+    line = (f"Out of memory error on GPU 1. Cannot allocate {request_size} memory on GPU 1, {held} memory has been "
+            "allocated and available memory is only 0.000000B.")
+    assert match_line(line)[0].cause == cause

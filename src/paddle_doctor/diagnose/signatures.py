@@ -355,8 +355,11 @@ SIGNATURES: tuple[Signature, ...] = (
          "Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared "
          "memory (shm)", title="DataLoader worker died of a bus error: /dev/shm is too small"),
     _sig("gpu_oom_nothing_free",
-         r"Out of memory error on GPU (?P<gpu>\d+)\. Cannot allocate (?P<req>[\d.]+(?:B|kB))(?: memory)? on GPU \d+,"
-         r"(?: .*? allocated and)? available memory is only 0(?:\.0+)?B", "cause", "stale_process_holding_gpu", 101,
+         # Nothing free while Paddle itself holds under 1 GB (B/kB/MB), or a figure no GPU has (TB/PB): the
+         # memory is held outside this process. Any request size; GB held by Paddle is its own OOM.
+         r"Out of memory error on GPU (?P<gpu>\d+)\. Cannot allocate (?P<req>[\d.]+[kMGT]?B)(?: memory)? on GPU \d+,"
+         r"(?: [\d.]+(?:[kMTP]?B) memory has been allocated and)? available memory is only 0(?:\.0+)?B",
+         "cause", "stale_process_holding_gpu", 101,
          "Out of memory error on GPU 0. Cannot allocate 2.250000kB memory on GPU 0, 127.994262TB memory has been "
          "allocated and available memory is only 0.000000B.",
          title="GPU {gpu} had no free memory at all for a {req} request: another process holds it"),
