@@ -30,6 +30,7 @@ import datetime as dt
 import json
 import statistics
 import sys
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -54,18 +55,22 @@ def scenarios() -> list[tuple[str, str, int, int, str]]:
     return out
 
 
-def one_run(fault: str, victim: int, world: int, data: str, deadline: str | None) -> dict:
+def one_run(fault: str, victim: int, world: int, data: str, deadline: str | None,
+            keep: Path | None = None) -> dict:
     env = base_env(**({"PADDLE_DOCTOR_WATCHDOG_TIMEOUT": deadline} if deadline else {}))
     with tempfile.TemporaryDirectory(prefix="bench-faults-") as tmp:
         run = launch(Path(tmp), world, "eval_first_sample.py", [fault, str(victim), data], env=env, timeout=90,
                      stop_after=[r for r in range(world) if r != victim])
         times = naming_times(run, victim, world)
-    survivors = [r for r in range(world) if r != victim]
-    named = all(r in times for r in survivors)
-    slowest = max(times.values()) if named and times else None
+        survivors = [r for r in range(world) if r != victim]
+        named = all(r in times for r in survivors)
+        slowest = max(times.values()) if named and times else None
+        ok = named and slowest is not None and slowest <= NAMED_WITHIN_S
+        if keep is not None and not ok:  # a miss is only worth something with its logs
+            shutil.copytree(tmp, keep / f"{fault}-{victim}-w{world}-{data}-{int(time.time())}")
     return {"times": {str(r): round(t, 3) for r, t in times.items()}, "named_by_all": named,
             "slowest_s": None if slowest is None else round(slowest, 3),
-            "ok": named and slowest is not None and slowest <= NAMED_WITHIN_S, "rc": run.rc,
+            "ok": ok, "rc": run.rc,
             "wall_s": round(run.wall, 1)}
 
 
@@ -75,16 +80,19 @@ def main() -> int:
     ap.add_argument("--deadline", default=None, help="PADDLE_DOCTOR_WATCHDOG_TIMEOUT (default: the library's 10 s)")
     ap.add_argument("--only", default="", help="run only scenarios whose name contains this")
     ap.add_argument("--jsonl", default=None, help="append one JSON line per run here")
+    ap.add_argument("--keep-misses", type=Path, default=None, help="copy the logs of every missed run under DIR")
     args = ap.parse_args()
     print(f"# {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}; deadline "
           f"{args.deadline or 'default (10 s)'}; {args.reps} reps", flush=True)
     rows = []
+    if args.keep_misses:
+        args.keep_misses.mkdir(parents=True, exist_ok=True)
     for name, fault, victim, world, data in scenarios():
         if args.only not in name:
             continue
         runs = []
         for rep in range(args.reps):
-            result = dict(one_run(fault, victim, world, data, args.deadline), scenario=name, rep=rep, time=time.time())
+            result = dict(one_run(fault, victim, world, data, args.deadline, args.keep_misses), scenario=name, rep=rep, time=time.time())
             runs.append(result)
             if args.jsonl:
                 with open(args.jsonl, "a", encoding="utf-8") as f:
