@@ -172,3 +172,33 @@ def _until(cond, timeout=5.0):
     while not cond():
         assert time.monotonic() < deadline, "condition not met in time"
         time.sleep(0.02)
+
+
+def test_a_peer_that_says_why_it_ends_and_exits_is_never_taken_for_a_silent_death():
+    """The race of bench_faults (W3): rank 0's watchdog fires (naming the frozen rank 1), sends its
+    end message and exits between two of rank 2's drains. Rank 2 must read that message before it
+    calls rank 0 gone, or it names rank 0 "died without a word" instead of the culprit."""
+    import json
+    import subprocess
+    import sys
+
+    from paddle_doctor.runtime.guards import procinfo
+
+    b = heartbeat.Mesh(me(2, 3), [("127.0.0.1", 0)] * 3, lambda _: None)  # not started: no drain of its own
+    try:
+        end = {"ok": False, "err": "watchdog", "finding": {"code": "missing", "message": "rank 1 has not been heard from", "ranks": [1]}}
+        msg = json.dumps({"v": 1, "r": 0, "j": b.token, "k": "e", "end": end}).encode()
+        sender = subprocess.run(
+            [sys.executable, "-c", "import socket, sys; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)"
+             f".sendto(sys.stdin.buffer.read(), ('127.0.0.1', {b._static['p']}))"],  # noqa: SLF001
+            input=msg, check=True, timeout=30)
+        assert sender.returncode == 0
+        peer = b.peers[0]
+        beat(peer, ago=0.05, pid=1 << 22, hk=procinfo.host_key(), ph="evaluate")  # a pid that no longer exists
+        b._probe_local()  # noqa: SLF001
+        assert peer.gone
+        assert peer.end is not None and peer.end["finding"]["ranks"] == [1]
+        finding = watchdog.judge(b, time.monotonic(), guarded=True, grace=0.0)
+        assert finding is not None and finding.ranks == (1,) and "reported by rank 0" in finding.message
+    finally:
+        b.stop()

@@ -206,17 +206,27 @@ class Mesh:
             peer.end_seen = now
 
     def _probe_local(self) -> None:
+        vanished = []
         for peer in self.peers.values():
             pid = peer.info.get("pid")
             if not pid or not peer.local:
-                if peer.refused >= REFUSALS_FOR_DEAD and peer.first_seen is not None:
-                    peer.gone = True
+                if peer.refused >= REFUSALS_FOR_DEAD and peer.first_seen is not None and not peer.gone:
+                    vanished.append(peer)
                 continue
             state = procinfo.process_state(int(pid))
             if state is None or state[0] in ("Z", "X") or (peer.info.get("st") and state[1] != peer.info["st"]):
-                peer.gone, peer.proc_state = True, None
+                peer.proc_state = None
+                if not peer.gone:
+                    vanished.append(peer)
             else:
                 peer.proc_state = state[0]
+        if vanished:
+            # A rank that ends on purpose sends its "end" message just before it exits: read what
+            # arrived since the last drain before calling it gone, so that a peer's watchdog exit
+            # (which names the culprit) is never taken for a death without a word.
+            self._drain()
+            for peer in vanished:
+                peer.gone = True
 
     def stop(self) -> None:
         self._ended = True
