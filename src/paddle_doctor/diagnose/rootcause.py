@@ -26,7 +26,7 @@ import re
 
 from ..findings import Alternative, Finding
 from .parse import Event
-from .ranks import LauncherFacts, RankState, finished_cleanly
+from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
 from .verdict import make_verdict
 
 
@@ -285,7 +285,7 @@ def _from_unranked(ranks, unranked, facts) -> Finding | None:
     causes = [e for e in unranked if e.role in ("cause", "exception")]
     if not causes:
         return None
-    event = max(causes, key=lambda e: (e.sig.specificity, -e.line))
+    event = most_specific_first(causes)
     explained = _explained_by_context(unranked, event, None) or _leftover_env(unranked, event, None, facts)
     if explained is not None:
         return explained
@@ -364,7 +364,7 @@ ERROR_ROLES = ("traceback", "frame", "exception", "cause", "peer_closed", "real_
 def _from_any_error(ranks, unranked, facts) -> Finding | None:
     """Never silent on an error: a text that shows one gets a verdict, at worst ``unknown`` with the
     lines seen and what would settle it."""
-    events = sorted((e for s in ranks.values() for e in s.events), key=lambda e: (e.file, e.line)) + unranked
+    events = sorted((e for s in ranks.values() for e in s.events), key=lambda e: (e.file, e.offset)) + unranked
     errors = [e for e in events if e.role in ERROR_ROLES]
     if not errors:
         return None
