@@ -28,6 +28,7 @@ from ..findings import Alternative, Finding
 from .parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
 from .verdict import make_verdict
+from .versions import explained_by_nccl_versions
 
 
 # A launcher exit code -N means the rank died of signal N. With no text in its log, the signal is the clue.
@@ -64,8 +65,10 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
                        title=f"rank {rank} died of {signal} (exit code {code}); {note}",
                        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
-    explained = _explained_by_context(ranks[rank].events, event, rank) or _leftover_env(
-        [e for st in ranks.values() for e in st.events], event, rank, facts)
+    every = [e for st in ranks.values() for e in st.events]
+    explained = (_explained_by_context(ranks[rank].events, event, rank)
+                 or explained_by_nccl_versions(every + unranked, event, rank)
+                 or _leftover_env(every, event, rank, facts))
     if explained is not None:
         return explained
     return make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
@@ -286,7 +289,8 @@ def _from_unranked(ranks, unranked, facts) -> Finding | None:
     if not causes:
         return None
     event = most_specific_first(causes)
-    explained = _explained_by_context(unranked, event, None) or _leftover_env(unranked, event, None, facts)
+    explained = (_explained_by_context(unranked, event, None) or explained_by_nccl_versions(unranked, event, None)
+                 or _leftover_env(unranked, event, None, facts))
     if explained is not None:
         return explained
     return make_verdict(event.sig.name, event.sig.cause, None, [event], _confidence(event, [(None, event)]),

@@ -99,7 +99,9 @@ SOURCES: dict[str, str] = {
                        "pp 2.0.2 paddle/fluid/framework.py (is not compiled with)",
     "nccl_lib_missing": "pp 1.8.5-3.3.1 so: platform/dynload/dynamic_loader.cc (The third-party dynamic library "
                         "(%s) that Paddle depends on is not configured correctly.)",
-    "nccl_version": "NCCL 2.x: version checks in init.cc (ncclInvalidUsage) and Paddle's nccl version warnings",
+    "nccl_version": "nccl-cu12 2.32.3 libnccl.so strings (Mismatched NCCL version detected : rank %d version %d "
+                    "rank %d version %d; NCCL version mismatch with remote peer %s (local: %s, remote %s); NCCL "
+                    "library is too old. This application was compiled with NCCL version %s ...)",
     "nccl_interface": "nccl-cu12 2.32.3 libnccl.so strings (Bootstrap : no socket interface found; NCCL_SOCKET_IFNAME)",
     "nccl_error": "pp 1.8.5-3.3.1 so: platform/enforce.h (NCCL error(%d), %s); nccl-cu12 libnccl.so "
                   "ncclGetErrorString (unhandled cuda error, ncclSystemError, ...)",
@@ -336,6 +338,14 @@ SIGNATURES: tuple[Signature, ...] = (
          title="cuDNN on this machine ({have}) is not the one Paddle was built with ({built})",
          source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
                 "Paddle is compiled with CUDNN %s, but CUDNN version in your machine is %s)"),
+    _sig("cuda_runtime_warning", r"The installed Paddle is compiled with CUDA (?P<built>[\d.]+), but CUDA runtime "
+         r"version in your machine is (?P<have>[\d.]+)", "context", "cuda_cudnn_mismatch", 97,
+         "W0101 10:00:00.000000  1234 device_context.cc:252] WARNING: device: 0. The installed Paddle is compiled "
+         "with CUDA 11.2, but CUDA runtime version in your machine is 10.2, which may cause serious incompatible bug. "
+         "Please recompile or reinstall Paddle with compatible CUDA version.",
+         title="the CUDA runtime on this machine ({have}) is not the one Paddle was built with ({built})",
+         source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
+                "Paddle is compiled with CUDA %d.%d, but CUDA runtime version in your machine is %d.%d)"),
     # --- native crash stacks (glog's failure writer) ----------------------------------------------------
     _sig("native_stack", r"\*\*\* SIG(?:SEGV|BUS|ABRT|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|"
          r"init\.cc:\d+\]\s+@\s+0x[0-9a-f]+", "cause", "segfault", 70,
@@ -417,8 +427,19 @@ SIGNATURES: tuple[Signature, ...] = (
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is "
          "not configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
          title="libnccl.so cannot be loaded"),
-    _sig("nccl_version", r"NCCL version mismatch|nccl version (?:mismatch|not match)|ncclInvalidUsage.*version",
-         "cause", "nccl_version_mismatch", 95, "NCCL version mismatch between ranks", title="NCCL versions differ"),
+    _sig("nccl_version", r"Mismatched NCCL version detected|NCCL version mismatch|nccl version (?:mismatch|not match)|"
+         r"ncclInvalidUsage.*version|NCCL library is (?:too old|not backwards compatible)|"
+         r"compiled with too old version of NCCL", "cause", "nccl_version_mismatch", 95,
+         "host-b:2201:2201 [0] init.cc:612 NCCL WARN Mismatched NCCL version detected : rank 0 version 21803 rank 1 "
+         "version 21602", title="NCCL versions differ"),
+    # With NCCL_DEBUG=INFO (or VERSION) each rank prints the NCCL it loaded; a fact, not an error.
+    # versions.py compares them across ranks. After nccl_version: "compiled with NCCL version 2.x, but
+    # is running with NCCL library version 2.y" is a cause by itself.
+    _sig("nccl_banner", r"(?:(?P<host>[\w.-]+):\d+:\d+ \[\d+\] NCCL INFO )?NCCL version (?P<version>\d+\.\d+\.\d+)"
+         r"(?P<build>\+cuda[\d.]+)?", "version_banner",
+         example="host-a:4015:4015 [0] NCCL INFO NCCL version 2.18.3+cuda12.2",
+         source="nccl-cu12 2.32.3 libnccl.so strings (NCCL version 2.32.3+cuda12.9; the log prefix "
+                "%s:%d:%d [%d] NCCL INFO %s), printed by init.cc with NCCL_DEBUG=INFO in NCCL 2.x"),
     _sig("nccl_interface", r"no socket interface found|NCCL_SOCKET_IFNAME|Bootstrap : no socket|"
          r"ncclSystemError.*socket", "cause", "nccl_network_interface", 95,
          "NCCL WARN Bootstrap : no socket interface found", title="NCCL found no usable network interface"),
