@@ -1,5 +1,5 @@
 """The scale shortcuts give the answers of the slow paths: the shape cache of ``match_line`` (a line
-with other digits) and line numbers counted on demand (``lines.LineIndex``)."""
+with other digits) and line numbers counted on demand (``scan.LineIndex``)."""
 
 import gzip
 import io

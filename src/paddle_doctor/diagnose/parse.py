@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from .lines import LineIndex
+from .scan import LineIndex
 from .sources import SourceFile
 from .opener import open_log
 from .scan import BinaryFileError, ScanStats, scan_stream
@@ -48,7 +48,7 @@ class Event:
 
     @property
     def line(self) -> int:
-        """1-based line number, counted on first use (see lines.py)."""
+        """1-based line number, counted on first use (see scan.LineIndex)."""
         return self.index.line_of(self.offset)
 
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .lines import LineIndex
+from .scan import LineIndex
 from .parse import Event, FileEvents
 
 CAUSE_ROLES = ("cause", "exception")

@@ -28,7 +28,7 @@ from ..findings import Alternative, Finding
 from .parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
 from .verdict import make_verdict
-from .versions import explained_by_nccl_versions
+from .facts.versions import explained_by_nccl_versions
 
 
 # A launcher exit code -N means the rank died of signal N. With no text in its log, the signal is the clue.

@@ -255,6 +255,23 @@ SIGNATURES: tuple[Signature, ...] = (
          title="the launcher was given device {dev}, which is not visible here",
          source="pp 2.4.2-3.3.1 paddle/distributed/launch/plugins/__init__.py (Device not found {d} from {argdev} "
                 "for setting {labels})"),
+    _sig("fleet_gpus_not_visible", r"Can't find your (?:gpus|selected_gpus) (?P<dev>[\d,]+) in CUDA_VISIBLE_DEVICES"
+         r"\[(?P<visible>[^\]]*)\]", "cause", "device_not_found", 96,
+         "AssertionError: Can't find your gpus 2 in CUDA_VISIBLE_DEVICES[0,1].",
+         title="--gpus asks for GPU {dev}, which CUDA_VISIBLE_DEVICES ({visible}) does not show",
+         source="pp 2.4.2 paddle/distributed/fleet/launch_utils.py get_gpus (assert x in cuda_visible_devices_list, "
+                "\"Can't find your gpus %s in CUDA_VISIBLE_DEVICES[%s].\")"),
+    _sig("fleet_local_ip_loopback", r"Can't find your local ip \{(?P<ip>127\.[\d.]+)\} in node_ips", "cause",
+         "wrong_host_ip", 96, "AssertionError: Can't find your local ip {127.0.1.1} in node_ips: {['10.0.0.1', "
+         "'10.0.0.2']}", title="this node found its own address as {ip} (a loopback entry for its hostname), "
+         "which is not in --ips",
+         source="pp 2.4.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster_from_args (assert node_ip "
+                "in node_ips, \"Can't find your local ip {%s} in node_ips: {%s}\"; node_ip from get_host_name_ip)"),
+    _sig("fleet_local_ip_not_in_ips", r"Can't find your local ip \{(?P<ip>[^}]*)\} in (?:node_ips|args\.servers)",
+         "cause", "config_error", 92, "AssertionError: Can't find your local ip {10.0.0.3} in node_ips: "
+         "{['10.0.0.1', '10.0.0.2']}", title="this node ({ip}) is not in the --ips list it was launched with",
+         source="pp 2.4.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster_from_args and "
+                "ParameterServerLauncher (Can't find your local ip {%s} in node_ips: {%s})"),
     _sig("fleet_server_not_ready", r"not ready endpoints:\s*\[", "rendezvous_retry",
          example="not ready endpoints:['0.1.68.146:38149', '0.1.68.146:35087', '0.1.68.146:56455']",
          source="pp 2.0.2-2.6.2 paddle/distributed/fleet/base/private_helper_function.py wait_server_ready "
@@ -521,6 +538,24 @@ SIGNATURES: tuple[Signature, ...] = (
          r"ABORT!!!|\bWARN\b|\bFAILED\b)", "error_line",
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",
          source="glog severity E/F lines (paddle 1.x-3.x), NCCL's 'NCCL WARN', Paddle's enforce 'Error' headers"),
+    # --- device facts (devices.py checks them against each other); after everything else: a line
+    # that says an error is read as that error first ----------------------------------------------------
+    _sig("launch_cmd_devices", r"--(?:gpus|devices|selected_gpus)(?:[= ]+|['\"],\s*)['\"]?\d+(?:\s*,\s*\d+)*",
+         "device_fact", example='python -m paddle.distributed.launch --gpus 0,1,2,3 train.py',
+         source="pp 2.4.2 paddle/distributed/fleet/launch.py (--gpus, alias --selected_gpus) and launch/context/"
+                "args_envs.py (--devices, alias --gpus)"),
+    _sig("launch_args_devices", r"(?:^|\s)(?:gpus|devices|selected_gpus): \d+(?:,\d+)*\s*$", "device_fact",
+         example="LAUNCH INFO 2024-10-23 18:26:56,088 devices: 0,1,2,3",
+         source="pp 2.4.2 paddle/distributed/launch/context/__init__.py print_config (ctx.logger.info('%s: %s')) "
+                "and fleet/launch.py _print_arguments (print('%s: %s' % (arg, value)))"),
+    _sig("visible_devices_env", r"CUDA_VISIBLE_DEVICES['\"]?\s*[=:]\s*['\"]?\d", "device_fact",
+         example="export CUDA_VISIBLE_DEVICES=0,1",
+         source="CUDA runtime (CUDA_VISIBLE_DEVICES); read by pp 2.4.2 launch/context/device.py parse_device and "
+                "fleet/launch_utils.py get_gpus"),
+    _sig("selected_gpus_env", r"FLAGS_selected_gpus(?:['\"]?\s*[=:]\s*['\"]?|', current_value=')\d", "device_fact",
+         example="FLAGS(name='FLAGS_selected_gpus', current_value='3', default_value='')",
+         source="pp 2.4.2 launch/controllers/collective.py and fleet/launch_utils.py set FLAGS_selected_gpus per "
+                "worker; pp 3.x prints it in the 'Modified FLAGS detected' banner (FLAGS(name=..., current_value=...))"),
 )
 
 

@@ -9,9 +9,9 @@ When the banners of the text disagree, the mismatch is the cause and the later e
 
 from __future__ import annotations
 
-from ..findings import Alternative, Finding
-from .parse import Event
-from .verdict import make_verdict
+from ...findings import Alternative, Finding
+from ..parse import Event
+from ..verdict import make_verdict
 
 # The errors a version mismatch shows up as. An NCCL error is its usual face; a CUDA error, a bare
 # exception or a collective timeout can be too, but less surely.
