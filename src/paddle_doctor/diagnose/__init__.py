@@ -6,12 +6,13 @@ Library entry point: :func:`diagnose_paths`. It returns a :class:`Diagnosis` and
 from __future__ import annotations
 
 from ..findings import Diagnosis, Finding
+from .facts.devices import collect_device_facts, with_device_facts
 from .readall import read_all
 from .ranks import LauncherFacts, RankState, collect
 from .records import load_records, verdict_from_records
 from .report import rank_findings
 from .rootcause import decide
-from .sources import DiagnoseInputError, discover
+from .sources import DiagnoseInputError, discover, env_by_rank
 
 __all__ = ["DiagnoseInputError", "Diagnosis", "diagnose_paths"]
 
@@ -30,6 +31,8 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
     ranks, unranked, facts = collect(readable)
     records = load_records([s.path for s in sources if s.role == "record"])
     root = _prefer(verdict_from_records(records), decide(ranks, unranked, facts))
+    root = with_device_facts(root, collect_device_facts([e for f in readable for e in f.events], env_by_rank(sources),
+                                                        {s.path: s.node for s in sources}))
     for rank in records:  # a rank known only from its error record still gets a row
         ranks.setdefault(rank, RankState(rank))
     return _build(root, ranks, facts, len(readable), skipped, records)

@@ -11,6 +11,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+from .scan import LineIndex
 from .sources import SourceFile
 from .opener import open_log
 from .scan import BinaryFileError, ScanStats, scan_stream
@@ -33,16 +34,22 @@ class Event:
     sig: Signature
     groups: dict
     file: str
-    line: int
+    offset: int  # where the line starts in the file's text (orders the events of one file)
     text: str
     next_text: str
     time: float | None  # from this line itself
     after: float | None  # the last time seen before it in the same file
     rank: int | None  # the rank this line belongs to, when known
+    index: LineIndex = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
 
     @property
     def role(self) -> str:
         return self.sig.role
+
+    @property
+    def line(self) -> int:
+        """1-based line number, counted on first use (see scan.LineIndex)."""
+        return self.index.line_of(self.offset)
 
     @property
     def when(self) -> float | None:
@@ -53,18 +60,24 @@ class Event:
 class FileEvents:
     source: SourceFile
     events: list[Event] = field(default_factory=list)
-    lines: int = 0  # how many lines the file has
     last_text: str = ""  # its last non-empty line (where a silent death stopped)
+    index: LineIndex | None = None
+
+    @property
+    def lines(self) -> int:
+        """How many lines the file has (counted on first use)."""
+        return self.index.total() if self.index is not None else 0
 
 
 def read_events(source: SourceFile, year: int) -> FileEvents:
     """Events of one source. Raises OSError or BinaryFileError when it cannot be read."""
-    result = FileEvents(source)
+    index = LineIndex(lambda: _open(source))
+    result = FileEvents(source, index=index)
     stats = ScanStats()
     with _open(source) as stream:
         state = _SectionState(source.rank)
         last_time = None
-        for hit in scan_stream(stream, stats):
+        for hit in scan_stream(stream, stats, count_lines=False):
             clean = ANSI_RE.sub("", hit.text) if "\x1b" in hit.text else hit.text
             text, prefix_rank = _strip_prefix(clean)
             own = _timestamp(clean, year)
@@ -75,11 +88,14 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}
                 if sig.role == "signal_time" and own is None:
                     own = float(groups["unix"])
-                result.events.append(Event(sig, groups, source.path, hit.line, text, ANSI_RE.sub("", hit.next_text),
-                                           own, last_time, rank))
+                next_text = ANSI_RE.sub("", hit.next_text) if "\x1b" in hit.next_text else hit.next_text
+                index.add(hit.offset)
+                result.events.append(Event(sig, groups, source.path, hit.offset, text, next_text, own, last_time,
+                                           rank, index))
             if own is not None:
                 last_time = own
-    result.lines, result.last_text = stats.lines, stats.last_text
+    index.trailing = stats.trailing
+    result.last_text = stats.last_text
     return result
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .scan import LineIndex
 from .parse import Event, FileEvents
 
 CAUSE_ROLES = ("cause", "exception")
@@ -16,23 +17,35 @@ class RankState:
     events: list[Event] = field(default_factory=list)
     exit_code: int | None = None
     launcher_failed: bool = False  # a launcher named this rank as failed
-    lines: int = 0  # length of its worker log
     last_text: str = ""  # the worker log's last non-empty line
+    line_index: LineIndex | None = None  # of its worker log
+
+    @property
+    def lines(self) -> int:
+        """Length of its worker log (counted on first use)."""
+        return self.line_index.total() if self.line_index is not None else 0
 
     def causes(self) -> list[Event]:
         return [e for e in self.events if e.role in CAUSE_ROLES]
 
     def best_cause(self) -> Event | None:
-        causes = self.causes()
-        if not causes:
-            return None
-        return max(causes, key=lambda e: (e.sig.specificity, -e.line))
+        return most_specific_first(self.causes())
 
     def first(self, role: str) -> Event | None:
         return next((e for e in self.events if e.role == role), None)
 
     def has(self, role: str) -> bool:
         return self.first(role) is not None
+
+
+def most_specific_first(causes: list[Event]) -> Event | None:
+    """The most specific cause; among equals the one on the lowest line (the first such in the list
+    on a tie). Line numbers are only looked at for a tie: counting them re-reads the file."""
+    if not causes:
+        return None
+    top = max(e.sig.specificity for e in causes)
+    tied = [e for e in causes if e.sig.specificity == top]
+    return tied[0] if len(tied) == 1 else max(tied, key=lambda e: -e.line)
 
 
 @dataclass
@@ -58,7 +71,7 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
     for f in files:
         if f.source.role == "worker":
             state = ranks.setdefault(f.source.rank, RankState(f.source.rank))
-            state.log, state.lines, state.last_text = f.source.path, f.lines, f.last_text
+            state.log, state.line_index, state.last_text = f.source.path, f.index, f.last_text
     for f in files:
         for e in f.events:
             if e.role.startswith("launcher"):

@@ -26,8 +26,9 @@ import re
 
 from ..findings import Alternative, Finding
 from .parse import Event
-from .ranks import LauncherFacts, RankState, finished_cleanly
+from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
 from .verdict import make_verdict
+from .facts.versions import explained_by_nccl_versions
 
 
 # A launcher exit code -N means the rank died of signal N. With no text in its log, the signal is the clue.
@@ -64,8 +65,10 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
                        title=f"rank {rank} died of {signal} (exit code {code}); {note}",
                        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
-    explained = _explained_by_context(ranks[rank].events, event, rank) or _leftover_env(
-        [e for st in ranks.values() for e in st.events], event, rank, facts)
+    every = [e for st in ranks.values() for e in st.events]
+    explained = (_explained_by_context(ranks[rank].events, event, rank)
+                 or explained_by_nccl_versions(every + unranked, event, rank)
+                 or _leftover_env(every, event, rank, facts))
     if explained is not None:
         return explained
     return make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
@@ -285,8 +288,9 @@ def _from_unranked(ranks, unranked, facts) -> Finding | None:
     causes = [e for e in unranked if e.role in ("cause", "exception")]
     if not causes:
         return None
-    event = max(causes, key=lambda e: (e.sig.specificity, -e.line))
-    explained = _explained_by_context(unranked, event, None) or _leftover_env(unranked, event, None, facts)
+    event = most_specific_first(causes)
+    explained = (_explained_by_context(unranked, event, None) or explained_by_nccl_versions(unranked, event, None)
+                 or _leftover_env(unranked, event, None, facts))
     if explained is not None:
         return explained
     return make_verdict(event.sig.name, event.sig.cause, None, [event], _confidence(event, [(None, event)]),
@@ -364,7 +368,7 @@ ERROR_ROLES = ("traceback", "frame", "exception", "cause", "peer_closed", "real_
 def _from_any_error(ranks, unranked, facts) -> Finding | None:
     """Never silent on an error: a text that shows one gets a verdict, at worst ``unknown`` with the
     lines seen and what would settle it."""
-    events = sorted((e for s in ranks.values() for e in s.events), key=lambda e: (e.file, e.line)) + unranked
+    events = sorted((e for s in ranks.values() for e in s.events), key=lambda e: (e.file, e.offset)) + unranked
     errors = [e for e in events if e.role in ERROR_ROLES]
     if not errors:
         return None

@@ -99,7 +99,9 @@ SOURCES: dict[str, str] = {
                        "pp 2.0.2 paddle/fluid/framework.py (is not compiled with)",
     "nccl_lib_missing": "pp 1.8.5-3.3.1 so: platform/dynload/dynamic_loader.cc (The third-party dynamic library "
                         "(%s) that Paddle depends on is not configured correctly.)",
-    "nccl_version": "NCCL 2.x: version checks in init.cc (ncclInvalidUsage) and Paddle's nccl version warnings",
+    "nccl_version": "nccl-cu12 2.32.3 libnccl.so strings (Mismatched NCCL version detected : rank %d version %d "
+                    "rank %d version %d; NCCL version mismatch with remote peer %s (local: %s, remote %s); NCCL "
+                    "library is too old. This application was compiled with NCCL version %s ...)",
     "nccl_interface": "nccl-cu12 2.32.3 libnccl.so strings (Bootstrap : no socket interface found; NCCL_SOCKET_IFNAME)",
     "nccl_error": "pp 1.8.5-3.3.1 so: platform/enforce.h (NCCL error(%d), %s); nccl-cu12 libnccl.so "
                   "ncclGetErrorString (unhandled cuda error, ncclSystemError, ...)",
@@ -253,6 +255,23 @@ SIGNATURES: tuple[Signature, ...] = (
          title="the launcher was given device {dev}, which is not visible here",
          source="pp 2.4.2-3.3.1 paddle/distributed/launch/plugins/__init__.py (Device not found {d} from {argdev} "
                 "for setting {labels})"),
+    _sig("fleet_gpus_not_visible", r"Can't find your (?:gpus|selected_gpus) (?P<dev>[\d,]+) in CUDA_VISIBLE_DEVICES"
+         r"\[(?P<visible>[^\]]*)\]", "cause", "device_not_found", 96,
+         "AssertionError: Can't find your gpus 2 in CUDA_VISIBLE_DEVICES[0,1].",
+         title="--gpus asks for GPU {dev}, which CUDA_VISIBLE_DEVICES ({visible}) does not show",
+         source="pp 2.4.2 paddle/distributed/fleet/launch_utils.py get_gpus (assert x in cuda_visible_devices_list, "
+                "\"Can't find your gpus %s in CUDA_VISIBLE_DEVICES[%s].\")"),
+    _sig("fleet_local_ip_loopback", r"Can't find your local ip \{(?P<ip>127\.[\d.]+)\} in node_ips", "cause",
+         "wrong_host_ip", 96, "AssertionError: Can't find your local ip {127.0.1.1} in node_ips: {['10.0.0.1', "
+         "'10.0.0.2']}", title="this node found its own address as {ip} (a loopback entry for its hostname), "
+         "which is not in --ips",
+         source="pp 2.4.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster_from_args (assert node_ip "
+                "in node_ips, \"Can't find your local ip {%s} in node_ips: {%s}\"; node_ip from get_host_name_ip)"),
+    _sig("fleet_local_ip_not_in_ips", r"Can't find your local ip \{(?P<ip>[^}]*)\} in (?:node_ips|args\.servers)",
+         "cause", "config_error", 92, "AssertionError: Can't find your local ip {10.0.0.3} in node_ips: "
+         "{['10.0.0.1', '10.0.0.2']}", title="this node ({ip}) is not in the --ips list it was launched with",
+         source="pp 2.4.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster_from_args and "
+                "ParameterServerLauncher (Can't find your local ip {%s} in node_ips: {%s})"),
     _sig("fleet_server_not_ready", r"not ready endpoints:\s*\[", "rendezvous_retry",
          example="not ready endpoints:['0.1.68.146:38149', '0.1.68.146:35087', '0.1.68.146:56455']",
          source="pp 2.0.2-2.6.2 paddle/distributed/fleet/base/private_helper_function.py wait_server_ready "
@@ -336,6 +355,14 @@ SIGNATURES: tuple[Signature, ...] = (
          title="cuDNN on this machine ({have}) is not the one Paddle was built with ({built})",
          source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
                 "Paddle is compiled with CUDNN %s, but CUDNN version in your machine is %s)"),
+    _sig("cuda_runtime_warning", r"The installed Paddle is compiled with CUDA (?P<built>[\d.]+), but CUDA runtime "
+         r"version in your machine is (?P<have>[\d.]+)", "context", "cuda_cudnn_mismatch", 97,
+         "W0101 10:00:00.000000  1234 device_context.cc:252] WARNING: device: 0. The installed Paddle is compiled "
+         "with CUDA 11.2, but CUDA runtime version in your machine is 10.2, which may cause serious incompatible bug. "
+         "Please recompile or reinstall Paddle with compatible CUDA version.",
+         title="the CUDA runtime on this machine ({have}) is not the one Paddle was built with ({built})",
+         source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
+                "Paddle is compiled with CUDA %d.%d, but CUDA runtime version in your machine is %d.%d)"),
     # --- native crash stacks (glog's failure writer) ----------------------------------------------------
     _sig("native_stack", r"\*\*\* SIG(?:SEGV|BUS|ABRT|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|"
          r"init\.cc:\d+\]\s+@\s+0x[0-9a-f]+", "cause", "segfault", 70,
@@ -417,8 +444,19 @@ SIGNATURES: tuple[Signature, ...] = (
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is "
          "not configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
          title="libnccl.so cannot be loaded"),
-    _sig("nccl_version", r"NCCL version mismatch|nccl version (?:mismatch|not match)|ncclInvalidUsage.*version",
-         "cause", "nccl_version_mismatch", 95, "NCCL version mismatch between ranks", title="NCCL versions differ"),
+    _sig("nccl_version", r"Mismatched NCCL version detected|NCCL version mismatch|nccl version (?:mismatch|not match)|"
+         r"ncclInvalidUsage.*version|NCCL library is (?:too old|not backwards compatible)|"
+         r"compiled with too old version of NCCL", "cause", "nccl_version_mismatch", 95,
+         "host-b:2201:2201 [0] init.cc:612 NCCL WARN Mismatched NCCL version detected : rank 0 version 21803 rank 1 "
+         "version 21602", title="NCCL versions differ"),
+    # With NCCL_DEBUG=INFO (or VERSION) each rank prints the NCCL it loaded; a fact, not an error.
+    # versions.py compares them across ranks. After nccl_version: "compiled with NCCL version 2.x, but
+    # is running with NCCL library version 2.y" is a cause by itself.
+    _sig("nccl_banner", r"(?:(?P<host>[\w.-]+):\d+:\d+ \[\d+\] NCCL INFO )?NCCL version (?P<version>\d+\.\d+\.\d+)"
+         r"(?P<build>\+cuda[\d.]+)?", "version_banner",
+         example="host-a:4015:4015 [0] NCCL INFO NCCL version 2.18.3+cuda12.2",
+         source="nccl-cu12 2.32.3 libnccl.so strings (NCCL version 2.32.3+cuda12.9; the log prefix "
+                "%s:%d:%d [%d] NCCL INFO %s), printed by init.cc with NCCL_DEBUG=INFO in NCCL 2.x"),
     _sig("nccl_interface", r"no socket interface found|NCCL_SOCKET_IFNAME|Bootstrap : no socket|"
          r"ncclSystemError.*socket", "cause", "nccl_network_interface", 95,
          "NCCL WARN Bootstrap : no socket interface found", title="NCCL found no usable network interface"),
@@ -500,6 +538,24 @@ SIGNATURES: tuple[Signature, ...] = (
          r"ABORT!!!|\bWARN\b|\bFAILED\b)", "error_line",
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",
          source="glog severity E/F lines (paddle 1.x-3.x), NCCL's 'NCCL WARN', Paddle's enforce 'Error' headers"),
+    # --- device facts (devices.py checks them against each other); after everything else: a line
+    # that says an error is read as that error first ----------------------------------------------------
+    _sig("launch_cmd_devices", r"--(?:gpus|devices|selected_gpus)(?:[= ]+|['\"],\s*)['\"]?\d+(?:\s*,\s*\d+)*",
+         "device_fact", example='python -m paddle.distributed.launch --gpus 0,1,2,3 train.py',
+         source="pp 2.4.2 paddle/distributed/fleet/launch.py (--gpus, alias --selected_gpus) and launch/context/"
+                "args_envs.py (--devices, alias --gpus)"),
+    _sig("launch_args_devices", r"(?:^|\s)(?:gpus|devices|selected_gpus): \d+(?:,\d+)*\s*$", "device_fact",
+         example="LAUNCH INFO 2024-10-23 18:26:56,088 devices: 0,1,2,3",
+         source="pp 2.4.2 paddle/distributed/launch/context/__init__.py print_config (ctx.logger.info('%s: %s')) "
+                "and fleet/launch.py _print_arguments (print('%s: %s' % (arg, value)))"),
+    _sig("visible_devices_env", r"CUDA_VISIBLE_DEVICES['\"]?\s*[=:]\s*['\"]?\d", "device_fact",
+         example="export CUDA_VISIBLE_DEVICES=0,1",
+         source="CUDA runtime (CUDA_VISIBLE_DEVICES); read by pp 2.4.2 launch/context/device.py parse_device and "
+                "fleet/launch_utils.py get_gpus"),
+    _sig("selected_gpus_env", r"FLAGS_selected_gpus(?:['\"]?\s*[=:]\s*['\"]?|', current_value=')\d", "device_fact",
+         example="FLAGS(name='FLAGS_selected_gpus', current_value='3', default_value='')",
+         source="pp 2.4.2 launch/controllers/collective.py and fleet/launch_utils.py set FLAGS_selected_gpus per "
+                "worker; pp 3.x prints it in the 'Modified FLAGS detected' banner (FLAGS(name=..., current_value=...))"),
 )
 
 
@@ -522,9 +578,53 @@ def signatures_by_cause() -> dict[str, list[str]]:
 @functools.lru_cache(maxsize=16384)
 def match_line(text: str) -> tuple[Signature, re.Match] | None:
     """The first signature matching ``text``, with its match object. Cached: the ranks of one job
-    print the same lines (a victim's traceback, the launcher's banner) hundreds of times."""
-    for sig in SIGNATURES:
-        m = sig.pattern.search(text)
+    print the same lines (a victim's traceback, the launcher's banner) hundreds of times, and the
+    same line with other numbers (its rank, its time) a thousand times: see :func:`_shape_hint`."""
+    shape = text.translate(_DIGITS_TO_ZERO)
+    first = _FIRST_BY_SHAPE.get(shape)
+    if first is None:
+        found = _search(text, range(len(SIGNATURES)))
+        if len(_FIRST_BY_SHAPE) >= _SHAPES_KEPT:
+            _FIRST_BY_SHAPE.clear()
+        _FIRST_BY_SHAPE[shape] = found[0] if found else len(SIGNATURES)
+    else:
+        found = _search(text, _shape_hint(first))
+    return (SIGNATURES[found[0]], found[1]) if found else None
+
+
+def _search(text: str, order) -> tuple[int, re.Match] | None:
+    for i in order:
+        m = SIGNATURES[i].pattern.search(text)
         if m:
-            return sig, m
+            return i, m
     return None
+
+
+# Two lines with the same shape (equal but for which ASCII digits they hold) match the same
+# signatures, except signatures whose pattern tells digits apart: a literal digit ("pair.cc:584",
+# "Errno 98", "[1-9]") or a back-reference. Every other construct (\d, \w, \S, ., [^x]) treats all
+# digits alike. So once a shape's first matching signature is known, a new line of that shape can
+# only match earlier at a digit-sensitive signature; those are tried, then the known one (and, if
+# that one tells digits apart and fails, everything after it). The answer is the one a full search
+# would give; it costs ~10 searches instead of ~70 for the 1023 ranks' variants of one line.
+_DIGITS_TO_ZERO = str.maketrans("123456789", "000000000")
+_SHAPES_KEPT = 65536
+_FIRST_BY_SHAPE: dict[str, int] = {}  # shape -> index of the first signature that matched it (len: none)
+
+
+def _tells_digits_apart(pattern: str) -> bool:
+    bare = re.sub(r"\{\d+(?:,\d*)?\}", "", pattern)  # quantifiers' digits count repeats, not text
+    return "(?P=" in bare or any(c.isdigit() for c in bare)
+
+
+_DIGIT_SENSITIVE = tuple(i for i, sig in enumerate(SIGNATURES) if _tells_digits_apart(sig.pattern.pattern))
+
+
+@functools.lru_cache(maxsize=None)
+def _shape_hint(first: int) -> tuple[int, ...]:
+    """The signatures to try, in order, for a line whose shape first matched ``SIGNATURES[first]``."""
+    earlier = tuple(i for i in _DIGIT_SENSITIVE if i < first)
+    if first == len(SIGNATURES):
+        return earlier
+    later = tuple(range(first + 1, len(SIGNATURES))) if first in _DIGIT_SENSITIVE else ()
+    return earlier + (first,) + later

@@ -131,21 +131,43 @@ _RANK_KEYS = ("PADDLE_GLOBAL_RANK", "PADDLE_TRAINER_ID")
 
 
 def _read_global_rank(path: Path) -> int | None:
-    try:
-        text = path.read_bytes()[: 1 << 20].decode("utf-8", errors="replace")
-    except OSError:
-        return None
-    values: dict[str, str] = {}
-    if path.suffix == ".json":
-        try:
-            values = {k: str(v) for k, v in json.loads(text).items()}
-        except (ValueError, AttributeError):
-            return None
-    else:
-        for line in text.splitlines():
-            key, _, value = line.partition("=")
-            values[key.strip()] = value.strip()
+    return _rank_in(read_env_values(path))
+
+
+def _rank_in(values: dict[str, str]) -> int | None:
     for key in _RANK_KEYS:
         if values.get(key, "").lstrip("-").isdigit():
             return int(values[key])
     return None
+
+
+def read_env_values(path: Path) -> dict[str, str]:
+    """The variables of an ``envlog.N`` (KEY=VALUE lines) or ``backup_env.N.json``; {} if unreadable."""
+    try:
+        text = path.read_bytes()[: 1 << 20].decode("utf-8", errors="replace")
+    except OSError:
+        return {}
+    if path.suffix == ".json":
+        try:
+            return {k: str(v) for k, v in json.loads(text).items()}
+        except (ValueError, AttributeError):
+            return {}
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        values[key.strip()] = value.strip()
+    return values
+
+
+def env_by_rank(sources: list[SourceFile]) -> dict[tuple[str, int], dict[str, str]]:
+    """(node, global rank) -> the variables of that worker's env file (local rank when none is given)."""
+    out: dict[tuple[str, int], dict[str, str]] = {}
+    for s in sources:
+        if s.role == "env" and s.data is None:
+            values = read_env_values(Path(s.path))
+            rank = _rank_in(values)
+            if rank is None:
+                rank = s.local_rank
+            if values and rank is not None:
+                out[(s.node, rank)] = values
+    return out

@@ -24,16 +24,18 @@ TITLE_CHARS = 300
 def make_verdict(code: str, cause: str, rank: int | None, events: Iterable[Event | None], confidence: str,
                  why: str, *, title: str = "", notes: tuple[str, ...] = (),
                  last_line: tuple[str, int, str] | None = None,
-                 alternatives: tuple[Alternative, ...] = ()) -> Finding:
+                 alternatives: tuple[Alternative, ...] = (), extra_facts: dict | None = None) -> Finding:
     """The root cause: ``events`` are the quoted lines in order (None entries are dropped);
-    ``last_line`` is (file, line, text) where a silent rank's log stops."""
+    ``last_line`` is (file, line, text) where a silent rank's log stops; ``extra_facts`` are what
+    the rule established (versions, device lists), kept in the Finding's ``facts``."""
     events = [e for e in events if e is not None]
     entry = get_cause(cause)
     evidence = tuple(_evidence(events))
     if last_line is not None:
         file, line, text = last_line
         evidence += (EvidenceLine(file, line, redact(f"(the log ends here) {text.strip()}")),)
-    facts = {"confirm": entry.confirm.strip(), "time_source": _time_source(events), "notes": list(notes)}
+    facts = {**(extra_facts or {}), "confirm": entry.confirm.strip(), "time_source": _time_source(events),
+             "notes": list(notes)}
     return Finding(
         code=code, cause=cause, message=title or _title(cause, events, entry.title),
         locations=tuple(Location(path=e.path, line=e.line, rank=rank) for e in evidence[:1]),

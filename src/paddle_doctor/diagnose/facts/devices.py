@@ -1,0 +1,183 @@
+"""Launcher facts about devices, checked against each other and against the error.
+
+A job's text often says which GPUs it asked for and which it could see: the launch command
+(``--gpus`` of ``fleet.launch``, ``--selected_gpus`` of 1.8, ``--devices`` of the new launcher), the
+launchers' own print of their arguments (``gpus: 0,1`` / ``LAUNCH INFO ... devices: 0,1``), an
+environment dump or ``export`` (``CUDA_VISIBLE_DEVICES=0,1``), and each worker's
+``FLAGS_selected_gpus`` (the launchers set it per worker; Paddle 3 prints it in its "Modified FLAGS"
+banner; the new launcher writes it to ``envlog.N``). Both launchers take the ids of ``--gpus`` /
+``--devices`` as labels of ``CUDA_VISIBLE_DEVICES`` (pp 2.0.2-2.6.2 fleet/launch_utils.py get_gpus
+asserts ``x in cuda_visible_devices_list``; pp 2.4.2-3.3.1 launch/context/device.py
+get_selected_devices does ``self._labels.index(d)``), and each rank needs its own GPU.
+
+The facts and what contradicts them go into the verdict's ``facts`` and ``why``. The cause stays
+the catalog's: a device error keeps its own; a generic error that such a contradiction explains
+becomes ``device_not_found`` (an id not visible) or ``cuda_visible_devices_misconfig`` (one GPU for
+two ranks), with the generic error as the alternative.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+
+from ...catalog import get_cause
+from ...findings import Alternative, Confidence, EvidenceLine, Finding
+from ...redact import redact
+from ..parse import Event
+
+# Signatures whose lines carry device facts (a launch command with --ips carries --gpus too).
+FACT_SIGNATURES = ("launch_cmd_devices", "launch_cmd_ips", "launch_args_devices", "visible_devices_env",
+                   "selected_gpus_env", "launch_device_not_found", "fleet_gpus_not_visible")
+_ARG = re.compile(r"--(?P<flag>gpus|devices|selected_gpus)(?:[= ]+|['\"],\s*)['\"]?(?P<ids>\d+(?:\s*,\s*\d+)*)")
+_PRINTED_ARG = re.compile(r"(?:^|\s)(?P<flag>gpus|devices|selected_gpus): (?P<ids>\d+(?:,\d+)*)\s*$")
+_VISIBLE = re.compile(r"CUDA_VISIBLE_DEVICES['\"]?\s*[=:]\s*['\"]?(?P<ids>\d+(?:\s*,\s*\d+)*)")
+_SELECTED = re.compile(r"FLAGS_selected_gpus(?:['\"]?\s*[=:]\s*['\"]?|', current_value=')(?P<id>\d+)\b")
+# What the launchers say when an id is not visible: the ids given and the labels they had.
+_NOT_FOUND = re.compile(r"Device not found \S+ from (?P<ids>\d+(?:,\d+)*) for setting \[(?P<labels>[^\]]*)\]")
+_NOT_VISIBLE = re.compile(r"in CUDA_VISIBLE_DEVICES\[(?P<labels>[^\]]*)\]")
+
+DEVICE_CAUSES = ("device_not_found", "cuda_visible_devices_misconfig")
+# Errors with no reason of their own that a device contradiction explains (two ranks on one GPU
+# also run out of its memory).
+GENERIC = ("python_exception", "cuda_error_other", "nccl_error", "unknown", "gpu_oom")
+
+
+@dataclass
+class DeviceFacts:
+    requested: list[str] = field(default_factory=list)  # ids, as given
+    requested_by: str = ""  # "--gpus", "--devices", "--selected_gpus"
+    visible: list[str] | None = None  # the visible GPU labels, when the text shows them
+    visible_from: str = ""  # "CUDA_VISIBLE_DEVICES" or "the launcher's device list"
+    selected: dict[tuple[str, int], str] = field(default_factory=dict)  # (node, rank) -> FLAGS_selected_gpus
+    lines: list[Event] = field(default_factory=list)  # where the facts were read
+
+    def as_dict(self) -> dict:
+        out: dict = {}
+        if self.requested:
+            out["requested"], out["requested_by"] = list(self.requested), self.requested_by
+        if self.visible is not None:
+            out["visible"], out["visible_from"] = list(self.visible), self.visible_from
+        if self.selected:
+            out["selected_gpus_by_rank"] = {str(r): d for (_, r), d in sorted(self.selected.items())}
+        return out
+
+    def note_requested(self, ids: str, flag: str, e: Event) -> None:
+        if not self.requested:
+            self.requested, self.requested_by = _ids(ids), flag
+            self.lines.append(e)
+
+    def note_visible(self, labels: str, where: str, e: Event | None) -> None:
+        if self.visible is None:
+            self.visible, self.visible_from = _ids(labels.replace("'", "").replace('"', "")), where
+            if e is not None and e not in self.lines:
+                self.lines.append(e)
+
+
+def collect_device_facts(events: list[Event], env_by_rank: dict[tuple[str, int], dict[str, str]],
+                         node_of: dict[str, str]) -> DeviceFacts:
+    """The first device list asked for, the first visible list shown, and each rank's
+    FLAGS_selected_gpus (from its log or its ``envlog``), keyed by (node, rank): two nodes each
+    have their own GPU 0. ``node_of`` maps a file to its node dir."""
+    facts = DeviceFacts()
+    for e in events:
+        if e.sig.name in FACT_SIGNATURES:
+            _read_line(facts, e, node_of.get(e.file, ""))
+    for key, env in env_by_rank.items():
+        if env.get("FLAGS_selected_gpus", "").isdigit():
+            facts.selected.setdefault(key, env["FLAGS_selected_gpus"])
+        if env.get("CUDA_VISIBLE_DEVICES"):
+            facts.note_visible(env["CUDA_VISIBLE_DEVICES"], "CUDA_VISIBLE_DEVICES", None)
+    return facts
+
+
+def _read_line(facts: DeviceFacts, e: Event, node: str) -> None:
+    text = e.text
+    refused = _NOT_FOUND.search(text)
+    if refused:
+        facts.note_requested(refused["ids"], "--devices", e)
+        facts.note_visible(refused["labels"], "the launcher's device list", e)
+        return
+    arg = _ARG.search(text) or _PRINTED_ARG.search(text)
+    if arg:
+        facts.note_requested(arg["ids"], "--" + arg["flag"], e)
+    visible = _VISIBLE.search(text) or _NOT_VISIBLE.search(text)
+    if visible:
+        facts.note_visible(visible.groupdict().get("ids") or visible["labels"], "CUDA_VISIBLE_DEVICES", e)
+    selected = _SELECTED.search(text)
+    if selected and e.rank is not None:
+        facts.selected.setdefault((node, e.rank), selected["id"])
+
+
+def contradictions(facts: DeviceFacts) -> tuple[list[str], str | None]:
+    """What does not fit, in words, and the cause it points to (None: nothing contradicts)."""
+    said, cause = [], None
+    twice = sorted({d for d in facts.requested if facts.requested.count(d) > 1}, key=int)
+    if twice:
+        said.append(f"{facts.requested_by} {','.join(facts.requested)} names GPU {', '.join(twice)} more than once: "
+                    "two ranks on one GPU")
+        cause = "cuda_visible_devices_misconfig"
+    shared = _shared_gpus(facts.selected)
+    if shared:
+        said.append("; ".join(f"ranks {', '.join(map(str, ranks))} all have FLAGS_selected_gpus={gpu}"
+                              for gpu, ranks in shared.items()) + ": they share one GPU")
+        cause = "cuda_visible_devices_misconfig"
+    if facts.visible is not None and facts.requested:
+        missing = [d for d in dict.fromkeys(facts.requested) if d not in facts.visible]
+        if missing:
+            said.append(f"{facts.requested_by} {','.join(facts.requested)} asks for GPU {', '.join(missing)}, which "
+                        f"{facts.visible_from} ({','.join(facts.visible) or 'empty'}) does not hold: the launchers "
+                        f"take these ids from that list, and {len(facts.visible)} GPU(s) are visible")
+            cause = cause or "device_not_found"
+    return said, cause
+
+
+def with_device_facts(root: Finding | None, facts: DeviceFacts) -> Finding | None:
+    """``root`` with the device facts added when it is about devices, or re-stated as the device
+    cause when it is a generic error that a contradiction explains."""
+    if root is None or not (facts.requested or facts.visible is not None or facts.selected):
+        return root
+    said, cause = contradictions(facts)
+    extra = {"launch_devices": {**facts.as_dict(), "contradictions": said}}
+    if root.cause in DEVICE_CAUSES:
+        why = root.why + ("; " + "; ".join(said) if said else "")
+        return dataclasses.replace(root, why=why, evidence=root.evidence + _quoted(facts, root),
+                                   facts={**root.facts, **extra})
+    if cause is None or root.cause not in GENERIC:
+        return root
+    return _restated(root, cause, said, extra, facts)
+
+
+def _restated(root: Finding, cause: str, said: list[str], extra: dict, facts: DeviceFacts) -> Finding:
+    entry = get_cause(cause)
+    first = Alternative(root.cause, "low", f"the error may have its own reason ({root.message})",
+                        "give every rank its own visible GPU and rerun: the error goes away if the devices "
+                        "were the cause")
+    alternatives = (first,) + tuple(a for a in root.alternatives if a.cause not in (cause, root.cause))[:1]
+    return dataclasses.replace(
+        root, code="launch_devices_contradict", cause=cause, message=f"{entry.title} ({said[0].split(':')[0]})",
+        confidence=Confidence.MEDIUM, evidence=_quoted(facts, root) + root.evidence,
+        why=f"the launch facts contradict each other: {'; '.join(said)}; the {root.cause} error that follows "
+            "is what that leads to",
+        fix=entry.fix.strip(), alternatives=alternatives,
+        facts={**root.facts, **extra, "confirm": entry.confirm.strip()})
+
+
+def _quoted(facts: DeviceFacts, root: Finding) -> tuple[EvidenceLine, ...]:
+    """The lines the facts were read from (two at most), unless the verdict already quotes them."""
+    shown = {(e.path, e.line) for e in root.evidence}
+    lines = [EvidenceLine(e.file, e.line, redact(e.text.strip())) for e in facts.lines[:2]]
+    return tuple(x for x in lines if (x.path, x.line) not in shown)
+
+
+def _shared_gpus(selected: dict[tuple[str, int], str]) -> dict[str, list[int]]:
+    """GPU id -> ranks of one node that were all given it."""
+    by_gpu: dict[tuple[str, str], list[int]] = {}
+    for (node, rank), gpu in sorted(selected.items()):
+        by_gpu.setdefault((node, gpu), []).append(rank)
+    return {gpu: ranks for (_, gpu), ranks in by_gpu.items() if len(ranks) > 1}
+
+
+def _ids(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
