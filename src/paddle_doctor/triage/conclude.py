@@ -54,21 +54,51 @@ def conclude(findings: Sequence[Finding], diagnoses: Sequence[Diagnosis | None])
     return _nothing_helps(baseline, rest, diagnoses, base_root, facts)
 
 
+# Diagnoses that say how the failing run ended, not why: a pass then names the family's usual cause.
+SYMPTOMS = ("unknown", "collective_timeout")
+
+
 def _points_to(name: str, passing: list[str], base_root: Finding | None, facts: dict) -> Finding:
+    """One variation passes. A concrete cause diagnosed in the failing run stays the cause, and the
+    variation says where it comes from; only a symptom (a timeout, unknown, no diagnosis at all)
+    gives way to the family's usual cause."""
     variation = VARIATIONS[name]
     base_cause = base_root.cause if base_root else None
-    cause = base_cause if base_cause in variation.family else variation.family[0]
     others = [p for p in passing if p != name]
     why = (f"it fails as run, and passes with {variation.description}: {variation.meaning}"
-           + (f" (also passes: {', '.join(others)})" if others else "")
-           + (f"; the failing run's diagnosis, {base_cause}, is of that family" if cause == base_cause else
-              f"; the failing run was diagnosed as {base_cause or 'nothing known'}, so the family's usual "
-              "cause is named" if base_cause else ""))
+           + (f" (also passes: {', '.join(others)})" if others else ""))
+    if base_cause in variation.family:
+        cause, kept = base_cause, True
+        why += f"; the failing run's diagnosis, {base_cause}, is of that family"
+        message = f"passes only with {', '.join(passing)}: points to {cause} ({get_cause(cause).title})"
+    elif base_cause is not None and base_cause not in SYMPTOMS:
+        cause, kept = base_cause, True
+        why = (f"it fails as run, and passes with {variation.description}: "
+               f"{variation.explains.format(where=_where(base_root))}"
+               + (f" (also passes: {', '.join(others)})" if others else "")
+               + f"; the failing run's diagnosis, {base_cause}{_on(base_root)}, is concrete, so it stays the "
+               "cause and the variation says where it comes from")
+        message = (f"passes only with {', '.join(passing)}: {cause}{_on(base_root)} stays the cause "
+                   f"({get_cause(cause).title})")
+    else:
+        cause, kept = variation.family[0], False
+        why += (f"; the failing run was diagnosed only as {base_cause}, a symptom, so the family's usual "
+                "cause is named" if base_cause else "; the failing run left no diagnosis, so the family's "
+                "usual cause is named")
+        message = f"passes only with {', '.join(passing)}: points to {cause} ({get_cause(cause).title})"
     return Finding(
-        code="triage", cause=cause, message=f"passes only with {', '.join(passing)}: points to {cause} "
-        f"({get_cause(cause).title})", severity="error", confidence="high" if cause == base_cause else "medium",
-        why=why, fix=get_cause(cause).fix.strip(), evidence=base_root.evidence[:4] if base_root else (),
-        ranks=base_root.ranks if base_root else (), facts=facts)
+        code="triage", cause=cause, message=message, severity="error",
+        confidence="high" if kept else "medium", why=why, fix=get_cause(cause).fix.strip(),
+        evidence=base_root.evidence[:4] if base_root else (), ranks=base_root.ranks if base_root else (),
+        facts={**facts, "explained_by": name, "kept_baseline_cause": kept})
+
+
+def _where(root: Finding) -> str:
+    return f"rank {root.ranks[0]}" if len(root.ranks) == 1 else "a rank"
+
+
+def _on(root: Finding) -> str:
+    return f" on rank {root.ranks[0]}" if len(root.ranks) == 1 else ""
 
 
 def _nothing_helps(baseline: Finding, rest: list[Finding], diagnoses, base_root: Finding | None,
