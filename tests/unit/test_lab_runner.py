@@ -214,6 +214,17 @@ def test_build_command(tmp_path, launcher, expected):
     assert cmd == [substitute(x, ports) if x != "PORT" else str(ports["free_port"]) for x in expected]
 
 
+def test_a_wrapper_runs_the_command_as_the_users_environment_would(tmp_path):
+    """expected.json's ``wrapper`` prefixes the command, run from the case copy (a real run: the
+    wrapper sets a variable the script prints)."""
+    case_dir = make_case(tmp_path / "cases", {"main.py": "import os; print('wrapped', os.environ['WRAPPED'])\n",
+                                              "wrap.sh": 'WRAPPED=yes exec "$@"\n'},
+                         wrapper=["sh", "wrap.sh"], markers=["wrapped yes"])
+    assert build_command(load_case(case_dir), "PY", {})[:3] == ["sh", "wrap.sh", "PY"]
+    run = run_case(case_dir, tmp_path / "work")
+    assert run.returncode == 0 and missing_markers(run) == []
+
+
 def test_cli_prints_where_outputs_are(tmp_path, capsys):
     from paddle_doctor.lab.__main__ import main
 

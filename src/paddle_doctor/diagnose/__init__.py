@@ -42,12 +42,21 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
 # "crashed"). When the culprit's own log names a cause (gloo's size check aborting it, a CUDA error
 # before the abort), that log says why, and wins.
 INFERRED_ENDINGS = ("dead", "crashed")
+# Likewise a rank's own "Blocking queue is killed" says only that its DataLoader workers died; the
+# workers' lines in its log (a SIGBUS in /dev/shm, the OOM killer's signal) say why.
+SYMPTOM_CAUSES = ("dataloader_worker_crash",)
 
 
 def _prefer(from_records: Finding | None, from_logs: Finding | None) -> Finding | None:
-    if from_records is None or from_logs is None or from_records.code not in INFERRED_ENDINGS:
+    if from_records is None or from_logs is None:
         return from_records or from_logs
-    if from_logs.ranks == from_records.ranks and from_logs.cause not in ("unknown", from_records.cause):
+    if from_records.code in INFERRED_ENDINGS:
+        vague = ("unknown", from_records.cause)
+    elif from_records.cause in SYMPTOM_CAUSES:
+        vague = ("unknown", "python_exception", from_records.cause)
+    else:
+        return from_records
+    if from_logs.ranks == from_records.ranks and from_logs.cause not in vague:
         return from_logs
     return from_records
 

@@ -38,7 +38,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"terminal   {t}")
     for d in run.log_dirs:
         print(f"logs       {d}")
-    print(f"markers    {'all found' if not missing else 'MISSING: ' + '; '.join(missing)}")
+    shown = [m if isinstance(m, str) else " | ".join(m) for m in missing]  # a tuple: alternatives
+    print(f"markers    {'all found' if not missing else 'MISSING: ' + '; '.join(shown)}")
     return 0 if exit_matches(run) and not missing else 1
 
 

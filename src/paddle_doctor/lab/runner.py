@@ -22,7 +22,9 @@ holder). Nothing of the case's documentation (README.md, expected.json) is copie
 pointed at the work dir and must only see what a user would have.
 
 expected.json keys: cause, rank, launcher, expect_exit, nproc, script, args, env, timeout_s,
-markers, notes, launcher_args, setup, holder, holder_args, cause_when (marker -> cause pairs). ``{free_port}``, ``{free_port2}``, ...
+markers, notes, launcher_args, setup, holder, holder_args, cause_when (marker -> cause pairs),
+wrapper (a command prefix from the case folder, e.g. ``sh with_small_shm.sh``: what the user's
+environment does around the launcher, such as a container's small /dev/shm). ``{free_port}``, ``{free_port2}``, ...
 in args, env values, launcher_args and holder_args become distinct free TCP ports.
 """
 
@@ -83,6 +85,7 @@ class Case:
     # (marker, cause): where Paddle's wording decides what the run can tell (a SIGKILL named by the
     # SIGCHLD handler vs a worker found dead by the poll), the first marker present names the cause.
     cause_when: tuple[tuple[str, str], ...] = ()
+    wrapper: tuple[str, ...] = ()  # prefix of the command (run from the case copy)
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,7 @@ def load_case(case_dir: str | Path) -> Case:
         launcher_args=tuple(raw.get("launcher_args", ())), setup=raw.get("setup"),
         holder=raw.get("holder"), holder_args=tuple(raw.get("holder_args", ())),
         cause_when=tuple((str(m), str(c)) for m, c in raw.get("cause_when", ())),
+        wrapper=tuple(raw.get("wrapper", ())),
     )
     _check(case)
     return case
@@ -202,6 +206,10 @@ def _script_in_copy(case: Case) -> str:
 
 
 def build_command(case: Case, python: str, ports: Mapping[str, int], master: str = "") -> list[str]:
+    return [*case.wrapper, *_launch_command(case, python, ports, master)]
+
+
+def _launch_command(case: Case, python: str, ports: Mapping[str, int], master: str) -> list[str]:
     sub = [substitute(a, ports) for a in case.launcher_args]
     tail = [_script_in_copy(case), *(substitute(a, ports) for a in case.args)]
     if case.launcher == "none":

@@ -54,21 +54,50 @@ def conclude(findings: Sequence[Finding], diagnoses: Sequence[Diagnosis | None])
     return _nothing_helps(baseline, rest, diagnoses, base_root, facts)
 
 
+# Diagnoses that say how the failing run ended, not why: a pass then names the family's usual cause.
+SYMPTOMS = ("unknown", "collective_timeout")
+
+
 def _points_to(name: str, passing: list[str], base_root: Finding | None, facts: dict) -> Finding:
+    """One variation passes. A concrete cause diagnosed in the failing run stays the cause, and the
+    variation says where it comes from; only a symptom (a timeout, unknown, no diagnosis at all)
+    gives way to the family's usual cause."""
     variation = VARIATIONS[name]
-    base_cause = base_root.cause if base_root else None
-    cause = base_cause if base_cause in variation.family else variation.family[0]
+    cause, kept, what, verdict = _reading(variation, base_root)
     others = [p for p in passing if p != name]
-    why = (f"it fails as run, and passes with {variation.description}: {variation.meaning}"
-           + (f" (also passes: {', '.join(others)})" if others else "")
-           + (f"; the failing run's diagnosis, {base_cause}, is of that family" if cause == base_cause else
-              f"; the failing run was diagnosed as {base_cause or 'nothing known'}, so the family's usual "
-              "cause is named" if base_cause else ""))
+    why = (f"it fails as run, and passes with {variation.description}: {what}"
+           + (f" (also passes: {', '.join(others)})" if others else "") + f"; {verdict}")
+    title = get_cause(cause).title
+    message = (f"passes only with {', '.join(passing)}: "
+               + (f"{cause}{_on(base_root)} stays the cause ({title})" if kept and cause not in variation.family
+                  else f"points to {cause} ({title})"))
     return Finding(
-        code="triage", cause=cause, message=f"passes only with {', '.join(passing)}: points to {cause} "
-        f"({get_cause(cause).title})", severity="error", confidence="high" if cause == base_cause else "medium",
-        why=why, fix=get_cause(cause).fix.strip(), evidence=base_root.evidence[:4] if base_root else (),
-        ranks=base_root.ranks if base_root else (), facts=facts)
+        code="triage", cause=cause, message=message, severity="error",
+        confidence="high" if kept else "medium", why=why, fix=get_cause(cause).fix.strip(),
+        evidence=base_root.evidence[:4] if base_root else (), ranks=base_root.ranks if base_root else (),
+        facts={**facts, "explained_by": name, "kept_baseline_cause": kept})
+
+
+def _reading(variation: Variation, base_root: Finding | None) -> tuple[str, bool, str, str]:
+    """(cause, whether it is the failing run's, what the pass says, how the cause was chosen)."""
+    base = base_root.cause if base_root else None
+    if base in variation.family:
+        return base, True, variation.meaning, f"the failing run's diagnosis, {base}, is of that family"
+    if base is not None and base not in SYMPTOMS:
+        return (base, True, variation.explains.format(where=_where(base_root)),
+                f"the failing run's diagnosis, {base}{_on(base_root)}, is concrete, so it stays the cause "
+                "and the variation says where it comes from")
+    chosen = (f"the failing run was diagnosed only as {base}, a symptom" if base else
+              "the failing run left no diagnosis")
+    return variation.family[0], False, variation.meaning, f"{chosen}, so the family's usual cause is named"
+
+
+def _where(root: Finding) -> str:
+    return f"rank {root.ranks[0]}" if len(root.ranks) == 1 else "a rank"
+
+
+def _on(root: Finding) -> str:
+    return f" on rank {root.ranks[0]}" if len(root.ranks) == 1 else ""
 
 
 def _nothing_helps(baseline: Finding, rest: list[Finding], diagnoses, base_root: Finding | None,

@@ -23,6 +23,8 @@ class Variation:
     runtime: str = ""  # the name applied in the workers (runtime/launch/variations.py), if any
     family: tuple[str, ...] = ()  # causes that passing under this variation points to (first: the default)
     meaning: str = ""  # what a pass means
+    # what a pass says about a concrete cause from outside the family ({where}: the failing rank)
+    explains: str = ""
 
 
 VARIATIONS = {
@@ -30,23 +32,29 @@ VARIATIONS = {
     "workers0": Variation(
         "workers0", "DataLoader workers forced to 0 (loading in the main process)", "workers0",
         ("dataloader_worker_crash", "main_guard_missing", "shm_too_small", "too_many_open_files"),
-        "the failure needs DataLoader worker processes"),
+        "the failure needs DataLoader worker processes",
+        "it happens only when DataLoader worker processes load the data (their start, memory, shared "
+        "memory or open files)"),
     "single": Variation(
         "single", "one process (--nproc_per_node 1, one node)", "",
         ("rank_divergent_collective", "uneven_eval_batches", "collective_timeout", "sampler_too_few_samples",
          "nccl_error", "nccl_network_interface", "wrong_host_ip", "port_in_use", "file_not_found",
          "concurrent_checkpoint_write"),
-        "the failure needs several ranks: what one rank gets or does differs, or the ranks cannot talk"),
+        "the failure needs several ranks: what one rank gets or does differs, or the ranks cannot talk",
+        "it happens only when the data is split across ranks: what {where} gets differs from what one "
+        "process sees over all of it"),
     "cpu": Variation(
         "cpu", "CPU only (set_device('cpu') in every worker)", "cpu",
         ("cuda_error_other", "gpu_oom", "nccl_error", "cuda_cudnn_mismatch", "cuda_arch_unsupported",
          "device_not_found", "cuda_visible_devices_misconfig", "stale_process_holding_gpu",
          "nccl_library_missing", "nccl_version_mismatch"),
-        "the failure needs the GPU: device, CUDA or NCCL"),
+        "the failure needs the GPU: device, CUDA or NCCL",
+        "it happens only on the GPU (device, CUDA or NCCL)"),
     "nockpt": Variation(
         "nockpt", "no checkpoint load (paddle.load returns nothing; random weights)", "nockpt",
         ("file_not_found", "state_dict_prefix_mismatch", "state_dict_shape_mismatch", "concurrent_checkpoint_write"),
-        "the failure needs the checkpoint: a missing, mismatched or broken file"),
+        "the failure needs the checkpoint: a missing, mismatched or broken file",
+        "it happens only when the checkpoint is loaded"),
 }
 ORDER = ("workers0", "single", "cpu", "nockpt")
 
