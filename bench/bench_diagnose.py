@@ -20,7 +20,7 @@ Then, in one run, alternating (diagnose first on even repetitions, grep first on
     wait4). It is per child, unlike ``getrusage(RUSAGE_CHILDREN)``, which is a max over all children
     ever waited for (grep, the generator...).
 (b) ``LC_ALL=C grep -c -F -f MARKERS FILES`` where MARKERS holds exactly
-    ``paddle_doctor.diagnose.scan.TRIGGERS``, one per line. ``-c`` with stdout to a pipe, never
+    ``paddle_doctor.diagnose.read.scan.TRIGGERS``, one per line. ``-c`` with stdout to a pipe, never
     ``> /dev/null``: GNU grep (3.8 here) treats a /dev/null stdout like ``-q`` and stops at the first
     match, even with ``-c`` (0.00 s on these files), so it would not read them. The locale makes no
     difference here (C and C.UTF-8 both ~2.2-2.3 s); LC_ALL=C is set for reproducibility.
@@ -416,7 +416,7 @@ def main() -> int:
         if args.dir == "/tmp/paddle-doctor-bench":
             args.dir = "/tmp/paddle-doctor-bench-scale"
 
-    from paddle_doctor.diagnose.scan import TRIGGERS
+    from paddle_doctor.diagnose.read.scan import TRIGGERS
 
     scratch = Path(args.dir).resolve()
     repo = Path(__file__).resolve().parents[1]

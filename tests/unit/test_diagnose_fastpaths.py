@@ -6,10 +6,10 @@ import io
 
 import pytest
 
-from paddle_doctor.diagnose.parse import read_events
-from paddle_doctor.diagnose.scan import CHUNK_BYTES, MAX_LINE_BYTES, ScanStats, scan_stream
+from paddle_doctor.diagnose.read.parse import read_events
+from paddle_doctor.diagnose.read.scan import CHUNK_BYTES, MAX_LINE_BYTES, ScanStats, scan_stream
 from paddle_doctor.diagnose.signatures import SIGNATURES, match_line
-from paddle_doctor.diagnose.sources import SourceFile
+from paddle_doctor.diagnose.read.sources import SourceFile
 
 
 def _full_search(text):

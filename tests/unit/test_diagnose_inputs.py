@@ -61,7 +61,7 @@ def test_unreadable_file_is_skipped_with_partial_verdict(tmp_path, monkeypatch):
     if os.geteuid() != 0:
         bad.chmod(0)
     else:  # root reads anything: make the open fail the way a permission error does
-        import paddle_doctor.diagnose.opener as opener
+        import paddle_doctor.diagnose.read.opener as opener
 
         real_open = open
         monkeypatch.setattr(opener, "open", lambda p, *a, **k: (_ for _ in ()).throw(

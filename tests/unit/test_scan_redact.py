@@ -1,7 +1,7 @@
 import io
 
 from paddle_doctor.redact import redact
-from paddle_doctor.diagnose.scan import CHUNK_BYTES, scan_stream
+from paddle_doctor.diagnose.read.scan import CHUNK_BYTES, scan_stream
 
 
 def test_line_numbers_across_chunks():

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from paddle_doctor.diagnose.scan import TRIGGERS, scan_stream
+from paddle_doctor.diagnose.read.scan import TRIGGERS, scan_stream
 from paddle_doctor.diagnose.signatures import SIGNATURES, match_line
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from ..findings import Diagnosis, Finding
 from .facts.devices import collect_device_facts, with_device_facts
-from .readall import read_all
+from .read.readall import read_all
 from .ranks import LauncherFacts, RankState, collect
 from .records import load_records, verdict_from_records
 from .report import rank_findings
 from .rootcause import decide
-from .sources import DiagnoseInputError, discover, env_by_rank
+from .read.sources import DiagnoseInputError, discover, env_by_rank
 
 __all__ = ["DiagnoseInputError", "Diagnosis", "diagnose_paths"]
 

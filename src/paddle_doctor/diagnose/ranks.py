@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .scan import LineIndex
-from .parse import Event, FileEvents
+from .read.scan import LineIndex
+from .read.parse import Event, FileEvents
 
 CAUSE_ROLES = ("cause", "exception")
 

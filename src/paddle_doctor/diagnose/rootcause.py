@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Alternative, Finding
-from .parse import Event
+from .read.parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
 from .verdict import make_verdict
 from .facts.versions import explained_by_nccl_versions

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from ..catalog import get_cause
 from ..findings import Alternative, Confidence, EvidenceLine, Finding, Location
 from .differential import alternatives_for
-from .parse import Event
+from .read.parse import Event
 from ..redact import redact
 
 TITLE_MSG_CHARS = 120

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from ...catalog import get_cause
 from ...findings import Alternative, Confidence, EvidenceLine, Finding
 from ...redact import redact
-from ..parse import Event
+from ..read.parse import Event
 
 # Signatures whose lines carry device facts (a launch command with --ips carries --gpus too).
 FACT_SIGNATURES = ("launch_cmd_devices", "launch_cmd_ips", "launch_args_devices", "visible_devices_env",

@@ -10,7 +10,7 @@ When the banners of the text disagree, the mismatch is the cause and the later e
 from __future__ import annotations
 
 from ...findings import Alternative, Finding
-from ..parse import Event
+from ..read.parse import Event
 from ..verdict import make_verdict
 
 # The errors a version mismatch shows up as. An NCCL error is its usual face; a CUDA error, a bare

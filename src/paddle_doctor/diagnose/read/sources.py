@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..contract import FAULT_NAME_RE, RECORD_NAME_RE
+from ...contract import FAULT_NAME_RE, RECORD_NAME_RE
 
 MAX_DEPTH = 4
 MAX_FILES = 2000

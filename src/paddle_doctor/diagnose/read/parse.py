@@ -15,7 +15,7 @@ from .scan import LineIndex
 from .sources import SourceFile
 from .opener import open_log
 from .scan import BinaryFileError, ScanStats, scan_stream
-from .signatures import Signature, match_line
+from ..signatures import Signature, match_line
 
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
 MPI_PREFIX_RE = re.compile(r"^.*?\[\d+,(?P<rank>\d+)\]<std(?:err|out)>:")
