@@ -33,3 +33,26 @@ def test_no_paddle_import(args, tmp_path):
     proc = subprocess.run([sys.executable, "-c", SNIPPET.format(args=args)], capture_output=True, text=True,
                           timeout=60)
     assert "NO-PADDLE-OK" in proc.stdout, proc.stderr
+
+
+EXPLAIN_SNIPPET = """
+import sys
+from paddle_doctor.cli.main import main
+try:
+    main(["explain", "python_exception"])
+except SystemExit:
+    pass
+heavy = sorted(m for m in sys.modules if m in {heavy!r})
+print("LOADED", heavy)
+"""
+
+
+def test_explain_reads_the_lenses_tables_without_loading_their_machinery():
+    """explain shows each cause's back-links (lint rules, env checks, signatures, smoke checks): it
+    must load those tables only, not the lint engine, the env probes, the log readers or the smoke
+    launcher (its start-up goal is 0.15 s, bench/bench_startup.py)."""
+    heavy = ["paddle_doctor.lint.engine", "paddle_doctor.envcheck.report", "paddle_doctor.diagnose.paths",
+             "paddle_doctor.diagnose.read.parse", "paddle_doctor.smoke.launch"]
+    proc = subprocess.run([sys.executable, "-c", EXPLAIN_SNIPPET.format(heavy=heavy)], capture_output=True,
+                          text=True, timeout=60)
+    assert "LOADED []" in proc.stdout, proc.stdout + proc.stderr

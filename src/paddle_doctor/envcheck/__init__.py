@@ -6,7 +6,10 @@ catalog causes (``checks.CHECKS``); :func:`compare_reports` lists what differs b
 
 from __future__ import annotations
 
-from .compare import compare_reports
-from .report import ENV_SCHEMA, NEEDS_IMPORT, collect_env
+from ..lazy import lazy_exports
 
 __all__ = ["ENV_SCHEMA", "NEEDS_IMPORT", "collect_env", "compare_reports"]
+__getattr__ = lazy_exports(__name__, {
+    "compare_reports": ".compare",
+    "ENV_SCHEMA": ".report", "NEEDS_IMPORT": ".report", "collect_env": ".report",
+})

@@ -5,10 +5,13 @@ Imports nothing heavy and never imports paddle.
 
 from __future__ import annotations
 
-from .codes import RULES, Rule, get_rule
-from .config import ConfigError, LintConfig, load_config
-from .engine import LintResult, lint_file, lint_paths, lint_text
-from .files import LintInputError
+from ..lazy import lazy_exports
 
 __all__ = ["RULES", "ConfigError", "LintConfig", "LintInputError", "LintResult", "Rule", "get_rule",
            "lint_file", "lint_paths", "lint_text", "load_config"]
+__getattr__ = lazy_exports(__name__, {
+    "RULES": ".codes", "Rule": ".codes", "get_rule": ".codes",
+    "ConfigError": ".config", "LintConfig": ".config", "load_config": ".config",
+    "LintResult": ".engine", "lint_file": ".engine", "lint_paths": ".engine", "lint_text": ".engine",
+    "LintInputError": ".files",
+})

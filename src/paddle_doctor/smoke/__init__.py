@@ -8,6 +8,9 @@ It never imports paddle itself and never prints.
 
 from __future__ import annotations
 
-from paddle_doctor.smoke.launch import SmokeOptions, SmokeRun, run_smoke
+from ..lazy import lazy_exports
 
 __all__ = ["SmokeOptions", "SmokeRun", "run_smoke"]
+__getattr__ = lazy_exports(__name__, {
+    "SmokeOptions": ".launch", "SmokeRun": ".launch", "run_smoke": ".launch",
+})

@@ -1,0 +1,64 @@
+"""diagnose_paths: from the paths the user gave to a Diagnosis (read, group by rank, decide, report)."""
+
+from __future__ import annotations
+
+from ..findings import Diagnosis, Finding
+from .facts.devices import collect_device_facts, with_device_facts
+from .read.readall import read_all
+from .ranks import LauncherFacts, RankState, collect
+from .records import load_records, verdict_from_records
+from .report import rank_findings
+from .rootcause import decide
+from .read.sources import DiagnoseInputError, discover, env_by_rank
+
+def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
+    """Diagnose the logs under ``paths`` (dirs, files, or "-" for ``stdin``).
+
+    Raises DiagnoseInputError when nothing usable was given.
+    """
+    sources, skipped = discover([str(p) for p in paths], stdin)
+    files, skipped = read_all(sources, skipped)
+    readable = [f for f in files if f.source.role != "env"]
+    if not readable:
+        reasons = "; ".join(skipped) or "no log files"
+        raise DiagnoseInputError(f"nothing could be read ({reasons})")
+    ranks, unranked, facts = collect(readable)
+    records = load_records([s.path for s in sources if s.role == "record"])
+    root = _prefer(verdict_from_records(records), decide(ranks, unranked, facts))
+    root = with_device_facts(root, collect_device_facts([e for f in readable for e in f.events], env_by_rank(sources),
+                                                        {s.path: s.node for s in sources}))
+    for rank in records:  # a rank known only from its error record still gets a row
+        ranks.setdefault(rank, RankState(rank))
+    return _build(root, ranks, facts, len(readable), skipped, records)
+
+
+# A peer's watchdog only infers how a rank ended (its process vanished: "dead"; a native crash dump:
+# "crashed"). When the culprit's own log names a cause (gloo's size check aborting it, a CUDA error
+# before the abort), that log says why, and wins.
+INFERRED_ENDINGS = ("dead", "crashed")
+# Likewise a rank's own "Blocking queue is killed" says only that its DataLoader workers died; the
+# workers' lines in its log (a SIGBUS in /dev/shm, the OOM killer's signal) say why.
+SYMPTOM_CAUSES = ("dataloader_worker_crash",)
+
+
+def _prefer(from_records: Finding | None, from_logs: Finding | None) -> Finding | None:
+    if from_records is None or from_logs is None:
+        return from_records or from_logs
+    if from_records.code in INFERRED_ENDINGS:
+        vague = ("unknown", from_records.cause)
+    elif from_records.cause in SYMPTOM_CAUSES:
+        vague = ("unknown", "python_exception", from_records.cause)
+    else:
+        return from_records
+    if from_logs.ranks == from_records.ranks and from_logs.cause not in vague:
+        return from_logs
+    return from_records
+
+
+def _build(root: Finding | None, ranks: dict[int, RankState], facts: LauncherFacts, files_read: int,
+           skipped: list[str], records) -> Diagnosis:
+    # A root cause means failure; so does a launcher that reports one even when no cause was found.
+    failed = root is not None or bool(facts.failed) or facts.exit_code not in (None, 0) or facts.killed
+    notes = tuple(root.fact("notes") or ()) if root is not None else ()
+    return Diagnosis("failure" if failed else "no_failure_found", root, rank_findings(ranks, root, records),
+                     files_read, tuple(skipped), notes, facts.kind)
