@@ -83,3 +83,30 @@ def test_nothing_passes_blames_the_code_with_the_clearest_rerun():
 def test_baseline_passing_means_nothing_to_triage():
     f, d = _findings([("baseline", True, None)])
     assert conclude(f, d).cause == "unknown" and "nothing to triage" in conclude(f, d).message
+
+
+def test_the_cpu_rerun_is_skipped_where_the_job_ran_on_cpu_already(tmp_path):
+    from paddle_doctor.triage.plan import accelerator_present, skip_reason
+
+    cpu = VARIATIONS["cpu"]
+    assert not accelerator_present(tmp_path)
+    for node in ("nvidia0", "kfd", "davinci3", "xpu1"):
+        (tmp_path / node).touch()
+        assert accelerator_present(tmp_path), node
+        (tmp_path / node).unlink()
+    (tmp_path / "nvidiactl").touch()  # the control node alone is no device
+    assert not accelerator_present(tmp_path)
+    assert "ran on the CPU already" in skip_reason(cpu, "python_exception", accelerator=False)
+    assert skip_reason(cpu, None, accelerator=False) is not None
+    # a GPU-family failure on a machine without a GPU: forcing the CPU is the telling rerun
+    assert skip_reason(cpu, "device_not_found", accelerator=False) is None
+    assert skip_reason(cpu, "python_exception", accelerator=True) is None
+    assert skip_reason(VARIATIONS["workers0"], "python_exception", accelerator=False) is None
+
+
+def test_a_skipped_variation_is_a_skip_row_not_a_failure():
+    from paddle_doctor.render.checks import check_table
+    from paddle_doctor.triage.conclude import skipped_finding
+
+    row = check_table([skipped_finding(VARIATIONS["cpu"], "no GPU here")])[0]
+    assert row.text.lstrip().startswith("SKIP  cpu") and "no GPU here" in row.text and "[unknown]" not in row.text

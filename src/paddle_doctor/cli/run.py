@@ -37,6 +37,23 @@ def _diagnose(log_dir, tail: bytes) -> None:
             click.echo(f"paddle-doctor run: no timeline page: {exc}", err=True)
 
 
+def _set_aside_earlier_page(log_dir) -> None:
+    """A passing run leaves no page of its own: an earlier failure's page beside the fresh logs would
+    describe logs that are gone. It is kept (renamed), not deleted."""
+    from ..render.html import REPORT_NAME
+
+    page = log_dir / REPORT_NAME
+    if not page.is_file():
+        return
+    earlier = page.with_name(f"{page.stem}.earlier{page.suffix}")
+    try:
+        page.replace(earlier)
+    except OSError as exc:
+        click.echo(f"paddle-doctor run: note: {page} is an earlier failure's page ({exc})", err=True)
+        return
+    click.echo(f"paddle-doctor run: an earlier failure's timeline page was moved to {earlier}", err=True)
+
+
 @click.command("run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.option("--trace", is_flag=True, help="Record every collective (op, sequence, shapes, call site) per rank.")
 @click.option("--check-collectives", is_flag=True,
@@ -68,6 +85,7 @@ def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout,
     cleaned = f"; removed leftover {', '.join(plan.removed)}" if plan.removed else ""
     if not outcome.failed:
         click.echo(f"paddle-doctor run: exit 0 in {outcome.elapsed:.1f} s{cleaned}", err=True)
+        _set_aside_earlier_page(plan.log_dir)
         sys.exit(0)
     click.echo(f"paddle-doctor run: failed ({outcome.why}) in {outcome.elapsed:.1f} s{cleaned}; exit code "
                f"{outcome.code}. Diagnosis:", err=True)

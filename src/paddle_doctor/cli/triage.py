@@ -42,7 +42,7 @@ def _render(result, out: Path) -> None:
     c = result.conclusion
     lines = [text.Line("paddle-doctor triage: each variation reruns the command (logs under "
                        f"{out}/<variation>/)", "head")]
-    lines += check_table(result.findings)
+    lines += check_table(result.findings + result.skipped)
     lines.append(text.Line(f"VERDICT  {c.message} [{c.confidence.value} confidence]",
                            "ok" if c.cause == "unknown" else "verdict"))
     if c.why:

@@ -1,6 +1,6 @@
 """Plain-text tables of check Findings (``smoke``'s checks, ``triage``'s variations).
 
-Each row is one Finding: PASS/FAIL, its name, its one-line message. Styles as in ``render.text``
+Each row is one Finding: PASS/FAIL (SKIP for a variation that need not run), its name, its one-line message. Styles as in ``render.text``
 (coloured only on a terminal, by ``text.echo``).
 """
 
@@ -17,12 +17,13 @@ NAME_WIDTH = 20
 def check_table(findings: Iterable[Finding], name_of=lambda f: f.code.split(".", 1)[-1]) -> list[Line]:
     lines = []
     for f in findings:
-        ok = bool(f.fact("passed"))
+        ok, skipped = bool(f.fact("passed")), bool(f.fact("skipped"))
         name = name_of(f)
         text = f.message.split(": ", 1)[-1] if f.message.startswith(name + ":") else f.message
-        cause = "" if ok else f"  [{f.cause}]"
-        lines.append(Line(f"  {'PASS' if ok else 'FAIL'}  {name:<{NAME_WIDTH}} {_clip(text)}{cause}",
-                          "ok" if ok else "verdict"))
+        cause = "" if ok or skipped else f"  [{f.cause}]"
+        word = "SKIP" if skipped else "PASS" if ok else "FAIL"
+        lines.append(Line(f"  {word}  {name:<{NAME_WIDTH}} {_clip(text)}{cause}",
+                          "dim" if skipped else "ok" if ok else "verdict"))
     return lines
 
 

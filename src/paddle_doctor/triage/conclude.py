@@ -35,6 +35,13 @@ def variation_finding(variation: Variation, passed: bool, launch: BoundedRun, di
         ranks=root.ranks if root else (), confidence=root.confidence if root else "low", facts=facts)
 
 
+def skipped_finding(variation: Variation, why: str) -> Finding:
+    return Finding(code=f"triage.{variation.name}", cause="unknown", severity="info",
+                   message=f"{variation.name}: skipped: {why} [{variation.description}]",
+                   facts={"variation": variation.name, "description": variation.description, "skipped": True,
+                          "passed": None, "why": why})
+
+
 def _rank(root: Finding | None) -> int | None:
     return root.ranks[0] if root is not None and root.ranks else None
 

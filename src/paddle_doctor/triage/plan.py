@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
 
@@ -57,6 +58,9 @@ VARIATIONS = {
         "it happens only when the checkpoint is loaded"),
 }
 ORDER = ("workers0", "single", "cpu", "nockpt")
+# Device nodes of the accelerators Paddle runs on (NVIDIA, ROCm, Ascend, Kunlun XPU): without any,
+# the job ran on CPU already.
+ACCELERATOR_NODES = ("nvidia[0-9]*", "kfd", "davinci[0-9]*", "xpu[0-9]*")
 
 
 def is_launcher(cmd: Sequence[str]) -> bool:
@@ -72,6 +76,19 @@ def plan_variations(cmd: Sequence[str], *, checkpoint: bool = False) -> list[Var
     if checkpoint:
         names.append("nockpt")
     return [VARIATIONS[n] for n in names]
+
+
+def accelerator_present(dev: Path = Path("/dev")) -> bool:
+    return any(any(dev.glob(pattern)) for pattern in ACCELERATOR_NODES)
+
+
+def skip_reason(variation: Variation, baseline_cause: str | None, accelerator: bool) -> str | None:
+    """Why a planned variation need not run, or None. The CPU rerun on a machine with no accelerator
+    only repeats the baseline, unless the failure itself is of the GPU family (a script that asks
+    for a GPU this machine lacks passes once it is forced onto the CPU)."""
+    if variation.name == "cpu" and not accelerator and baseline_cause not in variation.family:
+        return "no GPU or other accelerator on this machine: the command ran on the CPU already"
+    return None
 
 
 def _flag_value(cmd: Sequence[str], flag: str) -> str | None:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.lab.bounded import BoundedRun, run_bounded
-from paddle_doctor.triage.conclude import conclude, variation_finding
+from paddle_doctor.triage.conclude import conclude, skipped_finding, variation_finding
 from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
-from paddle_doctor.triage.plan import Variation, plan_variations, rewrite_command, variation_env
+from paddle_doctor.triage.plan import (Variation, accelerator_present, plan_variations, rewrite_command,
+                                       skip_reason, variation_env)
 
 
 @dataclass(frozen=True)
@@ -31,23 +32,36 @@ class Outcome:
 
 @dataclass(frozen=True)
 class TriageResult:
-    findings: tuple[Finding, ...]  # one per variation, baseline first
+    findings: tuple[Finding, ...]  # one per variation that ran, baseline first
     conclusion: Finding
     outcomes: tuple[Outcome, ...]
+    skipped: tuple[Finding, ...] = ()  # variations that need not run here, and why
 
 
 def triage(cmd: Sequence[str], *, out_dir: Path, timeout: float = 120.0, checkpoint: bool = False,
-           cwd: Path | None = None, environ: dict[str, str] | None = None) -> TriageResult:
+           cwd: Path | None = None, environ: dict[str, str] | None = None,
+           accelerator: bool | None = None) -> TriageResult:
     """Rerun ``cmd`` as is and under each variation; each run gets ``timeout`` seconds and its
-    own folder ``out_dir/<variation>/`` (terminal.out, log/)."""
+    own folder ``out_dir/<variation>/`` (terminal.out, log/). ``accelerator``: whether this machine
+    has a GPU (or another accelerator); default: read from /dev."""
     cwd = Path(cwd or os.getcwd())
-    outcomes = []
+    outcomes, skipped = [], []
+    accelerator = accelerator_present() if accelerator is None else accelerator
     for variation in plan_variations(cmd, checkpoint=checkpoint):
+        why = skip_reason(variation, _cause(outcomes[0].diagnosis) if outcomes else None, accelerator)
+        if why:
+            skipped.append(skipped_finding(variation, why))
+            continue
         outcomes.append(_run_one(cmd, variation, out_dir / variation.name, timeout, cwd, environ))
         if variation.name == "baseline" and outcomes[0].passed:
             break  # nothing to bisect: it did not fail
     findings = tuple(variation_finding(o.variation, o.passed, o.launch, o.diagnosis, o.log_dir) for o in outcomes)
-    return TriageResult(findings, conclude(findings, [o.diagnosis for o in outcomes]), tuple(outcomes))
+    return TriageResult(findings, conclude(findings, [o.diagnosis for o in outcomes]), tuple(outcomes),
+                        tuple(skipped))
+
+
+def _cause(diagnosis: Diagnosis | None) -> str | None:
+    return diagnosis.root_cause.cause if diagnosis is not None and diagnosis.root_cause is not None else None
 
 
 def _run_one(cmd: Sequence[str], variation: Variation, folder: Path, timeout: float, cwd: Path,
