@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from paddle_doctor.diagnose import diagnose_paths
-from paddle_doctor.diagnose.timeline import build_timeline, rank_ranges
+from paddle_doctor.diagnose.timeline import build_timeline
+from paddle_doctor.rankset import rank_ranges
 from paddle_doctor.render.html import ROOT_FILL, render_page, write_report
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "cases"

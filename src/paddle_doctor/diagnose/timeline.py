@@ -179,16 +179,3 @@ def _merge(members: list[Lane]) -> Lane:
     ends = [m.end for m in members if m.end is not None]
     return replace(first, ranks=tuple(sorted(r for m in members for r in m.ranks)),
                    start=min(starts, default=None), end=max(ends, default=None), log=None)
-
-
-def rank_ranges(ranks: Iterable[int]) -> str:
-    """0-3, 5, 7-9"""
-    ranks = sorted(set(ranks))
-    parts, i = [], 0
-    while i < len(ranks):
-        j = i
-        while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
-            j += 1
-        parts.append(str(ranks[i]) if i == j else f"{ranks[i]}-{ranks[j]}")
-        i = j + 1
-    return ", ".join(parts)

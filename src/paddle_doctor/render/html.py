@@ -13,7 +13,8 @@ import datetime as dt
 from html import escape
 from pathlib import Path
 
-from ..diagnose.timeline import Lane, Timeline, build_timeline, rank_ranges
+from ..diagnose.timeline import Lane, Timeline, build_timeline
+from ..rankset import rank_ranges
 from ..findings import Diagnosis
 
 REPORT_NAME = "paddle_doctor_report.html"  # what `run` writes beside the logs of a failed launch

@@ -8,6 +8,7 @@ import textwrap
 from typing import NamedTuple
 
 from ..findings import Diagnosis, Finding
+from ..rankset import rank_ranges
 
 WIDTH = 100
 
@@ -96,26 +97,12 @@ def _ranks_block(ranks: tuple[Finding, ...], root_rank: int | None) -> list[Line
     lines = [Line("OTHER RANKS", "head")]
     for (status, exit_code, why), members in groups.items():
         code = f"exit {exit_code}" if exit_code is not None else "exit ?"
-        label = f"rank {members[0]:<3}" if len(members) == 1 else f"ranks {_ranges(members)}"
+        label = f"rank {members[0]:<3}" if len(members) == 1 else f"ranks {rank_ranges(members)}"
         if len(members) == 1:
             lines.append(Line(f"  {label} {status:<8} {code:<8} {why}"))
         else:
             lines.append(Line(f"  {_clip(label, 90)} ({len(members)}): {status}, {code}, {why}"))
     return lines
-
-
-def _ranges(ranks: list[int]) -> str:
-    """[0, 1, 2, 5, 7, 8] -> "0-2, 5, 7-8"."""
-    ranks = sorted(ranks)
-    parts, start, prev = [], ranks[0], ranks[0]
-    for r in ranks[1:] + [None]:
-        if r is not None and r == prev + 1:
-            prev = r
-            continue
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
-        if r is not None:
-            start = prev = r
-    return ", ".join(parts)
 
 
 def _read_summary(d: Diagnosis) -> str:

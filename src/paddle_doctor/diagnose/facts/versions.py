@@ -10,6 +10,7 @@ When the banners of the text disagree, the mismatch is the cause and the later e
 from __future__ import annotations
 
 from ...findings import Alternative, Finding
+from ...rankset import rank_ranges
 from ..read.parse import Event
 from ..verdict import make_verdict
 
@@ -68,9 +69,8 @@ def _ranks_or_files(banners: list[Event]) -> list:
 
 
 def _who(banners: list[Event]) -> str:
-    ranks = sorted({b.rank for b in banners if b.rank is not None})
+    ranks = {b.rank for b in banners if b.rank is not None}
     if ranks:
-        return ("rank " if len(ranks) == 1 else "ranks ") + ", ".join(map(str, ranks[:8])) + (
-            ", ..." if len(ranks) > 8 else "")
+        return ("rank " if len(ranks) == 1 else "ranks ") + rank_ranges(ranks)
     hosts = sorted({b.groups.get("host") for b in banners if b.groups.get("host")})
     return ("host " + ", ".join(hosts[:4])) if hosts else f"{len(banners)} line(s)"
