@@ -26,6 +26,7 @@ finding whose ``code`` is the exception's class name and ``cause`` its ``default
 from __future__ import annotations
 
 import re
+from .catalog.ids import CauseId
 
 RECORD_SCHEMA = "paddle_doctor.error_record/2"
 RECORD_SCHEMA_PREFIX = "paddle_doctor.error_record/"
@@ -46,14 +47,14 @@ def fault_name(label: str) -> str:
 
 # What the runtime guards report (a Finding's ``code``) -> the cause id they point to by default.
 GUARD_KINDS: dict[str, str] = {
-    "dead": "host_oom_killed",  # a peer's process vanished without a word (SIGKILL: the OOM killer)
-    "crashed": "segfault",  # a peer died in native code (its faulthandler dump says how)
-    "failed": "python_exception",  # a peer ended with an error (its own record names the cause)
-    "stuck": "collective_timeout",  # a peer sent no heartbeat for the deadline (frozen, SIGSTOP)
-    "missing": "collective_timeout",  # a peer was never heard from within the deadline
-    "mismatch": "rank_divergent_collective",  # ranks are in (or about to run) different collectives
-    "uneven": "uneven_eval_batches",  # ranks ran different numbers of batches, or last-batch sizes
-    "preflight": "config_error",  # ranks' plans (data, model, versions) differ, or one never came
+    "dead": CauseId.host_oom_killed,  # a peer's process vanished without a word (SIGKILL: the OOM killer)
+    "crashed": CauseId.segfault,  # a peer died in native code (its faulthandler dump says how)
+    "failed": CauseId.python_exception,  # a peer ended with an error (its own record names the cause)
+    "stuck": CauseId.collective_timeout,  # a peer sent no heartbeat for the deadline (frozen, SIGSTOP)
+    "missing": CauseId.collective_timeout,  # a peer was never heard from within the deadline
+    "mismatch": CauseId.rank_divergent_collective,  # ranks are in (or about to run) different collectives
+    "uneven": CauseId.uneven_eval_batches,  # ranks ran different numbers of batches, or last-batch sizes
+    "preflight": CauseId.config_error,  # ranks' plans (data, model, versions) differ, or one never came
 }
 
 # Variables `paddle-doctor run` sets for its workers (read by runtime/launch).

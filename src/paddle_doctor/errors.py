@@ -32,12 +32,13 @@ with :data:`CAUSE_BY_NAME`.
 from __future__ import annotations
 
 from .findings import Finding
+from .catalog.ids import CauseId
 
 
 class PaddleDoctorError(RuntimeError):
     """Base class of every error paddle-doctor raises on purpose."""
 
-    default_cause = "unknown"
+    default_cause = CauseId.unknown
 
     def __init__(self, message: str, finding: Finding | None = None):
         super().__init__(message)
@@ -53,61 +54,61 @@ class PaddleDoctorError(RuntimeError):
 class EvalError(PaddleDoctorError):
     """Base class of the errors that ``paddle_doctor.evaluate`` raises on purpose."""
 
-    default_cause = "python_exception"
+    default_cause = CauseId.python_exception
 
 
 class SampleCountError(EvalError):
     """The evaluated samples are not exactly the dataset: some are missing or counted twice."""
 
-    default_cause = "eval_samples_dropped"
+    default_cause = CauseId.eval_samples_dropped
 
 
 class StateSchemaError(EvalError):
     """The ranks hold metric states of different names, shapes or dtypes."""
 
-    default_cause = "rank_divergent_collective"
+    default_cause = CauseId.rank_divergent_collective
 
 
 class PeerFailedError(EvalError):
     """Another rank raised during the evaluation; this rank stops instead of waiting forever."""
 
-    default_cause = "python_exception"
+    default_cause = CauseId.python_exception
 
 
 class GuardError(PaddleDoctorError):
     """Base class of the errors that the runtime guards raise on purpose."""
 
-    default_cause = "unknown"
+    default_cause = CauseId.unknown
 
 
 class PreflightError(GuardError):
     """The ranks' plans differ: evaluating would mix unrelated numbers or hang."""
 
-    default_cause = "config_error"
+    default_cause = CauseId.config_error
 
 
 class CollectiveMismatchError(GuardError):
     """The ranks reached different collectives (or different shapes/dtypes at the same one)."""
 
-    default_cause = "rank_divergent_collective"
+    default_cause = CauseId.rank_divergent_collective
 
 
 class StoreTimeoutError(GuardError):
     """The TCP store did not answer in time (rank 0, which hosts it, may be stopped or dead)."""
 
-    default_cause = "collective_timeout"
+    default_cause = CauseId.collective_timeout
 
 
 class CheckpointError(PaddleDoctorError):
     """A checkpoint cannot be read: empty, truncated, or not a checkpoint at all."""
 
-    default_cause = "checkpoint_corrupt"
+    default_cause = CauseId.checkpoint_corrupt
 
 
 class UnsafeCheckpointError(CheckpointError):
     """The pickle asks for a global outside the allowlist (it could run code); it was not loaded."""
 
-    default_cause = "checkpoint_unsafe"
+    default_cause = CauseId.checkpoint_unsafe
 
 
 class StateDictMismatchError(CheckpointError):
@@ -117,10 +118,10 @@ class StateDictMismatchError(CheckpointError):
     is the first problem a prefix rename does not fix (the rename itself is applied silently).
     """
 
-    default_cause = "state_dict_shape_mismatch"
+    default_cause = CauseId.state_dict_shape_mismatch
 
     def __init__(self, message: str, findings: tuple[Finding, ...] = ()):
-        blocking = [f for f in findings if f.cause != "state_dict_prefix_mismatch"] or list(findings)
+        blocking = [f for f in findings if f.cause != CauseId.state_dict_prefix_mismatch] or list(findings)
         super().__init__(message, finding=blocking[0] if blocking else None)
         self.findings = tuple(findings)
 

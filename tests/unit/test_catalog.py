@@ -230,3 +230,28 @@ def test_catalog_names_only_commands_and_apis_that_exist(cause: Cause):
         for text in texts:
             if isinstance(text, str):
                 assert not _unreal_tool_mentions(text), f"{cause.id}.{field.name}: {_unreal_tool_mentions(text)}"
+
+
+def test_every_cause_member_is_a_catalog_entry_and_the_reverse():
+    from paddle_doctor.catalog.ids import CauseId
+
+    assert tuple(member.value for member in CauseId) == cause_ids()
+    assert all(member.name == member.value for member in CauseId)
+
+
+def test_a_drifted_member_list_is_refused_at_import(monkeypatch):
+    from paddle_doctor.catalog import ids
+
+    monkeypatch.setattr(ids, "catalog_headers", lambda: tuple(m.value for m in ids.CauseId) + ("new_cause",))
+    with pytest.raises(ids.CatalogDriftError, match="only in causes.toml \\['new_cause'\\]"):
+        ids.check_against_catalog()
+
+
+def test_a_cause_member_is_the_plain_id_in_every_format():
+    import json
+
+    from paddle_doctor.catalog.ids import CauseId
+
+    assert CauseId.gpu_oom == "gpu_oom" and hash(CauseId.gpu_oom) == hash("gpu_oom")
+    assert str(CauseId.gpu_oom) == f"{CauseId.gpu_oom}" == "gpu_oom"
+    assert json.dumps({CauseId.gpu_oom: [CauseId.shm_too_small]}) == '{"gpu_oom": ["shm_too_small"]}'

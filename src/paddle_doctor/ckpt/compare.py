@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from ..findings import Confidence, Finding, Fixable, Location, Severity
 from .meta import TensorMeta
 from .prefixes import Alignment, align
+from ..catalog.ids import CauseId
 
 SHOW = 8  # keys named in a finding's message; all of them are in its facts
 
@@ -44,7 +45,7 @@ def compare(source: Mapping[str, TensorMeta], target: Mapping[str, TensorMeta], 
 
 def _dtype_finding(changed: list[tuple], where: tuple, source_name: str, target_name: str) -> Finding:
     listed = "; ".join(f"{k} {a} vs {b}" for k, a, b in changed[:SHOW])
-    return Finding(code="ckpt-dtype", cause="state_dict_shape_mismatch", severity=Severity.WARNING,
+    return Finding(code="ckpt-dtype", cause=CauseId.state_dict_shape_mismatch, severity=Severity.WARNING,
                    message=f"{len(changed)} tensors have another dtype in {source_name} than in {target_name}: {listed}",
                    locations=where, facts={"dtypes": [{"key": k, "source": a, "target": b} for k, a, b in changed]})
 
@@ -56,7 +57,7 @@ def _names(keys: list[str]) -> str:
 
 def _prefix_finding(alignment: Alignment, total: int, where: tuple, target_name: str) -> Finding:
     return Finding(
-        code="ckpt-prefix", cause="state_dict_prefix_mismatch", severity=Severity.ERROR,
+        code="ckpt-prefix", cause=CauseId.state_dict_prefix_mismatch, severity=Severity.ERROR,
         message=f"the keys do not match {target_name} as they are; {alignment.describe()} "
                 f"and {alignment.matched} of {total} keys match",
         locations=where, fixable=Fixable.SAFE,
@@ -79,7 +80,7 @@ def _shape_finding(shapes: list[tuple], where: tuple, target_name: str) -> Findi
     listed = "; ".join(f"{ck} {list(cs)} vs {list(ms)}" for _, ck, cs, ms in shapes[:SHOW])
     more = f"; ... ({len(shapes) - SHOW} more)" if len(shapes) > SHOW else ""
     return Finding(
-        code="ckpt-shape", cause="state_dict_shape_mismatch",
+        code="ckpt-shape", cause=CauseId.state_dict_shape_mismatch,
         message=f"{len(shapes)} tensors have another shape than in {target_name}: {listed}{more}",
         locations=where, confidence=Confidence.HIGH,
         fix="build the model with the configuration the checkpoint was trained with (class_num, hidden size), "
@@ -92,7 +93,7 @@ def _shape_finding(shapes: list[tuple], where: tuple, target_name: str) -> Findi
 def _keys_finding(code: str, keys: list[str], what: str, where: tuple) -> Finding:
     missing = code == "ckpt-missing-keys"
     return Finding(
-        code=code, cause="state_dict_shape_mismatch",
+        code=code, cause=CauseId.state_dict_shape_mismatch,
         severity=Severity.ERROR if missing else Severity.WARNING,
         message=f"{len(keys)} keys {what}: {_names(keys)}",
         locations=where,

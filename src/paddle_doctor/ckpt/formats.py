@@ -17,6 +17,7 @@ from ..findings import Finding, Location
 from . import safe_pickle, safetensors_io
 from .allowlist import ArrayStub
 from .meta import Checkpoint, TensorMeta
+from ..catalog.ids import CauseId
 
 NAME_TABLE = "StructuredToParameterName@@"  # paddle.save's structured-name -> parameter-name table
 SPLIT_INFO = "UnpackBigParamInfor@@"  # protocols 2-3: {key: {"OriginShape", "slices": [key@@.N]}}  # typos: disable-line
@@ -24,7 +25,7 @@ INDEX_NAMES = ("model_state.pdparams.index.json", "model.safetensors.index.json"
 
 
 def missing_file(path: str, what: str = "checkpoint") -> CheckpointError:
-    finding = Finding(code="ckpt-missing-file", cause="file_not_found", message=f"{what} not found: {path}",
+    finding = Finding(code="ckpt-missing-file", cause=CauseId.file_not_found, message=f"{what} not found: {path}",
                       locations=(Location(path=path),))
     return CheckpointError(finding.message, finding=finding)
 

@@ -12,6 +12,7 @@ from ..findings import Finding, Location, Severity
 from . import arrays, formats, safetensors_io
 from .atomic import atomic_output, keep_backup
 from .prefixes import common_prefix
+from ..catalog.ids import CauseId
 
 
 class StripError(ValueError):
@@ -32,7 +33,7 @@ def strip_checkpoint(path: str, out: str | None = None, prefix: str | None = Non
     target = _target(path, out, in_place, ckpt.format.startswith("sharded"))
     backups = _write(path, target, ckpt.format, prefix, in_place)
     return Finding(
-        code="ckpt-strip", cause="state_dict_prefix_mismatch", severity=Severity.INFO,
+        code="ckpt-strip", cause=CauseId.state_dict_prefix_mismatch, severity=Severity.INFO,
         message=f"stripped '{prefix}' from {len(renamed)} of {len(ckpt.tensors)} keys; wrote {target}",
         locations=(Location(path=target),),
         facts={"prefix": prefix, "renamed": len(renamed), "total": len(ckpt.tensors), "output": target,

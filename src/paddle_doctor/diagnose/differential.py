@@ -9,163 +9,164 @@ that are merely related. Confidence of an alternative is always below the verdic
 from __future__ import annotations
 
 from ..findings import Alternative, Confidence
+from ..catalog.ids import CauseId
 
 MAX_ALTERNATIVES = 2
 
 # cause -> ((other cause, why it fits the same text, the check that tells them apart), ...)
 CONFUSABLE: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "python_exception": (
-        ("dataloader_worker_crash", "the exception may have been raised in a DataLoader worker and re-raised",
+    CauseId.python_exception: (
+        (CauseId.dataloader_worker_crash, "the exception may have been raised in a DataLoader worker and re-raised",
          "the traceback shows `DataLoader worker(N) caught` or `worker.py` frames"),
-        ("config_error", "an exception at start-up is often a wrong argument or config value",
+        (CauseId.config_error, "an exception at start-up is often a wrong argument or config value",
          "the failing frame reads a config file or argparse value"),
     ),
-    "gpu_oom": (
-        ("stale_process_holding_gpu", "another process may hold the GPU memory",
+    CauseId.gpu_oom: (
+        (CauseId.stale_process_holding_gpu, "another process may hold the GPU memory",
          "`nvidia-smi` before the run: memory used with no job of yours running"),
-        ("cuda_visible_devices_misconfig", "several ranks may share one GPU",
+        (CauseId.cuda_visible_devices_misconfig, "several ranks may share one GPU",
          "print CUDA_VISIBLE_DEVICES and paddle.device.get_device() on every rank"),
     ),
-    "stale_process_holding_gpu": (
-        ("gpu_oom", "the job itself may need more memory than the GPU has",
+    CauseId.stale_process_holding_gpu: (
+        (CauseId.gpu_oom, "the job itself may need more memory than the GPU has",
          "`nvidia-smi` shows the GPU empty before the run, and the error comes after the first steps"),
-        ("cuda_visible_devices_misconfig", "several ranks may be placed on one GPU",
+        (CauseId.cuda_visible_devices_misconfig, "several ranks may be placed on one GPU",
          "print CUDA_VISIBLE_DEVICES and paddle.device.get_device() on every rank"),
     ),
-    "host_oom_killed": (
-        ("segfault", "a native crash also ends a process without a Python traceback",
+    CauseId.host_oom_killed: (
+        (CauseId.segfault, "a native crash also ends a process without a Python traceback",
          "`dmesg -T | grep -i -E 'killed process|segfault'` names which one"),
-        ("dataloader_worker_crash", "a DataLoader worker may have died for another reason",
+        (CauseId.dataloader_worker_crash, "a DataLoader worker may have died for another reason",
          "the worker's exit signal: Killed (SIGKILL, OOM) or another"),
     ),
-    "shm_too_small": (
-        ("dataloader_worker_crash", "a worker may have crashed for another reason",
+    CauseId.shm_too_small: (
+        (CauseId.dataloader_worker_crash, "a worker may have crashed for another reason",
          "`df -h /dev/shm` during the run; rerun with use_shared_memory=False"),
-        ("host_oom_killed", "the host may be out of memory rather than /dev/shm",
+        (CauseId.host_oom_killed, "the host may be out of memory rather than /dev/shm",
          "`dmesg -T | grep -i 'killed process'`"),
     ),
-    "dataloader_worker_crash": (
-        ("shm_too_small", "a worker that dies of a bus error ran out of /dev/shm",
+    CauseId.dataloader_worker_crash: (
+        (CauseId.shm_too_small, "a worker that dies of a bus error ran out of /dev/shm",
          "`df -h /dev/shm`; rerun with use_shared_memory=False"),
-        ("host_oom_killed", "the kernel OOM killer ends workers first",
+        (CauseId.host_oom_killed, "the kernel OOM killer ends workers first",
          "`dmesg -T | grep -i 'killed process'`"),
     ),
-    "too_many_open_files": (
-        ("dataloader_worker_crash", "the workers fail when they cannot pass a batch",
+    CauseId.too_many_open_files: (
+        (CauseId.dataloader_worker_crash, "the workers fail when they cannot pass a batch",
          "`ulimit -n` (raise it) and the worker's own traceback"),
     ),
-    "uneven_eval_batches": (
-        ("rank_divergent_collective", "the ranks may call different collectives, not only different counts",
+    CauseId.uneven_eval_batches: (
+        (CauseId.rank_divergent_collective, "the ranks may call different collectives, not only different counts",
          "print the collective sequence per rank (`paddle-doctor run --trace`)"),
-        ("sampler_too_few_samples", "a sampler may give ranks different batch counts",
+        (CauseId.sampler_too_few_samples, "a sampler may give ranks different batch counts",
          "print len(loader) on every rank"),
     ),
-    "rank_divergent_collective": (
-        ("uneven_eval_batches", "one rank may have run one more batch (one more collective)",
+    CauseId.rank_divergent_collective: (
+        (CauseId.uneven_eval_batches, "one rank may have run one more batch (one more collective)",
          "print len(loader) on every rank"),
-        ("dataloader_worker_crash", "a peer may be stuck in its DataLoader instead of elsewhere",
+        (CauseId.dataloader_worker_crash, "a peer may be stuck in its DataLoader instead of elsewhere",
          "the peer's SIGTERM crash dump shows ReadNextList / BlockingQueue"),
     ),
-    "collective_timeout": (
-        ("rank_divergent_collective", "a peer may be in a different collective",
+    CauseId.collective_timeout: (
+        (CauseId.rank_divergent_collective, "a peer may be in a different collective",
          "compare the last collective of every rank (`paddle-doctor run --trace`)"),
-        ("dataloader_worker_crash", "a peer may be stuck reading data",
+        (CauseId.dataloader_worker_crash, "a peer may be stuck reading data",
          "the peer's log or stack dump shows the DataLoader"),
     ),
-    "nccl_error": (
-        ("nccl_network_interface", "NCCL may use an interface the peers cannot reach",
+    CauseId.nccl_error: (
+        (CauseId.nccl_network_interface, "NCCL may use an interface the peers cannot reach",
          "rerun with NCCL_DEBUG=INFO: the `NET/Socket : Using` line names the interface; set NCCL_SOCKET_IFNAME"),
-        ("nccl_version_mismatch", "NCCL, CUDA or the driver may not match",
+        (CauseId.nccl_version_mismatch, "NCCL, CUDA or the driver may not match",
          "NCCL_DEBUG=INFO prints `NCCL version`; compare with `nvidia-smi` and on every node"),
     ),
-    "nccl_version_mismatch": (
-        ("cuda_cudnn_mismatch", "the driver may be too old for the CUDA of the Paddle build itself",
+    CauseId.nccl_version_mismatch: (
+        (CauseId.cuda_cudnn_mismatch, "the driver may be too old for the CUDA of the Paddle build itself",
          "`nvidia-smi` (driver's CUDA) vs `paddle.version.cuda()`"),
-        ("nccl_error", "another NCCL failure", "NCCL_DEBUG=INFO on every rank"),
+        (CauseId.nccl_error, "another NCCL failure", "NCCL_DEBUG=INFO on every rank"),
     ),
-    "nccl_network_interface": (
-        ("nccl_error", "another NCCL failure", "NCCL_DEBUG=INFO on every rank"),
-        ("wrong_host_ip", "the ranks may have been given addresses they cannot reach",
+    CauseId.nccl_network_interface: (
+        (CauseId.nccl_error, "another NCCL failure", "NCCL_DEBUG=INFO on every rank"),
+        (CauseId.wrong_host_ip, "the ranks may have been given addresses they cannot reach",
          "compare --ips / PADDLE_TRAINER_ENDPOINTS with `hostname -I` on every node"),
     ),
-    "nccl_library_missing": (
-        ("windows_no_nccl", "the build may have no NCCL at all", "`paddle.is_compiled_with_cuda()`, the OS"),
+    CauseId.nccl_library_missing: (
+        (CauseId.windows_no_nccl, "the build may have no NCCL at all", "`paddle.is_compiled_with_cuda()`, the OS"),
     ),
-    "cuda_cudnn_mismatch": (
-        ("nccl_version_mismatch", "the NCCL library may be the one that does not match",
+    CauseId.cuda_cudnn_mismatch: (
+        (CauseId.nccl_version_mismatch, "the NCCL library may be the one that does not match",
          "NCCL_DEBUG=INFO prints `NCCL version`"),
-        ("cuda_error_other", "the CUDA error may have another reason", "rerun with CUDA_LAUNCH_BLOCKING=1"),
+        (CauseId.cuda_error_other, "the CUDA error may have another reason", "rerun with CUDA_LAUNCH_BLOCKING=1"),
     ),
-    "cuda_error_other": (
-        ("cuda_cudnn_mismatch", "a driver or runtime that does not match the build fails the same way",
+    CauseId.cuda_error_other: (
+        (CauseId.cuda_cudnn_mismatch, "a driver or runtime that does not match the build fails the same way",
          "`python -c 'import paddle; paddle.utils.run_check()'`"),
-        ("gpu_oom", "an allocation failure may surface as a CUDA error",
+        (CauseId.gpu_oom, "an allocation failure may surface as a CUDA error",
          "watch `nvidia-smi` during the run"),
     ),
-    "cuda_arch_unsupported": (
-        ("cuda_cudnn_mismatch", "the wheel may be built for another CUDA", "`paddle.version.cuda()`, `nvidia-smi`"),
+    CauseId.cuda_arch_unsupported: (
+        (CauseId.cuda_cudnn_mismatch, "the wheel may be built for another CUDA", "`paddle.version.cuda()`, `nvidia-smi`"),
     ),
-    "device_not_found": (
-        ("cuda_visible_devices_misconfig", "CUDA_VISIBLE_DEVICES may hide or renumber the GPUs",
+    CauseId.device_not_found: (
+        (CauseId.cuda_visible_devices_misconfig, "CUDA_VISIBLE_DEVICES may hide or renumber the GPUs",
          "`echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` in the same shell"),
     ),
-    "cuda_visible_devices_misconfig": (
-        ("device_not_found", "the machine or container may have no usable GPU at all",
+    CauseId.cuda_visible_devices_misconfig: (
+        (CauseId.device_not_found, "the machine or container may have no usable GPU at all",
          "`nvidia-smi -L`; in Docker, was it started with --gpus?"),
     ),
-    "residual_dist_env": (
-        ("missing_dist_env", "the launcher's variables may be missing rather than left over",
+    CauseId.residual_dist_env: (
+        (CauseId.missing_dist_env, "the launcher's variables may be missing rather than left over",
          "`env | grep -E '^(PADDLE_|FLAGS_selected)'` in the shell that ran it"),
-        ("wrong_host_ip", "the peers may exist but be unreachable",
+        (CauseId.wrong_host_ip, "the peers may exist but be unreachable",
          "was this started by a launcher with several nodes?"),
     ),
-    "missing_dist_env": (
-        ("residual_dist_env", "some PADDLE_* variables may be left over from another job",
+    CauseId.missing_dist_env: (
+        (CauseId.residual_dist_env, "some PADDLE_* variables may be left over from another job",
          "`env | grep -E '^(PADDLE_|FLAGS_selected)'`"),
     ),
-    "wrong_host_ip": (
-        ("residual_dist_env", "leftover PADDLE_* variables make a process wait for peers that do not exist",
+    CauseId.wrong_host_ip: (
+        (CauseId.residual_dist_env, "leftover PADDLE_* variables make a process wait for peers that do not exist",
          "`env | grep PADDLE_` in the shell that ran it"),
-        ("port_in_use", "the store's port may be taken", "`ss -ltnp | grep PORT`"),
+        (CauseId.port_in_use, "the store's port may be taken", "`ss -ltnp | grep PORT`"),
     ),
-    "config_error": (
-        ("wrong_host_ip", "the nodes may disagree on addresses", "compare the launch command on every node"),
+    CauseId.config_error: (
+        (CauseId.wrong_host_ip, "the nodes may disagree on addresses", "compare the launch command on every node"),
     ),
-    "port_in_use": (
-        ("stale_process_holding_gpu", "a leftover process from an earlier run may hold the port",
+    CauseId.port_in_use: (
+        (CauseId.stale_process_holding_gpu, "a leftover process from an earlier run may hold the port",
          "`ss -ltnp | grep PORT` names the process"),
     ),
-    "file_not_found": (
-        ("config_error", "the path may come from a config value", "print the path the script builds"),
+    CauseId.file_not_found: (
+        (CauseId.config_error, "the path may come from a config value", "print the path the script builds"),
     ),
-    "main_guard_missing": (
-        ("python_exception", "the child may fail for its own reason",
+    CauseId.main_guard_missing: (
+        (CauseId.python_exception, "the child may fail for its own reason",
          "the child's traceback past spawn_main names the error"),
     ),
-    "segfault": (
-        ("cuda_error_other", "a CUDA fault may end in a native crash", "rerun with CUDA_LAUNCH_BLOCKING=1"),
-        ("host_oom_killed", "a killed process also ends without a Python traceback",
+    CauseId.segfault: (
+        (CauseId.cuda_error_other, "a CUDA fault may end in a native crash", "rerun with CUDA_LAUNCH_BLOCKING=1"),
+        (CauseId.host_oom_killed, "a killed process also ends without a Python traceback",
          "`dmesg -T | grep -i -E 'killed process|segfault'`"),
     ),
-    "sampler_too_few_samples": (
-        ("config_error", "the device count may be wrong rather than the dataset small",
+    CauseId.sampler_too_few_samples: (
+        (CauseId.config_error, "the device count may be wrong rather than the dataset small",
          "print len(dataset) and the world size"),
     ),
-    "windows_no_nccl": (
-        ("device_not_found", "a CPU-only build has no NCCL either", "`paddle.is_compiled_with_cuda()`"),
+    CauseId.windows_no_nccl: (
+        (CauseId.device_not_found, "a CPU-only build has no NCCL either", "`paddle.is_compiled_with_cuda()`"),
     ),
-    "launcher_bug": (
-        ("python_exception", "a trainer's own exception may be what the launcher mishandled",
+    CauseId.launcher_bug: (
+        (CauseId.python_exception, "a trainer's own exception may be what the launcher mishandled",
          "the trainer's workerlog"),
     ),
-    "state_dict_prefix_mismatch": (
-        ("state_dict_shape_mismatch", "shapes may differ as well as names", "compare keys and shapes"),
+    CauseId.state_dict_prefix_mismatch: (
+        (CauseId.state_dict_shape_mismatch, "shapes may differ as well as names", "compare keys and shapes"),
     ),
-    "state_dict_shape_mismatch": (
-        ("state_dict_prefix_mismatch", "some keys may not match at all", "compare keys"),
+    CauseId.state_dict_shape_mismatch: (
+        (CauseId.state_dict_prefix_mismatch, "some keys may not match at all", "compare keys"),
     ),
-    "dataparallel_unused_parameters": (
-        ("rank_divergent_collective", "the ranks may run different branches", "compare the forward path per rank"),
+    CauseId.dataparallel_unused_parameters: (
+        (CauseId.rank_divergent_collective, "the ranks may run different branches", "compare the forward path per rank"),
     ),
 }
 

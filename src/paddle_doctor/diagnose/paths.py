@@ -10,6 +10,7 @@ from .records import load_records, verdict_from_records
 from .report import rank_findings
 from .rootcause import decide
 from .read.sources import DiagnoseInputError, discover, env_by_rank
+from ..catalog.ids import CauseId
 
 def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
     """Diagnose the logs under ``paths`` (dirs, files, or "-" for ``stdin``).
@@ -38,7 +39,7 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
 INFERRED_ENDINGS = ("dead", "crashed")
 # Likewise a rank's own "Blocking queue is killed" says only that its DataLoader workers died; the
 # workers' lines in its log (a SIGBUS in /dev/shm, the OOM killer's signal) say why.
-SYMPTOM_CAUSES = ("dataloader_worker_crash",)
+SYMPTOM_CAUSES = (CauseId.dataloader_worker_crash,)
 
 
 def _prefer(from_records: Finding | None, from_logs: Finding | None) -> Finding | None:
@@ -47,7 +48,7 @@ def _prefer(from_records: Finding | None, from_logs: Finding | None) -> Finding 
     if from_records.code in INFERRED_ENDINGS:
         vague = ("unknown", from_records.cause)
     elif from_records.cause in SYMPTOM_CAUSES:
-        vague = ("unknown", "python_exception", from_records.cause)
+        vague = ("unknown", CauseId.python_exception, from_records.cause)
     else:
         return from_records
     if from_logs.ranks == from_records.ranks and from_logs.cause not in vague:

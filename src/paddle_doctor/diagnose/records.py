@@ -26,12 +26,13 @@ from ..errors import CAUSE_BY_NAME
 from ..findings import EvidenceLine, Finding, Location
 from ..redact import redact
 from .signatures import VICTIM_ROLES, match_line
+from ..catalog.ids import CauseId
 
 DUMP_SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
                 "Floating-point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
 TITLE_CHARS = 300
 # A guard's Finding with one of these says only "this rank raised": the exception itself decides.
-GENERIC_CAUSES = ("", "unknown", "None", "python_exception")
+GENERIC_CAUSES = ("", "unknown", "None", CauseId.python_exception)
 
 
 @dataclass(frozen=True)
@@ -189,4 +190,4 @@ def classify_exception(exc_type: str, message: str) -> str | None:
             return None
         if sig.cause and (best is None or sig.specificity > best.specificity):
             best = sig
-    return best.cause if best is not None else "python_exception"
+    return best.cause if best is not None else CauseId.python_exception

@@ -29,14 +29,15 @@ from .read.parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
 from .verdict import make_verdict
 from .facts.versions import explained_by_nccl_versions
+from ..catalog.ids import CauseId
 
 
 # A launcher exit code -N means the rank died of signal N. With no text in its log, the signal is the clue.
 SIGNAL_CAUSES = {
-    -9: ("host_oom_killed", "SIGKILL", "the kernel OOM killer is the usual sender"),
-    -11: ("segfault", "SIGSEGV", "a segmentation fault in native code"),
-    -6: ("segfault", "SIGABRT", "a native abort"),
-    -7: ("shm_too_small", "SIGBUS", "usually exhausted shared memory (/dev/shm)"),
+    -9: (CauseId.host_oom_killed, "SIGKILL", "the kernel OOM killer is the usual sender"),
+    -11: (CauseId.segfault, "SIGSEGV", "a segmentation fault in native code"),
+    -6: (CauseId.segfault, "SIGABRT", "a native abort"),
+    -7: (CauseId.shm_too_small, "SIGBUS", "usually exhausted shared memory (/dev/shm)"),
 }
 
 
@@ -77,7 +78,7 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
 
 # Errors that say "something failed" without saying why: an earlier warning that names a cause
 # (a version mismatch) explains them.
-GENERIC_CAUSES = ("python_exception", "cuda_error_other", "nccl_error", "segfault", "dataloader_worker_crash")
+GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, CauseId.segfault, CauseId.dataloader_worker_crash)
 
 
 def _explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
@@ -99,17 +100,17 @@ def _explained_by_context(events: list[Event], event: Event, rank: int | None) -
 def _leftover_env(events: list[Event], event: Event, rank: int | None, facts: LauncherFacts) -> Finding | None:
     """A process with no launcher that waited for peers (or found no parallel environment) while
     the text shows PADDLE_TRAINER* variables: they were left over, not missing."""
-    if event.sig.cause != "missing_dist_env" or facts.kind:
+    if event.sig.cause != CauseId.missing_dist_env or facts.kind:
         return None
     env = [e for e in events if e.sig.name == "paddle_env_var"]
     if not env:
         return None
     return make_verdict(
-        "leftover_paddle_env", "residual_dist_env", rank, [env[0], event], "medium",
+        "leftover_paddle_env", CauseId.residual_dist_env, rank, [env[0], event], "medium",
         "no launcher ran, yet the environment holds the launcher's PADDLE_* variables: the process "
         "waited for peers those leftovers describe", title="leftover PADDLE_* variables made a single "
         "process wait for peers that do not exist",
-        alternatives=(Alternative("missing_dist_env", "low", "the variables may be incomplete rather than stale",
+        alternatives=(Alternative(CauseId.missing_dist_env, "low", "the variables may be incomplete rather than stale",
                                   "`env | grep -E '^(PADDLE_|FLAGS_selected)'` in the shell that ran it"),))
 
 
@@ -160,7 +161,7 @@ def _from_silent_peer(ranks, unranked, facts) -> Finding | None:
         if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")):
             continue
         if finished_cleanly(peer, facts, peer_state):
-            return make_verdict("peer_exited_cleanly", "uneven_eval_batches", state.rank, [closed], "medium",
+            return make_verdict("peer_exited_cleanly", CauseId.uneven_eval_batches, state.rank, [closed], "medium",
                            f"rank {peer} had already exited cleanly while rank {state.rank} was still in a "
                            "collective: the ranks ran different numbers of collectives",
                            notes=(f"rank {peer} finished its loop and exited; rank {state.rank} called one more "
@@ -195,7 +196,7 @@ def _silent_death(peer: int, peer_state: RankState | None, reporter: int, closed
     last = None
     if peer_state is not None and peer_state.log:
         last = (peer_state.log, peer_state.lines, peer_state.last_text) if peer_state.lines else None
-    return make_verdict("silent_death", "host_oom_killed", peer, _launcher_lines(facts, peer) + [closed],
+    return make_verdict("silent_death", CauseId.host_oom_killed, peer, _launcher_lines(facts, peer) + [closed],
                         "high" if code == -9 else "medium",
                    f"rank {peer}'s log stops without any error while rank {reporter} reports that it closed the "
                    "connection: it was killed from outside (SIGKILL leaves no text)",
@@ -217,7 +218,7 @@ def _from_stuck_in_dataloader(ranks, unranked, facts) -> Finding | None:
     waiting = [s.rank for s in ranks.values() if s.has("real_timeout")]
     why = (f"rank {state.rank}'s SIGTERM crash dump shows it waiting for a DataLoader batch"
            + (f" while rank(s) {', '.join(map(str, sorted(waiting)))} timed out waiting for it" if waiting else ""))
-    return make_verdict("stuck_in_dataloader", "dataloader_worker_crash", state.rank, [site, state.first("terminated")],
+    return make_verdict("stuck_in_dataloader", CauseId.dataloader_worker_crash, state.rank, [site, state.first("terminated")],
                    "high" if waiting else "medium", why,
                    title=f"rank {state.rank} was stuck in the DataLoader: a worker never returned a batch")
 
@@ -243,13 +244,13 @@ def _from_real_timeout(ranks, unranked, facts) -> Finding | None:
             notes=(f"Open {files} (or pass the whole log dir): a peer stuck in the DataLoader or in "
                    "I/O shows it in its SIGTERM crash dump; a peer in another collective does not.",),
             alternatives=(
-                Alternative("rank_divergent_collective", "low",
+                Alternative(CauseId.rank_divergent_collective, "low",
                             "the peers were alive but called a different collective (or one more)",
                             f"{files} ends in a different collective, or exits cleanly"),
-                Alternative("dataloader_worker_crash", "low",
+                Alternative(CauseId.dataloader_worker_crash, "low",
                             "a peer was stuck waiting for a DataLoader batch (a hung worker)",
                             f"{files} holds a SIGTERM crash dump with ReadNextList / BlockingQueue")))
-    return make_verdict("real_timeout", "rank_divergent_collective", state.rank, [state.first("real_timeout")],
+    return make_verdict("real_timeout", CauseId.rank_divergent_collective, state.rank, [state.first("real_timeout")],
                         "medium",
                    f"rank {state.rank} waited the full gloo timeout in a collective while rank(s) "
                    f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
@@ -261,7 +262,7 @@ def _from_hang_dump(ranks, unranked, facts) -> Finding | None:
         retries = [e for e in state.events if e.role == "rendezvous_retry"]
         listens = [e for e in state.events if e.role == "listen"]
         if _retries_own_port(retries, listens):
-            return make_verdict("retries_own_port", "wrong_host_ip", _rank_or_none(state), [listens[0], retries[0]],
+            return make_verdict("retries_own_port", CauseId.wrong_host_ip, _rank_or_none(state), [listens[0], retries[0]],
                                 "medium",
                            "the process listens on a port and keeps retrying to reach that same port at another "
                            "address: the address it was given is not this machine's")
@@ -269,10 +270,10 @@ def _from_hang_dump(ranks, unranked, facts) -> Finding | None:
         if stuck or (retries and len(retries) >= 3):
             ev = (stuck or retries)[:2] + [e for e in state.events if e.role == "terminated"][:1]
             if not facts.kind:
-                return make_verdict("lone_rendezvous", "residual_dist_env", _rank_or_none(state), ev, "medium",
+                return make_verdict("lone_rendezvous", CauseId.residual_dist_env, _rank_or_none(state), ev, "medium",
                                "a single process (no launcher) hung in distributed rendezvous until it was "
                                "killed: it was told to wait for peers that do not exist")
-            return make_verdict("rendezvous_never_met", "wrong_host_ip", _rank_or_none(state), ev, "low",
+            return make_verdict("rendezvous_never_met", CauseId.wrong_host_ip, _rank_or_none(state), ev, "low",
                            "the ranks never met during rendezvous")
     return None
 
@@ -343,7 +344,7 @@ def _from_unreached_endpoints(ranks, unranked, facts) -> Finding | None:
     bogus = [h for h in hosts if h.startswith(("0.", "255.")) or h.endswith(".255")]
     why = ("the trainers kept waiting for endpoints that never answered"
            + (f"; {', '.join(sorted(bogus))} is not a usable host address" if bogus else ""))
-    return make_verdict("endpoints_never_ready", "wrong_host_ip", None, waits[:1] + waits[-1:],
+    return make_verdict("endpoints_never_ready", CauseId.wrong_host_ip, None, waits[:1] + waits[-1:],
                         "high" if bogus else "medium", why,
                         title="the trainers' endpoints were never reachable: the host addresses are wrong")
 
@@ -355,7 +356,7 @@ def _from_spawn_child(ranks, unranked, facts) -> Finding | None:
     spawned = [e for e in events if e.sig.name == "spawn_main_frame"]
     if not spawned:
         return None
-    return make_verdict("spawn_child_failed", "main_guard_missing", None, spawned[:1], "medium",
+    return make_verdict("spawn_child_failed", CauseId.main_guard_missing, None, spawned[:1], "medium",
                         "a spawned child failed while re-importing the main module (spawn_main), and no other "
                         "error follows", title="a spawned worker failed while re-importing the main script")
 
@@ -376,7 +377,7 @@ def _from_any_error(ranks, unranked, facts) -> Finding | None:
     ranked = [s.rank for s in ranks.values() if any(e.role in ERROR_ROLES for e in s.events)]
     rank = min(ranked) if ranked else None
     if tracebacks:
-        return make_verdict("traceback_without_exception", "python_exception", rank, tracebacks[-1:], "low",
+        return make_verdict("traceback_without_exception", CauseId.python_exception, rank, tracebacks[-1:], "low",
                             "a Python traceback whose exception line is not in the text (the log is cut)",
                             title="an uncaught Python exception (its last line is not in the given text)",
                             notes=("The traceback's last line names the exception: pass the whole log, or the "
@@ -403,6 +404,6 @@ def _from_contradicting_launch_cmds(ranks, unranked, facts) -> Finding | None:
     why = ("the nodes were launched with the same --ips in different orders: each node takes its rank from "
            "its position in the list, so two nodes claim the same rank" if same_nodes else
            "the nodes were launched with different --ips lists: they do not agree on who is in the job")
-    return make_verdict("launch_ips_disagree", "config_error", None, shown, "high" if same_nodes else "medium", why,
+    return make_verdict("launch_ips_disagree", CauseId.config_error, None, shown, "high" if same_nodes else "medium", why,
                         title="the nodes' launch commands disagree on --ips"
                               + (" (same hosts, different order)" if same_nodes else ""))

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import CAUSE_BY_NAME
+from ..catalog.ids import CauseId
 
 
 @dataclass(frozen=True)
@@ -72,11 +73,11 @@ SOURCES: dict[str, str] = {
     "gpu_oom_nothing_free": "pp 1.8.5-3.3.1 so: memory/allocation/allocator_facade / retry_allocator (Out of memory "
                             "error on GPU %d. Cannot allocate %s memory on GPU %d, %s memory has been allocated and "
                             "available memory is only %s)",
-    "gpu_oom": "pp 1.8.5-3.3.1 so: memory/allocation (Out of memory error on GPU %d); CUDA runtime "
+    CauseId.gpu_oom: "pp 1.8.5-3.3.1 so: memory/allocation (Out of memory error on GPU %d); CUDA runtime "
                "cudaErrorMemoryAllocation; cuBLAS CUBLAS_STATUS_ALLOC_FAILED",
     "cpu_oom": "pp 2.0.2-3.3.1 so: memory/allocation/cpu_allocator (Fail to alloc memory of %ld size); "
                "Python MemoryError; libstdc++ std::bad_alloc",
-    "segfault": "pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the "
+    CauseId.segfault: "pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the "
                 "operating system.); glibc strsignal(SIGSEGV)",
     "sigbus": "pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Bus error` is detected ...)",
     "libuv_port_busy": "pp 3.x so: third_party/libuv/src/unix/core.c uv__finish_close assertion (measured on 3.3.1)",
@@ -85,7 +86,7 @@ SOURCES: dict[str, str] = {
     "signal_time": "pp 1.8.5-3.3.1 so: platform/init.cc (*** Aborted at %ld (unix time) ...)",
     "hang_dataloader": "pp 2.x-3.3.1 so: operators/reader/buffered_reader / MultiDeviceFeedReader::ReadNextList frames",
     "hang_rendezvous": "pp 2.x-3.3.1 so: gloo rendezvous HTTPStore / phi TCPStore frames in a SIGTERM dump",
-    "port_in_use": "pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_utils.cc (Bind network on %s failed.); "
+    CauseId.port_in_use: "pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_utils.cc (Bind network on %s failed.); "
                    "Python errno EADDRINUSE ([Errno 98] Address already in use)",
     "listen": "pp 2.4.2-3.3.1 so: store/tcp_utils.cc (The server starts to listen on %s); 3.3.1 tcp_store.cc "
               "(create libuv server at port)",
@@ -94,7 +95,7 @@ SOURCES: dict[str, str] = {
     "store_timeout": "pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_store.cc:433 (_timeout:%d elapsed:%d)",
     "no_global_group": "pp 2.0.2-3.3.1 paddle/distributed/parallel.py (Currently not a parallel execution "
                        "environment); 2.4.2-3.3.1 communication/group.py (The global group is not initialized)",
-    "windows_no_nccl": "pp 1.8.5-3.3.1 paddle/fluid/dygraph/parallel.py, distributed/collective.py (core."
+    CauseId.windows_no_nccl: "pp 1.8.5-3.3.1 paddle/fluid/dygraph/parallel.py, distributed/collective.py (core."
                        "NCCLParallelContext / core.ProcessGroupNCCL exist only in Linux GPU builds); "
                        "pp 2.0.2 paddle/fluid/framework.py (is not compiled with)",
     "nccl_lib_missing": "pp 1.8.5-3.3.1 so: platform/dynload/dynamic_loader.cc (The third-party dynamic library "
@@ -103,7 +104,7 @@ SOURCES: dict[str, str] = {
                     "rank %d version %d; NCCL version mismatch with remote peer %s (local: %s, remote %s); NCCL "
                     "library is too old. This application was compiled with NCCL version %s ...)",
     "nccl_interface": "nccl-cu12 2.32.3 libnccl.so strings (Bootstrap : no socket interface found; NCCL_SOCKET_IFNAME)",
-    "nccl_error": "pp 1.8.5-3.3.1 so: platform/enforce.h (NCCL error(%d), %s); nccl-cu12 libnccl.so "
+    CauseId.nccl_error: "pp 1.8.5-3.3.1 so: platform/enforce.h (NCCL error(%d), %s); nccl-cu12 libnccl.so "
                   "ncclGetErrorString (unhandled cuda error, ncclSystemError, ...)",
     "cudnn_mismatch": "pp 1.8.5-3.3.1 so: platform/dynload/cudnn.cc ([cudnn init] libcudnn v%d with header v%d "
                       "unmatched!); cuDNN CUDNN_STATUS_VERSION_MISMATCH",
@@ -178,7 +179,7 @@ SIGNATURES: tuple[Signature, ...] = (
          example="INFO 2020-07-21 14:44:20,106 launch_utils.py:322] terminate all the procs"),
     # --- gloo / collectives --------------------------------------------------------------------
     _sig("gloo_size_mismatch",
-         r"op\.preamble\.length <= op\.nbytes\. (?P<a>\d+) vs (?P<b>\d+)", "cause", "uneven_eval_batches", 100,
+         r"op\.preamble\.length <= op\.nbytes\. (?P<a>\d+) vs (?P<b>\d+)", "cause", CauseId.uneven_eval_batches, 100,
          "what():  [enforce fail at /paddle/third_party/gloo/gloo/transport/tcp/pair.cc:495] "
          "op.preamble.length <= op.nbytes. 8 vs 4",
          title="tensor sizes differ across ranks in one collective ({a} vs {b} bytes)"),
@@ -197,10 +198,10 @@ SIGNATURES: tuple[Signature, ...] = (
     # ("process_group_nccl.cc:155] ProcessGroupNCCL pg_timeout_ 1800000").
     _sig("nccl_async_timeout", r"Find timeout start but not finish task|Watchdog caught collective operation timeout|"
          r"(?:NCCL|nccl)\w* (?:communicator|operation|collective|work)\b[^\n]{0,60}\btimed out", "cause",
-         "collective_timeout", 70,
+         CauseId.collective_timeout, 70,
          "Find timeout start but not finish task: group_key:0,group_ranks:0;1,global_rank:1,comm_count:5"),
     # --- shared memory, DataLoader worker deaths by signal -----------------------------------------------
-    _sig("shm_mmap_failed", r"Memory map failed when (?:create|rebuild) shared memory", "cause", "shm_too_small", 100,
+    _sig("shm_mmap_failed", r"Memory map failed when (?:create|rebuild) shared memory", "cause", CauseId.shm_too_small, 100,
          "ERROR:root:DataLoader reader thread failed((Unavailable) Memory map failed when rebuild shared memory. "
          "[Hint: Expected ptr != ((void *) -1), but received ptr == ((void *) -1).] "
          "(at /paddle/paddle/fluid/memory/allocation/mmap_allocator.cc:97)",
@@ -208,7 +209,7 @@ SIGNATURES: tuple[Signature, ...] = (
          source="pp 1.8.5-3.3.1 so: memory/allocation/mmap_allocator.cc (Memory map failed when create|rebuild "
                 "shared memory.)"),
     _sig("dl_killed_bus", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) (?:exited )?is killed by signal: "
-         r"Bus error|workers are out of shared memory", "cause", "shm_too_small", 100,
+         r"Bus error|workers are out of shared memory", "cause", CauseId.shm_too_small, 100,
          "RuntimeError: DataLoader worker (pid 3002) is killed by signal: Bus error. It is possible that "
          "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
          title="a DataLoader worker died of a bus error: shared memory (/dev/shm) ran out",
@@ -217,58 +218,58 @@ SIGNATURES: tuple[Signature, ...] = (
                 "worker (pid %ld) is killed by signal: %s. It is possible that dataloader's workers are out of "
                 "shared memory.)"),
     _sig("dl_killed_kill", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) (?:exited )?is killed by signal: "
-         r"Killed", "cause", "host_oom_killed", 95,
+         r"Killed", "cause", CauseId.host_oom_killed, 95,
          "SystemError: (Fatal) DataLoader process (pid 1104) exited is killed by signal: Killed. "
          "(at /paddle/paddle/fluid/imperative/data_loader.cc:181)",
          title="a DataLoader worker was killed by SIGKILL: the kernel OOM killer is the usual sender",
          source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (... is killed by signal: %s.) with "
                 "strsignal(SIGKILL) = Killed"),
     _sig("dl_killed_other", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) (?:exited )?is killed by signal: "
-         r"(?P<signal>[A-Z][\w -]*\w)", "cause", "dataloader_worker_crash", 85,
+         r"(?P<signal>[A-Z][\w -]*\w)", "cause", CauseId.dataloader_worker_crash, 85,
          "SystemError: (Fatal) DataLoader process (pid 2730) exited is killed by signal: Segmentation fault. "
          "(at /paddle/paddle/fluid/imperative/data_loader.cc:188)",
          title="a DataLoader worker was killed by signal: {signal}",
          source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (... is killed by signal: %s.)"),
-    _sig("too_many_open_files", r"Too many open files|\[Errno 24\]|received 0 items of ancdata", "cause",
-         "too_many_open_files", 95,
+    _sig(CauseId.too_many_open_files, r"Too many open files|\[Errno 24\]|received 0 items of ancdata", "cause",
+         CauseId.too_many_open_files, 95,
          "OSError: [Errno 24] Too many open files: '/dev/shm/paddle_1234_5678'",
          title="the process ran out of file descriptors (DataLoader workers pass batches as open files)",
          source="C library strerror(EMFILE) = Too many open files ([Errno 24]); CPython Lib/multiprocessing/"
                 "reduction.py recvfds (received %d items of ancdata)"),
     # --- distributed environment: missing, leftover, contradictory ------------------------------------------
     _sig("trainer_endpoints_missing", r"can't find PADDLE_TRAINER_ENDPOINTS|can't find PADDLE_TRAINERS_NUM|"
-         r"can't find PADDLE_TRAINER_ID|PADDLE_TRAINER_ENDPOINTS (?:is|was) not set", "cause", "missing_dist_env", 95,
+         r"can't find PADDLE_TRAINER_ID|PADDLE_TRAINER_ENDPOINTS (?:is|was) not set", "cause", CauseId.missing_dist_env, 95,
          "AssertionError: can't find PADDLE_TRAINER_ENDPOINTS",
          title="the script expects the launcher's PADDLE_* variables and was started without the launcher",
          source="pp 1.8.5-2.4.2 paddle/fluid/incubate/fleet/base/role_maker.py, 3.3.1 paddle/incubate/distributed/"
                 "fleet/role_maker.py (assert ..., \"can't find PADDLE_TRAINER_ENDPOINTS\")"),
     _sig("selected_devices_not_set", r"environment variable (?P<var>FLAGS_selected_\w+|PADDLE_\w+) is needed, but "
-         r"not set", "cause", "residual_dist_env", 95,
+         r"not set", "cause", CauseId.residual_dist_env, 95,
          "ValueError: paddle.distributed initialize error, environment variable FLAGS_selected_gpus is needed, "
          "but not set.",
          title="init_parallel_env saw a multi-process world from leftover variables, but {var} is not set",
          source="pp 2.0.2-3.3.1 paddle/distributed/parallel.py _check_var_exists (paddle.distributed initialize "
                 "error, environment variable %s is needed, but not set.), reached only when PADDLE_TRAINERS_NUM > 1"),
     _sig("launch_device_not_found", r"Device not found (?P<dev>\S+) from (?P<arg>\S+)", "cause",
-         "device_not_found", 95,
+         CauseId.device_not_found, 95,
          "LAUNCH ERROR 2024-10-23 18:26:56,091 Device not found 1 from 0,1,2,3 for setting ['0']",
          title="the launcher was given device {dev}, which is not visible here",
          source="pp 2.4.2-3.3.1 paddle/distributed/launch/plugins/__init__.py (Device not found {d} from {argdev} "
                 "for setting {labels})"),
     _sig("fleet_gpus_not_visible", r"Can't find your (?:gpus|selected_gpus) (?P<dev>[\d,]+) in CUDA_VISIBLE_DEVICES"
-         r"\[(?P<visible>[^\]]*)\]", "cause", "device_not_found", 96,
+         r"\[(?P<visible>[^\]]*)\]", "cause", CauseId.device_not_found, 96,
          "AssertionError: Can't find your gpus 2 in CUDA_VISIBLE_DEVICES[0,1].",
          title="--gpus asks for GPU {dev}, which CUDA_VISIBLE_DEVICES ({visible}) does not show",
          source="pp 2.4.2 paddle/distributed/fleet/launch_utils.py get_gpus (assert x in cuda_visible_devices_list, "
                 "\"Can't find your gpus %s in CUDA_VISIBLE_DEVICES[%s].\")"),
     _sig("fleet_local_ip_loopback", r"Can't find your local ip \{(?P<ip>127\.[\d.]+)\} in node_ips", "cause",
-         "wrong_host_ip", 96, "AssertionError: Can't find your local ip {127.0.1.1} in node_ips: {['10.0.0.1', "
+         CauseId.wrong_host_ip, 96, "AssertionError: Can't find your local ip {127.0.1.1} in node_ips: {['10.0.0.1', "
          "'10.0.0.2']}", title="this node found its own address as {ip} (a loopback entry for its hostname), "
          "which is not in --ips",
          source="pp 2.4.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster_from_args (assert node_ip "
                 "in node_ips, \"Can't find your local ip {%s} in node_ips: {%s}\"; node_ip from get_host_name_ip)"),
     _sig("fleet_local_ip_not_in_ips", r"Can't find your local ip \{(?P<ip>[^}]*)\} in (?:node_ips|args\.servers)",
-         "cause", "config_error", 92, "AssertionError: Can't find your local ip {10.0.0.3} in node_ips: "
+         "cause", CauseId.config_error, 92, "AssertionError: Can't find your local ip {10.0.0.3} in node_ips: "
          "{['10.0.0.1', '10.0.0.2']}", title="this node ({ip}) is not in the --ips list it was launched with",
          source="pp 2.4.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster_from_args and "
                 "ParameterServerLauncher (Can't find your local ip {%s} in node_ips: {%s})"),
@@ -289,12 +290,12 @@ SIGNATURES: tuple[Signature, ...] = (
     # --- samplers: fewer samples than devices -------------------------------------------------------------
     _sig("sampler_total_size", r"assert len\(indices\) == self\.total_size|"
          r"assert last_batch_size % self\.nranks == 0|assert len\(indices\) == self\.num_samples", "cause",
-         "sampler_too_few_samples", 95, "    assert len(indices) == self.total_size",
+         CauseId.sampler_too_few_samples, 95, "    assert len(indices) == self.total_size",
          title="DistributedBatchSampler: the dataset has too few samples for this many ranks",
          source="pp 2.0.2-2.4.2 paddle/fluid/dataloader/batch_sampler.py, 2.6.2-3.3.1 paddle/io/dataloader/"
                 "batch_sampler.py DistributedBatchSampler.__iter__ (assert len(indices) == self.total_size)"),
     _sig("feed_fewer_samples_than_devices", r"samples\[[^\]]*\] of (?:the )?current batch is less than the "
-         r"count\(\d+\) of devices", "cause", "sampler_too_few_samples", 95,
+         r"count\(\d+\) of devices", "cause", CauseId.sampler_too_few_samples, 95,
          "InvalidArgumentError: The number(1) of samples[image] of current batch is less than the count(2) of "
          "devices(GPU), currently, it is not allowed.",
          title="a batch has fewer samples than there are devices (the last batch of a small dataset)",
@@ -302,46 +303,46 @@ SIGNATURES: tuple[Signature, ...] = (
                 "number(%d) of samples[%s] of current batch is less than the count(%d) of devices(%s))"),
     # --- builds without NCCL ------------------------------------------------------------------------------
     _sig("no_nccl_context", r"has no attribute '(?:NCCLParallelContext|NCCLCommContext)\b", "cause",
-         "windows_no_nccl", 100,
+         CauseId.windows_no_nccl, 100,
          "AttributeError: module 'paddle.fluid.core_avx' has no attribute 'NCCLParallelContext'",
          title="this Paddle build has no NCCL (CPU and Windows builds never do)",
          source="pp 1.8.5-2.4.2 paddle/fluid/dygraph/parallel.py, 2.6.2-3.3.1 paddle/distributed/collective.py "
                 "(core.NCCLParallelContext exists only in Linux GPU builds)"),
     # --- NCCL's own WARN lines ------------------------------------------------------------------------------
     _sig("nccl_warn_driver", r"WARN Cuda failure '?CUDA driver version is insufficient", "cause",
-         "nccl_version_mismatch", 98,
+         CauseId.nccl_version_mismatch, 98,
          "host:47744:47744 [0] init.cu:674 WARN Cuda failure 'CUDA driver version is insufficient for CUDA runtime "
          "version'", title="NCCL's CUDA runtime is newer than the driver: NCCL and the driver do not match",
          source="nccl-cu12 2.32.3 libnccl.so (%s:%d (%s) Cuda failure '%s' ... NCCL WARN %s) with CUDA's "
                 "cudaErrorInsufficientDriver text"),
     _sig("nccl_init_cuda_error", r"(?:NCCL|Nccl) error[^\n]*unhandled cuda error[^\n]*collective_helper\.cc|"
          r"ncclCommInitRank[^\n]*unhandled cuda error|ncclUnhandledCudaError[^\n]*collective_helper\.cc",
-         "cause", "nccl_version_mismatch", 93,
+         "cause", CauseId.nccl_version_mismatch, 93,
          "OSError: (External)  Nccl error, unhandled cuda error  (at /paddle/paddle/fluid/platform/"
          "collective_helper.cc:100)",
          title="NCCL failed a CUDA call while creating its communicator: NCCL does not match this CUDA/driver",
          source="pp 1.8.5-2.6.2 so: platform/collective_helper.cc CreateComm (ncclCommInitRank, enforced as "
                 "' Nccl error, ' + ncclGetErrorString = unhandled cuda error)"),
     _sig("nccl_warn_connect", r"WARN (?:Call to connect failed|\w*[Cc]onnect(?: to)? \S+ failed|"
-         r"Connection closed by remote peer)", "cause", "nccl_error", 92,
+         r"Connection closed by remote peer)", "cause", CauseId.nccl_error, 92,
          "instance-a:454:484 [0] include/socket.h:185 WARN Call to connect failed : Connection refused",
          title="NCCL could not connect to a peer during bootstrap (connection refused or closed)",
          source="NCCL 2.x include/socket.h (WARN Call to connect failed : %s); nccl-cu12 2.32.3 libnccl.so "
                 "(%s: connect to %s failed : %s)"),
     _sig("driver_insufficient", r"CUDA driver version is insufficient for CUDA runtime version|"
-         r"cudaErrorInsufficientDriver", "cause", "cuda_cudnn_mismatch", 96,
+         r"cudaErrorInsufficientDriver", "cause", CauseId.cuda_cudnn_mismatch, 96,
          "ExternalError: CUDA error(35), CUDA driver version is insufficient for CUDA runtime version.",
          title="the GPU driver is older than the CUDA runtime this Paddle build needs",
          source="CUDA runtime cudaGetErrorString(cudaErrorInsufficientDriver), quoted by pp 2.0.2-2.6.2 so "
                 "platform/enforce.h (CUDA error(%d), %s)"),
     _sig("cuda_init_error", r"(?:Cuda|CUDA) error\(3\)|cudaErrorInitializationError|CUDA_ERROR_NOT_INITIALIZED",
-         "cause", "cuda_error_other", 85, "ExternalError: Cuda error(3), initialization error.",
+         "cause", CauseId.cuda_error_other, 85, "ExternalError: Cuda error(3), initialization error.",
          title="CUDA could not initialise in this process (driver, or CUDA used in a forked worker)",
          source="CUDA runtime error 3 (cudaErrorInitializationError: initialization error), quoted by pp 1.8.5-2.6.2 "
                 "so platform/enforce.h (Cuda error(%d), %s)"),
     _sig("cuda_oom_at_start", r"(?:cuda|CUDA) error\(2\)\.? ?,? ?out of memory[^\n]*|"
          r"out of memory[^\n]*(?:cuda_stream\.cc|gpu_info\.cc|CUDAStream|cuda_device_context)", "cause",
-         "stale_process_holding_gpu", 99,
+         CauseId.stale_process_holding_gpu, 99,
          "cuda error(2).out of memory. [Advise:The API call failed because it was unable to allocate enough memory "
          "to perform the requested operation.](at /paddle/paddle/fluid/platform/stream/cuda_stream.cc:49)",
          title="the GPU had no memory left when CUDA set up its context or stream: another process holds it",
@@ -349,14 +350,14 @@ SIGNATURES: tuple[Signature, ...] = (
                 "...]); CUDA cudaErrorMemoryAllocation at context/stream creation, before any tensor exists"),
     _sig("cudnn_version_warning", r"compiled with CUDNN (?P<built>[\d.]+), but CUDNN version in your machine is "
          r"(?P<have>[\d.]+)|compiled with CUDA ?(?P<cuda>[\d.]+)/cuDNN ?[\d.]+, ?but CUDA/cuDNN version in your "
-         r"machine is", "context", "cuda_cudnn_mismatch", 97,
+         r"machine is", "context", CauseId.cuda_cudnn_mismatch, 97,
          "W0101 10:00:00.000000  1234 device_context.cc:290] WARNING: device: 0. The installed Paddle is compiled "
          "with CUDNN 7.6, but CUDNN version in your machine is 7.3, which may cause serious incompatible bug.",
          title="cuDNN on this machine ({have}) is not the one Paddle was built with ({built})",
          source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
                 "Paddle is compiled with CUDNN %s, but CUDNN version in your machine is %s)"),
     _sig("cuda_runtime_warning", r"The installed Paddle is compiled with CUDA (?P<built>[\d.]+), but CUDA runtime "
-         r"version in your machine is (?P<have>[\d.]+)", "context", "cuda_cudnn_mismatch", 97,
+         r"version in your machine is (?P<have>[\d.]+)", "context", CauseId.cuda_cudnn_mismatch, 97,
          "W0101 10:00:00.000000  1234 device_context.cc:252] WARNING: device: 0. The installed Paddle is compiled "
          "with CUDA 11.2, but CUDA runtime version in your machine is 10.2, which may cause serious incompatible bug. "
          "Please recompile or reinstall Paddle with compatible CUDA version.",
@@ -365,7 +366,7 @@ SIGNATURES: tuple[Signature, ...] = (
                 "Paddle is compiled with CUDA %d.%d, but CUDA runtime version in your machine is %d.%d)"),
     # --- native crash stacks (glog's failure writer) ----------------------------------------------------
     _sig("native_stack", r"\*\*\* SIG(?:SEGV|BUS|ABRT|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|"
-         r"init\.cc:\d+\]\s+@\s+0x[0-9a-f]+", "cause", "segfault", 70,
+         r"init\.cc:\d+\]\s+@\s+0x[0-9a-f]+", "cause", CauseId.segfault, 70,
          "W1130 13:01:46.076011  4278 init.cc:234]     @     0x55629a51a1ba slot_tp_init",
          title="a native crash: Paddle's signal handler printed the C++ stack",
          source="pp 1.8.5-2.2 so: platform/init.cc SignalHandle writes glog's failure stack (*** SIGSEGV (@0x%x) "
@@ -378,7 +379,7 @@ SIGNATURES: tuple[Signature, ...] = (
                 "each child)"),
     # --- memory ---------------------------------------------------------------------------------
     _sig("shm_bus_error", r"insufficient shared (?:memory|storage space)|Unexpected BUS error encountered in DataLoader"
-         r"|storage space (?:in|of) /dev/shm", "cause", "shm_too_small", 100,
+         r"|storage space (?:in|of) /dev/shm", "cause", CauseId.shm_too_small, 100,
          "Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared "
          "memory (shm)", title="DataLoader worker died of a bus error: /dev/shm is too small"),
     _sig("gpu_oom_nothing_free",
@@ -386,32 +387,32 @@ SIGNATURES: tuple[Signature, ...] = (
          # memory is held outside this process. Any request size; GB held by Paddle is its own OOM.
          r"Out of memory error on GPU (?P<gpu>\d+)\. Cannot allocate (?P<req>[\d.]+[kMGT]?B)(?: memory)? on GPU \d+,"
          r"(?: [\d.]+(?:[kMTP]?B) memory has been allocated and)? available memory is only 0(?:\.0+)?B",
-         "cause", "stale_process_holding_gpu", 101,
+         "cause", CauseId.stale_process_holding_gpu, 101,
          "Out of memory error on GPU 0. Cannot allocate 2.250000kB memory on GPU 0, 127.994262TB memory has been "
          "allocated and available memory is only 0.000000B.",
          title="GPU {gpu} had no free memory at all for a {req} request: another process holds it"),
-    _sig("gpu_oom", r"Out of memory error on GPU (?P<gpu>\d+)|CUDA out of memory|cudaErrorMemoryAllocation"
-         r"|CUBLAS_STATUS_ALLOC_FAILED", "cause", "gpu_oom", 100,
+    _sig(CauseId.gpu_oom, r"Out of memory error on GPU (?P<gpu>\d+)|CUDA out of memory|cudaErrorMemoryAllocation"
+         r"|CUBLAS_STATUS_ALLOC_FAILED", "cause", CauseId.gpu_oom, 100,
          "Out of memory error on GPU 0. Cannot allocate 80.000000MB memory on GPU 0",
          title="out of GPU memory"),
     _sig("cpu_oom", r"Out of memory error on CPU|std::bad_alloc|(?:^|\W)MemoryError\b|"
-         r"ResourceExhaustedError.*(?:CPU|host)", "cause", "host_out_of_memory", 100,
+         r"ResourceExhaustedError.*(?:CPU|host)", "cause", CauseId.host_out_of_memory, 100,
          "MemoryError: (ResourceExhausted) Fail to alloc memory of 4398046511104 size.",
          title="out of host memory inside the process"),
     # --- native crashes ---------------------------------------------------------------------------
-    _sig("segfault", r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
-         "cause", "segfault", 100,
+    _sig(CauseId.segfault, r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
+         "cause", CauseId.segfault, 100,
          "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault"),
-    _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", "shm_too_small", 90,
+    _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
          title="bus error (usually shared memory exhausted)"),
-    _sig("libuv_port_busy", r"uv__finish_close: Assertion", "cause", "port_in_use", 100,
+    _sig("libuv_port_busy", r"uv__finish_close: Assertion", "cause", CauseId.port_in_use, 100,
          "python: /paddle/third_party/libuv/src/unix/core.c:314: uv__finish_close: Assertion "
          "`handle->flags & UV_HANDLE_CLOSING' failed.",
          title="the TCP store could not bind its port (libuv assertion)"),
     _sig("sigterm", r"`Termination signal` is detected|\bSIGTERM \(@", "terminated",
          example="FatalError: `Termination signal` is detected by the operating system."),
-    _sig("sigabrt", r"`Process abort signal` is detected|\bSIGABRT\b", "cause", "segfault", 45,
+    _sig("sigabrt", r"`Process abort signal` is detected|\bSIGABRT\b", "cause", CauseId.segfault, 45,
          "FatalError: `Process abort signal` is detected by the operating system.",
          title="native abort (SIGABRT)"),
     _sig("signal_time", r"Aborted at (?P<unix>\d{9,11}) \(unix time\)", "signal_time",
@@ -422,31 +423,31 @@ SIGNATURES: tuple[Signature, ...] = (
          r"|CheckKeys|_init_parallel_env", "hang_site",
          example="2   gloo::rendezvous::HTTPStore::wait(std::vector<...> const&)"),
     # --- ports, rendezvous, environment ---------------------------------------------------------------
-    _sig("port_in_use", r"Address already in use|Bind network on \S+ failed|\[Errno 98\]", "cause", "port_in_use", 100,
+    _sig(CauseId.port_in_use, r"Address already in use|Bind network on \S+ failed|\[Errno 98\]", "cause", CauseId.port_in_use, 100,
          "socket.error: [Errno 98] Address already in use", title="port already in use"),
     _sig("listen", r"starts to listen on (?P<host>[^:\s]+):(?P<port>\d+)|create libuv server at port: (?P<port2>\d+)",
          "listen", example="I0524 11:30:40.681471  4352 tcp_utils.cc:181] The server starts to listen on IP_ANY:52031"),
     _sig("rendezvous_retry", r"Retry to connect to (?P<host>[^:\s]+):(?P<port>\d+)", "rendezvous_retry",
          example="I0524 11:30:43.735888  4352 tcp_utils.cc:107] Retry to connect to 192.168.9.17:52031 while the "
                  "server is not yet listening."),
-    _sig("store_timeout", r"_timeout:\d+ elapsed:\d+ \(elapsed > _timeout\)", "cause", "missing_dist_env", 60,
+    _sig("store_timeout", r"_timeout:\d+ elapsed:\d+ \(elapsed > _timeout\)", "cause", CauseId.missing_dist_env, 60,
          "SystemError: (Fatal) _timeout:900 elapsed:901 (elapsed > _timeout)=1 (at /paddle/paddle/phi/core/distributed/"
          "store/tcp_store.cc:433)", title="the rendezvous store timed out waiting for the other ranks"),
     _sig("no_global_group", r"The global group is not initialized|Currently not a parallel execution environment",
-         "cause", "missing_dist_env", 60, "RuntimeError: The global group is not initialized.",
+         "cause", CauseId.missing_dist_env, 60, "RuntimeError: The global group is not initialized.",
          title="collective called without a parallel environment"),
-    _sig("windows_no_nccl", r"has no attribute 'ProcessGroupNCCL'|not compiled with (?:NCCL|nccl)", "cause",
-         "windows_no_nccl", 100, "AttributeError: module 'paddle.base.libpaddle' has no attribute 'ProcessGroupNCCL'",
+    _sig(CauseId.windows_no_nccl, r"has no attribute 'ProcessGroupNCCL'|not compiled with (?:NCCL|nccl)", "cause",
+         CauseId.windows_no_nccl, 100, "AttributeError: module 'paddle.base.libpaddle' has no attribute 'ProcessGroupNCCL'",
          title="this Paddle build has no NCCL (Windows builds never do)"),
     # --- NCCL / CUDA --------------------------------------------------------------------------------------
     _sig("nccl_lib_missing", r"libnccl\.so[^\n]*(?:cannot open|No such file|not configured)|"
-         r"dynamic library \(libnccl", "cause", "nccl_library_missing", 100,
+         r"dynamic library \(libnccl", "cause", CauseId.nccl_library_missing, 100,
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is "
          "not configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
          title="libnccl.so cannot be loaded"),
     _sig("nccl_version", r"Mismatched NCCL version detected|NCCL version mismatch|nccl version (?:mismatch|not match)|"
          r"ncclInvalidUsage.*version|NCCL library is (?:too old|not backwards compatible)|"
-         r"compiled with too old version of NCCL", "cause", "nccl_version_mismatch", 95,
+         r"compiled with too old version of NCCL", "cause", CauseId.nccl_version_mismatch, 95,
          "host-b:2201:2201 [0] init.cc:612 NCCL WARN Mismatched NCCL version detected : rank 0 version 21803 rank 1 "
          "version 21602", title="NCCL versions differ"),
     # With NCCL_DEBUG=INFO (or VERSION) each rank prints the NCCL it loaded; a fact, not an error.
@@ -458,67 +459,67 @@ SIGNATURES: tuple[Signature, ...] = (
          source="nccl-cu12 2.32.3 libnccl.so strings (NCCL version 2.32.3+cuda12.9; the log prefix "
                 "%s:%d:%d [%d] NCCL INFO %s), printed by init.cc with NCCL_DEBUG=INFO in NCCL 2.x"),
     _sig("nccl_interface", r"no socket interface found|NCCL_SOCKET_IFNAME|Bootstrap : no socket|"
-         r"ncclSystemError.*socket", "cause", "nccl_network_interface", 95,
+         r"ncclSystemError.*socket", "cause", CauseId.nccl_network_interface, 95,
          "NCCL WARN Bootstrap : no socket interface found", title="NCCL found no usable network interface"),
-    _sig("nccl_error", r"(?:NCCL|Nccl|nccl) error|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|"
-         r"ncclRemoteError", "cause", "nccl_error", 90,
+    _sig(CauseId.nccl_error, r"(?:NCCL|Nccl|nccl) error|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|"
+         r"ncclRemoteError", "cause", CauseId.nccl_error, 90,
          "OSError: (External) NCCL error(1), unhandled cuda error.", title="NCCL error"),
     _sig("cudnn_mismatch", r"libcudnn v\d+ with header v\d+ unmatched|CUDNN_STATUS_VERSION_MISMATCH|"
-         r"cuDNN version (?:mismatch|incompatible)", "cause", "cuda_cudnn_mismatch", 100,
+         r"cuDNN version (?:mismatch|incompatible)", "cause", CauseId.cuda_cudnn_mismatch, 100,
          "[cudnn init] libcudnn v5 with header v7 unmatched!", title="cuDNN library and build do not match"),
     _sig("cuda_arch", r"no kernel image is available for execution|cudaErrorNoKernelImageForDevice|"
          r"is not compatible with the current PyTorch|sm_\d+ is not (?:supported|compatible)", "cause",
-         "cuda_arch_unsupported", 100,
+         CauseId.cuda_arch_unsupported, 100,
          "cudaErrorNoKernelImageForDevice: no kernel image is available for execution on the device",
          title="this Paddle build has no kernels for this GPU"),
     _sig("no_device", r"no CUDA-capable device is detected|cudaErrorNoDevice|invalid device ordinal|"
-         r"cudaErrorInvalidDevice", "cause", "cuda_visible_devices_misconfig", 95,
+         r"cudaErrorInvalidDevice", "cause", CauseId.cuda_visible_devices_misconfig, 95,
          "cudaErrorNoDevice: no CUDA-capable device is detected", title="the requested GPU is not visible"),
     _sig("launch_device_frame", r'launch/context/device\.py", line \d+, in get_selected_devices', "cause",
-         "device_not_found", 95,
+         CauseId.device_not_found, 95,
          'File ".../paddle/distributed/launch/context/device.py", line 86, in get_selected_devices',
          title="the launcher was given a device id that is not visible"),
     _sig("cuda_other", r"\bcudaError\w+|CUDA error\b|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+", "cause",
-         "cuda_error_other", 80, "ExternalError: CUDA error(719), unspecified launch failure.", title="CUDA error"),
+         CauseId.cuda_error_other, 80, "ExternalError: CUDA error(719), unspecified launch failure.", title="CUDA error"),
     # --- DataLoader --------------------------------------------------------------------------------------
     _sig("dl_worker_caught", r"DataLoader worker\((?P<worker>\d+)\) caught (?P<exc>\w+)", "cause",
-         "dataloader_worker_crash", 85,
+         CauseId.dataloader_worker_crash, 85,
          "KeyError: 'DataLoader worker(1) caught KeyError with message:\\nTraceback (most recent call last):",
          title="a DataLoader worker raised {exc}"),
-    _sig("dl_worker_signal", r"DataLoader \d+ workers exit unexpectedly", "cause", "dataloader_worker_crash", 80,
+    _sig("dl_worker_signal", r"DataLoader \d+ workers exit unexpectedly", "cause", CauseId.dataloader_worker_crash, 80,
          "[ WARNING] dataloader_iter.py:733 - DataLoader 1 workers exit unexpectedly, pids: 18554",
          title="a DataLoader worker process died"),
     _sig("dl_reader_thread", r"DataLoader reader thread (?:raised an exception|failed)|"
-         r"DygraphDataLoader reader thread raised", "cause", "dataloader_worker_crash", 55,
+         r"DygraphDataLoader reader thread raised", "cause", CauseId.dataloader_worker_crash, 55,
          "DataLoader reader thread raised an exception!", title="the DataLoader reader failed"),
     _sig("dl_blocking_queue", r"Blocking queue is killed because the data reader raises an exception", "cause",
-         "dataloader_worker_crash", 55,
+         CauseId.dataloader_worker_crash, 55,
          "SystemError: (Fatal) Blocking queue is killed because the data reader raises an exception.",
          title="the DataLoader's data reader failed (the real exception is above it)"),
     # Python wraps this message over several lines; its second half is the part that always holds.
     _sig("main_guard", r"current process has finished its bootstrapping phase|forgotten to use the proper idiom",
-         "cause", "main_guard_missing", 100,
+         "cause", CauseId.main_guard_missing, 100,
          "        current process has finished its bootstrapping phase.", title="worker processes started without an `if __name__ == \"__main__\":` guard"),
     # --- checkpoints and files ---------------------------------------------------------------------------
     _sig("state_shape", r"Skip loading for (?P<key>\S+?)\.? \S+ receives a shape (?P<got>\[[^\]]*\]), but the "
-         r"expected shape is (?P<want>\[[^\]]*\])", "cause", "state_dict_shape_mismatch", 90,
+         r"expected shape is (?P<want>\[[^\]]*\])", "cause", CauseId.state_dict_shape_mismatch, 90,
          "Skip loading for classifier.weight. classifier.weight receives a shape [768, 2], but the expected shape "
          "is [312, 2].", title="checkpoint shape {got} does not fit parameter {key} {want}"),
     _sig("state_missing_key", r"Skip loading for (?P<key>\S+?)\.? \S+ is not found in the provided dict", "cause",
-         "state_dict_prefix_mismatch", 40,
+         CauseId.state_dict_prefix_mismatch, 40,
          "UserWarning: Skip loading for fc1.weight. fc1.weight is not found in the provided dict.",
          title="checkpoint keys do not match the model ({key} not found): it keeps random weights"),
     _sig("load_not_exists", r"The ``path`` \((?P<path>[^)]*)\) to load model not exists|"
-         r"(?:^|\W)FileNotFoundError\b|No such file or directory|\[Errno 2\]", "cause", "file_not_found", 95,
+         r"(?:^|\W)FileNotFoundError\b|No such file or directory|\[Errno 2\]", "cause", CauseId.file_not_found, 95,
          "ValueError: The ``path`` (output/best_model/model.pdparams) to load model not exists.",
          title="a file the script needs does not exist"),
     _sig("unused_params", r"(?:has|have) not been used in (?:the )?(?:forward|loss)|find_unused_parameters", "cause",
-         "dataparallel_unused_parameters", 75,
+         CauseId.dataparallel_unused_parameters, 75,
          "RuntimeError: Some parameters have not been used in forward. set find_unused_parameters=True",
          title="DataParallel found parameters unused in forward"),
     # --- launcher's own traceback frames -------------------------------------------------------------------
     _sig("launcher_frame", r'paddle/distributed/(?:utils\.py|launch/|fleet/launch(?:_utils)?\.py)", line \d+, in '
-         r'(?!main\b|launch\b|run\b|_run_\w+|<module>)', "cause", "launcher_bug", 65,
+         r'(?!main\b|launch\b|run\b|_run_\w+|<module>)', "cause", CauseId.launcher_bug, 65,
          'File "/home/x/paddle/distributed/utils.py", line 257, in terminate_local_procs',
          title="the launcher itself crashed"),
     # --- paddle-doctor's own exceptions --------------------------------------------------------------------
@@ -529,7 +530,7 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig("frame", r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)', "frame",
          example='  File "/tmp/probe/t.py", line 5, in <module>'),
     _sig("exception", r"^(?:\[[^\]]*\]\s*)?(?:[\w.]*\.)?(?P<exc>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
-         r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", "python_exception", 50,
+         r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "ValueError: boom on rank 1", title="{exc}"),
     # Last: a line that says an error happened, with nothing above to explain it. Never a cause by
     # itself; it keeps diagnose from calling a failed run "no failure found".

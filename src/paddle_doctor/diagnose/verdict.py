@@ -16,6 +16,7 @@ from ..findings import Alternative, Confidence, EvidenceLine, Finding, Location
 from .differential import alternatives_for
 from .read.parse import Event
 from ..redact import redact
+from ..catalog.ids import CauseId
 
 TITLE_MSG_CHARS = 120
 TITLE_CHARS = 300
@@ -57,7 +58,7 @@ def _title(cause: str, events: list[Event], default: str) -> str:
     text = default
     if main is not None and main.sig.cause == cause and main.sig.title:
         text = main.sig.title.format_map(_Groups(main.groups)).rstrip(": ")
-        if cause == "python_exception" and main.groups.get("msg"):
+        if cause == CauseId.python_exception and main.groups.get("msg"):
             text = f"{main.groups['exc']}: {_clip(main.groups['msg'].strip(), TITLE_MSG_CHARS)}"
     return redact(text)[:TITLE_CHARS]
 

@@ -11,21 +11,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..findings import Confidence, Finding, Severity
+from ..catalog.ids import CauseId
 
 # (field, how to read it from a report, cause id, severity)
 FIELDS: tuple[tuple[str, tuple[str, ...], str, Severity], ...] = (
-    ("paddle.version", ("paddle", "version"), "paddle_version_mismatch", Severity.ERROR),
-    ("paddle.commit", ("paddle", "commit"), "paddle_version_mismatch", Severity.ERROR),
-    ("paddle.distribution", ("paddle", "distribution"), "paddle_version_mismatch", Severity.ERROR),
-    ("paddle.compiled_with.nccl", ("paddle", "compiled_with", "nccl"), "nccl_version_mismatch", Severity.ERROR),
-    ("libraries.nccl", ("libraries", "nccl", "version"), "nccl_version_mismatch", Severity.ERROR),
-    ("paddle.compiled_with.cuda", ("paddle", "compiled_with", "cuda"), "cuda_cudnn_mismatch", Severity.ERROR),
-    ("paddle.compiled_with.cudnn", ("paddle", "compiled_with", "cudnn"), "cuda_cudnn_mismatch", Severity.ERROR),
-    ("libraries.cudnn", ("libraries", "cudnn", "version"), "cuda_cudnn_mismatch", Severity.ERROR),
-    ("libraries.cuda_runtime", ("libraries", "cuda_runtime", "version"), "cuda_cudnn_mismatch", Severity.WARNING),
-    ("gpu.driver_cuda_version", ("gpu", "driver_cuda_version"), "cuda_cudnn_mismatch", Severity.WARNING),
-    ("gpu.driver_version", ("gpu", "driver_version"), "cuda_cudnn_mismatch", Severity.WARNING),
-    ("python.version", ("system", "python", "version"), "paddle_version_mismatch", Severity.WARNING),
+    ("paddle.version", ("paddle", "version"), CauseId.paddle_version_mismatch, Severity.ERROR),
+    ("paddle.commit", ("paddle", "commit"), CauseId.paddle_version_mismatch, Severity.ERROR),
+    ("paddle.distribution", ("paddle", "distribution"), CauseId.paddle_version_mismatch, Severity.ERROR),
+    ("paddle.compiled_with.nccl", ("paddle", "compiled_with", "nccl"), CauseId.nccl_version_mismatch, Severity.ERROR),
+    ("libraries.nccl", ("libraries", "nccl", "version"), CauseId.nccl_version_mismatch, Severity.ERROR),
+    ("paddle.compiled_with.cuda", ("paddle", "compiled_with", "cuda"), CauseId.cuda_cudnn_mismatch, Severity.ERROR),
+    ("paddle.compiled_with.cudnn", ("paddle", "compiled_with", "cudnn"), CauseId.cuda_cudnn_mismatch, Severity.ERROR),
+    ("libraries.cudnn", ("libraries", "cudnn", "version"), CauseId.cuda_cudnn_mismatch, Severity.ERROR),
+    ("libraries.cuda_runtime", ("libraries", "cuda_runtime", "version"), CauseId.cuda_cudnn_mismatch, Severity.WARNING),
+    ("gpu.driver_cuda_version", ("gpu", "driver_cuda_version"), CauseId.cuda_cudnn_mismatch, Severity.WARNING),
+    ("gpu.driver_version", ("gpu", "driver_version"), CauseId.cuda_cudnn_mismatch, Severity.WARNING),
+    ("python.version", ("system", "python", "version"), CauseId.paddle_version_mismatch, Severity.WARNING),
 )
 
 
@@ -56,10 +57,10 @@ def _gpu_differences(reports) -> list[Finding]:
     names = {label: sorted({g.get("name") for g in (r.get("gpu") or {}).get("gpus") or []}) for label, r in reports}
     out = []
     if len(set(counts.values())) > 1:
-        out.append(_difference("gpu.count", "cuda_visible_devices_misconfig", Severity.WARNING, counts,
+        out.append(_difference("gpu.count", CauseId.cuda_visible_devices_misconfig, Severity.WARNING, counts,
                                Confidence.MEDIUM))
     if len({tuple(n) for n in names.values()}) > 1:
-        out.append(_difference("gpu.names", "cuda_arch_unsupported", Severity.WARNING, names, Confidence.LOW))
+        out.append(_difference("gpu.names", CauseId.cuda_arch_unsupported, Severity.WARNING, names, Confidence.LOW))
     return out
 
 
@@ -71,8 +72,8 @@ def _variable_differences(reports) -> list[Finding]:
     for name in names:
         values = {label: (r.get("variables") or {}).get(name) for label, r in reports}
         if len(set(values.values())) > 1:
-            cause = "nccl_network_interface" if name in ("NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_DISABLE") \
-                else "nccl_error" if name.startswith("NCCL_") else "config_error"
+            cause = CauseId.nccl_network_interface if name in ("NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_DISABLE") \
+                else CauseId.nccl_error if name.startswith("NCCL_") else CauseId.config_error
             out.append(_difference(f"variables.{name}", cause, Severity.WARNING, values, Confidence.MEDIUM))
     return out
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..findings import Fixable, Severity
+from ..catalog.ids import CauseId
 
 DOCS_URL = "https://github.com/paddle-doctor/paddle-doctor/blob/main/docs/lint.md"
 
@@ -43,7 +44,7 @@ class Rule:
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "PDL101", "collective-in-rank-branch", "rank_divergent_collective",
+        "PDL101", "collective-in-rank-branch", CauseId.rank_divergent_collective,
         "A collective is called inside a branch that depends on the rank: the other ranks never join it and hang.",
         fix='Call the collective on every rank, outside the branch; keep only the printing or saving under the rank test.',
         wrong="""\
@@ -56,7 +57,7 @@ if dist.get_rank() == 0:
     print(total.item())""",
     ),
     Rule(
-        "PDL102", "collective-after-rank-exit", "rank_divergent_collective",
+        "PDL102", "collective-after-rank-exit", CauseId.rank_divergent_collective,
         "A collective follows a rank-dependent return/break/continue: the ranks that left never join it.",
         fix='Run the collective before the rank-dependent exit, or make every rank take the same exit.',
         wrong="""\
@@ -71,7 +72,7 @@ for batch in loader:
         continue""",
     ),
     Rule(
-        "PDL103", "collective-error-swallowed", "rank_divergent_collective",
+        "PDL103", "collective-error-swallowed", CauseId.rank_divergent_collective,
         "A try/except around a collective swallows the error: this rank goes on while the others are one collective ahead or behind.",
         fix="Let the collective's error propagate (or exit the process) so every rank stops together.",
         wrong="""\
@@ -83,7 +84,7 @@ except Exception:
 dist.all_reduce(loss)           # let it fail on every rank""",
     ),
     Rule(
-        "PDL104", "per-batch-all-gather-uneven", "uneven_eval_batches",
+        "PDL104", "per-batch-all-gather-uneven", CauseId.uneven_eval_batches,
         "A per-batch all_gather runs over a loader that is not a DistributedBatchSampler: the last batches differ across ranks.",
         fix='Shard with DistributedBatchSampler (same batch count and shapes), pad to a common shape, or use all_gather_object; paddle_doctor.evaluate() syncs once per evaluation.',
         wrong="""\
@@ -100,7 +101,7 @@ for x, y in loader:
         severity=Severity.WARNING,
     ),
     Rule(
-        "PDL201", "dataloader-workers-without-main-guard", "main_guard_missing",
+        "PDL201", "dataloader-workers-without-main-guard", CauseId.main_guard_missing,
         "A DataLoader with num_workers > 0 is reached at module level without an `if __name__ == \"__main__\":` guard.",
         fix='Move the loader and the loop into main() and call it under `if __name__ == "__main__":`.',
         wrong="""\
@@ -117,7 +118,7 @@ if __name__ == "__main__":
     main()""",
     ),
     Rule(
-        "PDL301", "state-dict-load-unchecked", "state_dict_prefix_mismatch",
+        "PDL301", "state-dict-load-unchecked", CauseId.state_dict_prefix_mismatch,
         "The result of set_state_dict()/set_dict()/load_dict() (missing and unexpected keys) is ignored: a mismatch only warns and keeps random weights.",
         fix='Keep the result: `missing, unexpected = layer.set_state_dict(sd)` and raise if either is non-empty.',
         wrong="""\
@@ -128,7 +129,7 @@ if missing or unexpected:
     raise RuntimeError(f"missing {missing[:5]}, unexpected {unexpected[:5]}")""",
     ),
     Rule(
-        "PDL302", "wrapper-state-dict-saved", "state_dict_prefix_mismatch",
+        "PDL302", "wrapper-state-dict-saved", CauseId.state_dict_prefix_mismatch,
         "The state dict of a fleet.distributed_model() wrapper, or named_parameters(), is saved: keys carry a `_layers.` prefix (or lack the buffers) a bare model does not match.",
         fix='Save the bare model: `model._layers.state_dict()`.',
         wrong="""\
@@ -141,7 +142,7 @@ paddle.save(model._layers.state_dict(), "model.pdparams")""",
         severity=Severity.WARNING,
     ),
     Rule(
-        "PDL303", "checkpoint-saved-by-every-rank", "concurrent_checkpoint_write",
+        "PDL303", "checkpoint-saved-by-every-rank", CauseId.concurrent_checkpoint_write,
         "paddle.save() to a path shared by all ranks is reached by every rank: concurrent writers corrupt the file.",
         fix='Save on one rank (`if dist.get_rank() == 0:`) or put the rank in the file name.',
         wrong="""\
@@ -156,7 +157,7 @@ if dist.get_rank() == 0:
         fixable=Fixable.UNSAFE,
     ),
     Rule(
-        "PDL401", "eval-sampler-drop-last", "eval_samples_dropped",
+        "PDL401", "eval-sampler-drop-last", CauseId.eval_samples_dropped,
         "An evaluation DistributedBatchSampler has drop_last=True: real samples are silently left out of the metric.",
         fix='Use drop_last=False and count each sample once (paddle_doctor.evaluate() is exact).',
         wrong="""\
@@ -168,7 +169,7 @@ eval_sampler = DistributedBatchSampler(eval_ds, batch_size=32, drop_last=False)
         fixable=Fixable.UNSAFE,
     ),
     Rule(
-        "PDL402", "rank-local-metric", "rank_local_metric",
+        "PDL402", "rank-local-metric", CauseId.rank_local_metric,
         "An evaluation over a DistributedBatchSampler accumulates its metric per rank and reports it with no all_reduce/all_gather.",
         fix="all_reduce the metric's sufficient statistics (sums and counts) before reporting, or use paddle_doctor.evaluate().",
         wrong="""\
@@ -184,7 +185,7 @@ if dist.get_rank() == 0:
     print((stats[0] / stats[1]).item())""",
     ),
     Rule(
-        "PDL403", "eval-loop-without-no-grad", "gpu_oom",
+        "PDL403", "eval-loop-without-no-grad", CauseId.gpu_oom,
         "An evaluation loop runs the model outside paddle.no_grad(): every batch keeps its autograd graph and memory.",
         fix='Run the loop under `with paddle.no_grad():` or decorate the function with `@paddle.no_grad()`.',
         wrong="""\
@@ -201,7 +202,7 @@ def evaluate(model, loader):
         severity=Severity.WARNING,
     ),
     Rule(
-        "PDL404", "eval-loop-without-eval-mode", "model_not_in_eval_mode",
+        "PDL404", "eval-loop-without-eval-mode", CauseId.model_not_in_eval_mode,
         "An evaluation loop runs the model without model.eval(): dropout and batch norm stay in training mode.",
         fix='Call `model.eval()` before the loop (and `model.train()` after, if training continues).',
         wrong="""\
@@ -218,7 +219,7 @@ def evaluate(model, loader):
         severity=Severity.WARNING,
     ),
     Rule(
-        "PDL501", "device-env-after-import", "cuda_visible_devices_misconfig",
+        "PDL501", "device-env-after-import", CauseId.cuda_visible_devices_misconfig,
         "CUDA_VISIBLE_DEVICES or FLAGS_selected_gpus is set in os.environ after `import paddle`: Paddle has already read it.",
         fix="Set it before `import paddle` (first lines of the script) or in the launch command's environment.",
         wrong="""\

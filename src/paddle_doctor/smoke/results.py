@@ -11,19 +11,20 @@ import json
 from pathlib import Path
 
 from paddle_doctor.findings import Diagnosis, Finding
+from ..catalog.ids import CauseId
 
 # check -> (what it proves, the cause a failure of it points to)
 CHECKS = {
-    "all_reduce": ("all_reduce sums one value per rank", "nccl_error"),
-    "all_gather": ("all_gather collects one value per rank, in rank order", "nccl_error"),
-    "broadcast": ("broadcast copies rank 0's value to every rank", "nccl_error"),
-    "reduce": ("reduce sums onto rank 0", "nccl_error"),
-    "scatter": ("scatter hands rank r its piece", "nccl_error"),
-    "barrier": ("barrier: every rank arrives", "collective_timeout"),
-    "train_step": ("one DataParallel step leaves identical weights on every rank", "rank_divergent_collective"),
-    "dataloader_workers": ("DataLoader worker processes feed a DistributedBatchSampler", "dataloader_worker_crash"),
-    "save_load": ("save_clean / load_clean round trip restores every tensor", "state_dict_prefix_mismatch"),
-    "evaluate_parity": ("paddle_doctor.evaluate on all ranks equals one process", "rank_local_metric"),
+    "all_reduce": ("all_reduce sums one value per rank", CauseId.nccl_error),
+    "all_gather": ("all_gather collects one value per rank, in rank order", CauseId.nccl_error),
+    "broadcast": ("broadcast copies rank 0's value to every rank", CauseId.nccl_error),
+    "reduce": ("reduce sums onto rank 0", CauseId.nccl_error),
+    "scatter": ("scatter hands rank r its piece", CauseId.nccl_error),
+    "barrier": ("barrier: every rank arrives", CauseId.collective_timeout),
+    "train_step": ("one DataParallel step leaves identical weights on every rank", CauseId.rank_divergent_collective),
+    "dataloader_workers": ("DataLoader worker processes feed a DistributedBatchSampler", CauseId.dataloader_worker_crash),
+    "save_load": ("save_clean / load_clean round trip restores every tensor", CauseId.state_dict_prefix_mismatch),
+    "evaluate_parity": ("paddle_doctor.evaluate on all ranks equals one process", CauseId.rank_local_metric),
 }
 
 

@@ -15,6 +15,7 @@ from paddle_doctor.catalog import get_cause
 from paddle_doctor.findings import Diagnosis, EvidenceLine, Finding
 from paddle_doctor.lab.bounded import BoundedRun
 from paddle_doctor.triage.plan import ORDER, VARIATIONS, Variation
+from ..catalog.ids import CauseId
 
 
 def variation_finding(variation: Variation, passed: bool, launch: BoundedRun, diagnosis: Diagnosis | None,
@@ -36,7 +37,7 @@ def variation_finding(variation: Variation, passed: bool, launch: BoundedRun, di
 
 
 def skipped_finding(variation: Variation, why: str) -> Finding:
-    return Finding(code=f"triage.{variation.name}", cause="unknown", severity="info",
+    return Finding(code=f"triage.{variation.name}", cause=CauseId.unknown, severity="info",
                    message=f"{variation.name}: skipped: {why} [{variation.description}]",
                    facts={"variation": variation.name, "description": variation.description, "skipped": True,
                           "passed": None, "why": why})
@@ -50,7 +51,7 @@ def conclude(findings: Sequence[Finding], diagnoses: Sequence[Diagnosis | None])
     baseline, rest = findings[0], list(findings[1:])
     base_root = diagnoses[0].root_cause if diagnoses and diagnoses[0] else None
     if baseline.fact("passed"):
-        return Finding(code="triage", cause="unknown", severity="info", confidence="high",
+        return Finding(code="triage", cause=CauseId.unknown, severity="info", confidence="high",
                        message="the command passed unchanged: nothing to triage (is the failure intermittent?)",
                        facts={"passing": ["baseline"], "failing": []})
     passing = [f.fact("variation") for f in rest if f.fact("passed")]
@@ -62,7 +63,7 @@ def conclude(findings: Sequence[Finding], diagnoses: Sequence[Diagnosis | None])
 
 
 # Diagnoses that say how the failing run ended, not why: a pass then names the family's usual cause.
-SYMPTOMS = ("unknown", "collective_timeout")
+SYMPTOMS = ("unknown", CauseId.collective_timeout)
 
 
 def _points_to(name: str, passing: list[str], base_root: Finding | None, facts: dict) -> Finding:

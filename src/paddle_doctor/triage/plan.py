@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
+from ..catalog.ids import CauseId
 
 LAUNCH_MODULES = ("paddle.distributed.launch", "paddle.distributed.fleet.launch")
 # launcher flags that take a value and only make sense with several processes or nodes
@@ -32,28 +33,28 @@ VARIATIONS = {
     "baseline": Variation("baseline", "the command unchanged (under run's guards)"),
     "workers0": Variation(
         "workers0", "DataLoader workers forced to 0 (loading in the main process)", "workers0",
-        ("dataloader_worker_crash", "main_guard_missing", "shm_too_small", "too_many_open_files"),
+        (CauseId.dataloader_worker_crash, CauseId.main_guard_missing, CauseId.shm_too_small, CauseId.too_many_open_files),
         "the failure needs DataLoader worker processes",
         "it happens only when DataLoader worker processes load the data (their start, memory, shared "
         "memory or open files)"),
     "single": Variation(
         "single", "one process (--nproc_per_node 1, one node)", "",
-        ("rank_divergent_collective", "uneven_eval_batches", "collective_timeout", "sampler_too_few_samples",
-         "nccl_error", "nccl_network_interface", "wrong_host_ip", "port_in_use", "file_not_found",
-         "concurrent_checkpoint_write"),
+        (CauseId.rank_divergent_collective, CauseId.uneven_eval_batches, CauseId.collective_timeout, CauseId.sampler_too_few_samples,
+         CauseId.nccl_error, CauseId.nccl_network_interface, CauseId.wrong_host_ip, CauseId.port_in_use, CauseId.file_not_found,
+         CauseId.concurrent_checkpoint_write),
         "the failure needs several ranks: what one rank gets or does differs, or the ranks cannot talk",
         "it happens only when the data is split across ranks: what {where} gets differs from what one "
         "process sees over all of it"),
     "cpu": Variation(
         "cpu", "CPU only (set_device('cpu') in every worker)", "cpu",
-        ("cuda_error_other", "gpu_oom", "nccl_error", "cuda_cudnn_mismatch", "cuda_arch_unsupported",
-         "device_not_found", "cuda_visible_devices_misconfig", "stale_process_holding_gpu",
-         "nccl_library_missing", "nccl_version_mismatch"),
+        (CauseId.cuda_error_other, CauseId.gpu_oom, CauseId.nccl_error, CauseId.cuda_cudnn_mismatch, CauseId.cuda_arch_unsupported,
+         CauseId.device_not_found, CauseId.cuda_visible_devices_misconfig, CauseId.stale_process_holding_gpu,
+         CauseId.nccl_library_missing, CauseId.nccl_version_mismatch),
         "the failure needs the GPU: device, CUDA or NCCL",
         "it happens only on the GPU (device, CUDA or NCCL)"),
     "nockpt": Variation(
         "nockpt", "no checkpoint load (paddle.load returns nothing; random weights)", "nockpt",
-        ("file_not_found", "state_dict_prefix_mismatch", "state_dict_shape_mismatch", "concurrent_checkpoint_write"),
+        (CauseId.file_not_found, CauseId.state_dict_prefix_mismatch, CauseId.state_dict_shape_mismatch, CauseId.concurrent_checkpoint_write),
         "the failure needs the checkpoint: a missing, mismatched or broken file",
         "it happens only when the checkpoint is loaded"),
 }

@@ -26,6 +26,7 @@ from ...catalog import get_cause
 from ...findings import Alternative, Confidence, EvidenceLine, Finding
 from ...redact import redact
 from ..read.parse import Event
+from ...catalog.ids import CauseId
 
 # Signatures whose lines carry device facts (a launch command with --ips carries --gpus too).
 FACT_SIGNATURES = ("launch_cmd_devices", "launch_cmd_ips", "launch_args_devices", "visible_devices_env",
@@ -38,10 +39,10 @@ _SELECTED = re.compile(r"FLAGS_selected_gpus(?:['\"]?\s*[=:]\s*['\"]?|', current
 _NOT_FOUND = re.compile(r"Device not found \S+ from (?P<ids>\d+(?:,\d+)*) for setting \[(?P<labels>[^\]]*)\]")
 _NOT_VISIBLE = re.compile(r"in CUDA_VISIBLE_DEVICES\[(?P<labels>[^\]]*)\]")
 
-DEVICE_CAUSES = ("device_not_found", "cuda_visible_devices_misconfig")
+DEVICE_CAUSES = (CauseId.device_not_found, CauseId.cuda_visible_devices_misconfig)
 # Errors with no reason of their own that a device contradiction explains (two ranks on one GPU
 # also run out of its memory).
-GENERIC = ("python_exception", "cuda_error_other", "nccl_error", "unknown", "gpu_oom")
+GENERIC = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, "unknown", CauseId.gpu_oom)
 
 
 @dataclass
@@ -117,19 +118,19 @@ def contradictions(facts: DeviceFacts) -> tuple[list[str], str | None]:
     if twice:
         said.append(f"{facts.requested_by} {','.join(facts.requested)} names GPU {', '.join(twice)} more than once: "
                     "two ranks on one GPU")
-        cause = "cuda_visible_devices_misconfig"
+        cause = CauseId.cuda_visible_devices_misconfig
     shared = _shared_gpus(facts.selected)
     if shared:
         said.append("; ".join(f"ranks {', '.join(map(str, ranks))} all have FLAGS_selected_gpus={gpu}"
                               for gpu, ranks in shared.items()) + ": they share one GPU")
-        cause = "cuda_visible_devices_misconfig"
+        cause = CauseId.cuda_visible_devices_misconfig
     if facts.visible is not None and facts.requested:
         missing = [d for d in dict.fromkeys(facts.requested) if d not in facts.visible]
         if missing:
             said.append(f"{facts.requested_by} {','.join(facts.requested)} asks for GPU {', '.join(missing)}, which "
                         f"{facts.visible_from} ({','.join(facts.visible) or 'empty'}) does not hold: the launchers "
                         f"take these ids from that list, and {len(facts.visible)} GPU(s) are visible")
-            cause = cause or "device_not_found"
+            cause = cause or CauseId.device_not_found
     return said, cause
 
 

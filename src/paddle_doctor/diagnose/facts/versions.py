@@ -13,13 +13,14 @@ from ...findings import Alternative, Finding
 from ...rankset import rank_ranges
 from ..read.parse import Event
 from ..verdict import make_verdict
+from ...catalog.ids import CauseId
 
 # The errors a version mismatch shows up as. An NCCL error is its usual face; a CUDA error, a bare
 # exception or a collective timeout can be too, but less surely.
-NCCL_FAILURES = ("nccl_error",)
-OTHER_FAILURES = ("cuda_error_other", "python_exception", "segfault", "collective_timeout")
-SAID_AS = {"nccl_error": "NCCL error", "cuda_error_other": "CUDA error", "python_exception": "exception",
-           "segfault": "crash", "collective_timeout": "collective timeout"}
+NCCL_FAILURES = (CauseId.nccl_error,)
+OTHER_FAILURES = (CauseId.cuda_error_other, CauseId.python_exception, CauseId.segfault, CauseId.collective_timeout)
+SAID_AS = {CauseId.nccl_error: "NCCL error", CauseId.cuda_error_other: "CUDA error", CauseId.python_exception: "exception",
+           CauseId.segfault: "crash", CauseId.collective_timeout: "collective timeout"}
 
 
 def nccl_versions(events: list[Event]) -> dict[str, list[Event]]:
@@ -44,7 +45,7 @@ def explained_by_nccl_versions(events: list[Event], event: Event, rank: int | No
     listing = ", ".join(f"{v} ({_who(versions[v])})" for v in ordered)
     confidence = "high" if event.sig.cause in NCCL_FAILURES else "medium"
     return make_verdict(
-        "nccl_banner_mismatch", "nccl_version_mismatch", rank, shown + [event], confidence,
+        "nccl_banner_mismatch", CauseId.nccl_version_mismatch, rank, shown + [event], confidence,
         f"the ranks' NCCL banners name {len(versions)} versions: {listing}; NCCL needs the same version on "
         f"every rank, and the later error ({event.sig.cause}) is what the mismatch leads to",
         title=f"the ranks loaded different NCCL versions ({', '.join(ordered)}); the {SAID_AS[event.sig.cause]} "

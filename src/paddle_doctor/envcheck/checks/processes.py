@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from ...findings import Confidence, Finding, Severity
 from .base import Facts, check, compiled_with, finding
+from ...catalog.ids import CauseId
 
 SHOWN_PROCESSES = 5
 
 
-@check("port_free", "port_in_use", "the launchers' default ports and the ports the environment names are free")
+@check("port_free", CauseId.port_in_use, "the launchers' default ports and the ports the environment names are free")
 def check_ports(facts: Facts) -> list[Finding]:
     out = []
     for entry in facts.get("ports", []):
@@ -31,7 +32,7 @@ def check_ports(facts: Facts) -> list[Finding]:
     return out
 
 
-@check("stale_processes", "stale_process_holding_gpu",
+@check("stale_processes", CauseId.stale_process_holding_gpu,
        "Paddle launchers and workers of other runs, and processes holding GPU memory")
 def check_stale(facts: Facts) -> list[Finding]:
     procs = facts.get("processes", {})
@@ -82,7 +83,7 @@ def _describe(proc: dict, gpu_mem: dict) -> str:
     return f"PID {proc['pid']} {role} ({', '.join(notes)})"
 
 
-@check("platform", "windows_no_nccl", "Windows with more than one GPU (Windows builds have no NCCL)")
+@check("platform", CauseId.windows_no_nccl, "Windows with more than one GPU (Windows builds have no NCCL)")
 def check_platform(facts: Facts) -> list[Finding]:
     system = facts.get("system", {}).get("os", {}).get("system")
     gpus = len((facts.get("gpu") or {}).get("gpus", []))
@@ -93,7 +94,7 @@ def check_platform(facts: Facts) -> list[Finding]:
                     "(or WSL2) for multi-GPU", gpus=gpus)]
 
 
-@check("gpu_visible", "cuda_visible_devices_misconfig",
+@check("gpu_visible", CauseId.cuda_visible_devices_misconfig,
        "CUDA_VISIBLE_DEVICES vs FLAGS_selected_gpus vs the GPUs nvidia-smi lists")
 def check_gpu_visible(facts: Facts) -> list[Finding]:
     env = facts.get("variables", {})

@@ -6,29 +6,30 @@ from __future__ import annotations
 from ...findings import Finding, Severity
 from ...contract import is_leftover
 from .base import Facts, MiB, check, finding, size_text
+from ...catalog.ids import CauseId
 
 SHM_ERROR_BYTES = 256 * MiB  # Docker's default is 64 MB
 SHM_WARN_BYTES = 1024 * MiB
 OPEN_FILES_WARN = 4096
 
 
-@check("residual_dist_env", "residual_dist_env",
+@check(CauseId.residual_dist_env, CauseId.residual_dist_env,
        "PADDLE_TRAINER_*, PADDLE_MASTER and other launcher variables set outside a launcher")
 def check_residual_dist_env(facts: Facts) -> list[Finding]:
     names = [n for n in facts.get("variables", {}) if is_leftover(n) and not n.startswith("PADDLE_DOCTOR_")]
     if not names:
         return []
     if facts.get("processes", {}).get("under_launcher"):
-        return [finding("residual_dist_env", f"{len(names)} launcher variables set, as expected inside a launcher",
+        return [finding(CauseId.residual_dist_env, f"{len(names)} launcher variables set, as expected inside a launcher",
                          severity=Severity.INFO, variables=names)]
     return [finding(
-        "residual_dist_env", f"leftover distributed variables outside a launcher: {', '.join(names)}",
+        CauseId.residual_dist_env, f"leftover distributed variables outside a launcher: {', '.join(names)}",
         fix="unset them, or run single-process scripts with `paddle-doctor run --single -- python eval.py`",
         why="a plain `python script.py` with these set waits for peers that never come (or joins another job)",
         variables=names)]
 
 
-@check("shm_size", "shm_too_small", "/dev/shm size and free space (Docker's default is 64 MB)")
+@check("shm_size", CauseId.shm_too_small, "/dev/shm size and free space (Docker's default is 64 MB)")
 def check_shm(facts: Facts) -> list[Finding]:
     shm = facts.get("system", {}).get("shm")
     if not shm or not shm.get("total_bytes"):
@@ -47,7 +48,7 @@ def check_shm(facts: Facts) -> list[Finding]:
     return []
 
 
-@check("open_files", "too_many_open_files", "the open-file limit (ulimit -n) below 4096")
+@check("open_files", CauseId.too_many_open_files, "the open-file limit (ulimit -n) below 4096")
 def check_open_files(facts: Facts) -> list[Finding]:
     limit = facts.get("system", {}).get("open_files")
     if not limit or limit.get("soft") is None or limit["soft"] >= OPEN_FILES_WARN:
@@ -61,7 +62,7 @@ def check_open_files(facts: Facts) -> list[Finding]:
 
 
 
-@check("host_ip", "wrong_host_ip", "the address this node advertises (host name lookup or POD_IP) is loopback "
+@check("host_ip", CauseId.wrong_host_ip, "the address this node advertises (host name lookup or POD_IP) is loopback "
        "or not on any interface")
 def check_host_ip(facts: Facts) -> list[Finding]:
     net = facts.get("network") or {}

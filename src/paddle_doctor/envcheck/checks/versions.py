@@ -5,9 +5,10 @@ from __future__ import annotations
 from ...findings import Confidence, Finding, Severity
 from ..versions import cudnn_major, major_minor
 from .base import Facts, check, compiled_with, finding
+from ...catalog.ids import CauseId
 
 
-@check("cuda_versions", "cuda_cudnn_mismatch",
+@check("cuda_versions", CauseId.cuda_cudnn_mismatch,
        "compiled-with CUDA/cuDNN vs the driver's CUDA (nvidia-smi) and the cuDNN found")
 def check_cuda_versions(facts: Facts) -> list[Finding]:
     built = compiled_with(facts)
@@ -35,7 +36,7 @@ def check_cuda_versions(facts: Facts) -> list[Finding]:
     return out
 
 
-@check("nccl_library", "nccl_library_missing", "a GPU build on Linux with no libnccl to load")
+@check("nccl_library", CauseId.nccl_library_missing, "a GPU build on Linux with no libnccl to load")
 def check_nccl_library(facts: Facts) -> list[Finding]:
     built = compiled_with(facts)
     if not built.get("cuda") or facts.get("system", {}).get("os", {}).get("system") != "Linux":
@@ -49,7 +50,7 @@ def check_nccl_library(facts: Facts) -> list[Finding]:
                      compiled_nccl=built.get("nccl"))]
 
 
-@check("nccl_version", "nccl_version_mismatch", "compiled-with NCCL vs the NCCL found (major.minor)")
+@check("nccl_version", CauseId.nccl_version_mismatch, "compiled-with NCCL vs the NCCL found (major.minor)")
 def check_nccl_version(facts: Facts) -> list[Finding]:
     built = compiled_with(facts).get("nccl")
     running = facts.get("libraries", {}).get("nccl", {})
