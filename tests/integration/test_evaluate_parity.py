@@ -74,11 +74,14 @@ def test_every_configuration_equals_single_process(world, reference, tmp_path):
 
 
 @pytest.mark.timeout(150)
-def test_demo_fixed_evaluation_equals_single_process(tmp_path):
+def test_demo_fixed_evaluation_equals_single_process(tmp_path, monkeypatch):
     from paddle_doctor.lab.fixed_demo import run_fixed_evaluation
 
     script = REPO / "cases" / "01_exception_rank1" / "eval_fixed.py"
-    result = run_fixed_evaluation(script, tmp_path, nproc=2, timeout=120)
+    monkeypatch.chdir(tmp_path)  # a relative work dir, as `demo --keep keep` gives (issue 22)
+    result = run_fixed_evaluation(script, Path("keep") / "fixed", nproc=2, timeout=120)
     assert result["equal"], result
+    assert (tmp_path / "keep" / "fixed" / "rank0.json").is_file()
+    assert not (tmp_path / "keep" / "fixed" / "keep").exists()
     assert result["distributed"]["num_samples"] == result["distributed"]["dataset_len"] == 10
     assert result["distributed"]["world_size"] == 2

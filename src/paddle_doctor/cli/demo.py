@@ -1,6 +1,6 @@
 """``paddle-doctor demo``: a real 2-process CPU evaluation fails; show what the launcher printed,
-then the diagnosis, then the same data evaluated exactly with ``paddle_doctor.evaluate`` and its
-result next to a single-process run. Needs paddlepaddle (the evaluations really run)."""
+then the diagnosis, then the same data evaluated exactly with ``paddle_doctor.evaluate`` on 2
+ranks, its result next to a plain one-process Paddle loop (the ground truth, no paddle_doctor). Needs paddlepaddle (the evaluations really run)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ def command(keep: Path | None) -> None:
         click.echo("paddle-doctor demo: error: the demo case folder was not found in this install.", err=True)
         sys.exit(2)
     if keep is not None:
+        keep = keep.resolve()  # the runs start inside it: a relative path would nest
         keep.mkdir(parents=True, exist_ok=True)
         _run(root / DEMO_CASE, keep)
         return
@@ -76,7 +77,8 @@ def _fixed(script: Path, work: Path) -> None:
     if not dist or not single:
         click.echo(f"   the fixed run did not finish; its logs are in {outcome['work_dir']}")
         sys.exit(1)
-    for label, res in (("2 processes (launcher)", dist), ("1 process", single)):
+    click.echo("   against a plain Paddle loop in one process, query by query (no paddle_doctor):")
+    for label, res in (("2 processes (evaluate)", dist), ("1 process (plain loop)", single)):
         metrics = ", ".join(f"{k} = {v:.4f}" for k, v in res["metrics"].items())
         click.echo(f"   {label:<24} {metrics}   samples counted: {res['num_samples']}")
     verdict = "equal" if outcome["equal"] else "DIFFERENT"

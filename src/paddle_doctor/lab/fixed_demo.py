@@ -8,8 +8,9 @@ hit@1 is then ``paddle.metric.Accuracy`` over the candidate scores (the relevant
 
     run_fixed_evaluation(script, work_dir) -> {"distributed": ..., "single_process": ..., "equal": bool, ...}
 
-runs that script under the real launcher (2 processes) and alone (plain Paddle, no paddle_doctor),
-and returns both results; it prints nothing. The script runs as:
+runs that script under the real launcher (2 processes, ``paddle_doctor.evaluate``) and alone (a
+plain Paddle loop over the queries, no paddle_doctor: the ground truth), and returns both results;
+it prints nothing. The script runs as:
 
     python -m paddle.distributed.launch --nproc_per_node 2 --log_dir LOG eval_fixed.py OUT_DIR
     python eval_fixed.py OUT_DIR single
@@ -30,7 +31,7 @@ from . import _procs
 def run_fixed_evaluation(script: str | Path, work_dir: str | Path, nproc: int = 2,
                          timeout: float = 120.0) -> dict[str, Any]:
     """Run the fixed evaluation ``script`` on ``nproc`` ranks and in one process; compare hit@1."""
-    work = Path(work_dir)
+    work = Path(work_dir).resolve()  # the processes start inside it: a relative path would nest
     work.mkdir(parents=True, exist_ok=True)
     for stale in [*work.glob("rank*.json"), work / "single.json"]:  # never report an old run
         stale.unlink(missing_ok=True)
