@@ -23,6 +23,18 @@ KIND_MEANING = {
     "crash": "takes the job down",
     "corruption": "wrong result, no crash",
 }
+# What a seed cites. The guides are not in this repository; say what they are, so that a reader
+# of ``docs/causes.md`` or ``explain`` knows every entry stands on its own without them.
+GUIDE_TITLES = {
+    "000": "PaddlePaddle分布式训练评估进程终止问题排查与解决指南",
+    "001": "PaddlePaddle评估报错terminate all the procs：多进程与分布式环境问题全解析",
+}
+GUIDES_MARKDOWN = (
+    "Seeds name sections of the two Chinese-language troubleshooting articles the catalog started "
+    "from: guide 000, " + "; guide 001, ".join(f"“{t}”" for t in GUIDE_TITLES.values()) + " "
+    "(`000 §3.2` is section 3.2 of guide 000). They are background reading only and are not part "
+    "of this repository: every entry here says all it needs.")
+SEED_LABEL_TEXT = "Seed (sections of two Chinese troubleshooting guides; background only, not in this repository)"
 _TEXT_WIDTH = 88
 _INDENT = "  "
 
@@ -42,7 +54,7 @@ def render_cause_markdown(cause: Cause) -> str:
     """One cause as a Markdown section (``## `id` `` and its fields), without a trailing newline."""
     related = [
         f"Kind: {cause.kind} ({KIND_MEANING.get(cause.kind, cause.kind)})",
-        f"Seed: {cause.seed or 'none'}",
+        f"Seed (guide sections, background only): {cause.seed or 'none'}",
         *(f"{label}: {_md_codes(names)}" for label, names in _related(links_for(cause.id))),
     ]
     blocks = [
@@ -74,8 +86,7 @@ def _md_header(count: int) -> str:
             "and smoke checks (`paddle-doctor smoke`) that point at it, read from their own tables "
             "in the code.",
             "Kinds: **crash** takes the job down; **corruption** gives a wrong result without "
-            "crashing. Seeds refer to sections of the two troubleshooting guides the catalog "
-            "started from (`000 §3.2` is section 3.2 of guide 000).",
+            f"crashing. {GUIDES_MARKDOWN}",
         ]
     )
 
@@ -120,7 +131,7 @@ def render_cause_text(cause: Cause) -> str:
         "Fix",
         _text_block(cause.fix),
     ]
-    related = [("Seed (troubleshooting-guide sections)", cause.seed)]
+    related = [(SEED_LABEL_TEXT, cause.seed)]
     related += [(label, ", ".join(names)) for label, names in _related(links_for(cause.id))]
     shown = [f"{label}: {value}" for label, value in related if value]
     if shown:

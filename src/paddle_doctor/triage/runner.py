@@ -38,13 +38,14 @@ class TriageResult:
     skipped: tuple[Finding, ...] = ()  # variations that need not run here, and why
 
 
-def triage(cmd: Sequence[str], *, out_dir: Path, timeout: float = 120.0, checkpoint: bool = False,
-           cwd: Path | None = None, environ: dict[str, str] | None = None,
+def triage(cmd: Sequence[str], *, out_dir: str | os.PathLike, timeout: float = 120.0, checkpoint: bool = False,
+           cwd: str | os.PathLike | None = None, environ: dict[str, str] | None = None,
            accelerator: bool | None = None) -> TriageResult:
     """Rerun ``cmd`` as is and under each variation; each run gets ``timeout`` seconds and its
     own folder ``out_dir/<variation>/`` (terminal.out, log/). ``accelerator``: whether this machine
-    has a GPU (or another accelerator); default: read from /dev."""
-    cwd = Path(cwd or os.getcwd())
+    has a GPU (or another accelerator); default: read from /dev. ``out_dir`` and ``cwd``: a str or
+    a path (a relative ``out_dir`` is relative to this process's working directory)."""
+    out_dir, cwd = Path(out_dir), Path(cwd or os.getcwd())
     outcomes, skipped = [], []
     accelerator = accelerator_present() if accelerator is None else accelerator
     for variation in plan_variations(cmd, checkpoint=checkpoint):
