@@ -73,9 +73,9 @@ def test_triage_takes_a_str_out_dir(tmp_path, monkeypatch):
     from paddle_doctor.triage import triage
 
     monkeypatch.chdir(tmp_path)
-    assert 'triage(cmd, out_dir="' in DOCS["triage.md"]
+    assert 'out_dir="paddle-doctor-triage"' in DOCS["triage.md"]
     result = triage([sys.executable, "-c", "pass"], out_dir="tri", timeout=60, accelerator=False)
-    assert [f.code for f in result.findings] == ["baseline"], result.findings
+    assert [f.code for f in result.findings] == ["triage.baseline"], result.findings
     assert result.outcomes[0].log_dir == tmp_path / "tri" / "baseline" / "log"
     assert (tmp_path / "tri" / "baseline" / "terminal.out").is_file()
     result = triage([sys.executable, "-c", "pass"], out_dir=tmp_path / "tri2", cwd=str(tmp_path), timeout=60,
