@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -47,6 +48,16 @@ def test_two_processes_pass(tmp_path):
     assert _rows(out) == {name: "PASS" for name in CHECKS}, out
     assert "SMOKE PASSED" in out
     assert "ranks reporting here: 0, 1" in out
+    _same_as_docs(out)
+
+
+def _same_as_docs(out: str) -> None:
+    """docs/smoke.md shows this run's output: every line as printed, the timing aside (issue 22)."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "smoke.md").read_text()
+    shown = doc.split("$ paddle-doctor smoke --nproc 2\n", 1)[1].split("```", 1)[0].splitlines()
+    printed = out.splitlines()
+    assert [line for line in shown[:-1] if line not in printed] == [], out
+    assert re.fullmatch(r"SMOKE PASSED  10 checks in [0-9.]+ s", shown[-1]), shown[-1]
 
 
 def _free_port() -> int:

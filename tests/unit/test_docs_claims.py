@@ -44,14 +44,14 @@ def test_a_rank_log_that_was_read_is_not_called_not_given(tmp_path, monkeypatch)
     assert f"{log}/workerlog.1, which was not given" in cause.message
 
 
-def test_readme_metrics_import_works_and_costs_no_paddle():
+def test_readme_metrics_import_costs_no_paddle():
+    """The README's `from paddle_doctor.runtime.metrics import ...` runs as a marked example
+    (test_docs_examples); importing the package itself must not import paddle."""
     assert "are in `paddle_doctor.runtime.metrics`" in README
     code = ("import sys, paddle_doctor, paddle_doctor.runtime.metrics as m\n"
             "assert 'paddle' not in sys.modules, 'importing the package imported paddle'\n"
-            "from paddle_doctor.runtime.metrics import SegmentationMetric, DetectionMetric\n"
-            "assert SegmentationMetric is paddle_doctor.SegmentationMetric\n"
-            "assert DetectionMetric is paddle_doctor.DetectionMetric\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+            "assert sorted(m.__all__) == ['DetectionMetric', 'SegmentationMetric']\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONWARNINGS": "ignore"})
     assert proc.returncode == 0, proc.stderr[-2000:]
 
