@@ -72,16 +72,3 @@ def test_every_configuration_equals_single_process(world, reference, tmp_path):
     for cid in per_rank[0]:  # every sample was evaluated by exactly one rank
         assert sum(r[cid]["local_samples"] for r in per_rank) == reference[per_rank[0][cid]["ref"]]["num_samples"], cid
 
-
-@pytest.mark.timeout(150)
-def test_demo_fixed_evaluation_equals_single_process(tmp_path, monkeypatch):
-    from paddle_doctor.lab.fixed_demo import run_fixed_evaluation
-
-    script = REPO / "cases" / "01_exception_rank1" / "eval_fixed.py"
-    monkeypatch.chdir(tmp_path)  # a relative work dir, as `demo --keep keep` gives (issue 22)
-    result = run_fixed_evaluation(script, Path("keep") / "fixed", nproc=2, timeout=120)
-    assert result["equal"], result
-    assert (tmp_path / "keep" / "fixed" / "rank0.json").is_file()
-    assert not (tmp_path / "keep" / "fixed" / "keep").exists()
-    assert result["distributed"]["num_samples"] == result["distributed"]["dataset_len"] == 10
-    assert result["distributed"]["world_size"] == 2
