@@ -81,3 +81,32 @@ def test_triage_takes_a_str_out_dir(tmp_path, monkeypatch):
     result = triage([sys.executable, "-c", "pass"], out_dir=tmp_path / "tri2", cwd=str(tmp_path), timeout=60,
                     accelerator=False)
     assert (tmp_path / "tri2" / "baseline" / "terminal.out").is_file()
+
+
+# Docs of this area (the others' docs are checked by their owners): they cite only what a reader
+# can open, and say what the two guides are wherever they name one.
+CITING_DOCS = ["README.md", "docs/smoke.md", "docs/triage.md", "docs/report.md"]
+
+
+@pytest.mark.parametrize("name", CITING_DOCS)
+def test_docs_cite_what_a_reader_can_open(name):
+    text = (REPO / name).read_text()
+    assert not re.search(r"DESIGN(\.md)? section|DESIGN\.md", text), "DESIGN.md is not in the repository"
+    for paragraph in text.split("\n\n"):
+        if re.search(r"[Gg]uide 00[01]", paragraph):
+            assert "causes.md" in paragraph or "not part of this repository" in paragraph, paragraph
+
+
+def test_causes_doc_and_explain_say_what_the_guides_are():
+    from paddle_doctor.catalog import get_cause
+    from paddle_doctor.catalog.ids import CauseId
+    from paddle_doctor.render.causes import GUIDE_TITLES, render_cause_text
+
+    header = DOCS["causes.md"].split("## Index", 1)[0]
+    for number, title in GUIDE_TITLES.items():
+        assert f"guide {number}, “{title}”" in header
+    assert "not part of this repository" in header
+    text = render_cause_text(get_cause(CauseId.gpu_oom))
+    seed_line = next(line for line in text.splitlines() if line.startswith("Seed"))
+    assert "troubleshooting guides" in seed_line and "not in this repository" in seed_line
+    assert get_cause(CauseId.gpu_oom).seed in seed_line
