@@ -110,3 +110,25 @@ def test_causes_doc_and_explain_say_what_the_guides_are():
     seed_line = next(line for line in text.splitlines() if line.startswith("Seed"))
     assert "troubleshooting guides" in seed_line and "not in this repository" in seed_line
     assert get_cause(CauseId.gpu_oom).seed in seed_line
+
+
+def test_the_pre_commit_snippet_pins_nothing_the_repository_lacks():
+    hooks = (REPO / ".pre-commit-hooks.yaml").read_text()
+    snippets = [block for block in re.findall(r"```yaml\n(.*?)```", README, flags=re.DOTALL) if "rev:" in block]
+    assert snippets, "the README's pre-commit snippet is gone"
+    tags = _git_tags()
+    for block in snippets:
+        for rev in re.findall(r"^\s*rev:\s*(\S+)", block, flags=re.MULTILINE):
+            assert re.fullmatch(r"[0-9a-f]{40}", rev) or (tags is not None and rev in tags), (
+                f"rev: {rev} is neither a commit sha nor a tag of this repository")
+        hook_ids = set(re.findall(r"id:\s*(\S+)", block))
+        assert hook_ids <= set(re.findall(r"^- id:\s*(\S+)", hooks, flags=re.MULTILINE)), hook_ids
+        assert "entry: paddle-doctor lint" in block and "entry: paddle-doctor lint" in hooks
+
+
+def _git_tags() -> set[str] | None:
+    try:
+        proc = subprocess.run(["git", "-C", str(REPO), "tag", "--list"], capture_output=True, text=True, timeout=30)
+    except OSError:
+        return None
+    return set(proc.stdout.split()) if proc.returncode == 0 else None
