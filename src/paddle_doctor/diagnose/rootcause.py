@@ -310,25 +310,21 @@ def _from_launcher_only(ranks, unranked, facts) -> Finding | None:
     target = f"{log_dir}/workerlog.{rank}" if rank is not None else f"{log_dir}/workerlog.*"
     state = ranks.get(rank)
     if state is not None and state.line_index is not None:  # its worker log was read: it holds no error
-        return _silent_failure(state, facts)
+        code = facts.failed.get(rank, state.exit_code)
+        return make_verdict(
+            "failed_without_error", "unknown", rank, _launcher_lines(facts, rank) or facts.events[:2], "low",
+            f"the launcher reports rank {rank} failed (exit code {code}), and its log, which was read, holds no "
+            "error: the process ended without a word (sys.exit / os._exit with that code, or a signal)",
+            title=f"rank {rank} failed with exit code {code}, and its log {state.log} shows no error",
+            notes=(f"Look at what rank {rank} runs after the last line of {state.log} (quoted above): an explicit "
+                   "sys.exit / os._exit, or a library that exits; PYTHONFAULTHANDLER=1 shows a native crash.",),
+            last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     note = (f"The cause is not in what was given: open {target}, or pass the whole log dir: "
             f"paddle-doctor diagnose {log_dir}/. If there is no log dir, rerun with "
             f"`python -m paddle.distributed.launch --log_dir {log_dir} ...`.")
     return make_verdict("cause_not_given", "unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
                    "only the launcher's report and symptoms were given", notes=(note,),
                    title=f"the cause is in {target}, which was not given")
-
-
-def _silent_failure(state: RankState, facts: LauncherFacts) -> Finding:
-    code = facts.failed.get(state.rank, state.exit_code)
-    return make_verdict(
-        "failed_without_error", "unknown", state.rank, _launcher_lines(facts, state.rank) or facts.events[:2], "low",
-        f"the launcher reports rank {state.rank} failed (exit code {code}), and its log, which was read, holds "
-        "no error: the process ended without a word (sys.exit / os._exit with that code, or a signal)",
-        title=f"rank {state.rank} failed with exit code {code}, and its log {state.log} shows no error",
-        notes=(f"Look at what rank {state.rank} runs after the last line of {state.log} (quoted above): an "
-               "explicit sys.exit / os._exit, or a library that exits; PYTHONFAULTHANDLER=1 shows a native crash.",),
-        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
 
 
 def _rank_or_none(state: RankState) -> int | None:
