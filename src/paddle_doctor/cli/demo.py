@@ -1,6 +1,7 @@
 """``paddle-doctor demo``: a real 2-process CPU evaluation fails; show what the launcher printed,
 then the diagnosis, then the same data evaluated exactly with ``paddle_doctor.evaluate`` on 2
-ranks, its result next to a plain one-process Paddle loop (the ground truth, no paddle_doctor). Needs paddlepaddle (the evaluations really run)."""
+ranks, its result next to a plain one-process Paddle loop (the ground truth, no paddle_doctor).
+Needs paddlepaddle (the evaluations really run)."""
 
 from __future__ import annotations
 
