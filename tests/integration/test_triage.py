@@ -49,6 +49,9 @@ def test_main_guard_missing_passes_without_workers(tmp_path):
     assert result.conclusion.cause == cause == "main_guard_missing"
     assert result.conclusion.fact("passing") == ["workers0"]
     assert result.conclusion.confidence.value == "high"
+    # docs/triage.md shows this run's output; its evidence line too (it was left out once, issue 22)
+    shown = _doc_block("cases/17_main_guard_missing_spawn")
+    assert result.conclusion.evidence and all(e.text[:160] in shown for e in result.conclusion.evidence), shown
 
 
 @pytest.mark.timeout(300)
@@ -102,6 +105,15 @@ def test_exception_on_one_rank_that_needs_several_ranks(tmp_path):
     assert (c.cause, c.ranks, c.confidence.value) == (cause, (2,), "high") and cause == "python_exception"
     assert c.fact("passing") == ["single"] and "what rank 2 gets differs" in c.why
     assert any("ZeroDivisionError" in e.text for e in c.evidence)
+    # the failing rows' exit codes depend on which rank the launcher's poll names; the docs say so
+    assert all(f.fact("exit_code") != 0 for f in result.findings if not f.fact("passed"))
+    assert "depend on a race" in (CASES.parent / "docs" / "triage.md").read_text()
+
+
+def _doc_block(case: str) -> str:
+    """The real-output block that follows the first mention of ``case`` in docs/triage.md."""
+    text = (CASES.parent / "docs" / "triage.md").read_text()
+    return text.split(f"`{case}`", 1)[1].split("```", 2)[1]
 
 
 @pytest.mark.timeout(300)
