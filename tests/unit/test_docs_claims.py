@@ -4,6 +4,7 @@ where the code was wrong, the text where the text was)."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,33 +16,25 @@ README = (REPO / "README.md").read_text()
 DOCS = {p.name: p.read_text() for p in sorted((REPO / "docs").glob("*.md"))}
 
 
-def _silent_rank_logs(tmp_path: Path) -> Path:
-    """A launch where rank 1 exits with code 3 and prints no error (smoke --inject-fault exit:1)."""
-    log = tmp_path / "o_exit" / "log"
-    log.mkdir(parents=True)
-    (log / "workerlog.0").write_text("step 1\nstep 2\n")
-    (log / "workerlog.1").write_text("step 1\nevaluate ...\n")
-    (tmp_path / "o_exit" / "terminal.out").write_text(
-        "LAUNCH INFO 2026-12-01 20:09:11,725 nproc_per_node: 2\n"
-        "LAUNCH INFO 2026-12-01 20:09:19,797 Pod failed\n"
-        "LAUNCH ERROR 2026-12-01 20:09:19,798 Container failed !!!\n"
-        f"Container rank 1 status failed cmd ['python', '-u', 'w.py'] code 3 log {log}/workerlog.1\n"
-        "LAUNCH INFO 2026-12-01 20:09:20,415 Exit code -15\n")
-    return log
+RECORDED_EXIT = REPO / "tests" / "fixtures" / "smoke" / "exit_rank1"  # smoke --inject-fault exit:1, recorded
 
 
 def test_a_rank_log_that_was_read_is_not_called_not_given(tmp_path, monkeypatch):
+    """The launcher names rank 1 by the absolute path it had (/tmp/smk/o_exit/log/workerlog.1); the
+    log given here, relative or absolute, is the same rank's, so it was given."""
     from paddle_doctor.diagnose import diagnose_paths
 
-    log = _silent_rank_logs(tmp_path)
+    shutil.copytree(RECORDED_EXIT, tmp_path / "o_exit")
     monkeypatch.chdir(tmp_path)
+    log = tmp_path / "o_exit" / "log"
     for given in (["o_exit/log", "o_exit/terminal.out"], [str(log), str(log.parent / "terminal.out")]):
         cause = diagnose_paths(given).root_cause
         assert "not given" not in cause.message, (given, cause.message)
         assert cause.ranks == (1,) and "exit code 3" in cause.message and "workerlog.1" in cause.message
+        assert any("(the log ends here)" in e.text and "evaluate_parity" in e.text for e in cause.evidence)
     # Only the terminal: then the rank's log really was not given, and the verdict says where it is.
     cause = diagnose_paths(["o_exit/terminal.out"]).root_cause
-    assert f"{log}/workerlog.1, which was not given" in cause.message
+    assert "/tmp/smk/o_exit/log/workerlog.1, which was not given" in cause.message
 
 
 def test_readme_metrics_import_costs_no_paddle():
