@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+from paddle_doctor.lab import _procs
+
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="paddlepaddle is not installed")]
 
@@ -50,9 +52,7 @@ def test_two_processes_pass(tmp_path):
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return _procs.free_ports(1)[0]  # in this xdist worker's own range (tests/conftest.py)
 
 
 def _listening(port: int) -> bool:
