@@ -8,7 +8,7 @@ back with :meth:`Finding.from_dict`, without translation.
 Shapes::
 
     Finding      code, cause, message, severity, locations, evidence, ranks, fix,
-                 confidence, why, alternatives, fixable, edits, status, facts
+                 confidence, why, alternatives, fixable, edits, status, facts, outcome
     Location     path, line, column, end_line, end_column, rank
     EvidenceLine path, line, text            (already redacted by the lens that quotes it)
     Alternative  cause, confidence, why, confirm
@@ -45,6 +45,14 @@ class Confidence(str, enum.Enum):
 class Fixable(str, enum.Enum):
     SAFE = "safe"  # applied by ``--fix``
     UNSAFE = "unsafe"  # applied only with ``--unsafe-fixes``
+
+
+class Outcome(str, enum.Enum):
+    """How a check ended: one of smoke's checks, one of triage's variations."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    SKIP = "skip"  # it need not run (triage: a variation that cannot tell anything here)
 
 
 class RankStatus(str, enum.Enum):
@@ -142,7 +150,8 @@ class Finding:
     """One result of any lens.
 
     ``code`` names what produced it (a lint code ``PDL101``, an env check name, a guard kind, a
-    diagnose rule); ``cause`` is a catalog id. ``status`` is set by diagnose on per-rank findings.
+    diagnose rule); ``cause`` is a catalog id. ``status`` is set by diagnose on per-rank findings,
+    ``outcome`` by the lenses that run checks (smoke, triage).
     ``facts`` holds JSON-able details of the lens (exit code, log file, time, measured values);
     it is read-only (a :class:`Facts`).
     """
@@ -162,6 +171,7 @@ class Finding:
     edits: tuple[Edit, ...] = ()
     status: RankStatus | None = None
     facts: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, hash=False)
+    outcome: Outcome | None = None
 
     def __post_init__(self) -> None:
         # Accept plain strings and dicts from callers and from JSON; store the canonical types.
@@ -171,6 +181,8 @@ class Finding:
             _coerce(self, "fixable", Fixable)
         if self.status is not None:
             _coerce(self, "status", RankStatus)
+        if self.outcome is not None:
+            _coerce(self, "outcome", Outcome)
         if not isinstance(self.facts, Facts):
             object.__setattr__(self, "facts", Facts(self.facts))
 
@@ -183,7 +195,8 @@ class Finding:
         return self.facts.get(name, default)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """JSON-able; ``outcome`` only when set (the records and reports of other lenses keep their keys)."""
+        out = {
             "code": self.code,
             "cause": self.cause,
             "message": self.message,
@@ -200,6 +213,9 @@ class Finding:
             "status": self.status.value if self.status else None,
             "facts": dict(self.facts),
         }
+        if self.outcome is not None:
+            out["outcome"] = self.outcome.value
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Finding:
@@ -220,6 +236,7 @@ class Finding:
             edits=tuple(_build(Edit, d) for d in data.get("edits") or ()),
             status=data.get("status"),
             facts=dict(data.get("facts") or {}),
+            outcome=data.get("outcome") or None,
         )
 
 
