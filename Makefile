@@ -5,8 +5,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 # The suite runs in parallel (pytest-xdist): most of a real launch is waiting (gloo timeouts, the
-# watchdog's deadline, Paddle's import). Tests of one xdist_group share a worker (--dist loadgroup);
-# tests marked `serial` (sub-second wall-clock bounds) run afterwards, alone.
+# watchdog's deadline, Paddle's import). Which tests share a worker: tests/conftest.py (XDIST_GROUPS,
+# its scheduler for --dist loadgroup); tests marked `serial` (sub-second wall-clock bounds, CPU
+# timings) run afterwards, alone.
 JOBS ?= 4
 PYTEST := $(PY) -m pytest -q -p no:cacheprovider
 PARALLEL := -n $(JOBS) --dist loadgroup -m "not serial"

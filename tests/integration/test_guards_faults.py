@@ -19,9 +19,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "guards"))
 from harness import base_env, launch  # noqa: E402
 
-# The watchdog's deadline (10 s) plus 5 s: one such launch at a time, on one xdist
-# worker (tests/conftest.py gives the launches their own ports).
-pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("guards_timing")]
+# The watchdog's deadline (10 s) plus 5 s: this file's launches run one at a time, on one xdist
+# worker (tests/conftest.py, XDIST_GROUPS).
+pytestmark = pytest.mark.integration
 EXIT_WITHIN_S = 15.0
 GUARDED = {"PDOC_GUARDED": "1"}  # eval_fault.py's loop inside guarded("evaluate"), as evaluate() does
 

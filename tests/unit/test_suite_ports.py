@@ -1,14 +1,18 @@
-"""The ports the suite's parallel workers give their launches: disjoint slices, below the
-kernel's ephemeral range, Paddle's and the lab's apart, and the lab's picker keeps to its slice."""
+"""The suite's parallel workers: the ports they give their launches (disjoint slices, below the
+kernel's ephemeral range, Paddle's and the lab's apart, the lab's picker keeps to its slice) and
+which tests share a worker."""
 
 from __future__ import annotations
 
 import os
 import socket
+from pathlib import Path
 
-from conftest import PORTS_END, PORTS_FIRST, worker_port_ranges
+from conftest import PORTS_END, PORTS_FIRST, XDIST_GROUPS, worker_port_ranges, xdist_scope
 
 from paddle_doctor.lab import _procs
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _span(text: str) -> range:
@@ -52,3 +56,12 @@ def test_the_lab_says_when_its_range_is_full(monkeypatch):
             assert _procs.PORTS_VAR in str(exc)
         else:
             raise AssertionError("a busy range gave a port")
+
+
+def test_grouped_files_share_a_worker_and_other_launches_spread_out():
+    faults = "tests/integration/test_guards_faults.py::test_fault_is_named_fast_recorded_and_diagnosed"
+    assert xdist_scope(f"{faults}[sigkill-run-w2]") == xdist_scope(f"{faults}[uneven-check-w3]") == "guards_faults"
+    assert xdist_scope("tests/integration/test_triage.py::test_a") != xdist_scope("tests/integration/test_triage.py::test_b")
+    assert xdist_scope("tests/unit/test_findings.py::test_x") == "tests/unit/test_findings.py"
+    for path in XDIST_GROUPS:
+        assert (REPO / path).is_file(), path  # a renamed file must not silently leave its group
