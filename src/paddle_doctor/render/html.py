@@ -115,7 +115,8 @@ def _timeline_svg(tl: Timeline) -> str:
     out.append("</svg>")
     out.append('<p class="legend dim"><span>● start</span><span style="color:#1565c0">▮ last progress</span>'
                '<span style="color:#6a1b9a">◆ last collective</span><span style="color:#c62828">✖ failure</span>'
-               '<span style="color:#8d6e63">■ ended (victim)</span></p>')
+               '<span style="color:#8d6e63">■ ended (victim)</span>'
+               '<span>□ hollow, dashed: no source gives the time (the order is inferred)</span></p>')
     return "".join(out)
 
 
