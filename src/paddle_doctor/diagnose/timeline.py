@@ -41,20 +41,34 @@ class LogSpan:
 
 
 def log_span(head: bytes, tail: bytes, stamp: Callable[[str], float | None]) -> LogSpan:
-    """The span of a log from its first bytes and its last ones; ``stamp`` reads a line's time."""
+    """The span of a log from its first bytes and its last ones; ``stamp`` reads a line's time.
+
+    The tail is read backwards and only as far as needed (a 1024-rank job has 1024 of them): its
+    last timestamp, its last plain output line, and the timestamp before that line."""
     first = next((t for t in map(stamp, _lines(head)) if t is not None), None)
     last_time = progress = progress_time = None
-    for line in _lines(tail):
-        t = stamp(line)
+    for line in _lines_backwards(tail):
+        t = None if line[:1].isspace() else stamp(line)  # an indented line (a traceback's) has no time
         if t is not None:
-            last_time = t
-        elif line.strip() and not NOISE.search(line):
-            progress, progress_time = line.strip()[:PROGRESS_CHARS], last_time
+            last_time = t if last_time is None else last_time
+            if progress is not None:
+                progress_time = t
+                break
+        elif progress is None and line.strip() and not NOISE.search(line):
+            progress = line.strip()[:PROGRESS_CHARS]
     return LogSpan(first, last_time, progress, progress_time)
 
 
 def _lines(data: bytes) -> list[str]:
     return data.decode("utf-8", "replace").replace("\x00", "").splitlines()
+
+
+def _lines_backwards(data: bytes):
+    end = len(data)
+    while end > 0:
+        start = data.rfind(b"\n", 0, end) + 1
+        yield data[start:end].decode("utf-8", "replace").replace("\x00", "").rstrip("\r")
+        end = start - 1
 
 
 @dataclass(frozen=True)
