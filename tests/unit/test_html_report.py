@@ -109,6 +109,9 @@ def _drawn_ends(page: str) -> dict[str, tuple[str, float, bool]]:
 def _assert_root_not_after_victims(d, tl, page):
     drawn = _drawn_ends(page)
     root = next(lane for lane in tl.lanes if lane.status == "root_cause")
+    if rank_ranges(root.ranks) not in drawn:
+        assert root.mark is None  # no time at all for it: no failure is drawn
+        return
     r_status, r_end, r_inferred = drawn[rank_ranges(root.ranks)]
     assert r_status == "root_cause" and r_inferred == root.inferred
     for lane in tl.lanes:
@@ -151,4 +154,18 @@ def test_without_a_source_a_victims_end_is_inferred_and_never_before_the_root_ca
     drawn = _drawn_ends(page)
     assert drawn["0"][2] is True and drawn["1"][2] is True
     assert drawn["1"][1] <= drawn["0"][1]
+    _assert_root_not_after_victims(d, tl, page)
+
+
+def _corpus_inputs() -> list[Path]:
+    from conftest import CORPORA
+
+    return sorted(p for c in CORPORA if c.is_dir() for p in c.iterdir() if p.suffix == ".log")
+
+
+@pytest.mark.parametrize("log", _corpus_inputs(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_real_logs_never_draw_the_root_cause_after_a_victims_end_unless_they_say_so(log):
+    d, tl, page = _page([log])
+    if d.root_cause is None or not d.root_cause.ranks:
+        pytest.skip("no culprit rank")
     _assert_root_not_after_victims(d, tl, page)
