@@ -4,6 +4,14 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
+# The suite runs in parallel (pytest-xdist): most of a real launch is waiting (gloo timeouts, the
+# watchdog's deadline, Paddle's import). Which tests share a worker: tests/conftest.py (XDIST_GROUPS,
+# its scheduler for --dist loadgroup); tests marked `serial` (sub-second wall-clock bounds, CPU
+# timings) run afterwards, alone.
+JOBS ?= 4
+PYTEST := $(PY) -m pytest -q -p no:cacheprovider
+PARALLEL := -n $(JOBS) --dist loadgroup -m "not serial"
+
 .PHONY: test demo unit integration bench clean
 
 $(STAMP): pyproject.toml
@@ -13,13 +21,13 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PYTEST) $(PARALLEL); parallel=$$?; $(PYTEST) -m serial && exit $$parallel
 
 unit: $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider tests/unit
+	$(PYTEST) $(PARALLEL) tests/unit; parallel=$$?; $(PYTEST) -m serial tests/unit && exit $$parallel
 
 integration: $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider tests/integration
+	$(PYTEST) $(PARALLEL) tests/integration
 
 demo: $(STAMP)
 	$(VENV)/bin/paddle-doctor demo

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from paddle_doctor.lab import _procs
+
 REPO = Path(__file__).resolve().parents[1]
 # The shared corpus lies beside the checkout (as in CI); PADDLE_DOCTOR_CORPUS points elsewhere.
 # A worktree lies one level deeper (/work/wt/NAME): look beside its parent too.
@@ -11,6 +13,35 @@ _SHARED = next((d for d in (REPO.parent / "shared", REPO.parent.parent / "shared
                REPO.parent / "shared")
 CORPUS = Path(os.environ.get("PADDLE_DOCTOR_CORPUS", _SHARED / "corpus" / "real-dev"))
 CORPORA = [CORPUS, CORPUS.parent / "real-dev2"]
+
+# Ports for parallel launches (pytest-xdist). Paddle's launcher picks its ports by bind-and-close
+# in PORT_RANGE (35100:64000 by default, `launch/context/node.py`) and the lab by bind(0), both in
+# the kernel's ephemeral range (32768-60999), and the workers bind them seconds later: another
+# launch, or any outgoing connection, can take one in between. Each xdist worker gets its own
+# slice of 10000-32000, below the ephemeral range: three quarters for Paddle (PORT_RANGE), a
+# quarter for the lab and the tests' own --master ports (_procs.PORTS_VAR).
+PORTS_FIRST, PORTS_END = 10000, 32000
+_PORTS_SET_BY = "PDOC_TEST_PORTS_SET_BY"
+
+
+def worker_port_ranges(worker: str, count: int) -> tuple[str, str]:
+    """(PORT_RANGE for Paddle, the lab's range) of xdist worker `worker` ("gw3"; "" without xdist)."""
+    index = int(worker[2:]) if worker.startswith("gw") else 0
+    size = (PORTS_END - PORTS_FIRST) // max(count, 1)
+    first = PORTS_FIRST + index * size
+    split = first + size * 3 // 4
+    return f"{first}:{split - 1}", f"{split}:{first + size - 1}"
+
+
+def pytest_configure(config):
+    """Runs in every xdist worker before any test; launches inherit os.environ."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if "PORT_RANGE" in os.environ and _PORTS_SET_BY not in os.environ:
+        return  # the caller's own choice
+    # xdist's workers inherit what the controller set here: each one sets its own slice again
+    os.environ["PORT_RANGE"], os.environ[_procs.PORTS_VAR] = worker_port_ranges(worker, count)
+    os.environ[_PORTS_SET_BY] = worker or "pytest"
 
 
 @pytest.fixture
@@ -24,3 +55,51 @@ def run_cli():
                               env={**os.environ, "PYTHONWARNINGS": "ignore"})
 
     return run
+
+
+# Which tests share one xdist worker (`make test`: -n 4 --dist loadgroup). The watchdog tests
+# time a 10 s (3 s) deadline against a 15 s bound: each file's launches run one at a time (the
+# two files side by side: under a load average of 15, with no grouping at all, the slowest
+# survivor was gone 10.02 s after its fault). The evaluate modules run their one-process
+# reference once per worker. Grouping is done by this scheduler because pytest-xdist 3.8 marks a
+# test's group on `item._nodeid`, which pytest 9 no longer reads (the xdist_group mark is lost).
+XDIST_GROUPS = {
+    "tests/integration/test_guards_faults.py": "guards_faults",
+    "tests/integration/test_guards_first_sample.py": "guards_first_sample",
+    "tests/integration/test_evaluate_parity.py": "evaluate_parity",
+    "tests/integration/test_evaluate_suites.py": "evaluate_suites",
+}
+
+
+def xdist_scope(nodeid: str) -> str:
+    """The unit of work a worker takes: a group, a unit-test module, or one integration test."""
+    path = nodeid.split("::", 1)[0]
+    if path in XDIST_GROUPS:
+        return XDIST_GROUPS[path]
+    return path if path.startswith("tests/unit/") else nodeid
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        """Scopes from xdist_scope; the groups (the longest units) first, then collection order
+        (the integration tests, then the unit modules)."""
+
+        started = False
+
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_scope(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            if not self.started:
+                self.started = True
+                units = sorted(self.workqueue.items(), key=lambda unit: unit[0] not in XDIST_GROUPS.values())
+                self.workqueue.clear()
+                self.workqueue.update(units)
+            super()._assign_work_unit(node)
+
+    config.option.loadscopereorder = False
+    return GroupScheduling(config, log)

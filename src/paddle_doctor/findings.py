@@ -8,23 +8,26 @@ back with :meth:`Finding.from_dict`, without translation.
 Shapes::
 
     Finding      code, cause, message, severity, locations, evidence, ranks, fix,
-                 confidence, why, alternatives, fixable, edits, status, facts
+                 confidence, why, alternatives, fixable, edits, status, facts, outcome
     Location     path, line, column, end_line, end_column, rank
     EvidenceLine path, line, text            (already redacted by the lens that quotes it)
     Alternative  cause, confidence, why, confirm
     Edit         path, line, column, end_line, end_column, replacement   (a lint fix)
-    Diagnosis    verdict, root_cause (Finding | None), ranks (one Finding per rank), files_read, ...
+    Diagnosis    verdict, root_cause (Finding | None), ranks (one Finding per rank), rows, files_read, ...
+    RankRow      rank, status, exit_code, first_error, log, why   (diagnose's JSON ``ranks[]``)
+                 start, last_seen, end, end_source, ... failure_order   (what the timeline draws)
+    Facts        a dict that refuses changes (and pickles, unlike a mapping proxy)
 
 This module is a leaf: it imports nothing of paddle_doctor.
 """
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 
 class Severity(str, enum.Enum):
@@ -44,6 +47,14 @@ class Fixable(str, enum.Enum):
     UNSAFE = "unsafe"  # applied only with ``--unsafe-fixes``
 
 
+class Outcome(str, enum.Enum):
+    """How a check ended: one of smoke's checks, one of triage's variations."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    SKIP = "skip"  # it need not run (triage: a variation that cannot tell anything here)
+
+
 class RankStatus(str, enum.Enum):
     """diagnose's role for one rank (the JSON contract's ``ranks[].status``)."""
 
@@ -53,7 +64,29 @@ class RankStatus(str, enum.Enum):
     UNKNOWN = "unknown"
 
 
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
+class Facts(dict):
+    """A Finding's ``facts``: a plain dict (JSON-able, picklable, equal to a dict with the same
+    items) that refuses changes, as the frozen Finding that holds it."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("a Finding's facts are read-only; build a new Finding (dataclasses.replace)")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return (Facts, (dict(self),))
+
+    def __copy__(self) -> Facts:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Facts:
+        return Facts(copy.deepcopy(dict(self), memo))
+
+
+_EMPTY: Mapping[str, Any] = Facts()
 
 
 @dataclass(frozen=True)
@@ -117,9 +150,10 @@ class Finding:
     """One result of any lens.
 
     ``code`` names what produced it (a lint code ``PDL101``, an env check name, a guard kind, a
-    diagnose rule); ``cause`` is a catalog id. ``status`` is set by diagnose on per-rank findings.
+    diagnose rule); ``cause`` is a catalog id. ``status`` is set by diagnose on per-rank findings,
+    ``outcome`` by the lenses that run checks (smoke, triage).
     ``facts`` holds JSON-able details of the lens (exit code, log file, time, measured values);
-    it is read-only.
+    it is read-only (a :class:`Facts`).
     """
 
     code: str
@@ -137,6 +171,7 @@ class Finding:
     edits: tuple[Edit, ...] = ()
     status: RankStatus | None = None
     facts: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, hash=False)
+    outcome: Outcome | None = None
 
     def __post_init__(self) -> None:
         # Accept plain strings and dicts from callers and from JSON; store the canonical types.
@@ -146,8 +181,10 @@ class Finding:
             _coerce(self, "fixable", Fixable)
         if self.status is not None:
             _coerce(self, "status", RankStatus)
-        if not isinstance(self.facts, MappingProxyType):
-            object.__setattr__(self, "facts", MappingProxyType(dict(self.facts)))
+        if self.outcome is not None:
+            _coerce(self, "outcome", Outcome)
+        if not isinstance(self.facts, Facts):
+            object.__setattr__(self, "facts", Facts(self.facts))
 
     @property
     def location(self) -> Location:
@@ -158,7 +195,8 @@ class Finding:
         return self.facts.get(name, default)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """JSON-able; ``outcome`` only when set (the records and reports of other lenses keep their keys)."""
+        out = {
             "code": self.code,
             "cause": self.cause,
             "message": self.message,
@@ -175,6 +213,9 @@ class Finding:
             "status": self.status.value if self.status else None,
             "facts": dict(self.facts),
         }
+        if self.outcome is not None:
+            out["outcome"] = self.outcome.value
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Finding:
@@ -195,12 +236,60 @@ class Finding:
             edits=tuple(_build(Edit, d) for d in data.get("edits") or ()),
             status=data.get("status"),
             facts=dict(data.get("facts") or {}),
+            outcome=data.get("outcome") or None,
         )
+
+
+ROW_CONTRACT_KEYS = ("rank", "status", "exit_code", "first_error", "log", "why")
+
+
+@dataclass(frozen=True)
+class RankRow:
+    """One rank in diagnose's report: the JSON contract's ``ranks[]`` (its first six fields) and
+    what the timeline draws, all from diagnose's one read of the logs and records.
+
+    Times are unix seconds, None where no source gives them. ``last_seen`` is the rank's last
+    timestamp, not its end: a rank blocked in a collective prints nothing until it dies. ``end``
+    is set only from a source that gives it (``end_source``: its error record, a FatalError's
+    ``Aborted at`` time, the launcher's line naming it failed); otherwise ``failure_order`` is
+    diagnose's inferred order (1: the root cause; 2: failed after it) and nothing more is known.
+    """
+
+    rank: int | None
+    status: RankStatus = RankStatus.UNKNOWN
+    exit_code: int | None = None
+    first_error: str | None = None
+    log: str | None = None
+    why: str = ""
+    start: float | None = None
+    last_seen: float | None = None
+    end: float | None = None
+    end_source: str = ""
+    end_kind: str = ""  # exception, signal, watchdog, exit 1, ok, ...
+    last_progress: str | None = None  # the rank's last plain output line
+    last_progress_time: float | None = None
+    last_collective: str | None = None
+    failure_order: int | None = None
+
+    def __post_init__(self) -> None:
+        _coerce(self, "status", RankStatus)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The contract's keys first, then the timeline's (extra keys are allowed by the contract)."""
+        return _plain(self)
+
+    @classmethod
+    def from_finding(cls, f: Finding) -> RankRow:
+        """The row of a per-rank Finding built without one (its facts hold the contract's values)."""
+        return cls(rank=f.ranks[0] if f.ranks else None, status=f.status or RankStatus.UNKNOWN,
+                   exit_code=f.fact("exit_code"), first_error=f.fact("first_error"), log=f.fact("log"),
+                   why=f.fact("why") or "")
 
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """What ``diagnose`` returns: a verdict, the root-cause Finding, and one Finding per rank."""
+    """What ``diagnose`` returns: a verdict, the root-cause Finding, and one Finding and one
+    :class:`RankRow` per rank (``rows`` defaults to rows read from ``ranks``)."""
 
     verdict: str  # "failure" | "no_failure_found"
     root_cause: Finding | None
@@ -209,6 +298,11 @@ class Diagnosis:
     skipped: tuple[str, ...] = ()  # "path: reason" for inputs that could not be read
     notes: tuple[str, ...] = ()  # what the reader should know (e.g. where the cause must be)
     launcher: str | None = None  # "launch" | "fleet.launch" | None
+    rows: tuple[RankRow, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.rows and self.ranks:
+            object.__setattr__(self, "rows", tuple(RankRow.from_finding(f) for f in self.ranks))
 
 
 def _coerce(obj: Any, name: str, kind: type[enum.Enum]) -> None:

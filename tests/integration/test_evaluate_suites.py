@@ -20,6 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "workers"))
 from launch_helper import run_launcher, run_plain, worker_logs  # noqa: E402
 
+# one xdist worker for the module (tests/conftest.py, XDIST_GROUPS): its reference is run once
 pytestmark = pytest.mark.integration
 TOL = 1e-6
 CONFIGS = 27

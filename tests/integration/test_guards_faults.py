@@ -19,6 +19,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "guards"))
 from harness import base_env, launch  # noqa: E402
 
+# The watchdog's deadline (10 s) plus 5 s: this file's launches run one at a time, on one xdist
+# worker (tests/conftest.py, XDIST_GROUPS).
 pytestmark = pytest.mark.integration
 EXIT_WITHIN_S = 15.0
 GUARDED = {"PDOC_GUARDED": "1"}  # eval_fault.py's loop inside guarded("evaluate"), as evaluate() does

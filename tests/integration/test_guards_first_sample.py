@@ -22,6 +22,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "guards"))
 from harness import base_env, launch  # noqa: E402
 
+# The watchdog's deadline (3 s here) plus 12 s: this file's launches run one at a time, on one
+# xdist worker (tests/conftest.py, XDIST_GROUPS).
 pytestmark = pytest.mark.integration
 NAMED_WITHIN_S = 15.0
 DEADLINE_S = "3"

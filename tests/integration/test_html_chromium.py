@@ -13,6 +13,7 @@ import pytest
 from paddle_doctor.diagnose import diagnose_paths
 from paddle_doctor.render.html import ROOT_FILL, write_report
 
+pytestmark = pytest.mark.integration
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "01_exception_rank1"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from paddle_doctor.lab import _procs
+
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="paddlepaddle is not installed")]
 
@@ -61,9 +63,7 @@ def _same_as_docs(out: str) -> None:
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return _procs.free_ports(1)[0]  # in this xdist worker's own range (tests/conftest.py)
 
 
 def _listening(port: int) -> bool:

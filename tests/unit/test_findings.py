@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from paddle_doctor.findings import (Alternative, Confidence, Edit, EvidenceLine, Finding, Fixable, Location,
-                                    RankStatus, Severity)
+from paddle_doctor.findings import (ROW_CONTRACT_KEYS, Alternative, Confidence, Diagnosis, Edit, EvidenceLine,
+                                    Facts, Finding, Fixable, Location, Outcome, RankRow, RankStatus, Severity)
 
 
 def _full() -> Finding:
@@ -44,3 +44,38 @@ def test_facts_are_read_only_and_unknown_keys_ignored():
 def test_bad_enum_value_is_refused():
     with pytest.raises(ValueError):
         Finding("x", "unknown", "m", severity="fatal")
+
+
+def test_facts_are_a_plain_dict_that_pickles_and_refuses_changes():
+    import copy
+    import pickle
+
+    finding = _full()
+    assert isinstance(finding.facts, dict) and isinstance(finding.facts, Facts)
+    again = pickle.loads(pickle.dumps(finding))  # what a process pool does with every Finding
+    assert again == finding and isinstance(again.facts, Facts)
+    assert copy.deepcopy(finding) == finding
+    for change in (lambda f: f.update(x=1), lambda f: f.pop("log"), lambda f: f.setdefault("x", 1),
+                   lambda f: f.clear(), lambda f: f.__delitem__("log"), lambda f: f.__ior__({"x": 1})):
+        with pytest.raises(TypeError):
+            change(finding.facts)
+    assert dict(finding.facts) == {"exit_code": 1, "log": "log/workerlog.1"}
+
+
+def test_outcome_is_typed_and_only_written_when_set():
+    check = Finding("smoke.barrier", "unknown", "barrier: ok", outcome="pass")
+    assert check.outcome is Outcome.PASS
+    assert Finding.from_dict(json.loads(json.dumps(check.to_dict()))) == check
+    assert "outcome" not in _full().to_dict()  # records and lint reports keep their keys
+    with pytest.raises(ValueError):
+        Finding("x", "unknown", "m", outcome="maybe")
+
+
+def test_rank_rows_carry_the_contract_keys_first_and_default_from_the_rank_findings():
+    row = RankRow(1, "victim", exit_code=1, first_error="boom", log="log/workerlog.1", why="peer died")
+    assert tuple(row.to_dict())[:len(ROW_CONTRACT_KEYS)] == ROW_CONTRACT_KEYS
+    assert row.status is RankStatus.VICTIM and row.to_dict()["status"] == "victim"
+    with pytest.raises(TypeError):
+        RankRow(1, exit_cod=1)  # type: ignore[call-arg]  (a typo is an error, not a null)
+    d = Diagnosis("failure", None, (_full(),), 1)
+    assert d.rows == (RankRow(1, "victim", exit_code=1, log="log/workerlog.1"),)

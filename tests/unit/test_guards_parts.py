@@ -89,6 +89,7 @@ class FakeStore:
         return self.data[key]
 
 
+@pytest.mark.serial  # bounds of 1 s and 0.1 s on the wall clock
 def test_the_store_client_never_blocks_past_its_deadline_and_then_fails_at_once():
     fake = FakeStore()
     store = StoreClient(fake, call_timeout=0.3)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from paddle_doctor.diagnose import diagnose_paths
-from paddle_doctor.diagnose.timeline import build_timeline
 from paddle_doctor.rankset import rank_ranges
 from paddle_doctor.render.html import ROOT_FILL, render_page, write_report
+from paddle_doctor.render.lanes import timeline_of
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "cases"
 GLOG_START = "I1201 10:00:{s:02d}.{us:06d}  1234 tcp_utils.cc:107] Retry to connect to 127.0.0.1:6170 while the server is not yet listening.\n"
@@ -30,7 +30,7 @@ CULPRIT = ("Traceback (most recent call last):\n  File \"eval.py\", line 49, in 
 
 def _page(paths):
     d = diagnose_paths([str(p) for p in paths])
-    return d, build_timeline(d), render_page(d, build_timeline(d))
+    return d, timeline_of(d), render_page(d, timeline_of(d))
 
 
 def test_real_case_page_marks_the_root_cause_lane():
@@ -38,7 +38,7 @@ def test_real_case_page_marks_the_root_cause_lane():
     assert d.root_cause.cause == "python_exception" and d.root_cause.ranks == (1,)
     assert [(lane.ranks, lane.status) for lane in tl.lanes] == [((0,), "victim"), ((1,), "root_cause")]
     root = tl.lanes[1]
-    assert root.start is not None and root.end is not None and root.start <= root.end
+    assert root.start is not None and root.mark is not None and root.start <= root.mark
     assert root.last_progress == "rank 1: evaluating 18 candidates"  # the rank's own last output line
     lane = re.search(r'<g class="lane root_cause"[^>]*id="root-cause-lane"', page)
     assert lane and f'fill="{ROOT_FILL}"' in page[lane.end():lane.end() + 400]
@@ -93,6 +93,79 @@ def test_no_failure_page():
     from paddle_doctor.findings import Diagnosis, Finding
 
     d = Diagnosis("no_failure_found", None, (Finding("diagnose.rank", "unknown", "ok", ranks=(0,), status="ok"),), 1)
-    page = render_page(d, build_timeline(d))
+    page = render_page(d, timeline_of(d))
     assert "no failure found" in page and "root-cause-lane" not in page
 
+
+
+LANE_END = re.compile(r'<g class="lane \w+" data-status="(\w+)" data-ranks="([^"]*)" data-end="([-\d.]+)" '
+                      r'data-end-inferred="(yes|no)"')
+
+
+def _drawn_ends(page: str) -> dict[str, tuple[str, float, bool]]:
+    return {ranks: (status, float(end), inferred == "yes") for status, ranks, end, inferred in LANE_END.findall(page)}
+
+
+def _assert_root_not_after_victims(d, tl, page):
+    drawn = _drawn_ends(page)
+    root = next(lane for lane in tl.lanes if lane.status == "root_cause")
+    if rank_ranges(root.ranks) not in drawn:
+        assert root.mark is None  # no time at all for it: no failure is drawn
+        return
+    r_status, r_end, r_inferred = drawn[rank_ranges(root.ranks)]
+    assert r_status == "root_cause" and r_inferred == root.inferred
+    for lane in tl.lanes:
+        if lane.status != "victim" or rank_ranges(lane.ranks) not in drawn:
+            continue
+        _, v_end, v_inferred = drawn[rank_ranges(lane.ranks)]
+        if r_end <= v_end + 1e-3:
+            continue
+        # drawn after a victim's end: only where a time in the logs says so
+        said_by_logs = not r_inferred or (root.last_seen is not None and root.last_seen - tl.t0 >= r_end - 1e-3
+                                          and not v_inferred)
+        assert said_by_logs, (root, lane)
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in FIXTURES.iterdir() if p.is_dir()))
+def test_the_root_cause_never_fails_after_a_victim_ended_unless_the_logs_say_so(case):
+    d, tl, page = _page([FIXTURES / case])
+    if d.root_cause is None or not d.root_cause.ranks:
+        pytest.skip("no culprit rank")
+    _assert_root_not_after_victims(d, tl, page)
+
+
+def test_case_01_draws_rank_1_failing_before_rank_0_ended():
+    """The README's example: rank 0's log stops at +0.01 s (it then waits in all_reduce), rank 1's
+    at +3.0 s; rank 1's failure time is in no source, rank 0's end is the launcher's line."""
+    d, tl, page = _page([FIXTURES / "01_exception_rank1"])
+    drawn = _drawn_ends(page)
+    assert drawn["1"][0] == "root_cause" and drawn["1"][2] is True  # inferred: no source gives it
+    assert drawn["0"][0] == "victim" and drawn["0"][2] is False  # from the launcher's line
+    assert drawn["1"][1] <= drawn["0"][1]
+    row0 = next(r for r in d.rows if r.rank == 0)
+    assert row0.end_source == "launcher" and row0.last_seen < row0.end
+    assert "time not in the logs; 1st to fail, inferred" in page
+
+
+def test_without_a_source_a_victims_end_is_inferred_and_never_before_the_root_cause(tmp_path):
+    log = tmp_path / "log"
+    shutil.copytree(FIXTURES / "01_exception_rank1" / "log", log)  # the worker logs alone, no launcher lines
+    d, tl, page = _page([log])
+    drawn = _drawn_ends(page)
+    assert drawn["0"][2] is True and drawn["1"][2] is True
+    assert drawn["1"][1] <= drawn["0"][1]
+    _assert_root_not_after_victims(d, tl, page)
+
+
+def _corpus_inputs() -> list[Path]:
+    from conftest import CORPORA
+
+    return sorted(p for c in CORPORA if c.is_dir() for p in c.iterdir() if p.suffix == ".log")
+
+
+@pytest.mark.parametrize("log", _corpus_inputs(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_real_logs_never_draw_the_root_cause_after_a_victims_end_unless_they_say_so(log):
+    d, tl, page = _page([log])
+    if d.root_cause is None or not d.root_cause.ranks:
+        pytest.skip("no culprit rank")
+    _assert_root_not_after_victims(d, tl, page)

@@ -7,7 +7,7 @@ from .facts.devices import collect_device_facts, with_device_facts
 from .read.readall import read_all
 from .ranks import LauncherFacts, RankState, collect
 from .records import load_records, verdict_from_records
-from .report import rank_findings
+from .report import rank_findings, rank_rows
 from .rootcause import decide
 from .read.sources import DiagnoseInputError, discover, env_by_rank
 from ..catalog.ids import CauseId
@@ -30,7 +30,7 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
                                                         {s.path: s.node for s in sources}))
     for rank in records:  # a rank known only from its error record still gets a row
         ranks.setdefault(rank, RankState(rank))
-    return _build(root, ranks, facts, len(readable), skipped, records)
+    return _build(root, ranks, facts, readable, skipped, records)
 
 
 # A peer's watchdog only infers how a rank ended (its process vanished: "dead"; a native crash dump:
@@ -56,10 +56,11 @@ def _prefer(from_records: Finding | None, from_logs: Finding | None) -> Finding 
     return from_records
 
 
-def _build(root: Finding | None, ranks: dict[int, RankState], facts: LauncherFacts, files_read: int,
+def _build(root: Finding | None, ranks: dict[int, RankState], facts: LauncherFacts, files: list,
            skipped: list[str], records) -> Diagnosis:
     # A root cause means failure; so does a launcher that reports one even when no cause was found.
     failed = root is not None or bool(facts.failed) or facts.exit_code not in (None, 0) or facts.killed
     notes = tuple(root.fact("notes") or ()) if root is not None else ()
-    return Diagnosis("failure" if failed else "no_failure_found", root, rank_findings(ranks, root, records),
-                     files_read, tuple(skipped), notes, facts.kind)
+    per_rank = rank_findings(ranks, root, records)
+    return Diagnosis("failure" if failed else "no_failure_found", root, per_rank, len(files), tuple(skipped),
+                     notes, facts.kind, rows=rank_rows(per_rank, ranks, records, facts, files))

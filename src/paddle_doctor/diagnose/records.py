@@ -50,6 +50,9 @@ class RecordFile:
     finding: Finding | None = None  # the guard's own Finding (schema 2), or one read from a schema-1 hint
     run_id: str | None = None
     schema: str = ""
+    phase: str | None = None  # where the rank was (for the timeline): its phase, step, collective
+    step: int | str | None = None
+    collective: str | None = None
 
     @property
     def exception_line(self) -> str:
@@ -86,7 +89,27 @@ def _load(path: Path) -> RecordFile | None:
                       time=float(data.get("time") or 0), kind=str(data.get("kind") or ""),
                       exc_type=exc.get("type"), message=exc.get("message"), traceback=exc.get("traceback"),
                       signal=data.get("signal"), finding=_guard_finding(data, path), run_id=data.get("run_id"),
-                      schema=schema)
+                      schema=schema, phase=_text_or_none(data.get("phase")), step=_step(data.get("step")),
+                      collective=_collective(data.get("last_collective") or data.get("current_collective")))
+
+
+def _text_or_none(value) -> str | None:
+    return str(value) if value not in (None, "") else None
+
+
+def _step(value) -> int | str | None:
+    return value if isinstance(value, int) else _text_or_none(value)
+
+
+def _collective(entry) -> str | None:
+    """``all_reduce #12`` from a recorded collective (a dict with op and seq), else its text."""
+    if not entry:
+        return None
+    if isinstance(entry, dict):
+        op = entry.get("op") or entry.get("name") or "collective"
+        seq = entry.get("seq", entry.get("sequence"))
+        return f"{op} #{seq}" if seq is not None else str(op)
+    return str(entry)[:80]
 
 
 def _guard_finding(data: dict, path: Path) -> Finding | None:

@@ -1,14 +1,20 @@
-"""One Finding per rank: its role in the failure (root cause, victim, ok, unknown) and why.
+"""One Finding and one row per rank: its role in the failure (root cause, victim, ok, unknown),
+why, and what the timeline draws.
 
-``status`` is the JSON contract's ``ranks[].status``; ``facts`` holds ``exit_code``, ``first_error``,
-``log`` and ``why`` (a victim's reason to have died).
+The row (:class:`~paddle_doctor.findings.RankRow`) is the JSON contract's ``ranks[]`` entry; the
+Finding's ``facts`` keep ``exit_code``, ``first_error``, ``log`` and ``why`` too, for readers of
+the Finding alone.
 """
 
 from __future__ import annotations
 
-from ..findings import Finding, Location, RankStatus, Severity
-from .ranks import RankState
+from collections.abc import Mapping
+
+from ..findings import Finding, Location, RankRow, RankStatus, Severity
+from .ranks import LauncherFacts, RankState
+from .read.parse import FileEvents
 from .records import RecordFile
+from .timeline import ORDER, LogSpan, launcher_times, progress_of, rank_end
 from ..redact import redact
 
 FIRST_ERROR_CHARS = 300
@@ -19,6 +25,30 @@ SEVERITY = {RankStatus.ROOT_CAUSE: Severity.ERROR, RankStatus.VICTIM: Severity.W
 def rank_findings(ranks: dict[int, RankState], root: Finding | None,
                   records: dict[int, RecordFile]) -> tuple[Finding, ...]:
     return tuple(_rank_finding(s, root, records.get(s.rank)) for s in sorted(ranks.values(), key=lambda s: s.rank))
+
+
+def rank_rows(findings: tuple[Finding, ...], ranks: dict[int, RankState], records: dict[int, RecordFile],
+              launcher: LauncherFacts, files: list[FileEvents]) -> tuple[RankRow, ...]:
+    """The row of each rank's Finding, with its times from the logs' spans, the records and the
+    launcher's lines (see :mod:`.timeline` for which of them may give an end)."""
+    spans: Mapping[str, LogSpan] = {f.source.path: f.span for f in files}
+    seen_failed = launcher_times(launcher.events)
+    return tuple(_row(f, ranks[f.ranks[0]], records.get(f.ranks[0]), seen_failed.get(f.ranks[0]), spans)
+                 for f in findings)
+
+
+def _row(f: Finding, state: RankState, record: RecordFile | None, launcher_time: float | None,
+         spans: Mapping[str, LogSpan]) -> RankRow:
+    span = spans.get(state.log or "", LogSpan())
+    status = f.status or RankStatus.UNKNOWN
+    signals = [e.time for e in state.events if e.role == "signal_time" and e.time is not None]
+    end = rank_end(record, signals, launcher_time, state.exit_code, status)
+    return RankRow(rank=state.rank, status=status, exit_code=state.exit_code, first_error=f.fact("first_error"),
+                   log=state.log, why=f.why, start=span.first_time, last_seen=span.last_time, end=end.time,
+                   end_source=end.source, end_kind=end.kind, last_progress=progress_of(span, record),
+                   last_progress_time=span.last_progress_time,
+                   last_collective=record.collective if record is not None else None,
+                   failure_order=ORDER.get(status))
 
 
 def _rank_finding(state: RankState, root: Finding | None, record: RecordFile | None) -> Finding:

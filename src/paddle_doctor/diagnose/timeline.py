@@ -1,181 +1,122 @@
-"""What each rank did over time, for the HTML page: start, last progress, last collective, end.
+"""What each rank did over time, recorded by diagnose's one read, for the timeline of the HTML page.
 
-Read from the files a diagnosis already names (each rank's log, the error records beside it);
-no paddle. Times come from glog prefixes (``I1201 10:25:24.512345``; the year is the current
-one, as glog omits it), the launcher's own timestamps, and the error records' unix ``time``;
-a log with no time at all gets its file's modification time as its end. Big jobs stay
-readable: past ``GROUP_OVER`` ranks, ranks of the same status and the same kind of ending share
-one lane (the root cause always keeps its own).
+From what the scan kept of each log (its first bytes and its last 64 KiB, :mod:`.read.scan`),
+parsed with the reader's own timestamp parser: the first and the last time in the log and its
+last plain output line. From the events and records diagnose already has: how each rank ended.
+
+A rank's ``end`` is set only where a source gives it: its error record's time, a FatalError's
+``Aborted at`` time, or the launcher's line that names it failed (the launcher had seen it dead
+by then). A log's last timestamp is when the rank was last *seen*: a rank blocked in a
+collective prints nothing until it dies, so its last line can come seconds before the culprit's
+(case 01: rank 0 connected to the store at +0.01 s, rank 1, the culprit, at +3.0 s). Without a
+source the row keeps the order diagnose inferred (``failure_order``: 1 the root cause, 2 after
+it), and the page marks it as inferred.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from pathlib import Path
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
-from paddle_doctor.findings import Diagnosis, Finding
+from ..findings import RankStatus
 
-GROUP_OVER = 32
-HEAD_BYTES = 64 << 10  # the start of a log holds its first timestamp
-TAIL_BYTES = 256 << 10  # the end holds the last progress line and the failure
-GLOG = re.compile(r"^[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d+)")
-LAUNCHER_TIME = re.compile(r"(20\d\d-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3})")
 NOISE = re.compile(r"^(\s|Traceback|\[paddle-doctor\]|=+|FLAGS\(|LAUNCH |-{5}|\S*Warning|warnings\.warn)"
                    r"|(Error|Exception|error|TIMEOUT)\b")
-DIGITS = re.compile(r"\d+")
-MTIME_TRUST_S = 120.0  # a log's mtime this soon after its last timestamp is when the rank stopped
+PROGRESS_CHARS = 200
+# Launcher lines that name a failed rank (the time is the launcher's, when it saw the rank dead).
+LAUNCHER_FAILED = ("launch_container_failed", "fleet_abort")
+END_FROM_RECORD, END_FROM_SIGNAL, END_FROM_LAUNCHER = "error record", "fatal signal time", "launcher"
+ORDER = {RankStatus.ROOT_CAUSE: 1, RankStatus.VICTIM: 2}
 
 
 @dataclass(frozen=True)
-class Lane:
-    ranks: tuple[int, ...]  # one rank, or the ranks of a group
-    status: str  # root_cause | victim | ok | unknown
-    start: float | None = None  # unix seconds
-    end: float | None = None
-    end_kind: str = ""  # exception, signal, watchdog, exit 1, ok, ...
+class LogSpan:
+    """What one log says about time: its first and last timestamp and its last output line."""
+
+    first_time: float | None = None
+    last_time: float | None = None
     last_progress: str | None = None
     last_progress_time: float | None = None
-    last_collective: str | None = None
-    label: str = ""  # the first error (or how it ended)
-    log: str | None = None
 
-    @property
-    def is_group(self) -> bool:
-        return len(self.ranks) > 1
+
+def log_span(head: bytes, tail: bytes, stamp: Callable[[str], float | None]) -> LogSpan:
+    """The span of a log from its first bytes and its last ones; ``stamp`` reads a line's time.
+
+    The tail is read backwards and only as far as needed (a 1024-rank job has 1024 of them): its
+    last timestamp, its last plain output line, and the timestamp before that line."""
+    first = next((t for t in map(stamp, _lines(head)) if t is not None), None)
+    last_time = progress = progress_time = None
+    for line in _lines_backwards(tail):
+        t = None if line[:1].isspace() else stamp(line)  # an indented line (a traceback's) has no time
+        if t is not None:
+            last_time = t if last_time is None else last_time
+            if progress is not None:
+                progress_time = t
+                break
+        elif progress is None and line.strip() and not NOISE.search(line):
+            progress = line.strip()[:PROGRESS_CHARS]
+    return LogSpan(first, last_time, progress, progress_time)
+
+
+def _lines(data: bytes) -> list[str]:
+    return data.decode("utf-8", "replace").replace("\x00", "").splitlines()
+
+
+def _lines_backwards(data: bytes):
+    end = len(data)
+    while end > 0:
+        start = data.rfind(b"\n", 0, end) + 1
+        yield data[start:end].decode("utf-8", "replace").replace("\x00", "").rstrip("\r")
+        end = start - 1
 
 
 @dataclass(frozen=True)
-class Timeline:
-    lanes: tuple[Lane, ...]
-    t0: float | None
-    t1: float | None
-    total_ranks: int
+class RankEnd:
+    """How one rank ended, as far as a source says: the time (None: none says), where it came
+    from, and what ended it."""
+
+    time: float | None
+    source: str
+    kind: str
 
 
-def build_timeline(d: Diagnosis, group_over: int = GROUP_OVER) -> Timeline:
-    root_rank = d.root_cause.ranks[0] if d.root_cause and d.root_cause.ranks else None
-    lanes = [_lane(f, root_rank) for f in d.ranks]
-    if len(lanes) > group_over:
-        lanes = group_lanes(lanes)
-    times = [t for lane in lanes for t in (lane.start, lane.end, lane.last_progress_time) if t is not None]
-    return Timeline(tuple(lanes), min(times, default=None), max(times, default=None), len(d.ranks))
+def rank_end(record, signal_times: Iterable[float], launcher_time: float | None, exit_code: int | None,
+             status: RankStatus) -> RankEnd:
+    """The end from the best source: the error record, then the fatal signal's time, then the
+    launcher's line. ``record`` is the rank's :class:`~.records.RecordFile` or None."""
+    kind = (record.kind if record is not None and record.kind else
+            f"exit {exit_code}" if exit_code not in (None, 0) else
+            "ok" if status == RankStatus.OK else "failed" if status == RankStatus.ROOT_CAUSE else "")
+    if record is not None and record.time:
+        return RankEnd(record.time, END_FROM_RECORD, kind)
+    signals = sorted(signal_times)
+    if signals:
+        return RankEnd(signals[0], END_FROM_SIGNAL, kind or "signal")
+    if launcher_time is not None:
+        return RankEnd(launcher_time, END_FROM_LAUNCHER, kind)
+    return RankEnd(None, "", kind)
 
 
-def _lane(f: Finding, root_rank: int | None) -> Lane:
-    rank = f.ranks[0] if f.ranks else -1
-    status = f.status.value if f.status else "unknown"
-    if rank == root_rank and status != "root_cause":
-        status = "root_cause"
-    log = f.fact("log")
-    start, end, progress, progress_time = _read_log(Path(log)) if log else (None, None, None, None)
-    record = _record(Path(log).parent if log else None, rank)
-    exit_code = f.fact("exit_code")
-    kind = record.get("kind") or (f"exit {exit_code}" if exit_code not in (None, 0) else
-                                  "ok" if status == "ok" else "failed" if status == "root_cause" else "")
-    end = record.get("time") or end
-    last_coll = _collective(record.get("last_collective") or record.get("current_collective"))
-    if record.get("step") is not None:
-        progress = f"step {record['step']}" + (f" ({record['phase']})" if record.get("phase") else "")
-    label = f.fact("first_error") or (f.message if f.message not in ("ok", "unknown", status) else "")
-    return Lane((rank,), status, start, end, kind, progress, progress_time, last_coll, label or "", log)
-
-
-def _read_log(path: Path) -> tuple[float | None, float | None, str | None, float | None]:
-    """First and last time in the log, and its last plain output line (with the time before it)."""
-    try:
-        size = path.stat().st_size
-        with path.open("rb") as fh:
-            head = fh.read(HEAD_BYTES)
-            fh.seek(max(0, size - TAIL_BYTES))
-            tail = head if size <= HEAD_BYTES else fh.read()
-        mtime = path.stat().st_mtime
-    except OSError:
-        return None, None, None, None
-    year = dt.date.fromtimestamp(mtime).year
-    first = next((t for t in _times(head.decode("utf-8", "replace").splitlines(), year) if t is not None), None)
-    lines = tail.decode("utf-8", "replace").splitlines()
-    last_time = progress = progress_time = None
-    for line in lines:
-        t = _time_of(line, year)
-        if t is not None:
-            last_time = t
-        elif line.strip() and not NOISE.search(line):
-            progress, progress_time = line.strip()[:200], last_time
-    return first, _end_time(last_time, mtime), progress, progress_time
-
-
-def _end_time(last_time: float | None, mtime: float) -> float | None:
-    """The log stopped being written at its mtime, which is later than its last timestamp when the
-    rank printed a traceback after it. A copied log (a recorded fixture, an attachment) has a
-    meaningless mtime, hours or days later: then the last timestamp is all we know."""
-    if last_time is None:
-        return mtime
-    return mtime if 0 <= mtime - last_time <= MTIME_TRUST_S else last_time
-
-
-def _times(lines: Iterable[str], year: int):
-    return (_time_of(line, year) for line in lines)
-
-
-def _time_of(line: str, year: int) -> float | None:
-    m = GLOG.match(line)
-    try:
-        if m:
-            mo, day, h, mi, s, frac = m.groups()
-            return dt.datetime(year, int(mo), int(day), int(h), int(mi), int(s),
-                               int(frac[:6].ljust(6, "0"))).timestamp()
-        m = LAUNCHER_TIME.search(line)
-        if m:
-            return dt.datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S").timestamp() + int(m.group(2)) / 1000
-    except ValueError:
-        return None
-    return None
-
-
-def _record(folder: Path | None, rank: int) -> dict:
-    if folder is None:
-        return {}
-    try:
-        data = json.loads((folder / f"paddle_doctor_error.{rank}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _collective(entry) -> str | None:
-    if not entry:
-        return None
-    if isinstance(entry, dict):
-        op = entry.get("op") or entry.get("name") or "collective"
-        seq = entry.get("seq", entry.get("sequence"))
-        return f"{op} #{seq}" if seq is not None else str(op)
-    return str(entry)[:80]
-
-
-def group_lanes(lanes: list[Lane]) -> list[Lane]:
-    """The root cause alone; every other rank in one lane per (status, kind of ending, error
-    wording with the numbers taken out)."""
-    groups: dict[tuple[str, str, str], list[Lane]] = {}
-    out = []
-    for lane in lanes:
-        if lane.status == "root_cause":
-            out.append(lane)
+def launcher_times(events: Iterable) -> dict[int, float]:
+    """Per rank, the time of the first launcher line that names it failed."""
+    seen: dict[int, float] = {}
+    for e in events:
+        if e.sig.name not in LAUNCHER_FAILED or e.when is None:
             continue
-        key = (lane.status, lane.end_kind, DIGITS.sub("N", lane.label)[:120])
-        groups.setdefault(key, []).append(lane)
-    order = {"root_cause": 0, "victim": 1, "unknown": 2, "ok": 3}
-    for (status, _, _), members in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 9), -len(kv[1]))):
-        out.append(_merge(members))
-    return out
+        for rank in _named_ranks(e):
+            seen.setdefault(rank, e.when)
+    return seen
 
 
-def _merge(members: list[Lane]) -> Lane:
-    first = members[0]
-    starts = [m.start for m in members if m.start is not None]
-    ends = [m.end for m in members if m.end is not None]
-    return replace(first, ranks=tuple(sorted(r for m in members for r in m.ranks)),
-                   start=min(starts, default=None), end=max(ends, default=None), log=None)
+def _named_ranks(e) -> list[int]:
+    if e.sig.name == "launch_container_failed":
+        return [int(e.groups["rank"])]
+    return [int(r) for r in (x.strip() for x in e.groups.get("ranks", "").split(",")) if r.isdigit()]
+
+
+def progress_of(span: LogSpan, record) -> str | None:
+    """The rank's last progress: the step its error record names, else its log's last output line."""
+    if record is not None and record.step is not None:
+        return f"step {record.step}" + (f" ({record.phase})" if record.phase else "")
+    return span.last_progress

@@ -12,6 +12,7 @@ Nothing else is ever signalled: no name matching, never our own process group.
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -21,6 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 TAG_VAR = "PDOC_LAB_RUN"  # deliberately not PADDLE_*: recorded fixtures keep PADDLE_* keys
+# "FIRST:LAST": pick ports only there. The test suite gives each parallel worker its own range, so
+# that two launches never pick the same port in the seconds before their workers bind it.
+PORTS_VAR = "PDOC_LAB_PORTS"
 
 
 def new_tag() -> str:
@@ -28,7 +32,12 @@ def new_tag() -> str:
 
 
 def free_ports(count: int) -> list[int]:
-    """Distinct free TCP ports on loopback (all held open until all are picked)."""
+    """Distinct free TCP ports on loopback (all held open until all are picked); from the range in
+    ``PDOC_LAB_PORTS`` when it is set, else the kernel's choice."""
+    span = os.environ.get(PORTS_VAR, "")
+    if span:
+        first, last = (int(x) for x in span.split(":"))
+        return _free_ports_in(count, first, last)
     socks = []
     try:
         for _ in range(count):
@@ -39,6 +48,27 @@ def free_ports(count: int) -> list[int]:
     finally:
         for s in socks:
             s.close()
+
+
+def _free_ports_in(count: int, first: int, last: int) -> list[int]:
+    """Ports of first..last that bind now on every address, walking from a random one (a port
+    just used, maybe in TIME_WAIT, is then rarely the next pick)."""
+    width = last - first + 1
+    offset = random.randrange(width)
+    picked: list[int] = []
+    for step in range(width):
+        if len(picked) == count:
+            break
+        port = first + (offset + step) % width
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("", port))
+            except OSError:
+                continue
+        picked.append(port)
+    if len(picked) < count:
+        raise OSError(f"{PORTS_VAR}={first}:{last}: fewer than {count} free ports")
+    return picked
 
 
 def start(cmd: Sequence[str], cwd: Path, env: Mapping[str, str], out: Path) -> subprocess.Popen:

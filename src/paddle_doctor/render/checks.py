@@ -1,14 +1,14 @@
 """Plain-text tables of check Findings (``smoke``'s checks, ``triage``'s variations).
 
-Each row is one Finding: PASS/FAIL (SKIP for a variation that need not run), its name, its one-line message. Styles as in ``render.text``
-(coloured only on a terminal, by ``text.echo``).
+Each row is one Finding: its ``outcome`` (PASS/FAIL, SKIP for a variation that need not run), its
+name, its one-line message. Styles as in ``render.text`` (coloured only on a terminal, by ``text.echo``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..findings import Finding
+from ..findings import Finding, Outcome
 from .text import Line
 
 NAME_WIDTH = 20
@@ -17,7 +17,8 @@ NAME_WIDTH = 20
 def check_table(findings: Iterable[Finding], name_of=lambda f: f.code.split(".", 1)[-1]) -> list[Line]:
     lines = []
     for f in findings:
-        ok, skipped = bool(f.fact("passed")), bool(f.fact("skipped"))
+        outcome = f.outcome or outcome_of_facts(f)
+        ok, skipped = outcome is Outcome.PASS, outcome is Outcome.SKIP
         name = name_of(f)
         text = f.message.split(": ", 1)[-1] if f.message.startswith(name + ":") else f.message
         cause = "" if ok or skipped else f"  [{f.cause}]"
@@ -25,6 +26,11 @@ def check_table(findings: Iterable[Finding], name_of=lambda f: f.code.split(".",
         lines.append(Line(f"  {word}  {name:<{NAME_WIDTH}} {_clip(text)}{cause}",
                           "dim" if skipped else "ok" if ok else "verdict"))
     return lines
+
+
+def outcome_of_facts(f: Finding) -> Outcome:
+    """A check Finding written before ``outcome`` existed: its ``passed`` / ``skipped`` facts."""
+    return Outcome.SKIP if f.fact("skipped") else Outcome.PASS if f.fact("passed") else Outcome.FAIL
 
 
 def _clip(text: str, width: int = 110) -> str:

@@ -2,9 +2,13 @@
 the evidence and the fix.
 
 Everything is inline (CSS, SVG; no script, font or image from anywhere), so the page opens from
-a CI artifact or a mail attachment with no network. A pure function of a
-``findings.Diagnosis`` and its :class:`~paddle_doctor.diagnose.timeline.Timeline`;
-:func:`write_report` is the one that touches the disk.
+a CI artifact or a mail attachment with no network. A pure function of a ``findings.Diagnosis``
+(its rows carry the times diagnose read; :mod:`.lanes` lays them out); :func:`write_report` is
+the one that touches the disk, and only to write the page.
+
+A lane's end is drawn where a source gave it; an end no source gave is drawn hollow, at the
+earliest place the inferred order allows (never before the rank was last seen, never before the
+end of a rank that failed earlier), and the page says so.
 """
 
 from __future__ import annotations
@@ -13,9 +17,9 @@ import datetime as dt
 from html import escape
 from pathlib import Path
 
-from ..diagnose.timeline import Lane, Timeline, build_timeline
 from ..rankset import rank_ranges
 from ..findings import Diagnosis
+from .lanes import Lane, Timeline, timeline_of
 
 REPORT_NAME = "paddle_doctor_report.html"  # what `run` writes beside the logs of a failed launch
 ROOT_FILL = "#ffd6d0"  # the root-cause lane's background; tests look for exactly this colour
@@ -34,7 +38,8 @@ svg text{font:12px system-ui,sans-serif}
 """
 
 
-def render_page(d: Diagnosis, timeline: Timeline, title: str = "paddle-doctor diagnosis") -> str:
+def render_page(d: Diagnosis, timeline: Timeline | None = None, title: str = "paddle-doctor diagnosis") -> str:
+    timeline = timeline if timeline is not None else timeline_of(d)
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
              f"<style>{CSS}</style></head><body>", f"<h1>{escape(title)}</h1>", _verdict(d)]
     parts += [_root(d), _timeline_svg(timeline), _lane_table(timeline), _evidence(d), _fix(d), _footer(d)]
@@ -46,7 +51,7 @@ def write_report(d: Diagnosis, paths: list[str], dest: Path) -> Path:
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(dest.name + ".tmp")
-    tmp.write_text(render_page(d, build_timeline(d), f"paddle-doctor: {', '.join(paths)}"), encoding="utf-8")
+    tmp.write_text(render_page(d, timeline_of(d), f"paddle-doctor: {', '.join(paths)}"), encoding="utf-8")
     tmp.replace(dest)
     return dest
 
@@ -101,7 +106,8 @@ def _x(t: float | None, tl: Timeline) -> float | None:
 def _timeline_svg(tl: Timeline) -> str:
     height = AXIS_H + LANE_H * len(tl.lanes) + 8
     out = [f"<h2>Timeline</h2><p class=dim>{tl.total_ranks} rank(s) in {len(tl.lanes)} lane(s); "
-           "time from the logs' timestamps and paddle-doctor's error records.</p>",
+           "time from the logs' timestamps, paddle-doctor's error records and the launcher's lines; "
+           "a hollow end mark: no source gives that end, its place is the order diagnose inferred.</p>",
            f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" role=img '
            f'aria-label="timeline per rank" id=timeline>', _axis(tl)]
     for i, lane in enumerate(tl.lanes):
@@ -109,7 +115,8 @@ def _timeline_svg(tl: Timeline) -> str:
     out.append("</svg>")
     out.append('<p class="legend dim"><span>● start</span><span style="color:#1565c0">▮ last progress</span>'
                '<span style="color:#6a1b9a">◆ last collective</span><span style="color:#c62828">✖ failure</span>'
-               '<span style="color:#8d6e63">■ ended (victim)</span></p>')
+               '<span style="color:#8d6e63">■ ended (victim)</span>'
+               '<span>□ hollow, dashed: no source gives the time (the order is inferred)</span></p>')
     return "".join(out)
 
 
@@ -136,18 +143,20 @@ def _lane_svg(lane: Lane, tl: Timeline, y: int) -> str:
     root = lane.status == "root_cause"
     colour = STATUS_COLOUR.get(lane.status, "#9e9e9e")
     attrs = (f'class="lane {escape(lane.status)}" data-status="{escape(lane.status)}" '
-             f'data-ranks="{escape(rank_ranges(lane.ranks))}"' + (' id="root-cause-lane"' if root else ""))
+             f'data-ranks="{escape(rank_ranges(lane.ranks))}"' + _end_attrs(lane, tl)
+             + (' id="root-cause-lane"' if root else ""))
     bg = ROOT_FILL if root else ("#fafafa" if (y // LANE_H) % 2 else "#ffffff")
     name = _lane_name(lane)
     parts = [f"<g {attrs}><title>{escape(name)}: {escape(lane.label[:300])}</title>",
              f'<rect x="0" y="{y}" width="{WIDTH}" height="{LANE_H - 2}" fill="{bg}"/>',
              f'<text x="6" y="{y + 20}" fill="{colour}" font-weight="{700 if root else 400}">'
              f'{escape(_clip(name, 34))}</text>']
-    x0, x1 = _x(lane.start, tl), _x(lane.end, tl)
+    x0, x1 = _x(lane.start, tl), _x(lane.mark, tl)
     mid = y + LANE_H / 2 - 1
     if x0 is not None and x1 is not None:
+        dash = ' stroke-dasharray="4 3" fill-opacity="0.12"' if lane.inferred else ' fill-opacity="0.35"'
         parts.append(f'<rect x="{x0:.1f}" y="{mid - 4:.1f}" width="{max(x1 - x0, 2):.1f}" height="8" rx="3" '
-                     f'fill="{colour}" opacity="0.35"/>')
+                     f'fill="{colour}" stroke="{colour}"{dash}/>')
     if x0 is not None:
         parts.append(f'<circle cx="{x0:.1f}" cy="{mid:.1f}" r="4" fill="#424242"><title>start</title></circle>')
     xp = _x(lane.last_progress_time, tl)
@@ -167,12 +176,30 @@ def _lane_svg(lane: Lane, tl: Timeline, y: int) -> str:
 
 
 def _end_mark(lane: Lane, x: float, mid: float) -> str:
-    tip = f"<title>ended: {escape(lane.end_kind or lane.status)}</title>"
+    tip = f"<title>{escape(_end_words(lane))}</title>"
     if lane.status == "root_cause":
-        return (f'<path d="M{x - 6:.1f} {mid - 6:.1f} l12 12 m0 -12 l-12 12" stroke="#c62828" stroke-width="3">'
+        stroke = 'stroke-width="2" stroke-dasharray="3 2"' if lane.inferred else 'stroke-width="3"'
+        return (f'<path d="M{x - 6:.1f} {mid - 6:.1f} l12 12 m0 -12 l-12 12" stroke="#c62828" {stroke}>'
                 f"{tip}</path>")
     colour = STATUS_COLOUR.get(lane.status, "#9e9e9e")
-    return f'<rect x="{x - 4:.1f}" y="{mid - 4:.1f}" width="8" height="8" fill="{colour}">{tip}</rect>'
+    fill = f'fill="#ffffff" stroke="{colour}" stroke-width="2"' if lane.inferred else f'fill="{colour}"'
+    return f'<rect x="{x - 4:.1f}" y="{mid - 4:.1f}" width="8" height="8" {fill}>{tip}</rect>'
+
+
+def _end_words(lane: Lane) -> str:
+    """How the lane ended and where that time comes from (or that it is inferred)."""
+    how = lane.end_kind or lane.status.replace("_", " ")
+    if not lane.inferred:
+        return f"ended: {how} (time from {lane.end_source})"
+    order = "failed first" if lane.failure_order == 1 else "failed after the root cause"
+    return f"ended: {how}; {order} (inferred: no source gives the time)"
+
+
+def _end_attrs(lane: Lane, tl: Timeline) -> str:
+    """The drawn end, in seconds from the start, and whether it is inferred (for tests and tools)."""
+    if lane.mark is None or tl.t0 is None:
+        return ""
+    return f' data-end="{lane.mark - tl.t0:.3f}" data-end-inferred="{"yes" if lane.inferred else "no"}"'
 
 
 def _clip(text: str, width: int) -> str:
@@ -191,9 +218,18 @@ def _lane_table(tl: Timeline) -> str:
         log = f"<br><span class=dim>{escape(lane.log)}</span>" if lane.log else ""
         rows.append(f"<tr{cls}><td>{escape(_lane_name(lane))}{log}</td><td>{_rel(lane.start, tl)}</td>"
                     f"<td>{escape(lane.last_progress or '')}</td><td>{escape(lane.last_collective or '')}</td>"
-                    f"<td>{_rel(lane.end, tl)} {escape(lane.end_kind)}</td><td>{escape(_clip(lane.label, 300))}</td></tr>")
+                    f"<td>{_end_cell(lane, tl)}</td><td>{escape(_clip(lane.label, 300))}</td></tr>")
     head = "<tr><th>lane</th><th>start</th><th>last progress</th><th>last collective</th><th>end</th><th>error</th></tr>"
     return f"<h2>Ranks</h2><table id=ranks>{head}{''.join(rows)}</table>"
+
+
+def _end_cell(lane: Lane, tl: Timeline) -> str:
+    if lane.mark is None:
+        return escape(lane.end_kind)
+    if not lane.inferred:
+        return f"{_rel(lane.mark, tl)} {escape(lane.end_kind)} <span class=dim>({escape(lane.end_source)})</span>"
+    order = "1st to fail" if lane.failure_order == 1 else "after the root cause"
+    return f"{escape(lane.end_kind)} <span class=dim>(time not in the logs; {order}, inferred)</span>"
 
 
 def _evidence(d: Diagnosis) -> str:

@@ -18,7 +18,7 @@ def diagnosis_dict(d: Diagnosis) -> dict[str, Any]:
     return {
         "verdict": d.verdict,
         "root_cause": _root_cause(d.root_cause) if d.root_cause is not None else None,
-        "ranks": [_rank(f) for f in d.ranks],
+        "ranks": [row.to_dict() for row in d.rows],
         "files_read": d.files_read,
         "skipped": list(d.skipped),
         "notes": list(d.notes),
@@ -47,13 +47,3 @@ def _root_cause(f: Finding) -> dict[str, Any]:
 
 RENDERED_FACTS = ("confirm", "time_source", "notes")
 
-
-def _rank(f: Finding) -> dict[str, Any]:
-    return {
-        "rank": f.ranks[0] if f.ranks else None,
-        "status": f.status.value if f.status else "unknown",
-        "exit_code": f.fact("exit_code"),
-        "first_error": f.fact("first_error"),
-        "log": f.fact("log"),
-        "why": f.fact("why", ""),
-    }

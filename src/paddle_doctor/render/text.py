@@ -7,7 +7,7 @@ import sys
 import textwrap
 from typing import NamedTuple
 
-from ..findings import Diagnosis, Finding
+from ..findings import Diagnosis, Finding, RankRow
 from ..rankset import rank_ranges
 
 WIDTH = 100
@@ -27,7 +27,7 @@ def render_diagnosis(d: Diagnosis) -> list[Line]:
     rc = d.root_cause
     if rc is not None:
         lines += _root_cause_block(d)
-    lines += _ranks_block(d.ranks, _rank_of(rc))
+    lines += _ranks_block(d.rows, _rank_of(rc))
     if rc is not None and rc.fact("confirm"):
         lines.append(Line("CONFIRM", "head"))
         lines += [Line("  " + part) for part in _wrap(rc.fact("confirm"))]
@@ -81,17 +81,16 @@ def _rank_of(f: Finding | None) -> int | None:
     return f.ranks[0] if f is not None and f.ranks else None
 
 
-def _ranks_block(ranks: tuple[Finding, ...], root_rank: int | None) -> list[Line]:
+def _ranks_block(rows: tuple[RankRow, ...], root_rank: int | None) -> list[Line]:
     """The other ranks, grouped: ranks with the same status, exit code and reason share one line
     ("ranks 0-776, 778-1023"), so a job of 1024 ranks still gives a short report."""
     groups: dict[tuple, list[int]] = {}
-    for r in ranks:
-        if _rank_of(r) == root_rank:
+    for r in rows:
+        if r.rank == root_rank:
             continue
-        exit_code = r.fact("exit_code")
-        why = r.fact("why") or (r.fact("first_error") or "")
-        key = (r.status.value if r.status else "unknown", exit_code, _clip(why, 70))
-        groups.setdefault(key, []).append(_rank_of(r))
+        why = r.why or (r.first_error or "")
+        key = (r.status.value, r.exit_code, _clip(why, 70))
+        groups.setdefault(key, []).append(r.rank)
     if not groups:
         return []
     lines = [Line("OTHER RANKS", "head")]

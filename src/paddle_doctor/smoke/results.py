@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from paddle_doctor.findings import Diagnosis, Finding
+from paddle_doctor.findings import Diagnosis, Finding, Outcome
 from ..catalog.ids import CauseId
 
 # check -> (what it proves, the cause a failure of it points to)
@@ -64,6 +64,7 @@ def _finding(name: str, per_rank: dict[int, dict], expected: int, diagnosis: Dia
         code=f"smoke.{name}", cause=cause, severity="info" if ok else "error",
         message=_message(name, proves, ok, failed, missing, silent, details, root.ranks if root else ()),
         ranks=tuple(failed or missing), confidence="high" if ok or failed else "medium",
+        outcome=Outcome.PASS if ok else Outcome.FAIL,
         facts={"check": name, "proves": proves, "passed": ok, "failed_ranks": failed, "not_run_ranks": missing,
                "details": details,
                "seconds": max((c.get("seconds", 0.0) for c in outcomes.values() if c), default=0.0)})
@@ -86,4 +87,4 @@ def _message(name, proves, ok, failed, missing, silent, details, root_ranks) -> 
 
 
 def passed(findings) -> bool:
-    return bool(findings) and all(f.fact("passed") for f in findings)
+    return bool(findings) and all(f.outcome is Outcome.PASS for f in findings)

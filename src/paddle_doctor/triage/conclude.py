@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from paddle_doctor.catalog import get_cause
-from paddle_doctor.findings import Diagnosis, EvidenceLine, Finding
+from paddle_doctor.findings import Diagnosis, EvidenceLine, Finding, Outcome
 from paddle_doctor.lab.bounded import BoundedRun
 from paddle_doctor.triage.plan import ORDER, VARIATIONS, Variation
 from ..catalog.ids import CauseId
@@ -33,14 +33,15 @@ def variation_finding(variation: Variation, passed: bool, launch: BoundedRun, di
         code=f"triage.{variation.name}", cause=failed_with if root else "unknown",
         message=f"{variation.name}: {how} [{variation.description}]",
         severity="info" if passed else "warning", evidence=root.evidence[:4] if root else (),
-        ranks=root.ranks if root else (), confidence=root.confidence if root else "low", facts=facts)
+        ranks=root.ranks if root else (), confidence=root.confidence if root else "low", facts=facts,
+        outcome=Outcome.PASS if passed else Outcome.FAIL)
 
 
 def skipped_finding(variation: Variation, why: str) -> Finding:
     return Finding(code=f"triage.{variation.name}", cause=CauseId.unknown, severity="info",
                    message=f"{variation.name}: skipped: {why} [{variation.description}]",
                    facts={"variation": variation.name, "description": variation.description, "skipped": True,
-                          "passed": None, "why": why})
+                          "passed": None, "why": why}, outcome=Outcome.SKIP)
 
 
 def _rank(root: Finding | None) -> int | None:
@@ -50,12 +51,12 @@ def _rank(root: Finding | None) -> int | None:
 def conclude(findings: Sequence[Finding], diagnoses: Sequence[Diagnosis | None]) -> Finding:
     baseline, rest = findings[0], list(findings[1:])
     base_root = diagnoses[0].root_cause if diagnoses and diagnoses[0] else None
-    if baseline.fact("passed"):
+    if baseline.outcome is Outcome.PASS:
         return Finding(code="triage", cause=CauseId.unknown, severity="info", confidence="high",
                        message="the command passed unchanged: nothing to triage (is the failure intermittent?)",
                        facts={"passing": ["baseline"], "failing": []})
-    passing = [f.fact("variation") for f in rest if f.fact("passed")]
-    failing = [f.fact("variation") for f in rest if not f.fact("passed")]
+    passing = [f.fact("variation") for f in rest if f.outcome is Outcome.PASS]
+    failing = [f.fact("variation") for f in rest if f.outcome is not Outcome.PASS]
     facts = {"passing": passing, "failing": failing, "baseline_cause": base_root.cause if base_root else None}
     if passing:
         return _points_to(next(v for v in ORDER if v in passing), passing, base_root, facts)

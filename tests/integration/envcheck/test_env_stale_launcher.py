@@ -11,13 +11,13 @@ import time
 
 import pytest
 
+from paddle_doctor.lab import _procs
+
 pytestmark = pytest.mark.integration
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return _procs.free_ports(1)[0]  # in this xdist worker's own range (tests/conftest.py)
 
 
 def _listening(port: int) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from paddle_doctor.lint import LintConfig, lint_paths
 
 POSITIVE = "import paddle.distributed as dist\nif dist.get_rank() == 0:\n    dist.barrier()\n"
@@ -45,6 +47,7 @@ def test_empty_file_and_null_bytes(tmp_path):
     assert result.errors == [] and len(result.skipped) == 1 and "nul.py" in result.skipped[0]
 
 
+@pytest.mark.serial  # times CPU work: alone, not beside four launches on two cores
 def test_a_50_mb_file_is_skipped_quickly(tmp_path):
     line = b"import paddle.distributed as dist  # " + b"x" * 60 + b"\n"
     data = line * (50 * 1024 * 1024 // len(line))

@@ -16,6 +16,7 @@ from .sources import SourceFile
 from .opener import open_log
 from .scan import BinaryFileError, ScanStats, scan_stream
 from ..signatures import Signature, match_line
+from ..timeline import LogSpan, log_span
 
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
 MPI_PREFIX_RE = re.compile(r"^.*?\[\d+,(?P<rank>\d+)\]<std(?:err|out)>:")
@@ -62,6 +63,7 @@ class FileEvents:
     events: list[Event] = field(default_factory=list)
     last_text: str = ""  # its last non-empty line (where a silent death stopped)
     index: LineIndex | None = None
+    span: LogSpan = field(default_factory=LogSpan)  # its first and last time, its last output line
 
     @property
     def lines(self) -> int:
@@ -96,6 +98,7 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
                 last_time = own
     index.trailing = stats.trailing
     result.last_text = stats.last_text
+    result.span = log_span(stats.head, stats.tail, lambda line: _timestamp(line, year))
     return result
 
 

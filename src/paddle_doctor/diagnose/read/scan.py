@@ -28,6 +28,7 @@ CHUNK_BYTES = 8 << 20
 MAX_LINE_BYTES = 1 << 20
 WINDOW_BYTES = 600  # evidence text kept around a trigger on an over-long line
 SNIFF_BYTES = 8192
+TAIL_KEEP_BYTES = 64 << 10  # the end of a file, kept for the timeline (its last progress line and time)
 
 # Every line a signature can match contains one of these literals (signatures.py keeps them in
 # step: a test checks that each signature example contains a trigger).
@@ -106,6 +107,8 @@ class ScanStats:
     lines: int = 0
     last_text: str = ""
     trailing: bool = False
+    head: bytes = b""  # the file's first bytes (its first timestamp), and its last ones
+    tail: bytes = b""
 
 
 def scan_stream(stream: BinaryIO, stats: ScanStats | None = None, count_lines: bool = True) -> Iterator[Hit]:
@@ -128,6 +131,7 @@ def scan_stream(stream: BinaryIO, stats: ScanStats | None = None, count_lines: b
     if stats is not None:
         stats.lines = scanner.line_no - 1 if count_lines else -1
         stats.last_text, stats.trailing = _last_line(scanner.tail), scanner.trailing
+        stats.head, stats.tail = head, scanner.kept
 
 
 class _ChunkScanner:
@@ -140,6 +144,7 @@ class _ChunkScanner:
         self.base = 0  # stream offset of carry[0]
         self.line_no = 1  # number of the line that starts at carry[0] (when counting)
         self.tail = b""  # the end of what was examined last (for the file's last line)
+        self.kept = b""  # the last TAIL_KEEP_BYTES examined
         self.trailing = False
 
     def feed(self, data: bytes) -> Iterator[Hit]:
@@ -159,14 +164,19 @@ class _ChunkScanner:
             # _hits_in counted the newlines up to its last hit: count only the rest once more.
             self.line_no = self._hit_line_no + buf.count(b"\n", self._hit_counted_to, cut)
         self.tail = buf[max(0, cut - WINDOW_BYTES):cut]
+        self._keep(buf[max(0, cut - TAIL_KEEP_BYTES):cut])
         self.carry, self.base = buf[cut:], self.base + cut
 
     def finish(self) -> Iterator[Hit]:
         if self.carry:
             yield from self._hits_in(self.carry, len(self.carry))
             self.tail = self.carry[-WINDOW_BYTES:]
+            self._keep(self.carry[-TAIL_KEEP_BYTES:])
             self.line_no += 1
             self.carry, self.trailing = b"", True
+
+    def _keep(self, data: bytes) -> None:
+        self.kept = data if len(data) >= TAIL_KEEP_BYTES else (self.kept + data)[-TAIL_KEEP_BYTES:]
 
     def _hits_in(self, buf: bytes, end: int) -> Iterator[Hit]:
         last_start, counted_to, line_no = -1, 0, self.line_no
