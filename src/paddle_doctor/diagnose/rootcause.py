@@ -22,12 +22,11 @@ Every rule returns the root-cause Finding (:func:`verdict.make_verdict`), altern
 
 from __future__ import annotations
 
-import re
-
 from ..findings import Alternative, Finding
 from .read.parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
 from .verdict import make_verdict
+from .facts import setup
 from .facts.versions import explained_by_nccl_versions
 from ..catalog.ids import CauseId
 
@@ -43,8 +42,8 @@ SIGNAL_CAUSES = {
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
     for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
-                 _from_contradicting_launch_cmds, _from_unreached_endpoints, _from_hang_dump, _from_unranked,
-                 _from_spawn_child, _from_launcher_only, _from_any_error):
+                 setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints, setup.from_hang_dump, _from_unranked,
+                 setup.from_spawn_child, _from_launcher_only, _from_any_error):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict
@@ -256,32 +255,8 @@ def _from_real_timeout(ranks, unranked, facts) -> Finding | None:
                    f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
 
 
-def _from_hang_dump(ranks, unranked, facts) -> Finding | None:
-    states = list(ranks.values()) or [RankState(-1, events=unranked)]
-    for state in states:
-        retries = [e for e in state.events if e.role == "rendezvous_retry"]
-        listens = [e for e in state.events if e.role == "listen"]
-        if _retries_own_port(retries, listens):
-            return make_verdict("retries_own_port", CauseId.wrong_host_ip, _rank_or_none(state), [listens[0], retries[0]],
-                                "medium",
-                           "the process listens on a port and keeps retrying to reach that same port at another "
-                           "address: the address it was given is not this machine's")
-        stuck = [e for e in state.events if e.role == "hang_site" and "rendezvous" in e.sig.name]
-        if stuck or (retries and len(retries) >= 3):
-            ev = (stuck or retries)[:2] + [e for e in state.events if e.role == "terminated"][:1]
-            if not facts.kind:
-                return make_verdict("lone_rendezvous", CauseId.residual_dist_env, _rank_or_none(state), ev, "medium",
-                               "a single process (no launcher) hung in distributed rendezvous until it was "
-                               "killed: it was told to wait for peers that do not exist")
-            return make_verdict("rendezvous_never_met", CauseId.wrong_host_ip, _rank_or_none(state), ev, "low",
-                           "the ranks never met during rendezvous")
-    return None
 
 
-def _retries_own_port(retries: list[Event], listens: list[Event]) -> bool:
-    ports = {e.groups.get("port") or e.groups.get("port2") for e in listens}
-    return any(e.groups.get("port") in ports and e.groups.get("host") not in ("127.0.0.1", "localhost")
-               for e in retries)
 
 
 def _from_unranked(ranks, unranked, facts) -> Finding | None:
@@ -316,10 +291,6 @@ def _from_launcher_only(ranks, unranked, facts) -> Finding | None:
                    title=f"the cause is in {target}, which was not given")
 
 
-def _rank_or_none(state: RankState) -> int | None:
-    return state.rank if state.rank >= 0 else None
-
-
 def _launcher_lines(facts: LauncherFacts, rank: int) -> list[Event]:
     return [e for e in facts.events if e.sig.name == "launch_container_failed" and e.groups.get("rank") == str(rank)
             or e.sig.name == "fleet_abort"][:1]
@@ -333,32 +304,8 @@ def _evidence_for(state: RankState, event: Event) -> list[Event]:
     return lines
 
 
-def _from_unreached_endpoints(ranks, unranked, facts) -> Finding | None:
-    """Fleet's ``wait_server_ready`` lists the peers' endpoints it cannot reach, every 3 s. Peers that
-    never answer were given addresses that are not theirs (or never started)."""
-    events = [e for s in ranks.values() for e in s.events] + unranked
-    waits = [e for e in events if e.sig.name == "fleet_server_not_ready"]
-    if len(waits) < 2:
-        return None
-    hosts = {h for h in re.findall(r"'([\d.]+):\d+'", waits[-1].text)}
-    bogus = [h for h in hosts if h.startswith(("0.", "255.")) or h.endswith(".255")]
-    why = ("the trainers kept waiting for endpoints that never answered"
-           + (f"; {', '.join(sorted(bogus))} is not a usable host address" if bogus else ""))
-    return make_verdict("endpoints_never_ready", CauseId.wrong_host_ip, None, waits[:1] + waits[-1:],
-                        "high" if bogus else "medium", why,
-                        title="the trainers' endpoints were never reachable: the host addresses are wrong")
 
 
-def _from_spawn_child(ranks, unranked, facts) -> Finding | None:
-    """A traceback that starts in ``multiprocessing/spawn.py spawn_main`` comes from a child process
-    re-importing the main module; with no error of its own after it, the re-import is what failed."""
-    events = [e for s in ranks.values() for e in s.events] + unranked
-    spawned = [e for e in events if e.sig.name == "spawn_main_frame"]
-    if not spawned:
-        return None
-    return make_verdict("spawn_child_failed", CauseId.main_guard_missing, None, spawned[:1], "medium",
-                        "a spawned child failed while re-importing the main module (spawn_main), and no other "
-                        "error follows", title="a spawned worker failed while re-importing the main script")
 
 
 # Lines that say an error happened, even when no signature explains them.
@@ -388,22 +335,3 @@ def _from_any_error(ranks, unranked, facts) -> Finding | None:
                         notes=("Pass the whole log dir (paddle-doctor diagnose log/), or rerun with "
                                "GLOG_v=3 NCCL_DEBUG=INFO to get the failing rank's full error.",))
 
-
-def _from_contradicting_launch_cmds(ranks, unranked, facts) -> Finding | None:
-    """The launchers of a multi-node job must get the same ``--ips`` in the same order: each node
-    takes its rank from its position in that list, so two orders give two nodes the same rank."""
-    events = [e for s in ranks.values() for e in s.events] + unranked
-    cmds = [e for e in events if e.sig.name == "launch_cmd_ips"]
-    lists = {tuple(x.strip() for x in e.groups["ips"].split(",")) for e in cmds}
-    if len(lists) < 2:
-        return None
-    first, *others = sorted(lists)
-    same_nodes = all(set(o) == set(first) for o in others)
-    shown = [next(e for e in cmds if tuple(x.strip() for x in e.groups["ips"].split(",")) == ips)
-             for ips in sorted(lists)][:2]
-    why = ("the nodes were launched with the same --ips in different orders: each node takes its rank from "
-           "its position in the list, so two nodes claim the same rank" if same_nodes else
-           "the nodes were launched with different --ips lists: they do not agree on who is in the job")
-    return make_verdict("launch_ips_disagree", CauseId.config_error, None, shown, "high" if same_nodes else "medium", why,
-                        title="the nodes' launch commands disagree on --ips"
-                              + (" (same hosts, different order)" if same_nodes else ""))
