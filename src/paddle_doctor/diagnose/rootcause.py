@@ -26,6 +26,7 @@ from ..findings import Alternative, Finding
 from .read.parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
 from .verdict import make_verdict
+from .errors.blocks import refine
 from .facts import setup
 from .facts.versions import explained_by_nccl_versions
 from ..catalog.ids import CauseId
@@ -71,8 +72,9 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
                  or _leftover_env(every, event, rank, facts))
     if explained is not None:
         return explained
-    return make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
-                        _confidence(event, candidates), _why(event, candidates))
+    return (_by_structure(ranks[rank].events, event, rank, _evidence_for(ranks[rank], event), candidates)
+            or make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
+                            _confidence(event, candidates), _why(event, candidates)))
 
 
 # Errors that say "something failed" without saying why: an earlier warning that names a cause
@@ -269,8 +271,25 @@ def _from_unranked(ranks, unranked, facts) -> Finding | None:
                  or _leftover_env(unranked, event, None, facts))
     if explained is not None:
         return explained
-    return make_verdict(event.sig.name, event.sig.cause, None, [event], _confidence(event, [(None, event)]),
-                   "a cause signature in the given text, which names no rank")
+    return (_by_structure(unranked, event, None, [event], [(None, event)])
+            or make_verdict(event.sig.name, event.sig.cause, None, [event], _confidence(event, [(None, event)]),
+                            "a cause signature in the given text, which names no rank"))
+
+
+def _by_structure(events: list[Event], event: Event, rank: int | None, evidence: list[Event],
+                  candidates) -> Finding | None:
+    """A generic error line read again by its parts (errors/): its code, operator, C++ file, module."""
+    verdict = refine(events, event)
+    if verdict is None:
+        return None
+    if verdict.cause == event.sig.cause:  # same cause: only the why says more (where it was raised)
+        return make_verdict(event.sig.name, event.sig.cause, rank, evidence, _confidence(event, candidates),
+                            f"{_why(event, candidates)}; {verdict.why}")
+    confidence = "high" if verdict.specificity >= 90 else "medium"
+    return make_verdict(f"structure_{verdict.part}", verdict.cause, rank, evidence, confidence,
+                        f"the error's structure names it: {verdict.why}",
+                        alternatives=(Alternative(event.sig.cause, "low", f"the line read alone: {event.sig.name}",
+                                                  "the parts above do not apply"),))
 
 
 def _from_launcher_only(ranks, unranked, facts) -> Finding | None:
