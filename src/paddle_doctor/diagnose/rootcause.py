@@ -44,7 +44,7 @@ SIGNAL_CAUSES = {
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
     for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
                  setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints, setup.from_hang_dump, _from_unranked,
-                 setup.from_spawn_child, _from_launcher_only, _from_any_error):
+                 setup.from_spawn_child, _from_launcher_only, _from_lone_timeout, _from_any_error):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict
@@ -79,7 +79,8 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
 
 # Errors that say "something failed" without saying why: an earlier warning that names a cause
 # (a version mismatch) explains them.
-GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, CauseId.segfault, CauseId.dataloader_worker_crash)
+GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, CauseId.segfault,
+                  CauseId.dataloader_worker_crash, CauseId.launcher_bug)
 
 
 def _explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
@@ -305,9 +306,41 @@ def _from_launcher_only(ranks, unranked, facts) -> Finding | None:
     note = (f"The cause is not in what was given: open {target}, or pass the whole log dir: "
             f"paddle-doctor diagnose {log_dir}/. If there is no log dir, rerun with "
             f"`python -m paddle.distributed.launch --log_dir {log_dir} ...`.")
+    if _every_rank_aborted(facts) and not victims:
+        return make_verdict(
+            "every_rank_aborted", CauseId.python_exception, rank, facts.events[:2], "low",
+            f"the launcher reports that all {facts.world} trainers aborted and no rank shows a peer's failure: the "
+            "script stopped with its own error in every rank alike (its message is in the workers' logs)",
+            notes=(note,), title=f"every rank's script exited with an error; the message is in {target}",
+            alternatives=(Alternative("unknown", "low", "a failure outside the script in every rank at once",
+                                      f"{target} ends in a Python traceback or the script's own message"),))
     return make_verdict("cause_not_given", "unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
                    "only the launcher's report and symptoms were given", notes=(note,),
                    title=f"the cause is in {target}, which was not given")
+
+
+def _every_rank_aborted(facts: LauncherFacts) -> bool:
+    """The old launcher lists every aborted rank; all of them at once is the script's own exit."""
+    return (facts.kind == "fleet.launch" and (facts.world or 0) >= 2
+            and set(facts.failed) == set(range(facts.world or 0)))
+
+
+def _from_lone_timeout(ranks, unranked, facts) -> Finding | None:
+    """One process's text (no ranks, no launcher) whose only error is a collective that timed out:
+    from here the peer is unseen, so the timeout itself is the finding."""
+    if ranks or facts.kind:
+        return None
+    timeouts = [e for e in unranked if e.role in ("peer_closed", "real_timeout") and "TIMEOUT" in e.text]
+    if not timeouts:
+        return None
+    return make_verdict(
+        "lone_collective_timeout", CauseId.collective_timeout, None, timeouts[:1], "medium",
+        "this process timed out in a collective (gloo TIMEOUT) and the text shows no error of its own; its peer's "
+        "log was not given",
+        alternatives=(Alternative(CauseId.host_oom_killed, "low", "the peer died silently (SIGKILL)",
+                                  "the peer's log stops without an error"),
+                      Alternative(CauseId.rank_divergent_collective, "low", "the peer was busy elsewhere (a "
+                                  "rank-0-only evaluation, another collective)", "the peer's log ends in other work")))
 
 
 def _launcher_lines(facts: LauncherFacts, rank: int) -> list[Event]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ...catalog.ids import CauseId
-from ...findings import Finding
+from ...findings import Alternative, Finding
 from ..ranks import RankState
 from ..read.parse import Event
 from ..verdict import make_verdict
@@ -46,19 +46,30 @@ def _retries_own_port(retries: list[Event], listens: list[Event]) -> bool:
 
 
 def from_unreached_endpoints(ranks, unranked, facts) -> Finding | None:
-    """Fleet's ``wait_server_ready`` lists the peers' endpoints it cannot reach, every 3 s. Peers that
-    never answer were given addresses that are not theirs (or never started)."""
+    """Fleet's ``wait_server_ready`` lists the peers' endpoints it cannot reach, after each 3 s wait
+    (one list means it has waited already). Endpoints at an address no host has (0.x, broadcast) were
+    advertised wrongly; endpoints at real addresses belong to nodes that never started their own
+    launcher (the launch must run on every node of ``--ips``) or were started with other arguments."""
     events = [e for s in ranks.values() for e in s.events] + unranked
     waits = [e for e in events if e.sig.name == "fleet_server_not_ready"]
-    if len(waits) < 2:
+    if not waits:
         return None
     hosts = {h for h in re.findall(r"'([\d.]+):\d+'", waits[-1].text)}
     bogus = [h for h in hosts if h.startswith(("0.", "255.")) or h.endswith(".255")]
-    why = ("the trainers kept waiting for endpoints that never answered"
-           + (f"; {', '.join(sorted(bogus))} is not a usable host address" if bogus else ""))
-    return make_verdict("endpoints_never_ready", CauseId.wrong_host_ip, None, waits[:1] + waits[-1:],
-                        "high" if bogus else "medium", why,
-                        title="the trainers' endpoints were never reachable: the host addresses are wrong")
+    if bogus:
+        return make_verdict("endpoints_never_ready", CauseId.wrong_host_ip, None, waits[:1] + waits[-1:],
+                            "high" if len(waits) > 1 else "medium",
+                            f"the trainers kept waiting for endpoints at {', '.join(sorted(bogus))}, which is not "
+                            "a usable host address",
+                            title="the trainers' endpoints were never reachable: the host addresses are wrong")
+    return make_verdict(
+        "nodes_never_registered", CauseId.config_error, None, waits[:1] + waits[-1:], "medium",
+        f"the trainers kept waiting for the endpoints of {', '.join(sorted(hosts)) or 'their peers'}, which never "
+        "answered: those nodes never started (the same launch command must run on every node of --ips) or "
+        "were started with other arguments",
+        title="some nodes of the job never joined: their endpoints never answered",
+        alternatives=(Alternative(CauseId.wrong_host_ip, "low", "the nodes run, but at other addresses than --ips says",
+                                  "on each listed node, `hostname -I` shows the address in --ips"),))
 
 
 def from_spawn_child(ranks, unranked, facts) -> Finding | None:

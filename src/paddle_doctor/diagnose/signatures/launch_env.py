@@ -112,13 +112,15 @@ LAUNCH_ENV = (
          title="--gpus asks for GPU {dev}, which CUDA_VISIBLE_DEVICES ({visible}) does not show",
          source="pp 2.4.2 paddle/distributed/fleet/launch_utils.py get_gpus (assert x in cuda_visible_devices_list, "
                 "\"Can't find your gpus %s in CUDA_VISIBLE_DEVICES[%s].\")"),
-    _sig("fleet_local_ip_loopback", r"Can't find your local ip \{(?P<ip>127\.[\d.]+)\} in node_ips", "cause",
+    _sig("fleet_local_ip_loopback", r"(?i)can.t find your local ip \{(?P<ip>127\.[\d.]+)\} in "
+         r"(?:node_ips|args\.servers)", "cause",
          CauseId.wrong_host_ip, 96, "AssertionError: Can't find your local ip {127.0.1.1} in node_ips: {['10.0.0.1', "
          "'10.0.0.2']}", title="this node found its own address as {ip} (a loopback entry for its hostname), "
          "which is not in --ips",
          source="pp 2.4.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster_from_args (assert node_ip "
-                "in node_ips, \"Can't find your local ip {%s} in node_ips: {%s}\"; node_ip from get_host_name_ip)"),
-    _sig("fleet_local_ip_not_in_ips", r"Can't find your local ip \{(?P<ip>[^}]*)\} in (?:node_ips|args\.servers)",
+                "in node_ips, \"Can't find your local ip {%s} in node_ips: {%s}\"; node_ip from get_host_name_ip); "
+                "pp 2.1-2.4 launch_utils.py ParameterServerLauncher (... in args.servers and args.workers ips)"),
+    _sig("fleet_local_ip_not_in_ips", r"(?i)can.t find your local ip \{(?P<ip>[^}]*)\} in (?:node_ips|args\.servers)",
          "cause", CauseId.config_error, 92, "AssertionError: Can't find your local ip {10.0.0.3} in node_ips: "
          "{['10.0.0.1', '10.0.0.2']}", title="this node ({ip}) is not in the --ips list it was launched with",
          source="pp 2.4.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster_from_args and "
@@ -144,13 +146,15 @@ LAUNCH_ENV = (
          title="DistributedBatchSampler: the dataset has too few samples for this many ranks",
          source="pp 2.0.2-2.4.2 paddle/fluid/dataloader/batch_sampler.py, 2.6.2-3.3.1 paddle/io/dataloader/"
                 "batch_sampler.py DistributedBatchSampler.__iter__ (assert len(indices) == self.total_size)"),
-    _sig("feed_fewer_samples_than_devices", r"samples\[[^\]]*\] of (?:the )?current batch is less than the "
-         r"count\(\d+\) of devices", "cause", CauseId.sampler_too_few_samples, 95,
+    _sig("feed_fewer_samples_than_devices", r"(?i)samples(?:\[[^\]]*\])? of (?:the )?current batch is less "
+         r"than the count(?:\(\d+\))? of devices", "cause", CauseId.sampler_too_few_samples, 95,
          "InvalidArgumentError: The number(1) of samples[image] of current batch is less than the count(2) of "
          "devices(GPU), currently, it is not allowed.",
          title="a batch has fewer samples than there are devices (the last batch of a small dataset)",
          source="pp 1.8.5-2.4.2 so: framework/parallel_executor.cc FeedAndSplitTensorIntoLocalScopes (The "
-                "number(%d) of samples[%s] of current batch is less than the count(%d) of devices(%s))"),
+                "number(%d) of samples[%s] of current batch is less than the count(%d) of devices(%s)); pp 0.14-1.5 "
+                "parallel_executor.cc (The number of samples of current batch is less than the count of devices, "
+                "currently, it is not allowed. (%d vs %d))"),
     # --- builds without NCCL ------------------------------------------------------------------------------
     _sig("no_nccl_context", r"has no attribute '(?:NCCLParallelContext|NCCLCommContext)\b", "cause",
          CauseId.windows_no_nccl, 100,

@@ -108,6 +108,20 @@ LIBRARIES = (
          title="the launcher itself crashed"),
     # --- paddle-doctor's own exceptions --------------------------------------------------------------------
     *_our_exceptions(),
+    # --- start-up configuration rejected -------------------------------------------------------------------
+    _sig("argparse_usage", r"^\S+: error: (?P<msg>unrecognized arguments|the following arguments are required|"
+         r"argument \S+: (?:invalid|expected|not allowed|ignored)|one of the arguments)", "cause", CauseId.config_error, 90,
+         "train.py: error: unrecognized arguments: --gpus [2,3,4,6]",
+         title="the script's command line was rejected at start-up ({msg})",
+         source="CPython Lib/argparse.py ArgumentParser.error ('%(prog)s: error: %(message)s' with 'unrecognized "
+                "arguments: %s', 'the following arguments are required: %s', 'argument %s: invalid choice: ...')"),
+    # --- a Paddle check that failed, seen without its exception line (a paste that starts at the hint) ----
+    _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.*?)\]\s*\(?\s*at\s*[\[(]?\s*\S+\.(?:cc|cu|h):\d+", "exception",
+         CauseId.python_exception, 50,
+         "[Hint: Expected x == y, but received x:6 != y:1.] at (/paddle/paddle/fluid/framework/lod_tensor.cc:400)",
+         title="a Paddle check failed: {hint}",
+         source="pp 1.8.5-3.3.1 so: platform/enforce.h PADDLE_ENFORCE_* ([Hint: Expected %s, but received %s.] "
+                "(at %s:%d))"),
     # --- structure and the generic fallback ------------------------------------------------------------------
     _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
          example="Traceback (most recent call last):"),

@@ -54,6 +54,14 @@ NATIVE = (
          title="cuDNN on this machine ({have}) is not the one Paddle was built with ({built})",
          source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
                 "Paddle is compiled with CUDNN %s, but CUDNN version in your machine is %s)"),
+    _sig("not_compiled_with_gpu", r"(?i)not compiled with (?:cuda|gpu)(?: or xpu)?\b|compiled with WITH_GPU, but no "
+         r"GPU found|installed (?:the )?CPU version (?:of )?PaddlePaddle", "context", CauseId.device_not_found, 90,
+         "WARNING 2021-06-09 10:59:28,075 launch.py:352] Not found distinct arguments and not compiled with cuda or "
+         "xpu. Default use ps mode",
+         title="this Paddle build has no GPU support (or sees no GPU), so the GPU run cannot start as asked",
+         source="pp 2.0.2-2.4.2 paddle/distributed/fleet/launch.py which_distributed_mode (Not found distinct "
+                "arguments and not compiled with cuda or xpu. Default use ps mode); pp 2.x-3.x so: "
+                "platform/device/gpu/gpu_info.cc (Compiled with WITH_GPU, but no GPU found in runtime.)"),
     _sig("cuda_runtime_warning", r"The installed Paddle is compiled with CUDA (?P<built>[\d.]+), but CUDA runtime "
          r"version in your machine is (?P<have>[\d.]+)", "context", CauseId.cuda_cudnn_mismatch, 97,
          "W0101 10:00:00.000000  1234 device_context.cc:252] WARNING: device: 0. The installed Paddle is compiled "
