@@ -106,6 +106,12 @@ LIBRARIES = (
          r'(?!main\b|launch\b|run\b|_run_\w+|<module>)', "cause", CauseId.launcher_bug, 65,
          'File "/home/x/paddle/distributed/utils.py", line 257, in terminate_local_procs',
          title="the launcher itself crashed"),
+    # paddle-doctor's watchdog ends a rank after a peer failed: a victim's line, the cause is the peer's.
+    _sig("ours_watchdog_ended", r"^\[paddle-doctor\] watchdog on rank (?P<self>\d+): (?:rank (?P<peer>\d+) )?.*"
+         r"Ending this rank", "terminated",
+         example="[paddle-doctor] watchdog on rank 0: rank 1 ended with an error (see its log). Ending this rank "
+                 "(exit code 86)",
+         source="paddle-doctor, src/paddle_doctor/runtime/guards/watchdog.py fatal_line"),
     # --- paddle-doctor's own exceptions --------------------------------------------------------------------
     *_our_exceptions(),
     # --- start-up configuration rejected -------------------------------------------------------------------
