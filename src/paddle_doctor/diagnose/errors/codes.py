@@ -56,7 +56,7 @@ CUDA_BY_CAUSE: dict[C | None, str] = {
           "cudaErrorStreamCaptureUnjoined cudaErrorStreamCaptureIsolation cudaErrorStreamCaptureImplicit "
           "cudaErrorCapturedEvent cudaErrorStreamCaptureWrongThread cudaErrorTimeout cudaErrorGraphExecUpdateFailure "
           "cudaErrorExternalDevice cudaErrorInvalidClusterSize cudaErrorFunctionNotLoaded cudaErrorInvalidResourceType "
-          "cudaErrorInvalidResourceConfiguration cudaErrorUnknown",
+          "cudaErrorInvalidResourceConfiguration cudaErrorUnknown cudaErrorApiFailureBase",
 }
 
 # CUDA <= 10.0 numbered many errors differently (renumbered in 10.1); Paddle 1.x wheels were built

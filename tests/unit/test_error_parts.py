@@ -1,0 +1,83 @@
+"""Errors read by their structure (diagnose/errors): the parts of each era's spelling, and the cause
+the parts name when diagnose reads a whole log. The lines follow Paddle's templates of each era
+(enforce.h, the Python modules named in components.py); none is a corpus log."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from paddle_doctor.diagnose import diagnose_paths
+from paddle_doctor.diagnose.errors.parts import parse_block
+
+
+def test_parts_of_a_2x_enforce_error():
+    parts = parse_block([
+        "OSError: (External) CUDA error(3), initialization error.",
+        "  [Hint: Please search for the error code(3) on website.] (at /paddle/paddle/phi/backends/gpu/cuda/"
+        "cuda_info.cc:66)",
+        "  [operator < conv2d > error]"])
+    assert (parts.exc_type, parts.error_class, parts.operator) == ("OSError", "External", "conv2d")
+    assert parts.cpp_file.endswith("cuda_info.cc") and parts.cpp_line == 66
+    assert parts.hint.startswith("Please search") and parts.codes[0].number == 3
+
+
+def test_parts_of_a_0x_enforce_error_and_its_frames():
+    parts = parse_block([
+        '  File "train.py", line 216, in train',
+        '  File "/usr/lib/python2.7/dist-packages/paddle/fluid/parallel_executor.py", line 132, in __init__',
+        "paddle.fluid.core.EnforceNotMet: unhandled cuda error at [/paddle/paddle/fluid/platform/nccl_helper.h:93]"])
+    assert (parts.qualified, parts.exc_type, parts.error_class) == (
+        "paddle.fluid.core.EnforceNotMet", "EnforceNotMet", "EnforceNotMet")
+    assert parts.cpp_file.endswith("platform/nccl_helper.h")
+    assert parts.innermost.owner == "paddle" and parts.innermost_of("user").path == "train.py"
+
+
+def test_spacing_and_case_of_every_era_read_alike():
+    for line in ("ExternalError:  Cuda error(719), unspecified launch failure.",
+                 "OSError: (External) CUDA error(719), unspecified launch failure.",
+                 "CUDA error (719)"):
+        assert [c.number for c in parse_block([line]).codes] == [719], line
+
+
+def _diagnose(tmp_path, text):
+    log = tmp_path / "paste.log"
+    log.write_text(text)
+    return diagnose_paths([str(log)]).root_cause
+
+
+TRACE = "Traceback (most recent call last):\n"
+SITE = "/usr/local/lib/python3.10/site-packages/paddle"
+
+
+@pytest.mark.parametrize("text, cause, part", [
+    (TRACE + f'  File "train.py", line 9, in <module>\n    state = paddle.load("m.pdparams")\n'
+     f'  File "{SITE}/framework/io.py", line 1120, in load\n    load_result = pickle.load(f)\n'
+     "EOFError: Ran out of input\n", CauseId.checkpoint_corrupt, "module"),
+    (TRACE + f'  File "train.py", line 3, in <module>\n    fleet.init(is_collective=True)\n'
+     f'  File "{SITE}/distributed/fleet/base/role_maker.py", line 880, in _collective_env\n'
+     "    self._current_id = int(os.environ['PADDLE_TRAINER_ID'])\nKeyError: 'PADDLE_TRAINER_ID'\n",
+     CauseId.missing_dist_env, "type"),
+    (TRACE + f'  File "{SITE}/fluid/framework.py", line 3, in append_op\n'
+     "ValueError: Operator \"c_gen_nccl_id\" has not been registered.\n", CauseId.windows_no_nccl, "operator"),
+    (TRACE + f'  File "train.py", line 3, in <module>\n  File "{SITE}/distributed/spawn.py", line 400, in spawn\n'
+     "ValueError: The selected gpu card 7 cannot found in CUDA_VISIBLE_DEVICES (0,1).\n",
+     CauseId.config_error, "module"),
+    ("paddle.fluid.core.EnforceNotMet: unhandled cuda error at [/paddle/paddle/fluid/platform/nccl_helper.h:93]\n",
+     CauseId.nccl_library_missing, "cpp_file"),
+    ("Error Message Summary:\n----------------------\nError: CUDNN_STATUS_NOT_SUPPORTED at (/paddle/paddle/fluid/"
+     "operators/conv_cudnn_op.cu:300)\n  [operator < conv2d > error]\n", CauseId.cuda_cudnn_mismatch, "code"),
+])
+def test_the_structure_names_the_cause(tmp_path, text, cause, part):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == cause and rc.code == f"structure_{part}", rc.why
+
+
+def test_python_exception_only_from_the_users_code_and_it_says_so(tmp_path):
+    rc = _diagnose(tmp_path, TRACE + '  File "/home/u/train.py", line 7, in step\n    x = y[3]\n'
+                   "IndexError: list index out of range\n")
+    assert rc.cause == CauseId.python_exception and "the user's code (/home/u/train.py" in rc.why
+
+
+def test_an_exception_inside_paddle_with_no_table_says_where(tmp_path):
+    rc = _diagnose(tmp_path, TRACE + f'  File "{SITE}/tensor/manipulation.py", line 7, in reshape\n'
+                   "ValueError: (InvalidArgument) The shape is wrong.\n")
+    assert rc.cause == CauseId.python_exception and "tensor/manipulation.py" in rc.why
