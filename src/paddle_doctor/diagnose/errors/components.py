@@ -58,4 +58,26 @@ TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] =
     (("ValueError", "RuntimeError"), r"distributed/spawn\.py", r"device|gpu|xpu|place",
      C.config_error, 85, "paddle.distributed.spawn rejected the device setting it was given",
      "pp 2.0.2-3.3.1 paddle/distributed/spawn.py _get_subprocess_env_list (The selected gpu card ...)"),
+    # Deliberate checks (assert / ValueError) in the launchers' argument handling: the start-up
+    # configuration was rejected. Other types there (AttributeError, TypeError) are the launcher's own bug.
+    (("AssertionError", "ValueError", "RuntimeError"), r"distributed/(?:fleet/launch(?:_utils)?\.py|launch/|utils/"
+     r"launch_utils\.py|launch\.py|utils\.py)", r"", C.config_error, 80,
+     "a check of the launcher's arguments failed at start-up", "pp 1.8.5-3.3.1 paddle/distributed/launch/, "
+     "fleet/launch.py, launch_utils.py (assert / raise ValueError on --gpus, --ips, --servers, nproc_per_node)"),
+    (("AssertionError", "ValueError", "RuntimeError"), r"(?:framework|fluid|static|base)/io(?:_utils)?\.py",
+     r"does not exist|not exi[s]?ts|no directory named|no such file", C.file_not_found, 88,
+     "the checkpoint or model file to load does not exist", "pp 2.4.2-3.3.1 static/io.py, fluid/io.py "
+     "(Parameter file [%s] does not exist; Optimizer file [%s] not exits; There is no directory named %s)"),
+    (("AssertionError", "ValueError", "RuntimeError"), r"(?:framework|fluid|static|base)/io(?:_utils)?\.py",
+     r"shape (?:does not match|mismatch)|shape of \(|has a shape of", C.state_dict_shape_mismatch, 88,
+     "a loaded parameter's shape differs from the program's", "pp 2.4.2-3.3.1 static/io.py (Shape mismatch, "
+     "program needs a parameter with shape (%s), but the loaded parameter ('%s') has a shape of (%s))"),
+    (("AssertionError", "ValueError", "RuntimeError"), r"(?:framework|fluid|static|base)/io(?:_utils)?\.py",
+     r"can not parse the file|failed to load model file", C.checkpoint_corrupt, 85,
+     "the file given to paddle.load is not a checkpoint it can read", "pp 2.4.2-3.3.1 framework/io.py "
+     "(`paddle.load` can not parse the file:%s), static/io.py (Failed to load model file ...)"),
+    (("AssertionError", "ValueError"), r"^device/", r"exceeds .*card number|not found in available|"
+     r"not compiled with", C.device_not_found, 88, "the device asked for does not exist in this build or machine",
+     "pp 2.4.2-3.3.1 paddle/device/__init__.py set_device (The device id %d exceeds gpu card number %d; "
+     "... since PaddlePaddle is not compiled with CUDA)"),
 )

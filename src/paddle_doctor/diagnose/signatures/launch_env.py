@@ -80,6 +80,15 @@ LAUNCH_ENV = (
          "(at /paddle/paddle/fluid/imperative/data_loader.cc:188)",
          title="a DataLoader worker was killed by signal: {signal}",
          source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (... is killed by signal: %s.)"),
+    _sig("dl_worker_exited", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) exited unexpectedly|"
+         r"Unexpected (?P<what>segmentation fault|floating-point exception) encountered in DataLoader worker",
+         "cause", CauseId.dataloader_worker_crash, 82,
+         "SystemError: (Fatal) DataLoader process (pid 3021) exited unexpectedly with code 1. Error detailed are "
+         "lost due to multiprocessing.",
+         title="a DataLoader worker process died",
+         source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (DataLoader process (pid %ld) exited unexpectedly "
+                "with code %d. Error detailed are lost due to multiprocessing.); fluid/imperative/data_loader.cc "
+                "signal handlers (ERROR: Unexpected segmentation fault encountered in DataLoader workers.)"),
     _sig(CauseId.too_many_open_files, r"Too many open files|\[Errno 24\]|received 0 items of ancdata", "cause",
          CauseId.too_many_open_files, 95,
          "OSError: [Errno 24] Too many open files: '/dev/shm/paddle_1234_5678'",

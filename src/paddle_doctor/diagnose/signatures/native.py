@@ -54,6 +54,13 @@ NATIVE = (
          title="cuDNN on this machine ({have}) is not the one Paddle was built with ({built})",
          source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
                 "Paddle is compiled with CUDNN %s, but CUDNN version in your machine is %s)"),
+    _sig("device_not_compiled", r"^(?:[\w.]*\.)?[A-Z]\w*Error:.*(?i:not compiled with (?:cuda|gpu)\b)", "cause",
+         CauseId.device_not_found, 90,
+         "ValueError: The device should not be 'gpu', since PaddlePaddle is not compiled with CUDA",
+         title="a GPU was asked for, and this Paddle build has no GPU support",
+         source="pp 2.4.2-3.3.1 paddle/device/__init__.py _convert_to_place (The device should not be %s, since "
+                "PaddlePaddle is not compiled with CUDA); distributed/parallel.py (your paddle is not compiled "
+                "with cuda but you assign 'nccl' as backend)"),
     _sig("not_compiled_with_gpu", r"(?i)not compiled with (?:cuda|gpu)(?: or xpu)?\b|compiled with WITH_GPU, but no "
          r"GPU found|installed (?:the )?CPU version (?:of )?PaddlePaddle", "context", CauseId.device_not_found, 90,
          "WARNING 2021-06-09 10:59:28,075 launch.py:352] Not found distinct arguments and not compiled with cuda or "
