@@ -89,6 +89,13 @@ LAUNCH_ENV = (
          source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (DataLoader process (pid %ld) exited unexpectedly "
                 "with code %d. Error detailed are lost due to multiprocessing.); fluid/imperative/data_loader.cc "
                 "signal handlers (ERROR: Unexpected segmentation fault encountered in DataLoader workers.)"),
+    _sig("launcher_python_missing", r"No such file or directory: '(?:[\w./\\:-]*[/\\])?python[\d.]*(?:\.exe)?'",
+         "cause", CauseId.launcher_python_not_found, 97,
+         "FileNotFoundError: [Errno 2] No such file or directory: 'python'",
+         title="the launcher could not start a worker: no `python` interpreter on PATH",
+         source="pp 2.4.2-3.3.1 paddle/distributed/launch/job/container.py and fleet/launch_utils.py "
+                "start_local_trainers (subprocess.Popen of the worker command); CPython FileNotFoundError "
+                "([Errno 2] No such file or directory: %r) for the missing executable (Paddle#47559)"),
     _sig(CauseId.too_many_open_files, r"Too many open files|\[Errno 24\]|received 0 items of ancdata", "cause",
          CauseId.too_many_open_files, 95,
          "OSError: [Errno 24] Too many open files: '/dev/shm/paddle_1234_5678'",

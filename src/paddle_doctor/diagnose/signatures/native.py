@@ -95,6 +95,16 @@ NATIVE = (
          r"|storage space (?:in|of) /dev/shm", "cause", CauseId.shm_too_small, 100,
          "Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared "
          "memory (shm)", title="DataLoader worker died of a bus error: /dev/shm is too small"),
+    _sig("kernel_oom_killer", r"Out of memory: Kill(?:ed)? process \d+|\boom-kill:|Memory cgroup out of memory|"
+         r"oom_reaper: reaped process|invoked oom-killer", "cause", CauseId.host_oom_killed, 96,
+         "[12345.678901] Out of memory: Killed process 4242 (python) total-vm:83886080kB, anon-rss:62914560kB",
+         title="the kernel's OOM killer killed a process (host memory ran out)",
+         source="Linux mm/oom_kill.c (Out of memory: Killed process %d (%s); oom-kill:constraint=...; oom_reaper: "
+                "reaped process %d; %s invoked oom-killer), as dmesg / journalctl -k print it"),
+    _sig("shell_killed", r"^(?:\S+: line \d+:\s+\d+\s+)?Killed(?:\s+\S.*)?$", "cause", CauseId.host_oom_killed, 75,
+         "run.sh: line 3: 12345 Killed                  python train.py",
+         title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
+         source="bash jobs.c / sh: a foreground job ended by SIGKILL is reported as 'Killed' (strsignal(SIGKILL))"),
     _sig("gpu_oom_nothing_free",
          # Nothing free while Paddle itself holds under 1 GB (B/kB/MB), or a figure no GPU has (TB/PB): the
          # memory is held outside this process. Any request size; GB held by Paddle is its own OOM.
@@ -112,6 +122,12 @@ NATIVE = (
          r"ResourceExhaustedError.*(?:CPU|host)", "cause", CauseId.host_out_of_memory, 100,
          "MemoryError: (ResourceExhausted) Fail to alloc memory of 4398046511104 size.",
          title="out of host memory inside the process"),
+    _sig("omp_duplicate", r"OMP: Error #15: Initializing lib\w*omp|KMP_DUPLICATE_LIB_OK", "cause",
+         CauseId.duplicate_openmp_runtime, 100,
+         "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.",
+         title="two OpenMP runtimes were loaded into the process; Intel's runtime aborted it",
+         source="Intel OpenMP runtime (libiomp5) kmp_i18n message #15 (OMP: Error #15: Initializing %s, but found "
+                "%s already initialized. ... set the environment variable KMP_DUPLICATE_LIB_OK=TRUE), PaddleOCR#1641"),
     # --- native crashes ---------------------------------------------------------------------------
     _sig(CauseId.segfault, r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
          "cause", CauseId.segfault, 100,
