@@ -81,3 +81,16 @@ def test_an_exception_inside_paddle_with_no_table_says_where(tmp_path):
     rc = _diagnose(tmp_path, TRACE + f'  File "{SITE}/tensor/manipulation.py", line 7, in reshape\n'
                    "ValueError: (InvalidArgument) The shape is wrong.\n")
     assert rc.cause == CauseId.python_exception and "tensor/manipulation.py" in rc.why
+
+
+def test_a_paddle_call_with_arguments_of_another_version(tmp_path):
+    rc = _diagnose(tmp_path, TRACE + '  File "train.py", line 12, in build\n'
+                   "    conv = paddle.nn.Conv2D(3, 8, 3, data_format='NHWC', use_cudnn=True)\n"
+                   "TypeError: __init__() got an unexpected keyword argument 'use_cudnn'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "structure_call"
+
+
+def test_a_type_error_in_the_users_own_call_stays_python_exception(tmp_path):
+    rc = _diagnose(tmp_path, TRACE + '  File "train.py", line 12, in build\n    model = MyNet(width=3)\n'
+                   "TypeError: __init__() got an unexpected keyword argument 'width'\n")
+    assert rc.cause == CauseId.python_exception

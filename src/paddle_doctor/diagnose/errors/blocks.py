@@ -32,7 +32,7 @@ def parts_of(events: list, event) -> ErrorParts:
     lines: list[str] = []
     for e in block_of(events, event):
         lines.append(e.text)
-        if e.next_text and e.role != "frame":
+        if e.next_text:
             lines.append(e.next_text)
     return parse_block(lines)
 

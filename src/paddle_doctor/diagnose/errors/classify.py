@@ -110,6 +110,21 @@ def from_type_and_module(parts: ErrorParts) -> Verdict | None:
     return None
 
 
+def from_call_signature(parts: ErrorParts) -> Verdict | None:
+    """A TypeError at a call the user wrote to a Paddle API (the innermost frame's source line calls
+    ``paddle.``/``fluid.``): the API takes other arguments in this version."""
+    frame = parts.innermost
+    if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
+        return None
+    if not re.search(r"unexpected keyword argument|takes \d+ positional arguments? but \d+|missing \d+ required "
+                     r"positional argument", parts.message):
+        return None
+    if not re.search(r"\b(?:paddle|fluid)\.\w", frame.source):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 75, f"the call `{frame.source[:80]}` passes arguments this Paddle "
+                   "version's API does not take: the code was written for another version", "call")
+
+
 def launcher_variable(parts: ErrorParts) -> str | None:
     m = re.search(r"['\"](" + "|".join(LAUNCHER_VARIABLES) + r")['\"]", parts.message)
     return m.group(1) if m else None
@@ -131,7 +146,7 @@ def fallback(parts: ErrorParts) -> Verdict | None:
 
 def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
-    for rule in (from_operator, from_codes, from_cpp_file, from_type_and_module):
+    for rule in (from_operator, from_codes, from_cpp_file, from_type_and_module, from_call_signature):
         verdict = rule(parts)
         if verdict is not None and verdict.cause not in (CauseId.cuda_error_other, CauseId.nccl_error):
             return verdict

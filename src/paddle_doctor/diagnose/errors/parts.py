@@ -54,10 +54,11 @@ class Code:
     name: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass
 class Frame:
     path: str
     func: str
+    source: str = ""  # the source line Python printed under the frame
 
     @property
     def owner(self) -> str:
@@ -104,8 +105,13 @@ class ErrorParts:
 def parse_block(lines: list[str]) -> ErrorParts:
     """Read the lines of one error block (frames, the exception line, what follows it) into parts."""
     parts = ErrorParts(text="\n".join(lines))
+    previous = ""
     for line in lines:
-        _read_line(parts, line.rstrip())
+        if parts.frames and _FRAME_RE.match(previous) and not _FRAME_RE.match(line) and line.startswith("    "):
+            parts.frames[-1].source = line.strip()
+        else:
+            _read_line(parts, line.rstrip())
+        previous = line
     return parts
 
 
