@@ -94,3 +94,17 @@ def test_a_type_error_in_the_users_own_call_stays_python_exception(tmp_path):
     rc = _diagnose(tmp_path, TRACE + '  File "train.py", line 12, in build\n    model = MyNet(width=3)\n'
                    "TypeError: __init__() got an unexpected keyword argument 'width'\n")
     assert rc.cause == CauseId.python_exception
+
+
+def test_a_generic_error_in_distributed_code_on_windows_is_the_missing_nccl(tmp_path):
+    site = r"C:\Users\u\Anaconda3\envs\p\lib\site-packages\paddle"
+    rc = _diagnose(tmp_path, TRACE + '  File "train.py", line 5, in <module>\n'
+                   f'  File "{site}\\distributed\\parallel.py", line 281, in init_parallel_env\n'
+                   "RuntimeError: (PreconditionNotMet) The parallel environment is not ready.\n")
+    assert rc.cause == CauseId.windows_no_nccl and rc.code == "windows_distributed"
+
+
+def test_a_users_error_on_windows_stays_the_users(tmp_path):
+    rc = _diagnose(tmp_path, TRACE + '  File "C:\\Users\\u\\train.py", line 5, in <module>\n'
+                   "ValueError: bad value\n")
+    assert rc.cause == CauseId.python_exception

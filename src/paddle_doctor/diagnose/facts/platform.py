@@ -1,0 +1,33 @@
+"""Facts about the platform a run was on, read across the text. A Windows run (its traceback paths
+are drive-letter paths) cannot run Paddle's NCCL collectives at all: Windows wheels are built
+without NCCL. A generic error in distributed code on such a run is that limit, not its own cause."""
+
+from __future__ import annotations
+
+import re
+
+from ...catalog.ids import CauseId
+from ...findings import Alternative, Finding
+from ..read.parse import Event
+from ..verdict import make_verdict
+
+WINDOWS_PATH = re.compile(r"^[A-Za-z]:\\|\\(?:site|dist)-packages\\|\\Lib\\|\\envs\\")
+DISTRIBUTED = re.compile(r"paddle[/\\](?:distributed|incubate[/\\]fleet|fluid[/\\]incubate[/\\]fleet)[/\\]|"
+                         r"dygraph[/\\]parallel\.py|init_parallel_env|NCCL|nccl")
+GENERIC = (CauseId.python_exception, CauseId.nccl_error, CauseId.launcher_bug, CauseId.cuda_error_other)
+
+
+def explained_by_windows(events: list[Event], event: Event, rank: int | None) -> Finding | None:
+    if event.sig.cause not in GENERIC:
+        return None
+    windows = [e for e in events if e.role == "frame" and WINDOWS_PATH.search(e.groups.get("path", ""))]
+    if not windows or not any(DISTRIBUTED.search(e.text) for e in events if e.role in ("frame", "exception",
+                                                                                        "cause")):
+        return None
+    return make_verdict(
+        "windows_distributed", CauseId.windows_no_nccl, rank, [windows[-1], event], "medium",
+        "the traceback's paths are Windows paths and the error is raised in distributed code: Paddle's Windows "
+        "builds have no NCCL, so multi-GPU collective training cannot run there",
+        title="a distributed (NCCL) run on Windows, where Paddle has no NCCL",
+        alternatives=(Alternative(event.sig.cause, "low", "the error may have its own reason on this platform",
+                                  "the same script fails the same way on Linux"),))
