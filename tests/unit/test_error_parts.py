@@ -108,3 +108,10 @@ def test_a_users_error_on_windows_stays_the_users(tmp_path):
     rc = _diagnose(tmp_path, TRACE + '  File "C:\\Users\\u\\train.py", line 5, in <module>\n'
                    "ValueError: bad value\n")
     assert rc.cause == CauseId.python_exception
+
+
+def test_a_loopback_endpoint_among_real_ones_explains_a_later_error(tmp_path):
+    rc = _diagnose(tmp_path, "export PADDLE_TRAINER_ENDPOINTS=10.0.0.5:6170,127.0.1.1:6170\n" + TRACE +
+                   f'  File "{SITE}/distributed/parallel.py", line 281, in init_parallel_env\n'
+                   "RuntimeError: (PreconditionNotMet) Connect to the store failed.\n")
+    assert rc.cause == CauseId.wrong_host_ip and rc.code == "loopback_endpoint"

@@ -28,7 +28,7 @@ from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_fir
 from .verdict import make_verdict
 from .errors.blocks import refine
 from .facts import setup
-from .facts.platform import explained_by_windows
+from .facts.platform import explained_by_loopback, explained_by_windows
 from .facts.versions import explained_by_nccl_versions
 from ..catalog.ids import CauseId
 
@@ -70,7 +70,8 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
     every = [e for st in ranks.values() for e in st.events]
     explained = (_explained_by_context(ranks[rank].events, event, rank)
                  or explained_by_nccl_versions(every + unranked, event, rank)
-                 or _leftover_env(every, event, rank, facts) or explained_by_windows(ranks[rank].events, event, rank))
+                 or _leftover_env(every, event, rank, facts) or explained_by_windows(ranks[rank].events, event, rank)
+                 or explained_by_loopback(every + unranked, event, rank))
     if explained is not None:
         return explained
     return (_by_structure(ranks[rank].events, event, rank, _evidence_for(ranks[rank], event), candidates)
@@ -270,7 +271,8 @@ def _from_unranked(ranks, unranked, facts) -> Finding | None:
         return None
     event = most_specific_first(causes)
     explained = (_explained_by_context(unranked, event, None) or explained_by_nccl_versions(unranked, event, None)
-                 or _leftover_env(unranked, event, None, facts) or explained_by_windows(unranked, event, None))
+                 or _leftover_env(unranked, event, None, facts) or explained_by_windows(unranked, event, None)
+                 or explained_by_loopback(unranked, event, None))
     if explained is not None:
         return explained
     return (_by_structure(unranked, event, None, [event], [(None, event)])

@@ -56,6 +56,8 @@ def from_unreached_endpoints(ranks, unranked, facts) -> Finding | None:
         return None
     hosts = {h for h in re.findall(r"'([\d.]+):\d+'", waits[-1].text)}
     bogus = [h for h in hosts if h.startswith(("0.", "255.")) or h.endswith(".255")]
+    if any(h.startswith("127.") for h in hosts) and any(not h.startswith("127.") for h in hosts):
+        bogus = sorted(h for h in hosts if h.startswith("127."))  # a node's hostname resolves to loopback
     if bogus:
         return make_verdict("endpoints_never_ready", CauseId.wrong_host_ip, None, waits[:1] + waits[-1:],
                             "high" if len(waits) > 1 else "medium",
