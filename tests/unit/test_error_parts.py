@@ -115,3 +115,11 @@ def test_a_loopback_endpoint_among_real_ones_explains_a_later_error(tmp_path):
                    f'  File "{SITE}/distributed/parallel.py", line 281, in init_parallel_env\n'
                    "RuntimeError: (PreconditionNotMet) Connect to the store failed.\n")
     assert rc.cause == CauseId.wrong_host_ip and rc.code == "loopback_endpoint"
+
+
+def test_no_driver_on_the_machine_explains_insufficient_driver(tmp_path):
+    """A GPU wheel on a node with no NVIDIA driver: CUDA says "driver insufficient" (Paddle#14625)."""
+    rc = _diagnose(tmp_path, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
+                   "OSError: (External) CUDA error(35), CUDA driver version is insufficient for CUDA runtime "
+                   "version.\n")
+    assert rc.cause == CauseId.device_not_found

@@ -85,10 +85,14 @@ GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nc
                   CauseId.dataloader_worker_crash, CauseId.launcher_bug)
 
 
+# A machine with no GPU driver (or a build without GPU support) also explains the device errors CUDA
+# reports for it: "driver version is insufficient" (no driver at all, Paddle#14625), "no CUDA-capable device".
+EXPLAINS_ALSO = {CauseId.device_not_found: (CauseId.cuda_cudnn_mismatch, CauseId.cuda_visible_devices_misconfig)}
+
+
 def _explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
-    if event.sig.cause not in GENERIC_CAUSES:
-        return None
-    context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)]
+    context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)
+               and (event.sig.cause in GENERIC_CAUSES or event.sig.cause in EXPLAINS_ALSO.get(e.sig.cause, ()))]
     if not context:
         return None
     warning = context[-1]

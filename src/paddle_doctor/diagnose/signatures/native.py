@@ -61,6 +61,15 @@ NATIVE = (
          source="pp 2.4.2-3.3.1 paddle/device/__init__.py _convert_to_place (The device should not be %s, since "
                 "PaddlePaddle is not compiled with CUDA); distributed/parallel.py (your paddle is not compiled "
                 "with cuda but you assign 'nccl' as backend)"),
+    _sig("no_gpu_driver", r"libcuda\.so[.\d]*: cannot open shared object file|NVIDIA-SMI has failed because it "
+         r"couldn't communicate with the NVIDIA driver|nvidia-smi: (?:command )?not found|Found no NVIDIA driver|"
+         r"no NVIDIA driver (?:on|is installed)", "context", CauseId.device_not_found, 92,
+         "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest "
+         "NVIDIA driver is installed and running.",
+         title="this machine has no working NVIDIA driver: no GPU is usable here",
+         source="NVIDIA driver tools (nvidia-smi: NVIDIA-SMI has failed because it couldn't communicate with the "
+                "NVIDIA driver); the C library loader (libcuda.so.1: cannot open shared object file) for Paddle's "
+                "dynload of the driver library; CUDA then reports cudaErrorInsufficientDriver (Paddle#14625)"),
     _sig("not_compiled_with_gpu", r"(?i)not compiled with (?:cuda|gpu)(?: or xpu)?\b|compiled with WITH_GPU, but no "
          r"GPU found|installed (?:the )?CPU version (?:of )?PaddlePaddle", "context", CauseId.device_not_found, 90,
          "WARNING 2021-06-09 10:59:28,075 launch.py:352] Not found distinct arguments and not compiled with cuda or "
