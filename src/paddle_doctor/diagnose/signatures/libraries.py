@@ -29,6 +29,16 @@ LIBRARIES = (
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is "
          "not configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
          title="libnccl.so cannot be loaded"),
+    _sig("cuda_lib_missing", r"(?i)(?:failed to find dynamic library|dynamic library \()\s*:?\s*(?P<lib>lib(?:cudnn|"
+         r"cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)[\w.]*)|Cannot load cudnn shared library",
+         "cause", CauseId.cuda_cudnn_mismatch, 95,
+         "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libcudnn.so) that Paddle depends on is "
+         "not configured correctly. (error code is libcudnn.so: cannot open shared object file)",
+         title="a CUDA library this Paddle build needs ({lib}) cannot be loaded: not installed, or another version",
+         source="pp 1.8.5-3.3.1 so: platform/dynload/dynamic_loader.cc GetCUDNNDsoHandle / GetCublasDsoHandle / "
+                "GetCUDARTDsoHandle (Failed to find dynamic library: %s; The third-party dynamic library (%s) that "
+                "Paddle depends on is not configured correctly.); platform/dynload/cudnn.cc (Cannot load cudnn "
+                "shared library. Cannot invoke method cudnnGetVersion.)"),
     _sig("nccl_version", r"Mismatched NCCL version detected|NCCL version mismatch|nccl version (?:mismatch|not match)|"
          r"ncclInvalidUsage.*version|NCCL library is (?:too old|not backwards compatible)|"
          r"compiled with too old version of NCCL", "cause", CauseId.nccl_version_mismatch, 95,
