@@ -45,7 +45,7 @@ SIGNAL_CAUSES = {
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
     for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
                  setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints, setup.from_hang_dump, _from_unranked,
-                 setup.from_spawn_child, _from_launcher_only, _from_lone_timeout, _from_any_error):
+                 setup.from_spawn_child, _from_launcher_only, setup.from_lone_timeout, _from_any_error):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict
@@ -136,8 +136,14 @@ def _pick(candidates: list[tuple[int, Event]]) -> tuple[int, Event]:
     return min(candidates, key=lambda c: (-c[1].sig.specificity, c[0]))
 
 
+SYMPTOM_SIGNATURES = ("dl_blocking_queue", "dl_reader_thread")
+
+
 def _confidence(event: Event, candidates) -> str:
-    """Specific signatures are high; a generic exception is high only when it stands alone."""
+    """Specific signatures are high; a generic exception is high only when it stands alone; a
+    symptom that says the real error is elsewhere (the DataLoader's "reader raised") is at most medium."""
+    if event.sig.name in SYMPTOM_SIGNATURES:
+        return "medium"
     if event.sig.specificity >= 80 or (event.sig.specificity >= 50 and len(candidates) == 1):
         return "high"
     return "medium" if event.sig.specificity >= 50 else "low"
@@ -330,24 +336,6 @@ def _every_rank_aborted(facts: LauncherFacts) -> bool:
     """The old launcher lists every aborted rank; all of them at once is the script's own exit."""
     return (facts.kind == "fleet.launch" and (facts.world or 0) >= 2
             and set(facts.failed) == set(range(facts.world or 0)))
-
-
-def _from_lone_timeout(ranks, unranked, facts) -> Finding | None:
-    """One process's text (no ranks, no launcher) whose only error is a collective that timed out:
-    from here the peer is unseen, so the timeout itself is the finding."""
-    if ranks or facts.kind:
-        return None
-    timeouts = [e for e in unranked if e.role in ("peer_closed", "real_timeout") and "TIMEOUT" in e.text]
-    if not timeouts:
-        return None
-    return make_verdict(
-        "lone_collective_timeout", CauseId.collective_timeout, None, timeouts[:1], "medium",
-        "this process timed out in a collective (gloo TIMEOUT) and the text shows no error of its own; its peer's "
-        "log was not given",
-        alternatives=(Alternative(CauseId.host_oom_killed, "low", "the peer died silently (SIGKILL)",
-                                  "the peer's log stops without an error"),
-                      Alternative(CauseId.rank_divergent_collective, "low", "the peer was busy elsewhere (a "
-                                  "rank-0-only evaluation, another collective)", "the peer's log ends in other work")))
 
 
 def _launcher_lines(facts: LauncherFacts, rank: int) -> list[Event]:

@@ -104,3 +104,21 @@ def from_contradicting_launch_cmds(ranks, unranked, facts) -> Finding | None:
     return make_verdict("launch_ips_disagree", CauseId.config_error, None, shown, "high" if same_nodes else "medium", why,
                         title="the nodes' launch commands disagree on --ips"
                               + (" (same hosts, different order)" if same_nodes else ""))
+
+
+def from_lone_timeout(ranks, unranked, facts) -> Finding | None:
+    """One process's text (no ranks, no launcher) whose only error is a collective that timed out:
+    from here the peer is unseen, so the timeout itself is the finding."""
+    if ranks or facts.kind:
+        return None
+    timeouts = [e for e in unranked if e.role in ("peer_closed", "real_timeout") and "TIMEOUT" in e.text]
+    if not timeouts:
+        return None
+    return make_verdict(
+        "lone_collective_timeout", CauseId.collective_timeout, None, timeouts[:1], "medium",
+        "this process timed out in a collective (gloo TIMEOUT) and the text shows no error of its own; its peer's "
+        "log was not given",
+        alternatives=(Alternative(CauseId.host_oom_killed, "low", "the peer died silently (SIGKILL)",
+                                  "the peer's log stops without an error"),
+                      Alternative(CauseId.rank_divergent_collective, "low", "the peer was busy elsewhere (a "
+                                  "rank-0-only evaluation, another collective)", "the peer's log ends in other work")))
