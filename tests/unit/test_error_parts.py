@@ -123,3 +123,14 @@ def test_no_driver_on_the_machine_explains_insufficient_driver(tmp_path):
                    "OSError: (External) CUDA error(35), CUDA driver version is insufficient for CUDA runtime "
                    "version.\n")
     assert rc.cause == CauseId.device_not_found
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("RuntimeError: (NotFound) Cannot open file ./output/model.pdparams for load op, please check.",
+     CauseId.file_not_found),
+    ("RuntimeError: (ExecutionTimeout) Wait for the communication task timed out.", CauseId.collective_timeout),
+    ("MemoryError: (ResourceExhausted) Fail to alloc memory of 1099511627776 size on CPU.",
+     CauseId.host_out_of_memory),
+])
+def test_paddles_error_class_and_its_object_name_the_cause(tmp_path, line, cause):
+    assert _diagnose(tmp_path, line + "\n").cause == cause

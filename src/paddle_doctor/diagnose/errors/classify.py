@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ...catalog.ids import CauseId
 from . import codes as tables
-from .components import CPP_FILES, LAUNCHER_VARIABLES, NCCL_OPERATORS, TYPE_BY_MODULE
+from .components import CPP_FILES, ERROR_CLASSES, LAUNCHER_VARIABLES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts
 
@@ -95,6 +95,13 @@ def from_cpp_file(parts: ErrorParts) -> Verdict | None:
     return None
 
 
+def from_error_class(parts: ErrorParts) -> Verdict | None:
+    for error_class, message_re, cause, specificity, why in ERROR_CLASSES:
+        if parts.error_class == error_class and re.search(message_re, parts.message or parts.text):
+            return Verdict(cause, specificity, why, "error_class")
+    return None
+
+
 def from_type_and_module(parts: ErrorParts) -> Verdict | None:
     paddle = parts.innermost_of("paddle")
     module = paddle.module if paddle else ""
@@ -146,7 +153,8 @@ def fallback(parts: ErrorParts) -> Verdict | None:
 
 def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
-    for rule in (from_operator, from_codes, from_cpp_file, from_type_and_module, from_call_signature):
+    for rule in (from_operator, from_codes, from_cpp_file, from_error_class, from_type_and_module,
+                 from_call_signature):
         verdict = rule(parts)
         if verdict is not None and verdict.cause not in (CauseId.cuda_error_other, CauseId.nccl_error):
             return verdict

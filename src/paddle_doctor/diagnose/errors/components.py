@@ -24,6 +24,21 @@ CPP_FILES: tuple[tuple[str, C, int, str, str], ...] = (
     (r"parallel_executor\.cc$", None, 0, "", ""),
 )
 
+# Paddle's error class (errors.h: the enforce macros' category) x what the message names -> cause.
+# (class, message pattern, cause, specificity, why)
+ERROR_CLASSES: tuple[tuple[str, str, C, int, str], ...] = (
+    ("Unavailable", r"shared memory|\bshm\b|memory map", C.shm_too_small, 92,
+     "Paddle reports shared memory unavailable (errors::Unavailable)"),
+    ("ResourceExhausted", r"\b(?:GPU|CUDA|gpu|device)\b", C.gpu_oom, 90,
+     "Paddle reports device memory exhausted (errors::ResourceExhausted)"),
+    ("ResourceExhausted", r"\bCPU\b|host|alloc memory of", C.host_out_of_memory, 88,
+     "Paddle reports host memory exhausted (errors::ResourceExhausted)"),
+    ("NotFound", r"\bfile\b|\bpath\b|director|No such file|cannot open", C.file_not_found, 85,
+     "Paddle reports a file it needs not found (errors::NotFound)"),
+    ("ExecutionTimeout", r"", C.collective_timeout, 80,
+     "Paddle reports an operation that timed out (errors::ExecutionTimeout: communication waits)"),
+)
+
 # Operators that exist only in builds with NCCL: "has not been registered" names a build without it.
 NCCL_OPERATORS = ("gen_nccl_id", "c_gen_nccl_id", "c_comm_init", "c_comm_init_all", "c_comm_init_multitrainer",
                   "ncclInit", "ncclAllReduce", "c_allreduce_sum", "c_broadcast", "c_sync_comm_stream",
