@@ -134,3 +134,16 @@ def test_no_driver_on_the_machine_explains_insufficient_driver(tmp_path):
 ])
 def test_paddles_error_class_and_its_object_name_the_cause(tmp_path, line, cause):
     assert _diagnose(tmp_path, line + "\n").cause == cause
+
+
+def test_nodes_that_never_join_the_new_launchers_master(tmp_path):
+    rc = _diagnose(tmp_path, "LAUNCH INFO 2024-05-24 11:30:38,100 nnodes: 2\n"
+                   "LAUNCH INFO 2024-05-24 11:30:40,681 Waiting peer start...\n"
+                   "LAUNCH INFO 2024-05-24 12:30:40,681 Terminating with signal 2\n")
+    assert rc.cause == CauseId.config_error and rc.code == "peers_never_joined"
+
+
+def test_a_wait_followed_by_a_run_is_not_a_rendezvous_failure(tmp_path):
+    rc = _diagnose(tmp_path, "LAUNCH INFO 2024-05-24 11:30:40,681 Waiting peer start...\n"
+                   "LAUNCH INFO 2024-05-24 11:30:50,000 Pod completed\nLAUNCH INFO 2024-05-24 11:30:50,001 Exit code 0\n")
+    assert rc is None or rc.code != "peers_never_joined"

@@ -44,8 +44,8 @@ SIGNAL_CAUSES = {
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
     for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
-                 setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints, setup.from_hang_dump, _from_unranked,
-                 setup.from_spawn_child, _from_launcher_only, setup.from_lone_timeout, _from_any_error):
+                 setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints, setup.from_peers_never_joined,
+                 setup.from_hang_dump, _from_unranked, setup.from_spawn_child, _from_launcher_only, setup.from_lone_timeout, _from_any_error):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict

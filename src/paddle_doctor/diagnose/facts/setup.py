@@ -122,3 +122,31 @@ def from_lone_timeout(ranks, unranked, facts) -> Finding | None:
                                   "the peer's log stops without an error"),
                       Alternative(CauseId.rank_divergent_collective, "low", "the peer was busy elsewhere (a "
                                   "rank-0-only evaluation, another collective)", "the peer's log ends in other work")))
+
+
+# What the launcher prints after it has started a job's processes: a wait followed by these was over.
+_STARTED = ("launcher_failed", "launcher_abort", "launcher_exit", "launcher_ok", "cause", "exception", "peer_closed",
+            "real_timeout", "listen")
+
+
+def from_peers_never_joined(ranks, unranked, facts) -> Finding | None:
+    """The new launcher's master sync (``Waiting peer start...``, ``master not ready``) that is the
+    last thing it did: the other nodes never joined, or this node never reached the master."""
+    events = sorted((e for s in ranks.values() for e in s.events), key=lambda e: (e.file, e.offset)) + unranked
+    waits = [e for e in events if e.role == "peer_wait"]
+    if not waits or facts.completed:
+        return None
+    last = waits[-1]
+    if any(e.role in _STARTED and (e.file, e.offset) > (last.file, last.offset) for e in events):
+        return None
+    unreachable = sum("master not ready" in e.text for e in waits)
+    why = ("this node kept failing to reach the launcher's master (`master not ready`): the master was not started, "
+           "or --master names an address this node cannot reach" if unreachable >= 2 else
+           "the launcher waited for the other nodes to join and nothing followed: they were never started with the "
+           "same command (the same --master and --nnodes on every node)")
+    return make_verdict(
+        "peers_never_joined", CauseId.config_error, None, waits[:1] + waits[-1:], "medium", why,
+        title="the job's other nodes never joined the launcher's rendezvous",
+        alternatives=(Alternative(CauseId.wrong_host_ip, "low", "the nodes run, but --master is an address they "
+                                  "cannot reach", "from each node, `nc -zv <master ip> <port>`"),))
+

@@ -49,7 +49,7 @@ TRIGGERS: tuple[str, ...] = (
     "--gpus", "--devices", "--selected_gpus", "FLAGS_selected_gpus", "gpus: ", "devices: ",
     # issue 23: enforce hints, builds without GPU, our watchdog's line, the kernel OOM killer, no driver
     "[Hint:", "not compiled with", "WITH_GPU", "CPU version", "] watchdog on rank", "oom-kill", "oom_reaper",
-    "NVIDIA-SMI", "nvidia-smi", "libcuda", "NVIDIA driver",
+    "NVIDIA-SMI", "nvidia-smi", "libcuda", "NVIDIA driver", "Waiting peer start", "master not ready",
 )
 
 

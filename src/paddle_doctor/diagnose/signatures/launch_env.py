@@ -145,6 +145,10 @@ LAUNCH_ENV = (
          example="not ready endpoints:['0.1.68.146:38149', '0.1.68.146:35087', '0.1.68.146:56455']",
          source="pp 2.0.2-2.6.2 paddle/distributed/fleet/base/private_helper_function.py wait_server_ready "
                 "(server not ready, wait 3 sec to retry... / not ready endpoints:%s)"),
+    _sig("launch_peer_wait", r"LAUNCH (?:INFO|WARNING) .* (?P<what>Waiting peer start|master not ready)", "peer_wait",
+         example="LAUNCH WARNING 2024-05-24 11:30:40,681 master not ready",
+         source="pp 2.4.2-3.3.1 paddle/distributed/launch/controllers/master.py sync_peers (logger.info('Waiting "
+                "peer start...'); logger.warning('master not ready') while the master's store does not answer)"),
     _sig("launch_cmd_ips", r"(?:paddle\.distributed\.(?:fleet\.)?launch|fleetrun)\b.*?--ips[= ]['\"]?(?P<ips>[\w.,:-]+)",
          "launch_cmd", example='python -m paddle.distributed.launch --ips="192.168.0.1,192.168.0.2" --gpus=0,1 train.py',
          source="pp 1.8.5 paddle/distributed/launch.py, 2.0.2-3.3.1 paddle/distributed/fleet/launch.py, "
