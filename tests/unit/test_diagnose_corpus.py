@@ -1,17 +1,18 @@
-"""diagnose on real users' logs (pasted text from public GitHub issues, Paddle 0.x-3.x): both shared
-sets. Prints top-1 and top-3 per set and per label confidence; the goal is >= 90 % top-1 on each.
+"""diagnose on real users' logs (pasted text from public GitHub issues, Paddle 0.x-3.x): every shared
+set (real-dev, real-dev2, real-dev3). Prints top-1 and top-3 per set and per label confidence; the goal is >= 90 % top-1 on each.
 No log is special-cased: signatures come from the emitting code (see signatures.SOURCES)."""
 
 import json
 import re
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from conftest import CORPORA, CORPUS
 from paddle_doctor.diagnose import diagnose_paths
 
-SETS = [c for c in CORPORA if (c / "labels.jsonl").exists()]
+SETS = [c for c in dict.fromkeys([*CORPORA, CORPUS.parent / "real-dev3"]) if (c / "labels.jsonl").exists()]
 pytestmark = pytest.mark.skipif(not SETS, reason="shared corpus not present")
 GOAL = 0.90
 
@@ -74,14 +75,14 @@ def test_never_silent_on_a_log_with_an_error(corpus):
 
 
 def test_high_confidence_is_mostly_right():
-    """Confidence means something: on both sets, a high verdict is right at least 90 % of the time."""
+    """Confidence means something: over the shared sets, a high verdict is right at least 95 % of the time."""
     total = right = 0
     for corpus in SETS:
         _, _, by_ours = _score(corpus)
         k, h = by_ours.get("high", [0, 0])
         total, right = total + k, right + h
     print(f"high-confidence verdicts right: {right}/{total}")
-    assert total and right / total >= 0.9
+    assert total and right / total >= 0.95
 
 
 @pytest.mark.parametrize("label", _labels(SETS[0]) if SETS else [], ids=lambda lab: lab["id"])
@@ -98,3 +99,15 @@ def test_corpus_json_contract(label, run_cli):
     for ev in rc["evidence"]:
         assert set(ev) >= {"file", "line", "text"} and ev["line"] >= 1
     assert b"\x1b[" not in proc.stdout
+
+
+FIXTURE_LOGS = sorted(p for p in (Path(__file__).resolve().parents[1] / "fixtures").rglob("*")
+                      if p.is_file() and (p.name.startswith("workerlog.") or p.suffix in (".out", ".log")))
+
+
+@pytest.mark.parametrize("path", FIXTURE_LOGS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_never_silent_on_a_fixture_log_with_an_error(path):
+    """Each recorded log (a worker log, a terminal, read alone) that carries an error gets a verdict."""
+    if not carries_error(path):
+        pytest.skip("no error in this log")
+    assert diagnose_paths([str(path)]).root_cause is not None

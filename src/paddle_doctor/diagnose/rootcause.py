@@ -22,12 +22,13 @@ Every rule returns the root-cause Finding (:func:`verdict.make_verdict`), altern
 
 from __future__ import annotations
 
-import re
-
 from ..findings import Alternative, Finding
 from .read.parse import Event
 from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
 from .verdict import make_verdict
+from .errors.blocks import refine
+from .facts import setup
+from .facts.platform import explained_by_loopback, explained_by_windows
 from .facts.versions import explained_by_nccl_versions
 from ..catalog.ids import CauseId
 
@@ -43,8 +44,8 @@ SIGNAL_CAUSES = {
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
     for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
-                 _from_contradicting_launch_cmds, _from_unreached_endpoints, _from_hang_dump, _from_unranked,
-                 _from_spawn_child, _from_launcher_only, _from_any_error):
+                 setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints, setup.from_peers_never_joined,
+                 setup.from_hang_dump, _from_unranked, setup.from_spawn_child, _from_launcher_only, setup.from_lone_timeout, _from_any_error):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict
@@ -69,22 +70,29 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
     every = [e for st in ranks.values() for e in st.events]
     explained = (_explained_by_context(ranks[rank].events, event, rank)
                  or explained_by_nccl_versions(every + unranked, event, rank)
-                 or _leftover_env(every, event, rank, facts))
+                 or _leftover_env(every, event, rank, facts) or explained_by_windows(ranks[rank].events, event, rank)
+                 or explained_by_loopback(every + unranked, event, rank))
     if explained is not None:
         return explained
-    return make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
-                        _confidence(event, candidates), _why(event, candidates))
+    return (_by_structure(ranks[rank].events, event, rank, _evidence_for(ranks[rank], event), candidates)
+            or make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
+                            _confidence(event, candidates), _why(event, candidates)))
 
 
 # Errors that say "something failed" without saying why: an earlier warning that names a cause
 # (a version mismatch) explains them.
-GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, CauseId.segfault, CauseId.dataloader_worker_crash)
+GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, CauseId.segfault,
+                  CauseId.dataloader_worker_crash, CauseId.launcher_bug)
+
+
+# A machine with no GPU driver (or a build without GPU support) also explains the device errors CUDA
+# reports for it: "driver version is insufficient" (no driver at all, Paddle#14625), "no CUDA-capable device".
+EXPLAINS_ALSO = {CauseId.device_not_found: (CauseId.cuda_cudnn_mismatch, CauseId.cuda_visible_devices_misconfig)}
 
 
 def _explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
-    if event.sig.cause not in GENERIC_CAUSES:
-        return None
-    context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)]
+    context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)
+               and (event.sig.cause in GENERIC_CAUSES or event.sig.cause in EXPLAINS_ALSO.get(e.sig.cause, ()))]
     if not context:
         return None
     warning = context[-1]
@@ -128,8 +136,14 @@ def _pick(candidates: list[tuple[int, Event]]) -> tuple[int, Event]:
     return min(candidates, key=lambda c: (-c[1].sig.specificity, c[0]))
 
 
+SYMPTOM_SIGNATURES = ("dl_blocking_queue", "dl_reader_thread")
+
+
 def _confidence(event: Event, candidates) -> str:
-    """Specific signatures are high; a generic exception is high only when it stands alone."""
+    """Specific signatures are high; a generic exception is high only when it stands alone; a
+    symptom that says the real error is elsewhere (the DataLoader's "reader raised") is at most medium."""
+    if event.sig.name in SYMPTOM_SIGNATURES:
+        return "medium"
     if event.sig.specificity >= 80 or (event.sig.specificity >= 50 and len(candidates) == 1):
         return "high"
     return "medium" if event.sig.specificity >= 50 else "low"
@@ -256,32 +270,8 @@ def _from_real_timeout(ranks, unranked, facts) -> Finding | None:
                    f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
 
 
-def _from_hang_dump(ranks, unranked, facts) -> Finding | None:
-    states = list(ranks.values()) or [RankState(-1, events=unranked)]
-    for state in states:
-        retries = [e for e in state.events if e.role == "rendezvous_retry"]
-        listens = [e for e in state.events if e.role == "listen"]
-        if _retries_own_port(retries, listens):
-            return make_verdict("retries_own_port", CauseId.wrong_host_ip, _rank_or_none(state), [listens[0], retries[0]],
-                                "medium",
-                           "the process listens on a port and keeps retrying to reach that same port at another "
-                           "address: the address it was given is not this machine's")
-        stuck = [e for e in state.events if e.role == "hang_site" and "rendezvous" in e.sig.name]
-        if stuck or (retries and len(retries) >= 3):
-            ev = (stuck or retries)[:2] + [e for e in state.events if e.role == "terminated"][:1]
-            if not facts.kind:
-                return make_verdict("lone_rendezvous", CauseId.residual_dist_env, _rank_or_none(state), ev, "medium",
-                               "a single process (no launcher) hung in distributed rendezvous until it was "
-                               "killed: it was told to wait for peers that do not exist")
-            return make_verdict("rendezvous_never_met", CauseId.wrong_host_ip, _rank_or_none(state), ev, "low",
-                           "the ranks never met during rendezvous")
-    return None
 
 
-def _retries_own_port(retries: list[Event], listens: list[Event]) -> bool:
-    ports = {e.groups.get("port") or e.groups.get("port2") for e in listens}
-    return any(e.groups.get("port") in ports and e.groups.get("host") not in ("127.0.0.1", "localhost")
-               for e in retries)
 
 
 def _from_unranked(ranks, unranked, facts) -> Finding | None:
@@ -291,11 +281,29 @@ def _from_unranked(ranks, unranked, facts) -> Finding | None:
         return None
     event = most_specific_first(causes)
     explained = (_explained_by_context(unranked, event, None) or explained_by_nccl_versions(unranked, event, None)
-                 or _leftover_env(unranked, event, None, facts))
+                 or _leftover_env(unranked, event, None, facts) or explained_by_windows(unranked, event, None)
+                 or explained_by_loopback(unranked, event, None))
     if explained is not None:
         return explained
-    return make_verdict(event.sig.name, event.sig.cause, None, [event], _confidence(event, [(None, event)]),
-                   "a cause signature in the given text, which names no rank")
+    return (_by_structure(unranked, event, None, [event], [(None, event)])
+            or make_verdict(event.sig.name, event.sig.cause, None, [event], _confidence(event, [(None, event)]),
+                            "a cause signature in the given text, which names no rank"))
+
+
+def _by_structure(events: list[Event], event: Event, rank: int | None, evidence: list[Event],
+                  candidates) -> Finding | None:
+    """A generic error line read again by its parts (errors/): its code, operator, C++ file, module."""
+    verdict = refine(events, event)
+    if verdict is None:
+        return None
+    if verdict.cause == event.sig.cause:  # same cause: only the why says more (where it was raised)
+        return make_verdict(event.sig.name, event.sig.cause, rank, evidence, _confidence(event, candidates),
+                            f"{_why(event, candidates)}; {verdict.why}")
+    confidence = "high" if verdict.specificity >= 90 else "medium"
+    return make_verdict(f"structure_{verdict.part}", verdict.cause, rank, evidence, confidence,
+                        f"the error's structure names it: {verdict.why}",
+                        alternatives=(Alternative(event.sig.cause, "low", f"the line read alone: {event.sig.name}",
+                                                  "the parts above do not apply"),))
 
 
 def _from_launcher_only(ranks, unranked, facts) -> Finding | None:
@@ -322,13 +330,23 @@ def _from_launcher_only(ranks, unranked, facts) -> Finding | None:
     note = (f"The cause is not in what was given: open {target}, or pass the whole log dir: "
             f"paddle-doctor diagnose {log_dir}/. If there is no log dir, rerun with "
             f"`python -m paddle.distributed.launch --log_dir {log_dir} ...`.")
+    if _every_rank_aborted(facts) and not victims:
+        return make_verdict(
+            "every_rank_aborted", CauseId.python_exception, rank, facts.events[:2], "low",
+            f"the launcher reports that all {facts.world} trainers aborted and no rank shows a peer's failure: the "
+            "script stopped with its own error in every rank alike (its message is in the workers' logs)",
+            notes=(note,), title=f"every rank's script exited with an error; the message is in {target}",
+            alternatives=(Alternative("unknown", "low", "a failure outside the script in every rank at once",
+                                      f"{target} ends in a Python traceback or the script's own message"),))
     return make_verdict("cause_not_given", "unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
                    "only the launcher's report and symptoms were given", notes=(note,),
                    title=f"the cause is in {target}, which was not given")
 
 
-def _rank_or_none(state: RankState) -> int | None:
-    return state.rank if state.rank >= 0 else None
+def _every_rank_aborted(facts: LauncherFacts) -> bool:
+    """The old launcher lists every aborted rank; all of them at once is the script's own exit."""
+    return (facts.kind == "fleet.launch" and (facts.world or 0) >= 2
+            and set(facts.failed) == set(range(facts.world or 0)))
 
 
 def _launcher_lines(facts: LauncherFacts, rank: int) -> list[Event]:
@@ -344,32 +362,8 @@ def _evidence_for(state: RankState, event: Event) -> list[Event]:
     return lines
 
 
-def _from_unreached_endpoints(ranks, unranked, facts) -> Finding | None:
-    """Fleet's ``wait_server_ready`` lists the peers' endpoints it cannot reach, every 3 s. Peers that
-    never answer were given addresses that are not theirs (or never started)."""
-    events = [e for s in ranks.values() for e in s.events] + unranked
-    waits = [e for e in events if e.sig.name == "fleet_server_not_ready"]
-    if len(waits) < 2:
-        return None
-    hosts = {h for h in re.findall(r"'([\d.]+):\d+'", waits[-1].text)}
-    bogus = [h for h in hosts if h.startswith(("0.", "255.")) or h.endswith(".255")]
-    why = ("the trainers kept waiting for endpoints that never answered"
-           + (f"; {', '.join(sorted(bogus))} is not a usable host address" if bogus else ""))
-    return make_verdict("endpoints_never_ready", CauseId.wrong_host_ip, None, waits[:1] + waits[-1:],
-                        "high" if bogus else "medium", why,
-                        title="the trainers' endpoints were never reachable: the host addresses are wrong")
 
 
-def _from_spawn_child(ranks, unranked, facts) -> Finding | None:
-    """A traceback that starts in ``multiprocessing/spawn.py spawn_main`` comes from a child process
-    re-importing the main module; with no error of its own after it, the re-import is what failed."""
-    events = [e for s in ranks.values() for e in s.events] + unranked
-    spawned = [e for e in events if e.sig.name == "spawn_main_frame"]
-    if not spawned:
-        return None
-    return make_verdict("spawn_child_failed", CauseId.main_guard_missing, None, spawned[:1], "medium",
-                        "a spawned child failed while re-importing the main module (spawn_main), and no other "
-                        "error follows", title="a spawned worker failed while re-importing the main script")
 
 
 # Lines that say an error happened, even when no signature explains them.
@@ -399,22 +393,3 @@ def _from_any_error(ranks, unranked, facts) -> Finding | None:
                         notes=("Pass the whole log dir (paddle-doctor diagnose log/), or rerun with "
                                "GLOG_v=3 NCCL_DEBUG=INFO to get the failing rank's full error.",))
 
-
-def _from_contradicting_launch_cmds(ranks, unranked, facts) -> Finding | None:
-    """The launchers of a multi-node job must get the same ``--ips`` in the same order: each node
-    takes its rank from its position in that list, so two orders give two nodes the same rank."""
-    events = [e for s in ranks.values() for e in s.events] + unranked
-    cmds = [e for e in events if e.sig.name == "launch_cmd_ips"]
-    lists = {tuple(x.strip() for x in e.groups["ips"].split(",")) for e in cmds}
-    if len(lists) < 2:
-        return None
-    first, *others = sorted(lists)
-    same_nodes = all(set(o) == set(first) for o in others)
-    shown = [next(e for e in cmds if tuple(x.strip() for x in e.groups["ips"].split(",")) == ips)
-             for ips in sorted(lists)][:2]
-    why = ("the nodes were launched with the same --ips in different orders: each node takes its rank from "
-           "its position in the list, so two nodes claim the same rank" if same_nodes else
-           "the nodes were launched with different --ips lists: they do not agree on who is in the job")
-    return make_verdict("launch_ips_disagree", CauseId.config_error, None, shown, "high" if same_nodes else "medium", why,
-                        title="the nodes' launch commands disagree on --ips"
-                              + (" (same hosts, different order)" if same_nodes else ""))

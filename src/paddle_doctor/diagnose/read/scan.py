@@ -48,6 +48,9 @@ TRIGGERS: tuple[str, ...] = (
     "but not set", "Memory map failed", "open files", "Errno", "ancdata", "WARN", "insufficient",
     "CUDNN version", "init.cc", "received by PID", "spawn.py", "FATAL", "FAILED", "num_samples", "--ips", "of devices", "PADDLE_TRAINER", "PADDLE_CURRENT", "PADDLE_MASTER",
     "--gpus", "--devices", "--selected_gpus", "FLAGS_selected_gpus", "gpus: ", "devices: ",
+    # issue 23: enforce hints, builds without GPU, our watchdog's line, the kernel OOM killer, no driver
+    "[Hint:", "not compiled with", "WITH_GPU", "CPU version", "] watchdog on rank", "oom-kill", "oom_reaper",
+    "NVIDIA-SMI", "nvidia-smi", "libcuda", "NVIDIA driver", "Waiting peer start", "master not ready",
 )
 
 

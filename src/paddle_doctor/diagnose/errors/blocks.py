@@ -1,0 +1,51 @@
+"""From the events of one rank to the error block around its chosen cause line, and from the
+block's parts to a cause (:func:`refine`): what the signatures matched as a generic error
+(``python_exception``, a CUDA or NCCL error with no cause of its own) is read again by its structure.
+"""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from .classify import Verdict, classify
+from .parts import ErrorParts, parse_block
+
+# Signatures whose cause is generic: the structure may name a more specific one.
+REFINABLE = ("exception", "cuda_other", "cuda_init_error", CauseId.nccl_error, "error_line", "launcher_frame")
+GENERIC = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error)
+BLOCK_BYTES = 6000  # how far before the cause line its traceback frames may start
+AFTER_BYTES = 1500  # how far after it the hint, operator and C++ position may follow
+
+
+def block_of(events: list, event) -> list:
+    """The events of ``event``'s error block, in file order: the frames and lines shortly before it
+    in the same file (from the last traceback header on), itself, and the lines just after it."""
+    same = [e for e in events if e.file == event.file and event.offset - BLOCK_BYTES <= e.offset
+            <= event.offset + AFTER_BYTES]
+    before = [e for e in same if e.offset < event.offset]
+    starts = [i for i, e in enumerate(before) if e.role == "traceback"]
+    before = before[starts[-1]:] if starts else before
+    after = [e for e in same if e.offset > event.offset and e.role not in ("traceback", "frame")]
+    return before + [event] + after[:4]
+
+
+def parts_of(events: list, event) -> ErrorParts:
+    lines: list[str] = []
+    for e in block_of(events, event):
+        lines.append(e.text)
+        if e.next_text:
+            lines.append(e.next_text)
+    return parse_block(lines)
+
+
+def refine(events: list, event) -> Verdict | None:
+    """A specific cause read from the structure of ``event``'s block, or None (keep the signature's)."""
+    if event.sig.name not in REFINABLE:
+        return None
+    verdict = classify(parts_of(events, event))
+    if verdict is None or verdict.cause not in GENERIC:
+        return verdict
+    # A generic answer never replaces a more specific line; it may only say more about the same one,
+    # or name the library (a CUDA code) behind a bare exception.
+    if verdict.cause == event.sig.cause or (event.sig.cause == CauseId.python_exception and verdict.part == "code"):
+        return verdict
+    return None

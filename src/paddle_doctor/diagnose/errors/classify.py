@@ -1,0 +1,161 @@
+"""Classify an error by its parts: its codes (through the code tables), the operator, the C++ file
+and the Python module that raised it, its type; the catalog's words (the signatures) come last.
+
+``classify`` returns a :class:`Verdict` naming a cause with a why that says which part decided, or,
+when no table applies, ``python_exception`` with the frame that raised it (the user's code or
+Paddle's), or None when the parts say nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...catalog.ids import CauseId
+from . import codes as tables
+from .components import CPP_FILES, ERROR_CLASSES, LAUNCHER_VARIABLES, NCCL_OPERATORS, TYPE_BY_MODULE
+from .numbers import NUMBERS
+from .parts import Code, ErrorParts
+
+_ENUM_OF = {"cuda": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t", "cublas": "cublasStatus_t"}
+_CAUSE_OF = {"cuda": tables.CUDA_CAUSE, "nccl": tables.NCCL_CAUSE, "cudnn": tables.CUDNN_CAUSE,
+             "cublas": tables.CUBLAS_CAUSE}
+_GENERIC_OF = {"cuda": CauseId.cuda_error_other, "cuda_driver": CauseId.cuda_error_other,
+               "nccl": CauseId.nccl_error, "cudnn": CauseId.cuda_error_other, "cublas": CauseId.cuda_error_other}
+_LEGACY = {"cuda": tables.CUDA_LEGACY_NUMBERS, "cudnn": tables.CUDNN_LEGACY_NUMBERS}
+# CUDA driver API names (CUDA_ERROR_*) for the runtime names they correspond to (cuda.h).
+_DRIVER_NAMES = {"CUDA_ERROR_OUT_OF_MEMORY": "cudaErrorMemoryAllocation",
+                 "CUDA_ERROR_NOT_INITIALIZED": "cudaErrorInitializationError",
+                 "CUDA_ERROR_NO_DEVICE": "cudaErrorNoDevice", "CUDA_ERROR_INVALID_DEVICE": "cudaErrorInvalidDevice",
+                 "CUDA_ERROR_NO_BINARY_FOR_GPU": "cudaErrorNoKernelImageForDevice",
+                 "CUDA_ERROR_ILLEGAL_ADDRESS": "cudaErrorIllegalAddress",
+                 "CUDA_ERROR_LAUNCH_FAILED": "cudaErrorLaunchFailure",
+                 "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH": "cudaErrorSystemDriverMismatch",
+                 "CUDA_ERROR_STUB_LIBRARY": "cudaErrorStubLibrary"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    cause: CauseId
+    specificity: int
+    why: str
+    part: str  # which part decided: code, operator, cpp_file, module, type, frame
+
+
+def code_name(code: Code, text: str) -> str | None:
+    """The enumerator a code stands for. A number is read in the numbering of its era: the error
+    text (cudaGetErrorString's) decides when it is quoted; else the current header's value, or the
+    CUDA <= 10.0 value when the current header has none."""
+    if code.name:
+        return _DRIVER_NAMES.get(code.name, code.name) if code.kind == "cuda_driver" else code.name
+    if code.number is None:
+        return None
+    if code.kind == "cuda":
+        low = re.sub(r"\s+", " ", text.lower())
+        quoted = next((name for words, name in tables.CUDA_TEXTS.items() if words in low), None)
+        if quoted:
+            return quoted
+    current = NUMBERS.get(_ENUM_OF.get(code.kind, ""), {}).get(code.number)
+    return current or _LEGACY.get(code.kind, {}).get(code.number)
+
+
+def from_codes(parts: ErrorParts) -> Verdict | None:
+    generic = None
+    for code in parts.codes:
+        if code.kind == "errno":
+            cause = tables.ERRNO_CAUSES.get(code.number)
+            if cause is not None:
+                return Verdict(cause, 90, f"errno {code.number} names it", "code")
+            continue
+        if code.kind == "signal":
+            continue
+        name = code_name(code, parts.text)
+        cause = _CAUSE_OF.get(code.kind if code.kind != "cuda_driver" else "cuda", {}).get(name or "")
+        if cause is not None:
+            return Verdict(cause, 92, f"the error code {name} ({code.kind}) names it", "code")
+        generic = generic or Verdict(_GENERIC_OF[code.kind], 75,
+                                     f"the error code {name or code.number} ({code.kind}) names no cause of its "
+                                     "own", "code")
+    return generic
+
+
+def from_operator(parts: ErrorParts) -> Verdict | None:
+    if parts.operator in NCCL_OPERATORS and re.search(r"has\s+not\s+been\s+registered", parts.text, re.I):
+        return Verdict(CauseId.windows_no_nccl, 95,
+                       f"operator {parts.operator} exists only in builds with NCCL and is not registered in this "
+                       "one (a Windows or CPU build)", "operator")
+    return None
+
+
+def from_cpp_file(parts: ErrorParts) -> Verdict | None:
+    path = parts.cpp_file.replace("\\", "/")
+    for pattern, cause, specificity, why, _ in CPP_FILES:
+        if cause is not None and path and re.search(pattern, path, re.I):
+            return Verdict(cause, specificity, f"{why} ({path.rsplit('/', 1)[-1]}:{parts.cpp_line})", "cpp_file")
+    return None
+
+
+def from_error_class(parts: ErrorParts) -> Verdict | None:
+    for error_class, message_re, cause, specificity, why in ERROR_CLASSES:
+        if parts.error_class == error_class and re.search(message_re, parts.message or parts.text):
+            return Verdict(cause, specificity, why, "error_class")
+    return None
+
+
+def from_type_and_module(parts: ErrorParts) -> Verdict | None:
+    paddle = parts.innermost_of("paddle")
+    module = paddle.module if paddle else ""
+    for types, module_re, message_re, cause, specificity, why, _ in TYPE_BY_MODULE:
+        if parts.exc_type not in types:
+            continue
+        if module_re and not re.search(module_re, module or "-"):
+            continue
+        if message_re and not re.search(message_re, parts.message, re.I):
+            continue
+        where = f" (raised in paddle/{module})" if module else ""
+        return Verdict(cause, specificity, why + where, "module" if module_re else "type")
+    return None
+
+
+def from_call_signature(parts: ErrorParts) -> Verdict | None:
+    """A TypeError at a call the user wrote to a Paddle API (the innermost frame's source line calls
+    ``paddle.``/``fluid.``): the API takes other arguments in this version."""
+    frame = parts.innermost
+    if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
+        return None
+    if not re.search(r"unexpected keyword argument|takes \d+ positional arguments? but \d+|missing \d+ required "
+                     r"positional argument", parts.message):
+        return None
+    if not re.search(r"\b(?:paddle|fluid)\.\w", frame.source):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 75, f"the call `{frame.source[:80]}` passes arguments this Paddle "
+                   "version's API does not take: the code was written for another version", "call")
+
+
+def launcher_variable(parts: ErrorParts) -> str | None:
+    m = re.search(r"['\"](" + "|".join(LAUNCHER_VARIABLES) + r")['\"]", parts.message)
+    return m.group(1) if m else None
+
+
+def fallback(parts: ErrorParts) -> Verdict | None:
+    """``python_exception``, saying where it was raised: the user's own code or Paddle's."""
+    if not parts.exc_type:
+        return None
+    frame = parts.innermost
+    if frame is None:
+        where = "no traceback frame is in the text"
+    elif frame.owner == "user":
+        where = f"the innermost frame that raised is the user's code ({frame.path}, in {frame.func})"
+    else:
+        where = f"it was raised in {frame.owner} code ({frame.module}, in {frame.func})"
+    return Verdict(CauseId.python_exception, 50, f"{parts.exc_type} and no code table applies; {where}", "frame")
+
+
+def classify(parts: ErrorParts) -> Verdict | None:
+    """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
+    for rule in (from_operator, from_codes, from_cpp_file, from_error_class, from_type_and_module,
+                 from_call_signature):
+        verdict = rule(parts)
+        if verdict is not None and verdict.cause not in (CauseId.cuda_error_other, CauseId.nccl_error):
+            return verdict
+    return from_codes(parts) or fallback(parts)

@@ -1,0 +1,98 @@
+"""Paddle's components that raise, as data: C++ source files, operators, Python modules, and
+exception type x component -> cause. Read from the wheels' Python sources and the core libraries'
+``strings`` (pp = paddlepaddle-gpu of those versions; 3.3.1 from the installed CPU wheel).
+Each row: (pattern, cause, specificity, why, source). Patterns are matched case-insensitively
+against the part they name; the first row that matches wins.
+"""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId as C
+
+# The C++ file an error was raised at (``at /paddle/.../FILE:N``), by its path.
+CPP_FILES: tuple[tuple[str, C, int, str, str], ...] = (
+    (r"platform/nccl_helper\.h$", C.nccl_library_missing, 88,
+     "raised while creating the NCCL communicators of a system libnccl loaded at run time",
+     "pp 0.14-1.8 platform/nccl_helper.h NCCLContextMap (ncclCommInitAll through dynload)"),
+    (r"dynload/(?:nccl|dynamic_loader)\.(?:cc|h)$", C.nccl_library_missing, 70,
+     "raised by the dynamic loader, which could not load a library Paddle needs",
+     "pp 1.8.5-3.3.1 platform/dynload/dynamic_loader.cc (GetNCCLDsoHandle, ...)"),
+    (r"mmap_allocator\.cc$", C.shm_too_small, 95,
+     "raised while mapping shared memory for a DataLoader batch",
+     "pp 1.8.5-3.3.1 memory/allocation/mmap_allocator.cc"),
+    (r"(?:gpu_info|cuda_device_context|device_context)\.cc$", None, 0, "", ""),
+    (r"parallel_executor\.cc$", None, 0, "", ""),
+)
+
+# Paddle's error class (errors.h: the enforce macros' category) x what the message names -> cause.
+# (class, message pattern, cause, specificity, why)
+ERROR_CLASSES: tuple[tuple[str, str, C, int, str], ...] = (
+    ("Unavailable", r"shared memory|\bshm\b|memory map", C.shm_too_small, 92,
+     "Paddle reports shared memory unavailable (errors::Unavailable)"),
+    ("ResourceExhausted", r"\b(?:GPU|CUDA|gpu|device)\b", C.gpu_oom, 90,
+     "Paddle reports device memory exhausted (errors::ResourceExhausted)"),
+    ("ResourceExhausted", r"\bCPU\b|host|alloc memory of", C.host_out_of_memory, 88,
+     "Paddle reports host memory exhausted (errors::ResourceExhausted)"),
+    ("NotFound", r"\bfile\b|\bpath\b|director|No such file|cannot open", C.file_not_found, 85,
+     "Paddle reports a file it needs not found (errors::NotFound)"),
+    ("ExecutionTimeout", r"", C.collective_timeout, 80,
+     "Paddle reports an operation that timed out (errors::ExecutionTimeout: communication waits)"),
+)
+
+# Operators that exist only in builds with NCCL: "has not been registered" names a build without it.
+NCCL_OPERATORS = ("gen_nccl_id", "c_gen_nccl_id", "c_comm_init", "c_comm_init_all", "c_comm_init_multitrainer",
+                  "ncclInit", "ncclAllReduce", "c_allreduce_sum", "c_broadcast", "c_sync_comm_stream",
+                  "c_sync_calc_stream", "c_allgather", "c_reducescatter")
+
+# Launcher variables (set per worker by every launcher era): a KeyError for one names a process
+# started without the launcher. pp 1.8.5-3.3.1 fleet/base/role_maker.py, distributed/parallel.py,
+# launch/controllers/collective.py.
+LAUNCHER_VARIABLES = ("TRAINING_ROLE", "PADDLE_TRAINER_ID", "PADDLE_TRAINERS_NUM", "PADDLE_TRAINER_ENDPOINTS",
+                      "PADDLE_CURRENT_ENDPOINT", "PADDLE_PSERVERS_IP_PORT_LIST", "PADDLE_PORT", "POD_IP",
+                      "PADDLE_TRAINERS", "PADDLE_RANK_IN_NODE", "PADDLE_LOCAL_RANK", "PADDLE_GLOBAL_RANK",
+                      "PADDLE_MASTER", "PADDLE_NNODES", "PADDLE_WORLD_SIZE", "FLAGS_selected_gpus",
+                      "PADDLE_PSERVER_NUMS", "PADDLE_TRAINER_ENDPOINT", "PADDLE_HETER_TRAINER_IP_PORT_LIST")
+
+# Exception type x the Python module that raised (innermost Paddle frame) -> cause.
+# (exception types, module pattern, message pattern, cause, specificity, why, source)
+TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] = (
+    (("EOFError", "UnpicklingError", "UnicodeDecodeError"), r"framework/io\.py|fluid/io\.py|static/io\.py|"
+     r"framework/io_utils\.py|^pickle\.py|hapi/model\.py", r"", C.checkpoint_corrupt, 92,
+     "raised while unpickling a checkpoint in paddle.load: the file is truncated, empty or not a checkpoint",
+     "pp 2.0.2-3.3.1 paddle/framework/io.py load -> _pickle_loads_mac / pickle.load"),
+    (("EOFError", "UnpicklingError"), r"", r"ran out of input|pickle data was truncated|invalid load key",
+     C.checkpoint_corrupt, 80, "unpickling ran out of data: a truncated or empty pickle (a checkpoint)",
+     "CPython Lib/pickle.py (Ran out of input; pickle data was truncated)"),
+    (("KeyError",), r"", "|".join(LAUNCHER_VARIABLES), C.missing_dist_env, 92,
+     "a variable that only the launcher sets is missing from the environment",
+     "pp 1.8.5-3.3.1 fleet/base/role_maker.py, distributed/parallel.py (os.environ[...])"),
+    (("AssertionError",), r"role_maker\.py", r"PADDLE_|TRAINING_ROLE", C.missing_dist_env, 92,
+     "the role maker found no launcher variables", "pp 1.8.5-3.3.1 role_maker.py (assert ..., \"can't find ...\")"),
+    (("FileNotFoundError",), r"", r"", C.file_not_found, 90, "a file the run needs does not exist",
+     "CPython (errno ENOENT)"),
+    (("ValueError", "RuntimeError"), r"distributed/spawn\.py", r"device|gpu|xpu|place",
+     C.config_error, 85, "paddle.distributed.spawn rejected the device setting it was given",
+     "pp 2.0.2-3.3.1 paddle/distributed/spawn.py _get_subprocess_env_list (The selected gpu card ...)"),
+    # Deliberate checks (assert / ValueError) in the launchers' argument handling: the start-up
+    # configuration was rejected. Other types there (AttributeError, TypeError) are the launcher's own bug.
+    (("AssertionError", "ValueError", "RuntimeError"), r"distributed/(?:fleet/launch(?:_utils)?\.py|launch/|utils/"
+     r"launch_utils\.py|launch\.py|utils\.py)", r"", C.config_error, 80,
+     "a check of the launcher's arguments failed at start-up", "pp 1.8.5-3.3.1 paddle/distributed/launch/, "
+     "fleet/launch.py, launch_utils.py (assert / raise ValueError on --gpus, --ips, --servers, nproc_per_node)"),
+    (("AssertionError", "ValueError", "RuntimeError"), r"(?:framework|fluid|static|base)/io(?:_utils)?\.py",
+     r"does not exist|not exi[s]?ts|no directory named|no such file", C.file_not_found, 88,
+     "the checkpoint or model file to load does not exist", "pp 2.4.2-3.3.1 static/io.py, fluid/io.py "
+     "(Parameter file [%s] does not exist; Optimizer file [%s] not exits; There is no directory named %s)"),
+    (("AssertionError", "ValueError", "RuntimeError"), r"(?:framework|fluid|static|base)/io(?:_utils)?\.py",
+     r"shape (?:does not match|mismatch)|shape of \(|has a shape of", C.state_dict_shape_mismatch, 88,
+     "a loaded parameter's shape differs from the program's", "pp 2.4.2-3.3.1 static/io.py (Shape mismatch, "
+     "program needs a parameter with shape (%s), but the loaded parameter ('%s') has a shape of (%s))"),
+    (("AssertionError", "ValueError", "RuntimeError"), r"(?:framework|fluid|static|base)/io(?:_utils)?\.py",
+     r"can not parse the file|failed to load model file", C.checkpoint_corrupt, 85,
+     "the file given to paddle.load is not a checkpoint it can read", "pp 2.4.2-3.3.1 framework/io.py "
+     "(`paddle.load` can not parse the file:%s), static/io.py (Failed to load model file ...)"),
+    (("AssertionError", "ValueError"), r"^device/", r"exceeds .*card number|not found in available|"
+     r"not compiled with", C.device_not_found, 88, "the device asked for does not exist in this build or machine",
+     "pp 2.4.2-3.3.1 paddle/device/__init__.py set_device (The device id %d exceeds gpu card number %d; "
+     "... since PaddlePaddle is not compiled with CUDA)"),
+)

@@ -1,0 +1,147 @@
+"""An error, read into its parts: exception type, Paddle's error class, summary and hint, operator,
+C++ position, numeric codes, traceback frames.
+
+Paddle wrote the same parts differently in each era (``EnforceNotMet: ... at [file:N]`` in 0.x-1.x,
+``ExternalError: Cuda error(3), ...`` and ``OSError: (External) CUDA error(3) ... (at file:N)`` in 2.x,
+``[operator < x > error]``, ``Error Message Summary``); the patterns below are case- and
+spacing-tolerant so that one rule reads every spelling.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Paddle's error classes: enforce.h / errors.h (1.8-3.x) name them in parentheses or as a type suffix.
+ERROR_CLASSES = ("InvalidArgument", "NotFound", "OutOfRange", "AlreadyExists", "ResourceExhausted",
+                 "PreconditionNotMet", "PermissionDenied", "ExecutionTimeout", "Unimplemented", "Unavailable",
+                 "Fatal", "External")
+_CLASS_RE = re.compile(r"\((" + "|".join(ERROR_CLASSES) + r")\)|\b(" + "|".join(ERROR_CLASSES) + r")Error\b"
+                       r"|\b(EnforceNotMet)\b")
+_EXC_RE = re.compile(r"^(?:\[[^\]]*\]\s*)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
+                     r"Interrupt|Exhausted))(?:\s*:\s?(?P<msg>.*))?$")
+_HINT_RE = re.compile(r"\[\s*Hint\s*:\s*(?P<hint>.*?)\s*\]", re.I)
+_OPERATOR_RE = re.compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\]|\bOperator\s+\"?(?P<op2>\w+)\"?\s+"
+                          r"(?:raises|has not been registered)|operator\s+(?P<op3>\w+)\s+(?:raises|error)", re.I)
+_CPP_RE = re.compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>/?[\w./\\-]*?"
+                     r"(?P<base>[\w-]+\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
+_FRAME_RE = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
+_CODE_RES = (
+    ("cuda", re.compile(r"\bcuda\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("cuda", re.compile(r"\b(?P<name>cudaError\w+)")),
+    ("cuda_driver", re.compile(r"\b(?P<name>CUDA_ERROR_[A-Z_]+)")),
+    ("cuda", re.compile(r"cudaGetLastError.*?errno\s*:\s*(?P<num>\d+)", re.I)),
+    ("nccl", re.compile(r"\bnccl\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("nccl", re.compile(r"\b(?P<name>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|"
+                        r"InvalidUsage|RemoteError|InProgress|Timeout))\b")),
+    ("cudnn", re.compile(r"\b(?P<name>CUDNN_STATUS_[A-Z_]+)")),
+    ("cudnn", re.compile(r"\bcudnn\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("cublas", re.compile(r"\b(?P<name>CUBLAS_STATUS_[A-Z_]+)")),
+    ("cublas", re.compile(r"\bcublas\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("errno", re.compile(r"\[Errno\s*(?P<num>\d+)\]")),
+    ("signal", re.compile(r"killed by signal\s*:?\s*(?P<num>\d+)|\bsignal\s+(?P<num2>\d+)\b", re.I)),
+)
+# Where a frame's file lives: Paddle's package (any OS separator), the standard library, or the user.
+_PADDLE_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\]paddle[/\\]|[/\\]paddle[/\\](?:fluid|distributed|"
+                          r"framework|io|base|nn|incubate|utils|device|hapi|jit|static)[/\\]")
+_LIB_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ")
+
+
+@dataclass(frozen=True)
+class Code:
+    kind: str  # cuda | cuda_driver | nccl | cudnn | cublas | errno | signal
+    number: int | None = None
+    name: str | None = None
+
+
+@dataclass
+class Frame:
+    path: str
+    func: str
+    source: str = ""  # the source line Python printed under the frame
+
+    @property
+    def owner(self) -> str:
+        """``paddle`` (Paddle's own Python), ``library`` (stdlib, other packages) or ``user``."""
+        if _PADDLE_PATH.search(self.path.replace("\\\\", "\\")):
+            return "paddle"
+        return "library" if _LIB_PATH.search(self.path) else "user"
+
+    @property
+    def module(self) -> str:
+        """The path below the paddle package, with / separators (``distributed/fleet/launch_utils.py``)."""
+        path = self.path.replace("\\", "/")
+        m = re.search(r"/paddle/(.*)$", path)
+        return m.group(1) if m else path.rsplit("/", 1)[-1]
+
+
+@dataclass
+class ErrorParts:
+    exc_type: str = ""  # short name (``EnforceNotMet``, ``OSError``)
+    qualified: str = ""  # as written (``paddle.fluid.core.EnforceNotMet``)
+    message: str = ""
+    error_class: str = ""  # External, InvalidArgument, ..., EnforceNotMet
+    hint: str = ""
+    operator: str = ""
+    cpp_file: str = ""  # the path as written
+    cpp_line: int | None = None
+    codes: list[Code] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    text: str = ""  # every line of the block, joined, for the component tables
+
+    @property
+    def innermost(self) -> Frame | None:
+        return self.frames[-1] if self.frames else None
+
+    def innermost_of(self, owner: str) -> Frame | None:
+        return next((f for f in reversed(self.frames) if f.owner == owner), None)
+
+    @property
+    def dataloader_worker(self) -> bool:
+        return any("dataloader/worker.py" in f.module or "dataloader\\worker.py" in f.path for f in self.frames) or \
+            bool(re.search(r"DataLoader worker\s*\(\d+\)\s*caught", self.text))
+
+
+def parse_block(lines: list[str]) -> ErrorParts:
+    """Read the lines of one error block (frames, the exception line, what follows it) into parts."""
+    parts = ErrorParts(text="\n".join(lines))
+    previous = ""
+    for line in lines:
+        if parts.frames and _FRAME_RE.match(previous) and not _FRAME_RE.match(line) and line.startswith("    "):
+            parts.frames[-1].source = line.strip()
+        else:
+            _read_line(parts, line.rstrip())
+        previous = line
+    return parts
+
+
+def _read_line(parts: ErrorParts, line: str) -> None:
+    frame = _FRAME_RE.match(line)
+    if frame:
+        parts.frames.append(Frame(frame["path"], frame["func"]))
+        return
+    exc = _EXC_RE.match(line.strip())
+    if exc and not parts.exc_type:
+        parts.qualified = exc["type"]
+        parts.exc_type = exc["type"].rsplit(".", 1)[-1]
+        parts.message = (exc["msg"] or "").strip()
+    cls = _CLASS_RE.search(line)
+    if cls and not parts.error_class:
+        parts.error_class = next(g for g in cls.groups() if g)
+    for regex, attr in ((_HINT_RE, "hint"),):
+        m = regex.search(line)
+        if m and not getattr(parts, attr):
+            setattr(parts, attr, m["hint"])
+    op = _OPERATOR_RE.search(line)
+    if op and not parts.operator:
+        parts.operator = op["op"] or op["op2"] or op["op3"]
+    cpp = _CPP_RE.search(line)
+    if cpp and not parts.cpp_file:
+        parts.cpp_file, parts.cpp_line = cpp["file"], int(cpp["line"])
+    for kind, regex in _CODE_RES:
+        for m in regex.finditer(line):
+            groups = {k: v for k, v in m.groupdict().items() if v}
+            num = groups.get("num") or groups.get("num2")
+            code = Code(kind, int(num) if num else None, groups.get("name"))
+            if code not in parts.codes:
+                parts.codes.append(code)

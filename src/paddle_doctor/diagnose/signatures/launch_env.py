@@ -1,0 +1,185 @@
+"""Signatures: launchers, gloo, shared memory, the distributed environment, samplers, builds without NCCL."""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from .model import sig as _sig
+
+LAUNCH_ENV = (
+    # --- launchers -------------------------------------------------------------------------
+    _sig("launch_container_failed",
+         r"Container rank (?P<rank>\d+) status failed cmd .*? code (?P<code>-?\d+)(?: log (?P<log>\S+))?",
+         "launcher_failed",
+         example="Container rank 0 status failed cmd ['python', '-u', 't.py'] code -9 log log/workerlog.0"),
+    _sig("fleet_abort",
+         r"ABORT!!! Out of all (?P<world>\d+) trainers, the trainer process with rank=\[(?P<ranks>[\d, ]*)\]",
+         "launcher_abort",
+         example="ABORT!!! Out of all 2 trainers, the trainer process with rank=[0] was aborted."),
+    _sig("launch_exit_code", r"LAUNCH INFO .* Exit code (?P<code>-?\d+)", "launcher_exit",
+         example="LAUNCH INFO 2026-11-29 21:41:00,263 Exit code 1"),
+    _sig("launch_config", r"LAUNCH INFO .* (?P<key>nproc_per_node|nnodes): (?P<val>\d+)", "launcher_config",
+         example="LAUNCH INFO 2026-11-29 21:40:54,230 nproc_per_node: 2"),
+    _sig("launch_pod_failed", r"LAUNCH (?:INFO|ERROR) .* (?:Pod failed|Container failed !!!)", "launcher_note",
+         example="LAUNCH ERROR 2024-03-10 00:35:50,216 Container failed !!!"),
+    _sig("launch_pod_completed", r"LAUNCH INFO .* Pod completed", "launcher_ok",
+         example="LAUNCH INFO 2026-11-29 21:41:00,262 Pod completed"),
+    _sig("launch_killed", r"(?:Terminating with signal|Exit with signal) (?P<sig>\d+)", "launcher_killed",
+         example="LAUNCH INFO 2026-11-29 21:41:00,263 Terminating with signal 15"),
+    _sig("fleet_terminate", r"terminate all the procs", "launcher_note",
+         example="INFO 2020-07-21 14:44:20,106 launch_utils.py:322] terminate all the procs"),
+    # --- gloo / collectives --------------------------------------------------------------------
+    _sig("gloo_size_mismatch",
+         r"op\.preamble\.length <= op\.nbytes\. (?P<a>\d+) vs (?P<b>\d+)", "cause", CauseId.uneven_eval_batches, 100,
+         "what():  [enforce fail at /paddle/third_party/gloo/gloo/transport/tcp/pair.cc:495] "
+         "op.preamble.length <= op.nbytes. 8 vs 4",
+         title="tensor sizes differ across ranks in one collective ({a} vs {b} bytes)"),
+    _sig("gloo_peer_closed",
+         r"pair\.cc:\d+\] TIMEOUT self_rank = (?P<self>-?\d+) pair_rank = (?P<peer>-?\d+)", "peer_closed",
+         example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:584] TIMEOUT "
+                 "self_rank = 0 pair_rank = 1 peer_str = [127.0.0.1]:2981"),
+    _sig("gloo_reset", r"(?:Read|Write) error \[?[\d.:\[\]]*\]?:? ?Connection reset by peer|Connection closed by peer",
+         "peer_closed",
+         example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:576] Read error "
+                 "[127.0.0.1]:24502: Connection reset by peer"),
+    _sig("gloo_real_timeout", r"unbound_buffer\.cc:\d+\] TIMEOUT", "real_timeout",
+         example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:80] TIMEOUT "
+                 "self_rank = none pair_rank = -1 peer_str = none"),
+    # Not "NCCL ... timeout" in general: start-up lines print the timeout setting
+    # ("process_group_nccl.cc:155] ProcessGroupNCCL pg_timeout_ 1800000").
+    _sig("nccl_async_timeout", r"Find timeout start but not finish task|Watchdog caught collective operation timeout|"
+         r"(?:NCCL|nccl)\w* (?:communicator|operation|collective|work)\b[^\n]{0,60}\btimed out", "cause",
+         CauseId.collective_timeout, 70,
+         "Find timeout start but not finish task: group_key:0,group_ranks:0;1,global_rank:1,comm_count:5"),
+    # --- shared memory, DataLoader worker deaths by signal -----------------------------------------------
+    _sig("shm_mmap_failed", r"Memory map failed when (?:create|rebuild) shared memory", "cause", CauseId.shm_too_small, 100,
+         "ERROR:root:DataLoader reader thread failed((Unavailable) Memory map failed when rebuild shared memory. "
+         "[Hint: Expected ptr != ((void *) -1), but received ptr == ((void *) -1).] "
+         "(at /paddle/paddle/fluid/memory/allocation/mmap_allocator.cc:97)",
+         title="creating a shared-memory block for a DataLoader batch failed: /dev/shm is full or too small",
+         source="pp 1.8.5-3.3.1 so: memory/allocation/mmap_allocator.cc (Memory map failed when create|rebuild "
+                "shared memory.)"),
+    _sig("dl_killed_bus", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) (?:exited )?is killed by signal: "
+         r"Bus error|workers are out of shared memory", "cause", CauseId.shm_too_small, 100,
+         "RuntimeError: DataLoader worker (pid 3002) is killed by signal: Bus error. It is possible that "
+         "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
+         title="a DataLoader worker died of a bus error: shared memory (/dev/shm) ran out",
+         source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (DataLoader process (pid %ld) exited is killed "
+                "by signal: %s.) with strsignal(SIGBUS) = Bus error; PyTorch torch/csrc/DataLoader.cpp (DataLoader "
+                "worker (pid %ld) is killed by signal: %s. It is possible that dataloader's workers are out of "
+                "shared memory.)"),
+    _sig("dl_killed_kill", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) (?:exited )?is killed by signal: "
+         r"Killed", "cause", CauseId.host_oom_killed, 95,
+         "SystemError: (Fatal) DataLoader process (pid 1104) exited is killed by signal: Killed. "
+         "(at /paddle/paddle/fluid/imperative/data_loader.cc:181)",
+         title="a DataLoader worker was killed by SIGKILL: the kernel OOM killer is the usual sender",
+         source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (... is killed by signal: %s.) with "
+                "strsignal(SIGKILL) = Killed"),
+    _sig("dl_killed_other", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) (?:exited )?is killed by signal: "
+         r"(?P<signal>[A-Z][\w -]*\w)", "cause", CauseId.dataloader_worker_crash, 85,
+         "SystemError: (Fatal) DataLoader process (pid 2730) exited is killed by signal: Segmentation fault. "
+         "(at /paddle/paddle/fluid/imperative/data_loader.cc:188)",
+         title="a DataLoader worker was killed by signal: {signal}",
+         source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (... is killed by signal: %s.)"),
+    _sig("dl_worker_exited", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) exited unexpectedly|"
+         r"Unexpected (?P<what>segmentation fault|floating-point exception) encountered in DataLoader worker",
+         "cause", CauseId.dataloader_worker_crash, 82,
+         "SystemError: (Fatal) DataLoader process (pid 3021) exited unexpectedly with code 1. Error detailed are "
+         "lost due to multiprocessing.",
+         title="a DataLoader worker process died",
+         source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (DataLoader process (pid %ld) exited unexpectedly "
+                "with code %d. Error detailed are lost due to multiprocessing.); fluid/imperative/data_loader.cc "
+                "signal handlers (ERROR: Unexpected segmentation fault encountered in DataLoader workers.)"),
+    _sig("launcher_python_missing", r"No such file or directory: '(?:[\w./\\:-]*[/\\])?python[\d.]*(?:\.exe)?'",
+         "cause", CauseId.launcher_python_not_found, 97,
+         "FileNotFoundError: [Errno 2] No such file or directory: 'python'",
+         title="the launcher could not start a worker: no `python` interpreter on PATH",
+         source="pp 2.4.2-3.3.1 paddle/distributed/launch/job/container.py and fleet/launch_utils.py "
+                "start_local_trainers (subprocess.Popen of the worker command); CPython FileNotFoundError "
+                "([Errno 2] No such file or directory: %r) for the missing executable (Paddle#47559)"),
+    _sig(CauseId.too_many_open_files, r"Too many open files|\[Errno 24\]|received 0 items of ancdata", "cause",
+         CauseId.too_many_open_files, 95,
+         "OSError: [Errno 24] Too many open files: '/dev/shm/paddle_1234_5678'",
+         title="the process ran out of file descriptors (DataLoader workers pass batches as open files)",
+         source="C library strerror(EMFILE) = Too many open files ([Errno 24]); CPython Lib/multiprocessing/"
+                "reduction.py recvfds (received %d items of ancdata)"),
+    # --- distributed environment: missing, leftover, contradictory ------------------------------------------
+    _sig("trainer_endpoints_missing", r"can't find PADDLE_TRAINER_ENDPOINTS|can't find PADDLE_TRAINERS_NUM|"
+         r"can't find PADDLE_TRAINER_ID|PADDLE_TRAINER_ENDPOINTS (?:is|was) not set", "cause", CauseId.missing_dist_env, 95,
+         "AssertionError: can't find PADDLE_TRAINER_ENDPOINTS",
+         title="the script expects the launcher's PADDLE_* variables and was started without the launcher",
+         source="pp 1.8.5-2.4.2 paddle/fluid/incubate/fleet/base/role_maker.py, 3.3.1 paddle/incubate/distributed/"
+                "fleet/role_maker.py (assert ..., \"can't find PADDLE_TRAINER_ENDPOINTS\")"),
+    _sig("selected_devices_not_set", r"environment variable (?P<var>FLAGS_selected_\w+|PADDLE_\w+) is needed, but "
+         r"not set", "cause", CauseId.residual_dist_env, 95,
+         "ValueError: paddle.distributed initialize error, environment variable FLAGS_selected_gpus is needed, "
+         "but not set.",
+         title="init_parallel_env saw a multi-process world from leftover variables, but {var} is not set",
+         source="pp 2.0.2-3.3.1 paddle/distributed/parallel.py _check_var_exists (paddle.distributed initialize "
+                "error, environment variable %s is needed, but not set.), reached only when PADDLE_TRAINERS_NUM > 1"),
+    _sig("launch_device_not_found", r"Device not found (?P<dev>\S+) from (?P<arg>\S+)", "cause",
+         CauseId.device_not_found, 95,
+         "LAUNCH ERROR 2024-10-23 18:26:56,091 Device not found 1 from 0,1,2,3 for setting ['0']",
+         title="the launcher was given device {dev}, which is not visible here",
+         source="pp 2.4.2-3.3.1 paddle/distributed/launch/plugins/__init__.py (Device not found {d} from {argdev} "
+                "for setting {labels})"),
+    _sig("fleet_gpus_not_visible", r"Can't find your (?:gpus|selected_gpus) (?P<dev>[\d,]+) in CUDA_VISIBLE_DEVICES"
+         r"\[(?P<visible>[^\]]*)\]", "cause", CauseId.device_not_found, 96,
+         "AssertionError: Can't find your gpus 2 in CUDA_VISIBLE_DEVICES[0,1].",
+         title="--gpus asks for GPU {dev}, which CUDA_VISIBLE_DEVICES ({visible}) does not show",
+         source="pp 2.4.2 paddle/distributed/fleet/launch_utils.py get_gpus (assert x in cuda_visible_devices_list, "
+                "\"Can't find your gpus %s in CUDA_VISIBLE_DEVICES[%s].\")"),
+    _sig("fleet_local_ip_loopback", r"(?i)can.t find your local ip \{(?P<ip>127\.[\d.]+)\} in "
+         r"(?:node_ips|args\.servers)", "cause",
+         CauseId.wrong_host_ip, 96, "AssertionError: Can't find your local ip {127.0.1.1} in node_ips: {['10.0.0.1', "
+         "'10.0.0.2']}", title="this node found its own address as {ip} (a loopback entry for its hostname), "
+         "which is not in --ips",
+         source="pp 2.4.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster_from_args (assert node_ip "
+                "in node_ips, \"Can't find your local ip {%s} in node_ips: {%s}\"; node_ip from get_host_name_ip); "
+                "pp 2.1-2.4 launch_utils.py ParameterServerLauncher (... in args.servers and args.workers ips)"),
+    _sig("fleet_local_ip_not_in_ips", r"(?i)can.t find your local ip \{(?P<ip>[^}]*)\} in (?:node_ips|args\.servers)",
+         "cause", CauseId.config_error, 92, "AssertionError: Can't find your local ip {10.0.0.3} in node_ips: "
+         "{['10.0.0.1', '10.0.0.2']}", title="this node ({ip}) is not in the --ips list it was launched with",
+         source="pp 2.4.2 paddle/distributed/fleet/launch.py, launch_utils.py get_cluster_from_args and "
+                "ParameterServerLauncher (Can't find your local ip {%s} in node_ips: {%s})"),
+    _sig("fleet_server_not_ready", r"not ready endpoints:\s*\[", "rendezvous_retry",
+         example="not ready endpoints:['0.1.68.146:38149', '0.1.68.146:35087', '0.1.68.146:56455']",
+         source="pp 2.0.2-2.6.2 paddle/distributed/fleet/base/private_helper_function.py wait_server_ready "
+                "(server not ready, wait 3 sec to retry... / not ready endpoints:%s)"),
+    _sig("launch_peer_wait", r"LAUNCH (?:INFO|WARNING) .* (?P<what>Waiting peer start|master not ready)", "peer_wait",
+         example="LAUNCH WARNING 2024-05-24 11:30:40,681 master not ready",
+         source="pp 2.4.2-3.3.1 paddle/distributed/launch/controllers/master.py sync_peers (logger.info('Waiting "
+                "peer start...'); logger.warning('master not ready') while the master's store does not answer)"),
+    _sig("launch_cmd_ips", r"(?:paddle\.distributed\.(?:fleet\.)?launch|fleetrun)\b.*?--ips[= ]['\"]?(?P<ips>[\w.,:-]+)",
+         "launch_cmd", example='python -m paddle.distributed.launch --ips="192.168.0.1,192.168.0.2" --gpus=0,1 train.py',
+         source="pp 1.8.5 paddle/distributed/launch.py, 2.0.2-3.3.1 paddle/distributed/fleet/launch.py, "
+                "launch_utils.py get_cluster (node_rank = "
+                "node_ips.index(node_ip): the order of --ips is the order of the nodes' ranks)"),
+    _sig("paddle_env_var", r"\bPADDLE_(?:TRAINERS_NUM|TRAINER_ENDPOINTS|CURRENT_ENDPOINT|TRAINER_ID|MASTER)"
+         r"['\"]?\s*[=:]\s*['\"]?[\w.:,\[]", "env_fact",
+         example="export PADDLE_TRAINERS_NUM=2 PADDLE_TRAINER_ENDPOINTS=127.0.0.1:6170,127.0.0.1:6171",
+         source="pp 1.8.5-3.3.1 launchers set these for each worker (paddle/distributed/launch/controllers/"
+                "collective.py, fleet/launch_utils.py); init_parallel_env reads them (distributed/parallel.py)"),
+    # --- samplers: fewer samples than devices -------------------------------------------------------------
+    _sig("sampler_total_size", r"assert len\(indices\) == self\.total_size|"
+         r"assert last_batch_size % self\.nranks == 0|assert len\(indices\) == self\.num_samples", "cause",
+         CauseId.sampler_too_few_samples, 95, "    assert len(indices) == self.total_size",
+         title="DistributedBatchSampler: the dataset has too few samples for this many ranks",
+         source="pp 2.0.2-2.4.2 paddle/fluid/dataloader/batch_sampler.py, 2.6.2-3.3.1 paddle/io/dataloader/"
+                "batch_sampler.py DistributedBatchSampler.__iter__ (assert len(indices) == self.total_size)"),
+    _sig("feed_fewer_samples_than_devices", r"(?i)samples(?:\[[^\]]*\])? of (?:the )?current batch is less "
+         r"than the count(?:\(\d+\))? of devices", "cause", CauseId.sampler_too_few_samples, 95,
+         "InvalidArgumentError: The number(1) of samples[image] of current batch is less than the count(2) of "
+         "devices(GPU), currently, it is not allowed.",
+         title="a batch has fewer samples than there are devices (the last batch of a small dataset)",
+         source="pp 1.8.5-2.4.2 so: framework/parallel_executor.cc FeedAndSplitTensorIntoLocalScopes (The "
+                "number(%d) of samples[%s] of current batch is less than the count(%d) of devices(%s)); pp 0.14-1.5 "
+                "parallel_executor.cc (The number of samples of current batch is less than the count of devices, "
+                "currently, it is not allowed. (%d vs %d))"),
+    # --- builds without NCCL ------------------------------------------------------------------------------
+    _sig("no_nccl_context", r"has no attribute '(?:NCCLParallelContext|NCCLCommContext)\b", "cause",
+         CauseId.windows_no_nccl, 100,
+         "AttributeError: module 'paddle.fluid.core_avx' has no attribute 'NCCLParallelContext'",
+         title="this Paddle build has no NCCL (CPU and Windows builds never do)",
+         source="pp 1.8.5-2.4.2 paddle/fluid/dygraph/parallel.py, 2.6.2-3.3.1 paddle/distributed/collective.py "
+                "(core.NCCLParallelContext exists only in Linux GPU builds)"),
+)

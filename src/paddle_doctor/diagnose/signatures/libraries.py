@@ -1,0 +1,182 @@
+"""Signatures: NCCL/CUDA errors, DataLoader, checkpoints, the launcher's frames, paddle-doctor's own
+exceptions, the generic structure lines and the device facts (matched last)."""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from ...errors import CAUSE_BY_NAME
+from .model import Signature
+from .model import sig as _sig
+
+# A victim's own exception (another rank failed first) must not outrank the real cause.
+_VICTIM_EXCEPTIONS = {"PeerFailedError": 45}
+
+
+def _our_exceptions() -> tuple[Signature, ...]:
+    """paddle-doctor's own exceptions name their cause id (``errors.CAUSE_BY_NAME``)."""
+    return tuple(
+        _sig(f"ours_{name}", rf"(?:^|[\s.:'\"])(?P<exc>{name})(?::\s?(?P<msg>.*))?$", "cause", cause,
+             _VICTIM_EXCEPTIONS.get(name, 90), f"paddle_doctor.errors.{name}: ranks disagree (rank 1 differs)",
+             title="{exc}: {msg}", source="paddle-doctor, src/paddle_doctor/errors.py")
+        for name, cause in sorted(CAUSE_BY_NAME.items()))
+
+
+
+LIBRARIES = (
+    # --- NCCL / CUDA --------------------------------------------------------------------------------------
+    _sig("nccl_lib_missing", r"libnccl\.so[^\n]*(?:cannot open|No such file|not configured)|"
+         r"dynamic library \(libnccl", "cause", CauseId.nccl_library_missing, 100,
+         "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is "
+         "not configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
+         title="libnccl.so cannot be loaded"),
+    _sig("cuda_lib_missing", r"(?i)(?:failed to find dynamic library|dynamic library \()\s*:?\s*(?P<lib>lib(?:cudnn|"
+         r"cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)[\w.]*)|Cannot load cudnn shared library",
+         "cause", CauseId.cuda_cudnn_mismatch, 95,
+         "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libcudnn.so) that Paddle depends on is "
+         "not configured correctly. (error code is libcudnn.so: cannot open shared object file)",
+         title="a CUDA library this Paddle build needs ({lib}) cannot be loaded: not installed, or another version",
+         source="pp 1.8.5-3.3.1 so: platform/dynload/dynamic_loader.cc GetCUDNNDsoHandle / GetCublasDsoHandle / "
+                "GetCUDARTDsoHandle (Failed to find dynamic library: %s; The third-party dynamic library (%s) that "
+                "Paddle depends on is not configured correctly.); platform/dynload/cudnn.cc (Cannot load cudnn "
+                "shared library. Cannot invoke method cudnnGetVersion.)"),
+    _sig("nccl_version", r"Mismatched NCCL version detected|NCCL version mismatch|nccl version (?:mismatch|not match)|"
+         r"ncclInvalidUsage.*version|NCCL library is (?:too old|not backwards compatible)|"
+         r"compiled with too old version of NCCL", "cause", CauseId.nccl_version_mismatch, 95,
+         "host-b:2201:2201 [0] init.cc:612 NCCL WARN Mismatched NCCL version detected : rank 0 version 21803 rank 1 "
+         "version 21602", title="NCCL versions differ"),
+    # With NCCL_DEBUG=INFO (or VERSION) each rank prints the NCCL it loaded; a fact, not an error.
+    # versions.py compares them across ranks. After nccl_version: "compiled with NCCL version 2.x, but
+    # is running with NCCL library version 2.y" is a cause by itself.
+    _sig("nccl_banner", r"(?:(?P<host>[\w.-]+):\d+:\d+ \[\d+\] NCCL INFO )?NCCL version (?P<version>\d+\.\d+\.\d+)"
+         r"(?P<build>\+cuda[\d.]+)?", "version_banner",
+         example="host-a:4015:4015 [0] NCCL INFO NCCL version 2.18.3+cuda12.2",
+         source="nccl-cu12 2.32.3 libnccl.so strings (NCCL version 2.32.3+cuda12.9; the log prefix "
+                "%s:%d:%d [%d] NCCL INFO %s), printed by init.cc with NCCL_DEBUG=INFO in NCCL 2.x"),
+    _sig("nccl_interface", r"no socket interface found|NCCL_SOCKET_IFNAME|Bootstrap : no socket|"
+         r"ncclSystemError.*socket", "cause", CauseId.nccl_network_interface, 95,
+         "NCCL WARN Bootstrap : no socket interface found", title="NCCL found no usable network interface"),
+    _sig(CauseId.nccl_error, r"(?:NCCL|Nccl|nccl) error|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|"
+         r"ncclRemoteError", "cause", CauseId.nccl_error, 90,
+         "OSError: (External) NCCL error(1), unhandled cuda error.", title="NCCL error"),
+    _sig("cudnn_mismatch", r"libcudnn v\d+ with header v\d+ unmatched|CUDNN_STATUS_VERSION_MISMATCH|"
+         r"cuDNN version (?:mismatch|incompatible)", "cause", CauseId.cuda_cudnn_mismatch, 100,
+         "[cudnn init] libcudnn v5 with header v7 unmatched!", title="cuDNN library and build do not match"),
+    _sig("cuda_arch", r"no kernel image is available for execution|cudaErrorNoKernelImageForDevice|"
+         r"is not compatible with the current PyTorch|sm_\d+ is not (?:supported|compatible)", "cause",
+         CauseId.cuda_arch_unsupported, 100,
+         "cudaErrorNoKernelImageForDevice: no kernel image is available for execution on the device",
+         title="this Paddle build has no kernels for this GPU"),
+    _sig("no_device", r"no CUDA-capable device is detected|cudaErrorNoDevice|invalid device ordinal|"
+         r"cudaErrorInvalidDevice", "cause", CauseId.cuda_visible_devices_misconfig, 95,
+         "cudaErrorNoDevice: no CUDA-capable device is detected", title="the requested GPU is not visible"),
+    _sig("launch_device_frame", r'launch/context/device\.py", line \d+, in get_selected_devices', "cause",
+         CauseId.device_not_found, 95,
+         'File ".../paddle/distributed/launch/context/device.py", line 86, in get_selected_devices',
+         title="the launcher was given a device id that is not visible"),
+    _sig("cuda_other", r"\bcudaError\w+|CUDA error\b|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+", "cause",
+         CauseId.cuda_error_other, 80, "ExternalError: CUDA error(719), unspecified launch failure.", title="CUDA error"),
+    # --- DataLoader --------------------------------------------------------------------------------------
+    _sig("dl_worker_caught", r"DataLoader worker\((?P<worker>\d+)\) caught (?P<exc>\w+)", "cause",
+         CauseId.dataloader_worker_crash, 85,
+         "KeyError: 'DataLoader worker(1) caught KeyError with message:\\nTraceback (most recent call last):",
+         title="a DataLoader worker raised {exc}"),
+    _sig("dl_worker_signal", r"DataLoader \d+ workers exit unexpectedly", "cause", CauseId.dataloader_worker_crash, 80,
+         "[ WARNING] dataloader_iter.py:733 - DataLoader 1 workers exit unexpectedly, pids: 18554",
+         title="a DataLoader worker process died"),
+    _sig("dl_reader_thread", r"DataLoader reader thread (?:raised an exception|failed)|"
+         r"DygraphDataLoader reader thread raised", "cause", CauseId.dataloader_worker_crash, 55,
+         "DataLoader reader thread raised an exception!", title="the DataLoader reader failed"),
+    _sig("dl_blocking_queue", r"Blocking queue is killed because the data reader raises an exception", "cause",
+         CauseId.dataloader_worker_crash, 55,
+         "SystemError: (Fatal) Blocking queue is killed because the data reader raises an exception.",
+         title="the DataLoader's data reader failed (the real exception is above it)"),
+    # Python wraps this message over several lines; its second half is the part that always holds.
+    _sig("main_guard", r"current process has finished its bootstrapping phase|forgotten to use the proper idiom",
+         "cause", CauseId.main_guard_missing, 100,
+         "        current process has finished its bootstrapping phase.", title="worker processes started without an `if __name__ == \"__main__\":` guard"),
+    # --- checkpoints and files ---------------------------------------------------------------------------
+    _sig("state_shape", r"Skip loading for (?P<key>\S+?)\.? \S+ receives a shape (?P<got>\[[^\]]*\]), but the "
+         r"expected shape is (?P<want>\[[^\]]*\])", "cause", CauseId.state_dict_shape_mismatch, 90,
+         "Skip loading for classifier.weight. classifier.weight receives a shape [768, 2], but the expected shape "
+         "is [312, 2].", title="checkpoint shape {got} does not fit parameter {key} {want}"),
+    _sig("state_missing_key", r"Skip loading for (?P<key>\S+?)\.? \S+ is not found in the provided dict", "cause",
+         CauseId.state_dict_prefix_mismatch, 40,
+         "UserWarning: Skip loading for fc1.weight. fc1.weight is not found in the provided dict.",
+         title="checkpoint keys do not match the model ({key} not found): it keeps random weights"),
+    _sig("load_not_exists", r"The ``path`` \((?P<path>[^)]*)\) to load model not exists|"
+         r"(?:^|\W)FileNotFoundError\b|No such file or directory|\[Errno 2\]", "cause", CauseId.file_not_found, 95,
+         "ValueError: The ``path`` (output/best_model/model.pdparams) to load model not exists.",
+         title="a file the script needs does not exist"),
+    _sig("unused_params", r"(?:has|have) not been used in (?:the )?(?:forward|loss)|find_unused_parameters", "cause",
+         CauseId.dataparallel_unused_parameters, 75,
+         "RuntimeError: Some parameters have not been used in forward. set find_unused_parameters=True",
+         title="DataParallel found parameters unused in forward"),
+    # --- launcher's own traceback frames -------------------------------------------------------------------
+    _sig("launcher_frame", r'paddle/distributed/(?:utils\.py|launch/|fleet/launch(?:_utils)?\.py)", line \d+, in '
+         r'(?!main\b|launch\b|run\b|_run_\w+|<module>)', "cause", CauseId.launcher_bug, 65,
+         'File "/home/x/paddle/distributed/utils.py", line 257, in terminate_local_procs',
+         title="the launcher itself crashed"),
+    # paddle-doctor's watchdog ends a rank after a peer failed: a victim's line, the cause is the peer's.
+    _sig("ours_watchdog_ended", r"^\[paddle-doctor\] watchdog on rank (?P<self>\d+): (?:rank (?P<peer>\d+) )?.*"
+         r"Ending this rank", "terminated",
+         example="[paddle-doctor] watchdog on rank 0: rank 1 ended with an error (see its log). Ending this rank "
+                 "(exit code 86)",
+         source="paddle-doctor, src/paddle_doctor/runtime/guards/watchdog.py fatal_line"),
+    # --- paddle-doctor's own exceptions --------------------------------------------------------------------
+    *_our_exceptions(),
+    # --- code written for another Paddle version ---------------------------------------------------------
+    _sig("paddle_api_missing", r"module '(?P<module>paddle(?:\.[\w.]+)?)' has no attribute '(?P<name>(?!NCCLParallelContext\b|"
+         r"ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' from '(?P<module2>paddle[\w.]*)'|"
+         r"No module named '(?P<module3>paddle\.fluid[\w.]*)'", "cause", CauseId.paddle_api_mismatch, 85,
+         "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
+         title="the code uses a Paddle API this version does not have",
+         source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "
+                "%r), ModuleNotFoundError; pp 2.6.0 removed paddle.fluid (Paddle#18926 and the 2.6 release notes)"),
+    # --- start-up configuration rejected -------------------------------------------------------------------
+    _sig("argparse_usage", r"^\S+: error: (?P<msg>unrecognized arguments|the following arguments are required|"
+         r"argument \S+: (?:invalid|expected|not allowed|ignored)|one of the arguments)", "cause", CauseId.config_error, 90,
+         "train.py: error: unrecognized arguments: --gpus [2,3,4,6]",
+         title="the script's command line was rejected at start-up ({msg})",
+         source="CPython Lib/argparse.py ArgumentParser.error ('%(prog)s: error: %(message)s' with 'unrecognized "
+                "arguments: %s', 'the following arguments are required: %s', 'argument %s: invalid choice: ...')"),
+    # --- a Paddle check that failed, seen without its exception line (a paste that starts at the hint) ----
+    _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.*?)\]\s*\(?\s*at\s*[\[(]?\s*\S+\.(?:cc|cu|h):\d+", "exception",
+         CauseId.python_exception, 50,
+         "[Hint: Expected x == y, but received x:6 != y:1.] at (/paddle/paddle/fluid/framework/lod_tensor.cc:400)",
+         title="a Paddle check failed: {hint}",
+         source="pp 1.8.5-3.3.1 so: platform/enforce.h PADDLE_ENFORCE_* ([Hint: Expected %s, but received %s.] "
+                "(at %s:%d))"),
+    # --- structure and the generic fallback ------------------------------------------------------------------
+    _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
+         example="Traceback (most recent call last):"),
+    _sig("frame", r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)', "frame",
+         example='  File "/tmp/probe/t.py", line 5, in <module>'),
+    _sig("exception", r"^(?:\[[^\]]*\]\s*)?(?:[\w.]*\.)?(?P<exc>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
+         r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
+         "ValueError: boom on rank 1", title="{exc}"),
+    # Last: a line that says an error happened, with nothing above to explain it. Never a cause by
+    # itself; it keeps diagnose from calling a failed run "no failure found".
+    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?:[\s:\]!,(]|$)|EnforceNotMet|"
+         r"\b[A-Z]\w*(?:Error|Exception)\b:|"
+         r"ABORT!!!|\bWARN\b|\bFAILED\b)", "error_line",
+         example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",
+         source="glog severity E/F lines (paddle 1.x-3.x), NCCL's 'NCCL WARN', Paddle's enforce 'Error' headers"),
+    # --- device facts (devices.py checks them against each other); after everything else: a line
+    # that says an error is read as that error first ----------------------------------------------------
+    _sig("launch_cmd_devices", r"--(?:gpus|devices|selected_gpus)(?:[= ]+|['\"],\s*)['\"]?\d+(?:\s*,\s*\d+)*",
+         "device_fact", example='python -m paddle.distributed.launch --gpus 0,1,2,3 train.py',
+         source="pp 2.4.2 paddle/distributed/fleet/launch.py (--gpus, alias --selected_gpus) and launch/context/"
+                "args_envs.py (--devices, alias --gpus)"),
+    _sig("launch_args_devices", r"(?:^|\s)(?:gpus|devices|selected_gpus): \d+(?:,\d+)*\s*$", "device_fact",
+         example="LAUNCH INFO 2024-10-23 18:26:56,088 devices: 0,1,2,3",
+         source="pp 2.4.2 paddle/distributed/launch/context/__init__.py print_config (ctx.logger.info('%s: %s')) "
+                "and fleet/launch.py _print_arguments (print('%s: %s' % (arg, value)))"),
+    _sig("visible_devices_env", r"CUDA_VISIBLE_DEVICES['\"]?\s*[=:]\s*['\"]?\d", "device_fact",
+         example="export CUDA_VISIBLE_DEVICES=0,1",
+         source="CUDA runtime (CUDA_VISIBLE_DEVICES); read by pp 2.4.2 launch/context/device.py parse_device and "
+                "fleet/launch_utils.py get_gpus"),
+    _sig("selected_gpus_env", r"FLAGS_selected_gpus(?:['\"]?\s*[=:]\s*['\"]?|', current_value=')\d", "device_fact",
+         example="FLAGS(name='FLAGS_selected_gpus', current_value='3', default_value='')",
+         source="pp 2.4.2 launch/controllers/collective.py and fleet/launch_utils.py set FLAGS_selected_gpus per "
+                "worker; pp 3.x prints it in the 'Modified FLAGS detected' banner (FLAGS(name=..., current_value=...))"),
+)

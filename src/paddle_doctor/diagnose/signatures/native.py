@@ -1,0 +1,180 @@
+"""Signatures: NCCL WARN lines, CUDA start-up, native crashes, spawn children, memory, ports."""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from .model import sig as _sig
+
+NATIVE = (
+    # --- NCCL's own WARN lines ------------------------------------------------------------------------------
+    _sig("nccl_warn_driver", r"WARN Cuda failure '?CUDA driver version is insufficient", "cause",
+         CauseId.nccl_version_mismatch, 98,
+         "host:47744:47744 [0] init.cu:674 WARN Cuda failure 'CUDA driver version is insufficient for CUDA runtime "
+         "version'", title="NCCL's CUDA runtime is newer than the driver: NCCL and the driver do not match",
+         source="nccl-cu12 2.32.3 libnccl.so (%s:%d (%s) Cuda failure '%s' ... NCCL WARN %s) with CUDA's "
+                "cudaErrorInsufficientDriver text"),
+    _sig("nccl_init_cuda_error", r"(?:NCCL|Nccl) error[^\n]*unhandled cuda error[^\n]*collective_helper\.cc|"
+         r"ncclCommInitRank[^\n]*unhandled cuda error|ncclUnhandledCudaError[^\n]*collective_helper\.cc",
+         "cause", CauseId.nccl_version_mismatch, 93,
+         "OSError: (External)  Nccl error, unhandled cuda error  (at /paddle/paddle/fluid/platform/"
+         "collective_helper.cc:100)",
+         title="NCCL failed a CUDA call while creating its communicator: NCCL does not match this CUDA/driver",
+         source="pp 1.8.5-2.6.2 so: platform/collective_helper.cc CreateComm (ncclCommInitRank, enforced as "
+                "' Nccl error, ' + ncclGetErrorString = unhandled cuda error)"),
+    _sig("nccl_warn_connect", r"WARN (?:Call to connect failed|\w*[Cc]onnect(?: to)? \S+ failed|"
+         r"Connection closed by remote peer)", "cause", CauseId.nccl_error, 92,
+         "instance-a:454:484 [0] include/socket.h:185 WARN Call to connect failed : Connection refused",
+         title="NCCL could not connect to a peer during bootstrap (connection refused or closed)",
+         source="NCCL 2.x include/socket.h (WARN Call to connect failed : %s); nccl-cu12 2.32.3 libnccl.so "
+                "(%s: connect to %s failed : %s)"),
+    _sig("driver_insufficient", r"CUDA driver version is insufficient for CUDA runtime version|"
+         r"cudaErrorInsufficientDriver", "cause", CauseId.cuda_cudnn_mismatch, 96,
+         "ExternalError: CUDA error(35), CUDA driver version is insufficient for CUDA runtime version.",
+         title="the GPU driver is older than the CUDA runtime this Paddle build needs",
+         source="CUDA runtime cudaGetErrorString(cudaErrorInsufficientDriver), quoted by pp 2.0.2-2.6.2 so "
+                "platform/enforce.h (CUDA error(%d), %s)"),
+    _sig("cuda_init_error", r"(?:Cuda|CUDA) error\(3\)|cudaErrorInitializationError|CUDA_ERROR_NOT_INITIALIZED",
+         "cause", CauseId.cuda_error_other, 85, "ExternalError: Cuda error(3), initialization error.",
+         title="CUDA could not initialise in this process (driver, or CUDA used in a forked worker)",
+         source="CUDA runtime error 3 (cudaErrorInitializationError: initialization error), quoted by pp 1.8.5-2.6.2 "
+                "so platform/enforce.h (Cuda error(%d), %s)"),
+    _sig("cuda_oom_at_start", r"(?:cuda|CUDA) error\(2\)\.? ?,? ?out of memory[^\n]*|"
+         r"out of memory[^\n]*(?:cuda_stream\.cc|gpu_info\.cc|CUDAStream|cuda_device_context)", "cause",
+         CauseId.stale_process_holding_gpu, 99,
+         "cuda error(2).out of memory. [Advise:The API call failed because it was unable to allocate enough memory "
+         "to perform the requested operation.](at /paddle/paddle/fluid/platform/stream/cuda_stream.cc:49)",
+         title="the GPU had no memory left when CUDA set up its context or stream: another process holds it",
+         source="pp 2.1-2.4 so: platform/stream/cuda_stream.cc, platform/gpu_info.cc (cuda error(%d).%s. [Advise: "
+                "...]); CUDA cudaErrorMemoryAllocation at context/stream creation, before any tensor exists"),
+    _sig("cudnn_version_warning", r"compiled with CUDNN (?P<built>[\d.]+), but CUDNN version in your machine is "
+         r"(?P<have>[\d.]+)|compiled with CUDA ?(?P<cuda>[\d.]+)/cuDNN ?[\d.]+, ?but CUDA/cuDNN version in your "
+         r"machine is", "context", CauseId.cuda_cudnn_mismatch, 97,
+         "W0101 10:00:00.000000  1234 device_context.cc:290] WARNING: device: 0. The installed Paddle is compiled "
+         "with CUDNN 7.6, but CUDNN version in your machine is 7.3, which may cause serious incompatible bug.",
+         title="cuDNN on this machine ({have}) is not the one Paddle was built with ({built})",
+         source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
+                "Paddle is compiled with CUDNN %s, but CUDNN version in your machine is %s)"),
+    _sig("device_not_compiled", r"^(?:[\w.]*\.)?[A-Z]\w*Error:.*(?i:not compiled with (?:cuda|gpu)\b)", "cause",
+         CauseId.device_not_found, 90,
+         "ValueError: The device should not be 'gpu', since PaddlePaddle is not compiled with CUDA",
+         title="a GPU was asked for, and this Paddle build has no GPU support",
+         source="pp 2.4.2-3.3.1 paddle/device/__init__.py _convert_to_place (The device should not be %s, since "
+                "PaddlePaddle is not compiled with CUDA); distributed/parallel.py (your paddle is not compiled "
+                "with cuda but you assign 'nccl' as backend)"),
+    _sig("no_gpu_driver", r"libcuda\.so[.\d]*: cannot open shared object file|NVIDIA-SMI has failed because it "
+         r"couldn't communicate with the NVIDIA driver|nvidia-smi: (?:command )?not found|Found no NVIDIA driver|"
+         r"no NVIDIA driver (?:on|is installed)", "context", CauseId.device_not_found, 92,
+         "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest "
+         "NVIDIA driver is installed and running.",
+         title="this machine has no working NVIDIA driver: no GPU is usable here",
+         source="NVIDIA driver tools (nvidia-smi: NVIDIA-SMI has failed because it couldn't communicate with the "
+                "NVIDIA driver); the C library loader (libcuda.so.1: cannot open shared object file) for Paddle's "
+                "dynload of the driver library; CUDA then reports cudaErrorInsufficientDriver (Paddle#14625)"),
+    _sig("not_compiled_with_gpu", r"(?i)not compiled with (?:cuda|gpu)(?: or xpu)?\b|compiled with WITH_GPU, but no "
+         r"GPU found|installed (?:the )?CPU version (?:of )?PaddlePaddle", "context", CauseId.device_not_found, 90,
+         "WARNING 2021-06-09 10:59:28,075 launch.py:352] Not found distinct arguments and not compiled with cuda or "
+         "xpu. Default use ps mode",
+         title="this Paddle build has no GPU support (or sees no GPU), so the GPU run cannot start as asked",
+         source="pp 2.0.2-2.4.2 paddle/distributed/fleet/launch.py which_distributed_mode (Not found distinct "
+                "arguments and not compiled with cuda or xpu. Default use ps mode); pp 2.x-3.x so: "
+                "platform/device/gpu/gpu_info.cc (Compiled with WITH_GPU, but no GPU found in runtime.)"),
+    _sig("cuda_runtime_warning", r"The installed Paddle is compiled with CUDA (?P<built>[\d.]+), but CUDA runtime "
+         r"version in your machine is (?P<have>[\d.]+)", "context", CauseId.cuda_cudnn_mismatch, 97,
+         "W0101 10:00:00.000000  1234 device_context.cc:252] WARNING: device: 0. The installed Paddle is compiled "
+         "with CUDA 11.2, but CUDA runtime version in your machine is 10.2, which may cause serious incompatible bug. "
+         "Please recompile or reinstall Paddle with compatible CUDA version.",
+         title="the CUDA runtime on this machine ({have}) is not the one Paddle was built with ({built})",
+         source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
+                "Paddle is compiled with CUDA %d.%d, but CUDA runtime version in your machine is %d.%d)"),
+    # --- native crash stacks (glog's failure writer) ----------------------------------------------------
+    _sig("native_stack", r"\*\*\* SIG(?:SEGV|BUS|ABRT|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|"
+         r"init\.cc:\d+\]\s+@\s+0x[0-9a-f]+", "cause", CauseId.segfault, 70,
+         "W1130 13:01:46.076011  4278 init.cc:234]     @     0x55629a51a1ba slot_tp_init",
+         title="a native crash: Paddle's signal handler printed the C++ stack",
+         source="pp 1.8.5-2.2 so: platform/init.cc SignalHandle writes glog's failure stack (*** SIGSEGV (@0x%x) "
+                "received by PID %d ***, then '@ 0x... symbol' frames)"),
+    # --- multiprocessing spawn children (no __main__ guard) --------------------------------------------------
+    _sig("spawn_main_frame", r'multiprocessing[/\\]spawn\.py", line \d+, in (?:spawn_main|_main|prepare)',
+         "spawn_child", example='  File "/root/envs/d2l/lib/python3.8/multiprocessing/spawn.py", line 116, in '
+                                "spawn_main",
+         source="CPython 3.x Lib/multiprocessing/spawn.py (spawn_main -> _main -> prepare re-imports __main__ in "
+                "each child)"),
+    # --- memory ---------------------------------------------------------------------------------
+    _sig("shm_bus_error", r"insufficient shared (?:memory|storage space)|Unexpected BUS error encountered in DataLoader"
+         r"|storage space (?:in|of) /dev/shm", "cause", CauseId.shm_too_small, 100,
+         "Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared "
+         "memory (shm)", title="DataLoader worker died of a bus error: /dev/shm is too small"),
+    _sig("kernel_oom_killer", r"Out of memory: Kill(?:ed)? process \d+|\boom-kill:|Memory cgroup out of memory|"
+         r"oom_reaper: reaped process|invoked oom-killer", "cause", CauseId.host_oom_killed, 96,
+         "[12345.678901] Out of memory: Killed process 4242 (python) total-vm:83886080kB, anon-rss:62914560kB",
+         title="the kernel's OOM killer killed a process (host memory ran out)",
+         source="Linux mm/oom_kill.c (Out of memory: Killed process %d (%s); oom-kill:constraint=...; oom_reaper: "
+                "reaped process %d; %s invoked oom-killer), as dmesg / journalctl -k print it"),
+    _sig("shell_killed", r"^(?:\S+: line \d+:\s+\d+\s+)?Killed(?:\s+\S.*)?$", "cause", CauseId.host_oom_killed, 75,
+         "run.sh: line 3: 12345 Killed                  python train.py",
+         title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
+         source="bash jobs.c / sh: a foreground job ended by SIGKILL is reported as 'Killed' (strsignal(SIGKILL))"),
+    _sig("gpu_oom_nothing_free",
+         # Nothing free while Paddle itself holds under 1 GB (B/kB/MB), or a figure no GPU has (TB/PB): the
+         # memory is held outside this process. Any request size; GB held by Paddle is its own OOM.
+         r"Out of memory error on GPU (?P<gpu>\d+)\. Cannot allocate (?P<req>[\d.]+[kMGT]?B)(?: memory)? on GPU \d+,"
+         r"(?: [\d.]+(?:[kMTP]?B) memory has been allocated and)? available memory is only 0(?:\.0+)?B",
+         "cause", CauseId.stale_process_holding_gpu, 101,
+         "Out of memory error on GPU 0. Cannot allocate 2.250000kB memory on GPU 0, 127.994262TB memory has been "
+         "allocated and available memory is only 0.000000B.",
+         title="GPU {gpu} had no free memory at all for a {req} request: another process holds it"),
+    _sig(CauseId.gpu_oom, r"Out of memory error on GPU (?P<gpu>\d+)|CUDA out of memory|cudaErrorMemoryAllocation"
+         r"|CUBLAS_STATUS_ALLOC_FAILED", "cause", CauseId.gpu_oom, 100,
+         "Out of memory error on GPU 0. Cannot allocate 80.000000MB memory on GPU 0",
+         title="out of GPU memory"),
+    _sig("cpu_oom", r"Out of memory error on CPU|std::bad_alloc|(?:^|\W)MemoryError\b|"
+         r"ResourceExhaustedError.*(?:CPU|host)", "cause", CauseId.host_out_of_memory, 100,
+         "MemoryError: (ResourceExhausted) Fail to alloc memory of 4398046511104 size.",
+         title="out of host memory inside the process"),
+    _sig("omp_duplicate", r"OMP: Error #15: Initializing lib\w*omp|KMP_DUPLICATE_LIB_OK", "cause",
+         CauseId.duplicate_openmp_runtime, 100,
+         "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.",
+         title="two OpenMP runtimes were loaded into the process; Intel's runtime aborted it",
+         source="Intel OpenMP runtime (libiomp5) kmp_i18n message #15 (OMP: Error #15: Initializing %s, but found "
+                "%s already initialized. ... set the environment variable KMP_DUPLICATE_LIB_OK=TRUE), PaddleOCR#1641"),
+    # --- native crashes ---------------------------------------------------------------------------
+    _sig(CauseId.segfault, r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
+         "cause", CauseId.segfault, 100,
+         "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault"),
+    _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
+         "FatalError: `Bus error` is detected by the operating system.",
+         title="bus error (usually shared memory exhausted)"),
+    _sig("libuv_port_busy", r"uv__finish_close: Assertion", "cause", CauseId.port_in_use, 100,
+         "python: /paddle/third_party/libuv/src/unix/core.c:314: uv__finish_close: Assertion "
+         "`handle->flags & UV_HANDLE_CLOSING' failed.",
+         title="the TCP store could not bind its port (libuv assertion)"),
+    _sig("sigterm", r"`Termination signal` is detected|\bSIGTERM \(@", "terminated",
+         example="FatalError: `Termination signal` is detected by the operating system."),
+    _sig("sigabrt", r"`Process abort signal` is detected|\bSIGABRT\b", "cause", CauseId.segfault, 45,
+         "FatalError: `Process abort signal` is detected by the operating system.",
+         title="native abort (SIGABRT)"),
+    _sig("signal_time", r"Aborted at (?P<unix>\d{9,11}) \(unix time\)", "signal_time",
+         example="[TimeInfo: *** Aborted at 1764452457 (unix time) try \"date -d @1764452457\" if you are using GNU date ***]"),
+    _sig("hang_dataloader", r"ReadNextList|BlockingQueue<.*>::Receive", "hang_site",
+         example="3   paddle::operators::reader::MultiDeviceFeedReader<...>::ReadNextList()"),
+    _sig("hang_rendezvous", r"HTTPStore|TCPStore::(?:wait|get)|GlooParallelContext|create_or_get_global_tcp_store"
+         r"|CheckKeys|_init_parallel_env", "hang_site",
+         example="2   gloo::rendezvous::HTTPStore::wait(std::vector<...> const&)"),
+    # --- ports, rendezvous, environment ---------------------------------------------------------------
+    _sig(CauseId.port_in_use, r"Address already in use|Bind network on \S+ failed|\[Errno 98\]", "cause", CauseId.port_in_use, 100,
+         "socket.error: [Errno 98] Address already in use", title="port already in use"),
+    _sig("listen", r"starts to listen on (?P<host>[^:\s]+):(?P<port>\d+)|create libuv server at port: (?P<port2>\d+)",
+         "listen", example="I0524 11:30:40.681471  4352 tcp_utils.cc:181] The server starts to listen on IP_ANY:52031"),
+    _sig("rendezvous_retry", r"Retry to connect to (?P<host>[^:\s]+):(?P<port>\d+)", "rendezvous_retry",
+         example="I0524 11:30:43.735888  4352 tcp_utils.cc:107] Retry to connect to 192.168.9.17:52031 while the "
+                 "server is not yet listening."),
+    _sig("store_timeout", r"_timeout:\d+ elapsed:\d+ \(elapsed > _timeout\)", "cause", CauseId.missing_dist_env, 60,
+         "SystemError: (Fatal) _timeout:900 elapsed:901 (elapsed > _timeout)=1 (at /paddle/paddle/phi/core/distributed/"
+         "store/tcp_store.cc:433)", title="the rendezvous store timed out waiting for the other ranks"),
+    _sig("no_global_group", r"The global group is not initialized|Currently not a parallel execution environment",
+         "cause", CauseId.missing_dist_env, 60, "RuntimeError: The global group is not initialized.",
+         title="collective called without a parallel environment"),
+    _sig(CauseId.windows_no_nccl, r"has no attribute 'ProcessGroupNCCL'|not compiled with (?:NCCL|nccl)", "cause",
+         CauseId.windows_no_nccl, 100, "AttributeError: module 'paddle.base.libpaddle' has no attribute 'ProcessGroupNCCL'",
+         title="this Paddle build has no NCCL (Windows builds never do)"),
+)

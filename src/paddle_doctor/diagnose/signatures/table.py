@@ -1,0 +1,27 @@
+"""The whole signature table, in match order (the first match wins: specific before generic)."""
+
+from __future__ import annotations
+
+from .launch_env import LAUNCH_ENV
+from .libraries import LIBRARIES
+from .model import Signature
+from .native import NATIVE
+
+SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *LIBRARIES)
+
+
+def signature_table() -> list[dict]:
+    """The signatures as plain data (name, role, cause id, source, example): the catalog's
+    ``signatures`` back-links are derived from it."""
+    return [{"name": s.name, "role": s.role, "cause": s.cause, "specificity": s.specificity,
+             "source": s.source, "example": s.example} for s in SIGNATURES]
+
+
+def signatures_by_cause() -> dict[str, list[str]]:
+    """cause id -> names of the signatures that point to it."""
+    out: dict[str, list[str]] = {}
+    for s in SIGNATURES:
+        if s.cause and s.role in ("cause", "exception"):
+            out.setdefault(s.cause, []).append(s.name)
+    return out
+

@@ -1,0 +1,91 @@
+"""The code tables of diagnose/errors are checked against the vendor headers' enum lines
+(tests/fixtures/codes/*.txt, extracted by bench/extract_code_enums.py from the NVIDIA wheels)."""
+
+from pathlib import Path
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from paddle_doctor.diagnose.errors import codes
+from paddle_doctor.diagnose.errors.classify import classify, code_name
+from paddle_doctor.diagnose.errors.numbers import NUMBERS
+from paddle_doctor.diagnose.errors.parts import Code, parse_block
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codes"
+TABLES = {"cudaError_t": (codes.CUDA_BY_CAUSE, {}), "ncclResult_t": (codes.NCCL_BY_CAUSE, {}),
+          "cudnnStatus_t": (codes.CUDNN_BY_CAUSE, codes.CUDNN_LEGACY_NUMBERS),
+          "cublasStatus_t": (codes.CUBLAS_BY_CAUSE, {})}
+
+
+def _header(enum: str) -> list[tuple[str, int]]:
+    rows = [line.split(" = ") for line in (FIXTURES / f"{enum}.txt").read_text().splitlines()
+            if line and not line.startswith("#")]
+    return [(name, int(value)) for name, value in rows]
+
+
+@pytest.mark.parametrize("enum", TABLES)
+def test_every_enumerator_of_the_header_is_classified(enum):
+    """A cause or deliberately none, for each name the header lists; names the header lacks come
+    from an older numbering (listed there) only."""
+    table, legacy = TABLES[enum]
+    listed = codes.by_name(table)
+    header = {name for name, _ in _header(enum)}
+    assert header - set(listed) == set(), "classify the header's new enumerators in diagnose/errors/codes.py"
+    assert set(listed) - header <= set(legacy.values())
+    assert all(cause is None or isinstance(cause, CauseId) for cause in listed.values())
+
+
+@pytest.mark.parametrize("enum", TABLES)
+def test_generated_numbers_match_the_header(enum):
+    first = {}
+    for name, value in _header(enum):
+        first.setdefault(value, name)
+    assert NUMBERS[enum] == first
+
+
+def test_legacy_cuda_numbers_name_current_enumerators():
+    names = {name for name, _ in _header("cudaError_t")}
+    assert set(codes.CUDA_LEGACY_NUMBERS.values()) <= names
+    assert set(codes.CUDA_TEXTS.values()) <= names
+
+
+@pytest.mark.parametrize("text, name", [
+    ("ExternalError: Cuda error(3), initialization error.", "cudaErrorInitializationError"),
+    ("OSError: (External) CUDA error(2), out of memory.", "cudaErrorMemoryAllocation"),
+    ("cudaGetLastError  no kernel image is available for execution on the device errno: 48",
+     "cudaErrorNoKernelImageForDevice"),  # CUDA <= 10.0 numbering, named by its text
+    ("ExternalError: CUDA error(209).", "cudaErrorNoKernelImageForDevice"),  # CUDA >= 10.1 numbering
+    ("CUDA error(38)", "cudaErrorNoDevice"),  # 38 exists only in the old numbering
+    ("OSError: (External) NCCL error(6), remote process exited or there was a network error.", "ncclRemoteError"),
+])
+def test_a_code_is_read_in_its_era(text, name):
+    parts = parse_block([text])
+    assert [code_name(c, parts.text) for c in parts.codes if c.kind in ("cuda", "nccl")][:1] == [name]
+
+
+@pytest.mark.parametrize("text, cause", [
+    ("OSError: (External) CUDA error(2), out of memory. (at /paddle/paddle/phi/backends/gpu/gpu_info.cc:1)",
+     CauseId.gpu_oom),
+    ("RuntimeError: CUDA_ERROR_NO_DEVICE", CauseId.cuda_visible_devices_misconfig),
+    ("Error: CUDNN_STATUS_ARCH_MISMATCH at (/paddle/paddle/fluid/operators/conv_cudnn_op.cu:90)",
+     CauseId.cuda_arch_unsupported),
+    ("ExternalError: cuDNN error(14), CUDNN_STATUS_VERSION_MISMATCH.", CauseId.cuda_cudnn_mismatch),
+    ("ExternalError: CUBLAS_STATUS_ALLOC_FAILED", CauseId.gpu_oom),
+    ("OSError: [Errno 98] Address already in use", CauseId.port_in_use),
+    ("OSError: [Errno 24] Too many open files", CauseId.too_many_open_files),
+    ("OSError: (External) NCCL error(1), unhandled cuda error.", CauseId.nccl_error),
+    ("OSError: (External) CUDA error(700), an illegal memory access was encountered.", CauseId.cuda_error_other),
+])
+def test_codes_decide_the_cause(text, cause):
+    assert classify(parse_block([text])).cause == cause
+
+
+def test_a_code_with_no_cause_of_its_own_falls_back_to_its_library():
+    verdict = classify(parse_block(["ExternalError: CUBLAS_STATUS_EXECUTION_FAILED"]))
+    assert verdict.cause == CauseId.cuda_error_other and "names no cause" in verdict.why
+
+
+def test_errno_and_signal_tables_name_catalog_ids_or_none():
+    for table in (codes.ERRNO_CAUSES, codes.SIGNAL_CAUSES):
+        assert all(c is None or isinstance(c, CauseId) for c in table.values())
+    assert Code("errno", 2) in parse_block(["FileNotFoundError: [Errno 2] No such file or directory: 'a'"]).codes
