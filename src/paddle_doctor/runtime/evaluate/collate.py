@@ -66,7 +66,9 @@ class PadCollate:
             raise ValueError("dict samples have different keys: every sample needs the same fields")
         label = "label" if self.label is None else self.label
         if label not in keys:
-            raise ValueError(f"PadCollate(label={label!r}): the samples have keys {keys}; name the label field")
+            guess = next((k for k in keys if "label" in str(k)), keys[-1])
+            raise ValueError(f"PadCollate(label={label!r}): the samples have keys {keys}; name the label field, "
+                             f"e.g. PadCollate(label={guess!r})")
         out = {k: self._column(k, [s[k] for s in samples], {k}) for k in keys}
         out[MASK_KEY] = label_mask([np.asarray(s[label]) for s in samples])
         return out

@@ -17,29 +17,42 @@ anything crosses ranks.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from paddle_doctor.contract import WATCHDOG_TIMEOUT_ENV
+from paddle_doctor.errors import PeerFailedError
 from paddle_doctor.runtime.channel.barrier import open_barrier
 from paddle_doctor.runtime.channel.rendezvous import FINGERPRINT_BITS, Rendezvous
 from paddle_doctor.runtime.guards.preflight import build_plan, mismatch_error, plan_digest
+from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.guards.watchdog import guarded
 
 PHASE = "preflight"
+# The watchdog leaves a failed or never-seen peer this long to evaluate's own PeerFailedError
+# (catchable, the same on every rank) before it ends the process; a forward pass longer than
+# this meets the watchdog instead, with the same rank named.
+HOLD_S = 2.0
+PEER_LOOK_S = 0.25  # how often the loop reads the store for a peer's failure (one read each)
 
 
 class PlanCheck:
     """This rank's pre-flight for one evaluate() call: ``announce()`` first; then ``check()``
-    raises PreflightError if the verdict is in and says the ranks differ (never waits), and
-    ``wait()`` waits for the verdict."""
+    raises PreflightError if the verdict is in and says the ranks differ, and PeerFailedError if
+    a peer failed or has not entered evaluate() within the deadline (never waits); ``wait()``
+    waits for the verdict, for the deadline at most."""
 
     def __init__(self, barrier: Any, items: dict, model: Any = None, dataset: Any = None) -> None:
         # Without a store barrier (one process, or the collective fallback) there is nothing to compare over.
         self._barrier = barrier if isinstance(barrier, Rendezvous) else None
+        self._peers = self._barrier  # kept after the verdict: peers' failures are looked for all along
         self.barrier = barrier
         self._items, self._model, self._dataset = items, model, dataset
         self._digest = 0
+        self._started = time.monotonic()
+        self._next_look = self._started + PEER_LOOK_S
 
     def announce(self) -> None:
         """Build this rank's plan (it reads samples and weights, so it may raise) and publish it."""
@@ -51,12 +64,23 @@ class PlanCheck:
         self._barrier.arrive(PHASE, self._digest)
 
     def check(self) -> None:
+        now = time.monotonic()
         if self._barrier is not None:
             self._judge(self._barrier.fingerprints(PHASE, wait=False))
+            if self._barrier is not None and now - self._started >= STATE.deadline():
+                self._never_entered()
+        if self._peers is not None and now >= self._next_look:
+            self._next_look = now + PEER_LOOK_S
+            self._peers.fingerprints("sync", wait=False)  # raises PeerFailedError if a rank failed
 
     def wait(self) -> None:
-        if self._barrier is not None:
-            self._judge(self._barrier.fingerprints(PHASE))
+        while self._barrier is not None:
+            left = STATE.deadline() - (time.monotonic() - self._started)
+            total = self._barrier.fingerprints(PHASE, timeout=max(left, PEER_LOOK_S))
+            if total is not None:
+                self._judge(total)
+            elif time.monotonic() - self._started >= STATE.deadline():
+                self._never_entered()
 
     def _judge(self, digest_sum: int | None) -> None:
         if digest_sum is None:
@@ -65,6 +89,22 @@ class PlanCheck:
         if digest_sum != self._digest * barrier.world:
             plans = {r: json.loads(text) for r, text in enumerate(barrier.texts(PHASE))}
             raise mismatch_error(plans)
+
+    def _never_entered(self) -> None:
+        """Some rank has not announced itself after the deadline: it never called evaluate()."""
+        missing = self._barrier.missing(PHASE)
+        if not missing:
+            return  # every rank published; its arrival follows at once
+        exc = PeerFailedError(never_entered_message(missing, time.monotonic() - self._started))
+        self._barrier.fail(exc)  # a late rank that enters after all is told at once
+        raise exc
+
+
+def never_entered_message(ranks: Sequence[int], waited: float) -> str:
+    who = f"rank {ranks[0]}" if len(ranks) == 1 else f"ranks {list(ranks)}"
+    return (f"{who} never entered evaluate() ({waited:.1f} s since this rank did): call evaluate on every "
+            "rank (not under `if rank == 0:`); every rank evaluates its own share and gets the same result. "
+            f"A rank that is only slower to get there needs a longer {WATCHDOG_TIMEOUT_ENV}")
 
 
 @contextmanager
@@ -75,6 +115,6 @@ def evaluation_guard(*, world: int, rank: int, comm: Any, model: Any, dataset: A
     barrier too), and this call's pre-flight (``announce()`` first, ``check()`` between batches,
     ``wait()`` before anything crosses ranks). ``plan_check.barrier`` is the call's barrier."""
     items = {"batch_size": batch_size, "strategy": strategy, "metrics": list(metric_names), "world_size": world}
-    with guarded("evaluate", step_fn=progress):
+    with guarded("evaluate", step_fn=progress, hold=HOLD_S):
         barrier = open_barrier(world, rank, comm)
         yield PlanCheck(barrier, items, model if hasattr(model, "state_dict") else None, dataset)

@@ -50,6 +50,7 @@ _lock = threading.Lock()
 _mesh: heartbeat.Mesh | None = None
 _everywhere = {"on": False}  # install()/run: a dead or failed peer ends this rank wherever it is
 _mismatch_since: dict = {}
+_EVALUATE_FIX = " (if it never called evaluate(): call evaluate on every rank, not under `if rank == 0:`)"
 
 
 def mesh() -> heartbeat.Mesh | None:
@@ -99,14 +100,14 @@ def _install_record_hooks() -> None:
 
 
 @contextmanager
-def guarded(name: str, *, step_fn=None, deadline: float | None = None):
+def guarded(name: str, *, step_fn=None, deadline: float | None = None, hold: float = 0.0):
     """A region where a missing peer is fatal: ``with guarded("evaluate", step_fn=lambda: i):``.
 
     ``step_fn`` is called from the heartbeat thread to report this rank's progress; ``deadline``
     (seconds without a heartbeat from a peer) overrides the default for this region.
     """
     ensure_started()
-    region = Region(name, step_fn, deadline)
+    region = Region(name, step_fn, deadline, hold=hold)
     STATE.regions.append(region)
     try:
         yield region
@@ -174,8 +175,9 @@ def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float
     end = peer.end
     if not (guarded or _everywhere["on"]):
         return
+    hold = 0.0 if ending else STATE.hold()  # the region raises a catchable error itself first
     if end is not None and not end.get("ok"):
-        yield from _ended_badly(peer, now, grace)
+        yield from _ended_badly(peer, now, grace, hold)
         return
     if end is None and peer.gone:
         crash = _crash_dump(peer.rank)
@@ -188,10 +190,10 @@ def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float
                 f"signal, e.g. SIGKILL from the kernel's OOM killer or kill -9){_doing(peer)}")
         return
     if end is None and guarded:
-        yield from _silent(peer, now, started, ending)
+        yield from _silent(peer, now, started + hold, ending)
 
 
-def _ended_badly(peer: heartbeat.Peer, now: float, grace: float):
+def _ended_badly(peer: heartbeat.Peer, now: float, grace: float, hold: float = 0.0):
     reported = peer.end.get("finding")
     if reported and reported.get("message"):
         # A guard's error (pre-flight, check mode) is raised on every rank at once: let this
@@ -200,6 +202,8 @@ def _ended_badly(peer: heartbeat.Peer, now: float, grace: float):
             f = Finding.from_dict(reported)
             yield "reported", guard_finding(f.code if f.code else "failed", f.ranks or [peer.rank],
                                             f"{f.message} (reported by rank {peer.rank})", cause=f.cause)
+        return
+    if now - peer.end_seen < hold:
         return
     yield "failed", guard_finding("failed", [peer.rank],
                                   f"rank {peer.rank} ended with an error ({_where_recorded(peer.rank)}){_doing(peer)}")
@@ -231,7 +235,7 @@ def _silent(peer: heartbeat.Peer, now: float, started: float, ending: bool):
         yield "stuck", guard_finding(
             "missing", [peer.rank], f"rank {peer.rank} has not been heard from in {waited:.1f} s (no heartbeat "
             f"since this rank started watching): it froze or died before its first heartbeat, or never reached "
-            f"a guarded region", confidence=Confidence.MEDIUM,
+            f"a guarded region{_EVALUATE_FIX if STATE.phase() == 'evaluate' else ''}", confidence=Confidence.MEDIUM,
             why="every other rank beats; this one never did within the deadline")
 
 

@@ -1,0 +1,103 @@
+"""evaluate() at its edges (issue 20), through the real launcher (W = 2, workers/edges_worker.py).
+
+One launch runs every scenario in turn; each asserts what every rank raised or returned:
+1. a collate or dataset error (default collate on variable sizes; pad_collate on PaddleNLP's
+   ``labels`` key; text labels; a dataset error in a DataLoader worker on rank 1; a custom collate
+   failing on rank 1 in the batch thread) ends within seconds, with a BatchError naming the samples
+   and the argument to change on the rank where it happened, and PeerFailedError naming that rank
+   and its error on the other, raised mid-loop;
+2. the training flag of every sublayer is what it was (a wrapper around an eval-mode model, a model
+   with mixed modes, the PaddleSeg recipe);
+4. a rank that never calls evaluate is named with the fix, and a rank that raises and exits while
+   rank 0 evaluates gives rank 0 a catchable PeerFailedError, not the watchdog's exit;
+3, 5, 6, 7: see workers/more_edges.py and the asserts below.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "workers"))
+from launch_helper import run_launcher, worker_logs  # noqa: E402
+
+pytestmark = pytest.mark.integration
+HANG_LIMIT_S = 30
+
+
+@pytest.fixture(scope="module")
+def ranks(tmp_path_factory):
+    work = tmp_path_factory.mktemp("edges")
+    code, terminal, wall = run_launcher("edges_worker.py", 2, work, [str(work)], timeout=150)
+    results = []
+    for r in range(2):
+        path = work / f"rank{r}.json"
+        assert path.exists(), f"rank {r} wrote nothing (launcher code {code})\n" + terminal[-3000:] + worker_logs(work)
+        results.append(json.loads(path.read_text()))
+    return results, worker_logs(work)
+
+
+def error(res, name):
+    assert "error" in res[name], (name, res[name])
+    assert res[name]["seconds"] < HANG_LIMIT_S, (name, res[name])
+    return res[name]["error"]
+
+
+def test_collate_errors_are_raised_on_every_rank(ranks):
+    results, logs = ranks
+    for r in range(2):
+        err = error(results[r], "collate_shapes")
+        assert err.startswith("BatchError: the default collate_fn raised ValueError"), err
+        assert "shapes [[3, 4, 4], [3, 5, 4]]" in err and "collate_fn=paddle_doctor.pad_collate" in err, err
+        err = error(results[r], "nlp_labels")
+        assert err.startswith("BatchError: collate_fn raised ValueError: PadCollate(label='label')"), err
+        assert "PadCollate(label='labels')" in err, err
+        assert results[r]["nlp_labels_fixed"]["value"] == 40, results[r]["nlp_labels_fixed"]
+        err = error(results[r], "text_labels")
+        assert err.startswith("TypeError: label 0 (labels=-1) holds text ('cat')") and "labels=" in err, err
+
+
+@pytest.mark.parametrize("name, culprit", [
+    ("dataset_worker_rank1", "BatchError: dataset[22] raised KeyError: 'no annotation for image 22' "
+                             "(rank 1, in a DataLoader worker)"),
+    ("collate_rank1", "BatchError: collate_fn raised ValueError: sample has no 'mask' field on samples [20] (rank 1)"),
+])
+def test_a_batch_error_on_one_rank_reaches_the_other_mid_loop(ranks, name, culprit):
+    results, logs = ranks
+    assert error(results[1], name).startswith(culprit), (results[1][name], logs)
+    err = error(results[0], name)
+    assert err.startswith("PeerFailedError: rank 1 raised " + culprit.split(": ", 1)[0]), err
+    assert culprit.split(": ", 1)[1][:40] in err, err
+    batches = int(err.rsplit("[batches run: ", 1)[1].rstrip("]"))
+    assert batches < 20, err  # told while its own 20 batches (2 s) were still running
+    assert results[0][name]["seconds"] < 5, results[0][name]
+
+
+def test_training_flags_are_restored_exactly(ranks):
+    results, _ = ranks
+    for r in range(2):
+        value = results[r]["modes"]["value"]
+        assert value["after"] == value["before"], value
+        assert value["before"]["wrapper"] == [True, False, False, False], value  # the wrapper trains, the model not
+        assert value["before"]["mixed"] == [True, True, False], value
+        assert value["before"]["seg"] == [False, False, False], value
+
+
+def test_a_rank_that_never_enters_evaluate_is_named(ranks):
+    results, _ = ranks
+    err = error(results[0], "never_entered")
+    assert err.startswith("PeerFailedError: rank 1 never entered evaluate()"), err
+    assert "call evaluate on every rank" in err, err
+    assert results[1]["never_entered"]["value"] == "skipped evaluate"
+    err = error(results[1], "late_entry")  # rank 1 calls it after all: told at once
+    assert err.startswith("PeerFailedError: rank 0 raised PeerFailedError: rank 1 never entered evaluate()"), err
+    assert results[1]["late_entry"]["seconds"] < 3, results[1]["late_entry"]
+
+
+def test_a_peer_that_raises_and_exits_gives_a_catchable_error(ranks):
+    results, logs = ranks
+    err = error(results[0], "peer_uncaught")
+    assert err.startswith("PeerFailedError: rank 1 raised RuntimeError: CUDA error: an illegal memory access"), err
+    assert int(err.rsplit("[batches run: ", 1)[1].rstrip("]")) < 20, err
+    assert "watchdog on rank 0" not in logs, logs
