@@ -101,3 +101,50 @@ def test_a_peer_that_raises_and_exits_gives_a_catchable_error(ranks):
     assert err.startswith("PeerFailedError: rank 1 raised RuntimeError: CUDA error: an illegal memory access"), err
     assert int(err.rsplit("[batches run: ", 1)[1].rstrip("]")) < 20, err
     assert "watchdog on rank 0" not in logs, logs
+
+
+def test_inputs_are_checked_at_the_first_batch(ranks):
+    results, _ = ranks
+    for r in range(2):
+        res = results[r]
+        err = error(res, "float_labels")
+        assert err.startswith("TypeError: SegmentationMetric: labels are float32, not integer class ids"), err
+        err = error(res, "label_range")
+        assert err.startswith("ValueError: SegmentationMetric: label values [2] are neither class ids 0..1"), err
+        assert "num_classes=" in err and "ignore_index=" in err, err
+        err = error(res, "resized")
+        assert "are not at the size of the labels" in err and "infer_fn=paddleseg.core.infer.inference" in err, err
+        assert "output=" not in err, err
+        err = error(res, "infer_fn_batch")
+        assert err.startswith("ValueError: infer_fn with batch_size=2") and "batch_size=1" in err, err
+        value = res["hapi_args"]["value"]
+        assert set(value["out"]) == {"loss", "acc"}, value
+        assert value["callbacks"] == [["begin", ["acc", "loss"]], ["end", value["out"]]], value
+
+
+def test_the_empty_class_convention_is_a_switch(ranks):
+    results, _ = ranks
+    for r in range(2):
+        v = results[r]["empty_class"]["value"]
+        (miou0, iou0), (miou1, iou1) = v["0"], v["1"]
+        assert iou0[2] == 0.0 and iou1[2] == 1.0 and iou0[:2] == iou1[:2], v
+        assert abs(miou1 - miou0 - 1 / 3) < 1e-12, v
+        assert v["recipe_default"] == miou0, v  # no PaddleSeg installed here: 2.8's convention
+
+
+def test_a_custom_nchw_metric_keeps_its_layout(ranks):
+    results, _ = ranks
+    for r in range(2):
+        v = results[r]["nchw_metric"]["value"]
+        assert "Shape of `pred` and `label should be equal" in v["with_mask"], v  # the flattened layout
+        assert abs(v["keep_layout"] - v["reference"]) < 1e-12, v
+
+
+def test_detection_is_evaluated_once_on_rank0(ranks):
+    results, _ = ranks
+    det = [results[r]["detection"]["value"] for r in range(2)]
+    assert det[0]["map"] == det[1]["map"] == det[0]["again"] == det[1]["again"], det
+    assert abs(det[0]["map"] - det[0]["reference"]) < 1e-9, det
+    assert [d["evaluator_calls"] for d in det] == [1, 0], det
+    assert det[0]["images_seen"] == [24] and det[1]["rows_kept"] == 0, det
+    assert det[1]["bytes_received"] < det[0]["bytes_received"], det

@@ -28,7 +28,7 @@ import numpy as np
 from paddle_doctor.runtime.evaluate.batches import BatchLayout
 from paddle_doctor.runtime.evaluate.collate import returns_mask
 from paddle_doctor.errors import PeerFailedError, SampleCountError
-from paddle_doctor.runtime.evaluate.evalguard import evaluation_guard
+from paddle_doctor.runtime.evaluate.evalguard import evaluation_guard, share_rank0_results
 from paddle_doctor.runtime.evaluate.fetch import (GuardedCollate, GuardedDataset, LocalBatches, batch_error,
                                                     failure_of)
 from paddle_doctor.runtime.evaluate.loop import CHECKSUM_PRIME, Tally, run_local
@@ -98,8 +98,9 @@ def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None
             barrier.wait_all("sync", schema_fingerprint(slots, values))
             values = (sync_states(comm, slots, values, rank) if strategy == "sharded"
                       else broadcast_states(comm, slots, values, rank))
-    for slot, value in zip(slots, values):
-        write_state(slot, value)
+        for slot, value in zip(slots, values):
+            write_state(slot, value)
+        share_rank0_results(metrics, barrier, comm, rank)
     return _result(metrics, tally, plan, source, world, strategy, comm, loss_fn)
 
 
