@@ -31,14 +31,15 @@ from paddle_doctor.runtime.channel.rendezvous import FINGERPRINT_BITS, Rendezvou
 from paddle_doctor.runtime.guards.preflight import build_plan, mismatch_error, plan_digest
 from paddle_doctor.runtime.evaluate.states import metric_names
 from paddle_doctor.runtime.guards.guardstate import STATE
-from paddle_doctor.runtime.guards.watchdog import guarded
+from paddle_doctor.runtime.guards.watchdog import guarded, mesh
 
 PHASE = "preflight"
 # The watchdog leaves a failed or never-seen peer this long to evaluate's own PeerFailedError
 # (catchable, the same on every rank) before it ends the process; a forward pass longer than
 # this meets the watchdog instead, with the same rank named.
 HOLD_S = 2.0
-PEER_LOOK_S = 0.25  # how often the loop reads the store for a peer's failure (one read each)
+PEER_LOOK_S = 0.25
+ALIVE_S = 3.0  # a peer heard from this recently is alive  # how often the loop reads the store for a peer's failure (one read each)
 
 
 class PlanCheck:
@@ -96,8 +97,8 @@ class PlanCheck:
     def _never_entered(self) -> None:
         """Some rank has not announced itself after the deadline: it never called evaluate()."""
         missing = self._barrier.missing(PHASE)
-        if not missing:
-            return  # every rank published; its arrival follows at once
+        if not missing or not all(map(busy_elsewhere, missing)):
+            return  # all published (the arrival follows), or a rank is silent: the watchdog names it
         exc = PeerFailedError(never_entered_message(missing, time.monotonic() - self._started))
         self._barrier.fail(exc)  # a late rank that enters after all is told at once
         raise exc
@@ -138,6 +139,20 @@ def _plain(value: Any) -> Any:
 
 def _shaped(values: np.ndarray, count: int) -> Any:
     return float(values[0]) if count == 1 else [float(v) for v in values]
+
+
+def busy_elsewhere(rank: int) -> bool:
+    """Whether ``rank`` is alive outside evaluate (its heartbeats say so) or ended cleanly: then it
+    skipped this call. A silent rank (frozen, dead, or never heard) is left to the watchdog,
+    which tells a death or a freeze apart from a skipped call."""
+    m = mesh()
+    peer = next((p for p in m.peers.values() if p.rank == rank), None) if m is not None else None
+    if peer is None:
+        return False
+    if peer.end is not None:
+        return bool(peer.end.get("ok"))
+    silence = peer.silence(time.monotonic())
+    return silence is not None and silence < ALIVE_S and peer.info.get("ph") != "evaluate"
 
 
 def never_entered_message(ranks: Sequence[int], waited: float) -> str:
