@@ -39,7 +39,7 @@ PHASE = "preflight"
 # this meets the watchdog instead, with the same rank named.
 HOLD_S = 2.0
 PEER_LOOK_S = 0.25
-ALIVE_S = 3.0  # a peer heard from this recently is alive  # how often the loop reads the store for a peer's failure (one read each)
+ALIVE_BEATS = 4  # a peer heard from within this many heartbeat intervals is alive (not frozen)  # how often the loop reads the store for a peer's failure (one read each)
 
 
 class PlanCheck:
@@ -97,7 +97,8 @@ class PlanCheck:
     def _never_entered(self) -> None:
         """Some rank has not announced itself after the deadline: it never called evaluate()."""
         missing = self._barrier.missing(PHASE)
-        if not missing or not all(map(busy_elsewhere, missing)):
+        since = self._started + STATE.deadline()
+        if not missing or not all(busy_elsewhere(r, since) for r in missing):
             return  # all published (the arrival follows), or a rank is silent: the watchdog names it
         exc = PeerFailedError(never_entered_message(missing, time.monotonic() - self._started))
         self._barrier.fail(exc)  # a late rank that enters after all is told at once
@@ -141,7 +142,7 @@ def _shaped(values: np.ndarray, count: int) -> Any:
     return float(values[0]) if count == 1 else [float(v) for v in values]
 
 
-def busy_elsewhere(rank: int) -> bool:
+def busy_elsewhere(rank: int, since: float) -> bool:
     """Whether ``rank`` is alive outside evaluate (its heartbeats say so) or ended cleanly: then it
     skipped this call. A silent rank (frozen, dead, or never heard) is left to the watchdog,
     which tells a death or a freeze apart from a skipped call."""
@@ -151,8 +152,8 @@ def busy_elsewhere(rank: int) -> bool:
         return False
     if peer.end is not None:
         return bool(peer.end.get("ok"))
-    silence = peer.silence(time.monotonic())
-    return silence is not None and silence < ALIVE_S and peer.info.get("ph") != "evaluate"
+    # a beat after ``since`` (the deadline): it was alive all along, not frozen since then
+    return peer.last_seen is not None and peer.last_seen >= since and peer.info.get("ph") != "evaluate"
 
 
 def never_entered_message(ranks: Sequence[int], waited: float) -> str:
