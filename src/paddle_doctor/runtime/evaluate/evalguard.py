@@ -38,6 +38,7 @@ PHASE = "preflight"
 # (catchable, the same on every rank) before it ends the process; a forward pass longer than
 # this meets the watchdog instead, with the same rank named.
 HOLD_S = 2.0
+MISSING_HINT = " (if it never called evaluate(): call evaluate on every rank, not under `if rank == 0:`)"
 PEER_LOOK_S = 0.25
 ALIVE_BEATS = 4  # a peer heard from within this many heartbeat intervals is alive (not frozen)  # how often the loop reads the store for a peer's failure (one read each)
 
@@ -171,6 +172,6 @@ def evaluation_guard(*, world: int, rank: int, comm: Any, model: Any, dataset: A
     barrier too), and this call's pre-flight (``announce()`` first, ``check()`` between batches,
     ``wait()`` before anything crosses ranks). ``plan_check.barrier`` is the call's barrier."""
     items = {"batch_size": batch_size, "strategy": strategy, "metrics": list(metric_names), "world_size": world}
-    with guarded("evaluate", step_fn=progress, hold=HOLD_S):
+    with guarded("evaluate", step_fn=progress, hold=HOLD_S, hint=MISSING_HINT):
         barrier = open_barrier(world, rank, comm)
         yield PlanCheck(barrier, items, model if hasattr(model, "state_dict") else None, dataset)

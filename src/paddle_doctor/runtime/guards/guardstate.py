@@ -25,6 +25,7 @@ class Region:
     deadline: float | None = None
     since: float = field(default_factory=time.monotonic)
     hold: float = 0.0  # s a peer's failure is left to the region's own code to raise (evaluate does)
+    hint: str = ""  # added to "rank R has not been heard from": the region's likely fix
 
 
 @dataclass

@@ -50,7 +50,6 @@ _lock = threading.Lock()
 _mesh: heartbeat.Mesh | None = None
 _everywhere = {"on": False}  # install()/run: a dead or failed peer ends this rank wherever it is
 _mismatch_since: dict = {}
-_EVALUATE_FIX = " (if it never called evaluate(): call evaluate on every rank, not under `if rank == 0:`)"
 
 
 def mesh() -> heartbeat.Mesh | None:
@@ -100,14 +99,14 @@ def _install_record_hooks() -> None:
 
 
 @contextmanager
-def guarded(name: str, *, step_fn=None, deadline: float | None = None, hold: float = 0.0):
+def guarded(name: str, *, step_fn=None, deadline: float | None = None, hold: float = 0.0, hint: str = ""):
     """A region where a missing peer is fatal: ``with guarded("evaluate", step_fn=lambda: i):``.
 
     ``step_fn`` is called from the heartbeat thread to report this rank's progress; ``deadline``
     (seconds without a heartbeat from a peer) overrides the default for this region.
     """
     ensure_started()
-    region = Region(name, step_fn, deadline, hold=hold)
+    region = Region(name, step_fn, deadline, hold=hold, hint=hint)
     STATE.regions.append(region)
     try:
         yield region
@@ -203,10 +202,9 @@ def _ended_badly(peer: heartbeat.Peer, now: float, grace: float, hold: float = 0
             yield "reported", guard_finding(f.code if f.code else "failed", f.ranks or [peer.rank],
                                             f"{f.message} (reported by rank {peer.rank})", cause=f.cause)
         return
-    if now - peer.end_seen < hold:
-        return
-    yield "failed", guard_finding("failed", [peer.rank],
-                                  f"rank {peer.rank} ended with an error ({_where_recorded(peer.rank)}){_doing(peer)}")
+    if now - peer.end_seen >= hold:
+        yield "failed", guard_finding("failed", [peer.rank], f"rank {peer.rank} ended with an error "
+                                      f"({_where_recorded(peer.rank)}){_doing(peer)}")
 
 
 def _silent(peer: heartbeat.Peer, now: float, started: float, ending: bool):
@@ -235,7 +233,7 @@ def _silent(peer: heartbeat.Peer, now: float, started: float, ending: bool):
         yield "stuck", guard_finding(
             "missing", [peer.rank], f"rank {peer.rank} has not been heard from in {waited:.1f} s (no heartbeat "
             f"since this rank started watching): it froze or died before its first heartbeat, or never reached "
-            f"a guarded region{_EVALUATE_FIX if STATE.phase() == 'evaluate' else ''}", confidence=Confidence.MEDIUM,
+            f"a guarded region{STATE.regions[-1].hint if STATE.regions else ''}", confidence=Confidence.MEDIUM,
             why="every other rank beats; this one never did within the deadline")
 
 
