@@ -148,3 +148,28 @@ def test_detection_is_evaluated_once_on_rank0(ranks):
     assert [d["evaluator_calls"] for d in det] == [1, 0], det
     assert det[0]["images_seen"] == [24] and det[1]["rows_kept"] == 0, det
     assert det[1]["bytes_received"] < det[0]["bytes_received"], det
+
+
+@pytest.mark.timeout(120)
+def test_under_run_the_library_and_the_watchdog_name_the_same_rank(tmp_path):
+    """``paddle-doctor run`` (the watchdog watches the whole process): rank 1 raises in evaluate and
+    exits; rank 0 first gets the library's PeerFailedError mid-loop (the watchdog holds off 2 s
+    inside evaluate), and the watchdog, which ends rank 0 once it leaves evaluate, names the same
+    rank; diagnose names rank 1's error as the root cause."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "guards"))
+    from harness import base_env, launch
+
+    run = launch(tmp_path, 2, "../workers/edges_worker.py", [str(tmp_path), "peer_uncaught"], run_opts=[],
+                 env=base_env(), timeout=90)
+    context = f"rc {run.rc}\n{run.err[-2000:]}\n{run.log(0)[-2000:]}"
+    res = json.loads((tmp_path / "rank0.json").read_text())["peer_uncaught"]
+    assert res["error"].startswith("PeerFailedError: rank 1 raised RuntimeError: CUDA error"), (res, context)
+    assert int(res["error"].rsplit("[batches run: ", 1)[1].rstrip("]")) < 20, res
+    watchdog_lines = [line for line in run.log(0).splitlines() if "[paddle-doctor] watchdog" in line]
+    assert all("rank 1" in line for line in watchdog_lines), watchdog_lines
+    from paddle_doctor.diagnose import diagnose_paths
+
+    from paddle_doctor.catalog.ids import CauseId
+
+    root = diagnose_paths([str(run.log_dir)]).root_cause  # the simulated message reads as a CUDA error
+    assert (root.cause, root.ranks) == (CauseId.cuda_error_other, (1,)), (root, context)
