@@ -8,9 +8,16 @@ One launch runs every scenario in turn; each asserts what every rank raised or r
    and its error on the other, raised mid-loop;
 2. the training flag of every sublayer is what it was (a wrapper around an eval-mode model, a model
    with mixed modes, the PaddleSeg recipe);
-4. a rank that never calls evaluate is named with the fix, and a rank that raises and exits while
-   rank 0 evaluates gives rank 0 a catchable PeerFailedError, not the watchdog's exit;
-3, 5, 6, 7: see workers/more_edges.py and the asserts below.
+4. a rank that never calls evaluate is named with the fix (and told when it calls it late); a rank
+   that raises and exits while rank 0 evaluates gives rank 0 a catchable PeerFailedError mid-loop,
+   not the watchdog's exit, and under ``paddle-doctor run`` the watchdog and diagnose name the same rank;
+5. float label maps, labels outside the classes, logits at another size (the hint names infer_fn),
+   infer_fn with batch_size > 1; evaluate_model with hapi's arguments and callbacks;
+3. SegmentationMetric(empty_class=0 | 1) on an empty class, and the recipe's default;
+7. a custom NCHW metric on PaddleSeg's calculate_area: broken by the mask's flattening, exact with
+   PadCollate(mask=False);
+6. DetectionMetric: the evaluator runs once, on rank 0; rank 1 receives and keeps no box; the same
+   mAP on both ranks as a plain one-process loop.
 """
 
 import json

@@ -72,10 +72,10 @@ class PlanCheck:
         now = time.monotonic()
         if self._barrier is not None:
             self._judge(self._barrier.fingerprints(PHASE, wait=False))
+        if self._peers is not None and now >= self._next_look:  # a few store reads a second at most
+            self._next_look = now + PEER_LOOK_S
             if self._barrier is not None and now - self._started >= STATE.deadline():
                 self._never_entered()
-        if self._peers is not None and now >= self._next_look:
-            self._next_look = now + PEER_LOOK_S
             self._peers.fingerprints("sync", wait=False)  # raises PeerFailedError if a rank failed
 
     def wait(self) -> None:
