@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 # Public name -> (module, attribute), imported on first access. The metric classes subclass
 # paddle.metric.Metric, so resolving them imports paddle (NEEDS_PADDLE); nothing else does.
 _LAZY = {
+    "BatchError": ("paddle_doctor.errors", "BatchError"),
     "CheckpointError": ("paddle_doctor.errors", "CheckpointError"),
     "CollectiveMismatchError": ("paddle_doctor.errors", "CollectiveMismatchError"),
     "DetectionMetric": ("paddle_doctor.runtime.metrics.detection", "DetectionMetric"),
@@ -48,7 +49,7 @@ _LAZY = {
 
 NEEDS_PADDLE = frozenset({"DetectionMetric", "SegmentationMetric"})
 
-__all__ = ["CheckpointError", "CollectiveMismatchError", "DetectionMetric", "EvalError", "EvalResult",
+__all__ = ["BatchError", "CheckpointError", "CollectiveMismatchError", "DetectionMetric", "EvalError", "EvalResult",
            "GuardError", "PadCollate", "PaddleDoctorError", "PeerFailedError", "PreflightError",
            "SampleCountError", "SegmentationMetric", "StateDictMismatchError", "StateSchemaError",
            "StoreTimeoutError", "SyncableMetric", "UnsafeCheckpointError", "__version__", "clean_env",
@@ -57,6 +58,7 @@ __all__ = ["CheckpointError", "CollectiveMismatchError", "DetectionMetric", "Eva
 
 if TYPE_CHECKING:  # for type checkers and IDEs only; never runs
     from paddle_doctor.errors import (
+        BatchError,
         CheckpointError,
         CollectiveMismatchError,
         EvalError,

@@ -6,8 +6,11 @@
      |    |                                       counted twice (num_samples != len(dataset))
      |    |-- StateSchemaError                    rank_divergent_collective: ranks hold metric states
      |    |                                       of different names, shapes or dtypes
-     |    `-- PeerFailedError                     python_exception: another rank raised inside
-     |                                            evaluate(); names it
+     |    |-- PeerFailedError                     python_exception: another rank raised inside
+     |    |                                       evaluate(), or never entered it; names it
+     |    `-- BatchError                          python_exception: the dataset or the collate_fn
+     |                                            raised while building a batch; names the sample
+     |                                            indices and the argument to change
      |-- GuardError                               the errors the runtime guards raise on purpose
      |    |-- PreflightError                      config_error: ranks disagree on their plan (data,
      |    |                                       model, versions); a table names ranks and values
@@ -71,6 +74,13 @@ class StateSchemaError(EvalError):
 
 class PeerFailedError(EvalError):
     """Another rank raised during the evaluation; this rank stops instead of waiting forever."""
+
+    default_cause = CauseId.python_exception
+
+
+class BatchError(EvalError):
+    """Building a batch failed (the dataset's ``__getitem__`` or the ``collate_fn`` raised, in this
+    process or a DataLoader worker): raised on the rank where it happened, within seconds."""
 
     default_cause = CauseId.python_exception
 

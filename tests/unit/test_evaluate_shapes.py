@@ -177,9 +177,11 @@ def test_detection_metric_groups_every_image_in_a_canonical_order():
     assert sorted(seen["preds"]) == [3, 5, 7] and seen["preds"][3].shape == (0, 6)
     assert seen["preds"][7][:, 0].tolist() == [0, 1]  # sorted by every column, not by arrival
     assert seen["gts"][5].tolist() == [[0, 1, 1, 1, 1], [1, 1, 1, 1, 1]]
-    rows = np.array([[2, 1.0], [1, 5.0], [2, 0.0]])
-    assert {k: v.tolist() for k, v in grouped(rows, np.array([1, 2, 9])).items()} == {1: [[5.0]], 2: [[0.0], [1.0]],
-                                                                                      9: []}
+    assert m.accumulate() == 0.5 and m.evaluator_calls == 1  # cached: the evaluator ran once
+    assert m.preds.dtype == np.float32 and m.gts.dtype == np.float32  # 32 bytes a box with its id
+    rows, ids = np.array([[1.0], [5.0], [0.0]], np.float32), np.array([2, 1, 2])
+    assert {k: v.tolist() for k, v in grouped(rows, ids, np.array([1, 2, 9])).items()} == {1: [[5.0]], 2: [[0.0], [1.0]],
+                                                                                           9: []}
     with pytest.raises(ValueError, match="bbox_num"):
         m.update(bbox, np.array([1, 1]), np.array([1, 2]), [np.zeros((0, 4))] * 2, [np.zeros((0, 1))] * 2)
 

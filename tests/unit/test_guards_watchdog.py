@@ -202,3 +202,21 @@ def test_a_peer_that_says_why_it_ends_and_exits_is_never_taken_for_a_silent_deat
         assert finding is not None and finding.ranks == (1,) and "reported by rank 0" in finding.message
     finally:
         b.stop()
+
+
+def test_evaluate_raises_a_peers_failure_itself_before_the_watchdog_ends_the_rank(mesh):
+    """Issue 20: in a region with ``hold`` (evaluate's), a failed or never-seen peer is left to the
+    region's own catchable PeerFailedError for ``hold`` seconds, then the watchdog names it (with the
+    region's hint); a rank that is ending anyway judges at once."""
+    beat(mesh.peers[1])
+    mesh.peers[2].end, mesh.peers[2].end_seen = {"ok": False, "err": "ValueError"}, time.monotonic()
+    STATE.regions.append(Region("evaluate", hold=2.0, hint=" (call evaluate on every rank)"))
+    assert watchdog.judge(mesh, time.monotonic()) is None
+    assert watchdog.judge(mesh, time.monotonic(), ending=True, grace=0.0).code == "failed"
+    assert watchdog.judge(mesh, time.monotonic() + 2.1).code == "failed"
+    mesh.peers[2].end, mesh.peers[2].last_seen = None, None  # never heard from
+    mesh.started = time.monotonic() - 11.0  # past the 10 s deadline, within the hold
+    assert watchdog.judge(mesh, time.monotonic()) is None
+    mesh.started = time.monotonic() - 12.5
+    v = watchdog.judge(mesh, time.monotonic())
+    assert v.code == "missing" and v.message.endswith("(call evaluate on every rank)"), v.message

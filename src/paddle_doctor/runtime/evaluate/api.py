@@ -28,9 +28,11 @@ import numpy as np
 from paddle_doctor.runtime.evaluate.batches import BatchLayout
 from paddle_doctor.runtime.evaluate.collate import returns_mask
 from paddle_doctor.errors import PeerFailedError, SampleCountError
-from paddle_doctor.runtime.evaluate.evalguard import evaluation_guard
+from paddle_doctor.runtime.evaluate.evalguard import evaluation_guard, share_rank0_results
+from paddle_doctor.runtime.evaluate.fetch import (GuardedCollate, GuardedDataset, LocalBatches, batch_error,
+                                                    failure_of)
 from paddle_doctor.runtime.evaluate.loop import CHECKSUM_PRIME, Tally, run_local
-from paddle_doctor.runtime.evaluate.metrics import metric_names, metric_values
+from paddle_doctor.runtime.evaluate.states import metric_names, metric_values
 from paddle_doctor.runtime.evaluate.progress import make_progress
 from paddle_doctor.runtime.evaluate.result import EvalResult
 from paddle_doctor.runtime.evaluate.sharding import ShardPlan, plan_batch_sampler, plan_dataset, plan_rank0
@@ -96,8 +98,9 @@ def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None
             barrier.wait_all("sync", schema_fingerprint(slots, values))
             values = (sync_states(comm, slots, values, rank) if strategy == "sharded"
                       else broadcast_states(comm, slots, values, rank))
-    for slot, value in zip(slots, values):
-        write_state(slot, value)
+        for slot, value in zip(slots, values):
+            write_state(slot, value)
+        share_rank0_results(metrics, barrier, comm, rank)
     return _result(metrics, tally, plan, source, world, strategy, comm, loss_fn)
 
 
@@ -195,21 +198,65 @@ def _run(model, source: _Source, plan: ShardPlan, metrics, tally, loss_fn, progr
         return  # nothing here (N < world, or rank0 strategy): go straight to the barrier
     import paddle
 
-    loader = paddle.io.DataLoader(source.dataset, batch_sampler=_Batches(plan.batches),
-                                  return_list=True, **source.loader_kwargs)
     bar = make_progress(progress, rank=rank, world=world, local_total=plan.local_samples,
                         global_total=plan.dataset_len)
-    was_training = getattr(model, "training", False)  # a plain callable works too
+    batches, close = _batches(source, plan, after_batch)
+    modes = _modes(model)
     if hasattr(model, "eval"):
         model.eval()
     try:
         with paddle.no_grad():
-            run_local(model, zip(plan.batches, loader), metrics, tally=tally, loss_fn=loss_fn,
+            run_local(model, _raising(batches, source, rank), metrics, tally=tally, loss_fn=loss_fn,
                       masked=source.masked, progress=bar, after_batch=after_batch, layout=layout)
     finally:
+        close()
         bar.close()
-        if was_training:
-            model.train()
+        _restore(model, modes)
+
+
+def _batches(source: _Source, plan: ShardPlan, poll):
+    """``(indices, batch)`` pairs and a function that stops their producer (see ``fetch.py``)."""
+    collate = GuardedCollate(source.loader_kwargs.get("collate_fn"))
+    if not source.loader_kwargs.get("num_workers"):
+        local = LocalBatches(source.dataset, plan.batches, collate, poll)
+        return local, local.close
+    import paddle
+
+    kwargs = {**source.loader_kwargs, "collate_fn": collate}
+    loader = paddle.io.DataLoader(GuardedDataset(source.dataset), batch_sampler=_Batches(plan.batches),
+                                  return_list=True, **kwargs)
+    return zip(plan.batches, loader), lambda: None
+
+
+def _raising(pairs, source: _Source, rank: int):
+    """The batches, with a failure carried from the dataset or collate_fn raised here."""
+    custom = source.loader_kwargs.get("collate_fn") is not None
+    workers = bool(source.loader_kwargs.get("num_workers"))
+    for idx, batch in pairs:
+        failure = failure_of(batch)
+        if failure is not None:
+            raise batch_error(failure, idx.tolist(), rank, custom, workers)
+        yield idx, batch
+
+
+def _modes(model: Any) -> list[tuple[Any, bool]]:
+    """The training flag of the model, of every sublayer and of Paddle's tracer (``eval()`` sets
+    all three), to put back exactly afterwards: a wrapper around an eval-mode model must not
+    leave the model in train mode (``model.train()`` would)."""
+    from paddle.base import framework
+
+    layers = model.sublayers(include_self=True) if hasattr(model, "sublayers") else [model]
+    tracer = framework._dygraph_tracer()
+    modes = [(layer, bool(layer.training)) for layer in layers if hasattr(layer, "training")]
+    return modes + ([(tracer, bool(tracer._train_mode))] if tracer is not None else [])
+
+
+def _restore(model: Any, modes: list[tuple[Any, bool]]) -> None:
+    for owner, training in modes:
+        if hasattr(owner, "_train_mode") and not hasattr(owner, "training"):
+            owner._train_mode = training
+        else:
+            owner.training = training
 
 
 def _result(metrics, tally: Tally, plan: ShardPlan, source: _Source, world: int, strategy: str,

@@ -35,13 +35,16 @@ class PadCollate:
     ``label``: the field whose real extent the mask records (default: the last one, or
     ``"label"`` in dict samples). ``ragged``: fields kept as a list of per-sample arrays (e.g.
     detection boxes), neither padded nor stacked.
+    ``mask=False``: no mask; every tensor keeps its layout (``[B, C, H, W]`` logits, ``[B, 1, H,
+    W]`` labels) and the pads are left to the metric, through the label's pad value: for a
+    metric built on PaddleSeg's ``calculate_area``, pad the label with its ``ignore_index``
+    (``PadCollate(pad_value={"label": 255}, mask=False)``), whose pixels it never counts.
     """
 
-    returns_mask = True  # tells evaluate that the batch carries the mask
-
     def __init__(self, pad_value: float | Mapping[Any, float] = 0, label: int | str | None = None,
-                 ragged: Sequence[int | str] = ()) -> None:
+                 ragged: Sequence[int | str] = (), mask: bool = True) -> None:
         self.pad_value, self.label, self.ragged = pad_value, label, tuple(ragged)
+        self.returns_mask = bool(mask)  # tells evaluate that the batch carries the mask
 
     def __call__(self, samples: Sequence[Any]) -> Any:
         if not samples:
@@ -58,7 +61,7 @@ class PadCollate:
             raise ValueError(f"PadCollate(label={label!r}): tuple samples name fields by position")
         width = len(columns)
         out = [self._column(i, c, {i, i - width}) for i, c in enumerate(columns)]
-        return [*out, label_mask(columns[label])]
+        return [*out, label_mask(columns[label])] if self.returns_mask else out
 
     def _collate_dicts(self, samples: Sequence[Mapping]) -> dict:
         keys = list(samples[0])
@@ -66,9 +69,12 @@ class PadCollate:
             raise ValueError("dict samples have different keys: every sample needs the same fields")
         label = "label" if self.label is None else self.label
         if label not in keys:
-            raise ValueError(f"PadCollate(label={label!r}): the samples have keys {keys}; name the label field")
+            guess = next((k for k in keys if "label" in str(k)), keys[-1])
+            raise ValueError(f"PadCollate(label={label!r}): the samples have keys {keys}; name the label field, "
+                             f"e.g. PadCollate(label={guess!r})")
         out = {k: self._column(k, [s[k] for s in samples], {k}) for k in keys}
-        out[MASK_KEY] = label_mask([np.asarray(s[label]) for s in samples])
+        if self.returns_mask:
+            out[MASK_KEY] = label_mask([np.asarray(s[label]) for s in samples])
         return out
 
     def _column(self, field: Any, values: Sequence[Any], names: set) -> Any:
@@ -83,7 +89,8 @@ class PadCollate:
         return pad_stack(arrays, pad)
 
     def __repr__(self) -> str:
-        return f"PadCollate(pad_value={self.pad_value!r}, label={self.label!r}, ragged={self.ragged!r})"
+        return (f"PadCollate(pad_value={self.pad_value!r}, label={self.label!r}, ragged={self.ragged!r}"
+                + (")" if self.returns_mask else ", mask=False)"))
 
 
 pad_collate = PadCollate()

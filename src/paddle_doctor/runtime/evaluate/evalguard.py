@@ -17,29 +17,47 @@ anything crosses ranks.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
+
+from paddle_doctor.contract import WATCHDOG_TIMEOUT_ENV
+from paddle_doctor.errors import PeerFailedError
 from paddle_doctor.runtime.channel.barrier import open_barrier
 from paddle_doctor.runtime.channel.rendezvous import FINGERPRINT_BITS, Rendezvous
 from paddle_doctor.runtime.guards.preflight import build_plan, mismatch_error, plan_digest
-from paddle_doctor.runtime.guards.watchdog import guarded
+from paddle_doctor.runtime.evaluate.states import metric_names
+from paddle_doctor.runtime.guards.guardstate import STATE
+from paddle_doctor.runtime.guards.watchdog import guarded, mesh
 
 PHASE = "preflight"
+# The watchdog leaves a failed or never-seen peer this long to evaluate's own PeerFailedError
+# (catchable, the same on every rank) before it ends the process; a forward pass longer than
+# this meets the watchdog instead, with the same rank named.
+HOLD_S = 2.0
+MISSING_HINT = " (if it never called evaluate(): call evaluate on every rank, not under `if rank == 0:`)"
+PEER_LOOK_S = 0.25
+ALIVE_BEATS = 4  # a peer heard from within this many heartbeat intervals is alive (not frozen)  # how often the loop reads the store for a peer's failure (one read each)
 
 
 class PlanCheck:
     """This rank's pre-flight for one evaluate() call: ``announce()`` first; then ``check()``
-    raises PreflightError if the verdict is in and says the ranks differ (never waits), and
-    ``wait()`` waits for the verdict."""
+    raises PreflightError if the verdict is in and says the ranks differ, and PeerFailedError if
+    a peer failed or has not entered evaluate() within the deadline (never waits); ``wait()``
+    waits for the verdict, for the deadline at most."""
 
     def __init__(self, barrier: Any, items: dict, model: Any = None, dataset: Any = None) -> None:
         # Without a store barrier (one process, or the collective fallback) there is nothing to compare over.
         self._barrier = barrier if isinstance(barrier, Rendezvous) else None
+        self._peers = self._barrier  # kept after the verdict: peers' failures are looked for all along
         self.barrier = barrier
         self._items, self._model, self._dataset = items, model, dataset
         self._digest = 0
+        self._started = time.monotonic()
+        self._next_look = self._started + PEER_LOOK_S
 
     def announce(self) -> None:
         """Build this rank's plan (it reads samples and weights, so it may raise) and publish it."""
@@ -51,12 +69,23 @@ class PlanCheck:
         self._barrier.arrive(PHASE, self._digest)
 
     def check(self) -> None:
+        now = time.monotonic()
         if self._barrier is not None:
             self._judge(self._barrier.fingerprints(PHASE, wait=False))
+        if self._peers is not None and now >= self._next_look:  # a few store reads a second at most
+            self._next_look = now + PEER_LOOK_S
+            if self._barrier is not None and now - self._started >= STATE.deadline():
+                self._never_entered()
+            self._peers.fingerprints("sync", wait=False)  # raises PeerFailedError if a rank failed
 
     def wait(self) -> None:
-        if self._barrier is not None:
-            self._judge(self._barrier.fingerprints(PHASE))
+        while self._barrier is not None:
+            left = STATE.deadline() - (time.monotonic() - self._started)
+            total = self._barrier.fingerprints(PHASE, timeout=max(left, PEER_LOOK_S))
+            if total is not None:
+                self._judge(total)
+            elif time.monotonic() - self._started >= STATE.deadline():
+                self._never_entered()
 
     def _judge(self, digest_sum: int | None) -> None:
         if digest_sum is None:
@@ -65,6 +94,74 @@ class PlanCheck:
         if digest_sum != self._digest * barrier.world:
             plans = {r: json.loads(text) for r, text in enumerate(barrier.texts(PHASE))}
             raise mismatch_error(plans)
+
+    def _never_entered(self) -> None:
+        """Some rank has not announced itself after the deadline: it never called evaluate()."""
+        missing = self._barrier.missing(PHASE)
+        since = self._started + STATE.deadline()
+        if not missing or not all(busy_elsewhere(r, since) for r in missing):
+            return  # all published (the arrival follows), or a rank is silent: the watchdog names it
+        exc = PeerFailedError(never_entered_message(missing, time.monotonic() - self._started))
+        self._barrier.fail(exc)  # a late rank that enters after all is told at once
+        raise exc
+
+
+def share_rank0_results(metrics: Sequence[Any], barrier: Any, comm: Any, rank: int) -> None:
+    """Metrics with ``evaluated_on_rank0`` (their rows were gathered to rank 0 only): rank 0 runs
+    ``accumulate()`` once and every other rank receives the numbers through the TCP store, where
+    waiting has no 30 s gloo limit (a COCO evaluator may run for minutes), or by one broadcast
+    without a store. A failure on rank 0 is raised on every rank as PeerFailedError."""
+    owners = [m for m in metrics if getattr(m, "evaluated_on_rank0", False)]
+    if not owners or barrier is None:
+        return  # one process: accumulate() runs here, when asked
+    if not isinstance(barrier, Rendezvous):
+        for m in owners:
+            value = np.asarray(m.accumulate() if rank == 0 else np.zeros(len(metric_names(m))), np.float64)
+            m.share(_shaped(comm.broadcast(value.reshape(-1)), len(metric_names(m))))
+        return
+    results = Rendezvous(barrier.store, barrier.prefix + "/rank0", barrier.world, rank)
+    text = "[]"
+    if rank == 0:
+        try:
+            text = json.dumps([_plain(m.accumulate()) for m in owners])
+        except BaseException as exc:
+            results.fail(exc)
+            raise
+    results.publish(PHASE, text)  # every rank publishes: texts() reads them all
+    results.arrive(PHASE)
+    results.fingerprints(PHASE)  # every rank has arrived: rank 0's text is there
+    if rank != 0:
+        for m, value in zip(owners, json.loads(results.texts(PHASE)[0])):
+            m.share(value)
+
+
+def _plain(value: Any) -> Any:
+    return np.asarray(value, np.float64).tolist()
+
+
+def _shaped(values: np.ndarray, count: int) -> Any:
+    return float(values[0]) if count == 1 else [float(v) for v in values]
+
+
+def busy_elsewhere(rank: int, since: float) -> bool:
+    """Whether ``rank`` is alive outside evaluate (its heartbeats say so) or ended cleanly: then it
+    skipped this call. A silent rank (frozen, dead, or never heard) is left to the watchdog,
+    which tells a death or a freeze apart from a skipped call."""
+    m = mesh()
+    peer = next((p for p in m.peers.values() if p.rank == rank), None) if m is not None else None
+    if peer is None:
+        return False
+    if peer.end is not None:
+        return bool(peer.end.get("ok"))
+    # a beat after ``since`` (the deadline): it was alive all along, not frozen since then
+    return peer.last_seen is not None and peer.last_seen >= since and peer.info.get("ph") != "evaluate"
+
+
+def never_entered_message(ranks: Sequence[int], waited: float) -> str:
+    who = f"rank {ranks[0]}" if len(ranks) == 1 else f"ranks {list(ranks)}"
+    return (f"{who} never entered evaluate() ({waited:.1f} s since this rank did): call evaluate on every "
+            "rank (not under `if rank == 0:`); every rank evaluates its own share and gets the same result. "
+            f"A rank that is only slower to get there needs a longer {WATCHDOG_TIMEOUT_ENV}")
 
 
 @contextmanager
@@ -75,6 +172,6 @@ def evaluation_guard(*, world: int, rank: int, comm: Any, model: Any, dataset: A
     barrier too), and this call's pre-flight (``announce()`` first, ``check()`` between batches,
     ``wait()`` before anything crosses ranks). ``plan_check.barrier`` is the call's barrier."""
     items = {"batch_size": batch_size, "strategy": strategy, "metrics": list(metric_names), "world_size": world}
-    with guarded("evaluate", step_fn=progress):
+    with guarded("evaluate", step_fn=progress, hold=HOLD_S, hint=MISSING_HINT):
         barrier = open_barrier(world, rank, comm)
         yield PlanCheck(barrier, items, model if hasattr(model, "state_dict") else None, dataset)

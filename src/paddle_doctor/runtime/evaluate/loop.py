@@ -13,7 +13,7 @@ import numpy as np
 
 from paddle_doctor.runtime.evaluate.batches import BatchLayout, describe_call_error
 from paddle_doctor.runtime.evaluate.collate import apply_mask
-from paddle_doctor.runtime.evaluate.metrics import to_numpy, update_metric
+from paddle_doctor.runtime.evaluate.states import to_numpy, update_metric
 
 CHECKSUM_PRIME = 2_147_483_647  # sums of ids modulo this stay exact in float64 over 2**22 ranks
 
@@ -65,6 +65,8 @@ def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Se
     seen = []  # the indices actually evaluated; checksummed once at the end (cheaper than per batch)
     for idx, batch in batches:
         args, kwargs, labels, mask = layout.split(batch, masked)
+        if not seen:
+            check_labels(labels, layout)
         outputs = layout.pick_outputs(model(*args, **kwargs))
         if mask is not None and mask.ndim == 1 and not bool(mask.all()):
             outputs, labels = apply_mask(outputs, labels, mask)  # padded sample slots
@@ -87,6 +89,18 @@ def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Se
             after_batch()
     if seen:
         tally.add_ids(np.concatenate(seen))
+
+
+def check_labels(labels: list, layout: BatchLayout) -> None:
+    """At the first batch: labels that no metric can count (text, objects) are refused by name."""
+    for k, label in enumerate(labels):
+        values = label if isinstance(label, (list, tuple)) else [label]
+        text = next((v for v in values if isinstance(v, (str, bytes))), None)
+        chosen = layout.labels if layout.labels is not None else -1
+        if text is not None:
+            raise TypeError(f"label {k} (labels={chosen!r}) holds text ({text!r}): metrics count integer class "
+                            "ids; map the names to ids in the dataset's __getitem__, or name the right field "
+                            "with labels=")
 
 
 def _update(metric: Any, outputs: list, labels: list) -> None:

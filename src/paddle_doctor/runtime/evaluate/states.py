@@ -18,8 +18,12 @@ reduction; ``reset()`` must create every listed attribute::
 - ``sum``/``max``/``min``: a number, a list of numbers or an array; the same shape on every rank.
 - ``cat``: an array of rows (first axis = rows, any count per rank, even 0); the rows of all
   ranks are joined in rank order. Sent as raw bytes: no pickling.
+- ``gather``: like ``cat``, but the rows are joined on rank 0 only (one gather, not an
+  all_gather: the other ranks receive nothing and keep no rows), for a metric whose
+  ``accumulate`` runs on rank 0 and shares its numbers (``evaluated_on_rank0 = True``, see
+  ``metrics/detection.py``).
 
-The built-in ``paddle.metric`` classes need no declaration (see ``metrics.builtin_states``).
+The built-in ``paddle.metric`` classes need no declaration (``builtin_states`` below).
 """
 
 from __future__ import annotations
@@ -31,8 +35,9 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
-Reduction = Literal["sum", "max", "min", "cat"]
-REDUCTIONS: tuple[str, ...] = ("sum", "max", "min", "cat")
+Reduction = Literal["sum", "max", "min", "cat", "gather"]
+REDUCTIONS: tuple[str, ...] = ("sum", "max", "min", "cat", "gather")
+ROWS = ("cat", "gather")  # the reductions whose states are arrays of rows
 SCHEMA_BITS = 24  # the fingerprint must fit, summed over ranks, in the barrier's store counter
 
 
@@ -68,13 +73,11 @@ def state_slots(metric: Any) -> list[StateSlot]:
     """The declared states of ``metric`` (its ``sync_states``, or the built-in table)."""
     declared = getattr(metric, "sync_states", None)
     if declared is None:
-        from paddle_doctor.runtime.evaluate.metrics import builtin_states
-
         declared = builtin_states(metric)
     if declared is None:
         raise TypeError(
             f"{type(metric).__name__} does not declare its states, so it cannot be synced exactly: "
-            "add a class attribute sync_states = {'attr_name': 'sum' | 'max' | 'min' | 'cat'} "
+            "add a class attribute sync_states = {'attr_name': 'sum' | 'max' | 'min' | 'cat' | 'gather'} "
             "(see docs/evaluate.md, 'Custom metrics')")
     slots = []
     for attr, reduction in declared.items():
@@ -92,7 +95,7 @@ def read_state(slot: StateSlot) -> np.ndarray:
     """The state as an array: float64 for sum/max/min (exact for counts below 2**53), the
     metric's own dtype for cat."""
     arr = np.asarray(getattr(slot.owner, slot.attr))
-    if slot.reduction != "cat":
+    if slot.reduction not in ROWS:
         return arr.astype(np.float64)
     if arr.ndim == 0:
         raise ValueError(f"cat state {slot.label} must be an array of rows, got a scalar")
@@ -110,17 +113,17 @@ def write_state(slot: StateSlot, value: np.ndarray) -> None:
 def _like(original: Any, value: np.ndarray, reduction: str) -> Any:
     if isinstance(original, np.ndarray):
         value = value.astype(original.dtype, copy=False)
-        return value if reduction == "cat" else value.reshape(original.shape)
+        return value if reduction in ROWS else value.reshape(original.shape)
     if isinstance(original, (list, tuple)):
         flat = value.reshape(-1)
-        if reduction != "cat" and flat.size == len(original) and all(np.ndim(o) == 0 for o in original):
+        if reduction not in ROWS and flat.size == len(original) and all(np.ndim(o) == 0 for o in original):
             return type(original)(_scalar_like(o, v) for o, v in zip(original, flat))
         return value.tolist()
     if hasattr(original, "numpy") and hasattr(original, "place"):  # a paddle Tensor
         import paddle
 
         return paddle.to_tensor(value.astype(np.asarray(original).dtype, copy=False))
-    if reduction == "cat":
+    if reduction in ROWS:
         return value
     return _scalar_like(original, value.reshape(-1)[0])
 
@@ -139,6 +142,58 @@ def schema_fingerprint(slots: Sequence[StateSlot], values: Sequence[np.ndarray])
     collectives will line up (cat: dtype and row shape; others: the full shape)."""
     parts = []
     for slot, value in zip(slots, values):
-        layout = (value.dtype.str, value.shape[1:]) if slot.reduction == "cat" else value.shape
+        layout = (value.dtype.str, value.shape[1:]) if slot.reduction in ROWS else value.shape
         parts.append(f"{slot.label}:{slot.reduction}:{layout}")
     return zlib.crc32("|".join(parts).encode()) & ((1 << SCHEMA_BITS) - 1)
+
+
+# -- adapters for paddle.metric: where each built-in keeps its sufficient statistics, and the
+# calling convention shared with paddle.Model (compute, then update with numpy) --
+def builtin_states(metric: Any) -> dict[str, str] | None:
+    """The state attributes of a ``paddle.metric`` built-in, or None for other classes."""
+    import paddle.metric as pm
+
+    table = (
+        (pm.Accuracy, {"total": "sum", "count": "sum"}),  # per top-k: correct, seen
+        (pm.Precision, {"tp": "sum", "fp": "sum"}),
+        (pm.Recall, {"tp": "sum", "fn": "sum"}),
+        (pm.Auc, {"_stat_pos": "sum", "_stat_neg": "sum"}),  # histograms over thresholds
+    )
+    for cls, states in table:
+        if isinstance(metric, cls):
+            return dict(states)
+    return None
+
+
+def metric_names(metric: Any) -> list[str]:
+    names = metric.name()
+    return [str(n) for n in names] if isinstance(names, (list, tuple)) else [str(names)]
+
+
+def metric_values(metric: Any) -> dict[str, Any]:
+    """``name() -> accumulate()``; a metric with several names (Accuracy with several top-k)
+    returns one value per name."""
+    names = metric_names(metric)
+    value = metric.accumulate()
+    if len(names) == 1:
+        return {names[0]: _plain(value)}
+    values = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value]
+    if len(values) != len(names):
+        raise ValueError(f"{type(metric).__name__}: name() gives {len(names)} names but accumulate() "
+                         f"gives {len(values)} values")
+    return {n: _plain(v) for n, v in zip(names, values)}
+
+
+def update_metric(metric: Any, outputs: Sequence[Any], labels: Sequence[Any]) -> None:
+    """The ``paddle.Model`` convention: ``update(*compute(*outputs, *labels))``, as numpy."""
+    computed = metric.compute(*outputs, *labels)
+    args = computed if isinstance(computed, (list, tuple)) else [computed]
+    metric.update(*[to_numpy(a) for a in args])
+
+
+def to_numpy(value: Any) -> Any:
+    return value.numpy() if hasattr(value, "numpy") and not isinstance(value, np.ndarray) else value
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value

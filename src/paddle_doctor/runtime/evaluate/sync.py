@@ -48,6 +48,17 @@ class Collectives:
         self._count(arr.nbytes * self.world)
         return [t.numpy() for t in out]
 
+    def gather(self, arr: np.ndarray, rank: int, dst: int = 0) -> list[np.ndarray]:
+        """Every rank's ``arr`` (same size) on ``dst``; an empty list elsewhere."""
+        import paddle
+        import paddle.distributed as dist
+
+        assert arr.size > 0, "never send an empty tensor through gloo"
+        out: list | None = [] if rank == dst else None
+        dist.gather(paddle.to_tensor(arr), out, dst=dst)
+        self._count(arr.nbytes * self.world if rank == dst else 0)
+        return [t.numpy() for t in out] if out is not None else []
+
     def broadcast(self, arr: np.ndarray, src: int = 0) -> np.ndarray:
         import paddle
         import paddle.distributed as dist
@@ -70,15 +81,20 @@ def sync_states(comm: Collectives, slots: Sequence[StateSlot], values: Sequence[
     out = list(values)
     sums = [i for i, s in enumerate(slots) if s.reduction == "sum"]
     cats = [i for i, s in enumerate(slots) if s.reduction == "cat"]
-    rows = np.zeros((len(cats), world))
-    rows[:, rank] = [len(values[i]) for i in cats]  # every rank learns every rank's row counts
+    gathers = [i for i, s in enumerate(slots) if s.reduction == "gather"]
+    rows = np.zeros((len(cats) + len(gathers), world))
+    rows[:, rank] = [len(values[i]) for i in cats + gathers]  # every rank learns every rank's row counts
     reduced = comm.all_reduce(_pack([values[i] for i in sums] + [rows]))
     for i, value in zip(sums, _unpack(reduced, [values[i] for i in sums])):
         out[i] = value
     rows = reduced[reduced.size - rows.size:].reshape(rows.shape).astype(np.int64)
     _reduce_extrema(comm, slots, values, out)
     if cats:
-        for i, value in zip(cats, _gather_rows(comm, [values[i] for i in cats], rows, rank)):
+        for i, value in zip(cats, _gather_rows(comm, [values[i] for i in cats], rows[:len(cats)], rank)):
+            out[i] = value
+    if gathers:
+        templates = [values[i] for i in gathers]
+        for i, value in zip(gathers, _gather_rows(comm, templates, rows[len(cats):], rank, to_rank0=True)):
             out[i] = value
     return out
 
@@ -86,8 +102,8 @@ def sync_states(comm: Collectives, slots: Sequence[StateSlot], values: Sequence[
 def broadcast_states(comm: Collectives, slots: Sequence[StateSlot], values: Sequence[np.ndarray],
                      rank: int, src: int = 0) -> list[np.ndarray]:
     """Every rank takes ``src``'s states (strategy="rank0"): two broadcasts at most."""
-    fixed = [i for i, s in enumerate(slots) if s.reduction != "cat"]
-    cats = [i for i, s in enumerate(slots) if s.reduction == "cat"]
+    fixed = [i for i, s in enumerate(slots) if s.reduction not in ("cat", "gather")]
+    cats = [i for i, s in enumerate(slots) if s.reduction == "cat"]  # gather states stay on rank 0
     head = _pack([values[i] for i in fixed] + [np.array([len(values[i]) for i in cats], float)])
     head = comm.broadcast(head, src)
     out = list(values)
@@ -125,14 +141,17 @@ def _reduce_extrema(comm, slots, values, out) -> None:
         out[i] = g * value
 
 
-def _gather_rows(comm, templates, rows, rank) -> list[np.ndarray]:
+def _gather_rows(comm, templates, rows, rank, to_rank0: bool = False) -> list[np.ndarray]:
     sizes = [sum(_row_bytes(t) * int(r[k]) for t, r in zip(templates, rows)) for k in range(comm.world)]
     if not max(sizes):
         return [t[:0] for t in templates]
     mine = b"".join(t.tobytes() for t in templates)
     buf = np.zeros(max(sizes), np.uint8)
     buf[:len(mine)] = np.frombuffer(mine, np.uint8)
-    per_rank = [_split_rows(g, templates, rows[:, k]) for k, g in enumerate(comm.all_gather(buf))]
+    received = comm.gather(buf, rank) if to_rank0 else comm.all_gather(buf)
+    if not received:  # gather: not rank 0, which alone keeps the rows
+        return [t[:0] for t in templates]
+    per_rank = [_split_rows(g, templates, rows[:, k]) for k, g in enumerate(received)]
     return [np.concatenate([p[j] for p in per_rank]) for j in range(len(templates))]
 
 

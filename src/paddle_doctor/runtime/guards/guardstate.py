@@ -24,6 +24,8 @@ class Region:
     step_fn: Callable[[], Any] | None = None
     deadline: float | None = None
     since: float = field(default_factory=time.monotonic)
+    hold: float = 0.0  # s a peer's failure is left to the region's own code to raise (evaluate does)
+    hint: str = ""  # added to "rank R has not been heard from": the region's likely fix
 
 
 @dataclass
@@ -51,6 +53,10 @@ class State:
     def guarded(self) -> bool:
         """Inside a guarded region: evaluate, pre-flight, or a traced collective."""
         return bool(self.regions) or self.current is not None
+
+    def hold(self) -> float:
+        """How long the watchdog leaves a failed or missing peer to the region's own error."""
+        return max((region.hold for region in self.regions), default=0.0)
 
     def deadline(self) -> float:
         for region in reversed(self.regions):

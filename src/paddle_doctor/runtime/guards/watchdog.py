@@ -99,14 +99,14 @@ def _install_record_hooks() -> None:
 
 
 @contextmanager
-def guarded(name: str, *, step_fn=None, deadline: float | None = None):
+def guarded(name: str, *, step_fn=None, deadline: float | None = None, hold: float = 0.0, hint: str = ""):
     """A region where a missing peer is fatal: ``with guarded("evaluate", step_fn=lambda: i):``.
 
     ``step_fn`` is called from the heartbeat thread to report this rank's progress; ``deadline``
     (seconds without a heartbeat from a peer) overrides the default for this region.
     """
     ensure_started()
-    region = Region(name, step_fn, deadline)
+    region = Region(name, step_fn, deadline, hold=hold, hint=hint)
     STATE.regions.append(region)
     try:
         yield region
@@ -174,8 +174,9 @@ def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float
     end = peer.end
     if not (guarded or _everywhere["on"]):
         return
+    hold = 0.0 if ending else STATE.hold()  # the region raises a catchable error itself first
     if end is not None and not end.get("ok"):
-        yield from _ended_badly(peer, now, grace)
+        yield from _ended_badly(peer, now, grace, hold)
         return
     if end is None and peer.gone:
         crash = _crash_dump(peer.rank)
@@ -188,10 +189,10 @@ def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float
                 f"signal, e.g. SIGKILL from the kernel's OOM killer or kill -9){_doing(peer)}")
         return
     if end is None and guarded:
-        yield from _silent(peer, now, started, ending)
+        yield from _silent(peer, now, started + hold, ending)
 
 
-def _ended_badly(peer: heartbeat.Peer, now: float, grace: float):
+def _ended_badly(peer: heartbeat.Peer, now: float, grace: float, hold: float = 0.0):
     reported = peer.end.get("finding")
     if reported and reported.get("message"):
         # A guard's error (pre-flight, check mode) is raised on every rank at once: let this
@@ -201,8 +202,9 @@ def _ended_badly(peer: heartbeat.Peer, now: float, grace: float):
             yield "reported", guard_finding(f.code if f.code else "failed", f.ranks or [peer.rank],
                                             f"{f.message} (reported by rank {peer.rank})", cause=f.cause)
         return
-    yield "failed", guard_finding("failed", [peer.rank],
-                                  f"rank {peer.rank} ended with an error ({_where_recorded(peer.rank)}){_doing(peer)}")
+    if now - peer.end_seen >= hold:
+        yield "failed", guard_finding("failed", [peer.rank], f"rank {peer.rank} ended with an error "
+                                      f"({_where_recorded(peer.rank)}){_doing(peer)}")
 
 
 def _silent(peer: heartbeat.Peer, now: float, started: float, ending: bool):
@@ -231,7 +233,7 @@ def _silent(peer: heartbeat.Peer, now: float, started: float, ending: bool):
         yield "stuck", guard_finding(
             "missing", [peer.rank], f"rank {peer.rank} has not been heard from in {waited:.1f} s (no heartbeat "
             f"since this rank started watching): it froze or died before its first heartbeat, or never reached "
-            f"a guarded region", confidence=Confidence.MEDIUM,
+            f"a guarded region{STATE.regions[-1].hint if STATE.regions else ''}", confidence=Confidence.MEDIUM,
             why="every other rank beats; this one never did within the deadline")
 
 

@@ -1,11 +1,14 @@
 """Detection scores from every prediction of every rank, fed to the user's evaluator.
 
 Why gathered: mAP (COCO or VOC) is not a function of fixed-size counts; it needs every box. So
-the boxes are ``cat`` states (rows of numbers, any count per rank, one padded all_gather of raw
-bytes for all of them, no pickling), tagged with the image id, and after the sync every rank
-holds every image's predictions and ground truth. They are then sorted by image id (and within
-an image by every column), so the evaluator sees the same input in one process and on W ranks,
-whatever the sharding or the shuffle.
+the boxes are ``gather`` states (rows of float32 numbers plus an int64 image id, any count per
+rank, one padded gather of raw bytes to rank 0 for all of them, no pickling): rank 0 alone
+receives every image's predictions and ground truth (the other ranks receive nothing), runs the
+evaluator once, and evaluate() hands its numbers to every rank through the TCP store; the
+result is cached until the next ``update`` or ``reset``, so ``accumulate()`` never runs the
+evaluator twice. The rows are sorted by image id (and within an image by every column), so the
+evaluator sees the same input in one process and on W ranks, whatever the sharding or shuffle.
+Per box: 32 bytes (6 float32 + an int64 id), where float64 rows with the id took 56.
 
 Layout, as PaddleDetection shapes it: the model's ``bbox`` ``[M, 6]`` rows ``(class, score, x1,
 y1, x2, y2)`` for the whole batch and ``bbox_num`` ``[B]`` (rows per image); labels ``im_id``
@@ -31,7 +34,9 @@ class DetectionMetric(paddle.metric.Metric):
     every evaluated image is a key of both (maybe with no rows). It returns one number, or one
     per name in ``names`` (a COCO-style evaluator: ``["bbox_map", "bbox_map50"]``)."""
 
-    sync_states = {"preds": "cat", "gts": "cat", "images": "cat"}
+    sync_states = {"preds": "gather", "pred_ids": "gather", "gts": "gather", "gt_ids": "gather",
+                   "images": "gather"}
+    evaluated_on_rank0 = True  # evaluate() runs accumulate() on rank 0 and shares the numbers
 
     def __init__(self, evaluator: Evaluator, names: str | Sequence[str] = "bbox_map") -> None:
         super().__init__()
@@ -39,12 +44,16 @@ class DetectionMetric(paddle.metric.Metric):
             raise TypeError(f"evaluator must be a function of (predictions, ground_truth), got {evaluator!r}")
         self.evaluator = evaluator
         self.names = [names] if isinstance(names, str) else list(names)
+        self.evaluator_calls = 0
         self.reset()
 
     def reset(self) -> None:
-        self.preds = np.zeros((0, 7), np.float64)  # image id, class, score, x1, y1, x2, y2
-        self.gts = np.zeros((0, 6), np.float64)  # image id, class, x1, y1, x2, y2
+        self.preds = np.zeros((0, 6), np.float32)  # class, score, x1, y1, x2, y2
+        self.pred_ids = np.zeros((0,), np.int64)  # the image of each prediction row
+        self.gts = np.zeros((0, 5), np.float32)  # class, x1, y1, x2, y2
+        self.gt_ids = np.zeros((0,), np.int64)
         self.images = np.zeros((0,), np.int64)
+        self._result = None
 
     def compute(self, bbox, bbox_num, im_id, gt_bbox, gt_class):
         return bbox, bbox_num, im_id, gt_bbox, gt_class
@@ -55,34 +64,41 @@ class DetectionMetric(paddle.metric.Metric):
         if counts.size != ids.size or counts.sum() != len(boxes):
             raise ValueError(f"bbox_num {counts.tolist()} does not split {len(boxes)} boxes over {ids.size} images")
         gt_boxes, gt_classes = _per_image(gt_bbox, ids.size, "gt_bbox"), _per_image(gt_class, ids.size, "gt_class")
-        pred_rows = np.column_stack([np.repeat(ids, counts), boxes]) if len(boxes) else self.preds[:0]
-        gt_rows = [np.column_stack([np.full(len(b), i), np.asarray(c).reshape(-1), np.asarray(b).reshape(-1, 4)])
-                   for i, b, c in zip(ids, gt_boxes, gt_classes)]
-        self.preds = np.concatenate([self.preds, pred_rows.astype(np.float64)])
-        self.gts = np.concatenate([self.gts, *[g.astype(np.float64) for g in gt_rows]])
+        gt_rows = [np.column_stack([np.asarray(c).reshape(-1), np.asarray(b).reshape(-1, 4)])
+                   for b, c in zip(gt_boxes, gt_classes)]
+        self.preds = np.concatenate([self.preds, boxes.astype(np.float32)])
+        self.pred_ids = np.concatenate([self.pred_ids, np.repeat(ids, counts)])
+        self.gts = np.concatenate([self.gts, *[g.astype(np.float32).reshape(-1, 5) for g in gt_rows]])
+        self.gt_ids = np.concatenate([self.gt_ids, *[np.full(len(g), i, np.int64) for i, g in zip(ids, gt_rows)]])
         self.images = np.concatenate([self.images, ids])
+        self._result = None
 
     def accumulate(self) -> Any:
-        preds, gts = grouped(self.preds, self.images), grouped(self.gts, self.images)
-        value = self.evaluator(preds, gts)
-        if len(self.names) == 1:
-            return value
-        return list(value)
+        if self._result is None:
+            preds = grouped(self.preds, self.pred_ids, self.images)
+            value = self.evaluator(preds, grouped(self.gts, self.gt_ids, self.images))
+            self.evaluator_calls += 1
+            self._result = value if len(self.names) == 1 else list(value)
+        return self._result
+
+    def share(self, value: Any) -> None:
+        """The result rank 0 computed (evaluate() calls this on the other ranks)."""
+        self._result = value
 
     def name(self) -> list[str] | str:
         return self.names[0] if len(self.names) == 1 else list(self.names)
 
 
-def grouped(rows: np.ndarray, images: np.ndarray) -> dict[int, np.ndarray]:
-    """Image id -> its rows without the id column, in a canonical order (every column sorted)."""
-    order = np.lexsort(rows.T[::-1]) if len(rows) else np.zeros(0, np.int64)
-    rows = rows[order]
-    out = {int(i): rows[:0, 1:] for i in np.unique(images)}
+def grouped(rows: np.ndarray, ids: np.ndarray, images: np.ndarray) -> dict[int, np.ndarray]:
+    """Image id -> its rows (float64, as evaluators expect), in a canonical order (every column sorted)."""
+    rows = np.asarray(rows, np.float64)
+    order = np.lexsort([*rows.T[::-1], ids]) if len(rows) else np.zeros(0, np.int64)
+    rows, ids = rows[order], ids[order]
+    out = {int(i): rows[:0] for i in np.unique(images)}
     if len(rows):
-        ids = rows[:, 0].astype(np.int64)
         cuts = np.flatnonzero(np.diff(ids)) + 1
-        for part in np.split(rows, cuts):
-            out[int(part[0, 0])] = part[:, 1:]
+        for part, part_ids in zip(np.split(rows, cuts), np.split(ids, cuts)):
+            out[int(part_ids[0])] = part
     return out
 
 

@@ -48,16 +48,39 @@ class SegInference(paddle.nn.Layer):
 
 
 def evaluate_paddleseg(model: Any, eval_dataset: Any, *, batch_size: int = 1, num_workers: int = 0,
-                       infer_fn: Any = None, progress: bool | float = True) -> EvalResult:
-    """For ``paddleseg.core.evaluate(model, eval_dataset)``: miou, class_iou, pixel_acc, kappa, dice."""
+                       infer_fn: Any = None, progress: bool | float = True,
+                       empty_class: float | str = "installed") -> EvalResult:
+    """For ``paddleseg.core.evaluate(model, eval_dataset)``: miou, class_iou, pixel_acc, kappa, dice.
+
+    ``empty_class``: the IoU of a class absent from labels and predictions: ``"installed"`` (the
+    default) follows the installed PaddleSeg (0 in 2.8, 1 from 2.9; 0 without PaddleSeg), or
+    0 or 1. The model's training flags are left as they were (``evaluate`` restores them)."""
+    if infer_fn is not None and batch_size != 1:
+        raise ValueError(f"infer_fn with batch_size={batch_size}: PaddleSeg's inference maps one image back "
+                         "to its label's size with that image's trans_info; use batch_size=1 with infer_fn")
     ignore = int(getattr(eval_dataset, "ignore_index", 255))
-    metric = SegmentationMetric(int(eval_dataset.num_classes), ignore_index=ignore)
+    empty = installed_empty_class() if empty_class == "installed" else empty_class
+    metric = SegmentationMetric(int(eval_dataset.num_classes), ignore_index=ignore, empty_class=empty)
     # one image a batch needs no padding: skip the mask (PaddleSeg's own collate then)
     collate = PadCollate(pad_value={"label": ignore}, label="label") if batch_size > 1 else None
     inputs = {"img": "img", "trans_info": "trans_info"} if infer_fn is not None else "img"
     return evaluate(SegInference(model, infer_fn), eval_dataset, metric, batch_size=batch_size,
                     num_workers=num_workers, collate_fn=collate, inputs=inputs, labels="label",
                     progress=progress)
+
+
+def installed_empty_class() -> float:
+    """The IoU the installed PaddleSeg gives a class with an empty union (asked of its own
+    ``mean_iou``, not read from its version): 0.0 without PaddleSeg."""
+    try:
+        from paddleseg.utils.metrics import mean_iou
+    except Exception:  # not installed, or broken: PaddleSeg 2.8's released convention
+        return 0.0
+    import numpy as np
+
+    zeros = np.zeros(1, np.int64)
+    class_iou, _ = mean_iou(paddle.to_tensor(zeros), paddle.to_tensor(zeros), paddle.to_tensor(zeros))
+    return float(np.asarray(class_iou).reshape(-1)[0])
 
 
 def clas_logits(outputs: Any) -> Any:
