@@ -36,6 +36,7 @@ class Rule:
     fixable: Fixable | None = None  # what --fix can do (None: nothing automatic)
     severity: Severity = Severity.ERROR
     fix: str = ""  # the remedy in one line (the Finding's ``fix``; the catalog holds the long one)
+    default: bool = True  # in the default selection; False: opt-in (``--select`` it or ``ALL``), like ruff's preview
 
     @property
     def url(self) -> str:
@@ -231,6 +232,24 @@ os.environ["CUDA_VISIBLE_DEVICES"] = "0"
 import paddle""",
     ),
 )
+
+# The linter's own codes (PDL9xx): a file it could not check is reported like any finding, so a run
+# never says "All checks passed!" about a file it did not read.
+UNCHECKED = "PDL900"
+LINTER_RULES: tuple[Rule, ...] = (
+    Rule(
+        UNCHECKED, "file-not-checked", CauseId.python_exception,
+        "A file could not be checked (syntax error, undecodable bytes, NUL bytes, over the size limit, not a regular file): no rule ran on it.",
+        fix="Make the file parse (Python would raise the same SyntaxError on import), or exclude it in [tool.paddle-doctor.lint].",
+        wrong="""\
+def evaluate(model:             # a syntax error: no rule can read this file
+    pass""",
+        right="""\
+def evaluate(model):
+    pass""",
+    ),
+)
+RULES = (*RULES, *LINTER_RULES)
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
 

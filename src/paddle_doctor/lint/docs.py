@@ -39,12 +39,14 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
   [tool.paddle-doctor.lint]
   select = ["ALL"]
   ignore = ["PDL404"]
-  exclude = ["*/third_party/*"]   # fnmatch patterns on paths and file names
-  max-file-size-mb = 10           # larger files are skipped with a message
+  exclude = ["third_party/*"]     # fnmatch patterns, relative to this file's folder (also names)
+  max-file-size-mb = 2            # larger files are not parsed: a PDL900 finding
   ```
 - **Suppression**: `# noqa` (all codes) or `# noqa: PDL101, PDL3` (codes or prefixes) on the first
-  or last line of the finding; `# paddle-doctor: noqa` (optionally `: CODES`) on a line of its own
-  for the whole file.
+  or last line of the finding; `# paddle-doctor: noqa` (optionally `: CODES`) in a comment on a
+  line of its own for the whole file. Only real comments count (a `# noqa` in a string or a
+  docstring does nothing). A malformed code (`# noqa: PDL-501`, `# noqa:` alone) makes the comment
+  invalid: a warning on stderr, and it suppresses nothing (ruff's rule).
 - **Fixes**: `--fix` applies *safe* fixes (the same behaviour, e.g. PDL302's
   `model._layers.state_dict()`); *unsafe* ones change behaviour (PDL401's `drop_last=False` makes the
   sampler pad with repeated samples; PDL303 wraps a one-line save in a rank-0 test) and need
@@ -52,8 +54,11 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
 - **What is read**: the files named, and `*.py` under folders (not `.git`, `.venv`, `venv`,
   `build`, `dist`, `node_modules`, hidden folders). A file that never mentions `paddle` is not
   parsed (nothing could match); one that cannot be decoded (PEP 263 cookies and BOMs are honoured)
-  or parsed, or is over the size limit, is skipped with a one-line message on stderr. With 48 files
-  or more, files are linted in worker processes.
+  or parsed (syntax error, NUL bytes), is over the size limit, or is not a regular file (a FIFO
+  named `*.py` is never opened for a blocking read) is a **PDL900** finding in every format, so
+  the run exits 1 and never says `All checks passed!` about a file it did not read. PDL900 runs
+  whatever `select` says; `ignore = ["PDL900"]` turns it off. With 48 files or more, files are
+  linted in worker processes.
 - **pre-commit**: add to `.pre-commit-config.yaml`:
 
   ```yaml
