@@ -23,6 +23,7 @@ from .config import LintConfig
 from .context import FileContext
 from .files import NotChecked, discover, read_regular
 from .fixes import applicable, apply_edits
+from .index import Summary, resolve, summarize
 from .rules import FAMILIES
 
 PARALLEL_MIN_FILES = 48  # below this, starting worker processes costs more than it saves
@@ -36,6 +37,7 @@ class FileResult:
     skipped: str | None = None  # why the file was not linted (also a PDL900 finding)
     error: str | None = None  # a rule failed on this file
     warnings: list[str] = field(default_factory=list)  # malformed noqa comments
+    summary: Summary = field(default_factory=Summary)  # this file's whole-program facts
     fixed: int = 0
     parsed: bool = False
 
@@ -63,7 +65,10 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
             results = [_from_worker(r) for r in pool.map(_worker, args, chunksize=16)]
     else:
         results = [lint_file(*a) for a in args]
-    findings = [f for r in results for f in r.findings]
+    package = Summary()
+    for r in results:
+        package.merge(r.summary)
+    findings = resolve([f for r in results for f in r.findings], package)
     findings.sort(key=lambda f: (f.location.path or "", f.location.line or 0, f.location.column or 0, f.code))
     return LintResult(findings=findings, skipped=[f"{r.path}: {r.skipped}" for r in results if r.skipped],
                       errors=[f"{r.path}: {r.error}" for r in results if r.error], files=len(results),
@@ -74,12 +79,13 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
 def _worker(args) -> tuple:
     result = lint_file(*args)
     return (result.path, [f.to_dict() for f in result.findings], result.skipped, result.error, result.warnings,
-            result.fixed, result.parsed)  # Finding.facts is a read-only mapping proxy, which does not pickle
+            result.fixed, result.parsed, result.summary.to_tuple())  # Finding.facts is a read-only mapping proxy, which does not pickle
 
 
 def _from_worker(data: tuple) -> FileResult:
-    path, findings, skipped, error, warnings, fixed, parsed = data
-    return FileResult(path, [Finding.from_dict(f) for f in findings], skipped, error, warnings, fixed, parsed)
+    path, findings, skipped, error, warnings, fixed, parsed, summary = data
+    return FileResult(path, [Finding.from_dict(f) for f in findings], skipped=skipped, error=error,
+                      warnings=warnings, fixed=fixed, parsed=parsed, summary=Summary.from_tuple(summary))
 
 
 def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = False,
@@ -95,7 +101,8 @@ def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = Fal
     if text is None:
         return _not_checked(result, why, enabled)
     warnings: list[str] = []
-    result.findings, result.skipped, result.error, result.parsed = lint_text(text, path, enabled, warnings)
+    result.findings, result.skipped, result.error, result.parsed = lint_text(text, path, enabled, warnings,
+                                                                             result.summary)
     result.warnings = [f"{path}:{w}" for w in warnings]
     if fix and result.findings:
         _fix(result, text, enabled, unsafe_fixes)
@@ -128,9 +135,10 @@ def decode(data: bytes) -> tuple[str | None, str]:
 
 
 def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None = None,
-              warnings: list[str] | None = None):
+              warnings: list[str] | None = None, summary: Summary | None = None):
     """(findings, not-checked reason, internal error, parsed) for one file's text; invalid noqa
-    comments are appended to ``warnings``."""
+    comments are appended to ``warnings``. With a ``summary`` to fill, findings that depend on other
+    files stay pending (:mod:`.index`, resolved by :func:`lint_paths`); without, this file decides."""
     enabled = enabled if enabled is not None else frozenset(BY_CODE)
     families = [(codes, fam) for codes, fam in FAMILIES
                 if enabled.intersection(codes) and any(t in text for t in fam.TRIGGERS)]
@@ -150,8 +158,12 @@ def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None 
             family.check(ctx)
         except Exception as exc:  # a rule bug must not hide the other rules' findings
             error = f"internal error in {family.__name__}: {type(exc).__name__}: {exc}"
+    facts = summarize(ctx)
+    found = ctx.findings if summary is not None else resolve(ctx.findings, facts)
+    if summary is not None:
+        summary.merge(facts)
     suppress = noqa.parse(text, warnings=warnings)
-    kept = [f for f in ctx.findings if f.code in enabled
+    kept = [f for f in found if f.code in enabled
             and not suppress.suppresses(f.code, f.location.line or 0, f.location.end_line or 0)]
     kept.sort(key=lambda f: (f.location.line or 0, f.location.column or 0, f.code))
     return _dedup(kept), None, error, True

@@ -49,12 +49,21 @@ def collective_name(ctx: FileContext, call: ast.Call) -> str | None:
     return name
 
 
+# Where ``group`` sits among the positional arguments (paddle.distributed 2.4-3.3 signatures).
+GROUP_POSITION = {"all_reduce": 2, "broadcast": 2, "reduce": 3, "all_gather": 2, "all_gather_object": 2,
+                  "broadcast_object_list": 2, "barrier": 0, "scatter": 3, "scatter_object_list": 3,
+                  "alltoall": 2, "alltoall_single": 4, "reduce_scatter": 3, "gather": 3, "all_to_all": 2}
+
+
 def has_group(call: ast.Call) -> bool:
-    """A collective over a sub-group: only that group's ranks call it, so a rank branch can be right."""
-    for kw in call.keywords:
-        if kw.arg == "group" and not (isinstance(kw.value, ast.Constant) and kw.value.value is None):
-            return True
-    return False
+    """A collective over a sub-group: only that group's ranks call it, so a rank branch can be right.
+
+    The group may be passed by keyword or by position (``dist.all_reduce(t, op, group)``)."""
+    value = next((kw.value for kw in call.keywords if kw.arg == "group"), None)
+    position = GROUP_POSITION.get(last_name(call.func) or "")
+    if value is None and position is not None and len(call.args) > position:
+        value = call.args[position]
+    return value is not None and not (isinstance(value, ast.Constant) and value.value is None)
 
 
 def is_rank_atom(ctx: FileContext, node: ast.AST) -> bool:

@@ -55,7 +55,16 @@ def _workers(call: ast.Call) -> str | None:
 
 
 def _is_main_guard(stmt: ast.stmt) -> bool:
-    if not isinstance(stmt, ast.If) or not isinstance(stmt.test, ast.Compare):
+    """``if __name__ == "__main__":``, also ``if __name__ == "__main__" and args.run:`` (an ``and`` of
+    tests holding the guard: the body still never runs on import)."""
+    if not isinstance(stmt, ast.If):
         return False
-    parts = [stmt.test.left, *stmt.test.comparators]
-    return any(isinstance(p, ast.Name) and p.id == "__name__" for p in parts)
+    test = stmt.test
+    tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    return any(_is_name_test(t) for t in tests)
+
+
+def _is_name_test(test: ast.AST) -> bool:
+    if not isinstance(test, ast.Compare):
+        return False
+    return any(isinstance(p, ast.Name) and p.id == "__name__" for p in (test.left, *test.comparators))

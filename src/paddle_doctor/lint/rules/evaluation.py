@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..context import FUNCS, FileContext, ancestors, walk_scope
+from ..index import pending
 from ..names import dotted, last_name
 from ..semantics import callers, contains_rank, collectives_in, enclosing_function, is_eval_name, model_like, scope_calls, scope_of
 
@@ -26,28 +27,74 @@ def check(ctx: FileContext) -> None:
 
 def _check_drop_last(ctx: FileContext, call: ast.Call) -> None:
     """PDL401: an evaluation sampler that drops real samples."""
-    flag = next((k.value for k in call.keywords if k.arg == "drop_last"), None)
-    if flag is None and len(call.args) > 5:
-        flag = call.args[5]
-    if not (isinstance(flag, ast.Constant) and flag.value is True) or not _is_eval_sampler(ctx, call):
+    flag = _argument(call, "drop_last", 5)
+    value = _constant_value(ctx, call, flag)
+    if value is not True or _one_per_batch(ctx, call) or not _is_eval_sampler(ctx, call):
         return
+    through = "" if isinstance(flag, ast.Constant) else f" (`{ast.unparse(flag)}` is True here)"
     ctx.report("PDL401", flag,
-               "this evaluation DistributedBatchSampler has drop_last=True: the samples of the last, short batch "
-               "are never evaluated and the metric covers a subset",
+               f"this evaluation DistributedBatchSampler has drop_last=True{through}: the samples of the last, "
+               "short batch are never evaluated and the metric covers a subset",
                why="drop_last=True on a sampler named or used for evaluation",
-               edits=(ctx.edit(flag, "False"),))
+               edits=(ctx.edit(flag, "False"),) if isinstance(flag, ast.Constant) else ())
+
+
+def _argument(call: ast.Call, name: str, position: int) -> ast.AST | None:
+    """DistributedBatchSampler(dataset, batch_size, num_replicas, rank, shuffle, drop_last)."""
+    value = next((k.value for k in call.keywords if k.arg == name), None)
+    return call.args[position] if value is None and len(call.args) > position else value
+
+
+def _constant_value(ctx: FileContext, call: ast.Call, node: ast.AST | None):
+    """The constant a flag holds: a literal, or a name assigned one constant in the enclosing function
+    (or a parameter whose default is that constant and that no caller in the file overrides)."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if not isinstance(node, ast.Name):
+        return None
+    scope = scope_of(call)
+    values = {n.value.value for n in walk_scope(scope.body if hasattr(scope, "body") else [])
+              if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+              and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)}
+    assigned = any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and not isinstance(
+        getattr(n, "value", None), ast.Constant) and any(isinstance(t, ast.Name) and t.id == node.id
+                                                        for t in getattr(n, "targets", [getattr(n, "target", None)]))
+                   for n in walk_scope(scope.body if hasattr(scope, "body") else []))
+    if isinstance(scope, FUNCS):
+        args = scope.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        if node.id in defaults and isinstance(defaults[node.id], ast.Constant) and not callers(ctx, scope):
+            values.add(defaults[node.id].value)
+        elif node.id in {a.arg for a in (*positional, *args.kwonlyargs)}:
+            return None  # a parameter some caller sets: unknown
+    return values.pop() if len(values) == 1 and not assigned else None
+
+
+def _one_per_batch(ctx: FileContext, call: ast.Call) -> bool:
+    """batch_size=1: every batch is full, drop_last drops nothing."""
+    return _constant_value(ctx, call, _argument(call, "batch_size", 1)) == 1
 
 
 def _is_eval_sampler(ctx: FileContext, call: ast.Call) -> bool:
+    """The sampler's own names (its variable, its dataset) decide; the function's name only when they
+    say nothing: a ``train_sampler`` in ``def train_and_val()`` is a training sampler."""
     parent = getattr(call, "_pd_parent", None)
     names = [ast.unparse(t) for t in parent.targets] if isinstance(parent, ast.Assign) else []
     if call.args:
         names.append(ast.unparse(call.args[0]))
     names += [ast.unparse(k.value) for k in call.keywords if k.arg == "dataset"]
+    if any(_is_train_name(n) for n in names) or _constant_value(ctx, call, _argument(call, "shuffle", 4)) is True:
+        return False  # a training sampler (shuffled, or named for training)
+    if any(is_eval_name(n) for n in names):
+        return True
     func = enclosing_function(call)
-    if func is not None:
-        names.append(func.name)
-    return any(is_eval_name(n) for n in names)
+    return func is not None and is_eval_name(func.name)
+
+
+def _is_train_name(name: str) -> bool:
+    return "train" in name.lower()
 
 
 def _sharded_scopes(ctx: FileContext):
@@ -69,12 +116,17 @@ def _check_rank_local_metric(ctx: FileContext, scope: ast.AST) -> None:
         if not accumulated:
             continue
         report = _reported_after(ctx, scope, loop, accumulated)
+        if isinstance(report, ast.Return) and _returns_raw(report, accumulated):
+            continue  # the per-rank sums themselves, handed to the caller to reduce
+        facts = pending("unless_caller_reduces", scope.name) if isinstance(report, ast.Return) and isinstance(
+            scope, FUNCS) else None  # dropped if every caller in the package runs a collective
         if report is not None:
             names = ", ".join(sorted(accumulated))
             ctx.report("PDL402", report,
                        f"`{names}` is accumulated over this rank's DistributedBatchSampler shard and reported "
                        "without all_reduce/all_gather: the number covers 1/world_size of the data",
-                       why=f"accumulated in the loop on line {loop.lineno}; no collective in this scope")
+                       why=f"accumulated in the loop on line {loop.lineno}; no collective in this scope",
+                       facts=facts)
             return
 
 
@@ -123,6 +175,13 @@ def _reported_after(ctx: FileContext, scope: ast.AST, loop: ast.For, names: set[
     return None
 
 
+def _returns_raw(ret: ast.Return, accumulated: set[str]) -> bool:
+    """``return correct, total``: the sufficient statistics themselves, for the caller to reduce
+    (a metric would be derived from them: ``return correct / total``)."""
+    items = ret.value.elts if isinstance(ret.value, (ast.Tuple, ast.List)) else [ret.value]
+    return bool(items) and all(dotted(i) in accumulated for i in items if i is not None)
+
+
 def _uses(node: ast.AST, names: set[str]) -> bool:
     for sub in ast.walk(node):
         text = dotted(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
@@ -146,7 +205,7 @@ def _check_eval_loop(ctx: FileContext, loop: ast.For) -> None:
     guard = _guards(ctx, func, depth=0, seen=set())
     if guard is None:
         return  # callers unknown (another file may set both): do not guess
-    grads_off = guard[0] or any(_under_no_grad(ctx, a) for a in ancestors(loop))
+    grads_off = guard[0] or any(_under_no_grad(ctx, a) for a in ancestors(model_call))  # also in the body
     if not grads_off:
         ctx.report("PDL403", model_call,
                    f"`{model}` runs in an evaluation loop outside `paddle.no_grad()`: each batch keeps its "
@@ -173,7 +232,7 @@ def _check_script_loop(ctx: FileContext, loop: ast.For) -> None:
     model = model_like(model_call.func, ctx)
     before = [c for c in scope_calls(ctx, ctx.tree) if c.lineno < loop.lineno]
     why = "a module-level loop over an evaluation loader"
-    if not any(_under_no_grad(ctx, a) for a in ancestors(loop)) and not any(
+    if not any(_under_no_grad(ctx, a) for a in ancestors(model_call)) and not any(
             last_name(c.func) == "set_grad_enabled" for c in before):
         ctx.report("PDL403", model_call, f"`{model}` runs in an evaluation loop outside `paddle.no_grad()`: each "
                    "batch keeps its autograd graph (memory grows with the batch and the model)", why=why)
