@@ -119,6 +119,19 @@ if __name__ == "__main__":
     main()""",
     ),
     Rule(
+        "PDL202", "spawn-without-main-guard", CauseId.main_guard_missing,
+        "paddle.distributed.spawn() runs at module level without an `if __name__ == \"__main__\":` guard: each spawned process re-imports the module and spawns again.",
+        fix='Call spawn() from main() under `if __name__ == "__main__":`.',
+        wrong="""\
+import paddle.distributed as dist
+dist.spawn(train, nprocs=2)""",
+        right="""\
+import paddle.distributed as dist
+
+if __name__ == "__main__":
+    dist.spawn(train, nprocs=2)""",
+    ),
+    Rule(
         "PDL301", "state-dict-load-unchecked", CauseId.state_dict_prefix_mismatch,
         "The result of set_state_dict()/set_dict()/load_dict() (missing and unexpected keys) is ignored: a mismatch only warns and keeps random weights.",
         fix='Keep the result: `missing, unexpected = layer.set_state_dict(sd)` and raise if either is non-empty.',

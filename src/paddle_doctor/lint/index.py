@@ -12,7 +12,9 @@ which fact decides it (``unless_caller_reduces`` or ``if_saver``) and ``facts["n
 function. :func:`resolve` keeps or drops the pending findings once every file's summary is known
 (one pass over the files: nothing is parsed twice). Names are matched by function name, as
 pylint's and pyright's call graphs do when the receiver's type is unknown; a name that is both
-reduced and not reduced by some caller counts as not reduced.
+reduced and not reduced by some caller counts as not reduced. Files that never mention paddle are
+not parsed (the prefilter), so a caller there is not seen: it could not all-reduce anyway, but its
+plain use of a per-rank value is missed.
 """
 
 from __future__ import annotations

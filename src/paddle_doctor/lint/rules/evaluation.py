@@ -90,7 +90,19 @@ def _is_eval_sampler(ctx: FileContext, call: ast.Call) -> bool:
     if any(is_eval_name(n) for n in names):
         return True
     func = enclosing_function(call)
-    return func is not None and is_eval_name(func.name)
+    return func is not None and (is_eval_name(func.name) or _built_for_eval(ctx, func))
+
+
+def _built_for_eval(ctx: FileContext, func) -> bool:
+    """A sampler built in a helper (``make_sampler(ds)``) that a caller uses for evaluation: the
+    caller passes an eval-named dataset, or assigns the result to an eval-named variable."""
+    for use in callers(ctx, func):
+        parent = getattr(use, "_pd_parent", None)
+        names = [ast.unparse(a) for a in (*use.args, *(k.value for k in use.keywords))]
+        names += [ast.unparse(t) for t in parent.targets] if isinstance(parent, ast.Assign) else []
+        if any(is_eval_name(n) for n in names) and not any(_is_train_name(n) for n in names):
+            return True
+    return False
 
 
 def _is_train_name(name: str) -> bool:
@@ -149,8 +161,8 @@ def _syncs_elsewhere(ctx: FileContext, scope: ast.AST) -> bool:
 def _accumulated(loop: ast.For) -> set[str]:
     names = set()
     for node in walk_scope(loop.body):
-        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
-            names.add(node.target.id)
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and dotted(node.target):
+            names.add(dotted(node.target))  # `correct += ...` and `self.correct += ...` (a metric on self)
         elif isinstance(node, ast.Call) and last_name(node.func) == "update" and isinstance(node.func, ast.Attribute):
             owner = dotted(node.func.value)
             if owner and ("metric" in owner.lower() or "acc" in owner.lower()):
