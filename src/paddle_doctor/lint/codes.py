@@ -141,6 +141,7 @@ model.set_state_dict(paddle.load("model.pdparams"))""",
 missing, unexpected = model.set_state_dict(paddle.load("model.pdparams"))
 if missing or unexpected:
     raise RuntimeError(f"missing {missing[:5]}, unexpected {unexpected[:5]}")""",
+        default=False,  # checkpoint hygiene, not a distributed bug: 0 of 21 strictly true on 4 suites (bench/RESULTS.md)
     ),
     Rule(
         "PDL302", "wrapper-state-dict-saved", CauseId.state_dict_prefix_mismatch,

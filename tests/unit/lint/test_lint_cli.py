@@ -230,3 +230,11 @@ def test_sarif_uris_are_percent_encoded():
     assert to_uri("my dir/a#b%c.py") == "my%20dir/a%23b%25c.py"
     assert to_uri("src\\pkg\\é.py") == "src/pkg/%C3%A9.py"
     assert to_uri("a:b.py") == "a%3Ab.py"  # not read as a URI scheme
+
+
+def test_opt_in_rules_run_only_when_named():
+    opt_in = {r.code for r in RULES if not r.default}
+    assert "PDL301" in opt_in
+    assert not opt_in & resolve(("ALL",), ()) and not opt_in & resolve(("PDL",), ())
+    assert "PDL301" in resolve(("PDL301",), ()) and "PDL301" in resolve(("ALL", "PDL3"), ())
+    assert "PDL900" in resolve(("PDL401",), ())
