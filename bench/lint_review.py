@@ -8,7 +8,10 @@ for hand review. Verdicts judged by hand live in ``bench/lint_review_verdicts.js
 (``{"path:line:code": "true" | "false" | "arguable"}``, the path relative to the scratch suites
 folder); the script prints precision per rule from them and lists findings that have no verdict.
 
-    /work/main/.venv/bin/python bench/lint_review.py [--scratch /work/scratch/lint] [--all]
+    /work/main/.venv/bin/python bench/lint_review.py [--scratch /work/scratch/lint] [--all] [--heads]
+
+``--heads`` also lints the suites' GitHub heads (their ``tools/`` and ``contrib/`` scripts, which the
+wheels do not ship), copied beforehand into ``SCRATCH/heads/<Repo>`` (``git archive`` of a clone).
 """
 
 from __future__ import annotations
@@ -85,9 +88,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scratch", type=Path, default=Path("/work/scratch/lint"))
     parser.add_argument("--all", action="store_true", help="also run the opt-in rules")
+    parser.add_argument("--heads", action="store_true", help="also lint SCRATCH/heads/* (GitHub checkouts)")
     args = parser.parse_args()
     trees = fetch(args.scratch)
-    root = args.scratch / "suites"
+    if args.heads:
+        trees.update({p.name: p for p in sorted((args.scratch / "heads").iterdir()) if p.is_dir()})
+    root = args.scratch
     rows = review(trees, root, args.all)
     verdicts = json.loads(VERDICTS.read_text(encoding="utf-8")) if VERDICTS.exists() else {}
     write_report(rows, args.scratch / "findings.md", verdicts)

@@ -234,6 +234,29 @@ def evaluate(model, loader):
         severity=Severity.WARNING,
     ),
     Rule(
+        "PDL405", "eval-padded-samples-counted", CauseId.eval_samples_duplicated,
+        "Per-sample results of an evaluation DistributedBatchSampler (drop_last=False) are all_gathered and scored without removing the padding: up to world_size - 1 samples count twice.",
+        fix="Keep the first len(dataset) gathered results (the sampler pads by repeating the first samples), or use paddle_doctor.evaluate(), which is exact.",
+        wrong="""\
+sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+preds = []
+for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+    out = []
+    dist.all_gather(out, model(x))
+    preds.extend(out)
+score = metric(preds)                # the padded duplicates are scored too""",
+        right="""\
+sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+preds = []
+for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+    out = []
+    dist.all_gather(out, model(x))
+    preds.extend(out)
+score = metric(preds[:len(eval_ds)])  # drop the padding""",
+        severity=Severity.WARNING,
+        default=False,  # new in issue 18: no finding on the suites yet to measure its precision
+    ),
+    Rule(
         "PDL501", "device-env-after-import", CauseId.cuda_visible_devices_misconfig,
         "CUDA_VISIBLE_DEVICES or FLAGS_selected_gpus is set in os.environ after `import paddle`: Paddle has already read it.",
         fix="Set it before `import paddle` (first lines of the script) or in the launch command's environment.",

@@ -106,7 +106,7 @@ def _single_process_fallback(handler: ast.ExceptHandler, call: ast.Call) -> bool
     """``try: all_reduce(n) ... except: n = max(n, 1)``: the handler computes the collective's
     result locally, for a run without a process group (ppdet's gfl_head, simota_head). The error it
     catches (no parallel environment) is the same on every rank, so every rank takes the fallback."""
-    reduced = {ast.unparse(a) for a in call.args[:1]}
+    reduced = {ast.unparse(n) for a in call.args[:1] for n in ast.walk(a) if isinstance(n, (ast.Name, ast.Attribute))}
     body = [s for s in handler.body if not isinstance(s, ast.Pass)]
     return bool(body) and bool(reduced) and all(
         isinstance(s, (ast.Assign, ast.AugAssign)) and {ast.unparse(t) for t in getattr(s, "targets", [])}

@@ -7,7 +7,8 @@ import ast
 from ..context import FUNCS, FileContext, ancestors, walk_scope
 from ..index import pending
 from ..names import dotted, last_name
-from ..semantics import callers, contains_rank, collectives_in, enclosing_function, is_eval_name, model_like, scope_calls, scope_of
+from ..semantics import (callers, collective_name, collectives_in, contains_rank, enclosing_function, is_eval_name,
+                         is_under, model_like, scope_calls, scope_of)
 
 TRIGGERS = ("DistributedBatchSampler", "eval", "val", "test")
 _NO_GRAD = frozenset({"no_grad", "inference_mode"})
@@ -21,6 +22,7 @@ def check(ctx: FileContext) -> None:
             _check_drop_last(ctx, call)
     for scope in _sharded_scopes(ctx):
         _check_rank_local_metric(ctx, scope)
+        _check_padded_gather(ctx, scope)
     for loop in ctx.loops:
         _check_eval_loop(ctx, loop)
 
@@ -140,6 +142,40 @@ def _check_rank_local_metric(ctx: FileContext, scope: ast.AST) -> None:
                        why=f"accumulated in the loop on line {loop.lineno}; no collective in this scope",
                        facts=facts)
             return
+
+
+def _check_padded_gather(ctx: FileContext, scope: ast.AST) -> None:
+    """PDL405: all_gather of per-batch results over a padding eval sampler, never cut to the dataset's
+    length. DistributedBatchSampler pads the index list to a multiple of world_size by repeating its
+    first indices, so the gathered list holds up to world_size - 1 duplicates."""
+    samplers = [c for c in scope_calls(ctx, scope) if last_name(c.func) == "DistributedBatchSampler"]
+    if not samplers or not _is_eval_scope(ctx, scope) or any(
+            _constant_value(ctx, c, _argument(c, "drop_last", 5)) is True for c in samplers):
+        return
+    gathers = sorted((c for c in scope_calls(ctx, scope) if last_name(c.func) in ("all_gather", "all_gather_object")
+               and collective_name(ctx, c) and any(is_under(c, loop) for loop in _loops_in(scope))),
+                     key=lambda c: (c.lineno, c.col_offset))
+    if gathers and not _trims(scope):
+        ctx.report("PDL405", gathers[0],
+                   "per-batch results are all_gathered over a DistributedBatchSampler that pads with repeated "
+                   "samples (drop_last=False), and nothing cuts them back to len(dataset): the padded "
+                   "duplicates are scored too", why="all_gather in the loop; no slice and no len() of the dataset",
+                   confidence="medium")
+
+
+def _loops_in(scope: ast.AST):
+    return [n for n in walk_scope(scope.body) if isinstance(n, (ast.For, ast.AsyncFor, ast.While))]
+
+
+def _trims(scope: ast.AST) -> bool:
+    """The function cuts the gathered results (``[:n]``, ``[:valid]``) or counts ``len(dataset)``."""
+    for node in walk_scope(scope.body):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.upper is not None:
+            return True
+        if isinstance(node, ast.Call) and last_name(node.func) == "len" and node.args and any(
+                w in ast.unparse(node.args[0]).lower() for w in ("dataset", "_ds", "data")):
+            return True
+    return False
 
 
 def _is_eval_scope(ctx: FileContext, scope: ast.AST) -> bool:
