@@ -27,7 +27,7 @@ def command(paths, fmt, select, ignore, fix, unsafe_fixes, color) -> None:
     """Find Paddle distributed-evaluation bugs in Python sources before they run."""
     from .. import __version__
     from ..lint import ConfigError, LintInputError, lint_paths, load_config
-    from ..lint.codes import BY_CODE, RULES
+    from ..lint.codes import ALL_RULES, BY_CODE
 
     try:
         config = load_config(Path(paths[0])).with_cli(_codes(select) or None, _codes(ignore))
@@ -44,7 +44,7 @@ def command(paths, fmt, select, ignore, fix, unsafe_fixes, color) -> None:
         out = render(result.findings, BY_CODE)
     elif fmt == "sarif":
         from ..render.sarif import render
-        out = render(result.findings, RULES, version=__version__, source_line=_source_lines())
+        out = render(result.findings, ALL_RULES, version=__version__, source_line=_source_lines())
     else:
         from ..render.lint_text import render
         use_color = color == "always" or (color == "auto" and sys.stdout.isatty())

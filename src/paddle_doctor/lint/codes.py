@@ -275,7 +275,7 @@ import paddle""",
 UNCHECKED = "PDL900"
 LINTER_RULES: tuple[Rule, ...] = (
     Rule(
-        UNCHECKED, "file-not-checked", CauseId.python_exception,
+        UNCHECKED, "file-not-checked", CauseId.python_exception,  # not a back-link: the file's own error
         "A file could not be checked (syntax error, undecodable bytes, NUL bytes, over the size limit, not a regular file): no rule ran on it.",
         fix="Make the file parse (Python would raise the same SyntaxError on import), or exclude it in [tool.paddle-doctor.lint].",
         wrong="""\
@@ -286,9 +286,10 @@ def evaluate(model):
     pass""",
     ),
 )
-RULES = (*RULES, *LINTER_RULES)
+# RULES are about user code and back-link to catalog causes (links.py); ALL_RULES adds the linter's own.
+ALL_RULES: tuple[Rule, ...] = (*RULES, *LINTER_RULES)
 
-BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
 
 
 def get_rule(code: str) -> Rule:

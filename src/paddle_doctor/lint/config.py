@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .codes import RULES, UNCHECKED
+from .codes import ALL_RULES, UNCHECKED
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -58,10 +58,10 @@ def resolve(select: tuple[str, ...], ignore: tuple[str, ...]) -> frozenset[str]:
     prefix more specific than ``PDL`` selects it, never through ``ALL``; PDL900 (a file that could
     not be checked) always runs unless ignored by name or prefix."""
     for prefix in (*select, *ignore):
-        if prefix.upper() != "ALL" and not any(r.code.startswith(prefix.upper()) for r in RULES):
+        if prefix.upper() != "ALL" and not any(r.code.startswith(prefix.upper()) for r in ALL_RULES):
             raise ConfigError(f"unknown rule code or prefix '{prefix}' (codes: PDL1xx-PDL5xx, PDL900, see docs/lint.md)")
     enabled = set()
-    for rule in RULES:
+    for rule in ALL_RULES:
         chosen = _longest(rule.code, select)
         dropped = _longest(rule.code, ignore)
         if rule.code == UNCHECKED:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .codes import RULES, Rule
+from .codes import ALL_RULES, Rule
 
 from . import codes as _codes
 
@@ -116,12 +116,12 @@ def render_markdown() -> str:
            "## Code ranges", "", "```", textwrap.dedent(_POLICY).strip("\n"), "```", "",
            "## Default set", "", DEFAULT_SET, "",
            "| code | name | default | cause | fix | summary |", "|---|---|---|---|---|---|"]
-    for rule in RULES:
+    for rule in ALL_RULES:
         anchor = f"{rule.code.lower()}-{rule.name}"
         fix = rule.fixable.value if rule.fixable else ""
         out.append(f"| [{rule.code}](#{anchor}) | `{rule.name}` | {'on' if rule.default else 'opt-in'} "
                    f"| [`{rule.cause}`](causes.md#{rule.cause}) | {fix} | {rule.summary} |")
-    for rule in RULES:
+    for rule in ALL_RULES:
         out += ["", f"## {rule.code} {rule.name}", "", rule.summary, "",
                 f"Cause: [`{rule.cause}`](causes.md#{rule.cause}). Severity: {rule.severity.value}."
                 + (f" Fix: {rule.fixable.value} (`--fix`{' --unsafe-fixes' if rule.fixable.value == 'unsafe' else ''})."
