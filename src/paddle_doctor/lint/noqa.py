@@ -10,7 +10,8 @@ marked on either). Only real comments count (found with :mod:`tokenize`, as ruff
 ranges): a ``# noqa`` inside a string or a docstring suppresses nothing. Codes are validated as
 ruff does: a code must be letters then digits (``PDL501``); a malformed one (``PDL-501``, ``noqa:``
 with nothing after) makes the comment invalid: it is reported as a warning and suppresses nothing.
-Text after the codes (``# noqa: PDL101 rank 0 only``) is a reason and is ignored.
+Text after the codes (``# noqa: PDL101 rank 0 only``) is a reason and is ignored. A well-formed
+``PDL`` code that names no rule (``PDL999``) is warned about too (other tools' codes are not).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass, field
+
+from .codes import BY_CODE
 
 ALL = frozenset({"*"})
 _DIRECTIVE = re.compile(r"#\s*(?P<file>paddle-doctor:\s*)?noqa(?P<rest>.*)$", re.IGNORECASE)
@@ -78,6 +81,9 @@ def parse(text: str, warnings: list[str] | None = None) -> Suppressions:
             if warnings is not None:
                 warnings.append(f"{number}: invalid noqa comment `{comment.strip()}`: {why}; it suppresses nothing")
             continue
+        if warnings is not None and codes is not ALL:
+            warnings.extend(f"{number}: `# noqa` names an unknown rule code `{c}`" for c in sorted(codes)
+                            if c.startswith("PDL") and not any(code.startswith(c) for code in BY_CODE))
         if whole:
             if line[:start_col].strip():
                 continue  # `x = 1  # paddle-doctor: noqa` is not a file-level directive

@@ -211,6 +211,9 @@ def test_a_malformed_noqa_code_warns_and_suppresses_nothing(tmp_path):
         assert _codes(SOURCE.replace(line, f"{line}  {bad}")) == ["PDL401", "PDL101"], bad
     assert _codes(SOURCE.replace(line, line + "  # noqa: PDL101 rank 0 waits here on purpose")) == ["PDL401"]
     assert _codes(SOURCE.replace(line, line + "  # noqa: PDL401,PDL101")) == ["PDL401"]  # a list
+    warnings.clear()
+    lint_text(SOURCE.replace(line, line + "  # noqa: PDL999, E501, PDL1"), "x.py", warnings=warnings)
+    assert len(warnings) == 1 and "PDL999" in warnings[0]
     path = tmp_path / "typo.py"
     path.write_text(SOURCE.replace(line, line + "  # noqa: PDL-101"), encoding="utf-8")
     proc = run(path)

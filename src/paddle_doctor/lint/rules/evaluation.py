@@ -48,30 +48,37 @@ def _argument(call: ast.Call, name: str, position: int) -> ast.AST | None:
 
 
 def _constant_value(ctx: FileContext, call: ast.Call, node: ast.AST | None):
-    """The constant a flag holds: a literal, or a name assigned one constant in the enclosing function
-    (or a parameter whose default is that constant and that no caller in the file overrides)."""
+    """The constant a flag holds: a literal, or a name assigned one constant (and nothing else) in the
+    enclosing function, or a parameter whose default is that constant when no caller in the file
+    passes arguments to the function. None when unknown."""
     if isinstance(node, ast.Constant):
         return node.value
     if not isinstance(node, ast.Name):
         return None
     scope = scope_of(call)
-    values = {n.value.value for n in walk_scope(scope.body if hasattr(scope, "body") else [])
-              if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
-              and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)}
-    assigned = any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and not isinstance(
-        getattr(n, "value", None), ast.Constant) and any(isinstance(t, ast.Name) and t.id == node.id
-                                                        for t in getattr(n, "targets", [getattr(n, "target", None)]))
-                   for n in walk_scope(scope.body if hasattr(scope, "body") else []))
-    if isinstance(scope, FUNCS):
-        args = scope.args
-        positional = [*args.posonlyargs, *args.args]
-        defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
-        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-        if node.id in defaults and isinstance(defaults[node.id], ast.Constant) and not callers(ctx, scope):
-            values.add(defaults[node.id].value)
-        elif node.id in {a.arg for a in (*positional, *args.kwonlyargs)}:
-            return None  # a parameter some caller sets: unknown
-    return values.pop() if len(values) == 1 and not assigned else None
+    values = set()
+    for stmt in walk_scope(scope.body if hasattr(scope, "body") else []):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
+            stmt, (ast.AugAssign, ast.AnnAssign)) else []
+        if any(isinstance(t, ast.Name) and t.id == node.id for t in targets):
+            if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant)):
+                return None  # assigned something computed
+            values.add(stmt.value.value)
+    if isinstance(scope, FUNCS) and not values:
+        default = _parameter_default(scope, node.id)
+        if default is not None:
+            return default.value if isinstance(default, ast.Constant) and not callers(ctx, scope) else None
+    return values.pop() if len(values) == 1 else None
+
+
+def _parameter_default(func, name: str) -> ast.AST | None:
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    if name in defaults:
+        return defaults[name]
+    return ast.Name(id=name) if name in {a.arg for a in (*positional, *args.kwonlyargs)} else None
 
 
 def _one_per_batch(ctx: FileContext, call: ast.Call) -> bool:
