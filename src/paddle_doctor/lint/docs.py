@@ -17,7 +17,7 @@ _POLICY = _codes.__doc__.split("Each rule names")[0].split("\n\n", 1)[1]
 USAGE = """\
 ```
 paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore CODES]
-                           [--fix] [--unsafe-fixes] [--color auto|always|never]
+                           [--fix] [--unsafe-fixes] [--no-cache] [--color auto|always|never]
 ```
 
 - **Exit codes** (ruff's): 0 no findings, 1 findings, 2 usage error (unknown path or code, bad
@@ -59,6 +59,14 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
   the run exits 1 and never says `All checks passed!` about a file it did not read. PDL900 runs
   whatever `select` says; `ignore = ["PDL900"]` turns it off. With 48 files or more, files are
   linted in worker processes.
+- **Cache** (ruff's): results of each file are kept in `.paddle_doctor_cache/` beside the
+  `pyproject.toml` (or in the current folder), keyed by the file's bytes, its path, the selection
+  and the linter's own code; an unchanged file is not parsed again. The folder holds a
+  `.gitignore` of `*`. `--no-cache` neither reads nor writes it; `--fix` never uses it.
+- **Whole program**: a finding that depends on another file of the run is decided once every
+  file is read: PDL402 is dropped when every caller of the function, in any file, runs a
+  collective on what it gets back; PDL303 follows a call to a helper (`save(...)`) that writes
+  with `paddle.save`/`paddle.jit.save` on every rank (the helper may be in another file).
 - **pre-commit**: add to `.pre-commit-config.yaml`:
 
   ```yaml

@@ -21,7 +21,7 @@ from . import noqa
 from .codes import BY_CODE, UNCHECKED
 from .config import LintConfig
 from .context import FileContext
-from .files import NotChecked, discover, read_regular
+from .files import NotChecked, cache_key, cache_load, cache_store, discover, read_regular
 from .fixes import applicable, apply_edits
 from .index import Summary, resolve, summarize
 from .rules import FAMILIES
@@ -54,11 +54,14 @@ class LintResult:
 
 
 def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool = False,
-               unsafe_fixes: bool = False, jobs: int | None = None) -> LintResult:
+               unsafe_fixes: bool = False, jobs: int | None = None, cache_dir: str | None = None) -> LintResult:
+    """Lint files and folders. With ``cache_dir``, unchanged files are read back from the cache
+    (never with ``fix``)."""
     config = config or LintConfig()
     files = discover(paths, config.exclude, config.root)
     enabled = config.enabled()
-    args = [(path, enabled, config.max_file_size, fix, unsafe_fixes) for path in files]
+    cache = None if fix else cache_dir
+    args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache) for path in files]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
     if workers > 1 and len(files) >= PARALLEL_MIN_FILES:
         with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -77,7 +80,10 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
 
 
 def _worker(args) -> tuple:
-    result = lint_file(*args)
+    return _record(lint_file(*args))
+
+
+def _record(result: FileResult) -> tuple:
     return (result.path, [f.to_dict() for f in result.findings], result.skipped, result.error, result.warnings,
             result.fixed, result.parsed, result.summary.to_tuple())  # Finding.facts is a read-only mapping proxy, which does not pickle
 
@@ -89,14 +95,27 @@ def _from_worker(data: tuple) -> FileResult:
 
 
 def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = False,
-              unsafe_fixes: bool = False) -> FileResult:
-    result = FileResult(path)
+              unsafe_fixes: bool = False, cache_dir: str | None = None) -> FileResult:
     try:
         data = read_regular(path, max_size)
     except NotChecked as exc:
-        return _not_checked(result, str(exc), enabled)
+        return _not_checked(FileResult(path), str(exc), enabled)
     if not any(marker in data for marker in _MARKERS):
-        return result  # never mentions paddle: nothing any rule could report
+        return FileResult(path)  # never mentions paddle: nothing any rule could report (cheaper than the cache)
+    if cache_dir is None or fix:
+        return _lint_bytes(path, data, enabled, fix, unsafe_fixes)
+    key = cache_key(path, data, enabled)
+    cached = cache_load(cache_dir, key)
+    if cached is not None:
+        return _from_worker(tuple(cached))
+    result = _lint_bytes(path, data, enabled, fix, unsafe_fixes)
+    if result.error is None:  # a rule bug is reported again on the next run, not remembered
+        cache_store(cache_dir, key, _record(result))
+    return result
+
+
+def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
+    result = FileResult(path)
     text, why = decode(data)
     if text is None:
         return _not_checked(result, why, enabled)

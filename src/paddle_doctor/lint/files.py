@@ -10,6 +10,9 @@ without blocking, and the run reports them as not checked.
 from __future__ import annotations
 
 import fnmatch
+import functools
+import hashlib
+import json
 import os
 import stat
 from pathlib import Path
@@ -98,3 +101,48 @@ def _kind(mode: int) -> str:
         if test(mode):
             return word
     return "special"
+
+
+# Results cache, as ruff's: a file whose bytes, path, selection and linter code are unchanged is
+# not parsed again. One small JSON file per key under CACHE_DIR; written atomically; any error
+# reading or writing it only costs the cache.
+CACHE_DIR = ".paddle_doctor_cache"
+
+
+def cache_key(path: str, data: bytes, enabled: frozenset[str]) -> str:
+    digest = hashlib.sha256(_code_stamp().encode())
+    digest.update(f"\0{os.path.abspath(path)}\0{','.join(sorted(enabled))}\0".encode())
+    digest.update(data)
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _code_stamp() -> str:
+    """The linter's own code (every module of lint/, by size and mtime): a new rule invalidates the cache."""
+    here = Path(__file__).resolve().parent
+    parts = [f"{p.relative_to(here)}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in sorted(here.rglob("*.py"))]
+    return "\n".join(parts)
+
+
+def cache_load(cache_dir: str, key: str):
+    try:
+        with open(os.path.join(cache_dir, key[:2], key + ".json"), encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return None
+
+
+def cache_store(cache_dir: str, key: str, record) -> None:
+    folder = os.path.join(cache_dir, key[:2])
+    try:
+        if not os.path.isdir(cache_dir):
+            os.makedirs(cache_dir, exist_ok=True)
+            with open(os.path.join(cache_dir, ".gitignore"), "w", encoding="utf-8") as handle:
+                handle.write("# written by paddle-doctor lint\n*\n")  # as ruff's cache: never committed
+        os.makedirs(folder, exist_ok=True)
+        tmp = os.path.join(folder, f".{key}.{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(record, handle)
+        os.replace(tmp, os.path.join(folder, key + ".json"))
+    except (OSError, TypeError, ValueError):
+        pass

@@ -131,3 +131,19 @@ def test_cli_reports_an_unparsable_file_in_every_format(tmp_path):
             [result] = json.loads(proc.stdout)["runs"][0]["results"]
             uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
             assert uri.endswith("/has%20space%23and%25.py") and result["ruleId"] == "PDL900"
+
+
+def test_the_cache_returns_the_same_findings_and_follows_edits(tmp_path):
+    project, cache = tmp_path / "p", str(tmp_path / "cache")
+    project.mkdir()
+    (project / "a.py").write_text(POSITIVE, encoding="utf-8")
+    (project / "bad.py").write_bytes(b"import paddle\n(((\n")
+    first = lint_paths([str(project)], jobs=1, cache_dir=cache)
+    assert os.path.isfile(os.path.join(cache, ".gitignore"))
+    again = lint_paths([str(project)], jobs=1, cache_dir=cache)
+    assert [f.to_dict() for f in again.findings] == [f.to_dict() for f in first.findings]
+    assert [f.code for f in again.findings] == ["PDL101", "PDL900"] and again.skipped == first.skipped
+    (project / "a.py").write_text(POSITIVE.replace("dist.barrier()", "print('ok')"), encoding="utf-8")
+    assert [f.code for f in lint_paths([str(project)], jobs=1, cache_dir=cache).findings] == ["PDL900"]
+    selected = LintConfig().with_cli(("PDL4",), ())
+    assert [f.code for f in lint_paths([str(project)], selected, jobs=1, cache_dir=cache).findings] == ["PDL900"]
