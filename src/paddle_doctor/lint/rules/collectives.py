@@ -83,7 +83,10 @@ def _check_rank_exit(ctx: FileContext, call: ast.Call, name: str) -> None:
                why=f"`{word}` under a rank test on line {exit_node.lineno}")
 
 
-_HARMLESS = frozenset({"ImportError", "ModuleNotFoundError", "KeyboardInterrupt", "StopIteration"})
+# AssertionError is Paddle's argument/mode check (``barrier`` outside dynamic mode, no parallel env),
+# raised the same way on every rank before any communication (PaddleFleetX gpt_dataset.py); a
+# communication failure is a RuntimeError/OSError and stays reported.
+_HARMLESS = frozenset({"ImportError", "ModuleNotFoundError", "KeyboardInterrupt", "StopIteration", "AssertionError"})
 _EXITS = frozenset({"exit", "_exit", "quit", "abort"})
 
 
