@@ -2,7 +2,7 @@
 """Benchmark: wall time of ``paddle-doctor lint`` vs ``flake8 --select F`` and ``ruff check --select F``.
 
 The same Python files, side by side in one run, alternating the order each round (the machine is
-shared and noisy): ``paddle-doctor lint --format json TREE...`` (the console script next to the
+shared and noisy): ``paddle-doctor lint --no-cache --format json TREE...`` (the console script next to the
 running interpreter), ``flake8 --select F TREE...`` and ``ruff check --no-cache --select F TREE...``
 (from a scratch venv, not project dependencies). Each tool is run with its defaults for
 parallelism (flake8 and paddle-doctor use processes, ruff threads). Exit codes 0/1 both count as
@@ -65,7 +65,7 @@ def main() -> int:
         return 2
     trees = [str(t) for t in args.trees]
     tools = {
-        "paddle-doctor": [str(Path(sys.executable).with_name("paddle-doctor")), "lint", "--format", "json", *trees],
+        "paddle-doctor": [str(Path(sys.executable).with_name("paddle-doctor")), "lint", "--no-cache", "--format", "json", *trees],
         "flake8": [str(args.venv / "bin" / "flake8"), "--select", "F", *trees],
         "ruff": [str(args.venv / "bin" / "ruff"), "check", "--no-cache", "--select", "F", *trees],
     }

@@ -22,21 +22,24 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--ignore", multiple=True, help="Codes or prefixes to skip; comma-separated.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place (a file is never left unparsable).")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix, also apply fixes that change behaviour.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the results cache (.paddle_doctor_cache).")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
-def command(paths, fmt, select, ignore, fix, unsafe_fixes, color) -> None:
+def command(paths, fmt, select, ignore, fix, unsafe_fixes, no_cache, color) -> None:
     """Find Paddle distributed-evaluation bugs in Python sources before they run."""
     from .. import __version__
     from ..lint import ConfigError, LintInputError, lint_paths, load_config
-    from ..lint.codes import BY_CODE, RULES
+    from ..lint.files import CACHE_DIR
+    from ..lint.codes import ALL_RULES, BY_CODE
 
     try:
         config = load_config(Path(paths[0])).with_cli(_codes(select) or None, _codes(ignore))
-        result = lint_paths(list(paths), config, fix=fix, unsafe_fixes=unsafe_fixes)
+        cache = None if no_cache else str(Path(config.root or ".") / CACHE_DIR)  # beside pyproject.toml, as ruff's
+        result = lint_paths(list(paths), config, fix=fix, unsafe_fixes=unsafe_fixes, cache_dir=cache)
     except (ConfigError, LintInputError) as exc:
         click.echo(f"paddle-doctor lint: error: {exc}", err=True)
         sys.exit(2)
-    for line in result.skipped:
-        click.echo(f"paddle-doctor lint: {line}", err=True)
+    for line in result.warnings:  # a file not checked is a PDL900 finding in every format, not a stderr line
+        click.echo(f"paddle-doctor lint: warning: {line}", err=True)
     for line in result.errors:
         click.echo(f"paddle-doctor lint: error: {line}", err=True)
     if fmt == "json":
@@ -44,7 +47,7 @@ def command(paths, fmt, select, ignore, fix, unsafe_fixes, color) -> None:
         out = render(result.findings, BY_CODE)
     elif fmt == "sarif":
         from ..render.sarif import render
-        out = render(result.findings, RULES, version=__version__, source_line=_source_lines())
+        out = render(result.findings, ALL_RULES, version=__version__, source_line=_source_lines())
     else:
         from ..render.lint_text import render
         use_color = color == "always" or (color == "auto" and sys.stdout.isatty())

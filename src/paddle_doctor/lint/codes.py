@@ -36,6 +36,7 @@ class Rule:
     fixable: Fixable | None = None  # what --fix can do (None: nothing automatic)
     severity: Severity = Severity.ERROR
     fix: str = ""  # the remedy in one line (the Finding's ``fix``; the catalog holds the long one)
+    default: bool = True  # in the default selection; False: opt-in (``--select`` it or ``ALL``), like ruff's preview
 
     @property
     def url(self) -> str:
@@ -118,6 +119,19 @@ if __name__ == "__main__":
     main()""",
     ),
     Rule(
+        "PDL202", "spawn-without-main-guard", CauseId.main_guard_missing,
+        "paddle.distributed.spawn() runs at module level without an `if __name__ == \"__main__\":` guard: each spawned process re-imports the module and spawns again.",
+        fix='Call spawn() from main() under `if __name__ == "__main__":`.',
+        wrong="""\
+import paddle.distributed as dist
+dist.spawn(train, nprocs=2)""",
+        right="""\
+import paddle.distributed as dist
+
+if __name__ == "__main__":
+    dist.spawn(train, nprocs=2)""",
+    ),
+    Rule(
         "PDL301", "state-dict-load-unchecked", CauseId.state_dict_prefix_mismatch,
         "The result of set_state_dict()/set_dict()/load_dict() (missing and unexpected keys) is ignored: a mismatch only warns and keeps random weights.",
         fix='Keep the result: `missing, unexpected = layer.set_state_dict(sd)` and raise if either is non-empty.',
@@ -127,6 +141,7 @@ model.set_state_dict(paddle.load("model.pdparams"))""",
 missing, unexpected = model.set_state_dict(paddle.load("model.pdparams"))
 if missing or unexpected:
     raise RuntimeError(f"missing {missing[:5]}, unexpected {unexpected[:5]}")""",
+        default=False,  # checkpoint hygiene, not a distributed bug: 0 of 21 strictly true on 4 suites (bench/RESULTS.md)
     ),
     Rule(
         "PDL302", "wrapper-state-dict-saved", CauseId.state_dict_prefix_mismatch,
@@ -219,6 +234,29 @@ def evaluate(model, loader):
         severity=Severity.WARNING,
     ),
     Rule(
+        "PDL405", "eval-padded-samples-counted", CauseId.eval_samples_duplicated,
+        "Per-sample results of an evaluation DistributedBatchSampler (drop_last=False) are all_gathered and scored without removing the padding: up to world_size - 1 samples count twice.",
+        fix="Keep the first len(dataset) gathered results (the sampler pads by repeating the first samples), or use paddle_doctor.evaluate(), which is exact.",
+        wrong="""\
+sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+preds = []
+for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+    out = []
+    dist.all_gather(out, model(x))
+    preds.extend(out)
+score = metric(preds)                # the padded duplicates are scored too""",
+        right="""\
+sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+preds = []
+for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+    out = []
+    dist.all_gather(out, model(x))
+    preds.extend(out)
+score = metric(preds[:len(eval_ds)])  # drop the padding""",
+        severity=Severity.WARNING,
+        default=False,  # new in issue 18: no finding on the suites yet to measure its precision
+    ),
+    Rule(
         "PDL501", "device-env-after-import", CauseId.cuda_visible_devices_misconfig,
         "CUDA_VISIBLE_DEVICES or FLAGS_selected_gpus is set in os.environ after `import paddle`: Paddle has already read it.",
         fix="Set it before `import paddle` (first lines of the script) or in the launch command's environment.",
@@ -232,7 +270,26 @@ import paddle""",
     ),
 )
 
-BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+# The linter's own codes (PDL9xx): a file it could not check is reported like any finding, so a run
+# never says "All checks passed!" about a file it did not read.
+UNCHECKED = "PDL900"
+LINTER_RULES: tuple[Rule, ...] = (
+    Rule(
+        UNCHECKED, "file-not-checked", CauseId.python_exception,  # not a back-link: the file's own error
+        "A file could not be checked (syntax error, undecodable bytes, NUL bytes, over the size limit, not a regular file): no rule ran on it.",
+        fix="Make the file parse (Python would raise the same SyntaxError on import), or exclude it in [tool.paddle-doctor.lint].",
+        wrong="""\
+def evaluate(model:             # a syntax error: no rule can read this file
+    pass""",
+        right="""\
+def evaluate(model):
+    pass""",
+    ),
+)
+# RULES are about user code and back-link to catalog causes (links.py); ALL_RULES adds the linter's own.
+ALL_RULES: tuple[Rule, ...] = (*RULES, *LINTER_RULES)
+
+BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
 
 
 def get_rule(code: str) -> Rule:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .codes import RULES, Rule
+from .codes import ALL_RULES, Rule
 
 from . import codes as _codes
 
@@ -17,7 +17,7 @@ _POLICY = _codes.__doc__.split("Each rule names")[0].split("\n\n", 1)[1]
 USAGE = """\
 ```
 paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore CODES]
-                           [--fix] [--unsafe-fixes] [--color auto|always|never]
+                           [--fix] [--unsafe-fixes] [--no-cache] [--color auto|always|never]
 ```
 
 - **Exit codes** (ruff's): 0 no findings, 1 findings, 2 usage error (unknown path or code, bad
@@ -39,12 +39,14 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
   [tool.paddle-doctor.lint]
   select = ["ALL"]
   ignore = ["PDL404"]
-  exclude = ["*/third_party/*"]   # fnmatch patterns on paths and file names
-  max-file-size-mb = 10           # larger files are skipped with a message
+  exclude = ["third_party/*"]     # fnmatch patterns, relative to this file's folder (also names)
+  max-file-size-mb = 2            # larger files are not parsed: a PDL900 finding
   ```
 - **Suppression**: `# noqa` (all codes) or `# noqa: PDL101, PDL3` (codes or prefixes) on the first
-  or last line of the finding; `# paddle-doctor: noqa` (optionally `: CODES`) on a line of its own
-  for the whole file.
+  or last line of the finding; `# paddle-doctor: noqa` (optionally `: CODES`) in a comment on a
+  line of its own for the whole file. Only real comments count (a `# noqa` in a string or a
+  docstring does nothing). A malformed code (`# noqa: PDL-501`, `# noqa:` alone) makes the comment
+  invalid: a warning on stderr, and it suppresses nothing (ruff's rule).
 - **Fixes**: `--fix` applies *safe* fixes (the same behaviour, e.g. PDL302's
   `model._layers.state_dict()`); *unsafe* ones change behaviour (PDL401's `drop_last=False` makes the
   sampler pad with repeated samples; PDL303 wraps a one-line save in a rank-0 test) and need
@@ -52,8 +54,19 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
 - **What is read**: the files named, and `*.py` under folders (not `.git`, `.venv`, `venv`,
   `build`, `dist`, `node_modules`, hidden folders). A file that never mentions `paddle` is not
   parsed (nothing could match); one that cannot be decoded (PEP 263 cookies and BOMs are honoured)
-  or parsed, or is over the size limit, is skipped with a one-line message on stderr. With 48 files
-  or more, files are linted in worker processes.
+  or parsed (syntax error, NUL bytes), is over the size limit, or is not a regular file (a FIFO
+  named `*.py` is never opened for a blocking read) is a **PDL900** finding in every format, so
+  the run exits 1 and never says `All checks passed!` about a file it did not read. PDL900 runs
+  whatever `select` says; `ignore = ["PDL900"]` turns it off. With 48 files or more, files are
+  linted in worker processes.
+- **Cache** (ruff's): results of each file are kept in `.paddle_doctor_cache/` beside the
+  `pyproject.toml` (or in the current folder), keyed by the file's bytes, its path, the selection
+  and the linter's own code; an unchanged file is not parsed again. The folder holds a
+  `.gitignore` of `*`. `--no-cache` neither reads nor writes it; `--fix` never uses it.
+- **Whole program**: a finding that depends on another file of the run is decided once every
+  file is read: PDL402 is dropped when every caller of the function, in any file, runs a
+  collective on what it gets back; PDL303 follows a call to a helper (`save(...)`) that writes
+  with `paddle.save`/`paddle.jit.save` on every rank (the helper may be in another file).
 - **pre-commit**: add to `.pre-commit-config.yaml`:
 
   ```yaml
@@ -74,6 +87,26 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
 """
 
 
+DEFAULT_SET = """\
+A rule is on by default when it reports a distributed-run bug and its findings on real suites are
+at least 90 % true (hand review: `bench/lint_review.py`, figures in `bench/RESULTS.md`). An
+*opt-in* rule (like ruff's preview rules) runs only when named: `--select PDL301` or a prefix more
+specific than `PDL` (`--select PDL3`); `ALL` does not turn it on.
+
+- **Opt-in: PDL301** (unchecked `set_state_dict`). Its findings are checkpoint hygiene, not a
+  distributed bug: on PaddleSeg, PaddleDetection, PaddleClas and PaddleNLP (PyPI wheels) 20 of 20
+  were arguable or false (loads of weights the same code saved, pretrained backbones), 0 strictly
+  true; on the suites' GitHub heads it was 58 of 70 findings.
+- **Opt-in: PDL405** (padded duplicates scored after an all_gather): new, and no finding on the
+  suites yet to measure it by (PaddleSeg's own `val.py` cuts the padding and is not reported).
+- **On: every other rule.** On the suites' GitHub heads the default set reports 12 findings, all
+  true (10 PDL303 every-rank saves through PaddleVideo's `save` helper, 1 PDL402, 1 PDL900). PDL103 was narrowed (a handler that computes the collective's result
+  locally is a single-process fallback whose error is the same on every rank: ppdet's gfl/simota
+  heads); PDL401 and PDL403 were narrowed for the false alarms the review found.
+- **PDL900** (a file that could not be checked) always runs unless ignored by name: a run must not
+  pass silently over a file it did not read."""
+
+
 def rule_text(rule: Rule) -> str:
     fix = {None: "no automatic fix", "safe": "`--fix`", "unsafe": "`--fix --unsafe-fixes` (changes behaviour)"}[
         rule.fixable.value if rule.fixable else None]
@@ -92,13 +125,14 @@ def render_markdown() -> str:
            "Paddle-aware checks that find distributed-evaluation bugs in the source, before the run.", "",
            "## Usage", "", USAGE,
            "## Code ranges", "", "```", textwrap.dedent(_POLICY).strip("\n"), "```", "",
-           "| code | name | cause | fix | summary |", "|---|---|---|---|---|"]
-    for rule in RULES:
+           "## Default set", "", DEFAULT_SET, "",
+           "| code | name | default | cause | fix | summary |", "|---|---|---|---|---|---|"]
+    for rule in ALL_RULES:
         anchor = f"{rule.code.lower()}-{rule.name}"
         fix = rule.fixable.value if rule.fixable else ""
-        out.append(f"| [{rule.code}](#{anchor}) | `{rule.name}` | [`{rule.cause}`](causes.md#{rule.cause}) | {fix} "
-                   f"| {rule.summary} |")
-    for rule in RULES:
+        out.append(f"| [{rule.code}](#{anchor}) | `{rule.name}` | {'on' if rule.default else 'opt-in'} "
+                   f"| [`{rule.cause}`](causes.md#{rule.cause}) | {fix} | {rule.summary} |")
+    for rule in ALL_RULES:
         out += ["", f"## {rule.code} {rule.name}", "", rule.summary, "",
                 f"Cause: [`{rule.cause}`](causes.md#{rule.cause}). Severity: {rule.severity.value}."
                 + (f" Fix: {rule.fixable.value} (`--fix`{' --unsafe-fixes' if rule.fixable.value == 'unsafe' else ''})."

@@ -1,8 +1,10 @@
 """The lint run: read each file once, prefilter, parse once, run the selected rule families.
 
-Never raises for bad input: a file that cannot be read, decoded or parsed, or that is too large,
-is *skipped* with a one-line reason; a bug in a rule becomes an *error* entry (the CLI exits 2)
-instead of a traceback. Many files are linted in worker processes.
+Never raises for bad input: a file that cannot be read, decoded or parsed, that is too large or
+is not a regular file, is reported as a PDL900 finding (with the reason; the run exits 1, never
+"All checks passed!"); a bug in a rule becomes an *error* entry (the CLI exits 2) instead of a
+traceback. A malformed ``# noqa`` is a *warning* (stderr) and suppresses nothing. Many files are
+linted in worker processes.
 """
 
 from __future__ import annotations
@@ -14,13 +16,14 @@ import tokenize
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from ..findings import Finding
+from ..findings import Finding, Location
 from . import noqa
-from .codes import BY_CODE
+from .codes import BY_CODE, UNCHECKED
 from .config import LintConfig
 from .context import FileContext
-from .files import discover
+from .files import NotChecked, cache_key, cache_load, cache_store, discover, read_regular
 from .fixes import applicable, apply_edits
+from .index import Summary, resolve, summarize
 from .rules import FAMILIES
 
 PARALLEL_MIN_FILES = 48  # below this, starting worker processes costs more than it saves
@@ -31,8 +34,10 @@ _MARKERS = (b"paddle", b"Paddle")
 class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)
-    skipped: str | None = None  # why the file was not linted
+    skipped: str | None = None  # why the file was not linted (also a PDL900 finding)
     error: str | None = None  # a rule failed on this file
+    warnings: list[str] = field(default_factory=list)  # malformed noqa comments
+    summary: Summary = field(default_factory=Summary)  # this file's whole-program facts
     fixed: int = 0
     parsed: bool = False
 
@@ -40,66 +45,101 @@ class FileResult:
 @dataclass
 class LintResult:
     findings: list[Finding]
-    skipped: list[str]  # "path: reason"
+    skipped: list[str]  # "path: reason" (each one is also a PDL900 finding)
     errors: list[str]  # "path: internal error ..."
     files: int  # files read
     parsed: int  # files that passed the prefilter and were parsed
     fixed: int = 0
+    warnings: list[str] = field(default_factory=list)  # "path:line: invalid noqa ..."
 
 
 def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool = False,
-               unsafe_fixes: bool = False, jobs: int | None = None) -> LintResult:
+               unsafe_fixes: bool = False, jobs: int | None = None, cache_dir: str | None = None) -> LintResult:
+    """Lint files and folders. With ``cache_dir``, unchanged files are read back from the cache
+    (never with ``fix``)."""
     config = config or LintConfig()
-    files = discover(paths, config.exclude)
+    files = discover(paths, config.exclude, config.root)
     enabled = config.enabled()
-    args = [(path, enabled, config.max_file_size, fix, unsafe_fixes) for path in files]
+    cache = None if fix else cache_dir
+    args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache) for path in files]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
     if workers > 1 and len(files) >= PARALLEL_MIN_FILES:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             results = [_from_worker(r) for r in pool.map(_worker, args, chunksize=16)]
     else:
         results = [lint_file(*a) for a in args]
-    findings = [f for r in results for f in r.findings]
+    package = Summary()
+    for r in results:
+        package.merge(r.summary)
+    findings = resolve([f for r in results for f in r.findings], package)
     findings.sort(key=lambda f: (f.location.path or "", f.location.line or 0, f.location.column or 0, f.code))
     return LintResult(findings=findings, skipped=[f"{r.path}: {r.skipped}" for r in results if r.skipped],
                       errors=[f"{r.path}: {r.error}" for r in results if r.error], files=len(results),
-                      parsed=sum(r.parsed for r in results), fixed=sum(r.fixed for r in results))
+                      parsed=sum(r.parsed for r in results), fixed=sum(r.fixed for r in results),
+                      warnings=[w for r in results for w in r.warnings])
 
 
 def _worker(args) -> tuple:
-    result = lint_file(*args)
-    return (result.path, [f.to_dict() for f in result.findings], result.skipped, result.error, result.fixed,
-            result.parsed)  # Finding.facts is a read-only mapping proxy, which does not pickle
+    return _record(lint_file(*args))
+
+
+def _record(result: FileResult) -> tuple:
+    return (result.path, [f.to_dict() for f in result.findings], result.skipped, result.error, result.warnings,
+            result.fixed, result.parsed, result.summary.to_tuple())  # Finding.facts is a read-only mapping proxy, which does not pickle
 
 
 def _from_worker(data: tuple) -> FileResult:
-    path, findings, skipped, error, fixed, parsed = data
-    return FileResult(path, [Finding.from_dict(f) for f in findings], skipped, error, fixed, parsed)
+    path, findings, skipped, error, warnings, fixed, parsed, summary = data
+    return FileResult(path, [Finding.from_dict(f) for f in findings], skipped=skipped, error=error,
+                      warnings=warnings, fixed=fixed, parsed=parsed, summary=Summary.from_tuple(summary))
 
 
 def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = False,
-              unsafe_fixes: bool = False) -> FileResult:
-    result = FileResult(path)
+              unsafe_fixes: bool = False, cache_dir: str | None = None) -> FileResult:
     try:
-        size = os.path.getsize(path)
-        if size > max_size:
-            result.skipped = f"skipped: {size / 1e6:.1f} MB is over the {max_size / 1e6:.0f} MB limit (max-file-size-mb)"
-            return result
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        result.skipped = f"skipped: cannot read: {exc.strerror or exc}"
-        return result
+        data = read_regular(path, max_size)
+    except NotChecked as exc:
+        return _not_checked(FileResult(path), str(exc), enabled)
     if not any(marker in data for marker in _MARKERS):
-        return result  # never mentions paddle: nothing any rule could report
+        return FileResult(path)  # never mentions paddle: nothing any rule could report (cheaper than the cache)
+    if cache_dir is None or fix:
+        return _lint_bytes(path, data, enabled, fix, unsafe_fixes)
+    key = cache_key(path, data, enabled)
+    cached = cache_load(cache_dir, key)
+    if cached is not None:
+        return _from_worker(tuple(cached))
+    result = _lint_bytes(path, data, enabled, fix, unsafe_fixes)
+    if result.error is None:  # a rule bug is reported again on the next run, not remembered
+        cache_store(cache_dir, key, _record(result))
+    return result
+
+
+def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
+    result = FileResult(path)
     text, why = decode(data)
     if text is None:
-        result.skipped = f"skipped: {why}"
-        return result
-    result.findings, result.skipped, result.error, result.parsed = lint_text(text, path, enabled)
+        return _not_checked(result, why, enabled)
+    warnings: list[str] = []
+    result.findings, result.skipped, result.error, result.parsed = lint_text(text, path, enabled, warnings,
+                                                                             result.summary)
+    result.warnings = [f"{path}:{w}" for w in warnings]
     if fix and result.findings:
         _fix(result, text, enabled, unsafe_fixes)
     return result
+
+
+def _not_checked(result: FileResult, why: str, enabled: frozenset[str]) -> FileResult:
+    result.skipped = f"not checked: {why}"
+    if UNCHECKED in enabled:
+        result.findings = [unchecked(result.path, why)]
+    return result
+
+
+def unchecked(path: str, why: str, line: int = 1, column: int = 1) -> Finding:
+    """PDL900: the file was not checked, and why (a finding, so the run does not pass silently)."""
+    rule = BY_CODE[UNCHECKED]
+    return Finding(code=UNCHECKED, cause=rule.cause, message=f"file not checked: {why}", severity=rule.severity,
+                   locations=(Location(path=path, line=line, column=column),), fix=rule.fix, why=why)
 
 
 def decode(data: bytes) -> tuple[str | None, str]:
@@ -109,21 +149,27 @@ def decode(data: bytes) -> tuple[str | None, str]:
         return data.decode(encoding), ""
     except (SyntaxError, LookupError) as exc:
         return None, f"cannot decode: {exc}"
-    except UnicodeDecodeError as exc:
+    except UnicodeDecodeError as exc:  # NUL bytes decode; ast.parse refuses them below
         return None, f"not valid {exc.encoding} at byte {exc.start} (declare the encoding or convert the file)"
 
 
-def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None = None):
-    """(findings, skipped reason, internal error, parsed) for one file's text."""
+def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None = None,
+              warnings: list[str] | None = None, summary: Summary | None = None):
+    """(findings, not-checked reason, internal error, parsed) for one file's text; invalid noqa
+    comments are appended to ``warnings``. With a ``summary`` to fill, findings that depend on other
+    files stay pending (:mod:`.index`, resolved by :func:`lint_paths`); without, this file decides."""
     enabled = enabled if enabled is not None else frozenset(BY_CODE)
     families = [(codes, fam) for codes, fam in FAMILIES
                 if enabled.intersection(codes) and any(t in text for t in fam.TRIGGERS)]
     try:  # parsed even when no family runs: a syntax error is worth a message
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
-        return [], f"skipped: syntax error at line {exc.lineno}: {exc.msg}", None, False
-    except (ValueError, RecursionError, MemoryError) as exc:
-        return [], f"skipped: cannot parse: {type(exc).__name__}: {exc}", None, False
+        why = f"syntax error at line {exc.lineno}: {exc.msg}"
+        found = [unchecked(path, why, exc.lineno or 1, exc.offset or 1)] if UNCHECKED in enabled else []
+        return found, f"not checked: {why}", None, False
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes: ValueError before 3.12
+        why = f"cannot parse: {_parse_error(exc)}"
+        return [unchecked(path, why)] if UNCHECKED in enabled else [], f"not checked: {why}", None, False
     ctx = FileContext.build(path, text, tree)
     error = None
     for _codes, family in families:
@@ -131,11 +177,21 @@ def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None 
             family.check(ctx)
         except Exception as exc:  # a rule bug must not hide the other rules' findings
             error = f"internal error in {family.__name__}: {type(exc).__name__}: {exc}"
-    suppress = noqa.parse(text)
-    kept = [f for f in ctx.findings if f.code in enabled
+    facts = summarize(ctx)
+    found = ctx.findings if summary is not None else resolve(ctx.findings, facts)
+    if summary is not None:
+        summary.merge(facts)
+    suppress = noqa.parse(text, warnings=warnings)
+    kept = [f for f in found if f.code in enabled
             and not suppress.suppresses(f.code, f.location.line or 0, f.location.end_line or 0)]
     kept.sort(key=lambda f: (f.location.line or 0, f.location.column or 0, f.code))
     return _dedup(kept), None, error, True
+
+
+def _parse_error(exc: Exception) -> str:
+    if isinstance(exc, ValueError) and "null" in str(exc).lower():
+        return "the file holds NUL bytes"
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _dedup(findings: list[Finding]) -> list[Finding]:

@@ -1,9 +1,20 @@
-"""Which files a lint run reads: the paths given, and the ``*.py`` files under given folders."""
+"""Which files a lint run reads: the paths given, and the ``*.py`` files under given folders.
+
+``exclude`` patterns (fnmatch) are matched against the path relative to the project root (the
+folder of the pyproject.toml that configures the run), against the path as typed, and against the
+file or folder name, so ``["third_party/*"]`` works with ``lint .`` and with ``lint /abs/project``.
+Special files (a FIFO or a socket named ``*.py``) are kept: :func:`read_regular` refuses them
+without blocking, and the run reports them as not checked.
+"""
 
 from __future__ import annotations
 
 import fnmatch
+import functools
+import hashlib
+import json
 import os
+import stat
 from pathlib import Path
 
 from .config import DEFAULT_EXCLUDE
@@ -13,29 +24,125 @@ class LintInputError(ValueError):
     """A path that does not exist (the CLI exits 2 with this message)."""
 
 
-def discover(paths: list[str], exclude: tuple[str, ...] = ()) -> list[str]:
+class NotChecked(Exception):
+    """A file that cannot be read as a regular file within the size limit (the message says why)."""
+
+
+def discover(paths: list[str], exclude: tuple[str, ...] = (), root: str | None = None) -> list[str]:
     found: list[str] = []
+    match = _Matcher(exclude, root)
     for raw in paths:
         path = Path(raw)
-        if path.is_file():
-            found.append(raw)  # named explicitly: linted whatever its suffix
-        elif path.is_dir():
-            found.extend(_walk(raw, exclude))
+        if path.is_dir():
+            found.extend(_walk(raw, match))
+        elif path.exists() or path.is_symlink():
+            found.append(raw)  # named explicitly: linted whatever its suffix (or reported as not a file)
         else:
             raise LintInputError(f"{raw}: no such file or directory")
     return list(dict.fromkeys(found))
 
 
-def _walk(root: str, exclude: tuple[str, ...]):
+def _walk(root: str, match: _Matcher):
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in DEFAULT_EXCLUDE and not d.startswith(".")
-                         and not _excluded(os.path.join(folder, d), exclude))
+                         and not match(os.path.join(folder, d)))
         for name in sorted(files):
             full = os.path.join(folder, name)
-            if name.endswith(".py") and not _excluded(full, exclude):
+            if name.endswith(".py") and not match(full):
                 yield full
 
 
-def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
-    normal = path.replace(os.sep, "/")
-    return any(fnmatch.fnmatch(normal, p) or fnmatch.fnmatch(os.path.basename(normal), p) for p in patterns)
+class _Matcher:
+    def __init__(self, patterns: tuple[str, ...], root: str | None) -> None:
+        self.patterns = tuple(p.rstrip("/") for p in patterns)
+        self.root = os.path.abspath(root) if root else None
+
+    def __call__(self, path: str) -> bool:
+        if not self.patterns:
+            return False
+        forms = {os.path.normpath(path).replace(os.sep, "/"), os.path.basename(path)}
+        if self.root:
+            absolute = os.path.abspath(path)
+            if absolute == self.root or absolute.startswith(self.root + os.sep):
+                forms.add(os.path.relpath(absolute, self.root).replace(os.sep, "/"))
+        return any(fnmatch.fnmatch(form, p) for form in forms for p in self.patterns)
+
+
+def read_regular(path: str, max_size: int) -> bytes:
+    """The bytes of a regular file; :class:`NotChecked` for a special file, an oversize or unreadable one.
+
+    Opened without blocking and checked with fstat before reading: a FIFO named ``*.py`` would
+    otherwise wait for a writer forever.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise NotChecked(f"cannot read: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotChecked(f"not a regular file ({_kind(info.st_mode)}): not read")
+        if info.st_size > max_size:
+            raise NotChecked(f"{info.st_size / 1e6:.1f} MB is over the {max_size / 1e6:.0f} MB limit "
+                             "(max-file-size-mb)")
+        with os.fdopen(fd, "rb", closefd=True) as handle:
+            fd = -1
+            return handle.read(max_size + 1)
+    except OSError as exc:
+        raise NotChecked(f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    for test, word in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return word
+    return "special"
+
+
+# Results cache, as ruff's: a file whose bytes, path, selection and linter code are unchanged is
+# not parsed again. One small JSON file per key under CACHE_DIR; written atomically; any error
+# reading or writing it only costs the cache.
+CACHE_DIR = ".paddle_doctor_cache"
+
+
+def cache_key(path: str, data: bytes, enabled: frozenset[str]) -> str:
+    digest = hashlib.sha256(_code_stamp().encode())
+    digest.update(f"\0{os.path.abspath(path)}\0{','.join(sorted(enabled))}\0".encode())
+    digest.update(data)
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _code_stamp() -> str:
+    """The linter's own code (every module of lint/, by size and mtime): a new rule invalidates the cache."""
+    here = Path(__file__).resolve().parent
+    parts = [f"{p.relative_to(here)}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in sorted(here.rglob("*.py"))]
+    return "\n".join(parts)
+
+
+def cache_load(cache_dir: str, key: str):
+    try:
+        with open(os.path.join(cache_dir, key[:2], key + ".json"), encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return None
+
+
+def cache_store(cache_dir: str, key: str, record) -> None:
+    folder = os.path.join(cache_dir, key[:2])
+    try:
+        if not os.path.isdir(cache_dir):
+            os.makedirs(cache_dir, exist_ok=True)
+            with open(os.path.join(cache_dir, ".gitignore"), "w", encoding="utf-8") as handle:
+                handle.write("# written by paddle-doctor lint\n*\n")  # as ruff's cache: never committed
+        os.makedirs(folder, exist_ok=True)
+        tmp = os.path.join(folder, f".{key}.{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(record, handle)
+        os.replace(tmp, os.path.join(folder, key + ".json"))
+    except (OSError, TypeError, ValueError):
+        pass

@@ -49,12 +49,21 @@ def collective_name(ctx: FileContext, call: ast.Call) -> str | None:
     return name
 
 
+# Where ``group`` sits among the positional arguments (paddle.distributed 2.4-3.3 signatures).
+GROUP_POSITION = {"all_reduce": 2, "broadcast": 2, "reduce": 3, "all_gather": 2, "all_gather_object": 2,
+                  "broadcast_object_list": 2, "barrier": 0, "scatter": 3, "scatter_object_list": 3,
+                  "alltoall": 2, "alltoall_single": 4, "reduce_scatter": 3, "gather": 3, "all_to_all": 2}
+
+
 def has_group(call: ast.Call) -> bool:
-    """A collective over a sub-group: only that group's ranks call it, so a rank branch can be right."""
-    for kw in call.keywords:
-        if kw.arg == "group" and not (isinstance(kw.value, ast.Constant) and kw.value.value is None):
-            return True
-    return False
+    """A collective over a sub-group: only that group's ranks call it, so a rank branch can be right.
+
+    The group may be passed by keyword or by position (``dist.all_reduce(t, op, group)``)."""
+    value = next((kw.value for kw in call.keywords if kw.arg == "group"), None)
+    position = GROUP_POSITION.get(last_name(call.func) or "")
+    if value is None and position is not None and len(call.args) > position:
+        value = call.args[position]
+    return value is not None and not (isinstance(value, ast.Constant) and value.value is None)
 
 
 def is_rank_atom(ctx: FileContext, node: ast.AST) -> bool:
@@ -274,10 +283,22 @@ def is_distributed_scope(ctx: FileContext, scope: ast.AST) -> bool:
 
 def callers(ctx: FileContext, func: ast.AST) -> list[ast.Call]:
     """Calls in this file to the function or method ``func`` (by name: ``f()``, ``self.f()``)."""
-    name = func.name
-    return [c for c in ctx.calls if last_name(c.func) == name and (
-        isinstance(c.func, ast.Name) or (isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)
-                                         and c.func.value.id in ("self", "cls")))]
+    return calls_by_name(ctx).get(func.name, [])
+
+
+def calls_by_name(ctx: FileContext) -> dict[str, list[ast.Call]]:
+    """``f()`` and ``self.f()`` calls of the file by name, built once (a lookup per function was
+    quadratic: 90 % of a 5 MB file's time)."""
+    if "calls_by_name" not in ctx.cache:
+        index: dict[str, list[ast.Call]] = {}
+        for c in ctx.calls:
+            func = c.func
+            if isinstance(func, ast.Name):
+                index.setdefault(func.id, []).append(c)
+            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+                index.setdefault(func.attr, []).append(c)
+        ctx.cache["calls_by_name"] = index
+    return ctx.cache["calls_by_name"]
 
 
 _FACTORY_VERBS = ("build", "create", "get", "load", "clone", "init", "make", "save", "copy", "export", "convert",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from urllib.parse import quote
 from collections.abc import Callable, Iterable
 
 from ..findings import Finding, Severity
@@ -47,6 +48,12 @@ def _rule(rule) -> dict:
     }
 
 
+def to_uri(path: str) -> str:
+    """A relative URI reference for a path: ``/`` separators, and a space, ``#``, ``%`` or any
+    non-ASCII character percent-encoded (RFC 3986; SARIF 2.1.0 §3.10 requires valid URIs)."""
+    return quote(path.replace("\\", "/"), safe="/@!$&'()*+,;=-._~")
+
+
 def _result(finding: Finding, index: dict, seen: dict, source_line) -> dict:
     loc = finding.location
     region = {"startLine": loc.line, "startColumn": loc.column}
@@ -58,7 +65,7 @@ def _result(finding: Finding, index: dict, seen: dict, source_line) -> dict:
     digest = hashlib.sha1(f"{key}:{seen[key]}".encode()).hexdigest()
     result = {
         "ruleId": finding.code, "level": _LEVEL[finding.severity], "message": {"text": finding.message},
-        "locations": [{"physicalLocation": {"artifactLocation": {"uri": (loc.path or "").replace("\\", "/")},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": to_uri(loc.path or "")},
                                             "region": region}}],
         "partialFingerprints": {"pdlHash/v1": digest},
         "properties": {"cause": finding.cause, "confidence": finding.confidence.value},

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from paddle_doctor.lint import LintConfig, lint_text
-from paddle_doctor.lint.codes import RULES
+from paddle_doctor.lint.codes import ALL_RULES as RULES
 from paddle_doctor.lint.config import ConfigError, load_config, resolve
 from paddle_doctor.lint.fixes import apply_edits
 from paddle_doctor.findings import Edit
@@ -58,7 +58,7 @@ def test_clean_file_exit_0(tmp_path):
 
 
 def test_usage_errors_exit_2_with_one_line(tmp_path, script):
-    for args in ([tmp_path / "missing.py"], ["--select", "PDL9", script], ["--format", "xml", script]):
+    for args in ([tmp_path / "missing.py"], ["--select", "PDL8", script], ["--format", "xml", script]):
         proc = run(*args)
         assert proc.returncode == 2, args
         assert "Traceback" not in proc.stderr
@@ -175,3 +175,69 @@ def test_lint_never_imports_paddle(script):
             "assert 'paddle' not in sys.modules, 'paddle imported'\nprint('RC', rc)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "RC 1" in proc.stdout, proc.stderr
+
+
+def test_exclude_globs_are_relative_to_the_project_root(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.paddle-doctor.lint]\nexclude = ["third_party/*"]\n',
+                                             encoding="utf-8")
+    (tmp_path / "third_party" / "lib").mkdir(parents=True)
+    (tmp_path / "third_party" / "lib" / "eval.py").write_text(SOURCE, encoding="utf-8")
+    (tmp_path / "mine.py").write_text(SOURCE, encoding="utf-8")
+    for args, cwd in (([".", "--format", "json"], tmp_path), ([tmp_path, "--format", "json"], None),
+                      (["third_party/..", "--format", "json"], tmp_path)):
+        files = {os.path.basename(r["filename"]) for r in json.loads(run(*args, cwd=cwd).stdout)}
+        assert files == {"mine.py"}, (args, files)
+
+
+def test_select_all_as_a_string(tmp_path, script):
+    (tmp_path / "pyproject.toml").write_text('[tool.paddle-doctor.lint]\nselect = "ALL"\nignore = "PDL401"\n',
+                                             encoding="utf-8")
+    config = load_config(script)
+    assert config.select == ("ALL",) and config.ignore == ("PDL401",)
+    proc = run("--format", "json", script, cwd=tmp_path)
+    assert proc.returncode == 1 and [r["code"] for r in json.loads(proc.stdout)] == ["PDL101"]
+    (tmp_path / "pyproject.toml").write_text('[tool.paddle-doctor.lint]\nselect = 3\n', encoding="utf-8")
+    proc = run(script, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "select" in proc.stderr
+
+
+def test_a_malformed_noqa_code_warns_and_suppresses_nothing(tmp_path):
+    line = "    dist.barrier()"
+    warnings: list[str] = []
+    findings = lint_text(SOURCE.replace(line, line + "  # noqa: PDL-101"), "x.py", warnings=warnings)[0]
+    assert [f.code for f in findings] == ["PDL401", "PDL101"]
+    assert len(warnings) == 1 and "7:" in warnings[0] and "PDL-101" in warnings[0]
+    for bad in ("# noqa:", "# noqa: 101", "# noqa:,"):
+        assert _codes(SOURCE.replace(line, f"{line}  {bad}")) == ["PDL401", "PDL101"], bad
+    assert _codes(SOURCE.replace(line, line + "  # noqa: PDL101 rank 0 waits here on purpose")) == ["PDL401"]
+    assert _codes(SOURCE.replace(line, line + "  # noqa: PDL401,PDL101")) == ["PDL401"]  # a list
+    warnings.clear()
+    lint_text(SOURCE.replace(line, line + "  # noqa: PDL999, E501, PDL1"), "x.py", warnings=warnings)
+    assert len(warnings) == 1 and "PDL999" in warnings[0]
+    path = tmp_path / "typo.py"
+    path.write_text(SOURCE.replace(line, line + "  # noqa: PDL-101"), encoding="utf-8")
+    proc = run(path)
+    assert proc.returncode == 1 and "PDL101" in proc.stdout and "warning" in proc.stderr and "PDL-101" in proc.stderr
+
+
+def test_noqa_inside_a_string_or_docstring_suppresses_nothing():
+    doc = '"""Usage:\n\n    # paddle-doctor: noqa\n"""\n'
+    assert _codes(doc + SOURCE) == ["PDL401", "PDL101"]
+    line = "    dist.barrier()"
+    assert _codes(SOURCE.replace(line, line + '; s = "# noqa"')) == ["PDL401", "PDL101"]
+    assert _codes(SOURCE.replace(line, line + '; s = "# noqa"  # noqa: PDL101')) == ["PDL401"]
+
+
+def test_sarif_uris_are_percent_encoded():
+    from paddle_doctor.render.sarif import to_uri
+    assert to_uri("my dir/a#b%c.py") == "my%20dir/a%23b%25c.py"
+    assert to_uri("src\\pkg\\é.py") == "src/pkg/%C3%A9.py"
+    assert to_uri("a:b.py") == "a%3Ab.py"  # not read as a URI scheme
+
+
+def test_opt_in_rules_run_only_when_named():
+    opt_in = {r.code for r in RULES if not r.default}
+    assert "PDL301" in opt_in
+    assert not opt_in & resolve(("ALL",), ()) and not opt_in & resolve(("PDL",), ())
+    assert "PDL301" in resolve(("PDL301",), ()) and "PDL301" in resolve(("ALL", "PDL3"), ())
+    assert "PDL900" in resolve(("PDL401",), ())

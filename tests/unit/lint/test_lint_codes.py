@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 from paddle_doctor.catalog import cause_ids
-from paddle_doctor.lint.codes import BY_CODE, RULES
+from paddle_doctor.lint.codes import ALL_RULES as RULES, BY_CODE
 from paddle_doctor.lint.docs import render_markdown, rule_text
 from paddle_doctor.render.sarif import to_sarif
 
 REPO = Path(__file__).resolve().parents[3]
-CODE = re.compile(r"^PDL[1-5]\d\d$")
+CODE = re.compile(r"^PDL[1-59]\d\d$")  # PDL9xx: the linter's own codes
 NAME = re.compile(r"^[a-z]+(-[a-z0-9]+)+$")
 
 
@@ -37,7 +37,8 @@ def test_every_rule_points_to_a_catalog_cause():
 def test_examples_are_python_and_summaries_one_line():
     import ast
     for rule in RULES:
-        ast.parse(rule.wrong)
+        if not rule.code.startswith("PDL9"):  # PDL900's wrong example is a file that does not parse
+            ast.parse(rule.wrong)
         ast.parse(rule.right)
         assert "\n" not in rule.summary and rule.summary.endswith(".")
 

@@ -44,6 +44,8 @@ def test_codemod_fixture(source: Path, tmp_path):
 def test_every_rule_has_a_positive_and_a_negative_fixture():
     names = {p.stem for p in CHECKERS}
     for rule in RULES:
+        if rule.code.startswith("PDL9"):
+            continue  # the linter's own codes: test_lint_robust
         code = rule.code.lower()
         assert f"{code}_positive" in names and f"{code}_negative" in names, rule.code
         assert rule.code in (FIXTURES / "checker" / f"{code}_positive.txt").read_text(), rule.code

@@ -11,8 +11,8 @@ from . import checkpoints, collectives, dataloader, device, evaluation
 
 FAMILIES = (
     (("PDL101", "PDL102", "PDL103", "PDL104"), collectives),
-    (("PDL201",), dataloader),
+    (("PDL201", "PDL202"), dataloader),
     (("PDL301", "PDL302", "PDL303"), checkpoints),
-    (("PDL401", "PDL402", "PDL403", "PDL404"), evaluation),
+    (("PDL401", "PDL402", "PDL403", "PDL404", "PDL405"), evaluation),
     (("PDL501",), device),
 )

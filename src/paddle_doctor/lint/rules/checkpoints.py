@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..context import FileContext, ancestors, walk_scope
+from ..index import SAVE_CALLS, callee, pending
 from ..names import dotted, last_name
 from ..semantics import contains_rank, is_distributed_scope, rank_exit_before, rank_guard, scope_calls, scope_of
 
@@ -15,7 +16,7 @@ LOADERS = frozenset({"set_state_dict", "set_dict", "load_dict"})
 # wrapped layer (2.4.2 fluid/dygraph/parallel.py:829, 3.3.1 distributed/parallel.py:642): no prefix.
 WRAPPERS = frozenset({"distributed_model"})
 # Optimizers, schedulers and scalers return nothing from set_state_dict: nothing to check there.
-_NOT_A_LAYER = ("opt", "sched", "lr", "scaler", "sampler", "state")
+_NOT_A_LAYER = ("opt", "sched", "lr", "scaler", "sampler", "state", "loss")  # a loss takes the net's dict on purpose
 _KEY_CHECK_WORDS = ("missing", "unexpected", "mismatch", "unmatched", "incorrect", "match_state_dict")
 _READERS = ("load", "read")  # paddle.load, load_state_dict, safe_load, load_file, read_checkpoint...
 _TRACE_DEPTH = 3
@@ -26,9 +27,12 @@ def check(ctx: FileContext) -> None:
         name = last_name(call.func)
         if name in LOADERS and isinstance(call.func, ast.Attribute):
             _check_unchecked_load(ctx, call)
-        elif name == "save" and ctx.imports.qualname(call.func) in ("paddle.save", "paddle.framework.save"):
-            _check_wrapper_save(ctx, call)
+        elif name == "save" and ctx.imports.qualname(call.func) in SAVE_CALLS:
+            if "jit" not in ctx.imports.qualname(call.func):
+                _check_wrapper_save(ctx, call)
             _check_every_rank_save(ctx, call)
+        elif name and any(w in name.lower() for w in _HELPER_WORDS):
+            _check_helper_save(ctx, call)
 
 
 def _check_unchecked_load(ctx: FileContext, call: ast.Call) -> None:
@@ -148,14 +152,19 @@ def _wrapped_by(ctx: FileContext, scope: ast.AST, name: str) -> str | None:
 
 
 def _check_every_rank_save(ctx: FileContext, call: ast.Call) -> None:
-    """PDL303: a save every rank reaches, to a path that does not depend on the rank."""
+    """PDL303: a save every rank reaches, to a path that does not depend on the rank.
+
+    The same save in a function that does not set up parallelism makes that function a *saver*
+    (:mod:`..index`): a caller that does, and calls it on every rank, is reported instead."""
     scope = scope_of(call)
-    if not is_distributed_scope(ctx, scope):
-        return
     path = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "path"), None)
     if path is None or _rank_specific(ctx, scope, path, depth=3):
         return
     if rank_guard(ctx, call) is not None or rank_exit_before(ctx, call) is not None or _save_gate(call):
+        return
+    if not is_distributed_scope(ctx, scope):
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            ctx.cache.setdefault("savers", set()).add(scope.name)
         return
     stmt = getattr(call, "_pd_parent", None)
     edits = ()
@@ -166,6 +175,27 @@ def _check_every_rank_save(ctx: FileContext, call: ast.Call) -> None:
                f"every rank runs this `paddle.save` to the same path `{ast.unparse(path)}`: concurrent writers "
                "corrupt the checkpoint; save on one rank (or put the rank in the file name)",
                why="the function sets up data parallelism and the save is under no rank test", edits=edits)
+
+
+_HELPER_WORDS = ("save", "export", "checkpoint")
+
+
+def _check_helper_save(ctx: FileContext, call: ast.Call) -> None:
+    """PDL303 through a helper: ``save(model.state_dict(), path)`` on every rank after DataParallel,
+    where ``save`` (this file or another of the package) runs ``paddle.save``/``paddle.jit.save``."""
+    name = callee(ctx, call)
+    scope = scope_of(call)
+    if name is None or not is_distributed_scope(ctx, scope) or any(contains_rank(ctx, a) for a in call.args):
+        return
+    if rank_guard(ctx, call) is not None or rank_exit_before(ctx, call) is not None or _save_gate(call):
+        return
+    if any(_rank_specific(ctx, scope, a, depth=3) for a in (*call.args, *(k.value for k in call.keywords))):
+        return
+    ctx.report("PDL303", call,
+               f"every rank runs `{ast.unparse(call.func)}(...)`, which writes a checkpoint with `paddle.save`/"
+               "`paddle.jit.save` to a path that does not hold the rank: concurrent writers corrupt it; call it "
+               "on one rank", why=f"`{name}` saves on every rank that calls it; this function sets up data "
+               "parallelism and the call is under no rank test", facts=pending("if_saver", name))
 
 
 _GATE_WORDS = ("rank", "master", "main", "should_save", "chief", "leader", "first_worker", "save_on")

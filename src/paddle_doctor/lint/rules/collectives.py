@@ -83,7 +83,10 @@ def _check_rank_exit(ctx: FileContext, call: ast.Call, name: str) -> None:
                why=f"`{word}` under a rank test on line {exit_node.lineno}")
 
 
-_HARMLESS = frozenset({"ImportError", "ModuleNotFoundError", "KeyboardInterrupt", "StopIteration"})
+# AssertionError is Paddle's argument/mode check (``barrier`` outside dynamic mode, no parallel env),
+# raised the same way on every rank before any communication (PaddleFleetX gpt_dataset.py); a
+# communication failure is a RuntimeError/OSError and stays reported.
+_HARMLESS = frozenset({"ImportError", "ModuleNotFoundError", "KeyboardInterrupt", "StopIteration", "AssertionError"})
 _EXITS = frozenset({"exit", "_exit", "quit", "abort"})
 
 
@@ -93,13 +96,24 @@ def _check_swallowed(ctx: FileContext, call: ast.Call, name: str) -> None:
             return
         if isinstance(anc, TRY_NODES) and any(call is n for n in walk_scope(anc.body)):
             for handler in anc.handlers:
-                if _swallows(handler):
+                if _swallows(handler) and not _single_process_fallback(handler, call):
                     ctx.report("PDL103", handler,
                                f"this handler swallows a failure of `{name}` (line {call.lineno}); this rank "
                                "goes on while the others are a collective ahead or waiting",
                                why="no raise or exit in the except block")
                     return
             return
+
+
+def _single_process_fallback(handler: ast.ExceptHandler, call: ast.Call) -> bool:
+    """``try: all_reduce(n) ... except: n = max(n, 1)``: the handler computes the collective's
+    result locally, for a run without a process group (ppdet's gfl_head, simota_head). The error it
+    catches (no parallel environment) is the same on every rank, so every rank takes the fallback."""
+    reduced = {ast.unparse(n) for a in call.args[:1] for n in ast.walk(a) if isinstance(n, (ast.Name, ast.Attribute))}
+    body = [s for s in handler.body if not isinstance(s, ast.Pass)]
+    return bool(body) and bool(reduced) and all(
+        isinstance(s, (ast.Assign, ast.AugAssign)) and {ast.unparse(t) for t in getattr(s, "targets", [])}
+        | ({ast.unparse(s.target)} if isinstance(s, ast.AugAssign) else set()) <= reduced for s in body)
 
 
 def _swallows(handler: ast.ExceptHandler) -> bool:

@@ -7,7 +7,9 @@ import ast
 from ..context import FUNCS, FileContext, walk_scope
 from ..names import last_name
 
-TRIGGERS = ("num_workers",)
+TRIGGERS = ("num_workers", "spawn")
+_HAPI = frozenset({"fit", "evaluate", "predict"})  # paddle.Model methods that build DataLoaders
+_SPAWN = frozenset({"paddle.distributed.spawn", "paddle.distributed.spawn.spawn"})
 _MAX_DEPTH = 4  # module level -> main() -> build() -> ...: enough for scripts, bounded for speed
 
 
@@ -36,6 +38,18 @@ def _visit(ctx, stmts, module_funcs, seen, path, depth) -> None:
                            "`if __name__ == \"__main__\":` guard; spawned workers re-run this module",
                            confidence="high" if workers.isdigit() else "medium",
                            why="module-level code outside the __main__ guard")
+        elif last_name(node.func) in _HAPI and isinstance(node.func, ast.Attribute) and _workers(node):
+            via = f" (reached through {' -> '.join(path)}())" if path else ""
+            ctx.report("PDL201", node,
+                       f"`{ast.unparse(node.func)}(num_workers={_workers(node)})` builds DataLoader workers at import "
+                       f"time{via} without an `if __name__ == \"__main__\":` guard; spawned workers re-run this module",
+                       confidence="medium", why="hapi Model method with num_workers, outside the __main__ guard")
+        elif last_name(node.func) == "spawn" and ctx.imports.qualname(node.func) in _SPAWN:
+            via = f" (reached through {' -> '.join(path)}())" if path else ""
+            ctx.report("PDL202", node,
+                       f"`{ast.unparse(node.func)}(...)` runs at import time{via} without an `if __name__ == "
+                       "\"__main__\":` guard: every spawned process imports this module again and spawns again",
+                       why="module-level code outside the __main__ guard")
         elif isinstance(node.func, ast.Name) and node.func.id in module_funcs and depth < _MAX_DEPTH:
             name = node.func.id
             if name not in seen:
@@ -55,7 +69,16 @@ def _workers(call: ast.Call) -> str | None:
 
 
 def _is_main_guard(stmt: ast.stmt) -> bool:
-    if not isinstance(stmt, ast.If) or not isinstance(stmt.test, ast.Compare):
+    """``if __name__ == "__main__":``, also ``if __name__ == "__main__" and args.run:`` (an ``and`` of
+    tests holding the guard: the body still never runs on import)."""
+    if not isinstance(stmt, ast.If):
         return False
-    parts = [stmt.test.left, *stmt.test.comparators]
-    return any(isinstance(p, ast.Name) and p.id == "__name__" for p in parts)
+    test = stmt.test
+    tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    return any(_is_name_test(t) for t in tests)
+
+
+def _is_name_test(test: ast.AST) -> bool:
+    if not isinstance(test, ast.Compare):
+        return False
+    return any(isinstance(p, ast.Name) and p.id == "__name__" for p in (test.left, *test.comparators))

@@ -16,31 +16,39 @@ _SPAWNERS = frozenset({"Popen", "run", "call", "check_call", "check_output", "sy
 
 def check(ctx: FileContext) -> None:
     """PDL501: ``os.environ[VAR] = ...`` after ``import paddle`` (module level or any function)."""
-    first_import = _first_paddle_import(ctx)
-    if first_import is None:
-        return
+    module_import = _first_paddle_import(ctx.tree.body)
     for node, var in _device_writes(ctx):
         scope = _scope(node)
         in_function = isinstance(scope, FUNCS)
-        if not in_function and node.lineno < first_import:
+        if in_function and module_import is None:
+            # no module-level import: only the function's own (lazy) import can come first
+            first_import = _first_paddle_import(scope.body)
+            if first_import is None or first_import > node.lineno:
+                continue  # set before this function's `import paddle`: Paddle reads it
+        elif module_import is None or node.lineno < module_import:
             continue
+        else:
+            first_import = module_import
         if _spawns_children(ctx, scope):
             continue
         where = "in a function that runs after" if in_function else "after"
         ctx.report("PDL501", node,
                    f"`{var}` is set {where} `import paddle` (line {first_import}): Paddle has already read the "
                    "devices, so this process ignores it; set it before the import or in the launch command",
-                   why=f"paddle imported at module level on line {first_import}")
+                   why=f"paddle imported on line {first_import}")
 
 
-def _first_paddle_import(ctx: FileContext) -> int | None:
-    for stmt in ctx.tree.body:
-        for node in walk_scope(stmt):
-            if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "paddle" for a in node.names):
-                return node.lineno
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "paddle":
-                return node.lineno
-    return None
+def _first_paddle_import(body: list[ast.stmt]) -> int | None:
+    """The line of the first ``import paddle...`` in ``body``, not counting nested functions'."""
+    lines = [node.lineno for node in walk_scope([s for s in body if not isinstance(s, (*FUNCS, ast.ClassDef))])
+             if _imports_paddle(node)]
+    return min(lines) if lines else None
+
+
+def _imports_paddle(node: ast.AST) -> bool:
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[0] == "paddle" for a in node.names)
+    return isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "paddle"
 
 
 def _device_writes(ctx: FileContext):

@@ -1,0 +1,93 @@
+"""Whole-program facts: what each package's functions do, so a rule can follow a value across files.
+
+Each linted file contributes a small *summary* (plain sets of names, cheap to pickle from a worker):
+
+- ``reducing``: names of functions called from a scope that runs a collective (the caller
+  all-reduces what it gets back), ``plain``: names called from scopes that run none;
+- ``savers``: functions that write a checkpoint (``paddle.save``, ``paddle.jit.save``) on every
+  rank that calls them (no rank test around the write, a path without the rank).
+
+A rule that needs a fact from another file reports a *pending* finding: ``facts["pending"]`` says
+which fact decides it (``unless_caller_reduces`` or ``if_saver``) and ``facts["name"]`` the
+function. :func:`resolve` keeps or drops the pending findings once every file's summary is known
+(one pass over the files: nothing is parsed twice). Names are matched by function name, as
+pylint's and pyright's call graphs do when the receiver's type is unknown; a name that is both
+reduced and not reduced by some caller counts as not reduced. Files that never mention paddle are
+not parsed (the prefilter), so a caller there is not seen: it could not all-reduce anyway, but its
+plain use of a per-rank value is missed.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ..findings import Finding
+from .context import FileContext
+
+SAVE_CALLS = frozenset({"paddle.save", "paddle.framework.save", "paddle.jit.save"})
+
+
+@dataclass
+class Summary:
+    reducing: set[str] = field(default_factory=set)
+    plain: set[str] = field(default_factory=set)
+    savers: set[str] = field(default_factory=set)
+
+    def merge(self, other: Summary) -> Summary:
+        self.reducing |= other.reducing
+        self.plain |= other.plain
+        self.savers |= other.savers
+        return self
+
+    def to_tuple(self) -> tuple:
+        return tuple(sorted(self.reducing)), tuple(sorted(self.plain)), tuple(sorted(self.savers))
+
+    @classmethod
+    def from_tuple(cls, data: tuple) -> Summary:
+        return cls(*(set(part) for part in data))
+
+
+def summarize(ctx: FileContext) -> Summary:
+    from .semantics import collectives_in, enclosing_function  # semantics imports context, not index
+
+    out = Summary()
+    reduces: dict[int, bool] = {}
+    for call in ctx.calls:
+        name = callee(ctx, call)
+        if name is None:
+            continue
+        scope = enclosing_function(call) or ctx.tree
+        if id(scope) not in reduces:
+            reduces[id(scope)] = bool(collectives_in(ctx, scope.body))
+        (out.reducing if reduces[id(scope)] else out.plain).add(name)
+    out.savers = set(ctx.cache.get("savers", ()))
+    return out
+
+
+def callee(ctx: FileContext, call: ast.Call) -> str | None:
+    """``f`` for ``f()``, ``self.f()`` and ``module.f()``; None for a method of some other object."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+            func.value.id in ("self", "cls") or func.value.id in ctx.imports.aliases):
+        return func.attr
+    return None
+
+
+def pending(kind: str, name: str) -> dict:
+    return {"pending": kind, "name": name}
+
+
+def resolve(findings: list[Finding], summary: Summary) -> list[Finding]:
+    """The findings that stand once the package's summary is known."""
+    kept = []
+    for f in findings:
+        kind, name = f.fact("pending"), f.fact("name")
+        if kind == "unless_caller_reduces" and name in summary.reducing and name not in summary.plain:
+            continue
+        if kind == "if_saver" and name not in summary.savers:
+            continue
+        kept.append(f)
+    return kept
