@@ -60,6 +60,9 @@ class DTypeStub:
     def __init__(self, code: Any, align: Any = False, copy: Any = True):
         if not isinstance(code, str):
             raise CheckpointError(f"corrupt checkpoint: numpy.dtype({code!r}) is not a dtype code")
+        if code.lstrip("|<>=").startswith("O"):
+            raise UnsafeCheckpointError("refused: numpy object dtype (it holds arbitrary pickled objects; "
+                                        "Paddle checkpoints never do)")
         self.code, self.byteorder = code, "="
 
     def __setstate__(self, state: Any) -> None:
@@ -172,8 +175,7 @@ def array_globals() -> dict[tuple[str, str], Any]:
     table[("numpy", "ndarray")] = np.ndarray
     table[("numpy", "dtype")] = np.dtype
     for mod in _MULTIARRAY:
-        table[(mod, "_reconstruct")] = multiarray._reconstruct
-        table[(mod, "scalar")] = multiarray.scalar
+        table[(mod, "_reconstruct")] = multiarray._reconstruct  # no scalar: inspect refuses it too
     return table
 
 
