@@ -34,10 +34,13 @@ _QUOTED = re.compile(rf"""(['"])({_SECRETISH})\1(\s*:\s*)(['"])(.*?)\4""", re.IG
 _ASSIGN = re.compile(rf"""(?P<name>{_SECRETISH})(?P<sep>\s*[=:]\s*)(?P<value>'[^']*'|"[^"]*"|[^\s,;'"&]+)"""
                      rf"|(?P<flag>--?{_SECRETISH})(?P<space>\s+)(?P<arg>[^\s-][^\s]*)", re.IGNORECASE)
 
-# Lines without any of these hold no secret of any shape below: one search, then nothing.
-_TRIGGER = re.compile(
-    rf"{_SECRET_WORD}|://|@|-----BEGIN|BEARER|BASIC|DIGEST|\bSIG=|eyJ|\bAKIA|\bASIA|\bgh[pousr]_|github_pat_"
-    r"|glpat-|xox[abprs]-|\bsk-|_live_|_test_|\bhf_|AIza|ya29\.|\bnpm_|pypi-|\bSG\.", re.IGNORECASE)
+# Lines without any of these (lower-cased) hold no secret of any shape below: plain substring
+# searches on one lower-cased copy (a few microseconds), where one case-insensitive regex of the
+# same alternatives costs ten times more; diagnose redacts a few lines per rank of 1024.
+_TRIGGERS = ("key", "token", "secret", "pass", "pwd", "auth", "credential", "signature", "cookie", "://", "@",
+             "-----begin", "bearer", "basic", "digest", "sig=", "eyj", "akia", "asia", "ghp_", "gho_", "ghu_",
+             "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "sk-", "_live_", "_test_", "hf_", "aiza", "ya29.",
+             "npm_", "pypi-", "sg.", "agpa", "aida", "aroa", "anpa", "hooks.slack")
 _PEM = re.compile(r"-----BEGIN [A-Z0-9 ]{0,64}-----.*?(?:-----END [A-Z0-9 ]{0,64}-----|\Z)", re.DOTALL)
 # Greedy to the last "@" of the run: a password may hold "/" and "@"; the host follows the last one.
 _URL_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][\w+.-]{0,30}://)(?P<info>[^\s'\"<>`]+)@(?=[\w\[])")
@@ -70,7 +73,8 @@ def is_secret_name(name: str) -> bool:
 
 def redact(text: str) -> str:
     """``text`` with every secret-shaped part replaced by ``***`` (see the module docstring)."""
-    if _TRIGGER.search(text) is None:
+    lowered = text.lower()
+    if not any(word in lowered for word in _TRIGGERS):
         return text
     text = _PEM.sub(MASK, text)
     text = _URL_USERINFO.sub(_mask_userinfo, text)
