@@ -120,6 +120,10 @@ def _stored_size(raw: Any) -> int | None:
 def _stub_reconstruct(cls: Any, shape: Any = (0,), typecode: Any = b"b") -> ArrayStub:
     if cls is not NDARRAY:
         raise UnsafeCheckpointError("refused: numpy _reconstruct of something other than numpy.ndarray")
+    if not (isinstance(shape, tuple) and all(isinstance(n, int) and 0 <= n <= 1 for n in shape)):
+        # numpy's own pickles say (0,) and set the real shape with BUILD; anything else is crafted
+        raise CheckpointError(f"corrupt checkpoint: numpy _reconstruct with shape {str(shape)[:40]} "
+                              "(numpy writes (0,))")
     return ArrayStub()
 
 
