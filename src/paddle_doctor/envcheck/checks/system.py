@@ -23,7 +23,9 @@ def is_launcher_variable(name: str) -> bool:
 
 
 @check(CauseId.residual_dist_env, CauseId.residual_dist_env,
-       "PADDLE_TRAINER_*, PADDLE_MASTER and other launcher variables set outside a launcher")
+       "PADDLE_TRAINER_*, PADDLE_MASTER and other launcher variables set outside a launcher, parameter-server "
+       "(`PADDLE_PSERVERS_IP_PORT_LIST`, `PADDLE_ROLE`, `PADDLE_PSERVER*`), gloo (`PADDLE_GLOO_*`) and "
+       "auto-parallel (`PADDLE_AUTO_PARALLEL_*`) ones included")
 def check_residual_dist_env(facts: Facts) -> list[Finding]:
     names = [n for n in facts.get("variables", {}) if is_launcher_variable(n) and not n.startswith("PADDLE_DOCTOR_")]
     if not names:
