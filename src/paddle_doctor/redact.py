@@ -28,11 +28,16 @@ import re
 
 MASK = "***"
 _SECRET_WORD = r"KEY|TOKEN|SECRET|PASS|PWD|AUTH|CREDENTIAL|SIGNATURE|COOKIE"
-_SECRETISH = rf"[\w.-]*(?:{_SECRET_WORD})[\w.-]*"
 _SECRET_NAME = re.compile(_SECRET_WORD, re.IGNORECASE)
-_QUOTED = re.compile(rf"""(['"])({_SECRETISH})\1(\s*:\s*)(['"])(.*?)\4""", re.IGNORECASE)
-_ASSIGN = re.compile(rf"""(?P<name>{_SECRETISH})(?P<sep>\s*[=:]\s*)(?P<value>'[^']*'|"[^"]*"|[^\s,;'"&]+)"""
-                     rf"|(?P<flag>--?{_SECRETISH})(?P<space>\s+)(?P<arg>[^\s-][^\s]*)", re.IGNORECASE)
+# Names are whole words (a look-behind: matching starts only where a word starts) and are judged by
+# is_secret_name after matching: a pattern with the secret word inside it backtracks over every
+# split of a long word (quadratic: minutes for one 64 KiB word), Python 3.10 has no possessive
+# quantifiers to stop that.
+_QUOTED = re.compile(r"""(['"])(?P<name>[\w.-]+)\1(\s*:\s*)(['"])(.*?)\4""")
+_NAME_SEP = re.compile(r"(?<![\w.-])(?P<name>[\w.-]+)\s*[=:]\s*")
+_FLAG_SPACE = re.compile(r"(?<![\w.-])(?P<name>--?[\w.-]+)\s+(?=[^\s-])")
+_VALUE = re.compile(r"""'[^']*'|"[^"]*"|[^\s,;'"&]+""")
+_ARG = re.compile(r"[^\s]+")
 
 # Lines without any of these (lower-cased) hold no secret of any shape below: plain substring
 # searches on one lower-cased copy (a few microseconds), where one case-insensitive regex of the
@@ -43,8 +48,8 @@ _TRIGGERS = ("key", "token", "secret", "pass", "pwd", "auth", "credential", "sig
              "npm_", "pypi-", "sg.", "agpa", "aida", "aroa", "anpa", "hooks.slack")
 _PEM = re.compile(r"-----BEGIN [A-Z0-9 ]{0,64}-----.*?(?:-----END [A-Z0-9 ]{0,64}-----|\Z)", re.DOTALL)
 # Greedy to the last "@" of the run: a password may hold "/" and "@"; the host follows the last one.
-_URL_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][\w+.-]{0,30}://)(?P<info>[^\s'\"<>`]+)@(?=[\w\[])")
-_BARE_USERINFO = re.compile(r"(?<![\w/:.@*-])(?P<user>[A-Za-z_][\w.+-]{0,63}):(?!//)(?P<pw>[^\s'\"<>`]+)@"
+_URL_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][\w+.-]{0,30}://)(?P<info>[^\s'\"<>`]{1,256})@(?=[\w\[])")
+_BARE_USERINFO = re.compile(r"(?<![\w/:.@*-])(?P<user>[A-Za-z_][\w.+-]{0,63}):(?!//)(?P<pw>[^\s'\"<>`]{1,256})@"
                             r"(?P<host>\[[0-9A-Fa-f:.]+\]|[\w-]+(?:\.[\w-]+)*)(?=$|[\s:/,;'\"\])}])")
 _AUTH_SCHEME = re.compile(r"\b(?P<scheme>Bearer|Basic|Token|Digest)(?P<space>\s+)(?P<cred>[\w.~+/=-]{8,})",
                           re.IGNORECASE)
@@ -82,8 +87,9 @@ def redact(text: str) -> str:
     text = _AUTH_SCHEME.sub(lambda m: f"{m['scheme']}{m['space']}{MASK}", text)
     text = _SIGNED_PARAM.sub(lambda m: f"{m['name']}={MASK}", text)
     text = _TOKENS.sub(MASK, text)
-    text = _QUOTED.sub(lambda m: f"{m[1]}{m[2]}{m[1]}{m[3]}{m[4]}{MASK}{m[4]}", text)
-    return _ASSIGN.sub(_mask_pair, text)
+    text = _QUOTED.sub(_mask_quoted, text)
+    text = _mask_after(text, _NAME_SEP, _VALUE)
+    return _mask_after(text, _FLAG_SPACE, _ARG)
 
 
 def redact_value(text: str) -> str:
@@ -97,12 +103,24 @@ def _mask_userinfo(match: re.Match) -> str:
     return f"{match['scheme']}{user}:{MASK}@" if keep else f"{match['scheme']}{MASK}@"
 
 
-def _mask_pair(match: re.Match) -> str:
-    if match["name"] is not None:
-        if match["value"] == MASK or match["value"].strip("'\"") == MASK:
-            return match[0]  # already masked (a dumped dict's quoted value)
-        return f"{match['name']}{match['sep']}{MASK}"
-    return f"{match['flag']}{match['space']}{MASK}"
+def _mask_quoted(match: re.Match) -> str:
+    if not is_secret_name(match["name"]):
+        return match[0]
+    return f"{match[1]}{match['name']}{match[1]}{match[3]}{match[4]}{MASK}{match[4]}"
+
+
+def _mask_after(text: str, name_pattern: re.Pattern, value_pattern: re.Pattern) -> str:
+    """Mask the value that follows each secret-looking name (``NAME=value``, ``--name value``)."""
+    out, done = [], 0
+    for match in name_pattern.finditer(text):
+        if match.start() < done or not is_secret_name(match["name"]):
+            continue
+        value = value_pattern.match(text, match.end())
+        if value is None or value[0].strip("'\"") == MASK:
+            continue  # nothing there, or already masked (a dumped dict's quoted value)
+        out += [text[done:match.end()], MASK]
+        done = value.end()
+    return "".join(out) + text[done:] if out else text
 
 
 def _mask_random(match: re.Match) -> str:
