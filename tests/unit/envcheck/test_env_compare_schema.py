@@ -79,3 +79,12 @@ def test_a_secret_in_a_variable_of_a_report_is_masked_when_compared(report, tmp_
                  "https://u:Plant3dSecret@h/x")
     proc = run_cli("env", "--compare", _write(tmp_path / "a.json", a), _write(tmp_path / "b.json", b), "--format", "json")
     assert b"Plant3dSecret" not in proc.stdout and proc.returncode in (0, 1), proc.stdout
+
+
+def test_a_commit_hash_difference_is_shown_not_masked(report):
+    from paddle_doctor.envcheck import compare_reports
+
+    a = _changed(report, "paddle.commit", "7688495538f4d6c1893f084dd238a402e8f68ab6")
+    b = _changed(_changed(report, "network.hostname", "node-b"), "paddle.commit", "3f9a1c7e5b2d8f4a6c0e1b3d5f7a9c2e01234567")
+    found = {f.code: f for f in compare_reports([("a", a), ("node-b", b)])}
+    assert "7688495538f4d6c1893f084dd238a402e8f68ab6" in found["compare.paddle.commit"].message
