@@ -146,7 +146,7 @@ def read_index(path: str) -> dict[str, str]:
     try:
         with open(path, encoding="utf-8") as file:
             weight_map = json.load(file)["weight_map"]
-    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, RecursionError) as exc:
         raise CheckpointError(f"not a checkpoint index: {path} has no JSON weight_map ({exc})") from None
     if not isinstance(weight_map, dict):
         raise CheckpointError(f"not a checkpoint index: weight_map in {path} is not an object")

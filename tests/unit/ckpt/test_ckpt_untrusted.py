@@ -271,3 +271,17 @@ def test_a_full_disk_names_the_file_it_could_not_write(tmp_path, monkeypatch):
     assert result.exit_code == 2
     assert "No space left on device: " + str(tmp_path / "out.pdparams") in result.stderr, result.stderr
     assert "None" not in result.stderr
+
+
+def test_deeply_nested_json_in_an_index_or_a_safetensors_header_is_one_clear_error(tmp_path, run_cli):
+    nested = "[" * 100_000 + "]" * 100_000
+    index = tmp_path / "model.safetensors.index.json"
+    index.write_text('{"weight_map": ' + nested + "}")
+    header = ('{"w": ' + nested + "}").encode()
+    st = tmp_path / "w.safetensors"
+    st.write_bytes(struct.pack("<Q", len(header)) + header)
+    for path in (index, st):
+        with pytest.raises(CheckpointError):
+            read_checkpoint(str(path))
+        err = run_cli("ckpt", "inspect", path).stderr.decode()
+        assert err.count("\n") == 1 and "internal error" not in err and "Traceback" not in err, err
