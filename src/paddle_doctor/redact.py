@@ -1,26 +1,75 @@
-"""Mask secrets in any text paddle-doctor quotes: diagnose's evidence, env's report.
+"""Mask secrets in any text paddle-doctor quotes: diagnose's evidence, env's report, every lens.
 
 Older launchers print the whole environment into their error lines, the new launcher's own
 ``<job>.log`` starts with ``environ({...})``, and command lines carry ``--api-key VALUE``: tokens and
-passwords must never be copied into output that people paste into public issues. A leaf module.
+passwords must never be copied into output that people paste into public issues. A leaf module,
+the only one that masks: callers redact first and cut to length after (a cut first can leave
+half a password that no pattern recognises).
 
-Masked: values of names that look secret (KEY, TOKEN, SECRET, PASS, AUTH, CREDENTIAL) in
-``'NAME': 'value'`` (a dumped dict), ``NAME=value``, ``name: value`` and ``--name value``, and the
-password of a URL (``scheme://user:password@host``).
+Masked, by name: values of names that look secret (KEY, TOKEN, SECRET, PASS, PWD, AUTH,
+CREDENTIAL, SIGNATURE, COOKIE) in ``'NAME': 'value'`` (a dumped dict), ``NAME=value``,
+``name: value`` and ``--name value``.
+By value (the shapes of the gitleaks / truffleHog rule sets and detect-secrets' plugins,
+rewritten here): PEM blocks (``-----BEGIN ... PRIVATE KEY-----``); the userinfo of a URL
+(``scheme://user:password@host`` with any characters in the password, ``/`` and ``@`` included,
+and ``https://TOKEN@host``); ``user:password@host`` without a scheme; ``Authorization`` schemes
+(``Bearer``, ``Basic``, ``Token``, ``Digest``); signed-URL parameters (``X-Amz-Signature``,
+``X-Amz-Credential``, ``X-Amz-Security-Token``, ``X-Goog-Signature``, Azure SAS ``sig``,
+``access_token``); JWTs; provider tokens with a known prefix (GitHub, GitLab, Slack, AWS access
+key ids, OpenAI / Anthropic, Stripe, Hugging Face, Google, npm, PyPI, SendGrid, Slack webhooks).
+:func:`redact_value` (for a variable's value, which is never prose) also masks high-entropy
+words (detect-secrets' idea: Shannon entropy over base64 or hex characters).
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 MASK = "***"
-_SECRET_WORD = r"KEY|TOKEN|SECRET|PASS|AUTH|CREDENTIAL"
-_SECRETISH = rf"[\w.-]*(?:{_SECRET_WORD})[\w.-]*"
+_SECRET_WORD = r"KEY|TOKEN|SECRET|PASS|PWD|AUTH|CREDENTIAL|SIGNATURE|COOKIE"
 _SECRET_NAME = re.compile(_SECRET_WORD, re.IGNORECASE)
-_QUOTED = re.compile(rf"""(['"])({_SECRETISH})\1(\s*:\s*)(['"])(.*?)\4""", re.IGNORECASE)
-_URL_PASSWORD = re.compile(r"(?P<scheme>[A-Za-z][\w+.-]*://)(?P<user>[^\s:/@]*):(?P<password>[^\s@/]*)@")
-_ASSIGN = re.compile(rf"""(?P<name>{_SECRETISH})(?P<sep>\s*[=:]\s*)(?P<value>'[^']*'|"[^"]*"|[^\s,;'"]+)"""
-                     rf"|(?P<flag>--?{_SECRETISH})(?P<space>\s+)(?P<arg>[^\s-][^\s]*)", re.IGNORECASE)
+# Names are whole words (a look-behind: matching starts only where a word starts) and are judged by
+# is_secret_name after matching: a pattern with the secret word inside it backtracks over every
+# split of a long word (quadratic: minutes for one 64 KiB word), Python 3.10 has no possessive
+# quantifiers to stop that.
+_QUOTED = re.compile(r"""(['"])(?P<name>[\w.-]+)\1(\s*:\s*)(['"])(.*?)\4""")
+_NAME_SEP = re.compile(r"(?<![\w.-])(?P<name>[\w.-]+)\s*[=:]\s*")
+_FLAG_SPACE = re.compile(r"(?<![\w.-])(?P<name>--?[\w.-]+)\s+(?=[^\s-])")
+_VALUE = re.compile(r"""'[^']*'|"[^"]*"|[^\s,;'"&]+""")
+_ARG = re.compile(r"[^\s]+")
+
+# Lines without any of these (lower-cased) hold no secret of any shape below: plain substring
+# searches on one lower-cased copy (a few microseconds), where one case-insensitive regex of the
+# same alternatives costs ten times more; diagnose redacts a few lines per rank of 1024.
+_TRIGGERS = ("key", "token", "secret", "pass", "pwd", "auth", "credential", "signature", "cookie", "://", "@",
+             "-----begin", "bearer", "basic", "digest", "sig=", "eyj", "akia", "asia", "ghp_", "gho_", "ghu_",
+             "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "sk-", "_live_", "_test_", "hf_", "aiza", "ya29.",
+             "npm_", "pypi-", "sg.", "agpa", "aida", "aroa", "anpa", "hooks.slack")
+_PEM = re.compile(r"-----BEGIN [A-Z0-9 ]{0,64}-----.*?(?:-----END [A-Z0-9 ]{0,64}-----|\Z)", re.DOTALL)
+# Greedy to the last "@" of the run: a password may hold "/" and "@"; the host follows the last one.
+_URL_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][\w+.-]{0,30}://)(?P<info>[^\s'\"<>`]{1,256})@(?=[\w\[])")
+_BARE_USERINFO = re.compile(r"(?<![\w/:.@*-])(?P<user>[A-Za-z_][\w.+-]{0,63}):(?!//)(?P<pw>[^\s'\"<>`]{1,256})@"
+                            r"(?P<host>\[[0-9A-Fa-f:.]+\]|[\w-]+(?:\.[\w-]+)*)(?=$|[\s:/,;'\"\])}])")
+_AUTH_SCHEME = re.compile(r"\b(?P<scheme>Bearer|Basic|Token|Digest)(?P<space>\s+)(?P<cred>[\w.~+/=-]{8,})",
+                          re.IGNORECASE)
+_SIGNED_PARAM = re.compile(r"(?<![\w-])(?P<name>X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token"
+                           r"|X-Goog-Signature|X-Goog-Credential|sig|signature|access_token|id_token"
+                           r"|refresh_token|client_secret)=(?P<value>[^&\s'\"#]+)", re.IGNORECASE)
+_TOKENS = re.compile(r"""(?<![\w-])(?:
+    gh[pousr]_[A-Za-z0-9]{20,} | github_pat_[A-Za-z0-9_]{20,} | glpat-[A-Za-z0-9_-]{20,}
+  | xox[abprs]-[A-Za-z0-9-]{10,} | (?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}
+  | sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,} | [sr]k_(?:live|test)_[A-Za-z0-9]{16,}
+  | hf_[A-Za-z0-9]{20,} | AIza[0-9A-Za-z_-]{35} | ya29\.[0-9A-Za-z_-]{20,} | npm_[A-Za-z0-9]{36}
+  | pypi-[A-Za-z0-9_-]{40,} | SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}
+  | eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?
+  | hooks\.slack\.com/services/[A-Za-z0-9/]+
+)""", re.VERBOSE)
+# High entropy: runs of base64 characters (no "/", "-" or ".": paths, UUIDs and host names split
+# into short words), hex counted against its smaller alphabet.
+_WORD = re.compile(r"[A-Za-z0-9+=_]{20,}")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+BASE64_BITS, HEX_BITS = 4.0, 3.0
 
 
 def is_secret_name(name: str) -> bool:
@@ -28,17 +77,65 @@ def is_secret_name(name: str) -> bool:
 
 
 def redact(text: str) -> str:
-    # Every pattern below needs a secret word or a URL: most lines have neither (one search, not three).
-    if "://" not in text and _SECRET_NAME.search(text) is None:
+    """``text`` with every secret-shaped part replaced by ``***`` (see the module docstring)."""
+    lowered = text.lower()
+    if not any(word in lowered for word in _TRIGGERS):
         return text
-    text = _QUOTED.sub(lambda m: f"{m[1]}{m[2]}{m[1]}{m[3]}{m[4]}{MASK}{m[4]}", text)
-    text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:{MASK}@", text)
-    return _ASSIGN.sub(_mask_pair, text)
+    text = _PEM.sub(MASK, text)
+    text = _URL_USERINFO.sub(_mask_userinfo, text)
+    text = _BARE_USERINFO.sub(lambda m: f"{m['user']}:{MASK}@{m['host']}", text)
+    text = _AUTH_SCHEME.sub(lambda m: f"{m['scheme']}{m['space']}{MASK}", text)
+    text = _SIGNED_PARAM.sub(lambda m: f"{m['name']}={MASK}", text)
+    text = _TOKENS.sub(MASK, text)
+    text = _QUOTED.sub(_mask_quoted, text)
+    text = _mask_after(text, _NAME_SEP, _VALUE)
+    return _mask_after(text, _FLAG_SPACE, _ARG)
 
 
-def _mask_pair(match: re.Match) -> str:
-    if match["name"] is not None:
-        if match["value"] == MASK or match["value"].strip("'\"") == MASK:
-            return match[0]  # already masked (a dumped dict's quoted value)
-        return f"{match['name']}{match['sep']}{MASK}"
-    return f"{match['flag']}{match['space']}{MASK}"
+def redact_value(text: str) -> str:
+    """:func:`redact`, then high-entropy words masked too: for a variable's value, never prose."""
+    return _WORD.sub(_mask_random, redact(text))
+
+
+def _mask_userinfo(match: re.Match) -> str:
+    user, sep, _ = match["info"].partition(":")
+    keep = sep and re.fullmatch(r"[\w.+-]{1,64}", user) and _TOKENS.fullmatch(user) is None
+    return f"{match['scheme']}{user}:{MASK}@" if keep else f"{match['scheme']}{MASK}@"
+
+
+def _mask_quoted(match: re.Match) -> str:
+    if not is_secret_name(match["name"]):
+        return match[0]
+    return f"{match[1]}{match['name']}{match[1]}{match[3]}{match[4]}{MASK}{match[4]}"
+
+
+def _mask_after(text: str, name_pattern: re.Pattern, value_pattern: re.Pattern) -> str:
+    """Mask the value that follows each secret-looking name (``NAME=value``, ``--name value``)."""
+    out, done = [], 0
+    for match in name_pattern.finditer(text):
+        if match.start() < done or not is_secret_name(match["name"]):
+            continue
+        value = value_pattern.match(text, match.end())
+        if value is None or value[0].strip("'\"") == MASK:
+            continue  # nothing there, or already masked (a dumped dict's quoted value)
+        out += [text[done:match.end()], MASK]
+        done = value.end()
+    return "".join(out) + text[done:] if out else text
+
+
+def _mask_random(match: re.Match) -> str:
+    word = match[0]
+    digits, letters = any(c.isdigit() for c in word), any(c.isalpha() for c in word)
+    if _HEX.fullmatch(word) is not None:
+        return MASK if digits and letters and shannon_bits(word) >= HEX_BITS else word
+    mixed = digits and any(c.isupper() for c in word) and any(c.islower() for c in word)
+    # names_like_this_0123 and NAMES_2 are words, not keys: a base64 key mixes cases and digits
+    return MASK if mixed and shannon_bits(word) >= BASE64_BITS else word
+
+
+def shannon_bits(word: str) -> float:
+    """Shannon entropy of ``word`` in bits per character."""
+    counts: dict[str, int] = {}
+    for char in word:
+        counts[char] = counts.get(char, 0) + 1
+    return -sum(n / len(word) * math.log2(n / len(word)) for n in counts.values())

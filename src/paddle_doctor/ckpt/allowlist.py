@@ -60,6 +60,9 @@ class DTypeStub:
     def __init__(self, code: Any, align: Any = False, copy: Any = True):
         if not isinstance(code, str):
             raise CheckpointError(f"corrupt checkpoint: numpy.dtype({code!r}) is not a dtype code")
+        if code.lstrip("|<>=").startswith("O"):
+            raise UnsafeCheckpointError("refused: numpy object dtype (it holds arbitrary pickled objects; "
+                                        "Paddle checkpoints never do)")
         self.code, self.byteorder = code, "="
 
     def __setstate__(self, state: Any) -> None:
@@ -117,6 +120,10 @@ def _stored_size(raw: Any) -> int | None:
 def _stub_reconstruct(cls: Any, shape: Any = (0,), typecode: Any = b"b") -> ArrayStub:
     if cls is not NDARRAY:
         raise UnsafeCheckpointError("refused: numpy _reconstruct of something other than numpy.ndarray")
+    if not (isinstance(shape, tuple) and all(isinstance(n, int) and 0 <= n <= 1 for n in shape)):
+        # numpy's own pickles say (0,) and set the real shape with BUILD; anything else is crafted
+        raise CheckpointError(f"corrupt checkpoint: numpy _reconstruct with shape {str(shape)[:40]} "
+                              "(numpy writes (0,))")
     return ArrayStub()
 
 
@@ -172,8 +179,7 @@ def array_globals() -> dict[tuple[str, str], Any]:
     table[("numpy", "ndarray")] = np.ndarray
     table[("numpy", "dtype")] = np.dtype
     for mod in _MULTIARRAY:
-        table[(mod, "_reconstruct")] = multiarray._reconstruct
-        table[(mod, "scalar")] = multiarray.scalar
+        table[(mod, "_reconstruct")] = multiarray._reconstruct  # no scalar: inspect refuses it too
     return table
 
 

@@ -33,11 +33,9 @@ def load_arrays(path: str) -> dict[str, Any]:
     kind = formats.sniff(path)
     if kind == "index":
         out: dict[str, Any] = {}
-        folder = os.path.dirname(path)
-        for shard in sorted(set(formats.read_index(path).values())):
-            shard_path = os.path.join(folder, shard)
-            if not os.path.isfile(shard_path):
-                raise formats.missing_file(shard_path, f"shard named in {os.path.basename(path)}")
+        for _, shard_path in formats.shard_paths(path, formats.read_index(path)):
+            if formats.sniff(shard_path) == "index":
+                raise CheckpointError(f"corrupt sharded checkpoint: the shard {shard_path} is itself an index")
             out.update(load_arrays(shard_path))
         return out
     if kind == "safetensors":

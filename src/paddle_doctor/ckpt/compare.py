@@ -15,10 +15,12 @@ SHOW = 8  # keys named in a finding's message; all of them are in its facts
 
 def compare(source: Mapping[str, TensorMeta], target: Mapping[str, TensorMeta], *,
             source_path: str = "", source_name: str = "the checkpoint", target_name: str = "the model",
-            dtypes: bool = False) -> tuple[Alignment, list[Finding]]:
+            dtypes: bool = True, symmetric: bool = False) -> tuple[Alignment, list[Finding]]:
     """``source`` (a checkpoint) against ``target`` (what must load it, or a second checkpoint).
     Returns the alignment used and the problems, in the order a reader fixes them: prefix, shapes,
-    (dtypes, when asked), missing, unexpected."""
+    dtypes, missing, unexpected. ``symmetric`` (two checkpoints, neither the reference) names the
+    last two "only in A" / "only in B" (codes ``ckpt-only-in-target`` / ``ckpt-only-in-source``),
+    so swapping the arguments swaps the names and nothing else."""
     alignment = align(source, target)
     renamed = {alignment.apply(key): key for key in source}
     where = (Location(path=source_path),) if source_path else ()
@@ -31,21 +33,30 @@ def compare(source: Mapping[str, TensorMeta], target: Mapping[str, TensorMeta], 
         findings.append(_shape_finding(shapes, where, target_name))
     if dtypes:
         changed = [(k, source[renamed[k]].dtype, target[k].dtype)
-                   for k in target if k in renamed and source[renamed[k]].dtype != target[k].dtype]
+                   for k in target if k in renamed and not same_dtype(source[renamed[k]].dtype, target[k].dtype)]
         if changed:
             findings.append(_dtype_finding(changed, where, source_name, target_name))
+    codes = ("ckpt-only-in-target", "ckpt-only-in-source") if symmetric else \
+        ("ckpt-missing-keys", "ckpt-unexpected-keys")
     missing = [k for k in target if k not in renamed]
     if missing:
-        findings.append(_keys_finding("ckpt-missing-keys", missing, f"of {target_name} are not in {source_name}", where))
+        findings.append(_keys_finding(codes[0], missing, f"are only in {target_name}" if symmetric
+                                      else f"of {target_name} are not in {source_name}", where))
     unexpected = [renamed[k] for k in renamed if k not in target]
     if unexpected:
-        findings.append(_keys_finding("ckpt-unexpected-keys", unexpected, f"of {source_name} are not in {target_name}", where))
+        findings.append(_keys_finding(codes[1], unexpected, f"are only in {source_name}" if symmetric
+                                      else f"of {source_name} are not in {target_name}", where))
     return alignment, findings
+
+
+def same_dtype(a: str, b: str) -> bool:
+    """Equal dtype names; Paddle pickles bfloat16 as numpy uint16, so those two count as one."""
+    return a == b or {a, b} == {"uint16", "bfloat16"}
 
 
 def _dtype_finding(changed: list[tuple], where: tuple, source_name: str, target_name: str) -> Finding:
     listed = "; ".join(f"{k} {a} vs {b}" for k, a, b in changed[:SHOW])
-    return Finding(code="ckpt-dtype", cause=CauseId.state_dict_shape_mismatch, severity=Severity.WARNING,
+    return Finding(code="ckpt-dtype", cause=CauseId.state_dict_shape_mismatch, severity=Severity.ERROR,
                    message=f"{len(changed)} tensors have another dtype in {source_name} than in {target_name}: {listed}",
                    locations=where, facts={"dtypes": [{"key": k, "source": a, "target": b} for k, a, b in changed]})
 
@@ -91,13 +102,14 @@ def _shape_finding(shapes: list[tuple], where: tuple, target_name: str) -> Findi
 
 
 def _keys_finding(code: str, keys: list[str], what: str, where: tuple) -> Finding:
-    missing = code == "ckpt-missing-keys"
+    symmetric = code.startswith("ckpt-only")
     return Finding(
         code=code, cause=CauseId.state_dict_shape_mismatch,
-        severity=Severity.ERROR if missing else Severity.WARNING,
+        severity=Severity.ERROR if code == "ckpt-missing-keys" else Severity.WARNING,
         message=f"{len(keys)} keys {what}: {_names(keys)}",
         locations=where,
-        fix="check that the checkpoint belongs to this model (architecture and version); "
-            "load_clean(model, path, strict=False) loads the rest on purpose",
+        fix="the two checkpoints hold different tensors: check that both come from one model and version"
+        if symmetric else "check that the checkpoint belongs to this model (architecture and version); "
+        "load_clean(model, path, strict=False) loads the rest on purpose",
         facts={"keys": keys},
     )

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import reprlib
 from typing import Any
 
-from ..errors import CheckpointError
+from ..errors import CheckpointError, UnsafeCheckpointError
 from ..findings import Finding, Location
 from . import safe_pickle, safetensors_io
 from .allowlist import ArrayStub
@@ -49,11 +50,13 @@ def resolve(path: str) -> str:
 def sniff(path: str) -> str:
     """'pickle', 'safetensors' or 'index', from the first bytes; CheckpointError otherwise."""
     with open(path, "rb") as file:
-        head = file.read(16)
+        head = file.read(safe_pickle.OLD_PICKLE_SCAN)
     if safetensors_io.looks_like_safetensors(head):
         return "safetensors"
     if head[:1] == b"{":
         return "index"
+    if head[:1] != b"\x80":
+        safe_pickle.refuse_old_pickle(head)
     safe_pickle.pickle_protocol(head)  # raises with the reason when it is not a pickle
     return "pickle"
 
@@ -95,8 +98,12 @@ def _tensor_meta(value: Any) -> TensorMeta | None:
     return None
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxtuple, _REPR.maxstring, _REPR.maxother = 3, 6, 6, 6, 60, 60
+
+
 def _describe(value: Any) -> str:
-    text = repr(value)
+    text = _REPR.repr(value)  # bounded: an extra may be a deep or shared structure
     if isinstance(value, dict) and (len(text) > 60 or any(_tensor_meta(v) for v in value.values())):
         inner = sum(_tensor_meta(v) is not None for v in value.values())
         return f"dict of {len(value)} entries" + (f" ({inner} tensors)" if inner else "")
@@ -139,24 +146,60 @@ def read_index(path: str) -> dict[str, str]:
     try:
         with open(path, encoding="utf-8") as file:
             weight_map = json.load(file)["weight_map"]
-    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, RecursionError) as exc:
         raise CheckpointError(f"not a checkpoint index: {path} has no JSON weight_map ({exc})") from None
     if not isinstance(weight_map, dict):
         raise CheckpointError(f"not a checkpoint index: weight_map in {path} is not an object")
     return weight_map
 
 
+def shard_path(index_path: str, shard: Any) -> str:
+    """The file a ``weight_map`` entry names, refused unless it is a plain file name that resolves
+    (symlinks followed) inside the index's folder: a downloaded index must not make ``strip`` write,
+    or ``inspect`` read, anywhere else (``../.venv/.../x.pth``, ``/etc/...``)."""
+    folder = os.path.dirname(os.path.abspath(index_path))
+    if not isinstance(shard, str) or not _plain_name(shard):
+        raise _unsafe_entry(index_path, shard, "is not a plain file name in the index's folder")
+    full = os.path.join(folder, shard)
+    real_folder = os.path.realpath(folder)
+    if os.path.commonpath([real_folder, os.path.realpath(full)]) != real_folder:
+        raise _unsafe_entry(index_path, shard, "resolves outside the index's folder (a symlink)")
+    if not os.path.isfile(full):
+        raise missing_file(full, f"shard named in {os.path.basename(index_path)}")
+    return full
+
+
+def _plain_name(name: str) -> bool:
+    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0:") \
+        and not os.path.isabs(name)
+
+
+def _unsafe_entry(index_path: str, shard: Any, why: str) -> UnsafeCheckpointError:
+    shown = repr(shard)[:120]
+    finding = Finding(code="ckpt-unsafe-path", cause=CauseId.checkpoint_unsafe,
+                      message=f"refused: the shard name {shown} in {os.path.basename(index_path)} {why}; "
+                              "nothing was read or written",
+                      locations=(Location(path=index_path),), facts={"entry": str(shard)[:500]})
+    return UnsafeCheckpointError(finding.message, finding=finding)
+
+
+def shard_paths(index_path: str, weight_map: dict) -> list[tuple[str, str]]:
+    """``(name, path)`` of every shard of an index, each checked by :func:`shard_path` first."""
+    for value in weight_map.values():
+        if not isinstance(value, str):
+            raise _unsafe_entry(index_path, value, "is not a file name")
+    return [(name, shard_path(index_path, name)) for name in sorted(set(weight_map.values()))]
+
+
 def _read_index(path: str) -> Checkpoint:
     weight_map = read_index(path)
-    folder = os.path.dirname(path)
     ckpt = Checkpoint(path=path, format="sharded", files=[path])
-    for shard in sorted(set(weight_map.values())):
-        shard_path = os.path.join(folder, shard)
-        if not os.path.isfile(shard_path):
-            raise missing_file(shard_path, f"shard named in {os.path.basename(path)}")
-        part = read_checkpoint(shard_path)
+    for _, shard_path_ in shard_paths(path, weight_map):
+        if sniff(shard_path_) == "index":
+            raise CheckpointError(f"corrupt sharded checkpoint: the shard {shard_path_} is itself an index")
+        part = read_checkpoint(shard_path_)
         ckpt.format = f"sharded-{part.format}"
-        ckpt.files.append(shard_path)
+        ckpt.files.append(shard_path_)
         ckpt.tensors.update(part.tensors)
         ckpt.joined.update(part.joined)
     absent = [key for key in weight_map if key not in ckpt.tensors]

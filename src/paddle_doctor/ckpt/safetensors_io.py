@@ -42,7 +42,7 @@ def read_header(file: BinaryIO, file_size: int) -> tuple[dict, int]:
         raise CheckpointError(f"corrupt safetensors file: header length {size} exceeds the file")
     try:
         header = json.loads(file.read(size))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:  # nested: a bomb
         raise CheckpointError(f"corrupt safetensors file: header is not JSON ({exc})") from None
     if not isinstance(header, dict):
         raise CheckpointError("corrupt safetensors file: header is not a JSON object")

@@ -25,6 +25,8 @@ def strip_checkpoint(path: str, out: str | None = None, prefix: str | None = Non
     path = formats.resolve(path)
     ckpt = formats.read_checkpoint(path)  # validates the whole file before anything is written
     prefix = prefix if prefix is not None else common_prefix(ckpt.tensors)
+    if prefix and not prefix.endswith("."):
+        prefix += "."  # a prefix ends at a component: --prefix layer must not turn layer1.0.w into 1.0.w
     if not prefix:
         raise StripError(f"no prefix shared by all {len(ckpt.tensors)} keys of {path}; name one with --prefix")
     renamed = [key for key in ckpt.tensors if key.startswith(prefix)]
@@ -60,9 +62,7 @@ def _write(path: str, target: str, fmt: str, prefix: str, in_place: bool) -> lis
     backups: list[str] = []
     if fmt.startswith("sharded"):
         weight_map = formats.read_index(path)
-        folder = os.path.dirname(path)
-        for shard in sorted(set(weight_map.values())):
-            src = os.path.join(folder, shard)
+        for shard, src in formats.shard_paths(path, weight_map):  # plain names inside the folder only
             backups += _write(src, os.path.join(target, shard), formats.sniff(src), prefix, in_place)
         with open(path, encoding="utf-8") as file:
             index = json.load(file)
@@ -82,8 +82,13 @@ def _write(path: str, target: str, fmt: str, prefix: str, in_place: bool) -> lis
 
 def _commit(src: str, dst: str, in_place: bool, write) -> list[str]:
     backups = [keep_backup(src)] if in_place else []
-    with atomic_output(dst) as out:
-        write(out)
+    try:
+        with atomic_output(dst) as out:
+            write(out)
+    except OSError as exc:
+        if exc.filename is None:  # a full disk says "No space left on device" and no file: name it
+            exc.filename = dst
+        raise
     return backups
 
 

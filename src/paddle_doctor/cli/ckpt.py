@@ -29,11 +29,16 @@ def _guarded(cmd: str):
             except UnsafeCheckpointError as exc:
                 _fail(cmd, f"{exc}; nothing from the file ran (paddle-doctor explain checkpoint_unsafe)")
             except (CheckpointError, StripError, OSError) as exc:
-                _fail(cmd, str(exc) if not isinstance(exc, OSError) else f"{exc.strerror}: {exc.filename}")
+                _fail(cmd, str(exc) if not isinstance(exc, OSError) else _os_error(exc))
             except Exception as exc:  # a bug of ours must not end in a traceback on the user's screen
                 _fail(cmd, f"internal error: {type(exc).__name__}: {exc} (please report it)")
         return run
     return wrap
+
+
+def _os_error(exc: OSError) -> str:
+    text = exc.strerror or str(exc)  # ENOSPC from a write has no file name: never "...: None"
+    return f"{text}: {exc.filename}" if exc.filename else text
 
 
 def _echo_lines(lines) -> None:
@@ -104,7 +109,7 @@ def check_cmd(file: str, spec: str, fmt: str) -> None:
     alignment, findings = compare(ckpt.tensors, model_keys, source_path=ckpt.path)
     _report(findings, fmt, {"file": ckpt.path, "model": spec, "alignment":
                             {"strip": alignment.strip, "add": alignment.add, "matched": alignment.matched}},
-            f"OK: all {len(model_keys)} keys of the model are in {ckpt.path} with their shapes",
+            f"OK: all {len(model_keys)} keys of the model are in {ckpt.path} with their shapes and dtypes",
             f"MISMATCH: {ckpt.path} does not load cleanly into {spec} (exit 1)")
 
 
@@ -119,7 +124,7 @@ def diff_cmd(a: str, b: str, fmt: str) -> None:
 
     left, right = read_checkpoint(a), read_checkpoint(b)
     alignment, findings = compare(left.tensors, right.tensors, source_path=left.path,
-                                  source_name="A", target_name="B", dtypes=True)
+                                  source_name="A", target_name="B", symmetric=True)
     _report(findings, fmt, {"a": left.path, "b": right.path,
                             "alignment": {"strip": alignment.strip, "add": alignment.add}},
             f"SAME: {len(left.tensors)} tensors with the same keys, shapes and dtypes",

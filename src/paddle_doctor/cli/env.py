@@ -6,7 +6,6 @@ Exit 0 when nothing is wrong, 1 when a finding (or a difference) of severity err
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -28,7 +27,11 @@ def command(reports: tuple[str, ...], fmt: str, compare: bool, import_paddle: bo
 
     if compare:
         loaded = _load_reports(reports)
-        findings = compare_reports(loaded)
+        try:
+            findings = compare_reports(loaded)
+        except Exception as exc:  # validated input; a bug of ours must still not be read as "a difference"
+            click.echo(f"paddle-doctor env: internal error: {type(exc).__name__}: {exc} (please report it)", err=True)
+            sys.exit(2)
         if fmt == "json":
             click.echo(json_out.dumps({"compared": [label for label, _ in loaded],
                                        "differences": [f.to_dict() for f in findings]}))
@@ -47,17 +50,16 @@ def command(reports: tuple[str, ...], fmt: str, compare: bool, import_paddle: bo
 
 
 def _load_reports(paths: tuple[str, ...]) -> list[tuple[str, dict]]:
+    from ..envcheck.schema import ReportError, load_report
+
     if len(paths) < 2:
         _fail("--compare needs at least two reports (written by `paddle-doctor env --format json > FILE`)")
     loaded = []
     for path in paths:
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-        except (OSError, ValueError) as exc:
-            _fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-        if not isinstance(data, dict) or not str(data.get("schema", "")).startswith("paddle_doctor.env/"):
-            _fail(f"{path} is not a report of `paddle-doctor env --format json`")
+            data = load_report(path)
+        except ReportError as exc:
+            _fail(str(exc))
         label = (data.get("network") or {}).get("hostname") or path
         if any(label == other for other, _ in loaded):
             label = path

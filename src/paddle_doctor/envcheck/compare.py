@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..findings import Confidence, Finding, Severity
+from ..redact import redact, redact_value
 from ..catalog.ids import CauseId
 
 # (field, how to read it from a report, cause id, severity)
@@ -70,7 +71,7 @@ def _variable_differences(reports) -> list[Finding]:
                     and not n.startswith("FLAGS_selected_")})
     out = []
     for name in names:
-        values = {label: (r.get("variables") or {}).get(name) for label, r in reports}
+        values = {label: _masked((r.get("variables") or {}).get(name)) for label, r in reports}
         if len(set(values.values())) > 1:
             cause = CauseId.nccl_network_interface if name in ("NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_DISABLE") \
                 else CauseId.nccl_error if name.startswith("NCCL_") else CauseId.config_error
@@ -87,9 +88,14 @@ def _get(report: Mapping[str, Any], path: tuple[str, ...]) -> Any:
     return value
 
 
+def _masked(value: Any) -> Any:
+    return redact_value(value) if isinstance(value, str) else value
+
+
 def _key(value: Any) -> str:
     return repr(value)
 
 
 def _text(value: Any) -> str:
-    return "none" if value is None else str(value)
+    # A report read from a file: mask again (by shape only: a commit hash is high-entropy and must show)
+    return "none" if value is None else redact(str(value))[:200]

@@ -24,7 +24,7 @@ from .probes.commands import CommandRunner, run_command
 from .probes.gpu import probe_gpus
 from .probes.paddle_build import probe_libraries, probe_paddle
 from .probes.ports import probe_ports
-from .probes.processes import describe_pid, probe_processes
+from .probes.processes import CMD_CHARS, describe_pid, probe_processes
 from .probes.system import probe_network, probe_system
 from .probes.variables import proxy_variables, redact_text, shown_variables
 
@@ -97,13 +97,13 @@ def _redact_commands(facts: dict[str, Any]) -> None:
     # Command lines may carry tokens (--api-key X, URL passwords); paths under $HOME become ~.
     home = os.path.expanduser("~")
     for proc in facts["processes"]["paddle"]:
-        proc["cmd"] = redact_text(proc["cmd"], home)
+        proc["cmd"] = redact_text(proc["cmd"], home)[:CMD_CHARS]  # redact first, then cut
     for entry in facts["ports"]:
         for holder in entry["holders"]:
             if "cmd" in holder:
-                holder["cmd"] = redact_text(holder["cmd"], home)
+                holder["cmd"] = redact_text(holder["cmd"], home)[:CMD_CHARS]
     for app in facts["gpu"]["processes"]:
-        app["name"] = redact_text(str(app.get("name")), home)
+        app["name"] = redact_text(str(app.get("name")), home)[:CMD_CHARS]
     facts["system"]["python"]["executable"] = redact_text(facts["system"]["python"]["executable"], home)
     if facts["paddle"].get("location"):
         facts["paddle"]["location"] = redact_text(facts["paddle"]["location"], home)

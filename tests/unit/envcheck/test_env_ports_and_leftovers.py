@@ -61,3 +61,13 @@ def test_launcher_variables_inside_a_launcher_are_only_info():
 def test_clean_environment_has_no_residual_finding():
     report = collect_env({"PATH": os.environ["PATH"], "GLOG_v": "1"}, run=lambda argv, timeout: None)
     assert not [f for f in report["findings"] if f["cause"] == "residual_dist_env"]
+
+
+@pytest.mark.parametrize("name", ["PADDLE_PSERVERS_IP_PORT_LIST", "PADDLE_ROLE", "PADDLE_GLOO_RENDEZVOUS",
+                                  "PADDLE_GLOO_HTTP_ENDPOINT", "PADDLE_AUTO_PARALLEL_CONFIG"])
+def test_parameter_server_and_auto_parallel_variables_are_leftovers(name):
+    from paddle_doctor.envcheck.checks import run_checks
+
+    facts = {"variables": {name: "127.0.0.1:6170"}, "processes": {"paddle": [], "under_launcher": False}}
+    found = [f for f in run_checks(facts) if f.cause == "residual_dist_env"]
+    assert found and name in found[0].message and found[0].severity.value == "error"

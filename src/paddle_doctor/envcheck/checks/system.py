@@ -11,12 +11,23 @@ from ...catalog.ids import CauseId
 SHM_ERROR_BYTES = 256 * MiB  # Docker's default is 64 MB
 SHM_WARN_BYTES = 1024 * MiB
 OPEN_FILES_WARN = 4096
+# Parameter-server (fleet PS mode) and auto-parallel launches set these too; a plain run with them
+# left over takes the PS role or waits for a cluster. (contract.LAUNCHER_VARIABLES lists the collective ones.)
+PS_AND_AUTO_NAMES = frozenset({"PADDLE_PSERVERS_IP_PORT_LIST", "PADDLE_PSERVER_ENDPOINTS", "PADDLE_PSERVER_NUMS",
+                               "PADDLE_ROLE", "PADDLE_HETER_TRAINER_IP_PORT_LIST", "PADDLE_STAGE_TRAINERS_NUM"})
+PS_AND_AUTO_PREFIXES = ("PADDLE_GLOO_", "PADDLE_AUTO_PARALLEL_", "PADDLE_PSERVER")
+
+
+def is_launcher_variable(name: str) -> bool:
+    return is_leftover(name) or name in PS_AND_AUTO_NAMES or name.startswith(PS_AND_AUTO_PREFIXES)
 
 
 @check(CauseId.residual_dist_env, CauseId.residual_dist_env,
-       "PADDLE_TRAINER_*, PADDLE_MASTER and other launcher variables set outside a launcher")
+       "PADDLE_TRAINER_*, PADDLE_MASTER and other launcher variables set outside a launcher, parameter-server "
+       "(`PADDLE_PSERVERS_IP_PORT_LIST`, `PADDLE_ROLE`, `PADDLE_PSERVER*`), gloo (`PADDLE_GLOO_*`) and "
+       "auto-parallel (`PADDLE_AUTO_PARALLEL_*`) ones included")
 def check_residual_dist_env(facts: Facts) -> list[Finding]:
-    names = [n for n in facts.get("variables", {}) if is_leftover(n) and not n.startswith("PADDLE_DOCTOR_")]
+    names = [n for n in facts.get("variables", {}) if is_launcher_variable(n) and not n.startswith("PADDLE_DOCTOR_")]
     if not names:
         return []
     if facts.get("processes", {}).get("under_launcher"):

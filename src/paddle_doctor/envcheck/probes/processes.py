@@ -15,7 +15,8 @@ from typing import Any
 
 LAUNCHER_CMD = re.compile(r"paddle\.distributed\.(?:fleet\.)?launch|\bfleetrun\b|paddle-doctor\s+run\b")
 WORKER_MARKERS = (b"PADDLE_TRAINER_ID=", b"PADDLE_CURRENT_ENDPOINT=")
-CMD_CHARS = 200
+CMD_CHARS = 200  # shown; the report cuts to this after redacting (a cut first can split a password)
+CMD_READ = 1 << 16  # read: enough for any command line whose secrets redaction must see whole
 
 
 def probe_processes(proc_root: Path = Path("/proc"), self_pid: int | None = None) -> dict[str, Any]:
@@ -35,7 +36,7 @@ def probe_processes(proc_root: Path = Path("/proc"), self_pid: int | None = None
         if not is_launcher and rank is None:
             continue
         paddle.append({"pid": pid, "ppid": info["ppid"], "state": info["state"], "role":
-                       "launcher" if is_launcher else "worker", "rank": rank, "cmd": cmd[:CMD_CHARS],
+                       "launcher" if is_launcher else "worker", "rank": rank, "cmd": cmd[:CMD_READ],
                        "age_s": _age(info, uptime), "ancestor": pid in ancestors,
                        "orphan": info["ppid"] == 1, "ports": sorted(socket_ports(proc_root, pid))})
     under = any(p["ancestor"] and p["role"] == "launcher" for p in paddle)
@@ -46,7 +47,7 @@ def describe_pid(proc_root: Path, pid: int) -> dict[str, Any] | None:
     info = _stat(proc_root, pid)
     if info is None:
         return None
-    return {"pid": pid, "ppid": info["ppid"], "state": info["state"], "cmd": _cmdline(proc_root, pid)[:CMD_CHARS],
+    return {"pid": pid, "ppid": info["ppid"], "state": info["state"], "cmd": _cmdline(proc_root, pid)[:CMD_READ],
             "age_s": _age(info, _uptime(proc_root))}
 
 

@@ -7,7 +7,7 @@ import warnings
 from typing import Any
 
 from ...ckpt.arrays import load_arrays
-from ...ckpt.compare import compare
+from ...ckpt.compare import compare, same_dtype
 from ...ckpt.meta import TensorMeta
 from ...errors import StateDictMismatchError
 from ...findings import Finding, Severity
@@ -20,8 +20,9 @@ def load_clean(model: Any, path: str, strict: bool = True) -> tuple[Finding, ...
 
     The file is read with the allowlist unpickler (nothing in it runs). Keys are aligned to the
     model's by the best prefix rename (``_layers.``, ``module.``, ``student.``, ...). With
-    ``strict`` any key missing in the file, any key the model lacks, or any shape that differs
-    raises :class:`StateDictMismatchError` with a table, and the model is left untouched.
+    ``strict`` any key missing in the file, any key the model lacks, or any shape or dtype that
+    differs raises :class:`StateDictMismatchError` with a table, and the model is left untouched
+    (everything is checked before anything is set).
     Without it the tensors that fit are loaded and the rest are reported in the returned Findings.
     """
     arrays = load_arrays(path)
@@ -34,7 +35,8 @@ def load_clean(model: Any, path: str, strict: bool = True) -> tuple[Finding, ...
     fitting = {}
     for key, value in arrays.items():
         name = alignment.apply(key)
-        if name in target and tuple(value.shape) == target[name].shape:
+        if name in target and tuple(value.shape) == target[name].shape \
+                and same_dtype(str(value.dtype), target[name].dtype):
             fitting[name] = value
     with warnings.catch_warnings():  # the keys it would warn about are in our findings already
         warnings.filterwarnings("ignore", message="Skip loading for")
@@ -54,6 +56,8 @@ def mismatch_table(path: str, findings: list[Finding]) -> str:
     for f in findings:
         if f.code == "ckpt-shape":
             rows += [("shape", s["key"], str(s["checkpoint"]), str(s["model"])) for s in f.facts["shapes"]]
+        elif f.code == "ckpt-dtype":
+            rows += [("dtype", d["key"], d["source"], d["target"]) for d in f.facts["dtypes"]]
         elif f.code == "ckpt-missing-keys":
             rows += [("missing", k, "-", "in model") for k in f.facts["keys"]]
         elif f.code == "ckpt-unexpected-keys":
