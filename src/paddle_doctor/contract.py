@@ -82,7 +82,13 @@ LAUNCHER_VARS = frozenset({
     "MASTER_ADDR", "MASTER_PORT", OWNER_ENV,
 })
 LAUNCHER_PREFIXES = ("FLAGS_selected_", "PADDLE_ELASTIC_", "PADDLE_TRAINER_")
+# Parameter-server (fleet PS mode) and auto-parallel launches set these too; a plain run with them left
+# over takes the PS role or waits for a cluster, so `clean_env` drops them and `env` flags them.
+PS_AND_AUTO_VARS = frozenset({"PADDLE_PSERVERS_IP_PORT_LIST", "PADDLE_PSERVER_ENDPOINTS", "PADDLE_PSERVER_NUMS",
+                              "PADDLE_ROLE", "PADDLE_HETER_TRAINER_IP_PORT_LIST", "PADDLE_STAGE_TRAINERS_NUM"})
+PS_AND_AUTO_PREFIXES = ("PADDLE_GLOO_", "PADDLE_AUTO_PARALLEL_", "PADDLE_PSERVER")
 
 
 def is_leftover(name: str) -> bool:
-    return name in LAUNCHER_VARS or name.startswith(LAUNCHER_PREFIXES)
+    return (name in LAUNCHER_VARS or name in PS_AND_AUTO_VARS
+            or name.startswith(LAUNCHER_PREFIXES) or name.startswith(PS_AND_AUTO_PREFIXES))

@@ -225,3 +225,12 @@ def test_run_and_the_guards_import_without_paddle():
             "paddle_doctor.diagnose.records; assert 'paddle' not in sys.modules; print('OK')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "OK", proc.stderr
+
+
+def test_clean_env_removes_parameter_server_gloo_and_auto_parallel_leftovers():
+    env = {"PADDLE_PSERVERS_IP_PORT_LIST": "10.0.0.1:6170", "PADDLE_ROLE": "PSERVER", "PADDLE_GLOO_RENDEZVOUS": "3",
+           "PADDLE_AUTO_PARALLEL_CONFIG": "x", "PADDLE_PSERVER_NUMS": "2", "PADDLE_HOME": "/data"}
+    removed = clean_env(env)
+    assert sorted(removed) == ["PADDLE_AUTO_PARALLEL_CONFIG", "PADDLE_GLOO_RENDEZVOUS", "PADDLE_PSERVERS_IP_PORT_LIST",
+                               "PADDLE_PSERVER_NUMS", "PADDLE_ROLE"]
+    assert env == {"PADDLE_HOME": "/data"}

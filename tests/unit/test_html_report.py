@@ -169,3 +169,12 @@ def test_real_logs_never_draw_the_root_cause_after_a_victims_end_unless_they_say
     if d.root_cause is None or not d.root_cause.ranks:
         pytest.skip("no culprit rank")
     _assert_root_not_after_victims(d, tl, page)
+
+
+def test_a_lanes_last_progress_line_is_redacted_before_it_is_cut():
+    from paddle_doctor.diagnose.timeline import log_span
+
+    secret = "hunter2-very-secret-pw"
+    line = "step 3 pushing to https://bob:" + secret + "@example.com/repo " + "x" * 300
+    span = log_span(b"", (line + "\n").encode(), lambda _line: None)
+    assert span.last_progress is not None and secret not in span.last_progress

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..findings import RankStatus
+from ..redact import redact
 
 NOISE = re.compile(r"^(\s|Traceback|\[paddle-doctor\]|=+|FLAGS\(|LAUNCH |-{5}|\S*Warning|warnings\.warn)"
                    r"|(Error|Exception|error|TIMEOUT)\b")
@@ -55,7 +56,7 @@ def log_span(head: bytes, tail: bytes, stamp: Callable[[str], float | None]) -> 
                 progress_time = t
                 break
         elif progress is None and line.strip() and not NOISE.search(line):
-            progress = line.strip()[:PROGRESS_CHARS]
+            progress = redact(line.strip())[:PROGRESS_CHARS]  # redact before cutting
     return LogSpan(first, last_time, progress, progress_time)
 
 

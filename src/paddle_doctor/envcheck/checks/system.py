@@ -11,15 +11,8 @@ from ...catalog.ids import CauseId
 SHM_ERROR_BYTES = 256 * MiB  # Docker's default is 64 MB
 SHM_WARN_BYTES = 1024 * MiB
 OPEN_FILES_WARN = 4096
-# Parameter-server (fleet PS mode) and auto-parallel launches set these too; a plain run with them
-# left over takes the PS role or waits for a cluster. (contract.LAUNCHER_VARIABLES lists the collective ones.)
-PS_AND_AUTO_NAMES = frozenset({"PADDLE_PSERVERS_IP_PORT_LIST", "PADDLE_PSERVER_ENDPOINTS", "PADDLE_PSERVER_NUMS",
-                               "PADDLE_ROLE", "PADDLE_HETER_TRAINER_IP_PORT_LIST", "PADDLE_STAGE_TRAINERS_NUM"})
-PS_AND_AUTO_PREFIXES = ("PADDLE_GLOO_", "PADDLE_AUTO_PARALLEL_", "PADDLE_PSERVER")
-
-
 def is_launcher_variable(name: str) -> bool:
-    return is_leftover(name) or name in PS_AND_AUTO_NAMES or name.startswith(PS_AND_AUTO_PREFIXES)
+    return is_leftover(name)  # the collective, parameter-server, gloo and auto-parallel ones (contract)
 
 
 @check(CauseId.residual_dist_env, CauseId.residual_dist_env,
