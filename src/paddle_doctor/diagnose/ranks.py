@@ -67,11 +67,16 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
     launcher = LauncherFacts()
     ranks: dict[int, RankState] = {}
     unranked: list[Event] = []
-    have_worker_logs = any(f.source.role == "worker" for f in files)
+    have_worker_logs = any(_is_rank_log(f) for f in files)
     for f in files:
         if f.source.role == "worker":
             state = ranks.setdefault(f.source.rank, RankState(f.source.rank))
             state.log, state.line_index, state.last_text = f.source.path, f.index, f.last_text
+    for f in files:  # a runner's prefixed output: one log per rank, all in this file
+        for rank, last_text in f.rank_last_text.items():
+            state = ranks.setdefault(rank, RankState(rank))
+            if not state.log:
+                state.log, state.line_index, state.last_text = f.source.path, f.index, last_text
     for f in files:
         for e in f.events:
             if e.role.startswith("launcher"):
@@ -80,13 +85,18 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
             if f.source.role == "launcher_log":
                 continue
             # With worker logs at hand, the terminal's copy of a worker's lines would count twice.
-            if have_worker_logs and f.source.role != "worker" and e.rank is None:
+            if have_worker_logs and not _is_rank_log(f) and e.rank is None:
                 continue
-            if have_worker_logs and f.source.role != "worker" and e.rank in ranks and ranks[e.rank].log:
+            if have_worker_logs and not _is_rank_log(f) and e.rank in ranks and ranks[e.rank].log:
                 continue
             _place(e, ranks, unranked)
     _apply_launcher(launcher, ranks, unranked)
     return ranks, unranked, launcher
+
+
+def _is_rank_log(f: FileEvents) -> bool:
+    """A worker's own log, or a runner's output whose prefixes say which rank wrote each line."""
+    return f.source.role == "worker" or bool(f.rank_last_text)
 
 
 def _place(e: Event, ranks: dict[int, RankState], unranked: list[Event]) -> None:

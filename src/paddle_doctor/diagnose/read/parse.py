@@ -8,12 +8,15 @@ an event without one inherits the last time seen earlier in the same file as a l
 from __future__ import annotations
 
 import datetime as dt
+import io
+import os
 import re
 from dataclasses import dataclass, field
 
 from .scan import LineIndex
 from .sources import SourceFile
 from .opener import open_log
+from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .scan import BinaryFileError, ScanStats, scan_stream
 from ..signatures import Signature, match_line
 
@@ -62,6 +65,10 @@ class FileEvents:
     events: list[Event] = field(default_factory=list)
     last_text: str = ""  # its last non-empty line (where a silent death stopped)
     index: LineIndex | None = None
+    # A file whose lines carry a runner's rank prefix (mpirun, srun, kubectl) holds one log per
+    # rank: the runner, and each rank seen with its last non-empty line.
+    prefix: str | None = None
+    rank_last_text: dict[int, str] = field(default_factory=dict)
 
     @property
     def lines(self) -> int:
@@ -74,13 +81,14 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
     index = LineIndex(lambda: _open(source))
     result = FileEvents(source, index=index)
     stats = ScanStats()
+    prefix = _detect_prefix(source)
     with _open(source) as stream:
         state = _SectionState(source.rank)
         last_time = None
         for hit in scan_stream(stream, stats, count_lines=False):
             clean = ANSI_RE.sub("", hit.text) if "\x1b" in hit.text else hit.text
-            text, prefix_rank = _strip_prefix(clean)
-            own = _timestamp(clean, year)
+            text, prefix_rank, own = _strip_prefix(clean, prefix)
+            own = own if own is not None else _timestamp(text, year)
             rank = state.rank_for(text, prefix_rank)
             matched = match_line(text)
             if matched is not None:
@@ -88,7 +96,7 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}
                 if sig.role == "signal_time" and own is None:
                     own = float(groups["unix"])
-                next_text = ANSI_RE.sub("", hit.next_text) if "\x1b" in hit.next_text else hit.next_text
+                next_text = _next_of_same_rank(hit.next_text, prefix, prefix_rank)
                 index.add(hit.offset)
                 result.events.append(Event(sig, groups, source.path, hit.offset, text, next_text, own, last_time,
                                            rank, index))
@@ -96,6 +104,9 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
                 last_time = own
     index.trailing = stats.trailing
     result.last_text = stats.last_text
+    if prefix is not None and prefix.names_ranks:
+        result.prefix = prefix.name
+        result.rank_last_text = _last_text_by_rank(source, prefix, result.events)
     return result
 
 
@@ -103,11 +114,52 @@ def _open(source: SourceFile):
     return open_log(source.path if source.data is None else None, source.data)
 
 
-def _strip_prefix(text: str) -> tuple[str, int | None]:
+def _next_of_same_rank(raw: str, prefix: LinePrefix | None, rank: int | None) -> str:
+    """The next line's text (a frame's source line), without its prefix; "" when another rank
+    wrote it (interleaved output), since it then says nothing about this line."""
+    clean = ANSI_RE.sub("", raw) if "\x1b" in raw else raw
+    if prefix is None:
+        return clean
+    text, next_rank, _ = _strip_prefix(clean, prefix)
+    return text if next_rank == rank else ""
+
+
+def _detect_prefix(source: SourceFile) -> LinePrefix | None:
+    """The runner's line prefix the file's first lines carry (one short extra read per file)."""
+    with _open(source) as stream:
+        return detect(stream.read(SNIFF_BYTES))
+
+
+def _strip_prefix(text: str, prefix: LinePrefix | None) -> tuple[str, int | None, float | None]:
+    """The line without its runner prefix, the rank that prefix names, and its time."""
+    if prefix is not None:
+        split = prefix.split(text)
+        if split is not None:
+            return split
     m = MPI_PREFIX_RE.match(text)
     if m:
-        return text[m.end():], int(m.group("rank"))
-    return text, None
+        return text[m.end():], int(m.group("rank")), None
+    return text, None, None
+
+
+TAIL_BYTES = 256 << 10
+
+
+def _last_text_by_rank(source: SourceFile, prefix: LinePrefix, events: list[Event]) -> dict[int, str]:
+    """Each rank's last non-empty line in the file's tail (where a rank that died silently stopped);
+    a rank seen only in an earlier event still counts, with that event's line."""
+    last: dict[int, str] = {e.rank: e.text for e in events if e.rank is not None}
+    with _open(source) as stream:
+        if isinstance(stream, io.BufferedReader):  # a plain file: only its tail is read
+            stream.seek(max(0, os.fstat(stream.fileno()).st_size - TAIL_BYTES))
+        tail = b""
+        while chunk := stream.read(TAIL_BYTES):
+            tail = (tail + chunk)[-TAIL_BYTES:]
+    for line in tail.decode("utf-8", errors="replace").splitlines():
+        split = prefix.split(ANSI_RE.sub("", line) if "\x1b" in line else line)
+        if split is not None and split[1] is not None and split[0].strip():
+            last[split[1]] = split[0].strip()
+    return last
 
 
 class _SectionState:
