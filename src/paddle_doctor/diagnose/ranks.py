@@ -52,7 +52,7 @@ def most_specific_first(causes: list[Event]) -> Event | None:
 class LauncherFacts:
     kind: str | None = None  # "launch" | "fleet.launch"
     failed: dict[int, int | None] = field(default_factory=dict)  # rank -> exit code (None: unknown)
-    header_rank: int | None = None  # the first "Container rank N status failed" header
+    header_rank: int | None = None  # the first "Container rank N status failed" header (fleet: lowest aborted)
     header_log: str | None = None
     exit_code: int | None = None
     completed: bool = False
@@ -122,9 +122,11 @@ def _note_launcher(facts: LauncherFacts, e: Event) -> None:
     elif e.sig.name == "fleet_abort":
         facts.kind = "fleet.launch"
         facts.world = int(g["world"])
-        for r in (x.strip() for x in g.get("ranks", "").split(",")):
-            if r.isdigit():
-                facts.failed.setdefault(int(r), None)
+        aborted = [int(r) for r in (x.strip() for x in g.get("ranks", "").split(",")) if r.isdigit()]
+        for r in aborted:
+            facts.failed.setdefault(r, None)
+        if facts.header_rank is None and aborted:  # the lowest aborted rank is where to look first
+            facts.header_rank = min(aborted)
     elif e.sig.name == "launch_exit_code":
         facts.kind = facts.kind or "launch"
         facts.exit_code = int(g["code"])
@@ -145,12 +147,24 @@ def _apply_launcher(facts: LauncherFacts, ranks: dict[int, RankState], unranked:
         state.exit_code = code
     if facts.kind and unranked:
         # Both launchers stream rank 0's log to the terminal: unlabelled terminal lines are rank 0's,
-        # and the terminal stands in for its log.
-        state = ranks.setdefault(0, RankState(0))
+        # and the terminal stands in for its log; unless the launcher names one other rank as the
+        # failed one and the text shows a cause: then it is that rank's log the user pasted.
+        owner = _pasted_rank(facts, unranked)
+        state = ranks.setdefault(owner, RankState(owner))
         if not state.log:
             state.events.extend(unranked)
             state.log = unranked[0].file
             unranked.clear()
+
+
+def _pasted_rank(facts: LauncherFacts, unranked: list[Event]) -> int:
+    """Whose lines unlabelled terminal text is: rank 0's (the streamed log), or the one failed rank
+    the launcher names (fleet's ``ABORT!!! ... rank=[1]``, launch's ``Container rank 1 status failed``)
+    when the text holds a cause; rank 0 named nothing, so a cause in it is the failed rank's."""
+    failed = set(facts.failed)
+    if len(failed) == 1 and 0 not in failed and any(e.role in CAUSE_ROLES for e in unranked):
+        return failed.pop()
+    return 0
 
 
 def finished_cleanly(rank: int, facts: LauncherFacts, state: RankState | None) -> bool:

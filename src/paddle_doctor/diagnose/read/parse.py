@@ -17,6 +17,7 @@ from .scan import LineIndex
 from .sources import SourceFile
 from .opener import open_log
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
+from .selfrank import StatedRank
 from .scan import BinaryFileError, ScanStats, scan_stream
 from ..signatures import Signature, match_line
 
@@ -82,6 +83,8 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
     result = FileEvents(source, index=index)
     stats = ScanStats()
     prefix = _detect_prefix(source)
+    # Only a log with no rank from its name or its runner's prefixes is asked what it states.
+    stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
     with _open(source) as stream:
         state = _SectionState(source.rank)
         last_time = None
@@ -90,6 +93,8 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
             text, prefix_rank, own = _strip_prefix(clean, prefix)
             own = own if own is not None else _timestamp(text, year)
             rank = state.rank_for(text, prefix_rank)
+            if stated is not None:
+                stated.add(text)
             matched = match_line(text)
             if matched is not None:
                 sig, m = matched
@@ -107,7 +112,19 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
     if prefix is not None and prefix.names_ranks:
         result.prefix = prefix.name
         result.rank_last_text = _last_text_by_rank(source, prefix, result.events)
+    elif stated is not None:
+        _apply_stated_rank(result, stated.rank())
     return result
+
+
+def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:
+    """A log that states its own rank and shows no launcher's report is that rank's log. (With a
+    launcher's report, the file is its terminal: its lines are sorted into ranks by the report.)"""
+    if rank is None or any(e.rank is not None or e.role.startswith("launcher") for e in result.events):
+        return
+    for e in result.events:
+        e.rank = rank
+    result.rank_last_text = {rank: result.last_text}
 
 
 def _open(source: SourceFile):

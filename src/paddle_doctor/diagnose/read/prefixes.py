@@ -86,10 +86,19 @@ def detect(head: bytes) -> LinePrefix | None:
     if not lines:
         return None
     for prefix in PREFIXES:
-        hits = sum(1 for ln in lines if prefix.regex.match(ln))
-        if hits >= max(1, MIN_SHARE * len(lines)):
+        matches = [m for ln in lines if (m := prefix.regex.match(ln))]
+        if len(matches) >= max(1, MIN_SHARE * len(lines)) and _plausible(prefix, matches):
             return prefix
     return None
+
+
+def _plausible(prefix: LinePrefix, matches: list[re.Match]) -> bool:
+    """A bare ``N: `` is also CTest's prefix for test N's output (``91: ...`` on every line): an
+    srun label is taken for one when the lines show two tasks, or task 0 alone."""
+    if prefix.name != "srun --label":
+        return True
+    ranks = {m["rank"].lstrip("0") or "0" for m in matches}
+    return len(ranks) >= 2 or ranks == {"0"}
 
 
 def rfc3339_epoch(text: str) -> float | None:

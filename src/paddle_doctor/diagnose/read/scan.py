@@ -24,6 +24,8 @@ from typing import BinaryIO
 
 import ahocorasick_rs
 
+from .selfrank import TRIGGERS as SELF_RANK_TRIGGERS
+
 CHUNK_BYTES = 8 << 20
 MAX_LINE_BYTES = 1 << 20
 WINDOW_BYTES = 600  # evidence text kept around a trigger on an over-long line
@@ -47,7 +49,7 @@ TRIGGERS: tuple[str, ...] = (
     "but not set", "Memory map failed", "open files", "Errno", "ancdata", "WARN", "insufficient",
     "CUDNN version", "init.cc", "received by PID", "spawn.py", "FATAL", "FAILED", "num_samples", "--ips", "of devices", "PADDLE_TRAINER", "PADDLE_CURRENT", "PADDLE_MASTER",
     "--gpus", "--devices", "--selected_gpus", "FLAGS_selected_gpus", "gpus: ", "devices: ",
-)
+) + SELF_RANK_TRIGGERS
 
 
 @dataclass(frozen=True)
