@@ -82,10 +82,10 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
     index = LineIndex(lambda: _open(source))
     result = FileEvents(source, index=index)
     stats = ScanStats()
-    prefix = _detect_prefix(source)
-    # Only a log with no rank from its name or its runner's prefixes is asked what it states.
-    stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
     with _open(source) as stream:
+        prefix = _detect_prefix(stream, source)
+        # Only a log with no rank from its name or its runner's prefixes is asked what it states.
+        stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
         state = _SectionState(source.rank)
         last_time = None
         for hit in scan_stream(stream, stats, count_lines=False):
@@ -141,10 +141,14 @@ def _next_of_same_rank(raw: str, prefix: LinePrefix | None, rank: int | None) ->
     return text if next_rank == rank else ""
 
 
-def _detect_prefix(source: SourceFile) -> LinePrefix | None:
-    """The runner's line prefix the file's first lines carry (one short extra read per file)."""
-    with _open(source) as stream:
-        return detect(stream.read(SNIFF_BYTES))
+def _detect_prefix(stream, source: SourceFile) -> LinePrefix | None:
+    """The runner's line prefix the file's first lines carry. A plain or gzip file is peeked at
+    (its buffer, no extra read); a transcoded one is opened once more for its first bytes."""
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        return detect(peek(SNIFF_BYTES)[:SNIFF_BYTES])
+    with _open(source) as again:
+        return detect(again.read(SNIFF_BYTES))
 
 
 def _strip_prefix(text: str, prefix: LinePrefix | None) -> tuple[str, int | None, float | None]:

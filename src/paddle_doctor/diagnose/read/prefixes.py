@@ -78,8 +78,14 @@ PREFIXES = (
 )
 
 
+# The first line of a prefixed file starts like one of PREFIXES (one cheap test for the plain log).
+QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |\[\d+,\d+\]<|\[pod/|(?:P\d+ )? *\d+: |\d{4}-\d\d-\d\dT)")
+
+
 def detect(head: bytes) -> LinePrefix | None:
     """The prefix most of the first lines of ``head`` carry, or None (a plain log)."""
+    if not QUICK_RE.match(head):
+        return None
     lines = [ln for ln in head.decode("utf-8", errors="replace").splitlines()[:SNIFF_LINES] if ln.strip()]
     if len(lines) > 1 and not head.endswith(b"\n"):
         lines = lines[:-1]  # the sniff may have cut the last line

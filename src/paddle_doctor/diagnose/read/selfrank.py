@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 # Literals the scanner must see on these lines (scan.TRIGGERS includes them).
-TRIGGERS = ("device: ", "init nccl context", "trainer_id", "local_rank", "global rank", "PADDLE_TRAINER_ID", "PADDLE_GLOBAL_RANK",
+TRIGGERS = ("NOTE: device: ", "] device: ", "init nccl context", "trainer_id", "local_rank", "global rank", "PADDLE_TRAINER_ID", "PADDLE_GLOBAL_RANK",
             "PADDLE_LOCAL_RANK")
 # The global statements win over the local ones (device, local rank) when a file has both.
 GLOBAL_RE = re.compile(
