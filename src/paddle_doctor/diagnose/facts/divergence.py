@@ -61,9 +61,12 @@ def first_to_leave(ranks: dict[int, RankState]) -> Finding | None:
     leaver, stayer, how = _left_first(waits)
     if leaver is None:
         return None
+    # Sure when the stayer is still inside a call the leaver has returned from (the loop it broke
+    # out of); two collectives of one function body may also be one loop's, in either order.
+    returned = how == "order" and len(stayer.stack) > _parting(leaver, stayer) + 1
     finding = make_verdict(
         "rank_left_first", CauseId.rank_divergent_collective, leaver.rank,
-        [leaver.stack[-1], leaver.timeout, stayer.stack[-1]], "high" if how == "order" else "medium",
+        [leaver.stack[-1], leaver.timeout, stayer.stack[-1]], "high" if returned else "medium",
         f"every rank waited out gloo's timeout, in different collectives: rank {leaver.rank} in "
         f"{leaver.collective} at {_where(leaver)}, rank {stayer.rank} in {stayer.collective} at {_where(stayer)}; "
         + (f"rank {leaver.rank} had gone on past the code rank {stayer.rank} was still in (it left the common "
@@ -155,6 +158,12 @@ def _compare(a: Wait, b: Wait) -> int | None:
         if la != lb:
             return 1 if la > lb else -1
     return None
+
+
+def _parting(a: Wait, b: Wait) -> int:
+    """The index of the first frame where the two stacks differ."""
+    return next((i for i, (fa, fb) in enumerate(zip(a.stack, b.stack)) if fa.groups != fb.groups),
+                min(len(a.stack), len(b.stack)))
 
 
 def _where(w: Wait) -> str:
