@@ -88,7 +88,7 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
         stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
         state = _SectionState(source.rank)
         last_time = None
-        for hit in scan_stream(stream, stats, count_lines=False):
+        for hit in scan_stream(stream, stats, count_lines=False, self_rank=stated is not None):
             clean = ANSI_RE.sub("", hit.text) if "\x1b" in hit.text else hit.text
             text, prefix_rank, own = _strip_prefix(clean, prefix)
             own = own if own is not None else _timestamp(text, year)
