@@ -35,6 +35,25 @@ def test_case_22_names_the_rank_that_broke_out():
     assert any("all_gather" in t for t in texts) and any("all_reduce" in t for t in texts)
 
 
+def test_the_other_outcome_of_the_race_names_the_same_rank():
+    """A third run of case 22 (tests/fixtures/divergence/22_rank1_timeout_first, from the live test):
+    rank 1's all_gather timed out first and it exited, so rank 0 saw pair.cc:584 (peer closed) in
+    its all_reduce instead of its own timeout. Not a silent death: rank 1 printed its timeout."""
+    d = diagnose_paths([str(REPO / "tests" / "fixtures" / "divergence" / "22_rank1_timeout_first")])
+    assert (d.root_cause.cause, d.root_cause.ranks) == ("rank_divergent_collective", (1,))
+
+
+def test_only_closed_connections_prove_no_divergence(tmp_path):
+    """Without any real timeout, two different call sites are a peer that ended (case 04's shape)."""
+    race = REPO / "tests" / "fixtures" / "divergence" / "22_rank1_timeout_first" / "log"
+    closed = tmp_path / "w1"
+    closed.write_text((race / "workerlog.1").read_text().replace(
+        "unbound_buffer.cc:133] TIMEOUT self_rank = -1 pair_rank = none peer_str = none",
+        "pair.cc:584] TIMEOUT self_rank = 1 pair_rank = 0 peer_str = [127.0.0.1]:47504"))
+    rc = diagnose_paths([str(_dir(tmp_path, [race / "workerlog.0", closed]))]).root_cause
+    assert rc.code != "rank_left_first"
+
+
 def test_the_rank_follows_the_content_not_the_number(tmp_path):
     assert _verdict(_dir(tmp_path, [LEFT, STAYED]))[:2] == ("rank_divergent_collective", 0)
 

@@ -43,7 +43,7 @@ SIGNAL_CAUSES = {
 
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
-    for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, from_divergent_waits,
+    for rule in (_from_candidates, from_divergent_waits, _from_silent_peer, _from_stuck_in_dataloader,
                  _from_real_timeout,
                  _from_contradicting_launch_cmds, _from_unreached_endpoints, _from_hang_dump, _from_unranked,
                  _from_spawn_child, _from_launcher_only, _from_any_error):
