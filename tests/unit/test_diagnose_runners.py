@@ -86,3 +86,31 @@ def test_kubectl_prefix_with_timestamps_gives_the_time():
     prefix = detect(b"[pod/a-worker-0/paddle] 2026-12-01T20:07:19.5Z hi\n" * 2)
     text, rank, when = prefix.split("[pod/a-worker-0/paddle] 2026-12-01T20:07:19.5Z hi")
     assert (text, rank, when) == ("hi", 0, rfc3339_epoch("2026-12-01T20:07:19.5Z"))
+
+
+def test_srun_report_of_a_killed_task_makes_the_silent_death_sure():
+    rc = diagnose_paths([str(RUNNERS / "srun" / "label.txt")]).root_cause
+    assert (rc.cause, rc.ranks, rc.confidence.value) == ("host_oom_killed", (1,), "high")
+
+
+def test_mpirun_report_gives_the_failed_rank_its_exit_code(run_cli):
+    proc = run_cli("diagnose", "--format", "json", RUNNERS / "mpirun" / "tag_output.txt")
+    rows = {r["rank"]: r for r in json.loads(proc.stdout)["ranks"]}
+    assert (rows[1]["status"], rows[1]["exit_code"]) == ("root_cause", 1)
+    assert (rows[0]["status"], rows[0]["exit_code"]) == ("victim", None)
+
+
+@pytest.mark.parametrize("line, next_text, want", [
+    ("srun: error: gpu-node-07: task 1: Killed", "", {1: -9}),
+    ("srun: error: n1: tasks 0-2: Exited with exit code 1", "", {0: 1, 1: 1, 2: 1}),
+    ("srun: error: n1: task 3: Segmentation fault (core dumped)", "", {3: -11}),
+    ("srun: error: n1: task 2: Out Of Memory", "", {2: -9}),
+    ("  Process name: [[40917,1],1]", "  Exit code:    1", {1: 1}),
+    ("mpirun noticed that process rank 3 with PID 4711 on node n7 exited on signal 9 (Killed).", "", {3: -9}),
+])
+def test_runner_reports_name_rank_and_ending(line, next_text, want):
+    from paddle_doctor.diagnose.read.runners import RUNNER_SIGNATURES, failed_ranks, match_runner
+
+    sig, m = match_runner(line)
+    assert failed_ranks(sig.name, m.groupdict(), next_text) == want
+    assert all(match_runner(s.example) is not None for s in RUNNER_SIGNATURES)

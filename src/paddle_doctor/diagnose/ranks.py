@@ -6,8 +6,10 @@ from dataclasses import dataclass, field
 
 from .read.scan import LineIndex
 from .read.parse import Event, FileEvents
+from .read.runners import RUNNER_SIGNATURES, failed_ranks
 
 CAUSE_ROLES = ("cause", "exception")
+RUNNER_NAMES = tuple(sig.name for sig in RUNNER_SIGNATURES)
 
 
 @dataclass
@@ -127,6 +129,9 @@ def _note_launcher(facts: LauncherFacts, e: Event) -> None:
             facts.failed.setdefault(r, None)
         if facts.header_rank is None and aborted:  # the lowest aborted rank is where to look first
             facts.header_rank = min(aborted)
+    elif e.sig.name in RUNNER_NAMES:  # mpirun's / srun's own report: no launcher kind, the ranks' own logs
+        for rank, code in failed_ranks(e.sig.name, g, e.next_text).items():
+            facts.failed.setdefault(rank, code)
     elif e.sig.name == "launch_exit_code":
         facts.kind = facts.kind or "launch"
         facts.exit_code = int(g["code"])

@@ -17,6 +17,7 @@ from .scan import LineIndex
 from .sources import SourceFile
 from .opener import open_log
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
+from .runners import match_runner
 from .selfrank import StatedRank
 from .scan import BinaryFileError, ScanStats, scan_stream
 from ..signatures import Signature, match_line
@@ -95,7 +96,7 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
             rank = state.rank_for(text, prefix_rank)
             if stated is not None:
                 stated.add(text)
-            matched = match_line(text)
+            matched = match_runner(text) or match_line(text)
             if matched is not None:
                 sig, m = matched
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}

@@ -24,6 +24,7 @@ from typing import BinaryIO
 
 import ahocorasick_rs
 
+from .runners import TRIGGERS as RUNNER_TRIGGERS
 from .selfrank import TRIGGERS as SELF_RANK_TRIGGERS
 
 CHUNK_BYTES = 8 << 20
@@ -49,7 +50,7 @@ TRIGGERS: tuple[str, ...] = (
     "but not set", "Memory map failed", "open files", "Errno", "ancdata", "WARN", "insufficient",
     "CUDNN version", "init.cc", "received by PID", "spawn.py", "FATAL", "FAILED", "num_samples", "--ips", "of devices", "PADDLE_TRAINER", "PADDLE_CURRENT", "PADDLE_MASTER",
     "--gpus", "--devices", "--selected_gpus", "FLAGS_selected_gpus", "gpus: ", "devices: ",
-)
+) + RUNNER_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
 # 1024-rank bench: the two glog device lines added 2048 hits, +12 % of diagnose's CPU time).
