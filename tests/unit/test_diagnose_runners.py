@@ -63,6 +63,7 @@ def test_silent_rank_keeps_its_own_last_line_in_srun_output():
     (" 7: step 1\n 8: step 1", "srun --label", 7),
     ("12: step 1\n 0: step 1", "srun --label", 12),
     ("[pod/ernie-worker-5/paddle] step 1", "kubectl logs --prefix", 5),
+    ("[pod/ctr-ps-0/paddle] step 1", "kubectl logs --prefix", None),  # a parameter server, not a trainer
     ("2026-12-01T20:07:19.123456789Z step 1", "docker logs --timestamps", None),
 ])
 def test_each_prefix_is_detected_and_names_its_rank(line, name, rank):

@@ -32,6 +32,8 @@ _CTIME = r"(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})?"
 _RFC3339 = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)"
 RFC3339_RE = re.compile(rf"^(?P<ts>{_RFC3339}) ")
 POD_RANK_RE = re.compile(r"-(?P<index>\d+)$")
+# A PaddleJob's parameter-server and heter pods (<job>-ps-<i>, <job>-heter-<i>) are not trainer ranks.
+NOT_TRAINER_RE = re.compile(r"-(?:ps|heter)-\d+$")
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def _rank_of(m: re.Match) -> int | None:
     if groups.get("rank") is not None:
         return int(groups["rank"])
     pod = groups.get("pod")
-    if pod is not None:
+    if pod is not None and not NOT_TRAINER_RE.search(pod):
         index = POD_RANK_RE.search(pod)
         return int(index["index"]) if index else None
     return None
