@@ -6,8 +6,10 @@ from dataclasses import dataclass, field
 
 from .read.scan import LineIndex
 from .read.parse import Event, FileEvents
+from .read.runners import RUNNER_SIGNATURES, failed_ranks
 
 CAUSE_ROLES = ("cause", "exception")
+RUNNER_NAMES = tuple(sig.name for sig in RUNNER_SIGNATURES)
 
 
 @dataclass
@@ -52,7 +54,7 @@ def most_specific_first(causes: list[Event]) -> Event | None:
 class LauncherFacts:
     kind: str | None = None  # "launch" | "fleet.launch"
     failed: dict[int, int | None] = field(default_factory=dict)  # rank -> exit code (None: unknown)
-    header_rank: int | None = None  # the first "Container rank N status failed" header
+    header_rank: int | None = None  # the first "Container rank N status failed" header (fleet: lowest aborted)
     header_log: str | None = None
     exit_code: int | None = None
     completed: bool = False
@@ -67,11 +69,16 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
     launcher = LauncherFacts()
     ranks: dict[int, RankState] = {}
     unranked: list[Event] = []
-    have_worker_logs = any(f.source.role == "worker" for f in files)
+    have_worker_logs = any(_is_rank_log(f) for f in files)
     for f in files:
         if f.source.role == "worker":
             state = ranks.setdefault(f.source.rank, RankState(f.source.rank))
             state.log, state.line_index, state.last_text = f.source.path, f.index, f.last_text
+    for f in files:  # a runner's prefixed output: one log per rank, all in this file
+        for rank, last_text in f.rank_last_text.items():
+            state = ranks.setdefault(rank, RankState(rank))
+            if not state.log:
+                state.log, state.line_index, state.last_text = f.source.path, f.index, last_text
     for f in files:
         for e in f.events:
             if e.role.startswith("launcher"):
@@ -80,13 +87,18 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
             if f.source.role == "launcher_log":
                 continue
             # With worker logs at hand, the terminal's copy of a worker's lines would count twice.
-            if have_worker_logs and f.source.role != "worker" and e.rank is None:
+            if have_worker_logs and not _is_rank_log(f) and e.rank is None:
                 continue
-            if have_worker_logs and f.source.role != "worker" and e.rank in ranks and ranks[e.rank].log:
+            if have_worker_logs and not _is_rank_log(f) and e.rank in ranks and ranks[e.rank].log:
                 continue
             _place(e, ranks, unranked)
     _apply_launcher(launcher, ranks, unranked)
     return ranks, unranked, launcher
+
+
+def _is_rank_log(f: FileEvents) -> bool:
+    """A worker's own log, or a runner's output whose prefixes say which rank wrote each line."""
+    return f.source.role == "worker" or bool(f.rank_last_text)
 
 
 def _place(e: Event, ranks: dict[int, RankState], unranked: list[Event]) -> None:
@@ -112,9 +124,14 @@ def _note_launcher(facts: LauncherFacts, e: Event) -> None:
     elif e.sig.name == "fleet_abort":
         facts.kind = "fleet.launch"
         facts.world = int(g["world"])
-        for r in (x.strip() for x in g.get("ranks", "").split(",")):
-            if r.isdigit():
-                facts.failed.setdefault(int(r), None)
+        aborted = [int(r) for r in (x.strip() for x in g.get("ranks", "").split(",")) if r.isdigit()]
+        for r in aborted:
+            facts.failed.setdefault(r, None)
+        if facts.header_rank is None and aborted:  # the lowest aborted rank is where to look first
+            facts.header_rank = min(aborted)
+    elif e.sig.name in RUNNER_NAMES:  # mpirun's / srun's own report: no launcher kind, the ranks' own logs
+        for rank, code in failed_ranks(e.sig.name, g, e.next_text).items():
+            facts.failed.setdefault(rank, code)
     elif e.sig.name == "launch_exit_code":
         facts.kind = facts.kind or "launch"
         facts.exit_code = int(g["code"])
@@ -135,12 +152,24 @@ def _apply_launcher(facts: LauncherFacts, ranks: dict[int, RankState], unranked:
         state.exit_code = code
     if facts.kind and unranked:
         # Both launchers stream rank 0's log to the terminal: unlabelled terminal lines are rank 0's,
-        # and the terminal stands in for its log.
-        state = ranks.setdefault(0, RankState(0))
+        # and the terminal stands in for its log; unless the launcher names one other rank as the
+        # failed one and the text shows a cause: then it is that rank's log the user pasted.
+        owner = _pasted_rank(facts, unranked)
+        state = ranks.setdefault(owner, RankState(owner))
         if not state.log:
             state.events.extend(unranked)
             state.log = unranked[0].file
             unranked.clear()
+
+
+def _pasted_rank(facts: LauncherFacts, unranked: list[Event]) -> int:
+    """Whose lines unlabelled terminal text is: rank 0's (the streamed log), or the one failed rank
+    the launcher names (fleet's ``ABORT!!! ... rank=[1]``, launch's ``Container rank 1 status failed``)
+    when the text holds a cause; rank 0 named nothing, so a cause in it is the failed rank's."""
+    failed = set(facts.failed)
+    if len(failed) == 1 and 0 not in failed and any(e.role in CAUSE_ROLES for e in unranked):
+        return failed.pop()
+    return 0
 
 
 def finished_cleanly(rank: int, facts: LauncherFacts, state: RankState | None) -> bool:

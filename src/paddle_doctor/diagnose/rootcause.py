@@ -30,6 +30,7 @@ from .errors.blocks import refine
 from .facts import setup
 from .facts.platform import explained_by_loopback, explained_by_windows
 from .facts.versions import explained_by_nccl_versions
+from .facts.divergence import from_divergent_waits
 from ..catalog.ids import CauseId
 
 
@@ -43,9 +44,10 @@ SIGNAL_CAUSES = {
 
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
-    for rule in (_from_candidates, _from_silent_peer, _from_stuck_in_dataloader, _from_real_timeout,
-                 setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints, setup.from_peers_never_joined,
-                 setup.from_hang_dump, _from_unranked, setup.from_spawn_child, _from_launcher_only, setup.from_lone_timeout, _from_any_error):
+    for rule in (_from_candidates, from_divergent_waits, _from_silent_peer, _from_stuck_in_dataloader,
+                 _from_real_timeout, setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints,
+                 setup.from_peers_never_joined, setup.from_hang_dump, _from_unranked, setup.from_spawn_child,
+                 _from_launcher_only, setup.from_lone_timeout, _from_any_error):
         verdict = rule(ranks, unranked, facts)
         if verdict is not None:
             return verdict

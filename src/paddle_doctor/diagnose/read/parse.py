@@ -8,12 +8,17 @@ an event without one inherits the last time seen earlier in the same file as a l
 from __future__ import annotations
 
 import datetime as dt
+import io
+import os
 import re
 from dataclasses import dataclass, field
 
 from .scan import LineIndex
 from .sources import SourceFile
 from .opener import open_log
+from .prefixes import SNIFF_BYTES, LinePrefix, detect
+from .runners import match_runner
+from .selfrank import StatedRank
 from .scan import BinaryFileError, ScanStats, scan_stream
 from ..signatures import Signature, match_line
 from ..timeline import LogSpan, log_span
@@ -64,6 +69,10 @@ class FileEvents:
     last_text: str = ""  # its last non-empty line (where a silent death stopped)
     index: LineIndex | None = None
     span: LogSpan = field(default_factory=LogSpan)  # its first and last time, its last output line
+    # A file whose lines carry a runner's rank prefix (mpirun, srun, kubectl) holds one log per
+    # rank: the runner, and each rank seen with its last non-empty line.
+    prefix: str | None = None
+    rank_last_text: dict[int, str] = field(default_factory=dict)
 
     @property
     def lines(self) -> int:
@@ -77,20 +86,25 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
     result = FileEvents(source, index=index)
     stats = ScanStats()
     with _open(source) as stream:
+        prefix = _detect_prefix(stream, source)
+        # Only a log with no rank from its name or its runner's prefixes is asked what it states.
+        stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
         state = _SectionState(source.rank)
         last_time = None
-        for hit in scan_stream(stream, stats, count_lines=False):
+        for hit in scan_stream(stream, stats, count_lines=False, self_rank=stated is not None):
             clean = ANSI_RE.sub("", hit.text) if "\x1b" in hit.text else hit.text
-            text, prefix_rank = _strip_prefix(clean)
-            own = _timestamp(clean, year)
+            text, prefix_rank, own = _strip_prefix(clean, prefix)
+            own = own if own is not None else _timestamp(text, year)
             rank = state.rank_for(text, prefix_rank)
-            matched = match_line(text)
+            if stated is not None:
+                stated.add(text)
+            matched = match_runner(text) or match_line(text)
             if matched is not None:
                 sig, m = matched
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}
                 if sig.role == "signal_time" and own is None:
                     own = float(groups["unix"])
-                next_text = ANSI_RE.sub("", hit.next_text) if "\x1b" in hit.next_text else hit.next_text
+                next_text = _next_of_same_rank(hit.next_text, prefix, prefix_rank)
                 index.add(hit.offset)
                 result.events.append(Event(sig, groups, source.path, hit.offset, text, next_text, own, last_time,
                                            rank, index))
@@ -99,18 +113,78 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
     index.trailing = stats.trailing
     result.last_text = stats.last_text
     result.span = log_span(stats.head, stats.tail, lambda line: _timestamp(line, year))
+    if prefix is not None and prefix.names_ranks:
+        result.prefix = prefix.name
+        result.rank_last_text = _last_text_by_rank(source, prefix, result.events)
+    elif stated is not None:
+        _apply_stated_rank(result, stated.rank())
     return result
+
+
+def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:
+    """A log that states its own rank and shows no launcher's report is that rank's log. (With a
+    launcher's report, the file is its terminal: its lines are sorted into ranks by the report.)"""
+    if rank is None or any(e.rank is not None or e.role.startswith("launcher") for e in result.events):
+        return
+    for e in result.events:
+        e.rank = rank
+    result.rank_last_text = {rank: result.last_text}
 
 
 def _open(source: SourceFile):
     return open_log(source.path if source.data is None else None, source.data)
 
 
-def _strip_prefix(text: str) -> tuple[str, int | None]:
+def _next_of_same_rank(raw: str, prefix: LinePrefix | None, rank: int | None) -> str:
+    """The next line's text (a frame's source line), without its prefix; "" when another rank
+    wrote it (interleaved output), since it then says nothing about this line."""
+    clean = ANSI_RE.sub("", raw) if "\x1b" in raw else raw
+    if prefix is None:
+        return clean
+    text, next_rank, _ = _strip_prefix(clean, prefix)
+    return text if next_rank == rank else ""
+
+
+def _detect_prefix(stream, source: SourceFile) -> LinePrefix | None:
+    """The runner's line prefix the file's first lines carry. A plain or gzip file is peeked at
+    (its buffer, no extra read); a transcoded one is opened once more for its first bytes."""
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        return detect(peek(SNIFF_BYTES)[:SNIFF_BYTES])
+    with _open(source) as again:
+        return detect(again.read(SNIFF_BYTES))
+
+
+def _strip_prefix(text: str, prefix: LinePrefix | None) -> tuple[str, int | None, float | None]:
+    """The line without its runner prefix, the rank that prefix names, and its time."""
+    if prefix is not None:
+        split = prefix.split(text)
+        if split is not None:
+            return split
     m = MPI_PREFIX_RE.match(text)
     if m:
-        return text[m.end():], int(m.group("rank"))
-    return text, None
+        return text[m.end():], int(m.group("rank")), None
+    return text, None, None
+
+
+TAIL_BYTES = 256 << 10
+
+
+def _last_text_by_rank(source: SourceFile, prefix: LinePrefix, events: list[Event]) -> dict[int, str]:
+    """Each rank's last non-empty line in the file's tail (where a rank that died silently stopped);
+    a rank seen only in an earlier event still counts, with that event's line."""
+    last: dict[int, str] = {e.rank: e.text for e in events if e.rank is not None}
+    with _open(source) as stream:
+        if isinstance(stream, io.BufferedReader):  # a plain file: only its tail is read
+            stream.seek(max(0, os.fstat(stream.fileno()).st_size - TAIL_BYTES))
+        tail = b""
+        while chunk := stream.read(TAIL_BYTES):
+            tail = (tail + chunk)[-TAIL_BYTES:]
+    for line in tail.decode("utf-8", errors="replace").splitlines():
+        split = prefix.split(ANSI_RE.sub("", line) if "\x1b" in line else line)
+        if split is not None and split[1] is not None and split[0].strip():
+            last[split[1]] = split[0].strip()
+    return last
 
 
 class _SectionState:

@@ -24,6 +24,9 @@ from typing import BinaryIO
 
 import ahocorasick_rs
 
+from .runners import TRIGGERS as RUNNER_TRIGGERS
+from .selfrank import TRIGGERS as SELF_RANK_TRIGGERS
+
 CHUNK_BYTES = 8 << 20
 MAX_LINE_BYTES = 1 << 20
 WINDOW_BYTES = 600  # evidence text kept around a trigger on an over-long line
@@ -51,7 +54,11 @@ TRIGGERS: tuple[str, ...] = (
     # issue 23: enforce hints, builds without GPU, our watchdog's line, the kernel OOM killer, no driver
     "[Hint:", "not compiled with", "WITH_GPU", "CPU version", "] watchdog on rank", "oom-kill", "oom_reaper",
     "NVIDIA-SMI", "nvidia-smi", "libcuda", "NVIDIA driver", "Waiting peer start", "master not ready",
-)
+) + RUNNER_TRIGGERS
+# A log with no rank from its name is also scanned for the lines where a worker states its own rank
+# (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
+# 1024-rank bench: the two glog device lines added 2048 hits, +12 % of diagnose's CPU time).
+WITH_SELF_RANK = TRIGGERS + SELF_RANK_TRIGGERS
 
 
 @dataclass(frozen=True)
@@ -69,8 +76,8 @@ class BinaryFileError(ValueError):
     """The file looks binary (NUL bytes near its start): not a log."""
 
 
-@functools.lru_cache(maxsize=1)
-def _finder() -> Callable[[bytes, int], list[int]]:
+@functools.lru_cache(maxsize=2)
+def _finder(self_rank: bool = False) -> Callable[[bytes, int], list[int]]:
     """A function (buffer, end) -> sorted offsets of trigger matches, each inside its line.
 
     Hyperscan (SIMD, about 3 GB/s on one core here, ~6x Aho-Corasick with these ~90 literals) where
@@ -79,7 +86,7 @@ def _finder() -> Callable[[bytes, int], list[int]]:
         import hyperscan
     except ImportError:
         hyperscan = None
-    patterns = sorted({t.encode() for t in TRIGGERS})
+    patterns = sorted({t.encode() for t in (WITH_SELF_RANK if self_rank else TRIGGERS)})
     if hyperscan is None:
         automaton = ahocorasick_rs.BytesAhoCorasick(patterns)
         return lambda buf, end: [start for _, start, _ in automaton.find_matches_as_indexes(memoryview(buf)[:end])]
@@ -114,8 +121,10 @@ class ScanStats:
     tail: bytes = b""
 
 
-def scan_stream(stream: BinaryIO, stats: ScanStats | None = None, count_lines: bool = True) -> Iterator[Hit]:
-    """Yield a Hit for every line containing a trigger, in file order.
+def scan_stream(stream: BinaryIO, stats: ScanStats | None = None, count_lines: bool = True,
+                self_rank: bool = False) -> Iterator[Hit]:
+    """Yield a Hit for every line containing a trigger (with ``self_rank``, also the lines where a
+    worker states its rank), in file order.
 
     With ``count_lines=False`` the hits carry only their byte offset (``line`` is 0) and
     ``stats.lines`` is -1: counting newlines is a second pass over every byte, which diagnose
@@ -125,7 +134,7 @@ def scan_stream(stream: BinaryIO, stats: ScanStats | None = None, count_lines: b
     # error ..."), so a few NULs in text are a log; binary data has them everywhere.
     if head.count(b"\x00") * 100 > len(head):
         raise BinaryFileError("binary data (NUL bytes)")
-    scanner = _ChunkScanner(count_lines)
+    scanner = _ChunkScanner(count_lines, _finder(self_rank))
     data = head
     while data:
         yield from scanner.feed(data)
@@ -141,8 +150,9 @@ class _ChunkScanner:
     """Carries the unfinished last line from one chunk to the next, counting lines as it goes
     (when asked to) and the byte offset of every line it yields."""
 
-    def __init__(self, count_lines: bool = True) -> None:
+    def __init__(self, count_lines: bool = True, finder: Callable[[bytes, int], list[int]] | None = None) -> None:
         self.count_lines = count_lines
+        self.finder = finder or _finder()
         self.carry = b""
         self.base = 0  # stream offset of carry[0]
         self.line_no = 1  # number of the line that starts at carry[0] (when counting)
@@ -183,7 +193,7 @@ class _ChunkScanner:
 
     def _hits_in(self, buf: bytes, end: int) -> Iterator[Hit]:
         last_start, counted_to, line_no = -1, 0, self.line_no
-        for start in _finder()(buf, end):
+        for start in self.finder(buf, end):
             line_start = buf.rfind(b"\n", 0, start) + 1
             if line_start == last_start:
                 continue

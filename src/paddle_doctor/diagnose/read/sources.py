@@ -20,6 +20,9 @@ MAX_FILES = 2000
 WORKER_RE = re.compile(r"^workerlog\.(\d+)$")
 ENVLOG_RE = re.compile(r"^envlog\.(\d+)$")
 BACKUP_ENV_RE = re.compile(r"^backup_env\.(\d+)\.json$")
+# ``kubectl logs <pod> > <pod>.log`` of a PaddleJob: the operator names its pods <job>-worker-<i>
+# (and <job>-ps-<i> for parameter servers), i the trainer's rank.
+POD_LOG_RE = re.compile(r"^[a-z0-9][-a-z0-9.]*-worker-(\d+)(?:\.log|\.txt|\.out)?$")
 LOG_SUFFIXES = {".log", ".out", ".txt", ".err"}
 SKIP_DIRS = {"__pycache__", "node_modules", ".git", ".venv", "site-packages"}
 
@@ -84,7 +87,7 @@ def _classify(path: Path, explicit: bool) -> SourceFile | None:
     # A compressed log is read like the log it holds (``workerlog.1.gz``, ``train.log.gz``).
     name, node = path.name.removesuffix(".gz"), str(path.parent)
     suffix = Path(name).suffix
-    if m := WORKER_RE.match(name):
+    if m := WORKER_RE.match(name) or POD_LOG_RE.match(name):
         return SourceFile(str(path), "worker", local_rank=int(m.group(1)), node=node)
     if RECORD_NAME_RE.match(name) or FAULT_NAME_RE.match(name):
         return SourceFile(str(path), "record", node=node)

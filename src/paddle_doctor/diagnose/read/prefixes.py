@@ -1,0 +1,121 @@
+"""Line prefixes that job runners put in front of every line, and the rank each one names.
+
+Users paste what their runner printed, so one file may hold every rank's lines, interleaved:
+
+- ``mpirun --tag-output`` (Open MPI): ``[jobid,rank]<stdout>:`` (orte/mca/iof/base/iof_base_output.c:131
+  of v4.1.6, ``"[%s,%s]<%s>:"``; with ``--timestamp-output`` a ``ctime()`` date comes first, line 118);
+  Open MPI 5 (PRRTE) writes a space after the colon.
+- ``srun --label`` (Slurm): ``rank: `` with the rank right-aligned to the width of the largest
+  task id (src/common/write_labelled_message.c, ``"%*d: "``; a heterogeneous job adds ``P<n> ``).
+- ``kubectl logs --prefix``: ``[pod/NAME/CONTAINER] `` (a PaddleJob names its pods
+  ``<job>-worker-<i>``: the trailing index is the rank).
+- ``docker logs --timestamps`` (and ``kubectl logs --timestamps``): an RFC 3339 time, then a space.
+  No rank: the file is one container's, whose rank comes from its name or its text.
+
+Only the first lines decide which prefix a file carries (a cheap look, see :func:`detect`); each
+line is then stripped with that prefix's one compiled regex.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+SNIFF_BYTES = 4096
+SNIFF_LINES = 20
+# Share of the first non-empty lines that must carry the prefix (a runner's own banner lines,
+# mpirun's "Primary job terminated normally" block, come without one).
+MIN_SHARE = 0.6
+
+_CTIME = r"(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})?"
+_RFC3339 = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)"
+RFC3339_RE = re.compile(rf"^(?P<ts>{_RFC3339}) ")
+POD_RANK_RE = re.compile(r"-(?P<index>\d+)$")
+# A PaddleJob's parameter-server and heter pods (<job>-ps-<i>, <job>-heter-<i>) are not trainer ranks.
+NOT_TRAINER_RE = re.compile(r"-(?:ps|heter)-\d+$")
+
+
+@dataclass(frozen=True)
+class LinePrefix:
+    name: str  # the runner, as the user knows it
+    regex: re.Pattern  # matches the prefix at the start of a line; end() is where the text starts
+
+    @property
+    def names_ranks(self) -> bool:
+        """Whether the prefix says which rank wrote the line (docker's time prefix does not)."""
+        return "rank" in self.regex.groupindex or "pod" in self.regex.groupindex
+
+    def split(self, line: str) -> tuple[str, int | None, float | None] | None:
+        """(text without the prefix, the rank it names, its time), or None if the line has none."""
+        m = self.regex.match(line)
+        if m is None:
+            return None
+        text = line[m.end():]
+        ts = m.groupdict().get("ts")
+        if ts is None:  # kubectl --prefix --timestamps: the time follows the pod prefix
+            inner = RFC3339_RE.match(text)
+            if inner is not None:
+                ts, text = inner["ts"], text[inner.end():]
+        return text, _rank_of(m), rfc3339_epoch(ts) if ts else None
+
+
+def _rank_of(m: re.Match) -> int | None:
+    groups = m.groupdict()
+    if groups.get("rank") is not None:
+        return int(groups["rank"])
+    pod = groups.get("pod")
+    if pod is not None and not NOT_TRAINER_RE.search(pod):
+        index = POD_RANK_RE.search(pod)
+        return int(index["index"]) if index else None
+    return None
+
+
+PREFIXES = (
+    LinePrefix("mpirun --tag-output",
+               re.compile(rf"^{_CTIME}\[\d+,(?P<rank>\d+)\]<std(?:out|err|diag)>: ?")),
+    LinePrefix("kubectl logs --prefix", re.compile(r"^\[pod/(?P<pod>[^/\]\s]+)/[^\]\s]+\] ")),
+    LinePrefix("srun --label", re.compile(r"^(?:P\d+ )? *(?P<rank>\d+): ")),
+    LinePrefix("docker logs --timestamps", re.compile(rf"^(?P<ts>{_RFC3339}) ")),
+)
+
+
+# The first line of a prefixed file starts like one of PREFIXES (one cheap test for the plain log).
+QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |\[\d+,\d+\]<|\[pod/|(?:P\d+ )? *\d+: |\d{4}-\d\d-\d\dT)")
+
+
+def detect(head: bytes) -> LinePrefix | None:
+    """The prefix most of the first lines of ``head`` carry, or None (a plain log)."""
+    if not QUICK_RE.match(head):
+        return None
+    lines = [ln for ln in head.decode("utf-8", errors="replace").splitlines()[:SNIFF_LINES] if ln.strip()]
+    if len(lines) > 1 and not head.endswith(b"\n"):
+        lines = lines[:-1]  # the sniff may have cut the last line
+    if not lines:
+        return None
+    for prefix in PREFIXES:
+        matches = [m for ln in lines if (m := prefix.regex.match(ln))]
+        if len(matches) >= max(1, MIN_SHARE * len(lines)) and _plausible(prefix, matches):
+            return prefix
+    return None
+
+
+def _plausible(prefix: LinePrefix, matches: list[re.Match]) -> bool:
+    """A bare ``N: `` is also CTest's prefix for test N's output (``91: ...`` on every line): an
+    srun label is taken for one when the lines show two tasks, or task 0 alone."""
+    if prefix.name != "srun --label":
+        return True
+    ranks = {m["rank"].lstrip("0") or "0" for m in matches}
+    return len(ranks) >= 2 or ranks == {"0"}
+
+
+def rfc3339_epoch(text: str) -> float | None:
+    """Seconds since the epoch of an RFC 3339 time (nanoseconds cut to microseconds)."""
+    head, dot, rest = text.partition(".")
+    if dot:
+        digits = re.match(r"\d+", rest).group(0)
+        text = f"{head}.{digits[:6]}{rest[len(digits):]}"
+    try:
+        return dt.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None

@@ -1,0 +1,117 @@
+"""Logs as job runners print them, read as one log per rank (tests/fixtures/runners/, written from real
+recorded cases by make_runner_logs.py with each runner's prefix as its source defines it).
+
+Each must give the verdict that the same case's own logs give: cause and rank."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from paddle_doctor.diagnose import diagnose_paths
+from paddle_doctor.diagnose.read.prefixes import PREFIXES, detect, rfc3339_epoch
+
+REPO = Path(__file__).resolve().parents[2]
+RUNNERS = REPO / "tests" / "fixtures" / "runners"
+
+
+def _want(case: str) -> tuple[str, int]:
+    expected = json.loads((REPO / "cases" / case / "expected.json").read_text())
+    return expected["cause"], expected["rank"]
+
+
+def _got(path: Path) -> tuple[str, int | None]:
+    rc = diagnose_paths([str(path)]).root_cause
+    assert rc is not None
+    return rc.cause, rc.ranks[0] if rc.ranks else None
+
+
+@pytest.mark.parametrize("shape, case", [
+    ("mpirun/tag_output.txt", "01_exception_rank1"),
+    ("srun/label.txt", "08_rank1_sigkill_oom"),
+    ("kubectl/prefix.txt", "22_rank_breaks_early"),
+    ("kubectl/pods", "22_rank_breaks_early"),
+    ("docker/4f1c2ab39e7d-json.log", "08_rank1_sigkill_oom"),
+])
+def test_runner_output_names_the_case_cause_and_rank(shape, case):
+    assert _got(RUNNERS / shape) == _want(case)
+
+
+def test_interleaved_ranks_become_one_log_each():
+    d = diagnose_paths([str(RUNNERS / "mpirun" / "tag_output.txt")])
+    assert {r.ranks[0] for r in d.ranks if r.ranks} == {0, 1}
+    # the quoted frame's source line is the same rank's, not the other rank's line that follows it
+    assert all("[1," not in e.text for e in d.root_cause.evidence)
+
+
+def test_docker_timestamps_read_like_the_terminal_it_prefixes():
+    plain = diagnose_paths([str(REPO / "tests" / "fixtures" / "cases" / "01_exception_rank1" / "terminal.out")])
+    stamped = diagnose_paths([str(RUNNERS / "docker" / "timestamps.txt")])
+    assert (stamped.root_cause.cause, stamped.root_cause.ranks) == (plain.root_cause.cause, plain.root_cause.ranks)
+    assert stamped.notes == plain.notes
+
+
+def test_silent_rank_keeps_its_own_last_line_in_srun_output():
+    rc = diagnose_paths([str(RUNNERS / "srun" / "label.txt")]).root_cause
+    assert any("cache holds 3 batches" in e.text for e in rc.evidence), rc.evidence
+
+
+@pytest.mark.parametrize("line, name, rank", [
+    ("[1,3]<stderr>:Traceback (most recent call last):", "mpirun --tag-output", 3),
+    ("[1,3]<stdout>: step 1", "mpirun --tag-output", 3),  # Open MPI 5 (PRRTE) adds a space
+    ("Tue Dec  1 20:07:19 2026[1,2]<stderr>:x", "mpirun --tag-output", 2),
+    (" 7: step 1\n 8: step 1", "srun --label", 7),
+    ("12: step 1\n 0: step 1", "srun --label", 12),
+    ("[pod/ernie-worker-5/paddle] step 1", "kubectl logs --prefix", 5),
+    ("[pod/ctr-ps-0/paddle] step 1", "kubectl logs --prefix", None),  # a parameter server, not a trainer
+    ("2026-12-01T20:07:19.123456789Z step 1", "docker logs --timestamps", None),
+])
+def test_each_prefix_is_detected_and_names_its_rank(line, name, rank):
+    prefix = detect(((line + "\n") * 3).encode())
+    assert prefix is not None and prefix.name == name
+    text, got_rank, _ = prefix.split(line)
+    assert got_rank == rank and text.strip().startswith(("Traceback", "step", "x"))
+
+
+def test_plain_logs_carry_no_prefix():
+    for case in ("01_exception_rank1", "08_rank1_sigkill_oom"):
+        head = (REPO / "tests" / "fixtures" / "cases" / case / "log" / "workerlog.0").read_bytes()[:4096]
+        assert detect(head) is None
+    assert detect(b"2024-03-10 00:35:50,211 INFO step 1\n" * 5) is None
+    # CTest prefixes test 91's output with "91: " (real-dev2/043): one task that is not task 0
+    assert detect(b"91: NCCL version 2.1.4+cuda9.1\n" * 5) is None
+    assert len(PREFIXES) == 4
+
+
+def test_kubectl_prefix_with_timestamps_gives_the_time():
+    prefix = detect(b"[pod/a-worker-0/paddle] 2026-12-01T20:07:19.5Z hi\n" * 2)
+    text, rank, when = prefix.split("[pod/a-worker-0/paddle] 2026-12-01T20:07:19.5Z hi")
+    assert (text, rank, when) == ("hi", 0, rfc3339_epoch("2026-12-01T20:07:19.5Z"))
+
+
+def test_srun_report_of_a_killed_task_makes_the_silent_death_sure():
+    rc = diagnose_paths([str(RUNNERS / "srun" / "label.txt")]).root_cause
+    assert (rc.cause, rc.ranks, rc.confidence.value) == ("host_oom_killed", (1,), "high")
+
+
+def test_mpirun_report_gives_the_failed_rank_its_exit_code(run_cli):
+    proc = run_cli("diagnose", "--format", "json", RUNNERS / "mpirun" / "tag_output.txt")
+    rows = {r["rank"]: r for r in json.loads(proc.stdout)["ranks"]}
+    assert (rows[1]["status"], rows[1]["exit_code"]) == ("root_cause", 1)
+    assert (rows[0]["status"], rows[0]["exit_code"]) == ("victim", None)
+
+
+@pytest.mark.parametrize("line, next_text, want", [
+    ("srun: error: gpu-node-07: task 1: Killed", "", {1: -9}),
+    ("srun: error: n1: tasks 0-2: Exited with exit code 1", "", {0: 1, 1: 1, 2: 1}),
+    ("srun: error: n1: task 3: Segmentation fault (core dumped)", "", {3: -11}),
+    ("srun: error: n1: task 2: Out Of Memory", "", {2: -9}),
+    ("  Process name: [[40917,1],1]", "  Exit code:    1", {1: 1}),
+    ("mpirun noticed that process rank 3 with PID 4711 on node n7 exited on signal 9 (Killed).", "", {3: -9}),
+])
+def test_runner_reports_name_rank_and_ending(line, next_text, want):
+    from paddle_doctor.diagnose.read.runners import RUNNER_SIGNATURES, failed_ranks, match_runner
+
+    sig, m = match_runner(line)
+    assert failed_ranks(sig.name, m.groupdict(), next_text) == want
+    assert all(match_runner(s.example) is not None for s in RUNNER_SIGNATURES)
