@@ -109,14 +109,16 @@ def test_the_pre_commit_snippet_pins_nothing_the_repository_lacks():
     hooks = (REPO / ".pre-commit-hooks.yaml").read_text()
     snippets = [block for block in re.findall(r"```yaml\n(.*?)```", README, flags=re.DOTALL) if "rev:" in block]
     assert snippets, "the README's pre-commit snippet is gone"
+    assert all("entry: paddle-doctor lint" in block for block in snippets)
+    assert "entry: paddle-doctor lint" in hooks
+    docs = [(REPO / "docs" / "lint.md").read_text(encoding="utf-8"), README]
     tags = _git_tags()
-    for block in snippets:
+    for block in (b for text in docs for b in re.findall(r"```yaml\n(.*?)```", text, flags=re.DOTALL) if "rev:" in b):
         for rev in re.findall(r"^\s*rev:\s*(\S+)", block, flags=re.MULTILINE):
             assert re.fullmatch(r"[0-9a-f]{40}", rev) or (tags is not None and rev in tags), (
                 f"rev: {rev} is neither a commit sha nor a tag of this repository")
         hook_ids = set(re.findall(r"id:\s*(\S+)", block))
         assert hook_ids <= set(re.findall(r"^- id:\s*(\S+)", hooks, flags=re.MULTILINE)), hook_ids
-        assert "entry: paddle-doctor lint" in block and "entry: paddle-doctor lint" in hooks
 
 
 def _git_tags() -> set[str] | None:

@@ -4,7 +4,7 @@ Two tables with the same names: ``shape_globals()`` answers with stand-ins that 
 dtypes and keep no data (``ckpt inspect``), ``array_globals()`` with numpy itself (``strip``,
 ``load_clean``). Anything not named here is refused by the unpickler, with the name it asked for.
 An allowlist, never a denylist: denylist scanners (picklescan, modelscan) are bypassed again and
-again (DESIGN.md section 5).
+again (as torch.load(weights_only=True) learned, it is an allowlist too).
 
 What Paddle writes (paddle/framework/io.py, 2.x-3.3): a dict of numpy arrays
 (``numpy.core.multiarray._reconstruct`` / ``numpy._core...`` since numpy 2, ``numpy.ndarray``,

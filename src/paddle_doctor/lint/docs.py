@@ -70,11 +70,13 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
 - **pre-commit**: add to `.pre-commit-config.yaml`:
 
   ```yaml
-  - repo: https://github.com/paddle-doctor/paddle-doctor
-    rev: v0.1.0
+  - repo: https://github.com/OWNER/paddle-doctor   # the repository you install paddle-doctor from
+    rev: 0123456789abcdef0123456789abcdef01234567  # a full commit sha (the repository has no release tags yet)
     hooks:
       - id: paddle-doctor-lint
   ```
+  or, with paddle-doctor installed, a `repo: local` hook with `entry: paddle-doctor lint`,
+  `language: system`, `types: [python]` (README, "paddle-doctor lint").
 - **With TorchFix**: its TOR401 asks for `num_workers > 0` (speed); PDL201 does not disagree, it
   asks for the `__main__` guard that makes worker processes safe under the `spawn` start method.
 - **Ranks, as the rules see them**: a test is rank-dependent when ranks can take different

@@ -13,7 +13,7 @@ def dumps(data) -> str:
 
 
 def diagnosis_dict(d: Diagnosis) -> dict[str, Any]:
-    """``diagnose --format json``: the contract of DESIGN section 3 (its keys and values never
+    """``diagnose --format json``: the contract shown in the README's "JSON contract" (its keys and values never
     change; extra keys may be added)."""
     return {
         "verdict": d.verdict,
