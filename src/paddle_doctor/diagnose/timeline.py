@@ -25,6 +25,9 @@ from ..redact import redact
 NOISE = re.compile(r"^(\s|Traceback|\[paddle-doctor\]|=+|FLAGS\(|LAUNCH |-{5}|\S*Warning|warnings\.warn)"
                    r"|(Error|Exception|error|TIMEOUT)\b")
 PROGRESS_CHARS = 200
+# Paddle's own glog lines (store connects, allocator notes) are not the user's progress; a line of
+# Python's logging (PaddleNLP's, PaddleDetection's "loss: ... global_step") is, with its own time.
+GLOG_LINE = re.compile(r"[IWEF]\d{4} ")
 # Launcher lines that name a failed rank (the time is the launcher's, when it saw the rank dead).
 LAUNCHER_FAILED = ("launch_container_failed", "fleet_abort")
 END_FROM_RECORD, END_FROM_SIGNAL, END_FROM_LAUNCHER = "error record", "fatal signal time", "launcher"
@@ -45,23 +48,36 @@ def log_span(head: bytes, tail: bytes, stamp: Callable[[str], float | None]) -> 
     """The span of a log from its first bytes and its last ones; ``stamp`` reads a line's time.
 
     The tail is read backwards and only as far as needed (a 1024-rank job has 1024 of them): its
-    last timestamp, its last plain output line, and the timestamp before that line."""
-    first = next((t for t in map(stamp, _lines(head)) if t is not None), None)
+    last timestamp, its last output line (a plain line, or a line of Python's logging, not glog's), and the
+    timestamp of (or before) that line."""
+    first = next((t for t in map(stamp, _lines_forwards(head)) if t is not None), None)
     last_time = progress = progress_time = None
     for line in _lines_backwards(tail):
         t = None if line[:1].isspace() else stamp(line)  # an indented line (a traceback's) has no time
         if t is not None:
             last_time = t if last_time is None else last_time
+            if progress is None and not GLOG_LINE.match(line) and not NOISE.search(line):
+                progress = _progress_text(line)  # a logging line: its own time (and no walk to the top)
             if progress is not None:
                 progress_time = t
                 break
         elif progress is None and line.strip() and not NOISE.search(line):
-            progress = redact(line.strip())[:PROGRESS_CHARS]  # redact before cutting
+            progress = _progress_text(line)
     return LogSpan(first, last_time, progress, progress_time)
 
 
-def _lines(data: bytes) -> list[str]:
-    return data.decode("utf-8", "replace").replace("\x00", "").splitlines()
+def _progress_text(line: str) -> str:
+    return redact(line.strip())[:PROGRESS_CHARS]  # redact before cutting
+
+
+def _lines_forwards(data: bytes):
+    """The lines of ``data`` one at a time (the first timestamp is usually on the first line)."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        yield data[start:end].decode("utf-8", "replace").replace("\x00", "").rstrip("\r")
+        start = end + 1
 
 
 def _lines_backwards(data: bytes):
