@@ -178,3 +178,19 @@ def test_a_lanes_last_progress_line_is_redacted_before_it_is_cut():
     line = "step 3 pushing to https://bob:" + secret + "@example.com/repo " + "x" * 300
     span = log_span(b"", (line + "\n").encode(), lambda _line: None)
     assert span.last_progress is not None and secret not in span.last_progress
+
+
+def test_a_logging_line_is_the_last_progress_with_its_own_time_and_glog_is_not():
+    from paddle_doctor.diagnose.read.parse import _timestamp
+    from paddle_doctor.diagnose.timeline import log_span
+
+    tail = ("[2025-11-29 10:09:56,053] [    INFO] - loss: 1.69, global_step: 1449\n"
+            "[2025-11-29 10:09:57,300] [    INFO] - loss: 2.45, global_step: 1452\n"
+            "I1129 10:09:58.000000  1234 tcp_store.cc:300] connected\n"
+            "Traceback (most recent call last):\n"
+            "  File \"train.py\", line 3, in <module>\n"
+            "RuntimeError: boom\n").encode()
+    span = log_span(b"", tail, lambda line: _timestamp(line, 2025))
+    assert span.last_progress == "[2025-11-29 10:09:57,300] [    INFO] - loss: 2.45, global_step: 1452"
+    assert span.last_progress_time == _timestamp("[2025-11-29 10:09:57,300]", 2025)
+    assert span.last_time == _timestamp("I1129 10:09:58.000000", 2025)
