@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 import sys
 from dataclasses import dataclass
-from importlib import resources
+
+from .ids import CATALOG_FILE
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -34,7 +35,7 @@ class UnknownCauseError(KeyError):
 
 @functools.lru_cache(maxsize=1)
 def all_causes() -> tuple[Cause, ...]:
-    text = resources.files(__package__).joinpath("causes.toml").read_text(encoding="utf-8")
+    text = CATALOG_FILE.read_text(encoding="utf-8")
     table = tomllib.loads(text)
     return tuple(_cause_from_table(cid, entry) for cid, entry in table.items())
 
