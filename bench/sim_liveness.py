@@ -145,7 +145,7 @@ class Sim:
         if kind in ("node", "lossy"):
             pool = [n for n in range(self.nodes) if n not in bad_nodes and
                     not any(r in bad_ranks for r in self.node_ranks(n))]
-            if len(bad_nodes) + 1 > max(1, self.nodes // 4) or not pool:
+            if len(bad_nodes) + 1 > max(1, self.nodes // 16) or not pool:
                 return None
             node = self.rng.choice(pool)
             if kind == "node":
@@ -195,10 +195,9 @@ class Sim:
                     break
                 if node in self.down:
                     continue
-                msg = json.loads(data)
-                if msg.get("t") == "beat":
+                if data.startswith(b'{"t":"beat"'):
                     continue  # a rank's beat to its watcher: phase and step only
-                self.detectors[node].receive(msg)
+                self.detectors[node].receive(json.loads(data))
 
     def tick_all(self, observe: bool, beat: bool) -> None:
         for node, det in enumerate(self.detectors):
@@ -226,6 +225,7 @@ def run(world: int, faults: int, concurrent: int, seed: int, loss: float, rank_b
     while injected < faults or any(f.done is None for f in sim.faults):
         now = time.monotonic()
         if now >= next_tick:
+            sim.step(0.0)  # what arrived while this process could not run is read before any timer
             observe, beat = now >= next_observe, now >= next_beat
             if observe:
                 next_observe = now + 0.1
@@ -319,7 +319,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--world", type=int, default=64)
     ap.add_argument("--faults", type=int, default=200)
-    ap.add_argument("--concurrent", type=int, default=0, help="faults at once (default: max(4, nodes // 4))")
+    ap.add_argument("--concurrent", type=int, default=0, help="faults at once (default: max(4, nodes // 8))")
     ap.add_argument("--partitions", action="store_true", help="partition trials instead of the fault mix")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--loss", type=float, default=0.02)
@@ -329,7 +329,7 @@ def main() -> int:
     if args.world % RANKS_PER_NODE or args.world < 2 * RANKS_PER_NODE:
         print(f"sim_liveness: --world must be a multiple of {RANKS_PER_NODE}, at least 16", file=sys.stderr)
         return 2
-    concurrent = args.concurrent or (1 if args.partitions else max(4, args.world // RANKS_PER_NODE // 4))
+    concurrent = args.concurrent or (1 if args.partitions else max(4, args.world // RANKS_PER_NODE // 8))
     out = run(args.world, args.faults, concurrent, args.seed, args.loss, args.rank_beat, args.partitions)
     out.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), seed=args.seed, loss=args.loss,
                concurrent=concurrent)

@@ -90,6 +90,7 @@ class Detector:
         self.updates: dict[tuple, Update] = {}
         self._seen: set[tuple] = set()  # every update ever learnt: one never circulates twice
         self.local: dict[int, LocalRank] = {}
+        self.suspects: set[int] = set()
         self._order: list[int] = []
         self._probes: dict[int, Probe] = {}  # seq -> probe in flight
         self._relays: dict[int, tuple[int, int]] = {}  # our seq -> (asker, its seq)
@@ -97,6 +98,7 @@ class Detector:
         now = self.clock()
         self._next_probe = now + self.rng.random() * self.cfg.period  # spread the watchers' periods
         self._next_gossip = now
+        self._last_tick = now
         self._limit = self.cfg.retransmit_mult * math.ceil(math.log2(len(self.members) + 1))
 
     # -- the timer ------------------------------------------------------------------------------
@@ -104,19 +106,32 @@ class Detector:
     def tick(self) -> None:
         """Call often (every 50 ms or less): probes, indirect probes, suspicions, gossip."""
         now = self.clock()
+        self._forgive_own_stall(now)
         self._check_probes(now)
         self._check_suspects(now)
         if now >= self._next_probe:
             self._next_probe = now + self.cfg.period
             self._probe_next(now)
-            for node, view in self.views.items():
-                if view.state == SUSPECT:  # tell it, so that it can refute (the gossip may have missed it)
-                    self._send(node, {"t": "gossip"})
+            for node in list(self.suspects):  # tell it, so that it can refute (the gossip may have missed it)
+                self._send(node, {"t": "gossip"})
         if now >= self._next_gossip:
             self._next_gossip = now + self.cfg.gossip_s
             if any(u.sent < self._limit for u in self.updates.values()):
                 for node in self._random_alive(self.cfg.fanout):
                     self._send(node, {"t": "gossip"})
+
+    def _forgive_own_stall(self, now: float) -> None:
+        """Lifeguard's local health: if this watcher itself could not run for a while (a CPU stall,
+        its host busy), the acks it missed meanwhile say nothing of its peers. Timers of probes
+        and suspicions are moved on by the stall instead of expiring."""
+        gap, self._last_tick = now - self._last_tick, now
+        stall = gap - 2 * self.cfg.ack_timeout
+        if stall <= 0:
+            return
+        for probe in self._probes.values():
+            probe.sent += stall
+        for node in self.suspects:
+            self.views[node].since += stall
 
     def _probe_next(self, now: float) -> None:
         if not self._order:
@@ -142,8 +157,9 @@ class Detector:
                     self._send(node, {"t": "preq", "s": seq, "tg": probe.target})
 
     def _check_suspects(self, now: float) -> None:
-        for node, view in self.views.items():
-            if view.state == SUSPECT and now - view.since >= self.cfg.suspect_s:
+        for node in list(self.suspects):
+            view = self.views[node]
+            if now - view.since >= self.cfg.suspect_s:
                 evidence = {"by": self.me, "how": f"no ack to direct and {self.cfg.indirect} indirect probes, "
                             f"suspected {now - view.since:.1f} s without refutation", "inc": view.inc}
                 self._declare_dead(node, view.inc, evidence, now)
@@ -227,12 +243,15 @@ class Detector:
             return False
         if kind == "a" and inc > view.inc:
             view.state, view.inc = ALIVE, inc
+            self.suspects.discard(node)
             return True
         if kind == "s" and inc >= view.inc and view.state == ALIVE:
             view.state, view.inc, view.since = SUSPECT, inc, now
+            self.suspects.add(node)
             return True
         if kind == "d" and inc >= view.inc and view.state != DEAD:
             view.state, view.inc = DEAD, inc
+            self.suspects.discard(node)
             self._record(("node", node, inc), body, now)
             return True
         return False
@@ -260,8 +279,8 @@ class Detector:
     def _trim(self) -> None:
         """Updates sent their share are dropped (a verdict stays in ``verdicts``)."""
         if len(self.updates) > 4 * self.cfg.max_piggyback:
-            suspects = {m for m, v in self.views.items() if v.state == SUSPECT}
-            for key in [k for k, u in self.updates.items() if u.sent >= self._limit and u.body.get("n") not in suspects]:
+            for key in [k for k, u in self.updates.items()
+                        if u.sent >= self._limit and u.body.get("n") not in self.suspects]:
                 del self.updates[key]
 
     def _piggyback(self) -> list[dict]:
@@ -274,7 +293,7 @@ class Detector:
     def _send(self, node: int, msg: dict) -> None:
         msg["f"] = self.me
         news = self._piggyback()
-        if node in self.views and self.views[node].state == SUSPECT:
+        if node in self.suspects:
             news += [u.body for u in self.updates.values()
                      if u.body.get("n") == node and u.body["k"] == "s" and u.body not in news]
         if news:
@@ -282,8 +301,15 @@ class Detector:
         self.send(node, msg)
 
     def _random_alive(self, n: int, exclude: int | None = None) -> list[int]:
-        pool = [m for m, v in self.views.items() if v.state != DEAD and m != exclude]
-        return self.rng.sample(pool, min(n, len(pool)))
+        """``n`` distinct watchers not known dead, drawn by rejection (O(n), not O(N), per call)."""
+        out: list[int] = []
+        for _ in range(8 * n + 8):
+            if len(out) == n:
+                return out
+            m = self.rng.choice(self.members)
+            if m != self.me and m != exclude and m not in out and self.views[m].state != DEAD:
+                out.append(m)
+        return out
 
     def rejoin(self, inc: int) -> None:
         """This watcher restarts (its node came back) with a newer incarnation than any before."""
