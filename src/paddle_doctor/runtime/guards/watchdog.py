@@ -91,6 +91,7 @@ def _install_record_hooks() -> None:
     fires, and then only the SIGTERM hook can name the dead peer."""
     from paddle_doctor.runtime.guards import hooks
 
+    hooks.use_peers(sys.modules[__name__])
     hooks.install_python_hooks()
     if "paddle" in sys.modules:
         hooks.install_signal_hooks()  # a no-op outside the main thread

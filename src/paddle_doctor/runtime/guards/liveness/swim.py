@@ -10,7 +10,9 @@ Here the ranks of a node are watched by their node's watcher through /proc (no m
   datagram or one bad link is not a death);
 - still no ack at the end of the period: the watcher is *suspected*, and told so once a period
   by each watcher that suspects it (gossip alone may miss it); a suspect that hears of it
-  refutes it with a higher incarnation; unrefuted for ``suspect_s``, it is declared dead;
+  refutes it with a higher incarnation; unrefuted, it is declared dead after ``suspect_s`` (8 s)
+  when one watcher suspects it, down to ``suspect_min_s`` (2.5 s) when 3 more confirm it
+  (Lifeguard's dynamic suspicion); a watcher that was itself stalled forgives the acks it missed;
 - every verdict (a node dead; a rank gone or stopped) carries its evidence (who saw it, how) and
   is spread by piggybacking on pings and acks, and by a few gossip messages per ``gossip_s``
   while there is news (each update is sent about 3 log2(N) times): O(1) messages per watcher per
@@ -36,7 +38,9 @@ class Config:
     period: float = 0.5  # one probe per watcher per period
     ack_timeout: float = 0.2  # then indirect probes
     indirect: int = 3  # watchers asked to probe for us
-    suspect_s: float = 4.0  # a suspicion unrefuted this long is a death
+    suspect_s: float = 8.0  # a suspicion unrefuted this long is a death, when nobody else confirms it
+    suspect_min_s: float = 2.5  # ... with ``confirmations`` independent suspicions (Lifeguard)
+    confirmations: int = 3
     gossip_s: float = 0.2  # while there is news: a gossip message to ``fanout`` watchers
     fanout: int = 3
     stop_s: float = 5.0  # a local rank seen stopped (state T) this long is stuck
@@ -49,6 +53,7 @@ class View:
     state: str = ALIVE
     inc: int = 0
     since: float = 0.0  # when it became suspect
+    confirm: set = field(default_factory=set)  # the watchers that suspect it (at this incarnation)
 
 
 @dataclass
@@ -120,6 +125,15 @@ class Detector:
                 for node in self._random_alive(self.cfg.fanout):
                     self._send(node, {"t": "gossip"})
 
+    def suspicion_timeout(self, suspecters: int) -> float:
+        """Lifeguard's dynamic suspicion: the full timeout for one watcher's word, down to the
+        minimum as independent watchers confirm it (a real death is confirmed fast; one lagging
+        watcher's false suspicion waits long enough to be refuted)."""
+        k = self.cfg.confirmations
+        c = min(max(suspecters - 1, 0), k)
+        span = self.cfg.suspect_s - self.cfg.suspect_min_s
+        return max(self.cfg.suspect_min_s, self.cfg.suspect_s - span * math.log(c + 1) / math.log(k + 1))
+
     def _forgive_own_stall(self, now: float) -> None:
         """Lifeguard's local health: if this watcher itself could not run for a while (a CPU stall,
         its host busy), the acks it missed meanwhile say nothing of its peers. Timers of probes
@@ -159,9 +173,10 @@ class Detector:
     def _check_suspects(self, now: float) -> None:
         for node in list(self.suspects):
             view = self.views[node]
-            if now - view.since >= self.cfg.suspect_s:
-                evidence = {"by": self.me, "how": f"no ack to direct and {self.cfg.indirect} indirect probes, "
-                            f"suspected {now - view.since:.1f} s without refutation", "inc": view.inc}
+            if now - view.since >= self.suspicion_timeout(len(view.confirm)):
+                evidence = {"by": self.me, "inc": view.inc,
+                            "how": f"no ack to direct and {self.cfg.indirect} indirect probes, suspected by "
+                                   f"{len(view.confirm)} watcher(s) for {now - view.since:.1f} s without refutation"}
                 self._declare_dead(node, view.inc, evidence, now)
 
     # -- local ranks ------------------------------------------------------------------------------
@@ -219,6 +234,8 @@ class Detector:
         kind = body.get("k")
         if kind == "r":
             key = ("rank", body["r"], body["gen"])
+        elif kind == "s":
+            key = ("node", body["n"], body["i"], kind, body.get("by"))  # each confirmation counts
         else:
             key = ("node", body["n"], body["i"], kind)
         if key in self._seen:
@@ -246,9 +263,13 @@ class Detector:
             self.suspects.discard(node)
             return True
         if kind == "s" and inc >= view.inc and view.state == ALIVE:
-            view.state, view.inc, view.since = SUSPECT, inc, now
+            view.state, view.inc, view.since, view.confirm = SUSPECT, inc, now, {body.get("by")}
             self.suspects.add(node)
             return True
+        if kind == "s" and inc == view.inc and view.state == SUSPECT:
+            fresh = body.get("by") not in view.confirm and len(view.confirm) <= self.cfg.confirmations
+            view.confirm.add(body.get("by"))
+            return fresh  # passed on while it still shortens the timeout
         if kind == "d" and inc >= view.inc and view.state != DEAD:
             view.state, view.inc = DEAD, inc
             self.suspects.discard(node)
@@ -259,7 +280,7 @@ class Detector:
     # -- verdicts and gossip ----------------------------------------------------------------------
 
     def _suspect(self, node: int, inc: int, now: float) -> None:
-        if self.views[node].state == ALIVE:
+        if self.views[node].state != DEAD:  # a first suspicion, or one more confirmation
             self._learn({"k": "s", "n": node, "i": inc, "by": self.me}, now)
 
     def _declare_dead(self, node: int, inc: int, evidence: dict, now: float) -> None:
