@@ -45,7 +45,7 @@ NAME_WITHIN_S = 15.0
 NEGATIVE_WINDOW_S = 12.0
 POSITIVE = ("kill", "stop", "node")
 NEGATIVE = ("slow", "starved", "lossy")
-TICK_S = 0.05
+TICK_S = 0.1
 
 
 @dataclass
@@ -82,6 +82,7 @@ class Sim:
         self.lossy: set[int] = set()
         self.side: dict[int, int] | None = None  # partition: node -> side
         self.sent = 0
+        self.late: list[float] = []  # how late each tick ran: this process's own CPU starvation
         self.faults: list[Fault] = []
         self.false: dict[tuple, dict] = {}
         self.incs = [0] * self.nodes
@@ -215,16 +216,17 @@ class Sim:
 
 
 def run(world: int, faults: int, concurrent: int, seed: int, loss: float, rank_beat: float,
-        partitions: bool = False) -> dict:
+        partitions: bool = False, quiet: float = 0.0) -> dict:
     sim = Sim(world, seed, loss, rank_beat)
     kinds = ("partition",) if partitions else POSITIVE + NEGATIVE
     t0 = time.monotonic()
     cpu0 = time.process_time()
     next_tick = next_observe = next_beat = next_inject = t0 + 1.0  # a quiet second first
     injected = 0
-    while injected < faults or any(f.done is None for f in sim.faults):
+    while injected < faults or any(f.done is None for f in sim.faults) or time.monotonic() < t0 + quiet:
         now = time.monotonic()
         if now >= next_tick:
+            sim.late.append(now - next_tick)
             sim.step(0.0)  # what arrived while this process could not run is read before any timer
             observe, beat = now >= next_observe, now >= next_beat
             if observe:
@@ -241,7 +243,9 @@ def run(world: int, faults: int, concurrent: int, seed: int, loss: float, rank_b
                 f.watchers = set(range(sim.nodes)) - sim.down - ({f.target} if f.kind == "node" else set())
                 sim.faults.append(f)
                 injected += 1
-        sim.step(max(0.0, min(next_tick, next_inject) - time.monotonic()))
+        can_inject = injected < faults and sum(f.done is None for f in sim.faults) < concurrent
+        wake = min(next_tick, next_inject) if can_inject else next_tick  # never a busy wait
+        sim.step(max(0.0, wake - time.monotonic()))
     wall = time.monotonic() - t0
     return _figures(sim, world, wall, time.process_time() - cpu0, partitions)
 
@@ -280,6 +284,9 @@ def _reset_after_partition(sim: Sim) -> None:
     base = (max(d.inc for d in sim.detectors) + 1) * 10
     sim.incs = [base] * sim.nodes
     sim.detectors = [sim._detector(n) for n in range(sim.nodes)]  # noqa: SLF001
+    for det in sim.detectors:  # datagrams still in flight speak of the old job: older incarnations
+        for view in det.views.values():
+            view.inc = base
 
 
 def _figures(sim: Sim, world: int, wall: float, cpu: float, partitions: bool) -> dict:
@@ -308,6 +315,8 @@ def _figures(sim: Sim, world: int, wall: float, cpu: float, partitions: bool) ->
         "false_verdicts": len(sim.false), "false_examples": [str(v) for v in list(sim.false.values())[:3]],
         "msgs_per_rank_s": round(sim.sent / world / wall, 3), "cpu_per_rank_pct": round(100 * cpu / wall / world, 4),
         "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+        "tick_late_p50_s": round(statistics.median(sim.late), 3) if sim.late else None,
+        "tick_late_p99_s": round(_pct(sorted(sim.late), 0.99), 3) if sim.late else None,
     }
 
 
@@ -321,6 +330,7 @@ def main() -> int:
     ap.add_argument("--faults", type=int, default=200)
     ap.add_argument("--concurrent", type=int, default=0, help="faults at once (default: max(4, nodes // 8))")
     ap.add_argument("--partitions", action="store_true", help="partition trials instead of the fault mix")
+    ap.add_argument("--quiet", type=float, default=0.0, help="with --faults 0: run this long without a fault")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--loss", type=float, default=0.02)
     ap.add_argument("--rank-beat", type=float, default=1.0)
@@ -330,7 +340,8 @@ def main() -> int:
         print(f"sim_liveness: --world must be a multiple of {RANKS_PER_NODE}, at least 16", file=sys.stderr)
         return 2
     concurrent = args.concurrent or (1 if args.partitions else max(4, args.world // RANKS_PER_NODE // 8))
-    out = run(args.world, args.faults, concurrent, args.seed, args.loss, args.rank_beat, args.partitions)
+    out = run(args.world, args.faults, concurrent, args.seed, args.loss, args.rank_beat, args.partitions,
+              args.quiet)
     out.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), seed=args.seed, loss=args.loss,
                concurrent=concurrent)
     print(json.dumps(out))
