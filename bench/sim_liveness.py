@@ -171,8 +171,9 @@ class Sim:
         f.done = now
         if f.kind == "node":
             self.down.discard(f.target)
-            for other in self.faults:  # a watcher that restarted did not hear of earlier faults
-                other.watchers.discard(f.target)
+            for other in self.faults:  # a watcher that restarted did not hear of faults still open
+                if other.done is None:
+                    other.watchers.discard(f.target)
             self.incs[f.target] = f.until = (max(d.inc for d in self.detectors) + 1) * 10
             self.detectors[f.target] = self._detector(f.target)
             self.detectors[f.target].rejoin(self.incs[f.target])
