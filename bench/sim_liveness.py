@@ -116,10 +116,12 @@ class Sim:
 
     def _verdict(self, node: int, key: tuple, ev: dict) -> None:
         now = time.monotonic()
+        for f in self.faults:  # an open fault first: a restarted watcher knows only old incarnations
+            if f.done is None and (f.key == key or (f.kind == "node" and key[:2] == ("node", f.target))):
+                f.named_by.setdefault(node, now)
+                return
         for f in self.faults:
             if f.key == key or _same_life(f, key):  # late (it restarted meanwhile) but true
-                if f.done is None:
-                    f.named_by.setdefault(node, now)
                 return
             if f.done is None and f.kind == "partition" and key[0] == "node" and self.side[key[1]] != self.side[node]:
                 f.named_by.setdefault(node, now)
@@ -151,6 +153,9 @@ class Sim:
             node = self.rng.choice(pool)
             if kind == "node":
                 self.down.add(node)
+                for other in self.faults:  # a watcher down during a fault is no survivor of it
+                    if other.done is None:
+                        other.watchers.discard(node)
                 return Fault(kind, node, ("node", node, self.incs[node]), now)
             self.lossy.add(node)
             return Fault(kind, node, None, now)
@@ -313,12 +318,28 @@ def _figures(sim: Sim, world: int, wall: float, cpu: float, partitions: bool) ->
                    f"named by {len(f.named_by)} of {len(sim.survivors(f))} survivors, "
                    f"first after {min(f.named_by.values()) - f.start:.1f} s" if f.named_by else f"{f.kind} {f.target}: "
                    "named by nobody" for f in pos if f not in named][:5],
+        "deaf": _deaf(sim, [f for f in pos if f not in named]),
         "false_verdicts": len(sim.false), "false_examples": [str(v) for v in list(sim.false.values())[:3]],
         "msgs_per_rank_s": round(sim.sent / world / wall, 3), "cpu_per_rank_pct": round(100 * cpu / wall / world, 4),
         "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
         "tick_late_p50_s": round(statistics.median(sim.late), 3) if sim.late else None,
         "tick_late_p99_s": round(_pct(sorted(sim.late), 0.99), 3) if sim.late else None,
     }
+
+
+def _deaf(sim: Sim, missed: list[Fault]) -> dict:
+    """The watchers that missed most verdicts, and how they and the others saw each other at the end."""
+    count: dict[int, int] = {}
+    for f in missed:
+        for n in sim.survivors(f) - set(f.named_by):
+            count[n] = count.get(n, 0) + 1
+    out = {}
+    for n, c in sorted(count.items(), key=lambda x: -x[1])[:3]:
+        det = sim.detectors[n]
+        out[str(n)] = {"missed": c, "it_sees_dead": sum(v.state == "dead" for v in det.views.values()),
+                       "seen_dead_by": sum(d.views.get(n) is not None and d.views[n].state == "dead"
+                                           for d in sim.detectors), "inc": det.inc, "down": n in sim.down}
+    return out
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -210,6 +210,7 @@ class Detector:
     def receive(self, msg: dict) -> None:
         now = self.clock()
         sender = msg.get("f")
+        self._heard_from(sender, msg.get("i"), now)
         for body in msg.get("g") or ():
             self._learn(body, now)
         kind = msg.get("t")
@@ -221,6 +222,13 @@ class Detector:
             self._seq += 1
             self._relays[self._seq] = (sender, msg.get("s"))
             self._send(msg.get("tg"), {"t": "ping", "s": self._seq})
+
+    def _heard_from(self, sender, inc, now: float) -> None:
+        """Every message carries its sender's incarnation: one newer than what we know is an alive
+        update in itself (a watcher that restarted, or refuted a suspicion we never heard of)."""
+        view = self.views.get(sender)
+        if view is not None and isinstance(inc, int) and inc > view.inc:
+            self._learn({"k": "a", "n": sender, "i": inc}, now)
 
     def _on_ack(self, msg: dict, now: float) -> None:
         seq = msg.get("s")
@@ -312,7 +320,7 @@ class Detector:
         return [u.body for u in chosen]
 
     def _send(self, node: int, msg: dict) -> None:
-        msg["f"] = self.me
+        msg["f"], msg["i"] = self.me, self.inc
         news = self._piggyback()
         if node in self.suspects:
             news += [u.body for u in self.updates.values()
