@@ -93,6 +93,24 @@ def test_a_slow_rank_is_not_reported(tmp_path):
     assert run.wall > 20
 
 
+@pytest.mark.timeout(120)
+def test_a_busy_slow_rank_and_lost_beats_raise_no_alarm(tmp_path):
+    """Issue 19: slow but alive is never stuck. With the deadline cut to 2 s (so that the issue's
+    60 s step, 30 s collective and 30 s in C are 6x, 3x and 3x the deadline): rank 1 sleeps 12 s
+    in one step while rank 0 waits for it in all_reduce, then spends 6 s or more in one regex call
+    that holds the GIL (its heartbeat thread is starved: only its sidecar and its /proc state say
+    it runs), and 5 % of every beat is dropped. Nobody is ended, nothing is recorded."""
+    env = base_env(**GUARDED, PDOC_SLOW_S="12", PDOC_GIL_S="6", PADDLE_DOCTOR_BEAT_LOSS="0.05")
+    run = launch(tmp_path, 2, "eval_fault.py", ["alive", "1"], run_opts=["--trace", "--watchdog-timeout", "2"],
+                 env=env, timeout=100)
+    assert run.rc == 0, run.err[-3000:] + run.log(0)[-2000:]
+    assert "[paddle-doctor] watchdog" not in run.log(0) + run.log(1)
+    assert not list(run.log_dir.glob("paddle_doctor_*")), sorted(run.log_dir.iterdir())
+    held = [float(x) for x in re.findall(r"PDOC_GIL_HELD (\d+\.\d+)", run.log(1))]
+    assert held and held[0] >= 6.0, run.log(1)[-2000:]
+    assert run.wall > 18
+
+
 @pytest.mark.timeout(90)
 def test_preflight_names_the_rank_whose_plan_differs(tmp_path):
     """Rank 1 skipped loading the checkpoint and reads one sample fewer: every rank raises the same

@@ -8,6 +8,8 @@ FAULT (on rank VICTIM, default 1, at evaluation step 2 of 4):
   sigstop        the rank SIGSTOPs itself (a stuck rank: every thread frozen)
   exception      the rank raises ValueError
   slow           the rank sleeps 20 s in one step (its heartbeat thread keeps running)
+  alive          the rank sleeps PDOC_SLOW_S (default 60) in one step, then runs a regex in C that
+                 holds the GIL for PDOC_GIL_S (default 30: its heartbeat thread is starved)
   only_rank0     after the loop, rank 0 alone calls all_reduce (keeping the best score)
   gather_shapes  the last batch has 3 rows on the victim, 4 elsewhere, and every step all_gathers
   uneven         the victim has 2 more batches; every step all_reduces running stats
@@ -16,7 +18,9 @@ The loop runs inside ``paddle_doctor.runtime.guards.watchdog.guarded("evaluate")
 """
 
 import contextlib
+import math
 import os
+import re
 import signal
 import sys
 import time
@@ -54,6 +58,26 @@ def inject(fault, step):
         raise ValueError("simulated bug in the metric code")
     elif fault == "slow":
         time.sleep(20)
+    elif fault == "alive":
+        time.sleep(float(os.environ.get("PDOC_SLOW_S", "60")))
+        held = hold_gil(float(os.environ.get("PDOC_GIL_S", "30")))
+        print(f"PDOC_GIL_HELD {held:.2f}", flush=True)
+
+
+def hold_gil(seconds):
+    """One call into the regex engine that takes about ``seconds`` s: it never releases the GIL.
+    Backtracking on (x+x+)+y doubles its time with each x; calibrated on this machine first."""
+    pattern = re.compile(r"(x+x+)+y")
+    n, took = 14, 0.0
+    while took < 0.05:
+        n += 1
+        t0 = time.perf_counter()
+        pattern.match("x" * n)
+        took = time.perf_counter() - t0
+    n += max(0, math.ceil(math.log2(1.3 * seconds / took)))
+    t0 = time.perf_counter()
+    pattern.match("x" * n)
+    return time.perf_counter() - t0
 
 
 def evaluate(model, rank, fault, victim):

@@ -8,8 +8,11 @@ Each beat says what the rank is doing (phase, step, current collective) and carr
 listens on, so a rank that had to bind another port is still found.
 
 What a beat can tell:
-- a rank that sends nothing for the deadline is stopped or frozen (SIGSTOP freezes every thread);
-  a slow rank's beat thread keeps beating, so it is never mistaken for a stuck one;
+- a rank that sends nothing for the deadline, and whose process nobody sees running, is frozen or
+  unreachable; a process seen stopped (state ``T``: SIGSTOP) is stuck after half the deadline;
+- a rank whose beat thread is starved (native code holding the GIL) still runs: its sidecar
+  (``liveness/sidecar.py``, a separate process reading ``/proc/<pid>/stat``) beats for it, and
+  same-host peers read its /proc state themselves, so it is reported busy, never stuck;
 - a rank whose process is gone is dead: same-host peers are checked in /proc (pid and start time),
   remote ones by the ICMP "port unreachable" that a send to their closed socket brings back;
 - a rank that is ending says so first ("end" message: clean exit, or the error and its record).
@@ -21,14 +24,18 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import select
 import socket
+import subprocess
+import sys
 import threading
 import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from paddle_doctor.contract import BEAT_LOSS_ENV, SIDECAR_ENV
 from paddle_doctor.runtime.guards import procinfo
 from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.launch.rankenv import RankInfo
@@ -54,13 +61,37 @@ class Peer:
     gone: bool = False  # its process no longer exists
     proc_state: str | None = None  # /proc state letter, same-host peers only
     fps: dict = field(default_factory=dict)  # (group, seq) -> fingerprint
+    side: dict = field(default_factory=dict)  # the last beat of its sidecar (its process as the kernel sees it)
+    side_seen: float | None = None  # monotonic
+    stopped_since: float | None = None  # first seen in state T (its /proc or its sidecar), None once it runs
 
     def silence(self, now: float) -> float | None:
         return None if self.last_seen is None else now - self.last_seen
 
     @property
+    def pid(self) -> int | None:
+        return self.info.get("pid") or self.side.get("pid")
+
+    @property
     def local(self) -> bool:
-        return bool(self.info.get("hk")) and self.info.get("hk") == procinfo.host_key()
+        hk = self.info.get("hk") or self.side.get("hk")
+        return bool(hk) and hk == procinfo.host_key()
+
+    def runs(self, now: float, within: float) -> bool:
+        """Its process is seen running (busy or waiting, not stopped) by /proc or, within
+        ``within`` seconds, by its sidecar: alive whatever its own beat thread does."""
+        if self.gone:
+            return False
+        if self.local and self.proc_state is not None:
+            return self.proc_state not in ("T", "t")
+        fresh = self.side_seen is not None and now - self.side_seen < within
+        return fresh and self.side.get("ps") not in (None, "T", "t", "gone")
+
+    def note_state(self, state: str | None, now: float) -> None:
+        if state in ("T", "t"):
+            self.stopped_since = self.stopped_since or now
+        elif state is not None:
+            self.stopped_since = None
 
 
 def job_token(env=None) -> str:
@@ -95,14 +126,18 @@ class Mesh:
                         "pid": os.getpid(), "st": (procinfo.process_state(os.getpid()) or ("", 0))[1],
                         "hk": procinfo.host_key()}
         self._ended = False
+        self.loss = _loss()
+        self.sidecar: subprocess.Popen | None = None
         self.started = time.monotonic()  # a peer never heard from is silent since then
         self._thread = threading.Thread(target=self._run, name="paddle-doctor-heartbeat", daemon=True)
 
     def start(self) -> Mesh:
         """Beat once from the caller (so a rank that freezes right after has said who it is: its
-        pid lets same-host peers see it stopped or gone), then keep beating from a thread."""
+        pid lets same-host peers see it stopped or gone), start the sidecar that beats for this
+        process from outside it, then keep beating from a thread."""
         self.started = time.monotonic()
         self._send_all(self.payload())
+        self.sidecar = start_sidecar(self)
         self._thread.start()
         return self
 
@@ -130,9 +165,12 @@ class Mesh:
         data = self.payload("e", end)
         for _ in range(END_REPEAT):
             self._send_all(data)
+        self._stop_sidecar()  # this rank ends on purpose: no "gone" from its sidecar after its word
 
     def _send_all(self, data: bytes) -> None:
         for peer in list(self.peers.values()):
+            if self.loss and random.random() < self.loss:
+                continue  # injected loss (tests, the simulator): as if the network dropped it
             try:
                 if peer.sock is None:
                     peer.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -191,6 +229,9 @@ class Mesh:
         if peer is None:
             return
         now = time.monotonic()
+        if msg.get("k") == "s":
+            self._receive_sidecar(peer, msg, now)
+            return
         peer.first_seen = peer.first_seen or now
         peer.last_seen, peer.refused = now, 0
         if msg.get("k") != "e":  # an end message is sent while unwinding: keep what it was doing
@@ -205,21 +246,35 @@ class Mesh:
             peer.end = msg.get("end") or {}
             peer.end_seen = now
 
+    def _receive_sidecar(self, peer: Peer, msg: dict, now: float) -> None:
+        """What the kernel says of the peer's process, from its sidecar."""
+        peer.side, peer.side_seen = msg, now
+        if msg.get("ps") == "gone":
+            if not peer.gone and not peer.local:  # same-host peers are read in /proc directly
+                self._drain()  # its own "end" message, sent before it exited, comes first
+                peer.gone = True
+            return
+        if not peer.local:
+            peer.note_state(msg.get("ps"), now)
+
     def _probe_local(self) -> None:
         vanished = []
+        now = time.monotonic()
         for peer in self.peers.values():
-            pid = peer.info.get("pid")
+            pid = peer.pid
+            start = peer.info.get("st") or peer.side.get("st")
             if not pid or not peer.local:
                 if peer.refused >= REFUSALS_FOR_DEAD and peer.first_seen is not None and not peer.gone:
                     vanished.append(peer)
                 continue
             state = procinfo.process_state(int(pid))
-            if state is None or state[0] in ("Z", "X") or (peer.info.get("st") and state[1] != peer.info["st"]):
+            if state is None or state[0] in ("Z", "X") or (start and state[1] != start):
                 peer.proc_state = None
                 if not peer.gone:
                     vanished.append(peer)
             else:
                 peer.proc_state = state[0]
+                peer.note_state(state[0], now)
         if vanished:
             # A rank that ends on purpose sends its "end" message just before it exits: read what
             # arrived since the last drain before calling it gone, so that a peer's watchdog exit
@@ -230,6 +285,43 @@ class Mesh:
 
     def stop(self) -> None:
         self._ended = True
+        self._stop_sidecar()
+
+    def _stop_sidecar(self) -> None:
+        if self._static["pid"] != os.getpid():
+            return  # a forked child (DataLoader worker): the sidecar is its rank's
+        side, self.sidecar = self.sidecar, None
+        if side is not None:
+            try:
+                side.kill()
+                side.wait(timeout=1.0)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+
+
+SIDECAR_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "liveness", "sidecar.py")
+
+
+def start_sidecar(mesh: Mesh) -> subprocess.Popen | None:
+    """The sidecar process that beats for this rank from outside it (``PADDLE_DOCTOR_SIDECAR=0``:
+    none, and a rank whose beat thread is starved looks frozen again)."""
+    if os.environ.get(SIDECAR_ENV) == "0" or not os.path.exists(f"/proc/{os.getpid()}/stat"):
+        return None
+    cfg = {"r": mesh.me.rank, "j": mesh.token, "pid": os.getpid(), "st": mesh._static["st"],
+           "hk": mesh._static["hk"], "tick": mesh.tick, "loss": mesh.loss,
+           "to": [list(p.addr) for p in mesh.peers.values()]}
+    try:
+        return subprocess.Popen([sys.executable, "-I", "-S", SIDECAR_SCRIPT, json.dumps(cfg)],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, close_fds=True)
+    except OSError:
+        return None
+
+
+def _loss() -> float:
+    try:
+        return min(max(float(os.environ.get(BEAT_LOSS_ENV, "0") or 0), 0.0), 1.0)
+    except ValueError:
+        return 0.0
 
 
 def _remember(peer: Peer, fp: dict) -> None:

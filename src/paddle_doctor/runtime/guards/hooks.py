@@ -42,6 +42,9 @@ TERM_WAIT_S = 0.5
 TERM_HANDOFF_S = 2.0  # the main thread's wait for the signal thread to take SIGTERM over
 
 _state = {"excepthook": False, "signals": False, "disabled": False, "term_started": False}
+# What the peers' state says (the watchdog: peer_finding, peer_report, mesh, announce_end, fatal_line,
+# emit), handed over when it starts (``use_peers``): no import of the watchdog from here.
+_peers = {"view": None}
 _prev_excepthook = None
 _old_term = None  # the C-level sigaction of SIGTERM before ours (Paddle's handler)
 _term_lock = threading.Lock()
@@ -55,11 +58,14 @@ def on_exception(etype, exc, tb) -> None:
         exc.__paddle_doctor_recorded__ = True
     except Exception:
         pass
-    from paddle_doctor.runtime.guards import watchdog
-
+    watchdog = _peers["view"]
     own = getattr(exc, "finding", None) or _own_error_finding(exc)
     blamed = None
     trouble = ""
+    if watchdog is None:
+        _record.write_record("exception", exc_info=(etype, exc, tb), finding=own)
+        STATE.fired = True
+        return
     if own is None:
         blamed, trouble = _safely(watchdog.peer_finding, VICTIM_WAIT_S if VICTIM_RE.search(str(exc)) else 0.0)
     finding = own or blamed
@@ -100,6 +106,11 @@ def _excepthook(etype, exc, tb) -> None:
     finally:
         (_prev_excepthook or sys.__excepthook__)(etype, exc, tb)
         _record.finish()
+
+
+def use_peers(view) -> None:
+    """The watchdog hands itself over when it starts, so that a record names a vanished peer."""
+    _peers["view"] = view
 
 
 def install_python_hooks() -> None:
@@ -208,8 +219,10 @@ def _on_term() -> None:
 def _record_term() -> None:
     if _state["disabled"] or STATE.fired:
         return
-    from paddle_doctor.runtime.guards import watchdog
-
+    watchdog = _peers["view"]
+    if watchdog is None:
+        _record.write_record("signal", signal_name="SIGTERM")
+        return
     finding, trouble = _safely(watchdog.peer_finding, TERM_WAIT_S)
     path = _record.write_record("signal", signal_name="SIGTERM", finding=finding,
                                 peers=watchdog.peer_report(watchdog.mesh()))

@@ -1,0 +1,226 @@
+"""The watchdog's verdict on its peers: which one is dead, failed, stuck or in another collective.
+
+Split from ``watchdog`` (which fires): this module only reads a ``heartbeat.Mesh`` and returns a
+``Finding`` or None, so it is tested without ending anything. What "stuck" means here:
+
+- a peer whose process cannot run: seen stopped (state ``T``, SIGSTOP or a debugger) in its
+  /proc (same host) or by its sidecar for half the deadline (``stop_after``);
+- a peer of which nothing is heard for the deadline, neither its beats nor its sidecar's: a
+  frozen host, or a network that no longer reaches it;
+- not a peer whose own beats stop while its process is seen running (``R``/``S``/``D``): native
+  code holds its GIL, or it is just slow. That rank is busy, never ended.
+
+Nothing here imports paddle.
+"""
+
+from __future__ import annotations
+
+import json
+
+from paddle_doctor.contract import FAULT_PREFIX, GUARD_KINDS, RECORD_PREFIX
+from paddle_doctor.findings import Confidence, Finding
+from paddle_doctor.runtime.guards import collcheck, heartbeat
+from paddle_doctor.runtime.guards.guardfinding import guard_finding, merged
+from paddle_doctor.runtime.guards.guardstate import STATE
+from paddle_doctor.runtime.guards.trace import describe
+from paddle_doctor.runtime.launch import rankenv
+
+REPORTED_GRACE_S = 1.0  # a peer's named finding, before this rank adopts it
+MISMATCH_PERSIST_S = 1.0  # both sides blocked this long in different collectives: not a transient
+STOP_FRACTION = 0.5  # a process seen stopped this fraction of the deadline is stuck
+# Which finding wins when several things are wrong at once; each group may hold several kinds.
+PRIORITY = ("reported", "failed", "dead", "mismatch", "stuck")
+
+EVERYWHERE = {"on": False}  # install()/run: a dead or failed peer ends this rank wherever it is
+_mismatch_since: dict = {}
+
+
+def stop_after() -> float:
+    return STATE.deadline() * STOP_FRACTION
+
+
+def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None, grace: float = REPORTED_GRACE_S,
+          ending: bool = False) -> Finding | None:
+    """The most serious thing wrong with the peers, as a Finding, or None.
+
+    Several dead, failed or stuck peers make one finding naming them all; a reported finding
+    (a peer's own watchdog or guard named the culprit) is adopted as it is, so that every
+    survivor names the same ranks. ``ending``: this rank is ending anyway (SIGTERM, an
+    exception), so a peer never heard from whose heartbeat port refuses counts as dead at once.
+    """
+    guarded = STATE.guarded() if guarded is None else guarded
+    found: list[tuple[str, Finding]] = []
+    for peer in sorted(m.peers.values(), key=lambda p: p.rank):
+        found.extend(_peer_findings(peer, now, guarded, grace, m.started, ending))
+    mismatch = _collective_mismatch(m, now)
+    if mismatch is not None:
+        found.append(("mismatch", mismatch))
+    for group in PRIORITY:
+        same = [f for g, f in found if g == group]
+        if same and group in ("reported", "mismatch"):
+            return same[0]
+        if same:
+            by_kind = [f for f in same if f.code == same[0].code]
+            return merged(by_kind)
+    return None
+
+
+def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float, started: float,
+                   ending: bool):
+    end = peer.end
+    if not (guarded or EVERYWHERE["on"]):
+        return
+    hold = 0.0 if ending else STATE.hold()  # the region raises a catchable error itself first (evaluate)
+    if end is not None and not end.get("ok"):
+        yield from _ended_badly(peer, now, grace, hold)
+        return
+    if end is None and peer.gone:
+        crash = _crash_dump(peer.rank)
+        if crash:
+            yield "dead", guard_finding("crashed", [peer.rank],
+                                        f"rank {peer.rank} crashed in native code ({crash}){_doing(peer)}")
+        else:
+            yield "dead", guard_finding(
+                "dead", [peer.rank], f"rank {peer.rank} died without a word: its process is gone (killed by a "
+                f"signal, e.g. SIGKILL from the kernel's OOM killer or kill -9){_doing(peer)}")
+        return
+    if end is None and guarded:
+        yield from _silent(peer, now, started + hold, ending)
+
+
+def _ended_badly(peer: heartbeat.Peer, now: float, grace: float, hold: float = 0.0):
+    reported = peer.end.get("finding")
+    if reported and reported.get("message"):
+        # A guard's error (pre-flight, check mode) is raised on every rank at once: let this
+        # rank's own exception, with its table, end it; adopt the peer's finding only if not.
+        if now - peer.end_seen >= grace:
+            f = Finding.from_dict(reported)
+            yield "reported", guard_finding(f.code if f.code else "failed", f.ranks or [peer.rank],
+                                            f"{f.message} (reported by rank {peer.rank})", cause=f.cause)
+        return
+    if now - peer.end_seen >= hold:
+        yield "failed", guard_finding("failed", [peer.rank], f"rank {peer.rank} ended with an error "
+                                      f"({_where_recorded(peer.rank)}){_doing(peer)}")
+
+
+def _silent(peer: heartbeat.Peer, now: float, started: float, ending: bool):
+    """A peer stopped, or that stopped beating, or never beat at all (it froze or died before its
+    first beat) and that nobody sees running."""
+    deadline = STATE.deadline()
+    if peer.stopped_since is not None and now - peer.stopped_since >= stop_after():
+        yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} has been stopped for "
+                                     f"{now - peer.stopped_since:.1f} s: its process is in state T (SIGSTOP or a "
+                                     f"debugger) and cannot run{_doing(peer)}")
+        return
+    if peer.runs(now, deadline):
+        return  # busy (its beat thread starved by native code holding the GIL) or slow: alive
+    silence = peer.silence(now)
+    if silence is not None:
+        if silence >= deadline:
+            why = "its process is stopped (state T: SIGSTOP or a debugger)" if peer.proc_state in ("T", "t") \
+                else "its process is frozen or unreachable (nor does its sidecar say it runs)"
+            yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} has sent no heartbeat for "
+                                         f"{silence:.1f} s: {why}{_doing(peer)}")
+        return
+    waited = now - started
+    if not ending and waited < deadline:
+        return
+    recorded = _peer_record(peer.rank)
+    if recorded is not None:  # it ended before we listened (we joined late): its record says why
+        yield from recorded
+    elif ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD:
+        yield "dead", guard_finding(
+            "dead", [peer.rank], f"rank {peer.rank} was never heard from in {waited:.1f} s and nothing listens on "
+            f"its heartbeat port: it died before its first heartbeat (e.g. SIGKILL from the OOM killer) or "
+            f"never reached a guarded region", confidence=Confidence.MEDIUM,
+            why="no heartbeat ever arrived, and the kernel refuses datagrams to its port")
+    elif waited >= deadline:
+        yield "stuck", guard_finding(
+            "missing", [peer.rank], f"rank {peer.rank} has not been heard from in {waited:.1f} s (no heartbeat "
+            f"since this rank started watching): it froze or died before its first heartbeat, or never reached "
+            f"a guarded region{STATE.regions[-1].hint if STATE.regions else ''}", confidence=Confidence.MEDIUM,
+            why="every other rank beats; this one never did within the deadline")
+
+
+def _peer_record(rank: int):
+    """A never-heard peer's error record of this run (same host or shared log dir), as findings."""
+    me = rankenv.current()
+    try:
+        data = json.loads((me.log_dir / f"{RECORD_PREFIX}{rank}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("run_id") != me.run_id:
+        return None  # an earlier run's leftover
+    reported = data.get("finding") or {}
+    if reported.get("message") and reported.get("ranks"):
+        f = Finding.from_dict(reported)
+        return [("reported", guard_finding(f.code if f.code in GUARD_KINDS else "failed", f.ranks,
+                                           f"{f.message} (recorded by rank {rank})", cause=f.cause))]
+    return [("failed", guard_finding("failed", [rank], f"rank {rank} ended with an error ({_where_recorded(rank)})"))]
+
+
+def _crash_dump(rank: int) -> str:
+    """The first line of a same-host peer's faulthandler dump ("Fatal Python error: Aborted")."""
+    path = rankenv.current().log_dir / f"{FAULT_PREFIX}{rank}.dump"
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            first = f.readline().strip()
+    except OSError:
+        return ""
+    return f"{first}; see {path.parent.name}/{path.name}" if first else ""
+
+
+def _where_recorded(rank: int) -> str:
+    me = rankenv.current()
+    return f"see its log and {me.log_dir.name}/{RECORD_PREFIX}{rank}.json"
+
+
+def _doing(peer: heartbeat.Peer) -> str:
+    info = peer.info
+    parts = []
+    if info.get("ph"):
+        step = info.get("sp")
+        parts.append(f"in {info['ph']}" + ("" if step is None else f" step {step}" if isinstance(step, int)
+                                            else f" ({step})"))
+    if info.get("c"):
+        parts.append(f"inside {describe(info['c'])}")
+    elif info.get("l"):
+        parts.append(f"after {describe(info['l'])}")
+    return f"; last seen {', '.join(parts)}" if parts else ""
+
+
+def _collective_mismatch(m: heartbeat.Mesh, now: float) -> Finding | None:
+    """In a traced collective (check mode off): a peer that will never join it."""
+    cur = STATE.current
+    if cur is None or cur.p2p or STATE.checking:
+        _mismatch_since.clear()
+        return None
+    mine = cur.fingerprint()
+    members = [r for r in (cur.members or m.peers) if r in m.peers]
+    ended = {r: m.peers[r].end for r in members if (m.peers[r].end or {}).get("ok")}
+    ended = {r: e for r, e in ended.items() if _seq_of(e.get("last"), cur.group) < cur.seq}
+    if ended:
+        return collcheck.compare({m.me.rank: mine}, ended)
+    return _blocked_elsewhere(m, members, mine, now)
+
+
+def _seq_of(fp: dict | None, group: int) -> int:
+    return int(fp["s"]) if fp and fp.get("g") == group else -1
+
+
+def _blocked_elsewhere(m, members, mine: dict, now: float) -> Finding | None:
+    fps = {r: m.peers[r].info.get("c") for r in members}
+    fps = {r: fp for r, fp in fps.items() if fp and fp.get("g") == mine["g"]}
+    same = {r: fp for r, fp in fps.items() if fp.get("s") == mine["s"]}
+    report = collcheck.compare({m.me.rank: mine, **same}) if same else None
+    if report is None and any(fp.get("s") != mine["s"] for fp in fps.values()):
+        others = "; ".join(f"rank {r} is in {describe(fp)}" for r, fp in sorted(fps.items()))
+        report = guard_finding("mismatch", set(fps) | {m.me.rank}, f"ranks are blocked in different "
+                               f"collectives: rank {m.me.rank} is in {describe(mine)}; {others}")
+    if report is None:
+        _mismatch_since.clear()
+        return None
+    first = _mismatch_since.setdefault(report.message, now)
+    if now - first < MISMATCH_PERSIST_S:
+        return None
+    return report
