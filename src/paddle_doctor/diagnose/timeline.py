@@ -53,7 +53,9 @@ def log_span(head: bytes, tail: bytes, stamp: Callable[[str], float | None]) -> 
     first = next((t for t in map(stamp, _lines_forwards(head)) if t is not None), None)
     last_time = progress = progress_time = None
     for line in _lines_backwards(tail):
-        t = None if line[:1].isspace() else stamp(line)  # an indented line (a traceback's) has no time
+        if line[:1].isspace():
+            continue  # an indented line (a traceback's frame) has no time and is no progress
+        t = stamp(line)
         if t is not None:
             last_time = t if last_time is None else last_time
             if progress is None and not GLOG_LINE.match(line) and not NOISE.search(line):

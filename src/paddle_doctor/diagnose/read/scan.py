@@ -157,7 +157,8 @@ class _ChunkScanner:
         self.base = 0  # stream offset of carry[0]
         self.line_no = 1  # number of the line that starts at carry[0] (when counting)
         self.tail = b""  # the end of what was examined last (for the file's last line)
-        self.kept = b""  # the last TAIL_KEEP_BYTES examined
+        self._kept: list[bytes] = []  # the last chunks examined, at least TAIL_KEEP_BYTES of them
+        self._kept_len = 0
         self.trailing = False
 
     def feed(self, data: bytes) -> Iterator[Hit]:
@@ -189,7 +190,16 @@ class _ChunkScanner:
             self.carry, self.trailing = b"", True
 
     def _keep(self, data: bytes) -> None:
-        self.kept = data if len(data) >= TAIL_KEEP_BYTES else (self.kept + data)[-TAIL_KEEP_BYTES:]
+        # Chunks are listed, not joined: a join per chunk copied the whole kept tail every time.
+        self._kept.append(data)
+        self._kept_len += len(data)
+        while len(self._kept) > 1 and self._kept_len - len(self._kept[0]) >= TAIL_KEEP_BYTES:
+            self._kept_len -= len(self._kept.pop(0))
+
+    @property
+    def kept(self) -> bytes:
+        """The last TAIL_KEEP_BYTES examined (fewer in a shorter file)."""
+        return b"".join(self._kept)[-TAIL_KEEP_BYTES:]
 
     def _hits_in(self, buf: bytes, end: int) -> Iterator[Hit]:
         last_start, counted_to, line_no = -1, 0, self.line_no
