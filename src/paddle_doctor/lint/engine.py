@@ -65,7 +65,7 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
     if workers > 1 and len(files) >= PARALLEL_MIN_FILES:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = [_from_worker(r) for r in pool.map(_worker, args, chunksize=16)]
+            results = list(pool.map(_worker, args, chunksize=16))  # FileResults pickle (Facts does)
     else:
         results = [lint_file(*a) for a in args]
     package = Summary()
@@ -79,16 +79,17 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
                       warnings=[w for r in results for w in r.warnings])
 
 
-def _worker(args) -> tuple:
-    return _record(lint_file(*args))
+def _worker(args) -> FileResult:
+    return lint_file(*args)
 
 
 def _record(result: FileResult) -> tuple:
+    """A FileResult as JSON-able data, for the results cache."""
     return (result.path, [f.to_dict() for f in result.findings], result.skipped, result.error, result.warnings,
-            result.fixed, result.parsed, result.summary.to_tuple())  # Finding.facts is a read-only mapping proxy, which does not pickle
+            result.fixed, result.parsed, result.summary.to_tuple())
 
 
-def _from_worker(data: tuple) -> FileResult:
+def _from_record(data: tuple) -> FileResult:
     path, findings, skipped, error, warnings, fixed, parsed, summary = data
     return FileResult(path, [Finding.from_dict(f) for f in findings], skipped=skipped, error=error,
                       warnings=warnings, fixed=fixed, parsed=parsed, summary=Summary.from_tuple(summary))
@@ -107,7 +108,7 @@ def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = Fal
     key = cache_key(path, data, enabled)
     cached = cache_load(cache_dir, key)
     if cached is not None:
-        return _from_worker(tuple(cached))
+        return _from_record(tuple(cached))
     result = _lint_bytes(path, data, enabled, fix, unsafe_fixes)
     if result.error is None:  # a rule bug is reported again on the next run, not remembered
         cache_store(cache_dir, key, _record(result))
