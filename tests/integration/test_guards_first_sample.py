@@ -55,8 +55,14 @@ def naming_times(run, victim: int, world: int) -> dict[int, float]:
     return out
 
 
+# The heaviest scenario (3 ranks, each with 2 loader workers) failed once beside three other
+# launches on 2 cores (a survivor named the victim but its exit went untimed); it runs alone.
+HEAVY = ("sigkill-w3-loader2",)
+
+
 @pytest.mark.timeout(90)
-@pytest.mark.parametrize("scenario", list(SCENARIOS))
+@pytest.mark.parametrize("scenario", [pytest.param(s, marks=pytest.mark.serial) if s in HEAVY else s
+                                      for s in SCENARIOS])
 def test_a_rank_lost_before_its_first_word_is_named_by_every_survivor(scenario, tmp_path):
     fault, victim, world, data = SCENARIOS[scenario]
     run = run_scenario(tmp_path, fault, victim, world, data)

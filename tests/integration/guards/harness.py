@@ -55,6 +55,9 @@ def base_env(**extra: str) -> dict[str, str]:
     return env
 
 
+SETTLE_S = 5.0
+
+
 def launch(tmp: Path, world: int, script: str, args: list[str], *, run_opts: list[str] | None = None,
            env: dict[str, str] | None = None, timeout: float = 90, stop_after: list[int] | None = None,
            grace: float = 1.0) -> Launch:
@@ -75,6 +78,7 @@ def launch(tmp: Path, world: int, script: str, args: list[str], *, run_opts: lis
     watcher.start()
     try:
         out, err = _communicate(proc, watcher, tag, time.monotonic() + timeout, stop_after, grace)
+        watcher.settle(SETTLE_S)  # a worker the launcher left behind may still be on its way out
     finally:
         watcher.stop()
         end_all(proc, tag)
@@ -141,6 +145,13 @@ class _Watcher(threading.Thread):
                     self.gone[pid] = (rank, now)
                     del self.alive[pid]
             self._stop_event.wait(0.05)
+
+    def settle(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` s) until no worker seen alive is still alive, so that the exit
+        of a worker that outlives its launcher by a moment is timed, not cut off by end_all."""
+        until = time.monotonic() + timeout
+        while self.alive and time.monotonic() < until and self.is_alive():
+            time.sleep(0.05)
 
     def stop(self) -> None:
         self._stop_event.set()
