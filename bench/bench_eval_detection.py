@@ -96,23 +96,19 @@ def worker(out: str, n: int, boxes: int) -> None:
 
 def launch(n: int, boxes: int, timeout: float) -> list[dict]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-    from paddle_doctor.lab import _procs
+    from paddle_doctor.process.bounded_run import run_bounded
 
     with tempfile.TemporaryDirectory(prefix="bench-eval-det-") as tmp:
-        work, tag = Path(tmp), _procs.new_tag()
+        work = Path(tmp)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PADDLE_", "FLAGS_"))}
-        env.update({_procs.TAG_VAR: tag, "OMP_NUM_THREADS": "1"})
+        env["OMP_NUM_THREADS"] = "1"
         cmd = [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", "2", "--log_dir",
                str(work / "log"), str(Path(__file__).resolve()), "worker", str(work / "out"), str(n), str(boxes)]
-        proc = _procs.start(cmd, work, env, work / "terminal.out")
-        try:
-            finished = _procs.wait_until([proc], time.monotonic() + timeout)
-        finally:
-            _procs.end_all([proc], tag)
+        run = run_bounded(cmd, cwd=work, env=env, output=work / "terminal.out", timeout=timeout)
         outs = [work / f"out.{r}" for r in range(2)]
-        if not finished or proc.returncode != 0 or not all(p.exists() for p in outs):
+        if run.returncode != 0 or not all(p.exists() for p in outs):
             tail = (work / "log" / "workerlog.0").read_text(errors="replace")[-3000:] if (work / "log").exists() else ""
-            raise SystemExit(f"launcher failed (rc {proc.returncode}, finished {finished}):\n{tail}")
+            raise SystemExit(f"launcher failed (rc {run.returncode}, timed out {run.timed_out}):\n{tail}")
         return [json.loads(p.read_text()) for p in outs]
 
 

@@ -174,23 +174,19 @@ def worker(out: str, n: int, batch: int, rounds: int, model: str) -> None:
 # --- driver ------------------------------------------------------------------------------------
 
 def launch(n: int, batch: int, rounds: int, model: str, timeout: float) -> dict:
-    from paddle_doctor.lab import _procs
+    from paddle_doctor.process.bounded_run import run_bounded
 
     with tempfile.TemporaryDirectory(prefix="bench-evaluate-") as tmp:
-        work, tag = Path(tmp), _procs.new_tag()
+        work = Path(tmp)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PADDLE_", "FLAGS_"))}
-        env.update({_procs.TAG_VAR: tag, "OMP_NUM_THREADS": "1"})
+        env["OMP_NUM_THREADS"] = "1"
         cmd = [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", "2", "--log_dir",
                str(work / "log"), str(Path(__file__).resolve()),  # positional: the launcher's own
                "worker", str(work / "out.json"), str(n), str(batch), str(rounds), model]  # argparse eats --n
-        proc = _procs.start(cmd, work, env, work / "terminal.out")
-        try:
-            finished = _procs.wait_until([proc], time.monotonic() + timeout)
-        finally:
-            _procs.end_all([proc], tag)
-        if not finished or proc.returncode != 0 or not (work / "out.json").exists():
+        run = run_bounded(cmd, cwd=work, env=env, output=work / "terminal.out", timeout=timeout)
+        if run.returncode != 0 or not (work / "out.json").exists():
             tail = (work / "log" / "workerlog.0").read_text(errors="replace")[-3000:] if (work / "log").exists() else ""
-            raise SystemExit(f"launcher failed (rc {proc.returncode}, finished {finished}):\n{tail}")
+            raise SystemExit(f"launcher failed (rc {run.returncode}, timed out {run.timed_out}):\n{tail}")
         return json.loads((work / "out.json").read_text())
 
 

@@ -36,10 +36,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "integration" / "guards"))
-sys.path.insert(0, str(REPO / "tests" / "integration"))
+sys.path.insert(0, str(REPO / "tests" / "integration"))  # the tests' helper packages
 from benchmachine import machine  # noqa: E402  (bench/ is sys.path[0] when run as a script)
-from harness import base_env, launch  # noqa: E402
+from guards.harness import base_env, launch  # noqa: E402
 from test_guards_first_sample import NAMED_WITHIN_S, naming_times  # noqa: E402
 
 DATA = ("dataset", "loader0", "loader2")

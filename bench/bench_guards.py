@@ -199,8 +199,8 @@ def evaluate_overhead(rounds: int, n: int = 10007) -> dict:
 # --- driver ----------------------------------------------------------------------------------------
 
 def _harness():
-    sys.path.insert(0, str(REPO / "tests" / "integration" / "guards"))
-    import harness
+    sys.path.insert(0, str(REPO / "tests" / "integration"))  # the tests' helper packages
+    from guards import harness
 
     return harness
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from paddle_doctor.lab import _procs
+from paddle_doctor.process.ports import PORTS_VAR
 
 REPO = Path(__file__).resolve().parents[1]
 # The shared corpus lies beside the checkout (as in CI); PADDLE_DOCTOR_CORPUS points elsewhere.
@@ -19,7 +19,7 @@ CORPORA = [CORPUS, CORPUS.parent / "real-dev2"]
 # the kernel's ephemeral range (32768-60999), and the workers bind them seconds later: another
 # launch, or any outgoing connection, can take one in between. Each xdist worker gets its own
 # slice of 10000-32000, below the ephemeral range: three quarters for Paddle (PORT_RANGE), a
-# quarter for the lab and the tests' own --master ports (_procs.PORTS_VAR).
+# quarter for the lab and the tests' own --master ports (PORTS_VAR).
 PORTS_FIRST, PORTS_END = 10000, 32000
 _PORTS_SET_BY = "PDOC_TEST_PORTS_SET_BY"
 
@@ -40,7 +40,7 @@ def pytest_configure(config):
     if "PORT_RANGE" in os.environ and _PORTS_SET_BY not in os.environ:
         return  # the caller's own choice
     # xdist's workers inherit what the controller set here: each one sets its own slice again
-    os.environ["PORT_RANGE"], os.environ[_procs.PORTS_VAR] = worker_port_ranges(worker, count)
+    os.environ["PORT_RANGE"], os.environ[PORTS_VAR] = worker_port_ranges(worker, count)
     os.environ[_PORTS_SET_BY] = worker or "pytest"
 
 

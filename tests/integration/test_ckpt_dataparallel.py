@@ -11,13 +11,12 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "workers"))
-from launch_helper import WORKERS, run_launcher, worker_logs  # noqa: E402
+from workers.launch_helper import WORKERS, run_launcher, worker_logs
+
 
 pytestmark = pytest.mark.integration
 MODEL = f"{WORKERS / 'ckpt_train_worker.py'}:build"
@@ -54,9 +53,7 @@ def test_dataparallel_checkpoints_round_trip(tmp_path):
     assert cli("ckpt", "check", stripped, "--model", MODEL).returncode == 0
 
     import paddle
-
-    sys.path.insert(0, str(WORKERS))
-    from ckpt_train_worker import SmallCNN
+    from workers.ckpt_train_worker import SmallCNN
 
     from paddle_doctor import StateDictMismatchError, load_clean
 

@@ -21,13 +21,11 @@ One launch runs every scenario in turn; each asserts what every rank raised or r
 """
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "workers"))
-from launch_helper import run_launcher, worker_logs  # noqa: E402
+from workers.launch_helper import run_launcher, worker_logs
+
 
 pytestmark = pytest.mark.integration
 HANG_LIMIT_S = 30
@@ -163,8 +161,7 @@ def test_under_run_the_library_and_the_watchdog_name_the_same_rank(tmp_path):
     exits; rank 0 first gets the library's PeerFailedError mid-loop (the watchdog holds off 2 s
     inside evaluate), and the watchdog, which ends rank 0 once it leaves evaluate, names the same
     rank; diagnose names rank 1's error as the root cause."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "guards"))
-    from harness import base_env, launch
+    from guards.harness import base_env, launch
 
     run = launch(tmp_path, 2, "../workers/edges_worker.py", [str(tmp_path), "peer_uncaught"], run_opts=[],
                  env=base_env(), timeout=90)

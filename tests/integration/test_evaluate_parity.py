@@ -9,13 +9,12 @@ a custom metric with cat/max/min/sum states, Auc; strategy="rank0"; padded token
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "workers"))
-from launch_helper import run_launcher, run_plain, worker_logs  # noqa: E402
+from workers.launch_helper import run_launcher, run_plain, worker_logs
+
 
 # one xdist worker for the module (tests/conftest.py, XDIST_GROUPS): its reference is run once
 pytestmark = pytest.mark.integration

@@ -12,13 +12,11 @@ The W=2 run ends with a ~20 s evaluation: rank 0's log shows progress lines, ran
 """
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "workers"))
-from launch_helper import run_launcher, run_plain, worker_logs  # noqa: E402
+from workers.launch_helper import run_launcher, run_plain, worker_logs
+
 
 # one xdist worker for the module (tests/conftest.py, XDIST_GROUPS): its reference is run once
 pytestmark = pytest.mark.integration

@@ -11,13 +11,11 @@
 """
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "workers"))
-from launch_helper import run_launcher, worker_logs  # noqa: E402
+from workers.launch_helper import run_launcher, worker_logs
+
 
 pytestmark = pytest.mark.integration
 

@@ -14,13 +14,12 @@ Dataset).
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "guards"))
-from harness import base_env, launch  # noqa: E402
+from guards.harness import base_env, launch
+
 
 # The watchdog's deadline (3 s here) plus 12 s: this file's launches run one at a time, on one
 # xdist worker (tests/conftest.py, XDIST_GROUPS).

@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 import re
 import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "guards"))
-from harness import base_env, launch, run_cli  # noqa: E402
+from guards.harness import base_env, launch, run_cli
+
 
 PY = sys.executable
 SUMMARY = re.compile(r"^paddle-doctor run: exit 0 in \d+\.\d s")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from paddle_doctor.lab import _procs
+from paddle_doctor.process.ports import free_ports
 
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="paddlepaddle is not installed")]
@@ -63,7 +63,7 @@ def _same_as_docs(out: str) -> None:
 
 
 def _free_port() -> int:
-    return _procs.free_ports(1)[0]  # in this xdist worker's own range (tests/conftest.py)
+    return free_ports(1)[0]  # in this xdist worker's own range (tests/conftest.py)
 
 
 def _listening(port: int) -> bool:

@@ -1,20 +1,17 @@
 """paddle_doctor.evaluate in one process, without init_parallel_env: the same results as a plain
 Paddle loop over every sample, and clear errors for inputs it cannot count exactly."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 paddle = pytest.importorskip("paddle")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration" / "workers"))
 
-from evalkit import Net, RankAuc, TokenData, ToyData, families, reference  # noqa: E402
 from paddle.io import BatchSampler, DataLoader, DistributedBatchSampler, IterableDataset  # noqa: E402
 
 from paddle_doctor import EvalResult, SyncableMetric, evaluate, pad_collate  # noqa: E402
 from paddle_doctor.errors import SampleCountError
+
+from workers.evalkit import Net, RankAuc, TokenData, ToyData, families, reference  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 FAMILIES = families()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import PORTS_END, PORTS_FIRST, XDIST_GROUPS, worker_port_ranges, xdist_scope
 
-from paddle_doctor.lab import _procs
+from paddle_doctor.process.ports import PORTS_VAR, free_ports
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -33,15 +33,15 @@ def test_this_process_got_its_slice():
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if os.environ.get("PDOC_TEST_PORTS_SET_BY"):
-        assert (os.environ["PORT_RANGE"], os.environ[_procs.PORTS_VAR]) == worker_port_ranges(worker, count)
+        assert (os.environ["PORT_RANGE"], os.environ[PORTS_VAR]) == worker_port_ranges(worker, count)
 
 
 def test_the_lab_picks_distinct_free_ports_in_its_range_only(monkeypatch):
     with socket.socket() as held:
         held.bind(("", 0))
         busy = held.getsockname()[1]
-        monkeypatch.setenv(_procs.PORTS_VAR, f"{busy}:{busy + 3}")
-        ports = _procs.free_ports(3)
+        monkeypatch.setenv(PORTS_VAR, f"{busy}:{busy + 3}")
+        ports = free_ports(3)
     assert len(set(ports)) == 3 and set(ports) <= set(range(busy + 1, busy + 4))
 
 
@@ -49,11 +49,11 @@ def test_the_lab_says_when_its_range_is_full(monkeypatch):
     with socket.socket() as held:
         held.bind(("", 0))
         busy = held.getsockname()[1]
-        monkeypatch.setenv(_procs.PORTS_VAR, f"{busy}:{busy}")
+        monkeypatch.setenv(PORTS_VAR, f"{busy}:{busy}")
         try:
-            _procs.free_ports(1)
+            free_ports(1)
         except OSError as exc:
-            assert _procs.PORTS_VAR in str(exc)
+            assert PORTS_VAR in str(exc)
         else:
             raise AssertionError("a busy range gave a port")
 

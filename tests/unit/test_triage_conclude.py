@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from paddle_doctor.diagnose import diagnose_paths
-from paddle_doctor.lab.bounded import BoundedRun
+from paddle_doctor.process.bounded_run import BoundedRun
 from paddle_doctor.triage import VARIATIONS
 from paddle_doctor.triage.conclude import conclude, variation_finding
 

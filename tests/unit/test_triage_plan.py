@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from paddle_doctor.findings import Diagnosis, EvidenceLine, Finding
-from paddle_doctor.lab.bounded import BoundedRun
+from paddle_doctor.process.bounded_run import BoundedRun
 from paddle_doctor.triage import VARIATIONS, plan_variations
 from paddle_doctor.triage.conclude import conclude, variation_finding
 from paddle_doctor.triage.plan import rewrite_command, variation_env

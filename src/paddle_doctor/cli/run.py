@@ -14,12 +14,12 @@ import click
 
 
 def _diagnose(log_dir, tail: bytes) -> None:
-    from ..diagnose import DiagnoseInputError, diagnose_paths
+    from ..diagnose import DiagnoseInputError
+    from ..process.after_launch import diagnose_launch, has_worker_logs
     from ..render import text
 
-    has_logs = log_dir.is_dir() and any(p.name.startswith("workerlog") for p in log_dir.iterdir())
     try:
-        diagnosis = diagnose_paths([str(log_dir)]) if has_logs else diagnose_paths(["-"], stdin=tail)
+        diagnosis = diagnose_launch(log_dir, tail)
     except DiagnoseInputError as exc:
         click.echo(f"paddle-doctor run: no diagnosis: {exc}", err=True)
         return
@@ -27,7 +27,7 @@ def _diagnose(log_dir, tail: bytes) -> None:
         click.echo(f"paddle-doctor run: diagnosis failed: {type(exc).__name__}: {exc}", err=True)
         return
     text.echo(text.render_diagnosis(diagnosis), stream=sys.stderr)
-    if has_logs:  # the timeline page beside the logs
+    if has_worker_logs(log_dir):  # the timeline page beside the logs
         from ..render.html import REPORT_NAME, write_report
 
         try:

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import _procs
+from paddle_doctor.process import tree
 
 
 def run_fixed_evaluation(script: str | Path, work_dir: str | Path, nproc: int = 2,
@@ -35,17 +35,17 @@ def run_fixed_evaluation(script: str | Path, work_dir: str | Path, nproc: int = 
     work.mkdir(parents=True, exist_ok=True)
     for stale in [*work.glob("rank*.json"), work / "single.json"]:  # never report an old run
         stale.unlink(missing_ok=True)
-    script, tag = str(Path(script).resolve()), _procs.new_tag()
+    script, tag = str(Path(script).resolve()), tree.new_tag()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PADDLE_", "FLAGS_"))}
-    env.update({_procs.TAG_VAR: tag, "PYTHONUNBUFFERED": "1"})
+    env.update({tree.TAG_VAR: tag, "PYTHONUNBUFFERED": "1"})
     launcher = [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", str(nproc),
                 "--log_dir", str(work / "log"), script, str(work)]
-    procs = [_procs.start(launcher, work, env, work / "terminal.out"),
-             _procs.start([sys.executable, script, str(work), "single"], work, env, work / "single.out")]
+    procs = [tree.start(launcher, work, env, work / "terminal.out"),
+             tree.start([sys.executable, script, str(work), "single"], work, env, work / "single.out")]
     try:
-        _procs.wait_until(procs, time.monotonic() + timeout)
+        tree.wait_until(procs, time.monotonic() + timeout)
     finally:
-        _procs.end_all(procs, tag)
+        tree.end_all(procs, tag)
     dist, single = _read(work / "rank0.json"), _read(work / "single.json")
     equal = bool(dist and single and all(abs(dist["metrics"][k] - v) <= 1e-6
                                          for k, v in single["metrics"].items()))

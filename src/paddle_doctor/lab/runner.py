@@ -7,7 +7,7 @@ under the real launcher and leaves, in a work dir, exactly what a user has after
 ``node0/`` + ``node1/`` (two launchers sharing a master on loopback).
 
 This module never imports paddle: it only starts subprocesses. Every process it starts is ended
-at the end, even on success or on an exception (see ``_procs``).
+at the end, even on success or on an exception (see ``paddle_doctor.process.tree``).
 
 Layout of a work dir (one node)::
 
@@ -41,7 +41,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paddle_doctor.lab import _procs
+from paddle_doctor.process import tree
+from paddle_doctor.process.ports import free_ports, wait_listening
 
 LAUNCHERS = ("launch", "fleet", "none", "launch-2nodes")
 EXPECT_EXIT = ("nonzero", "zero", "timeout")
@@ -189,7 +190,7 @@ def _placeholder_names(case: Case) -> list[str]:
 
 def pick_ports(case: Case) -> dict[str, int]:
     names = _placeholder_names(case)
-    return dict(zip(names, _procs.free_ports(len(names))))
+    return dict(zip(names, free_ports(len(names))))
 
 
 def substitute(text: str, ports: Mapping[str, int]) -> str:
@@ -227,7 +228,7 @@ def build_env(case: Case, ports: Mapping[str, int], tag: str, base: Mapping[str,
     they are run from), plus the case's own variables and the lab's process tag."""
     env = {k: v for k, v in base.items() if not k.startswith("PADDLE_")}
     env.update({k: substitute(v, ports) for k, v in case.env.items()})
-    env[_procs.TAG_VAR] = tag
+    env[tree.TAG_VAR] = tag
     return env
 
 
@@ -251,11 +252,11 @@ def _lab_file(cwd: Path, name: str) -> Path:
 
 def _run_setup(case: Case, cwd: Path, python: str, env: Mapping[str, str], tag: str) -> None:
     out = _lab_file(cwd, "setup.out")
-    proc = _procs.start([python, case.setup], cwd, env, out)
+    proc = tree.start([python, case.setup], cwd, env, out)
     try:
-        finished = _procs.wait_until([proc], time.monotonic() + SETUP_TIMEOUT_S)
+        finished = tree.wait_until([proc], time.monotonic() + SETUP_TIMEOUT_S)
     finally:
-        _procs.end_all([proc], tag, grace=0.5)
+        tree.end_all([proc], tag, grace=0.5)
     if not finished or proc.returncode != 0:
         raise LabError(f"{case.name}: setup {case.setup} failed; see {out}:\n{out.read_text()[-2000:]}")
 
@@ -265,13 +266,13 @@ def _start_holder(case: Case, cwd: Path, python: str, env: Mapping[str, str], po
     """Start the background helper (e.g. one that keeps a port busy); it prints 'ready' when set."""
     out = _lab_file(cwd, "holder.out")
     cmd = [python, case.holder, *(substitute(a, ports) for a in case.holder_args)]
-    proc = _procs.start(cmd, cwd, env, out)
+    proc = tree.start(cmd, cwd, env, out)
     deadline = time.monotonic() + HOLDER_READY_S
     while time.monotonic() < deadline and proc.poll() is None:
         if "ready" in out.read_text(errors="replace"):
             return proc
         time.sleep(0.05)
-    _procs.end_all([proc], tag, grace=0.5)
+    tree.end_all([proc], tag, grace=0.5)
     raise LabError(f"{case.name}: holder {case.holder} never printed 'ready'; see {out}")
 
 
@@ -314,7 +315,7 @@ def run_case(case_dir: str | Path, work_dir: str | Path, *, timeout: float | Non
     for node in nodes:
         _copy_case(case, node.cwd)
     ports = pick_ports(case)
-    tag = _procs.new_tag()
+    tag = tree.new_tag()
     env = build_env(case, ports, tag, os.environ if base_env is None else base_env)
     limit = case.timeout_s if timeout is None else timeout
     procs: list[subprocess.Popen] = []
@@ -326,7 +327,7 @@ def run_case(case_dir: str | Path, work_dir: str | Path, *, timeout: float | Non
             procs.append(_start_holder(case, nodes[0].cwd, python, env, ports, tag))
         timed_out, wall = _launch_and_wait(case, nodes, python, env, ports, limit, procs)
     finally:
-        _procs.end_all(procs, tag)
+        tree.end_all(procs, tag)
     return _finish(case, work_dir, nodes, ports, timed_out, wall)
 
 
@@ -339,18 +340,18 @@ def _launch_and_wait(case: Case, nodes: list[_Node], python: str, env: Mapping[s
     start the master node first: the launcher that owns the master becomes node rank 0, so
     node0/ reliably holds global rank 0.
     """
-    master_port = _procs.free_ports(1)[0]
+    master_port = free_ports(1)[0]
     command = build_command(case, python, ports, f"127.0.0.1:{master_port}")
     t0 = time.monotonic()
     for k, node in enumerate(nodes):
         if k:
-            _procs.wait_listening(master_port, nodes[0].proc, time.monotonic() + MASTER_WAIT_S)
-        node.proc = _procs.start(command, node.cwd, env, node.terminal)
+            wait_listening(master_port, nodes[0].proc, time.monotonic() + MASTER_WAIT_S)
+        node.proc = tree.start(command, node.cwd, env, node.terminal)
         procs.append(node.proc)
     mains = [n.proc for n in nodes]
-    finished = _procs.wait_until(mains, t0 + limit)
+    finished = tree.wait_until(mains, t0 + limit)
     if not finished:
-        _procs.terminate_gently(mains, TERM_WAIT_S)
+        tree.terminate_gently(mains, TERM_WAIT_S)
     return not finished, time.monotonic() - t0
 
 

@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paddle_doctor.findings import Diagnosis, Finding
-from paddle_doctor.lab.bounded import BoundedRun, run_bounded
-from paddle_doctor.runtime.smoke.worker import DEVICE_ENV, FAULT_ENV  # names only: paddle is imported in main()
+from paddle_doctor.process.after_launch import launch_then_diagnose
+from paddle_doctor.process.bounded_run import BoundedRun
+from paddle_doctor.runtime.smoke_worker import DEVICE_ENV, FAULT_ENV  # names only: paddle is imported in main()
 from paddle_doctor.smoke.results import check_findings, passed
 
-WORKER = Path(__file__).resolve().parents[1] / "runtime" / "smoke" / "worker.py"
+WORKER = Path(__file__).resolve().parents[1] / "runtime" / "smoke_worker.py"  # what each launched rank runs
 FAULTS = ("raise", "kill", "exit")
 
 
@@ -73,26 +74,15 @@ def run_smoke(options: SmokeOptions) -> SmokeRun:
     for stale in (out / "results").glob("smoke.*.json"):  # never report an earlier run's checks
         stale.unlink()
     cmd = build_command(options)
-    launch = run_bounded(cmd, cwd=out, env=build_env(options, cmd), output=out / "terminal.out",
-                         timeout=options.timeout)
-    diagnosis = None if launch.returncode == 0 else _diagnose(out)
-    findings, ranks = check_findings(out / "results", _expected_ranks(options), diagnosis)
-    return SmokeRun(options, launch, findings, diagnosis, ranks)
+    done = launch_then_diagnose(cmd, cwd=out, env=build_env(options, cmd), log_dir=out / "log",
+                                output=out / "terminal.out", timeout=options.timeout)
+    findings, ranks = check_findings(out / "results", _expected_ranks(options), done.diagnosis)
+    return SmokeRun(options, done.launch, findings, done.diagnosis, ranks)
 
 
 def _expected_ranks(options: SmokeOptions) -> int | None:
     """How many result files this node should see (its own ranks), or None when unknown."""
     return options.nproc
-
-
-def _diagnose(out: Path) -> Diagnosis | None:
-    from paddle_doctor.diagnose import DiagnoseInputError, diagnose_paths
-
-    paths = [str(p) for p in (out / "log", out / "terminal.out") if p.exists()]
-    try:
-        return diagnose_paths(paths)
-    except DiagnoseInputError:
-        return None
 
 
 def parse_master(value: str) -> tuple[str, int]:

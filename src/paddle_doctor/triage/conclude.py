@@ -13,7 +13,7 @@ from pathlib import Path
 
 from paddle_doctor.catalog import get_cause
 from paddle_doctor.findings import Diagnosis, EvidenceLine, Finding, Outcome
-from paddle_doctor.lab.bounded import BoundedRun
+from paddle_doctor.process.bounded_run import BoundedRun
 from paddle_doctor.triage.plan import ORDER, VARIATIONS, Variation
 from ..catalog.ids import CauseId
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paddle_doctor.findings import Diagnosis, Finding
-from paddle_doctor.lab.bounded import BoundedRun, run_bounded
+from paddle_doctor.process.after_launch import error_records, launch_then_diagnose
+from paddle_doctor.process.bounded_run import BoundedRun
 from paddle_doctor.triage.conclude import conclude, skipped_finding, variation_finding
 from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
 from paddle_doctor.triage.plan import (Variation, accelerator_present, plan_variations, rewrite_command,
@@ -27,7 +28,7 @@ class Outcome:
 
     @property
     def passed(self) -> bool:
-        return self.launch.returncode == 0 and not _records(self.log_dir)
+        return self.launch.returncode == 0 and not error_records(self.log_dir)
 
 
 @dataclass(frozen=True)
@@ -76,20 +77,7 @@ def _run_one(cmd: Sequence[str], variation: Variation, folder: Path, timeout: fl
     env = launchenv.plan_run(command, log_dir=str(log_dir), environ=environ, cwd=cwd).env
     env.pop(VARIATIONS_ENV, None)
     env.update(variation_env(variation, command))
-    launch = run_bounded(command, cwd=cwd, env=env, output=folder / "terminal.out", timeout=timeout)
-    passed = launch.returncode == 0 and not _records(log_dir)
-    return Outcome(variation, launch, log_dir, None if passed else _diagnose(folder, log_dir))
+    done = launch_then_diagnose(command, cwd=cwd, env=env, log_dir=log_dir, output=folder / "terminal.out",
+                                timeout=timeout)
+    return Outcome(variation, done.launch, log_dir, done.diagnosis)
 
-
-def _records(log_dir: Path) -> list[Path]:
-    return sorted(log_dir.glob("paddle_doctor_error.*.json")) if log_dir.is_dir() else []
-
-
-def _diagnose(folder: Path, log_dir: Path) -> Diagnosis | None:
-    from paddle_doctor.diagnose import DiagnoseInputError, diagnose_paths
-
-    paths = [str(p) for p in (log_dir, folder / "terminal.out") if p.exists()]
-    try:
-        return diagnose_paths(paths)
-    except DiagnoseInputError:
-        return None

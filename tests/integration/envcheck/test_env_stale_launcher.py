@@ -11,13 +11,13 @@ import time
 
 import pytest
 
-from paddle_doctor.lab import _procs
+from paddle_doctor.process.ports import free_ports
 
 pytestmark = pytest.mark.integration
 
 
 def _free_port() -> int:
-    return _procs.free_ports(1)[0]  # in this xdist worker's own range (tests/conftest.py)
+    return free_ports(1)[0]  # in this xdist worker's own range (tests/conftest.py)
 
 
 def _listening(port: int) -> bool:

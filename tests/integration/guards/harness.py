@@ -1,11 +1,12 @@
 """Start a real launch (optionally through ``paddle-doctor run``), watch when each worker exits,
 and leave no process behind.
 
-Paddle's launchers put each worker in its own session, so killing the launcher's group does not
-reach them: every process we start carries a unique tag in its environment (the launchers pass
-the environment on), and at the end every tagged process is killed by pid. Nothing else is ever
-signalled. A watcher thread polls /proc every 50 ms and notes, per rank, when its worker
-disappears (or turns zombie): that is the exit time the tests measure.
+The processes are started and ended by ``paddle_doctor.process.tree``, the runner of the lab,
+``smoke`` and ``triage``: the launch in its own session with a unique tag in its environment
+(the launchers pass it on to the workers, which Paddle puts in sessions of their own), and at the
+end every tagged process killed by id; nothing else is ever signalled. A watcher thread polls
+/proc every 50 ms and notes, per rank, when its worker disappears (or turns zombie): that is the
+exit time the tests measure.
 """
 
 from __future__ import annotations
@@ -13,17 +14,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paddle_doctor.process import tree
+from workers import with_test_packages
+
 HERE = Path(__file__).resolve().parent
-TAG_VAR = "PDOC_GUARDS_TEST_TAG"
 FAULT_RE = re.compile(r"PDOC_FAULT_AT (\d+\.\d+)")
 
 
@@ -52,7 +53,7 @@ class Launch:
 def base_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PADDLE_", "FLAGS_selected"))}
     env.update(PYTHONWARNINGS="ignore", **extra)
-    return env
+    return with_test_packages(env)  # a test may launch a script of workers/ (edges_worker.py)
 
 
 SETTLE_S = 5.0
@@ -69,12 +70,10 @@ def launch(tmp: Path, world: int, script: str, args: list[str], *, run_opts: lis
            str(HERE / script), *args]
     if run_opts is not None:
         cmd = [sys.executable, "-m", "paddle_doctor.cli.main", "run", *run_opts, "--", *cmd]
-    tag = uuid.uuid4().hex
-    env = dict(env or base_env(), **{TAG_VAR: tag})
+    tag = tree.new_tag()
     watcher = _Watcher(tag)
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = tree.start(cmd, tmp, tree.tagged_env(env or base_env(), tag), subprocess.PIPE, subprocess.PIPE)
     watcher.start()
     try:
         out, err = _communicate(proc, watcher, tag, time.monotonic() + timeout, stop_after, grace)
@@ -105,10 +104,9 @@ def _communicate(proc, watcher, tag, deadline: float, stop_after, grace: float) 
 
 def run_cli(args: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float = 60):
     """``paddle-doctor ARGS`` in its own session, cleaned up like a launch."""
-    tag = uuid.uuid4().hex
-    env = dict(env or base_env(), **{TAG_VAR: tag})
-    proc = subprocess.Popen([sys.executable, "-m", "paddle_doctor.cli.main", *args], cwd=cwd, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    tag = tree.new_tag()
+    proc = tree.start([sys.executable, "-m", "paddle_doctor.cli.main", *args], cwd,
+                      tree.tagged_env(env or base_env(), tag), subprocess.PIPE, subprocess.PIPE)
     try:
         out, err = proc.communicate(timeout=timeout)
     finally:
@@ -174,18 +172,10 @@ def _state(pid: int) -> str | None:
     return text[text.rfind(")") + 2:].split()[0]
 
 
-def tagged(tag: str) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and _environ(int(entry.name)).get(TAG_VAR) == tag:
-            out.append(int(entry.name))
-    return out
-
-
 def _workers(tag: str):
     """(pid, rank) of the workers: tagged, with a rank, running one of our scripts (not the short
     helper processes paddle starts at import, which inherit the environment too)."""
-    for pid in tagged(tag):
+    for pid in tree.tagged_pids(tag):
         rank = _environ(pid).get("PADDLE_TRAINER_ID")
         if rank is not None and rank.isdigit() and str(HERE) in _cmdline(pid):
             yield pid, int(rank)
@@ -199,18 +189,6 @@ def _cmdline(pid: int) -> str:
 
 
 def end_all(proc: subprocess.Popen, tag: str) -> None:
-    """Kill our process group, then every tagged process (stopped ones too), by pid; reap."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    for pid in tagged(tag):
-        if pid != os.getpid():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        pass
+    """SIGKILL our process group and every tagged process (stopped ones too) at once; reap. No
+    SIGTERM first: a SIGSTOPped rank would only make us wait the grace out."""
+    tree.end_all([proc], tag, grace=0)

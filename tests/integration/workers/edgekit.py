@@ -200,7 +200,7 @@ def peer_uncaught(rank):
 
 
 def scenarios(rank, out_dir):
-    from more_edges import more_scenarios
+    from workers.more_edges import more_scenarios
 
     return {
         "collate_shapes": lambda: evaluate(Pool(), Images(vary=True), acc(), batch_size=4, progress=False),

@@ -17,12 +17,12 @@ import sys
 import time
 
 os.environ.setdefault("PADDLE_DOCTOR_WATCHDOG_TIMEOUT", "4")  # the never-entered case waits this long
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
-import paddle  # noqa: E402
-import paddle.distributed as dist  # noqa: E402
-from edgekit import scenarios  # noqa: E402
+import numpy as np
+import paddle
+import paddle.distributed as dist
+
+from workers.edgekit import scenarios
 
 paddle.set_device("cpu")
 

@@ -1,8 +1,8 @@
 """Run a worker script under the real launcher and always clean up (used by the evaluate tests).
 
-The launcher runs in its own session (start_new_session) and its workers in sessions of their
-own (Paddle calls setsid), so the end kills the launcher's process group and every process that
-carries this run's tag in its environment, by id (``paddle_doctor.lab._procs``); never by name.
+The launch is ``paddle_doctor.process``'s bounded run: the launcher in its own session, its
+workers (which Paddle puts in sessions of their own) found by this run's tag and ended by id,
+never by name. The scripts import their kits as the ``workers`` package (see ``__init__``).
 """
 
 from __future__ import annotations
@@ -10,36 +10,31 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-from paddle_doctor.lab import _procs
+from paddle_doctor.process.bounded_run import run_bounded
+from workers import with_test_packages
 
 WORKERS = Path(__file__).resolve().parent
 
 
+def _clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PADDLE_", "FLAGS_"))}
+    return with_test_packages({**env, **extra})
+
+
 def run_launcher(worker: str, nproc: int, work: Path, args: list[str], timeout: float) -> tuple[int | None, str, float]:
     """(launcher exit code or None on timeout, what it printed, wall seconds)."""
-    tag = _procs.new_tag()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PADDLE_", "FLAGS_"))}
-    env.update({_procs.TAG_VAR: tag, "PYTHONUNBUFFERED": "1", "OMP_NUM_THREADS": "1"})
     cmd = [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", str(nproc),
            "--log_dir", str(work / "log"), str(WORKERS / worker), *args]
-    terminal = work / "terminal.out"
-    start = time.monotonic()
-    proc = _procs.start(cmd, work, env, terminal)
-    try:
-        finished = _procs.wait_until([proc], time.monotonic() + timeout)
-        code = proc.returncode if finished else None
-    finally:
-        _procs.end_all([proc], tag)
-    return code, terminal.read_text(errors="replace"), time.monotonic() - start
+    env = _clean_env(PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1")
+    run = run_bounded(cmd, cwd=work, env=env, output=work / "terminal.out", timeout=timeout)
+    return run.returncode, run.text(), run.wall_s
 
 
 def run_plain(worker: str, work: Path, args: list[str], timeout: float) -> subprocess.CompletedProcess:
     """The same worker in one process, without the launcher."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PADDLE_", "FLAGS_"))}
-    return subprocess.run([sys.executable, str(WORKERS / worker), *args], cwd=work, env=env,
+    return subprocess.run([sys.executable, str(WORKERS / worker), *args], cwd=work, env=_clean_env(),
                           capture_output=True, text=True, timeout=timeout)
 
 

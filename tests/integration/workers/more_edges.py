@@ -7,14 +7,15 @@ from __future__ import annotations
 import numpy as np
 import paddle
 import paddle.distributed as dist
-from edgekit import Images, Pool, SegData, SegNet, acc
-from suitekit import DetData, DetNet, voc_map
 
 from paddle_doctor import PadCollate, evaluate
 from paddle_doctor.runtime.metrics.detection import DetectionMetric
 from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric
 from paddle_doctor.runtime.suites.hapi import evaluate_model
 from paddle_doctor.runtime.suites.recipes import evaluate_paddleseg
+
+from workers.edgekit import Images, Pool, SegData, SegNet, acc
+from workers.suitekit import DetData, DetNet, voc_map
 
 
 class NoClass2(paddle.nn.Layer):

@@ -13,14 +13,13 @@ import os
 import sys
 import traceback
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import paddle
+import paddle.distributed as dist
+from paddle.io import BatchSampler, DataLoader, DistributedBatchSampler
 
-import paddle  # noqa: E402
-import paddle.distributed as dist  # noqa: E402
-from evalkit import Net, TokenData, ToyData, families, reference  # noqa: E402
-from paddle.io import BatchSampler, DataLoader, DistributedBatchSampler  # noqa: E402
+from paddle_doctor import evaluate, pad_collate
 
-from paddle_doctor import evaluate, pad_collate  # noqa: E402
+from workers.evalkit import Net, TokenData, ToyData, families, reference
 
 paddle.set_device("cpu")
 SIZES = (1, 3, 7, 13, 50)  # none divisible by W*B for W in 2..4, B=4; 1 and 3 are < W for W=4

@@ -21,8 +21,9 @@ import time
 
 import numpy as np
 import paddle
-from evalkit import DIM, Net, ToyData
 from paddle.io import Dataset
+
+from workers.evalkit import DIM, Net, ToyData
 
 CLASSES = 4
 IGNORE = 255

@@ -12,21 +12,20 @@ import os
 import sys
 import traceback
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import paddle
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
 
-import paddle  # noqa: E402
-import paddle.distributed as dist  # noqa: E402
-from evalkit import Net, ToyData  # noqa: E402
-from paddle.io import DataLoader, DistributedBatchSampler  # noqa: E402
-from suitekit import (CLASSES, IGNORE, AuxNet, DetData, DetNet, DictToy, SegData, SegNet, SlowNet,  # noqa: E402
-                      hapi_model, ref_classify, ref_detect, ref_hapi, ref_segment, voc_map)
+from paddle_doctor import evaluate
+from paddle_doctor.runtime.evaluate.collate import PadCollate
+from paddle_doctor.runtime.metrics.detection import DetectionMetric
+from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric
+from paddle_doctor.runtime.suites import recipes
+from paddle_doctor.runtime.suites.hapi import evaluate_model
 
-from paddle_doctor import evaluate  # noqa: E402
-from paddle_doctor.runtime.evaluate.collate import PadCollate  # noqa: E402
-from paddle_doctor.runtime.metrics.detection import DetectionMetric  # noqa: E402
-from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric  # noqa: E402
-from paddle_doctor.runtime.suites import recipes  # noqa: E402
-from paddle_doctor.runtime.suites.hapi import evaluate_model  # noqa: E402
+from workers.evalkit import Net, ToyData
+from workers.suitekit import (CLASSES, IGNORE, AuxNet, DetData, DetNet, DictToy, SegData, SegNet, SlowNet,
+                              hapi_model, ref_classify, ref_detect, ref_hapi, ref_segment, voc_map)
 
 paddle.set_device("cpu")
 N, BATCH = 13, 4

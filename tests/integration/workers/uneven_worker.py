@@ -15,14 +15,13 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import paddle
+import paddle.distributed as dist
+from paddle.io import DataLoader
 
-import paddle  # noqa: E402
-import paddle.distributed as dist  # noqa: E402
-from evalkit import Net, RankAuc, ToyData, reference  # noqa: E402
-from paddle.io import DataLoader  # noqa: E402
+from paddle_doctor import evaluate
 
-from paddle_doctor import evaluate  # noqa: E402
+from workers.evalkit import Net, RankAuc, ToyData, reference
 
 paddle.set_device("cpu")
 

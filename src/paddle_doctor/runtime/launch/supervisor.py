@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paddle_doctor.process import tree
 from paddle_doctor.runtime.launch.launchenv import ABORT_MARKER, RunPlan, empty_dumps, shell_code, stale_files
 
 TAIL_BYTES = 1 << 20  # what is kept of the output for a diagnosis when there is no log dir
@@ -105,7 +106,7 @@ def supervise(plan: RunPlan) -> Outcome:
         path.unlink(missing_ok=True)
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(plan.cmd, env=plan.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = tree.start(plan.cmd, None, plan.env, subprocess.PIPE, subprocess.PIPE, foreground=True)
     except OSError as exc:
         raise StartError(f"cannot run {plan.cmd[0]}: {exc.strerror or exc}",
                          127 if isinstance(exc, FileNotFoundError) else 126) from exc

@@ -1,8 +1,8 @@
 """Run one command to completion or to a deadline, and leave no process of it behind.
 
-Used by ``smoke`` and ``triage``, which start real launchers whose workers live in their own
-sessions: the same tagging as the lab (see ``_procs``) finds every one of them afterwards.
-Never imports paddle.
+Used by ``smoke`` and ``triage`` (through :mod:`.after_launch`) and the tests' launch helper:
+each starts a real launcher whose workers live in their own sessions, and the tagging of
+:mod:`.tree` finds every one of them afterwards. Never imports paddle.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from paddle_doctor.lab import _procs
+from paddle_doctor.process import tree
 
 TERM_WAIT_S = 3.0  # after SIGTERM on a timeout: time for Paddle's crash dump to be written
 
@@ -25,22 +25,27 @@ class BoundedRun:
     wall_s: float
     output: Path  # stdout + stderr, combined
 
+    def text(self) -> str:
+        """What the command printed ("" when it wrote nothing, or its file is gone)."""
+        try:
+            return self.output.read_text(errors="replace")
+        except OSError:
+            return ""
+
 
 def run_bounded(cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str], output: Path,
                 timeout: float) -> BoundedRun:
     """Start ``cmd`` in its own session (output to ``output``), wait up to ``timeout`` seconds,
     then end it and every process that inherited its tag."""
-    tag = _procs.new_tag()
-    env = {**env, _procs.TAG_VAR: tag}
+    tag = tree.new_tag()
     output.parent.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    proc = _procs.start(cmd, cwd, env, output)
+    proc = tree.start(cmd, cwd, tree.tagged_env(env, tag), output)
     try:
-        finished = _procs.wait_until([proc], start + timeout)
+        finished = tree.wait_until([proc], start + timeout)
         if not finished:
-            _procs.terminate_gently([proc], TERM_WAIT_S)
+            tree.terminate_gently([proc], TERM_WAIT_S)
     finally:
-        _procs.end_all([proc], tag)
+        tree.end_all([proc], tag)
     code = proc.returncode if finished else None
     return BoundedRun(tuple(cmd), code, not finished, round(time.monotonic() - start, 2), output)
-

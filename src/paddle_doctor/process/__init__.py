@@ -1,0 +1,11 @@
+"""Processes we start: one runner for the lab, ``run``, ``smoke``, ``triage`` and the tests.
+
+- :mod:`.tree`: start a command in its own session, tagged, so that every process it leads to
+  (workers in sessions of their own included) is found and ended at the end, by id.
+- :mod:`.bounded_run`: one command to completion or a deadline, as a :class:`BoundedRun`.
+- :mod:`.after_launch`: "launch, then diagnose" (:func:`launch_then_diagnose`,
+  :func:`diagnose_launch`).
+- :mod:`.ports`: free ports for a launch, and waiting for a launcher to listen.
+
+Standard library only (diagnose is imported when a diagnosis is made); never imports paddle.
+"""

@@ -1,0 +1,1 @@
+"""The guard tests' launch harness and the scripts it launches (``guards.harness``)."""
