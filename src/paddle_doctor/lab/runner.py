@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paddle_doctor.process import tree
+from paddle_doctor.process.bounded_run import TERM_WAIT_S
 from paddle_doctor.process.ports import free_ports, wait_listening
 
 LAUNCHERS = ("launch", "fleet", "none", "launch-2nodes")
@@ -49,7 +50,6 @@ EXPECT_EXIT = ("nonzero", "zero", "timeout")
 _PLACEHOLDER = re.compile(r"\{(free_port\d*)\}")
 # Files that document a case, not part of the user's working directory (diagnose must not see them).
 _NOT_COPIED = ("README.md", "expected.json", "__pycache__", "*.pyc")
-TERM_WAIT_S = 3.0  # after SIGTERM on a timeout: time for Paddle's crash dump to be written
 SETUP_TIMEOUT_S = 120.0
 HOLDER_READY_S = 20.0
 MASTER_WAIT_S = 20.0

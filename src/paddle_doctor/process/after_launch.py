@@ -15,13 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from paddle_doctor.contract import RECORD_PREFIX
 from paddle_doctor.process.bounded_run import BoundedRun, run_bounded
 
 if TYPE_CHECKING:
     from paddle_doctor.findings import Diagnosis
-
-RECORD_GLOB = "paddle_doctor_error.*.json"  # what runtime/guards/record.py writes per rank
-
 
 @dataclass(frozen=True)
 class DiagnosedLaunch:
@@ -39,7 +37,7 @@ class DiagnosedLaunch:
 
 
 def error_records(log_dir: Path) -> tuple[Path, ...]:
-    return tuple(sorted(log_dir.glob(RECORD_GLOB))) if log_dir.is_dir() else ()
+    return tuple(sorted(log_dir.glob(f"{RECORD_PREFIX}*.json"))) if log_dir.is_dir() else ()
 
 
 def diagnose_launch(log_dir: Path, output: Path | bytes) -> Diagnosis:
