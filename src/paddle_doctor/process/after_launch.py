@@ -21,6 +21,7 @@ from paddle_doctor.process.bounded_run import BoundedRun, run_bounded
 if TYPE_CHECKING:
     from paddle_doctor.findings import Diagnosis
 
+
 @dataclass(frozen=True)
 class DiagnosedLaunch:
     """One bounded launch and, when it failed, the diagnosis of its logs (None: it passed, or it
