@@ -34,7 +34,7 @@ DOCS_URL = "https://github.com/paddle-doctor/paddle-doctor/blob/main/docs/lint.m
 class Rule:
     code: str
     name: str  # kebab-case symbol (pylint style); stable like the code
-    cause: str  # catalog cause id
+    cause: CauseId  # the catalog cause it points at
     summary: str  # one line
     wrong: str  # a minimal example the rule reports
     right: str  # the same code, fixed

@@ -10,6 +10,7 @@ from ..codes import Rule
 from ..context import FileContext, ancestors, walk_scope
 from ..names import dotted, last_name
 from ..semantics import callers, enclosing_function, is_eval_name, model_like, scope_calls, scope_of
+from .evaluation import NO_GRAD as _NO_GRAD, TRIGGERS  # the PDL4xx family's words
 
 CHECK = f"{__name__}:check"  # the function that reports the rules below
 
@@ -53,8 +54,6 @@ def evaluate(model, loader):
 
 RULES: tuple[Rule, ...] = (PDL403, PDL404)
 
-TRIGGERS = ("DistributedBatchSampler", "eval", "val", "test")  # the words of the PDL4xx family
-_NO_GRAD = frozenset({"no_grad", "inference_mode"})
 _CALLER_DEPTH = 3
 
 

@@ -8,11 +8,11 @@ import ast
 from ...catalog.ids import CauseId
 from ...findings import Fixable, Severity
 from ..codes import Rule
-from ..context import FUNCS, FileContext, ancestors, walk_scope
+from ..context import FUNCS, FileContext, walk_scope
 from ..index import pending
 from ..names import dotted, last_name
 from ..semantics import (callers, collective_name, collectives_in, contains_rank, enclosing_function, is_eval_name,
-                         is_under, model_like, scope_calls, scope_of)
+                         is_under, scope_calls, scope_of)
 
 CHECK = f"{__name__}:check"  # the function that reports the rules below
 
@@ -76,9 +76,8 @@ score = metric(preds[:len(eval_ds)])  # drop the padding""",
 RULES: tuple[Rule, ...] = (PDL401, PDL402, PDL405)
 
 TRIGGERS = ("DistributedBatchSampler", "eval", "val", "test")
-_NO_GRAD = frozenset({"no_grad", "inference_mode"})
+NO_GRAD = frozenset({"no_grad", "inference_mode"})  # the context managers that turn gradients off
 _REPORTERS = frozenset({"print", "info", "log", "warning", "write", "add_scalar", "log_metrics"})
-_CALLER_DEPTH = 3
 
 
 def check(ctx: FileContext) -> None:
@@ -253,7 +252,7 @@ def _is_eval_scope(ctx: FileContext, scope: ast.AST) -> bool:
         return True
     for call in scope_calls(ctx, scope):
         name = last_name(call.func)
-        if name in _NO_GRAD or (name == "eval" and not call.args and isinstance(call.func, ast.Attribute)):
+        if name in NO_GRAD or (name == "eval" and not call.args and isinstance(call.func, ast.Attribute)):
             return True
     return False
 
