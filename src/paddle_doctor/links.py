@@ -53,8 +53,8 @@ def references() -> dict[str, list[tuple[str, str]]]:
 def backlinks() -> dict[str, Links]:
     """cause id -> its Links (causes that nothing points at are absent)."""
     found: dict[str, dict[str, list[str]]] = {}
-    for lens, pairs in references().items():
-        for name, cause in pairs:
+    for lens, refs in references().items():
+        for name, cause in refs:
             found.setdefault(cause, {}).setdefault(lens, []).append(name)
     return {cause: Links(**{lens: tuple(names) for lens, names in by_lens.items()})
             for cause, by_lens in found.items()}
