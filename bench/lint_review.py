@@ -61,7 +61,7 @@ def review(trees: dict[str, Path], root: Path, everything: bool) -> list[dict]:
 
 
 def _opt_in() -> tuple[str, ...]:
-    from paddle_doctor.lint.codes import RULES
+    from paddle_doctor.lint.rules import RULES
     return tuple(r.code for r in RULES if not r.default)
 
 

@@ -2,7 +2,7 @@
 and the variables ``paddle-doctor run`` passes to its workers.
 
 Both sides import these names; none is typed twice. A leaf module: it imports nothing of
-paddle_doctor and never imports paddle.
+paddle_doctor but the catalog's ids and the rule protocol, and never imports paddle.
 
 Error record, schema 2 (``paddle_doctor_error.<rank>.json``, one per process, written atomically)::
 
@@ -17,16 +17,20 @@ Error record, schema 2 (``paddle_doctor_error.<rank>.json``, one per process, wr
 Schema 1 (``paddle_doctor.error_record/1``) had a ``hint`` dict (kind, category, ranks, summary)
 instead of ``finding``; readers accept both.
 
-A guard's finding: ``code`` is one of :data:`GUARD_KINDS`, ``cause`` its catalog id there (or a
-more precise one the guard knows), ``ranks`` the culprits, ``message`` one line naming them. A
-record of one of our own exceptions that has no guard finding (``SampleCountError``) carries a
-finding whose ``code`` is the exception's class name and ``cause`` its ``default_cause``.
+A guard's finding: ``code`` is one of :data:`GUARD_KINDS` (declared in :data:`GUARD_RULES`, one
+:class:`GuardKind` rule each), ``cause`` its catalog id there (or a more precise one the guard
+knows), ``ranks`` the culprits, ``message`` one line naming them. A record of one of our own
+exceptions that has no guard finding (``SampleCountError``) carries a finding whose ``code`` is the
+exception's class name and ``cause`` its ``default_cause``.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+
 from .catalog.ids import CauseId
+from .rules import Docs
 
 RECORD_SCHEMA = "paddle_doctor.error_record/2"
 RECORD_SCHEMA_PREFIX = "paddle_doctor.error_record/"
@@ -45,17 +49,52 @@ def fault_name(label: str) -> str:
     return f"{FAULT_PREFIX}{label}.dump"
 
 
-# What the runtime guards report (a Finding's ``code``) -> the cause id they point to by default.
-GUARD_KINDS: dict[str, str] = {
-    "dead": CauseId.host_oom_killed,  # a peer's process vanished without a word (SIGKILL: the OOM killer)
-    "crashed": CauseId.segfault,  # a peer died in native code (its faulthandler dump says how)
-    "failed": CauseId.python_exception,  # a peer ended with an error (its own record names the cause)
-    "stuck": CauseId.collective_timeout,  # a peer sent no heartbeat for the deadline (frozen, SIGSTOP)
-    "missing": CauseId.collective_timeout,  # a peer was never heard from within the deadline
-    "mismatch": CauseId.rank_divergent_collective,  # ranks are in (or about to run) different collectives
-    "uneven": CauseId.uneven_eval_batches,  # ranks ran different numbers of batches, or last-batch sizes
-    "preflight": CauseId.config_error,  # ranks' plans (data, model, versions) differ, or one never came
-}
+@dataclass(frozen=True)
+class GuardKind:
+    """What a runtime guard reports (a Finding's ``code``), declared as a rule of the shared protocol
+    (:mod:`paddle_doctor.rules`). The guards run inside the workers, under paddle, so ``check`` is where
+    the guard that reports this kind lives (``module:function``), not the function itself."""
+
+    code: str
+    cause: CauseId  # the cause it points at when the guard knows no more precise one
+    message: str  # what it means, one line
+    check: str  # the reporting guard, "paddle_doctor.runtime.guards.<module>:<function>"
+    example: str  # a message the guard reports
+
+    @property
+    def docs(self) -> Docs:
+        return Docs(source=self.check, example=self.example)
+
+
+_LIVENESS = "paddle_doctor.runtime.guards.liveness.verdict:"
+_COLLCHECK = "paddle_doctor.runtime.guards.collcheck:"
+GUARD_RULES: tuple[GuardKind, ...] = (
+    GuardKind("dead", CauseId.host_oom_killed, "a peer's process vanished without a word (SIGKILL: the OOM killer)",
+              _LIVENESS + "judge", "rank 1 died without a word: its process is gone (killed by a signal, "
+              "e.g. SIGKILL from the kernel's OOM killer or kill -9)"),
+    GuardKind("crashed", CauseId.segfault, "a peer died in native code (its faulthandler dump says how)",
+              _LIVENESS + "judge", "rank 1 crashed in native code (Segmentation fault)"),
+    GuardKind("failed", CauseId.python_exception, "a peer ended with an error (its own record names the cause)",
+              _LIVENESS + "judge", "rank 1 ended with an error (see paddle_doctor_error.1.json)"),
+    GuardKind("stuck", CauseId.collective_timeout, "a peer sent no heartbeat for the deadline (frozen, SIGSTOP)",
+              _LIVENESS + "judge", "rank 1 has sent no heartbeat for 31.2 s: its process is stopped "
+              "(state T: SIGSTOP or a debugger)"),
+    GuardKind("missing", CauseId.collective_timeout, "a peer was never heard from within the deadline",
+              _LIVENESS + "judge", "rank 1 has not been heard from in 30.4 s (no heartbeat since this rank "
+              "started watching)"),
+    GuardKind("mismatch", CauseId.rank_divergent_collective,
+              "ranks are in (or about to run) different collectives",
+              _COLLCHECK + "compare", "rank 0 entered all_reduce #3 at eval.py:41; rank 1 finished after its "
+              "last collective barrier #2 at eval.py:50 without entering it"),
+    GuardKind("uneven", CauseId.uneven_eval_batches, "ranks ran different numbers of batches, or last-batch sizes",
+              _COLLCHECK + "compare", "all_gather #7 at eval.py:38 got tensors of different sizes: rank 0 "
+              "[[32, 10]]; rank 1 [[8, 10]] (the ranks' batches differ in size, usually the last batch)"),
+    GuardKind("preflight", CauseId.config_error, "ranks' plans (data, model, versions) differ, or one never came",
+              "paddle_doctor.runtime.guards.preflight:mismatch_error",
+              "ranks disagree on dataset_len (rank 1 differs from the others)"),
+)
+# kind -> the cause id it points to by default (what the guards read; collected from GUARD_RULES).
+GUARD_KINDS: dict[str, str] = {kind.code: kind.cause for kind in GUARD_RULES}
 
 # Variables `paddle-doctor run` sets for its workers (read by runtime/launch).
 LOG_DIR_ENV = "PADDLE_DOCTOR_LOG_DIR"  # where records go (the old launcher has no PADDLE_LOG_DIR)

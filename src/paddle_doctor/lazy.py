@@ -1,6 +1,7 @@
 """Package exports loaded on first use (PEP 562), for packages that the fast CLI paths reach
-only for one table: ``explain`` reads ``lint.codes``, ``envcheck.checks`` and
-``diagnose.signatures``, and must not pay for the lint engine, the env probes or the log readers.
+only for one table: ``explain`` reads the rule registries (``lint.rules``, ``envcheck.checks``,
+``diagnose.signatures``: ``paddle_doctor.links``), and must not pay for the lint engine, the env
+probes or the log readers.
 Imports nothing of ours.
 """
 

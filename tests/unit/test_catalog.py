@@ -123,7 +123,7 @@ def test_back_links_come_from_the_code_not_the_catalog():
     text = (REPO / "src" / "paddle_doctor" / "catalog" / "causes.toml").read_text(encoding="utf-8")
     assert not re.search(r"^(lint_rules|env_checks|signatures|guard_kinds)\s*=", text, re.M)
     every_rule = {code for links in backlinks().values() for code in links.lint_rules}
-    from paddle_doctor.lint.codes import RULES
+    from paddle_doctor.lint.rules import RULES
     assert every_rule == {rule.code for rule in RULES}
 
 

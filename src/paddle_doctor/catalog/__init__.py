@@ -1,7 +1,8 @@
 """The cause catalog: one entry per root cause, as data (``causes.toml``).
 
 Every lens points at these ids; ``paddle-doctor explain`` and ``docs/causes.md`` are rendered from them
-(``paddle_doctor.render.causes``), with the back-links each lens declares (``paddle_doctor.links``).
+(``paddle_doctor.render.causes``), with the back-links read from the rules each lens declares
+(``paddle_doctor.links``; every rule has the shape of ``paddle_doctor.rules``).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ def command(cause_id: str | None, list_all: bool) -> None:
 
 
 def _explain_rule(code: str) -> None:
-    from ..lint.codes import BY_CODE
+    from ..lint.rules import BY_CODE
     from ..lint.docs import rule_text
 
     rule = BY_CODE.get(code.upper())

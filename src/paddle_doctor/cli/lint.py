@@ -29,7 +29,7 @@ def command(paths, fmt, select, ignore, fix, unsafe_fixes, no_cache, color) -> N
     from .. import __version__
     from ..lint import ConfigError, LintInputError, lint_paths, load_config
     from ..lint.files import CACHE_DIR
-    from ..lint.codes import ALL_RULES, BY_CODE
+    from ..lint.rules import ALL_RULES, BY_CODE
 
     try:
         config = load_config(Path(paths[0])).with_cli(_codes(select) or None, _codes(ignore))

@@ -17,7 +17,8 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .codes import ALL_RULES, UNCHECKED
+from .codes import UNCHECKED
+from .rules import ALL_RULES
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -12,7 +12,7 @@ import ast
 from dataclasses import dataclass, field
 
 from ..findings import Edit, Finding, Location
-from .codes import BY_CODE
+from .codes import Rule
 from .names import Imports
 
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)
@@ -80,16 +80,16 @@ class FileContext:
                 return len(text.encode("utf-8")[:col_offset].decode("utf-8", "ignore")) + 1
         return col_offset + 1
 
-    def report(self, code: str, node: ast.AST, message: str, *, why: str = "", confidence: str = "high",
+    def report(self, rule: Rule, node: ast.AST, message: str, *, why: str = "", confidence: str = "high",
                edits: tuple[Edit, ...] = (), facts: dict | None = None) -> None:
-        rule = BY_CODE[code]
+        """A finding of ``rule`` (the declaration itself, as its family module holds it) at ``node``."""
         end_line = getattr(node, "end_lineno", None) or node.lineno
         end_col = getattr(node, "end_col_offset", None)
         location = Location(
             path=self.path, line=node.lineno, column=self.column(node.lineno, node.col_offset),
             end_line=end_line, end_column=self.column(end_line, end_col) if end_col is not None else None)
         self.findings.append(Finding(
-            code=code, cause=rule.cause, message=message, severity=rule.severity, locations=(location,),
+            code=rule.code, cause=rule.cause, message=message, severity=rule.severity, locations=(location,),
             fix=rule.fix, confidence=confidence, why=why,
             fixable=rule.fixable if edits else None, edits=edits, facts=facts or {}))
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
-from .codes import ALL_RULES, Rule
+from .codes import Rule
+from .rules import ALL_RULES
 
 from . import codes as _codes
 

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 
 from ..findings import Finding, Location
 from . import noqa
-from .codes import BY_CODE, UNCHECKED
+from .codes import UNCHECKED
 from .config import LintConfig
 from .context import FileContext
 from .files import NotChecked, cache_key, cache_load, cache_store, discover, read_regular
 from .fixes import applicable, apply_edits
 from .index import Summary, resolve, summarize
-from .rules import FAMILIES
+from .rules import BY_CODE, FAMILIES
 
 PARALLEL_MIN_FILES = 48  # below this, starting worker processes costs more than it saves
 _MARKERS = (b"paddle", b"Paddle")

@@ -21,7 +21,7 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-from .codes import BY_CODE
+from .rules import BY_CODE
 
 ALL = frozenset({"*"})
 _DIRECTIVE = re.compile(r"#\s*(?P<file>paddle-doctor:\s*)?noqa(?P<rest>.*)$", re.IGNORECASE)

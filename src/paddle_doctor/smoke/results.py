@@ -8,24 +8,59 @@ diagnosed cause instead (the diagnosis knows more than the check's name).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from paddle_doctor.findings import Diagnosis, Finding, Outcome
 from ..catalog.ids import CauseId
+from ..rules import Docs
 
-# check -> (what it proves, the cause a failure of it points to)
-CHECKS = {
-    "all_reduce": ("all_reduce sums one value per rank", CauseId.nccl_error),
-    "all_gather": ("all_gather collects one value per rank, in rank order", CauseId.nccl_error),
-    "broadcast": ("broadcast copies rank 0's value to every rank", CauseId.nccl_error),
-    "reduce": ("reduce sums onto rank 0", CauseId.nccl_error),
-    "scatter": ("scatter hands rank r its piece", CauseId.nccl_error),
-    "barrier": ("barrier: every rank arrives", CauseId.collective_timeout),
-    "train_step": ("one DataParallel step leaves identical weights on every rank", CauseId.rank_divergent_collective),
-    "dataloader_workers": ("DataLoader worker processes feed a DistributedBatchSampler", CauseId.dataloader_worker_crash),
-    "save_load": ("save_clean / load_clean round trip restores every tensor", CauseId.state_dict_prefix_mismatch),
-    "evaluate_parity": ("paddle_doctor.evaluate on all ranks equals one process", CauseId.rank_local_metric),
-}
+
+@dataclass(frozen=True)
+class SmokeCheck:
+    """One check the smoke ranks run, declared as a rule of the shared protocol
+    (:mod:`paddle_doctor.rules`). It runs inside the launched workers, under paddle, so ``check`` is
+    where it lives (``runtime/smoke/worker.py``), not the function itself."""
+
+    code: str  # the check's name in the rank files (its Finding's code is ``smoke.<code>``)
+    message: str  # what it proves
+    cause: CauseId  # the cause its failure points to when diagnose knows no better
+    check: str  # "paddle_doctor.runtime.smoke.worker:<function>"
+    example: str  # what a rank writes when the check fails (its detail, or the exception it raised)
+
+    @property
+    def docs(self) -> Docs:
+        return Docs(source=self.check, example=self.example)
+
+
+_WORKER = "paddle_doctor.runtime.smoke.worker:"
+SMOKE_CHECKS: tuple[SmokeCheck, ...] = (
+    SmokeCheck("all_reduce", "all_reduce sums one value per rank", CauseId.nccl_error, _WORKER + "_all_reduce",
+               "sum [3.0, 1.0] (want [3.0, 2.0])"),
+    SmokeCheck("all_gather", "all_gather collects one value per rank, in rank order", CauseId.nccl_error,
+               _WORKER + "_all_gather", "gathered [10, 0]"),
+    SmokeCheck("broadcast", "broadcast copies rank 0's value to every rank", CauseId.nccl_error,
+               _WORKER + "_broadcast", "rank 0's value -1 (want 42)"),
+    SmokeCheck("reduce", "reduce sums onto rank 0", CauseId.nccl_error, _WORKER + "_reduce",
+               "sum on rank 0 1 (want 3)"),
+    SmokeCheck("scatter", "scatter hands rank r its piece", CauseId.nccl_error, _WORKER + "_scatter",
+               "piece 100 (want 101)"),
+    SmokeCheck("barrier", "barrier: every rank arrives", CauseId.collective_timeout, _WORKER + "_barrier",
+               "RuntimeError: the barrier timed out waiting for rank 1"),
+    SmokeCheck("train_step", "one DataParallel step leaves identical weights on every rank",
+               CauseId.rank_divergent_collective, _WORKER + "_train_step",
+               "loss 1.0986; weight checksum per rank [41.2031, 40.9875]"),
+    SmokeCheck("dataloader_workers", "DataLoader worker processes feed a DistributedBatchSampler",
+               CauseId.dataloader_worker_crash, _WORKER + "_dataloader",
+               "SystemError: DataLoader worker (pid 4242) is killed by signal: Bus error"),
+    SmokeCheck("save_load", "save_clean / load_clean round trip restores every tensor",
+               CauseId.state_dict_prefix_mismatch, _WORKER + "_save_load",
+               "4 tensors round-tripped with save_clean/load_clean; ['missing keys: 0.weight']"),
+    SmokeCheck("evaluate_parity", "paddle_doctor.evaluate on all ranks equals one process", CauseId.rank_local_metric,
+               _WORKER + "_evaluate_parity", "acc 0.324324 on 40 samples; one process 0.324324 on 37"),
+)
+# name -> its declaration, in the order the ranks run them
+CHECKS: dict[str, SmokeCheck] = {c.code: c for c in SMOKE_CHECKS}
 
 
 def read_rank_files(results: Path) -> dict[int, dict]:
@@ -49,7 +84,7 @@ def check_findings(results: Path, expected: int | None,
 
 
 def _finding(name: str, per_rank: dict[int, dict], expected: int, diagnosis: Diagnosis | None) -> Finding:
-    proves, cause = CHECKS[name]
+    proves, cause = CHECKS[name].message, CHECKS[name].cause
     outcomes = {r: next((c for c in d.get("checks", ()) if c.get("name") == name), None)
                 for r, d in per_rank.items()}
     failed = sorted(r for r, c in outcomes.items() if c is not None and not c.get("ok"))

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from paddle_doctor.lint import LintConfig, lint_text
-from paddle_doctor.lint.codes import ALL_RULES as RULES
+from paddle_doctor.lint.rules import ALL_RULES as RULES
 from paddle_doctor.lint.config import ConfigError, load_config, resolve
 from paddle_doctor.lint.fixes import apply_edits
 from paddle_doctor.findings import Edit

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from paddle_doctor.catalog import cause_ids
-from paddle_doctor.lint.codes import ALL_RULES as RULES, BY_CODE
+from paddle_doctor.lint.rules import ALL_RULES as RULES, BY_CODE
 from paddle_doctor.lint.docs import render_markdown, rule_text
 from paddle_doctor.render.sarif import to_sarif
 

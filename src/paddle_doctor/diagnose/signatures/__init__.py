@@ -17,8 +17,9 @@ Roles:
 - ``traceback`` / ``frame`` / ``signal_time``: structure, used to read blocks.
 
 The table is data (``launch_env``, ``native``, ``libraries``, in match order, joined in ``table``);
-``model`` holds the record type, ``sources`` where each message is emitted, ``matcher`` the
-first-match search and its cache.
+``model`` holds the record type (a rule of :mod:`paddle_doctor.rules`: ``code`` = name, ``check`` =
+pattern, ``docs`` = source and example; ``CAUSE_SIGNATURES`` is the lens's registry), ``sources``
+where each message is emitted, ``matcher`` the first-match search and its cache.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 from .matcher import match_line
 from .model import VICTIM_ROLES, Signature
 from .sources import SOURCES
-from .table import SIGNATURES, signature_table, signatures_by_cause
+from .table import CAUSE_SIGNATURES, SIGNATURES, signature_table, signatures_by_cause
 
-__all__ = ["SIGNATURES", "SOURCES", "VICTIM_ROLES", "Signature", "match_line", "signature_table",
+__all__ = ["CAUSE_SIGNATURES", "SIGNATURES", "SOURCES", "VICTIM_ROLES", "Signature", "match_line", "signature_table",
            "signatures_by_cause"]

@@ -1,10 +1,18 @@
-"""The signature record: a pattern over one log line, its role, its cause id, how specific it is."""
+"""The signature record: a pattern over one log line, its role, its cause id, how specific it is.
+
+A :class:`Signature` is a rule of the shared protocol (:mod:`paddle_doctor.rules`): ``code`` is its
+name, ``check`` its pattern, ``message`` its title, ``docs`` its source and example. The rows keep
+their own fields (``sig(...)`` in ``launch_env``, ``native``, ``libraries``); the protocol's names
+are properties over them.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from ...catalog import get_cause
+from ...rules import Docs
 from .sources import SOURCES
 
 
@@ -19,6 +27,31 @@ class Signature:
     title: str = ""  # short human label; may use named groups, e.g. "{exc}"
     source: str = ""  # where the message is emitted: "package version, file" (tests require it)
 
+    # --- the rule protocol (paddle_doctor.rules.Rule) ---
+    @property
+    def code(self) -> str:
+        return self.name
+
+    @property
+    def message(self) -> str:
+        """The title, or the cause's own title for a row that has none."""
+        if self.title:
+            return self.title
+        return get_cause(self.cause).title if self.cause else self.role
+
+    @property
+    def docs(self) -> Docs:
+        return Docs(source=self.source, example=self.example)
+
+    @property
+    def check(self) -> re.Pattern:
+        return self.pattern
+
+    @property
+    def points_at_cause(self) -> bool:
+        """True for a row that is evidence of its cause (not a victim's line or context)."""
+        return bool(self.cause) and self.role in ("cause", "exception")
+
 
 # What a survivor prints when another rank failed: never a cause by itself.
 VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
@@ -27,4 +60,3 @@ VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 def sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source=""):
     return Signature(name, re.compile(pattern, flags), role, cause, specificity, example, title,
                      source or SOURCES.get(name, ""))
-

@@ -8,6 +8,8 @@ from .model import Signature
 from .native import NATIVE
 
 SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *LIBRARIES)
+# The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.
+CAUSE_SIGNATURES: tuple[Signature, ...] = tuple(s for s in SIGNATURES if s.points_at_cause)
 
 
 def signature_table() -> list[dict]:
@@ -20,8 +22,7 @@ def signature_table() -> list[dict]:
 def signatures_by_cause() -> dict[str, list[str]]:
     """cause id -> names of the signatures that point to it."""
     out: dict[str, list[str]] = {}
-    for s in SIGNATURES:
-        if s.cause and s.role in ("cause", "exception"):
-            out.setdefault(s.cause, []).append(s.name)
+    for s in CAUSE_SIGNATURES:
+        out.setdefault(s.cause, []).append(s.name)
     return out
 

@@ -1,6 +1,7 @@
-"""The env checks as data: ``CHECKS`` maps a check name (a Finding's ``code``) to its catalog
-cause id, what it looks at, and the function that runs it. The catalog's ``env_checks``
-back-links are derived from this table.
+"""The env checks' registry: ``CHECKS`` maps a check name (a Finding's ``code``) to its
+declaration (``base.Check``, a rule of :mod:`paddle_doctor.rules`: cause, what it looks at, the
+function, and the facts it trips on and passes on), collected from the ``@check`` declarations of
+the modules below. The catalog's ``env_checks`` back-links are derived from it.
 """
 
 from __future__ import annotations

@@ -11,7 +11,10 @@ from ...catalog.ids import CauseId
 SHOWN_PROCESSES = 5
 
 
-@check("port_free", CauseId.port_in_use, "the launchers' default ports and the ports the environment names are free")
+@check("port_free", CauseId.port_in_use, "the launchers' default ports and the ports the environment names are free",
+       trips={"ports": [{"port": 8090, "why": "$PADDLE_MASTER", "free": False,
+                         "holders": [{"pid": 4242, "cmd": "python train.py"}]}]},
+       passes={"ports": [{"port": 8090, "why": "$PADDLE_MASTER", "free": True}]})
 def check_ports(facts: Facts) -> list[Finding]:
     out = []
     for entry in facts.get("ports", []):
@@ -33,7 +36,9 @@ def check_ports(facts: Facts) -> list[Finding]:
 
 
 @check("stale_processes", CauseId.stale_process_holding_gpu,
-       "Paddle launchers and workers of other runs, and processes holding GPU memory")
+       "Paddle launchers and workers of other runs, and processes holding GPU memory",
+       trips={"processes": {"paddle": [{"pid": 4242, "role": "worker", "rank": 1, "orphan": True, "state": "S"}]}},
+       passes={"processes": {"paddle": []}})
 def check_stale(facts: Facts) -> list[Finding]:
     procs = facts.get("processes", {})
     others = [p for p in procs.get("paddle", []) if not p.get("ancestor")]
@@ -83,7 +88,9 @@ def _describe(proc: dict, gpu_mem: dict) -> str:
     return f"PID {proc['pid']} {role} ({', '.join(notes)})"
 
 
-@check("platform", CauseId.windows_no_nccl, "Windows with more than one GPU (Windows builds have no NCCL)")
+@check("platform", CauseId.windows_no_nccl, "Windows with more than one GPU (Windows builds have no NCCL)",
+       trips={"system": {"os": {"system": "Windows"}}, "gpu": {"gpus": [{"index": 0}, {"index": 1}]}},
+       passes={"system": {"os": {"system": "Linux"}}, "gpu": {"gpus": [{"index": 0}, {"index": 1}]}})
 def check_platform(facts: Facts) -> list[Finding]:
     system = facts.get("system", {}).get("os", {}).get("system")
     gpus = len((facts.get("gpu") or {}).get("gpus", []))
@@ -95,7 +102,9 @@ def check_platform(facts: Facts) -> list[Finding]:
 
 
 @check("gpu_visible", CauseId.cuda_visible_devices_misconfig,
-       "CUDA_VISIBLE_DEVICES vs FLAGS_selected_gpus vs the GPUs nvidia-smi lists")
+       "CUDA_VISIBLE_DEVICES vs FLAGS_selected_gpus vs the GPUs nvidia-smi lists",
+       trips={"variables": {"CUDA_VISIBLE_DEVICES": "2"}, "gpu": {"gpus": [{"index": 0}, {"index": 1}]}},
+       passes={"variables": {"CUDA_VISIBLE_DEVICES": "0,1"}, "gpu": {"gpus": [{"index": 0}, {"index": 1}]}})
 def check_gpu_visible(facts: Facts) -> list[Finding]:
     env = facts.get("variables", {})
     visible = env.get("CUDA_VISIBLE_DEVICES")

@@ -18,7 +18,8 @@ def is_launcher_variable(name: str) -> bool:
 @check(CauseId.residual_dist_env, CauseId.residual_dist_env,
        "PADDLE_TRAINER_*, PADDLE_MASTER and other launcher variables set outside a launcher, parameter-server "
        "(`PADDLE_PSERVERS_IP_PORT_LIST`, `PADDLE_ROLE`, `PADDLE_PSERVER*`), gloo (`PADDLE_GLOO_*`) and "
-       "auto-parallel (`PADDLE_AUTO_PARALLEL_*`) ones included")
+       "auto-parallel (`PADDLE_AUTO_PARALLEL_*`) ones included",
+       trips={"variables": {"PADDLE_TRAINER_ID": "1", "PADDLE_MASTER": "10.0.0.1:8090"}}, passes={"variables": {}})
 def check_residual_dist_env(facts: Facts) -> list[Finding]:
     names = [n for n in facts.get("variables", {}) if is_launcher_variable(n) and not n.startswith("PADDLE_DOCTOR_")]
     if not names:
@@ -33,7 +34,9 @@ def check_residual_dist_env(facts: Facts) -> list[Finding]:
         variables=names)]
 
 
-@check("shm_size", CauseId.shm_too_small, "/dev/shm size and free space (Docker's default is 64 MB)")
+@check("shm_size", CauseId.shm_too_small, "/dev/shm size and free space (Docker's default is 64 MB)",
+       trips={"system": {"shm": {"total_bytes": 64 * MiB, "free_bytes": 60 * MiB}}},
+       passes={"system": {"shm": {"total_bytes": 8192 * MiB, "free_bytes": 8000 * MiB}}})
 def check_shm(facts: Facts) -> list[Finding]:
     shm = facts.get("system", {}).get("shm")
     if not shm or not shm.get("total_bytes"):
@@ -52,7 +55,9 @@ def check_shm(facts: Facts) -> list[Finding]:
     return []
 
 
-@check("open_files", CauseId.too_many_open_files, "the open-file limit (ulimit -n) below 4096")
+@check("open_files", CauseId.too_many_open_files, "the open-file limit (ulimit -n) below 4096",
+       trips={"system": {"open_files": {"soft": 1024, "hard": 1048576}}},
+       passes={"system": {"open_files": {"soft": 65535, "hard": 1048576}}})
 def check_open_files(facts: Facts) -> list[Finding]:
     limit = facts.get("system", {}).get("open_files")
     if not limit or limit.get("soft") is None or limit["soft"] >= OPEN_FILES_WARN:
@@ -67,7 +72,11 @@ def check_open_files(facts: Facts) -> list[Finding]:
 
 
 @check("host_ip", CauseId.wrong_host_ip, "the address this node advertises (host name lookup or POD_IP) is loopback "
-       "or not on any interface")
+       "or not on any interface",
+       trips={"variables": {"PADDLE_NNODES": "2"}, "network": {"hostname": "node1", "fqdn_ip": "127.0.1.1",
+                                                                "addresses": [{"address": "10.0.0.7"}]}},
+       passes={"variables": {"PADDLE_NNODES": "2"}, "network": {"hostname": "node1", "fqdn_ip": "10.0.0.7",
+                                                                 "addresses": [{"address": "10.0.0.7"}]}})
 def check_host_ip(facts: Facts) -> list[Finding]:
     net = facts.get("network") or {}
     variables = facts.get("variables", {})

@@ -9,7 +9,9 @@ from ...catalog.ids import CauseId
 
 
 @check("cuda_versions", CauseId.cuda_cudnn_mismatch,
-       "compiled-with CUDA/cuDNN vs the driver's CUDA (nvidia-smi) and the cuDNN found")
+       "compiled-with CUDA/cuDNN vs the driver's CUDA (nvidia-smi) and the cuDNN found",
+       trips={"paddle": {"compiled_with": {"cuda": "12.6"}}, "gpu": {"driver_cuda_version": "11.8"}},
+       passes={"paddle": {"compiled_with": {"cuda": "12.6"}}, "gpu": {"driver_cuda_version": "12.8"}})
 def check_cuda_versions(facts: Facts) -> list[Finding]:
     built = compiled_with(facts)
     if not built.get("cuda"):
@@ -36,7 +38,11 @@ def check_cuda_versions(facts: Facts) -> list[Finding]:
     return out
 
 
-@check("nccl_library", CauseId.nccl_library_missing, "a GPU build on Linux with no libnccl to load")
+@check("nccl_library", CauseId.nccl_library_missing, "a GPU build on Linux with no libnccl to load",
+       trips={"paddle": {"compiled_with": {"cuda": "12.6"}}, "system": {"os": {"system": "Linux"}},
+              "libraries": {"nccl": {"found": False}}},
+       passes={"paddle": {"compiled_with": {"cuda": "12.6"}}, "system": {"os": {"system": "Linux"}},
+               "libraries": {"nccl": {"found": True}}})
 def check_nccl_library(facts: Facts) -> list[Finding]:
     built = compiled_with(facts)
     if not built.get("cuda") or facts.get("system", {}).get("os", {}).get("system") != "Linux":
@@ -50,7 +56,11 @@ def check_nccl_library(facts: Facts) -> list[Finding]:
                      compiled_nccl=built.get("nccl"))]
 
 
-@check("nccl_version", CauseId.nccl_version_mismatch, "compiled-with NCCL vs the NCCL found (major.minor)")
+@check("nccl_version", CauseId.nccl_version_mismatch, "compiled-with NCCL vs the NCCL found (major.minor)",
+       trips={"paddle": {"compiled_with": {"nccl": "2.21.5"}},
+              "libraries": {"nccl": {"version": "2.18.1", "source": "LD_LIBRARY_PATH"}}},
+       passes={"paddle": {"compiled_with": {"nccl": "2.21.5"}},
+               "libraries": {"nccl": {"version": "2.21.5", "source": "nvidia-nccl-cu12"}}})
 def check_nccl_version(facts: Facts) -> list[Finding]:
     built = compiled_with(facts).get("nccl")
     running = facts.get("libraries", {}).get("nccl", {})

@@ -1,18 +1,30 @@
-"""The rule families, in one explicit registry (TorchFix's ``ALL_VISITOR_CLS``, flake8's plugin table).
+"""The rule families and the lint rule registry, collected from the families' declarations.
 
-Each family module has ``check(ctx)`` (adds Findings to ``ctx``) and ``TRIGGERS``: words of which at
-least one must appear in the file's text for the family to run at all (the cheap prefilter), and
-``CODES``: the codes it can report, so a family whose codes are all deselected is not run.
+Each family module declares its rules (``PDL101 = Rule(...)``: code, name, cause, summary, the
+``wrong``/``right`` examples, fix) beside the ``check(ctx)`` that reports them, and lists them in
+its ``RULES``; it also has ``TRIGGERS``: words of which at least one must appear in the file's text
+for the family to run at all (the cheap prefilter). The registry here is read from those
+declarations, never typed twice: ``RULES`` (about user code, the catalog's back-links), ``ALL_RULES``
+(with the linter's own PDL900), ``BY_CODE``, and ``FAMILIES`` (the codes each family can report, so
+a family whose codes are all deselected is not run). This order is the docs' and the engine's.
 """
 
 from __future__ import annotations
 
-from . import checkpoints, collectives, dataloader, device, evaluation
+from ..codes import LINTER_RULES, Rule
+from . import checkpoints, collectives, dataloader, device, eval_mode, evaluation
 
-FAMILIES = (
-    (("PDL101", "PDL102", "PDL103", "PDL104"), collectives),
-    (("PDL201", "PDL202"), dataloader),
-    (("PDL301", "PDL302", "PDL303"), checkpoints),
-    (("PDL401", "PDL402", "PDL403", "PDL404", "PDL405"), evaluation),
-    (("PDL501",), device),
-)
+_MODULES = (collectives, dataloader, checkpoints, evaluation, eval_mode, device)
+
+FAMILIES = tuple((tuple(rule.code for rule in module.RULES), module) for module in _MODULES)
+RULES: tuple[Rule, ...] = tuple(sorted((rule for module in _MODULES for rule in module.RULES),
+                                       key=lambda rule: rule.code))
+ALL_RULES: tuple[Rule, ...] = (*RULES, *LINTER_RULES)
+BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
+if len(BY_CODE) != len(ALL_RULES):
+    raise ImportError("a lint rule code is declared twice")
+
+
+def get_rule(code: str) -> Rule:
+    """The rule for ``code`` (KeyError for an unknown one)."""
+    return BY_CODE[code.upper()]

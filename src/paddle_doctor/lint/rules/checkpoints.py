@@ -4,10 +4,63 @@ from __future__ import annotations
 
 import ast
 
+from ...catalog.ids import CauseId
+from ...findings import Fixable, Severity
+from ..codes import Rule
 from ..context import FileContext, ancestors, walk_scope
 from ..index import SAVE_CALLS, callee, pending
 from ..names import dotted, last_name
 from ..semantics import contains_rank, is_distributed_scope, rank_exit_before, rank_guard, scope_calls, scope_of
+
+CHECK = f"{__name__}:check"  # the function that reports the rules below
+
+PDL301 = Rule(
+    "PDL301", "state-dict-load-unchecked", CauseId.state_dict_prefix_mismatch,
+    "The result of set_state_dict()/set_dict()/load_dict() (missing and unexpected keys) is ignored: a mismatch only warns and keeps random weights.",
+    fix='Keep the result: `missing, unexpected = layer.set_state_dict(sd)` and raise if either is non-empty.',
+    wrong="""\
+model.set_state_dict(paddle.load("model.pdparams"))""",
+    right="""\
+missing, unexpected = model.set_state_dict(paddle.load("model.pdparams"))
+if missing or unexpected:
+    raise RuntimeError(f"missing {missing[:5]}, unexpected {unexpected[:5]}")""",
+    default=False,  # checkpoint hygiene, not a distributed bug: 0 of 21 strictly true on 4 suites (bench/RESULTS.md)
+    check=CHECK,
+)
+
+PDL302 = Rule(
+    "PDL302", "wrapper-state-dict-saved", CauseId.state_dict_prefix_mismatch,
+    "The state dict of a fleet.distributed_model() wrapper, or named_parameters(), is saved: keys carry a `_layers.` prefix (or lack the buffers) a bare model does not match.",
+    fix='Save the bare model: `model._layers.state_dict()`.',
+    wrong="""\
+model = fleet.distributed_model(net)
+paddle.save(model.state_dict(), "model.pdparams")""",
+    right="""\
+model = fleet.distributed_model(net)
+paddle.save(model._layers.state_dict(), "model.pdparams")""",
+    fixable=Fixable.SAFE,
+    severity=Severity.WARNING,
+    check=CHECK,
+)
+
+PDL303 = Rule(
+    "PDL303", "checkpoint-saved-by-every-rank", CauseId.concurrent_checkpoint_write,
+    "paddle.save() to a path shared by all ranks is reached by every rank: concurrent writers corrupt the file.",
+    fix='Save on one rank (`if dist.get_rank() == 0:`) or put the rank in the file name.',
+    wrong="""\
+dist.init_parallel_env()
+...
+paddle.save(model.state_dict(), "model.pdparams")""",
+    right="""\
+dist.init_parallel_env()
+...
+if dist.get_rank() == 0:
+    paddle.save(model.state_dict(), "model.pdparams")""",
+    fixable=Fixable.UNSAFE,
+    check=CHECK,
+)
+
+RULES: tuple[Rule, ...] = (PDL301, PDL302, PDL303)
 
 TRIGGERS = ("set_state_dict", "set_dict", "load_dict", "save")
 LOADERS = frozenset({"set_state_dict", "set_dict", "load_dict"})
@@ -49,7 +102,7 @@ def _check_unchecked_load(ctx: FileContext, call: ast.Call) -> None:
     scope = scope_of(call)
     if not _from_disk(ctx, scope, call.args[0], _TRACE_DEPTH) or _checks_keys(ctx, scope):
         return
-    ctx.report("PDL301", call,
+    ctx.report(PDL301, call,
                f"the result of `{ast.unparse(call.func)}(...)` is ignored: missing or unexpected keys only warn "
                "(`Skip loading for ...`) and the layer keeps its random weights",
                why="the (missing, unexpected) result is dropped and the function compares no keys",
@@ -128,7 +181,7 @@ def _check_wrapper_save(ctx: FileContext, call: ast.Call) -> None:
         return
     method, owner = saved.func.attr, saved.func.value
     if method == "named_parameters":
-        ctx.report("PDL302", saved, "saving `named_parameters()` drops the buffers (batch-norm statistics) and keeps "
+        ctx.report(PDL302, saved, "saving `named_parameters()` drops the buffers (batch-norm statistics) and keeps "
                    "wrapper prefixes such as `_layers.`; loading it reports missing keys: save `state_dict()` of "
                    "the bare model", why="named_parameters() is not a state dict")
         return
@@ -138,7 +191,7 @@ def _check_wrapper_save(ctx: FileContext, call: ast.Call) -> None:
     if wrapped:
         message = (f"`{owner.id}` is a `{wrapped}` wrapper: its state_dict() keys carry a `_layers.` prefix "
                    f"that a bare model does not have; save `{owner.id}._layers.state_dict()`")
-        ctx.report("PDL302", saved, message, why=f"{owner.id} = {wrapped}(...) in the same function",
+        ctx.report(PDL302, saved, message, why=f"{owner.id} = {wrapped}(...) in the same function",
                    confidence="medium", edits=(ctx.edit(saved.func.value, f"{owner.id}._layers"),))
 
 
@@ -171,7 +224,7 @@ def _check_every_rank_save(ctx: FileContext, call: ast.Call) -> None:
     if isinstance(stmt, ast.Expr) and stmt.lineno == stmt.end_lineno and "paddle" in ctx.imports.aliases:
         indent = " " * stmt.col_offset
         edits = (ctx.edit(stmt, f"if paddle.distributed.get_rank() == 0:\n{indent}    {ast.get_source_segment(ctx.text, stmt)}"),)
-    ctx.report("PDL303", call,
+    ctx.report(PDL303, call,
                f"every rank runs this `paddle.save` to the same path `{ast.unparse(path)}`: concurrent writers "
                "corrupt the checkpoint; save on one rank (or put the rank in the file name)",
                why="the function sets up data parallelism and the save is under no rank test", edits=edits)
@@ -191,7 +244,7 @@ def _check_helper_save(ctx: FileContext, call: ast.Call) -> None:
         return
     if any(_rank_specific(ctx, scope, a, depth=3) for a in (*call.args, *(k.value for k in call.keywords))):
         return
-    ctx.report("PDL303", call,
+    ctx.report(PDL303, call,
                f"every rank runs `{ast.unparse(call.func)}(...)`, which writes a checkpoint with `paddle.save`/"
                "`paddle.jit.save` to a path that does not hold the rank: concurrent writers corrupt it; call it "
                "on one rank", why=f"`{name}` saves on every rank that calls it; this function sets up data "

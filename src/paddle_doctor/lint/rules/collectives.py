@@ -4,10 +4,82 @@ from __future__ import annotations
 
 import ast
 
+from ...catalog.ids import CauseId
+from ...findings import Severity
+from ..codes import Rule
 from ..context import FileContext, ancestors, walk_scope
 from ..names import last_name
 from ..semantics import (collective_name, collectives_in, has_group, rank_exit_before, rank_guard,
                          reached_collective, scope_calls, scope_of)
+
+CHECK = f"{__name__}:check"  # the function that reports the rules below
+
+PDL101 = Rule(
+    "PDL101", "collective-in-rank-branch", CauseId.rank_divergent_collective,
+    "A collective is called inside a branch that depends on the rank: the other ranks never join it and hang.",
+    fix='Call the collective on every rank, outside the branch; keep only the printing or saving under the rank test.',
+    wrong="""\
+if dist.get_rank() == 0:
+    dist.all_reduce(total)      # ranks != 0 never call it
+    print(total.item())""",
+    right="""\
+dist.all_reduce(total)          # every rank
+if dist.get_rank() == 0:
+    print(total.item())""",
+    check=CHECK,
+)
+
+PDL102 = Rule(
+    "PDL102", "collective-after-rank-exit", CauseId.rank_divergent_collective,
+    "A collective follows a rank-dependent return/break/continue: the ranks that left never join it.",
+    fix='Run the collective before the rank-dependent exit, or make every rank take the same exit.',
+    wrong="""\
+for batch in loader:
+    if rank != 0:
+        continue
+    dist.barrier()              # only rank 0 gets here""",
+    right="""\
+for batch in loader:
+    dist.barrier()
+    if rank != 0:
+        continue""",
+    check=CHECK,
+)
+
+PDL103 = Rule(
+    "PDL103", "collective-error-swallowed", CauseId.rank_divergent_collective,
+    "A try/except around a collective swallows the error: this rank goes on while the others are one collective ahead or behind.",
+    fix="Let the collective's error propagate (or exit the process) so every rank stops together.",
+    wrong="""\
+try:
+    dist.all_reduce(loss)
+except Exception:
+    pass                        # this rank continues out of step""",
+    right="""\
+dist.all_reduce(loss)           # let it fail on every rank""",
+    check=CHECK,
+)
+
+PDL104 = Rule(
+    "PDL104", "per-batch-all-gather-uneven", CauseId.uneven_eval_batches,
+    "A per-batch all_gather runs over a loader that is not a DistributedBatchSampler: the last batches differ across ranks.",
+    fix='Shard with DistributedBatchSampler (same batch count and shapes), pad to a common shape, or use all_gather_object; paddle_doctor.evaluate() syncs once per evaluation.',
+    wrong="""\
+loader = DataLoader(shard, batch_size=32)
+for x, y in loader:
+    preds = []
+    dist.all_gather(preds, model(x))   # shapes differ on the last batch""",
+    right="""\
+sampler = DistributedBatchSampler(dataset, batch_size=32)
+loader = DataLoader(dataset, batch_sampler=sampler)
+for x, y in loader:
+    preds = []
+    dist.all_gather(preds, model(x))""",
+    severity=Severity.WARNING,
+    check=CHECK,
+)
+
+RULES: tuple[Rule, ...] = (PDL101, PDL102, PDL103, PDL104)
 
 TRY_NODES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
 TRIGGERS = ("all_reduce", "all_gather", "broadcast", "reduce", "barrier", "scatter", "alltoall", "all_to_all",
@@ -39,7 +111,7 @@ def _check_rank_branch(ctx: FileContext, call: ast.Call, name: str) -> bool:
     if any(other_test == (mine[0], not mine[1]) for other_test in _guards_of(ctx, scope_of(call)).get(
             name.split(" ")[0], ())):
         return False  # `if not main: barrier()` ... `if main: barrier()`: the two halves of one barrier
-    ctx.report("PDL101", call,
+    ctx.report(PDL101, call,
                f"`{name}` is called only on the ranks where `{ast.unparse(guard.test)}` holds; "
                "the other ranks never join it and the job hangs",
                why=f"rank-dependent branch on line {guard.lineno}")
@@ -77,7 +149,7 @@ def _check_rank_exit(ctx: FileContext, call: ast.Call, name: str) -> None:
     if exit_node is None:
         return
     word = type(exit_node).__name__.lower()
-    ctx.report("PDL102", call,
+    ctx.report(PDL102, call,
                f"`{name}` follows a rank-dependent `{word}` on line {exit_node.lineno}; "
                "the ranks that left never join it",
                why=f"`{word}` under a rank test on line {exit_node.lineno}")
@@ -97,7 +169,7 @@ def _check_swallowed(ctx: FileContext, call: ast.Call, name: str) -> None:
         if isinstance(anc, TRY_NODES) and any(call is n for n in walk_scope(anc.body)):
             for handler in anc.handlers:
                 if _swallows(handler) and not _single_process_fallback(handler, call):
-                    ctx.report("PDL103", handler,
+                    ctx.report(PDL103, handler,
                                f"this handler swallows a failure of `{name}` (line {call.lineno}); this rank "
                                "goes on while the others are a collective ahead or waiting",
                                why="no raise or exit in the except block")
@@ -139,7 +211,7 @@ def _check_uneven_gather(ctx: FileContext) -> None:
         batching = _loader_batching(ctx, loop)
         if batching is None or batching == "distributed":
             continue
-        ctx.report("PDL104", gathers[0],
+        ctx.report(PDL104, gathers[0],
                    f"`all_gather` runs on every batch of a loader built with {batching}: ranks can have "
                    "different last batches (or counts), and all_gather needs the same shape on every rank",
                    why=f"loader built with {batching} in the same function", confidence="medium")

@@ -4,8 +4,48 @@ from __future__ import annotations
 
 import ast
 
+from ...catalog.ids import CauseId
+from ..codes import Rule
 from ..context import FUNCS, FileContext, walk_scope
 from ..names import last_name
+
+CHECK = f"{__name__}:check"  # the function that reports the rules below
+
+PDL201 = Rule(
+    "PDL201", "dataloader-workers-without-main-guard", CauseId.main_guard_missing,
+    "A DataLoader with num_workers > 0 is reached at module level without an `if __name__ == \"__main__\":` guard.",
+    fix='Move the loader and the loop into main() and call it under `if __name__ == "__main__":`.',
+    wrong="""\
+loader = DataLoader(ds, batch_size=32, num_workers=4)
+for batch in loader:
+    ...""",
+    right="""\
+def main():
+    loader = DataLoader(ds, batch_size=32, num_workers=4)
+    for batch in loader:
+        ...
+
+if __name__ == "__main__":
+    main()""",
+    check=CHECK,
+)
+
+PDL202 = Rule(
+    "PDL202", "spawn-without-main-guard", CauseId.main_guard_missing,
+    "paddle.distributed.spawn() runs at module level without an `if __name__ == \"__main__\":` guard: each spawned process re-imports the module and spawns again.",
+    fix='Call spawn() from main() under `if __name__ == "__main__":`.',
+    wrong="""\
+import paddle.distributed as dist
+dist.spawn(train, nprocs=2)""",
+    right="""\
+import paddle.distributed as dist
+
+if __name__ == "__main__":
+    dist.spawn(train, nprocs=2)""",
+    check=CHECK,
+)
+
+RULES: tuple[Rule, ...] = (PDL201, PDL202)
 
 TRIGGERS = ("num_workers", "spawn")
 _HAPI = frozenset({"fit", "evaluate", "predict"})  # paddle.Model methods that build DataLoaders
@@ -33,20 +73,20 @@ def _visit(ctx, stmts, module_funcs, seen, path, depth) -> None:
             workers = _workers(node)
             if workers is not None:
                 via = f" (reached through {' -> '.join(path)}())" if path else ""
-                ctx.report("PDL201", node,
+                ctx.report(PDL201, node,
                            f"DataLoader with num_workers={workers} runs at import time{via} without an "
                            "`if __name__ == \"__main__\":` guard; spawned workers re-run this module",
                            confidence="high" if workers.isdigit() else "medium",
                            why="module-level code outside the __main__ guard")
         elif last_name(node.func) in _HAPI and isinstance(node.func, ast.Attribute) and _workers(node):
             via = f" (reached through {' -> '.join(path)}())" if path else ""
-            ctx.report("PDL201", node,
+            ctx.report(PDL201, node,
                        f"`{ast.unparse(node.func)}(num_workers={_workers(node)})` builds DataLoader workers at import "
                        f"time{via} without an `if __name__ == \"__main__\":` guard; spawned workers re-run this module",
                        confidence="medium", why="hapi Model method with num_workers, outside the __main__ guard")
         elif last_name(node.func) == "spawn" and ctx.imports.qualname(node.func) in _SPAWN:
             via = f" (reached through {' -> '.join(path)}())" if path else ""
-            ctx.report("PDL202", node,
+            ctx.report(PDL202, node,
                        f"`{ast.unparse(node.func)}(...)` runs at import time{via} without an `if __name__ == "
                        "\"__main__\":` guard: every spawned process imports this module again and spawns again",
                        why="module-level code outside the __main__ guard")

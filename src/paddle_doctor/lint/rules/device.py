@@ -4,8 +4,28 @@ from __future__ import annotations
 
 import ast
 
+from ...catalog.ids import CauseId
+from ..codes import Rule
 from ..context import FUNCS, FileContext, walk_scope
 from ..names import dotted, last_name
+
+CHECK = f"{__name__}:check"  # the function that reports the rules below
+
+PDL501 = Rule(
+    "PDL501", "device-env-after-import", CauseId.cuda_visible_devices_misconfig,
+    "CUDA_VISIBLE_DEVICES or FLAGS_selected_gpus is set in os.environ after `import paddle`: Paddle has already read it.",
+    fix="Set it before `import paddle` (first lines of the script) or in the launch command's environment.",
+    wrong="""\
+import paddle
+os.environ["CUDA_VISIBLE_DEVICES"] = "0\"""",
+    right="""\
+import os
+os.environ["CUDA_VISIBLE_DEVICES"] = "0"
+import paddle""",
+    check=CHECK,
+)
+
+RULES: tuple[Rule, ...] = (PDL501,)
 
 TRIGGERS = ("CUDA_VISIBLE_DEVICES", "FLAGS_selected_gpus")
 DEVICE_VARS = frozenset(TRIGGERS)
@@ -32,7 +52,7 @@ def check(ctx: FileContext) -> None:
         if _spawns_children(ctx, scope):
             continue
         where = "in a function that runs after" if in_function else "after"
-        ctx.report("PDL501", node,
+        ctx.report(PDL501, node,
                    f"`{var}` is set {where} `import paddle` (line {first_import}): Paddle has already read the "
                    "devices, so this process ignores it; set it before the import or in the launch command",
                    why=f"paddle imported on line {first_import}")

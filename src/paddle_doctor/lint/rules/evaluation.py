@@ -1,19 +1,83 @@
-"""PDL4xx: evaluation that silently gives a wrong number (or runs out of memory)."""
+"""PDL401, PDL402, PDL405: evaluation over a DistributedBatchSampler that silently gives a wrong number
+(samples dropped, a rank-local metric, padded duplicates scored). PDL403/PDL404 are in ``eval_mode``."""
 
 from __future__ import annotations
 
 import ast
 
-from ..context import FUNCS, FileContext, ancestors, walk_scope
+from ...catalog.ids import CauseId
+from ...findings import Fixable, Severity
+from ..codes import Rule
+from ..context import FUNCS, FileContext, walk_scope
 from ..index import pending
 from ..names import dotted, last_name
 from ..semantics import (callers, collective_name, collectives_in, contains_rank, enclosing_function, is_eval_name,
-                         is_under, model_like, scope_calls, scope_of)
+                         is_under, scope_calls, scope_of)
+
+CHECK = f"{__name__}:check"  # the function that reports the rules below
+
+PDL401 = Rule(
+    "PDL401", "eval-sampler-drop-last", CauseId.eval_samples_dropped,
+    "An evaluation DistributedBatchSampler has drop_last=True: real samples are silently left out of the metric.",
+    fix='Use drop_last=False and count each sample once (paddle_doctor.evaluate() is exact).',
+    wrong="""\
+eval_sampler = DistributedBatchSampler(eval_ds, batch_size=32, drop_last=True)""",
+    right="""\
+eval_sampler = DistributedBatchSampler(eval_ds, batch_size=32, drop_last=False)
+# the padding repeats up to world_size - 1 samples: count by sample id,
+# or use paddle_doctor.evaluate(), which is exact""",
+    fixable=Fixable.UNSAFE,
+    check=CHECK,
+)
+
+PDL402 = Rule(
+    "PDL402", "rank-local-metric", CauseId.rank_local_metric,
+    "An evaluation over a DistributedBatchSampler accumulates its metric per rank and reports it with no all_reduce/all_gather.",
+    fix="all_reduce the metric's sufficient statistics (sums and counts) before reporting, or use paddle_doctor.evaluate().",
+    wrong="""\
+sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+    correct += (model(x).argmax(1) == y).sum().item()
+if dist.get_rank() == 0:
+    print(correct / len(eval_ds))   # rank 0's shard only""",
+    right="""\
+stats = paddle.to_tensor([correct, seen])
+dist.all_reduce(stats)
+if dist.get_rank() == 0:
+    print((stats[0] / stats[1]).item())""",
+    check=CHECK,
+)
+
+PDL405 = Rule(
+    "PDL405", "eval-padded-samples-counted", CauseId.eval_samples_duplicated,
+    "Per-sample results of an evaluation DistributedBatchSampler (drop_last=False) are all_gathered and scored without removing the padding: up to world_size - 1 samples count twice.",
+    fix="Keep the first len(dataset) gathered results (the sampler pads by repeating the first samples), or use paddle_doctor.evaluate(), which is exact.",
+    wrong="""\
+sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+preds = []
+for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+    out = []
+    dist.all_gather(out, model(x))
+    preds.extend(out)
+score = metric(preds)                # the padded duplicates are scored too""",
+    right="""\
+sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+preds = []
+for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+    out = []
+    dist.all_gather(out, model(x))
+    preds.extend(out)
+score = metric(preds[:len(eval_ds)])  # drop the padding""",
+    severity=Severity.WARNING,
+    default=False,  # new in issue 18: no finding on the suites yet to measure its precision
+    check=CHECK,
+)
+
+RULES: tuple[Rule, ...] = (PDL401, PDL402, PDL405)
 
 TRIGGERS = ("DistributedBatchSampler", "eval", "val", "test")
-_NO_GRAD = frozenset({"no_grad", "inference_mode"})
+NO_GRAD = frozenset({"no_grad", "inference_mode"})  # the context managers that turn gradients off
 _REPORTERS = frozenset({"print", "info", "log", "warning", "write", "add_scalar", "log_metrics"})
-_CALLER_DEPTH = 3
 
 
 def check(ctx: FileContext) -> None:
@@ -23,8 +87,6 @@ def check(ctx: FileContext) -> None:
     for scope in _sharded_scopes(ctx):
         _check_rank_local_metric(ctx, scope)
         _check_padded_gather(ctx, scope)
-    for loop in ctx.loops:
-        _check_eval_loop(ctx, loop)
 
 
 def _check_drop_last(ctx: FileContext, call: ast.Call) -> None:
@@ -34,7 +96,7 @@ def _check_drop_last(ctx: FileContext, call: ast.Call) -> None:
     if value is not True or _one_per_batch(ctx, call) or not _is_eval_sampler(ctx, call):
         return
     through = "" if isinstance(flag, ast.Constant) else f" (`{ast.unparse(flag)}` is True here)"
-    ctx.report("PDL401", flag,
+    ctx.report(PDL401, flag,
                f"this evaluation DistributedBatchSampler has drop_last=True{through}: the samples of the last, "
                "short batch are never evaluated and the metric covers a subset",
                why="drop_last=True on a sampler named or used for evaluation",
@@ -143,7 +205,7 @@ def _check_rank_local_metric(ctx: FileContext, scope: ast.AST) -> None:
             scope, FUNCS) else None  # dropped if every caller in the package runs a collective
         if report is not None:
             names = ", ".join(sorted(accumulated))
-            ctx.report("PDL402", report,
+            ctx.report(PDL402, report,
                        f"`{names}` is accumulated over this rank's DistributedBatchSampler shard and reported "
                        "without all_reduce/all_gather: the number covers 1/world_size of the data",
                        why=f"accumulated in the loop on line {loop.lineno}; no collective in this scope",
@@ -163,7 +225,7 @@ def _check_padded_gather(ctx: FileContext, scope: ast.AST) -> None:
                and collective_name(ctx, c) and any(is_under(c, loop) for loop in _loops_in(scope))),
                      key=lambda c: (c.lineno, c.col_offset))
     if gathers and not _trims(scope):
-        ctx.report("PDL405", gathers[0],
+        ctx.report(PDL405, gathers[0],
                    "per-batch results are all_gathered over a DistributedBatchSampler that pads with repeated "
                    "samples (drop_last=False), and nothing cuts them back to len(dataset): the padded "
                    "duplicates are scored too", why="all_gather in the loop; no slice and no len() of the dataset",
@@ -190,7 +252,7 @@ def _is_eval_scope(ctx: FileContext, scope: ast.AST) -> bool:
         return True
     for call in scope_calls(ctx, scope):
         name = last_name(call.func)
-        if name in _NO_GRAD or (name == "eval" and not call.args and isinstance(call.func, ast.Attribute)):
+        if name in NO_GRAD or (name == "eval" and not call.args and isinstance(call.func, ast.Attribute)):
             return True
     return False
 
@@ -242,138 +304,4 @@ def _uses(node: ast.AST, names: set[str]) -> bool:
         text = dotted(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
         if text and (text in names or any(text.startswith(n + ".") for n in names)):
             return True
-    return False
-
-
-def _check_eval_loop(ctx: FileContext, loop: ast.For) -> None:
-    """PDL403/PDL404: an evaluation loop that runs the model with grads on, or in training mode."""
-    func = enclosing_function(loop)
-    if func is None:
-        _check_script_loop(ctx, loop)
-        return
-    if not is_eval_name(func.name, function=True):
-        return
-    model_call = _model_call(ctx, loop)
-    if model_call is None:
-        return
-    model = model_like(model_call.func, ctx)
-    guard = _guards(ctx, func, depth=0, seen=set())
-    if guard is None:
-        return  # callers unknown (another file may set both): do not guess
-    grads_off = guard[0] or any(_under_no_grad(ctx, a) for a in ancestors(model_call))  # also in the body
-    if not grads_off:
-        ctx.report("PDL403", model_call,
-                   f"`{model}` runs in an evaluation loop outside `paddle.no_grad()`: each batch keeps its "
-                   "autograd graph (memory grows with the batch and the model)",
-                   why=guard[2], confidence="medium")
-    if not guard[1]:
-        ctx.report("PDL404", model_call,
-                   f"`{model}` runs in an evaluation loop without `{model.split('.')[-1]}.eval()`: dropout and "
-                   "batch norm stay in training mode and the metric is wrong",
-                   why=guard[2], confidence="medium")
-
-
-_TRAINING = frozenset({"backward", "run", "step", "minimize", "grad"})
-
-
-def _check_script_loop(ctx: FileContext, loop: ast.For) -> None:
-    """A module-level loop over an evaluation loader (``for x, y in eval_loader:``) in a script."""
-    target = loop.iter.args[0] if isinstance(loop.iter, ast.Call) and loop.iter.args else loop.iter
-    if not is_eval_name(dotted(target)) or scope_of(loop) is not ctx.tree:
-        return
-    model_call = _model_call(ctx, loop)
-    if model_call is None:
-        return
-    model = model_like(model_call.func, ctx)
-    before = [c for c in scope_calls(ctx, ctx.tree) if c.lineno < loop.lineno]
-    why = "a module-level loop over an evaluation loader"
-    if not any(_under_no_grad(ctx, a) for a in ancestors(model_call)) and not any(
-            last_name(c.func) == "set_grad_enabled" for c in before):
-        ctx.report("PDL403", model_call, f"`{model}` runs in an evaluation loop outside `paddle.no_grad()`: each "
-                   "batch keeps its autograd graph (memory grows with the batch and the model)", why=why)
-    if not any(_is_eval_call(c) for c in before):
-        ctx.report("PDL404", model_call, f"`{model}` runs in an evaluation loop without "
-                   f"`{model.split('.')[-1]}.eval()` before it: dropout and batch norm stay in training mode", why=why)
-
-
-def _training_helpers(ctx: FileContext) -> frozenset[str]:
-    """Functions of this file that take a gradient step (``inner_adapt`` of meta-learning)."""
-    if "training_helpers" not in ctx.cache:
-        ctx.cache["training_helpers"] = frozenset(
-            f.name for f in ctx.functions if any(isinstance(n, ast.Call) and last_name(n.func) in ("backward", "minimize")
-                                                 for n in walk_scope(f.body)))
-    return ctx.cache["training_helpers"]
-
-
-def _model_call(ctx: FileContext, loop: ast.For) -> ast.Call | None:
-    calls = sorted((n for n in walk_scope(loop.body) if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
-    trains = _training_helpers(ctx)
-    if any(last_name(c.func) in _TRAINING or last_name(c.func) in trains for c in calls):
-        return None  # training (or meta-learning adaptation), or a static-graph executor (no autograd tape)
-    return next((c for c in calls if model_like(c.func, ctx)), None)
-
-
-def _guards(ctx: FileContext, func, depth: int, seen: set) -> tuple[bool, bool, str] | None:
-    """(grads off, eval mode set, why) for ``func`` and its callers in this file; None if unknown."""
-    no_grad = any(last_name(d) in _NO_GRAD for d in func.decorator_list) or _sets_grad_off(ctx, func)
-    eval_mode = _sets_eval(ctx, func)
-    if no_grad and eval_mode:
-        return True, True, ""
-    model_is_local = _model_is_local(func)
-    calls = [c for c in callers(ctx, func) if c is not None]
-    if not calls:
-        return (no_grad, eval_mode, "the model is built in this function") if model_is_local else None
-    if depth >= _CALLER_DEPTH or id(func) in seen:
-        return None
-    seen.add(id(func))
-    for call in calls:
-        if not no_grad and any(_under_no_grad(ctx, a) for a in ancestors(call)):
-            no_grad = True
-        outer = enclosing_function(call)
-        outer_guard = _guards(ctx, outer, depth + 1, seen) if outer is not None else (
-            _module_guard(ctx, call))
-        if outer_guard is None:
-            return None
-        no_grad, eval_mode = no_grad or outer_guard[0], eval_mode or outer_guard[1]
-    return no_grad, eval_mode, f"neither `{func.name}` nor its callers in this file set it"
-
-
-def _module_guard(ctx: FileContext, call: ast.Call) -> tuple[bool, bool, str]:
-    calls = scope_calls(ctx, ctx.tree)
-    return (any(last_name(c.func) == "set_grad_enabled" for c in calls),
-            any(_is_eval_call(c) for c in calls), "")
-
-
-def _sets_grad_off(ctx: FileContext, func) -> bool:
-    return any(last_name(c.func) == "set_grad_enabled" for c in scope_calls(ctx, func))
-
-
-def _sets_eval(ctx: FileContext, func) -> bool:
-    return any(_is_eval_call(c) for c in scope_calls(ctx, func))
-
-
-def _is_eval_call(call: ast.Call) -> bool:
-    name = last_name(call.func)
-    if not isinstance(call.func, ast.Attribute):
-        return False
-    if name == "eval" and not call.args:
-        return True
-    return name == "train" and bool(call.args) and isinstance(call.args[0], ast.Constant) and call.args[0].value is False
-
-
-def _under_no_grad(ctx: FileContext, node: ast.AST) -> bool:
-    if isinstance(node, (ast.With, ast.AsyncWith)):
-        return any(last_name(item.context_expr) in _NO_GRAD or (
-            last_name(item.context_expr) == "set_grad_enabled") for item in node.items)
-    return False
-
-
-def _model_is_local(func) -> bool:
-    """The evaluated model is built or loaded in ``func`` itself (not a parameter or attribute)."""
-    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
-    for node in walk_scope(func.body):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name) and model_like(target) and target.id not in params:
-                    return True
     return False
