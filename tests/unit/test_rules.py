@@ -143,13 +143,13 @@ def test_guard_kinds_table_is_collected_from_the_declarations():
 def test_smoke_checks_are_the_ones_the_worker_runs_in_its_order():
     from paddle_doctor.smoke.results import CHECKS
 
-    tree = ast.parse((SRC / "paddle_doctor/runtime/smoke/worker.py").read_text(encoding="utf-8"))
+    tree = ast.parse((SRC / "paddle_doctor/runtime/smoke_worker.py").read_text(encoding="utf-8"))
     main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main")
     listed = next(n.value for n in ast.walk(main) if isinstance(n, ast.Assign)
                   and getattr(n.targets[0], "id", "") == "checks")
     ran = [(pair.elts[0].value, pair.elts[1].id) for pair in listed.elts]
     assert [name for name, _ in ran] == list(CHECKS)
-    assert [f"paddle_doctor.runtime.smoke.worker:{func}" for _, func in ran] == [c.check for c in CHECKS.values()]
+    assert [f"paddle_doctor.runtime.smoke_worker:{func}" for _, func in ran] == [c.check for c in CHECKS.values()]
 
 
 # --- the doc shows one worked example per lens, each a real declaration ---------------------------

@@ -20,12 +20,12 @@ from ..rules import Docs
 class SmokeCheck:
     """One check the smoke ranks run, declared as a rule of the shared protocol
     (:mod:`paddle_doctor.rules`). It runs inside the launched workers, under paddle, so ``check`` is
-    where it lives (``runtime/smoke/worker.py``), not the function itself."""
+    where it lives (``runtime/smoke_worker.py``), not the function itself."""
 
     code: str  # the check's name in the rank files (its Finding's code is ``smoke.<code>``)
     message: str  # what it proves
     cause: CauseId  # the cause its failure points to when diagnose knows no better
-    check: str  # "paddle_doctor.runtime.smoke.worker:<function>"
+    check: str  # "paddle_doctor.runtime.smoke_worker:<function>"
     example: str  # what a rank writes when the check fails (its detail, or the exception it raised)
 
     @property
@@ -33,7 +33,7 @@ class SmokeCheck:
         return Docs(source=self.check, example=self.example)
 
 
-_WORKER = "paddle_doctor.runtime.smoke.worker:"
+_WORKER = "paddle_doctor.runtime.smoke_worker:"
 SMOKE_CHECKS: tuple[SmokeCheck, ...] = (
     SmokeCheck("all_reduce", "all_reduce sums one value per rank", CauseId.nccl_error, _WORKER + "_all_reduce",
                "sum [3.0, 1.0] (want [3.0, 2.0])"),
