@@ -31,13 +31,13 @@ def load_alternatives(path: Path = ALTERNATIVES_FILE) -> dict[CauseId, tuple[Tel
     """``{cause: (alternative, ...)}`` from ``path``, in the file's order; a bad file raises CatalogError."""
     out = {}
     for key, rows in read_toml(path).items():
-        cause = cause_id(key, f"{path.name}: [[{key}]]")
+        cause = cause_id(key, f"{path.name}: {key}")
         if not isinstance(rows, list):
-            raise CatalogError(f"{path.name}: {key} must be an array of tables ([[{key}]]), not a single value")
-        out[cause] = tuple(_row(row, f"{path.name}: [[{key}]] #{n}", cause) for n, row in enumerate(rows, 1))
+            raise CatalogError(f"{path.name}: {key} must be a list of {{ cause, why, check }} tables, not {rows!r}")
+        out[cause] = tuple(_row(row, f"{path.name}: {key}[{n}]", cause) for n, row in enumerate(rows))
         others = [alt.cause for alt in out[cause]]
         if len(set(others)) != len(others):
-            raise CatalogError(f"{path.name}: [[{key}]] lists an alternative twice")
+            raise CatalogError(f"{path.name}: {key} lists an alternative twice")
     return out
 
 
