@@ -11,7 +11,7 @@ import pytest
 
 from paddle_doctor.catalog import CatalogError, cause_ids, load_causes
 from paddle_doctor.catalog.alternatives import alternatives_of, load_alternatives
-from paddle_doctor.catalog.codes import ENUMS, code_tables, errno_cause, load_codes, signal_of
+from paddle_doctor.catalog.codes import ENUMS, code_tables, errno_cause, generic_cause, load_codes, signal_of
 from paddle_doctor.catalog.ids import CATALOG_FILE, CauseId
 from paddle_doctor.catalog.triage import load_families, triage_families, triage_family, variations_for
 from paddle_doctor.diagnose import diagnose_paths
@@ -25,6 +25,11 @@ none = ["cudaErrorUnknown"]
 [ncclResult_t]
 [cudnnStatus_t]
 [cublasStatus_t]
+[generic]
+cudaError_t = "cuda_error_other"
+ncclResult_t = "nccl_error"
+cudnnStatus_t = "cuda_error_other"
+cublasStatus_t = "cuda_error_other"
 [errno]
 2 = { name = "ENOENT", cause = "file_not_found" }
 [signal]
@@ -80,6 +85,7 @@ def test_every_code_names_a_catalog_cause_or_none():
     assert errno_cause(98) == CauseId.port_in_use and errno_cause(111) is None and errno_cause(None) is None
     assert signal_of(7).cause == CauseId.shm_too_small and signal_of(7).name == "SIGBUS"
     assert signal_of(15).cause is None
+    assert generic_cause("ncclResult_t") == CauseId.nccl_error
 
 
 def test_a_signal_exit_is_read_from_the_catalog_table(tmp_path):
@@ -200,6 +206,8 @@ def test_triage_refuses_families_for_variations_it_does_not_have(monkeypatch):
     ('name = "SIGKILL"', 'name = 9', ("[signal] 9", "'name' must be a str")),
     ('cause = "host_oom_killed"', 'cause = "oom"', ("[signal] 9 cause", "'oom' is not a cause id")),
     ("[errno]\n2 =", "[errno]\n2 = 3\n4 =", ("[errno] 2", "expected a table")),
+    ('ncclResult_t = "nccl_error"', 'ncclResult_t = "nccl_eror"', ("[generic] ncclResult_t", "'nccl_eror' is not")),
+    ('ncclResult_t = "nccl_error"\n', '', ("[generic]", "missing key 'ncclResult_t'")),
 ])
 def test_codes_refuses_a_bad_file(tmp_path, old, new, words):
     assert old in CODES_OK

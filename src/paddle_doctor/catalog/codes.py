@@ -37,19 +37,25 @@ class NumberedCode:
 @dataclass(frozen=True)
 class CodeTables:
     enums: Mapping[str, Mapping[str, CauseId | None]]  # enum -> enumerator name -> cause
+    generic: Mapping[str, CauseId]  # enum -> the cause of a code that names none of its own
     errno: Mapping[int, NumberedCode]
     signal: Mapping[int, NumberedCode]
 
 
+_TABLES = (*ENUMS, "generic", "errno", "signal")
+
+
 def load_codes(path: Path = CODES_FILE) -> CodeTables:
     data = read_toml(path)
-    unknown = sorted(set(data) - {*ENUMS, "errno", "signal"})
+    unknown = sorted(set(data) - set(_TABLES))
     if unknown:
-        raise CatalogError(f"{path.name}: unknown table [{unknown[0]}] (allowed: {', '.join(ENUMS)}, errno, signal)")
-    missing = [name for name in (*ENUMS, "errno", "signal") if name not in data]
+        raise CatalogError(f"{path.name}: unknown table [{unknown[0]}] (allowed: {', '.join(_TABLES)})")
+    missing = [name for name in _TABLES if name not in data]
     if missing:
         raise CatalogError(f"{path.name}: missing table [{missing[0]}]")
+    generic = fields(data["generic"], f"{path.name}: [generic]", dict.fromkeys(ENUMS, str))
     return CodeTables(enums={enum: _enum(data[enum], f"{path.name}: [{enum}]") for enum in ENUMS},
+                      generic={enum: cause_id(generic[enum], f"{path.name}: [generic] {enum}") for enum in ENUMS},
                       errno=_numbered(data["errno"], f"{path.name}: [errno]"),
                       signal=_numbered(data["signal"], f"{path.name}: [signal]"))
 
@@ -85,6 +91,11 @@ def code_tables() -> CodeTables:
 def enum_causes(enum: str) -> Mapping[str, CauseId | None]:
     """``{enumerator name: cause or None}`` for one of :data:`ENUMS`."""
     return code_tables().enums[enum]
+
+
+def generic_cause(enum: str) -> CauseId:
+    """The cause of a code of ``enum`` that names none of its own (its library's generic id)."""
+    return code_tables().generic[enum]
 
 
 def errno_cause(number: int | None) -> CauseId | None:

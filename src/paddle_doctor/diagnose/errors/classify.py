@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...catalog.codes import enum_causes, errno_cause
+from ...catalog.codes import enum_causes, errno_cause, generic_cause
 from ...catalog.ids import CauseId
 from . import codes as tables
 from .components import CPP_FILES, ERROR_CLASSES, LAUNCHER_VARIABLES, NCCL_OPERATORS, TYPE_BY_MODULE
@@ -19,8 +19,6 @@ from .numbers import NUMBERS
 from .parts import Code, ErrorParts
 
 _ENUM_OF = {"cuda": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t", "cublas": "cublasStatus_t"}
-_GENERIC_OF = {"cuda": CauseId.cuda_error_other, "cuda_driver": CauseId.cuda_error_other,
-               "nccl": CauseId.nccl_error, "cudnn": CauseId.cuda_error_other, "cublas": CauseId.cuda_error_other}
 _LEGACY = {"cuda": tables.CUDA_LEGACY_NUMBERS, "cudnn": tables.CUDNN_LEGACY_NUMBERS}
 # CUDA driver API names (CUDA_ERROR_*) for the runtime names they correspond to (cuda.h).
 _DRIVER_NAMES = {"CUDA_ERROR_OUT_OF_MEMORY": "cudaErrorMemoryAllocation",
@@ -58,10 +56,8 @@ def code_name(code: Code, text: str) -> str | None:
     return current or _LEGACY.get(code.kind, {}).get(code.number)
 
 
-def _cause_of(kind: str, name: str | None) -> CauseId | None:
-    """The catalog's cause for an enumerator (codes.toml), or None."""
-    enum = _ENUM_OF.get("cuda" if kind == "cuda_driver" else kind)
-    return enum_causes(enum).get(name or "") if enum else None
+def _enum_of(kind: str) -> str:
+    return _ENUM_OF["cuda" if kind == "cuda_driver" else kind]
 
 
 def from_codes(parts: ErrorParts) -> Verdict | None:
@@ -75,10 +71,10 @@ def from_codes(parts: ErrorParts) -> Verdict | None:
         if code.kind == "signal":
             continue
         name = code_name(code, parts.text)
-        cause = _cause_of(code.kind, name)
+        cause = enum_causes(_enum_of(code.kind)).get(name or "")
         if cause is not None:
             return Verdict(cause, 92, f"the error code {name} ({code.kind}) names it", "code")
-        generic = generic or Verdict(_GENERIC_OF[code.kind], 75,
+        generic = generic or Verdict(generic_cause(_enum_of(code.kind)), 75,
                                      f"the error code {name or code.number} ({code.kind}) names no cause of its "
                                      "own", "code")
     return generic
