@@ -1,10 +1,12 @@
-"""The code tables of diagnose/errors are checked against the vendor headers' enum lines
-(tests/fixtures/codes/*.txt, extracted by bench/extract_code_enums.py from the NVIDIA wheels)."""
+"""The code tables (catalog/codes.toml: enumerator -> cause; diagnose/errors: numbers) are checked
+against the vendor headers' enum lines (tests/fixtures/codes/*.txt, extracted by
+bench/extract_code_enums.py from the NVIDIA wheels)."""
 
 from pathlib import Path
 
 import pytest
 
+from paddle_doctor.catalog.codes import code_tables, enum_causes
 from paddle_doctor.catalog.ids import CauseId
 from paddle_doctor.diagnose.errors import codes
 from paddle_doctor.diagnose.errors.classify import classify, code_name
@@ -12,9 +14,8 @@ from paddle_doctor.diagnose.errors.numbers import NUMBERS
 from paddle_doctor.diagnose.errors.parts import Code, parse_block
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codes"
-TABLES = {"cudaError_t": (codes.CUDA_BY_CAUSE, {}), "ncclResult_t": (codes.NCCL_BY_CAUSE, {}),
-          "cudnnStatus_t": (codes.CUDNN_BY_CAUSE, codes.CUDNN_LEGACY_NUMBERS),
-          "cublasStatus_t": (codes.CUBLAS_BY_CAUSE, {})}
+LEGACY = {"cudaError_t": {}, "ncclResult_t": {}, "cudnnStatus_t": codes.CUDNN_LEGACY_NUMBERS,
+          "cublasStatus_t": {}}
 
 
 def _header(enum: str) -> list[tuple[str, int]]:
@@ -23,19 +24,18 @@ def _header(enum: str) -> list[tuple[str, int]]:
     return [(name, int(value)) for name, value in rows]
 
 
-@pytest.mark.parametrize("enum", TABLES)
+@pytest.mark.parametrize("enum", LEGACY)
 def test_every_enumerator_of_the_header_is_classified(enum):
     """A cause or deliberately none, for each name the header lists; names the header lacks come
     from an older numbering (listed there) only."""
-    table, legacy = TABLES[enum]
-    listed = codes.by_name(table)
+    listed = enum_causes(enum)
     header = {name for name, _ in _header(enum)}
-    assert header - set(listed) == set(), "classify the header's new enumerators in diagnose/errors/codes.py"
-    assert set(listed) - header <= set(legacy.values())
+    assert header - set(listed) == set(), "classify the header's new enumerators in catalog/codes.toml"
+    assert set(listed) - header <= set(LEGACY[enum].values())
     assert all(cause is None or isinstance(cause, CauseId) for cause in listed.values())
 
 
-@pytest.mark.parametrize("enum", TABLES)
+@pytest.mark.parametrize("enum", LEGACY)
 def test_generated_numbers_match_the_header(enum):
     first = {}
     for name, value in _header(enum):
@@ -86,6 +86,6 @@ def test_a_code_with_no_cause_of_its_own_falls_back_to_its_library():
 
 
 def test_errno_and_signal_tables_name_catalog_ids_or_none():
-    for table in (codes.ERRNO_CAUSES, codes.SIGNAL_CAUSES):
-        assert all(c is None or isinstance(c, CauseId) for c in table.values())
+    for table in (code_tables().errno, code_tables().signal):
+        assert all(c.cause is None or isinstance(c.cause, CauseId) for c in table.values())
     assert Code("errno", 2) in parse_block(["FileNotFoundError: [Errno 2] No such file or directory: 'a'"]).codes

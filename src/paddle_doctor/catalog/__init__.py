@@ -3,20 +3,22 @@
 Every lens points at these ids; ``paddle-doctor explain`` and ``docs/causes.md`` are rendered from them
 (``paddle_doctor.render.causes``), with the back-links read from the rules each lens declares
 (``paddle_doctor.links``; every rule has the shape of ``paddle_doctor.rules``).
+
+Beside it, the rest of what belongs to a cause, each file read and checked the first time a path
+needs it (``explain`` and ``--help`` read none of them): ``alternatives.toml``, the causes mistaken
+for it (:func:`.alternatives.alternatives_of`); ``triage.toml``, triage's families
+(:func:`.triage.triage_family`); ``codes.toml``, error codes, errno values and signals to causes
+(:mod:`.codes`). A file that breaks its schema raises :class:`CatalogError`, one line naming the place.
 """
 
 from __future__ import annotations
 
 import functools
-import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from .ids import CATALOG_FILE
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+from .load import CatalogError, cause_id, fields, read_toml
 
 
 @dataclass(frozen=True)
@@ -36,13 +38,24 @@ class UnknownCauseError(KeyError):
 
 @functools.lru_cache(maxsize=1)
 def all_causes() -> tuple[Cause, ...]:
-    text = CATALOG_FILE.read_text(encoding="utf-8")
-    table = tomllib.loads(text)
-    return tuple(_cause_from_table(cid, entry) for cid, entry in table.items())
+    return load_causes(CATALOG_FILE)
 
 
-def _cause_from_table(cause_id: str, entry: dict) -> Cause:
-    return Cause(id=cause_id, **entry)
+_FIELDS = {"title": str, "kind": str, "why": str, "confirm": str, "fix": str}
+_KINDS = ("crash", "corruption")
+
+
+def load_causes(path: Path) -> tuple[Cause, ...]:
+    """Every entry of ``path``, checked: a cause id, the fields of :class:`Cause` with their types."""
+    return tuple(_cause_from_table(key, entry, f"{path.name}: [{key}]") for key, entry in read_toml(path).items())
+
+
+def _cause_from_table(key: str, entry: object, where: str) -> Cause:
+    row = fields(entry, where, _FIELDS, {"seed": str})
+    if row["kind"] not in _KINDS:
+        raise CatalogError(f"{where}: kind must be one of {', '.join(_KINDS)}, not {row['kind']!r}")
+    cause_id(key, where)  # an id of CauseId (ids.py checks the list itself at import)
+    return Cause(id=key, **row)
 
 
 @functools.lru_cache(maxsize=1)

@@ -31,16 +31,17 @@ from .facts import setup
 from .facts.platform import explained_by_loopback, explained_by_windows
 from .facts.versions import explained_by_nccl_versions
 from .facts.divergence import from_divergent_waits
+from ..catalog.codes import NumberedCode, signal_of
 from ..catalog.ids import CauseId
 
 
-# A launcher exit code -N means the rank died of signal N. With no text in its log, the signal is the clue.
-SIGNAL_CAUSES = {
-    -9: (CauseId.host_oom_killed, "SIGKILL", "the kernel OOM killer is the usual sender"),
-    -11: (CauseId.segfault, "SIGSEGV", "a segmentation fault in native code"),
-    -6: (CauseId.segfault, "SIGABRT", "a native abort"),
-    -7: (CauseId.shm_too_small, "SIGBUS", "usually exhausted shared memory (/dev/shm)"),
-}
+def _fatal_signal(exit_code: int | None) -> NumberedCode | None:
+    """A launcher exit code -N means the rank died of signal N. With no text in its log, the signal
+    is the clue: the catalog's signal table (codes.toml) says which cause it points to, if any."""
+    if exit_code is None or exit_code >= 0:
+        return None
+    signal = signal_of(-exit_code)
+    return signal if signal is not None and signal.cause is not None else None
 
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
@@ -56,17 +57,17 @@ def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFa
 
 def _from_candidates(ranks, unranked, facts) -> Finding | None:
     candidates = [(s.rank, s.best_cause()) for s in ranks.values() if s.best_cause() is not None]
-    signalled = [r for r, s in ranks.items() if s.exit_code in SIGNAL_CAUSES and s.best_cause() is None]
+    signalled = [r for r, s in ranks.items() if _fatal_signal(s.exit_code) and s.best_cause() is None]
     if not candidates and not signalled:
         return None
     if signalled and (not candidates or max(e.sig.specificity for _, e in candidates) < 60):
         rank = min(signalled)
         code = ranks[rank].exit_code
-        category, signal, note = SIGNAL_CAUSES[code]
+        signal = _fatal_signal(code)
         state = ranks[rank]
-        return make_verdict("signal_exit", category, rank, _launcher_lines(facts, rank), "high",
-                       f"the launcher reports exit code {code} ({signal}) for rank {rank}, whose log has no error",
-                       title=f"rank {rank} died of {signal} (exit code {code}); {note}",
+        return make_verdict("signal_exit", signal.cause, rank, _launcher_lines(facts, rank), "high",
+                       f"the launcher reports exit code {code} ({signal.name}) for rank {rank}, whose log has no error",
+                       title=f"rank {rank} died of {signal.name} (exit code {code}); {signal.note}",
                        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
     every = [e for st in ranks.values() for e in st.events]

@@ -64,7 +64,7 @@ def conclude(findings: Sequence[Finding], diagnoses: Sequence[Diagnosis | None])
 
 
 # Diagnoses that say how the failing run ended, not why: a pass then names the family's usual cause.
-SYMPTOMS = ("unknown", CauseId.collective_timeout)
+SYMPTOMS = (CauseId.unknown, CauseId.collective_timeout)
 
 
 def _points_to(name: str, passing: list[str], base_root: Finding | None, facts: dict) -> Finding:

@@ -5,12 +5,15 @@ Pure functions: no process is started here.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
 from ..catalog.ids import CauseId
+from ..catalog.load import CatalogError
+from ..catalog.triage import TRIAGE_FILE, triage_families
 
 LAUNCH_MODULES = ("paddle.distributed.launch", "paddle.distributed.fleet.launch")
 # launcher flags that take a value and only make sense with several processes or nodes
@@ -23,42 +26,50 @@ class Variation:
     name: str
     description: str  # what is changed
     runtime: str = ""  # the name applied in the workers (runtime/launch/variations.py), if any
-    family: tuple[str, ...] = ()  # causes that passing under this variation points to (first: the default)
     meaning: str = ""  # what a pass means
     # what a pass says about a concrete cause from outside the family ({where}: the failing rank)
     explains: str = ""
+
+    @property
+    def family(self) -> tuple[CauseId, ...]:
+        """The causes that passing under this variation points to, the usual one first
+        (``catalog/triage.toml``)."""
+        return families().get(self.name, ())
 
 
 VARIATIONS = {
     "baseline": Variation("baseline", "the command unchanged (under run's guards)"),
     "workers0": Variation(
         "workers0", "DataLoader workers forced to 0 (loading in the main process)", "workers0",
-        (CauseId.dataloader_worker_crash, CauseId.main_guard_missing, CauseId.shm_too_small, CauseId.too_many_open_files),
         "the failure needs DataLoader worker processes",
         "it happens only when DataLoader worker processes load the data (their start, memory, shared "
         "memory or open files)"),
     "single": Variation(
         "single", "one process (--nproc_per_node 1, one node)", "",
-        (CauseId.rank_divergent_collective, CauseId.uneven_eval_batches, CauseId.collective_timeout, CauseId.sampler_too_few_samples,
-         CauseId.nccl_error, CauseId.nccl_network_interface, CauseId.wrong_host_ip, CauseId.port_in_use, CauseId.file_not_found,
-         CauseId.concurrent_checkpoint_write),
         "the failure needs several ranks: what one rank gets or does differs, or the ranks cannot talk",
         "it happens only when the data is split across ranks: what {where} gets differs from what one "
         "process sees over all of it"),
     "cpu": Variation(
         "cpu", "CPU only (set_device('cpu') in every worker)", "cpu",
-        (CauseId.cuda_error_other, CauseId.gpu_oom, CauseId.nccl_error, CauseId.cuda_cudnn_mismatch, CauseId.cuda_arch_unsupported,
-         CauseId.device_not_found, CauseId.cuda_visible_devices_misconfig, CauseId.stale_process_holding_gpu,
-         CauseId.nccl_library_missing, CauseId.nccl_version_mismatch),
         "the failure needs the GPU: device, CUDA or NCCL",
         "it happens only on the GPU (device, CUDA or NCCL)"),
     "nockpt": Variation(
         "nockpt", "no checkpoint load (paddle.load returns nothing; random weights)", "nockpt",
-        (CauseId.file_not_found, CauseId.state_dict_prefix_mismatch, CauseId.state_dict_shape_mismatch, CauseId.concurrent_checkpoint_write),
         "the failure needs the checkpoint: a missing, mismatched or broken file",
         "it happens only when the checkpoint is loaded"),
 }
 ORDER = ("workers0", "single", "cpu", "nockpt")
+
+
+@functools.lru_cache(maxsize=1)
+def families() -> dict[str, tuple[CauseId, ...]]:
+    """The catalog's triage families, checked (once) to name exactly the variations here."""
+    found = triage_families()
+    if set(found) != set(ORDER):
+        raise CatalogError(f"{TRIAGE_FILE.name}: names the variations {sorted(found)}, triage has {sorted(ORDER)}")
+    return found
+
+
 # Device nodes of the accelerators Paddle runs on (NVIDIA, ROCm, Ascend, Kunlun XPU): without any,
 # the job ran on CPU already.
 ACCELERATOR_NODES = ("nvidia[0-9]*", "kfd", "davinci[0-9]*", "xpu[0-9]*")

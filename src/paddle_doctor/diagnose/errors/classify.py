@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...catalog.codes import enum_causes, errno_cause, generic_cause
 from ...catalog.ids import CauseId
 from . import codes as tables
 from .components import CPP_FILES, ERROR_CLASSES, LAUNCHER_VARIABLES, NCCL_OPERATORS, TYPE_BY_MODULE
@@ -18,10 +19,6 @@ from .numbers import NUMBERS
 from .parts import Code, ErrorParts
 
 _ENUM_OF = {"cuda": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t", "cublas": "cublasStatus_t"}
-_CAUSE_OF = {"cuda": tables.CUDA_CAUSE, "nccl": tables.NCCL_CAUSE, "cudnn": tables.CUDNN_CAUSE,
-             "cublas": tables.CUBLAS_CAUSE}
-_GENERIC_OF = {"cuda": CauseId.cuda_error_other, "cuda_driver": CauseId.cuda_error_other,
-               "nccl": CauseId.nccl_error, "cudnn": CauseId.cuda_error_other, "cublas": CauseId.cuda_error_other}
 _LEGACY = {"cuda": tables.CUDA_LEGACY_NUMBERS, "cudnn": tables.CUDNN_LEGACY_NUMBERS}
 # CUDA driver API names (CUDA_ERROR_*) for the runtime names they correspond to (cuda.h).
 _DRIVER_NAMES = {"CUDA_ERROR_OUT_OF_MEMORY": "cudaErrorMemoryAllocation",
@@ -59,21 +56,25 @@ def code_name(code: Code, text: str) -> str | None:
     return current or _LEGACY.get(code.kind, {}).get(code.number)
 
 
+def _enum_of(kind: str) -> str:
+    return _ENUM_OF["cuda" if kind == "cuda_driver" else kind]
+
+
 def from_codes(parts: ErrorParts) -> Verdict | None:
     generic = None
     for code in parts.codes:
         if code.kind == "errno":
-            cause = tables.ERRNO_CAUSES.get(code.number)
+            cause = errno_cause(code.number)
             if cause is not None:
                 return Verdict(cause, 90, f"errno {code.number} names it", "code")
             continue
         if code.kind == "signal":
             continue
         name = code_name(code, parts.text)
-        cause = _CAUSE_OF.get(code.kind if code.kind != "cuda_driver" else "cuda", {}).get(name or "")
+        cause = enum_causes(_enum_of(code.kind)).get(name or "")
         if cause is not None:
             return Verdict(cause, 92, f"the error code {name} ({code.kind}) names it", "code")
-        generic = generic or Verdict(_GENERIC_OF[code.kind], 75,
+        generic = generic or Verdict(generic_cause(_enum_of(code.kind)), 75,
                                      f"the error code {name or code.number} ({code.kind}) names no cause of its "
                                      "own", "code")
     return generic
