@@ -62,6 +62,7 @@ class LauncherFacts:
     world: int | None = None  # number of ranks, when the launcher says
     config: dict = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
+    ports: list[Event] = field(default_factory=list)  # the ports it chose or was given (facts/ports.py)
 
 
 def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event], LauncherFacts]:
@@ -109,6 +110,9 @@ def _place(e: Event, ranks: dict[int, RankState], unranked: list[Event]) -> None
 
 
 def _note_launcher(facts: LauncherFacts, e: Event) -> None:
+    if e.role == "launcher_ports":  # not a report on the ranks: kept apart from the lines quoted as one
+        facts.ports.append(e)
+        return
     facts.events.append(e)
     g = e.groups
     if e.sig.name == "launch_container_failed":

@@ -31,6 +31,8 @@ from .facts import setup
 from .facts.platform import explained_by_loopback, explained_by_windows
 from .facts.versions import explained_by_nccl_versions
 from .facts.divergence import from_divergent_waits
+from .facts.ports import explained_by_port_race
+from .facts.stalls import from_lock_wait, from_uneven_steps
 from ..catalog.ids import CauseId
 
 
@@ -44,8 +46,8 @@ SIGNAL_CAUSES = {
 
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
-    for rule in (_from_candidates, from_divergent_waits, _from_silent_peer, _from_stuck_in_dataloader,
-                 _from_real_timeout, setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints,
+    for rule in (from_lock_wait, from_uneven_steps, _from_candidates, from_divergent_waits, _from_silent_peer,
+                 _from_stuck_in_dataloader, _from_real_timeout, setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints,
                  setup.from_peers_never_joined, setup.from_hang_dump, _from_unranked, setup.from_spawn_child,
                  _from_launcher_only, setup.from_lone_timeout, _from_any_error):
         verdict = rule(ranks, unranked, facts)
@@ -70,7 +72,8 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
                        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
     every = [e for st in ranks.values() for e in st.events]
-    explained = (_explained_by_context(ranks[rank].events, event, rank)
+    explained = (explained_by_port_race(every + unranked + facts.ports, event, rank)
+                 or _explained_by_context(ranks[rank].events, event, rank)
                  or explained_by_nccl_versions(every + unranked, event, rank)
                  or _leftover_env(every, event, rank, facts) or explained_by_windows(ranks[rank].events, event, rank)
                  or explained_by_loopback(every + unranked, event, rank))
@@ -272,17 +275,14 @@ def _from_real_timeout(ranks, unranked, facts) -> Finding | None:
                    f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
 
 
-
-
-
-
 def _from_unranked(ranks, unranked, facts) -> Finding | None:
     """A pasted snippet with no rank information: judge it as one process."""
     causes = [e for e in unranked if e.role in ("cause", "exception")]
     if not causes:
         return None
     event = most_specific_first(causes)
-    explained = (_explained_by_context(unranked, event, None) or explained_by_nccl_versions(unranked, event, None)
+    explained = (explained_by_port_race(unranked + facts.ports, event, None)
+                 or _explained_by_context(unranked, event, None) or explained_by_nccl_versions(unranked, event, None)
                  or _leftover_env(unranked, event, None, facts) or explained_by_windows(unranked, event, None)
                  or explained_by_loopback(unranked, event, None))
     if explained is not None:
@@ -362,10 +362,6 @@ def _evidence_for(state: RankState, event: Event) -> list[Event]:
     user = [f for f in frames if "site-packages" not in f.groups.get("path", "") and "/paddle/" not in f.groups.get("path", "")]
     lines = ([user[-1]] if user else []) + [event]
     return lines
-
-
-
-
 
 
 # Lines that say an error happened, even when no signature explains them.
