@@ -115,3 +115,22 @@ def test_runner_reports_name_rank_and_ending(line, next_text, want):
     sig, m = match_runner(line)
     assert failed_ranks(sig.name, m.groupdict(), next_text) == want
     assert all(match_runner(s.example) is not None for s in RUNNER_SIGNATURES)
+
+
+@pytest.mark.parametrize("shape", ["docker/named", "docker/worker_1.log", "docker/containers"])
+def test_a_container_named_for_its_rank_is_that_rank_log(shape):
+    """`docker logs --timestamps trainer-N > trainer-N.log` of each container, the failing container's
+    log alone, and the json-file driver's logs whose config.v2.json names the container
+    (paddle-trainer-N): each is read as rank N's log, with the case's cause and rank."""
+    assert _got(RUNNERS / shape) == _want("01_exception_rank1")
+
+
+def test_a_container_name_without_a_rank_states_none(tmp_path):
+    box = tmp_path / ("ab12" * 16)
+    box.mkdir()
+    source = RUNNERS / "docker" / "containers"
+    log = next(source.rglob("*-json.log"))
+    (box / f"{box.name}-json.log").write_bytes(log.read_bytes())
+    (box / "config.v2.json").write_text('{"Name": "/jupyter"}')
+    d = diagnose_paths([str(tmp_path)])
+    assert d.root_cause is not None and not d.root_cause.ranks

@@ -121,6 +121,12 @@ def _note_launcher(facts: LauncherFacts, e: Event) -> None:
         facts.failed[rank] = int(g["code"])
         if facts.header_rank is None:
             facts.header_rank, facts.header_log = rank, g.get("log")
+    elif e.sig.name == "elastic_rank_failed":  # fleet's elastic manager: every failed process, by its global rank
+        facts.kind = facts.kind or "fleet.launch"
+        rank = int(g["rank"])
+        facts.failed[rank] = int(g["code"])
+        if facts.header_rank is None or rank < facts.header_rank:
+            facts.header_rank = rank
     elif e.sig.name == "launch_config":
         facts.kind = facts.kind or "launch"
         facts.config[g["key"]] = int(g["val"])

@@ -352,8 +352,8 @@ def _every_rank_aborted(facts: LauncherFacts) -> bool:
 
 
 def _launcher_lines(facts: LauncherFacts, rank: int) -> list[Event]:
-    return [e for e in facts.events if e.sig.name == "launch_container_failed" and e.groups.get("rank") == str(rank)
-            or e.sig.name == "fleet_abort"][:1]
+    return [e for e in facts.events if e.sig.name in ("launch_container_failed", "elastic_rank_failed")
+            and e.groups.get("rank") == str(rank) or e.sig.name == "fleet_abort"][:1]
 
 
 def _evidence_for(state: RankState, event: Event) -> list[Event]:

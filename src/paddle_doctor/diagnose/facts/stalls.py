@@ -17,6 +17,7 @@ specific cause of its own.
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
 from dataclasses import dataclass
 
@@ -179,15 +180,7 @@ def _last_progress(state: RankState) -> dict[str, Progress]:
     """The rank's last progress line of each phase before it stopped (its first traceback, timeout
     or dump; the end of its log when it shows none), read back from its own file."""
     stop_event = next((e for e in state.events if e.role in STOP_ROLES), None)
-    with state.line_index.reopen() as stream:
-        if stop_event is None:
-            stream.seek(0, 2)
-            stop = stream.tell()
-        else:
-            stop = stop_event.offset
-        start = max(0, stop - PROGRESS_BYTES)
-        stream.seek(start)
-        text = stream.read(stop - start).decode("utf-8", errors="replace")
+    text = _text_before(state, stop_event.offset if stop_event is not None else None)
     found: dict[str, Progress] = {}
     # the number of the line that starts at ``stop``: the stop event's, or one past the last line
     base = None
@@ -201,6 +194,24 @@ def _last_progress(state: RankState) -> dict[str, Progress]:
         found[phase] = Progress(state.rank, epoch, step, total, phase,
                                 EvidenceLine(state.log, max(1, base - back), redact(line.strip())))
     return found
+
+
+def _text_before(state: RankState, stop: int | None) -> str:
+    """The last PROGRESS_BYTES of the rank's log before ``stop`` (its end when None). A stream that
+    cannot seek (a compressed log, docker's json-file lines decoded) is read through once."""
+    with state.line_index.reopen() as stream:
+        try:
+            end = stream.seek(0, 2) if stop is None else stop
+            start = max(0, end - PROGRESS_BYTES)
+            stream.seek(start)
+            data = stream.read(end - start)
+        except (OSError, io.UnsupportedOperation):
+            data, pos = b"", 0
+            while (stop is None or pos < stop) and (chunk := stream.read(1 << 20)):
+                chunk = chunk if stop is None else chunk[: stop - pos]
+                pos += len(chunk)
+                data = (data + chunk)[-PROGRESS_BYTES:]
+    return data.decode("utf-8", errors="replace")
 
 
 STOP_ROLES = ("traceback", "real_timeout", "peer_closed", "terminated", "cause", "exception", "hang_site")

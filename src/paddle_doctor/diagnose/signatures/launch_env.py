@@ -15,6 +15,11 @@ LAUNCH_ENV = (
          r"ABORT!!! Out of all (?P<world>\d+) trainers, the trainer process with rank=\[(?P<ranks>[\d, ]*)\]",
          "launcher_abort",
          example="ABORT!!! Out of all 2 trainers, the trainer process with rank=[0] was aborted."),
+    _sig("elastic_rank_failed", r"\bERROR rank (?P<rank>\d+) error with exit code (?P<code>-?\d+)", "launcher_failed",
+         example="ELASTIC ERROR 2022-03-01 10:22:41,007 ERROR rank 1 error with exit code 1, check log for detail.",
+         source="pp 2.2.2-3.3.1 paddle/distributed/fleet/elastic/manager.py LauncherInterface._check_procs "
+                "(logger.error('ERROR rank {} error with exit code {}, check log for detail.') for each failed "
+                "process, its global rank; logger 'ELASTIC', fmt '%(name)s %(levelname)s %(asctime)s %(message)s')"),
     _sig("launch_exit_code", r"LAUNCH INFO .* Exit code (?P<code>-?\d+)", "launcher_exit",
          example="LAUNCH INFO 2026-11-29 21:41:00,263 Exit code 1"),
     _sig("launch_config", r"LAUNCH INFO .* (?P<key>nproc_per_node|nnodes): (?P<val>\d+)", "launcher_config",
