@@ -29,6 +29,7 @@ def _verdict(name: str):
     ("stale_lock_pyspy.txt", CauseId.stale_download_lock, None, "medium"),  # a py-spy dump of one rank
     ("uneven_train_clas222", CauseId.uneven_train_batches, 1, "high"),  # Iter: .../1240 against .../1251
     ("uneven_train_nlp262", CauseId.uneven_train_batches, 1, "medium"),  # rank 1 already in the next epoch
+    ("uneven_train_det262", CauseId.uneven_train_batches, 1, "high"),  # PaddleDetection lines, NCCL task timeouts
     ("port_race_fleet222", CauseId.launcher_port_race, 1, "medium"),  # find_free_ports' ports, bind names none
     ("port_race_launch262", CauseId.launcher_port_race, 0, "high"),  # master: None, bind names the store's port
 ])
@@ -70,6 +71,7 @@ def test_port_race_quotes_the_launcher_endpoints():
     ("step 120/125 - loss: 0.3121 - acc: 0.9012 - 21ms/step", (None, 120, 125, "train")),  # hapi Model.fit
     ("global step 2535, epoch: 3, batch: 610, loss: 0.412345, speed: 3.21 step/s", (3, 610, None, "train")),
     ("Loading 3/4 checkpoint shards", None),  # no step word: not progress
+    ("[05/24 11:04:00] ppdet.engine INFO: step 120, loss: 1.2", (None, 120, None, "train")),  # a date is no count
 ])
 def test_progress_lines_of_the_suites_are_read(line, want):
     assert parse_progress(line) == want

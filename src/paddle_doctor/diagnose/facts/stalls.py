@@ -91,10 +91,13 @@ class Progress:
 
 def parse_progress(text: str) -> tuple[int | None, int | None, int | None, str] | None:
     """(epoch, step, steps in the epoch, phase) of a progress line, or None when it is not one."""
-    if not STEP_WORD.search(text):
+    word = STEP_WORD.search(text)
+    if word is None:
         return None
     epoch_m = EPOCH_RE.search(text)
-    pairs = [m for m in PAIR_RE.finditer(text) if not (epoch_m and epoch_m.start() <= m.start() < epoch_m.end())]
+    # counts after the first step word: a date before it ("[05/24 11:04:00] ... step 120") is no count
+    pairs = [m for m in PAIR_RE.finditer(text, word.start())
+             if not (epoch_m and epoch_m.start() <= m.start() < epoch_m.end())]
     step = total = None
     if pairs:
         step, total = int(pairs[-1].group(1)), int(pairs[-1].group(2))
