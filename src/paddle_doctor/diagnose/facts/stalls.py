@@ -39,6 +39,10 @@ def from_lock_wait(ranks: dict[int, RankState], unranked, facts) -> Finding | No
     waiting = [(s, site) for s in states if (site := _lock_site(s)) is not None and not _own_cause(s)]
     if not waiting or any(_own_cause(s) for s in states):
         return None
+    # A rank stopped elsewhere (in a download's read, say) holds the lock the others wait for: it is
+    # alive and slow, not stale.
+    if any(_lock_site(s) is None and any(e.role in WAIT_ENDINGS or _interrupted(e) for e in s.events) for s in states):
+        return None
     state, site = waiting[0]
     rank = state.rank if state.rank >= 0 else None
     ended = next((e for e in state.events if e.role in WAIT_ENDINGS or _interrupted(e) or
@@ -49,9 +53,7 @@ def from_lock_wait(ranks: dict[int, RankState], unranked, facts) -> Finding | No
         f"{who} waited in a file lock's acquire and nothing else failed: the lock is held by no live step of "
         "this run (a lock file, or a process, left by an earlier run)",
         title=f"{'every rank waits' if len(waiting) > 1 else who + ' waits'} for a file lock: a lock file left by an "
-              "earlier, killed run",
-        alternatives=(Alternative(CauseId.collective_timeout, "low", "a live process of this run may hold the lock "
-                                  "while it downloads or builds slowly", "`lsof` on the lock file names its holder"),))
+              "earlier, killed run")
 
 
 def _lock_site(state: RankState):
