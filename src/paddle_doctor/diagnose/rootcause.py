@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..findings import Alternative, Finding
 from .read.parse import Event
-from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
+from .ranks import LauncherFacts, RankState, aborted_after_wait, finished_cleanly, most_specific_first
 from .verdict import make_verdict
 from .errors.blocks import refine
 from .facts import setup
@@ -57,7 +57,7 @@ def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFa
 
 
 def _from_candidates(ranks, unranked, facts) -> Finding | None:
-    candidates = [(s.rank, s.best_cause()) for s in ranks.values() if s.best_cause() is not None]
+    candidates = [(s.rank, c) for s in ranks.values() if (c := _own_cause(s)) is not None]
     signalled = [r for r, s in ranks.items() if s.exit_code in SIGNAL_CAUSES and s.best_cause() is None]
     if not candidates and not signalled:
         return None
@@ -82,6 +82,11 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
     return (_by_structure(ranks[rank].events, event, rank, _evidence_for(ranks[rank], event), candidates)
             or make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
                             _confidence(event, candidates), _why(event, candidates)))
+
+
+def _own_cause(state: RankState) -> Event | None:
+    """The rank's most specific cause, leaving out an abort that a wait before it explains."""
+    return most_specific_first([e for e in state.causes() if not aborted_after_wait(state, e)])
 
 
 # Errors that say "something failed" without saying why: an earlier warning that names a cause

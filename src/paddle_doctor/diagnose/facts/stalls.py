@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ...catalog.ids import CauseId
 from ...findings import Alternative, EvidenceLine, Finding, Location
 from ...redact import redact
-from ..ranks import RankState
+from ..ranks import RankState, aborted_after_wait
 from ..verdict import make_verdict
 
 LOCK_SITES = ("lock_wait_frame",)
@@ -117,8 +117,7 @@ def from_uneven_steps(ranks: dict[int, RankState], unranked, facts) -> Finding |
     states = [s for s in sorted(ranks.values(), key=lambda s: s.rank) if s.log and s.line_index is not None]
     if len(states) < 2 or len(states) > MAX_RANKS_READ or not _hung(ranks, facts):
         return None
-    if any(e.sig.specificity >= SPECIFIC and e.sig.cause not in HANG_CAUSES
-           for s in ranks.values() for e in s.causes() if not _interrupted(e)):
+    if any(_own_failure(s, e) for s in ranks.values() for e in s.causes()):
         return None
     if len({s.log for s in states}) < len(states):
         return None  # a runner's interleaved output: one file, no per-rank tail to read
@@ -136,12 +135,13 @@ def from_uneven_steps(ranks: dict[int, RankState], unranked, facts) -> Finding |
     cause = CauseId.uneven_eval_batches if first.phase == "eval" else CauseId.uneven_train_batches
     finding = make_verdict(
         "uneven_steps_per_epoch", cause, first.rank, [], "high" if how == "totals" else "medium",
-        f"the ranks stopped together in a hang, and their last progress lines show {HOW[how]}: rank {first.rank} "
+        f"the job ended in a wait (a timeout, a peer gone, an interrupt or a kill), and the ranks' last progress "
+        f"lines show {HOW[how]}: rank {first.rank} "
         f"ran out of {first.phase} batches first and went on to the next collective while the others were still "
         "in the loop's",
         title=(f"rank {first.rank} has fewer {first.phase} steps per epoch than rank {others[0].rank}" if how == "totals"
                else f"rank {first.rank} is already in epoch {first.epoch} while rank {others[0].rank} is in epoch "
-                    f"{others[0].epoch}") + ": the ranks hang at the epoch's end",
+                    f"{others[0].epoch}") + ": the ranks' collectives fall out of step at the epoch's end",
         alternatives=(Alternative(CauseId.rank_divergent_collective, "low", "the ranks may call different "
                                   "collectives for another reason", "print len(loader) on every rank"),),
         extra_facts={"progress": {str(p.rank): [p.epoch, p.step, p.total] for p in seen}})
@@ -150,6 +150,14 @@ def from_uneven_steps(ranks: dict[int, RankState], unranked, facts) -> Finding |
 
 
 HOW = {"totals": "different numbers of steps per epoch", "epochs": "the ranks in different epochs"}
+
+
+def _own_failure(state: RankState, event) -> bool:
+    """A specific cause of the rank's own. Not one: an interrupt, a hang's timeout, and the abort that
+    follows a wait in the same log (:func:`ranks.aborted_after_wait`)."""
+    if _interrupted(event) or event.sig.specificity < SPECIFIC or event.sig.cause in HANG_CAUSES:
+        return False
+    return not aborted_after_wait(state, event)
 
 
 def _hung(ranks: dict[int, RankState], facts) -> bool:
