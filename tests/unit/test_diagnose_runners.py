@@ -32,6 +32,7 @@ def _got(path: Path) -> tuple[str, int | None]:
     ("kubectl/prefix.txt", "22_rank_breaks_early"),
     ("kubectl/pods", "22_rank_breaks_early"),
     ("docker/4f1c2ab39e7d-json.log", "08_rank1_sigkill_oom"),
+    ("docker/compose.txt", "01_exception_rank1"),
 ])
 def test_runner_output_names_the_case_cause_and_rank(shape, case):
     assert _got(RUNNERS / shape) == _want(case)
@@ -65,6 +66,9 @@ def test_silent_rank_keeps_its_own_last_line_in_srun_output():
     ("[pod/ernie-worker-5/paddle] step 1", "kubectl logs --prefix", 5),
     ("[pod/ctr-ps-0/paddle] step 1", "kubectl logs --prefix", None),  # a parameter server, not a trainer
     ("2026-12-01T20:07:19.123456789Z step 1", "docker logs --timestamps", None),
+    ("paddle-trainer3-1  | step 1", "docker compose logs", 3),  # compose v2: <project>-<service>-<replica>
+    ("paddle_worker_2_1  | step 1", "docker compose logs", 2),  # compose v1: <project>_<service>_<replica>
+    ("trainer-2  | step 1", "docker compose logs", None),  # replica 2 of one service: no rank of its own
 ])
 def test_each_prefix_is_detected_and_names_its_rank(line, name, rank):
     prefix = detect(((line + "\n") * 3).encode())
@@ -80,7 +84,9 @@ def test_plain_logs_carry_no_prefix():
     assert detect(b"2024-03-10 00:35:50,211 INFO step 1\n" * 5) is None
     # CTest prefixes test 91's output with "91: " (real-dev2/043): one task that is not task 0
     assert detect(b"91: NCCL version 2.1.4+cuda9.1\n" * 5) is None
-    assert len(PREFIXES) == 4
+    # the fleet launcher's env table and a Markdown table start with '|' or spaces, not a container name
+    assert detect(b"    |   PADDLE_TRAINER_ID   0   |\n" * 5) is None and detect(b"| loss | 0.5 |\n" * 5) is None
+    assert len(PREFIXES) == 5
 
 
 def test_kubectl_prefix_with_timestamps_gives_the_time():
