@@ -32,6 +32,7 @@ def _got(path: Path) -> tuple[str, int | None]:
     ("kubectl/prefix.txt", "22_rank_breaks_early"),
     ("kubectl/pods", "22_rank_breaks_early"),
     ("docker/4f1c2ab39e7d-json.log", "08_rank1_sigkill_oom"),
+    ("docker/compose.txt", "01_exception_rank1"),
 ])
 def test_runner_output_names_the_case_cause_and_rank(shape, case):
     assert _got(RUNNERS / shape) == _want(case)
@@ -65,6 +66,9 @@ def test_silent_rank_keeps_its_own_last_line_in_srun_output():
     ("[pod/ernie-worker-5/paddle] step 1", "kubectl logs --prefix", 5),
     ("[pod/ctr-ps-0/paddle] step 1", "kubectl logs --prefix", None),  # a parameter server, not a trainer
     ("2026-12-01T20:07:19.123456789Z step 1", "docker logs --timestamps", None),
+    ("paddle-trainer3-1  | step 1", "docker compose logs", 3),  # compose v2: <project>-<service>-<replica>
+    ("paddle_worker_2_1  | step 1", "docker compose logs", 2),  # compose v1: <project>_<service>_<replica>
+    ("trainer-2  | step 1", "docker compose logs", None),  # replica 2 of one service: no rank of its own
 ])
 def test_each_prefix_is_detected_and_names_its_rank(line, name, rank):
     prefix = detect(((line + "\n") * 3).encode())
@@ -80,7 +84,9 @@ def test_plain_logs_carry_no_prefix():
     assert detect(b"2024-03-10 00:35:50,211 INFO step 1\n" * 5) is None
     # CTest prefixes test 91's output with "91: " (real-dev2/043): one task that is not task 0
     assert detect(b"91: NCCL version 2.1.4+cuda9.1\n" * 5) is None
-    assert len(PREFIXES) == 4
+    # the fleet launcher's env table and a Markdown table start with '|' or spaces, not a container name
+    assert detect(b"    |   PADDLE_TRAINER_ID   0   |\n" * 5) is None and detect(b"| loss | 0.5 |\n" * 5) is None
+    assert len(PREFIXES) == 5
 
 
 def test_kubectl_prefix_with_timestamps_gives_the_time():
@@ -115,3 +121,22 @@ def test_runner_reports_name_rank_and_ending(line, next_text, want):
     sig, m = match_runner(line)
     assert failed_ranks(sig.name, m.groupdict(), next_text) == want
     assert all(match_runner(s.example) is not None for s in RUNNER_SIGNATURES)
+
+
+@pytest.mark.parametrize("shape", ["docker/named", "docker/worker_1.log", "docker/containers"])
+def test_a_container_named_for_its_rank_is_that_rank_log(shape):
+    """`docker logs --timestamps trainer-N > trainer-N.log` of each container, the failing container's
+    log alone, and the json-file driver's logs whose config.v2.json names the container
+    (paddle-trainer-N): each is read as rank N's log, with the case's cause and rank."""
+    assert _got(RUNNERS / shape) == _want("01_exception_rank1")
+
+
+def test_a_container_name_without_a_rank_states_none(tmp_path):
+    box = tmp_path / ("ab12" * 16)
+    box.mkdir()
+    source = RUNNERS / "docker" / "containers"
+    log = next(source.rglob("*-json.log"))
+    (box / f"{box.name}-json.log").write_bytes(log.read_bytes())
+    (box / "config.v2.json").write_text('{"Name": "/jupyter"}')
+    d = diagnose_paths([str(tmp_path)])
+    assert d.root_cause is not None and not d.root_cause.ranks

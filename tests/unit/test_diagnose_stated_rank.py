@@ -126,3 +126,33 @@ def test_a_single_worker_log_that_states_its_rank(tmp_path, statement, rank):
 ])
 def test_no_rank_where_the_text_states_none(tmp_path, statement):
     assert _diagnose(tmp_path, statement + "\n" + TRACEBACK) == ("python_exception", None)
+
+
+def _elastic_222(failed: int, code: int = 1) -> str:
+    # 2.2.2 fleet/elastic/manager.py:89-91 (LauncherInterface._check_procs; logger "ELASTIC", format
+    # manager.py:25 '%(name)s %(levelname)s %(asctime)s %(message)s'), collective.py:78 and manager.py:337;
+    # the elastic collective launcher streams local rank 0's log to the terminal (collective.py:89).
+    return ("ELASTIC INFO 2022-03-01 10:20:01,101 collective lauchner launch ...\n"
+            "ELASTIC INFO 2022-03-01 10:20:01,230 launch proc_id:20411 idx:0\n"
+            "ELASTIC INFO 2022-03-01 10:20:01,352 launch proc_id:20412 idx:1\n"
+            "epoch 0 step 10 loss 2.3012\n"
+            "ELASTIC ERROR 2022-03-01 10:22:41,007 ABORT!!! ABORT!!! ABORT!!!\n"
+            f"ELASTIC ERROR 2022-03-01 10:22:41,007 ERROR rank {failed} error with exit code {code}, check log for detail.\n"
+            f"ELASTIC INFO 2022-03-01 10:22:41,008 job exit with code {code}\n")
+
+
+@pytest.mark.parametrize("failed", [1, 3])
+def test_elastic_launcher_names_the_rank_whose_traceback_is_pasted(tmp_path, failed):
+    """The user pastes the elastic launcher's terminal and, under it, the failed rank's traceback."""
+    assert _diagnose(tmp_path, _elastic_222(failed) + TRACEBACK) == ("python_exception", failed)
+
+
+def test_elastic_launcher_alone_points_at_the_failed_rank_log(tmp_path):
+    rc = diagnose_paths([str(_write(tmp_path, _elastic_222(2)))]).root_cause
+    assert rc.ranks == (2,) and "workerlog.2" in rc.message
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "terminal.txt"
+    path.write_text(text)
+    return path

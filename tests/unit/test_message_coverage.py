@@ -1,5 +1,6 @@
 """Every Paddle message template that the coverage table maps to a specific cause (extracted from the
-1.8.5, 2.4.2 and 3.3.1 wheels by bench/message_coverage.py into tests/fixtures/templates/mapped.tsv)
+1.8.5, 2.0.2, 2.2.2, 2.4.2, 2.6.2 GPU wheels and the 3.3.1 CPU wheel by bench/message_coverage.py into
+tests/fixtures/templates/mapped.tsv)
 is still classified so: a change to the signatures or the error tables that loses one fails here."""
 
 from pathlib import Path
@@ -22,7 +23,7 @@ def _as_log(family: str, source: str, line: str) -> str:
 
 
 def test_the_fixture_spans_eras_and_families():
-    assert {r[0] for r in ROWS} >= {"1.8.5", "2.4.2", "3.3.1"}
+    assert {r[0] for r in ROWS} >= {"1.8.5", "2.0.2", "2.2.2", "2.4.2", "2.6.2", "3.3.1"}
     assert len({r[1] for r in ROWS}) >= 6 and {r[2] for r in ROWS} <= set(cause_ids())
 
 

@@ -24,13 +24,15 @@ from __future__ import annotations
 
 from ..findings import Alternative, Finding
 from .read.parse import Event
-from .ranks import LauncherFacts, RankState, finished_cleanly, most_specific_first
+from .ranks import LauncherFacts, RankState, aborted_after_wait, finished_cleanly, most_specific_first
 from .verdict import make_verdict
 from .errors.blocks import refine
 from .facts import setup
 from .facts.platform import explained_by_loopback, explained_by_windows
 from .facts.versions import explained_by_nccl_versions
 from .facts.divergence import from_divergent_waits
+from .facts.ports import explained_by_port_race
+from .facts.stalls import from_lock_wait, from_uneven_steps
 from ..catalog.codes import NumberedCode, signal_of
 from ..catalog.ids import CauseId
 
@@ -45,8 +47,8 @@ def _fatal_signal(exit_code: int | None) -> NumberedCode | None:
 
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:
-    for rule in (_from_candidates, from_divergent_waits, _from_silent_peer, _from_stuck_in_dataloader,
-                 _from_real_timeout, setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints,
+    for rule in (from_lock_wait, from_uneven_steps, _from_candidates, from_divergent_waits, _from_silent_peer,
+                 _from_stuck_in_dataloader, _from_real_timeout, setup.from_contradicting_launch_cmds, setup.from_unreached_endpoints,
                  setup.from_peers_never_joined, setup.from_hang_dump, _from_unranked, setup.from_spawn_child,
                  _from_launcher_only, setup.from_lone_timeout, _from_any_error):
         verdict = rule(ranks, unranked, facts)
@@ -56,7 +58,7 @@ def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFa
 
 
 def _from_candidates(ranks, unranked, facts) -> Finding | None:
-    candidates = [(s.rank, s.best_cause()) for s in ranks.values() if s.best_cause() is not None]
+    candidates = [(s.rank, c) for s in ranks.values() if (c := _own_cause(s)) is not None]
     signalled = [r for r, s in ranks.items() if _fatal_signal(s.exit_code) and s.best_cause() is None]
     if not candidates and not signalled:
         return None
@@ -71,7 +73,8 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
                        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
     every = [e for st in ranks.values() for e in st.events]
-    explained = (_explained_by_context(ranks[rank].events, event, rank)
+    explained = (explained_by_port_race(every + unranked + facts.ports, event, rank)
+                 or _explained_by_context(ranks[rank].events, event, rank)
                  or explained_by_nccl_versions(every + unranked, event, rank)
                  or _leftover_env(every, event, rank, facts) or explained_by_windows(ranks[rank].events, event, rank)
                  or explained_by_loopback(every + unranked, event, rank))
@@ -80,6 +83,11 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
     return (_by_structure(ranks[rank].events, event, rank, _evidence_for(ranks[rank], event), candidates)
             or make_verdict(event.sig.name, event.sig.cause, rank, _evidence_for(ranks[rank], event),
                             _confidence(event, candidates), _why(event, candidates)))
+
+
+def _own_cause(state: RankState) -> Event | None:
+    """The rank's most specific cause, leaving out an abort that a wait before it explains."""
+    return most_specific_first([e for e in state.causes() if not aborted_after_wait(state, e)])
 
 
 # Errors that say "something failed" without saying why: an earlier warning that names a cause
@@ -273,17 +281,14 @@ def _from_real_timeout(ranks, unranked, facts) -> Finding | None:
                    f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
 
 
-
-
-
-
 def _from_unranked(ranks, unranked, facts) -> Finding | None:
     """A pasted snippet with no rank information: judge it as one process."""
     causes = [e for e in unranked if e.role in ("cause", "exception")]
     if not causes:
         return None
     event = most_specific_first(causes)
-    explained = (_explained_by_context(unranked, event, None) or explained_by_nccl_versions(unranked, event, None)
+    explained = (explained_by_port_race(unranked + facts.ports, event, None)
+                 or _explained_by_context(unranked, event, None) or explained_by_nccl_versions(unranked, event, None)
                  or _leftover_env(unranked, event, None, facts) or explained_by_windows(unranked, event, None)
                  or explained_by_loopback(unranked, event, None))
     if explained is not None:
@@ -353,8 +358,8 @@ def _every_rank_aborted(facts: LauncherFacts) -> bool:
 
 
 def _launcher_lines(facts: LauncherFacts, rank: int) -> list[Event]:
-    return [e for e in facts.events if e.sig.name == "launch_container_failed" and e.groups.get("rank") == str(rank)
-            or e.sig.name == "fleet_abort"][:1]
+    return [e for e in facts.events if e.sig.name in ("launch_container_failed", "elastic_rank_failed")
+            and e.groups.get("rank") == str(rank) or e.sig.name == "fleet_abort"][:1]
 
 
 def _evidence_for(state: RankState, event: Event) -> list[Event]:
@@ -363,10 +368,6 @@ def _evidence_for(state: RankState, event: Event) -> list[Event]:
     user = [f for f in frames if "site-packages" not in f.groups.get("path", "") and "/paddle/" not in f.groups.get("path", "")]
     lines = ([user[-1]] if user else []) + [event]
     return lines
-
-
-
-
 
 
 # Lines that say an error happened, even when no signature explains them.

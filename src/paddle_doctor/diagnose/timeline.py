@@ -29,7 +29,7 @@ PROGRESS_CHARS = 200
 # Python's logging (PaddleNLP's, PaddleDetection's "loss: ... global_step") is, with its own time.
 GLOG_LINE = re.compile(r"[IWEF]\d{4} ")
 # Launcher lines that name a failed rank (the time is the launcher's, when it saw the rank dead).
-LAUNCHER_FAILED = ("launch_container_failed", "fleet_abort")
+LAUNCHER_FAILED = ("launch_container_failed", "fleet_abort", "elastic_rank_failed")
 END_FROM_RECORD, END_FROM_SIGNAL, END_FROM_LAUNCHER = "error record", "fatal signal time", "launcher"
 ORDER = {RankStatus.ROOT_CAUSE: 1, RankStatus.VICTIM: 2}
 
@@ -129,7 +129,7 @@ def launcher_times(events: Iterable) -> dict[int, float]:
 
 
 def _named_ranks(e) -> list[int]:
-    if e.sig.name == "launch_container_failed":
+    if e.sig.name in ("launch_container_failed", "elastic_rank_failed"):
         return [int(e.groups["rank"])]
     return [int(r) for r in (x.strip() for x in e.groups.get("ranks", "").split(",")) if r.isdigit()]
 

@@ -11,6 +11,10 @@ Users paste what their runner printed, so one file may hold every rank's lines, 
   ``<job>-worker-<i>``: the trailing index is the rank).
 - ``docker logs --timestamps`` (and ``kubectl logs --timestamps``): an RFC 3339 time, then a space.
   No rank: the file is one container's, whose rank comes from its name or its text.
+- ``docker compose logs``: the container's name, padded, then `` | `` (compose v2 ``<project>-<service>-<n>``,
+  v1 ``<project>_<service>_<n>``; ``n`` is the replica's 1-based index). A job gives each rank its own
+  service (each needs its own ``PADDLE_TRAINER_ID``): the rank is the number that ends the *service*
+  name (``trainer0``, ``worker_1``, ``rank-2``); replicas of one service name no rank.
 
 Only the first lines decide which prefix a file carries (a cheap look, see :func:`detect`); each
 line is then stripped with that prefix's one compiled regex.
@@ -34,6 +38,8 @@ RFC3339_RE = re.compile(rf"^(?P<ts>{_RFC3339}) ")
 POD_RANK_RE = re.compile(r"-(?P<index>\d+)$")
 # A PaddleJob's parameter-server and heter pods (<job>-ps-<i>, <job>-heter-<i>) are not trainer ranks.
 NOT_TRAINER_RE = re.compile(r"-(?:ps|heter)-\d+$")
+REPLICA_RE = re.compile(r"[-_]\d+$")
+SERVICE_RANK_RE = re.compile(r"(?:^|[-_.])(?:trainer|worker|rank)[-_]?(\d+)$", re.I)
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,7 @@ class LinePrefix:
     @property
     def names_ranks(self) -> bool:
         """Whether the prefix says which rank wrote the line (docker's time prefix does not)."""
-        return "rank" in self.regex.groupindex or "pod" in self.regex.groupindex
+        return any(g in self.regex.groupindex for g in ("rank", "pod", "service"))
 
     def split(self, line: str) -> tuple[str, int | None, float | None] | None:
         """(text without the prefix, the rank it names, its time), or None if the line has none."""
@@ -64,6 +70,10 @@ def _rank_of(m: re.Match) -> int | None:
     groups = m.groupdict()
     if groups.get("rank") is not None:
         return int(groups["rank"])
+    service = groups.get("service")
+    if service is not None:  # drop the replica's index, then the service's own number is the rank
+        named = SERVICE_RANK_RE.search(REPLICA_RE.sub("", service))
+        return int(named.group(1)) if named else None
     pod = groups.get("pod")
     if pod is not None and not NOT_TRAINER_RE.search(pod):
         index = POD_RANK_RE.search(pod)
@@ -77,11 +87,13 @@ PREFIXES = (
     LinePrefix("kubectl logs --prefix", re.compile(r"^\[pod/(?P<pod>[^/\]\s]+)/[^\]\s]+\] ")),
     LinePrefix("srun --label", re.compile(r"^(?:P\d+ )? *(?P<rank>\d+): ")),
     LinePrefix("docker logs --timestamps", re.compile(rf"^(?P<ts>{_RFC3339}) ")),
+    LinePrefix("docker compose logs", re.compile(r"^(?P<service>[A-Za-z0-9][\w.-]*?) +\| ")),
 )
 
 
 # The first line of a prefixed file starts like one of PREFIXES (one cheap test for the plain log).
-QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |\[\d+,\d+\]<|\[pod/|(?:P\d+ )? *\d+: |\d{4}-\d\d-\d\dT)")
+QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |\[\d+,\d+\]<|\[pod/|(?:P\d+ )? *\d+: |\d{4}-\d\d-\d\dT|"
+                      rb"[A-Za-z0-9][\w.-]* +\| )")
 
 
 def detect(head: bytes) -> LinePrefix | None:

@@ -54,6 +54,8 @@ TRIGGERS: tuple[str, ...] = (
     # issue 23: enforce hints, builds without GPU, our watchdog's line, the kernel OOM killer, no driver
     "[Hint:", "not compiled with", "WITH_GPU", "CPU version", "] watchdog on rank", "oom-kill", "oom_reaper",
     "NVIDIA-SMI", "nvidia-smi", "libcuda", "NVIDIA driver", "Waiting peer start", "master not ready",
+    # issue 23: a file lock's wait (py-spy frames), the launcher's chosen ports
+    "file_lock.py", "filelock", "master: ", "start_port: ",
 ) + RUNNER_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -23,6 +23,14 @@ BACKUP_ENV_RE = re.compile(r"^backup_env\.(\d+)\.json$")
 # ``kubectl logs <pod> > <pod>.log`` of a PaddleJob: the operator names its pods <job>-worker-<i>
 # (and <job>-ps-<i> for parameter servers), i the trainer's rank.
 POD_LOG_RE = re.compile(r"^[a-z0-9][-a-z0-9.]*-worker-(\d+)(?:\.log|\.txt|\.out)?$")
+# ``docker logs trainer-3 > trainer-3.log``: a container named for its rank (``trainer-3``, ``worker_1``,
+# ``paddle-rank2``); the trailing number is the rank the user gave it (PADDLE_TRAINER_ID).
+CONTAINER_LOG_RE = re.compile(r"^(?:[a-z0-9][-a-z0-9_.]*[-_.])?(?:trainer|worker|rank)[-_]?(\d+)(?:\.log|\.txt|\.out)?$",
+                              re.I)
+# docker's json-file driver keeps a container's log as <id>/<id>-json.log beside <id>/config.v2.json,
+# whose "Name" is the container's name ("/trainer-3").
+DOCKER_JSON_RE = re.compile(r"^[0-9a-f]{12,64}-json\.log$")
+DOCKER_NAME_RE = re.compile(rb'"Name"\s*:\s*"/?([^"]+)"')
 LOG_SUFFIXES = {".log", ".out", ".txt", ".err"}
 SKIP_DIRS = {"__pycache__", "node_modules", ".git", ".venv", "site-packages"}
 
@@ -89,6 +97,11 @@ def _classify(path: Path, explicit: bool) -> SourceFile | None:
     suffix = Path(name).suffix
     if m := WORKER_RE.match(name) or POD_LOG_RE.match(name):
         return SourceFile(str(path), "worker", local_rank=int(m.group(1)), node=node)
+    # A container's name gives its global rank: one container per directory is no node of ranks.
+    if m := CONTAINER_LOG_RE.match(name):
+        return SourceFile(str(path), "worker", local_rank=int(m.group(1)), node=node, rank=int(m.group(1)))
+    if DOCKER_JSON_RE.match(name) and (rank := _docker_container_rank(path)) is not None:
+        return SourceFile(str(path), "worker", local_rank=rank, node=node, rank=rank)
     if RECORD_NAME_RE.match(name) or FAULT_NAME_RE.match(name):
         return SourceFile(str(path), "record", node=node)
     if m := ENVLOG_RE.match(name) or BACKUP_ENV_RE.match(name):
@@ -102,6 +115,17 @@ def _classify(path: Path, explicit: bool) -> SourceFile | None:
     return None
 
 
+def _docker_container_rank(path: Path) -> int | None:
+    """The rank in the name of the container whose json-file log this is (its config.v2.json beside it)."""
+    try:
+        head = path.with_name("config.v2.json").read_bytes()[: 1 << 16]
+    except OSError:
+        return None
+    m = DOCKER_NAME_RE.search(head)
+    named = CONTAINER_LOG_RE.match(m.group(1).decode("utf-8", "replace")) if m else None
+    return int(named.group(1)) if named else None
+
+
 def _is_launcher_log(name: str) -> bool:
     """The new launcher writes its own log as ``<job_id>.<pod>.log`` (``default.abcdef.log``)."""
     return name.endswith(".log") and name.count(".") == 2 and name.startswith("default.")
@@ -109,7 +133,7 @@ def _is_launcher_log(name: str) -> bool:
 
 def _assign_global_ranks(sources: list[SourceFile]) -> None:
     env_ranks = _global_ranks_from_env(sources)
-    workers = [s for s in sources if s.role == "worker"]
+    workers = [s for s in sources if s.role == "worker" and s.rank is None]
     nodes = sorted({s.node for s in workers})
     offset = 0
     for node in nodes:

@@ -15,6 +15,11 @@ LAUNCH_ENV = (
          r"ABORT!!! Out of all (?P<world>\d+) trainers, the trainer process with rank=\[(?P<ranks>[\d, ]*)\]",
          "launcher_abort",
          example="ABORT!!! Out of all 2 trainers, the trainer process with rank=[0] was aborted."),
+    _sig("elastic_rank_failed", r"\bERROR rank (?P<rank>\d+) error with exit code (?P<code>-?\d+)", "launcher_failed",
+         example="ELASTIC ERROR 2022-03-01 10:22:41,007 ERROR rank 1 error with exit code 1, check log for detail.",
+         source="pp 2.2.2-3.3.1 paddle/distributed/fleet/elastic/manager.py LauncherInterface._check_procs "
+                "(logger.error('ERROR rank {} error with exit code {}, check log for detail.') for each failed "
+                "process, its global rank; logger 'ELASTIC', fmt '%(name)s %(levelname)s %(asctime)s %(message)s')"),
     _sig("launch_exit_code", r"LAUNCH INFO .* Exit code (?P<code>-?\d+)", "launcher_exit",
          example="LAUNCH INFO 2026-11-29 21:41:00,263 Exit code 1"),
     _sig("launch_config", r"LAUNCH INFO .* (?P<key>nproc_per_node|nnodes): (?P<val>\d+)", "launcher_config",
@@ -50,6 +55,21 @@ LAUNCH_ENV = (
          r"(?:NCCL|nccl)\w* (?:communicator|operation|collective|work)\b[^\n]{0,60}\btimed out", "cause",
          CauseId.collective_timeout, 70,
          "Find timeout start but not finish task: group_key:0,group_ranks:0;1,global_rank:1,comm_count:5"),
+    # --- file locks of an earlier run (PaddleNLP's downloads and JIT-built extensions) -------------------
+    _sig("lock_wait_frame", r"[/\\](?:file_lock\.py|filelock[/\\]_api\.py)\"?,? line \d+, in acquire\b|"
+         r"\bacquire \(\S*(?:file_lock\.py|filelock[/\\]_api\.py):\d+\)", "hang_site",
+         example='  File "/usr/local/lib/python3.8/site-packages/paddlenlp/utils/file_lock.py", line 72, in acquire',
+         source="paddlenlp 2.4.0-2.4.2 paddlenlp/utils/file_lock.py FileLock.acquire (os.open(O_CREAT | O_EXCL) in a "
+                "loop, time.sleep(self.delay), timeout=-1: waits forever while the file exists); filelock 3.x "
+                "filelock/_api.py BaseFileLock.acquire (paddlenlp 2.5.2 utils/downloader.py); py-spy dump frames "
+                "(acquire (path:line))"),
+    _sig("lock_timeout", r"Could not acquire lock on (?P<path>\S+)|The file lock '(?P<path2>[^']+)' could not be "
+         r"acquired|FileLockException: Timeout occured", "cause", CauseId.stale_download_lock, 88,
+         "paddlenlp.utils.file_lock.FileLockException: Could not acquire lock on /root/.paddlenlp/load_ext.lock",
+         title="a file lock could not be taken: a lock file (or a process) of an earlier run holds it",
+         source="paddlenlp 2.4.0-2.4.2 paddlenlp/utils/file_lock.py (FileLockException('Could not acquire lock on "
+                "{}'), FileLockException('Timeout occured.')); filelock 3.x filelock/_error.py Timeout (The file "
+                "lock '{}' could not be acquired.)"),
     # --- shared memory, DataLoader worker deaths by signal -----------------------------------------------
     _sig("shm_mmap_failed", r"Memory map failed when (?:create|rebuild) shared memory", "cause", CauseId.shm_too_small, 100,
          "ERROR:root:DataLoader reader thread failed((Unavailable) Memory map failed when rebuild shared memory. "
@@ -159,6 +179,17 @@ LAUNCH_ENV = (
          example="export PADDLE_TRAINERS_NUM=2 PADDLE_TRAINER_ENDPOINTS=127.0.0.1:6170,127.0.0.1:6171",
          source="pp 1.8.5-3.3.1 launchers set these for each worker (paddle/distributed/launch/controllers/"
                 "collective.py, fleet/launch_utils.py); init_parallel_env reads them (distributed/parallel.py)"),
+    # --- ports the launcher chose (its env table, its configuration block) --------------------------------
+    _sig("fleet_env_endpoints", r"^\s*\|\s*(?P<key>PADDLE_TRAINER_ENDPOINTS|PADDLE_CURRENT_ENDPOINT)\s+"
+         r"(?P<eps>(?:\.\.\. )?[\w.\-]+:\d+(?:,[\w.\-]+:\d+)*)\s*\|", "launcher_ports",
+         example="    |                PADDLE_TRAINER_ENDPOINTS  127.0.0.1:45785,127.0.0.1:36721     |",
+         source="pp 2.0.2-2.6.2 paddle/distributed/fleet/launch_utils.py pretty_print_envs (the 'Distributed Envs' "
+                "table of the first process: '|{:>40s}{}{:^45s}|', values of 45 characters or more cut to '... ' + "
+                "their last 41)"),
+    _sig("launch_master_config", r"LAUNCH INFO .* (?P<key>master|start_port): (?P<val>\S+)\s*$", "launcher_ports",
+         example="LAUNCH INFO 2024-05-24 11:30:40,681 master: None",
+         source="pp 2.4.2-3.3.1 paddle/distributed/launch/context/__init__.py print (logger.info(f'{arg}: {value}') "
+                "for every argument; --master default None, --start_port default 6070 in context/args_envs.py)"),
     # --- samplers: fewer samples than devices -------------------------------------------------------------
     _sig("sampler_total_size", r"assert len\(indices\) == self\.total_size|"
          r"assert last_batch_size % self\.nranks == 0|assert len\(indices\) == self\.num_samples", "cause",

@@ -25,7 +25,7 @@ def _our_exceptions() -> tuple[Signature, ...]:
 LIBRARIES = (
     # --- NCCL / CUDA --------------------------------------------------------------------------------------
     _sig("nccl_lib_missing", r"libnccl\.so[^\n]*(?:cannot open|No such file|not configured)|"
-         r"dynamic library \(libnccl", "cause", CauseId.nccl_library_missing, 100,
+         r"dynamic library \(libnccl|[Ff]ailed (?:dynamic load|to open) libnccl", "cause", CauseId.nccl_library_missing, 100,
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is "
          "not configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
          title="libnccl.so cannot be loaded"),
@@ -56,7 +56,7 @@ LIBRARIES = (
          r"ncclSystemError.*socket", "cause", CauseId.nccl_network_interface, 95,
          "NCCL WARN Bootstrap : no socket interface found", title="NCCL found no usable network interface"),
     _sig(CauseId.nccl_error, r"(?:NCCL|Nccl|nccl) error|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|"
-         r"ncclRemoteError", "cause", CauseId.nccl_error, 90,
+         r"ncclRemoteError|failed to get NCCL unique ID", "cause", CauseId.nccl_error, 90,
          "OSError: (External) NCCL error(1), unhandled cuda error.", title="NCCL error"),
     _sig("cudnn_mismatch", r"libcudnn v\d+ with header v\d+ unmatched|CUDNN_STATUS_VERSION_MISMATCH|"
          r"cuDNN version (?:mismatch|incompatible)", "cause", CauseId.cuda_cudnn_mismatch, 100,
@@ -73,7 +73,8 @@ LIBRARIES = (
          CauseId.device_not_found, 95,
          'File ".../paddle/distributed/launch/context/device.py", line 86, in get_selected_devices',
          title="the launcher was given a device id that is not visible"),
-    _sig("cuda_other", r"\bcudaError\w+|CUDA error\b|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+", "cause",
+    _sig("cuda_other", r"\bcudaError\w+|CUDA error\b|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|"
+         r"(?i:\bcuda (?:error|failure)\b)|CUDA RT call|== cudaSuccess", "cause",
          CauseId.cuda_error_other, 80, "ExternalError: CUDA error(719), unspecified launch failure.", title="CUDA error"),
     # --- DataLoader --------------------------------------------------------------------------------------
     _sig("dl_worker_caught", r"DataLoader worker\((?P<worker>\d+)\) caught (?P<exc>\w+)", "cause",

@@ -54,13 +54,29 @@ NATIVE = (
          title="cuDNN on this machine ({have}) is not the one Paddle was built with ({built})",
          source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
                 "Paddle is compiled with CUDNN %s, but CUDNN version in your machine is %s)"),
-    _sig("device_not_compiled", r"^(?:[\w.]*\.)?[A-Z]\w*Error:.*(?i:not compiled with (?:cuda|gpu)\b)", "cause",
+    # A backend named for a device the build lacks ("not compiled with xpu but you assign 'bkcl' as backend")
+    # is the launch's configuration (config_error); CUDA's is read as the missing GPU build.
+    _sig("device_not_compiled", r"^(?:[\w.]*\.)?[A-Z]\w*Error:.*(?i:not compiled with (?:cuda|gpu)\b|not compiled "
+         r"with (?:xpu|ipu|npu|mlu|custom ?device|custom|with_custom_device|xpu-runtime)\b(?!.* as backend))", "cause",
          CauseId.device_not_found, 90,
          "ValueError: The device should not be 'gpu', since PaddlePaddle is not compiled with CUDA",
          title="a GPU was asked for, and this Paddle build has no GPU support",
          source="pp 2.4.2-3.3.1 paddle/device/__init__.py _convert_to_place (The device should not be %s, since "
                 "PaddlePaddle is not compiled with CUDA); distributed/parallel.py (your paddle is not compiled "
-                "with cuda but you assign 'nccl' as backend)"),
+                "with cuda but you assign 'nccl' as backend); pp 2.6.2 so: (Paddle can't use XPU device since it's "
+                "not compiled with XPU; Paddle is not compiled with CustomDevice. Cannot visit ...)"),
+    _sig("device_id_out_of_range", r"exceeds (?:the )?(?:gpu card number|current device count)|because GPU number "
+         r"on your machine is|Only \d+ CUDA devices found, cannot set", "cause", CauseId.device_not_found, 90,
+         "RuntimeError: Invalid CUDAPlace(2), must inside [0, 2), because GPU number on your machine is 2",
+         title="a GPU id beyond the GPUs this process sees was asked for",
+         source="pp 2.6.2 so: platform/device/gpu/gpu_info.cc, phi/backends/gpu (Device id %d exceeds gpu card "
+                "number %d; Device id %d exceeds the current device count: %d; Invalid CUDAPlace(%d), must inside "
+                "[0, %d), because GPU number on your machine is %d; Only %d CUDA devices found, cannot set to %d)"),
+    _sig("no_gpu_driver_error", r"GPU Driver Version can't be detected", "cause", CauseId.device_not_found, 90,
+         "RuntimeError: GPU Driver Version can't be detected. No GPU driver!",
+         title="this machine has no working NVIDIA driver: no GPU is usable here",
+         source="pp 2.2.2-2.6.2 so: platform/device/gpu/gpu_info.cc GetGPUDriverVersion (GPU Driver Version can't "
+                "be detected. No GPU driver!)"),
     _sig("no_gpu_driver", r"libcuda\.so[.\d]*: cannot open shared object file|NVIDIA-SMI has failed because it "
          r"couldn't communicate with the NVIDIA driver|nvidia-smi: (?:command )?not found|Found no NVIDIA driver|"
          r"no NVIDIA driver (?:on|is installed)", "context", CauseId.device_not_found, 92,
@@ -123,7 +139,7 @@ NATIVE = (
          "Out of memory error on GPU 0. Cannot allocate 2.250000kB memory on GPU 0, 127.994262TB memory has been "
          "allocated and available memory is only 0.000000B.",
          title="GPU {gpu} had no free memory at all for a {req} request: another process holds it"),
-    _sig(CauseId.gpu_oom, r"Out of memory error on GPU (?P<gpu>\d+)|CUDA out of memory|cudaErrorMemoryAllocation"
+    _sig(CauseId.gpu_oom, r"Out of memory error on GPU (?:Virtual Memory )?(?P<gpu>\d+)|CUDA out of memory|cudaErrorMemoryAllocation"
          r"|CUBLAS_STATUS_ALLOC_FAILED", "cause", CauseId.gpu_oom, 100,
          "Out of memory error on GPU 0. Cannot allocate 80.000000MB memory on GPU 0",
          title="out of GPU memory"),

@@ -55,7 +55,8 @@ SOURCES: dict[str, str] = {
                        "NCCLParallelContext / core.ProcessGroupNCCL exist only in Linux GPU builds); "
                        "pp 2.0.2 paddle/fluid/framework.py (is not compiled with)",
     "nccl_lib_missing": "pp 1.8.5-3.3.1 so: platform/dynload/dynamic_loader.cc (The third-party dynamic library "
-                        "(%s) that Paddle depends on is not configured correctly.)",
+                        "(%s) that Paddle depends on is not configured correctly.); pp 2.6.2 so: ([%s:%d:%s] Failed "
+                        "dynamic load libnccl.so; Failed to open libnccl.so[.2])",
     "nccl_version": "nccl-cu12 2.32.3 libnccl.so strings (Mismatched NCCL version detected : rank %d version %d "
                     "rank %d version %d; NCCL version mismatch with remote peer %s (local: %s, remote %s); NCCL "
                     "library is too old. This application was compiled with NCCL version %s ...)",
@@ -69,7 +70,9 @@ SOURCES: dict[str, str] = {
     "no_device": "CUDA runtime cudaGetErrorString (cudaErrorNoDevice: no CUDA-capable device is detected; "
                  "cudaErrorInvalidDevice: invalid device ordinal), quoted by pp 1.8.5-2.0.2 so gpu_info.cc",
     "launch_device_frame": "pp 2.4.2-3.3.1 paddle/distributed/launch/context/device.py get_selected_devices",
-    "cuda_other": "pp 1.8.5-3.3.1 so: platform/enforce.h (CUDA error(%d), %s); CUDA runtime error names",
+    "cuda_other": "pp 1.8.5-3.3.1 so: platform/enforce.h (CUDA error(%d), %s); CUDA runtime error names; pp 2.6.2 "
+                  "so: (ERROR: CUDA RT call \"%s\" in line %d of file %s failed with %s (%d).; Failed, cuda error "
+                  "%s:%d '%s'; [%s:%d:%s] Cuda failure - %s; Check failed: e == cudaSuccess)",
     "dl_worker_caught": "pp 1.8.5-2.4.2 paddle/fluid/dataloader/worker.py, 2.6.2-3.3.1 paddle/io/dataloader/"
                         "worker.py (DataLoader worker(%d) caught %s with message)",
     "dl_worker_signal": "pp 1.8.5-3.3.1 paddle/{fluid,io}/dataloader/dataloader_iter.py (DataLoader %d workers "
