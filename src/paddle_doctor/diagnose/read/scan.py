@@ -76,20 +76,45 @@ class BinaryFileError(ValueError):
     """The file looks binary (NUL bytes near its start): not a log."""
 
 
+# Below this many bytes scanned in one process, Aho-Corasick: importing Hyperscan and compiling its
+# database cost ~25 ms (more than a tiny log's whole diagnosis), and it pays off only after a few MiB.
+SMALL_SCAN_BYTES = 4 << 20
+
+
 @functools.lru_cache(maxsize=2)
 def _finder(self_rank: bool = False) -> Callable[[bytes, int], list[int]]:
     """A function (buffer, end) -> sorted offsets of trigger matches, each inside its line.
 
     Hyperscan (SIMD, about 3 GB/s on one core here, ~6x Aho-Corasick with these ~90 literals) where
-    its wheel exists (Linux x86-64); Aho-Corasick (ahocorasick-rs) everywhere else."""
+    its wheel exists (Linux x86-64) and once SMALL_SCAN_BYTES have been scanned; Aho-Corasick
+    (ahocorasick-rs) before that and everywhere else. Both give the same list: the offset of the
+    last byte of every match, overlapping ones included (Hyperscan reports where a match ends)."""
+    patterns = sorted({t.encode() for t in (WITH_SELF_RANK if self_rank else TRIGGERS)})
+    automaton = ahocorasick_rs.BytesAhoCorasick(patterns)
+
+    def small(buf: bytes, end: int) -> list[int]:
+        view = memoryview(buf)[:end]
+        return sorted(stop - 1 for _, _, stop in automaton.find_matches_as_indexes(view, overlapping=True))
+
+    scanned, fast = 0, None
+
+    def find(buf: bytes, end: int) -> list[int]:
+        nonlocal scanned, fast
+        if fast is None:
+            scanned += end
+            if scanned < SMALL_SCAN_BYTES:
+                return small(buf, end)
+            fast = _hyperscan_finder(patterns) or small
+        return fast(buf, end)
+
+    return find
+
+
+def _hyperscan_finder(patterns: list[bytes]) -> Callable[[bytes, int], list[int]] | None:
     try:
         import hyperscan
     except ImportError:
-        hyperscan = None
-    patterns = sorted({t.encode() for t in (WITH_SELF_RANK if self_rank else TRIGGERS)})
-    if hyperscan is None:
-        automaton = ahocorasick_rs.BytesAhoCorasick(patterns)
-        return lambda buf, end: [start for _, start, _ in automaton.find_matches_as_indexes(memoryview(buf)[:end])]
+        return None
     db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
     expressions = [re.escape(p.decode()).encode() for p in patterns]
     db.compile(expressions=expressions, ids=list(range(len(expressions))), elements=len(expressions))

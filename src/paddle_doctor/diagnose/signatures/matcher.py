@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
+from .literals import required_literals
 from .model import Signature
 from .table import SIGNATURES
 
@@ -28,6 +29,13 @@ def match_line(text: str) -> tuple[Signature, re.Match] | None:
 
 def _search(text: str, order) -> tuple[int, re.Match] | None:
     for i in order:
+        needs = _NEEDS[i]
+        if needs is not None:  # a line without any of the literals cannot match: no regex run
+            for literal in needs:
+                if literal in text:
+                    break
+            else:
+                continue
         m = SIGNATURES[i].pattern.search(text)
         if m:
             return i, m
@@ -51,6 +59,12 @@ def _tells_digits_apart(pattern: str) -> bool:
     return "(?P=" in bare or any(c.isdigit() for c in bare)
 
 
+def _flags(pattern) -> int:
+    return pattern.given_flags if hasattr(pattern, "given_flags") else pattern.flags
+
+
+# Per signature, literals of which every match holds one (None: always searched).
+_NEEDS = tuple(required_literals(sig.pattern.pattern, _flags(sig.pattern)) for sig in SIGNATURES)
 _DIGIT_SENSITIVE = tuple(i for i, sig in enumerate(SIGNATURES) if _tells_digits_apart(sig.pattern.pattern))
 
 
