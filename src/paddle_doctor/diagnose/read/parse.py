@@ -161,7 +161,7 @@ def _strip_prefix(text: str, prefix: LinePrefix | None) -> tuple[str, int | None
         split = prefix.split(text)
         if split is not None:
             return split
-    m = MPI_PREFIX_RE.match(text)
+    m = MPI_PREFIX_RE.match(text) if "]<std" in text else None
     if m:
         return text[m.end():], int(m.group("rank")), None
     return text, None, None
@@ -217,13 +217,15 @@ class _SectionState:
 
 
 def _timestamp(text: str, year: int) -> float | None:
-    m = _UNIX_TS.search(text)
+    # Each search runs only where a literal its pattern needs is present (called for every hit).
+    m = _UNIX_TS.search(text) if "Aborted at " in text else None
     if m:
         return float(m.group("unix"))
     m = _GLOG_TS.match(text)
     if m:
         return _epoch(year, m["mo"], m["d"], m["h"], m["mi"], m["s"])
-    m = _PYLOG_TS.search(text[:80])
+    head = text[:80]
+    m = _PYLOG_TS.search(head) if ":" in head else None
     if m:
         frac = "." + m["f"] if m["f"] else ""
         return _epoch(int(m["y"]), m["mo"], m["d"], m["h"], m["mi"], m["s"] + frac)

@@ -1,0 +1,48 @@
+"""The substring shortcuts of redact.py answer as the case-blind regexes they stand for: the
+secret-name test on every name and line, and the auth-scheme prefilter never false where the
+regex matches. ASCII takes the shortcut; other text (the Kelvin sign, the long s) the regex."""
+
+from __future__ import annotations
+
+import random
+
+from paddle_doctor import redact as R
+
+WORDS = ["key", "token", "secret", "pass", "pwd", "auth", "credential", "signature", "cookie",
+         "bearer", "basic", "digest", "name", "value", "x"]
+ODD = ["\u212a", "\u017f", "\u0130", "\u00e9", "\u00a0", "\u3000", "\x1c", "\t", "\n", "\x0b"]
+
+
+def _names():
+    rnd = random.Random(23)
+    names = ["API_KEY", "hf_token_path", "Passwd", "mypwd", "TOK", "to-ken", "AUTHORIZATION", "cookie.jar",
+             "\u212aEY", "PA\u017fS", "pa\u017fs", "SECRET\u0130", "nothing_here", ""]
+    for _ in range(3000):
+        parts = [rnd.choice(WORDS + ODD + ["_", ".", "-", "0"]) for _ in range(rnd.randint(1, 5))]
+        names.append("".join(p.upper() if rnd.random() < 0.3 else p for p in parts))
+    return names
+
+
+def test_secret_name_shortcut_is_the_regex():
+    names = _names()
+    assert sum(R.is_secret_name(n) for n in names) > 100  # both answers are drawn often
+    for name in names:
+        assert R.is_secret_name(name) == (R._SECRET_NAME.search(name) is not None), ascii(name)
+
+
+def _lines():
+    rnd = random.Random(17)
+    lines = ["Authorization: Bearer abcdefgh12345678", "token\tabcdefgh1234", "TOKEN\x1cabcdefghijk",
+             "basic\u00a0abcdefghijk", "interval_tokens_per_second: 3.5", "To\u212aen abcdefghijk", "digest"]
+    for _ in range(3000):
+        parts = [rnd.choice(WORDS + ODD + [" ", ":", "=", "abcdefgh1234", "@", "/"]) for _ in range(rnd.randint(1, 8))]
+        lines.append("".join(p.capitalize() if rnd.random() < 0.3 else p for p in parts))
+    return lines
+
+
+def test_auth_prefilter_holds_wherever_the_regex_matches():
+    lines = _lines()
+    assert sum(1 for t in lines if R._AUTH_SCHEME.search(t)) > 20
+    for text in lines:
+        if R._AUTH_SCHEME.search(text):
+            assert R._may_hold_auth_scheme(text, text.lower()), text
