@@ -15,6 +15,8 @@ def match_line(text: str) -> tuple[Signature, re.Match] | None:
     """The first signature matching ``text``, with its match object. Cached: the ranks of one job
     print the same lines (a victim's traceback, the launcher's banner) hundreds of times, and the
     same line with other numbers (its rank, its time) a thousand times: see :func:`_shape_hint`."""
+    if not _NEEDS:
+        _build_tables()
     shape = text.translate(_DIGITS_TO_ZERO)
     first = _FIRST_BY_SHAPE.get(shape)
     if first is None:
@@ -63,9 +65,16 @@ def _flags(pattern) -> int:
     return pattern.given_flags if hasattr(pattern, "given_flags") else pattern.flags
 
 
-# Per signature, literals of which every match holds one (None: always searched).
-_NEEDS = tuple(required_literals(sig.pattern.pattern, _flags(sig.pattern)) for sig in SIGNATURES)
-_DIGIT_SENSITIVE = tuple(i for i, sig in enumerate(SIGNATURES) if _tells_digits_apart(sig.pattern.pattern))
+# Per signature, literals of which every match holds one (None: always searched), and the signatures
+# that tell digits apart. Built on the first match (``explain`` imports the table, matches nothing).
+_NEEDS: tuple[tuple[str, ...] | None, ...] = ()
+_DIGIT_SENSITIVE: tuple[int, ...] = ()
+
+
+def _build_tables() -> None:
+    global _NEEDS, _DIGIT_SENSITIVE
+    _DIGIT_SENSITIVE = tuple(i for i, sig in enumerate(SIGNATURES) if _tells_digits_apart(sig.pattern.pattern))
+    _NEEDS = tuple(required_literals(sig.pattern.pattern, _flags(sig.pattern)) for sig in SIGNATURES)
 
 
 @functools.lru_cache(maxsize=None)
