@@ -111,7 +111,10 @@ def _may_hold_auth_scheme(text: str, lowered: str) -> bool:
 def redact(text: str) -> str:
     """``text`` with every secret-shaped part replaced by ``***`` (see the module docstring)."""
     lowered = text.lower()
-    if not any(word in lowered for word in _TRIGGERS):
+    for word in _TRIGGERS:  # a loop, not any(genexpr): half the cost on the lines that hold none
+        if word in lowered:
+            break
+    else:
         return text
     # Each pass runs only where the literal its pattern cannot match without is present (one
     # substring test against a regex pass: diagnose redacts a line per rank of 1024).

@@ -58,7 +58,7 @@ _FIRST_BY_SHAPE: dict[str, int] = {}  # shape -> index of the first signature th
 
 def _tells_digits_apart(pattern: str) -> bool:
     bare = re.sub(r"\{\d+(?:,\d*)?\}", "", pattern)  # quantifiers' digits count repeats, not text
-    return "(?P=" in bare or any(c.isdigit() for c in bare)
+    return "(?P=" in bare or any(map(str.isdigit, bare))
 
 
 def _flags(pattern) -> int:
