@@ -159,8 +159,8 @@ def _mask_quoted(match: re.Match) -> str:
 def _mask_after(text: str, name_pattern: re.Pattern, value_pattern: re.Pattern) -> str:
     """Mask the value that follows each secret-looking name (``NAME=value``, ``--name value``)."""
     out, done = [], 0
-    for match in name_pattern.finditer(text):
-        if match.start() < done or not is_secret_name(match["name"]):
+    for match in _secret_names(text, name_pattern):
+        if match.start() < done:
             continue
         value = value_pattern.match(text, match.end())
         if value is None or value[0].strip("'\"") == MASK:
@@ -168,6 +168,32 @@ def _mask_after(text: str, name_pattern: re.Pattern, value_pattern: re.Pattern) 
         out += [text[done:match.end()], MASK]
         done = value.end()
     return "".join(out) + text[done:] if out else text
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")  # [\w.-] in ASCII text
+
+
+def _secret_names(text: str, name_pattern: re.Pattern) -> list[re.Match]:
+    r"""The matches of ``name_pattern`` (_NAME_SEP, _FLAG_SPACE) whose name looks secret, in order.
+
+    Both patterns match a name only where a whole run of ``[\w.-]`` starts (their look-behind)
+    and, in ASCII text, a secret word lies inside one run; so only the runs that hold a secret
+    word are tried (``match`` at the run's start is the match ``finditer`` finds there: matches
+    cannot overlap, what follows a name is never part of a run). A long line of ``name: value``
+    pairs with one secret word costs one match, not one per pair."""
+    if not text.isascii():
+        return [m for m in name_pattern.finditer(text) if is_secret_name(m["name"])]
+    lowered, starts = text.lower(), set()
+    for word in _SECRET_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            start = at
+            while start > 0 and text[start - 1] in _NAME_CHARS:
+                start -= 1
+            starts.add(start)
+            at = lowered.find(word, at + 1)
+    matches = (name_pattern.match(text, start) for start in sorted(starts))
+    return [m for m in matches if m is not None and is_secret_name(m["name"])]
 
 
 def _mask_random(match: re.Match) -> str:

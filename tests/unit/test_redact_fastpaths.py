@@ -46,3 +46,34 @@ def test_auth_prefilter_holds_wherever_the_regex_matches():
     for text in lines:
         if R._AUTH_SCHEME.search(text):
             assert R._may_hold_auth_scheme(text, text.lower()), text
+
+
+def _mask_after_by_finditer(text, name_pattern, value_pattern):
+    """The loop redact.py ran before it tried only the runs holding a secret word."""
+    out, done = [], 0
+    for match in name_pattern.finditer(text):
+        if match.start() < done or not R.is_secret_name(match["name"]):
+            continue
+        value = value_pattern.match(text, match.end())
+        if value is None or value[0].strip("'\"") == R.MASK:
+            continue
+        out += [text[done:match.end()], R.MASK]
+        done = value.end()
+    return "".join(out) + text[done:] if out else text
+
+
+def test_masking_after_secret_names_is_the_finditer_loop():
+    rnd = random.Random(5)
+    pieces = ["api_key", "TOKEN", "x.password", "--auth", "-pwd", "name", "a-b", "key", ":", "=", " ", "  ",
+              "'v'", '"q"', "value123", "***", ",", "\u212aEY", "-", "--", "secret_key_2", "\t", "tokenizer"]
+    lines = ["interval_tokens_per_second_per_device: 3531.6, loss: 1.2", "--api-key abc --token=def x",
+             "PASSWORD = 'hunter2' KEY:val"]
+    for _ in range(4000):
+        lines.append("".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 12))))
+    changed = 0
+    for text in lines:
+        for name_pattern, value_pattern in ((R._NAME_SEP, R._VALUE), (R._FLAG_SPACE, R._ARG)):
+            want = _mask_after_by_finditer(text, name_pattern, value_pattern)
+            assert R._mask_after(text, name_pattern, value_pattern) == want, ascii(text)
+            changed += want != text
+    assert changed > 200
