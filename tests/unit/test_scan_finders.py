@@ -1,7 +1,10 @@
 """The scanner's two literal finders give the same offsets: Aho-Corasick (small inputs, and where
 Hyperscan has no wheel) and Hyperscan (once a few MiB were scanned). Checked on every fixture and
-corpus log, and on lines where triggers overlap."""
+corpus log, and on lines where triggers overlap. And a scan that reads the carried line again
+(a seekable stream) finds what a scan that copies it before the next chunk finds."""
 
+import io
+import random
 from pathlib import Path
 
 import pytest
@@ -42,3 +45,35 @@ def test_a_finder_switches_to_hyperscan_after_small_scan_bytes():
     big = OVERLAPS * (scan.SMALL_SCAN_BYTES // len(OVERLAPS) + 1)
     assert small(big, len(big)) == fast(big, len(big))
     assert small(OVERLAPS, len(OVERLAPS)) == fast(OVERLAPS, len(OVERLAPS))
+
+
+class _Unseekable(io.RawIOBase):
+    """A stream the scanner cannot seek back in: it then puts the carried line before each chunk."""
+
+    def __init__(self, data: bytes) -> None:
+        self.inner = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        return self.inner.read(size)
+
+
+def _scan_all(stream):
+    stats = scan.ScanStats()
+    hits = list(scan.scan_stream(stream, stats, count_lines=True))
+    return hits, (stats.lines, stats.last_text, stats.trailing, stats.head, stats.tail)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_reading_the_carried_line_again_gives_the_same_scan(monkeypatch, seed):
+    monkeypatch.setattr(scan, "SNIFF_BYTES", 64)
+    monkeypatch.setattr(scan, "CHUNK_BYTES", 512)
+    monkeypatch.setattr(scan, "MAX_LINE_BYTES", 2048)
+    monkeypatch.setattr(scan, "TAIL_KEEP_BYTES", 700)
+    rnd = random.Random(seed)
+    words = [b"step 1 loss 0.5", b"RuntimeError: boom", b"NCCL error", b"x" * 3000, b"Traceback", b"", b"y" * 700]
+    data = b"\n".join(rnd.choice(words) for _ in range(rnd.randint(20, 200)))
+    data += rnd.choice([b"", b"\n", b"Error at the end"])
+    assert _scan_all(io.BytesIO(data)) == _scan_all(_Unseekable(data))

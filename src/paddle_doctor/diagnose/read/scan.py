@@ -16,6 +16,7 @@ and answers for every offset it registered.
 from __future__ import annotations
 
 import functools
+import io
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
@@ -78,7 +79,7 @@ class BinaryFileError(ValueError):
 
 # Below this many bytes scanned in one process, Aho-Corasick: importing Hyperscan and compiling its
 # database cost ~25 ms (more than a tiny log's whole diagnosis), and it pays off only after a few MiB.
-SMALL_SCAN_BYTES = 4 << 20
+SMALL_SCAN_BYTES = 2 << 20
 
 
 @functools.lru_cache(maxsize=2)
@@ -163,12 +164,29 @@ def scan_stream(stream: BinaryIO, stats: ScanStats | None = None, count_lines: b
     data = head
     while data:
         yield from scanner.feed(data)
-        data = stream.read(CHUNK_BYTES)
+        data = _next_chunk(stream, scanner)
     yield from scanner.finish()
     if stats is not None:
         stats.lines = scanner.line_no - 1 if count_lines else -1
         stats.last_text, stats.trailing = _last_line(scanner.tail), scanner.trailing
         stats.head, stats.tail = head, scanner.kept
+
+
+def _next_chunk(stream: BinaryIO, scanner: _ChunkScanner) -> bytes:
+    """The next CHUNK_BYTES. From a plain file, the unfinished line the scanner carries is read
+    again with them (a seek back by its length), so that the scanner need not copy the chunk to
+    put that line in front of it: the bytes it examines are the same, one copy of every chunk
+    fewer (512 MiB of memcpy on 1024 logs, where the head's last line is always carried)."""
+    carry = scanner.carry
+    if carry and isinstance(stream, (io.BufferedReader, io.BytesIO)):
+        end = stream.tell()
+        stream.seek(end - len(carry))
+        data = stream.read(len(carry) + CHUNK_BYTES)
+        if len(data) > len(carry) and data.startswith(carry):
+            scanner.carry = b""
+            return data
+        stream.seek(end)  # at the end (or the file changed under us): read on as before
+    return stream.read(CHUNK_BYTES)
 
 
 class _ChunkScanner:
