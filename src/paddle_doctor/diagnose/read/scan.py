@@ -158,7 +158,7 @@ def scan_stream(stream: BinaryIO, stats: ScanStats | None = None, count_lines: b
     head = stream.read(SNIFF_BYTES)
     # Paddle's own signal handlers write a stray NUL into a worker log ("\0ERROR: Unexpected BUS
     # error ..."), so a few NULs in text are a log; binary data has them everywhere.
-    if head.count(b"\x00") * 100 > len(head):
+    if b"\x00" in head and head.count(b"\x00") * 100 > len(head):  # memchr first: count is 5x slower
         raise BinaryFileError("binary data (NUL bytes)")
     scanner = _ChunkScanner(count_lines, _finder(self_rank))
     data = head
