@@ -26,18 +26,20 @@ from __future__ import annotations
 import math
 import re
 
+from .lazy import lazy_compile
+
 MASK = "***"
 _SECRET_WORD = r"KEY|TOKEN|SECRET|PASS|PWD|AUTH|CREDENTIAL|SIGNATURE|COOKIE"
-_SECRET_NAME = re.compile(_SECRET_WORD, re.IGNORECASE)
+_SECRET_NAME = lazy_compile(_SECRET_WORD, re.IGNORECASE)
 # Names are whole words (a look-behind: matching starts only where a word starts) and are judged by
 # is_secret_name after matching: a pattern with the secret word inside it backtracks over every
 # split of a long word (quadratic: minutes for one 64 KiB word), Python 3.10 has no possessive
 # quantifiers to stop that.
-_QUOTED = re.compile(r"""(['"])(?P<name>[\w.-]+)\1(\s*:\s*)(['"])(.*?)\4""")
-_NAME_SEP = re.compile(r"(?<![\w.-])(?P<name>[\w.-]+)\s*[=:]\s*")
-_FLAG_SPACE = re.compile(r"(?<![\w.-])(?P<name>--?[\w.-]+)\s+(?=[^\s-])")
-_VALUE = re.compile(r"""'[^']*'|"[^"]*"|[^\s,;'"&]+""")
-_ARG = re.compile(r"[^\s]+")
+_QUOTED = lazy_compile(r"""(['"])(?P<name>[\w.-]+)\1(\s*:\s*)(['"])(.*?)\4""")
+_NAME_SEP = lazy_compile(r"(?<![\w.-])(?P<name>[\w.-]+)\s*[=:]\s*")
+_FLAG_SPACE = lazy_compile(r"(?<![\w.-])(?P<name>--?[\w.-]+)\s+(?=[^\s-])")
+_VALUE = lazy_compile(r"""'[^']*'|"[^"]*"|[^\s,;'"&]+""")
+_ARG = lazy_compile(r"[^\s]+")
 
 # Lines without any of these (lower-cased) hold no secret of any shape below: plain substring
 # searches on one lower-cased copy (a few microseconds), where one case-insensitive regex of the
@@ -51,17 +53,17 @@ _AUTH_WORDS = ("bearer", "basic", "token", "digest")
 _TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "akia", "asia", "agpa",
                    "aida", "aroa", "anpa", "sk-", "_live_", "_test_", "hf_", "aiza", "ya29.", "npm_", "pypi-",
                    "sg.", "eyj", "hooks.slack")
-_PEM = re.compile(r"-----BEGIN [A-Z0-9 ]{0,64}-----.*?(?:-----END [A-Z0-9 ]{0,64}-----|\Z)", re.DOTALL)
+_PEM = lazy_compile(r"-----BEGIN [A-Z0-9 ]{0,64}-----.*?(?:-----END [A-Z0-9 ]{0,64}-----|\Z)", re.DOTALL)
 # Greedy to the last "@" of the run: a password may hold "/" and "@"; the host follows the last one.
-_URL_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][\w+.-]{0,30}://)(?P<info>[^\s'\"<>`]{1,256})@(?=[\w\[])")
-_BARE_USERINFO = re.compile(r"(?<![\w/:.@*-])(?P<user>[A-Za-z_][\w.+-]{0,63}):(?!//)(?P<pw>[^\s'\"<>`]{1,256})@"
+_URL_USERINFO = lazy_compile(r"(?P<scheme>\b[A-Za-z][\w+.-]{0,30}://)(?P<info>[^\s'\"<>`]{1,256})@(?=[\w\[])")
+_BARE_USERINFO = lazy_compile(r"(?<![\w/:.@*-])(?P<user>[A-Za-z_][\w.+-]{0,63}):(?!//)(?P<pw>[^\s'\"<>`]{1,256})@"
                             r"(?P<host>\[[0-9A-Fa-f:.]+\]|[\w-]+(?:\.[\w-]+)*)(?=$|[\s:/,;'\"\])}])")
-_AUTH_SCHEME = re.compile(r"\b(?P<scheme>Bearer|Basic|Token|Digest)(?P<space>\s+)(?P<cred>[\w.~+/=-]{8,})",
+_AUTH_SCHEME = lazy_compile(r"\b(?P<scheme>Bearer|Basic|Token|Digest)(?P<space>\s+)(?P<cred>[\w.~+/=-]{8,})",
                           re.IGNORECASE)
-_SIGNED_PARAM = re.compile(r"(?<![\w-])(?P<name>X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token"
+_SIGNED_PARAM = lazy_compile(r"(?<![\w-])(?P<name>X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token"
                            r"|X-Goog-Signature|X-Goog-Credential|sig|signature|access_token|id_token"
                            r"|refresh_token|client_secret)=(?P<value>[^&\s'\"#]+)", re.IGNORECASE)
-_TOKENS = re.compile(r"""(?<![\w-])(?:
+_TOKENS = lazy_compile(r"""(?<![\w-])(?:
     gh[pousr]_[A-Za-z0-9]{20,} | github_pat_[A-Za-z0-9_]{20,} | glpat-[A-Za-z0-9_-]{20,}
   | xox[abprs]-[A-Za-z0-9-]{10,} | (?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}
   | sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,} | [sr]k_(?:live|test)_[A-Za-z0-9]{16,}
@@ -72,8 +74,8 @@ _TOKENS = re.compile(r"""(?<![\w-])(?:
 )""", re.VERBOSE)
 # High entropy: runs of base64 characters (no "/", "-" or ".": paths, UUIDs and host names split
 # into short words), hex counted against its smaller alphabet.
-_WORD = re.compile(r"[A-Za-z0-9+=_]{20,}")
-_HEX = re.compile(r"[0-9a-fA-F]+")
+_WORD = lazy_compile(r"[A-Za-z0-9+=_]{20,}")
+_HEX = lazy_compile(r"[0-9a-fA-F]+")
 BASE64_BITS, HEX_BITS = 4.0, 3.0
 
 

@@ -12,39 +12,41 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...lazy import lazy_compile
+
 # Paddle's error classes: enforce.h / errors.h (1.8-3.x) name them in parentheses or as a type suffix.
 ERROR_CLASSES = ("InvalidArgument", "NotFound", "OutOfRange", "AlreadyExists", "ResourceExhausted",
                  "PreconditionNotMet", "PermissionDenied", "ExecutionTimeout", "Unimplemented", "Unavailable",
                  "Fatal", "External")
-_CLASS_RE = re.compile(r"\((" + "|".join(ERROR_CLASSES) + r")\)|\b(" + "|".join(ERROR_CLASSES) + r")Error\b"
+_CLASS_RE = lazy_compile(r"\((" + "|".join(ERROR_CLASSES) + r")\)|\b(" + "|".join(ERROR_CLASSES) + r")Error\b"
                        r"|\b(EnforceNotMet)\b")
-_EXC_RE = re.compile(r"^(?:\[[^\]]*\]\s*)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
+_EXC_RE = lazy_compile(r"^(?:\[[^\]]*\]\s*)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
                      r"Interrupt|Exhausted))(?:\s*:\s?(?P<msg>.*))?$")
-_HINT_RE = re.compile(r"\[\s*Hint\s*:\s*(?P<hint>.*?)\s*\]", re.I)
-_OPERATOR_RE = re.compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\]|\bOperator\s+\"?(?P<op2>\w+)\"?\s+"
+_HINT_RE = lazy_compile(r"\[\s*Hint\s*:\s*(?P<hint>.*?)\s*\]", re.I)
+_OPERATOR_RE = lazy_compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\]|\bOperator\s+\"?(?P<op2>\w+)\"?\s+"
                           r"(?:raises|has not been registered)|operator\s+(?P<op3>\w+)\s+(?:raises|error)", re.I)
-_CPP_RE = re.compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>/?[\w./\\-]*?"
+_CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>/?[\w./\\-]*?"
                      r"(?P<base>[\w-]+\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
-_FRAME_RE = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
+_FRAME_RE = lazy_compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
 _CODE_RES = (
-    ("cuda", re.compile(r"\bcuda\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
-    ("cuda", re.compile(r"\b(?P<name>cudaError\w+)")),
-    ("cuda_driver", re.compile(r"\b(?P<name>CUDA_ERROR_[A-Z_]+)")),
-    ("cuda", re.compile(r"cudaGetLastError.*?errno\s*:\s*(?P<num>\d+)", re.I)),
-    ("nccl", re.compile(r"\bnccl\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
-    ("nccl", re.compile(r"\b(?P<name>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|"
+    ("cuda", lazy_compile(r"\bcuda\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("cuda", lazy_compile(r"\b(?P<name>cudaError\w+)")),
+    ("cuda_driver", lazy_compile(r"\b(?P<name>CUDA_ERROR_[A-Z_]+)")),
+    ("cuda", lazy_compile(r"cudaGetLastError.*?errno\s*:\s*(?P<num>\d+)", re.I)),
+    ("nccl", lazy_compile(r"\bnccl\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("nccl", lazy_compile(r"\b(?P<name>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|"
                         r"InvalidUsage|RemoteError|InProgress|Timeout))\b")),
-    ("cudnn", re.compile(r"\b(?P<name>CUDNN_STATUS_[A-Z_]+)")),
-    ("cudnn", re.compile(r"\bcudnn\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
-    ("cublas", re.compile(r"\b(?P<name>CUBLAS_STATUS_[A-Z_]+)")),
-    ("cublas", re.compile(r"\bcublas\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
-    ("errno", re.compile(r"\[Errno\s*(?P<num>\d+)\]")),
-    ("signal", re.compile(r"killed by signal\s*:?\s*(?P<num>\d+)|\bsignal\s+(?P<num2>\d+)\b", re.I)),
+    ("cudnn", lazy_compile(r"\b(?P<name>CUDNN_STATUS_[A-Z_]+)")),
+    ("cudnn", lazy_compile(r"\bcudnn\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("cublas", lazy_compile(r"\b(?P<name>CUBLAS_STATUS_[A-Z_]+)")),
+    ("cublas", lazy_compile(r"\bcublas\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("errno", lazy_compile(r"\[Errno\s*(?P<num>\d+)\]")),
+    ("signal", lazy_compile(r"killed by signal\s*:?\s*(?P<num>\d+)|\bsignal\s+(?P<num2>\d+)\b", re.I)),
 )
 # Where a frame's file lives: Paddle's package (any OS separator), the standard library, or the user.
-_PADDLE_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\]paddle[/\\]|[/\\]paddle[/\\](?:fluid|distributed|"
+_PADDLE_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]paddle[/\\]|[/\\]paddle[/\\](?:fluid|distributed|"
                           r"framework|io|base|nn|incubate|utils|device|hapi|jit|static)[/\\]")
-_LIB_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ")
+_LIB_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ")
 
 
 @dataclass(frozen=True)
