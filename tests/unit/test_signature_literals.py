@@ -90,3 +90,27 @@ def test_a_lazy_pattern_acts_as_the_compiled_one():
     assert lazy.search("RANK 7")["r"] == "7"
     assert lazy.flags == compiled.flags and lazy.pattern == compiled.pattern
     assert lazy == LazyPattern(r"rank (?P<r>\d+)", re.IGNORECASE) and hash(lazy) == hash(LazyPattern(lazy.pattern, re.I))
+
+
+def test_error_part_prefilters_never_skip_a_line_their_pattern_matches():
+    from paddle_doctor.diagnose.errors import parts as P
+
+    paths = [p for p in [*FIXTURES.rglob("*"), *CORPUS.parent.glob("real-dev*/*.log")]
+             if p.is_file() and p.suffix not in (".json", ".py", ".md", ".gz")]
+    lines = {line for p in paths for line in p.read_text(errors="replace").splitlines()}
+    lines |= {"Cuda Error(700)", "CUDA ERROR ( 2 )", "NCCL Error(3)", "\u017fignal 9", "killed by SIGNAL: 9",
+              "[ HINT: Expected x]", "[operator < gen_nccl_id > error]", "at /paddle/x/y.cc:12", "CUBLAS error(7)"}
+    checks = [(regex, literal, caseless) for (_, regex), (literal, caseless) in zip(P._CODE_RES, P._CODE_LITERALS)]
+    checks += [(P._HINT_RE, "hint", True), (P._OPERATOR_RE, "operator", True)]
+    hits = 0
+    for line in lines:
+        lowered = line.lower() if line.isascii() else None
+        for regex, literal, caseless in checks:
+            if regex.search(line):
+                hits += 1
+                assert P._holds(line, lowered, literal, caseless), (regex.pattern, line)
+        if P._CLASS_RE.search(line):
+            assert any(word in line for word in P._CLASS_WORDS), line
+        if P._CPP_RE.search(line):
+            assert "." in line and ":" in line, line
+    assert hits > 50

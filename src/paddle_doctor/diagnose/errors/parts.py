@@ -43,6 +43,21 @@ _CODE_RES = (
     ("errno", lazy_compile(r"\[Errno\s*(?P<num>\d+)\]")),
     ("signal", lazy_compile(r"killed by signal\s*:?\s*(?P<num>\d+)|\bsignal\s+(?P<num2>\d+)\b", re.I)),
 )
+# A literal each pattern above cannot match without, and whether it is compared case-blind (on the
+# lower-cased line, and only on an ASCII line: Unicode case folding differs beyond ASCII): a line
+# without it is not searched, and the pattern is compiled only for a line that has it.
+_CODE_LITERALS = (("cuda", True), ("cudaError", False), ("CUDA_ERROR_", False), ("cudagetlasterror", True),
+                  ("nccl", True), ("nccl", False), ("CUDNN_STATUS_", False), ("cudnn", True),
+                  ("CUBLAS_STATUS_", False), ("cublas", True), ("[Errno", False), ("signal", True))
+_CLASS_WORDS = (*ERROR_CLASSES, "EnforceNotMet")
+
+
+def _holds(line: str, lowered: str | None, literal: str, caseless: bool) -> bool:
+    if not caseless:
+        return literal in line
+    return lowered is None or literal in lowered  # a non-ASCII line is always searched
+
+
 # Where a frame's file lives: Paddle's package (any OS separator), the standard library, or the user.
 _PADDLE_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]paddle[/\\]|[/\\]paddle[/\\](?:fluid|distributed|"
                           r"framework|io|base|nn|incubate|utils|device|hapi|jit|static)[/\\]")
@@ -127,20 +142,23 @@ def _read_line(parts: ErrorParts, line: str) -> None:
         parts.qualified = exc["type"]
         parts.exc_type = exc["type"].rsplit(".", 1)[-1]
         parts.message = (exc["msg"] or "").strip()
-    cls = _CLASS_RE.search(line)
+    lowered = line.lower() if line.isascii() else None
+    cls = _CLASS_RE.search(line) if any(word in line for word in _CLASS_WORDS) else None
     if cls and not parts.error_class:
         parts.error_class = next(g for g in cls.groups() if g)
     for regex, attr in ((_HINT_RE, "hint"),):
-        m = regex.search(line)
+        m = regex.search(line) if _holds(line, lowered, "hint", True) else None
         if m and not getattr(parts, attr):
             setattr(parts, attr, m["hint"])
-    op = _OPERATOR_RE.search(line)
+    op = _OPERATOR_RE.search(line) if _holds(line, lowered, "operator", True) else None
     if op and not parts.operator:
         parts.operator = op["op"] or op["op2"] or op["op3"]
-    cpp = _CPP_RE.search(line)
+    cpp = _CPP_RE.search(line) if "." in line and ":" in line else None
     if cpp and not parts.cpp_file:
         parts.cpp_file, parts.cpp_line = cpp["file"], int(cpp["line"])
-    for kind, regex in _CODE_RES:
+    for (kind, regex), (literal, caseless) in zip(_CODE_RES, _CODE_LITERALS):
+        if not _holds(line, lowered, literal, caseless):
+            continue
         for m in regex.finditer(line):
             groups = {k: v for k, v in m.groupdict().items() if v}
             num = groups.get("num") or groups.get("num2")
