@@ -65,23 +65,28 @@ def _flags(pattern) -> int:
     return pattern.given_flags if hasattr(pattern, "given_flags") else pattern.flags
 
 
-# Per signature, literals of which every match holds one (None: always searched), and the signatures
-# that tell digits apart. Built on the first match (``explain`` imports the table, matches nothing).
+# Per signature, literals of which every match holds one (None: always searched). Built on the first
+# match (``explain`` imports the table and matches nothing).
 _NEEDS: tuple[tuple[str, ...] | None, ...] = ()
-_DIGIT_SENSITIVE: tuple[int, ...] = ()
 
 
 def _build_tables() -> None:
-    global _NEEDS, _DIGIT_SENSITIVE
-    _DIGIT_SENSITIVE = tuple(i for i, sig in enumerate(SIGNATURES) if _tells_digits_apart(sig.pattern.pattern))
+    global _NEEDS
     _NEEDS = tuple(required_literals(sig.pattern.pattern, _flags(sig.pattern)) for sig in SIGNATURES)
+
+
+@functools.lru_cache(maxsize=1)
+def _digit_sensitive() -> tuple[int, ...]:
+    """Built on the first line whose shape was seen before (a small log has none)."""
+    return tuple(i for i, sig in enumerate(SIGNATURES) if _tells_digits_apart(sig.pattern.pattern))
 
 
 @functools.lru_cache(maxsize=None)
 def _shape_hint(first: int) -> tuple[int, ...]:
     """The signatures to try, in order, for a line whose shape first matched ``SIGNATURES[first]``."""
-    earlier = tuple(i for i in _DIGIT_SENSITIVE if i < first)
+    sensitive = _digit_sensitive()
+    earlier = tuple(i for i in sensitive if i < first)
     if first == len(SIGNATURES):
         return earlier
-    later = tuple(range(first + 1, len(SIGNATURES))) if first in _DIGIT_SENSITIVE else ()
+    later = tuple(range(first + 1, len(SIGNATURES))) if first in sensitive else ()
     return earlier + (first,) + later
