@@ -178,7 +178,7 @@ def _next_chunk(stream: BinaryIO, scanner: _ChunkScanner) -> bytes:
     put that line in front of it: the bytes it examines are the same, one copy of every chunk
     fewer (512 MiB of memcpy on 1024 logs, where the head's last line is always carried)."""
     carry = scanner.carry
-    if carry and isinstance(stream, (io.BufferedReader, io.BytesIO)):
+    if carry and isinstance(stream, (io.BufferedReader, io.BytesIO)) and stream.seekable():
         end = stream.tell()
         stream.seek(end - len(carry))
         data = stream.read(len(carry) + CHUNK_BYTES)
