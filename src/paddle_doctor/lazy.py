@@ -1,8 +1,7 @@
 """Package exports loaded on first use (PEP 562), for packages that the fast CLI paths reach
 only for one table: ``explain`` reads ``lint.codes``, ``envcheck.checks`` and
 ``diagnose.signatures``, and must not pay for the lint engine, the env probes or the log readers.
-And regular expressions compiled on first use (:class:`LazyPattern`), for module-level patterns
-that a run may never try. Imports nothing of ours.
+Imports nothing of ours.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ def lazy_exports(package: str, table: dict[str, str]) -> Callable[[str], object]
     return __getattr__
 
 
+# Regular expressions compiled on first use, for module-level patterns that a run may never try.
 class LazyPattern:
     """A compiled pattern's stand-in, compiled on its first use: the signature table's ~110
     patterns cost ~15 ms to compile at start-up, and a run that reads a few lines tries only the

@@ -10,7 +10,7 @@ import functools
 import sys
 from dataclasses import dataclass
 
-from .ids import _HEADER, CATALOG_FILE
+from .ids import CATALOG_FILE
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -35,7 +35,8 @@ class UnknownCauseError(KeyError):
 
 @functools.lru_cache(maxsize=1)
 def all_causes() -> tuple[Cause, ...]:
-    table = tomllib.loads(_catalog_text())
+    text = CATALOG_FILE.read_text(encoding="utf-8")
+    table = tomllib.loads(text)
     return tuple(_cause_from_table(cid, entry) for cid, entry in table.items())
 
 
@@ -58,37 +59,37 @@ def get_cause(cause_id: str) -> Cause:
         raise UnknownCauseError(cause_id) from None
 
 
+def cause_ids() -> tuple[str, ...]:
+    return tuple(_by_id())
+
+
 @functools.lru_cache(maxsize=None)
 def _one_cause(cause_id: str) -> Cause | None:
-    """The table ``[cause_id]`` parsed alone: ``explain`` and diagnose's verdict need one entry, and
-    tomllib takes ~8 ms for the whole file at start-up, ~0.2 ms for one table. The table headers are
-    the ones ids.py checks against ``CauseId`` at import (``_HEADER``), so a table runs from its
-    header to the next one. None when the id has no header (or the slice is not that one table):
-    the caller then parses the whole file."""
+    """The table ``[cause_id]`` of causes.toml parsed alone: ``explain`` and diagnose's verdict need
+    one entry, and tomllib takes ~8 ms for the whole file at start-up, ~0.2 ms for one table. The
+    table headers are the ones ids.py checks against ``CauseId`` at import (``_HEADER``), so a table
+    runs from its header to the next one. None when the id has no header, or the slice is not that
+    one well-formed table: the caller then reads the whole file (and reports what is wrong there)."""
+    try:
+        import tomllib as toml
+    except ImportError:  # pragma: no cover - Python 3.10
+        import tomli as toml
     span = _table_spans().get(cause_id)
     if span is None:
         return None
     try:
-        table = tomllib.loads(_catalog_text()[span[0]:span[1]])
-    except tomllib.TOMLDecodeError:
+        table = toml.loads(CATALOG_FILE.read_text(encoding="utf-8")[span[0]:span[1]])
+        (table_id, entry), = table.items()
+        return Cause(id=table_id, **entry) if table_id == cause_id and isinstance(entry, dict) else None
+    except (toml.TOMLDecodeError, TypeError, ValueError):
         return None
-    if len(table) != 1 or cause_id not in table:
-        return None
-    (table_id, entry), = table.items()
-    return _cause_from_table(table_id, entry)
-
-
-@functools.lru_cache(maxsize=1)
-def _catalog_text() -> str:
-    return CATALOG_FILE.read_text(encoding="utf-8")
 
 
 @functools.lru_cache(maxsize=1)
 def _table_spans() -> dict[str, tuple[int, int]]:
-    starts = [(m.start(), m[1]) for m in _HEADER.finditer(_catalog_text())]
-    ends = [start for start, _ in starts[1:]] + [len(_catalog_text())]
+    from .ids import _HEADER
+
+    text = CATALOG_FILE.read_text(encoding="utf-8")
+    starts = [(m.start(), m[1]) for m in _HEADER.finditer(text)]
+    ends = [start for start, _ in starts[1:]] + [len(text)]
     return {cid: (start, end) for (start, cid), end in zip(starts, ends)}
-
-
-def cause_ids() -> tuple[str, ...]:
-    return tuple(_by_id())

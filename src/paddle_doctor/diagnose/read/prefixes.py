@@ -22,8 +22,6 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from ...lazy import lazy_compile
-
 SNIFF_BYTES = 4096
 SNIFF_LINES = 20
 # Share of the first non-empty lines that must carry the prefix (a runner's own banner lines,
@@ -32,10 +30,10 @@ MIN_SHARE = 0.6
 
 _CTIME = r"(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})?"
 _RFC3339 = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)"
-RFC3339_RE = lazy_compile(rf"^(?P<ts>{_RFC3339}) ")
-POD_RANK_RE = lazy_compile(r"-(?P<index>\d+)$")
+RFC3339_RE = re.compile(rf"^(?P<ts>{_RFC3339}) ")
+POD_RANK_RE = re.compile(r"-(?P<index>\d+)$")
 # A PaddleJob's parameter-server and heter pods (<job>-ps-<i>, <job>-heter-<i>) are not trainer ranks.
-NOT_TRAINER_RE = lazy_compile(r"-(?:ps|heter)-\d+$")
+NOT_TRAINER_RE = re.compile(r"-(?:ps|heter)-\d+$")
 
 
 @dataclass(frozen=True)
@@ -75,15 +73,15 @@ def _rank_of(m: re.Match) -> int | None:
 
 PREFIXES = (
     LinePrefix("mpirun --tag-output",
-               lazy_compile(rf"^{_CTIME}\[\d+,(?P<rank>\d+)\]<std(?:out|err|diag)>: ?")),
-    LinePrefix("kubectl logs --prefix", lazy_compile(r"^\[pod/(?P<pod>[^/\]\s]+)/[^\]\s]+\] ")),
-    LinePrefix("srun --label", lazy_compile(r"^(?:P\d+ )? *(?P<rank>\d+): ")),
-    LinePrefix("docker logs --timestamps", lazy_compile(rf"^(?P<ts>{_RFC3339}) ")),
+               re.compile(rf"^{_CTIME}\[\d+,(?P<rank>\d+)\]<std(?:out|err|diag)>: ?")),
+    LinePrefix("kubectl logs --prefix", re.compile(r"^\[pod/(?P<pod>[^/\]\s]+)/[^\]\s]+\] ")),
+    LinePrefix("srun --label", re.compile(r"^(?:P\d+ )? *(?P<rank>\d+): ")),
+    LinePrefix("docker logs --timestamps", re.compile(rf"^(?P<ts>{_RFC3339}) ")),
 )
 
 
 # The first line of a prefixed file starts like one of PREFIXES (one cheap test for the plain log).
-QUICK_RE = lazy_compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |\[\d+,\d+\]<|\[pod/|(?:P\d+ )? *\d+: |\d{4}-\d\d-\d\dT)")
+QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |\[\d+,\d+\]<|\[pod/|(?:P\d+ )? *\d+: |\d{4}-\d\d-\d\dT)")
 
 
 def detect(head: bytes) -> LinePrefix | None:

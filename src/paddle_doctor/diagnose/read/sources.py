@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...contract import FAULT_NAME_RE, RECORD_NAME_RE
-from ...lazy import lazy_compile
 
 MAX_DEPTH = 4
 MAX_FILES = 2000
-WORKER_RE = lazy_compile(r"^workerlog\.(\d+)$")
-ENVLOG_RE = lazy_compile(r"^envlog\.(\d+)$")
-BACKUP_ENV_RE = lazy_compile(r"^backup_env\.(\d+)\.json$")
+WORKER_RE = re.compile(r"^workerlog\.(\d+)$")
+ENVLOG_RE = re.compile(r"^envlog\.(\d+)$")
+BACKUP_ENV_RE = re.compile(r"^backup_env\.(\d+)\.json$")
 # ``kubectl logs <pod> > <pod>.log`` of a PaddleJob: the operator names its pods <job>-worker-<i>
 # (and <job>-ps-<i> for parameter servers), i the trainer's rank.
-POD_LOG_RE = lazy_compile(r"^[a-z0-9][-a-z0-9.]*-worker-(\d+)(?:\.log|\.txt|\.out)?$")
+POD_LOG_RE = re.compile(r"^[a-z0-9][-a-z0-9.]*-worker-(\d+)(?:\.log|\.txt|\.out)?$")
 LOG_SUFFIXES = {".log", ".out", ".txt", ".err"}
 SKIP_DIRS = {"__pycache__", "node_modules", ".git", ".venv", "site-packages"}
 

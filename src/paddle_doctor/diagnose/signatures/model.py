@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...lazy import LazyPattern
 from .sources import SOURCES
+from ...lazy import LazyPattern
 
 
 @dataclass(frozen=True)
