@@ -185,16 +185,23 @@ def _secret_names(text: str, name_pattern: re.Pattern) -> list[re.Match]:
     pairs with one secret word costs one match, not one per pair."""
     if not text.isascii():
         return [m for m in name_pattern.finditer(text) if is_secret_name(m["name"])]
-    lowered, starts = text.lower(), set()
+    lowered, found = text.lower(), []
     for word in _SECRET_WORDS:
         at = lowered.find(word)
         while at >= 0:
-            start = at
-            while start > 0 and text[start - 1] in _NAME_CHARS:
-                start -= 1
-            starts.add(start)
+            found.append(at)
             at = lowered.find(word, at + 1)
-    matches = (name_pattern.match(text, start) for start in sorted(starts))
+    starts, run_end = [], -1
+    for at in sorted(found):  # each run is walked once, whatever number of words it holds
+        if at < run_end:
+            continue
+        start, run_end = at, at
+        while start > 0 and text[start - 1] in _NAME_CHARS:
+            start -= 1
+        while run_end < len(text) and text[run_end] in _NAME_CHARS:
+            run_end += 1
+        starts.append(start)
+    matches = (name_pattern.match(text, start) for start in starts)
     return [m for m in matches if m is not None and is_secret_name(m["name"])]
 
 

@@ -67,7 +67,8 @@ def test_masking_after_secret_names_is_the_finditer_loop():
     pieces = ["api_key", "TOKEN", "x.password", "--auth", "-pwd", "name", "a-b", "key", ":", "=", " ", "  ",
               "'v'", '"q"', "value123", "***", ",", "\u212aEY", "-", "--", "secret_key_2", "\t", "tokenizer"]
     lines = ["interval_tokens_per_second_per_device: 3531.6, loss: 1.2", "--api-key abc --token=def x",
-             "PASSWORD = 'hunter2' KEY:val"]
+             "PASSWORD = 'hunter2' KEY:val", "key" * 700 + ": v " + "tokenkey-" * 300 + "= w",
+             "a.key.b.token: 1 x-pass-y=2 " * 50]
     for _ in range(4000):
         lines.append("".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 12))))
     changed = 0
