@@ -26,18 +26,20 @@ from __future__ import annotations
 import math
 import re
 
+from .lazy import lazy_compile
+
 MASK = "***"
 _SECRET_WORD = r"KEY|TOKEN|SECRET|PASS|PWD|AUTH|CREDENTIAL|SIGNATURE|COOKIE"
-_SECRET_NAME = re.compile(_SECRET_WORD, re.IGNORECASE)
+_SECRET_NAME = lazy_compile(_SECRET_WORD, re.IGNORECASE)
 # Names are whole words (a look-behind: matching starts only where a word starts) and are judged by
 # is_secret_name after matching: a pattern with the secret word inside it backtracks over every
 # split of a long word (quadratic: minutes for one 64 KiB word), Python 3.10 has no possessive
 # quantifiers to stop that.
-_QUOTED = re.compile(r"""(['"])(?P<name>[\w.-]+)\1(\s*:\s*)(['"])(.*?)\4""")
-_NAME_SEP = re.compile(r"(?<![\w.-])(?P<name>[\w.-]+)\s*[=:]\s*")
-_FLAG_SPACE = re.compile(r"(?<![\w.-])(?P<name>--?[\w.-]+)\s+(?=[^\s-])")
-_VALUE = re.compile(r"""'[^']*'|"[^"]*"|[^\s,;'"&]+""")
-_ARG = re.compile(r"[^\s]+")
+_QUOTED = lazy_compile(r"""(['"])(?P<name>[\w.-]+)\1(\s*:\s*)(['"])(.*?)\4""")
+_NAME_SEP = lazy_compile(r"(?<![\w.-])(?P<name>[\w.-]+)\s*[=:]\s*")
+_FLAG_SPACE = lazy_compile(r"(?<![\w.-])(?P<name>--?[\w.-]+)\s+(?=[^\s-])")
+_VALUE = lazy_compile(r"""'[^']*'|"[^"]*"|[^\s,;'"&]+""")
+_ARG = lazy_compile(r"[^\s]+")
 
 # Lines without any of these (lower-cased) hold no secret of any shape below: plain substring
 # searches on one lower-cased copy (a few microseconds), where one case-insensitive regex of the
@@ -51,17 +53,17 @@ _AUTH_WORDS = ("bearer", "basic", "token", "digest")
 _TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "akia", "asia", "agpa",
                    "aida", "aroa", "anpa", "sk-", "_live_", "_test_", "hf_", "aiza", "ya29.", "npm_", "pypi-",
                    "sg.", "eyj", "hooks.slack")
-_PEM = re.compile(r"-----BEGIN [A-Z0-9 ]{0,64}-----.*?(?:-----END [A-Z0-9 ]{0,64}-----|\Z)", re.DOTALL)
+_PEM = lazy_compile(r"-----BEGIN [A-Z0-9 ]{0,64}-----.*?(?:-----END [A-Z0-9 ]{0,64}-----|\Z)", re.DOTALL)
 # Greedy to the last "@" of the run: a password may hold "/" and "@"; the host follows the last one.
-_URL_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][\w+.-]{0,30}://)(?P<info>[^\s'\"<>`]{1,256})@(?=[\w\[])")
-_BARE_USERINFO = re.compile(r"(?<![\w/:.@*-])(?P<user>[A-Za-z_][\w.+-]{0,63}):(?!//)(?P<pw>[^\s'\"<>`]{1,256})@"
+_URL_USERINFO = lazy_compile(r"(?P<scheme>\b[A-Za-z][\w+.-]{0,30}://)(?P<info>[^\s'\"<>`]{1,256})@(?=[\w\[])")
+_BARE_USERINFO = lazy_compile(r"(?<![\w/:.@*-])(?P<user>[A-Za-z_][\w.+-]{0,63}):(?!//)(?P<pw>[^\s'\"<>`]{1,256})@"
                             r"(?P<host>\[[0-9A-Fa-f:.]+\]|[\w-]+(?:\.[\w-]+)*)(?=$|[\s:/,;'\"\])}])")
-_AUTH_SCHEME = re.compile(r"\b(?P<scheme>Bearer|Basic|Token|Digest)(?P<space>\s+)(?P<cred>[\w.~+/=-]{8,})",
+_AUTH_SCHEME = lazy_compile(r"\b(?P<scheme>Bearer|Basic|Token|Digest)(?P<space>\s+)(?P<cred>[\w.~+/=-]{8,})",
                           re.IGNORECASE)
-_SIGNED_PARAM = re.compile(r"(?<![\w-])(?P<name>X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token"
+_SIGNED_PARAM = lazy_compile(r"(?<![\w-])(?P<name>X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token"
                            r"|X-Goog-Signature|X-Goog-Credential|sig|signature|access_token|id_token"
                            r"|refresh_token|client_secret)=(?P<value>[^&\s'\"#]+)", re.IGNORECASE)
-_TOKENS = re.compile(r"""(?<![\w-])(?:
+_TOKENS = lazy_compile(r"""(?<![\w-])(?:
     gh[pousr]_[A-Za-z0-9]{20,} | github_pat_[A-Za-z0-9_]{20,} | glpat-[A-Za-z0-9_-]{20,}
   | xox[abprs]-[A-Za-z0-9-]{10,} | (?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}
   | sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,} | [sr]k_(?:live|test)_[A-Za-z0-9]{16,}
@@ -72,19 +74,49 @@ _TOKENS = re.compile(r"""(?<![\w-])(?:
 )""", re.VERBOSE)
 # High entropy: runs of base64 characters (no "/", "-" or ".": paths, UUIDs and host names split
 # into short words), hex counted against its smaller alphabet.
-_WORD = re.compile(r"[A-Za-z0-9+=_]{20,}")
-_HEX = re.compile(r"[0-9a-fA-F]+")
+_WORD = lazy_compile(r"[A-Za-z0-9+=_]{20,}")
+_HEX = lazy_compile(r"[0-9a-fA-F]+")
 BASE64_BITS, HEX_BITS = 4.0, 3.0
 
 
+# ASCII text is tested with plain substring searches on its lower-cased copy, which for ASCII is
+# exactly what the case-blind regexes match (Unicode case folding differs only beyond ASCII: the
+# Kelvin sign is a "k" to re.IGNORECASE); each such regex costs 2-25 us a line, a substring test
+# well under one (diagnose redacts a long progress line per rank of 1024).
+_SECRET_WORDS = tuple(word.lower() for word in _SECRET_WORD.split("|"))
+
+
 def is_secret_name(name: str) -> bool:
+    if name.isascii():
+        lowered = name.lower()
+        for word in _SECRET_WORDS:
+            if word in lowered:
+                return True
+        return False
     return _SECRET_NAME.search(name) is not None
+
+
+def _may_hold_auth_scheme(text: str, lowered: str) -> bool:
+    """Whether an ``Authorization`` scheme word is followed by whitespace (what _AUTH_SCHEME needs)."""
+    if not text.isascii():
+        return any(word in lowered for word in _AUTH_WORDS)
+    for word in _AUTH_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            after = lowered[at + len(word):at + len(word) + 1]
+            if after.isspace():
+                return True
+            at = lowered.find(word, at + 1)
+    return False
 
 
 def redact(text: str) -> str:
     """``text`` with every secret-shaped part replaced by ``***`` (see the module docstring)."""
     lowered = text.lower()
-    if not any(word in lowered for word in _TRIGGERS):
+    for word in _TRIGGERS:  # a loop, not any(genexpr): half the cost on the lines that hold none
+        if word in lowered:
+            break
+    else:
         return text
     # Each pass runs only where the literal its pattern cannot match without is present (one
     # substring test against a regex pass: diagnose redacts a line per rank of 1024).
@@ -94,13 +126,13 @@ def redact(text: str) -> str:
         if "://" in text:
             text = _URL_USERINFO.sub(_mask_userinfo, text)
         text = _BARE_USERINFO.sub(lambda m: f"{m['user']}:{MASK}@{m['host']}", text)
-    if any(word in lowered for word in _AUTH_WORDS):
+    if _may_hold_auth_scheme(text, lowered):
         text = _AUTH_SCHEME.sub(lambda m: f"{m['scheme']}{m['space']}{MASK}", text)
     if "=" in text:
         text = _SIGNED_PARAM.sub(lambda m: f"{m['name']}={MASK}", text)
     if any(word in lowered for word in _TOKEN_PREFIXES):
         text = _TOKENS.sub(MASK, text)
-    if not _SECRET_NAME.search(text):
+    if not is_secret_name(text):  # the same test on the whole line: no secret-looking word at all
         return text  # the passes below mask only what follows a secret-looking name
     if ":" in text and ("'" in text or '"' in text):
         text = _QUOTED.sub(_mask_quoted, text)
@@ -129,8 +161,8 @@ def _mask_quoted(match: re.Match) -> str:
 def _mask_after(text: str, name_pattern: re.Pattern, value_pattern: re.Pattern) -> str:
     """Mask the value that follows each secret-looking name (``NAME=value``, ``--name value``)."""
     out, done = [], 0
-    for match in name_pattern.finditer(text):
-        if match.start() < done or not is_secret_name(match["name"]):
+    for match in _secret_names(text, name_pattern):
+        if match.start() < done:
             continue
         value = value_pattern.match(text, match.end())
         if value is None or value[0].strip("'\"") == MASK:
@@ -138,6 +170,39 @@ def _mask_after(text: str, name_pattern: re.Pattern, value_pattern: re.Pattern) 
         out += [text[done:match.end()], MASK]
         done = value.end()
     return "".join(out) + text[done:] if out else text
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")  # [\w.-] in ASCII text
+
+
+def _secret_names(text: str, name_pattern: re.Pattern) -> list[re.Match]:
+    r"""The matches of ``name_pattern`` (_NAME_SEP, _FLAG_SPACE) whose name looks secret, in order.
+
+    Both patterns match a name only where a whole run of ``[\w.-]`` starts (their look-behind)
+    and, in ASCII text, a secret word lies inside one run; so only the runs that hold a secret
+    word are tried (``match`` at the run's start is the match ``finditer`` finds there: matches
+    cannot overlap, what follows a name is never part of a run). A long line of ``name: value``
+    pairs with one secret word costs one match, not one per pair."""
+    if not text.isascii():
+        return [m for m in name_pattern.finditer(text) if is_secret_name(m["name"])]
+    lowered, found = text.lower(), []
+    for word in _SECRET_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            found.append(at)
+            at = lowered.find(word, at + 1)
+    starts, run_end = [], -1
+    for at in sorted(found):  # each run is walked once, whatever number of words it holds
+        if at < run_end:
+            continue
+        start, run_end = at, at
+        while start > 0 and text[start - 1] in _NAME_CHARS:
+            start -= 1
+        while run_end < len(text) and text[run_end] in _NAME_CHARS:
+            run_end += 1
+        starts.append(start)
+    matches = (name_pattern.match(text, start) for start in starts)
+    return [m for m in matches if m is not None and is_secret_name(m["name"])]
 
 
 def _mask_random(match: re.Match) -> str:

@@ -52,9 +52,12 @@ def log_span(head: bytes, tail: bytes, stamp: Callable[[str], float | None]) -> 
     timestamp of (or before) that line."""
     first = next((t for t in map(stamp, _lines_forwards(head)) if t is not None), None)
     last_time = progress = progress_time = None
-    for line in _lines_backwards(tail):
-        if line[:1].isspace():
+    for raw in _lines_backwards(tail):
+        if raw[:1] in _INDENT:
             continue  # an indented line (a traceback's frame) has no time and is no progress
+        line = _decode(raw)
+        if line[:1].isspace():
+            continue
         t = stamp(line)
         if t is not None:
             last_time = t if last_time is None else last_time
@@ -78,15 +81,23 @@ def _lines_forwards(data: bytes):
     while start < len(data):
         end = data.find(b"\n", start)
         end = len(data) if end < 0 else end
-        yield data[start:end].decode("utf-8", "replace").replace("\x00", "").rstrip("\r")
+        yield _decode(data[start:end])
         start = end + 1
 
 
+_INDENT = (b" ", b"\t")  # a line starting so is skipped before it is decoded
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace").replace("\x00", "").rstrip("\r")
+
+
 def _lines_backwards(data: bytes):
+    """The raw lines of ``data``, last first."""
     end = len(data)
     while end > 0:
         start = data.rfind(b"\n", 0, end) + 1
-        yield data[start:end].decode("utf-8", "replace").replace("\x00", "").rstrip("\r")
+        yield data[start:end]
         end = start - 1
 
 

@@ -12,39 +12,56 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...lazy import lazy_compile
+
 # Paddle's error classes: enforce.h / errors.h (1.8-3.x) name them in parentheses or as a type suffix.
 ERROR_CLASSES = ("InvalidArgument", "NotFound", "OutOfRange", "AlreadyExists", "ResourceExhausted",
                  "PreconditionNotMet", "PermissionDenied", "ExecutionTimeout", "Unimplemented", "Unavailable",
                  "Fatal", "External")
-_CLASS_RE = re.compile(r"\((" + "|".join(ERROR_CLASSES) + r")\)|\b(" + "|".join(ERROR_CLASSES) + r")Error\b"
+_CLASS_RE = lazy_compile(r"\((" + "|".join(ERROR_CLASSES) + r")\)|\b(" + "|".join(ERROR_CLASSES) + r")Error\b"
                        r"|\b(EnforceNotMet)\b")
-_EXC_RE = re.compile(r"^(?:\[[^\]]*\]\s*)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
+_EXC_RE = lazy_compile(r"^(?:\[[^\]]*\]\s*)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
                      r"Interrupt|Exhausted))(?:\s*:\s?(?P<msg>.*))?$")
-_HINT_RE = re.compile(r"\[\s*Hint\s*:\s*(?P<hint>.*?)\s*\]", re.I)
-_OPERATOR_RE = re.compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\]|\bOperator\s+\"?(?P<op2>\w+)\"?\s+"
+_HINT_RE = lazy_compile(r"\[\s*Hint\s*:\s*(?P<hint>.*?)\s*\]", re.I)
+_OPERATOR_RE = lazy_compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\]|\bOperator\s+\"?(?P<op2>\w+)\"?\s+"
                           r"(?:raises|has not been registered)|operator\s+(?P<op3>\w+)\s+(?:raises|error)", re.I)
-_CPP_RE = re.compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>/?[\w./\\-]*?"
+_CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>/?[\w./\\-]*?"
                      r"(?P<base>[\w-]+\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
-_FRAME_RE = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
+_FRAME_RE = lazy_compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
 _CODE_RES = (
-    ("cuda", re.compile(r"\bcuda\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
-    ("cuda", re.compile(r"\b(?P<name>cudaError\w+)")),
-    ("cuda_driver", re.compile(r"\b(?P<name>CUDA_ERROR_[A-Z_]+)")),
-    ("cuda", re.compile(r"cudaGetLastError.*?errno\s*:\s*(?P<num>\d+)", re.I)),
-    ("nccl", re.compile(r"\bnccl\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
-    ("nccl", re.compile(r"\b(?P<name>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|"
+    ("cuda", lazy_compile(r"\bcuda\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("cuda", lazy_compile(r"\b(?P<name>cudaError\w+)")),
+    ("cuda_driver", lazy_compile(r"\b(?P<name>CUDA_ERROR_[A-Z_]+)")),
+    ("cuda", lazy_compile(r"cudaGetLastError.*?errno\s*:\s*(?P<num>\d+)", re.I)),
+    ("nccl", lazy_compile(r"\bnccl\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("nccl", lazy_compile(r"\b(?P<name>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|"
                         r"InvalidUsage|RemoteError|InProgress|Timeout))\b")),
-    ("cudnn", re.compile(r"\b(?P<name>CUDNN_STATUS_[A-Z_]+)")),
-    ("cudnn", re.compile(r"\bcudnn\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
-    ("cublas", re.compile(r"\b(?P<name>CUBLAS_STATUS_[A-Z_]+)")),
-    ("cublas", re.compile(r"\bcublas\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
-    ("errno", re.compile(r"\[Errno\s*(?P<num>\d+)\]")),
-    ("signal", re.compile(r"killed by signal\s*:?\s*(?P<num>\d+)|\bsignal\s+(?P<num2>\d+)\b", re.I)),
+    ("cudnn", lazy_compile(r"\b(?P<name>CUDNN_STATUS_[A-Z_]+)")),
+    ("cudnn", lazy_compile(r"\bcudnn\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("cublas", lazy_compile(r"\b(?P<name>CUBLAS_STATUS_[A-Z_]+)")),
+    ("cublas", lazy_compile(r"\bcublas\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("errno", lazy_compile(r"\[Errno\s*(?P<num>\d+)\]")),
+    ("signal", lazy_compile(r"killed by signal\s*:?\s*(?P<num>\d+)|\bsignal\s+(?P<num2>\d+)\b", re.I)),
 )
+# A literal each pattern above cannot match without, and whether it is compared case-blind (on the
+# lower-cased line, and only on an ASCII line: Unicode case folding differs beyond ASCII): a line
+# without it is not searched, and the pattern is compiled only for a line that has it.
+_CODE_LITERALS = (("cuda", True), ("cudaError", False), ("CUDA_ERROR_", False), ("cudagetlasterror", True),
+                  ("nccl", True), ("nccl", False), ("CUDNN_STATUS_", False), ("cudnn", True),
+                  ("CUBLAS_STATUS_", False), ("cublas", True), ("[Errno", False), ("signal", True))
+_CLASS_WORDS = (*ERROR_CLASSES, "EnforceNotMet")
+
+
+def _holds(line: str, lowered: str | None, literal: str, caseless: bool) -> bool:
+    if not caseless:
+        return literal in line
+    return lowered is None or literal in lowered  # a non-ASCII line is always searched
+
+
 # Where a frame's file lives: Paddle's package (any OS separator), the standard library, or the user.
-_PADDLE_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\]paddle[/\\]|[/\\]paddle[/\\](?:fluid|distributed|"
+_PADDLE_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]paddle[/\\]|[/\\]paddle[/\\](?:fluid|distributed|"
                           r"framework|io|base|nn|incubate|utils|device|hapi|jit|static)[/\\]")
-_LIB_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ")
+_LIB_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ")
 
 
 @dataclass(frozen=True)
@@ -125,20 +142,23 @@ def _read_line(parts: ErrorParts, line: str) -> None:
         parts.qualified = exc["type"]
         parts.exc_type = exc["type"].rsplit(".", 1)[-1]
         parts.message = (exc["msg"] or "").strip()
-    cls = _CLASS_RE.search(line)
+    lowered = line.lower() if line.isascii() else None
+    cls = _CLASS_RE.search(line) if any(word in line for word in _CLASS_WORDS) else None
     if cls and not parts.error_class:
         parts.error_class = next(g for g in cls.groups() if g)
     for regex, attr in ((_HINT_RE, "hint"),):
-        m = regex.search(line)
+        m = regex.search(line) if _holds(line, lowered, "hint", True) else None
         if m and not getattr(parts, attr):
             setattr(parts, attr, m["hint"])
-    op = _OPERATOR_RE.search(line)
+    op = _OPERATOR_RE.search(line) if _holds(line, lowered, "operator", True) else None
     if op and not parts.operator:
         parts.operator = op["op"] or op["op2"] or op["op3"]
-    cpp = _CPP_RE.search(line)
+    cpp = _CPP_RE.search(line) if "." in line and ":" in line else None
     if cpp and not parts.cpp_file:
         parts.cpp_file, parts.cpp_line = cpp["file"], int(cpp["line"])
-    for kind, regex in _CODE_RES:
+    for (kind, regex), (literal, caseless) in zip(_CODE_RES, _CODE_LITERALS):
+        if not _holds(line, lowered, literal, caseless):
+            continue
         for m in regex.finditer(line):
             groups = {k: v for k, v in m.groupdict().items() if v}
             num = groups.get("num") or groups.get("num2")

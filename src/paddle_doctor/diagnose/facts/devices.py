@@ -19,7 +19,6 @@ two ranks), with the generic error as the alternative.
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass, field
 
 from ...catalog import get_cause
@@ -27,17 +26,18 @@ from ...findings import Alternative, Confidence, EvidenceLine, Finding
 from ...redact import redact
 from ..read.parse import Event
 from ...catalog.ids import CauseId
+from ...lazy import lazy_compile
 
 # Signatures whose lines carry device facts (a launch command with --ips carries --gpus too).
 FACT_SIGNATURES = ("launch_cmd_devices", "launch_cmd_ips", "launch_args_devices", "visible_devices_env",
                    "selected_gpus_env", "launch_device_not_found", "fleet_gpus_not_visible")
-_ARG = re.compile(r"--(?P<flag>gpus|devices|selected_gpus)(?:[= ]+|['\"],\s*)['\"]?(?P<ids>\d+(?:\s*,\s*\d+)*)")
-_PRINTED_ARG = re.compile(r"(?:^|\s)(?P<flag>gpus|devices|selected_gpus): (?P<ids>\d+(?:,\d+)*)\s*$")
-_VISIBLE = re.compile(r"CUDA_VISIBLE_DEVICES['\"]?\s*[=:]\s*['\"]?(?P<ids>\d+(?:\s*,\s*\d+)*)")
-_SELECTED = re.compile(r"FLAGS_selected_gpus(?:['\"]?\s*[=:]\s*['\"]?|', current_value=')(?P<id>\d+)\b")
+_ARG = lazy_compile(r"--(?P<flag>gpus|devices|selected_gpus)(?:[= ]+|['\"],\s*)['\"]?(?P<ids>\d+(?:\s*,\s*\d+)*)")
+_PRINTED_ARG = lazy_compile(r"(?:^|\s)(?P<flag>gpus|devices|selected_gpus): (?P<ids>\d+(?:,\d+)*)\s*$")
+_VISIBLE = lazy_compile(r"CUDA_VISIBLE_DEVICES['\"]?\s*[=:]\s*['\"]?(?P<ids>\d+(?:\s*,\s*\d+)*)")
+_SELECTED = lazy_compile(r"FLAGS_selected_gpus(?:['\"]?\s*[=:]\s*['\"]?|', current_value=')(?P<id>\d+)\b")
 # What the launchers say when an id is not visible: the ids given and the labels they had.
-_NOT_FOUND = re.compile(r"Device not found \S+ from (?P<ids>\d+(?:,\d+)*) for setting \[(?P<labels>[^\]]*)\]")
-_NOT_VISIBLE = re.compile(r"in CUDA_VISIBLE_DEVICES\[(?P<labels>[^\]]*)\]")
+_NOT_FOUND = lazy_compile(r"Device not found \S+ from (?P<ids>\d+(?:,\d+)*) for setting \[(?P<labels>[^\]]*)\]")
+_NOT_VISIBLE = lazy_compile(r"in CUDA_VISIBLE_DEVICES\[(?P<labels>[^\]]*)\]")
 
 DEVICE_CAUSES = (CauseId.device_not_found, CauseId.cuda_visible_devices_misconfig)
 # Errors with no reason of their own that a device contradiction explains (two ranks on one GPU

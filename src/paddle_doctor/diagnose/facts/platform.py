@@ -4,15 +4,15 @@ without NCCL. A generic error in distributed code on such a run is that limit, n
 
 from __future__ import annotations
 
-import re
 
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..read.parse import Event
 from ..verdict import make_verdict
+from ...lazy import lazy_compile
 
-WINDOWS_PATH = re.compile(r"^[A-Za-z]:\\|\\(?:site|dist)-packages\\|\\Lib\\|\\envs\\")
-DISTRIBUTED = re.compile(r"paddle[/\\](?:distributed|incubate[/\\]fleet|fluid[/\\]incubate[/\\]fleet)[/\\]|"
+WINDOWS_PATH = lazy_compile(r"^[A-Za-z]:\\|\\(?:site|dist)-packages\\|\\Lib\\|\\envs\\")
+DISTRIBUTED = lazy_compile(r"paddle[/\\](?:distributed|incubate[/\\]fleet|fluid[/\\]incubate[/\\]fleet)[/\\]|"
                          r"dygraph[/\\]parallel\.py|init_parallel_env|NCCL|nccl")
 GENERIC = (CauseId.python_exception, CauseId.nccl_error, CauseId.launcher_bug, CauseId.cuda_error_other)
 
@@ -36,7 +36,7 @@ def explained_by_windows(events: list[Event], event: Event, rank: int | None) ->
 # An endpoint list (PADDLE_TRAINER_ENDPOINTS, fleet's not-ready list, a launcher's print) that mixes
 # loopback and real addresses: a node took its address from a hostname that resolves to 127.x
 # (an /etc/hosts entry), so its peers dial their own machine and retry forever.
-ENDPOINT = re.compile(r"\b(\d{1,3}(?:\.\d{1,3}){3}):\d{2,5}\b")
+ENDPOINT = lazy_compile(r"\b(\d{1,3}(?:\.\d{1,3}){3}):\d{2,5}\b")
 LOOPBACK_EXPLAINS = (CauseId.python_exception, CauseId.nccl_error, CauseId.cuda_error_other,
                      CauseId.collective_timeout, CauseId.missing_dist_env)
 

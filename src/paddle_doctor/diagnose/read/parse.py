@@ -13,6 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from ...lazy import lazy_compile
 from .scan import LineIndex
 from .sources import SourceFile
 from .opener import open_log
@@ -24,15 +25,15 @@ from ..signatures import Signature, match_line
 from ..timeline import LogSpan, log_span
 
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
-MPI_PREFIX_RE = re.compile(r"^.*?\[\d+,(?P<rank>\d+)\]<std(?:err|out)>:")
+MPI_PREFIX_RE = lazy_compile(r"^.*?\[\d+,(?P<rank>\d+)\]<std(?:err|out)>:")
 SPAWN_RANK_RE = re.compile(r"Process (?P<rank>\d+) terminated with the following error")
 ERROR_DETAIL = "ERROR LOG DETAIL"
 # Colour codes (Paddle's glog and the launcher colour some lines on a TTY; pastes keep them).
-ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+ANSI_RE = lazy_compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 _GLOG_TS = re.compile(r"^[IWEF](?P<mo>\d\d)(?P<d>\d\d) (?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d(?:\.\d+)?)")
 _PYLOG_TS = re.compile(r"(?P<y>\d{4})[-/](?P<mo>\d\d)[-/](?P<d>\d\d)[ T](?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?:[,.](?P<f>\d+))?")
-_UNIX_TS = re.compile(r"Aborted at (?P<unix>\d{9,11}) \(unix time\)")
+_UNIX_TS = lazy_compile(r"Aborted at (?P<unix>\d{9,11}) \(unix time\)")
 
 
 @dataclass
@@ -161,7 +162,7 @@ def _strip_prefix(text: str, prefix: LinePrefix | None) -> tuple[str, int | None
         split = prefix.split(text)
         if split is not None:
             return split
-    m = MPI_PREFIX_RE.match(text)
+    m = MPI_PREFIX_RE.match(text) if "]<std" in text else None
     if m:
         return text[m.end():], int(m.group("rank")), None
     return text, None, None
@@ -217,13 +218,15 @@ class _SectionState:
 
 
 def _timestamp(text: str, year: int) -> float | None:
-    m = _UNIX_TS.search(text)
+    # Each search runs only where a literal its pattern needs is present (called for every hit).
+    m = _UNIX_TS.search(text) if "Aborted at " in text else None
     if m:
         return float(m.group("unix"))
     m = _GLOG_TS.match(text)
     if m:
         return _epoch(year, m["mo"], m["d"], m["h"], m["mi"], m["s"])
-    m = _PYLOG_TS.search(text[:80])
+    head = text[:80]
+    m = _PYLOG_TS.search(head) if ":" in head else None
     if m:
         frac = "." + m["f"] if m["f"] else ""
         return _epoch(int(m["y"]), m["mo"], m["d"], m["h"], m["mi"], m["s"] + frac)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazy import lazy_compile
 from ..signatures import Signature
 
 TRIGGERS = ("Process name: [[", "noticed that process rank", "srun: error: ")
@@ -22,19 +23,19 @@ SIGNALS = {"Killed": -9, "Segmentation fault": -11, "Aborted": -6, "Bus error": 
            "Out Of Memory": -9}  # Slurm's cgroup OOM kill is a SIGKILL too
 
 RUNNER_SIGNATURES = (
-    Signature("srun_task_ended", re.compile(
+    Signature("srun_task_ended", lazy_compile(
         r"^srun: error: (?P<node>\S+): tasks? (?P<ranks>[\d,\-\[\]]+): (?:Exited with exit code (?P<code>\d+)|"
         r"(?P<how>Killed|Segmentation fault|Aborted|Bus error|Terminated|Out Of Memory))"), "launcher_failed",
         example="srun: error: gpu-node-07: task 1: Killed", source="Slurm src/srun/launch.c (task exit)"),
-    Signature("mpirun_first_failed", re.compile(r"^\s*Process name: \[\[\d+,\d+\],(?P<rank>\d+)\]"),
+    Signature("mpirun_first_failed", lazy_compile(r"^\s*Process name: \[\[\d+,\d+\],(?P<rank>\d+)\]"),
               "launcher_failed", example="  Process name: [[40917,1],1]",
               source="Open MPI 4.1.6 help-orterun.txt:634 [orterun:non-zero-exit]"),
-    Signature("mpirun_rank_signal", re.compile(
+    Signature("mpirun_rank_signal", lazy_compile(
         r"noticed that process rank (?P<rank>\d+) with PID \d+ on node \S+ exited on signal (?P<signal>\d+)"),
         "launcher_failed", example="mpirun noticed that process rank 1 with PID 4711 on node n7 exited on "
                                    "signal 9 (Killed).", source="Open MPI 4.1.6 help-orterun.txt:139"),
 )
-EXIT_CODE_RE = re.compile(r"Exit code:\s+(-?\d+)")
+EXIT_CODE_RE = lazy_compile(r"Exit code:\s+(-?\d+)")
 
 
 def match_runner(text: str) -> tuple[Signature, re.Match] | None:

@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import re
 
+from ...lazy import lazy_compile
+
 # Literals the scanner must see on these lines (scan.TRIGGERS includes them).
 TRIGGERS = ("NOTE: device: ", "] device: ", "init nccl context", "trainer_id", "local_rank", "global rank", "PADDLE_TRAINER_ID", "PADDLE_GLOBAL_RANK",
             "PADDLE_LOCAL_RANK")
 # The global statements win over the local ones (device, local rank) when a file has both.
-GLOBAL_RE = re.compile(
+GLOBAL_RE = lazy_compile(
     r"""init nccl context nranks: \d+ local rank: (\d+) gpu id: \d+ ring id: 0\b|(?:\btrainer_id\b|\bglobal[ _]rank\b|\bPADDLE_TRAINER_ID\b|\bPADDLE_GLOBAL_RANK\b)['"]?\s*(?:[:=]|is)\s*['"]?(\d+)\b""",
     re.I)
-LOCAL_RE = re.compile(r"""(?:(?:Please NOTE: |\] )device: (?=\d+, (?:GPU Compute|CUDA Capability|cuDNN))|\blocal_rank\b['"]?\s*[:=]\s*['"]?|\bPADDLE_LOCAL_RANK\b['"]?\s*[:=]\s*['"]?)(\d+)\b""")
+LOCAL_RE = lazy_compile(r"""(?:(?:Please NOTE: |\] )device: (?=\d+, (?:GPU Compute|CUDA Capability|cuDNN))|\blocal_rank\b['"]?\s*[:=]\s*['"]?|\bPADDLE_LOCAL_RANK\b['"]?\s*[:=]\s*['"]?)(\d+)\b""")
 
 
 def stated_ranks(text: str) -> tuple[set[int], set[int]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
+from .literals import required_literals
 from .model import Signature
 from .table import SIGNATURES
 
@@ -14,6 +15,8 @@ def match_line(text: str) -> tuple[Signature, re.Match] | None:
     """The first signature matching ``text``, with its match object. Cached: the ranks of one job
     print the same lines (a victim's traceback, the launcher's banner) hundreds of times, and the
     same line with other numbers (its rank, its time) a thousand times: see :func:`_shape_hint`."""
+    if not _NEEDS:
+        _build_tables()
     shape = text.translate(_DIGITS_TO_ZERO)
     first = _FIRST_BY_SHAPE.get(shape)
     if first is None:
@@ -28,6 +31,13 @@ def match_line(text: str) -> tuple[Signature, re.Match] | None:
 
 def _search(text: str, order) -> tuple[int, re.Match] | None:
     for i in order:
+        needs = _NEEDS[i]
+        if needs is not None:  # a line without any of the literals cannot match: no regex run
+            for literal in needs:
+                if literal in text:
+                    break
+            else:
+                continue
         m = SIGNATURES[i].pattern.search(text)
         if m:
             return i, m
@@ -48,17 +58,35 @@ _FIRST_BY_SHAPE: dict[str, int] = {}  # shape -> index of the first signature th
 
 def _tells_digits_apart(pattern: str) -> bool:
     bare = re.sub(r"\{\d+(?:,\d*)?\}", "", pattern)  # quantifiers' digits count repeats, not text
-    return "(?P=" in bare or any(c.isdigit() for c in bare)
+    return "(?P=" in bare or any(map(str.isdigit, bare))
 
 
-_DIGIT_SENSITIVE = tuple(i for i, sig in enumerate(SIGNATURES) if _tells_digits_apart(sig.pattern.pattern))
+def _flags(pattern) -> int:
+    return pattern.given_flags if hasattr(pattern, "given_flags") else pattern.flags
+
+
+# Per signature, literals of which every match holds one (None: always searched). Built on the first
+# match (``explain`` imports the table and matches nothing).
+_NEEDS: tuple[tuple[str, ...] | None, ...] = ()
+
+
+def _build_tables() -> None:
+    global _NEEDS
+    _NEEDS = tuple(required_literals(sig.pattern.pattern, _flags(sig.pattern)) for sig in SIGNATURES)
+
+
+@functools.lru_cache(maxsize=1)
+def _digit_sensitive() -> tuple[int, ...]:
+    """Built on the first line whose shape was seen before (a small log has none)."""
+    return tuple(i for i, sig in enumerate(SIGNATURES) if _tells_digits_apart(sig.pattern.pattern))
 
 
 @functools.lru_cache(maxsize=None)
 def _shape_hint(first: int) -> tuple[int, ...]:
     """The signatures to try, in order, for a line whose shape first matched ``SIGNATURES[first]``."""
-    earlier = tuple(i for i in _DIGIT_SENSITIVE if i < first)
+    sensitive = _digit_sensitive()
+    earlier = tuple(i for i in sensitive if i < first)
     if first == len(SIGNATURES):
         return earlier
-    later = tuple(range(first + 1, len(SIGNATURES))) if first in _DIGIT_SENSITIVE else ()
+    later = tuple(range(first + 1, len(SIGNATURES))) if first in sensitive else ()
     return earlier + (first,) + later

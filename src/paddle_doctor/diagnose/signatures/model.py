@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from ...catalog import get_cause
 from ...rules import Docs
 from .sources import SOURCES
+from ...lazy import LazyPattern
 
 
 @dataclass(frozen=True)
 class Signature:
     name: str
-    pattern: re.Pattern
+    pattern: re.Pattern | LazyPattern
     role: str
     cause: str | None = None
     specificity: int = 0  # higher wins when one rank shows several causes
@@ -58,5 +59,5 @@ VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 
 
 def sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source=""):
-    return Signature(name, re.compile(pattern, flags), role, cause, specificity, example, title,
+    return Signature(name, LazyPattern(pattern, flags), role, cause, specificity, example, title,
                      source or SOURCES.get(name, ""))
