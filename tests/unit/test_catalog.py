@@ -127,6 +127,31 @@ def test_back_links_come_from_the_code_not_the_catalog():
     assert every_rule == {rule.code for rule in RULES}
 
 
+def test_the_back_link_index_explain_reads_is_the_registries_own():
+    """explain reads links_index.py (it imports no lens); it must say what the registries say."""
+    from paddle_doctor.links import collect_backlinks, render_index
+
+    index = (REPO / "src" / "paddle_doctor" / "links_index.py").read_text(encoding="utf-8")
+    assert index == render_index(), "regenerate: python -m paddle_doctor.links > src/paddle_doctor/links_index.py"
+    assert {cause: {lens: getattr(links, lens) for lens in LENSES if getattr(links, lens)}
+            for cause, links in backlinks().items()} == collect_backlinks()
+
+
+def test_explain_imports_no_lens(tmp_path):
+    """The back-links come from the index: explain of a cause imports no lint rule, env check,
+    signature table or smoke check."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from paddle_doctor.cli.main import main; sys.argv = ['paddle-doctor', 'explain', "
+            "'shm_too_small']\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('paddle_doctor.lint', 'paddle_doctor.envcheck', "
+            "'paddle_doctor.diagnose', 'paddle_doctor.smoke'))), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "lint rule" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
+
+
 def test_code_fences_are_balanced():
     for cause in all_causes():
         for field in ("confirm", "fix"):
