@@ -33,7 +33,7 @@ from contextlib import contextmanager
 
 from paddle_doctor.contract import WATCHDOG_ENV
 from paddle_doctor.findings import Finding
-from paddle_doctor.runtime.guards import heartbeat
+from paddle_doctor.runtime.guards import heartbeat, hooks
 from paddle_doctor.runtime.guards import record as _record
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
 from paddle_doctor.runtime.guards.liveness import verdict
@@ -89,8 +89,6 @@ def _install_record_hooks() -> None:
     """A rank that the watchdog guards also writes records (``evaluate`` alone, without ``run``):
     the launcher SIGTERMs the survivors within a second of a death, sometimes before the watchdog
     fires, and then only the SIGTERM hook can name the dead peer."""
-    from paddle_doctor.runtime.guards import hooks
-
     hooks.use_peers(sys.modules[__name__])
     hooks.install_python_hooks()
     if "paddle" in sys.modules:
