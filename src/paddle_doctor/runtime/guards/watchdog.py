@@ -148,7 +148,7 @@ def peer_finding(wait: float = 0.0) -> Finding | None:
     m = _mesh
     if m is None:
         return None
-    if any(p.last_seen is None for p in m.peers.values()):
+    if any(p.last_seen is None for p in m.local_peers()):
         wait = max(wait, UNHEARD_WAIT_S)
     deadline = time.monotonic() + wait
     while True:

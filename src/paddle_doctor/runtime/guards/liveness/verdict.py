@@ -27,7 +27,6 @@ from paddle_doctor.runtime.launch import rankenv
 
 REPORTED_GRACE_S = 1.0  # a peer's named finding, before this rank adopts it
 MISMATCH_PERSIST_S = 1.0  # both sides blocked this long in different collectives: not a transient
-STOP_FRACTION = 0.5  # a process seen stopped this fraction of the deadline is stuck
 # Which finding wins when several things are wrong at once; each group may hold several kinds.
 PRIORITY = ("reported", "failed", "dead", "mismatch", "stuck")
 
@@ -36,7 +35,7 @@ _mismatch_since: dict = {}
 
 
 def stop_after() -> float:
-    return STATE.deadline() * STOP_FRACTION
+    return STATE.stop_after()
 
 
 def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None, grace: float = REPORTED_GRACE_S,
@@ -50,7 +49,7 @@ def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None, grace: flo
     """
     guarded = STATE.guarded() if guarded is None else guarded
     found: list[tuple[str, Finding]] = []
-    for peer in sorted(m.peers.values(), key=lambda p: p.rank):
+    for peer in sorted(m.watched(), key=lambda p: p.rank):
         found.extend(_peer_findings(peer, now, guarded, grace, m.started, ending))
     mismatch = _collective_mismatch(m, now)
     if mismatch is not None:
@@ -84,8 +83,22 @@ def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float
                 "dead", [peer.rank], f"rank {peer.rank} died without a word: its process is gone (killed by a "
                 f"signal, e.g. SIGKILL from the kernel's OOM killer or kill -9){_doing(peer)}")
         return
-    if end is None and guarded:
+    if end is None and guarded and peer.remote:
+        yield from _remote_silent(peer, now)
+    elif end is None and guarded:
         yield from _silent(peer, now, started + hold, ending)
+
+
+def _remote_silent(peer: heartbeat.Peer, now: float):
+    """A rank on another node: stopped, or its whole node gone, as its watchers found it."""
+    if peer.stopped_since is not None and now - peer.stopped_since >= stop_after():
+        yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} has been stopped for "
+                                     f"{now - peer.stopped_since:.1f} s: its process is in state T (SIGSTOP or a "
+                                     f"debugger) and cannot run (its node's watcher: {peer.remote_how}){_doing(peer)}")
+    elif peer.node_down is not None:
+        how = peer.node_down.get("how") or "no answer to probes"
+        yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} is on node {peer.node}, which is "
+                                     f"frozen or unreachable: watcher of node {peer.node_down.get('by')}: {how}")
 
 
 def _ended_badly(peer: heartbeat.Peer, now: float, grace: float, hold: float = 0.0):
