@@ -150,6 +150,10 @@ class Mesh:
         self.started = time.monotonic()  # a peer never heard from is silent since then
         self._thread = threading.Thread(target=self._run, name="paddle-doctor-heartbeat", daemon=True)
 
+    @property
+    def start_time(self) -> int:
+        return self._static["st"]
+
     def start(self) -> Mesh:
         """Beat once from the caller (so a rank that freezes right after has said who it is: its
         pid lets same-host peers see it stopped or gone), start the sidecar that beats for this
@@ -180,6 +184,14 @@ class Mesh:
         """Beat at once (the main thread, entering a checked collective)."""
         self._send_all(self.payload())
 
+    def probe_remote(self) -> None:
+        """This rank is ending anyway (SIGTERM, an exception): one datagram to the port of every
+        remote rank its watcher said nothing of. Something listens there while that rank, or its
+        node's watcher, lives; the kernel's "port unreachable" answer means neither does (it died
+        before it started either). Only on the way out: O(W) once, never per beat."""
+        quiet = [p for p in self.peers.values() if p.remote and p.rank not in self.remote_news]
+        self._send_to(quiet, b'{"k":"p"}')
+
     def send_end(self, end: dict) -> None:
         """Tell every peer that this rank is ending, and why (``{"ok", "err", "finding", ...}``)."""
         if self._ended:
@@ -194,8 +206,9 @@ class Mesh:
         return [p for p in self.peers.values() if not p.remote]
 
     def watched(self) -> list[Peer]:
-        """The peers the verdict looks at: this node's, and remote ones the watcher named."""
-        return [p for p in self.peers.values() if not p.remote or p.rank in self.remote_news]
+        """The peers the verdict looks at: this node's, and remote ones the watcher named (or
+        whose port refused this ending rank's probe)."""
+        return [p for p in self.peers.values() if not p.remote or p.rank in self.remote_news or p.refused]
 
     def _send_all(self, data: bytes) -> None:
         if self.watcher_addr is not None and not (self.loss and random.random() < self.loss):
@@ -203,11 +216,14 @@ class Mesh:
                 self._sock.sendto(data, self.watcher_addr)
             except OSError:
                 pass
-        for peer in self.local_peers():
+        self._send_to([p for p in self.local_peers() if p.addr != self.watcher_addr], data)
+
+    def _send_to(self, peers: list[Peer], data: bytes) -> None:
+        """(A local peer at its watcher's address is the node's lowest rank before its first beat:
+        the watcher passes ours on.)"""
+        for peer in peers:
             if self.loss and random.random() < self.loss:
                 continue  # injected loss (tests, the simulator): as if the network dropped it
-            if peer.addr == self.watcher_addr:
-                continue  # the node's lowest rank before its first beat: the watcher passes ours on
             try:
                 if peer.sock is None:
                     peer.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

@@ -148,7 +148,7 @@ def peer_finding(wait: float = 0.0) -> Finding | None:
     m = _mesh
     if m is None:
         return None
-    if any(p.last_seen is None for p in m.local_peers()):
+    if any(p.last_seen is None for p in m.local_peers()) or m.watcher_addr is not None:
         wait = max(wait, UNHEARD_WAIT_S)
     deadline = time.monotonic() + wait
     while True:
@@ -157,6 +157,7 @@ def peer_finding(wait: float = 0.0) -> Finding | None:
         if finding is not None and finding.code not in ("stuck", "missing") or time.monotonic() >= deadline:
             return finding
         m.send_now()  # a peer never heard from: its "port unreachable" answers come sooner than the next beat
+        m.probe_remote()
         time.sleep(0.05)
 
 

@@ -34,6 +34,7 @@ def start_watcher(mesh, loss: float) -> subprocess.Popen | None:
     cfg = {"j": mesh.token, "node": mesh.node, "node_of": list(layout.node_of),
            "watchers": [list(a) for a in layout.watcher_addrs], "leader": mesh.me.rank,
            "ranks": {str(mesh.me.rank): ["127.0.0.1", mesh.port]}, "loss": loss,
+           "pids": {str(mesh.me.rank): [os.getpid(), mesh.start_time]},  # known before its first beat
            "swim": {"stop_s": stop_s}}
     try:
         return subprocess.Popen([sys.executable, "-I", "-S", WATCHER_SCRIPT, json.dumps(cfg)],

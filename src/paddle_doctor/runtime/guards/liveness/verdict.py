@@ -84,13 +84,21 @@ def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float
                 f"signal, e.g. SIGKILL from the kernel's OOM killer or kill -9){_doing(peer)}")
         return
     if end is None and guarded and peer.remote:
-        yield from _remote_silent(peer, now)
+        yield from _remote_silent(peer, now, ending)
     elif end is None and guarded:
         yield from _silent(peer, now, started + hold, ending)
 
 
-def _remote_silent(peer: heartbeat.Peer, now: float):
-    """A rank on another node: stopped, or its whole node gone, as its watchers found it."""
+def _remote_silent(peer: heartbeat.Peer, now: float, ending: bool):
+    """A rank on another node: stopped, or its whole node gone, as its watchers found it; or,
+    when this rank is ending anyway, nothing listening on its port (it died before its first beat)."""
+    if ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD and peer.node_down is None and not peer.stopped_since:
+        yield "dead", guard_finding(
+            "dead", [peer.rank], f"rank {peer.rank} (node {peer.node}) was never heard of by its node's watcher and "
+            f"nothing listens on its port: it died before its first heartbeat (e.g. SIGKILL from the OOM killer) "
+            f"or never reached a guarded region", confidence=Confidence.MEDIUM,
+            why="the kernel refuses datagrams to its port, and its node's watcher named it neither alive nor dead")
+        return
     if peer.stopped_since is not None and now - peer.stopped_since >= stop_after():
         yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} has been stopped for "
                                      f"{now - peer.stopped_since:.1f} s: its process is in state T (SIGSTOP or a "

@@ -249,6 +249,8 @@ def main(cfg: dict) -> None:
     det = cfg.get("swim") or {}
     watcher = NodeWatcher(cfg["node"], cfg["node_of"], udp.send_watcher, udp.send_rank, time.monotonic,
                           read_state, Config(**det))
+    for rank, (pid, start) in (cfg.get("pids") or {}).items():
+        watcher.from_rank({"k": "s", "r": int(rank), "pid": pid, "st": start})
     started = time.monotonic()
     done_at = None
     while True:
