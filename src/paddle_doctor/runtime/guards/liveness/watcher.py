@@ -47,7 +47,7 @@ IDLE_EXIT_S = 120.0  # no local rank ever heard: nothing to watch
 
 class NodeWatcher:
     def __init__(self, node: int, node_of: list[int], send_watcher, send_rank, clock, read_state,
-                 cfg: Config | None = None, seed: int | None = None):
+                 cfg: Config | None = None, seed: int | None = None, on_verdict=None):
         self.node = node
         self.node_of = node_of
         self.local = [r for r, n in enumerate(node_of) if n == node]
@@ -59,6 +59,7 @@ class NodeWatcher:
         self.digests: dict[tuple, dict] = {}  # (g, s) -> {node: digest}
         self.members: dict[tuple, list | None] = {}
         self.sent_fp: set = set()
+        self.on_verdict = on_verdict  # also told of every verdict (the simulator scores them)
         self.detector = Detector(node, sorted(set(node_of)), send_watcher, clock, cfg or Config(),
                                  random.Random(seed), on_verdict=self._forward, on_news=self._news,
                                  rank_info=self._doing)
@@ -102,7 +103,9 @@ class NodeWatcher:
 
     # -- to local ranks ----------------------------------------------------------------------------
 
-    def _forward(self, _key: tuple, body: dict) -> None:
+    def _forward(self, key: tuple, body: dict) -> None:
+        if self.on_verdict is not None:
+            self.on_verdict(key, body)
         if body.get("k") == "r" and body.get("r") in self.local:
             return  # the node's own ranks see each other in /proc
         self._to_locals({"k": "v", "v": body}, FORWARD_REPEAT)
