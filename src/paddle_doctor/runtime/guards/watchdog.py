@@ -36,7 +36,7 @@ from paddle_doctor.findings import Finding
 from paddle_doctor.runtime.guards import heartbeat, hooks
 from paddle_doctor.runtime.guards import record as _record
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
-from paddle_doctor.runtime.guards.liveness import verdict
+from paddle_doctor.runtime.guards.liveness import nodes, verdict
 from paddle_doctor.runtime.guards.liveness.verdict import judge
 from paddle_doctor.runtime.guards.trace import TRACER, describe
 from paddle_doctor.runtime.launch import rankenv
@@ -73,16 +73,19 @@ def ensure_started() -> heartbeat.Mesh | None:
         return None
     with _lock:
         if _mesh is None:
-            _mesh = heartbeat.Mesh(me, peers, on_tick, tick=beat_interval(me.world_size)).start()
+            layout = nodes.layout(peers)
+            local = layout.node_of.count(layout.node_of[me.rank])
+            _mesh = heartbeat.Mesh(me, peers, on_tick, tick=beat_interval(local)).start()
             atexit.register(_at_exit)
     _install_record_hooks()
     return _mesh
 
 
-def beat_interval(world: int) -> float:
-    """0.25 s, longer for large jobs (every rank beats to every other one), and at most 1/8 of
-    the deadline so that a few lost datagrams never look like silence."""
-    return min(max(heartbeat.TICK_S, world / 256), STATE.deadline() / 8)
+def beat_interval(ranks_on_node: int) -> float:
+    """0.25 s (longer only for a node of more than 64 ranks: a rank beats to the ranks of its own
+    node, never to W peers), and at most 1/8 of the deadline so that a few lost datagrams never
+    look like silence."""
+    return min(max(heartbeat.TICK_S, ranks_on_node / 256), STATE.deadline() / 8)
 
 
 def _install_record_hooks() -> None:
