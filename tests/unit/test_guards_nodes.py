@@ -86,6 +86,10 @@ RANK1 = textwrap.dedent("""
         STATE.current = Entry(3, 0, None, "broadcast", [[2]], ["float32"], {"src": 0}, "e.py:9", "f", 1)
     m = heartbeat.Mesh(RankInfo(1, 0, 2, "h", 0, Path("."), None), eps, lambda _: None, tick=0.1).start()
     print("up", flush=True)
+    if sys.argv[1] == "busy":  # native code holding the GIL: this rank's own beat thread starves
+        import re
+        for _ in range(3):
+            re.match(r"(a+)+$", "a" * 23 + "b")
     time.sleep(60)
 """)
 
@@ -107,9 +111,11 @@ def two_nodes(monkeypatch, tmp_path):
            "PADDLE_DOCTOR_RANKS_PER_NODE": "1", "PADDLE_DOCTOR_WATCHDOG_TIMEOUT": "2"}
     for k, v in env.items():
         monkeypatch.setenv(k, v)
+    monkeypatch.setenv("PADDLE_DOCTOR_BEAT_LOSS", "0")
     started = []
 
-    def start(mode="plain"):
+    def start(mode="plain", loss="0"):
+        os.environ["PADDLE_DOCTOR_BEAT_LOSS"] = loss
         script = tmp_path / "rank1.py"
         script.write_text(RANK1)
         child = subprocess.Popen([sys.executable, str(script), mode], stdout=subprocess.PIPE,
@@ -183,3 +189,9 @@ def test_check_mode_names_a_divergent_collective_on_another_node(two_nodes):
     t.start()
     t.join(10.0)
     assert raised and "broadcast" in str(raised[0]) and raised[0].finding.ranks in ((0,), (1,))
+
+
+def test_a_busy_rank_on_another_node_and_lost_datagrams_raise_no_alarm(two_nodes):
+    child, mesh = two_nodes("busy", loss="0.05")  # 5 % of every beat, sidecar beat and probe dropped
+    assert wait_for(mesh, None, 6.0) is None
+    assert child.poll() is None and not mesh.remote_news
