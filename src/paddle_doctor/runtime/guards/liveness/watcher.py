@@ -41,7 +41,8 @@ else:  # run as a file (``python -I -S watcher.py``): swim.py is beside it, the 
 TICK_S = 0.05
 FORWARD_REPEAT = 3
 FP_KEYS_KEPT = 64
-LINGER_S = 1.5  # after its last local rank is gone: time for the verdicts to spread
+LINGER_S = 3.0  # after its last local rank is gone: time for the verdicts and ends to spread
+UNHEARD_S = 30.0  # a local rank never heard from this long after the others ended: it never comes
 IDLE_EXIT_S = 120.0  # no local rank ever heard: nothing to watch
 
 
@@ -96,10 +97,13 @@ class NodeWatcher:
             self.detector.observe_local(states)
         self.detector.tick()
 
-    def done(self) -> bool:
+    def finished(self) -> bool:
         """Every local rank it heard of has ended or is gone."""
         return bool(self.ranks) and all(s["ended"] or self.detector.local.get(r) is not None
                                         and self.detector.local[r].named for r, s in self.ranks.items())
+
+    def heard_all(self) -> bool:
+        return len(self.ranks) == len(self.local)
 
     # -- to local ranks ----------------------------------------------------------------------------
 
@@ -255,17 +259,23 @@ def main(cfg: dict) -> None:
     for rank, (pid, start) in (cfg.get("pids") or {}).items():
         watcher.from_rank({"k": "s", "r": int(rank), "pid": pid, "st": start})
     started = time.monotonic()
-    done_at = None
+    finished_at = None
+    next_tick = 0.0
     while True:
-        ready, _, _ = select.select([udp.sock], [], [], TICK_S)
+        ready, _, _ = select.select([udp.sock], [], [], max(0.0, next_tick - time.monotonic()))
         if ready:
             udp.drain(watcher)
-        watcher.tick()
         now = time.monotonic()
-        if watcher.done():
-            done_at = done_at or now
-            if now - done_at >= LINGER_S:
+        if now < next_tick:
+            continue  # the timers run every TICK_S, however many datagrams arrive
+        next_tick = now + TICK_S
+        watcher.tick()
+        if watcher.finished():  # linger while the news spreads; longer if a local rank never beat
+            finished_at = finished_at or now
+            if now - finished_at >= (LINGER_S if watcher.heard_all() else UNHEARD_S):
                 return
+        else:
+            finished_at = None
         if not watcher.ranks and now - started > IDLE_EXIT_S:
             return
 
