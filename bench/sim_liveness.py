@@ -14,7 +14,7 @@ watcher; liveness never depends on the beat itself, only on the process state be
   and, in a separate run of ``--partitions`` trials, ``partition`` (two groups of nodes cut apart:
   each side must name a node of the other);
 - negative (must be named by nobody): ``slow`` (a rank in a 60 s step: running), ``starved`` (a
-  rank whose beat thread is starved: running, no beats), ``lossy`` (10 % loss on one node's links
+  rank whose own beat thread is starved: running, only its sidecar beats), ``lossy`` (10 % loss on one node's links
   for 12 s); plus background loss on every datagram (``--loss``, default 2 %).
 
 A positive fault is healed once every survivor named it (or after 15 s: a miss); a negative one
@@ -200,13 +200,17 @@ class Sim:
             self.incs[f.target] = f.until = (max(d.inc for d in self.detectors) + 1) * 10
             self.watchers[f.target] = self._watcher(f.target)
             self.detectors[f.target].rejoin(self.incs[f.target])
+            for r in self.node_ranks(f.target):  # the new watcher hears each rank at once (its sidecar beats)
+                if self.ranks[r][0] != "gone":
+                    self.beat(r)
         elif f.kind == "lossy":
             self.lossy.discard(f.target)
         elif f.kind != "partition":
             state = self.ranks[f.target]
             state[0], state[2] = "S", True
             if f.kind in POSITIVE:
-                state[1] += 1  # a new process for that rank
+                state[1] += 1  # a new process for that rank, which beats as it starts (Mesh.start)
+                self.beat(f.target)
 
     # -- the loop ---------------------------------------------------------------------------------
 
@@ -236,11 +240,17 @@ class Sim:
                 watcher.detector.tick()
             if beat:
                 for r in self.node_ranks(node):
-                    if self.ranks[r][2] and self.ranks[r][0] != "gone":
-                        self.sent += 1
-                        if self.rng.random() >= self.loss:
-                            self.rank_sock.sendto(b'{"k":"b","r":%d,"pid":%d,"st":%d,"ph":"train","sp":1}'
-                                                  % (r, PID_BASE + r, self.ranks[r][1]), self.addrs[node])
+                    # A stopped or starved rank's own beats stop, its sidecar's do not (they carry the
+                    # same pid and start time): the watcher hears of every rank whose process exists.
+                    if self.ranks[r][0] != "gone":
+                        self.beat(r)
+
+    def beat(self, r: int) -> None:
+        """Rank r's beat to its node's watcher: its pid and start time (its generation here)."""
+        self.sent += 1
+        if self.rng.random() >= self.loss:
+            self.rank_sock.sendto(b'{"k":"b","r":%d,"pid":%d,"st":%d,"ph":"train","sp":1}'
+                                  % (r, PID_BASE + r, self.ranks[r][1]), self.addrs[r // RANKS_PER_NODE])
 
 
 def run(world: int, faults: int, concurrent: int, seed: int, loss: float, rank_beat: float,
