@@ -29,7 +29,6 @@ import time
 
 from paddle_doctor.runtime.guards import record as _record
 from paddle_doctor.runtime.guards.guardstate import STATE
-from paddle_doctor.runtime.launch import rankenv
 
 # A symptom of another rank's failure: gloo's peer-closed and real timeouts, NCCL, and a DataLoader
 # worker that the launcher's SIGTERM (sent to the whole process group) ended first.
