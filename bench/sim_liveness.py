@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
-"""Simulator: the real node watchers (``runtime/guards/liveness/swim.Detector``) of a job of W
-ranks (8 per node), in one process, on real UDP over loopback, with injected faults.
+"""Simulator: the real node watchers (``runtime/guards/liveness/watcher.NodeWatcher``, around
+``swim.Detector``: the classes the guards run under the launcher) of a job of W ranks (8 per
+node), in one process, on real UDP over loopback, with injected faults.
 
 Each node's watcher has its own UDP socket; one event loop (``selectors``) serves them all. The
 ranks of a node are simulated processes whose state the watcher reads as it would read
 ``/proc/<pid>/stat`` (``R``/``S`` running, ``T`` stopped, ``gone``), and each rank sends its watcher
-one real datagram per ``--rank-beat`` s (phase, step: what the verdict's text shows; liveness
-never depends on it). Faults, ``--concurrent`` at a time, each on a node or rank not already faulty:
+one real datagram per ``--rank-beat`` s (pid, start time, phase and step, as a rank's beat to its
+watcher; liveness never depends on the beat itself, only on the process state behind the pid). Faults, ``--concurrent`` at a time, each on a node or rank not already faulty:
 
 - positive (must be named by every surviving watcher): ``kill`` (a rank's process gone),
   ``stop`` (a rank SIGSTOPped: state T), ``node`` (a whole node gone or frozen: its watcher stops),
   and, in a separate run of ``--partitions`` trials, ``partition`` (two groups of nodes cut apart:
   each side must name a node of the other);
 - negative (must be named by nobody): ``slow`` (a rank in a 60 s step: running), ``starved`` (a
-  rank whose beat thread is starved: running, no beats), ``lossy`` (10 % loss on one node's links
+  rank whose own beat thread is starved: running, only its sidecar beats), ``lossy`` (10 % loss on one node's links
   for 12 s); plus background loss on every datagram (``--loss``, default 2 %).
 
 A positive fault is healed once every survivor named it (or after 15 s: a miss); a negative one
@@ -38,7 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-from paddle_doctor.runtime.guards.liveness.swim import Config, Detector  # noqa: E402
+from paddle_doctor.runtime.guards.liveness.swim import Config  # noqa: E402
+from paddle_doctor.runtime.guards.liveness.watcher import NodeWatcher  # noqa: E402
 
 RANKS_PER_NODE = 8
 NAME_WITHIN_S = 15.0
@@ -46,6 +48,7 @@ NEGATIVE_WINDOW_S = 12.0
 POSITIVE = ("kill", "stop", "node")
 NEGATIVE = ("slow", "starved", "lossy")
 TICK_S = 0.1
+PID_BASE = 1000
 
 
 @dataclass
@@ -86,12 +89,27 @@ class Sim:
         self.faults: list[Fault] = []
         self.false: dict[tuple, dict] = {}
         self.incs = [0] * self.nodes
-        self.detectors = [self._detector(n) for n in range(self.nodes)]
+        self.node_of = [r // RANKS_PER_NODE for r in range(world)]
+        self.watchers = [self._watcher(n) for n in range(self.nodes)]
 
-    def _detector(self, node: int) -> Detector:
-        return Detector(node, list(range(self.nodes)), self._sender(node), time.monotonic, Config(),
-                        rng=random.Random(self.rng.random()), inc=self.incs[node],
+    @property
+    def detectors(self):
+        return [w.detector for w in self.watchers]
+
+    def _watcher(self, node: int) -> NodeWatcher:
+        w = NodeWatcher(node, self.node_of, self._sender(node), self._to_rank, time.monotonic, self._read_state,
+                        Config(), seed=self.rng.randrange(1 << 30),
                         on_verdict=lambda key, ev, node=node: self._verdict(node, key, ev))
+        w.detector.inc = self.incs[node]
+        return w
+
+    def _read_state(self, pid: int, start) -> str:
+        """A rank's process as /proc would show it (the simulated pid is PID_BASE + the rank)."""
+        state, gen, _ = self.ranks[pid - PID_BASE]
+        return "gone" if gen != start else state
+
+    def _to_rank(self, rank: int, msg: dict) -> None:
+        self.sent += 1  # a verdict passed on to a local rank: counted, not delivered (no rank process here)
 
     def _sender(self, node: int):
         def send(target: int, msg: dict) -> None:
@@ -180,15 +198,19 @@ class Sim:
                 if other.done is None:
                     other.watchers.discard(f.target)
             self.incs[f.target] = f.until = (max(d.inc for d in self.detectors) + 1) * 10
-            self.detectors[f.target] = self._detector(f.target)
+            self.watchers[f.target] = self._watcher(f.target)
             self.detectors[f.target].rejoin(self.incs[f.target])
+            for r in self.node_ranks(f.target):  # the new watcher hears each rank at once (its sidecar beats)
+                if self.ranks[r][0] != "gone":
+                    self.beat(r)
         elif f.kind == "lossy":
             self.lossy.discard(f.target)
         elif f.kind != "partition":
             state = self.ranks[f.target]
             state[0], state[2] = "S", True
             if f.kind in POSITIVE:
-                state[1] += 1  # a new process for that rank
+                state[1] += 1  # a new process for that rank, which beats as it starts (Mesh.start)
+                self.beat(f.target)
 
     # -- the loop ---------------------------------------------------------------------------------
 
@@ -202,23 +224,33 @@ class Sim:
                     break
                 if node in self.down:
                     continue
-                if data.startswith(b'{"t":"beat"'):
-                    continue  # a rank's beat to its watcher: phase and step only
-                self.detectors[node].receive(json.loads(data))
+                msg = json.loads(data)
+                if "r" in msg:
+                    self.watchers[node].from_rank(msg)  # a rank's beat to its watcher
+                else:
+                    self.watchers[node].detector.receive(msg)
 
     def tick_all(self, observe: bool, beat: bool) -> None:
-        for node, det in enumerate(self.detectors):
+        for node, watcher in enumerate(self.watchers):
             if node in self.down:
                 continue
-            det.tick()
             if observe:
-                det.observe_local({r: (self.ranks[r][0], self.ranks[r][1]) for r in self.node_ranks(node)})
+                watcher.tick()  # /proc of its ranks (their simulated states), then the detector's timers
+            else:
+                watcher.detector.tick()
             if beat:
                 for r in self.node_ranks(node):
-                    if self.ranks[r][2] and self.ranks[r][0] != "gone":
-                        self.sent += 1
-                        if self.rng.random() >= self.loss:
-                            self.rank_sock.sendto(b'{"t":"beat","r":%d,"ph":"train","sp":1}' % r, self.addrs[node])
+                    # A stopped or starved rank's own beats stop, its sidecar's do not (they carry the
+                    # same pid and start time): the watcher hears of every rank whose process exists.
+                    if self.ranks[r][0] != "gone":
+                        self.beat(r)
+
+    def beat(self, r: int) -> None:
+        """Rank r's beat to its node's watcher: its pid and start time (its generation here)."""
+        self.sent += 1
+        if self.rng.random() >= self.loss:
+            self.rank_sock.sendto(b'{"k":"b","r":%d,"pid":%d,"st":%d,"ph":"train","sp":1}'
+                                  % (r, PID_BASE + r, self.ranks[r][1]), self.addrs[r // RANKS_PER_NODE])
 
 
 def run(world: int, faults: int, concurrent: int, seed: int, loss: float, rank_beat: float,
@@ -289,7 +321,7 @@ def _reset_after_partition(sim: Sim) -> None:
     sim.side = None
     base = (max(d.inc for d in sim.detectors) + 1) * 10
     sim.incs = [base] * sim.nodes
-    sim.detectors = [sim._detector(n) for n in range(sim.nodes)]  # noqa: SLF001
+    sim.watchers = [sim._watcher(n) for n in range(sim.nodes)]  # noqa: SLF001
     for det in sim.detectors:  # datagrams still in flight speak of the old job: older incarnations
         for view in det.views.values():
             view.inc = base

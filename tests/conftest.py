@@ -66,6 +66,7 @@ def run_cli():
 XDIST_GROUPS = {
     "tests/integration/test_guards_faults.py": "guards_faults",
     "tests/integration/test_guards_first_sample.py": "guards_first_sample",
+    "tests/integration/test_guards_two_nodes.py": "guards_first_sample",
     "tests/integration/test_evaluate_parity.py": "evaluate_parity",
     "tests/integration/test_evaluate_suites.py": "evaluate_suites",
 }

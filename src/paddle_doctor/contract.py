@@ -107,6 +107,7 @@ WATCHDOG_ENV = "PADDLE_DOCTOR_WATCHDOG"  # "0": no heartbeats at all
 WATCHDOG_TIMEOUT_ENV = "PADDLE_DOCTOR_WATCHDOG_TIMEOUT"  # seconds without a heartbeat = missing
 SIDECAR_ENV = "PADDLE_DOCTOR_SIDECAR"  # "0": no sidecar beats for a rank (its starved beat thread looks frozen)
 BEAT_LOSS_ENV = "PADDLE_DOCTOR_BEAT_LOSS"  # a fraction of outgoing beats dropped on purpose (fault tests)
+RANKS_PER_NODE_ENV = "PADDLE_DOCTOR_RANKS_PER_NODE"  # n: node = rank // n (fakes nodes on one host); default: by endpoint host
 
 
 # Leftovers (clean_env, `run --single`, env's residual check): what the launchers set for their

@@ -16,6 +16,7 @@ from typing import Any
 from paddle_doctor.contract import WATCHDOG_TIMEOUT_ENV
 
 DEFAULT_DEADLINE_S = 10.0
+STOP_FRACTION = 0.5  # a process seen stopped (state T) this fraction of the deadline is stuck
 
 
 @dataclass
@@ -63,6 +64,9 @@ class State:
             if region.deadline is not None:
                 return region.deadline
         return default_deadline()
+
+    def stop_after(self) -> float:
+        return self.deadline() * STOP_FRACTION
 
 
 STATE = State()

@@ -1,4 +1,4 @@
-"""A liveness channel between ranks that does not depend on rank 0: UDP heartbeats, all to all.
+"""A liveness channel between ranks that does not depend on rank 0: UDP heartbeats within a node.
 
 Why not the TCP store: its server lives in rank 0's process, so a frozen or dead rank 0 takes
 the channel with it, and each round trip costs about 44 ms. Here every rank binds a UDP socket on
@@ -16,6 +16,11 @@ What a beat can tell:
 - a rank whose process is gone is dead: same-host peers are checked in /proc (pid and start time),
   remote ones by the ICMP "port unreachable" that a send to their closed socket brings back;
 - a rank that is ending says so first ("end" message: clean exit, or the error and its record).
+
+Whose beats: a rank beats to the ranks of its own node only (a handful at any W). In a job of
+several nodes (``liveness/nodes.py``) it also beats to its node's watcher (``liveness/watcher.py``),
+which watches the other nodes SWIM-style and passes their verdicts, "end" messages and collective
+fingerprints on (``liveness/link.py``): the datagrams a rank sends and reads do not grow with W.
 
 Nothing here imports paddle.
 """
@@ -38,11 +43,11 @@ from dataclasses import dataclass, field
 from paddle_doctor.contract import BEAT_LOSS_ENV, SIDECAR_ENV
 from paddle_doctor.runtime.guards import procinfo
 from paddle_doctor.runtime.guards.guardstate import STATE
+from paddle_doctor.runtime.guards.liveness import link, nodes
 from paddle_doctor.runtime.launch.rankenv import RankInfo
 
 TICK_S = 0.25  # between beats (scaled up with the world size by the watchdog)
 PROBE_S = 0.1  # between checks of same-host peers' processes and judgements
-FP_HISTORY = 16  # fingerprints kept per peer, by (group, seq)
 END_REPEAT = 3  # an "end" message is sent this many times: UDP may drop one
 REFUSALS_FOR_DEAD = 2
 
@@ -64,6 +69,10 @@ class Peer:
     side: dict = field(default_factory=dict)  # the last beat of its sidecar (its process as the kernel sees it)
     side_seen: float | None = None  # monotonic
     stopped_since: float | None = None  # first seen in state T (its /proc or its sidecar), None once it runs
+    node: int = 0
+    remote: bool = False  # on another node: known only through the node watchers' verdicts
+    node_down: dict | None = None  # its node was declared dead, with the evidence
+    remote_how: str | None = None  # a remote verdict's evidence
 
     def silence(self, now: float) -> float | None:
         return None if self.last_seen is None else now - self.last_seen
@@ -120,22 +129,38 @@ class Mesh:
         self.on_tick = on_tick
         self.token = job_token()
         self.changed = threading.Condition()
-        self.peers = {r: Peer(r, addr) for r, addr in enumerate(peers) if r != me.rank}
-        self._sock = _bind(peers[me.rank][1] if me.rank is not None and me.rank < len(peers) else 0)
-        self._static = {"v": 1, "r": me.rank, "j": self.token, "p": self._sock.getsockname()[1],
+        self.layout = nodes.layout(peers)
+        known = me.rank is not None and me.rank < len(peers)
+        self.node = self.layout.node_of[me.rank] if known else 0
+        self.peers = {r: Peer(r, addr, node=self.layout.node_of[r], remote=self.layout.node_of[r] != self.node)
+                      for r, addr in enumerate(peers) if r != me.rank}
+        self.remote_news: set[int] = set()  # remote ranks the watcher said something of
+        multi = known and self.layout.nodes > 1
+        self.watcher_addr = self.layout.watcher_addrs[self.node] if multi else None
+        self.leads = multi and self.layout.leader(self.node) == me.rank  # it starts the node's watcher
+        self._sock = _bind(peers[me.rank][1] if known and not self.leads else 0)
+        self.port = self._sock.getsockname()[1]
+        self._static = {"v": 1, "r": me.rank, "j": self.token, "p": self.port,
                         "pid": os.getpid(), "st": (procinfo.process_state(os.getpid()) or ("", 0))[1],
                         "hk": procinfo.host_key()}
         self._ended = False
         self.loss = _loss()
         self.sidecar: subprocess.Popen | None = None
+        self.watcher: subprocess.Popen | None = None
         self.started = time.monotonic()  # a peer never heard from is silent since then
         self._thread = threading.Thread(target=self._run, name="paddle-doctor-heartbeat", daemon=True)
+
+    @property
+    def start_time(self) -> int:
+        return self._static["st"]
 
     def start(self) -> Mesh:
         """Beat once from the caller (so a rank that freezes right after has said who it is: its
         pid lets same-host peers see it stopped or gone), start the sidecar that beats for this
         process from outside it, then keep beating from a thread."""
         self.started = time.monotonic()
+        if self.leads:
+            self.watcher = link.start_watcher(self, self.loss)
         self._send_all(self.payload())
         self.sidecar = start_sidecar(self)
         self._thread.start()
@@ -147,6 +172,8 @@ class Mesh:
         msg = dict(self._static, k=kind, t=time.time(), ph=STATE.phase(), sp=_jsonable(STATE.current_step()))
         cur = STATE.current
         msg["c"] = cur.fingerprint() if cur is not None else None
+        if cur is not None and cur.members:
+            msg["mb"] = list(cur.members)  # its node's watcher waits for these ranks' fingerprints
         if cur is None and STATE.last is not None:
             msg["l"] = STATE.last.fingerprint(history=False)
         if end is not None:
@@ -156,6 +183,14 @@ class Mesh:
     def send_now(self) -> None:
         """Beat at once (the main thread, entering a checked collective)."""
         self._send_all(self.payload())
+
+    def probe_remote(self) -> None:
+        """This rank is ending anyway (SIGTERM, an exception): one datagram to the port of every
+        remote rank its watcher said nothing of. Something listens there while that rank, or its
+        node's watcher, lives; the kernel's "port unreachable" answer means neither does (it died
+        before it started either). Only on the way out: O(W) once, never per beat."""
+        quiet = [p for p in self.peers.values() if p.remote and p.rank not in self.remote_news]
+        self._send_to(quiet, b'{"k":"p"}')
 
     def send_end(self, end: dict) -> None:
         """Tell every peer that this rank is ending, and why (``{"ok", "err", "finding", ...}``)."""
@@ -167,8 +202,26 @@ class Mesh:
             self._send_all(data)
         self._stop_sidecar()  # this rank ends on purpose: no "gone" from its sidecar after its word
 
+    def local_peers(self) -> list[Peer]:
+        return [p for p in self.peers.values() if not p.remote]
+
+    def watched(self) -> list[Peer]:
+        """The peers the verdict looks at: this node's, and remote ones the watcher named (or
+        whose port refused this ending rank's probe)."""
+        return [p for p in self.peers.values() if not p.remote or p.rank in self.remote_news or p.refused]
+
     def _send_all(self, data: bytes) -> None:
-        for peer in list(self.peers.values()):
+        if self.watcher_addr is not None and not (self.loss and random.random() < self.loss):
+            try:
+                self._sock.sendto(data, self.watcher_addr)
+            except OSError:
+                pass
+        self._send_to([p for p in self.local_peers() if p.addr != self.watcher_addr], data)
+
+    def _send_to(self, peers: list[Peer], data: bytes) -> None:
+        """(A local peer at its watcher's address is the node's lowest rank before its first beat:
+        the watcher passes ours on.)"""
+        for peer in peers:
             if self.loss and random.random() < self.loss:
                 continue  # injected loss (tests, the simulator): as if the network dropped it
             try:
@@ -225,10 +278,15 @@ class Mesh:
             msg = json.loads(data)
         except ValueError:
             return
-        peer = self.peers.get(msg.get("r")) if isinstance(msg, dict) and msg.get("j") == self.token else None
-        if peer is None:
+        if not isinstance(msg, dict) or msg.get("j") != self.token:
             return
         now = time.monotonic()
+        if msg.get("k") in ("v", "F"):
+            link.from_watcher(self, msg, now)
+            return
+        peer = self.peers.get(msg.get("r"))
+        if peer is None or peer.remote:
+            return
         if msg.get("k") == "s":
             self._receive_sidecar(peer, msg, now)
             return
@@ -241,7 +299,7 @@ class Mesh:
             peer.addr, peer.sock = addr, None  # it listens elsewhere: reconnect
         for fp in (msg.get("c"), msg.get("l")):
             if fp:
-                _remember(peer, fp)
+                link.remember(peer, fp)
         if msg.get("k") == "e" and peer.end is None:
             peer.end = msg.get("end") or {}
             peer.end_seen = now
@@ -260,7 +318,7 @@ class Mesh:
     def _probe_local(self) -> None:
         vanished = []
         now = time.monotonic()
-        for peer in self.peers.values():
+        for peer in self.local_peers():
             pid = peer.pid
             start = peer.info.get("st") or peer.side.get("st")
             if not pid or not peer.local:
@@ -309,7 +367,8 @@ def start_sidecar(mesh: Mesh) -> subprocess.Popen | None:
         return None
     cfg = {"r": mesh.me.rank, "j": mesh.token, "pid": os.getpid(), "st": mesh._static["st"],
            "hk": mesh._static["hk"], "tick": mesh.tick, "loss": mesh.loss,
-           "to": [list(p.addr) for p in mesh.peers.values()]}
+           "to": [list(p.addr) for p in mesh.local_peers() if p.addr != mesh.watcher_addr]
+           + ([list(mesh.watcher_addr)] if mesh.watcher_addr else [])}
     try:
         return subprocess.Popen([sys.executable, "-I", "-S", SIDECAR_SCRIPT, json.dumps(cfg)],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, close_fds=True)
@@ -322,12 +381,6 @@ def _loss() -> float:
         return min(max(float(os.environ.get(BEAT_LOSS_ENV, "0") or 0), 0.0), 1.0)
     except ValueError:
         return 0.0
-
-
-def _remember(peer: Peer, fp: dict) -> None:
-    peer.fps[(fp.get("g"), fp.get("s"))] = fp
-    while len(peer.fps) > FP_HISTORY:
-        peer.fps.pop(next(iter(peer.fps)))
 
 
 def _bind(port: int) -> socket.socket:

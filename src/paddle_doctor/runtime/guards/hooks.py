@@ -27,11 +27,8 @@ import sys
 import threading
 import time
 
-from paddle_doctor.errors import PaddleDoctorError, PeerFailedError
-from paddle_doctor.findings import Finding
 from paddle_doctor.runtime.guards import record as _record
 from paddle_doctor.runtime.guards.guardstate import STATE
-from paddle_doctor.runtime.launch import rankenv
 
 # A symptom of another rank's failure: gloo's peer-closed and real timeouts, NCCL, and a DataLoader
 # worker that the launcher's SIGTERM (sent to the whole process group) ended first.
@@ -59,7 +56,7 @@ def on_exception(etype, exc, tb) -> None:
     except Exception:
         pass
     watchdog = _peers["view"]
-    own = getattr(exc, "finding", None) or _own_error_finding(exc)
+    own = getattr(exc, "finding", None) or _record.own_error_finding(exc)
     blamed = None
     trouble = ""
     if watchdog is None:
@@ -81,23 +78,15 @@ def on_exception(etype, exc, tb) -> None:
         watchdog.emit(line)
 
 
+_record.use_exception_handler(on_exception)  # ``record()`` blocks use this hook: no import back
+
+
 def _safely(judge, wait: float):
     """The watchdog's finding, or (None, what went wrong): a bug of ours must never cost the record."""
     try:
         return judge(wait), ""
     except Exception as exc:  # noqa: BLE001
         return None, f"[paddle-doctor] could not judge the peers: {type(exc).__name__}: {exc}"
-
-
-def _own_error_finding(exc: BaseException) -> Finding | None:
-    """One of our exceptions raised without a finding names this rank and its class's cause id
-    (``SampleCountError``: eval_samples_dropped); a ``PeerFailedError`` blames another rank, whose
-    finding comes from the watchdog instead."""
-    if not isinstance(exc, PaddleDoctorError) or isinstance(exc, PeerFailedError):
-        return None
-    me = rankenv.current().rank
-    first = (str(exc).splitlines() or [type(exc).__name__])[0]
-    return Finding(code=type(exc).__name__, cause=exc.cause, message=first, ranks=() if me is None else (me,))
 
 
 def _excepthook(etype, exc, tb) -> None:

@@ -29,6 +29,7 @@ import traceback
 from pathlib import Path
 
 from paddle_doctor.contract import RECORD_SCHEMA
+from paddle_doctor.errors import PaddleDoctorError, PeerFailedError
 from paddle_doctor.findings import Finding
 from paddle_doctor.runtime.guards import procinfo, trace
 from paddle_doctor.runtime.guards.guardstate import STATE
@@ -164,6 +165,33 @@ def finish() -> None:
 # -- the public decorator / context manager ---------------------------------------------------
 
 
+def own_error_finding(exc: BaseException) -> Finding | None:
+    """One of our exceptions raised without a finding names this rank and its class's cause id
+    (``SampleCountError``: eval_samples_dropped); a ``PeerFailedError`` blames another rank, whose
+    finding comes from the watchdog instead."""
+    if not isinstance(exc, PaddleDoctorError) or isinstance(exc, PeerFailedError):
+        return None
+    me = rankenv.current().rank
+    first = (str(exc).splitlines() or [type(exc).__name__])[0]
+    return Finding(code=type(exc).__name__, cause=exc.cause, message=first, ranks=() if me is None else (me,))
+
+
+def _record_only(etype, exc, tb) -> None:
+    """Without the process hooks (nothing watches the peers): the record alone."""
+    if not getattr(exc, "__paddle_doctor_recorded__", False):
+        write_record("exception", exc_info=(etype, exc, tb), finding=getattr(exc, "finding", None) or own_error_finding(exc))
+        STATE.fired = True
+
+
+# Who records an exception that leaves ``record()``: ``hooks.on_exception`` once the hooks are
+# imported (they hand it over: ``use_exception_handler``), so this module never imports them.
+_on_exception = {"handler": _record_only}
+
+
+def use_exception_handler(handler) -> None:
+    _on_exception["handler"] = handler
+
+
 class _Recording:
     """``with record():`` writes a record for an exception that leaves the block, then re-raises."""
 
@@ -172,9 +200,7 @@ class _Recording:
 
     def __exit__(self, etype, exc, tb):
         if exc is not None and not (isinstance(exc, SystemExit) and exc.code in (0, None)):
-            from paddle_doctor.runtime.guards import hooks
-
-            hooks.on_exception(etype, exc, tb)
+            _on_exception["handler"](etype, exc, tb)
         return False
 
 

@@ -33,10 +33,10 @@ from contextlib import contextmanager
 
 from paddle_doctor.contract import WATCHDOG_ENV
 from paddle_doctor.findings import Finding
-from paddle_doctor.runtime.guards import heartbeat
+from paddle_doctor.runtime.guards import heartbeat, hooks
 from paddle_doctor.runtime.guards import record as _record
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
-from paddle_doctor.runtime.guards.liveness import verdict
+from paddle_doctor.runtime.guards.liveness import nodes, verdict
 from paddle_doctor.runtime.guards.liveness.verdict import judge
 from paddle_doctor.runtime.guards.trace import TRACER, describe
 from paddle_doctor.runtime.launch import rankenv
@@ -73,24 +73,25 @@ def ensure_started() -> heartbeat.Mesh | None:
         return None
     with _lock:
         if _mesh is None:
-            _mesh = heartbeat.Mesh(me, peers, on_tick, tick=beat_interval(me.world_size)).start()
+            layout = nodes.layout(peers)
+            local = layout.node_of.count(layout.node_of[me.rank])
+            _mesh = heartbeat.Mesh(me, peers, on_tick, tick=beat_interval(local)).start()
             atexit.register(_at_exit)
     _install_record_hooks()
     return _mesh
 
 
-def beat_interval(world: int) -> float:
-    """0.25 s, longer for large jobs (every rank beats to every other one), and at most 1/8 of
-    the deadline so that a few lost datagrams never look like silence."""
-    return min(max(heartbeat.TICK_S, world / 256), STATE.deadline() / 8)
+def beat_interval(ranks_on_node: int) -> float:
+    """0.25 s (longer only for a node of more than 64 ranks: a rank beats to the ranks of its own
+    node, never to W peers), and at most 1/8 of the deadline so that a few lost datagrams never
+    look like silence."""
+    return min(max(heartbeat.TICK_S, ranks_on_node / 256), STATE.deadline() / 8)
 
 
 def _install_record_hooks() -> None:
     """A rank that the watchdog guards also writes records (``evaluate`` alone, without ``run``):
     the launcher SIGTERMs the survivors within a second of a death, sometimes before the watchdog
     fires, and then only the SIGTERM hook can name the dead peer."""
-    from paddle_doctor.runtime.guards import hooks
-
     hooks.use_peers(sys.modules[__name__])
     hooks.install_python_hooks()
     if "paddle" in sys.modules:
@@ -150,7 +151,7 @@ def peer_finding(wait: float = 0.0) -> Finding | None:
     m = _mesh
     if m is None:
         return None
-    if any(p.last_seen is None for p in m.peers.values()):
+    if any(p.last_seen is None for p in m.local_peers()) or m.watcher_addr is not None:
         wait = max(wait, UNHEARD_WAIT_S)
     deadline = time.monotonic() + wait
     while True:
@@ -159,6 +160,7 @@ def peer_finding(wait: float = 0.0) -> Finding | None:
         if finding is not None and finding.code not in ("stuck", "missing") or time.monotonic() >= deadline:
             return finding
         m.send_now()  # a peer never heard from: its "port unreachable" answers come sooner than the next beat
+        m.probe_remote()
         time.sleep(0.05)
 
 

@@ -31,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 ALIVE, SUSPECT, DEAD = "alive", "suspect", "dead"
+# News that is spread like a verdict but judged by the ranks: the key it is known by.
+NEWS = {"e": lambda b: ("end", b["r"], b["gen"]), "f": lambda b: ("fp", b["n"], b["g"], b["s"])}
 
 
 @dataclass
@@ -88,6 +90,8 @@ class Detector:
     rng: random.Random = field(default_factory=random.Random)
     inc: int = 0
     on_verdict: Callable[[tuple, dict], None] | None = None
+    on_news: Callable[[tuple, dict], None] | None = None
+    rank_info: Callable[[int], dict] | None = None  # what a local rank was doing, for its verdict's text
 
     def __post_init__(self):
         self.views = {m: View() for m in self.members if m != self.me}
@@ -203,6 +207,8 @@ class Detector:
     def _rank_verdict(self, rank: int, gen: int, what: str, how: str, now: float) -> None:
         self.local[rank].named = True
         body = {"k": "r", "r": rank, "gen": gen, "what": what, "by": self.me, "how": how}
+        if self.rank_info is not None:
+            body["doing"] = self.rank_info(rank)
         self._learn(body, now)
 
     # -- receiving ---------------------------------------------------------------------------
@@ -238,8 +244,23 @@ class Detector:
             return
         self._probes.pop(seq, None)
 
+    def publish(self, body: dict) -> None:
+        """Spread news that is not a verdict with the same gossip budget: a local rank's "end"
+        message (``{"k": "e", "r", "gen", "end"}``) or this node's fingerprint digest of a
+        collective (``{"k": "f", "n", "g", "s", ...}``); every watcher hands it to ``on_news``."""
+        self._learn(body, self.clock())
+
     def _learn(self, body: dict, now: float) -> None:
         kind = body.get("k")
+        if kind in NEWS:
+            key = NEWS[kind](body)
+            if key not in self._seen:
+                self._seen.add(key)
+                self.updates[key] = Update(body)
+                self._trim()
+                if self.on_news is not None:
+                    self.on_news(key, body)
+            return
         if kind == "r":
             key = ("rank", body["r"], body["gen"])
         elif kind == "s":

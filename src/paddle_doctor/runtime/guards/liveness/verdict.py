@@ -16,18 +16,18 @@ Nothing here imports paddle.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from paddle_doctor.contract import FAULT_PREFIX, GUARD_KINDS, RECORD_PREFIX
 from paddle_doctor.findings import Confidence, Finding
 from paddle_doctor.runtime.guards import collcheck, heartbeat
 from paddle_doctor.runtime.guards.guardfinding import guard_finding, merged
-from paddle_doctor.runtime.guards.guardstate import STATE
+from paddle_doctor.runtime.guards.guardstate import STATE, State
 from paddle_doctor.runtime.guards.trace import describe
 from paddle_doctor.runtime.launch import rankenv
 
 REPORTED_GRACE_S = 1.0  # a peer's named finding, before this rank adopts it
 MISMATCH_PERSIST_S = 1.0  # both sides blocked this long in different collectives: not a transient
-STOP_FRACTION = 0.5  # a process seen stopped this fraction of the deadline is stuck
 # Which finding wins when several things are wrong at once; each group may hold several kinds.
 PRIORITY = ("reported", "failed", "dead", "mismatch", "stuck")
 
@@ -36,11 +36,32 @@ _mismatch_since: dict = {}
 
 
 def stop_after() -> float:
-    return STATE.deadline() * STOP_FRACTION
+    return STATE.stop_after()
+
+
+@dataclass(frozen=True)
+class Watch:
+    """What this rank's state says for one judgement, read once: the helpers below read no
+    shared state, only this."""
+
+    now: float
+    guarded: bool
+    grace: float
+    ending: bool
+    hold: float  # s a failed or missing peer is left to the region's own error
+    deadline: float
+    stop_after: float
+    hint: str  # the innermost region's fix for a missing peer
+
+    @classmethod
+    def of(cls, state: State, now: float, guarded: bool | None, grace: float, ending: bool) -> Watch:
+        return cls(now, state.guarded() if guarded is None else guarded, grace, ending,
+                   0.0 if ending else state.hold(), state.deadline(), state.stop_after(),
+                   state.regions[-1].hint if state.regions else "")
 
 
 def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None, grace: float = REPORTED_GRACE_S,
-          ending: bool = False) -> Finding | None:
+          ending: bool = False, state: State = STATE) -> Finding | None:
     """The most serious thing wrong with the peers, as a Finding, or None.
 
     Several dead, failed or stuck peers make one finding naming them all; a reported finding
@@ -48,11 +69,11 @@ def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None, grace: flo
     survivor names the same ranks. ``ending``: this rank is ending anyway (SIGTERM, an
     exception), so a peer never heard from whose heartbeat port refuses counts as dead at once.
     """
-    guarded = STATE.guarded() if guarded is None else guarded
+    watch = Watch.of(state, now, guarded, grace, ending)
     found: list[tuple[str, Finding]] = []
-    for peer in sorted(m.peers.values(), key=lambda p: p.rank):
-        found.extend(_peer_findings(peer, now, guarded, grace, m.started, ending))
-    mismatch = _collective_mismatch(m, now)
+    for peer in sorted(m.watched(), key=lambda p: p.rank):
+        found.extend(_peer_findings(peer, watch, m.started))
+    mismatch = _collective_mismatch(m, now, state)
     if mismatch is not None:
         found.append(("mismatch", mismatch))
     for group in PRIORITY:
@@ -65,14 +86,12 @@ def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None, grace: flo
     return None
 
 
-def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float, started: float,
-                   ending: bool):
+def _peer_findings(peer: heartbeat.Peer, w: Watch, started: float):
     end = peer.end
-    if not (guarded or EVERYWHERE["on"]):
+    if not (w.guarded or EVERYWHERE["on"]):
         return
-    hold = 0.0 if ending else STATE.hold()  # the region raises a catchable error itself first (evaluate)
     if end is not None and not end.get("ok"):
-        yield from _ended_badly(peer, now, grace, hold)
+        yield from _ended_badly(peer, w)
         return
     if end is None and peer.gone:
         crash = _crash_dump(peer.rank)
@@ -84,30 +103,54 @@ def _peer_findings(peer: heartbeat.Peer, now: float, guarded: bool, grace: float
                 "dead", [peer.rank], f"rank {peer.rank} died without a word: its process is gone (killed by a "
                 f"signal, e.g. SIGKILL from the kernel's OOM killer or kill -9){_doing(peer)}")
         return
-    if end is None and guarded:
-        yield from _silent(peer, now, started + hold, ending)
+    if end is None and w.guarded and peer.remote:
+        yield from _remote_silent(peer, w)
+    elif end is None and w.guarded:
+        yield from _silent(peer, w, started + w.hold)
 
 
-def _ended_badly(peer: heartbeat.Peer, now: float, grace: float, hold: float = 0.0):
+def _remote_silent(peer: heartbeat.Peer, w: Watch):
+    """A rank on another node: stopped, or its whole node gone, as its watchers found it; or,
+    when this rank is ending anyway, nothing listening on its port (it died before its first beat)."""
+    now = w.now
+    if w.ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD and peer.node_down is None and not peer.stopped_since:
+        yield "dead", guard_finding(
+            "dead", [peer.rank], f"rank {peer.rank} (node {peer.node}) was never heard of by its node's watcher and "
+            f"nothing listens on its port: it died before its first heartbeat (e.g. SIGKILL from the OOM killer) "
+            f"or never reached a guarded region", confidence=Confidence.MEDIUM,
+            why="the kernel refuses datagrams to its port, and its node's watcher named it neither alive nor dead")
+        return
+    if peer.stopped_since is not None and now - peer.stopped_since >= w.stop_after:
+        yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} has been stopped for "
+                                     f"{now - peer.stopped_since:.1f} s: its process is in state T (SIGSTOP or a "
+                                     f"debugger) and cannot run (its node's watcher: {peer.remote_how}){_doing(peer)}")
+    elif peer.node_down is not None:
+        how = peer.node_down.get("how") or "no answer to probes"
+        yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} is on node {peer.node}, which is "
+                                     f"frozen or unreachable: watcher of node {peer.node_down.get('by')}: {how}")
+
+
+def _ended_badly(peer: heartbeat.Peer, w: Watch):
+    now = w.now
     reported = peer.end.get("finding")
     if reported and reported.get("message"):
         # A guard's error (pre-flight, check mode) is raised on every rank at once: let this
         # rank's own exception, with its table, end it; adopt the peer's finding only if not.
-        if now - peer.end_seen >= grace:
+        if now - peer.end_seen >= w.grace:
             f = Finding.from_dict(reported)
             yield "reported", guard_finding(f.code if f.code else "failed", f.ranks or [peer.rank],
                                             f"{f.message} (reported by rank {peer.rank})", cause=f.cause)
         return
-    if now - peer.end_seen >= hold:
+    if now - peer.end_seen >= w.hold:
         yield "failed", guard_finding("failed", [peer.rank], f"rank {peer.rank} ended with an error "
                                       f"({_where_recorded(peer.rank)}){_doing(peer)}")
 
 
-def _silent(peer: heartbeat.Peer, now: float, started: float, ending: bool):
+def _silent(peer: heartbeat.Peer, w: Watch, started: float):
     """A peer stopped, or that stopped beating, or never beat at all (it froze or died before its
     first beat) and that nobody sees running."""
-    deadline = STATE.deadline()
-    if peer.stopped_since is not None and now - peer.stopped_since >= stop_after():
+    now, deadline, ending = w.now, w.deadline, w.ending
+    if peer.stopped_since is not None and now - peer.stopped_since >= w.stop_after:
         yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} has been stopped for "
                                      f"{now - peer.stopped_since:.1f} s: its process is in state T (SIGSTOP or a "
                                      f"debugger) and cannot run{_doing(peer)}")
@@ -138,7 +181,7 @@ def _silent(peer: heartbeat.Peer, now: float, started: float, ending: bool):
         yield "stuck", guard_finding(
             "missing", [peer.rank], f"rank {peer.rank} has not been heard from in {waited:.1f} s (no heartbeat "
             f"since this rank started watching): it froze or died before its first heartbeat, or never reached "
-            f"a guarded region{STATE.regions[-1].hint if STATE.regions else ''}", confidence=Confidence.MEDIUM,
+            f"a guarded region{w.hint}", confidence=Confidence.MEDIUM,
             why="every other rank beats; this one never did within the deadline")
 
 
@@ -189,10 +232,10 @@ def _doing(peer: heartbeat.Peer) -> str:
     return f"; last seen {', '.join(parts)}" if parts else ""
 
 
-def _collective_mismatch(m: heartbeat.Mesh, now: float) -> Finding | None:
+def _collective_mismatch(m: heartbeat.Mesh, now: float, state: State) -> Finding | None:
     """In a traced collective (check mode off): a peer that will never join it."""
-    cur = STATE.current
-    if cur is None or cur.p2p or STATE.checking:
+    cur = state.current
+    if cur is None or cur.p2p or state.checking:
         _mismatch_since.clear()
         return None
     mine = cur.fingerprint()

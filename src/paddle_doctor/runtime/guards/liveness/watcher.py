@@ -1,0 +1,289 @@
+"""A node's watcher: the one process per node of a multi-node job that watches the other nodes.
+
+Why a process of its own: the ranks of a node beat to each other (a handful, whatever the world
+size) and read each other's /proc, but no rank beats to a rank on another node. Instead each
+node's watcher (started by the node's lowest rank, see ``nodes.py``) hears its local ranks' beats
+and their "end" messages, reads their /proc, and runs ``swim.Detector`` with the other nodes'
+watchers: one probe per period, indirect probes through 3 others, suspicion before death, and
+verdicts and news spread by gossip piggybacked on the probes. So a rank sends O(ranks per node)
+datagrams per beat and a watcher O(1) per period, at any W. Being outside the ranks, it never
+waits on their GIL.
+
+What it passes on to its local ranks (``{"k": "v", "v": body}``, sent a few times: UDP may drop
+one): every verdict (a remote rank gone or stopped, with what it was doing; a node dead, with its
+evidence) and every remote rank's "end" message. Fingerprints (``{"k": "F"}``): once every local
+member of a collective has beaten its fingerprint (or ended), the node's digest (the distinct
+fingerprints, each with its ranks) is gossiped; once the digests of every node with members are
+in, the local members get them all in one datagram, so that check mode compares across nodes
+with two datagrams per rank per collective.
+
+``NodeWatcher`` takes its transport, clock and /proc reader as arguments (the simulator and the
+unit tests drive it in-process); ``main`` runs it on UDP: ``python -I -S watcher.py CONFIG_JSON``.
+Standard library only, and nothing of the package but ``swim.py`` beside it: it must start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import select
+import socket
+import sys
+import time
+
+if __package__:
+    from paddle_doctor.runtime.guards.liveness.swim import DEAD, Config, Detector
+else:  # run as a file (``python -I -S watcher.py``): swim.py is beside it, the package is not imported
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from swim import DEAD, Config, Detector  # noqa: E402
+
+TICK_S = 0.05
+FORWARD_REPEAT = 3
+FP_KEYS_KEPT = 64
+LINGER_S = 3.0  # after its last local rank is gone: time for the verdicts and ends to spread
+UNHEARD_S = 30.0  # a local rank never heard from this long after the others ended: it never comes
+IDLE_EXIT_S = 120.0  # no local rank ever heard: nothing to watch
+
+
+class NodeWatcher:
+    def __init__(self, node: int, node_of: list[int], send_watcher, send_rank, clock, read_state,
+                 cfg: Config | None = None, seed: int | None = None, on_verdict=None):
+        self.node = node
+        self.node_of = node_of
+        self.local = [r for r, n in enumerate(node_of) if n == node]
+        self.send_rank = send_rank
+        self.read_state = read_state  # (pid, start) -> state letter or "gone"
+        self.clock = clock
+        self.ranks: dict[int, dict] = {}  # local rank -> {"pid", "st", "info", "ended"}
+        self.fps: dict[tuple, dict] = {}  # (g, s) -> {rank: fingerprint} of local ranks
+        self.digests: dict[tuple, dict] = {}  # (g, s) -> {node: digest}
+        self.members: dict[tuple, list | None] = {}
+        self.sent_fp: set = set()
+        self.on_verdict = on_verdict  # also told of every verdict (the simulator scores them)
+        self.detector = Detector(node, sorted(set(node_of)), send_watcher, clock, cfg or Config(),
+                                 random.Random(seed), on_verdict=self._forward, on_news=self._news,
+                                 rank_info=self._doing)
+
+    # -- from local ranks ------------------------------------------------------------------------
+
+    def from_rank(self, msg: dict) -> None:
+        rank = msg.get("r")
+        if rank not in self.local:
+            return
+        seen = self.ranks.setdefault(rank, {"info": {}, "ended": False})
+        if msg.get("pid"):
+            seen["pid"], seen["st"] = msg["pid"], msg.get("st")
+        if msg.get("k") == "b":
+            seen["info"] = {k: msg.get(k) for k in ("ph", "sp", "c", "l") if msg.get(k) is not None}
+            if msg.get("c"):
+                self._note_fp(rank, msg["c"], msg.get("mb"))
+        elif msg.get("k") == "e" and not seen["ended"]:
+            seen["ended"] = True
+            self.detector.publish({"k": "e", "r": rank, "gen": seen.get("st") or 0, "end": msg.get("end") or {}})
+            self._check_digests()
+
+    def _doing(self, rank: int) -> dict:
+        return dict(self.ranks.get(rank, {}).get("info") or {})
+
+    # -- the timer -------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        states = {}
+        for rank, seen in self.ranks.items():
+            if seen.get("pid") and not seen["ended"]:
+                states[rank] = (self.read_state(seen["pid"], seen.get("st")), seen.get("st") or 0)
+        if states:
+            self.detector.observe_local(states)
+        self.detector.tick()
+
+    def finished(self) -> bool:
+        """Every local rank it heard of has ended or is gone."""
+        return bool(self.ranks) and all(s["ended"] or self.detector.local.get(r) is not None
+                                        and self.detector.local[r].named for r, s in self.ranks.items())
+
+    def heard_all(self) -> bool:
+        return len(self.ranks) == len(self.local)
+
+    # -- to local ranks ----------------------------------------------------------------------------
+
+    def _forward(self, key: tuple, body: dict) -> None:
+        if self.on_verdict is not None:
+            self.on_verdict(key, body)
+        if body.get("k") == "r" and body.get("r") in self.local:
+            return  # the node's own ranks see each other in /proc
+        self._to_locals({"k": "v", "v": body}, FORWARD_REPEAT)
+
+    def _news(self, key: tuple, body: dict) -> None:
+        if key[0] == "end" and body.get("r") not in self.local:
+            self._to_locals({"k": "v", "v": body}, FORWARD_REPEAT)
+        elif key[0] == "fp":
+            self.digests.setdefault((body["g"], body["s"]), {})[body["n"]] = body
+            self._check_digests()
+
+    def _to_locals(self, msg: dict, repeat: int = 1, only=None) -> None:
+        for rank in self.local:
+            if only is None or rank in only:
+                for _ in range(repeat):
+                    self.send_rank(rank, msg)
+
+    # -- fingerprints ------------------------------------------------------------------------------
+
+    def _note_fp(self, rank: int, fp: dict, members) -> None:
+        key = (fp.get("g"), fp.get("s"))
+        if key in self.sent_fp:
+            return
+        self.fps.setdefault(key, {})[rank] = fp
+        self.members[key] = members
+        while len(self.fps) > FP_KEYS_KEPT:
+            old = next(iter(self.fps))
+            self.fps.pop(old)
+            self.members.pop(old, None)
+        self._check_digests()
+
+    def _member_ranks(self, key: tuple) -> list[int]:
+        members = self.members.get(key)
+        return list(range(len(self.node_of))) if not members else [int(r) for r in members]
+
+    def _check_digests(self) -> None:
+        for key in list(self.fps):
+            if key in self.sent_fp:
+                continue
+            mine = [r for r in self._member_ranks(key) if r in self.local]
+            got = self.fps[key]
+            if all(r in got or self.ranks.get(r, {}).get("ended") for r in mine):
+                self.sent_fp.add(key)
+                self.detector.publish({"k": "f", "n": self.node, "g": key[0], "s": key[1],
+                                       "sets": _distinct(got), "mb": self.members.get(key)})
+        for key, by_node in list(self.digests.items()):
+            members = self._member_ranks(key) if key in self.members else [
+                int(r) for r in (next(iter(by_node.values())).get("mb") or range(len(self.node_of)))]
+            nodes = {self.node_of[r] for r in members if r < len(self.node_of)}
+            live = {n for n in nodes if n == self.node or self.detector.views[n].state != DEAD}
+            if live <= set(by_node):
+                sets = [s for d in by_node.values() for s in d["sets"]]
+                self._to_locals({"k": "F", "g": key[0], "s": key[1], "sets": sets}, 2,
+                                only=set(members))
+                del self.digests[key]
+
+
+def _distinct(fps: dict[int, dict]) -> list:
+    """[[ranks, fingerprint], ...]: ranks with the same fingerprint share one entry."""
+    out: dict[str, list] = {}
+    for rank, fp in sorted(fps.items()):
+        out.setdefault(json.dumps(fp, sort_keys=True), [[], fp])[0].append(rank)
+    return list(out.values())
+
+
+# -- the process ----------------------------------------------------------------------------------
+
+
+def read_state(pid: int, start) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return "gone"
+    fields = text[text.rfind(")") + 2:].split()
+    try:
+        state, started = fields[0], int(fields[19])
+    except (IndexError, ValueError):
+        return "gone"
+    return "gone" if state in ("Z", "X") or (start and started != start) else state
+
+
+class Udp:
+    """The watcher's socket: watchers by node id, local ranks by the port their beats name."""
+
+    def __init__(self, cfg: dict):
+        self.cfg = cfg
+        self.token = cfg["j"]
+        self.loss = float(cfg.get("loss") or 0.0)
+        self.watchers = [tuple(a) for a in cfg["watchers"]]
+        self.rank_addrs: dict[int, tuple] = {int(r): tuple(a) for r, a in (cfg.get("ranks") or {}).items()}
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("0.0.0.0", self.watchers[cfg["node"]][1]))
+        self.sock.setblocking(False)
+
+    def send(self, addr, msg: dict) -> None:
+        if self.loss and random.random() < self.loss:
+            return
+        msg["j"] = self.token
+        try:
+            self.sock.sendto(json.dumps(msg, separators=(",", ":"), default=str).encode(), addr)
+        except OSError:
+            pass
+
+    def send_watcher(self, node: int, msg: dict) -> None:
+        self.send(self.watchers[node], msg)
+
+    def send_rank(self, rank: int, msg: dict) -> None:
+        if rank in self.rank_addrs:
+            self.send(self.rank_addrs[rank], msg)
+
+    def drain(self, watcher: NodeWatcher) -> None:
+        while True:
+            try:
+                data, src = self.sock.recvfrom(65536)
+            except OSError:
+                return
+            try:
+                msg = json.loads(data)
+            except ValueError:
+                continue
+            if not isinstance(msg, dict) or msg.get("j") != self.token:
+                continue
+            if "r" in msg:  # a rank's beat, sidecar beat or "end" (watchers' messages name no rank)
+                self._from_rank(watcher, msg, data, src)
+            else:
+                watcher.detector.receive(msg)
+
+    def _from_rank(self, watcher: NodeWatcher, msg: dict, data: bytes, src) -> None:
+        rank = msg.get("r")
+        if msg.get("p") and isinstance(rank, int):
+            self.rank_addrs[rank] = (src[0], int(msg["p"]))
+        leader = self.cfg.get("leader")
+        if rank != leader and leader in self.rank_addrs:
+            try:  # this socket has the port its node's lowest rank would have had: pass its beats on
+                self.sock.sendto(data, self.rank_addrs[leader])
+            except OSError:
+                pass
+        watcher.from_rank(msg)
+
+
+def main(cfg: dict) -> None:
+    udp = Udp(cfg)
+    det = cfg.get("swim") or {}
+    watcher = NodeWatcher(cfg["node"], cfg["node_of"], udp.send_watcher, udp.send_rank, time.monotonic,
+                          read_state, Config(**det))
+    for rank, (pid, start) in (cfg.get("pids") or {}).items():
+        watcher.from_rank({"k": "s", "r": int(rank), "pid": pid, "st": start})
+    started = time.monotonic()
+    finished_at = None
+    next_tick = 0.0
+    while True:
+        ready, _, _ = select.select([udp.sock], [], [], max(0.0, next_tick - time.monotonic()))
+        if ready:
+            udp.drain(watcher)
+        now = time.monotonic()
+        if now < next_tick:
+            continue  # the timers run every TICK_S, however many datagrams arrive
+        next_tick = now + TICK_S
+        watcher.tick()
+        if watcher.finished():  # linger while the news spreads; longer if a local rank never beat
+            finished_at = finished_at or now
+            if now - finished_at >= (LINGER_S if watcher.heard_all() else UNHEARD_S):
+                return
+        else:
+            finished_at = None
+        if not watcher.ranks and now - started > IDLE_EXIT_S:
+            return
+
+
+if __name__ == "__main__":
+    try:
+        main(json.loads(sys.argv[1]))
+    except KeyboardInterrupt:
+        pass
+    except Exception as exc:  # a broken watcher must not print a traceback into the rank's log
+        os.write(2, f"[paddle-doctor] node watcher stopped: {type(exc).__name__}: {exc}\n".encode())

@@ -1,0 +1,34 @@
+"""Issue 19: the node watchers through the real launcher. Two nodes are faked on one host
+(``PADDLE_DOCTOR_RANKS_PER_NODE=1``: rank 0 is node 0, rank 1 node 1), so rank 0 never hears rank
+1's beats: what it knows of rank 1 comes from rank 1's node watcher, through the SWIM probes and
+gossip between the two watcher processes, to its own watcher. Rank 1 is frozen (SIGSTOP) or killed
+(SIGKILL) at its first sample inside ``paddle_doctor.evaluate``; rank 0 must name it within 15 s
+and leave a record naming it. W = 2, the watchdog's deadline 3 s, each launch bounded."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "guards"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import base_env, launch  # noqa: E402
+from test_guards_first_sample import NAMED_WITHIN_S, naming_times  # noqa: E402
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("fault", ["sigkill", "sigstop"])
+def test_a_rank_on_another_node_is_named_through_the_node_watchers(fault, tmp_path):
+    env = base_env(PADDLE_DOCTOR_WATCHDOG_TIMEOUT="3", PADDLE_DOCTOR_RANKS_PER_NODE="1")
+    run = launch(tmp_path, 2, "eval_first_sample.py", [fault, "1", "dataset"], env=env, timeout=60, stop_after=[0])
+    context = f"{fault}: rc {run.rc}, wall {run.wall:.1f} s\n{run.err[-2000:]}\n{run.log(0)[-2500:]}"
+    assert run.fault_time() is not None, context
+    times = naming_times(run, 1, 2)
+    assert 0 in times, context
+    print(f"two nodes, {fault}: rank 0 named rank 1 and was gone {times[0]:.2f} s after the fault")
+    assert times[0] <= NAMED_WITHIN_S, context
+    assert run.record(0)["finding"]["ranks"] == [1], run.record(0)["finding"]
