@@ -13,18 +13,17 @@ Dataset).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from guards.harness import base_env, launch
+from guards.harness import base_env, launch, naming_times
 
 
 # The watchdog's deadline (3 s here) plus 12 s: this file's launches run one at a time, on one
 # xdist worker (tests/conftest.py, XDIST_GROUPS).
 pytestmark = pytest.mark.integration
-NAMED_WITHIN_S = 15.0
+NAMED_WITHIN_S = 15.0  # (the two-node test uses the same bound)
 DEADLINE_S = "3"
 CAUSES = {"sigstop": "collective_timeout", "sigkill": "host_oom_killed", "sigstop-mid": "collective_timeout"}
 # id: (fault, victim, world, data): every fault x world size x data kind, and a frozen rank 0
@@ -34,24 +33,12 @@ SCENARIOS = {
 }
 SCENARIOS["rank0-sigstop-mid-w2"] = ("sigstop-mid", 0, 2, "loader0")
 SCENARIOS["rank0-sigstop-mid-w3"] = ("sigstop-mid", 0, 3, "dataset")
-NAMING_LINE = re.compile(r"^\[paddle-doctor\] watchdog on rank \d+: .*$", re.MULTILINE)
 
 
 def run_scenario(tmp_path: Path, fault: str, victim: int, world: int, data: str):
     survivors = [r for r in range(world) if r != victim]
     return launch(tmp_path, world, "eval_first_sample.py", [fault, str(victim), data],
                   env=base_env(PADDLE_DOCTOR_WATCHDOG_TIMEOUT=DEADLINE_S), timeout=60, stop_after=survivors)
-
-
-def naming_times(run, victim: int, world: int) -> dict[int, float]:
-    """Survivor rank -> seconds from the fault until its process was gone, having named ``victim``."""
-    t_fault = run.fault_time()
-    out = {}
-    for rank in (r for r in range(world) if r != victim):
-        lines = NAMING_LINE.findall(run.log(rank))
-        if rank in run.exits and t_fault is not None and any(f": rank {victim} " in line for line in lines):
-            out[rank] = run.exits[rank] - t_fault
-    return out
 
 
 # The heaviest scenario (3 ranks, each with 2 loader workers) failed once beside three other

@@ -180,3 +180,12 @@ def test_every_guard_kind_reported_is_declared():
                     kinds.append((name, first.lineno, first.value))
     assert len(kinds) >= 8
     assert [k for k in kinds if k[2] not in GUARD_KINDS] == []
+
+
+def test_tests_reach_their_helpers_as_packages():
+    """The test helpers (tests/integration/workers, tests/integration/guards) are packages on
+    pytest's ``pythonpath``; no test file edits sys.path to reach them."""
+    tests = PKG.parents[1] / "tests"
+    editing = [str(p.relative_to(tests)) for p in tests.rglob("*.py")
+               if "sys.path.insert" in p.read_text(encoding="utf-8") and p.name != "test_structure.py"]
+    assert editing == []

@@ -192,3 +192,17 @@ def end_all(proc: subprocess.Popen, tag: str) -> None:
     """SIGKILL our process group and every tagged process (stopped ones too) at once; reap. No
     SIGTERM first: a SIGSTOPped rank would only make us wait the grace out."""
     tree.end_all([proc], tag, grace=0)
+
+
+NAMING_LINE = re.compile(r"^\[paddle-doctor\] watchdog on rank \d+: .*$", re.MULTILINE)
+
+
+def naming_times(run, victim: int, world: int) -> dict[int, float]:
+    """Survivor rank -> seconds from the fault until its process was gone, having named ``victim``."""
+    t_fault = run.fault_time()
+    out = {}
+    for rank in (r for r in range(world) if r != victim):
+        lines = NAMING_LINE.findall(run.log(rank))
+        if rank in run.exits and t_fault is not None and any(f": rank {victim} " in line for line in lines):
+            out[rank] = run.exits[rank] - t_fault
+    return out
