@@ -72,6 +72,26 @@ XDIST_GROUPS = {
 }
 
 
+# The single tests that take longest (30-60 s each: gloo's fixed 30 s timeout, or triage's three
+# launches in a row) start right after the groups, so that none of them is left to run alone at
+# the end (measured with --durations on a fresh clone).
+LONGEST_FIRST = (
+    "tests/integration/test_triage.py::",
+    "tests/integration/test_evaluate_uneven.py::test_rank0_strategy_outlasts_the_gloo_timeout",
+    "tests/integration/test_cases.py::test_case_fails_as_documented_and_is_diagnosed[05_",
+    "tests/integration/test_cases.py::test_case_fails_as_documented_and_is_diagnosed[19_",
+    "tests/integration/test_cases.py::test_case_fails_as_documented_and_is_diagnosed[22_",
+)
+
+
+def start_order(scope: str) -> int:
+    """0: the groups (the longest units), 1: the longest single tests, 2: the rest, in collection
+    order (the integration tests, then the unit modules)."""
+    if scope in XDIST_GROUPS.values():
+        return 0
+    return 1 if scope.startswith(LONGEST_FIRST) else 2
+
+
 def xdist_scope(nodeid: str) -> str:
     """The unit of work a worker takes: a group, a unit-test module, or one integration test."""
     path = nodeid.split("::", 1)[0]
@@ -86,8 +106,7 @@ def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
 
     class GroupScheduling(LoadScopeScheduling):
-        """Scopes from xdist_scope; the groups (the longest units) first, then collection order
-        (the integration tests, then the unit modules)."""
+        """Scopes from xdist_scope, started in the order of start_order."""
 
         started = False
 
@@ -97,7 +116,7 @@ def pytest_xdist_make_scheduler(config, log):
         def _assign_work_unit(self, node) -> None:
             if not self.started:
                 self.started = True
-                units = sorted(self.workqueue.items(), key=lambda unit: unit[0] not in XDIST_GROUPS.values())
+                units = sorted(self.workqueue.items(), key=lambda unit: start_order(unit[0]))
                 self.workqueue.clear()
                 self.workqueue.update(units)
             super()._assign_work_unit(node)
