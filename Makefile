@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # watchdog's deadline, Paddle's import). Which tests share a worker: tests/conftest.py (XDIST_GROUPS,
 # its scheduler for --dist loadgroup); tests marked `serial` (sub-second wall-clock bounds, CPU
 # timings) run afterwards, alone.
-JOBS ?= 5
+JOBS ?= 4
 PYTEST := $(PY) -m pytest -q -p no:cacheprovider
 PARALLEL := -n $(JOBS) --dist loadgroup -m "not serial"
 
