@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paddle_doctor.process import tree
+from paddle_doctor.runtime.guards import procinfo
 from workers import with_test_packages
 
 HERE = Path(__file__).resolve().parent
@@ -165,11 +166,8 @@ def _environ(pid: int) -> dict[str, str]:
 
 
 def _state(pid: int) -> str | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rfind(")") + 2:].split()[0]
+    state = procinfo.process_state(pid)
+    return None if state is None else state[0]
 
 
 def _workers(tag: str):

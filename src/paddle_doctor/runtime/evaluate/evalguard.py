@@ -39,8 +39,7 @@ PHASE = "preflight"
 # this meets the watchdog instead, with the same rank named.
 HOLD_S = 2.0
 MISSING_HINT = " (if it never called evaluate(): call evaluate on every rank, not under `if rank == 0:`)"
-PEER_LOOK_S = 0.25
-ALIVE_BEATS = 4  # a peer heard from within this many heartbeat intervals is alive (not frozen)  # how often the loop reads the store for a peer's failure (one read each)
+PEER_LOOK_S = 0.25  # how often the loop reads the store for a peer's failure (one read each)
 
 
 class PlanCheck:
@@ -148,7 +147,7 @@ def busy_elsewhere(rank: int, since: float) -> bool:
     skipped this call. A silent rank (frozen, dead, or never heard) is left to the watchdog,
     which tells a death or a freeze apart from a skipped call."""
     m = mesh()
-    peer = next((p for p in m.peers.values() if p.rank == rank), None) if m is not None else None
+    peer = m.peers.get(rank) if m is not None else None
     if peer is None:
         return False
     if peer.end is not None:

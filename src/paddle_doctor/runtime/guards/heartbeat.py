@@ -44,6 +44,7 @@ from paddle_doctor.contract import BEAT_LOSS_ENV, SIDECAR_ENV
 from paddle_doctor.runtime.guards import procinfo
 from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.guards.liveness import link, nodes
+from paddle_doctor.runtime.guards.liveness.sidecar import state_of
 from paddle_doctor.runtime.launch.rankenv import RankInfo
 
 TICK_S = 0.25  # between beats (scaled up with the world size by the watchdog)
@@ -325,14 +326,14 @@ class Mesh:
                 if peer.refused >= REFUSALS_FOR_DEAD and peer.first_seen is not None and not peer.gone:
                     vanished.append(peer)
                 continue
-            state = procinfo.process_state(int(pid))
-            if state is None or state[0] in ("Z", "X") or (start and state[1] != start):
+            state = state_of(procinfo.process_state(int(pid)), start)
+            if state == "gone":
                 peer.proc_state = None
                 if not peer.gone:
                     vanished.append(peer)
             else:
-                peer.proc_state = state[0]
-                peer.note_state(state[0], now)
+                peer.proc_state = state
+                peer.note_state(state, now)
         if vanished:
             # A rank that ends on purpose sends its "end" message just before it exits: read what
             # arrived since the last drain before calling it gone, so that a peer's watchdog exit

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from paddle_doctor.runtime.guards.bounded import call_with_deadline
+from paddle_doctor.runtime.guards.liveness.sidecar import read_stat
 
 DEVICE_QUERY_S = 1.0
 
@@ -58,15 +59,8 @@ def process_state(pid: int) -> tuple[str, int] | None:
     The state tells a stopped rank (``T``: SIGSTOP, Ctrl-Z) from a busy one, and the start time
     tells a rank from an unrelated process that got its pid later.
     """
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = text[text.rfind(")") + 2:].split()
-    try:
-        return fields[0], int(fields[19])
-    except (IndexError, ValueError):
-        return None
+    stat = read_stat(pid)
+    return None if stat is None else stat[:2]
 
 
 @functools.lru_cache(maxsize=1)

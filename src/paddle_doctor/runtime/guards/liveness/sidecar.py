@@ -40,8 +40,14 @@ def read_stat(pid: int) -> tuple[str, int, int] | None:
         return None
 
 
+def state_of(stat: tuple | None, start: int | None) -> str:
+    """The state letter of ``read_stat``'s answer, or "gone": no process, a zombie, or another
+    process that got the pid later (its start time is not ``start``; 0 or None: not checked)."""
+    return "gone" if stat is None or stat[0] in ("Z", "X") or (start and stat[1] != start) else stat[0]
+
+
 def message(cfg: dict, stat: tuple[str, int, int] | None, seq: int) -> bytes:
-    state = "gone" if stat is None or stat[1] != cfg["st"] or stat[0] in ("Z", "X") else stat[0]
+    state = state_of(stat, cfg["st"])
     msg = {"v": 1, "k": "s", "r": cfg["r"], "j": cfg["j"], "pid": cfg["pid"], "st": cfg["st"],
            "hk": cfg.get("hk", ""), "ps": state, "cpu": stat[2] if stat else None, "n": seq}
     return json.dumps(msg, separators=(",", ":")).encode()

@@ -33,9 +33,11 @@ import sys
 import time
 
 if __package__:
+    from paddle_doctor.runtime.guards.liveness.sidecar import read_stat, state_of
     from paddle_doctor.runtime.guards.liveness.swim import DEAD, Config, Detector
 else:  # run as a file (``python -I -S watcher.py``): swim.py is beside it, the package is not imported
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from sidecar import read_stat, state_of  # noqa: E402
     from swim import DEAD, Config, Detector  # noqa: E402
 
 TICK_S = 0.05
@@ -179,17 +181,7 @@ def _distinct(fps: dict[int, dict]) -> list:
 
 
 def read_state(pid: int, start) -> str:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-            text = f.read()
-    except OSError:
-        return "gone"
-    fields = text[text.rfind(")") + 2:].split()
-    try:
-        state, started = fields[0], int(fields[19])
-    except (IndexError, ValueError):
-        return "gone"
-    return "gone" if state in ("Z", "X") or (start and started != start) else state
+    return state_of(read_stat(pid), start)
 
 
 class Udp:
