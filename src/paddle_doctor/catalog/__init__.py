@@ -84,15 +84,13 @@ def _one_cause(cause_id: str) -> Cause | None:
     table headers are the ones ids.py checks against ``CauseId`` at import (``_HEADER``), so a table
     runs from its header to the next one. None when the id has no header, or the slice is not that
     one well-formed table: the caller then reads the whole file (and reports what is wrong there)."""
-    try:
-        import tomllib as toml
-    except ImportError:  # pragma: no cover - Python 3.10
-        import tomli as toml
+    from .load import tomllib as toml
+
     span = _table_spans().get(cause_id)
     if span is None:
         return None
     try:
-        table = toml.loads(CATALOG_FILE.read_text(encoding="utf-8")[span[0]:span[1]])
+        table = toml.loads(_catalog_text()[span[0]:span[1]])
         (table_id, entry), = table.items()
         return Cause(id=table_id, **entry) if table_id == cause_id and isinstance(entry, dict) else None
     except (toml.TOMLDecodeError, TypeError, ValueError):
@@ -100,10 +98,15 @@ def _one_cause(cause_id: str) -> Cause | None:
 
 
 @functools.lru_cache(maxsize=1)
+def _catalog_text() -> str:
+    return CATALOG_FILE.read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
 def _table_spans() -> dict[str, tuple[int, int]]:
     from .ids import _HEADER
 
-    text = CATALOG_FILE.read_text(encoding="utf-8")
+    text = _catalog_text()
     starts = [(m.start(), m[1]) for m in _HEADER.finditer(text)]
     ends = [start for start, _ in starts[1:]] + [len(text)]
     return {cid: (start, end) for (start, cid), end in zip(starts, ends)}

@@ -73,11 +73,7 @@ def _from_candidates(ranks, unranked, facts) -> Finding | None:
                        last_line=(state.log, state.lines, state.last_text) if state.lines else None)
     rank, event = _pick(candidates)
     every = [e for st in ranks.values() for e in st.events]
-    explained = (explained_by_port_race(every + unranked + facts.ports, event, rank)
-                 or _explained_by_context(ranks[rank].events, event, rank)
-                 or explained_by_nccl_versions(every + unranked, event, rank)
-                 or _leftover_env(every, event, rank, facts) or explained_by_windows(ranks[rank].events, event, rank)
-                 or explained_by_loopback(every + unranked, event, rank))
+    explained = _explained_by_facts(every + unranked, ranks[rank].events, every, event, rank, facts)
     if explained is not None:
         return explained
     return (_by_structure(ranks[rank].events, event, rank, _evidence_for(ranks[rank], event), candidates)
@@ -281,16 +277,20 @@ def _from_real_timeout(ranks, unranked, facts) -> Finding | None:
                    f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
 
 
+def _explained_by_facts(everything, own, ranked, event, rank, facts) -> Finding | None:
+    """A fact elsewhere in the text (``own``: the rank's lines) that explains the error ``event``."""
+    return (explained_by_port_race(everything + facts.ports, event, rank) or _explained_by_context(own, event, rank)
+            or explained_by_nccl_versions(everything, event, rank) or _leftover_env(ranked, event, rank, facts)
+            or explained_by_windows(own, event, rank) or explained_by_loopback(everything, event, rank))
+
+
 def _from_unranked(ranks, unranked, facts) -> Finding | None:
     """A pasted snippet with no rank information: judge it as one process."""
     causes = [e for e in unranked if e.role in ("cause", "exception")]
     if not causes:
         return None
     event = most_specific_first(causes)
-    explained = (explained_by_port_race(unranked + facts.ports, event, None)
-                 or _explained_by_context(unranked, event, None) or explained_by_nccl_versions(unranked, event, None)
-                 or _leftover_env(unranked, event, None, facts) or explained_by_windows(unranked, event, None)
-                 or explained_by_loopback(unranked, event, None))
+    explained = _explained_by_facts(unranked, unranked, unranked, event, None, facts)
     if explained is not None:
         return explained
     return (_by_structure(unranked, event, None, [event], [(None, event)])

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ...catalog.codes import enum_causes, errno_cause, generic_cause
 from ...catalog.ids import CauseId
 from . import codes as tables
-from .components import CPP_FILES, ERROR_CLASSES, LAUNCHER_VARIABLES, NCCL_OPERATORS, TYPE_BY_MODULE
+from .components import CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts
 
@@ -133,11 +133,6 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
                    "version's API does not take: the code was written for another version", "call")
 
 
-def launcher_variable(parts: ErrorParts) -> str | None:
-    m = re.search(r"['\"](" + "|".join(LAUNCHER_VARIABLES) + r")['\"]", parts.message)
-    return m.group(1) if m else None
-
-
 def fallback(parts: ErrorParts) -> Verdict | None:
     """``python_exception``, saying where it was raised: the user's own code or Paddle's."""
     if not parts.exc_type:
@@ -154,9 +149,12 @@ def fallback(parts: ErrorParts) -> Verdict | None:
 
 def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
+    codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_codes, from_cpp_file, from_error_class, from_type_and_module,
                  from_call_signature):
         verdict = rule(parts)
+        if rule is from_codes:
+            codes = verdict
         if verdict is not None and verdict.cause not in (CauseId.cuda_error_other, CauseId.nccl_error):
             return verdict
-    return from_codes(parts) or fallback(parts)
+    return codes or fallback(parts)
