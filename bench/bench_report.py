@@ -18,14 +18,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "unit"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # conftest.CORPORA, which the test module reads
 
 from benchmachine import machine  # noqa: E402
 from test_html_report import _thousand_rank_logs  # noqa: E402  (the same logs the test uses)
 
 from paddle_doctor.diagnose import diagnose_paths  # noqa: E402
-from paddle_doctor.diagnose.adapter import as_findings_diagnosis  # noqa: E402
-from paddle_doctor.diagnose.timeline import build_timeline  # noqa: E402
 from paddle_doctor.render.html import render_page  # noqa: E402
+from paddle_doctor.render.lanes import timeline_of  # noqa: E402
 
 
 def main() -> None:
@@ -40,8 +40,8 @@ def main() -> None:
             diagnose_paths([str(log)])
             alone.append(time.perf_counter() - t)
             t = time.perf_counter()
-            d = as_findings_diagnosis(diagnose_paths([str(log)]))
-            tl = build_timeline(d)
+            d = diagnose_paths([str(log)])
+            tl = timeline_of(d)
             page = render_page(d, tl)
             full.append(time.perf_counter() - t)
             lanes = len(tl.lanes)
