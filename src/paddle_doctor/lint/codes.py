@@ -41,7 +41,7 @@ class Rule:
     fixable: Fixable | None = None  # what --fix can do (None: nothing automatic)
     severity: Severity = Severity.ERROR
     fix: str = ""  # the remedy in one line (the Finding's ``fix``; the catalog holds the long one)
-    default: bool = True  # in the default selection; False: opt-in (``--select`` it or ``ALL``), like ruff's preview
+    default: bool = True  # in the default selection; False: opt-in (``--select`` its code or a prefix such as PDL3; ``ALL`` does not)
     check: str = ""  # the function that reports it, "module:function" (the family's ``check``)
 
     @property

@@ -9,6 +9,7 @@ without blocking, and the run reports them as not checked.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import functools
 import hashlib
@@ -145,4 +146,5 @@ def cache_store(cache_dir: str, key: str, record) -> None:
             json.dump(record, handle)
         os.replace(tmp, os.path.join(folder, key + ".json"))
     except (OSError, TypeError, ValueError):
-        pass
+        with contextlib.suppress(OSError, NameError):  # NameError: it failed before naming the file
+            os.unlink(tmp)  # a record that could not be written leaves no half file behind
