@@ -73,3 +73,26 @@ def test_nothing_free_goes_by_what_paddle_holds_not_by_the_request_size(request_
     line = (f"Out of memory error on GPU 1. Cannot allocate {request_size} memory on GPU 1, {held} memory has been "
             "allocated and available memory is only 0.000000B.")
     assert match_line(line)[0].cause == cause
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:576] Read error [127.0.0.1]:24502: "
+    "Connection reset by peer",
+    "RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:383] writev [127.0.0.1]:50839: Broken pipe",
+    "RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:383] writev [127.0.0.1]:50839: "
+    "Connection reset by peer",
+    "RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:605] Socket closed [127.0.0.1]:50839",
+    "  what():  [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:446] Connection closed by peer [10.0.0.2]:61234",
+])
+def test_every_word_gloo_has_for_a_lost_peer_is_a_peer_symptom(line):
+    """gloo 3.3.1's pair.cc: the reading side's reset or closed socket, the sending side's writev errno."""
+    assert [h.line for h in scan_stream(io.BytesIO(line.encode() + b"\n"))] == [1]
+    matched = match_line(line)
+    assert matched is not None and matched[0].name == "gloo_reset", matched
+
+
+@pytest.mark.parametrize("line", ["OSError: writev failed: No space left on device",
+                                  "ERROR: Socket closed by the server"])
+def test_other_writev_and_socket_errors_are_not_a_peer_symptom(line):
+    matched = match_line(line)
+    assert matched is None or matched[0].name != "gloo_reset", matched

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paddle_doctor.process import tree
+from paddle_doctor.process.ports import free_ports, wait_listening
 from paddle_doctor.runtime.guards import procinfo
 from workers import with_test_packages
 
@@ -37,9 +38,10 @@ class Launch:
     err: str
     log_dir: Path
     exits: dict[int, float] = field(default_factory=dict)  # rank -> time.time() its worker vanished
+    node_logs: dict[int, Path] = field(default_factory=dict)  # rank -> its workerlog (two nodes)
 
     def log(self, rank: int) -> str:
-        path = self.log_dir / f"workerlog.{rank}"
+        path = self.node_logs.get(rank, self.log_dir / f"workerlog.{rank}")
         return path.read_text(errors="replace") if path.exists() else ""
 
     def fault_time(self) -> float | None:
@@ -47,7 +49,8 @@ class Launch:
         return min(times) if times else None
 
     def record(self, rank: int) -> dict | None:
-        path = self.log_dir / f"paddle_doctor_error.{rank}.json"
+        folder = self.node_logs[rank].parent if rank in self.node_logs else self.log_dir
+        path = folder / f"paddle_doctor_error.{rank}.json"
         return json.loads(path.read_text()) if path.exists() else None
 
 
@@ -58,6 +61,7 @@ def base_env(**extra: str) -> dict[str, str]:
 
 
 SETTLE_S = 5.0
+MASTER_WAIT_S = 30.0  # node 0's launcher up (paddle's import) before node 1 starts
 
 
 def launch(tmp: Path, world: int, script: str, args: list[str], *, run_opts: list[str] | None = None,
@@ -84,6 +88,53 @@ def launch(tmp: Path, world: int, script: str, args: list[str], *, run_opts: lis
         end_all(proc, tag)
     return Launch(proc.returncode, time.monotonic() - start, out.decode(errors="replace"),
                   err.decode(errors="replace"), tmp / "log", watcher.exits)
+
+
+def launch_two_nodes(tmp: Path, script: str, args: list[str], *, env: dict[str, str], timeout: float = 90,
+                     stop_after: list[int] | None = None, grace: float = 1.0) -> Launch:
+    """Two launchers of one rank each, sharing a master on loopback (``--nnodes 2``): node 0
+    (global rank 0) in ``tmp/node0``, started first, and node 1 once the master port listens (as
+    case 18). Paddle's HTTP master does not pass a failed pod's status on to its peer
+    (``HTTPMaster.set_status`` is a no-op, paddle 3.3.1 ``launch/controllers/master.py``), so, as on
+    two hosts, node 0's launcher never ends rank 0 because rank 1 died: what rank 0 learns of rank
+    1 comes through the node watchers alone. The terminals go to ``tmp/nodeK/terminal.txt``."""
+    port = free_ports(1)[0]
+    cmd = [sys.executable, "-m", "paddle.distributed.launch", "--master", f"127.0.0.1:{port}", "--nnodes", "2",
+           "--nproc_per_node", "1", "--log_dir", "log", str(HERE / script), *args]
+    tag, nodes = tree.new_tag(), [tmp / "node0", tmp / "node1"]
+    watcher, procs = _Watcher(tag), []
+    start = time.monotonic()
+    watcher.start()
+    try:
+        for k, node in enumerate(nodes):
+            node.mkdir(parents=True, exist_ok=True)
+            if k:
+                wait_listening(port, procs[0], start + MASTER_WAIT_S)
+            procs.append(tree.start(cmd, node, tree.tagged_env(env, tag), node / "terminal.txt"))
+        timed_out = not _wait_both(procs, watcher, start + timeout, stop_after, grace)
+        watcher.settle(SETTLE_S)
+    finally:
+        watcher.stop()
+        tree.end_all(procs, tag, grace=0)
+    terminals = "".join((n / "terminal.txt").read_text(errors="replace") for n in nodes if (n / "terminal.txt").exists())
+    return Launch(None if timed_out else procs[0].returncode, time.monotonic() - start, "", terminals,
+                  nodes[0] / "log", watcher.exits, {k: n / "log" / "workerlog.0" for k, n in enumerate(nodes)})
+
+
+
+def _wait_both(procs, watcher, deadline: float, stop_after, grace: float) -> bool:
+    """Until both launchers exit, or ``grace`` s after the ``stop_after`` ranks are gone (True),
+    or the deadline (False)."""
+    gone_since = None
+    while any(p.poll() is None for p in procs):
+        if time.monotonic() >= deadline:
+            return False
+        if stop_after and all(r in watcher.exits for r in stop_after):
+            gone_since = gone_since or time.monotonic()
+            if time.monotonic() - gone_since >= grace:
+                return True
+        time.sleep(0.1)
+    return True
 
 
 def _communicate(proc, watcher, tag, deadline: float, stop_after, grace: float) -> tuple[bytes, bytes]:

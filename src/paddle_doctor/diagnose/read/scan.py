@@ -57,6 +57,8 @@ TRIGGERS: tuple[str, ...] = (
     "NVIDIA-SMI", "nvidia-smi", "libcuda", "NVIDIA driver", "Waiting peer start", "master not ready",
     # issue 23: a file lock's wait (py-spy frames), the launcher's chosen ports
     "file_lock.py", "filelock", "master: ", "start_port: ",
+    # gloo's transport errors, also as a C++ abort's `what():` line, which holds no other trigger
+    "pair.cc",
 ) + RUNNER_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -42,7 +42,10 @@ LAUNCH_ENV = (
          r"pair\.cc:\d+\] TIMEOUT self_rank = (?P<self>-?\d+) pair_rank = (?P<peer>-?\d+)", "peer_closed",
          example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:584] TIMEOUT "
                  "self_rank = 0 pair_rank = 1 peer_str = [127.0.0.1]:2981"),
-    _sig("gloo_reset", r"(?:Read|Write) error \[?[\d.:\[\]]*\]?:? ?Connection reset by peer|Connection closed by peer",
+    # A peer that died mid-transfer: the reading side sees a reset or a closed socket, the sending
+    # side writev's errno (a run of case 08 showed "writev ...: Broken pipe", tests/fixtures/variants/).
+    _sig("gloo_reset", r"(?:Read|Write) error \[?[\d.:\[\]]*\]?:? ?Connection reset by peer|Connection closed by peer|"
+         r"\bwritev \S+: (?:Broken pipe|Connection reset by peer)|pair\.cc:\d+\] Socket (?:unexpectedly )?closed\b",
          "peer_closed",
          example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:576] Read error "
                  "[127.0.0.1]:24502: Connection reset by peer"),

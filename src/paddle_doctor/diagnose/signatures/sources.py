@@ -20,7 +20,9 @@ SOURCES: dict[str, str] = {
     "fleet_terminate": _FLEET + " terminate_local_procs (terminate all the procs)",
     "gloo_size_mismatch": "pp 2.0.2-3.3.1 so: gloo/transport/tcp/pair.cc (enforce op.preamble.length <= op.nbytes)",
     "gloo_peer_closed": "pp 2.0.2-3.3.1 so: gloo/transport/tcp/pair.cc:584 (TIMEOUT self_rank = {} pair_rank = {})",
-    "gloo_reset": "pp 2.0.2-2.6.2 so: gloo/transport/tcp/pair.cc (Read error {}: Connection reset by peer)",
+    "gloo_reset": "pp 2.0.2-2.6.2 so: gloo/transport/tcp/pair.cc (Read error {}: Connection reset by peer); "
+                  "pp 3.3.1 libphi_core.so: gloo/transport/tcp/pair.cc (writev {peer}: {strerror}, "
+                  "Read error {peer}: {strerror}, Socket closed {peer}, Socket unexpectedly closed)",
     "gloo_real_timeout": "pp 2.0.2-3.3.1 so: gloo/transport/tcp/unbound_buffer.cc:80/133 (TIMEOUT)",
     "nccl_async_timeout": "pp 2.5-3.x GPU so: phi/core/distributed/comm_task_manager.cc (Find timeout start but "
                           "not finish task); NCCL watchdog wording of ProcessGroupNCCL",
