@@ -6,11 +6,11 @@ STAMP := $(VENV)/.installed
 
 # The suite runs in parallel (pytest-xdist): most of a real launch is waiting (gloo timeouts, the
 # watchdog's deadline, Paddle's import). Which tests share a worker: tests/conftest.py (XDIST_GROUPS,
-# its scheduler for --dist loadgroup); tests marked `serial` (sub-second wall-clock bounds, CPU
-# timings) run afterwards, alone.
+# its scheduler for --dist loadgroup). No test needs the machine to itself: a wall-clock bound in a
+# test holds under the parallel suite's load (timings belong in bench/).
 JOBS ?= 4
 PYTEST := $(PY) -m pytest -q -p no:cacheprovider
-PARALLEL := -n $(JOBS) --dist loadgroup -m "not serial"
+PARALLEL := -n $(JOBS) --dist loadgroup
 
 .PHONY: test demo unit integration bench clean
 
@@ -21,10 +21,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(PYTEST) $(PARALLEL); parallel=$$?; $(PYTEST) -m serial && exit $$parallel
+	$(PYTEST) $(PARALLEL)
 
 unit: $(STAMP)
-	$(PYTEST) $(PARALLEL) tests/unit; parallel=$$?; $(PYTEST) -m serial tests/unit && exit $$parallel
+	$(PYTEST) $(PARALLEL) tests/unit
 
 integration: $(STAMP)
 	$(PYTEST) $(PARALLEL) tests/integration

@@ -41,14 +41,8 @@ def run_scenario(tmp_path: Path, fault: str, victim: int, world: int, data: str)
                   env=base_env(PADDLE_DOCTOR_WATCHDOG_TIMEOUT=DEADLINE_S), timeout=60, stop_after=survivors)
 
 
-# The heaviest scenario (3 ranks, each with 2 loader workers) failed once beside three other
-# launches on 2 cores (a survivor named the victim but its exit went untimed); it runs alone.
-HEAVY = ("sigkill-w3-loader2",)
-
-
 @pytest.mark.timeout(90)
-@pytest.mark.parametrize("scenario", [pytest.param(s, marks=pytest.mark.serial) if s in HEAVY else s
-                                      for s in SCENARIOS])
+@pytest.mark.parametrize("scenario", SCENARIOS)
 def test_a_rank_lost_before_its_first_word_is_named_by_every_survivor(scenario, tmp_path):
     fault, victim, world, data = SCENARIOS[scenario]
     run = run_scenario(tmp_path, fault, victim, world, data)

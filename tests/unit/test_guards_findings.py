@@ -4,6 +4,7 @@ the runtime's own ``record.write_record`` and the exception hook, into a built l
 processes, no paddle."""
 
 import json
+import threading
 
 import pytest
 
@@ -75,3 +76,28 @@ def test_guard_findings_check_their_kind_and_merge_by_rank():
         guard_finding("verdict", [1], "no such kind")
     both = merged([guard_finding("dead", [2], "rank 2 died"), guard_finding("dead", [1], "rank 1 died")])
     assert (both.code, both.ranks, both.message) == ("dead", (1, 2), "rank 2 died; rank 1 died")
+
+
+def test_a_sigterm_while_the_watchdog_ends_the_rank_waits_for_it(rank0, monkeypatch):
+    """The watchdog writes its record and line, then ends the process itself: the launcher's SIGTERM,
+    arriving meanwhile, must not write a record of its own nor hand the process on to Paddle at once."""
+    waits = []
+    monkeypatch.setattr(hooks.time, "sleep", waits.append)
+    monkeypatch.setattr(STATE, "watchdog_ending", threading.Event())
+    monkeypatch.setattr(STATE, "fired", True)
+    STATE.watchdog_ending.set()
+    hooks._record_term()
+    assert waits == [hooks.WATCHDOG_FINISH_S] and not list(rank0.glob("paddle_doctor_error.*"))
+    assert hooks.WATCHDOG_FINISH_S < 3.0  # the launcher's SIGKILL follows its SIGTERM after 3 s
+
+
+@pytest.mark.parametrize("text, victim", [
+    ("RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:383] writev [127.0.0.1]:50839: Broken pipe",
+     True),
+    ("RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:605] Socket closed [127.0.0.1]:50839", True),
+    ("RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:576] Read error [127.0.0.1]:24502: "
+     "Connection reset by peer", True),
+    ("BrokenPipeError: [Errno 32] Broken pipe", False),
+])
+def test_gloo_s_words_for_a_lost_peer_make_an_exception_a_victim_s(text, victim):
+    assert bool(hooks.VICTIM_RE.search(text)) is victim

@@ -89,10 +89,11 @@ class FakeStore:
         return self.data[key]
 
 
-@pytest.mark.serial  # bounds of 1 s and 0.1 s on the wall clock
 def test_the_store_client_never_blocks_past_its_deadline_and_then_fails_at_once():
+    """Bounds that hold under the parallel suite: the call that waits gives up after its 1 s, not
+    later than 3 s; the next one does not wait at all (under half its 1 s)."""
     fake = FakeStore()
-    store = StoreClient(fake, call_timeout=0.3)
+    store = StoreClient(fake, call_timeout=1.0)
     store.publish("plan/0", "hello")
     assert store.ready("plan/0") and store.read("plan/0") == "hello"
     assert not store.ready("plan/1")
@@ -101,11 +102,11 @@ def test_the_store_client_never_blocks_past_its_deadline_and_then_fails_at_once(
     start = time.monotonic()
     with pytest.raises(StoreTimeoutError, match="is rank 0, which hosts it, alive"):
         store.add("n", 1)
-    assert time.monotonic() - start < 1.0
+    assert 1.0 <= time.monotonic() - start < 3.0
     start = time.monotonic()  # its request is still on the socket: the client is broken for good
     with pytest.raises(StoreTimeoutError, match=r"did not answer add\('n'\)"):
         store.ready("plan/0")
-    assert time.monotonic() - start < 0.1
+    assert time.monotonic() - start < 0.5
 
 
 def test_worker_runs_calls_in_order_and_survives_a_stuck_one():

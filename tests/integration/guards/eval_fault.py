@@ -8,8 +8,8 @@ FAULT (on rank VICTIM, default 1, at evaluation step 2 of 4):
   sigstop        the rank SIGSTOPs itself (a stuck rank: every thread frozen)
   exception      the rank raises ValueError
   slow           the rank sleeps 20 s in one step (its heartbeat thread keeps running)
-  alive          the rank sleeps PDOC_SLOW_S (default 60) in one step, then in the next step a regex in C that
-                 holds the GIL for PDOC_GIL_S (default 30: its heartbeat thread is starved)
+  alive          the rank sleeps PDOC_SLOW_S (default 60) in one step, then in the next step one C call
+                 holds the GIL for PDOC_GIL_S (default 25, under gloo's 30: its heartbeat thread is starved)
   only_rank0     after the loop, rank 0 alone calls all_reduce (keeping the best score)
   gather_shapes  the last batch has 3 rows on the victim, 4 elsewhere, and every step all_gathers
   uneven         the victim has 2 more batches; every step all_reduces running stats
@@ -18,9 +18,9 @@ The loop runs inside ``paddle_doctor.runtime.guards.watchdog.guarded("evaluate")
 """
 
 import contextlib
-import math
+import ctypes
+import ctypes.util
 import os
-import re
 import signal
 import sys
 import time
@@ -49,8 +49,8 @@ def mark(what):
 def inject(fault, step):
     if fault == "alive" and step == 3:
         # The GIL hold comes a step after the slow one: each is then waited out by its own
-        # all_reduce, under gloo's fixed 30 s (the hold overshoots its target by up to ~3x).
-        held = hold_gil(float(os.environ.get("PDOC_GIL_S", "30")))
+        # all_reduce, under gloo's fixed 30 s.
+        held = hold_gil(float(os.environ.get("PDOC_GIL_S", "25")))
         print(f"PDOC_GIL_HELD {held:.2f}", flush=True)
     if step != 2 or fault in ("none", "only_rank0", "gather_shapes", "uneven"):
         return
@@ -68,28 +68,22 @@ def inject(fault, step):
 
 
 def hold_gil(seconds):
-    """One call into the regex engine that takes about ``seconds`` s: it never releases the GIL.
-    Backtracking on (x+x+)+y doubles its time with each x; calibrated on this machine first."""
-    pattern = re.compile(r"(x+x+)+y")
-    n, took = 14, 0.0
-    while took < 0.05:
-        n += 1
-        t0 = time.perf_counter()
-        pattern.match("x" * n)
-        took = time.perf_counter() - t0
-    # The fastest of three timings at this size: one taken while the machine is busy would make the
-    # real call too short once the load drops (a 6 s hold once took 5.05 s under a parallel suite).
-    took = min([took] + [_timed(pattern, n) for _ in range(2)])
-    n += max(0, math.ceil(math.log2(1.3 * seconds / took)))
+    """One C call that keeps the GIL for ``seconds`` s: libc's nanosleep through ``ctypes.PyDLL``,
+    whose calls do not release the GIL, so the rank's heartbeat thread is starved the whole time
+    (as in a C extension that never releases it). Exact whatever the machine's load, and it costs
+    no CPU: a backtracking regex, used before, was sized by timing it, and under the parallel
+    suite held 5.6 s for 6 or grew toward gloo's 30 s, so the test had to run alone."""
+    libc = ctypes.PyDLL(ctypes.util.find_library("c") or None, use_errno=True)
+    whole, part = divmod(seconds, 1.0)
+    want, left = Timespec(int(whole), int(part * 1e9)), Timespec()
     t0 = time.perf_counter()
-    pattern.match("x" * n)
+    while libc.nanosleep(ctypes.byref(want), ctypes.byref(left)) != 0:  # a signal woke it: sleep the rest
+        want = Timespec(left.tv_sec, left.tv_nsec)
     return time.perf_counter() - t0
 
 
-def _timed(pattern, n):
-    t0 = time.perf_counter()
-    pattern.match("x" * n)
-    return time.perf_counter() - t0
+class Timespec(ctypes.Structure):
+    _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
 
 
 def evaluate(model, rank, fault, victim):

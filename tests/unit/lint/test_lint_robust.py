@@ -56,7 +56,6 @@ def test_empty_file_and_null_bytes(tmp_path):
     assert ["NUL" in m or "null" in m for m in _unchecked(result)] == [True]
 
 
-@pytest.mark.serial  # times CPU work: alone, not beside four launches on two cores
 def test_a_50_mb_file_is_skipped_quickly(tmp_path):
     line = b"import paddle.distributed as dist  # " + b"x" * 60 + b"\n"
     data = line * (50 * 1024 * 1024 // len(line))

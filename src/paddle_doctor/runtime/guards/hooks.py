@@ -33,10 +33,12 @@ from paddle_doctor.runtime.guards.guardstate import STATE
 # A symptom of another rank's failure: gloo's peer-closed and real timeouts, NCCL, and a DataLoader
 # worker that the launcher's SIGTERM (sent to the whole process group) ended first.
 VICTIM_RE = re.compile(r"pair\.cc:\d+\] TIMEOUT|Connection (?:reset|closed) by peer|unbound_buffer\.cc|"
+                       r"\bwritev \S+: Broken pipe|pair\.cc:\d+\] Socket (?:unexpectedly )?closed|"
                        r"[Nn][Cc][Cc][Ll]|EnforceNotMet|preamble|DataLoader .*killed by signal: Terminated")
 VICTIM_WAIT_S = 1.0  # how long a failed collective waits for the watchdog to name the vanished peer
 TERM_WAIT_S = 0.5
 TERM_HANDOFF_S = 2.0  # the main thread's wait for the signal thread to take SIGTERM over
+WATCHDOG_FINISH_S = 2.0  # within the 3 s the launcher leaves between its SIGTERM and its SIGKILL
 
 _state = {"excepthook": False, "signals": False, "disabled": False, "term_started": False}
 # What the peers' state says (the watchdog: peer_finding, peer_report, mesh, announce_end, fatal_line,
@@ -206,6 +208,11 @@ def _on_term() -> None:
 
 
 def _record_term() -> None:
+    if STATE.watchdog_ending.is_set():
+        # The launcher's SIGTERM came while the watchdog writes its record and line: it ends the
+        # process itself in a moment (under load, handing SIGTERM on at once lost both, once).
+        time.sleep(WATCHDOG_FINISH_S)
+        return
     if _state["disabled"] or STATE.fired:
         return
     watchdog = _peers["view"]
