@@ -9,6 +9,10 @@ STAMP := $(VENV)/.installed
 # its scheduler for --dist loadgroup). No test needs the machine to itself: a wall-clock bound in a
 # test holds under the parallel suite's load (timings belong in bench/).
 JOBS ?= 4
+# Python's default: cache bytecode (__pycache__/, git-ignored). A machine-wide PYTHONDONTWRITEBYTECODE
+# (this one has it) makes each of the suite's ~500 processes compile paddle_doctor again (0.1 s of a
+# CLI call's 0.22 s) and each xdist worker redo pytest's assertion rewriting.
+unexport PYTHONDONTWRITEBYTECODE
 PYTEST := $(PY) -m pytest -q -p no:cacheprovider
 PARALLEL := -n $(JOBS) --dist loadgroup
 
