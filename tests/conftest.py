@@ -60,15 +60,20 @@ def run_cli():
 # Which tests share one xdist worker (`make test`: -n 4 --dist loadgroup). The watchdog tests
 # time a 10 s (3 s) deadline against a 15 s bound: each file's launches run one at a time (the
 # two files side by side: under a load average of 15, with no grouping at all, the slowest
-# survivor was gone 10.02 s after its fault). The evaluate modules run their one-process
-# reference once per worker. Grouping is done by this scheduler because pytest-xdist 3.8 marks a
-# test's group on `item._nodeid`, which pytest 9 no longer reads (the xdist_group mark is lost).
+# survivor was gone 10.02 s after its fault). A module- or session-scoped fixture runs once per
+# worker that takes one of its tests: the evaluate modules' launches and one-process references,
+# and the checkpoints tests/unit/ckpt/ writes with paddle.save, are made once in a group (spread
+# over four workers, edges' launch ran four times). A key ending in "/" groups a folder. Grouping
+# is done by this scheduler because pytest-xdist 3.8 marks a test's group on `item._nodeid`,
+# which pytest 9 no longer reads (the xdist_group mark is lost).
 XDIST_GROUPS = {
     "tests/integration/test_guards_faults.py": "guards_faults",
     "tests/integration/test_guards_first_sample.py": "guards_first_sample",
     "tests/integration/test_guards_two_nodes.py": "guards_first_sample",
     "tests/integration/test_evaluate_parity.py": "evaluate_parity",
     "tests/integration/test_evaluate_suites.py": "evaluate_suites",
+    "tests/integration/test_evaluate_edges.py": "evaluate_edges",
+    "tests/unit/ckpt/": "ckpt_unit",
 }
 
 
@@ -97,6 +102,9 @@ def xdist_scope(nodeid: str) -> str:
     path = nodeid.split("::", 1)[0]
     if path in XDIST_GROUPS:
         return XDIST_GROUPS[path]
+    folder = next((key for key in XDIST_GROUPS if key.endswith("/") and path.startswith(key)), None)
+    if folder is not None:
+        return XDIST_GROUPS[folder]
     return path if path.startswith("tests/unit/") else nodeid
 
 
