@@ -121,24 +121,33 @@ def launch_two_nodes(tmp: Path, script: str, args: list[str], *, env: dict[str, 
                   nodes[0] / "log", watcher.exits, {k: n / "log" / "workerlog.0" for k, n in enumerate(nodes)})
 
 
-
 def _wait_both(procs, watcher, deadline: float, stop_after, grace: float) -> bool:
-    """Until both launchers exit, or ``grace`` s after the ``stop_after`` ranks are gone (True),
-    or the deadline (False)."""
-    gone_since = None
+    """Until both launchers exit or the ``stop_after`` ranks are gone (True), or the deadline (False)."""
+    stopped = _StopAfter(watcher, stop_after, grace)
     while any(p.poll() is None for p in procs):
         if time.monotonic() >= deadline:
             return False
-        if stop_after and all(r in watcher.exits for r in stop_after):
-            gone_since = gone_since or time.monotonic()
-            if time.monotonic() - gone_since >= grace:
-                return True
+        if stopped.done():
+            return True
         time.sleep(0.1)
     return True
 
 
+class _StopAfter:
+    """True ``grace`` s after the ranks ``ranks`` were all seen gone (never without ranks)."""
+
+    def __init__(self, watcher, ranks, grace: float):
+        self.watcher, self.ranks, self.grace, self.since = watcher, ranks, grace, None
+
+    def done(self) -> bool:
+        if not self.ranks or not all(r in self.watcher.exits for r in self.ranks):
+            return False
+        self.since = self.since or time.monotonic()
+        return time.monotonic() - self.since >= self.grace
+
+
 def _communicate(proc, watcher, tag, deadline: float, stop_after, grace: float) -> tuple[bytes, bytes]:
-    gone_since = None
+    stopped = _StopAfter(watcher, stop_after, grace)
     while True:
         try:
             return proc.communicate(timeout=0.25)
@@ -147,11 +156,9 @@ def _communicate(proc, watcher, tag, deadline: float, stop_after, grace: float) 
         if time.monotonic() >= deadline:
             end_all(proc, tag)
             return b"", b"(timed out)"
-        if stop_after and all(r in watcher.exits for r in stop_after):
-            gone_since = gone_since or time.monotonic()
-            if time.monotonic() - gone_since >= grace:
-                end_all(proc, tag)
-                return proc.communicate(timeout=10)
+        if stopped.done():
+            end_all(proc, tag)
+            return proc.communicate(timeout=10)
 
 
 def run_cli(args: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float = 60):

@@ -8,7 +8,6 @@ writes are atomic under the GIL, so no lock is needed for these snapshots.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,9 +38,9 @@ class State:
     unwound: tuple | None = None  # (phase, step) an exception left, for its record
     checking: bool = False  # the main thread waits for the peers' fingerprints (check mode)
     fired: bool = False  # the watchdog or a signal handler is ending this process
-    # Set while the watchdog ends this process (its record, its line, then os._exit): a SIGTERM
-    # that comes meanwhile waits for it instead of handing the process to Paddle's handler.
-    watchdog_ending: threading.Event = field(default_factory=threading.Event)
+    # The watchdog is ending this process (its record, its line, then os._exit): a SIGTERM that
+    # comes meanwhile waits for it instead of handing the process to Paddle's handler.
+    watchdog_ending: bool = False
 
     def phase(self) -> str | None:
         return self.regions[-1].name if self.regions else None

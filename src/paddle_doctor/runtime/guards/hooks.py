@@ -208,7 +208,7 @@ def _on_term() -> None:
 
 
 def _record_term() -> None:
-    if STATE.watchdog_ending.is_set():
+    if STATE.watchdog_ending:
         # The launcher's SIGTERM came while the watchdog writes its record and line: it ends the
         # process itself in a moment (under load, handing SIGTERM on at once lost both, once).
         time.sleep(WATCHDOG_FINISH_S)

@@ -194,7 +194,7 @@ def fire(finding: Finding, m: heartbeat.Mesh | None = None) -> None:
         if STATE.fired:
             return
         STATE.fired = True
-        STATE.watchdog_ending.set()
+        STATE.watchdog_ending = True
     path = _record.write_record("watchdog", finding=finding, peers=peer_report(m or _mesh))
     line = fatal_line(finding, path)
     _record.add_message(line)
