@@ -99,3 +99,34 @@ def test_a_sigterm_while_the_watchdog_ends_the_rank_waits_for_it(rank0, monkeypa
 ])
 def test_gloo_s_words_for_a_lost_peer_make_an_exception_a_victim_s(text, victim):
     assert bool(hooks.VICTIM_RE.search(text)) is victim
+
+
+def test_a_victim_s_exception_names_the_culprit_before_it_tells_the_peers(rank0, monkeypatch):
+    """A SIGTERM can end the rank as soon as it is marked as ending: the naming line comes first."""
+    calls = []
+    culprit = Finding(code="uneven", cause="uneven_eval_batches", message="rank 1 ran one batch more", ranks=(1,))
+
+    class View:
+        def peer_finding(self, wait):
+            return culprit
+
+        def peer_report(self, mesh):
+            return {}
+
+        def mesh(self):
+            return None
+
+        def fatal_line(self, finding, path):
+            return f"[paddle-doctor] watchdog on rank 0: {finding.message}. Ending this rank"
+
+        def emit(self, line):
+            calls.append(("emit", STATE.fired, line))
+
+        def announce_end(self, ok, why, finding):
+            calls.append(("announce", STATE.fired, why))
+
+    monkeypatch.setitem(hooks._peers, "view", View())
+    exc = RuntimeError("[/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:383] writev [127.0.0.1]:5: Broken pipe")
+    hooks.on_exception(RuntimeError, exc, None)
+    assert [c[:2] for c in calls] == [("emit", False), ("announce", True)]
+    assert "This rank ends" in calls[0][2] and "rank 1 ran one batch more" in calls[0][2]

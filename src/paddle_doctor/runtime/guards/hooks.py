@@ -72,12 +72,14 @@ def on_exception(etype, exc, tb) -> None:
                                 peers=watchdog.peer_report(watchdog.mesh()))
     if trouble:
         _record.add_message(trouble)
-    STATE.fired = True  # this exception ends the rank: the watchdog must not cut its traceback short
-    watchdog.announce_end(False, etype.__name__, finding)
+    # The line first: the launcher's SIGTERM follows a peer's end within its 1 s poll, and once
+    # fired is set, that SIGTERM ends the rank at once (announcing first lost the line, under load).
     if blamed is not None:
         line = watchdog.fatal_line(blamed, path).replace("Ending this rank", "This rank ends")
         _record.add_message(line)
         watchdog.emit(line)
+    STATE.fired = True  # this exception ends the rank: the watchdog must not cut its traceback short
+    watchdog.announce_end(False, etype.__name__, finding)
 
 
 _record.use_exception_handler(on_exception)  # ``record()`` blocks use this hook: no import back
