@@ -3,8 +3,9 @@
 Every lens declares its rules where their checks live, each one a rule of the shared protocol
 (:mod:`paddle_doctor.rules`: ``code``, ``cause``, ``message``, ``docs``, ``check``), and collects
 them in one registry: lint rules (``lint.rules.RULES``), env checks (``envcheck.checks.CHECKS``),
-log signatures (``diagnose.signatures.CAUSE_SIGNATURES``), guard kinds (``contract.GUARD_RULES``)
-and smoke checks (``smoke.results.SMOKE_CHECKS``). This module reads every registry through that
+log signatures (``diagnose.signatures.CAUSE_SIGNATURES``), guard kinds (``contract.GUARD_RULES``),
+smoke checks (``smoke.results.SMOKE_CHECKS``) and diagnose's reasoning rules and refiners
+(``diagnose.rules.RULES``). This module reads every registry through that
 one shape; the catalog (a leaf) holds none of them, so nothing is typed twice. ``explain`` and
 ``docs/causes.md`` show what this module collects, and tests check that every rule of every
 registry satisfies the protocol and names a cause of the catalog. Nothing here imports paddle.
@@ -31,21 +32,23 @@ class Links:
     signatures: tuple[str, ...] = ()
     guard_kinds: tuple[str, ...] = ()
     smoke_checks: tuple[str, ...] = ()
+    diagnose_rules: tuple[str, ...] = ()
 
 
-LENSES = ("lint_rules", "env_checks", "signatures", "guard_kinds", "smoke_checks")
+LENSES = ("lint_rules", "env_checks", "signatures", "guard_kinds", "smoke_checks", "diagnose_rules")
 
 
 def registries() -> dict[str, tuple[Rule, ...]]:
     """lens -> its rules, in declaration order (imported here: ``explain`` needs them only now)."""
     from .contract import GUARD_RULES
+    from .diagnose.rules import RULES as DIAGNOSE_RULES
     from .diagnose.signatures import CAUSE_SIGNATURES
     from .envcheck.checks import CHECKS as ENV_CHECKS
     from .lint.rules import RULES
     from .smoke.results import SMOKE_CHECKS
 
     return {"lint_rules": RULES, "env_checks": tuple(ENV_CHECKS.values()), "signatures": CAUSE_SIGNATURES,
-            "guard_kinds": GUARD_RULES, "smoke_checks": SMOKE_CHECKS}
+            "guard_kinds": GUARD_RULES, "smoke_checks": SMOKE_CHECKS, "diagnose_rules": DIAGNOSE_RULES}
 
 
 def references() -> dict[str, list[tuple[str, str]]]:

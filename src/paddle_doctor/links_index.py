@@ -13,6 +13,7 @@ BACKLINKS = {
         'signatures': ('nccl_async_timeout', 'ours_StoreTimeoutError',),
         'guard_kinds': ('stuck', 'missing',),
         'smoke_checks': ('barrier',),
+        'diagnose_rules': ('lone_collective_timeout',),
     },
     CauseId.concurrent_checkpoint_write: {
         'lint_rules': ('PDL303',),
@@ -20,6 +21,7 @@ BACKLINKS = {
     CauseId.config_error: {
         'signatures': ('fleet_local_ip_not_in_ips', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
+        'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined',),
     },
     CauseId.cuda_arch_unsupported: {
         'signatures': ('cuda_arch',),
@@ -35,16 +37,19 @@ BACKLINKS = {
         'lint_rules': ('PDL501',),
         'env_checks': ('gpu_visible',),
         'signatures': ('no_device',),
+        'diagnose_rules': ('launch_devices_contradict',),
     },
     CauseId.dataloader_worker_crash: {
         'signatures': ('dl_killed_other', 'dl_worker_exited', 'dl_worker_caught', 'dl_worker_signal', 'dl_reader_thread', 'dl_blocking_queue',),
         'smoke_checks': ('dataloader_workers',),
+        'diagnose_rules': ('stuck_in_dataloader',),
     },
     CauseId.dataparallel_unused_parameters: {
         'signatures': ('unused_params',),
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'launch_device_frame',),
+        'diagnose_rules': ('launch_devices_contradict',),
     },
     CauseId.duplicate_openmp_runtime: {
         'signatures': ('omp_duplicate',),
@@ -66,6 +71,7 @@ BACKLINKS = {
     CauseId.host_oom_killed: {
         'signatures': ('dl_killed_kill', 'kernel_oom_killer', 'shell_killed',),
         'guard_kinds': ('dead',),
+        'diagnose_rules': ('silent_death',),
     },
     CauseId.host_out_of_memory: {
         'signatures': ('cpu_oom',),
@@ -73,12 +79,16 @@ BACKLINKS = {
     CauseId.launcher_bug: {
         'signatures': ('launcher_frame',),
     },
+    CauseId.launcher_port_race: {
+        'diagnose_rules': ('launcher_chose_the_port',),
+    },
     CauseId.launcher_python_not_found: {
         'signatures': ('launcher_python_missing',),
     },
     CauseId.main_guard_missing: {
         'lint_rules': ('PDL201', 'PDL202',),
         'signatures': ('main_guard',),
+        'diagnose_rules': ('spawn_child_failed',),
     },
     CauseId.missing_dist_env: {
         'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group',),
@@ -100,6 +110,7 @@ BACKLINKS = {
     CauseId.nccl_version_mismatch: {
         'env_checks': ('nccl_version',),
         'signatures': ('nccl_warn_driver', 'nccl_init_cuda_error', 'nccl_version',),
+        'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
         'signatures': ('paddle_api_missing',),
@@ -111,12 +122,14 @@ BACKLINKS = {
     CauseId.python_exception: {
         'signatures': ('ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'exception',),
         'guard_kinds': ('failed',),
+        'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },
     CauseId.rank_divergent_collective: {
         'lint_rules': ('PDL101', 'PDL102', 'PDL103',),
         'signatures': ('ours_CollectiveMismatchError', 'ours_StateSchemaError',),
         'guard_kinds': ('mismatch',),
         'smoke_checks': ('train_step',),
+        'diagnose_rules': ('rank_left_first', 'real_timeout',),
     },
     CauseId.rank_local_metric: {
         'lint_rules': ('PDL402',),
@@ -125,6 +138,7 @@ BACKLINKS = {
     CauseId.residual_dist_env: {
         'env_checks': (CauseId.residual_dist_env,),
         'signatures': ('selected_devices_not_set',),
+        'diagnose_rules': ('lone_rendezvous', 'leftover_paddle_env',),
     },
     CauseId.sampler_too_few_samples: {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
@@ -139,6 +153,7 @@ BACKLINKS = {
     },
     CauseId.stale_download_lock: {
         'signatures': ('lock_timeout',),
+        'diagnose_rules': ('waits_in_file_lock',),
     },
     CauseId.stale_process_holding_gpu: {
         'env_checks': ('stale_processes',),
@@ -160,16 +175,23 @@ BACKLINKS = {
         'lint_rules': ('PDL104',),
         'signatures': ('gloo_size_mismatch',),
         'guard_kinds': ('uneven',),
+        'diagnose_rules': ('uneven_steps_per_epoch', 'peer_exited_cleanly',),
+    },
+    CauseId.uneven_train_batches: {
+        'diagnose_rules': ('uneven_steps_per_epoch',),
     },
     CauseId.unknown: {
         'signatures': ('ours_GuardError', 'ours_PaddleDoctorError',),
+        'diagnose_rules': ('real_timeout_peers_unseen', 'failed_without_error', 'cause_not_given', 'error_without_cause',),
     },
     CauseId.windows_no_nccl: {
         'env_checks': ('platform',),
         'signatures': ('no_nccl_context', CauseId.windows_no_nccl,),
+        'diagnose_rules': ('windows_distributed',),
     },
     CauseId.wrong_host_ip: {
         'env_checks': ('host_ip',),
         'signatures': ('fleet_local_ip_loopback',),
+        'diagnose_rules': ('endpoints_never_ready', 'retries_own_port', 'rendezvous_never_met', 'loopback_endpoint',),
     },
 }

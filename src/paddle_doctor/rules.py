@@ -5,6 +5,9 @@ A rule is declared once, where its check lives, and says everything about itself
 
 - ``code``: its stable name (``PDL101``, ``shm_size``, ``gloo_size_mismatch``, ``dead``, ``smoke.barrier``);
 - ``cause``: the catalog cause it points at (a :class:`~paddle_doctor.catalog.ids.CauseId` member);
+  a rule that names the cause of what it matched (a reasoning rule of diagnose that defers to the
+  log signature or the code table it read) has ``cause`` None and says what it defers to in
+  ``defers_to``; a rule that may name several causes lists them all in ``causes``;
 - ``message``: what it reports, in one line;
 - ``docs``: a :class:`Docs` pair, ``wrong``/``right`` (code a lint rule reports and the same code fixed)
   or ``source``/``example`` (where the message or check comes from, and a line it produces);
@@ -12,7 +15,8 @@ A rule is declared once, where its check lives, and says everything about itself
   process (guards and smoke checks run inside the workers, under paddle), its dotted location.
 
 Each lens's own record type (``lint.codes.Rule``, ``envcheck.checks.base.Check``,
-``diagnose.signatures.model.Signature``, ``contract.GuardKind``, ``smoke.results.SmokeCheck``) has
+``diagnose.signatures.model.Signature``, ``contract.GuardKind``, ``smoke.results.SmokeCheck``,
+``diagnose.verdict.VerdictRule``) has
 these attributes, so :class:`Rule` is a structural protocol, not a base class; each lens collects
 its registry from its declarations, and :mod:`paddle_doctor.links` reads every registry through
 this one shape. ``docs/rules.md`` shows a worked example per lens. A leaf: it imports only the
@@ -71,7 +75,7 @@ def problems(rule: Any) -> list[str]:
     out = []
     if not code:
         out.append(f"{rule!r}: empty code")
-    if not isinstance(rule.cause, CauseId):
+    if not isinstance(rule.cause, CauseId) and not (rule.cause is None and getattr(rule, "defers_to", "")):
         out.append(f"{code}: cause {rule.cause!r} is not a CauseId member")
     if not rule.message or "\n" in rule.message:
         out.append(f"{code}: the message must be one non-empty line")
@@ -82,6 +86,12 @@ def problems(rule: Any) -> list[str]:
     return out
 
 
+def causes_of(rule: Rule) -> tuple[CauseId, ...]:
+    """Every cause ``rule`` may name (none for a rule that defers to what it matched)."""
+    return tuple(getattr(rule, "causes", (rule.cause,) if rule.cause is not None else ()))
+
+
 def pairs(rules: Iterable[Rule]) -> list[tuple[str, CauseId]]:
-    """(code, cause) of each rule, in declaration order: what the catalog's back-links read."""
-    return [(rule.code, rule.cause) for rule in rules]
+    """(code, cause) of each rule and each cause it may name, in declaration order: what the
+    catalog's back-links read."""
+    return [(rule.code, cause) for rule in rules for cause in causes_of(rule)]

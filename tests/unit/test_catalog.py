@@ -107,8 +107,9 @@ def test_kinds():
 
 
 def test_every_back_link_points_at_a_cause_of_the_catalog():
-    """The lenses' own tables (lint rules, env checks, signatures, guard kinds, smoke checks) name
-    only real cause ids, and each name points at one cause."""
+    """The lenses' own tables (lint rules, env checks, signatures, guard kinds, smoke checks, diagnose
+    rules) name only real cause ids, and each name points at one cause (a diagnose rule may name
+    several: uneven steps per epoch are a training's or an evaluation's)."""
     refs = references()
     assert set(refs) == set(LENSES)
     for lens, pairs in refs.items():
@@ -116,7 +117,8 @@ def test_every_back_link_points_at_a_cause_of_the_catalog():
         owner: dict[str, str] = {}
         for name, cause in pairs:
             assert cause in cause_ids(), f"{lens} {name} -> {cause!r}, not in the catalog"
-            assert owner.setdefault(name, cause) == cause, f"{lens} {name} -> {owner[name]} and {cause}"
+            if lens != "diagnose_rules":
+                assert owner.setdefault(name, cause) == cause, f"{lens} {name} -> {owner[name]} and {cause}"
 
 
 def test_back_links_come_from_the_code_not_the_catalog():

@@ -217,7 +217,7 @@ def test_lone_store_timeout_with_leftover_paddle_vars_is_residual_env(tmp_path):
 
 def test_a_watchdogs_inferred_ending_yields_to_the_culprits_own_log():
     """A survivor's "rank 2 crashed" is how it ended; rank 2's own log (gloo's size check) says why."""
-    from paddle_doctor.diagnose.paths import _prefer
+    from paddle_doctor.diagnose.rootcause import prefer as _prefer
     from paddle_doctor.findings import Finding
 
     crashed = Finding("crashed", "segfault", "rank 2 crashed in native code", ranks=(2,))

@@ -13,7 +13,7 @@ import pytest
 
 from paddle_doctor.catalog.ids import CauseId
 from paddle_doctor.diagnose import diagnose_paths
-from paddle_doctor.diagnose.facts.stalls import parse_progress
+from paddle_doctor.diagnose.rules.stalls import parse_progress
 
 WILD = Path(__file__).resolve().parents[1] / "fixtures" / "wild"
 

@@ -15,7 +15,8 @@ from ..render.causes import render_cause_text, render_list_text
 @click.argument("cause_id", required=False)
 @click.option("--list", "list_all", is_flag=True, help="List every cause id with its title.")
 def command(cause_id: str | None, list_all: bool) -> None:
-    """Explain a cause id from the catalog (the ids diagnose, lint and env report), or a lint rule (PDL101)."""
+    """Explain a cause id from the catalog (the ids diagnose, lint and env report), a lint rule (PDL101),
+    or a reasoning rule of diagnose (the `code` of its JSON verdict: silent_death, real_timeout, ...)."""
     if list_all or not cause_id:
         click.echo(render_list_text(), nl=False)
         return
@@ -25,7 +26,11 @@ def command(cause_id: str | None, list_all: bool) -> None:
     try:
         cause = get_cause(cause_id)
     except UnknownCauseError:
-        close = difflib.get_close_matches(cause_id, cause_ids(), n=3)
+        if _explain_reasoning_rule(cause_id):
+            return
+        from ..diagnose.rules import BY_CODE
+
+        close = difflib.get_close_matches(cause_id, [*cause_ids(), *BY_CODE], n=3)
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
         click.echo(f"paddle-doctor explain: error: unknown cause id '{cause_id}'.{hint} "
                    "See `paddle-doctor explain --list`.", err=True)
@@ -43,3 +48,14 @@ def _explain_rule(code: str) -> None:
                    err=True)
         sys.exit(2)
     click.echo(rule_text(rule), nl=False)
+
+
+def _explain_reasoning_rule(code: str) -> bool:
+    """Show diagnose's reasoning rule ``code`` (imported only now: the rules cost start-up time)."""
+    from ..diagnose.rules import BY_CODE
+    from ..render.causes import render_rule_text
+
+    rule = BY_CODE.get(code)
+    if rule is not None:
+        click.echo(render_rule_text(rule), nl=False)
+    return rule is not None

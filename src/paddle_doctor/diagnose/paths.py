@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from ..findings import Diagnosis, Finding
-from .facts.devices import collect_device_facts, with_device_facts
+from .refine.devices import collect_device_facts
 from .read.readall import read_all
 from .ranks import LauncherFacts, RankState, collect
 from .records import load_records, verdict_from_records
 from .report import rank_findings, rank_rows
 from .rootcause import decide
 from .read.sources import DiagnoseInputError, discover, env_by_rank
-from ..catalog.ids import CauseId
 
 def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
     """Diagnose the logs under ``paths`` (dirs, files, or "-" for ``stdin``).
@@ -25,35 +24,12 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
         raise DiagnoseInputError(f"nothing could be read ({reasons})")
     ranks, unranked, facts = collect(readable)
     records = load_records([s.path for s in sources if s.role == "record"])
-    root = _prefer(verdict_from_records(records), decide(ranks, unranked, facts))
-    root = with_device_facts(root, collect_device_facts([e for f in readable for e in f.events], env_by_rank(sources),
-                                                        {s.path: s.node for s in sources}))
+    devices = collect_device_facts([e for f in readable for e in f.events], env_by_rank(sources),
+                                   {s.path: s.node for s in sources})
+    root = decide(ranks, unranked, facts, verdict_from_records(records), devices)
     for rank in records:  # a rank known only from its error record still gets a row
         ranks.setdefault(rank, RankState(rank))
     return _build(root, ranks, facts, readable, skipped, records)
-
-
-# A peer's watchdog only infers how a rank ended (its process vanished: "dead"; a native crash dump:
-# "crashed"). When the culprit's own log names a cause (gloo's size check aborting it, a CUDA error
-# before the abort), that log says why, and wins.
-INFERRED_ENDINGS = ("dead", "crashed")
-# Likewise a rank's own "Blocking queue is killed" says only that its DataLoader workers died; the
-# workers' lines in its log (a SIGBUS in /dev/shm, the OOM killer's signal) say why.
-SYMPTOM_CAUSES = (CauseId.dataloader_worker_crash,)
-
-
-def _prefer(from_records: Finding | None, from_logs: Finding | None) -> Finding | None:
-    if from_records is None or from_logs is None:
-        return from_records or from_logs
-    if from_records.code in INFERRED_ENDINGS:
-        vague = ("unknown", from_records.cause)
-    elif from_records.cause in SYMPTOM_CAUSES:
-        vague = ("unknown", CauseId.python_exception, from_records.cause)
-    else:
-        return from_records
-    if from_logs.ranks == from_records.ranks and from_logs.cause not in vague:
-        return from_logs
-    return from_records
 
 
 def _build(root: Finding | None, ranks: dict[int, RankState], facts: LauncherFacts, files: list,

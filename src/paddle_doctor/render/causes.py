@@ -1,7 +1,8 @@
 """Render the cause catalog: Markdown for ``docs/causes.md``, plain text for ``paddle-doctor explain``.
 
 Each cause is shown with what points at it in the code (lint rules, env checks, log signatures,
-guard kinds, smoke checks: ``paddle_doctor.links``). Pure functions: they return strings and never
+guard kinds, smoke checks, diagnose's reasoning rules: ``paddle_doctor.links``); a reasoning rule
+of diagnose is shown on its own by :func:`render_rule_text`. Pure functions: they return strings and never
 print. Regenerate the doc with::
 
     python -m paddle_doctor.render.causes > docs/causes.md
@@ -82,9 +83,9 @@ def _md_header(count: int) -> str:
             "it. The ids are stable: `paddle-doctor diagnose` reports them as "
             "`root_cause.category`, and `paddle-doctor explain ID` prints the same entry in the "
             "terminal. Under each cause: the lint rules (`paddle-doctor lint`), env checks "
-            "(`paddle-doctor env`), log signatures (`diagnose`), guard kinds (the runtime guards) "
-            "and smoke checks (`paddle-doctor smoke`) that point at it, read from their own tables "
-            "in the code.",
+            "(`paddle-doctor env`), log signatures (`diagnose`), guard kinds (the runtime guards), "
+            "smoke checks (`paddle-doctor smoke`) and diagnose's reasoning rules (`paddle-doctor "
+            "explain RULE` shows one) that point at it, read from their own tables in the code.",
             "Kinds: **crash** takes the job down; **corruption** gives a wrong result without "
             f"crashing. {GUIDES_MARKDOWN}",
         ]
@@ -140,12 +141,30 @@ def render_cause_text(cause: Cause) -> str:
 
 
 LINK_LABELS = {"lint_rules": "Lint rules", "env_checks": "Env checks", "signatures": "Log signatures",
-               "guard_kinds": "Guard kinds", "smoke_checks": "Smoke checks"}
+               "guard_kinds": "Guard kinds", "smoke_checks": "Smoke checks", "diagnose_rules": "Diagnose rules"}
 
 
 def _related(links: Links) -> list[tuple[str, tuple[str, ...]]]:
     """(label, names) for every lens, in a fixed order; empty lenses included (the doc says "none")."""
     return [(label, getattr(links, lens)) for lens, label in LINK_LABELS.items()]
+
+
+def render_rule_text(rule) -> str:
+    """One reasoning rule of diagnose (a ``diagnose.verdict.VerdictRule``) for ``paddle-doctor
+    explain CODE``, ending with a newline."""
+    causes = ", ".join(str(c) for c in (rule.causes or ()))
+    names = (f"{causes} (paddle-doctor explain {str(rule.causes[0])})" if causes
+             else f"the one named by {rule.defers_to}")
+    return "\n".join([
+        f"{rule.code}: a reasoning rule of paddle-doctor diagnose",
+        "",
+        "When it decides",
+        textwrap.fill(rule.message, width=_TEXT_WIDTH, initial_indent=_INDENT, subsequent_indent=_INDENT),
+        "",
+        f"Cause: {names}",
+        f"Check: {rule.docs.source}",
+        f"Example: {rule.docs.example}",
+    ]) + "\n"
 
 
 def render_list_text() -> str:

@@ -1,0 +1,43 @@
+"""The refiners: facts that amend a chosen verdict. A rule of :mod:`..rules` picks an error line; a
+refiner asks whether a fact elsewhere in the text explains it (a port the launcher chose, an earlier
+warning, two NCCL versions, leftover launcher variables, a Windows host, a loopback endpoint), and
+the launch's device facts re-state a generic error as the device cause they contradict. Each
+refiner is declared here (:data:`REFINERS`, the protocol of :mod:`paddle_doctor.rules`) and shown
+by ``paddle-doctor explain``."""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from ..verdict import declare
+from .context import explained_by_context, leftover_env
+from .devices import with_device_facts
+from .platform import explained_by_loopback, explained_by_windows
+from .ports import explained_by_port_race
+from .versions import explained_by_nccl_versions
+
+REFINERS = (
+    declare("launcher_chose_the_port", CauseId.launcher_port_race,
+            "the port that was in use is one the launcher chose itself (its free-port race)",
+            explained_by_port_race, "tests/fixtures/wild/port_race_launch262"),
+    declare("explained_by_warning", None,
+            "an earlier warning names the cause of a later generic error (a version mismatch, no driver)",
+            explained_by_context, "corpus:real-dev2/030",
+            defers_to="the earlier warning's log signature"),
+    declare("nccl_banner_mismatch", CauseId.nccl_version_mismatch,
+            "the ranks' NCCL banners name two or more versions, and the later NCCL error is what that leads to",
+            explained_by_nccl_versions, "NCCL INFO banners of two versions before an NCCL error"),
+    declare("leftover_paddle_env", CauseId.residual_dist_env,
+            "a process with no launcher waited for peers while the text shows leftover PADDLE_* variables",
+            leftover_env, "a single process's missing-environment error after PADDLE_TRAINER_* lines"),
+    declare("windows_distributed", CauseId.windows_no_nccl,
+            "a distributed error on a Windows host, where Paddle has no NCCL",
+            explained_by_windows, "a distributed error under Windows paths"),
+    declare("loopback_endpoint", CauseId.wrong_host_ip,
+            "the endpoints mix loopback and real addresses: a node advertised 127.x",
+            explained_by_loopback, "endpoints 127.0.1.1 and 10.x in one job before a connection error"),
+    declare("launch_devices_contradict", CauseId.cuda_visible_devices_misconfig,
+            "the launch's device facts (--gpus, CUDA_VISIBLE_DEVICES, the selected ids) contradict each other "
+            "before a generic error", with_device_facts,
+            "a CUDA error after --gpus that lists ids CUDA_VISIBLE_DEVICES does not show",
+            also=(CauseId.device_not_found,)),
+)

@@ -1,0 +1,64 @@
+"""Refiners that read the rest of the text around a chosen error: an earlier warning that names the
+cause, leftover launcher variables in a process that had no launcher; and :func:`explained_by_facts`,
+which asks every refiner in turn. Each takes the events, the chosen cause line and its rank, and
+returns the root-cause Finding that the fact explains, or None (the error stands as it is)."""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from ...findings import Alternative, Finding
+from ..ranks import LauncherFacts
+from ..read.parse import Event
+from ..verdict import format_title, make_verdict
+from .platform import explained_by_loopback, explained_by_windows
+from .ports import explained_by_port_race
+from .versions import explained_by_nccl_versions
+
+# Errors that say "something failed" without saying why: an earlier warning that names a cause
+# (a version mismatch) explains them.
+GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, CauseId.segfault,
+                  CauseId.dataloader_worker_crash, CauseId.launcher_bug)
+
+
+# A machine with no GPU driver (or a build without GPU support) also explains the device errors CUDA
+# reports for it: "driver version is insufficient" (no driver at all, Paddle#14625), "no CUDA-capable device".
+EXPLAINS_ALSO = {CauseId.device_not_found: (CauseId.cuda_cudnn_mismatch, CauseId.cuda_visible_devices_misconfig)}
+
+
+def explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
+    context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)
+               and (event.sig.cause in GENERIC_CAUSES or event.sig.cause in EXPLAINS_ALSO.get(e.sig.cause, ()))]
+    if not context:
+        return None
+    warning = context[-1]
+    return make_verdict(
+        warning.sig.name, warning.sig.cause, rank, [warning, event], "high",
+        f"an earlier warning names the cause ({warning.sig.cause}); the later error ({event.sig.cause}) is what "
+        "it leads to",
+        title=format_title(warning), alternatives=(Alternative(
+            event.sig.cause, "low", "the later error may have its own reason",
+            "fix the mismatch the warning names and rerun: the error goes away if it was the cause"),))
+
+
+def leftover_env(events: list[Event], event: Event, rank: int | None, facts: LauncherFacts) -> Finding | None:
+    """A process with no launcher that waited for peers (or found no parallel environment) while
+    the text shows PADDLE_TRAINER* variables: they were left over, not missing."""
+    if event.sig.cause != CauseId.missing_dist_env or facts.kind:
+        return None
+    env = [e for e in events if e.sig.name == "paddle_env_var"]
+    if not env:
+        return None
+    return make_verdict(
+        "leftover_paddle_env", CauseId.residual_dist_env, rank, [env[0], event], "medium",
+        "no launcher ran, yet the environment holds the launcher's PADDLE_* variables: the process "
+        "waited for peers those leftovers describe", title="leftover PADDLE_* variables made a single "
+        "process wait for peers that do not exist",
+        alternatives=(Alternative(CauseId.missing_dist_env, "low", "the variables may be incomplete rather than stale",
+                                  "`env | grep -E '^(PADDLE_|FLAGS_selected)'` in the shell that ran it"),))
+
+
+def explained_by_facts(everything, own, ranked, event, rank, facts) -> Finding | None:
+    """A fact elsewhere in the text (``own``: the rank's lines) that explains the error ``event``."""
+    return (explained_by_port_race(everything + facts.ports, event, rank) or explained_by_context(own, event, rank)
+            or explained_by_nccl_versions(everything, event, rank) or leftover_env(ranked, event, rank, facts)
+            or explained_by_windows(own, event, rank) or explained_by_loopback(everything, event, rank))

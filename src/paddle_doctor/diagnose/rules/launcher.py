@@ -1,0 +1,82 @@
+"""The last rules of the chain: only the launcher's report says a rank failed (the cause is in a
+file that was not given, or every rank's script exited with its own error), or the text shows an
+error and no known message names its cause. Never silent on an error: at worst ``unknown`` with the
+lines seen and what would settle it."""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from ...findings import Alternative, Finding
+from ..ranks import LauncherFacts
+from ..verdict import launcher_lines, make_verdict, peer_of
+
+
+def from_launcher_only(ranks, unranked, facts) -> Finding | None:
+    if not (facts.failed or (facts.exit_code not in (None, 0)) or facts.killed):
+        return None
+    victims = [s.first("peer_closed") for s in ranks.values() if s.has("peer_closed")]
+    peer = next((p for s in ranks.values() if (p := peer_of(s.first("peer_closed"), s, ranks, facts)) is not None),
+                None)
+    rank = peer if peer is not None else facts.header_rank
+    where = facts.header_log or "log/workerlog.N"
+    log_dir = where.rsplit("/", 1)[0] if "/" in where else "log"
+    target = f"{log_dir}/workerlog.{rank}" if rank is not None else f"{log_dir}/workerlog.*"
+    state = ranks.get(rank)
+    if state is not None and state.line_index is not None:  # its worker log was read: it holds no error
+        code = facts.failed.get(rank, state.exit_code)
+        return make_verdict(
+            "failed_without_error", "unknown", rank, launcher_lines(facts, rank) or facts.events[:2], "low",
+            f"the launcher reports rank {rank} failed (exit code {code}), and its log, which was read, holds no "
+            "error: the process ended without a word (sys.exit / os._exit with that code, or a signal)",
+            title=f"rank {rank} failed with exit code {code}, and its log {state.log} shows no error",
+            notes=(f"Look at what rank {rank} runs after the last line of {state.log} (quoted above): an explicit "
+                   "sys.exit / os._exit, or a library that exits; PYTHONFAULTHANDLER=1 shows a native crash.",),
+            last_line=(state.log, state.lines, state.last_text) if state.lines else None)
+    note = (f"The cause is not in what was given: open {target}, or pass the whole log dir: "
+            f"paddle-doctor diagnose {log_dir}/. If there is no log dir, rerun with "
+            f"`python -m paddle.distributed.launch --log_dir {log_dir} ...`.")
+    if every_rank_aborted(facts) and not victims:
+        return make_verdict(
+            "every_rank_aborted", CauseId.python_exception, rank, facts.events[:2], "low",
+            f"the launcher reports that all {facts.world} trainers aborted and no rank shows a peer's failure: the "
+            "script stopped with its own error in every rank alike (its message is in the workers' logs)",
+            notes=(note,), title=f"every rank's script exited with an error; the message is in {target}",
+            alternatives=(Alternative("unknown", "low", "a failure outside the script in every rank at once",
+                                      f"{target} ends in a Python traceback or the script's own message"),))
+    return make_verdict("cause_not_given", "unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
+                   "only the launcher's report and symptoms were given", notes=(note,),
+                   title=f"the cause is in {target}, which was not given")
+
+
+def every_rank_aborted(facts: LauncherFacts) -> bool:
+    """The old launcher lists every aborted rank; all of them at once is the script's own exit."""
+    return (facts.kind == "fleet.launch" and (facts.world or 0) >= 2
+            and set(facts.failed) == set(range(facts.world or 0)))
+
+
+# Lines that say an error happened, even when no signature explains them.
+ERROR_ROLES = ("traceback", "frame", "exception", "cause", "peer_closed", "real_timeout", "terminated",
+               "error_line", "context", "spawn_child")
+
+
+def from_any_error(ranks, unranked, facts) -> Finding | None:
+    """Never silent on an error: a text that shows one gets a verdict, at worst ``unknown`` with the
+    lines seen and what would settle it."""
+    events = sorted((e for s in ranks.values() for e in s.events), key=lambda e: (e.file, e.offset)) + unranked
+    errors = [e for e in events if e.role in ERROR_ROLES]
+    if not errors:
+        return None
+    tracebacks = [e for e in errors if e.role in ("traceback", "frame")]
+    ranked = [s.rank for s in ranks.values() if any(e.role in ERROR_ROLES for e in s.events)]
+    rank = min(ranked) if ranked else None
+    if tracebacks:
+        return make_verdict("traceback_without_exception", CauseId.python_exception, rank, tracebacks[-1:], "low",
+                            "a Python traceback whose exception line is not in the text (the log is cut)",
+                            title="an uncaught Python exception (its last line is not in the given text)",
+                            notes=("The traceback's last line names the exception: pass the whole log, or the "
+                                   "workerlog of the failing rank.",))
+    return make_verdict("error_without_cause", "unknown", rank, errors[:2], "low",
+                        "the text shows an error, but no known message that names its cause",
+                        title="an error with no known cause in the given text",
+                        notes=("Pass the whole log dir (paddle-doctor diagnose log/), or rerun with "
+                               "GLOG_v=3 NCCL_DEBUG=INFO to get the failing rank's full error.",))

@@ -1,0 +1,100 @@
+"""Rules for a rank that stopped without saying why: its peer reports the connection closed (it was
+killed from outside, or it had already exited cleanly), its SIGTERM crash dump shows it waiting for
+a DataLoader batch, or a peer waited the full gloo timeout for it. Each returns the root-cause
+Finding (:func:`verdict.make_verdict`) or None."""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from ...findings import Alternative, Finding
+from ..ranks import LauncherFacts, RankState, finished_cleanly
+from ..read.parse import Event
+from ..verdict import launcher_lines, make_verdict, peer_of
+
+
+def from_silent_peer(ranks, unranked, facts) -> Finding | None:
+    for state in sorted(ranks.values(), key=lambda s: s.rank):
+        closed = state.first("peer_closed")
+        peer = peer_of(closed, state, ranks, facts)
+        if peer is None:
+            continue
+        peer_state = ranks.get(peer)
+        if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")):
+            continue
+        if finished_cleanly(peer, facts, peer_state):
+            return make_verdict("peer_exited_cleanly", CauseId.uneven_eval_batches, state.rank, [closed], "medium",
+                           f"rank {peer} had already exited cleanly while rank {state.rank} was still in a "
+                           "collective: the ranks ran different numbers of collectives",
+                           notes=(f"rank {peer} finished its loop and exited; rank {state.rank} called one more "
+                                  "collective (more batches on this rank)",))
+        if peer_state is None or not peer_state.log:
+            continue  # without the peer's log we cannot say it died silently
+        return silent_death(peer, peer_state, state.rank, closed, facts)
+    return None
+
+
+def silent_death(peer: int, peer_state: RankState | None, reporter: int, closed: Event,
+                 facts: LauncherFacts) -> Finding:
+    code = peer_state.exit_code if peer_state else None
+    how = "by SIGKILL (exit code -9)" if code == -9 else "from outside, leaving no error text (SIGKILL)"
+    last = None
+    if peer_state is not None and peer_state.log:
+        last = (peer_state.log, peer_state.lines, peer_state.last_text) if peer_state.lines else None
+    return make_verdict("silent_death", CauseId.host_oom_killed, peer, launcher_lines(facts, peer) + [closed],
+                        "high" if code == -9 else "medium",
+                   f"rank {peer}'s log stops without any error while rank {reporter} reports that it closed the "
+                   "connection: it was killed from outside (SIGKILL leaves no text)",
+                   title=f"rank {peer} was killed {how}; the kernel OOM killer is the usual sender",
+                   last_line=last)
+
+
+def from_stuck_in_dataloader(ranks, unranked, facts) -> Finding | None:
+    """A rank stopped by SIGTERM whose crash dump shows it waiting for a DataLoader batch
+    (``ReadNextList``) was stuck there: a worker never returned. Its peers' 30 s gloo timeout, or
+    the launcher's SIGTERM to all, are the consequence. ``DataLoader(timeout=N)`` does not help
+    when ``num_workers > 0`` (measured on 3.3.1)."""
+    stuck = [s for s in sorted(ranks.values(), key=lambda s: s.rank)
+             if s.has("terminated") and any(e.sig.name == "hang_dataloader" for e in s.events)]
+    if not stuck:
+        return None
+    state = stuck[0]
+    site = next(e for e in state.events if e.sig.name == "hang_dataloader")
+    waiting = [s.rank for s in ranks.values() if s.has("real_timeout")]
+    why = (f"rank {state.rank}'s SIGTERM crash dump shows it waiting for a DataLoader batch"
+           + (f" while rank(s) {', '.join(map(str, sorted(waiting)))} timed out waiting for it" if waiting else ""))
+    return make_verdict("stuck_in_dataloader", CauseId.dataloader_worker_crash, state.rank, [site, state.first("terminated")],
+                   "high" if waiting else "medium", why,
+                   title=f"rank {state.rank} was stuck in the DataLoader: a worker never returned a batch")
+
+
+def from_real_timeout(ranks, unranked, facts) -> Finding | None:
+    timed_out = [s for s in ranks.values() if s.has("real_timeout")]
+    if not timed_out:
+        return None
+    state = min(timed_out, key=lambda s: s.rank)
+    world = range(facts.world) if facts.world else sorted(ranks)
+    unseen = [r for r in world if r != state.rank and not (r in ranks and ranks[r].log)]
+    others = sorted(r for r in ranks if r != state.rank)
+    if unseen:
+        # Without the peers' logs, "alive and elsewhere" and "stuck" (a hung DataLoader, I/O) look
+        # the same from here: no cause is named, only the file that settles it, and what it may show.
+        files = ", ".join(f"workerlog.{r}" for r in unseen)
+        suspect = unseen[0] if len(unseen) == 1 else None
+        return make_verdict(
+            "real_timeout_peers_unseen", "unknown", suspect, [state.first("real_timeout")], "low",
+            f"rank {state.rank} waited the full gloo timeout in a collective; the other ranks' logs were not "
+            "given, so a peer in another collective and a stuck peer look the same from here",
+            title=f"rank {state.rank} timed out waiting for its peers; the cause is in {files}, which was not given",
+            notes=(f"Open {files} (or pass the whole log dir): a peer stuck in the DataLoader or in "
+                   "I/O shows it in its SIGTERM crash dump; a peer in another collective does not.",),
+            alternatives=(
+                Alternative(CauseId.rank_divergent_collective, "low",
+                            "the peers were alive but called a different collective (or one more)",
+                            f"{files} ends in a different collective, or exits cleanly"),
+                Alternative(CauseId.dataloader_worker_crash, "low",
+                            "a peer was stuck waiting for a DataLoader batch (a hung worker)",
+                            f"{files} holds a SIGTERM crash dump with ReadNextList / BlockingQueue")))
+    return make_verdict("real_timeout", CauseId.rank_divergent_collective, state.rank, [state.first("real_timeout")],
+                        "medium",
+                   f"rank {state.rank} waited the full gloo timeout in a collective while rank(s) "
+                   f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
