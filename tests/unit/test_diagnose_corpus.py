@@ -1,57 +1,59 @@
 """diagnose on real users' logs (pasted text from public GitHub issues, Paddle 0.x-3.x): every shared
-set (real-dev, real-dev2, real-dev3). Prints top-1 and top-3 per set and per label confidence; the goal is >= 90 % top-1 on each.
+set (real-dev, real-dev2, real-dev3) and every labelled set under tests/fixtures (a folder with a
+labels.jsonl, e.g. the gathered batches). Prints, per set, top-1 and top-3, the calibration (right /
+total per confidence diagnose gave) and each reasoning rule's precision (right / fired); the goals are
+>= 90 % top-1 on each set and >= 90 % for each rule that fires often enough to be judged.
 No log is special-cased: signatures come from the emitting code (see signatures.SOURCES)."""
 
 import json
 import re
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
 from conftest import CORPORA, CORPUS
+from corpus_score import NO_VERDICT, PRECISION_GOAL, labelled_sets, labels, report, score
 from paddle_doctor.diagnose import diagnose_paths
 
-SETS = [c for c in dict.fromkeys([*CORPORA, CORPUS.parent / "real-dev3"]) if (c / "labels.jsonl").exists()]
+SETS = labelled_sets([*CORPORA, CORPUS.parent / "real-dev3"])
 pytestmark = pytest.mark.skipif(not SETS, reason="shared corpus not present")
 GOAL = 0.90
+JUDGED = 5  # a rule that fired at least this often on a set is held to PRECISION_GOAL there
 
 
 def _labels(corpus):
-    return [json.loads(line) for line in (corpus / "labels.jsonl").read_text().splitlines() if line.strip()]
+    return labels(corpus)
+
+
+_SCORES = {}
 
 
 def _score(corpus):
-    rows, by_conf, by_ours = [], defaultdict(lambda: [0, 0, 0]), defaultdict(lambda: [0, 0])
-    for label in _labels(corpus):
-        rc = diagnose_paths([str(corpus / f"{label['id']}.log")]).root_cause
-        got = rc.cause if rc else None
-        top3 = [got] + [a.cause for a in rc.alternatives] if rc else []
-        hit1, hit3 = got == label["root_cause"], label["root_cause"] in top3
-        stat = by_conf[label.get("confidence", "?")]
-        stat[0], stat[1], stat[2] = stat[0] + 1, stat[1] + hit1, stat[2] + hit3
-        if rc is not None:
-            ours = by_ours[rc.confidence.value]
-            ours[0], ours[1] = ours[0] + 1, ours[1] + hit1
-        rows.append((label["id"], label["root_cause"], got, hit1, hit3, rc.confidence.value if rc else None))
-    return rows, by_conf, by_ours
+    if corpus not in _SCORES:
+        _SCORES[corpus] = score(corpus)
+    return _SCORES[corpus]
 
 
 @pytest.mark.parametrize("corpus", SETS, ids=lambda c: c.name)
 def test_corpus_top1_at_least_90_percent(corpus):
-    rows, by_conf, by_ours = _score(corpus)
-    n = len(rows)
-    top1, top3 = sum(r[3] for r in rows), sum(r[4] for r in rows)
-    for id_, want, got, hit1, hit3, conf in rows:
-        if not hit1:
-            print(f"MISS {corpus.name}/{id_}: want {want}, got {got} ({conf}){' (in top 3)' if hit3 else ''}")
-    print(f"{corpus.name}: top-1 {top1}/{n} ({top1 / n:.0%}), top-3 {top3}/{n} ({top3 / n:.0%})")
-    for conf, (k, h1, h3) in sorted(by_conf.items()):
-        print(f"  label confidence {conf:<13} top-1 {h1}/{k}, top-3 {h3}/{k}")
-    for conf, (k, h1) in sorted(by_ours.items()):
-        print(f"  our confidence {conf:<6} right {h1}/{k}")
+    s = _score(corpus)
+    for r in s.rows:
+        if not r.hit1:
+            print(f"MISS {s.name}/{r.id}: want {r.want}, got {r.got} ({r.confidence}, rule {r.rule})"
+                  f"{' (in top 3)' if r.hit3 else ''}")
+    print("\n".join(report(s)))
+    n, top1 = len(s.rows), sum(r.hit1 for r in s.rows)
     assert n == len(list(corpus.glob("*.log")))
-    assert top1 / n >= GOAL, f"{corpus.name}: top-1 {top1}/{n}"
+    assert top1 / n >= GOAL, f"{s.name}: top-1 {top1}/{n}"
+
+
+@pytest.mark.parametrize("corpus", SETS, ids=lambda c: c.name)
+def test_each_reasoning_rule_is_right_at_least_90_percent(corpus):
+    """Per-rule precision: a rule that fired JUDGED times or more on a set is right >= 90 % there."""
+    s = _score(corpus)
+    weak = {code: f"{right}/{fired}" for code, (right, fired) in s.per_rule().items()
+            if code != NO_VERDICT and fired >= JUDGED and right < PRECISION_GOAL * fired}
+    assert weak == {}, f"{s.name}: rules below {PRECISION_GOAL:.0%}: {weak}"
 
 
 # What "carries an error" means (issue 9): a traceback, an Error / EnforceNotMet / FatalError /
@@ -75,11 +77,10 @@ def test_never_silent_on_a_log_with_an_error(corpus):
 
 
 def test_high_confidence_is_mostly_right():
-    """Confidence means something: over the shared sets, a high verdict is right at least 95 % of the time."""
+    """Confidence means something: over the sets, a high verdict is right at least 95 % of the time."""
     total = right = 0
     for corpus in SETS:
-        _, _, by_ours = _score(corpus)
-        k, h = by_ours.get("high", [0, 0])
+        h, k = _score(corpus).calibration().get("high", (0, 0))
         total, right = total + k, right + h
     print(f"high-confidence verdicts right: {right}/{total}")
     assert total and right / total >= 0.95

@@ -30,15 +30,19 @@ from ..findings import Finding
 from .read.parse import Event
 from .ranks import LauncherFacts, RankState
 from .refine.devices import DeviceFacts, with_device_facts
-from .rules import CHAIN
+from .refine.near import calibrated
+from .rules import CHAIN, rule_of
 
 
 def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts,
            from_records: Finding | None = None, devices: DeviceFacts | None = None) -> Finding | None:
     """The root cause: the logs' verdict (the first rule of the chain that returns one), weighed
-    against the error records' (``from_records``), then amended by the launch's device facts."""
+    against the error records' (``from_records``), amended by the launch's device facts, and given
+    the confidence it can promise (:func:`refine.near.calibrated`)."""
     root = prefer(from_records, from_logs(ranks, unranked, facts))
-    return with_device_facts(root, devices) if devices is not None else root
+    root = with_device_facts(root, devices) if devices is not None else root
+    rule = rule_of(root)
+    return calibrated(root, rule.code if rule is not None and root is not from_records else None)
 
 
 def from_logs(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:

@@ -14,6 +14,7 @@ declaration every reasoning rule makes (the protocol of :mod:`paddle_doctor.rule
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -232,3 +233,30 @@ def by_structure(events: list[Event], event: Event, rank: int | None, evidence: 
                         f"the error's structure names it: {verdict.why}",
                         alternatives=(Alternative(event.sig.cause, "low", f"the line read alone: {event.sig.name}",
                                                   "the parts above do not apply"),))
+
+
+# Causes that say "something failed" without saying why: an earlier warning that names a cause
+# explains them (refine.context), and an error of this kind never contests another verdict.
+GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, CauseId.segfault,
+                  CauseId.dataloader_worker_crash, CauseId.launcher_bug)
+COMPETES = 80  # a cause line at least this specific elsewhere in the text points elsewhere
+
+
+def competing(causes: list[Event], chosen: Event) -> Event | None:
+    """The most specific cause line of ``causes`` that names another specific cause than ``chosen``."""
+    others = [e for e in causes if e.sig.cause not in (chosen.sig.cause, *GENERIC_CAUSES)
+              and e.role == "cause" and e.sig.specificity >= COMPETES]
+    return most_specific_first(others)
+
+
+def unless_contested(verdict: Finding, rival: Event | None) -> Finding:
+    """``verdict``, at most medium when another line of the text names another specific cause; that
+    cause becomes its first alternative."""
+    if rival is None or verdict.confidence != Confidence.HIGH or rival.sig.cause == verdict.cause:
+        return verdict
+    first = Alternative(rival.sig.cause, Confidence.LOW, f"{rival.file}:{rival.line} names it: "
+                        f"{redact(rival.text.strip())[:TITLE_MSG_CHARS]}",
+                        get_cause(rival.sig.cause).confirm.strip().splitlines()[0])
+    rest = tuple(a for a in verdict.alternatives if a.cause != rival.sig.cause)
+    return dataclasses.replace(verdict, confidence=Confidence.MEDIUM, alternatives=(first, *rest)[:2],
+                               why=f"{verdict.why}; another line names {rival.sig.cause}")

@@ -9,16 +9,10 @@ from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..ranks import LauncherFacts
 from ..read.parse import Event
-from ..verdict import format_title, make_verdict
+from ..verdict import GENERIC_CAUSES, format_title, make_verdict
 from .platform import explained_by_loopback, explained_by_windows
 from .ports import explained_by_port_race
 from .versions import explained_by_nccl_versions
-
-# Errors that say "something failed" without saying why: an earlier warning that names a cause
-# (a version mismatch) explains them.
-GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, CauseId.segfault,
-                  CauseId.dataloader_worker_crash, CauseId.launcher_bug)
-
 
 # A machine with no GPU driver (or a build without GPU support) also explains the device errors CUDA
 # reports for it: "driver version is insufficient" (no driver at all, Paddle#14625), "no CUDA-capable device".
@@ -26,6 +20,8 @@ EXPLAINS_ALSO = {CauseId.device_not_found: (CauseId.cuda_cudnn_mismatch, CauseId
 
 
 def explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
+    """An earlier warning that names a cause explains a later generic error (``GENERIC_CAUSES``: it
+    says "something failed" without saying why), or a device error its cause also produces."""
     context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)
                and (event.sig.cause in GENERIC_CAUSES or event.sig.cause in EXPLAINS_ALSO.get(e.sig.cause, ()))]
     if not context:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from ...findings import Finding
 from ..ranks import most_specific_first
 from ..refine.context import explained_by_facts
-from ..verdict import (by_structure, confidence_of, evidence_for, fatal_signal, launcher_lines, make_verdict,
-                       own_cause, pick, why_of)
+from ..verdict import (by_structure, competing, confidence_of, evidence_for, fatal_signal, launcher_lines,
+                       make_verdict, own_cause, pick, unless_contested, why_of)
 
 
 def from_candidates(ranks, unranked, facts) -> Finding | None:
@@ -32,9 +32,10 @@ def from_candidates(ranks, unranked, facts) -> Finding | None:
     explained = explained_by_facts(every + unranked, ranks[rank].events, every, event, rank, facts)
     if explained is not None:
         return explained
-    return (by_structure(ranks[rank].events, event, rank, evidence_for(ranks[rank], event), candidates)
-            or make_verdict(event.sig.name, event.sig.cause, rank, evidence_for(ranks[rank], event),
-                            confidence_of(event, candidates), why_of(event, candidates)))
+    verdict = (by_structure(ranks[rank].events, event, rank, evidence_for(ranks[rank], event), candidates)
+               or make_verdict(event.sig.name, event.sig.cause, rank, evidence_for(ranks[rank], event),
+                               confidence_of(event, candidates), why_of(event, candidates)))
+    return unless_contested(verdict, competing([e for _, e in candidates] + unranked, event))
 
 
 def from_unranked(ranks, unranked, facts) -> Finding | None:
@@ -46,6 +47,7 @@ def from_unranked(ranks, unranked, facts) -> Finding | None:
     explained = explained_by_facts(unranked, unranked, unranked, event, None, facts)
     if explained is not None:
         return explained
-    return (by_structure(unranked, event, None, [event], [(None, event)])
-            or make_verdict(event.sig.name, event.sig.cause, None, [event], confidence_of(event, [(None, event)]),
-                            "a cause signature in the given text, which names no rank"))
+    verdict = (by_structure(unranked, event, None, [event], [(None, event)])
+               or make_verdict(event.sig.name, event.sig.cause, None, [event], confidence_of(event, [(None, event)]),
+                               "a cause signature in the given text, which names no rank"))
+    return unless_contested(verdict, competing(causes, event))

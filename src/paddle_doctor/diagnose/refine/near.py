@@ -1,0 +1,96 @@
+"""Confidence that keeps its promise (DESIGN: "a verdict's confidence is a promise").
+
+Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
+
+- **The fallback is never high.** ``python_exception`` means "the user's code raised and nothing names
+  a more specific cause"; it rests on the absence of a rule, so it is at most ``medium``, whatever
+  decided it (a rank's lone traceback, an error record).
+- **A near cause that one line cannot tell apart.** Some causes print the same error: a variable the
+  launcher did not set (``missing_dist_env``) or one left over from another job
+  (``residual_dist_env``); a host address that is wrong (``wrong_host_ip``) or a launch that lists
+  the wrong hosts (``config_error``); a machine with no usable GPU (``device_not_found``) or
+  ``CUDA_VISIBLE_DEVICES`` hiding it (``cuda_visible_devices_misconfig``); a GPU out of memory
+  (``gpu_oom``) or NCCL failing on an allocation (``nccl_error``). When the verdict rests on that one
+  line (the rank's own error line, a snippet's, or its structure) and no gathered fact settles which
+  (a loopback address named, the launch's device lists read), the verdict is ``medium`` and the near
+  cause is its first alternative, with the check that tells the two apart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+from ...catalog.ids import CauseId
+from ...findings import Alternative, Confidence, Finding
+
+FALLBACK = CauseId.python_exception
+
+
+@dataclass(frozen=True)
+class Near:
+    cause: CauseId  # the near cause
+    why: str  # why the line fits it too
+    confirm: str  # the check that tells the two apart
+    when: str = ""  # a pattern the quoted lines must show for the two to be near (empty: always)
+    settled_by: str = ""  # a pattern in the quoted lines that settles it (the verdict stands)
+
+
+_ENV = "`env | grep -E '^(PADDLE_|FLAGS_selected)'` in the shell that ran it: no PADDLE_TRAINER_* means missing"
+_IPS = "compare --ips (or PADDLE_TRAINER_ENDPOINTS) with `hostname -I` on every node"
+_GPUS = "`echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` in the shell that ran it"
+_MEMORY = r"(?i)out of memory|alloc\w* fail|cudaErrorMemoryAllocation|ALLOC_FAILED|ncclSystemError"
+
+NEAR: dict[CauseId, Near] = {
+    CauseId.missing_dist_env: Near(CauseId.residual_dist_env, "the PADDLE_* variables may be left over from "
+                                   "another job rather than missing", _ENV + " (and set ones are stale)"),
+    CauseId.residual_dist_env: Near(CauseId.missing_dist_env, "the launcher's variables may be missing rather "
+                                    "than left over", _ENV),
+    CauseId.wrong_host_ip: Near(CauseId.config_error, "the launch may list the wrong hosts (--ips, --master) "
+                                "rather than a host having the wrong address", _IPS, settled_by=r"\b127\.\d+\.\d+\.\d+"),
+    CauseId.config_error: Near(CauseId.wrong_host_ip, "a host may have another address than the launch says",
+                               _IPS, when=r"(?i)\bips?\b|endpoint|node_ips|host|master"),
+    CauseId.device_not_found: Near(CauseId.cuda_visible_devices_misconfig, "CUDA_VISIBLE_DEVICES may hide or "
+                                   "renumber the GPUs", _GPUS),
+    CauseId.cuda_visible_devices_misconfig: Near(CauseId.device_not_found, "the machine or container may have no "
+                                                 "usable GPU at all", _GPUS + "; in Docker, was it started with --gpus?"),
+    CauseId.gpu_oom: Near(CauseId.nccl_error, "the allocation that failed was NCCL's (its buffers, a collective)",
+                          "rerun with NCCL_DEBUG=INFO: an NCCL allocation names its buffer size; lower "
+                          "NCCL_BUFFSIZE or the batch size", when=r"(?i)nccl"),
+    CauseId.nccl_error: Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
+                             "`nvidia-smi` during the run: memory near the total when the NCCL call fails",
+                             when=_MEMORY),
+}
+
+# The rules whose verdict rests on one error line (or its structure): the ones a near cause can fool.
+LINE_RULES = ("own_error", "unranked_error", "structure_")
+
+
+def calibrated(root: Finding | None, rule_code: str | None) -> Finding | None:
+    """``root`` with the confidence it can promise (see the module's docstring)."""
+    if root is None:
+        return None
+    if root.cause == FALLBACK and root.confidence == Confidence.HIGH:
+        root = dataclasses.replace(root, confidence=Confidence.MEDIUM, why=root.why + "; at most medium: nothing "
+                                   "names a more specific cause than the exception itself")
+    near = NEAR.get(root.cause)
+    if near is None or not (rule_code or "").startswith(LINE_RULES) or not _near(root, near):
+        return root
+    # the catalog's own alternative for the near cause (its why and check) when it has one
+    alternative = next((a for a in root.alternatives if a.cause == near.cause),
+                       Alternative(near.cause, Confidence.LOW, near.why, near.confirm))
+    others = tuple(a for a in root.alternatives if a.cause != near.cause)
+    confidence = Confidence.MEDIUM if root.confidence == Confidence.HIGH else root.confidence
+    why = root.why + (f"; {near.cause} prints the same error and nothing here tells them apart"
+                      if confidence != root.confidence else "")
+    return dataclasses.replace(root, confidence=confidence, why=why, alternatives=(alternative, *others)[:2])
+
+
+def _near(root: Finding, near: Near) -> bool:
+    text = "\n".join(e.text for e in root.evidence)
+    if near.settled_by and re.search(near.settled_by, text):
+        return False
+    if root.fact("launch_devices"):  # the launch's device lists were read: the device facts decided
+        return False
+    return not near.when or bool(re.search(near.when, text))
