@@ -12,7 +12,10 @@ specific cause, how many fall back to ``python_exception`` or ``unknown``, how m
         [--fixture tests/fixtures/templates/mapped.tsv]
 
 ``--fixture`` writes the templates that name a specific cause (era, family, cause, file, line); the test
-tests/unit/test_message_coverage.py checks that each is still classified so.
+tests/unit/test_message_coverage.py checks that each is still classified so. ``--generic`` writes every
+other template with the reason it names no specific cause (one of ``GENERIC_REASONS``: the review of
+issue 29, so that no row of the table is left unreviewed), and ``--counts`` the number of templates
+per era and family; the test checks that the two files together hold every template of the table.
 """
 
 from __future__ import annotations
@@ -138,8 +141,8 @@ def classify_text(text: str) -> str | None:
     return rc.cause if rc is not None else None
 
 
-def coverage(era: str, root: Path) -> tuple[dict, list[tuple[str, ...]]]:
-    table, mapped = defaultdict(Counter), []
+def coverage(era: str, root: Path) -> tuple[dict, list[tuple[str, ...]], list[tuple[str, ...]]]:
+    table, mapped, generic = defaultdict(Counter), [], []
     lines = [(f"py:{fam}", src, f"{exc}: {fill(msg)}") for fam, pats in PY_FAMILIES.items()
              for src, exc, msg in python_sites(root, pats)]
     lines += [(f"so:{fam}", "", f"RuntimeError: {fill(s)}") for fam, found in so_templates(root).items() for s in found]
@@ -150,7 +153,87 @@ def coverage(era: str, root: Path) -> tuple[dict, list[tuple[str, ...]]]:
         table[family][kind] += 1
         if kind == "specific":
             mapped.append((era, family, cause, source, line))
-    return table, mapped
+        else:
+            generic.append((era, family, str(cause), generic_reason(family, line), source, line))
+    return table, mapped, generic
+
+
+# Why a template names no specific cause, first match wins (matched against "family|Type: message").
+# A "gap:" reason is a template that does name a cause of the catalog which no signature reads yet:
+# the review found it, and it stays listed until a signature (with its source) maps it.
+GENERIC_REASONS: tuple[tuple[str, str, str], ...] = (
+    ("gap:missing_dist_env", r"Can not [Ff]ind (?:PADDLE_|TRAINING_ROLE|\w+_NUM\b|\S+ in env)|please check your environment|"
+     r"please set the \w+ variable|[Ee]nvironment variable .* (?:must be specified|is needed)",
+     "names a launcher variable that is not set (missing_dist_env); no signature reads this wording yet"),
+    ("gap:device_not_found", r"CPU-only|compiled with (?:NVIDIA )?GPU|with GPU support|not compiled with (?:CUDA|GPU)|"
+     r"[Nn]o cuda device|Failed to get the number of GPU devices|Failed to initialize GPU device|CPU PaddlePaddle|"
+     r"reinstall PaddlePaddle with GPU|No custom device available",
+     "says the build has no GPU support (device_not_found); no signature reads this wording yet"),
+    ("gap:cuda_visible_devices_misconfig", r"check visible devices|device id must inside|exceeds the size of devices|"
+     r"CUDA_VISIBLE_DEVICES shoule? be set",
+     "a device id past the visible ones (cuda_visible_devices_misconfig); no signature reads this wording yet"),
+    ("gap:cuda_cudnn_mismatch", r"not supported on cuda <= \d+", "a CUDA older than the build needs "
+     "(cuda_cudnn_mismatch); no signature reads this wording yet"),
+    ("gap:collective_timeout", r"^(?:py|so):distributed\|.*(?:[Tt]ime ?out while|not ready since|not ready sinck|"
+     r"[Aa]pplication timeout)", "a rendezvous or a gloo pair that timed out (collective_timeout); no signature "
+     "reads this wording yet"),
+    ("gap:nccl_error", r"^so:distributed\|.*(?:NCCL unique ID failed|sync nccl stream)", "an NCCL call that "
+     "failed (nccl_error); no signature reads this wording yet"),
+    ("gap:wrong_host_ip", r"endpoint resolution failed", "a peer's address that does not resolve (wrong_host_ip); "
+     "no signature reads this wording yet"),
+    ("gap:config_error", r"belongs to multi \w+ groups|unreasonable topogy|(?:mp|pp|dp|sharding)_num: ",
+     "hybrid-parallel degrees (dp, mp, pp, sharding) that do not fit the world size (config_error); no "
+     "signature reads this wording yet"),
+    ("checkpoint_keys", r"^py:checkpoint\|.*(?:in model file|not in program variable list|structured name in "
+     r"saved model|Variable .* in the Scope)", "a variable the program needs is not in the checkpoint (or the "
+     "reverse): the checkpoint is another model's, or its names differ (state_dict_prefix_mismatch when by a "
+     "prefix); the frame that raised names the loader"),
+    ("gap:shm_too_small", r"Error allocating space to file", "space for a shared-memory file could not be "
+     "allocated (shm_too_small); no signature reads this wording yet"),
+    ("gap:allocation_failed", r"^so:memory\|.*(?:[Ff]ail(?:ed)? (?:to )?allocat|allocat\w* .*(?:fail|error)|"
+     r"[Oo]ut of memory|Allocation failed|Failed to create \w*Allocator)", "an allocation that failed (gpu_oom or host memory, by the allocator named); "
+     "no signature reads this wording yet"),
+    ("gap:dataloader_worker_crash", r"^so:dataloader\|.*killed by signal",
+     "a DataLoader worker killed by a signal (dataloader_worker_crash); no signature reads this wording yet"),
+    ("gap:spawned_child_signal", r"^py:launcher\|.*terminated with signal",
+     "a spawned child killed by a signal: the signal table names the cause (segfault, host_oom_killed); no "
+     "signature reads this wording yet"),
+    ("child_exit", r"^py:launcher\|.*terminated with exit code", "a spawned child exited non-zero: its own "
+     "error, printed above, is the cause (python_exception)"),
+    ("call_order", r"first to initialize|has not been inited|not (?:been )?initialized|[Nn]ot initialized|"
+     r"has not set yet|[Pp]lease make sure run startup|before|not iterable|cannot be called when",
+     "an API called before the step that sets it up (init_parallel_env, a startup program, a data source): "
+     "the user's own call order, named by the frame"),
+    ("mode_misuse", r"dygraph|[Dd]ynamic graph|static graph|[Ss]tatic mode|imperative mode|under static|"
+     r"in_dygraph_mode|eager mode", "an API called in an execution mode (dygraph or static) it does not serve: "
+     "the user's own call, named by the frame that raised"),
+    ("role_misuse", r"(?:invoked|called|used) (?:by|with) (?:trainer|server|pserver|heter|worker)|TRAINING_ROLE|"
+     r"PSERVER|[Hh]eter|[Pp]arameter ?[Ss]erver|pserver|geo|Downpour|sparse_accessor|[Aa]ccessor",
+     "parameter-server mode (roles, heter workers, sparse tables): not a collective job's failure; the user's "
+     "setup, named by the frame"),
+    ("not_implemented", r"NotImplementedError|not (?:yet )?implemented|[Ii]mplement this method",
+     "an abstract method or an unimplemented variant: the user's call chose it"),
+    ("device_api_check", r"^so:device\|", "a check inside the device runtime (CUDA graph capture, streams, "
+     "events, contexts, places, custom devices, fetched tensors across devices): read with its operator and C++ "
+     "file by diagnose's error tables; nothing in the template names a cause of its own"),
+    ("memory_api_check", r"^so:memory\|", "a check inside an allocator or a memory map (sizes, alignment, "
+     "external memory, pinned memory): an invariant of the call, not a shortage"),
+    ("argument_check", r"^py:.*(?:should|must|expect|only|support|[Ii]nvalid|receiv|but got|got |cannot|can not|"
+     r"can't|greater|less|equal|range|one of|duplicate|empty|positive|negative|type|dtype|shape|not a |valid|"
+     r"need|require|exist|match|allowed|specified|None|[Uu]nknown|[Uu]nsupported|[Ww]rong|same|differ|sized|"
+     r"not callable|[Ff]ound|[Pp]lease give|INF|NaN)|^so:distributed\|.*(?:[Ii]nvalid|[Mm]ust be)",
+     "an argument check of the user's own call (types, values, shapes, paths): python_exception with the "
+     "frame that raised is the answer"),
+    ("internal_check", r"^(?:py|so):", "an internal consistency check of Paddle's own state (queues, sections, "
+     "indices): python_exception with the frame that raised is the answer"),
+)
+
+
+def generic_reason(family: str, line: str) -> str:
+    """The id of the first reason of ``GENERIC_REASONS`` that fits the template (every one does: the last
+    is the catch-all for what the review judged an internal check)."""
+    text = f"{family}|{line}"
+    return next(rid for rid, pattern, _ in GENERIC_REASONS if re.search(pattern, text))
 
 
 def markdown(rows: dict[str, dict]) -> str:
@@ -169,16 +252,33 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("eras", nargs="+", help="ERA=PATH of a paddle package directory")
     ap.add_argument("--fixture", help="write the templates that name a specific cause here (TSV)")
+    ap.add_argument("--generic", help="write the other templates, each with its reason, here (TSV)")
+    ap.add_argument("--counts", help="write the number of templates per era and family here (TSV)")
     args = ap.parse_args()
-    rows, mapped = {}, []
+    rows, mapped, generic = {}, [], []
     for spec in args.eras:
         era, _, path = spec.partition("=")
-        rows[era], found = coverage(era, Path(path))
+        rows[era], found, other = coverage(era, Path(path))
         mapped += found
+        generic += other
     print(markdown(rows))
-    if args.fixture:
-        Path(args.fixture).write_text("".join("\t".join(m) + "\n" for m in mapped))
-        print(f"\n{len(mapped)} mapped templates written to {args.fixture}")
+    print("\n" + reasons_markdown(generic))
+    for path, records in ((args.fixture, mapped), (args.generic, generic),
+                          (args.counts, [(era, fam, str(sum(c.values()))) for era, t in rows.items()
+                                         for fam, c in sorted(t.items())])):
+        if path:
+            Path(path).write_text("".join("\t".join(r) + "\n" for r in records))
+            print(f"{len(records)} rows written to {path}")
+
+
+def reasons_markdown(generic: list[tuple[str, ...]]) -> str:
+    """How many templates each reason holds, per era."""
+    eras = list(dict.fromkeys(g[0] for g in generic))
+    counts = Counter((g[0], g[3]) for g in generic)
+    out = ["| reason | " + " | ".join(eras) + " |", "|---|" + "---|" * len(eras)]
+    for rid, _, _ in GENERIC_REASONS:
+        out.append(f"| {rid} | " + " | ".join(str(counts[(era, rid)]) for era in eras) + " |")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":
