@@ -88,12 +88,12 @@ def test_every_verdict_on_a_recorded_log_comes_from_a_declared_rule():
     assert len(found) >= 20  # the test must not go vacuous
 
 
-def _explain(code: str):
+def _explain(*args: str):
     from click.testing import CliRunner
 
     from paddle_doctor.cli.main import cli
 
-    return CliRunner().invoke(cli, ["explain", code])
+    return CliRunner().invoke(cli, ["explain", *args])
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
@@ -112,3 +112,11 @@ def test_explain_shows_each_rule(rule):
 def test_explain_suggests_a_rule_for_a_typo():
     shown = _explain("sillent_death")
     assert shown.exit_code == 2 and "Did you mean: silent_death" in shown.output
+
+
+def test_explain_lists_every_rule_in_chain_order():
+    shown = _explain("--rules")
+    assert shown.exit_code == 0
+    codes = [line.split()[0] for line in shown.output.splitlines()]
+    assert codes == [rule.code for rule in RULES]
+

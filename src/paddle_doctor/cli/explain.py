@@ -14,9 +14,17 @@ from ..render.causes import render_cause_text, render_list_text
 @click.command("explain")
 @click.argument("cause_id", required=False)
 @click.option("--list", "list_all", is_flag=True, help="List every cause id with its title.")
-def command(cause_id: str | None, list_all: bool) -> None:
+@click.option("--rules", "list_rules", is_flag=True,
+              help="List diagnose's reasoning rules (the `code` of a verdict) with what each decides.")
+def command(cause_id: str | None, list_all: bool, list_rules: bool) -> None:
     """Explain a cause id from the catalog (the ids diagnose, lint and env report), a lint rule (PDL101),
     or a reasoning rule of diagnose (the `code` of its JSON verdict: silent_death, real_timeout, ...)."""
+    if list_rules:
+        from ..diagnose.rules import RULES
+        from ..render.causes import render_rules_list_text
+
+        click.echo(render_rules_list_text(RULES), nl=False)
+        return
     if list_all or not cause_id:
         click.echo(render_list_text(), nl=False)
         return

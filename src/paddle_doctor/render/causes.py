@@ -167,6 +167,14 @@ def render_rule_text(rule) -> str:
     ]) + "\n"
 
 
+def render_rules_list_text(rules) -> str:
+    """One line per reasoning rule of diagnose, ``code  cause  message``, in chain order."""
+    width = max(len(r.code) for r in rules)
+    named = {r.code: ", ".join(map(str, r.causes)) or "(the matched line's)" for r in rules}
+    cause_width = max(len(n) for n in named.values())
+    return "".join(f"{r.code.ljust(width)}  {named[r.code].ljust(cause_width)}  {r.message}\n" for r in rules)
+
+
 def render_list_text() -> str:
     """One line per cause, ``id  title``, in catalog order, ending with a newline."""
     causes = all_causes()
