@@ -167,7 +167,7 @@ GENERIC_REASONS: tuple[tuple[str, str, str], ...] = (
      "names a launcher variable that is not set (missing_dist_env); no signature reads this wording yet"),
     ("gap:device_not_found", r"CPU-only|compiled with (?:NVIDIA )?GPU|with GPU support|not compiled with (?:CUDA|GPU)|"
      r"[Nn]o cuda device|Failed to get the number of GPU devices|Failed to initialize GPU device|CPU PaddlePaddle|"
-     r"reinstall PaddlePaddle with GPU|No custom device available",
+     r"reinstall PaddlePaddle with (?:GPU|XPU)|No custom device available",
      "says the build has no GPU support (device_not_found); no signature reads this wording yet"),
     ("gap:cuda_visible_devices_misconfig", r"check visible devices|device id must inside|exceeds the size of devices|"
      r"CUDA_VISIBLE_DEVICES shoule? be set",
