@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +19,10 @@ REPO = TESTS.parent
 
 
 def _pytest(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    """pytest in ``cwd``; tests/ on PYTHONPATH (suite_schedule, as tests/conftest.py finds it)."""
+    path = os.pathsep.join(p for p in (str(TESTS), os.environ.get("PYTHONPATH", "")) if p)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=timeout, env={**os.environ, "PYTHONPATH": path})
 
 
 def test_the_suite_collects_without_xdist():
@@ -38,10 +41,7 @@ def test_a_group_is_one_unit_and_other_tests_spread_out():
     assert scope_of("tests/unit/test_findings.py::test_x", groups) == "tests/unit/test_findings.py"
 
 
-CONFTEST = f"""
-import sys
-sys.path.insert(0, {str(TESTS)!r})
-
+CONFTEST = """
 def pytest_configure(config):
     if config.pluginmanager.has_plugin("xdist"):
         import suite_schedule
