@@ -24,7 +24,7 @@ from paddle_doctor.runtime.guards.liveness import nodes, verdict
 from paddle_doctor.runtime.guards.liveness.swim import Config
 from paddle_doctor.runtime.guards.liveness.watcher import NodeWatcher
 from paddle_doctor.runtime.guards.trace import Entry
-from paddle_doctor.runtime.launch.rankenv import RankInfo
+from paddle_doctor.runtime.channel.rankenv import RankInfo
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -80,7 +80,7 @@ RANK1 = textwrap.dedent("""
     from paddle_doctor.runtime.guards import heartbeat
     from paddle_doctor.runtime.guards.guardstate import STATE
     from paddle_doctor.runtime.guards.trace import Entry
-    from paddle_doctor.runtime.launch.rankenv import RankInfo
+    from paddle_doctor.runtime.channel.rankenv import RankInfo
     eps = heartbeat.endpoints()
     if sys.argv[1] == "broadcast":
         STATE.current = Entry(3, 0, None, "broadcast", [[2]], ["float32"], {"src": 0}, "e.py:9", "f", 1)

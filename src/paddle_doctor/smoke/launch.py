@@ -58,7 +58,7 @@ def build_command(options: SmokeOptions) -> list[str]:
 
 def build_env(options: SmokeOptions, cmd: list[str]) -> dict[str, str]:
     """``paddle-doctor run``'s guards (error records, watchdog), plus the worker's own settings."""
-    from paddle_doctor.runtime.launch import launchenv
+    from paddle_doctor.process import launchenv
 
     env = launchenv.plan_run(cmd, cwd=options.out_dir).env
     env = {k: v for k, v in env.items() if k != FAULT_ENV}

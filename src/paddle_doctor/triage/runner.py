@@ -68,7 +68,7 @@ def _cause(diagnosis: Diagnosis | None) -> str | None:
 
 def _run_one(cmd: Sequence[str], variation: Variation, folder: Path, timeout: float, cwd: Path,
              environ: dict[str, str] | None) -> Outcome:
-    from paddle_doctor.runtime.launch import launchenv
+    from paddle_doctor.process import launchenv
 
     log_dir = (folder / "log").absolute()
     for stale in launchenv.stale_files(log_dir):
