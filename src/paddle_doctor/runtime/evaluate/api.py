@@ -28,7 +28,7 @@ import numpy as np
 from paddle_doctor.runtime.evaluate.batches import BatchLayout
 from paddle_doctor.runtime.evaluate.collate import returns_mask
 from paddle_doctor.errors import PeerFailedError, SampleCountError
-from paddle_doctor.runtime.evaluate.evalguard import evaluation_guard, share_rank0_results
+from paddle_doctor.runtime.evaluate.evalguard import evaluation_guard
 from paddle_doctor.runtime.evaluate.fetch import (GuardedCollate, GuardedDataset, LocalBatches, batch_error,
                                                     failure_of)
 from paddle_doctor.runtime.evaluate.loop import CHECKSUM_PRIME, Tally, run_local
@@ -37,7 +37,8 @@ from paddle_doctor.runtime.evaluate.progress import make_progress
 from paddle_doctor.runtime.evaluate.result import EvalResult
 from paddle_doctor.runtime.evaluate.sharding import ShardPlan, plan_batch_sampler, plan_dataset, plan_rank0
 from paddle_doctor.runtime.evaluate.states import read_state, schema_fingerprint, state_slots, write_state
-from paddle_doctor.runtime.evaluate.sync import Collectives, broadcast_states, gather_ragged, sync_states
+from paddle_doctor.runtime.evaluate.sync import (Collectives, broadcast_states, gather_ragged, share_rank0_results,
+                                                 sync_states)
 
 STRATEGIES = ("sharded", "rank0")
 

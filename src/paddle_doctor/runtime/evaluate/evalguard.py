@@ -22,14 +22,11 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-import numpy as np
-
 from paddle_doctor.contract import WATCHDOG_TIMEOUT_ENV
 from paddle_doctor.errors import PeerFailedError
 from paddle_doctor.runtime.channel.barrier import open_barrier
 from paddle_doctor.runtime.channel.rendezvous import FINGERPRINT_BITS, Rendezvous
 from paddle_doctor.runtime.guards.preflight import build_plan, mismatch_error, plan_digest
-from paddle_doctor.runtime.evaluate.states import metric_names
 from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.guards.watchdog import guarded, mesh
 
@@ -103,43 +100,6 @@ class PlanCheck:
         exc = PeerFailedError(never_entered_message(missing, time.monotonic() - self._started))
         self._barrier.fail(exc)  # a late rank that enters after all is told at once
         raise exc
-
-
-def share_rank0_results(metrics: Sequence[Any], barrier: Any, comm: Any, rank: int) -> None:
-    """Metrics with ``evaluated_on_rank0`` (their rows were gathered to rank 0 only): rank 0 runs
-    ``accumulate()`` once and every other rank receives the numbers through the TCP store, where
-    waiting has no 30 s gloo limit (a COCO evaluator may run for minutes), or by one broadcast
-    without a store. A failure on rank 0 is raised on every rank as PeerFailedError."""
-    owners = [m for m in metrics if getattr(m, "evaluated_on_rank0", False)]
-    if not owners or barrier is None:
-        return  # one process: accumulate() runs here, when asked
-    if not isinstance(barrier, Rendezvous):
-        for m in owners:
-            value = np.asarray(m.accumulate() if rank == 0 else np.zeros(len(metric_names(m))), np.float64)
-            m.share(_shaped(comm.broadcast(value.reshape(-1)), len(metric_names(m))))
-        return
-    results = Rendezvous(barrier.store, barrier.prefix + "/rank0", barrier.world, rank)
-    text = "[]"
-    if rank == 0:
-        try:
-            text = json.dumps([_plain(m.accumulate()) for m in owners])
-        except BaseException as exc:
-            results.fail(exc)
-            raise
-    results.publish(PHASE, text)  # every rank publishes: texts() reads them all
-    results.arrive(PHASE)
-    results.fingerprints(PHASE)  # every rank has arrived: rank 0's text is there
-    if rank != 0:
-        for m, value in zip(owners, json.loads(results.texts(PHASE)[0])):
-            m.share(value)
-
-
-def _plain(value: Any) -> Any:
-    return np.asarray(value, np.float64).tolist()
-
-
-def _shaped(values: np.ndarray, count: int) -> Any:
-    return float(values[0]) if count == 1 else [float(v) for v in values]
 
 
 def busy_elsewhere(rank: int, since: float) -> bool:
