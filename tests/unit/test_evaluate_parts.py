@@ -32,6 +32,7 @@ class Sized:
         return self.n
 
 
+@pytest.mark.needs_paddle
 @pytest.mark.parametrize("n, world, bs", list(itertools.product([1, 3, 7, 50, 101], [1, 2, 3, 4], [1, 4, 64])))
 def test_distributed_batch_sampler_rebuilt_exactly(n, world, bs):
     from paddle.io import DistributedBatchSampler
