@@ -55,6 +55,7 @@ def main() -> int:
     parser.add_argument("--hogs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # kill PID ends the hogs too (finally below)
     hogs = start_hogs(args.hogs)
     results = []
     try:

@@ -202,6 +202,9 @@ class FlagAfterFirstBatch(Pool):
         return out
 
 
+LATE_S = 1.0
+
+
 def peer_uncaught(rank, out_dir):
     """Rank 1 raises inside evaluate and nothing catches it (its process ends); rank 0 must get a
     catchable PeerFailedError mid-loop, not the watchdog's exit.
@@ -219,6 +222,7 @@ def peer_uncaught(rank, out_dir):
                     time.sleep(0.05)
                 raise RuntimeError("CUDA error: an illegal memory access (simulated)")
         evaluate(Broken(), Images(), acc(), batch_size=1, progress=False)  # raises; the process ends
+    time.sleep(LATE_S)  # rank 0 enters evaluate late, as it often does on a busy machine
     return with_batches(lambda: slow_rank0(Images(), FlagAfterFirstBatch(flag, delay=0.1)))()
 
 
