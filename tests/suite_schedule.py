@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -67,9 +68,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     folder = getattr(config, "_paddle_doctor_groups", None)
     if folder is not None:
-        for path in folder.glob("*.json"):
-            path.unlink()
-        folder.rmdir()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_configure_node(node) -> None:
