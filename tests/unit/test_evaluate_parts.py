@@ -385,6 +385,6 @@ def test_plan_check_passes_equal_plans_and_stops_for_a_failed_peer():
         c.wait()
     checks = plan_checks([{"batch_size": 4}] * 2)
     checks[0].announce()
-    checks[1]._barrier.fail(ValueError("bad sample"))  # rank 1 raised before announcing
+    checks[1].barrier.fail(ValueError("bad sample"))  # rank 1 raised before announcing
     with pytest.raises(PeerFailedError, match="rank 1 raised ValueError: bad sample"):
         checks[0].wait()
