@@ -5,9 +5,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 # The suite runs in parallel (pytest-xdist): most of a real launch is waiting (gloo timeouts, the
-# watchdog's deadline, Paddle's import). Which tests share a worker: tests/conftest.py (XDIST_GROUPS,
-# its scheduler for --dist loadgroup). No test needs the machine to itself: a wall-clock bound in a
-# test holds under the parallel suite's load (timings belong in bench/).
+# watchdog's deadline, Paddle's import). Which tests share a worker: tests/conftest.py (XDIST_GROUPS);
+# the scheduler for --dist loadgroup: tests/suite_schedule.py. No test needs the machine to itself:
+# a wall-clock bound in a test holds under the parallel suite's load (timings belong in bench/).
 JOBS ?= 4
 # Python's default: cache bytecode (__pycache__/, git-ignored). A machine-wide PYTHONDONTWRITEBYTECODE
 # (this one has it) makes each of the suite's ~500 processes compile paddle_doctor again (0.1 s of a

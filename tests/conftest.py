@@ -1,3 +1,4 @@
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -35,6 +36,12 @@ def worker_port_ranges(worker: str, count: int) -> tuple[str, str]:
 
 def pytest_configure(config):
     """Runs in every xdist worker before any test; launches inherit os.environ."""
+    # The parallel suite's scheduler uses xdist's hooks: pytest stops at collection on a plugin
+    # whose hooks it does not know, so it is registered only where xdist is loaded.
+    if config.pluginmanager.has_plugin("xdist") and not config.pluginmanager.has_plugin("suite_schedule"):
+        import suite_schedule
+
+        config.pluginmanager.register(suite_schedule, "suite_schedule")
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if "PORT_RANGE" in os.environ and _PORTS_SET_BY not in os.environ:
@@ -57,15 +64,13 @@ def run_cli():
     return run
 
 
-# Which tests share one xdist worker (`make test`: -n 4 --dist loadgroup). The watchdog tests
-# time a 10 s (3 s) deadline against a 15 s bound: each file's launches run one at a time (the
+# Which tests share one xdist worker (`make test`: -n 4 --dist loadgroup; tests/suite_schedule.py
+# schedules by the `xdist_group` marker, put here on each file's tests). The watchdog tests time a 10 s (3 s) deadline against a 15 s bound: each file's launches run one at a time (the
 # two files side by side: under a load average of 15, with no grouping at all, the slowest
 # survivor was gone 10.02 s after its fault). A module- or session-scoped fixture runs once per
 # worker that takes one of its tests: the evaluate modules' launches and one-process references,
 # and the checkpoints tests/unit/ckpt/ writes with paddle.save, are made once in a group (spread
-# over four workers, edges' launch ran four times). A key ending in "/" groups a folder. Grouping
-# is done by this scheduler because pytest-xdist 3.8 marks a test's group on `item._nodeid`,
-# which pytest 9 no longer reads (the xdist_group mark is lost).
+# over four workers, edges' launch ran four times). A key ending in "/" groups a folder.
 XDIST_GROUPS = {
     "tests/integration/test_guards_faults.py": "guards_faults",
     "tests/integration/test_guards_first_sample.py": "guards_first_sample",
@@ -77,57 +82,21 @@ XDIST_GROUPS = {
 }
 
 
-# The single tests that take longest (30-60 s each: gloo's fixed 30 s timeout, or triage's three
-# launches in a row) start right after the groups, so that none of them is left to run alone at
-# the end (measured with --durations on a fresh clone).
-LONGEST_FIRST = (
-    "tests/integration/test_triage.py::",
-    "tests/integration/test_evaluate_uneven.py::test_rank0_strategy_outlasts_the_gloo_timeout",
-    "tests/integration/test_cases.py::test_case_fails_as_documented_and_is_diagnosed[05_",
-    "tests/integration/test_cases.py::test_case_fails_as_documented_and_is_diagnosed[19_",
-    "tests/integration/test_cases.py::test_case_fails_as_documented_and_is_diagnosed[22_",
-)
-
-
-def start_order(scope: str) -> int:
-    """0: the groups (the longest units), 1: the longest single tests, 2: the rest, in collection
-    order (the integration tests, then the unit modules)."""
-    if scope in XDIST_GROUPS.values():
-        return 0
-    return 1 if scope.startswith(LONGEST_FIRST) else 2
-
-
-def xdist_scope(nodeid: str) -> str:
-    """The unit of work a worker takes: a group, a unit-test module, or one integration test."""
-    path = nodeid.split("::", 1)[0]
+def group_of_path(path: str) -> str | None:
+    """The XDIST_GROUPS group of a test file ("tests/unit/ckpt/test_x.py"), or None."""
     if path in XDIST_GROUPS:
         return XDIST_GROUPS[path]
-    folder = next((key for key in XDIST_GROUPS if key.endswith("/") and path.startswith(key)), None)
-    if folder is not None:
-        return XDIST_GROUPS[folder]
-    return path if path.startswith("tests/unit/") else nodeid
+    return next((group for key, group in XDIST_GROUPS.items() if key.endswith("/") and path.startswith(key)), None)
 
 
-def pytest_xdist_make_scheduler(config, log):
-    if config.getvalue("dist") != "loadgroup":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
+HAS_PADDLE = importlib.util.find_spec("paddle") is not None
+NO_PADDLE = pytest.mark.skip(reason="paddlepaddle is not installed (pip install -e '.[test]')")
 
-    class GroupScheduling(LoadScopeScheduling):
-        """Scopes from xdist_scope, started in the order of start_order."""
 
-        started = False
-
-        def _split_scope(self, nodeid: str) -> str:
-            return xdist_scope(nodeid)
-
-        def _assign_work_unit(self, node) -> None:
-            if not self.started:
-                self.started = True
-                units = sorted(self.workqueue.items(), key=lambda unit: start_order(unit[0]))
-                self.workqueue.clear()
-                self.workqueue.update(units)
-            super()._assign_work_unit(node)
-
-    config.option.loadscopereorder = False
-    return GroupScheduling(config, log)
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if not HAS_PADDLE and item.get_closest_marker("needs_paddle") is not None:
+            item.add_marker(NO_PADDLE)
+        group = group_of_path(item.nodeid.split("::", 1)[0])
+        if group is not None and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group))

@@ -96,7 +96,8 @@ GUARD_RULES: tuple[GuardKind, ...] = (
 # kind -> the cause id it points to by default (what the guards read; collected from GUARD_RULES).
 GUARD_KINDS: dict[str, str] = {kind.code: kind.cause for kind in GUARD_RULES}
 
-# Variables `paddle-doctor run` sets for its workers (read by runtime/launch).
+# Every environment variable paddle-doctor owns is named here (docs/architecture.md: who sets it,
+# who reads it). Variables `paddle-doctor run` sets for its workers (read by runtime/launch).
 LOG_DIR_ENV = "PADDLE_DOCTOR_LOG_DIR"  # where records go (the old launcher has no PADDLE_LOG_DIR)
 RUN_ID_ENV = "PADDLE_DOCTOR_RUN_ID"  # tells this run's records from an earlier run's in one dir
 GUARDS_ENV = "PADDLE_DOCTOR_GUARDS"  # comma list: record, watchdog, trace, check
@@ -108,6 +109,16 @@ WATCHDOG_TIMEOUT_ENV = "PADDLE_DOCTOR_WATCHDOG_TIMEOUT"  # seconds without a hea
 SIDECAR_ENV = "PADDLE_DOCTOR_SIDECAR"  # "0": no sidecar beats for a rank (its starved beat thread looks frozen)
 BEAT_LOSS_ENV = "PADDLE_DOCTOR_BEAT_LOSS"  # a fraction of outgoing beats dropped on purpose (fault tests)
 RANKS_PER_NODE_ENV = "PADDLE_DOCTOR_RANKS_PER_NODE"  # n: node = rank // n (fakes nodes on one host); default: by endpoint host
+
+# Variables `triage` and `smoke` set for the workers they launch (read inside those workers).
+VARIATIONS_ENV = "PADDLE_DOCTOR_VARIATIONS"  # comma list: triage's reruns (runtime/launch/variations.py)
+SMOKE_FAULT_ENV = "PADDLE_DOCTOR_SMOKE_FAULT"  # KIND:RANK, a fault smoke injects (runtime/smoke_worker.py)
+SMOKE_DEVICE_ENV = "PADDLE_DOCTOR_SMOKE_DEVICE"  # cpu | gpu
+
+# Variables of the processes paddle-doctor starts itself (process/): deliberately not PADDLE_*,
+# since recorded fixtures keep PADDLE_* keys.
+TAG_VAR = "PDOC_LAB_RUN"  # a unique tag in every launched process's environment, to find and end them all
+PORTS_VAR = "PDOC_LAB_PORTS"  # FIRST:LAST, where free_ports picks (tests/conftest.py gives each xdist worker a slice)
 
 
 # Leftovers (clean_env, `run --single`, env's residual check): what the launchers set for their

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, NoReturn
@@ -219,10 +220,13 @@ class Finding:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Finding:
-        """The inverse of :meth:`to_dict`; unknown keys are ignored (newer writers may add some)."""
+        """The inverse of :meth:`to_dict`; unknown keys are ignored (newer writers may add some).
+        ``cause`` comes back as the catalog's ``CauseId`` member; an id this version does not know
+        (a newer writer's) as ``unknown``, with the id as written kept in ``facts["written_cause"]``."""
+        cause, facts = read_cause(data.get("cause", "unknown"), dict(data.get("facts") or {}))
         return cls(
             code=str(data.get("code", "")),
-            cause=str(data.get("cause", "unknown")),
+            cause=cause,
             message=str(data.get("message", "")),
             severity=data.get("severity") or Severity.ERROR,
             locations=tuple(_build(Location, d) for d in data.get("locations") or ()),
@@ -235,7 +239,7 @@ class Finding:
             fixable=data.get("fixable"),
             edits=tuple(_build(Edit, d) for d in data.get("edits") or ()),
             status=data.get("status"),
-            facts=dict(data.get("facts") or {}),
+            facts=facts,
             outcome=data.get("outcome") or None,
         )
 
@@ -303,6 +307,26 @@ class Diagnosis:
     def __post_init__(self) -> None:
         if not self.rows and self.ranks:
             object.__setattr__(self, "rows", tuple(RankRow.from_finding(f) for f in self.ranks))
+
+
+WRITTEN_CAUSE = "written_cause"  # the facts key of a cause id this version's catalog does not hold
+CATALOG_IDS = "paddle_doctor.catalog.ids"
+
+
+def read_cause(written: Any, facts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """(the catalog's member for ``written``, facts) for a cause read back from JSON.
+
+    This module is a leaf and may not import the catalog (a leaf too), so it takes ``CauseId`` from
+    the loaded modules: every reader of records and reports (diagnose, lint, env, the guards)
+    imports the catalog before it reads one. Without it the id stays a plain string."""
+    ids = sys.modules.get(CATALOG_IDS)
+    text = str(written)
+    if ids is None:
+        return text, facts
+    try:
+        return ids.CauseId(text), facts
+    except ValueError:
+        return ids.CauseId.unknown, {**facts, WRITTEN_CAUSE: text}
 
 
 def _coerce(obj: Any, name: str, kind: type[enum.Enum]) -> None:

@@ -20,11 +20,15 @@ from paddle_doctor.lab import exit_matches, expected_cause, missing_markers, run
 CASES_DIR = Path(__file__).resolve().parents[2] / "cases"
 CASE_DIRS = sorted(p.parent for p in CASES_DIR.glob("*/expected.json"))
 HAS_PADDLE = importlib.util.find_spec("paddle") is not None
+COMMON_TIMEOUT_S = 60  # expected.json's timeout_s for a case that fails within seconds
 
 
 def _param(case_dir: Path):
     timeout_s = json.loads((case_dir / "expected.json").read_text())["timeout_s"]
-    return pytest.param(case_dir, id=case_dir.name, marks=pytest.mark.timeout(int(timeout_s) + 60))
+    marks = [pytest.mark.timeout(int(timeout_s) + 60)]
+    if timeout_s > COMMON_TIMEOUT_S:  # it waits out gloo's 30 s timeout: start it early in a parallel run
+        marks.append(pytest.mark.slow_first)
+    return pytest.param(case_dir, id=case_dir.name, marks=marks)
 
 
 def _skip_unless_wrapper_works(case_dir: Path) -> None:

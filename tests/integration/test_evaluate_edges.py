@@ -166,6 +166,7 @@ def test_under_run_the_library_and_the_watchdog_name_the_same_rank(tmp_path):
     run = launch(tmp_path, 2, "../workers/edges_worker.py", [str(tmp_path), "peer_uncaught"], run_opts=[],
                  env=base_env(), timeout=90)
     context = f"rc {run.rc}\n{run.err[-2000:]}\n{run.log(0)[-2000:]}"
+    assert (tmp_path / "rank0.json").exists(), context  # rank 0 ended before its except clause ran
     res = json.loads((tmp_path / "rank0.json").read_text())["peer_uncaught"]
     assert res["error"].startswith("PeerFailedError: rank 1 raised RuntimeError: CUDA error"), (res, context)
     assert int(res["error"].rsplit("[batches run: ", 1)[1].rstrip("]")) < 20, res

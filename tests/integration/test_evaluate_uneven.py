@@ -55,6 +55,7 @@ def test_imbalanced_and_empty_ranks_finish(tmp_path):
     assert wall < 90
 
 
+@pytest.mark.slow_first
 @pytest.mark.timeout(150)
 def test_rank0_strategy_outlasts_the_gloo_timeout(tmp_path):
     code, terminal, _ = run_launcher("uneven_worker.py", 2, tmp_path, [str(tmp_path), "slow"], timeout=130)

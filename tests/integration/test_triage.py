@@ -20,7 +20,7 @@ import pytest
 
 from paddle_doctor.triage import triage
 
-pytestmark = [pytest.mark.integration,
+pytestmark = [pytest.mark.integration, pytest.mark.slow_first,  # three launches in a row
               pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="paddlepaddle is not installed")]
 
 CASES = Path(__file__).resolve().parents[2] / "cases"

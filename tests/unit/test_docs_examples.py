@@ -14,6 +14,9 @@ GitHub):
   folder and must exit 0; each ``# -> TEXT`` comment at the end of a ``print(...)`` line is the
   line that print must write.
 
+- ``needs=paddle`` in a marker: the example runs only where paddlepaddle is installed (skipped,
+  with the reason, elsewhere).
+
 In expected output, a line that is only ``…`` stands for any number of lines (none included), and
 ``…`` inside a line for any text (paths, timings, a cut message). Every other line must be equal
 (trailing spaces aside), and the output must match from its first line to its last.
@@ -25,6 +28,7 @@ tests/integration/test_smoke.py, which launches it anyway).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -203,6 +207,8 @@ def _check_python(example: Example, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("example", ALL_EXAMPLES, ids=[ex.id for ex in ALL_EXAMPLES])
 def test_doc_example(example: Example, tmp_path: Path):
+    if example.options.get("needs") == "paddle" and importlib.util.find_spec("paddle") is None:
+        pytest.skip("paddlepaddle is not installed")
     if "recorded" in example.options:
         _check_recorded(example)
     elif example.info == "python":

@@ -14,14 +14,15 @@ import threading
 import types
 
 import numpy as np
-import paddle
 import pytest
-from paddle.io import Dataset
 
-from paddle_doctor import BatchError, PadCollate, evaluate
-from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric
-from paddle_doctor.runtime.suites import recipes
-from paddle_doctor.runtime.suites.hapi import evaluate_model
+paddle = pytest.importorskip("paddle", reason="paddlepaddle is not installed")
+from paddle.io import Dataset  # noqa: E402
+
+from paddle_doctor import BatchError, PadCollate, evaluate  # noqa: E402
+from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric  # noqa: E402
+from paddle_doctor.runtime.suites import recipes  # noqa: E402
+from paddle_doctor.runtime.suites.hapi import evaluate_model  # noqa: E402
 
 paddle.set_device("cpu")
 

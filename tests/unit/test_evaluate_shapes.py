@@ -4,15 +4,16 @@ segmentation and detection metrics, progress lines for a log, and errors that na
 import io
 
 import numpy as np
-import paddle
 import pytest
 
-from paddle_doctor import evaluate
-from paddle_doctor.runtime.evaluate.batches import BatchLayout
-from paddle_doctor.runtime.evaluate.collate import MASK_KEY, PadCollate, apply_mask, label_mask
-from paddle_doctor.runtime.evaluate.progress import LogLines, make_progress
-from paddle_doctor.runtime.metrics.detection import DetectionMetric, grouped
-from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric, areas, class_ids, scores
+paddle = pytest.importorskip("paddle", reason="paddlepaddle is not installed")
+
+from paddle_doctor import evaluate  # noqa: E402
+from paddle_doctor.runtime.evaluate.batches import BatchLayout  # noqa: E402
+from paddle_doctor.runtime.evaluate.collate import MASK_KEY, PadCollate, apply_mask, label_mask  # noqa: E402
+from paddle_doctor.runtime.evaluate.progress import LogLines, make_progress  # noqa: E402
+from paddle_doctor.runtime.metrics.detection import DetectionMetric, grouped  # noqa: E402
+from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric, areas, class_ids, scores  # noqa: E402
 
 
 class Rows(paddle.io.Dataset):

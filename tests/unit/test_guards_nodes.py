@@ -24,7 +24,7 @@ from paddle_doctor.runtime.guards.liveness import nodes, verdict
 from paddle_doctor.runtime.guards.liveness.swim import Config
 from paddle_doctor.runtime.guards.liveness.watcher import NodeWatcher
 from paddle_doctor.runtime.guards.trace import Entry
-from paddle_doctor.runtime.launch.rankenv import RankInfo
+from paddle_doctor.runtime.channel.rankenv import RankInfo
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -80,7 +80,7 @@ RANK1 = textwrap.dedent("""
     from paddle_doctor.runtime.guards import heartbeat
     from paddle_doctor.runtime.guards.guardstate import STATE
     from paddle_doctor.runtime.guards.trace import Entry
-    from paddle_doctor.runtime.launch.rankenv import RankInfo
+    from paddle_doctor.runtime.channel.rankenv import RankInfo
     eps = heartbeat.endpoints()
     if sys.argv[1] == "broadcast":
         STATE.current = Entry(3, 0, None, "broadcast", [[2]], ["float32"], {"src": 0}, "e.py:9", "f", 1)
@@ -152,6 +152,7 @@ def wait_for(mesh, code, within):
     return None
 
 
+@pytest.mark.needs_paddle
 def test_a_rank_killed_on_another_node_is_named_through_the_watchers(two_nodes):
     child, mesh = two_nodes()
     assert mesh.peers[1].remote and mesh.watcher is not None
@@ -163,6 +164,7 @@ def test_a_rank_killed_on_another_node_is_named_through_the_watchers(two_nodes):
     assert time.monotonic() - t0 < 3.0
 
 
+@pytest.mark.needs_paddle
 def test_a_rank_stopped_on_another_node_is_stuck_after_half_the_deadline(two_nodes):
     child, mesh = two_nodes()
     time.sleep(0.5)
@@ -173,6 +175,7 @@ def test_a_rank_stopped_on_another_node_is_stuck_after_half_the_deadline(two_nod
     assert "state T" in found.message and 0.9 <= time.monotonic() - t0 < 4.0
 
 
+@pytest.mark.needs_paddle
 def test_check_mode_names_a_divergent_collective_on_another_node(two_nodes):
     child, mesh = two_nodes("broadcast")
     entry = Entry(3, 0, None, "all_reduce", [[2]], ["float32"], {"op": 0}, "e.py:9", "f", 1)
@@ -191,6 +194,7 @@ def test_check_mode_names_a_divergent_collective_on_another_node(two_nodes):
     assert raised and "broadcast" in str(raised[0]) and raised[0].finding.ranks in ((0,), (1,))
 
 
+@pytest.mark.needs_paddle
 def test_a_busy_rank_on_another_node_and_lost_datagrams_raise_no_alarm(two_nodes):
     child, mesh = two_nodes("busy", loss="0.05")  # 5 % of every beat, sidecar beat and probe dropped
     assert wait_for(mesh, None, 6.0) is None

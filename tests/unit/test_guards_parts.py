@@ -8,9 +8,10 @@ from types import SimpleNamespace
 import pytest
 
 from paddle_doctor import clean_env
-from paddle_doctor.runtime.launch import launchenv, rankenv
+from paddle_doctor.process import launchenv
+from paddle_doctor.runtime.channel import rankenv
 from paddle_doctor.runtime.guards import preflight, trace
-from paddle_doctor.runtime.guards.bounded import Worker
+from paddle_doctor.runtime.channel.bounded import Worker
 from paddle_doctor.errors import PreflightError, StoreTimeoutError
 from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.guards.heartbeat import endpoints

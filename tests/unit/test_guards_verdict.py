@@ -16,7 +16,7 @@ import pytest
 from paddle_doctor.runtime.guards import heartbeat
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
 from paddle_doctor.runtime.guards.liveness import sidecar, verdict
-from paddle_doctor.runtime.launch.rankenv import RankInfo
+from paddle_doctor.runtime.channel.rankenv import RankInfo
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from paddle_doctor.diagnose.signatures import match_line
 from paddle_doctor.runtime.guards import heartbeat, watchdog
 from paddle_doctor.runtime.guards.guardfinding import guard_finding
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
-from paddle_doctor.runtime.launch.rankenv import RankInfo
+from paddle_doctor.runtime.channel.rankenv import RankInfo
 from paddle_doctor.runtime.guards.trace import Entry
 
 

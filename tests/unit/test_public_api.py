@@ -4,6 +4,8 @@
 import subprocess
 import sys
 
+import pytest
+
 import paddle_doctor
 
 
@@ -11,6 +13,7 @@ def test_all_is_sorted_and_unique():
     assert list(paddle_doctor.__all__) == sorted(set(paddle_doctor.__all__))
 
 
+@pytest.mark.needs_paddle
 def test_every_public_name_resolves():
     for name in paddle_doctor.__all__:
         assert getattr(paddle_doctor, name) is not None, name
@@ -34,6 +37,7 @@ def test_import_and_resolve_without_paddle():
     assert proc.stdout.strip() == "OK", proc.stderr
 
 
+@pytest.mark.needs_paddle
 def test_only_the_declared_metric_classes_import_paddle():
     code = ("import sys, paddle_doctor as p\n"
             "for n in sorted(p.NEEDS_PADDLE):\n"

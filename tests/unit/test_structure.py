@@ -5,7 +5,8 @@
   ours (``catalog/`` may import itself; ``contract.py``, ``rules.py`` and ``errors`` may import
   ``catalog/``; ``contract.py`` may import the rule protocol of ``rules.py``);
 - only ``runtime/`` imports paddle (so diagnose, lint, env, ckpt and render work without it);
-- ``runtime/`` imports neither ``cli/``, ``render/`` nor ``lab/``;
+- ``runtime/`` imports neither ``cli/``, ``render/`` nor ``lab/``; inside it no floor imports a
+  higher one (``RUNTIME_FLOORS``), and outside it only the package root and ``cli/ckpt.py`` import it;
 - every cause id written in the code (``cause=``/``category=`` arguments, ``default_cause`` and
   ``cause`` class attributes, ``"cause"``/``"category"`` dict values, the values of tables named
   ``*CAUSES*`` and ``GUARD_KINDS``, diagnose's signatures' cause argument) exists in the catalog,
@@ -110,6 +111,47 @@ def test_the_runtime_imports_neither_cli_render_nor_lab(graph):
     banned = ("paddle_doctor.cli", "paddle_doctor.render", "paddle_doctor.lab")
     assert breaches(graph, lambda m: _in(m, "paddle_doctor.runtime"),
                     lambda m, dep: any(_in(dep, b) for b in banned)) == []
+
+
+# runtime/ is the code inside the user's Paddle processes, in floors (docs/architecture.md): a room
+# imports rooms of its own floor or below, never above. Lowest first.
+RUNTIME_FLOORS = (
+    ("channel",),  # the ground: the store client with a deadline on every call, this rank's identity
+    ("guards",),  # heartbeats, watchdog, records, trace, pre-flight
+    ("evaluate", "checkpoint", "metrics"),  # the library's calls, guarded
+    ("launch", "suites", "smoke_worker"),  # what installs the guards in a worker, recipes, smoke's worker
+)
+
+
+def runtime_room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["paddle_doctor", "runtime"] and len(parts) > 2 else None
+
+
+def floor_of(room: str) -> int:
+    return next(k for k, rooms in enumerate(RUNTIME_FLOORS) if room in rooms)
+
+
+def test_every_runtime_room_has_a_floor(graph):
+    rooms = {runtime_room(m) for m in graph} - {None}
+    assert sorted(room for room in rooms if not any(room in floor for floor in RUNTIME_FLOORS)) == []
+
+
+def test_inside_the_runtime_no_floor_imports_a_higher_one(graph):
+    def upward(m, dep):
+        here, there = runtime_room(m), runtime_room(dep)
+        return there is not None and there != here and floor_of(there) > floor_of(here)
+
+    assert breaches(graph, lambda m: runtime_room(m) is not None, upward) == []
+
+
+def test_outside_the_runtime_only_the_public_surface_and_the_model_spec_check_import_it(graph):
+    """``paddle-doctor run``, ``triage`` and ``smoke`` run in our own process (``process/``) and
+    reach the workers through variables named in ``contract.py``; ``ckpt check --model`` builds the
+    user's model, which needs Paddle; the package root re-exports the runtime's API lazily."""
+    allowed = ("paddle_doctor", "paddle_doctor.cli.ckpt")
+    assert breaches(graph, lambda m: not _in(m, "paddle_doctor.runtime") and m not in allowed,
+                    lambda m, dep: _in(dep, "paddle_doctor.runtime")) == []
 
 
 def cause_literals() -> list[tuple[str, int, str]]:

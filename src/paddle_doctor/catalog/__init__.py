@@ -17,8 +17,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from .ids import CATALOG_FILE
-from .load import CatalogError, cause_id, fields, read_toml
+from .ids import CATALOG_FILE, CauseId
+from .load import CatalogError, cause_id, fields, read_toml, string_list
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,11 @@ class Cause:
     confirm: str  # how to confirm it
     fix: str  # the fix, with concrete commands or code
     seed: str = ""  # the troubleshooting-guide section it comes from, if any
+    generic: bool = False  # its errors say "something failed" without why: a more specific cause explains them
+    explains: tuple[str, ...] = ()  # causes whose errors this one also produces
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "explains", tuple(self.explains))  # a list when read from TOML
 
 
 class UnknownCauseError(KeyError):
@@ -51,7 +56,9 @@ def load_causes(path: Path) -> tuple[Cause, ...]:
 
 
 def _cause_from_table(key: str, entry: object, where: str) -> Cause:
-    row = fields(entry, where, _FIELDS, {"seed": str})
+    row = fields(entry, where, _FIELDS, {"seed": str, "generic": bool, "explains": list})
+    row["explains"] = tuple(cause_id(c, f"{where} explains") for c in string_list(row.get("explains", []),
+                                                                                 f"{where} explains"))
     if row["kind"] not in _KINDS:
         raise CatalogError(f"{where}: kind must be one of {', '.join(_KINDS)}, not {row['kind']!r}")
     cause_id(key, where)  # an id of CauseId (ids.py checks the list itself at import)
@@ -75,6 +82,17 @@ def get_cause(cause_id: str) -> Cause:
 
 def cause_ids() -> tuple[str, ...]:
     return tuple(_by_id())
+
+
+@functools.lru_cache(maxsize=1)
+def generic_causes() -> frozenset[CauseId]:
+    """The causes marked ``generic = true``: what diagnose lets a more specific cause explain."""
+    return frozenset(CauseId(c.id) for c in all_causes() if c.generic)
+
+
+def explains_also(cause: str) -> tuple[CauseId, ...]:
+    """The causes whose errors ``cause`` also produces (its ``explains`` list)."""
+    return tuple(CauseId(c) for c in get_cause(cause).explains)
 
 
 @functools.lru_cache(maxsize=None)

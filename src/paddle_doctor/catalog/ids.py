@@ -5,9 +5,15 @@ typo fails at import and every use of a cause can be found with one grep. Member
 equal to their ids: they compare, hash, format and serialise (JSON, TOML, SARIF) as the plain id, so the
 contracts that carry ids as strings are unchanged.
 
-The members are written out (editors and type checkers see them); :func:`check_against_catalog` runs at
-import and refuses a member list that has drifted from the catalog's tables (a cheap header scan, not a
-TOML parse, so ``--help`` stays fast).
+The members are written out (editors and type checkers see them) and generated from the catalog's
+table names: after adding an entry to ``causes.toml``, run ::
+
+    python src/paddle_doctor/catalog/ids.py --write
+
+(a script, not ``-m``: importing the package runs the check below, which refuses a drifted file).
+:func:`check_against_catalog` runs at import and refuses a member list that has drifted from the
+catalog's tables (a cheap header scan, not a TOML parse, so ``--help`` stays fast);
+``tests/unit/test_catalog_ids.py`` keeps the file equal to what the generator writes.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 class CauseId(_StrEnum):
     """One member per catalog entry, in the catalog's order; the value is the stable id."""
 
+    # -- generated from causes.toml by `python src/paddle_doctor/catalog/ids.py --write` --
     python_exception = "python_exception"
     gpu_oom = "gpu_oom"
     host_oom_killed = "host_oom_killed"
@@ -81,6 +88,7 @@ class CauseId(_StrEnum):
     eval_samples_duplicated = "eval_samples_duplicated"
     concurrent_checkpoint_write = "concurrent_checkpoint_write"
     model_not_in_eval_mode = "model_not_in_eval_mode"
+    # -- end of generated members --
 
 
 # The package's data file, read as a plain file: the wheel installs it unzipped, and importlib.resources
@@ -107,8 +115,33 @@ def check_against_catalog() -> None:
         only_toml = sorted(set(headers) - set(members))
         raise CatalogDriftError(
             f"CauseId and causes.toml differ: only in CauseId {only_enum}, only in causes.toml {only_toml}"
-            " (or the order differs): add the member next to its entry"
+            " (or the order differs): regenerate with `python src/paddle_doctor/catalog/ids.py --write`"
         )
 
 
-check_against_catalog()
+BEGIN = "    # -- generated from causes.toml by `python src/paddle_doctor/catalog/ids.py --write` --\n"
+END = "    # -- end of generated members --\n"
+
+
+def render_ids(source: str, headers: tuple[str, ...]) -> str:
+    """``source`` (this file's text) with one member per catalog id between the markers."""
+    head, rest = source.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    members = "".join(f'    {name} = "{name}"\n' for name in headers)
+    return head + BEGIN + members + END + tail
+
+
+def _write(path: Path, text: str) -> None:
+    partial = path.with_suffix(".py.tmp")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)
+
+
+if __name__ == "__main__":  # run as a script: the package's import would refuse a drifted file
+    _text = render_ids(Path(__file__).read_text(encoding="utf-8"), catalog_headers())
+    if sys.argv[1:] == ["--write"]:
+        _write(Path(__file__), _text)
+    else:
+        sys.stdout.write(_text)
+else:
+    check_against_catalog()

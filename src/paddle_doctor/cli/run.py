@@ -3,7 +3,7 @@
 Output passes through byte for byte; one summary line follows on stderr, and on failure the
 diagnosis of the log dir. The exit code is the command's (a signal death as 128+N), and non-zero
 when an old launcher printed ``ABORT!!!`` but exited 0, or a worker left an error record. The
-supervisor is ``paddle_doctor.runtime.launch.supervisor``; this module parses and renders.
+supervisor is ``paddle_doctor.process.supervisor``; this module parses and renders.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def _set_aside_earlier_page(log_dir) -> None:
 def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout, no_watchdog, log_dir) -> None:
     """Run CMD (e.g. python -m paddle.distributed.launch --nproc_per_node 2 eval.py) unchanged, with
     error records and a watchdog in every worker; on failure, print the diagnosis."""
-    from ..runtime.launch import launchenv, supervisor
+    from ..process import launchenv, supervisor
 
     cmd = list(cmd[1:] if cmd and cmd[0] == "--" else cmd)
     if not cmd:

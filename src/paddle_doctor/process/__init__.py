@@ -6,6 +6,8 @@
 - :mod:`.after_launch`: "launch, then diagnose" (:func:`launch_then_diagnose`,
   :func:`diagnose_launch`).
 - :mod:`.ports`: free ports for a launch, and waiting for a launcher to listen.
+- :mod:`.supervisor` and :mod:`.launchenv`: ``paddle-doctor run``, the command with its guards'
+  environment, its output copied through, its exit code decided; :mod:`.cleanenv`: ``clean_env()``.
 
 Standard library only (diagnose is imported when a diagnosis is made); never imports paddle.
 """

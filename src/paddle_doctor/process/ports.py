@@ -13,8 +13,7 @@ import socket
 import subprocess
 import time
 
-# "FIRST:LAST": pick ports only there; unset, the kernel picks (bind to port 0).
-PORTS_VAR = "PDOC_LAB_PORTS"
+from paddle_doctor.contract import PORTS_VAR  # "FIRST:LAST": pick ports only there; unset, the kernel picks
 
 
 def free_ports(count: int) -> list[int]:

@@ -23,7 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
-TAG_VAR = "PDOC_LAB_RUN"  # deliberately not PADDLE_*: recorded fixtures keep PADDLE_* keys
+from paddle_doctor.contract import TAG_VAR
+
 POLL_S = 0.05
 
 Sink = Path | int  # a file (created) or subprocess.PIPE

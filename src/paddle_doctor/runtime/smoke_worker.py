@@ -22,8 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-FAULT_ENV = "PADDLE_DOCTOR_SMOKE_FAULT"  # KIND:RANK
-DEVICE_ENV = "PADDLE_DOCTOR_SMOKE_DEVICE"  # cpu | gpu
+from paddle_doctor.contract import SMOKE_DEVICE_ENV, SMOKE_FAULT_ENV
+
 DIM, CLASSES, SAMPLES = 8, 3, 37  # 37: not a multiple of any small world size, as real data is
 
 
@@ -35,7 +35,7 @@ def main(argv: list[str]) -> None:
 
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
-    paddle.set_device(os.environ.get(DEVICE_ENV, "cpu"))
+    paddle.set_device(os.environ.get(SMOKE_DEVICE_ENV, "cpu"))
     dist.init_parallel_env()
     rank, world = dist.get_rank(), dist.get_world_size()
     report = _Report(out / f"smoke.{rank}.json", rank, world)
@@ -77,7 +77,7 @@ class _Report:
 
 
 def _maybe_fault(check: str, rank: int) -> None:
-    kind, _, where = os.environ.get(FAULT_ENV, "").partition(":")
+    kind, _, where = os.environ.get(SMOKE_FAULT_ENV, "").partition(":")
     if not kind or str(rank) != (where or "1"):
         return
     if kind == "raise" and check == "all_reduce":

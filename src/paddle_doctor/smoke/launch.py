@@ -7,10 +7,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paddle_doctor.contract import SMOKE_DEVICE_ENV, SMOKE_FAULT_ENV
 from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.process.after_launch import launch_then_diagnose
 from paddle_doctor.process.bounded_run import BoundedRun
-from paddle_doctor.runtime.smoke_worker import DEVICE_ENV, FAULT_ENV  # names only: paddle is imported in main()
 from paddle_doctor.smoke.results import check_findings, passed
 
 WORKER = Path(__file__).resolve().parents[1] / "runtime" / "smoke_worker.py"  # what each launched rank runs
@@ -58,13 +58,13 @@ def build_command(options: SmokeOptions) -> list[str]:
 
 def build_env(options: SmokeOptions, cmd: list[str]) -> dict[str, str]:
     """``paddle-doctor run``'s guards (error records, watchdog), plus the worker's own settings."""
-    from paddle_doctor.runtime.launch import launchenv
+    from paddle_doctor.process import launchenv
 
     env = launchenv.plan_run(cmd, cwd=options.out_dir).env
-    env = {k: v for k, v in env.items() if k != FAULT_ENV}
-    env[DEVICE_ENV] = options.device
+    env = {k: v for k, v in env.items() if k != SMOKE_FAULT_ENV}
+    env[SMOKE_DEVICE_ENV] = options.device
     if options.fault:
-        env[FAULT_ENV] = options.fault
+        env[SMOKE_FAULT_ENV] = options.fault
     return env
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
+from paddle_doctor.contract import VARIATIONS_ENV
 from ..catalog.ids import CauseId
 from ..catalog.load import CatalogError
 from ..catalog.triage import TRIAGE_FILE, triage_families

@@ -11,7 +11,7 @@ from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.process.after_launch import error_records, launch_then_diagnose
 from paddle_doctor.process.bounded_run import BoundedRun
 from paddle_doctor.triage.conclude import conclude, skipped_finding, variation_finding
-from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
+from paddle_doctor.contract import VARIATIONS_ENV
 from paddle_doctor.triage.plan import (Variation, accelerator_present, plan_variations, rewrite_command,
                                        skip_reason, variation_env)
 
@@ -68,7 +68,7 @@ def _cause(diagnosis: Diagnosis | None) -> str | None:
 
 def _run_one(cmd: Sequence[str], variation: Variation, folder: Path, timeout: float, cwd: Path,
              environ: dict[str, str] | None) -> Outcome:
-    from paddle_doctor.runtime.launch import launchenv
+    from paddle_doctor.process import launchenv
 
     log_dir = (folder / "log").absolute()
     for stale in launchenv.stale_files(log_dir):

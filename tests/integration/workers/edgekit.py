@@ -82,9 +82,9 @@ def failing_on_rank1(samples):
     return [np.stack([s[0] for s in samples]), np.stack([s[1] for s in samples])]
 
 
-def slow_rank0(data, **kwargs):
+def slow_rank0(data, model=None, **kwargs):
     """Rank 0 works ~2 s (20 batches of 0.1 s); returns how many batches it ran before stopping."""
-    model = Pool(delay=0.1 if dist.get_rank() == 0 else 0.0)
+    model = model or Pool(delay=0.1 if dist.get_rank() == 0 else 0.0)
     try:
         evaluate(model, data, acc(), batch_size=1, progress=False, **kwargs)
     finally:
@@ -188,15 +188,42 @@ def late_entry(rank):
     return evaluate(Pool(), Images(8), acc(), batch_size=4, progress=False).metrics
 
 
-def peer_uncaught(rank):
+class FlagAfterFirstBatch(Pool):
+    """A Pool that leaves the file ``flag`` once its first batch is done."""
+
+    def __init__(self, flag, delay=0.0):
+        super().__init__(delay)
+        self.flag = flag
+
+    def forward(self, x):
+        out = super().forward(x)
+        if self.batches == 1:
+            open(self.flag, "w").close()
+        return out
+
+
+LATE_S = 1.0
+
+
+def peer_uncaught(rank, out_dir):
     """Rank 1 raises inside evaluate and nothing catches it (its process ends); rank 0 must get a
-    catchable PeerFailedError mid-loop, not the watchdog's exit."""
+    catchable PeerFailedError mid-loop, not the watchdog's exit.
+
+    Rank 1 raises only once rank 0's first batch is done (a flag file): raising at its own first
+    batch, it won by a few tenths of a second on a quiet machine, and on a busy one (load average
+    9) rank 0 had not entered evaluate yet, where ``run``'s watchdog rightly ends it at once (no
+    evaluate, so no PeerFailedError to wait for) and rank0.json was never written."""
+    flag = os.path.join(out_dir, "peer_uncaught.rank0_in_loop")
     if rank == 1:
         class Broken(Pool):
             def forward(self, x):
+                deadline = time.monotonic() + 60
+                while not os.path.exists(flag) and time.monotonic() < deadline:
+                    time.sleep(0.05)
                 raise RuntimeError("CUDA error: an illegal memory access (simulated)")
         evaluate(Broken(), Images(), acc(), batch_size=1, progress=False)  # raises; the process ends
-    return with_batches(lambda: slow_rank0(Images()))()
+    time.sleep(LATE_S)  # rank 0 enters evaluate late, as it often does on a busy machine
+    return with_batches(lambda: slow_rank0(Images(), FlagAfterFirstBatch(flag, delay=0.1)))()
 
 
 def scenarios(rank, out_dir):
@@ -215,5 +242,5 @@ def scenarios(rank, out_dir):
         **more_scenarios(rank),
         "never_entered": lambda: never_entered(rank, out_dir),
         "late_entry": lambda: late_entry(rank),
-        "peer_uncaught": lambda: peer_uncaught(rank),
+        "peer_uncaught": lambda: peer_uncaught(rank, out_dir),
     }

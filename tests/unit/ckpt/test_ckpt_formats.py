@@ -148,6 +148,7 @@ class CountingFile(io.FileIO):
         return n
 
 
+@pytest.mark.needs_paddle
 def test_inspect_steps_over_array_data(tmp_path):
     import paddle
 

@@ -136,6 +136,7 @@ def test_strip_and_check_refuse_too(tmp_path, run_cli):
     assert not (tmp_path / "out.pdparams").exists()
 
 
+@pytest.mark.needs_paddle
 def test_load_clean_refuses_without_running(tmp_path):
     code = ("import paddle, paddle_doctor, sys\n"
             "m = paddle.nn.Linear(2, 2)\n"

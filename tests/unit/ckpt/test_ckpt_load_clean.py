@@ -85,6 +85,7 @@ def test_missing_keys_are_an_error(made, tmp_path):
     assert "layer4.0.conv1.weight" in str(caught.value)
 
 
+@pytest.mark.needs_paddle
 def test_save_clean_unwraps_and_is_atomic(tmp_path):
     import paddle
 
@@ -103,6 +104,7 @@ def test_save_clean_unwraps_and_is_atomic(tmp_path):
     assert set(paddle.load(str(tmp_path / "m.safetensors"), safetensors=True)) == set(inner.state_dict())
 
 
+@pytest.mark.needs_paddle
 def test_save_clean_writes_on_rank_zero_only(tmp_path):
     code = ("import paddle, paddle_doctor, sys; m = paddle.nn.Linear(2, 2); "
             "print(paddle_doctor.save_clean(m, sys.argv[1]))")

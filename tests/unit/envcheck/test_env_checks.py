@@ -129,6 +129,7 @@ def test_version_file_is_read_without_running_it(tmp_path):
     assert not canary.exists()
 
 
+@pytest.mark.needs_paddle
 def test_installed_paddle_is_read_from_its_files():
     from importlib import metadata
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import click
+import pytest
 
 SRC = Path(__file__).resolve().parents[3] / "src"
 
@@ -20,6 +21,7 @@ print("EXIT", code)
 """
 
 
+@pytest.mark.needs_paddle
 def test_json_report_of_this_machine(run_cli):
     proc = run_cli("env", "--format", "json")
     assert proc.returncode in (0, 1), proc.stderr
@@ -33,6 +35,7 @@ def test_json_report_of_this_machine(run_cli):
     assert "\x1b[" not in proc.stdout.decode()
 
 
+@pytest.mark.needs_paddle
 def test_text_report_is_markdown_facts_then_findings(run_cli):
     env_leftover = {**os.environ, "PADDLE_TRAINER_ENDPOINTS": "10.0.0.1:6170", "PYTHONWARNINGS": "ignore"}
     proc = subprocess.run([sys.executable, "-m", "paddle_doctor.cli.main", "env"], capture_output=True, text=True,
@@ -67,6 +70,7 @@ def test_works_where_paddle_is_not_installed(tmp_path):
             assert "- **Paddle**: not installed" in proc.stdout
 
 
+@pytest.mark.needs_paddle
 def test_import_paddle_gets_what_the_files_cannot_say(run_cli):
     proc = run_cli("env", "--format", "json", "--import-paddle", timeout=180)
     report = json.loads(proc.stdout)

@@ -30,6 +30,7 @@ def test_identical_nodes_have_no_difference(report):
     assert compare_reports([("a", report), ("b", copy.deepcopy(report))]) == []
 
 
+@pytest.mark.needs_paddle
 def test_paddle_and_nccl_version_differences_are_flagged(report):
     other = node_b(report, paddle__version="3.2.0", libraries__nccl={"version": "2.18.3", "found": True})
     found = {f.code: f for f in compare_reports([("node-a", report), ("node-b", other)])}
@@ -48,6 +49,7 @@ def test_nccl_settings_that_differ_are_flagged(report):
     assert [(f.code, f.cause) for f in found] == [("compare.variables.NCCL_SOCKET_IFNAME", "nccl_network_interface")]
 
 
+@pytest.mark.needs_paddle
 def test_cli_compare(tmp_path, run_cli, report):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(json.dumps(report))

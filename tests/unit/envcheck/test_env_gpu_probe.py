@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from envhelpers import recorded_nvidia_smi, gpu_build
 
 from paddle_doctor.envcheck.checks import run_checks
@@ -72,6 +74,7 @@ def test_gpu_memory_held_by_another_process_is_reported():
     assert "30716 MiB" in found[0].message
 
 
+@pytest.mark.needs_paddle
 def test_whole_report_of_a_simulated_gpu_machine():
     from paddle_doctor.envcheck import collect_env
     from paddle_doctor.render.env_text import render_env

@@ -27,7 +27,7 @@ from typing import Any
 from paddle_doctor.errors import StoreTimeoutError
 from paddle_doctor.runtime.channel.nodelay import nodelay_on_new_sockets, socket_inodes
 from paddle_doctor.runtime.channel.polling import pauses
-from paddle_doctor.runtime.guards.bounded import Worker
+from paddle_doctor.runtime.channel.bounded import Worker
 
 # Longer than the watchdog's default deadline (10 s): inside a guarded region the watchdog names a
 # frozen rank 0 first; this deadline is for waits that nothing else watches.

@@ -28,7 +28,7 @@ import numpy as np
 from paddle_doctor.runtime.evaluate.batches import BatchLayout
 from paddle_doctor.runtime.evaluate.collate import returns_mask
 from paddle_doctor.errors import PeerFailedError, SampleCountError
-from paddle_doctor.runtime.evaluate.evalguard import evaluation_guard, share_rank0_results
+from paddle_doctor.runtime.evaluate.evalguard import evaluation_guard
 from paddle_doctor.runtime.evaluate.fetch import (GuardedCollate, GuardedDataset, LocalBatches, batch_error,
                                                     failure_of)
 from paddle_doctor.runtime.evaluate.loop import CHECKSUM_PRIME, Tally, run_local
@@ -37,7 +37,8 @@ from paddle_doctor.runtime.evaluate.progress import make_progress
 from paddle_doctor.runtime.evaluate.result import EvalResult
 from paddle_doctor.runtime.evaluate.sharding import ShardPlan, plan_batch_sampler, plan_dataset, plan_rank0
 from paddle_doctor.runtime.evaluate.states import read_state, schema_fingerprint, state_slots, write_state
-from paddle_doctor.runtime.evaluate.sync import Collectives, broadcast_states, gather_ragged, sync_states
+from paddle_doctor.runtime.evaluate.sync import (Collectives, broadcast_states, gather_ragged, share_rank0_results,
+                                                 sync_states)
 
 STRATEGIES = ("sharded", "rank0")
 
@@ -74,34 +75,57 @@ def evaluate(model: Any, data: Any, metrics: Any = (), *, batch_size: int | None
         raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
     source = _source(data, batch_size, collate_fn, num_workers)
     world, rank = _world()
-    comm = Collectives(world) if world > 1 else None
-    tally = Tally()
+    call = _Call(model, source, metrics, layout, loss_fn, progress, strategy,
+                 world, rank, Collectives(world) if world > 1 else None)
     names = [n for m in metrics for n in metric_names(m)]
-    with evaluation_guard(world=world, rank=rank, comm=comm, model=model, dataset=source.dataset,
+    with evaluation_guard(world=world, rank=rank, comm=call.comm, model=model, dataset=source.dataset,
                           batch_size=source.batch_size, metric_names=names, strategy=strategy,
-                          progress=lambda: f"{tally.count} samples done") as agreed:
-        barrier = agreed.barrier
-        try:
-            agreed.announce()
-            plan = _plan(source, strategy, world, rank, comm, barrier, agreed)
-            for metric in metrics:
-                metric.reset()
-            slots = [slot for m in (*metrics, tally) for slot in state_slots(m)]
-            _run(model, source, plan, metrics, tally, loss_fn, progress, world, rank, agreed.check, layout)
-            agreed.wait()  # every rank has the same data, weights and settings: safe to combine
-            values = [read_state(slot) for slot in slots]
-        except BaseException as exc:
-            if barrier is not None and not isinstance(exc, PeerFailedError):
-                barrier.fail(exc)
-            raise
-        if barrier is not None:
-            barrier.wait_all("sync", schema_fingerprint(slots, values))
-            values = (sync_states(comm, slots, values, rank) if strategy == "sharded"
-                      else broadcast_states(comm, slots, values, rank))
-        for slot, value in zip(slots, values):
-            write_state(slot, value)
-        share_rank0_results(metrics, barrier, comm, rank)
-    return _result(metrics, tally, plan, source, world, strategy, comm, loss_fn)
+                          progress=lambda: f"{call.tally.count} samples done") as agreed:
+        plan = _evaluate_here(call, agreed)
+    return _result(call, plan)
+
+
+@dataclass
+class _Call:
+    """One evaluate() call: what the user asked for, where this rank stands, and what it counted."""
+
+    model: Any
+    source: _Source
+    metrics: list
+    layout: BatchLayout
+    loss_fn: Any
+    progress: bool | float
+    strategy: str
+    world: int
+    rank: int
+    comm: Collectives | None
+    tally: Tally = field(default_factory=Tally)
+
+
+def _evaluate_here(call: _Call, agreed) -> ShardPlan:
+    """Inside the guard: this rank's share, then the states synced (or rank 0's shared)."""
+    barrier = agreed.barrier
+    try:
+        agreed.announce()
+        plan = _plan(call, agreed)
+        for metric in call.metrics:
+            metric.reset()
+        slots = [slot for m in (*call.metrics, call.tally) for slot in state_slots(m)]
+        _run(call, plan, agreed.check)
+        agreed.wait()  # every rank has the same data, weights and settings: safe to combine
+        values = [read_state(slot) for slot in slots]
+    except BaseException as exc:
+        if barrier is not None and not isinstance(exc, PeerFailedError):
+            barrier.fail(exc)
+        raise
+    if barrier is not None:
+        barrier.wait_all("sync", schema_fingerprint(slots, values))
+        values = (sync_states(call.comm, slots, values, call.rank) if call.strategy == "sharded"
+                  else broadcast_states(call.comm, slots, values, call.rank))
+    for slot, value in zip(slots, values):
+        write_state(slot, value)
+    share_rank0_results(call.metrics, barrier, call.comm, call.rank)
+    return plan
 
 
 @dataclass(frozen=True)
@@ -164,19 +188,20 @@ def _world() -> tuple[int, int]:
     return world, (dist.get_rank() if world > 1 else 0)
 
 
-def _plan(source: _Source, strategy: str, world: int, rank: int, comm, barrier, agreed) -> ShardPlan:
+def _plan(call: _Call, agreed) -> ShardPlan:
+    source, world, rank = call.source, call.world, call.rank
     n = len(source.dataset)
-    if strategy == "rank0":
+    if call.strategy == "rank0":
         return plan_rank0(n, rank, source.batch_size)
     if source.batch_sampler is None:
         return plan_dataset(n, world, rank, source.batch_size)
 
     def exchange(flat: np.ndarray) -> list[np.ndarray]:
         agreed.wait()  # ranks with different datasets would gather plans that make no sense
-        barrier.wait_all("plan")  # all ranks reach the gather together: no gloo timeout
-        return gather_ragged(comm, flat)
+        agreed.barrier.wait_all("plan")  # all ranks reach the gather together: no gloo timeout
+        return gather_ragged(call.comm, flat)
 
-    return plan_batch_sampler(source.batch_sampler, n, world, rank, exchange if comm else None)
+    return plan_batch_sampler(source.batch_sampler, n, world, rank, exchange if call.comm else None)
 
 
 class _Batches:
@@ -192,13 +217,13 @@ class _Batches:
         return len(self.batches)
 
 
-def _run(model, source: _Source, plan: ShardPlan, metrics, tally, loss_fn, progress, world, rank,
-         after_batch, layout: BatchLayout) -> None:
+def _run(call: _Call, plan: ShardPlan, after_batch) -> None:
     if not plan.batches:
         return  # nothing here (N < world, or rank0 strategy): go straight to the barrier
     import paddle
 
-    bar = make_progress(progress, rank=rank, world=world, local_total=plan.local_samples,
+    model, source = call.model, call.source
+    bar = make_progress(call.progress, rank=call.rank, world=call.world, local_total=plan.local_samples,
                         global_total=plan.dataset_len)
     batches, close = _batches(source, plan, after_batch)
     modes = _modes(model)
@@ -206,8 +231,9 @@ def _run(model, source: _Source, plan: ShardPlan, metrics, tally, loss_fn, progr
         model.eval()
     try:
         with paddle.no_grad():
-            run_local(model, _raising(batches, source, rank), metrics, tally=tally, loss_fn=loss_fn,
-                      masked=source.masked, progress=bar, after_batch=after_batch, layout=layout)
+            run_local(model, _raising(batches, source, call.rank), call.metrics, tally=call.tally,
+                      loss_fn=call.loss_fn, masked=source.masked, progress=bar, after_batch=after_batch,
+                      layout=call.layout)
     finally:
         close()
         bar.close()
@@ -259,19 +285,19 @@ def _restore(model: Any, modes: list[tuple[Any, bool]]) -> None:
             owner.training = training
 
 
-def _result(metrics, tally: Tally, plan: ShardPlan, source: _Source, world: int, strategy: str,
-            comm, loss_fn) -> EvalResult:
-    n = len(source.dataset)
+def _result(call: _Call, plan: ShardPlan) -> EvalResult:
+    tally, comm = call.tally, call.comm
+    n = len(call.source.dataset)
     counted = (tally.count, tally.id_sum % CHECKSUM_PRIME, tally.id_sq % CHECKSUM_PRIME)
     if counted != Tally.expected(n):
         detail = "" if tally.count != n else " (the right count, but some index twice and another never)"
         raise SampleCountError(f"counted {tally.count} samples for a dataset of {n}{detail}")
     values: dict[str, Any] = {}
-    for metric in metrics:
+    for metric in call.metrics:
         values.update(metric_values(metric))
-    loss = tally.loss_sum / tally.loss_weight if loss_fn is not None and tally.loss_weight else None
+    loss = tally.loss_sum / tally.loss_weight if call.loss_fn is not None and tally.loss_weight else None
     return EvalResult(metrics=values, num_samples=int(tally.count), loss=loss, dataset_len=n,
-                      world_size=world, strategy=strategy, duplicates_skipped=plan.duplicates_skipped,
+                      world_size=call.world, strategy=call.strategy, duplicates_skipped=plan.duplicates_skipped,
                       collectives=comm.calls if comm else 0, bytes_exchanged=comm.bytes if comm else 0,
                       local_samples=plan.local_samples)
 

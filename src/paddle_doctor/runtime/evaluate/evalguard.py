@@ -22,14 +22,11 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-import numpy as np
-
 from paddle_doctor.contract import WATCHDOG_TIMEOUT_ENV
 from paddle_doctor.errors import PeerFailedError
 from paddle_doctor.runtime.channel.barrier import open_barrier
 from paddle_doctor.runtime.channel.rendezvous import FINGERPRINT_BITS, Rendezvous
 from paddle_doctor.runtime.guards.preflight import build_plan, mismatch_error, plan_digest
-from paddle_doctor.runtime.evaluate.states import metric_names
 from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.guards.watchdog import guarded, mesh
 
@@ -49,38 +46,42 @@ class PlanCheck:
     waits for the verdict, for the deadline at most."""
 
     def __init__(self, barrier: Any, items: dict, model: Any = None, dataset: Any = None) -> None:
+        self.barrier = barrier  # the call's barrier (a store Rendezvous, the collective fallback, or None)
         # Without a store barrier (one process, or the collective fallback) there is nothing to compare over.
-        self._barrier = barrier if isinstance(barrier, Rendezvous) else None
-        self._peers = self._barrier  # kept after the verdict: peers' failures are looked for all along
-        self.barrier = barrier
+        self._store = barrier if isinstance(barrier, Rendezvous) else None
+        self._judged = False  # one verdict per call; peers' failures are looked for all along
         self._items, self._model, self._dataset = items, model, dataset
         self._digest = 0
         self._started = time.monotonic()
         self._next_look = self._started + PEER_LOOK_S
 
+    def _pending(self) -> bool:
+        """Whether a verdict is still to come (there is a store, and it has not been judged)."""
+        return self._store is not None and not self._judged
+
     def announce(self) -> None:
         """Build this rank's plan (it reads samples and weights, so it may raise) and publish it."""
-        if self._barrier is None:
+        if self._store is None:
             return
         plan = {**self._items, **build_plan(model=self._model, dataset=self._dataset)}
         self._digest = plan_digest(plan, FINGERPRINT_BITS)
-        self._barrier.publish(PHASE, json.dumps({"plan": plan, "local": {}}, default=str))
-        self._barrier.arrive(PHASE, self._digest)
+        self._store.publish(PHASE, json.dumps({"plan": plan, "local": {}}, default=str))
+        self._store.arrive(PHASE, self._digest)
 
     def check(self) -> None:
         now = time.monotonic()
-        if self._barrier is not None:
-            self._judge(self._barrier.fingerprints(PHASE, wait=False))
-        if self._peers is not None and now >= self._next_look:  # a few store reads a second at most
+        if self._pending():
+            self._judge(self._store.fingerprints(PHASE, wait=False))
+        if self._store is not None and now >= self._next_look:  # a few store reads a second at most
             self._next_look = now + PEER_LOOK_S
-            if self._barrier is not None and now - self._started >= STATE.deadline():
+            if self._pending() and now - self._started >= STATE.deadline():
                 self._never_entered()
-            self._peers.fingerprints("sync", wait=False)  # raises PeerFailedError if a rank failed
+            self._store.fingerprints("sync", wait=False)  # raises PeerFailedError if a rank failed
 
     def wait(self) -> None:
-        while self._barrier is not None:
+        while self._pending():
             left = STATE.deadline() - (time.monotonic() - self._started)
-            total = self._barrier.fingerprints(PHASE, timeout=max(left, PEER_LOOK_S))
+            total = self._store.fingerprints(PHASE, timeout=max(left, PEER_LOOK_S))
             if total is not None:
                 self._judge(total)
             elif time.monotonic() - self._started >= STATE.deadline():
@@ -89,57 +90,20 @@ class PlanCheck:
     def _judge(self, digest_sum: int | None) -> None:
         if digest_sum is None:
             return  # not every rank has announced its plan yet
-        barrier, self._barrier = self._barrier, None  # one verdict per call
-        if digest_sum != self._digest * barrier.world:
-            plans = {r: json.loads(text) for r, text in enumerate(barrier.texts(PHASE))}
+        self._judged = True
+        if digest_sum != self._digest * self._store.world:
+            plans = {r: json.loads(text) for r, text in enumerate(self._store.texts(PHASE))}
             raise mismatch_error(plans)
 
     def _never_entered(self) -> None:
         """Some rank has not announced itself after the deadline: it never called evaluate()."""
-        missing = self._barrier.missing(PHASE)
+        missing = self._store.missing(PHASE)
         since = self._started + STATE.deadline()
         if not missing or not all(busy_elsewhere(r, since) for r in missing):
             return  # all published (the arrival follows), or a rank is silent: the watchdog names it
         exc = PeerFailedError(never_entered_message(missing, time.monotonic() - self._started))
-        self._barrier.fail(exc)  # a late rank that enters after all is told at once
+        self._store.fail(exc)  # a late rank that enters after all is told at once
         raise exc
-
-
-def share_rank0_results(metrics: Sequence[Any], barrier: Any, comm: Any, rank: int) -> None:
-    """Metrics with ``evaluated_on_rank0`` (their rows were gathered to rank 0 only): rank 0 runs
-    ``accumulate()`` once and every other rank receives the numbers through the TCP store, where
-    waiting has no 30 s gloo limit (a COCO evaluator may run for minutes), or by one broadcast
-    without a store. A failure on rank 0 is raised on every rank as PeerFailedError."""
-    owners = [m for m in metrics if getattr(m, "evaluated_on_rank0", False)]
-    if not owners or barrier is None:
-        return  # one process: accumulate() runs here, when asked
-    if not isinstance(barrier, Rendezvous):
-        for m in owners:
-            value = np.asarray(m.accumulate() if rank == 0 else np.zeros(len(metric_names(m))), np.float64)
-            m.share(_shaped(comm.broadcast(value.reshape(-1)), len(metric_names(m))))
-        return
-    results = Rendezvous(barrier.store, barrier.prefix + "/rank0", barrier.world, rank)
-    text = "[]"
-    if rank == 0:
-        try:
-            text = json.dumps([_plain(m.accumulate()) for m in owners])
-        except BaseException as exc:
-            results.fail(exc)
-            raise
-    results.publish(PHASE, text)  # every rank publishes: texts() reads them all
-    results.arrive(PHASE)
-    results.fingerprints(PHASE)  # every rank has arrived: rank 0's text is there
-    if rank != 0:
-        for m, value in zip(owners, json.loads(results.texts(PHASE)[0])):
-            m.share(value)
-
-
-def _plain(value: Any) -> Any:
-    return np.asarray(value, np.float64).tolist()
-
-
-def _shaped(values: np.ndarray, count: int) -> Any:
-    return float(values[0]) if count == 1 else [float(v) for v in values]
 
 
 def busy_elsewhere(rank: int, since: float) -> bool:

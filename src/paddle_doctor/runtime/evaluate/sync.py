@@ -13,11 +13,16 @@ so buffers are never empty.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from paddle_doctor.runtime.evaluate.states import StateSlot
+from paddle_doctor.runtime.channel.rendezvous import Rendezvous
+from paddle_doctor.runtime.evaluate.states import StateSlot, metric_names
+
+RANK0_PHASE = "results"  # share_rank0_results' one exchange, under its own key prefix
 
 
 class Collectives:
@@ -180,3 +185,40 @@ def _unpack(buf: np.ndarray, templates: Sequence[np.ndarray]) -> list[np.ndarray
         out.append(buf[offset:offset + t.size].reshape(t.shape))
         offset += t.size
     return out
+
+
+def share_rank0_results(metrics: Sequence[Any], barrier: Any, comm: Any, rank: int) -> None:
+    """Metrics with ``evaluated_on_rank0`` (their rows were gathered to rank 0 only): rank 0 runs
+    ``accumulate()`` once and every other rank receives the numbers through the TCP store, where
+    waiting has no 30 s gloo limit (a COCO evaluator may run for minutes), or by one broadcast
+    without a store. A failure on rank 0 is raised on every rank as PeerFailedError."""
+    owners = [m for m in metrics if getattr(m, "evaluated_on_rank0", False)]
+    if not owners or barrier is None:
+        return  # one process: accumulate() runs here, when asked
+    if not isinstance(barrier, Rendezvous):
+        for m in owners:
+            value = np.asarray(m.accumulate() if rank == 0 else np.zeros(len(metric_names(m))), np.float64)
+            m.share(_shaped(comm.broadcast(value.reshape(-1)), len(metric_names(m))))
+        return
+    results = Rendezvous(barrier.store, barrier.prefix + "/rank0", barrier.world, rank)
+    text = "[]"
+    if rank == 0:
+        try:
+            text = json.dumps([_plain(m.accumulate()) for m in owners])
+        except BaseException as exc:
+            results.fail(exc)
+            raise
+    results.publish(RANK0_PHASE, text)  # every rank publishes: texts() reads them all
+    results.arrive(RANK0_PHASE)
+    results.fingerprints(RANK0_PHASE)  # every rank has arrived: rank 0's text is there
+    if rank != 0:
+        for m, value in zip(owners, json.loads(results.texts(RANK0_PHASE)[0])):
+            m.share(value)
+
+
+def _plain(value: Any) -> Any:
+    return np.asarray(value, np.float64).tolist()
+
+
+def _shaped(values: np.ndarray, count: int) -> Any:
+    return float(values[0]) if count == 1 else [float(v) for v in values]

@@ -45,7 +45,7 @@ from paddle_doctor.runtime.guards import procinfo
 from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.guards.liveness import link, nodes
 from paddle_doctor.runtime.guards.liveness.sidecar import state_of
-from paddle_doctor.runtime.launch.rankenv import RankInfo
+from paddle_doctor.runtime.channel.rankenv import RankInfo
 
 TICK_S = 0.25  # between beats (scaled up with the world size by the watchdog)
 PROBE_S = 0.1  # between checks of same-host peers' processes and judgements

@@ -32,7 +32,7 @@ from paddle_doctor.runtime.channel.rendezvous import FINGERPRINT_BITS, MAX_WORLD
 from paddle_doctor.runtime.channel.store import StoreClient
 from paddle_doctor.runtime.guards import watchdog
 from paddle_doctor.runtime.guards.guardfinding import guard_finding
-from paddle_doctor.runtime.launch import rankenv
+from paddle_doctor.runtime.channel import rankenv
 
 DEFAULT_TIMEOUT_S = 300.0  # a rank may still be loading data; a dead one is the watchdog's
 SAMPLE_ITEMS = 3

@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from paddle_doctor.runtime.guards.bounded import call_with_deadline
+from paddle_doctor.runtime.channel.bounded import call_with_deadline
 from paddle_doctor.runtime.guards.liveness.sidecar import read_stat
 
 DEVICE_QUERY_S = 1.0

@@ -33,7 +33,7 @@ from paddle_doctor.errors import PaddleDoctorError, PeerFailedError
 from paddle_doctor.findings import Finding
 from paddle_doctor.runtime.guards import procinfo, trace
 from paddle_doctor.runtime.guards.guardstate import STATE
-from paddle_doctor.runtime.launch import rankenv
+from paddle_doctor.runtime.channel import rankenv
 MAX_TRACEBACK_CHARS = 20000
 
 _lock = threading.RLock()

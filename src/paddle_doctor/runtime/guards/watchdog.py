@@ -39,7 +39,7 @@ from paddle_doctor.runtime.guards.guardstate import STATE, Region
 from paddle_doctor.runtime.guards.liveness import nodes, verdict
 from paddle_doctor.runtime.guards.liveness.verdict import judge
 from paddle_doctor.runtime.guards.trace import TRACER, describe
-from paddle_doctor.runtime.launch import rankenv
+from paddle_doctor.runtime.channel import rankenv
 
 __all__ = ["judge", "guarded", "ensure_started", "fire", "peer_finding", "peer_report", "watch_everywhere"]
 

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from paddle_doctor.runtime.guards import hooks, trace, watchdog
-from paddle_doctor.runtime.launch import rankenv
+from paddle_doctor.runtime.channel import rankenv
 
 from paddle_doctor.contract import DEBUG_LOGS_ENV, GUARDS_ENV, LOG_DIR_ENV, OWNER_ENV, SINGLE_ENV
 LAUNCHERS = ("paddle.distributed.launch", "paddle.distributed.fleet.launch")

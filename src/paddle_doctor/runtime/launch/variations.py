@@ -14,7 +14,8 @@ import functools
 import inspect
 import os
 
-VARIATIONS_ENV = "PADDLE_DOCTOR_VARIATIONS"
+from paddle_doctor.contract import VARIATIONS_ENV
+
 KNOWN = ("workers0", "cpu", "nockpt")
 
 

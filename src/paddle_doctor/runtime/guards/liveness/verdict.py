@@ -24,7 +24,7 @@ from paddle_doctor.runtime.guards import collcheck, heartbeat
 from paddle_doctor.runtime.guards.guardfinding import guard_finding, merged
 from paddle_doctor.runtime.guards.guardstate import STATE, State
 from paddle_doctor.runtime.guards.trace import describe
-from paddle_doctor.runtime.launch import rankenv
+from paddle_doctor.runtime.channel import rankenv
 
 REPORTED_GRACE_S = 1.0  # a peer's named finding, before this rank adopts it
 MISMATCH_PERSIST_S = 1.0  # both sides blocked this long in different collectives: not a transient

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from paddle_doctor.contract import (DEBUG_LOGS_ENV, FAULT_PREFIX, GUARDS_ENV, LOG_DIR_ENV, OWNER_ENV, RECORD_PREFIX,
                                     RUN_ID_ENV, SINGLE_ENV, WATCHDOG_TIMEOUT_ENV)
-from paddle_doctor.runtime.launch import cleanenv
+from paddle_doctor.process import cleanenv
 
-SITE_DIR = Path(__file__).resolve().parent / "sitecustomize"
+SITE_DIR = Path(__file__).resolve().parents[1] / "runtime" / "launch" / "sitecustomize"  # what the workers import
 LAUNCH_MODULES = ("paddle.distributed.launch", "paddle.distributed.fleet.launch")
 DEFAULT_LOG_DIR = "log"  # both launchers' default --log_dir
 ABORT_MARKER = b"ABORT!!!"  # the old launcher's failure line; some versions still exit 0 after it

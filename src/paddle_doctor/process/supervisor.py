@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paddle_doctor.process import tree
-from paddle_doctor.runtime.launch.launchenv import ABORT_MARKER, RunPlan, empty_dumps, shell_code, stale_files
+from paddle_doctor.process.launchenv import ABORT_MARKER, RunPlan, empty_dumps, shell_code, stale_files
 
 TAIL_BYTES = 1 << 20  # what is kept of the output for a diagnosis when there is no log dir
 

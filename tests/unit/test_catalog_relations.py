@@ -1,0 +1,43 @@
+"""Cause relations are catalog data (issue 33): ``generic = true`` and ``explains = [...]`` in
+causes.toml, checked when read, and the same whether a path reads one table or the whole file."""
+
+from __future__ import annotations
+
+import pytest
+
+from paddle_doctor.catalog import (CatalogError, _one_cause, all_causes, explains_also, generic_causes, get_cause,
+                                   load_causes)
+from paddle_doctor.catalog.ids import CauseId
+
+CAUSE = 'title = "t"\nkind = "crash"\nwhy = "w"\nconfirm = "c"\nfix = "f"\n'
+
+
+def test_the_generic_causes_are_those_that_name_no_reason():
+    generic = generic_causes()
+    assert {CauseId.python_exception, CauseId.segfault, CauseId.nccl_error} <= generic
+    assert not {CauseId.gpu_oom, CauseId.nccl_version_mismatch, CauseId.unknown} & generic
+    assert all(isinstance(c, CauseId) for c in generic)
+
+
+def test_no_driver_explains_the_device_errors_cuda_reports_for_it():
+    assert explains_also(CauseId.device_not_found) == (CauseId.cuda_cudnn_mismatch,
+                                                       CauseId.cuda_visible_devices_misconfig)
+    assert explains_also(CauseId.gpu_oom) == ()
+
+
+def test_one_table_read_alone_says_what_the_whole_file_says():
+    for cause in all_causes():
+        assert _one_cause(cause.id) == cause, cause.id
+    assert get_cause(CauseId.device_not_found).explains == explains_also(CauseId.device_not_found)
+
+
+@pytest.mark.parametrize("extra, words", [
+    ('explains = ["gpu_oomm"]\n', "'gpu_oomm' is not a cause id"),
+    ('explains = "gpu_oom"\n', "'explains' must be a list"),
+    ('generic = "yes"\n', "'generic' must be a bool"),
+])
+def test_a_bad_relation_is_refused(tmp_path, extra, words):
+    path = tmp_path / "causes.toml"
+    path.write_text(f"[device_not_found]\n{CAUSE}{extra}")
+    with pytest.raises(CatalogError, match=words):
+        load_causes(path)
