@@ -12,14 +12,18 @@ from ..diagnose import DiagnoseInputError, diagnose_paths
 @click.command("diagnose")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--launch", "launch", type=click.IntRange(min=1), default=None, metavar="K",
+              help="Where several launches appended to the same logs: diagnose the K-th (default: the last).")
 @click.option("--html", "html_path", default=None, metavar="FILE",
               help="Also write a self-contained HTML page (timeline per rank) to FILE.")
-def command(paths: tuple[str, ...], fmt: str, html_path: str | None) -> None:
+def command(paths: tuple[str, ...], fmt: str, launch: int | None, html_path: str | None) -> None:
     """Read a launcher log dir (several for several nodes), a file of pasted terminal output, a single
     worker log, or - for stdin, and name the root cause, the failing rank, and the fix."""
     stdin = sys.stdin.buffer.read() if "-" in paths else None
     try:
-        diagnosis = diagnose_paths(list(paths), stdin=stdin)
+        from ..diagnose.read.launches import LaunchChoice
+
+        diagnosis = diagnose_paths(list(paths), stdin=stdin, launch=LaunchChoice(index=launch))
     except DiagnoseInputError as exc:
         click.echo(f"paddle-doctor diagnose: error: {exc}", err=True)
         sys.exit(2)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..findings import Diagnosis, Finding
+from .read.launches import LAST, LaunchChoice, launches_note, written_by
 from .facts.devices import collect_device_facts, with_device_facts
 from .read.readall import read_all
 from .ranks import LauncherFacts, RankState, collect
@@ -12,13 +15,15 @@ from .rootcause import decide
 from .read.sources import DiagnoseInputError, discover, env_by_rank
 from ..catalog.ids import CauseId
 
-def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
-    """Diagnose the logs under ``paths`` (dirs, files, or "-" for ``stdin``).
+def diagnose_paths(paths: list[str], stdin: bytes | None = None, launch: LaunchChoice = LAST) -> Diagnosis:
+    """Diagnose the logs under ``paths`` (dirs, files, or "-" for ``stdin``); of one launch
+    (``launch``: the last by default) where several appended to the same files.
 
     Raises DiagnoseInputError when nothing usable was given.
     """
     sources, skipped = discover([str(p) for p in paths], stdin)
-    files, skipped = read_all(sources, skipped)
+    sources = [s for s in sources if written_by(s.path, launch)]
+    files, skipped = read_all(sources, skipped, launch)
     readable = [f for f in files if f.source.role != "env"]
     if not readable:
         reasons = "; ".join(skipped) or "no log files"
@@ -30,7 +35,9 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
                                                         {s.path: s.node for s in sources}))
     for rank in records:  # a rank known only from its error record still gets a row
         ranks.setdefault(rank, RankState(rank))
-    return _build(root, ranks, facts, readable, skipped, records)
+    diagnosis = _build(root, ranks, facts, readable, skipped, records)
+    note = launches_note({f.source.path: f.window for f in readable if f.window is not None}, launch)
+    return replace(diagnosis, notes=(note,) + diagnosis.notes) if note else diagnosis
 
 
 # A peer's watchdog only infers how a rank ended (its process vanished: "dead"; a native crash dump:
