@@ -80,7 +80,15 @@ def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout,
     plan = launchenv.plan_run(cmd, trace=trace, check=check_collectives, debug_logs=debug_logs, single=single,
                               watchdog=not no_watchdog, watchdog_timeout=watchdog_timeout, log_dir=log_dir)
     from ..process.after_launch import sizes_before
+    from ..process.workers_python import GuardsUnreachable, ensure_guards
 
+    try:
+        note = ensure_guards(plan.cmd, plan.env)
+    except GuardsUnreachable as exc:
+        click.echo(f"paddle-doctor run: error: {exc}", err=True)
+        sys.exit(2)
+    if note:
+        click.echo(f"paddle-doctor run: note: {note}", err=True)
     before = sizes_before(plan.log_dir)
     try:
         outcome = supervisor.supervise(plan)

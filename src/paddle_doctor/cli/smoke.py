@@ -40,7 +40,12 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault) -> None:
         _fail(str(exc))
     options = SmokeOptions(out_dir=(out_dir or default_out_dir()).absolute(), nproc=nproc, nnodes=nnodes,
                            master=master, device=device, timeout=timeout, fault=fault)
-    run = run_smoke(options)
+    from ..process.workers_python import GuardsUnreachable
+
+    try:
+        run = run_smoke(options)
+    except GuardsUnreachable as exc:
+        _fail(str(exc))
     sys.exit(_report(run))
 
 

@@ -20,6 +20,7 @@ def command(timeout, checkpoint, out_dir, cmd) -> None:
     """Rerun a failing command (e.g. python -m paddle.distributed.launch ... eval.py) as is, with
     DataLoader workers forced to 0, with one process, on CPU, and (--no-checkpoint) with random
     weights; say which variations pass and what that points to."""
+    from ..process.workers_python import GuardsUnreachable
     from ..triage import triage
 
     cmd = list(cmd[1:] if cmd and cmd[0] == "--" else cmd)
@@ -31,6 +32,9 @@ def command(timeout, checkpoint, out_dir, cmd) -> None:
         result = triage(cmd, out_dir=out, timeout=timeout, checkpoint=checkpoint)
     except OSError as exc:
         click.echo(f"paddle-doctor triage: error: cannot run {cmd[0]}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    except GuardsUnreachable as exc:  # its variations would silently not apply: no verdict at all
+        click.echo(f"paddle-doctor triage: error: {exc}", err=True)
         sys.exit(2)
     _render(result, out)
 

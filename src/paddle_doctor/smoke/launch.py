@@ -10,6 +10,7 @@ from pathlib import Path
 from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.process.after_launch import launch_then_diagnose
 from paddle_doctor.process.bounded_run import BoundedRun
+from paddle_doctor.process.workers_python import ensure_guards
 from paddle_doctor.runtime.smoke_worker import DEVICE_ENV, FAULT_ENV  # names only: paddle is imported in main()
 from paddle_doctor.smoke.results import check_findings, passed
 
@@ -65,6 +66,7 @@ def build_env(options: SmokeOptions, cmd: list[str]) -> dict[str, str]:
     env[DEVICE_ENV] = options.device
     if options.fault:
         env[FAULT_ENV] = options.fault
+    ensure_guards(cmd, env)
     return env
 
 

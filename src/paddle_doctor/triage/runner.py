@@ -10,6 +10,7 @@ from pathlib import Path
 from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.process.after_launch import error_records, launch_then_diagnose
 from paddle_doctor.process.bounded_run import BoundedRun
+from paddle_doctor.process.workers_python import ensure_guards
 from paddle_doctor.triage.conclude import conclude, skipped_finding, variation_finding
 from paddle_doctor.runtime.launch.variations import VARIATIONS_ENV
 from paddle_doctor.triage.plan import (Variation, accelerator_present, plan_variations, rewrite_command,
@@ -77,6 +78,7 @@ def _run_one(cmd: Sequence[str], variation: Variation, folder: Path, timeout: fl
     env = launchenv.plan_run(command, log_dir=str(log_dir), environ=environ, cwd=cwd).env
     env.pop(VARIATIONS_ENV, None)
     env.update(variation_env(variation, command))
+    ensure_guards(command, env)  # the variations are applied by the guards: without them, stop
     done = launch_then_diagnose(command, cwd=cwd, env=env, log_dir=log_dir, output=folder / "terminal.out",
                                 timeout=timeout)
     return Outcome(variation, done.launch, log_dir, done.diagnosis)
