@@ -65,10 +65,28 @@ def _report(run) -> int:
     if run.ok:
         text.echo([text.Line(f"SMOKE PASSED  {len(run.findings)} checks in {launch.wall_s:.1f} s", "ok")])
         return 0
-    how = "timed out" if launch.timed_out else f"launcher exit {launch.returncode}"
+    how = f"timed out after {o.timeout:g} s" if launch.timed_out else f"launcher exit {launch.returncode}"
     text.echo([text.Line(f"SMOKE FAILED  ({how}; logs in {run.log_dir}). Diagnosis:", "verdict")])
     _print_diagnosis(run)
     return 1
+
+
+def _timed_out_verdict(run, diagnosis) -> list | None:
+    """When smoke itself stopped the launch (--timeout), that is the verdict; a diagnosis of the logs
+    follows only when it names a cause with some confidence (smoke's own SIGTERM ends every rank with
+    a traceback, which says nothing)."""
+    from ..catalog.ids import CauseId
+    from ..render import text
+
+    if not run.launch.timed_out:
+        return None
+    rc = diagnosis.root_cause if diagnosis is not None else None
+    lines = [text.Line(f"VERDICT  smoke stopped the launch after --timeout {run.options.timeout:g} s, before the "
+                       "ranks finished. Give it more time (--timeout), or see where each log in "
+                       f"{run.log_dir} stops.", "verdict")]
+    if rc is not None and rc.cause != CauseId.unknown and rc.confidence.value != "low":
+        lines += [text.Line("The logs show an error before the stop:", "head")] + text.render_diagnosis(diagnosis)
+    return lines
 
 
 def _print_diagnosis(run) -> None:
@@ -79,7 +97,13 @@ def _print_diagnosis(run) -> None:
     try:
         raw = diagnose_paths(paths)
     except DiagnoseInputError as exc:
-        click.echo(f"paddle-doctor smoke: no diagnosis: {exc}", err=True)
+        raw = None
+        if not run.launch.timed_out:
+            click.echo(f"paddle-doctor smoke: no diagnosis: {exc}", err=True)
+            return
+    stopped = _timed_out_verdict(run, raw)
+    if stopped is not None:
+        text.echo(stopped)
         return
     text.echo(text.render_diagnosis(raw))
     from ..render.html import write_report

@@ -9,7 +9,7 @@ from .read.launches import LAST, LaunchChoice, launches_note, written_by
 from .facts.devices import collect_device_facts, with_device_facts
 from .read.readall import read_all
 from .ranks import LauncherFacts, RankState, collect
-from .records import load_records, verdict_from_records
+from .records import load_records, verdict_from_records, with_log_evidence
 from .report import rank_findings, rank_rows
 from .rootcause import decide
 from .read.sources import DiagnoseInputError, discover, env_by_rank
@@ -57,7 +57,7 @@ def _prefer(from_records: Finding | None, from_logs: Finding | None) -> Finding 
     elif from_records.cause in SYMPTOM_CAUSES:
         vague = ("unknown", CauseId.python_exception, from_records.cause)
     else:
-        return from_records
+        return with_log_evidence(from_records, from_logs)
     if from_logs.ranks == from_records.ranks and from_logs.cause not in vague:
         return from_logs
     return from_records
