@@ -23,7 +23,9 @@ import click
 @click.option("--inject-fault", "fault", default=None, metavar="KIND[:RANK]",
               help="Make one rank fail on purpose (raise, kill, exit; rank 1 by default): shows what a "
                    "failure looks like and that CI catches it.")
-def command(nproc, nnodes, master, device, out_dir, timeout, fault) -> None:
+@click.option("--junit", "junit", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Also write the checks as JUnit XML to FILE (for CI test reports).")
+def command(nproc, nnodes, master, device, out_dir, timeout, fault, junit) -> None:
     """Launch a tiny real training step and evaluation through python -m paddle.distributed.launch
     (collectives of each kind, DataLoader workers, save/load, evaluate parity) and print a
     pass/fail table."""
@@ -46,7 +48,21 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault) -> None:
         run = run_smoke(options)
     except GuardsUnreachable as exc:
         _fail(str(exc))
+    if junit is not None:
+        _write_junit(run, junit)
     sys.exit(_report(run))
+
+
+def _write_junit(run, dest: Path) -> None:
+    from ..render.ci.junit import junit_xml
+    from ..render.checks import outcome_of_facts
+
+    xml = junit_xml(run.findings, "paddle-doctor smoke", run.launch.wall_s,
+                    outcome_of=lambda f: f.outcome or outcome_of_facts(f))
+    try:
+        dest.write_text(xml, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {dest}: {exc.strerror or exc}")
 
 
 def _fail(message: str) -> None:
