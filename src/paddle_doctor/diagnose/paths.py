@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..findings import Diagnosis, Finding
+from .culprit import with_culprit
 from .read.launches import LAST, LaunchChoice, launches_note, written_by
 from .facts.devices import collect_device_facts, with_device_facts
 from .read.readall import read_all
@@ -35,7 +36,8 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None, launch: LaunchC
                                                         {s.path: s.node for s in sources}))
     for rank in records:  # a rank known only from its error record still gets a row
         ranks.setdefault(rank, RankState(rank))
-    diagnosis = _build(root, ranks, facts, readable, skipped, records)
+    diagnosis = with_culprit(_build(root, ranks, facts, readable, skipped, records), records, env_by_rank(sources),
+                             sources, {r: s.events for r, s in ranks.items()})
     note = launches_note({f.source.path: f.window for f in readable if f.window is not None}, launch)
     return replace(diagnosis, notes=(note,) + diagnosis.notes) if note else diagnosis
 

@@ -53,6 +53,9 @@ class RecordFile:
     phase: str | None = None  # where the rank was (for the timeline): its phase, step, collective
     step: int | str | None = None
     collective: str | None = None
+    host: str | None = None  # where the rank ran (the culprit line)
+    pid: int | None = None
+    local_rank: int | None = None
 
     @property
     def exception_line(self) -> str:
@@ -90,7 +93,13 @@ def _load(path: Path) -> RecordFile | None:
                       exc_type=exc.get("type"), message=exc.get("message"), traceback=exc.get("traceback"),
                       signal=data.get("signal"), finding=_guard_finding(data, path), run_id=data.get("run_id"),
                       schema=schema, phase=_text_or_none(data.get("phase")), step=_step(data.get("step")),
-                      collective=_collective(data.get("last_collective") or data.get("current_collective")))
+                      collective=_collective(data.get("last_collective") or data.get("current_collective")),
+                      host=_text_or_none(data.get("host")), pid=_int_or_none(data.get("pid")),
+                      local_rank=_int_or_none(data.get("local_rank")))
+
+
+def _int_or_none(value) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _text_or_none(value) -> str | None:

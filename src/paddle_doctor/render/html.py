@@ -76,12 +76,19 @@ def _root(d: Diagnosis) -> str:
         return ""
     rows = [("cause", f"<code>{escape(rc.cause)}</code> {escape(_cause_title(rc.cause))}"),
             ("rank", escape(", ".join(map(str, rc.ranks)) or "unknown")),
+            *([("culprit", escape(_culprit(rc.fact("culprit"))))] if rc.fact("culprit") else []),
             ("message", escape(rc.message)),
             ("confidence", f"{escape(rc.confidence.value)}: {escape(rc.why)}")]
     if rc.fact("time_source"):
         rows.append(("time from", escape(str(rc.fact("time_source")))))
     body = "".join(f"<b>{k}</b><div>{v}</div>" for k, v in rows)
     return f"<h2>Root cause</h2><div class=kv id=root-cause>{body}</div>"
+
+
+def _culprit(facts) -> str:
+    from ..diagnose.culprit import culprit_line
+
+    return culprit_line(facts)
 
 
 def _cause_title(cause: str) -> str:

@@ -61,6 +61,10 @@ def _verdict_line(d: Diagnosis) -> Line:
 def _root_cause_block(d: Diagnosis) -> list[Line]:
     rc = d.root_cause
     lines = [Line("ROOT CAUSE", "head"), Line(f"  cause      {rc.cause}: {rc.message}")]
+    if rc.fact("culprit"):
+        from ..diagnose.culprit import culprit_line
+
+        lines.append(Line(f"  culprit    {culprit_line(rc.fact('culprit'))}"))
     for i, ev in enumerate(rc.evidence):
         label = "evidence" if i == 0 else ""
         lines.append(Line(f"  {label:<10} {ev.path}:{ev.line}"))
