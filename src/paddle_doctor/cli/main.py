@@ -11,6 +11,10 @@ import importlib
 import click
 
 from .. import __version__
+from ..term import add_output_options
+
+# The commands that end in a verdict line (``--quiet`` prints only that line).
+VERDICT_COMMANDS = ("diagnose", "run", "triage", "smoke", "demo")
 
 # name -> (module, short help). The module defines ``command`` (a click.Command).
 COMMANDS = {
@@ -33,7 +37,9 @@ class LazyGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in COMMANDS:
             return None
-        return importlib.import_module(COMMANDS[name][0]).command
+        command = importlib.import_module(COMMANDS[name][0]).command
+        add_output_options(command, with_quiet=name in VERDICT_COMMANDS)  # --color everywhere (term.py)
+        return command
 
     def format_commands(self, ctx, formatter):
         rows = [(name, help_text) for name, (_, help_text) in COMMANDS.items()]

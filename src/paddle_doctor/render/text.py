@@ -125,14 +125,34 @@ def _clip(text: str, width: int = 160) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+VERDICT_PREFIXES = ("VERDICT", "SMOKE PASSED", "SMOKE FAILED")
+
+
 def echo(lines: list[Line], stream=None) -> None:
+    """Write ``lines``; coloured where ``term.use_color`` says so (--color, NO_COLOR, FORCE_COLOR, a
+    terminal); with --quiet, only the verdict line, once."""
+    from .. import term
+
     stream = stream or sys.stdout
-    if not stream.isatty():
+    if term.quiet():
+        lines = [line for line in lines if line.text.startswith(VERDICT_PREFIXES) and _first_time(line.text)]
+    if not term.use_color(stream):
         stream.write("".join(line.text + "\n" for line in lines))
         return
-    from rich.console import Console  # only on a terminal: keeps plain runs fast
+    from rich.console import Console  # only when colouring: keeps plain runs fast
     from rich.text import Text
 
-    console = Console(file=stream, highlight=False, soft_wrap=True)
+    console = Console(file=stream, highlight=False, soft_wrap=True, force_terminal=True, no_color=False)
     for line in lines:
         console.print(Text(line.text, style=STYLES.get(line.style, "")))
+
+
+_SAID: set[str] = set()
+
+
+def _first_time(text: str) -> bool:
+    """A verdict is printed first and last; quiet says it once."""
+    if text in _SAID:
+        return False
+    _SAID.add(text)
+    return True

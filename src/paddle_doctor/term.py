@@ -1,0 +1,64 @@
+"""The one place that decides how paddle-doctor writes to a terminal: colour and quiet.
+
+Colour, in this order (the https://no-color.org and https://force-color.org conventions, with the
+command line first, as ruff and rich do): ``--color always|never``; then ``NO_COLOR`` (set and not
+empty: no colour, no bold either); then ``FORCE_COLOR`` (set, not empty, not ``0``: colour even into
+a pipe); else colour only on a terminal. Machine formats (JSON, SARIF, GitHub, Markdown) never
+carry ANSI whatever this says. ``--quiet`` leaves the verdict line alone.
+
+Every command gets ``--color`` (and the verdict-giving ones ``--quiet``) from
+:func:`add_output_options`, which ``cli/main.py`` applies as it loads a command.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+MODES = ("auto", "always", "never")
+_state = {"mode": "auto", "quiet": False}
+
+
+def set_mode(mode: str | None) -> None:
+    _state["mode"] = mode if mode in MODES else "auto"
+
+
+def set_quiet(quiet: bool) -> None:
+    _state["quiet"] = bool(quiet)
+
+
+def quiet() -> bool:
+    return bool(_state["quiet"])
+
+
+def use_color(stream: TextIO, mode: str | None = None) -> bool:
+    """Whether to colour what goes to ``stream``."""
+    mode = mode or str(_state["mode"])
+    if mode in ("always", "never"):
+        return mode == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    forced = os.environ.get("FORCE_COLOR")
+    if forced and forced != "0":
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def add_output_options(command, *, with_quiet: bool = False) -> None:
+    """Give a click command (and each subcommand of a group) ``--color`` and, if asked, ``--quiet``.
+    A command that declares its own ``--color`` keeps it (and decides through :func:`use_color`)."""
+    import click
+
+    for sub in getattr(command, "commands", {}).values():
+        add_output_options(sub, with_quiet=with_quiet)
+    names = {p.name for p in command.params}
+    if "color" not in names and "output_color" not in names:
+        command.params.append(click.Option(
+            ["--color", "output_color"], type=click.Choice(MODES), default="auto", show_default=True,
+            expose_value=False, is_eager=True, callback=lambda _ctx, _param, value: set_mode(value),
+            help="Colour: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always, never."))
+    if with_quiet and "quiet" not in names:
+        command.params.append(click.Option(
+            ["--quiet"], is_flag=True, expose_value=False, is_eager=True,
+            callback=lambda _ctx, _param, value: set_quiet(value), help="Print the verdict line only."))
