@@ -6,7 +6,10 @@ and never import paddle.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import sys
 
 import click
 
@@ -55,9 +58,29 @@ def cli():
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        return cli.main(args=argv, prog_name="paddle-doctor", standalone_mode=True) or 0
+        try:
+            return cli.main(args=argv, prog_name="paddle-doctor", standalone_mode=True) or 0
+        finally:
+            sys.stdout.flush()  # a full disk fails here or in the command: either way, one line below
     except SystemExit as exc:  # click exits; keep the code for callers of main()
         return exc.code if isinstance(exc.code, int) else 1
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # `| head`: the reader left; nothing to say
+            _mute_stdout()
+            return 0
+        sys.stderr.write(f"paddle-doctor: error: cannot write the output: {exc.strerror or exc}\n")
+        _mute_stdout()
+        return 2
+
+
+def _mute_stdout() -> None:
+    """The interpreter flushes stdout once more at exit; a full disk would fail there again, with
+    a traceback. Point it at /dev/null first."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

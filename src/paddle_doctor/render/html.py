@@ -48,12 +48,9 @@ def render_page(d: Diagnosis, timeline: Timeline | None = None, title: str = "pa
 
 def write_report(d: Diagnosis, paths: list[str], dest: Path) -> Path:
     """Write the page for the diagnosis ``d`` to ``dest``."""
-    dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(dest.name + ".tmp")
-    tmp.write_text(render_page(d, timeline_of(d), f"paddle-doctor: {', '.join(paths)}"), encoding="utf-8")
-    tmp.replace(dest)
-    return dest
+    from ..outfile import write_text  # atomic for a file; in place for a device, a FIFO, a symlink
+
+    return write_text(dest, render_page(d, timeline_of(d), f"paddle-doctor: {', '.join(paths)}"))
 
 
 def verdict_text(d: Diagnosis) -> str:
