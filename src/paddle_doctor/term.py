@@ -6,7 +6,9 @@ empty: no colour, no bold either); then ``FORCE_COLOR`` (set, not empty, not ``0
 a pipe); else colour only on a terminal. Machine formats (JSON, SARIF, GitHub, Markdown) never
 carry ANSI whatever this says. ``--quiet`` leaves the verdict line alone.
 
-Every command gets ``--color`` (and the verdict-giving ones ``--quiet``) from
+Quoted log lines are cut to the terminal's width (``--full`` / ``-v``: never cut).
+
+Every command gets ``--color`` (and the verdict-giving ones ``--quiet``, ``--full``) from
 :func:`add_output_options`, which ``cli/main.py`` applies as it loads a command.
 """
 
@@ -16,7 +18,8 @@ import os
 from typing import TextIO
 
 MODES = ("auto", "always", "never")
-_state = {"mode": "auto", "quiet": False}
+_state = {"mode": "auto", "quiet": False, "full": False}
+PIPE_WIDTH = 160  # quoted lines into a pipe or a file: long enough for most errors, --full for all
 
 
 def set_mode(mode: str | None) -> None:
@@ -29,6 +32,25 @@ def set_quiet(quiet: bool) -> None:
 
 def quiet() -> bool:
     return bool(_state["quiet"])
+
+
+def set_full(full: bool) -> None:
+    _state["full"] = bool(full)
+
+
+def quoted_width(stream: TextIO | None = None) -> int | None:
+    """How many characters of a quoted log line to show: all of them with --full (None); on a
+    terminal, what fits its width (``COLUMNS`` first, as ``shutil`` reads it); else PIPE_WIDTH."""
+    import shutil
+    import sys
+
+    if _state["full"]:
+        return None
+    stream = stream or sys.stdout
+    isatty = getattr(stream, "isatty", None)
+    if isatty and isatty():
+        return max(60, shutil.get_terminal_size((PIPE_WIDTH + 15, 24)).columns - 15)
+    return PIPE_WIDTH
 
 
 def use_color(stream: TextIO, mode: str | None = None) -> bool:
@@ -62,3 +84,8 @@ def add_output_options(command, *, with_quiet: bool = False) -> None:
         command.params.append(click.Option(
             ["--quiet"], is_flag=True, expose_value=False, is_eager=True,
             callback=lambda _ctx, _param, value: set_quiet(value), help="Print the verdict line only."))
+    if with_quiet and "full_output" not in names:
+        command.params.append(click.Option(
+            ["--full", "-v", "full_output"], is_flag=True, expose_value=False, is_eager=True,
+            callback=lambda _ctx, _param, value: set_full(value),
+            help="Quote whole error lines (default: cut to the terminal's width, 160 characters into a pipe)."))

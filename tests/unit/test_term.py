@@ -77,3 +77,23 @@ def test_machine_formats_never_carry_ansi():
 def test_quiet_prints_the_verdict_line_once():
     lines = _cli("diagnose", "--quiet", RUN_LOG).stdout.splitlines()
     assert len(lines) == 1 and lines[0].startswith("VERDICT  rank 1 failed first")
+
+
+def test_full_quotes_the_whole_error_and_the_default_cuts_it():
+    whole = "known capacity of 'shape' is 4."
+    assert whole not in _cli("diagnose", RUN_LOG).stdout  # into a pipe: cut at 160 characters
+    for flag in ("--full", "-v"):
+        assert whole in _cli("diagnose", flag, RUN_LOG).stdout
+
+
+def test_on_a_terminal_quoted_lines_fit_its_width(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    term.set_full(False)
+    assert term.quoted_width(_Tty()) == 185 and term.quoted_width(io.StringIO()) == term.PIPE_WIDTH
+    monkeypatch.setenv("COLUMNS", "60")
+    assert term.quoted_width(_Tty()) == 60  # never narrower than a readable line
+    term.set_full(True)
+    try:
+        assert term.quoted_width(_Tty()) is None
+    finally:
+        term.set_full(False)

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from ..findings import Diagnosis, Finding, RankRow
 from ..rankset import rank_ranges
+from ..term import quoted_width
 
 WIDTH = 100
 
@@ -68,7 +69,7 @@ def _root_cause_block(d: Diagnosis) -> list[Line]:
     for i, ev in enumerate(rc.evidence):
         label = "evidence" if i == 0 else ""
         lines.append(Line(f"  {label:<10} {ev.path}:{ev.line}"))
-        lines.append(Line(f"  {'':<10}   {_clip(ev.text)}", "dim"))
+        lines.append(Line(f"  {'':<10}   {_clip(ev.text, quoted_width())}", "dim"))
     lines.append(Line(f"  confidence {rc.confidence.value}: {rc.why}"))
     if rc.fact("time_source"):
         lines.append(Line(f"  time from  {rc.fact('time_source')}", "dim"))
@@ -120,9 +121,9 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
     return out
 
 
-def _clip(text: str, width: int = 160) -> str:
+def _clip(text: str, width: int | None = 160) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return text if width is None or len(text) <= width else text[: width - 1] + "…"
 
 
 VERDICT_PREFIXES = ("VERDICT", "SMOKE PASSED", "SMOKE FAILED")
