@@ -24,6 +24,14 @@ from paddle_doctor.contract import PACKAGE_DIR_ENV, PROBE_ENV
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # this tool's paddle_doctor package
 PROBE_TIMEOUT_S = 60.0
 PROBE_MARK = "paddle-doctor-probe "
+FLOOR = (3, 10)  # pyproject's requires-python: the runtime runs in the job's Python
+
+
+def _older_than_floor(version: str) -> bool:
+    try:
+        return tuple(int(x) for x in version.split(".")) < FLOOR
+    except ValueError:
+        return False
 
 
 class GuardsUnreachable(Exception):
@@ -76,9 +84,14 @@ def _probe(python: str, env: Mapping[str, str]) -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None  # the launch itself will say what is wrong with that interpreter
     line = next((ln for ln in done.stdout.decode("utf-8", "replace").splitlines() if ln.startswith(PROBE_MARK)), "")
-    status, _, detail = line[len(PROBE_MARK):].partition(" ")
+    status, _, rest = line[len(PROBE_MARK):].partition(" ")
+    version, _, detail = rest.partition(" ")
     if status == "ok":
         return detail
+    if status == "failed" and _older_than_floor(version):
+        raise GuardsUnreachable(f"the workers' Python {python} is Python {version}; paddle-doctor's guards need "
+                                f"Python >= {'.'.join(map(str, FLOOR))} (diagnose and lint still read this job's logs "
+                                "and code; run it without `paddle-doctor run`, or on a newer Python)")
     if status == "failed":
         raise GuardsUnreachable(f"the workers' Python {python} cannot load paddle-doctor's guards ({detail}); "
                                 f"install paddle-doctor into it: {python} -m pip install {install_source()}")

@@ -56,11 +56,13 @@ def _install():
 
 def _probe():
     """One line on stdout for ``run``'s check: where the guards come from, or why they cannot."""
+    version = "%d.%d" % sys.version_info[:2]
     try:
         bootstrap = _bootstrap()
-        sys.stdout.write(f"paddle-doctor-probe ok {os.path.dirname(os.path.dirname(os.path.dirname(bootstrap.__file__)))}\n")
+        where = os.path.dirname(os.path.dirname(os.path.dirname(bootstrap.__file__)))
+        sys.stdout.write(f"paddle-doctor-probe ok {version} {where}\n")
     except Exception as exc:
-        sys.stdout.write(f"paddle-doctor-probe failed {type(exc).__name__}: {exc}\n")
+        sys.stdout.write(f"paddle-doctor-probe failed {version} {type(exc).__name__}: {exc}\n")
 
 
 def _chain():
