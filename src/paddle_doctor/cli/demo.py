@@ -50,6 +50,7 @@ def command(keep: Path | None) -> None:
 def _run(case_dir: Path, work: Path) -> None:
     from ..diagnose import diagnose_paths
     from ..lab import run_case
+    from ..lab.screen import what_the_screen_showed
     from ..render import text
 
     click.secho("== 1. A user's 2-process evaluation on CPU, through the real launcher:", bold=True)
@@ -59,9 +60,12 @@ def _run(case_dir: Path, work: Path) -> None:
     tail = run.terminal.read_text(errors="replace").splitlines()[-TAIL_LINES:]
     click.secho(f"== 2. The last {TAIL_LINES} lines the launcher printed (exit code {run.returncode}):", bold=True)
     click.echo("\n".join("   | " + line for line in tail))
-    click.echo("   The launcher shows rank 0 and a gloo 'TIMEOUT'. That is a symptom, not the cause.")
+    diagnosis = diagnose_paths([str(work)])
+    root = diagnosis.root_cause.ranks[0] if diagnosis.root_cause is not None and diagnosis.root_cause.ranks else None
+    lines = run.terminal.read_text(errors="replace").splitlines()
+    click.echo("   " + what_the_screen_showed(lines, root, run.returncode))  # the screen above, not a fixed text
     click.secho(f"== 3. paddle-doctor diagnose {work}", bold=True)
-    text.echo(text.render_diagnosis(diagnose_paths([str(work)])))
+    text.echo(text.render_diagnosis(diagnosis))
     _fixed(case_dir / "eval_fixed.py", work / "fixed")
 
 
