@@ -114,3 +114,43 @@ def test_run_diagnoses_nothing_old_when_its_command_wrote_nothing(tmp_path):
     assert "printed nothing and wrote nothing" in proc.stderr
     assert not page.exists() and page.with_name("paddle_doctor_report.earlier.html").read_text() == \
         "<p>an earlier failure</p>"
+
+
+def _rerun_after(log: Path, when: float) -> str:
+    """The passing launch of the recorded pair (its last banner to the end), its glog times moved
+    to ``when`` (after an earlier launch in another recording)."""
+    import datetime as dt
+
+    lines = log.read_text().splitlines(keepends=True)
+    start = max(i for i, line in enumerate(lines) if "No ccache found" in line)
+    stamp = dt.datetime.fromtimestamp(when).strftime("I%m%d %H:%M:%S")
+    return "".join(re.sub(r"^I\d{4} \d\d:\d\d:\d\d", stamp, line) for line in lines[start:])
+
+
+def test_error_records_of_an_earlier_launch_do_not_decide_the_last_one(tmp_path):
+    """A failed `paddle-doctor run` left records; the user then reran with the plain launcher, which
+    passed and appended to the same logs: the records are the earlier launch's."""
+    import json
+
+    run_log = REPO / "tests" / "fixtures" / "run_records" / "log"
+    shutil.copytree(run_log, tmp_path / "log")
+    failed_at = json.loads((run_log / "paddle_doctor_error.1.json").read_text())["time"]
+    for rank in (0, 1):
+        with open(tmp_path / "log" / f"workerlog.{rank}", "a") as log:
+            log.write(_rerun_after(RERUNS / "log" / f"workerlog.{rank}", failed_at + 60))
+    d = diagnose_paths([str(tmp_path / "log")])
+    assert d.verdict == "no_failure_found", d.root_cause
+    first = diagnose_paths([str(tmp_path / "log")], launch=LaunchChoice(index=1))
+    assert first.root_cause is not None and first.root_cause.ranks == (1,)
+
+
+def test_one_launcher_log_per_launch_is_read(tmp_path):
+    """The new launcher writes a new <job>.<pod>.log per launch into the same dir."""
+    import os
+
+    shutil.copytree(RERUNS / "log", tmp_path / "log")
+    for i, name in enumerate(("default.aaaaaa.log", "default.bbbbbb.log")):
+        path = tmp_path / "log" / name
+        path.write_text("[{'name': 'x', 'rank': -1, 'replicas': 2}]\n")
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))
+    assert diagnose_paths([str(tmp_path / "log")]).files_read == 3  # two worker logs and the last pod log

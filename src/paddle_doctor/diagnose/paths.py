@@ -6,7 +6,8 @@ from dataclasses import replace
 
 from ..findings import Diagnosis, Finding
 from .culprit import with_culprit
-from .read.launches import LAST, LaunchChoice, launches_note, written_by
+from .read.launches import (LAST, LaunchChoice, launch_started, launcher_logs_of_launch, launches_note,
+                            written_by)
 from .facts.devices import collect_device_facts, with_device_facts
 from .read.readall import read_all
 from .ranks import LauncherFacts, RankState, collect
@@ -23,7 +24,7 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None, launch: LaunchC
     Raises DiagnoseInputError when nothing usable was given.
     """
     sources, skipped = discover([str(p) for p in paths], stdin)
-    sources = [s for s in sources if written_by(s.path, launch)]
+    sources = launcher_logs_of_launch([s for s in sources if written_by(s.path, launch)], launch)
     files, skipped = read_all(sources, skipped, launch)
     readable = [f for f in files if f.source.role != "env"]
     if not readable:
@@ -31,6 +32,8 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None, launch: LaunchC
         raise DiagnoseInputError(f"nothing could be read ({reasons})")
     ranks, unranked, facts = collect(readable)
     records = load_records([s.path for s in sources if s.role == "record"])
+    started = launch_started([f.window for f in readable if f.window is not None])
+    records = {r: rec for r, rec in records.items() if started is None or rec.time >= started - 1.0}
     root = _prefer(verdict_from_records(records), decide(ranks, unranked, facts))
     root = with_device_facts(root, collect_device_facts([e for f in readable for e in f.events], env_by_rank(sources),
                                                         {s.path: s.node for s in sources}))

@@ -214,6 +214,39 @@ def written_by(path: str, choice: LaunchChoice) -> bool:
         return True  # the reader reports it
 
 
+def launcher_logs_of_launch(sources: list, choice: LaunchChoice) -> list:
+    """The new launcher writes one ``<job>.<pod>.log`` per launch into the same dir; keep, per
+    node dir, the one of the launch diagnosed (by modification time: the last, or the K-th)."""
+    if choice.since:
+        return sources
+    by_node: dict[str, list] = {}
+    for s in sources:
+        if s.role == "launcher_log" and s.data is None:
+            by_node.setdefault(s.node, []).append(s)
+    dropped = set()
+    for logs in by_node.values():
+        if len(logs) < 2:
+            continue
+        ordered = sorted(logs, key=lambda s: _mtime(s.path))
+        kept = choose([Window(0, None, None, i + 1, len(ordered)) for i in range(len(ordered))], choice)
+        dropped |= {id(s) for i, s in enumerate(ordered) if kept is None or i + 1 != kept.number}
+    return [s for s in sources if id(s) not in dropped]
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0
+
+
+def launch_started(windows: list[Window]) -> float | None:
+    """When the diagnosed launch started, where a file was split (its error records from before
+    then are an earlier launch's)."""
+    starts = [w.started for w in windows if w.count > 1 and w.number > 1 and w.started is not None]
+    return min(starts) if starts else None
+
+
 def since_window(size_before: int) -> Window:
     """What a file gained during ``run``'s own launch."""
     return Window(size_before, None, None, 1, 1)
