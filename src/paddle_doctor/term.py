@@ -89,3 +89,47 @@ def add_output_options(command, *, with_quiet: bool = False) -> None:
             ["--full", "-v", "full_output"], is_flag=True, expose_value=False, is_eager=True,
             callback=lambda _ctx, _param, value: set_full(value),
             help="Quote whole error lines (default: cut to the terminal's width, 160 characters into a pipe)."))
+
+
+class Ticker:
+    """On a terminal, a spinner line "LABEL: 12 s of 120 s" while a long step runs (``triage``'s
+    reruns, ``smoke``'s launch); nothing otherwise (a log file gets the rows only)."""
+
+    def __init__(self, label: str, timeout: float | None = None, stream: TextIO | None = None) -> None:
+        import sys
+
+        self.label, self.timeout = label, timeout
+        self.stream = stream or sys.stdout
+        self._status = None
+        self._stop = None
+
+    def __enter__(self) -> "Ticker":
+        isatty = getattr(self.stream, "isatty", None)
+        if quiet() or not (isatty and isatty()):
+            return self
+        import threading
+        import time
+
+        from rich.console import Console
+
+        console = Console(file=self.stream, no_color=not use_color(self.stream))
+        start = time.monotonic()
+        self._status = console.status(self._text(0.0))
+        self._status.start()
+        self._stop = threading.Event()
+
+        def tick() -> None:
+            while not self._stop.wait(0.5):
+                self._status.update(self._text(time.monotonic() - start))
+
+        threading.Thread(target=tick, daemon=True).start()
+        return self
+
+    def _text(self, elapsed: float) -> str:
+        limit = f" of {self.timeout:g} s" if self.timeout else ""
+        return f"{self.label}: {elapsed:.0f} s{limit}"
+
+    def __exit__(self, *exc) -> None:
+        if self._status is not None:
+            self._stop.set()
+            self._status.stop()

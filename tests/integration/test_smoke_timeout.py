@@ -23,6 +23,7 @@ def test_smoke_that_runs_out_of_time_says_so(tmp_path):
                            str(tmp_path / "smoke"), "--junit", str(junit)], capture_output=True, text=True,
                           timeout=110, env=env)
     assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.stdout.startswith("paddle-doctor smoke: launching 1 node(s) x 2 process(es), cpu (up to 2 s)")
     verdicts = [line for line in proc.stdout.splitlines() if line.startswith("VERDICT")]
     assert verdicts and "smoke stopped the launch after --timeout 2 s" in verdicts[0], proc.stdout[-2000:]
     assert "timed out after 2 s" in proc.stdout

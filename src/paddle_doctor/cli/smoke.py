@@ -43,9 +43,13 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault, junit) -> No
     options = SmokeOptions(out_dir=(out_dir or default_out_dir()).absolute(), nproc=nproc, nnodes=nnodes,
                            master=master, device=device, timeout=timeout, fault=fault)
     from ..process.workers_python import GuardsUnreachable
+    from ..term import Ticker
 
+    click.echo(f"paddle-doctor smoke: launching {nnodes} node(s) x {nproc} process(es), {device} "
+               f"(up to {timeout:g} s)")  # at once: the table comes when the launch ends
     try:
-        run = run_smoke(options)
+        with Ticker("running the smoke launch", timeout):
+            run = run_smoke(options)
     except GuardsUnreachable as exc:
         _fail(str(exc))
     if junit is not None:
@@ -59,8 +63,10 @@ def _write_junit(run, dest: Path) -> None:
 
     xml = junit_xml(run.findings, "paddle-doctor smoke", run.launch.wall_s,
                     outcome_of=lambda f: f.outcome or outcome_of_facts(f))
+    from ..outfile import write_text
+
     try:
-        dest.write_text(xml, encoding="utf-8")
+        write_text(dest, xml)  # atomic for a file; in place for a device, a FIFO, a symlink
     except OSError as exc:
         _fail(f"cannot write {dest}: {exc.strerror or exc}")
 

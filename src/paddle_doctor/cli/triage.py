@@ -28,8 +28,22 @@ def command(timeout, checkpoint, out_dir, cmd) -> None:
         click.echo("paddle-doctor triage: error: no command given (paddle-doctor triage -- python eval.py)", err=True)
         sys.exit(2)
     out = (out_dir or Path.cwd() / "paddle-doctor-triage").absolute()
+    from ..render import text
+    from ..render.checks import check_table
+    from ..term import Ticker
+
+    # Live: the header now, each row as its rerun ends, a spinner with the time on a terminal.
+    text.echo([text.Line("paddle-doctor triage: each variation reruns the command (logs under "
+                         f"{out}/<variation>/)", "head")])
+    sys.stdout.flush()
+
+    def row(finding) -> None:
+        text.echo(check_table([finding]))
+        sys.stdout.flush()
+
     try:
-        result = triage(cmd, out_dir=out, timeout=timeout, checkpoint=checkpoint)
+        result = triage(cmd, out_dir=out, timeout=timeout, checkpoint=checkpoint, on_row=row,
+                        running=lambda name: Ticker(f"running {name}", timeout))
     except OSError as exc:
         click.echo(f"paddle-doctor triage: error: cannot run {cmd[0]}: {exc.strerror or exc}", err=True)
         sys.exit(2)
@@ -41,12 +55,9 @@ def command(timeout, checkpoint, out_dir, cmd) -> None:
 
 def _render(result, out: Path) -> None:
     from ..render import text
-    from ..render.checks import check_table
 
     c = result.conclusion
-    lines = [text.Line("paddle-doctor triage: each variation reruns the command (logs under "
-                       f"{out}/<variation>/)", "head")]
-    lines += check_table(result.findings + result.skipped)
+    lines = []  # the header and the rows were printed as they came
     lines.append(text.Line(f"VERDICT  {c.message} [{c.confidence.value} confidence]",
                            "ok" if c.cause == "unknown" else "verdict"))
     if c.why:
