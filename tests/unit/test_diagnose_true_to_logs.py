@@ -49,3 +49,16 @@ def test_the_page_never_shows_paddles_no_stack_trace_boilerplate_as_progress():
     assert rows[1].last_progress == said[-1]  # the last line rank 1 itself printed
     page = render_page(diagnosis)
     assert "No stack trace in paddle" not in page and said[-1] in page
+
+
+def test_the_page_has_the_differential_and_each_victims_why_as_the_text_does():
+    from paddle_doctor.render.text import render_diagnosis
+
+    d = diagnose_paths([str(REPO / "tests" / "fixtures" / "cases" / "01_exception_rank1")])
+    page, text = render_page(d), "\n".join(line.text for line in render_diagnosis(d))
+    assert "ALSO POSSIBLE" in text and 'id=also-possible' in page
+    for alt in d.root_cause.alternatives:
+        assert f"<code>{alt.cause}</code>" in page
+    assert "CONFIRM" in text and "id=confirm" in page
+    victim = next(r for r in d.rows if r.status.value == "victim")
+    assert victim.why and victim.why in page and "<th>why</th>" in page

@@ -42,7 +42,8 @@ def render_page(d: Diagnosis, timeline: Timeline | None = None, title: str = "pa
     timeline = timeline if timeline is not None else timeline_of(d)
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
              f"<style>{CSS}</style></head><body>", f"<h1>{escape(title)}</h1>", _verdict(d)]
-    parts += [_root(d), _timeline_svg(timeline), _lane_table(timeline), _evidence(d), _fix(d), _footer(d)]
+    parts += [_root(d), _differential(d), _timeline_svg(timeline), _lane_table(timeline), _evidence(d), _fix(d),
+              _footer(d)]
     return "".join(parts) + "</body></html>\n"
 
 
@@ -80,6 +81,23 @@ def _root(d: Diagnosis) -> str:
         rows.append(("time from", escape(str(rc.fact("time_source")))))
     body = "".join(f"<b>{k}</b><div>{v}</div>" for k, v in rows)
     return f"<h2>Root cause</h2><div class=kv id=root-cause>{body}</div>"
+
+
+def _differential(d: Diagnosis) -> str:
+    """ALSO POSSIBLE (each alternative with the check that tells it apart) and CONFIRM, as the text
+    report has them."""
+    rc = d.root_cause
+    if rc is None:
+        return ""
+    out = ""
+    if rc.alternatives:
+        items = "".join(f"<li><code>{escape(a.cause)}</code> ({escape(a.confidence.value)}): {escape(a.why)}"
+                        + (f"<br><span class=dim>tell apart: {escape(a.confirm)}</span>" if a.confirm else "")
+                        + "</li>" for a in rc.alternatives)
+        out += f"<h2>Also possible</h2><ul id=also-possible>{items}</ul>"
+    if rc.fact("confirm"):
+        out += f"<h2>Confirm</h2><pre id=confirm>{escape(str(rc.fact('confirm')))}</pre>"
+    return out
 
 
 def _culprit(facts) -> str:
@@ -222,8 +240,10 @@ def _lane_table(tl: Timeline) -> str:
         log = f"<br><span class=dim>{escape(lane.log)}</span>" if lane.log else ""
         rows.append(f"<tr{cls}><td>{escape(_lane_name(lane))}{log}</td><td>{_rel(lane.start, tl)}</td>"
                     f"<td>{escape(lane.last_progress or '')}</td><td>{escape(lane.last_collective or '')}</td>"
-                    f"<td>{_end_cell(lane, tl)}</td><td>{escape(_clip(lane.label, 300))}</td></tr>")
-    head = "<tr><th>lane</th><th>start</th><th>last progress</th><th>last collective</th><th>end</th><th>error</th></tr>"
+                    f"<td>{_end_cell(lane, tl)}</td><td>{escape(_clip(lane.label, 300))}</td>"
+                    f"<td>{escape(lane.why)}</td></tr>")
+    head = ("<tr><th>lane</th><th>start</th><th>last progress</th><th>last collective</th><th>end</th><th>error</th>"
+            "<th>why</th></tr>")
     return f"<h2>Ranks</h2><table id=ranks>{head}{''.join(rows)}</table>"
 
 
