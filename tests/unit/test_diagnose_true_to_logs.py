@@ -62,3 +62,14 @@ def test_the_page_has_the_differential_and_each_victims_why_as_the_text_does():
     assert "CONFIRM" in text and "id=confirm" in page
     victim = next(r for r in d.rows if r.status.value == "victim")
     assert victim.why and victim.why in page and "<th>why</th>" in page
+
+
+def test_the_pages_verdict_is_the_texts_word_for_word():
+    from paddle_doctor.render.text import render_diagnosis
+
+    for paths in ([str(CASE22 / "log"), str(CASE22 / "terminal.out")], [str(RUN_LOG)]):
+        d = diagnose_paths(paths)
+        said = render_diagnosis(d)[0].text.removeprefix("VERDICT").strip()
+        page = render_page(d)
+        assert said.replace("'", "&#x27;") in page, said
+        assert "failed first: rank " not in page  # no "rank 1 failed first: rank 1 left ..."

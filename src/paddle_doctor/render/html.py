@@ -55,12 +55,11 @@ def write_report(d: Diagnosis, paths: list[str], dest: Path) -> Path:
 
 
 def verdict_text(d: Diagnosis) -> str:
-    rc = d.root_cause
-    if rc is None:
-        return ("the run failed, but no root cause was found in the given logs" if d.verdict == "failure"
-                else "no failure found in the given logs")
-    where = f"rank {rc.ranks[0]}" if rc.ranks else "the job"
-    return f"{where} failed first: {rc.message} [{rc.cause}, {rc.confidence.value} confidence]"
+    """The text report's verdict line, word for word (one wording for both: a message that starts
+    with the rank is not prefixed with "rank N failed first" again)."""
+    from .text import verdict_line
+
+    return verdict_line(d).removeprefix("VERDICT").strip()
 
 
 def _verdict(d: Diagnosis) -> str:

@@ -44,6 +44,11 @@ def render_diagnosis(d: Diagnosis) -> list[Line]:
     return lines
 
 
+def verdict_line(d: Diagnosis) -> str:
+    """The verdict as the text report's first and last line say it (the HTML page uses it too)."""
+    return _verdict_line(d).text
+
+
 def _verdict_line(d: Diagnosis) -> Line:
     rc = d.root_cause
     if rc is None:
