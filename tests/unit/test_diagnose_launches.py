@@ -154,3 +154,11 @@ def test_one_launcher_log_per_launch_is_read(tmp_path):
         path.write_text("[{'name': 'x', 'rank': -1, 'replicas': 2}]\n")
         os.utime(path, (1_000_000 + i, 1_000_000 + i))
     assert diagnose_paths([str(tmp_path / "log")]).files_read == 3  # two worker logs and the last pod log
+
+
+def test_a_second_env_dump_in_a_worker_log_starts_a_launch():
+    lines = ["PADDLE_TRAINER_ID=1", "PADDLE_TRAINERS_NUM=2", "step 1", "Traceback (most recent call last):",
+             "PADDLE_TRAINER_ID=1", "PADDLE_TRAINERS_NUM=2", "step 1"]
+    starts = _feed(LaunchSplitter(), lines)
+    assert len(starts) == 2 and starts[1] == sum(len(line) + 1 for line in lines[:4])
+    assert len(_feed(LaunchSplitter(worker_log=False), lines)) == 1  # a terminal interleaves ranks' dumps

@@ -106,6 +106,9 @@ class LaunchSplitter:
         if any(m in text for m in JOINED):
             part.joined = True
         if any(m in text for m in ENV_RANK):
+            if self.by_process and self.candidate is None and current.env_rank and offset > current.start:
+                self.launches.append(_Part(offset, env_rank=True))  # a second env dump: a new launch
+                return
             part.env_rank = True
         if when is not None:
             if self.check_time and self.candidate is None and current.last_time is not None \
