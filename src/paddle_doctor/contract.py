@@ -104,6 +104,8 @@ GUARDS_ENV = "PADDLE_DOCTOR_GUARDS"  # comma list: record, watchdog, trace, chec
 OWNER_ENV = "PADDLE_DOCTOR_OWNER"  # "pid:rank" of the process that installed; its children skip
 DEBUG_LOGS_ENV = "PADDLE_DOCTOR_DEBUG_LOGS"
 SINGLE_ENV = "PADDLE_DOCTOR_SINGLE"
+PACKAGE_DIR_ENV = "PADDLE_DOCTOR_PACKAGE_DIR"  # the tool's own paddle_doctor, for a job Python without one
+PROBE_ENV = "PADDLE_DOCTOR_PROBE"  # sitecustomize reports whether it can install, and installs nothing
 WATCHDOG_ENV = "PADDLE_DOCTOR_WATCHDOG"  # "0": no heartbeats at all
 WATCHDOG_TIMEOUT_ENV = "PADDLE_DOCTOR_WATCHDOG_TIMEOUT"  # seconds without a heartbeat = missing
 SIDECAR_ENV = "PADDLE_DOCTOR_SIDECAR"  # "0": no sidecar beats for a rank (its starved beat thread looks frozen)

@@ -160,13 +160,22 @@ def _size_of(file: BinaryIO) -> int | None:
         return None  # not seekable: read everything
 
 
+def _kind_of(head: bytes) -> str:
+    try:
+        text = head[:256].decode("utf-8")
+    except UnicodeDecodeError:
+        return "it starts with other binary data"
+    return "it starts with text" if text.isprintable() or text.strip() else "it starts with other binary data"
+
+
 def pickle_protocol(head: bytes) -> int:
     """The protocol of a pickle from its first bytes; raises CheckpointError if it is not one Paddle writes."""
     if not head:
         raise CheckpointError("not a checkpoint: the file is empty (0 bytes)")
     if head[0] != pickle.PROTO[0] or len(head) < 2:
-        raise CheckpointError(f"not a checkpoint: no pickle header (starts with {head[:8]!r}); "
-                              "Paddle writes pickle protocols 2-4")
+        # The file's bytes are not echoed: it may be any file (a key, a password list).
+        raise CheckpointError(f"not a checkpoint: no pickle header ({_kind_of(head)}); Paddle writes pickle "
+                              "protocols 2-4")
     if not 2 <= head[1] <= 5:
         raise CheckpointError(f"not a checkpoint: pickle protocol {head[1]} (Paddle writes 2-4)")
     return head[1]

@@ -50,27 +50,38 @@ def command(keep: Path | None) -> None:
 def _run(case_dir: Path, work: Path) -> None:
     from ..diagnose import diagnose_paths
     from ..lab import run_case
+    from ..lab.screen import what_the_screen_showed
     from ..render import text
 
-    click.secho("== 1. A user's 2-process evaluation on CPU, through the real launcher:", bold=True)
+    _bold("== 1. A user's 2-process evaluation on CPU, through the real launcher:", bold=True)
     click.echo("   python -m paddle.distributed.launch --nproc_per_node 2 --log_dir log eval.py")
     click.echo("   (running; this takes about 10 s)")
     run = run_case(case_dir, work)
     tail = run.terminal.read_text(errors="replace").splitlines()[-TAIL_LINES:]
-    click.secho(f"== 2. The last {TAIL_LINES} lines the launcher printed (exit code {run.returncode}):", bold=True)
+    _bold(f"== 2. The last {TAIL_LINES} lines the launcher printed (exit code {run.returncode}):", bold=True)
     click.echo("\n".join("   | " + line for line in tail))
-    click.echo("   The launcher shows rank 0 and a gloo 'TIMEOUT'. That is a symptom, not the cause.")
-    click.secho(f"== 3. paddle-doctor diagnose {work}", bold=True)
-    text.echo(text.render_diagnosis(diagnose_paths([str(work)])))
+    diagnosis = diagnose_paths([str(work)])
+    root = diagnosis.root_cause.ranks[0] if diagnosis.root_cause is not None and diagnosis.root_cause.ranks else None
+    lines = run.terminal.read_text(errors="replace").splitlines()
+    click.echo("   " + what_the_screen_showed(lines, root, run.returncode))  # the screen above, not a fixed text
+    _bold(f"== 3. paddle-doctor diagnose {work}", bold=True)
+    text.echo(text.render_diagnosis(diagnosis))
     _fixed(case_dir / "eval_fixed.py", work / "fixed")
+
+
+def _bold(message: str, **_style) -> None:
+    """A heading, bold where term.py says colour is on (--color, NO_COLOR, FORCE_COLOR, a terminal)."""
+    from ..term import use_color
+
+    click.secho(message, bold=True, color=use_color(sys.stdout))
 
 
 def _fixed(script: Path, work: Path) -> None:
     """The same data scored with paddle_doctor.evaluate: every query counted once, on any rank count."""
     from ..lab.fixed_demo import run_fixed_evaluation
 
-    click.secho("== 4. The fix: a query is the sample, pad_collate pads the short last query, and", bold=True)
-    click.secho("      paddle_doctor.evaluate counts every sample exactly once, with one collective:", bold=True)
+    _bold("== 4. The fix: a query is the sample, pad_collate pads the short last query, and", bold=True)
+    _bold("      paddle_doctor.evaluate counts every sample exactly once, with one collective:", bold=True)
     click.echo('   result = paddle_doctor.evaluate(model, queries, paddle.metric.Accuracy(name="hit_at_1"),')
     click.echo("                                   batch_size=2, collate_fn=paddle_doctor.pad_collate)")
     outcome = run_fixed_evaluation(script, work)
@@ -83,6 +94,6 @@ def _fixed(script: Path, work: Path) -> None:
         metrics = ", ".join(f"{k} = {v:.4f}" for k, v in res["metrics"].items())
         click.echo(f"   {label:<24} {metrics}   samples counted: {res['num_samples']}")
     verdict = "equal" if outcome["equal"] else "DIFFERENT"
-    click.secho(f"   distributed and single-process results are {verdict}.", bold=True)
+    _bold(f"   distributed and single-process results are {verdict}.", bold=True)
     if not outcome["equal"]:
         sys.exit(1)

@@ -54,17 +54,17 @@ def _load_reports(paths: tuple[str, ...]) -> list[tuple[str, dict]]:
 
     if len(paths) < 2:
         _fail("--compare needs at least two reports (written by `paddle-doctor env --format json > FILE`)")
-    loaded = []
+    reports = []
     for path in paths:
         try:
-            data = load_report(path)
+            reports.append((path, load_report(path)))
         except ReportError as exc:
             _fail(str(exc))
-        label = (data.get("network") or {}).get("hostname") or path
-        if any(label == other for other, _ in loaded):
-            label = path
-        loaded.append((label, data))
-    return loaded
+    hosts = [(data.get("network") or {}).get("hostname") or "" for _, data in reports]
+    # Host names label the nodes when they tell every report apart; otherwise every report is
+    # labelled by its file name (never some by host and some by file: docs/env.md).
+    by_host = all(hosts) and len(set(hosts)) == len(hosts)
+    return [(host if by_host else path, data) for host, (path, data) in zip(hosts, reports)]
 
 
 def _fail(message: str) -> None:

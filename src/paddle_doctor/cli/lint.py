@@ -50,9 +50,11 @@ def command(paths, fmt, select, ignore, fix, unsafe_fixes, no_cache, color) -> N
         out = render(result.findings, ALL_RULES, version=__version__, source_line=_source_lines())
     else:
         from ..render.lint_text import render
-        use_color = color == "always" or (color == "auto" and sys.stdout.isatty())
-        out = render(result.findings, color=use_color, fixed=result.fixed, unsafe_fixes=unsafe_fixes)
-    click.echo(out, nl=False)
+        from ..term import use_color
+
+        colored = use_color(sys.stdout, color)  # the one colour decision (term.py): NO_COLOR, FORCE_COLOR too
+        out = render(result.findings, color=colored, fixed=result.fixed, unsafe_fixes=unsafe_fixes)
+    click.echo(out, nl=False, color=fmt == "text" and colored)  # click strips ANSI into a pipe unless told
     sys.exit(2 if result.errors else 1 if result.findings else 0)
 
 

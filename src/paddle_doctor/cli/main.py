@@ -6,11 +6,18 @@ and never import paddle.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import sys
 
 import click
 
 from .. import __version__
+from ..term import add_output_options
+
+# The commands that end in a verdict line (``--quiet`` prints only that line).
+VERDICT_COMMANDS = ("diagnose", "run", "triage", "smoke", "demo")
 
 # name -> (module, short help). The module defines ``command`` (a click.Command).
 COMMANDS = {
@@ -33,7 +40,9 @@ class LazyGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in COMMANDS:
             return None
-        return importlib.import_module(COMMANDS[name][0]).command
+        command = importlib.import_module(COMMANDS[name][0]).command
+        add_output_options(command, with_quiet=name in VERDICT_COMMANDS)  # --color everywhere (term.py)
+        return command
 
     def format_commands(self, ctx, formatter):
         rows = [(name, help_text) for name, (_, help_text) in COMMANDS.items()]
@@ -49,9 +58,29 @@ def cli():
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        return cli.main(args=argv, prog_name="paddle-doctor", standalone_mode=True) or 0
+        try:
+            return cli.main(args=argv, prog_name="paddle-doctor", standalone_mode=True) or 0
+        finally:
+            sys.stdout.flush()  # a full disk fails here or in the command: either way, one line below
     except SystemExit as exc:  # click exits; keep the code for callers of main()
         return exc.code if isinstance(exc.code, int) else 1
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # `| head`: the reader left; nothing to say
+            _mute_stdout()
+            return 0
+        sys.stderr.write(f"paddle-doctor: error: cannot write the output: {exc.strerror or exc}\n")
+        _mute_stdout()
+        return 2
+
+
+def _mute_stdout() -> None:
+    """The interpreter flushes stdout once more at exit; a full disk would fail there again, with
+    a traceback. Point it at /dev/null first."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

@@ -13,21 +13,23 @@ import sys
 import click
 
 
-def _diagnose(log_dir, tail: bytes) -> None:
+def _diagnose(log_dir, tail: bytes, before: dict[str, int]) -> None:
+    """Diagnose what this launch wrote (``before``: the sizes of the log dir's files before it)."""
     from ..diagnose import DiagnoseInputError
     from ..process.after_launch import diagnose_launch, has_worker_logs
     from ..render import text
 
     try:
-        diagnosis = diagnose_launch(log_dir, tail)
+        diagnosis = diagnose_launch(log_dir, tail, before)
     except DiagnoseInputError as exc:
         click.echo(f"paddle-doctor run: no diagnosis: {exc}", err=True)
+        _set_aside_earlier_page(log_dir)
         return
     except Exception as exc:  # a bug of ours must not hide the command's own exit code
         click.echo(f"paddle-doctor run: diagnosis failed: {type(exc).__name__}: {exc}", err=True)
         return
     text.echo(text.render_diagnosis(diagnosis), stream=sys.stderr)
-    if has_worker_logs(log_dir):  # the timeline page beside the logs
+    if has_worker_logs(log_dir, before):  # the timeline page beside the logs
         from ..render.html import REPORT_NAME, write_report
 
         try:
@@ -77,6 +79,17 @@ def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout,
         raise click.UsageError("--single is for one-process commands, not for a launcher")
     plan = launchenv.plan_run(cmd, trace=trace, check=check_collectives, debug_logs=debug_logs, single=single,
                               watchdog=not no_watchdog, watchdog_timeout=watchdog_timeout, log_dir=log_dir)
+    from ..process.after_launch import sizes_before
+    from ..process.workers_python import GuardsUnreachable, ensure_guards
+
+    try:
+        note = ensure_guards(plan.cmd, plan.env)
+    except GuardsUnreachable as exc:
+        click.echo(f"paddle-doctor run: error: {exc}", err=True)
+        sys.exit(2)
+    if note:
+        click.echo(f"paddle-doctor run: note: {note}", err=True)
+    before = sizes_before(plan.log_dir)
     try:
         outcome = supervisor.supervise(plan)
     except supervisor.StartError as exc:
@@ -89,5 +102,5 @@ def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout,
         sys.exit(0)
     click.echo(f"paddle-doctor run: failed ({outcome.why}) in {outcome.elapsed:.1f} s{cleaned}; exit code "
                f"{outcome.code}. Diagnosis:", err=True)
-    _diagnose(plan.log_dir, outcome.tail)
+    _diagnose(plan.log_dir, outcome.tail, before)
     sys.exit(outcome.code)

@@ -23,7 +23,9 @@ import click
 @click.option("--inject-fault", "fault", default=None, metavar="KIND[:RANK]",
               help="Make one rank fail on purpose (raise, kill, exit; rank 1 by default): shows what a "
                    "failure looks like and that CI catches it.")
-def command(nproc, nnodes, master, device, out_dir, timeout, fault) -> None:
+@click.option("--junit", "junit", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Also write the checks as JUnit XML to FILE (for CI test reports).")
+def command(nproc, nnodes, master, device, out_dir, timeout, fault, junit) -> None:
     """Launch a tiny real training step and evaluation through python -m paddle.distributed.launch
     (collectives of each kind, DataLoader workers, save/load, evaluate parity) and print a
     pass/fail table."""
@@ -40,8 +42,33 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault) -> None:
         _fail(str(exc))
     options = SmokeOptions(out_dir=(out_dir or default_out_dir()).absolute(), nproc=nproc, nnodes=nnodes,
                            master=master, device=device, timeout=timeout, fault=fault)
-    run = run_smoke(options)
+    from ..process.workers_python import GuardsUnreachable
+    from ..term import Ticker
+
+    click.echo(f"paddle-doctor smoke: launching {nnodes} node(s) x {nproc} process(es), {device} "
+               f"(up to {timeout:g} s)")  # at once: the table comes when the launch ends
+    try:
+        with Ticker("running the smoke launch", timeout):
+            run = run_smoke(options)
+    except GuardsUnreachable as exc:
+        _fail(str(exc))
+    if junit is not None:
+        _write_junit(run, junit)
     sys.exit(_report(run))
+
+
+def _write_junit(run, dest: Path) -> None:
+    from ..render.ci.junit import junit_xml
+    from ..render.checks import outcome_of_facts
+
+    xml = junit_xml(run.findings, "paddle-doctor smoke", run.launch.wall_s,
+                    outcome_of=lambda f: f.outcome or outcome_of_facts(f))
+    from ..outfile import write_text
+
+    try:
+        write_text(dest, xml)  # atomic for a file; in place for a device, a FIFO, a symlink
+    except OSError as exc:
+        _fail(f"cannot write {dest}: {exc.strerror or exc}")
 
 
 def _fail(message: str) -> None:
@@ -60,10 +87,28 @@ def _report(run) -> int:
     if run.ok:
         text.echo([text.Line(f"SMOKE PASSED  {len(run.findings)} checks in {launch.wall_s:.1f} s", "ok")])
         return 0
-    how = "timed out" if launch.timed_out else f"launcher exit {launch.returncode}"
+    how = f"timed out after {o.timeout:g} s" if launch.timed_out else f"launcher exit {launch.returncode}"
     text.echo([text.Line(f"SMOKE FAILED  ({how}; logs in {run.log_dir}). Diagnosis:", "verdict")])
     _print_diagnosis(run)
     return 1
+
+
+def _timed_out_verdict(run, diagnosis) -> list | None:
+    """When smoke itself stopped the launch (--timeout), that is the verdict; a diagnosis of the logs
+    follows only when it names a cause with some confidence (smoke's own SIGTERM ends every rank with
+    a traceback, which says nothing)."""
+    from ..catalog.ids import CauseId
+    from ..render import text
+
+    if not run.launch.timed_out:
+        return None
+    rc = diagnosis.root_cause if diagnosis is not None else None
+    lines = [text.Line(f"VERDICT  smoke stopped the launch after --timeout {run.options.timeout:g} s, before the "
+                       "ranks finished. Give it more time (--timeout), or see where each log in "
+                       f"{run.log_dir} stops.", "verdict")]
+    if rc is not None and rc.cause != CauseId.unknown and rc.confidence.value != "low":
+        lines += [text.Line("The logs show an error before the stop:", "head")] + text.render_diagnosis(diagnosis)
+    return lines
 
 
 def _print_diagnosis(run) -> None:
@@ -74,7 +119,13 @@ def _print_diagnosis(run) -> None:
     try:
         raw = diagnose_paths(paths)
     except DiagnoseInputError as exc:
-        click.echo(f"paddle-doctor smoke: no diagnosis: {exc}", err=True)
+        raw = None
+        if not run.launch.timed_out:
+            click.echo(f"paddle-doctor smoke: no diagnosis: {exc}", err=True)
+            return
+    stopped = _timed_out_verdict(run, raw)
+    if stopped is not None:
+        text.echo(stopped)
         return
     text.echo(text.render_diagnosis(raw))
     from ..render.html import write_report

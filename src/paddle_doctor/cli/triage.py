@@ -20,6 +20,7 @@ def command(timeout, checkpoint, out_dir, cmd) -> None:
     """Rerun a failing command (e.g. python -m paddle.distributed.launch ... eval.py) as is, with
     DataLoader workers forced to 0, with one process, on CPU, and (--no-checkpoint) with random
     weights; say which variations pass and what that points to."""
+    from ..process.workers_python import GuardsUnreachable
     from ..triage import triage
 
     cmd = list(cmd[1:] if cmd and cmd[0] == "--" else cmd)
@@ -27,22 +28,36 @@ def command(timeout, checkpoint, out_dir, cmd) -> None:
         click.echo("paddle-doctor triage: error: no command given (paddle-doctor triage -- python eval.py)", err=True)
         sys.exit(2)
     out = (out_dir or Path.cwd() / "paddle-doctor-triage").absolute()
+    from ..render import text
+    from ..render.checks import check_table
+    from ..term import Ticker
+
+    # Live: the header now, each row as its rerun ends, a spinner with the time on a terminal.
+    text.echo([text.Line("paddle-doctor triage: each variation reruns the command (logs under "
+                         f"{out}/<variation>/)", "head")])
+    sys.stdout.flush()
+
+    def row(finding) -> None:
+        text.echo(check_table([finding]))
+        sys.stdout.flush()
+
     try:
-        result = triage(cmd, out_dir=out, timeout=timeout, checkpoint=checkpoint)
+        result = triage(cmd, out_dir=out, timeout=timeout, checkpoint=checkpoint, on_row=row,
+                        running=lambda name: Ticker(f"running {name}", timeout))
     except OSError as exc:
         click.echo(f"paddle-doctor triage: error: cannot run {cmd[0]}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    except GuardsUnreachable as exc:  # its variations would silently not apply: no verdict at all
+        click.echo(f"paddle-doctor triage: error: {exc}", err=True)
         sys.exit(2)
     _render(result, out)
 
 
 def _render(result, out: Path) -> None:
     from ..render import text
-    from ..render.checks import check_table
 
     c = result.conclusion
-    lines = [text.Line("paddle-doctor triage: each variation reruns the command (logs under "
-                       f"{out}/<variation>/)", "head")]
-    lines += check_table(result.findings + result.skipped)
+    lines = []  # the header and the rows were printed as they came
     lines.append(text.Line(f"VERDICT  {c.message} [{c.confidence.value} confidence]",
                            "ok" if c.cause == "unknown" else "verdict"))
     if c.why:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..findings import Diagnosis, Finding
+from .culprit import with_culprit
+from .read.launches import (LAST, LaunchChoice, launch_started, launcher_logs_of_launch, launches_note,
+                            written_by)
 from .refine.devices import collect_device_facts
 from .read.readall import read_all
 from .ranks import LauncherFacts, RankState, collect
@@ -11,25 +16,32 @@ from .report import rank_findings, rank_rows
 from .rootcause import decide
 from .read.sources import DiagnoseInputError, discover, env_by_rank
 
-def diagnose_paths(paths: list[str], stdin: bytes | None = None) -> Diagnosis:
-    """Diagnose the logs under ``paths`` (dirs, files, or "-" for ``stdin``).
+def diagnose_paths(paths: list[str], stdin: bytes | None = None, launch: LaunchChoice = LAST) -> Diagnosis:
+    """Diagnose the logs under ``paths`` (dirs, files, or "-" for ``stdin``); of one launch
+    (``launch``: the last by default) where several appended to the same files.
 
     Raises DiagnoseInputError when nothing usable was given.
     """
     sources, skipped = discover([str(p) for p in paths], stdin)
-    files, skipped = read_all(sources, skipped)
+    sources = launcher_logs_of_launch([s for s in sources if written_by(s.path, launch)], launch)
+    files, skipped = read_all(sources, skipped, launch)
     readable = [f for f in files if f.source.role != "env"]
     if not readable:
         reasons = "; ".join(skipped) or "no log files"
         raise DiagnoseInputError(f"nothing could be read ({reasons})")
     ranks, unranked, facts = collect(readable)
     records = load_records([s.path for s in sources if s.role == "record"])
+    started = launch_started([f.window for f in readable if f.window is not None])
+    records = {r: rec for r, rec in records.items() if started is None or rec.time >= started - 1.0}
     devices = collect_device_facts([e for f in readable for e in f.events], env_by_rank(sources),
                                    {s.path: s.node for s in sources})
     root = decide(ranks, unranked, facts, verdict_from_records(records), devices)
     for rank in records:  # a rank known only from its error record still gets a row
         ranks.setdefault(rank, RankState(rank))
-    return _build(root, ranks, facts, readable, skipped, records)
+    diagnosis = with_culprit(_build(root, ranks, facts, readable, skipped, records), records, env_by_rank(sources),
+                             sources, {r: s.events for r, s in ranks.items()})
+    note = launches_note({f.source.path: f.window for f in readable if f.window is not None}, launch)
+    return replace(diagnosis, notes=(note,) + diagnosis.notes) if note else diagnosis
 
 
 def _build(root: Finding | None, ranks: dict[int, RankState], facts: LauncherFacts, files: list,

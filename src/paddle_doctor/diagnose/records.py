@@ -17,7 +17,7 @@ Nothing here imports paddle or the runtime.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..catalog import get_cause
@@ -53,6 +53,9 @@ class RecordFile:
     phase: str | None = None  # where the rank was (for the timeline): its phase, step, collective
     step: int | str | None = None
     collective: str | None = None
+    host: str | None = None  # where the rank ran (the culprit line)
+    pid: int | None = None
+    local_rank: int | None = None
 
     @property
     def exception_line(self) -> str:
@@ -90,7 +93,13 @@ def _load(path: Path) -> RecordFile | None:
                       exc_type=exc.get("type"), message=exc.get("message"), traceback=exc.get("traceback"),
                       signal=data.get("signal"), finding=_guard_finding(data, path), run_id=data.get("run_id"),
                       schema=schema, phase=_text_or_none(data.get("phase")), step=_step(data.get("step")),
-                      collective=_collective(data.get("last_collective") or data.get("current_collective")))
+                      collective=_collective(data.get("last_collective") or data.get("current_collective")),
+                      host=_text_or_none(data.get("host")), pid=_int_or_none(data.get("pid")),
+                      local_rank=_int_or_none(data.get("local_rank")))
+
+
+def _int_or_none(value) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _text_or_none(value) -> str | None:
@@ -164,13 +173,36 @@ def verdict_from_records(records: dict[int, RecordFile]) -> Finding | None:
     why = f"paddle-doctor's error record of rank {rec.rank} ({rec.kind}, written when it failed) names it"
     evidence = rec.finding.evidence if rec.finding is not None and rec.finding.cause == cause else ()
     evidence = tuple(EvidenceLine(e.path or rec.path, e.line, redact(e.text)) for e in evidence)
-    evidence = evidence or (EvidenceLine(rec.path, 1, redact(title)),)
+    evidence = evidence or _own_evidence(rec, title)
     facts = {"confirm": entry.confirm.strip(), "notes": [],
              "time_source": f"{rec.path} (time in paddle-doctor's error record)"}
     return Finding(code=code, cause=cause, message=redact(title)[:TITLE_CHARS],
                    locations=(Location(path=rec.path, line=1, rank=rank),), evidence=evidence,
                    ranks=(rank,) if rank is not None else (), fix=entry.fix.strip(), confidence="high",
                    why=why, facts=facts)
+
+
+def _own_evidence(rec: RecordFile, title: str) -> tuple[EvidenceLine, ...]:
+    """The record's exception and, from its traceback, the innermost frame in the user's code
+    (what a worker log's traceback shows: ``File ".../eval.py", line 49, in hits_at_1``)."""
+    frame = _user_frame(rec.traceback or "")
+    lines = (EvidenceLine(rec.path, 1, redact(frame)),) if frame else ()
+    return lines + (EvidenceLine(rec.path, 1, redact(title)),)
+
+
+def _user_frame(traceback: str) -> str:
+    frames = [line.strip() for line in traceback.splitlines() if line.lstrip().startswith('File "')]
+    own = [f for f in frames if "site-packages" not in f and "dist-packages" not in f and "/lib/python" not in f]
+    return (own or frames or [""])[-1]
+
+
+def with_log_evidence(from_records: Finding, from_logs: Finding | None) -> Finding:
+    """A record's verdict that the logs reach too (same rank, same cause) quotes the logs' lines:
+    the user's frame at its line in the worker log, as plain ``diagnose`` shows it."""
+    if from_logs is None or not from_logs.evidence or (from_logs.ranks, from_logs.cause) != \
+            (from_records.ranks, from_records.cause):
+        return from_records
+    return replace(from_records, evidence=from_logs.evidence, locations=from_logs.locations or from_records.locations)
 
 
 def _from_guard(rec: RecordFile, records: dict[int, RecordFile]):

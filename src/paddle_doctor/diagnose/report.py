@@ -60,7 +60,9 @@ def _rank_finding(state: RankState, root: Finding | None, record: RecordFile | N
         status, why = RankStatus.ROOT_CAUSE, ""
     else:
         status, why = _victim_or_ok(state, root_rank)
-        if record is not None and status in (RankStatus.OK, RankStatus.UNKNOWN):
+        if record is not None and record.kind == "watchdog":  # its record says who ended it: no guessing
+            status, why = RankStatus.VICTIM, _why_from_record(record, root_rank)
+        elif record is not None and status in (RankStatus.OK, RankStatus.UNKNOWN):
             status, why = RankStatus.VICTIM, _why_from_record(record, root_rank)
             first_error = first_error or redact(record.exception_line or record.signal or record.kind)[
                 :FIRST_ERROR_CHARS]

@@ -29,6 +29,7 @@ from ..catalog.ids import CauseId
 from ..findings import Finding
 from .read.parse import Event
 from .ranks import LauncherFacts, RankState
+from .records import with_log_evidence
 from .refine.devices import DeviceFacts, with_device_facts
 from .refine.near import calibrated
 from .rules import CHAIN, rule_of
@@ -39,10 +40,14 @@ def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFa
     """The root cause: the logs' verdict (the first rule of the chain that returns one), weighed
     against the error records' (``from_records``), amended by the launch's device facts, and given
     the confidence it can promise (:func:`refine.near.calibrated`)."""
-    root = prefer(from_records, from_logs(ranks, unranked, facts))
+    logs = from_logs(ranks, unranked, facts)
+    root = prefer(from_records, logs)
+    took_records = root is not None and root is from_records
     root = with_device_facts(root, devices) if devices is not None else root
     rule = rule_of(root)
-    return calibrated(root, rule.code if rule is not None and root is not from_records else None)
+    root = calibrated(root, rule.code if rule is not None and root is not from_records else None)
+    # A record's verdict that the logs reach too quotes the logs' lines (the user's frame).
+    return with_log_evidence(root, logs) if took_records and root is not None else root
 
 
 def from_logs(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFacts) -> Finding | None:

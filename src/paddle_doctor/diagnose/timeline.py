@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from ..findings import RankStatus
 from ..redact import redact
 
-NOISE = re.compile(r"^(\s|Traceback|\[paddle-doctor\]|=+|FLAGS\(|LAUNCH |-{5}|\S*Warning|warnings\.warn)"
+# Paddle's FatalError block (on a signal) is boilerplate, not progress: its "No stack trace in paddle,
+# may be caused by external reasons." and "C++ Traceback" lines.
+NOISE = re.compile(r"^(\s|Traceback|\[paddle-doctor\]|=+|FLAGS\(|LAUNCH |-{5}|\S*Warning|warnings\.warn"
+                   r"|No stack trace in paddle|C\+\+ Traceback)"
                    r"|(Error|Exception|error|TIMEOUT)\b")
 PROGRESS_CHARS = 200
 # Paddle's own glog lines (store connects, allocator notes) are not the user's progress; a line of

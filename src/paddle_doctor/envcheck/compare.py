@@ -40,6 +40,20 @@ def compare_reports(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Fi
             out.append(_difference(field, cause, severity, values))
     out += _gpu_differences(reports)
     out += _variable_differences(reports)
+    out += _package_differences(reports)
+    return out
+
+
+def _package_differences(reports) -> list[Finding]:
+    """A Python package (numpy, protobuf, a Paddle suite) at another version, or missing, on a node:
+    collect_env's list, compared. A warning: most such differences are harmless, some are not
+    (numpy's ABI, a suite's data pipeline)."""
+    names = sorted({name for _, r in reports for name in (r.get("packages") or {})})
+    out = []
+    for name in names:
+        values = {label: (r.get("packages") or {}).get(name) for label, r in reports}
+        if len(set(map(_key, values.values()))) > 1:
+            out.append(_difference(f"packages.{name}", CauseId.paddle_version_mismatch, Severity.WARNING, values))
     return out
 
 

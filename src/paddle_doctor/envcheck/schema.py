@@ -34,6 +34,7 @@ FIELDS: tuple[tuple[tuple[str, ...], tuple[type, ...]], ...] = (
     (("system", "python", "version"), TEXT),
     (("variables",), (dict, type(None))), (("variables", "*"), TEXT),
     (("network",), (dict, type(None))), (("network", "hostname"), TEXT),
+    (("packages",), (dict, type(None))), (("packages", "*"), TEXT),
 )
 
 

@@ -10,12 +10,13 @@ that starting a launch stays cheap; nothing here imports paddle.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paddle_doctor.contract import RECORD_PREFIX
+from paddle_doctor.contract import FAULT_PREFIX, RECORD_PREFIX
 from paddle_doctor.process.bounded_run import BoundedRun, run_bounded
 
 if TYPE_CHECKING:
@@ -41,22 +42,57 @@ def error_records(log_dir: Path) -> tuple[Path, ...]:
     return tuple(sorted(log_dir.glob(f"{RECORD_PREFIX}*.json"))) if log_dir.is_dir() else ()
 
 
-def diagnose_launch(log_dir: Path, output: Path | bytes) -> Diagnosis:
+def sizes_before(log_dir: Path) -> dict[str, int]:
+    """The size of every file under ``log_dir`` before a launch (paths as diagnose names them):
+    the launcher appends to ``workerlog.N``, so only what lies past them is this launch's."""
+    sizes: dict[str, int] = {}
+    for dirpath, _, names in os.walk(str(log_dir)):
+        for name in names:
+            if name.startswith((RECORD_PREFIX, FAULT_PREFIX)):
+                continue  # removed before every launch: a record there is this launch's
+            try:
+                sizes[str(Path(dirpath, name))] = os.stat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                continue
+    return sizes
+
+
+def diagnose_launch(log_dir: Path, output: Path | bytes, before: Mapping[str, int] | None = None) -> Diagnosis:
     """The diagnosis of a finished launch; raises ``DiagnoseInputError`` when nothing is readable.
 
     ``output`` is the file its output went to (read beside the log dir), or the tail of an
     output that went to the terminal: that tail is read only when the log dir holds no worker
-    log, since the worker logs hold the same lines and more.
+    log, since the worker logs hold the same lines and more. ``before`` (:func:`sizes_before`):
+    only what the launch added to the files is read.
     """
-    from paddle_doctor.diagnose import diagnose_paths
+    from paddle_doctor.diagnose import DiagnoseInputError, diagnose_paths
+    from paddle_doctor.diagnose.read.launches import LaunchChoice
 
+    choice = LaunchChoice(since=dict(before or {}))
     if isinstance(output, Path):
-        return diagnose_paths([str(p) for p in (log_dir, output) if p.exists()])
-    return diagnose_paths([str(log_dir)]) if has_worker_logs(log_dir) else diagnose_paths(["-"], stdin=output)
+        return diagnose_paths([str(p) for p in (log_dir, output) if p.exists()], launch=choice)
+    if has_worker_logs(log_dir, before):
+        return diagnose_paths([str(log_dir)], launch=choice)
+    if not output.strip():
+        raise DiagnoseInputError(f"the command printed nothing and wrote nothing to {log_dir}")
+    return diagnose_paths(["-"], stdin=output)
 
 
-def has_worker_logs(log_dir: Path) -> bool:
-    return log_dir.is_dir() and any(p.name.startswith("workerlog") for p in log_dir.iterdir())
+def has_worker_logs(log_dir: Path, before: Mapping[str, int] | None = None) -> bool:
+    """Whether ``log_dir`` holds a worker log (one this launch wrote to, given ``before``)."""
+    if not log_dir.is_dir():
+        return False
+    logs = [p for p in log_dir.iterdir() if p.name.startswith("workerlog")]
+    if before is None:
+        return bool(logs)
+    return any(_grew(p, before) for p in logs)
+
+
+def _grew(path: Path, before: Mapping[str, int]) -> bool:
+    try:
+        return path.stat().st_size != before.get(str(path), -1)
+    except OSError:
+        return False
 
 
 def launch_then_diagnose(cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str], log_dir: Path,
@@ -65,12 +101,13 @@ def launch_then_diagnose(cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str
     ``log_dir``), then diagnose what it left when it failed."""
     from paddle_doctor.diagnose import DiagnoseInputError
 
+    before = sizes_before(log_dir)
     launch = run_bounded(cmd, cwd=cwd, env=env, output=output, timeout=timeout)
     records = error_records(log_dir)
     diagnosis = None
     if launch.returncode != 0 or records:
         try:
-            diagnosis = diagnose_launch(log_dir, output)
+            diagnosis = diagnose_launch(log_dir, output, before)
         except DiagnoseInputError:
             pass  # nothing readable: the caller reports the exit code alone
     return DiagnosedLaunch(launch, log_dir, records, diagnosis)

@@ -42,27 +42,24 @@ def render_page(d: Diagnosis, timeline: Timeline | None = None, title: str = "pa
     timeline = timeline if timeline is not None else timeline_of(d)
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
              f"<style>{CSS}</style></head><body>", f"<h1>{escape(title)}</h1>", _verdict(d)]
-    parts += [_root(d), _timeline_svg(timeline), _lane_table(timeline), _evidence(d), _fix(d), _footer(d)]
+    parts += [_root(d), _differential(d), _timeline_svg(timeline), _lane_table(timeline), _evidence(d), _fix(d),
+              _footer(d)]
     return "".join(parts) + "</body></html>\n"
 
 
 def write_report(d: Diagnosis, paths: list[str], dest: Path) -> Path:
     """Write the page for the diagnosis ``d`` to ``dest``."""
-    dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(dest.name + ".tmp")
-    tmp.write_text(render_page(d, timeline_of(d), f"paddle-doctor: {', '.join(paths)}"), encoding="utf-8")
-    tmp.replace(dest)
-    return dest
+    from ..outfile import write_text  # atomic for a file; in place for a device, a FIFO, a symlink
+
+    return write_text(dest, render_page(d, timeline_of(d), f"paddle-doctor: {', '.join(paths)}"))
 
 
 def verdict_text(d: Diagnosis) -> str:
-    rc = d.root_cause
-    if rc is None:
-        return ("the run failed, but no root cause was found in the given logs" if d.verdict == "failure"
-                else "no failure found in the given logs")
-    where = f"rank {rc.ranks[0]}" if rc.ranks else "the job"
-    return f"{where} failed first: {rc.message} [{rc.cause}, {rc.confidence.value} confidence]"
+    """The text report's verdict line, word for word (one wording for both: a message that starts
+    with the rank is not prefixed with "rank N failed first" again)."""
+    from .text import verdict_line
+
+    return verdict_line(d).removeprefix("VERDICT").strip()
 
 
 def _verdict(d: Diagnosis) -> str:
@@ -76,12 +73,36 @@ def _root(d: Diagnosis) -> str:
         return ""
     rows = [("cause", f"<code>{escape(rc.cause)}</code> {escape(_cause_title(rc.cause))}"),
             ("rank", escape(", ".join(map(str, rc.ranks)) or "unknown")),
+            *([("culprit", escape(_culprit(rc.fact("culprit"))))] if rc.fact("culprit") else []),
             ("message", escape(rc.message)),
             ("confidence", f"{escape(rc.confidence.value)}: {escape(rc.why)}")]
     if rc.fact("time_source"):
         rows.append(("time from", escape(str(rc.fact("time_source")))))
     body = "".join(f"<b>{k}</b><div>{v}</div>" for k, v in rows)
     return f"<h2>Root cause</h2><div class=kv id=root-cause>{body}</div>"
+
+
+def _differential(d: Diagnosis) -> str:
+    """ALSO POSSIBLE (each alternative with the check that tells it apart) and CONFIRM, as the text
+    report has them."""
+    rc = d.root_cause
+    if rc is None:
+        return ""
+    out = ""
+    if rc.alternatives:
+        items = "".join(f"<li><code>{escape(a.cause)}</code> ({escape(a.confidence.value)}): {escape(a.why)}"
+                        + (f"<br><span class=dim>tell apart: {escape(a.confirm)}</span>" if a.confirm else "")
+                        + "</li>" for a in rc.alternatives)
+        out += f"<h2>Also possible</h2><ul id=also-possible>{items}</ul>"
+    if rc.fact("confirm"):
+        out += f"<h2>Confirm</h2><pre id=confirm>{escape(str(rc.fact('confirm')))}</pre>"
+    return out
+
+
+def _culprit(facts) -> str:
+    from ..diagnose.culprit import culprit_line
+
+    return culprit_line(facts)
 
 
 def _cause_title(cause: str) -> str:
@@ -218,8 +239,10 @@ def _lane_table(tl: Timeline) -> str:
         log = f"<br><span class=dim>{escape(lane.log)}</span>" if lane.log else ""
         rows.append(f"<tr{cls}><td>{escape(_lane_name(lane))}{log}</td><td>{_rel(lane.start, tl)}</td>"
                     f"<td>{escape(lane.last_progress or '')}</td><td>{escape(lane.last_collective or '')}</td>"
-                    f"<td>{_end_cell(lane, tl)}</td><td>{escape(_clip(lane.label, 300))}</td></tr>")
-    head = "<tr><th>lane</th><th>start</th><th>last progress</th><th>last collective</th><th>end</th><th>error</th></tr>"
+                    f"<td>{_end_cell(lane, tl)}</td><td>{escape(_clip(lane.label, 300))}</td>"
+                    f"<td>{escape(lane.why)}</td></tr>")
+    head = ("<tr><th>lane</th><th>start</th><th>last progress</th><th>last collective</th><th>end</th><th>error</th>"
+            "<th>why</th></tr>")
     return f"<h2>Ranks</h2><table id=ranks>{head}{''.join(rows)}</table>"
 
 

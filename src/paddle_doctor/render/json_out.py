@@ -39,11 +39,12 @@ def _root_cause(f: Finding) -> dict[str, Any]:
         "confirm": f.fact("confirm", ""),
         "alternatives": [{"category": a.cause, "confidence": a.confidence.value, "why": a.why, "confirm": a.confirm}
                          for a in f.alternatives],
+        "culprit": f.fact("culprit") or {},  # host, rank, local_rank, pid, time, time_source, exit_code, signal
         "code": f.code,
         # What a rule established beyond the quoted lines (NCCL versions per rank, the launch's device lists).
         "facts": {k: v for k, v in f.facts.items() if k not in RENDERED_FACTS},
     }
 
 
-RENDERED_FACTS = ("confirm", "time_source", "notes")
+RENDERED_FACTS = ("confirm", "time_source", "notes", "culprit")
 

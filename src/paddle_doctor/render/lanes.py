@@ -37,6 +37,7 @@ class Lane:
     last_collective: str | None = None
     label: str = ""  # the first error (or how it ended)
     log: str | None = None
+    why: str = ""  # a victim's why (the text report's OTHER RANKS reason)
 
     @property
     def is_group(self) -> bool:
@@ -69,7 +70,7 @@ def _lane(row: RankRow, root_rank: int | None) -> Lane:
     label = row.first_error or (row.why if row.why not in ("ok", "unknown", status) else "")
     return Lane((row.rank,) if row.rank is not None else (), status, row.start, row.end, False, row.end_source,
                 row.end_kind, order, row.last_seen, row.last_progress, row.last_progress_time,
-                row.last_collective, label or "", row.log)
+                row.last_collective, label or "", row.log, row.why or "")
 
 
 def place_ends(lanes: list[Lane]) -> list[Lane]:

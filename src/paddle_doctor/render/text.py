@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from ..findings import Diagnosis, Finding, RankRow
 from ..rankset import rank_ranges
+from ..term import quoted_width
 
 WIDTH = 100
 
@@ -43,6 +44,11 @@ def render_diagnosis(d: Diagnosis) -> list[Line]:
     return lines
 
 
+def verdict_line(d: Diagnosis) -> str:
+    """The verdict as the text report's first and last line say it (the HTML page uses it too)."""
+    return _verdict_line(d).text
+
+
 def _verdict_line(d: Diagnosis) -> Line:
     rc = d.root_cause
     if rc is None:
@@ -61,10 +67,14 @@ def _verdict_line(d: Diagnosis) -> Line:
 def _root_cause_block(d: Diagnosis) -> list[Line]:
     rc = d.root_cause
     lines = [Line("ROOT CAUSE", "head"), Line(f"  cause      {rc.cause}: {rc.message}")]
+    if rc.fact("culprit"):
+        from ..diagnose.culprit import culprit_line
+
+        lines.append(Line(f"  culprit    {culprit_line(rc.fact('culprit'))}"))
     for i, ev in enumerate(rc.evidence):
         label = "evidence" if i == 0 else ""
         lines.append(Line(f"  {label:<10} {ev.path}:{ev.line}"))
-        lines.append(Line(f"  {'':<10}   {_clip(ev.text)}", "dim"))
+        lines.append(Line(f"  {'':<10}   {_clip(ev.text, quoted_width())}", "dim"))
     lines.append(Line(f"  confidence {rc.confidence.value}: {rc.why}"))
     if rc.fact("time_source"):
         lines.append(Line(f"  time from  {rc.fact('time_source')}", "dim"))
@@ -116,19 +126,39 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
     return out
 
 
-def _clip(text: str, width: int = 160) -> str:
+def _clip(text: str, width: int | None = 160) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return text if width is None or len(text) <= width else text[: width - 1] + "…"
+
+
+VERDICT_PREFIXES = ("VERDICT", "SMOKE PASSED", "SMOKE FAILED")
 
 
 def echo(lines: list[Line], stream=None) -> None:
+    """Write ``lines``; coloured where ``term.use_color`` says so (--color, NO_COLOR, FORCE_COLOR, a
+    terminal); with --quiet, only the verdict line, once."""
+    from .. import term
+
     stream = stream or sys.stdout
-    if not stream.isatty():
+    if term.quiet():
+        lines = [line for line in lines if line.text.startswith(VERDICT_PREFIXES) and _first_time(line.text)]
+    if not term.use_color(stream):
         stream.write("".join(line.text + "\n" for line in lines))
         return
-    from rich.console import Console  # only on a terminal: keeps plain runs fast
+    from rich.console import Console  # only when colouring: keeps plain runs fast
     from rich.text import Text
 
-    console = Console(file=stream, highlight=False, soft_wrap=True)
+    console = Console(file=stream, highlight=False, soft_wrap=True, force_terminal=True, no_color=False)
     for line in lines:
         console.print(Text(line.text, style=STYLES.get(line.style, "")))
+
+
+_SAID: set[str] = set()
+
+
+def _first_time(text: str) -> bool:
+    """A verdict is printed first and last; quiet says it once."""
+    if text in _SAID:
+        return False
+    _SAID.add(text)
+    return True

@@ -11,6 +11,7 @@ from paddle_doctor.contract import SMOKE_DEVICE_ENV, SMOKE_FAULT_ENV
 from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.process.after_launch import launch_then_diagnose
 from paddle_doctor.process.bounded_run import BoundedRun
+from paddle_doctor.process.workers_python import ensure_guards
 from paddle_doctor.smoke.results import check_findings, passed
 
 WORKER = Path(__file__).resolve().parents[1] / "runtime" / "smoke_worker.py"  # what each launched rank runs
@@ -65,6 +66,7 @@ def build_env(options: SmokeOptions, cmd: list[str]) -> dict[str, str]:
     env[SMOKE_DEVICE_ENV] = options.device
     if options.fault:
         env[SMOKE_FAULT_ENV] = options.fault
+    ensure_guards(cmd, env)
     return env
 
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import ContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
 from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.process.after_launch import error_records, launch_then_diagnose
 from paddle_doctor.process.bounded_run import BoundedRun
+from paddle_doctor.process.workers_python import ensure_guards
 from paddle_doctor.triage.conclude import conclude, skipped_finding, variation_finding
 from paddle_doctor.contract import VARIATIONS_ENV
 from paddle_doctor.triage.plan import (Variation, accelerator_present, plan_variations, rewrite_command,
@@ -41,11 +44,14 @@ class TriageResult:
 
 def triage(cmd: Sequence[str], *, out_dir: str | os.PathLike, timeout: float = 120.0, checkpoint: bool = False,
            cwd: str | os.PathLike | None = None, environ: dict[str, str] | None = None,
-           accelerator: bool | None = None) -> TriageResult:
+           accelerator: bool | None = None, on_row: Callable[[Finding], None] | None = None,
+           running: Callable[[str], ContextManager] | None = None) -> TriageResult:
     """Rerun ``cmd`` as is and under each variation; each run gets ``timeout`` seconds and its
     own folder ``out_dir/<variation>/`` (terminal.out, log/). ``accelerator``: whether this machine
     has a GPU (or another accelerator); default: read from /dev. ``out_dir`` and ``cwd``: a str or
-    a path (a relative ``out_dir`` is relative to this process's working directory)."""
+    a path (a relative ``out_dir`` is relative to this process's working directory).
+    ``on_row`` gets each variation's Finding as soon as it is known (live output), and
+    ``running(name)`` wraps each rerun (a spinner on a terminal)."""
     out_dir, cwd = Path(out_dir), Path(cwd or os.getcwd())
     outcomes, skipped = [], []
     accelerator = accelerator_present() if accelerator is None else accelerator
@@ -53,13 +59,27 @@ def triage(cmd: Sequence[str], *, out_dir: str | os.PathLike, timeout: float = 1
         why = skip_reason(variation, _cause(outcomes[0].diagnosis) if outcomes else None, accelerator)
         if why:
             skipped.append(skipped_finding(variation, why))
+            _tell(on_row, skipped[-1])
             continue
-        outcomes.append(_run_one(cmd, variation, out_dir / variation.name, timeout, cwd, environ))
+        with (running or _quietly)(variation.name):
+            outcomes.append(_run_one(cmd, variation, out_dir / variation.name, timeout, cwd, environ))
+        o = outcomes[-1]
+        _tell(on_row, variation_finding(o.variation, o.passed, o.launch, o.diagnosis, o.log_dir))
         if variation.name == "baseline" and outcomes[0].passed:
             break  # nothing to bisect: it did not fail
     findings = tuple(variation_finding(o.variation, o.passed, o.launch, o.diagnosis, o.log_dir) for o in outcomes)
     return TriageResult(findings, conclude(findings, [o.diagnosis for o in outcomes]), tuple(outcomes),
                         tuple(skipped))
+
+
+def _tell(on_row: Callable[[Finding], None] | None, finding: Finding) -> None:
+    if on_row is not None:
+        on_row(finding)
+
+
+@contextlib.contextmanager
+def _quietly(_name: str) -> Iterator[None]:
+    yield
 
 
 def _cause(diagnosis: Diagnosis | None) -> str | None:
@@ -77,6 +97,7 @@ def _run_one(cmd: Sequence[str], variation: Variation, folder: Path, timeout: fl
     env = launchenv.plan_run(command, log_dir=str(log_dir), environ=environ, cwd=cwd).env
     env.pop(VARIATIONS_ENV, None)
     env.update(variation_env(variation, command))
+    ensure_guards(command, env)  # the variations are applied by the guards: without them, stop
     done = launch_then_diagnose(command, cwd=cwd, env=env, log_dir=log_dir, output=folder / "terminal.out",
                                 timeout=timeout)
     return Outcome(variation, done.launch, log_dir, done.diagnosis)

@@ -17,6 +17,8 @@ from ...lazy import lazy_compile
 from .scan import LineIndex
 from .sources import SourceFile
 from .opener import open_log
+from .launches import (LAST, LaunchChoice, LaunchSplitter, Window, choose, marks_launch, newlines_before, open_window,
+                       since_window)
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .runners import match_runner
 from .selfrank import StatedRank
@@ -74,6 +76,7 @@ class FileEvents:
     # rank: the runner, and each rank seen with its last non-empty line.
     prefix: str | None = None
     rank_last_text: dict[int, str] = field(default_factory=dict)
+    window: Window | None = None  # the launch read, when the file holds several (launches.py)
 
     @property
     def lines(self) -> int:
@@ -81,12 +84,34 @@ class FileEvents:
         return self.index.total() if self.index is not None else 0
 
 
-def read_events(source: SourceFile, year: int) -> FileEvents:
-    """Events of one source. Raises OSError or BinaryFileError when it cannot be read."""
-    index = LineIndex(lambda: _open(source))
-    result = FileEvents(source, index=index)
+def read_events(source: SourceFile, year: int, choice: LaunchChoice = LAST) -> FileEvents:
+    """Events of one source: of one launch's part when several launches appended to it (see
+    launches.py). Raises OSError or BinaryFileError when it cannot be read, NoSuchLaunch when the
+    file holds no launch ``choice`` asks for."""
+    if source.path in choice.since:
+        return _read_part(source, year, since_window(choice.since[source.path]))
+    splitter = LaunchSplitter(worker_log=source.role == "worker")
+    whole = _read_part(source, year, None, splitter)
+    window = choose(splitter.windows(), choice)
+    if window is None:
+        raise NoSuchLaunch(f"holds {splitter.windows()[-1].count} launch(es), no launch {choice.index}")
+    if window.whole:
+        whole.window = window
+        return whole
+    return _read_part(source, year, window)
+
+
+class NoSuchLaunch(ValueError):
+    """The file holds fewer launches than the one asked for."""
+
+
+def _read_part(source: SourceFile, year: int, window: Window | None,
+               splitter: LaunchSplitter | None = None) -> FileEvents:
+    """Events of the whole file (``window`` None) or of one launch's part of it."""
+    index = _WindowIndex(source, window)
+    result = FileEvents(source, index=index, window=window)
     stats = ScanStats()
-    with _open(source) as stream:
+    with _open_part(source, window) as stream:
         prefix = _detect_prefix(stream, source)
         # Only a log with no rank from its name or its runner's prefixes is asked what it states.
         stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
@@ -99,7 +124,11 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
             rank = state.rank_for(text, prefix_rank)
             if stated is not None:
                 stated.add(text)
+            if splitter is not None:
+                splitter.feed(hit.offset, text, own)
             matched = match_runner(text) or match_line(text)
+            if matched is None and marks_launch(text):
+                continue  # scanned only for the launch split: its time stays out of the events' bounds
             if matched is not None:
                 sig, m = matched
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}
@@ -134,6 +163,24 @@ def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:
 
 def _open(source: SourceFile):
     return open_log(source.path if source.data is None else None, source.data)
+
+
+def _open_part(source: SourceFile, window: Window | None):
+    return _open(source) if window is None else open_window(_open(source), window)
+
+
+class _WindowIndex(LineIndex):
+    """Line numbers of one launch's part, counted from the top of the whole file."""
+
+    def __init__(self, source: SourceFile, window: Window | None) -> None:
+        super().__init__(lambda: _open_part(source, window))
+        self.before = 0
+        if window is not None and window.start > 0:
+            with _open(source) as stream:
+                self.before = newlines_before(stream, window.start)
+
+    def line_of(self, offset: int) -> int:
+        return super().line_of(offset) + self.before
 
 
 def _next_of_same_rank(raw: str, prefix: LinePrefix | None, rank: int | None) -> str:
@@ -241,4 +288,4 @@ def _epoch(year, month, day, hour, minute, second) -> float | None:
     return base.timestamp() + float(second)
 
 
-__all__ = ["BinaryFileError", "Event", "FileEvents", "read_events"]
+__all__ = ["BinaryFileError", "Event", "FileEvents", "NoSuchLaunch", "read_events"]

@@ -8,22 +8,25 @@ from __future__ import annotations
 
 import datetime as dt
 
-from .parse import BinaryFileError, FileEvents, read_events
+from .launches import LAST, LaunchChoice
+from .parse import BinaryFileError, FileEvents, NoSuchLaunch, read_events
 from .sources import SourceFile
 
 SKIP_ROLES = ("env", "aux", "record")
 
 
-def read_all(sources: list[SourceFile], skipped: list[str]) -> tuple[list[FileEvents], list[str]]:
-    """Events of every readable source, and ``skipped`` extended with "path: skipped, reason"."""
+def read_all(sources: list[SourceFile], skipped: list[str],
+             choice: LaunchChoice = LAST) -> tuple[list[FileEvents], list[str]]:
+    """Events of every readable source (of the launch ``choice`` names, when several appended to
+    one file), and ``skipped`` extended with "path: skipped, reason"."""
     year = dt.date.today().year
     files = []
     for source in sources:
         if source.role in SKIP_ROLES:
             continue
         try:
-            files.append(read_events(source, year))
-        except BinaryFileError as exc:
+            files.append(read_events(source, year, choice))
+        except (BinaryFileError, NoSuchLaunch) as exc:
             skipped.append(f"{source.path}: skipped, {exc}")
         except OSError as exc:
             skipped.append(f"{source.path}: skipped, {exc.strerror or exc}")

@@ -25,6 +25,7 @@ from typing import BinaryIO, NamedTuple
 
 import ahocorasick_rs
 
+from .launches import TRIGGERS as LAUNCH_TRIGGERS
 from .runners import TRIGGERS as RUNNER_TRIGGERS
 from .selfrank import TRIGGERS as SELF_RANK_TRIGGERS
 
@@ -59,7 +60,7 @@ TRIGGERS: tuple[str, ...] = (
     "file_lock.py", "filelock", "master: ", "start_port: ",
     # gloo's transport errors, also as a C++ abort's `what():` line, which holds no other trigger
     "pair.cc",
-) + RUNNER_TRIGGERS
+) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
 # 1024-rank bench: the two glog device lines added 2048 hits, +12 % of diagnose's CPU time).

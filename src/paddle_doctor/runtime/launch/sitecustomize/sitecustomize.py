@@ -13,15 +13,56 @@ import os
 import sys
 
 
-def _install():
+# contract.PACKAGE_DIR_ENV: the paddle_doctor package of the tool that started us (a pipx install or
+# a tool venv the job's Python cannot import from); contract.PROBE_ENV: ``run`` asks, before it
+# launches, whether the workers will have the guards (this file then reports instead of installing).
+PACKAGE_DIR_ENV = "PADDLE_DOCTOR_PACKAGE_DIR"
+PROBE_ENV = "PADDLE_DOCTOR_PROBE"
+
+
+def _bootstrap():
+    """paddle_doctor's bootstrap: the job's own install, else the package of the tool that started us."""
     try:
         from paddle_doctor.runtime.launch import bootstrap
-    except Exception:  # this interpreter does not have paddle_doctor: run the user's code untouched
+        return bootstrap
+    except ImportError:
+        package = os.environ.get(PACKAGE_DIR_ENV)
+        if not package:
+            raise
+    for name in [m for m in sys.modules if m == "paddle_doctor" or m.startswith("paddle_doctor.")]:
+        del sys.modules[name]  # a half-imported or namespace paddle_doctor
+    spec = importlib.util.spec_from_file_location("paddle_doctor", os.path.join(package, "__init__.py"),
+                                                  submodule_search_locations=[package])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["paddle_doctor"] = module
+    spec.loader.exec_module(module)
+    from paddle_doctor.runtime.launch import bootstrap
+    return bootstrap
+
+
+def _install():
+    if os.environ.get(PROBE_ENV):
+        _probe()
+        return
+    try:
+        bootstrap = _bootstrap()
+    except Exception:  # this interpreter cannot have paddle_doctor (run checked it before launching)
         return
     try:
         bootstrap.from_env()
     except Exception:
         pass
+
+
+def _probe():
+    """One line on stdout for ``run``'s check: where the guards come from, or why they cannot."""
+    version = "%d.%d" % sys.version_info[:2]
+    try:
+        bootstrap = _bootstrap()
+        where = os.path.dirname(os.path.dirname(os.path.dirname(bootstrap.__file__)))
+        sys.stdout.write(f"paddle-doctor-probe ok {version} {where}\n")
+    except Exception as exc:
+        sys.stdout.write(f"paddle-doctor-probe failed {version} {type(exc).__name__}: {exc}\n")
 
 
 def _chain():

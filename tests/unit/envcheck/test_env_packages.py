@@ -1,0 +1,44 @@
+"""``env`` lists the versions of the Python packages that matter (as ``collect_env`` does for torch),
+compares them across nodes, and labels the nodes consistently (issue 30)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import metadata
+
+from paddle_doctor.envcheck.compare import compare_reports
+from paddle_doctor.envcheck.probes.packages import probe_packages
+
+
+def _env_json(tmp_path, name: str) -> dict:
+    out = subprocess.run([sys.executable, "-m", "paddle_doctor.cli.main", "env", "--format", "json"],
+                         capture_output=True, text=True, timeout=120).stdout  # exit 1: findings
+    (tmp_path / name).write_text(out)
+    return json.loads(out)
+
+
+def test_the_report_holds_the_installed_versions_read_from_metadata(tmp_path):
+    report = _env_json(tmp_path, "a.json")
+    assert report["packages"]["numpy"] == metadata.version("numpy")
+    assert probe_packages(("numpy", "surely-not-installed-pkg")) == {"numpy": metadata.version("numpy")}
+
+
+def test_a_package_at_another_version_on_a_node_is_a_difference():
+    a = {"packages": {"numpy": "1.26.4", "paddlenlp": "2.8.0"}}
+    b = {"packages": {"numpy": "2.0.1"}}
+    found = {f.code: f for f in compare_reports([("node-a", a), ("node-b", b)])}
+    assert set(found) == {"compare.packages.numpy", "compare.packages.paddlenlp"}
+    assert "node-a: 1.26.4" in found["compare.packages.numpy"].message
+    assert found["compare.packages.numpy"].severity.value == "warning"
+
+
+def test_nodes_with_one_host_name_are_all_labelled_by_file(tmp_path):
+    report = _env_json(tmp_path, "e1.json")
+    report["packages"]["numpy"] = "0.0.1"
+    (tmp_path / "e2.json").write_text(json.dumps(report))
+    out = subprocess.run([sys.executable, "-m", "paddle_doctor.cli.main", "env", "--compare", "e1.json", "e2.json"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60).stdout
+    assert "of 2 reports: e1.json, e2.json" in out.splitlines()[0]
+    assert "packages.numpy differs between nodes (e1.json:" in out

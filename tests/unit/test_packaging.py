@@ -1,0 +1,77 @@
+"""A publishable package (issue 30): a LICENSE file, classifiers, Project-URLs that match the URLs in
+lint's JSON and SARIF, ``py.typed``, one version source, and the Python floor the code enforces
+being the one pyproject declares (``docs/install.md``)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import paddle_doctor
+from paddle_doctor.lint.codes import DOCS_URL
+from paddle_doctor.process.workers_python import FLOOR
+
+REPO = Path(__file__).resolve().parents[2]
+PROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+HATCH = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["hatch"]
+
+
+def test_license_file_and_expression():
+    assert PROJECT["license"] == "Apache-2.0" and PROJECT["license-files"] == ["LICENSE"]
+    text = (REPO / "LICENSE").read_text()
+    assert "Apache License" in text and "Version 2.0, January 2004" in text and "END OF TERMS AND CONDITIONS" in text
+
+
+def test_one_version_source():
+    assert "version" not in PROJECT and "version" in PROJECT["dynamic"]
+    assert HATCH["version"]["path"] == "src/paddle_doctor/__init__.py"
+    out = subprocess.run([sys.executable, "-m", "paddle_doctor.cli.main", "--version"], capture_output=True,
+                         text=True, timeout=60).stdout
+    assert paddle_doctor.__version__ in out
+
+
+def test_project_urls_match_the_urls_lint_writes():
+    urls = PROJECT["urls"]
+    assert DOCS_URL == urls["Documentation"] + "/lint.md"
+    assert urls["Repository"] == urls["Homepage"] and DOCS_URL.startswith(urls["Repository"] + "/")
+
+
+def test_classifiers_say_what_requires_python_says():
+    floor = tuple(int(x) for x in re.fullmatch(r">=(\d+)\.(\d+)", PROJECT["requires-python"]).groups())
+    assert floor == FLOOR  # what `run` checks in the job's Python before launching
+    versions = [tuple(int(x) for x in c.rsplit(" ", 1)[1].split("."))
+                for c in PROJECT["classifiers"] if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    assert versions and min(versions) == floor
+    assert "Typing :: Typed" in PROJECT["classifiers"] and (REPO / "src" / "paddle_doctor" / "py.typed").is_file()
+
+
+def _old_python() -> str | None:
+    """A real interpreter older than the floor (a pyenv shim that cannot run is none)."""
+    found = [str(p) for p in sorted(Path("/root/.pyenv/versions").glob("3.[89]*/bin/python3"))] + \
+        [p for p in (shutil.which("python3.9"), shutil.which("python3.8")) if p]
+    for candidate in found:
+        try:
+            done = subprocess.run([candidate, "-c", "import sys; print(sys.version_info < (3, 10))"],
+                                  capture_output=True, text=True, timeout=30)
+        except OSError:
+            continue
+        if done.returncode == 0 and done.stdout.strip() == "True":
+            return candidate
+    return None
+
+
+OLD_PYTHON = _old_python()
+
+
+@pytest.mark.skipif(OLD_PYTHON is None, reason="no Python older than the floor on this machine")
+def test_run_on_a_job_python_below_the_floor_says_so_before_launching(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "paddle_doctor.cli.main", "run", "--", OLD_PYTHON, "-c",
+                           "open('ran', 'w').close()"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and not (tmp_path / "ran").exists()
+    assert f"guards need Python >= {FLOOR[0]}.{FLOOR[1]}" in proc.stderr and len(proc.stderr.splitlines()) == 1
