@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..catalog import get_cause
+from ..catalog import get_cause, is_generic
 from ..catalog.codes import NumberedCode, signal_of
 from ..findings import Alternative, Confidence, EvidenceLine, Finding, Location
 from ..rules import Docs
@@ -235,16 +235,13 @@ def by_structure(events: list[Event], event: Event, rank: int | None, evidence: 
                                                   "the parts above do not apply"),))
 
 
-# Causes that say "something failed" without saying why: an earlier warning that names a cause
-# explains them (refine.context), and an error of this kind never contests another verdict.
-GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, CauseId.segfault,
-                  CauseId.dataloader_worker_crash, CauseId.launcher_bug)
 COMPETES = 80  # a cause line at least this specific elsewhere in the text points elsewhere
 
 
 def competing(causes: list[Event], chosen: Event) -> Event | None:
-    """The most specific cause line of ``causes`` that names another specific cause than ``chosen``."""
-    others = [e for e in causes if e.sig.cause not in (chosen.sig.cause, *GENERIC_CAUSES)
+    """The most specific cause line of ``causes`` that names another specific cause than ``chosen``
+    (a cause the catalog marks ``generic`` says "something failed" without why: it never contests)."""
+    others = [e for e in causes if e.sig.cause != chosen.sig.cause and not is_generic(e.sig.cause)
               and e.role == "cause" and e.sig.specificity >= COMPETES]
     return most_specific_first(others)
 
