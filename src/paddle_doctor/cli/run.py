@@ -14,7 +14,7 @@ import click
 
 
 def _diagnose(log_dir, tail: bytes) -> None:
-    from ..diagnose import DiagnoseInputError
+    from ..diagnose.read.sources import DiagnoseInputError
     from ..process.after_launch import diagnose_launch, has_worker_logs
     from ..render import text
 

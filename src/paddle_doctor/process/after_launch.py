@@ -48,7 +48,7 @@ def diagnose_launch(log_dir: Path, output: Path | bytes) -> Diagnosis:
     output that went to the terminal: that tail is read only when the log dir holds no worker
     log, since the worker logs hold the same lines and more.
     """
-    from paddle_doctor.diagnose import diagnose_paths
+    from ..diagnose.paths import diagnose_paths
 
     if isinstance(output, Path):
         return diagnose_paths([str(p) for p in (log_dir, output) if p.exists()])
@@ -63,7 +63,7 @@ def launch_then_diagnose(cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str
                          output: Path, timeout: float) -> DiagnosedLaunch:
     """Run ``cmd`` bounded by ``timeout`` s (its output to ``output``; its ``--log_dir`` is
     ``log_dir``), then diagnose what it left when it failed."""
-    from paddle_doctor.diagnose import DiagnoseInputError
+    from ..diagnose.read.sources import DiagnoseInputError
 
     launch = run_bounded(cmd, cwd=cwd, env=env, output=output, timeout=timeout)
     records = error_records(log_dir)
