@@ -32,6 +32,7 @@ class Cause:
     seed: str = ""  # the troubleshooting-guide section it comes from, if any
     generic: bool = False  # its errors say "something failed" without why: a more specific cause explains them
     explains: tuple[str, ...] = ()  # causes whose errors this one also produces
+    symptom: bool = False  # its error says only that something else failed: the rank's own log says what
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "explains", tuple(self.explains))  # a list when read from TOML
@@ -56,7 +57,8 @@ def load_causes(path: Path) -> tuple[Cause, ...]:
 
 
 def _cause_from_table(key: str, entry: object, where: str) -> Cause:
-    row = fields(entry, where, _FIELDS, {"seed": str, "generic": bool, "explains": list})
+    row = fields(entry, where, _FIELDS, {"seed": str, "generic": bool, "explains": list,
+                                                                "symptom": bool})
     row["explains"] = tuple(cause_id(c, f"{where} explains") for c in string_list(row.get("explains", []),
                                                                                  f"{where} explains"))
     if row["kind"] not in _KINDS:
@@ -90,9 +92,28 @@ def generic_causes() -> frozenset[CauseId]:
     return frozenset(CauseId(c.id) for c in all_causes() if c.generic)
 
 
-def explains_also(cause: str) -> tuple[CauseId, ...]:
+def explains_also(cause: str | None) -> tuple[CauseId, ...]:
     """The causes whose errors ``cause`` also produces (its ``explains`` list)."""
-    return tuple(CauseId(c) for c in get_cause(cause).explains)
+    entry = _entry(cause)
+    return tuple(CauseId(c) for c in entry.explains) if entry is not None else ()
+
+
+def is_generic(cause: str | None) -> bool:
+    """``cause`` is marked ``generic = true`` (one table read, not the file: diagnose asks per line)."""
+    entry = _entry(cause)
+    return entry is not None and entry.generic
+
+
+def is_symptom(cause: str | None) -> bool:
+    """``cause`` is marked ``symptom = true``."""
+    entry = _entry(cause)
+    return entry is not None and entry.symptom
+
+
+def _entry(cause: str | None) -> Cause | None:
+    """The entry of ``cause``, or None for an id causes.toml has no table for (an error record from
+    another writer may carry "" or an id this version does not know): such a cause has no relations."""
+    return get_cause(cause) if isinstance(cause, str) and cause in _table_spans() else None
 
 
 @functools.lru_cache(maxsize=None)

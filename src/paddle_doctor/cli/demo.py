@@ -48,7 +48,7 @@ def command(keep: Path | None) -> None:
 
 
 def _run(case_dir: Path, work: Path) -> None:
-    from ..diagnose import diagnose_paths
+    from ..diagnose.paths import diagnose_paths
     from ..lab import run_case
     from ..lab.screen import what_the_screen_showed
     from ..render import text

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from ..diagnose import DiagnoseInputError, diagnose_paths
+from ..diagnose.paths import diagnose_paths
+from ..diagnose.read.sources import DiagnoseInputError
 
 
 @click.command("diagnose")

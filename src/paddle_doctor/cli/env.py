@@ -21,7 +21,8 @@ def command(reports: tuple[str, ...], fmt: str, compare: bool, import_paddle: bo
     """Report this machine's environment for a bug report (Python, OS, Paddle and what it was compiled
     with vs what it runs with, GPUs, /dev/shm, limits, ports, leftover processes and variables), with
     findings linked to causes. Secret-looking variables are masked. Paste the text into the issue."""
-    from ..envcheck import collect_env, compare_reports
+    from ..envcheck.compare import compare_reports
+    from ..envcheck.report import collect_env
     from ..render import json_out
     from ..render.env_text import render_compare, render_env
 

@@ -27,8 +27,9 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
 def command(paths, fmt, select, ignore, fix, unsafe_fixes, no_cache, color) -> None:
     """Find Paddle distributed-evaluation bugs in Python sources before they run."""
     from .. import __version__
-    from ..lint import ConfigError, LintInputError, lint_paths, load_config
-    from ..lint.files import CACHE_DIR
+    from ..lint.config import ConfigError, load_config
+    from ..lint.engine import lint_paths
+    from ..lint.files import CACHE_DIR, LintInputError
     from ..lint.rules import ALL_RULES, BY_CODE
 
     try:

@@ -15,7 +15,7 @@ import click
 
 def _diagnose(log_dir, tail: bytes, before: dict[str, int]) -> None:
     """Diagnose what this launch wrote (``before``: the sizes of the log dir's files before it)."""
-    from ..diagnose import DiagnoseInputError
+    from ..diagnose.read.sources import DiagnoseInputError
     from ..process.after_launch import diagnose_launch, has_worker_logs
     from ..render import text
 

@@ -29,8 +29,7 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault, junit) -> No
     """Launch a tiny real training step and evaluation through python -m paddle.distributed.launch
     (collectives of each kind, DataLoader workers, save/load, evaluate parity) and print a
     pass/fail table."""
-    from ..smoke import SmokeOptions, run_smoke
-    from ..smoke.launch import check_fault, default_out_dir, parse_master
+    from ..smoke.launch import SmokeOptions, check_fault, default_out_dir, parse_master, run_smoke
 
     if importlib.util.find_spec("paddle") is None:
         _fail("paddlepaddle is not installed here; smoke runs a real launch (pip install paddlepaddle)")
@@ -112,7 +111,8 @@ def _timed_out_verdict(run, diagnosis) -> list | None:
 
 
 def _print_diagnosis(run) -> None:
-    from ..diagnose import DiagnoseInputError, diagnose_paths
+    from ..diagnose.paths import diagnose_paths
+    from ..diagnose.read.sources import DiagnoseInputError
     from ..render import text
 
     paths = [str(p) for p in (run.log_dir, run.options.out_dir / "terminal.out") if p.exists()]

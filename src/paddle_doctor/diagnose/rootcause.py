@@ -25,6 +25,7 @@ device facts: :func:`decide` is the one place a verdict is chosen.
 
 from __future__ import annotations
 
+from ..catalog import is_symptom
 from ..catalog.ids import CauseId
 from ..findings import Finding
 from .read.parse import Event
@@ -62,9 +63,9 @@ def from_logs(ranks: dict[int, RankState], unranked: list[Event], facts: Launche
 # "crashed"). When the culprit's own log names a cause (gloo's size check aborting it, a CUDA error
 # before the abort), that log says why, and wins.
 INFERRED_ENDINGS = ("dead", "crashed")
-# Likewise a rank's own "Blocking queue is killed" says only that its DataLoader workers died; the
-# workers' lines in its log (a SIGBUS in /dev/shm, the OOM killer's signal) say why.
-SYMPTOM_CAUSES = (CauseId.dataloader_worker_crash,)
+# Likewise a cause the catalog marks ``symptom = true`` (a rank's own "Blocking queue is killed" says
+# only that its DataLoader workers died): the workers' lines in its log (a SIGBUS in /dev/shm, the OOM
+# killer's signal) say why.
 
 
 def prefer(from_records: Finding | None, from_logs: Finding | None) -> Finding | None:
@@ -74,7 +75,7 @@ def prefer(from_records: Finding | None, from_logs: Finding | None) -> Finding |
         return from_records or from_logs
     if from_records.code in INFERRED_ENDINGS:
         vague = ("unknown", from_records.cause)
-    elif from_records.cause in SYMPTOM_CAUSES:
+    elif is_symptom(from_records.cause):
         vague = ("unknown", CauseId.python_exception, from_records.cause)
     else:
         return from_records

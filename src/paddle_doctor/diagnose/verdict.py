@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..catalog import get_cause
+from ..catalog import get_cause, is_generic, is_symptom
 from ..catalog.codes import NumberedCode, signal_of
 from ..findings import Alternative, Confidence, EvidenceLine, Finding, Location
 from ..rules import Docs
@@ -160,15 +160,12 @@ def pick(candidates: list[tuple[int, Event]]) -> tuple[int, Event]:
     return min(candidates, key=lambda c: (-c[1].sig.specificity, c[0]))
 
 
-SYMPTOM_SIGNATURES = ("dl_blocking_queue", "dl_reader_thread")
-
-
 def confidence_of(event: Event, candidates) -> str:
-    """Specific signatures are high; a generic exception is high only when it stands alone; a
-    symptom that says the real error is elsewhere (the DataLoader's "reader raised") is at most medium."""
-    if event.sig.name in SYMPTOM_SIGNATURES:
-        return "medium"
-    if event.sig.specificity >= 80 or (event.sig.specificity >= 50 and len(candidates) == 1):
+    """Specific signatures are high; a generic error is high only when it stands alone, and never
+    when its cause is one the catalog marks ``symptom``: such a line says the real error is elsewhere
+    (the DataLoader's "reader raised", "Blocking queue is killed"), so it is at most medium."""
+    alone = len(candidates) == 1 and not is_symptom(event.sig.cause)
+    if event.sig.specificity >= 80 or (event.sig.specificity >= 50 and alone):
         return "high"
     return "medium" if event.sig.specificity >= 50 else "low"
 
@@ -235,16 +232,13 @@ def by_structure(events: list[Event], event: Event, rank: int | None, evidence: 
                                                   "the parts above do not apply"),))
 
 
-# Causes that say "something failed" without saying why: an earlier warning that names a cause
-# explains them (refine.context), and an error of this kind never contests another verdict.
-GENERIC_CAUSES = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error, CauseId.segfault,
-                  CauseId.dataloader_worker_crash, CauseId.launcher_bug)
 COMPETES = 80  # a cause line at least this specific elsewhere in the text points elsewhere
 
 
 def competing(causes: list[Event], chosen: Event) -> Event | None:
-    """The most specific cause line of ``causes`` that names another specific cause than ``chosen``."""
-    others = [e for e in causes if e.sig.cause not in (chosen.sig.cause, *GENERIC_CAUSES)
+    """The most specific cause line of ``causes`` that names another specific cause than ``chosen``
+    (a cause the catalog marks ``generic`` says "something failed" without why: it never contests)."""
+    others = [e for e in causes if e.sig.cause != chosen.sig.cause and not is_generic(e.sig.cause)
               and e.role == "cause" and e.sig.specificity >= COMPETES]
     return most_specific_first(others)
 

@@ -65,8 +65,9 @@ def diagnose_launch(log_dir: Path, output: Path | bytes, before: Mapping[str, in
     log, since the worker logs hold the same lines and more. ``before`` (:func:`sizes_before`):
     only what the launch added to the files is read.
     """
-    from paddle_doctor.diagnose import DiagnoseInputError, diagnose_paths
-    from paddle_doctor.diagnose.read.launches import LaunchChoice
+    from ..diagnose.paths import diagnose_paths
+    from ..diagnose.read.launches import LaunchChoice
+    from ..diagnose.read.sources import DiagnoseInputError
 
     choice = LaunchChoice(since=dict(before or {}))
     if isinstance(output, Path):
@@ -99,7 +100,7 @@ def launch_then_diagnose(cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str
                          output: Path, timeout: float) -> DiagnosedLaunch:
     """Run ``cmd`` bounded by ``timeout`` s (its output to ``output``; its ``--log_dir`` is
     ``log_dir``), then diagnose what it left when it failed."""
-    from paddle_doctor.diagnose import DiagnoseInputError
+    from ..diagnose.read.sources import DiagnoseInputError
 
     before = sizes_before(log_dir)
     launch = run_bounded(cmd, cwd=cwd, env=env, output=output, timeout=timeout)

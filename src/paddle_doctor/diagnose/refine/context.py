@@ -5,25 +5,23 @@ returns the root-cause Finding that the fact explains, or None (the error stands
 
 from __future__ import annotations
 
+from ...catalog import explains_also, is_generic
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..ranks import LauncherFacts
 from ..read.parse import Event
-from ..verdict import GENERIC_CAUSES, format_title, make_verdict
+from ..verdict import format_title, make_verdict
 from .platform import explained_by_loopback, explained_by_windows
 from .ports import explained_by_port_race
 from .versions import explained_by_nccl_versions
 
-# A machine with no GPU driver (or a build without GPU support) also explains the device errors CUDA
-# reports for it: "driver version is insufficient" (no driver at all, Paddle#14625), "no CUDA-capable device".
-EXPLAINS_ALSO = {CauseId.device_not_found: (CauseId.cuda_cudnn_mismatch, CauseId.cuda_visible_devices_misconfig)}
-
 
 def explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
-    """An earlier warning that names a cause explains a later generic error (``GENERIC_CAUSES``: it
-    says "something failed" without saying why), or a device error its cause also produces."""
+    """An earlier warning that names a cause explains a later generic error (the catalog's ``generic =
+    true``: it says "something failed" without saying why), or a device error its cause also produces
+    (its ``explains = [...]``: no GPU driver also gives "driver version is insufficient", Paddle#14625)."""
     context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)
-               and (event.sig.cause in GENERIC_CAUSES or event.sig.cause in EXPLAINS_ALSO.get(e.sig.cause, ()))]
+               and (is_generic(event.sig.cause) or event.sig.cause in explains_also(e.sig.cause))]
     if not context:
         return None
     warning = context[-1]
