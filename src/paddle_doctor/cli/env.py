@@ -50,6 +50,7 @@ def command(reports: tuple[str, ...], fmt: str, compare: bool, import_paddle: bo
 
 
 def _load_reports(paths: tuple[str, ...]) -> list[tuple[str, dict]]:
+    from ..envcheck import label_nodes
     from ..envcheck.schema import ReportError, load_report
 
     if len(paths) < 2:
@@ -60,11 +61,8 @@ def _load_reports(paths: tuple[str, ...]) -> list[tuple[str, dict]]:
             data = load_report(path)
         except ReportError as exc:
             _fail(str(exc))
-        label = (data.get("network") or {}).get("hostname") or path
-        if any(label == other for other, _ in loaded):
-            label = path
-        loaded.append((label, data))
-    return loaded
+        loaded.append((path, data))
+    return label_nodes(loaded)
 
 
 def _fail(message: str) -> None:

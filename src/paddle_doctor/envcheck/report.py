@@ -22,6 +22,7 @@ from .. import __version__
 from .checks import run_checks
 from .probes.commands import CommandRunner, run_command
 from .probes.gpu import probe_gpus
+from .probes.packages import probe_packages
 from .probes.paddle_build import probe_libraries, probe_paddle
 from .probes.ports import probe_ports
 from .probes.processes import CMD_CHARS, describe_pid, probe_processes
@@ -60,7 +61,7 @@ def collect_env(environ: Mapping[str, str] | None = None, *, run: CommandRunner 
         ports = pool.submit(probe_ports, env, proc_root)
         facts: dict[str, Any] = {
             "system": probe_system(proc_root), "paddle": probe_paddle(), "libraries": probe_libraries(env),
-            "variables": shown_variables(env), "proxies": proxy_variables(env),
+            "packages": probe_packages(), "variables": shown_variables(env), "proxies": proxy_variables(env),
             "gpu": gpu.result(), "network": network.result(), "processes": processes.result(),
             "ports": _describe_holders(ports.result(), proc_root),
         }
