@@ -96,6 +96,13 @@ def test_compute_metrics_keys_and_model_loss_errors():
         def forward(self, input_ids, token_type_ids=None, labels=None):
             return super().forward(input_ids, token_type_ids)
 
+    class NoLabels(TinyClassifier):
+        def forward(self, input_ids, token_type_ids=None):
+            return super().forward(input_ids, token_type_ids)
+
+    with pytest.raises(TypeError, match=r"passes the labels \['labels'\].*refused.*loss_fn="):
+        recipes.evaluate_paddlenlp(NoLabels(), nlp_like(), [], batch_size=4, collate_fn=pad_collate,
+                                   model_loss=True, progress=False)
     with pytest.raises(TypeError, match=r"computes no loss.*loss_fn="):
         recipes.evaluate_paddlenlp(LogitsOnly(), nlp_like(), [], batch_size=4, collate_fn=pad_collate,
                                    model_loss=True, progress=False)

@@ -113,7 +113,14 @@ class ModelLoss(paddle.nn.Layer):
         self.last_loss: Any = None
 
     def forward(self, batch: Mapping[str, Any]) -> Any:
-        outputs = self.model(**batch)
+        try:
+            outputs = self.model(**batch)
+        except TypeError as exc:
+            if not any(repr(name) in str(exc) for name in self.label_names):
+                raise
+            raise TypeError(f"model_loss=True passes the labels {self.label_names} to the model as keyword "
+                            f"arguments, as PaddleNLP's Trainer does, and the model refused them ({exc}): pass "
+                            "loss_fn= instead (e.g. paddle.nn.CrossEntropyLoss())") from exc
         self.last_loss, logits = split_loss(outputs, self.label_names)
         return logits
 
