@@ -1,8 +1,8 @@
 """evaluate() at its edges (issue 20), through the real launcher (W = 2, workers/edges_worker.py).
 
 One launch runs every scenario in turn; each asserts what every rank raised or returned:
-1. a collate or dataset error (default collate on variable sizes; text labels; a dataset error in a DataLoader worker on rank 1; a custom collate
-   failing on rank 1 in the batch thread) ends within seconds, with a BatchError naming the samples
+1. a collate or dataset error (default collate on variable sizes; text labels; a dataset error in a
+   DataLoader worker on rank 1; a custom collate failing on rank 1 in the batch thread) ends within seconds, with a BatchError naming the samples
    and the argument to change on the rank where it happened, and PeerFailedError naming that rank
    and its error on the other, raised mid-loop; pad_collate takes PaddleNLP's ``labels`` key;
 2. the training flag of every sublayer is what it was (a wrapper around an eval-mode model, a model
