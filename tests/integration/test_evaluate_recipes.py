@@ -1,6 +1,7 @@
 """The PaddleNLP and PaddleOCR recipes under the real launcher (W=2, 101 samples), each equal to the
 suite's own one-process loop: PaddleNLP's compute_metrics(EvalPrediction) and the model's own loss
-(model_loss=True), the plain pad_collate on `labels` dict samples, PaddleOCR's RecMetric after a
+(model_loss=True), also over a Trainer-style DataLoader (shuffled DistributedBatchSampler), the
+plain pad_collate on `labels` dict samples, PaddleOCR's RecMetric after a
 CTC decoder and DetMetric after a DB-style post-process, on [image, label, length] and
 [image, shape, polys, ignore_tags] batches. Stand-ins with the suites' call shapes:
 workers/recipekit.py (why: research/suites-2026-12.md)."""
@@ -13,7 +14,8 @@ from workers.launch_helper import run_launcher, worker_logs
 
 pytestmark = pytest.mark.integration
 TOL = 1e-6
-REFERENCE = {"nlp/compute_metrics+model_loss": "nlp", "nlp/accuracy+pad_collate+loss_fn": "nlp",
+REFERENCE = {"nlp/compute_metrics+model_loss": "nlp", "nlp/trainer_loader+compute_metrics": "nlp",
+             "nlp/accuracy+pad_collate+loss_fn": "nlp",
              "ocr/rec": "ocr/rec", "ocr/det": "ocr/det"}
 
 
@@ -41,6 +43,7 @@ def test_recipes_equal_the_suites_one_process_loops(tmp_path):
         assert (got["loss"] is None) == (loss is None) and (loss is None or abs(got["loss"] - loss) <= TOL), (cid, got)
         other = ranks[1]["results"][cid]
         assert (other["metrics"], other["loss"]) == (got["metrics"], got["loss"]), cid  # every rank, one result
-        assert sorted([got["local_samples"], other["local_samples"]]) == [50, 51], cid  # the work was shared
+        # the work was shared (the shuffled DistributedBatchSampler pads rank 1 with a duplicate, skipped)
+        assert sorted([got["local_samples"], other["local_samples"]]) == [50, 51], cid
     # the scores are not trivial: a wrong sync would show
     assert 0 < reference["ocr/rec"]["metrics"]["acc"] < 1 and 0 < reference["ocr/det"]["metrics"]["hmean"] < 1

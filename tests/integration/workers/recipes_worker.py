@@ -14,6 +14,7 @@ import traceback
 
 import paddle
 import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
 
 from paddle_doctor import PadCollate, pad_collate
 from paddle_doctor.runtime.suites import recipes
@@ -35,6 +36,11 @@ def configs(nlp, rec, det, nlp_data, rec_data, det_data):
     yield "nlp/compute_metrics+model_loss", lambda: recipes.evaluate_paddlenlp(
         nlp, nlp_data, ComputeMetrics(compute_metrics, names=["accuracy", "f1"]), batch_size=8,
         collate_fn=pad_collate, model_loss=True, progress=False)
+    sampler = DistributedBatchSampler(nlp_data, batch_size=8, shuffle=True)  # the Trainer's eval loader
+    sampler.set_epoch(3)
+    yield "nlp/trainer_loader+compute_metrics", lambda: recipes.evaluate_paddlenlp(
+        nlp, DataLoader(nlp_data, batch_sampler=sampler, collate_fn=pad_collate),
+        ComputeMetrics(compute_metrics, names=["accuracy", "f1"]), model_loss=True, progress=False)
     yield "nlp/accuracy+pad_collate+loss_fn", lambda: recipes.evaluate_paddlenlp(
         nlp, nlp_data, paddle.metric.Accuracy(), batch_size=8, collate_fn=pad_collate,
         loss_fn=paddle.nn.CrossEntropyLoss(), progress=False)
