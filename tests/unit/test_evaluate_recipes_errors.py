@@ -60,6 +60,19 @@ def test_a_type_error_inside_forward_is_the_models_own():
     assert "inputs=" not in str(info.value)
 
 
+def test_a_dict_batch_the_model_refuses_names_inputs():
+    class IdsOnly(TinyClassifier):
+        def forward(self, input_ids):
+            return super().forward(input_ids)
+
+    with pytest.raises(TypeError, match=r"refused model\(\*\*\{'input_ids', 'token_type_ids'\}\).*inputs="):
+        evaluate(IdsOnly(), nlp_like(), paddle.metric.Accuracy(), batch_size=2, labels="labels",
+                 collate_fn=pad_collate, progress=False)
+    r = evaluate(IdsOnly(), nlp_like(), paddle.metric.Accuracy(), batch_size=2, labels="labels",
+                 inputs={"input_ids": "input_ids"}, collate_fn=pad_collate, progress=False)
+    assert r.num_samples == 6
+
+
 def test_dict_batches_without_labels_get_an_example_from_their_own_keys():
     with pytest.raises(TypeError, match=r"evaluate\(\.\.\., labels='labels'\)"):
         evaluate(TinyClassifier(), nlp_like(), paddle.metric.Accuracy(), batch_size=2, progress=False,

@@ -109,8 +109,9 @@ def describe_model_call_error(exc: TypeError, layout: BatchLayout, batch: Any, m
     width = len(batch) - (1 if masked else 0)
     if layout.inputs is None and layout.labels is None:
         label_fields = list(range(1, width))
+        call = ", ".join(f"f{i}" for i in range(width - 1))
         return (f"the batch has {width} fields; by default the last is the label and the other {width - 1} go "
-                f"to the model as model({', '.join(f'f{i}' for i in range(width - 1))}), which it refused ({text}): name them, e.g. "
+                f"to the model as model({call}), which it refused ({text}): name them, e.g. "
                 f"evaluate(..., inputs=0, labels={label_fields!r}) for [image, label, length] batches")
     return (f"the model refused {len(args)} positional argument(s) ({text}): choose them with evaluate(..., "
             "inputs=[...]) and the labels with labels=[...]")

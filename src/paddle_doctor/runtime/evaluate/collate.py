@@ -34,8 +34,8 @@ class PadCollate:
 
     ``pad_value``: a number, or ``{field: number}`` (fields by key or position; others get 0).
     ``label``: the field whose real extent the mask records (default: the last one, or in dict
-    samples ``"label"``, else ``"labels"``, PaddleNLP's key). ``ragged``: fields kept as a list of per-sample arrays (e.g.
-    detection boxes), neither padded nor stacked.
+    samples ``"label"``, else ``"labels"``, PaddleNLP's key). ``ragged``: fields kept as a list
+    of per-sample arrays (e.g. detection boxes), neither padded nor stacked.
     ``mask=False``: no mask; every tensor keeps its layout (``[B, C, H, W]`` logits, ``[B, 1, H,
     W]`` labels) and the pads are left to the metric, through the label's pad value: for a
     metric built on PaddleSeg's ``calculate_area``, pad the label with its ``ignore_index``

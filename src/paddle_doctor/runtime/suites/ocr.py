@@ -70,7 +70,8 @@ class OCRMetric(paddle.metric.Metric):
     def compute(self, preds: Any, *batch: Any) -> Any:
         if len(batch) < 2:
             raise TypeError(f"OCRMetric gets the model's output and the whole batch (image, label, ...), got "
-                            f"{len(batch)} batch field(s): pass labels= every field, as recipes.evaluate_paddleocr does")
+                            f"{len(batch)} batch field(s): pass every field as labels=, as "
+                            "recipes.evaluate_paddleocr does")
         return (preds, *batch)
 
     def update(self, preds: Any, *batch: Any) -> None:
