@@ -85,6 +85,9 @@ BACKLINKS = {
     CauseId.launcher_python_not_found: {
         'signatures': ('launcher_python_missing',),
     },
+    CauseId.leftover_paddle_process: {
+        'env_checks': ('leftover_processes',),
+    },
     CauseId.main_guard_missing: {
         'lint_rules': ('PDL201', 'PDL202',),
         'signatures': ('main_guard',),

@@ -63,6 +63,7 @@ class CauseId(_StrEnum):
     device_not_found = "device_not_found"
     cuda_visible_devices_misconfig = "cuda_visible_devices_misconfig"
     stale_process_holding_gpu = "stale_process_holding_gpu"
+    leftover_paddle_process = "leftover_paddle_process"
     state_dict_prefix_mismatch = "state_dict_prefix_mismatch"
     state_dict_shape_mismatch = "state_dict_shape_mismatch"
     checkpoint_unsafe = "checkpoint_unsafe"

@@ -51,6 +51,7 @@ def command(reports: tuple[str, ...], fmt: str, compare: bool, import_paddle: bo
 
 
 def _load_reports(paths: tuple[str, ...]) -> list[tuple[str, dict]]:
+    from ..envcheck import label_nodes
     from ..envcheck.schema import ReportError, load_report
 
     if len(paths) < 2:
@@ -61,11 +62,7 @@ def _load_reports(paths: tuple[str, ...]) -> list[tuple[str, dict]]:
             reports.append((path, load_report(path)))
         except ReportError as exc:
             _fail(str(exc))
-    hosts = [(data.get("network") or {}).get("hostname") or "" for _, data in reports]
-    # Host names label the nodes when they tell every report apart; otherwise every report is
-    # labelled by its file name (never some by host and some by file: docs/env.md).
-    by_host = all(hosts) and len(set(hosts)) == len(hosts)
-    return [(host if by_host else path, data) for host, (path, data) in zip(hosts, reports)]
+    return label_nodes(reports)
 
 
 def _fail(message: str) -> None:

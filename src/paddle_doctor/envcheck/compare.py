@@ -7,6 +7,7 @@ Finding (``code`` ``compare.<field>``) naming the value on every node.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,26 +45,28 @@ def compare_reports(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Fi
     return out
 
 
-def _package_differences(reports) -> list[Finding]:
-    """A Python package (numpy, protobuf, a Paddle suite) at another version, or missing, on a node:
-    collect_env's list, compared. A warning: most such differences are harmless, some are not
-    (numpy's ABI, a suite's data pipeline)."""
-    names = sorted({name for _, r in reports for name in (r.get("packages") or {})})
-    out = []
-    for name in names:
-        values = {label: (r.get("packages") or {}).get(name) for label, r in reports}
-        if len(set(map(_key, values.values()))) > 1:
-            out.append(_difference(f"packages.{name}", CauseId.paddle_version_mismatch, Severity.WARNING, values))
-    return out
+def label_nodes(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, Mapping[str, Any]]]:
+    """``[(path, report)]`` -> ``[(label, report)]``: each node by its host name; where several
+    reports share a host name (or have none), every one of them by ``host (file)``, so that no
+    node is named differently from its twins (not the first by host and the next by file)."""
+    hosts = [(r.get("network") or {}).get("hostname") or "" for _, r in reports]
+    files = [os.path.basename(path) or path for path, _ in reports]
+    if len(set(files)) < len(files):  # one file name in several folders: the paths tell them apart
+        files = [path for path, _ in reports]
+    labels = [host if host and hosts.count(host) == 1 else f"{host} ({file})" if host else file
+              for host, file in zip(hosts, files)]
+    return [(label, report) for label, (_, report) in zip(labels, reports)]
+
+
+SAME_IMAGE = ("use one image or lock file on every node; `paddle-doctor env --format json > env_$(hostname).json` "
+              "on each, then compare again")
 
 
 def _difference(field: str, cause: str, severity: Severity, values: Mapping[str, Any],
-                confidence: Confidence = Confidence.HIGH) -> Finding:
+                confidence: Confidence = Confidence.HIGH, fix: str = SAME_IMAGE) -> Finding:
     listed = ", ".join(f"{label}: {_text(v)}" for label, v in values.items())
     return Finding(code=f"compare.{field}", cause=cause, severity=severity, confidence=confidence,
-                   message=f"{field} differs between nodes ({listed})",
-                   fix="use one image or lock file on every node; `paddle-doctor env --format json > env_$(hostname)"
-                   ".json` on each, then compare again",
+                   message=f"{field} differs between nodes ({listed})", fix=fix,
                    facts={"field": field, "values": {k: v for k, v in values.items()}})
 
 
@@ -89,7 +92,22 @@ def _variable_differences(reports) -> list[Finding]:
         if len(set(values.values())) > 1:
             cause = CauseId.nccl_network_interface if name in ("NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_DISABLE") \
                 else CauseId.nccl_error if name.startswith("NCCL_") else CauseId.config_error
-            out.append(_difference(f"variables.{name}", cause, Severity.WARNING, values, Confidence.MEDIUM))
+            out.append(_difference(f"variables.{name}", cause, Severity.WARNING, values, Confidence.MEDIUM,
+                                   fix=f"set {name} to one value on every node (or leave it unset everywhere) in "
+                                   "the job's launch script, then compare again"))
+    return out
+
+
+def _package_differences(reports) -> list[Finding]:
+    # The suites and numpy/protobuf/OpenCV versions: another version on one node gives that node's
+    # ranks other results (or another failure) than the rest; absent on a node is a difference too.
+    names = list(dict.fromkeys(n for _, r in reports for n in (r.get("packages") or {})))
+    out = []
+    for name in names:
+        values = {label: (r.get("packages") or {}).get(name) or "not installed" for label, r in reports}
+        if len(set(values.values())) > 1:
+            out.append(_difference(f"packages.{name}", CauseId.paddle_version_mismatch, Severity.WARNING, values,
+                                   Confidence.MEDIUM))
     return out
 
 

@@ -61,8 +61,7 @@ def collect_env(environ: Mapping[str, str] | None = None, *, run: CommandRunner 
         ports = pool.submit(probe_ports, env, proc_root)
         facts: dict[str, Any] = {
             "system": probe_system(proc_root), "paddle": probe_paddle(), "libraries": probe_libraries(env),
-            "packages": probe_packages(),
-            "variables": shown_variables(env), "proxies": proxy_variables(env),
+            "packages": probe_packages(), "variables": shown_variables(env), "proxies": proxy_variables(env),
             "gpu": gpu.result(), "network": network.result(), "processes": processes.result(),
             "ports": _describe_holders(ports.result(), proc_root),
         }

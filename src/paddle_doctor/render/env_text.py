@@ -56,6 +56,8 @@ def _fact_rows(r: Mapping[str, Any]) -> list[tuple[str, str]]:
              ("RAM", _memory(system.get("memory"))), ("/dev/shm", _shm(system.get("shm"))),
              ("Open files", _open_files(system.get("open_files"))), ("Host", _host(r.get("network") or {})),
              ("Launcher ports", _ports(r.get("ports") or [])), ("Paddle processes", _processes(r))]
+    if r.get("packages") is not None:  # reports before the packages probe have none
+        rows.append(("Packages", ", ".join(f"{k} {v}" for k, v in r["packages"].items()) or "none of those listed"))
     return rows
 
 

@@ -232,7 +232,7 @@ def scenarios(rank, out_dir):
     return {
         "collate_shapes": lambda: evaluate(Pool(), Images(vary=True), acc(), batch_size=4, progress=False),
         "nlp_labels": lambda: evaluate(TokenNet(), Tokens(), acc(), batch_size=4, collate_fn=pad_collate,
-                                       labels="labels", progress=False),
+                                       labels="labels", progress=False).num_samples,
         "nlp_labels_fixed": lambda: evaluate(TokenNet(), Tokens(), acc(), batch_size=4, labels="labels",
                                              collate_fn=PadCollate(label="labels"), progress=False).num_samples,
         "text_labels": lambda: evaluate(Pool(), TextLabels(), acc(), batch_size=4, progress=False),

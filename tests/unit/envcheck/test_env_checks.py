@@ -97,17 +97,44 @@ def test_cuda_visible_devices_vs_flags_selected_gpus(variables, expect):
     assert [expect in f.message for f in found] == ([True] if expect else []), [f.message for f in found]
 
 
+ON_GPU = {"gpus": [{"index": 0}], "processes": [{"pid": 4242, "name": "python", "used_memory_mib": 900}]}
+
+
 def test_stale_orphan_worker_is_an_error():
     orphan = {"pid": 4242, "ppid": 1, "state": "S", "role": "worker", "rank": 3, "cmd": "python train.py",
               "age_s": 7300, "ancestor": False, "orphan": True, "ports": [6072]}
-    found = causes({"processes": {"paddle": [orphan], "under_launcher": False}}, "stale_process_holding_gpu")
+    found = causes({"processes": {"paddle": [orphan], "under_launcher": False}, "gpu": ON_GPU},
+                   "stale_process_holding_gpu")
     assert len(found) == 1 and found[0].severity.value == "error"
-    assert "PID 4242 worker rank 3 (orphan, ports 6072, up 2h01m)" in found[0].message
+    assert "PID 4242 worker rank 3 (orphan, 900 MiB GPU, ports 6072, up 2h01m)" in found[0].message
     rank0 = dict(orphan, rank=0, orphan=False, ports=[])
-    assert "PID 4242 worker rank 0 (up 2h01m)" in causes({"processes": {"paddle": [rank0]}},
-                                                          "stale_process_holding_gpu")[0].message
+    assert "PID 4242 worker rank 0 (900 MiB GPU, up 2h01m)" in causes({"processes": {"paddle": [rank0]}, "gpu": ON_GPU},
+                                                                      "stale_process_holding_gpu")[0].message
     mine = dict(orphan, ancestor=True)
-    assert not causes({"processes": {"paddle": [mine], "under_launcher": True}}, "stale_process_holding_gpu")
+    assert not causes({"processes": {"paddle": [mine], "under_launcher": True}, "gpu": ON_GPU},
+                      "stale_process_holding_gpu")
+
+
+@pytest.mark.parametrize("gpu", [None, {"gpus": [], "nvidia_smi": False, "processes": []},
+                                 {"gpus": [{"index": 0}], "processes": [{"pid": 7, "used_memory_mib": 10}]}])
+def test_cpu_jobs_are_leftovers_not_gpu_holders(gpu):
+    """No GPU here, or nvidia-smi lists other processes but not these: CPU jobs (row 24 of the
+    newcomer walk: 14 CPU jobs were reported as `stale_process_holding_gpu`)."""
+    orphan = {"pid": 4242, "ppid": 1, "state": "S", "role": "worker", "rank": 3, "cmd": "python train.py",
+              "age_s": 60, "ancestor": False, "orphan": True, "ports": [6072]}
+    facts = {"processes": {"paddle": [orphan, dict(orphan, pid=4243, orphan=False)]}, "gpu": gpu}
+    holders = [f for f in causes(facts, "stale_process_holding_gpu") if 4242 in f.facts.get("pids", [])]
+    assert holders == []
+    found = causes(facts, "leftover_paddle_process")
+    assert len(found) == 1 and found[0].facts["pids"] == [4242, 4243] and found[0].severity.value == "error"
+    assert "GPU" in found[0].message and "MiB GPU" not in found[0].message  # "(no GPU here)" / "(none holds ...)"
+    assert "GPU memory" not in found[0].why
+
+
+def test_a_gpu_machine_that_lists_no_process_cannot_tell():
+    worker = {"pid": 4242, "state": "S", "role": "worker", "rank": 0, "ancestor": False}
+    facts = {"processes": {"paddle": [worker]}, "gpu": {"gpus": [{"index": 0}], "processes": []}}
+    assert causes(facts, "stale_process_holding_gpu") and not causes(facts, "leftover_paddle_process")
 
 
 @pytest.mark.parametrize("code, version", [("21805", "2.18.5"), ("22203", "2.22.3"), ("2804", "2.8.4"),

@@ -34,11 +34,12 @@ def test_a_package_at_another_version_on_a_node_is_a_difference():
     assert found["compare.packages.numpy"].severity.value == "warning"
 
 
-def test_nodes_with_one_host_name_are_all_labelled_by_file(tmp_path):
+def test_nodes_with_one_host_name_are_all_labelled_alike_by_host_and_file(tmp_path):
     report = _env_json(tmp_path, "e1.json")
     report["packages"]["numpy"] = "0.0.1"
     (tmp_path / "e2.json").write_text(json.dumps(report))
     out = subprocess.run([sys.executable, "-m", "paddle_doctor.cli.main", "env", "--compare", "e1.json", "e2.json"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=60).stdout
-    assert "of 2 reports: e1.json, e2.json" in out.splitlines()[0]
-    assert "packages.numpy differs between nodes (e1.json:" in out
+    host = report["network"]["hostname"]
+    assert f"of 2 reports: {host} (e1.json), {host} (e2.json)" in out.splitlines()[0]
+    assert f"packages.numpy differs between nodes ({host} (e1.json):" in out

@@ -36,30 +36,15 @@ def check_ports(facts: Facts) -> list[Finding]:
 
 
 @check("stale_processes", CauseId.stale_process_holding_gpu,
-       "Paddle launchers and workers of other runs, and processes holding GPU memory",
-       trips={"processes": {"paddle": [{"pid": 4242, "role": "worker", "rank": 1, "orphan": True, "state": "S"}]}},
-       passes={"processes": {"paddle": []}})
+       "Paddle launchers and workers of other runs that hold GPU memory, and other processes holding GPU memory",
+       trips={"gpu": {"gpus": [{"index": 0}], "processes": [{"pid": 4242, "used_memory_mib": 900}]},
+              "processes": {"paddle": [{"pid": 4242, "role": "worker", "rank": 1, "orphan": True, "state": "S"}]}},
+       passes={"gpu": {"gpus": [{"index": 0}], "processes": []}, "processes": {"paddle": []}})
 def check_stale(facts: Facts) -> list[Finding]:
-    procs = facts.get("processes", {})
-    others = [p for p in procs.get("paddle", []) if not p.get("ancestor")]
-    gpu_apps = (facts.get("gpu") or {}).get("processes", [])
-    gpu_mem = {}
-    for app in gpu_apps:
-        gpu_mem[app.get("pid")] = gpu_mem.get(app.get("pid"), 0) + (app.get("used_memory_mib") or 0)
-    out = []
-    if others:
-        stale = [p for p in others if p.get("orphan") or p.get("state") in ("T", "Z") or p["pid"] in gpu_mem]
-        listed = "; ".join(_describe(p, gpu_mem) for p in others[:SHOWN_PROCESSES])
-        more = f" and {len(others) - SHOWN_PROCESSES} more" if len(others) > SHOWN_PROCESSES else ""
-        out.append(finding(
-            "stale_processes", f"{len(others)} Paddle process(es) of other runs: {listed}{more}",
-            severity=Severity.ERROR if stale else Severity.WARNING,
-            confidence=Confidence.HIGH if stale else Confidence.MEDIUM,
-            fix="if they are leftovers of yours: `kill PID` (then `kill -9 PID`); never kill by name on a shared machine",
-            why="orphaned, stopped or GPU-holding workers keep GPU memory and ports" if stale else
-            "another job is running here; it competes for GPUs and ports",
-            pids=[p["pid"] for p in others]))
-    paddle_pids = {p["pid"] for p in procs.get("paddle", [])}
+    gpu_mem, gpu_apps = _gpu_memory(facts), (facts.get("gpu") or {}).get("processes", [])
+    on_gpu = [p for p in _other_runs(facts) if _maybe_on_gpu(p, facts, gpu_mem)]
+    out = [_others_finding("stale_processes", on_gpu, gpu_mem, "")] if on_gpu else []
+    paddle_pids = {p["pid"] for p in facts.get("processes", {}).get("paddle", [])}
     foreign = [a for a in gpu_apps if a.get("pid") not in paddle_pids]
     if foreign:
         listed = "; ".join(f"PID {a['pid']} {a.get('name')} {a.get('used_memory_mib')} MiB" for a in foreign[:5])
@@ -70,6 +55,52 @@ def check_stale(facts: Facts) -> list[Finding]:
             "(CUDA_VISIBLE_DEVICES)", why="a new job on those GPUs starts with less memory than it expects",
             pids=[a["pid"] for a in foreign]))
     return out
+
+
+@check("leftover_processes", CauseId.leftover_paddle_process,
+       "Paddle launchers and workers of other runs that hold no GPU memory (CPU jobs, or a machine without GPUs)",
+       trips={"processes": {"paddle": [{"pid": 4242, "role": "worker", "rank": 1, "orphan": True, "state": "S"}]}},
+       passes={"processes": {"paddle": []}})
+def check_leftovers(facts: Facts) -> list[Finding]:
+    gpu_mem = _gpu_memory(facts)
+    cpu = [p for p in _other_runs(facts) if not _maybe_on_gpu(p, facts, gpu_mem)]
+    where = " (no GPU here)" if not (facts.get("gpu") or {}).get("gpus") else " (none holds GPU memory)"
+    return [_others_finding("leftover_processes", cpu, gpu_mem, where)] if cpu else []
+
+
+def _other_runs(facts: Facts) -> list[dict]:
+    return [p for p in facts.get("processes", {}).get("paddle", []) if not p.get("ancestor")]
+
+
+def _gpu_memory(facts: Facts) -> dict:
+    gpu_mem: dict = {}
+    for app in (facts.get("gpu") or {}).get("processes", []):
+        gpu_mem[app.get("pid")] = gpu_mem.get(app.get("pid"), 0) + (app.get("used_memory_mib") or 0)
+    return gpu_mem
+
+
+def _maybe_on_gpu(proc: dict, facts: Facts, gpu_mem: dict) -> bool:
+    """Listed by nvidia-smi as holding memory; or on a GPU machine whose nvidia-smi lists no process
+    at all (a container's other PID namespace hides them: it cannot tell). A machine without GPUs,
+    or one whose nvidia-smi lists others but not this one: a CPU job."""
+    gpu = facts.get("gpu") or {}
+    return proc["pid"] in gpu_mem or bool(gpu.get("gpus")) and not gpu.get("processes")
+
+
+def _others_finding(name: str, others: list[dict], gpu_mem: dict, where: str) -> Finding:
+    stale = [p for p in others if p.get("orphan") or p.get("state") in ("T", "Z") or p["pid"] in gpu_mem]
+    listed = "; ".join(_describe(p, gpu_mem) for p in others[:SHOWN_PROCESSES])
+    more = f" and {len(others) - SHOWN_PROCESSES} more" if len(others) > SHOWN_PROCESSES else ""
+    kept = "GPU memory and ports" if name == "stale_processes" else "ports, /dev/shm and cores"
+    return finding(
+        name, f"{len(others)} Paddle process(es) of other runs{where}: {listed}{more}",
+        severity=Severity.ERROR if stale else Severity.WARNING,
+        confidence=Confidence.HIGH if stale else Confidence.MEDIUM,
+        fix="if they are leftovers of yours: `kill PID` (then `kill -9 PID`); never kill by name on a shared machine",
+        why=f"orphaned, stopped or zombie workers keep {kept}" if stale else
+        "another job is running here; it competes for " + ("GPUs and ports" if name == "stale_processes"
+                                                           else "cores and ports"),
+        pids=[p["pid"] for p in others])
 
 
 def _describe(proc: dict, gpu_mem: dict) -> str:

@@ -54,7 +54,7 @@ class BatchLayout:
         mask = batch.pop(MASK_KEY, None) if masked else None
         if self.labels is None:
             raise TypeError(f"the batches are dicts with keys {sorted(map(str, batch))}: say which are labels "
-                            "and which are inputs, e.g. evaluate(..., inputs='img', labels='label')")
+                            f"and which are inputs, e.g. {_dict_example(batch)}")
         labels = _select(batch, self.labels, "labels")
         if self.inputs is None:  # the PaddleNLP convention: every other key is a keyword argument
             used = {f for f in _as_fields(self.labels) if f in batch}
@@ -80,6 +80,41 @@ class BatchLayout:
             raise TypeError(f"the model returned {len(outputs)} outputs (shapes {shapes}): choose what the "
                             "metrics and loss_fn see with output=0 (the main head), or output=[0, 1] for several")
         return _as_list(outputs)
+
+
+def _dict_example(batch: Mapping) -> str:
+    """A copy-pasteable example built from the batch's own keys."""
+    keys = [str(k) for k in batch]
+    label = next((k for k in keys if k in ("label", "labels")), None) or next(
+        (k for k in keys if "label" in k), keys[-1] if keys else "label")
+    others = [k for k in keys if k != label]
+    if len(others) == 1:
+        return f"evaluate(..., inputs={others[0]!r}, labels={label!r})"
+    return (f"evaluate(..., labels={label!r}) (every other key goes to the model as a keyword argument), "
+            f"or evaluate(..., inputs={others[:1]!r}, labels={label!r})")
+
+
+def describe_model_call_error(exc: TypeError, layout: BatchLayout, batch: Any, masked: bool, args: list,
+                              kwargs: dict) -> str | None:
+    """A hint when the model refused the arguments the batch was split into: say how it was split
+    and which arguments choose otherwise (PaddleOCR's ``[image, label, length]`` with the default
+    "last field is the label" calls ``model(image, label)``)."""
+    text = str(exc)
+    if "argument" not in text:
+        return None
+    if isinstance(batch, Mapping):
+        given = f"model(**{{{', '.join(repr(k) for k in kwargs)}}})" if kwargs else f"model(<{len(args)} inputs>)"
+        return (f"the model refused {given} ({text}): name its arguments with evaluate(..., inputs=[...] or "
+                "{kwarg: key}) and the labels with labels=[...]")
+    width = len(batch) - (1 if masked else 0)
+    if layout.inputs is None and layout.labels is None:
+        label_fields = list(range(1, width))
+        call = ", ".join(f"f{i}" for i in range(width - 1))
+        return (f"the batch has {width} fields; by default the last is the label and the other {width - 1} go "
+                f"to the model as model({call}), which it refused ({text}): name them, e.g. "
+                f"evaluate(..., inputs=0, labels={label_fields!r}) for [image, label, length] batches")
+    return (f"the model refused {len(args)} positional argument(s) ({text}): choose them with evaluate(..., "
+            "inputs=[...]) and the labels with labels=[...]")
 
 
 def describe_call_error(exc: TypeError, metric: Any, outputs: list, labels: list) -> str | None:

@@ -26,15 +26,16 @@ from typing import Any
 import numpy as np
 
 MASK_KEY = "pad_mask"
+DICT_LABELS = ("label", "labels")  # PaddleSeg's and PaddleClas's key, then PaddleNLP's
 
 
 class PadCollate:
     """``collate_fn`` for ``paddle.io.DataLoader`` or ``evaluate``: pads, and adds a mask.
 
     ``pad_value``: a number, or ``{field: number}`` (fields by key or position; others get 0).
-    ``label``: the field whose real extent the mask records (default: the last one, or
-    ``"label"`` in dict samples). ``ragged``: fields kept as a list of per-sample arrays (e.g.
-    detection boxes), neither padded nor stacked.
+    ``label``: the field whose real extent the mask records (default: the last one, or in dict
+    samples ``"label"``, else ``"labels"``, PaddleNLP's key). ``ragged``: fields kept as a list
+    of per-sample arrays (e.g. detection boxes), neither padded nor stacked.
     ``mask=False``: no mask; every tensor keeps its layout (``[B, C, H, W]`` logits, ``[B, 1, H,
     W]`` labels) and the pads are left to the metric, through the label's pad value: for a
     metric built on PaddleSeg's ``calculate_area``, pad the label with its ``ignore_index``
@@ -67,7 +68,7 @@ class PadCollate:
         keys = list(samples[0])
         if any(list(s) != keys for s in samples):
             raise ValueError("dict samples have different keys: every sample needs the same fields")
-        label = "label" if self.label is None else self.label
+        label = self.label if self.label is not None else next((k for k in DICT_LABELS if k in keys), "label")
         if label not in keys:
             guess = next((k for k in keys if "label" in str(k)), keys[-1])
             raise ValueError(f"PadCollate(label={label!r}): the samples have keys {keys}; name the label field, "

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from paddle_doctor.errors import BatchError
+from paddle_doctor.runtime.evaluate.collate import DICT_LABELS
 
 POLL_S = 0.2  # the longest the main thread waits for a batch before looking at its peers again
 AHEAD = 2  # batches built ahead of the model
@@ -120,9 +121,19 @@ def sample_hint(samples: Sequence[Any]) -> str:
         shapes = sorted({tuple(np.shape(v)) for v in values if _numeric(v)})
         if len(shapes) > 1:
             return (f"field {name!r} has samples of shapes {[list(s) for s in shapes[:3]]}: pass "
-                    "collate_fn=paddle_doctor.pad_collate (pads each batch and masks the pads out of every "
+                    f"collate_fn={_pad_collate_for(samples)} (pads each batch and masks the pads out of every "
                     "metric), or resize in the val transforms, or use batch_size=1")
     return ""
+
+
+def _pad_collate_for(samples: Sequence[Any]) -> str:
+    """``pad_collate``, or the ``PadCollate(label=...)`` these dict samples need (no default key)."""
+    first = next((s for s in samples if isinstance(s, Mapping)), None)
+    if first is None or any(k in first for k in DICT_LABELS):
+        return "paddle_doctor.pad_collate"
+    keys = list(first)
+    guess = next((k for k in keys if "label" in str(k)), keys[-1] if keys else "label")
+    return f"paddle_doctor.PadCollate(label={guess!r})"
 
 
 def _fields_of(samples: Sequence[Any]) -> dict:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from paddle_doctor.runtime.evaluate.batches import BatchLayout, describe_call_error
+from paddle_doctor.runtime.evaluate.batches import BatchLayout, describe_call_error, describe_model_call_error
 from paddle_doctor.runtime.evaluate.collate import apply_mask
 from paddle_doctor.runtime.evaluate.states import to_numpy, update_metric
 
@@ -67,7 +67,7 @@ def run_local(model: Any, batches: Iterable[tuple[np.ndarray, Any]], metrics: Se
         args, kwargs, labels, mask = layout.split(batch, masked)
         if not seen:
             check_labels(labels, layout)
-        outputs = layout.pick_outputs(model(*args, **kwargs))
+        outputs = layout.pick_outputs(_call(model, args, kwargs, layout, batch, masked))
         if mask is not None and mask.ndim == 1 and not bool(mask.all()):
             outputs, labels = apply_mask(outputs, labels, mask)  # padded sample slots
         if labels and _rows(labels[0]) != len(idx):
@@ -101,6 +101,28 @@ def check_labels(labels: list, layout: BatchLayout) -> None:
             raise TypeError(f"label {k} (labels={chosen!r}) holds text ({text!r}): metrics count integer class "
                             "ids; map the names to ids in the dataset's __getitem__, or name the right field "
                             "with labels=")
+
+
+def _call(model: Any, args: list, kwargs: dict, layout: BatchLayout, batch: Any, masked: bool) -> Any:
+    try:
+        return model(*args, **kwargs)
+    except TypeError as exc:
+        hint = describe_model_call_error(exc, layout, batch, masked, args, kwargs)
+        if hint is None or not _raised_by_the_call(exc, model):
+            raise
+        raise TypeError(hint) from exc
+
+
+def _raised_by_the_call(exc: TypeError, model: Any) -> bool:
+    """Binding the arguments failed: no frame of the traceback runs the model's own ``forward``
+    (a TypeError raised inside it is the model's, and goes out as it is)."""
+    code = getattr(getattr(model, "forward", model), "__code__", None)
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is code:
+            return False
+        tb = tb.tb_next
+    return code is not None
 
 
 def _update(metric: Any, outputs: list, labels: list) -> None:

@@ -14,7 +14,10 @@ Read from the PyPI wheels: PaddleSeg 2.8 ``paddleseg/core/val.py`` and ``core/in
   ``"logits"`` (or a distillation dict with ``"Student"``); top-k accuracy.
 - PaddleNLP: dict batches; the label keys (``label_names``, default ``labels``) are labels and
   every other key is a keyword argument of the model, which returns logits, a tuple whose first
-  element is the logits, or a ``ModelOutput`` with ``logits``.
+  element is the logits, or a ``ModelOutput`` with ``logits`` (``nlp.py``: ``compute_metrics``
+  and the model's own loss).
+- PaddleOCR: list batches (rec ``[image, label, length]``, det ``[image, shape, polys,
+  ignore_tags]``); ``model(image)``, its decoder and its metric on the whole batch (``ocr.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from paddle_doctor.runtime.evaluate.api import evaluate
 from paddle_doctor.runtime.evaluate.collate import PadCollate
 from paddle_doctor.runtime.evaluate.result import EvalResult
 from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric
+from paddle_doctor.runtime.suites.nlp import ModelLoss
+from paddle_doctor.runtime.suites.ocr import OCRMetric
 
 
 class SegInference(paddle.nn.Layer):
@@ -115,8 +120,60 @@ def nlp_logits(outputs: Any) -> Any:
 
 def evaluate_paddlenlp(model: Any, data: Any, metrics: Any, *, batch_size: int | None = None,
                        collate_fn: Any = None, label_names: Sequence[str] = ("labels",),
-                       loss_fn: Any = None, num_workers: int = 0, progress: bool | float = True) -> EvalResult:
-    """For ``Trainer.evaluate``: ``metrics`` see ``(logits, *labels)``."""
+                       loss_fn: Any = None, model_loss: bool = False, num_workers: int = 0,
+                       progress: bool | float = True) -> EvalResult:
+    """For ``Trainer.evaluate``: ``metrics`` see ``(logits, *labels)``.
+
+    ``metrics``: ``paddle.metric`` objects, or ``nlp.ComputeMetrics(compute_metrics, names=[...])``
+    for a PaddleNLP ``compute_metrics(EvalPrediction)`` function. ``model_loss=True``: the labels
+    also go into the model as keyword arguments, as the Trainer passes them, and the model's own
+    loss (``outputs["loss"]``, or the first element of a tuple) is ``EvalResult.loss``; without
+    it, ``loss_fn(logits, *labels)`` gives the loss, or there is none. A ``PadCollate`` left at its
+    default label follows ``label_names[0]``."""
+    if model_loss and loss_fn is not None:
+        raise ValueError("model_loss=True and loss_fn= both give the loss: pass one of them")
+    collate_fn = _label_bound(collate_fn, label_names)
+    if model_loss:
+        wrapped = ModelLoss(model, label_names)
+        return evaluate(wrapped, data, metrics, batch_size=batch_size, collate_fn=collate_fn,
+                        num_workers=num_workers, loss_fn=wrapped.loss, labels=list(label_names),
+                        inputs=_whole_batch, progress=progress)
     return evaluate(model, data, metrics, batch_size=batch_size, collate_fn=collate_fn,
                     num_workers=num_workers, loss_fn=loss_fn, labels=list(label_names), output=nlp_logits,
                     progress=progress)
+
+
+def _whole_batch(batch: Any) -> list:
+    return [batch]  # ModelLoss takes every key, labels too, as keyword arguments
+
+
+def _label_bound(collate_fn: Any, label_names: Sequence[str]) -> Any:
+    """``pad_collate`` (label left to its default) masks by the recipe's first label name."""
+    if isinstance(collate_fn, PadCollate) and collate_fn.label is None and label_names:
+        return PadCollate(collate_fn.pad_value, label=label_names[0], ragged=collate_fn.ragged,
+                          mask=collate_fn.returns_mask)
+    return collate_fn
+
+
+def evaluate_paddleocr(model: Any, data: Any, metric: Any, post_process: Any = None, *,
+                       batch_size: int | None = None, collate_fn: Any = None, names: Any = None,
+                       num_workers: int = 0, progress: bool | float = True) -> EvalResult:
+    """For PaddleOCR's ``tools/program.py`` ``eval``: ``model(batch[0])``, then
+    ``metric(post_process(preds, batch[1]), batch)`` as PaddleOCR calls them, on each rank's own
+    samples, and the metric's ``get_metric()`` over the counts of every rank.
+
+    ``metric``: PaddleOCR's ``RecMetric()`` or ``DetMetric()`` (or an ``ocr.OCRMetric`` already
+    built); ``post_process``: its decoder (``CTCLabelDecode``, ``DBPostProcess``). Batches are
+    PaddleOCR's lists (rec ``[image, label, length]``, det ``[image, shape, polys, ignore_tags]``):
+    the image goes to the model, the whole batch to the metric. Detection polygons of different
+    counts per image: ``collate_fn=PadCollate(ragged=(2, 3), mask=False)``, or batch size 1."""
+    if not isinstance(metric, OCRMetric):
+        metric = OCRMetric(metric, post_process, names=names)
+    elif post_process is not None or names is not None:
+        raise ValueError("post_process= and names= belong to the OCRMetric already built: set them there")
+    return evaluate(model, data, metric, batch_size=batch_size, collate_fn=collate_fn, num_workers=num_workers,
+                    inputs=0, labels=_every_field, progress=progress)
+
+
+def _every_field(batch: Any) -> list:
+    return list(batch)  # PaddleOCR's metrics index the whole batch (batch[1], batch[2], ...)
