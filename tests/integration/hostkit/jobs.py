@@ -60,6 +60,7 @@ class Job:
     started: float  # monotonic
     exits: dict[int, float] = field(default_factory=dict)  # global rank -> time.time() its worker vanished
     timed_out: bool = False
+    fault_at: float | None = None  # time.time() of a fault injected from outside
 
     def logs(self) -> dict[int, str]:
         return {r: t for run in self.runs for r, t in run.logs().items()}
@@ -208,6 +209,24 @@ def _state(pid: int) -> str | None:
     except OSError:
         return None
     return stat.rsplit(")", 1)[-1].split()[0]
+
+
+class FaultWhenEvaluating:
+    """An ``until`` for :func:`wait_job`: once a rank of host ``host`` has printed ``PDOC_IN_EVAL``,
+    wait ``delay`` s, run ``action()`` (kill the host, cut its link) and note the time in
+    ``job.fault_at``; never stops the wait itself."""
+
+    def __init__(self, host: int, action, delay: float = 1.0):
+        self.host, self.action, self.delay, self.done = host, action, delay, False
+
+    def __call__(self, job: Job) -> bool:
+        if self.done or not any("PDOC_IN_EVAL" in text for text in job.runs[self.host].logs().values()):
+            return False
+        time.sleep(self.delay)
+        job.fault_at = time.time()
+        self.action()
+        self.done = True
+        return False
 
 
 def reference_result(tmp: Path, args: list[str], timeout: float = 60) -> dict:
