@@ -229,6 +229,17 @@ class FaultWhenEvaluating:
         return False
 
 
+def stop_gently(job: Job, wait_s: float = 6.0) -> None:
+    """What Ctrl-C or ``timeout`` does to a launcher that waits forever: SIGTERM to each host's
+    launcher, then ``wait_s`` for its workers' dumps (evidence) before the hosts are closed."""
+    tree.terminate_gently([r.proc for r in job.runs if r.proc is not None], wait_s)
+
+
+def host_paths(run: HostRun) -> list[str]:
+    """What a user of that host has: its terminal and, once the launcher started a pod, its log dir."""
+    return [str(p) for p in (run.folder / "terminal.txt", run.log_dir) if p.exists()]
+
+
 def reference_result(tmp: Path, args: list[str], timeout: float = 60) -> dict:
     """The same evaluation in one plain process (no launcher, no namespace)."""
     import subprocess
