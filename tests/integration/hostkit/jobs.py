@@ -24,7 +24,10 @@ from paddle_doctor.process import tree
 HERE = Path(__file__).resolve().parent
 MASTER_PORT = 6170  # any port: each host's ports are its own
 MASTER_WAIT_S = 40.0
-NAMING_LINE = re.compile(r"^\[paddle-doctor\] watchdog on rank (\d+): (.*)$", re.MULTILINE)
+# How a survivor names the culprit: its watchdog's line, or the guard's own error when the rank was
+# waiting in evaluate (``PeerFailedError: rank 2 raised ValueError: ...; rank 0 stops instead of waiting``).
+NAMING_LINE = re.compile(r"^(?:\[paddle-doctor\] watchdog on rank \d+|paddle_doctor\.errors\.\w+Error): (.*)$",
+                         re.MULTILINE)
 
 
 @dataclass
@@ -89,7 +92,7 @@ class Job:
         for rank, text in self.logs().items():
             found = NAMING_LINE.search(text)
             if found:
-                out[rank] = found.group(2)
+                out[rank] = found.group(1)
         return out
 
     def describe(self) -> str:

@@ -40,7 +40,8 @@ PREFIX = "pdh"
 SUBNET = "10.213.0"  # private, and only ever inside the namespaces below
 ETC_NETNS = Path("/etc/netns")
 _LIVE: dict[str, Hosts] = {}  # tag -> harness not yet closed (for the atexit hook)
-MADE_TAGS: list[str] = []  # every tag this process made (the leak check reads it)
+MADE_TAGS: list[str] = []  # every namespace tag this process made (the leak check reads them)
+MADE_PROC_TAGS: list[str] = []  # and every process tag
 
 
 def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -81,6 +82,7 @@ class Hosts:
         self.n = n
         self.hostnames = list(hostnames or [f"host-{chr(ord('a') + i)}" for i in range(n)])
         self.proc_tag = tree.new_tag()  # every process started here carries it
+        MADE_PROC_TAGS.append(self.proc_tag)
         self.procs: list[subprocess.Popen] = []
         self._made: list[str] = []
 

@@ -4,9 +4,11 @@ namespaces cannot be made (not root, or ``ip netns add`` refused)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from hostkit import netns
+from hostkit import netns, record
 
 _WHY_NOT = netns.unavailable()
 
@@ -16,7 +18,7 @@ def pytest_collection_modifyitems(config, items):
         return
     skip = pytest.mark.skip(reason=_WHY_NOT)
     for item in items:
-        if "tests/integration/hosts/" in item.nodeid and "leaves_nothing" not in item.nodeid:
+        if "tests/integration/hosts/" in item.nodeid and "leave_nothing" not in item.nodeid:
             item.add_marker(skip)
 
 
@@ -33,3 +35,11 @@ def make_hosts(request):
     yield make
     for hosts in made:
         hosts.close()
+
+
+@pytest.fixture(autouse=True)
+def _record_scenario(request, tmp_path):
+    """``hostkit/record.py`` sets PDOC_HOSTS_RECORD: each scenario's outputs become fixtures."""
+    yield
+    if os.environ.get(record.RECORD_VAR):
+        record.copy_hosts(tmp_path, request.node.name)
