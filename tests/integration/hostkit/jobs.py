@@ -120,15 +120,17 @@ def launcher_cmd(script: str, args: list[str], *, master: str, nnodes: int, npro
 
 def start_job(hosts: Hosts, tmp: Path, script: str, args: list[str], *, nproc: int = 1, env=None,
               commands: dict[int, list[str]] | None = None, shm_sizes: dict[int, str] | None = None,
-              wait_master: bool = True, port: int = MASTER_PORT) -> Job:
-    """Start one launcher per host; ``commands`` replaces a host's command (a wrong --master, ...)."""
+              wait_master: bool = True, port: int = MASTER_PORT, nodes: int | None = None) -> Job:
+    """Start one launcher on each of the first ``nodes`` hosts (default: all); ``commands``
+    replaces a host's command (a wrong --master, ...)."""
     env = env or host_env()
     master = f"{hosts.addr(0)}:{port}"
-    runs = [HostRun(i, hosts.hostnames[i], tmp / hosts.hostnames[i]) for i in range(hosts.n)]
+    nodes = nodes or hosts.n
+    runs = [HostRun(i, hosts.hostnames[i], tmp / hosts.hostnames[i]) for i in range(nodes)]
     job = Job(hosts, runs, time.monotonic())
     for run in runs:
         run.folder.mkdir(parents=True, exist_ok=True)
-        cmd = (commands or {}).get(run.index) or launcher_cmd(script, args, master=master, nnodes=hosts.n,
+        cmd = (commands or {}).get(run.index) or launcher_cmd(script, args, master=master, nnodes=nodes,
                                                               nproc=nproc)
         if run.index == 1 and wait_master:
             _wait_listening(hosts, 0, port, job.started + MASTER_WAIT_S)

@@ -205,11 +205,22 @@ class Hosts:
         out = self.run(i, ["sh", "-c", "cd /sys/class/net/eth0/statistics && cat tx_packets rx_packets tx_bytes "
                                        "rx_bytes; cat /proc/net/snmp"]).stdout.splitlines()
         tx_p, rx_p, tx_b, rx_b = (int(x) for x in out[:4])
-        udp = [line.split() for line in out[4:] if line.startswith("Udp:")]
-        fields = dict(zip(udp[0][1:], (int(x) for x in udp[1][1:]))) if len(udp) >= 2 else {}
+        udp, tcp = _snmp(out[4:], "Udp:"), _snmp(out[4:], "Tcp:")
         return {"tx_packets": tx_p, "rx_packets": rx_p, "tx_bytes": tx_b, "rx_bytes": rx_b,
-                "udp_out": fields.get("OutDatagrams", 0), "udp_in": fields.get("InDatagrams", 0),
-                "udp_noports": fields.get("NoPorts", 0), "udp_in_errors": fields.get("InErrors", 0)}
+                "udp_out": udp.get("OutDatagrams", 0), "udp_in": udp.get("InDatagrams", 0),
+                "udp_noports": udp.get("NoPorts", 0), "udp_in_errors": udp.get("InErrors", 0),
+                "tcp_out_segs": tcp.get("OutSegs", 0)}
+
+    def udp_ports(self, i: int) -> list[int]:
+        """The UDP ports bound on host i (what a scan of it would find)."""
+        ports = set()
+        for pid in self.pids_in(i)[:1]:
+            try:
+                table = Path(f"/proc/{pid}/net/udp").read_text()
+            except OSError:
+                return []
+            ports = {int(row.split()[1].rsplit(":", 1)[1], 16) for row in table.splitlines()[1:] if row.split()}
+        return sorted(ports)
 
     def listening(self, i: int, port: int) -> bool:
         """Something on host i listens on TCP ``port`` (read from a process inside it)."""
@@ -222,6 +233,12 @@ class Hosts:
             rows = [line.split() for line in table.splitlines()[1:]]
             return any(r[1].endswith(f":{port:04X}") and r[3] == "0A" for r in rows if len(r) > 3)
         return False
+
+
+def _snmp(lines: list[str], table: str) -> dict[str, int]:
+    """One table of /proc/net/snmp: a header line of names, then a line of numbers."""
+    rows = [line.split() for line in lines if line.startswith(table)]
+    return dict(zip(rows[0][1:], (int(x) for x in rows[1][1:]))) if len(rows) >= 2 else {}
 
 
 def _netns_pids(name: str) -> list[int]:
