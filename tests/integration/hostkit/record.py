@@ -31,7 +31,7 @@ RECORD_VAR = "PDOC_HOSTS_RECORD"
 EXPECTED = {
     "a_rank_raising_on_host_b": {"paths": ["host-a/log", "host-b/log"], "cause": "python_exception", "host": "host-b"},
     "a_lost_host": {"paths": ["host-a/log", "host-b/log"], "cause": "collective_timeout", "host": "host-b"},
-    "a_partition": {"paths": ["host-a/log", "host-b/log"], "cause": "collective_timeout", "host": None},
+    "a_partition": {"paths": ["host-a/log", "host-b/log"], "cause": "network_partition", "host": None},
     "wrong_master_port": {"paths": ["host-a/terminal.txt"], "cause": "config_error", "host": None},
     "nnodes_mismatch": {"paths": ["host-a/terminal.txt", "host-a/log"], "cause": "config_error", "host": None},
     "loopback_hostname": {"paths": ["host-a/log", "host-b/log"], "cause": "wrong_host_ip", "host": "host-b"},

@@ -47,3 +47,5 @@ def test_a_partition_is_named_on_both_sides_within_10_s(make_hosts, tmp_path):
     assert job.fault_at is not None and not job.timed_out, job.describe()
     survivors = {r: h for h in (0, 1) for r in job.ranks_on(h)}
     print("partition: named in", _survivors_name_the_other_side(job, survivors))
+    rc = diagnose_paths([str(run.log_dir) for run in job.runs]).root_cause
+    assert (rc.cause, rc.ranks) == ("network_partition", ()), (rc.cause, rc.ranks, rc.message)

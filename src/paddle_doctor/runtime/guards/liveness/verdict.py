@@ -144,7 +144,8 @@ def _remote_silent(peer: heartbeat.Peer, w: Watch):
     elif peer.node_down is not None:
         how = peer.node_down.get("how") or "no answer to probes"
         yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} is on node {peer.node}, which is "
-                                     f"frozen or unreachable: watcher of node {peer.node_down.get('by')}: {how}")
+                                     f"frozen or unreachable: watcher of node {peer.node_down.get('by')}: {how}",
+                                     facts={"unreachable_node": peer.node})  # diagnose pairs both sides' records
 
 
 def _unreachable_loopback(peer: heartbeat.Peer, looped: tuple[int, ...]) -> Finding:
