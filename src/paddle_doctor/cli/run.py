@@ -75,6 +75,13 @@ def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout,
         raise click.UsageError("no command given (paddle-doctor run -- python -m paddle.distributed.launch ...)")
     if single and launchenv.is_launcher(cmd):
         raise click.UsageError("--single is for one-process commands, not for a launcher")
+    if launchenv.is_launcher(cmd):
+        from ..runtime.launch.masterport import held_master_port
+
+        held = held_master_port(cmd)
+        if held is not None:
+            click.echo(f"paddle-doctor run: {held.cause}: {held.message}. {held.fix}. Nothing was run.", err=True)
+            sys.exit(2)
     plan = launchenv.plan_run(cmd, trace=trace, check=check_collectives, debug_logs=debug_logs, single=single,
                               watchdog=not no_watchdog, watchdog_timeout=watchdog_timeout, log_dir=log_dir)
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -59,9 +60,9 @@ def test_a_host_name_resolving_to_loopback_is_wrong_host_ip(make_hosts, tmp_path
 
 
 @pytest.mark.timeout(90)
-@pytest.mark.xfail(strict=False, reason="issue 31, not fixed: with a listener on the master port, host A's launcher "
-                   "takes it for the master and waits at 'Waiting peer start...' printing nothing that names the "
-                   "port; diagnose says config_error. Needs `run` to check --master's port on this host first")
+@pytest.mark.xfail(strict=False, reason="issue 31: with a listener on the master port, host A's launcher takes it for "
+                   "the master and waits at 'Waiting peer start...' printing nothing that names the port, so diagnose "
+                   "of its output says config_error; `run` checks the port first (the next test)")
 def test_the_master_port_held_on_host_a_is_port_in_use(make_hosts, tmp_path):
     hosts = make_hosts(2)
     holder = ("import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); "
@@ -73,6 +74,28 @@ def test_the_master_port_held_on_host_a_is_port_in_use(make_hosts, tmp_path):
     stop_gently(job)
     rc = _diagnose_host(job, 0)
     assert rc is not None and rc.cause == "port_in_use", (rc and (rc.cause, rc.code), job.describe())
+
+
+HOLDER = ("import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); "
+          f"s.bind(('0.0.0.0', {MASTER_PORT})); s.listen(64); print('held', flush=True); time.sleep(300)")
+
+
+@pytest.mark.timeout(90)
+def test_run_on_host_a_names_its_held_master_port_before_launching(make_hosts, tmp_path):
+    hosts = make_hosts(2)
+    hosts.start(0, [sys.executable, "-c", HOLDER], cwd=tmp_path, env={"PATH": "/usr/bin:/bin"},
+                out=tmp_path / "holder.txt")
+    while "held" not in (tmp_path / "holder.txt").read_text():
+        time.sleep(0.1)
+    cmd = [sys.executable, "-m", "paddle_doctor.cli.main", "run", "--",
+           *launcher_cmd("host_eval.py", EVAL, master=f"{hosts.addr(0)}:{MASTER_PORT}", nnodes=2, nproc=1)]
+    start = time.monotonic()
+    proc = subprocess.run(hosts.command(0, cmd), cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env=host_env())
+    took = time.monotonic() - start
+    assert proc.returncode == 2 and "port_in_use" in proc.stderr, (proc.returncode, proc.stderr[-2000:])
+    assert took < 15, took
+    print(f"run named the held port in {took:.1f} s: {proc.stderr.strip()[:200]}")
 
 
 @pytest.mark.timeout(120)
