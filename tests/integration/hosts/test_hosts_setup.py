@@ -41,6 +41,29 @@ def test_host_a_waits_and_diagnose_of_host_a_names_the_setup(mistake, make_hosts
     assert rc.cause == "config_error", (rc.cause, rc.code, rc.message)
 
 
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("mistake", ["wrong_master_port", "nnodes_mismatch"])
+def test_run_says_within_its_deadline_which_nodes_registered(mistake, make_hosts, tmp_path):
+    """The waiting host's launcher under ``paddle-doctor run --rendezvous-timeout 5``: host A when
+    host B was given a wrong master port (B never registers), host B when it alone says --nnodes 3."""
+    hosts = make_hosts(2)
+    a = f"{hosts.addr(0)}:{MASTER_PORT}"
+    wrong = {1: launcher_cmd("host_eval.py", EVAL, master=f"{hosts.addr(0)}:{MASTER_PORT + 1}", nnodes=2, nproc=1)}
+    waiting = 0 if mistake == "wrong_master_port" else 1
+    if mistake == "nnodes_mismatch":
+        wrong = {1: launcher_cmd("host_eval.py", EVAL, master=a, nnodes=3, nproc=1)}
+    wrong[waiting] = launcher_cmd("host_eval.py", EVAL, master=a, nnodes=len(hosts.hostnames) + (waiting == 1),
+                                  nproc=1, run_opts=["--rendezvous-timeout", "5"])
+    job = start_job(hosts, tmp_path, "host_eval.py", EVAL, commands=wrong)
+    wait_job(job, 30, until=lambda j: j.runs[waiting].proc.poll() is not None)
+    said = job.runs[waiting].terminal()
+    want = {"wrong_master_port": f"1 of 2 nodes registered with the master at {a} ({hosts.addr(0)}); 1 never did",
+            "nnodes_mismatch": f"2 of 3 nodes registered with the master at {a} ({hosts.addr(0)}, {hosts.addr(1)}); "
+                               "1 never did"}[mistake]
+    assert "rendezvous not complete after 5 s" in said and want in said, said[-3000:]
+    assert time.monotonic() - job.started < 25
+
+
 @pytest.mark.timeout(120)
 def test_a_host_name_resolving_to_loopback_is_wrong_host_ip(make_hosts, tmp_path):
     """Host B's name resolves to 127.0.0.1 in its own /etc/hosts: its launcher advertises
