@@ -133,13 +133,13 @@ def start_job(hosts: Hosts, tmp: Path, script: str, args: list[str], *, nproc: i
         cmd = (commands or {}).get(run.index) or launcher_cmd(script, args, master=master, nnodes=nodes,
                                                               nproc=nproc)
         if run.index == 1 and wait_master:
-            _wait_listening(hosts, 0, port, job.started + MASTER_WAIT_S)
+            wait_listening(hosts, 0, port, job.started + MASTER_WAIT_S)
         run.proc = hosts.start(run.index, cmd, cwd=run.folder, env=env, out=run.folder / "terminal.txt",
                                shm_size=(shm_sizes or {}).get(run.index))
     return job
 
 
-def _wait_listening(hosts: Hosts, i: int, port: int, deadline: float) -> None:
+def wait_listening(hosts: Hosts, i: int, port: int, deadline: float) -> None:
     while time.monotonic() < deadline and not hosts.listening(i, port):
         time.sleep(0.2)
 
