@@ -44,8 +44,8 @@ SCENARIO_OF = {
     "a_rank_raising_on_host_b_is_named_on_every_survivor_and_by_diagnose": "a_rank_raising_on_host_b",
     "a_lost_host_is_named_by_the_other_within_10_s": "a_lost_host",
     "a_partition_is_named_on_both_sides_within_10_s": "a_partition",
-    "host_a_waits_and_diagnose_of_host_a_names_the_setup[wrong_master_port]": "wrong_master_port",
-    "host_a_waits_and_diagnose_of_host_a_names_the_setup[nnodes_mismatch]": "nnodes_mismatch",
+    "run_and_diagnose_name_the_nodes_that_never_joined[wrong_master_port]": "wrong_master_port",
+    "run_and_diagnose_name_the_nodes_that_never_joined[nnodes_mismatch]": "nnodes_mismatch",
     "a_host_name_resolving_to_loopback_is_wrong_host_ip": "loopback_hostname",
     "the_master_port_held_on_host_a_is_port_in_use": "master_port_held",
     "a_small_shm_on_host_b_only_is_named_and_shows_in_env_compare": "shm_small_on_host_b",
@@ -59,6 +59,14 @@ def _case_recorder():
     return module
 
 
+def _paddle_venvs() -> list[str]:
+    """The venv paddle is imported from, when it is not sys.prefix (found without importing it)."""
+    spec = importlib.util.find_spec("paddle")
+    origin = Path(spec.origin).resolve() if spec and spec.origin else None
+    lib = next((p for p in (origin.parents if origin else ()) if p.name == "lib"), None)
+    return [str(lib.parent)] if lib is not None and str(lib.parent) != sys.prefix else []
+
+
 def copy_hosts(work: Path, test_name: str) -> Path | None:
     """Copy one test's host folders (scrubbed) into the fixtures; None when it is no scenario."""
     scenario = SCENARIO_OF.get(re.sub(r"^test_", "", test_name))
@@ -66,8 +74,7 @@ def copy_hosts(work: Path, test_name: str) -> Path | None:
         return None
     rec = _case_recorder()
     pairs = rec.path_replacements(work)
-    real_venv = str(Path(os.path.realpath(Path(sys.prefix) / "lib")).parent)  # a worktree's venv may link another
-    if real_venv != sys.prefix:
+    for real_venv in _paddle_venvs():  # a worktree's venv may take paddle from another venv
         pairs.insert(1, (real_venv, "/opt/venv"))
     dest = FIXTURES / scenario
     shutil.rmtree(dest, ignore_errors=True)

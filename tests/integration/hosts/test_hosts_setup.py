@@ -7,18 +7,21 @@ forever are bounded, then stopped as Ctrl-C would (SIGTERM, a few seconds for th
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
 
 import pytest
 
+from hostkit import record
 from hostkit.jobs import MASTER_PORT, host_env, host_paths, launcher_cmd, start_job, stop_gently, wait_job
 from paddle_doctor.diagnose import diagnose_paths
 
 pytestmark = pytest.mark.integration
 EVAL = ["none", "-", "48"]
 WAITS_S = 15.0  # how long the launchers are left waiting before the user gives up
+RECORDING = bool(os.environ.get(record.RECORD_VAR))
 
 
 def _diagnose_host(job, host: int):
@@ -27,25 +30,12 @@ def _diagnose_host(job, host: int):
 
 @pytest.mark.timeout(90)
 @pytest.mark.parametrize("mistake", ["wrong_master_port", "nnodes_mismatch"])
-def test_host_a_waits_and_diagnose_of_host_a_names_the_setup(mistake, make_hosts, tmp_path):
-    hosts = make_hosts(2)
-    master = f"{hosts.addr(0)}:{MASTER_PORT + 1}" if mistake == "wrong_master_port" else f"{hosts.addr(0)}:{MASTER_PORT}"
-    nnodes = 3 if mistake == "nnodes_mismatch" else 2
-    job = start_job(hosts, tmp_path, "host_eval.py", EVAL,
-                    commands={1: launcher_cmd("host_eval.py", EVAL, master=master, nnodes=nnodes, nproc=1)})
-    assert not wait_job(job, WAITS_S), "host A's launcher should still be waiting"
-    stop_gently(job)
-    rc = _diagnose_host(job, 0)
-    assert rc is not None, job.describe()
-    print(mistake, "host A:", rc.cause, rc.confidence, rc.code)
-    assert rc.cause == "config_error", (rc.cause, rc.code, rc.message)
-
-
-@pytest.mark.timeout(90)
-@pytest.mark.parametrize("mistake", ["wrong_master_port", "nnodes_mismatch"])
-def test_run_says_within_its_deadline_which_nodes_registered(mistake, make_hosts, tmp_path):
-    """The waiting host's launcher under ``paddle-doctor run --rendezvous-timeout 5``: host A when
-    host B was given a wrong master port (B never registers), host B when it alone says --nnodes 3."""
+def test_run_and_diagnose_name_the_nodes_that_never_joined(mistake, make_hosts, tmp_path):
+    """Host B given a wrong master port (it never registers), or alone told --nnodes 3: host A's
+    launcher (or its rank 0, in the store) waits. The waiting launcher runs under ``paddle-doctor
+    run --rendezvous-timeout 5`` (host A, or host B when it alone waits for a third node) and says
+    within its deadline which nodes registered; the rest is stopped as Ctrl-C would, and diagnose
+    of what host A wrote names config_error."""
     hosts = make_hosts(2)
     a = f"{hosts.addr(0)}:{MASTER_PORT}"
     wrong = {1: launcher_cmd("host_eval.py", EVAL, master=f"{hosts.addr(0)}:{MASTER_PORT + 1}", nnodes=2, nproc=1)}
@@ -62,6 +52,12 @@ def test_run_says_within_its_deadline_which_nodes_registered(mistake, make_hosts
                                "1 never did"}[mistake]
     assert "rendezvous not complete after 5 s" in said and want in said, said[-3000:]
     assert time.monotonic() - job.started < 25
+    assert any(r.proc.poll() is None for r in job.runs), "the other host's launcher should still be waiting"
+    stop_gently(job)
+    rc = _diagnose_host(job, 0)
+    assert rc is not None, job.describe()
+    print(mistake, "host A:", rc.cause, rc.confidence, rc.code)
+    assert rc.cause == "config_error", (rc.cause, rc.code, rc.message)
 
 
 @pytest.mark.timeout(120)
@@ -83,6 +79,7 @@ def test_a_host_name_resolving_to_loopback_is_wrong_host_ip(make_hosts, tmp_path
 
 
 @pytest.mark.timeout(90)
+@pytest.mark.skipif(not RECORDING, reason="only to record the fixture: diagnose's unit tests hold it (strict xfail)")
 @pytest.mark.xfail(strict=False, reason="issue 31: with a listener on the master port, host A's launcher takes it for "
                    "the master and waits at 'Waiting peer start...' printing nothing that names the port, so diagnose "
                    "of its output says config_error; `run` checks the port first (the next test)")
