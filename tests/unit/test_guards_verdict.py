@@ -112,3 +112,21 @@ def test_only_a_mix_of_loopback_and_real_addresses_counts_as_looped():
     assert verdict.looped_ranks("10.0.0.1:1,127.0.1.1:2,127.0.1.1:3,10.0.0.2:4") == (1, 2)
     assert verdict.looped_ranks("127.0.0.1:1,127.0.0.1:2") == ()  # a one-machine job: nothing wrong
     assert verdict.looped_ranks("") == ()
+
+
+def test_a_node_found_unreachable_says_so_in_its_facts_for_every_rank_of_it():
+    """diagnose pairs both sides' records by this fact (a partition); two ranks of the node merged
+    into one finding keep it."""
+    m = heartbeat.Mesh(RankInfo(0, 0, 3, "host", 1, Path("/tmp/log"), None), [("127.0.0.1", 0)] * 3, lambda _: None)
+    STATE.regions.append(Region("evaluate"))
+    try:
+        for rank in (1, 2):
+            peer = m.peers[rank]
+            peer.remote, peer.node = True, 1
+            peer.node_down = {"k": "d", "n": 1, "by": 0, "how": "no ack"}
+            m.remote_news.add(rank)
+        finding = verdict.judge(m, time.monotonic())
+        assert finding.ranks == (1, 2) and finding.facts.get("unreachable_node") == 1, finding
+    finally:
+        m.stop()
+        STATE.regions.clear()

@@ -128,7 +128,8 @@ def test_a_small_shm_on_host_b_only_is_named_and_shows_in_env_compare(make_hosts
     reports = []
     for i, size in ((0, None), (1, "2m")):
         out = tmp_path / f"env_{hosts.hostnames[i]}.json"
-        cmd = hosts.command(i, [sys.executable, "-m", "paddle_doctor.cli.main", "env", "--format", "json"], shm_size=size)
+        env_cmd = [sys.executable, "-m", "paddle_doctor.cli.main", "env", "--format", "json"]
+        cmd = hosts.command(i, env_cmd, shm_size=size)
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=host_env())
         out.write_text(proc.stdout)
         reports.append(str(out))

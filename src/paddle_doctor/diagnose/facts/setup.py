@@ -54,7 +54,8 @@ def _workers_never_came(state: RankState, ev: list[Event]) -> Finding:
         "given another --nnodes or --master, or were never started)",
         title="the ranks of the other nodes never connected to the job's store",
         alternatives=(Alternative(CauseId.wrong_host_ip, "low", "the other nodes' ranks run but cannot reach this "
-                                  "node's address", "on the other nodes, `grep -c 'Retry to connect' log/workerlog.*`"),))
+                                  "node's address",
+                                  "on the other nodes, `grep -c 'Retry to connect' log/workerlog.*`"),))
 
 
 def _retries_own_port(retries: list[Event], listens: list[Event]) -> bool:
