@@ -110,9 +110,9 @@ def host_env(**extra: str) -> dict[str, str]:
 
 
 def launcher_cmd(script: str, args: list[str], *, master: str, nnodes: int, nproc: int,
-                 run_opts: list[str] | None = None, extra: list[str] | None = None) -> list[str]:
+                 run_opts: list[str] | None = None) -> list[str]:
     cmd = [sys.executable, "-m", "paddle.distributed.launch", "--master", master, "--nnodes", str(nnodes),
-           "--nproc_per_node", str(nproc), "--log_dir", "log", *(extra or []), str(HERE / script), *args]
+           "--nproc_per_node", str(nproc), "--log_dir", "log", str(HERE / script), *args]
     if run_opts is not None:
         cmd = [sys.executable, "-m", "paddle_doctor.cli.main", "run", *run_opts, "--", *cmd]
     return cmd
