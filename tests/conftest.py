@@ -79,6 +79,9 @@ XDIST_GROUPS = {
     "tests/integration/test_evaluate_suites.py": "evaluate_suites",
     "tests/integration/test_evaluate_edges.py": "evaluate_edges",
     "tests/unit/ckpt/": "ckpt_unit",
+    # Real hosts (network namespaces, issue 31): one harness at a time, and the module that checks
+    # that nothing is left behind runs after the others, on the same worker.
+    "tests/integration/hosts/": "hosts",
 }
 
 

@@ -13,6 +13,7 @@ import pytest
 from conftest import CORPUS
 from paddle_doctor.contract import GUARD_KINDS
 from paddle_doctor.diagnose import diagnose_paths
+from paddle_doctor.diagnose.records import RECORD_CODES
 from paddle_doctor.diagnose.refine import REFINERS
 from paddle_doctor.diagnose.rules import BY_CODE, CHAIN, RULES, rule_of
 from paddle_doctor.diagnose.verdict import by_structure
@@ -70,7 +71,7 @@ RECORDED = sorted({p for p in FIXTURES.rglob("*") if p.is_file()} | {p.parent fo
 
 
 # The codes a verdict taken from paddle-doctor's own error records carries (diagnose/records.py).
-RECORD_VERDICTS = frozenset(GUARD_KINDS) | {"error_record"}
+RECORD_VERDICTS = frozenset(GUARD_KINDS) | set(RECORD_CODES)
 
 
 def test_every_verdict_on_a_recorded_log_comes_from_a_declared_rule():

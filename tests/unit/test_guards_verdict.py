@@ -89,3 +89,44 @@ def test_the_sidecar_reports_its_rank_running_stopped_and_gone():
                 p.kill()
                 p.wait()
         sink.close()
+
+
+def test_a_node_unreachable_because_it_advertised_loopback_is_wrong_host_ip(mesh, monkeypatch):
+    """Issue 31, measured on two real hosts: host B's name resolved to 127.0.0.1, its launcher
+    advertised that address, and the node watchers could not reach each other: that is a wrong
+    address naming host B's ranks (on either side), not a frozen node."""
+    peer = mesh.peers[1]
+    peer.remote, peer.node = True, 1
+    peer.node_down = {"k": "d", "n": 1, "by": 0, "how": "no ack to direct and 3 indirect probes"}
+    mesh.remote_news.add(1)  # as link.from_watcher does
+    monkeypatch.setenv("PADDLE_TRAINER_ENDPOINTS", "10.213.0.1:6000,10.213.0.2:6001")
+    plain = verdict.judge(mesh, time.monotonic())
+    assert plain.cause == "collective_timeout" and "frozen or unreachable" in plain.message
+    monkeypatch.setenv("PADDLE_TRAINER_ENDPOINTS", "10.213.0.1:6000,127.0.0.1:6001")
+    finding = verdict.judge(mesh, time.monotonic())
+    assert (finding.cause, finding.ranks) == ("wrong_host_ip", (1,)), finding
+    assert "loopback" in finding.message
+
+
+def test_only_a_mix_of_loopback_and_real_addresses_counts_as_looped():
+    assert verdict.looped_ranks("10.0.0.1:1,127.0.1.1:2,127.0.1.1:3,10.0.0.2:4") == (1, 2)
+    assert verdict.looped_ranks("127.0.0.1:1,127.0.0.1:2") == ()  # a one-machine job: nothing wrong
+    assert verdict.looped_ranks("") == ()
+
+
+def test_a_node_found_unreachable_says_so_in_its_facts_for_every_rank_of_it():
+    """diagnose pairs both sides' records by this fact (a partition); two ranks of the node merged
+    into one finding keep it."""
+    m = heartbeat.Mesh(RankInfo(0, 0, 3, "host", 1, Path("/tmp/log"), None), [("127.0.0.1", 0)] * 3, lambda _: None)
+    STATE.regions.append(Region("evaluate"))
+    try:
+        for rank in (1, 2):
+            peer = m.peers[rank]
+            peer.remote, peer.node = True, 1
+            peer.node_down = {"k": "d", "n": 1, "by": 0, "how": "no ack"}
+            m.remote_news.add(rank)
+        finding = verdict.judge(m, time.monotonic())
+        assert finding.ranks == (1, 2) and finding.facts.get("unreachable_node") == 1, finding
+    finally:
+        m.stop()
+        STATE.regions.clear()

@@ -71,6 +71,7 @@ class CauseId(_StrEnum):
     residual_dist_env = "residual_dist_env"
     missing_dist_env = "missing_dist_env"
     wrong_host_ip = "wrong_host_ip"
+    network_partition = "network_partition"
     config_error = "config_error"
     port_in_use = "port_in_use"
     launcher_port_race = "launcher_port_race"

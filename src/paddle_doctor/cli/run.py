@@ -66,8 +66,11 @@ def _set_aside_earlier_page(log_dir) -> None:
               help="Seconds without a heartbeat before a peer counts as stuck (default 10).")
 @click.option("--no-watchdog", is_flag=True, help="No heartbeats: error records (and trace) only.")
 @click.option("--log-dir", default=None, help="Where records go when CMD has no --log_dir (default ./log).")
+@click.option("--rendezvous-timeout", type=click.FloatRange(min=1), default=None, metavar="S",
+              help="A multi-node launcher still waiting for its nodes after S s: say which registered, end it.")
 @click.argument("cmd", nargs=-1, required=True, type=click.UNPROCESSED)
-def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout, no_watchdog, log_dir) -> None:
+def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout, no_watchdog, log_dir,
+            rendezvous_timeout) -> None:
     """Run CMD (e.g. python -m paddle.distributed.launch --nproc_per_node 2 eval.py) unchanged, with
     error records and a watchdog in every worker; on failure, print the diagnosis."""
     from ..process import launchenv, supervisor
@@ -77,8 +80,16 @@ def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout,
         raise click.UsageError("no command given (paddle-doctor run -- python -m paddle.distributed.launch ...)")
     if single and launchenv.is_launcher(cmd):
         raise click.UsageError("--single is for one-process commands, not for a launcher")
+    if launchenv.is_launcher(cmd):
+        from ..process.masterport import held_master_port
+
+        held = held_master_port(cmd)
+        if held is not None:
+            click.echo(f"paddle-doctor run: {held.cause}: {held.message}. {held.fix}. Nothing was run.", err=True)
+            sys.exit(2)
     plan = launchenv.plan_run(cmd, trace=trace, check=check_collectives, debug_logs=debug_logs, single=single,
-                              watchdog=not no_watchdog, watchdog_timeout=watchdog_timeout, log_dir=log_dir)
+                              watchdog=not no_watchdog, watchdog_timeout=watchdog_timeout, log_dir=log_dir,
+                              rendezvous_timeout=rendezvous_timeout)
     from ..process.after_launch import sizes_before
     from ..process.workers_python import GuardsUnreachable, ensure_guards
 

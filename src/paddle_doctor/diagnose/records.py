@@ -62,6 +62,10 @@ class RecordFile:
         return f"{self.exc_type}: {self.message}" if self.exc_type else ""
 
 
+# The codes of the verdicts made here (beside the guards' own kinds, contract.GUARD_KINDS): a
+# record's own exception, and two nodes' records that each found the other unreachable.
+RECORD_CODES = ("error_record", "nodes_unreachable_both_ways")
+
 def load_records(files: list[str | Path]) -> dict[int, RecordFile]:
     """Per global rank, its earliest record of the newest run (crash dumps included), from the
     record files that discovery found (``sources.discover`` gives them the role "record")."""
@@ -161,6 +165,9 @@ def verdict_from_records(records: dict[int, RecordFile]) -> Finding | None:
     says a rank "died" yields to that rank's own record or crash dump (a native crash is better
     read from the logs). The earliest candidate by recorded time wins.
     """
+    partition = _partition(records)
+    if partition is not None:
+        return partition
     candidates = []
     for rec in records.values():
         candidate = _from_guard(rec, records) or _from_own_exception(rec)
@@ -203,6 +210,31 @@ def with_log_evidence(from_records: Finding, from_logs: Finding | None) -> Findi
             (from_records.ranks, from_records.cause):
         return from_records
     return replace(from_records, evidence=from_logs.evidence, locations=from_logs.locations or from_records.locations)
+
+
+def _partition(records: dict[int, RecordFile]) -> Finding | None:
+    """Two ranks on different nodes whose watchdogs each declared the other's node unreachable:
+    both were alive to write it, so no host froze; the network between them failed (measured on
+    real hosts with a link set down, issue 31). One side's record alone cannot tell a lost host."""
+    cut = {rank: rec for rank, rec in records.items()
+           if rec.finding is not None and rec.finding.facts.get("unreachable_node") is not None}
+    pairs = [(a, b) for a in cut.values() for b in cut.values()
+             if a.rank is not None and b.rank is not None and a.rank < b.rank
+             and b.rank in a.finding.ranks and a.rank in b.finding.ranks]
+    if not pairs:
+        return None
+    a, b = pairs[0]
+    entry = get_cause(CauseId.network_partition)
+    evidence = tuple(EvidenceLine(rec.path, 1, redact(rec.finding.message)[:TITLE_CHARS]) for rec in (a, b))
+    return Finding(code="nodes_unreachable_both_ways", cause=CauseId.network_partition,
+                   message=f"the network between the hosts of rank {a.rank} and rank {b.rank} failed: each side's "
+                           "node watcher found the other's node unreachable while both ran",
+                   locations=tuple(Location(path=rec.path, line=1, rank=rec.rank) for rec in (a, b)),
+                   evidence=evidence, ranks=(), fix=entry.fix.strip(), confidence="medium",
+                   why=f"the error records of rank {a.rank} and rank {b.rank}, on different nodes, each name the "
+                       "other's node unreachable: both were alive to write them",
+                   facts={"confirm": entry.confirm.strip(), "notes": [],
+                          "time_source": f"{a.path} (time in paddle-doctor's error record)"})
 
 
 def _from_guard(rec: RecordFile, records: dict[int, RecordFile]):

@@ -29,6 +29,9 @@ FIELDS: tuple[tuple[str, tuple[str, ...], str, Severity], ...] = (
     ("gpu.driver_cuda_version", ("gpu", "driver_cuda_version"), CauseId.cuda_cudnn_mismatch, Severity.WARNING),
     ("gpu.driver_version", ("gpu", "driver_version"), CauseId.cuda_cudnn_mismatch, Severity.WARNING),
     ("python.version", ("system", "python", "version"), CauseId.paddle_version_mismatch, Severity.WARNING),
+    # Each node's DataLoader workers hand batches over in its own /dev/shm: one node's small one
+    # fails that node alone (measured on real hosts, issue 31).
+    ("system.shm.total_bytes", ("system", "shm", "total_bytes"), CauseId.shm_too_small, Severity.WARNING),
 )
 
 

@@ -30,6 +30,7 @@ class RunPlan:
     log_dir: Path
     launcher: bool
     removed: dict[str, str] = field(default_factory=dict)  # leftover variables dropped (--single)
+    rendezvous_timeout: float | None = None  # end a launcher whose nodes never all registered (s)
 
 
 def is_launcher(cmd: Sequence[str]) -> bool:
@@ -50,7 +51,7 @@ def launcher_log_dir(cmd: Sequence[str]) -> str | None:
 def plan_run(cmd: Sequence[str], *, trace: bool = False, check: bool = False, debug_logs: bool = False,
              single: bool = False, watchdog: bool = True, watchdog_timeout: float | None = None,
              log_dir: str | None = None, environ: Mapping[str, str] | None = None,
-             cwd: str | os.PathLike | None = None) -> RunPlan:
+             cwd: str | os.PathLike | None = None, rendezvous_timeout: float | None = None) -> RunPlan:
     env = dict(os.environ if environ is None else environ)
     launcher = is_launcher(cmd)
     removed = cleanenv.clean_env(env) if single else {}
@@ -70,7 +71,7 @@ def plan_run(cmd: Sequence[str], *, trace: bool = False, check: bool = False, de
         env[WATCHDOG_TIMEOUT_ENV] = str(watchdog_timeout)
     if debug_logs:
         env.update(debug_env(env))
-    return RunPlan(list(cmd), env, directory, launcher, removed)
+    return RunPlan(list(cmd), env, directory, launcher, removed, rendezvous_timeout if launcher else None)
 
 
 def debug_env(env: Mapping[str, str]) -> dict[str, str]:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from paddle_doctor.process import tree
 from paddle_doctor.process.launchenv import ABORT_MARKER, RunPlan, empty_dumps, shell_code, stale_files
+from paddle_doctor.process.rendezvous import RendezvousWatch
 
 TAIL_BYTES = 1 << 20  # what is kept of the output for a diagnosis when there is no log dir
 
@@ -32,6 +33,7 @@ class Outcome:
     abort_seen: bool
     records: list[Path] = field(default_factory=list)
     tail: bytes = b""
+    rendezvous: str | None = None  # why the launch was ended while its nodes had not all registered
 
     @property
     def failed(self) -> bool:
@@ -39,6 +41,8 @@ class Outcome:
 
     @property
     def why(self) -> str:
+        if self.rendezvous:
+            return self.rendezvous
         if self.command_code != 0:
             return f"exit {self.command_code}"
         if self.abort_seen:
@@ -81,6 +85,10 @@ class Tee:
                 del self.tail[:-TAIL_BYTES]
             carry = window[-len(ABORT_MARKER):]
 
+    def text(self) -> bytes:
+        with self._lock:
+            return bytes(self.tail)
+
     def join(self) -> None:
         for t in self._threads:
             t.join(timeout=5)
@@ -111,11 +119,17 @@ def supervise(plan: RunPlan) -> Outcome:
         raise StartError(f"cannot run {plan.cmd[0]}: {exc.strerror or exc}",
                          127 if isinstance(exc, FileNotFoundError) else 126) from exc
     tee = Tee(proc)
+    watch = None
+    if plan.rendezvous_timeout:
+        watch = RendezvousWatch(proc, tee.text, plan.cmd, plan.rendezvous_timeout)
+        watch.start()
     command_code = shell_code(wait_forwarding_sigterm(proc))
     tee.join()
     for path in empty_dumps(plan.log_dir):
         path.unlink(missing_ok=True)
     records = [p for p in stale_files(plan.log_dir) if p.suffix == ".json"]
     ok = command_code == 0 and not tee.abort_seen and not records
+    report = watch.report if watch is not None else None
+    ok = ok and report is None
     return Outcome(0 if ok else (command_code or 1), command_code, time.monotonic() - start, tee.abort_seen,
-                   records, bytes(tee.tail))
+                   records, bytes(tee.tail), report)

@@ -30,6 +30,8 @@ def from_hang_dump(ranks, unranked, facts) -> Finding | None:
         stuck = [e for e in state.events if e.role == "hang_site" and "rendezvous" in e.sig.name]
         if stuck or (retries and len(retries) >= 3):
             ev = (stuck or retries)[:2] + [e for e in state.events if e.role == "terminated"][:1]
+            if facts.kind and not retries and any("waitWorkers" in e.text for e in stuck):
+                return _workers_never_came(state, ev)
             if not facts.kind:
                 return make_verdict("lone_rendezvous", CauseId.residual_dist_env, _rank_or_none(state), ev, "medium",
                                "a single process (no launcher) hung in distributed rendezvous until it was "
@@ -37,6 +39,23 @@ def from_hang_dump(ranks, unranked, facts) -> Finding | None:
             return make_verdict("rendezvous_never_met", CauseId.wrong_host_ip, _rank_or_none(state), ev, "low",
                            "the ranks never met during rendezvous")
     return None
+
+
+def _workers_never_came(state: RankState, ev: list[Event]) -> Finding:
+    """The rank that hosts the TCP store (only its master calls ``TCPStore::waitWorkers``, in the
+    store's constructor) waited there, and no rank here ever
+    retried to reach it: the store was up and reachable from here; the ranks of the other nodes never
+    came (measured on real hosts, issue 31: a node started with another ``--nnodes`` waits in its own
+    launcher's rendezvous and never starts its ranks)."""
+    return make_verdict(
+        "store_workers_never_came", CauseId.config_error, _rank_or_none(state), ev, "medium",
+        "this rank hosts the job's TCP store and waited (TCPStore::waitWorkers) for ranks that never connected, "
+        "while nothing here retried to reach it: the other nodes never started their ranks (their launchers were "
+        "given another --nnodes or --master, or were never started)",
+        title="the ranks of the other nodes never connected to the job's store",
+        alternatives=(Alternative(CauseId.wrong_host_ip, "low", "the other nodes' ranks run but cannot reach this "
+                                  "node's address",
+                                  "on the other nodes, `grep -c 'Retry to connect' log/workerlog.*`"),))
 
 
 def _retries_own_port(retries: list[Event], listens: list[Event]) -> bool:

@@ -29,4 +29,4 @@ def merged(found: list[Finding]) -> Finding:
         return found[0]
     first = found[0]
     return guard_finding(first.code, [r for f in found for r in f.ranks], "; ".join(f.message for f in found),
-                         cause=first.cause, confidence=first.confidence, why=first.why)
+                         cause=first.cause, confidence=first.confidence, why=first.why, facts=first.facts)

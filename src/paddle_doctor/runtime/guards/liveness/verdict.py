@@ -15,9 +15,12 @@ Nothing here imports paddle.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 from dataclasses import dataclass
 
+from paddle_doctor.catalog.ids import CauseId
 from paddle_doctor.contract import FAULT_PREFIX, GUARD_KINDS, RECORD_PREFIX
 from paddle_doctor.findings import Confidence, Finding
 from paddle_doctor.runtime.guards import collcheck, heartbeat
@@ -52,12 +55,24 @@ class Watch:
     deadline: float
     stop_after: float
     hint: str  # the innermost region's fix for a missing peer
+    looped: tuple[int, ...] = ()  # ranks that advertised a loopback address in a job of real addresses
 
     @classmethod
     def of(cls, state: State, now: float, guarded: bool | None, grace: float, ending: bool) -> Watch:
         return cls(now, state.guarded() if guarded is None else guarded, grace, ending,
                    0.0 if ending else state.hold(), state.deadline(), state.stop_after(),
-                   state.regions[-1].hint if state.regions else "")
+                   state.regions[-1].hint if state.regions else "",
+                   looped_ranks(os.environ.get("PADDLE_TRAINER_ENDPOINTS", "")))
+
+
+@functools.lru_cache(maxsize=4)
+def looped_ranks(endpoints: str) -> tuple[int, ...]:
+    """Ranks whose endpoint host is a loopback address while other ranks have real ones: their host
+    name resolves to itself (``127.0.1.1`` or ``127.0.0.1`` in /etc/hosts), so the launcher
+    advertised an address no other host can reach (measured on two network namespaces, issue 31)."""
+    hosts = [item.strip().rpartition(":")[0] for item in endpoints.split(",") if item.strip()]
+    looped = tuple(r for r, h in enumerate(hosts) if h.startswith("127.") or h == "localhost")
+    return looped if len(looped) < len(hosts) else ()
 
 
 def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None, grace: float = REPORTED_GRACE_S,
@@ -124,10 +139,25 @@ def _remote_silent(peer: heartbeat.Peer, w: Watch):
         yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} has been stopped for "
                                      f"{now - peer.stopped_since:.1f} s: its process is in state T (SIGSTOP or a "
                                      f"debugger) and cannot run (its node's watcher: {peer.remote_how}){_doing(peer)}")
+    elif peer.node_down is not None and w.looped:
+        yield "stuck", _unreachable_loopback(peer, w.looped)
     elif peer.node_down is not None:
         how = peer.node_down.get("how") or "no answer to probes"
         yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} is on node {peer.node}, which is "
-                                     f"frozen or unreachable: watcher of node {peer.node_down.get('by')}: {how}")
+                                     f"frozen or unreachable: watcher of node {peer.node_down.get('by')}: {how}",
+                                     facts={"unreachable_node": peer.node})  # diagnose pairs both sides' records
+
+
+def _unreachable_loopback(peer: heartbeat.Peer, looped: tuple[int, ...]) -> Finding:
+    """The watchers cannot reach a node whose advertised address is a loopback one: not a frozen
+    host, a wrong address (the ranks that advertised it are the culprits, on either side)."""
+    shown = ", ".join(f"rank {r}" for r in looped[:4]) + (" ..." if len(looped) > 4 else "")
+    return guard_finding(
+        "stuck", looped, f"node {peer.node} (rank {peer.rank}) cannot be reached across hosts: {shown} advertised a "
+        "loopback address in PADDLE_TRAINER_ENDPOINTS (their host name resolves to 127.x, e.g. in /etc/hosts), "
+        "which no other host can reach; give that host's name its real address, or pass --host to its launcher",
+        cause=CauseId.wrong_host_ip,
+        why="the job's endpoints mix loopback and real addresses, and the node watchers could not reach each other")
 
 
 def _ended_badly(peer: heartbeat.Peer, w: Watch):
