@@ -21,7 +21,7 @@ BACKLINKS = {
     CauseId.config_error: {
         'signatures': ('fleet_local_ip_not_in_ips', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
-        'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined',),
+        'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
     CauseId.cuda_arch_unsupported: {
         'signatures': ('cuda_arch',),

@@ -81,6 +81,9 @@ RULES: tuple[VerdictRule, ...] = (
             "another address", from_hang_dump, "corpus:real-dev2/034"),
     declare("lone_rendezvous", CauseId.residual_dist_env, "a single process with no launcher hung in rendezvous "
             "until it was killed", from_hang_dump, "tests/fixtures/cases/14_residual_dist_env/terminal.out"),
+    declare("store_workers_never_came", CauseId.config_error, "the rank that hosts the TCP store waited in "
+            "TCPStore::waitWorkers and nothing here retried to reach it: the other nodes' ranks never came",
+            from_hang_dump, "tests/fixtures/hosts/nnodes_mismatch"),
     declare("rendezvous_never_met", CauseId.wrong_host_ip, "the ranks of a launched job hung in rendezvous until "
             "they were killed", from_hang_dump, "a launched rank's SIGTERM dump inside the TCP store's rendezvous"),
     declare("unranked_error", None, "a pasted snippet with no rank: its most specific error line names the cause",
