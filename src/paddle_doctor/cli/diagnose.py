@@ -17,7 +17,10 @@ from ..diagnose import DiagnoseInputError, diagnose_paths
 def command(paths: tuple[str, ...], fmt: str, html_path: str | None) -> None:
     """Read a launcher log dir (several for several nodes), a file of pasted terminal output, a single
     worker log, or - for stdin, and name the root cause, the failing rank, and the fix."""
-    stdin = sys.stdin.buffer.read() if "-" in paths else None
+    from ..diagnose.read.opener import MAX_STDIN_BYTES
+
+    # One byte over the budget tells the reader that standard input was cut (it says so).
+    stdin = sys.stdin.buffer.read(MAX_STDIN_BYTES + 1) if "-" in paths else None
     try:
         diagnosis = diagnose_paths(list(paths), stdin=stdin)
     except DiagnoseInputError as exc:

@@ -8,13 +8,14 @@ an event without one inherits the last time seen earlier in the same file as a l
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 import os
 import re
 from dataclasses import dataclass, field
 
 from ...lazy import lazy_compile
-from .scan import LineIndex
+from .scan import KeepEnds, LineIndex
 from .sources import SourceFile
 from .opener import open_log
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
@@ -33,6 +34,9 @@ ANSI_RE = lazy_compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 _GLOG_TS = re.compile(r"^[IWEF](?P<mo>\d\d)(?P<d>\d\d) (?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d(?:\.\d+)?)")
 _PYLOG_TS = re.compile(r"(?P<y>\d{4})[-/](?P<mo>\d\d)[-/](?P<d>\d\d)[ T](?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?:[,.](?P<f>\d+))?")
+# Per file, of each kind of line (signature, rank), the first and last KEEP_EVENTS are kept (scan.KeepEnds).
+KEEP_EVENTS = 64
+MAX_EVENTS = 100_000
 _UNIX_TS = lazy_compile(r"Aborted at (?P<unix>\d{9,11}) \(unix time\)")
 
 
@@ -74,6 +78,7 @@ class FileEvents:
     # rank: the runner, and each rank seen with its last non-empty line.
     prefix: str | None = None
     rank_last_text: dict[int, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what was cut (input budgets), for the report
 
     @property
     def lines(self) -> int:
@@ -86,12 +91,13 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
     index = LineIndex(lambda: _open(source))
     result = FileEvents(source, index=index)
     stats = ScanStats()
-    with _open(source) as stream:
+    with _open(source, result.notes) as stream:
         prefix = _detect_prefix(stream, source)
         # Only a log with no rank from its name or its runner's prefixes is asked what it states.
         stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
         state = _SectionState(source.rank)
         last_time = None
+        kept = KeepEnds(KEEP_EVENTS, MAX_EVENTS)
         for hit in scan_stream(stream, stats, count_lines=False, self_rank=stated is not None):
             clean = ANSI_RE.sub("", hit.text) if "\x1b" in hit.text else hit.text
             text, prefix_rank, own = _strip_prefix(clean, prefix)
@@ -105,12 +111,12 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}
                 if sig.role == "signal_time" and own is None:
                     own = float(groups["unix"])
-                next_text = _next_of_same_rank(hit.next_text, prefix, prefix_rank)
-                index.add(hit.offset)
-                result.events.append(Event(sig, groups, source.path, hit.offset, text, next_text, own, last_time,
-                                           rank, index))
+                kept.add((sig.name, rank, groups.get("rank")), functools.partial(
+                    Event, sig, groups, source.path, hit.offset, text,
+                    _next_of_same_rank(hit.next_text, prefix, prefix_rank), own, last_time, rank, index))
             if own is not None:
                 last_time = own
+    result.events = _kept_events(kept, index, result.notes)
     index.trailing = stats.trailing
     result.last_text = stats.last_text
     result.span = log_span(stats.head, stats.tail, lambda line: _timestamp(line, year))
@@ -120,6 +126,18 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
     elif stated is not None:
         _apply_stated_rank(result, stated.rank())
     return result
+
+
+def _kept_events(kept: KeepEnds, index: LineIndex, notes: list[str]) -> list[Event]:
+    """The events kept within the memory budget (their lines registered for numbering), and a note
+    of how many matched lines were left out."""
+    events = kept.items()
+    for e in events:
+        index.add(e.offset)
+    if kept.dropped:
+        notes.append(f"cut: {kept.dropped} of its {kept.count} matched lines left out (kept the first and last "
+                     f"{KEEP_EVENTS} of each kind, at most {MAX_EVENTS} in all: diagnose's memory budget)")
+    return events
 
 
 def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:
@@ -132,8 +150,8 @@ def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:
     result.rank_last_text = {rank: result.last_text}
 
 
-def _open(source: SourceFile):
-    return open_log(source.path if source.data is None else None, source.data)
+def _open(source: SourceFile, notes: list[str] | None = None):
+    return open_log(source.path if source.data is None else None, source.data, notes)
 
 
 def _next_of_same_rank(raw: str, prefix: LinePrefix | None, rank: int | None) -> str:

@@ -23,6 +23,7 @@ def read_all(sources: list[SourceFile], skipped: list[str]) -> tuple[list[FileEv
             continue
         try:
             files.append(read_events(source, year))
+            skipped += [f"{source.path}: {note}" for note in files[-1].notes]
         except BinaryFileError as exc:
             skipped.append(f"{source.path}: skipped, {exc}")
         except OSError as exc:

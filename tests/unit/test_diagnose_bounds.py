@@ -1,0 +1,173 @@
+"""``diagnose`` bounded on any input (issue 28, items 2 and 3): work linear in the input, budgets
+that are reported when they cut, memory bounded per kind of line, only regular files opened, and
+one bad side file (env dump, error record) left out and named while the diagnosis goes on.
+
+Speed itself is measured in ``bench/bench_hostile.py``; these tests check the behaviour that makes
+it bounded (how often a line is searched back, where a match may start, what is kept, what is
+named) at small sizes."""
+
+import gzip
+import json
+import os
+
+import pytest
+
+from paddle_doctor.diagnose import diagnose_paths
+from paddle_doctor.diagnose.facts.ports import ENDPOINT_RE, PORT_IN_TEXT
+from paddle_doctor.diagnose.read import opener, parse
+from paddle_doctor.diagnose.read.parse import read_events
+from paddle_doctor.diagnose.read.scan import KeepEnds, _ChunkScanner
+from paddle_doctor.diagnose.read.sources import SourceFile
+
+CAUSE = "Traceback (most recent call last):\n  File \"eval.py\", line 3, in <module>\nValueError: the real cause\n"
+
+
+class CountingBytes(bytes):
+    """Bytes that count the backward searches made in them."""
+
+    rfinds = 0
+
+    def rfind(self, *args):
+        CountingBytes.rfinds += 1
+        return super().rfind(*args)
+
+
+def test_a_line_full_of_triggers_is_searched_back_once():
+    # main searched back to the line's start for every trigger on it: 10 000 searches here, and
+    # 1.4 million (130 s) on one 8 MiB line of "Error ".
+    CountingBytes.rfinds = 0
+    scanner = _ChunkScanner(count_lines=True)
+    hits = list(scanner.feed(CountingBytes(b"Error " * 10_000 + b"\nValueError: x\n")))
+    assert [h.line for h in hits] == [1, 2]
+    assert CountingBytes.rfinds <= 3  # the chunk's last newline, and one per line with a hit
+
+
+@pytest.mark.parametrize("pattern", [ENDPOINT_RE, PORT_IN_TEXT], ids=["ENDPOINT_RE", "PORT_IN_TEXT"])
+def test_a_host_match_never_starts_inside_a_run_of_host_characters(pattern):
+    # Each start inside a run of "-" rescanned the run: quadratic (a 2.4 MB log took 54 s). A match
+    # may start only where no host character precedes, so each run is tried once.
+    line = "PADDLE_TRAINER_ENDPOINTS=" + "-" * 50 + "host.example:6070"
+    starts = [i for i in range(len(line)) if pattern.match(line, i)]
+    assert starts == [len("PADDLE_TRAINER_ENDPOINTS=")]
+    assert pattern.search("bind 10.0.0.1:6070 failed")  # the host:port shapes still match
+    assert ENDPOINT_RE.findall("endpoints 127.0.0.1:6170,my-host.local:6171") == ["6170", "6171"]
+
+
+def test_repeated_error_lines_keep_both_ends_and_say_what_was_left_out(tmp_path):
+    log = tmp_path / "workerlog.0"
+    log.write_text("".join(f"RuntimeError: x{i}\n" for i in range(5000)) + CAUSE)
+    files = read_events(SourceFile(str(log), "worker", rank=0), 2026)
+    texts = [e.text for e in files.events]
+    assert len(files.events) <= 4 * parse.KEEP_EVENTS
+    assert texts[0] == "RuntimeError: x0" and "RuntimeError: x4999" in texts  # the first and the last
+    assert texts[-1] == "ValueError: the real cause"
+    assert files.events[0].line == 1 and files.events[-1].line == 5003  # line numbers stay right
+    assert any("matched lines left out" in n for n in files.notes)
+    d = diagnose_paths([str(tmp_path)])
+    assert any("workerlog.0: cut:" in s for s in d.skipped)
+
+
+def test_keep_ends_is_bounded_in_all():
+    kept = KeepEnds(keep=2, most=5)
+    for i in range(100):
+        kept.add(i % 10, lambda i=i: i)
+    assert len(kept.items()) == 5 and kept.dropped == 95 and kept.items() == sorted(kept.items())
+
+
+def test_a_gzip_bomb_is_read_up_to_its_budget_and_the_cut_reported(tmp_path, monkeypatch):
+    monkeypatch.setattr(opener, "MAX_GZIP_BYTES", 1 << 20)
+    with gzip.open(tmp_path / "workerlog.0.gz", "wb") as out:
+        out.write(CAUSE.encode() + b"step ok\n" * (1 << 19))  # 4 MiB of text
+    d = diagnose_paths([str(tmp_path)])
+    assert d.root_cause.message.startswith("ValueError: the real cause")
+    assert any("workerlog.0.gz: cut: read only the first 1 MiB of its decompressed text" in s for s in d.skipped)
+
+
+def test_a_log_over_the_file_budget_is_read_at_both_ends(tmp_path, monkeypatch):
+    monkeypatch.setattr(opener, "MAX_FILE_BYTES", 1 << 20)
+    (tmp_path / "workerlog.0").write_bytes(b"step ok\n" * (1 << 19) + CAUSE.encode())  # the cause at the end
+    d = diagnose_paths([str(tmp_path)])
+    assert d.root_cause.message.startswith("ValueError: the real cause")
+    assert any("workerlog.0: cut: read its first and last 512 KiB of 4 MiB" in s for s in d.skipped)
+
+
+@pytest.fixture
+def hostile_dir(tmp_path):
+    (tmp_path / "workerlog.0").write_text(CAUSE)
+    os.mkfifo(tmp_path / "workerlog.1")  # no writer: reading it would block forever
+    os.symlink("/dev/urandom", tmp_path / "workerlog.2")  # never ends
+    os.symlink("/dev/zero", tmp_path / "envlog.0")  # never ends, all NULs
+    os.symlink("/dev/zero", tmp_path / "backup_env.1.json")
+    return tmp_path
+
+
+def test_fifos_and_devices_in_a_log_dir_are_skipped_and_named(run_cli, hostile_dir):
+    proc = run_cli("diagnose", "--format", "json", hostile_dir, timeout=60)  # main hangs here
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["root_cause"]["category"] == "python_exception"
+    skipped = "\n".join(report["skipped"])
+    assert "workerlog.1: skipped, not a regular file (a FIFO)" in skipped
+    assert "workerlog.2: skipped, not a regular file (a character device)" in skipped
+    assert "envlog.0: skipped, not a regular file" in skipped
+
+
+def test_a_fifo_given_alone_is_one_line_and_exit_2(run_cli, tmp_path):
+    os.mkfifo(tmp_path / "train.log")
+    proc = run_cli("diagnose", tmp_path / "train.log", timeout=60)
+    assert proc.returncode == 2
+    err = proc.stderr.decode().strip()
+    assert "\n" not in err and "not a regular file (a FIFO)" in err
+
+
+def test_a_docker_config_that_is_a_device_is_not_read(tmp_path):
+    cid = "0123456789ab" * 2
+    (tmp_path / f"{cid}-json.log").write_text(json.dumps({"log": "ValueError: the real cause\n", "time": "t"}) + "\n")
+    os.symlink("/dev/zero", tmp_path / "config.v2.json")
+    d = diagnose_paths([str(tmp_path)])
+    assert d.root_cause is not None
+
+
+def test_open_regular_refuses_a_fifo_on_the_open_descriptor(tmp_path):
+    os.mkfifo(tmp_path / "f")
+    with pytest.raises(opener.NotRegularFileError, match="FIFO"):
+        opener.open_regular(str(tmp_path / "f"))
+
+
+# -- item 3: one bad side file never takes the diagnosis down ---------------------------------------
+
+RECORD = {"schema": "paddle_doctor.error_record/2", "kind": "exception", "rank": 1, "time": 1700000000.0,
+          "run_id": "r1", "exception": {"type": "ValueError", "message": "boom", "traceback": ""}}
+
+
+@pytest.mark.parametrize("name, content", [
+    ("backup_env.0.json", "[" * 100_000 + "]" * 100_000),
+    ("backup_env.0.json", '{"PADDLE_TRAINER_ID": ' + "[" * 50_000 + "]" * 50_000 + "}"),
+    ("backup_env.0.json", '["not", "an", "object"]'),
+    ("envlog.0", "x" * ((1 << 20) + 10)),
+    ("paddle_doctor_error.1.json", json.dumps({**RECORD, "time": "x"})),
+    ("paddle_doctor_error.1.json", json.dumps({**RECORD, "exception": ["ValueError"]})),
+    ("paddle_doctor_error.1.json", json.dumps({**RECORD, "hint": {"ranks": ["x"], "summary": "s"}})),
+    ("paddle_doctor_error.1.json", json.dumps({**RECORD, "finding": {"ranks": ["x"]}})),
+    ("paddle_doctor_error.1.json", json.dumps({**RECORD, "finding": {"evidence": [{"text": [1]}]}})),
+    ("paddle_doctor_error.1.json", json.dumps({**RECORD, "exception": {"type": ["x"]}})),
+    ("paddle_doctor_error.1.json", '{"schema": "paddle_doctor.error_record/2", "x": ' + "[" * 100_000),
+], ids=["nested-list", "nested-value", "not-object", "endless-envlog", "time-str", "exception-list",
+        "hint-ranks-str", "finding-ranks-str", "evidence-text-list", "exception-type-list", "nested-record"])
+def test_a_bad_side_file_is_ignored_and_named(run_cli, tmp_path, name, content):
+    (tmp_path / "workerlog.0").write_text(CAUSE)
+    (tmp_path / name).write_text(content)
+    proc = run_cli("diagnose", "--format", "json", tmp_path)
+    assert proc.returncode == 0, proc.stderr  # main: "internal error", exit 2, no verdict
+    report = json.loads(proc.stdout)
+    assert report["root_cause"]["category"] == "python_exception"
+    assert any(s.startswith(str(tmp_path / name) + ": ignored, ") for s in report["skipped"]), report["skipped"]
+
+
+def test_a_good_record_and_env_dump_are_still_read(tmp_path):
+    (tmp_path / "workerlog.0").write_text("waiting\n")
+    (tmp_path / "backup_env.0.json").write_text(json.dumps({"PADDLE_TRAINER_ID": "0", "PATH": "/usr/bin"}))
+    (tmp_path / "paddle_doctor_error.0.json").write_text(json.dumps({**RECORD, "rank": 0}))
+    d = diagnose_paths([str(tmp_path)])
+    assert not d.skipped
+    assert d.root_cause is not None and "paddle_doctor_error.0.json" in d.root_cause.locations[0].path
