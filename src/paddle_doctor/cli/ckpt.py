@@ -9,11 +9,13 @@ import sys
 
 import click
 
+from ..render.inert import inert
+
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 
 
 def _fail(cmd: str, message: str) -> None:
-    click.echo(f"paddle-doctor ckpt {cmd}: error: {message}", err=True)
+    click.echo(f"paddle-doctor ckpt {cmd}: error: {inert(message)}", err=True)
     sys.exit(2)
 
 

@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..diagnose import DiagnoseInputError, diagnose_paths
+from ..render.inert import inert
 
 
 @click.command("diagnose")
@@ -24,10 +25,10 @@ def command(paths: tuple[str, ...], fmt: str, html_path: str | None) -> None:
     try:
         diagnosis = diagnose_paths(list(paths), stdin=stdin)
     except DiagnoseInputError as exc:
-        click.echo(f"paddle-doctor diagnose: error: {exc}", err=True)
+        click.echo(f"paddle-doctor diagnose: error: {inert(exc)}", err=True)
         sys.exit(2)
     except Exception as exc:  # a bug of ours must still not end in a traceback on the user's screen
-        click.echo(f"paddle-doctor diagnose: internal error: {type(exc).__name__}: {exc} "
+        click.echo(f"paddle-doctor diagnose: internal error: {type(exc).__name__}: {inert(exc)} "
                    "(please report it with the logs)", err=True)
         sys.exit(2)
     if html_path:

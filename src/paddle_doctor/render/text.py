@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from ..findings import Diagnosis, Finding, RankRow
 from ..rankset import rank_ranges
+from .inert import inert
 
 WIDTH = 100
 
@@ -122,13 +123,16 @@ def _clip(text: str, width: int = 160) -> str:
 
 
 def echo(lines: list[Line], stream=None) -> None:
+    """Write ``lines``, each one line whatever it holds: a Line's text carries log lines, file
+    names and record fields that anyone may have written, made inert here (render/inert.py) for
+    every renderer that returns Lines (diagnose, ckpt, smoke, triage)."""
     stream = stream or sys.stdout
     if not stream.isatty():
-        stream.write("".join(line.text + "\n" for line in lines))
+        stream.write("".join(inert(line.text) + "\n" for line in lines))
         return
     from rich.console import Console  # only on a terminal: keeps plain runs fast
     from rich.text import Text
 
     console = Console(file=stream, highlight=False, soft_wrap=True)
     for line in lines:
-        console.print(Text(line.text, style=STYLES.get(line.style, "")))
+        console.print(Text(inert(line.text), style=STYLES.get(line.style, "")))
