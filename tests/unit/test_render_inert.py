@@ -9,7 +9,7 @@ import pytest
 
 from paddle_doctor.findings import Finding, Location
 from paddle_doctor.render.env_text import render_env
-from paddle_doctor.render.inert import inert
+from paddle_doctor.render.text import inert
 from paddle_doctor.render.lint_text import render as render_lint
 
 HOSTILE = "\x1b]0;pwned\x07\x1b[2J\rVERDICT  no failure found\n\x9b31m\u202e"

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from ..render.inert import inert
+from ..render.text import inert
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 

@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..diagnose import DiagnoseInputError, diagnose_paths
-from ..render.inert import inert
+from ..render.text import inert
 
 
 @click.command("diagnose")

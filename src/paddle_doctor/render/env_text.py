@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..findings import Finding
-from .inert import inert, inert_lines
+from .text import inert, inert_lines
 
 GiB = 1 << 30
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..findings import Finding, Fixable
-from .inert import inert
+from .text import inert
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
 
@@ -23,7 +23,7 @@ def render(findings: Iterable[Finding], *, color: bool = False, fixed: int = 0, 
 
 def _line(finding: Finding, color: bool, unsafe_fixes: bool) -> str:
     # Every field is made inert before our own colour codes are added: a file name or a cached
-    # finding's message may hold escape codes or a newline (render/inert.py).
+    # finding's message may hold escape codes or a newline (render/text.py).
     loc = finding.location
     place = inert(f"{loc.path}:{loc.line}:{loc.column}:")
     code = inert(finding.code)

@@ -271,9 +271,8 @@ FIRST_WINDOW = 1 << 16
 
 
 def _first_trigger_end(finder: Callable[[bytes, int], list[int]], buf: bytes) -> int:
-    """An end for ``_hits_in`` on a buffer that is one line: just past its first trigger's window,
-    found in windows that double from FIRST_WINDOW (linear in the bytes looked at); the whole
-    buffer when it has no trigger."""
+    """Where ``_hits_in`` may stop on a buffer that is one line: past its first trigger's window,
+    found in windows doubling from FIRST_WINDOW (linear); the buffer's end when it has none."""
     end = min(FIRST_WINDOW, len(buf))
     while True:
         found = finder(buf, end)
@@ -366,11 +365,9 @@ def _count_lines(reopen: Callable[[], BinaryIO], offsets: list[int]) -> tuple[di
 
 
 class KeepEnds:
-    """The first and the last ``keep`` items of each kind, in the order they came, and at most
-    ``most`` items in all: memory bounded by a summary of each kind, not by the number of lines
-    (48 MiB of ``RuntimeError: x`` lines were 3 million events, 2.4 GB). What a diagnosis reads
-    of a kind is its first line (the first error, the first frame) and its last (where a rank
-    stopped), so both ends are kept; ``dropped`` counts the rest, for the report."""
+    """The first and last ``keep`` items of each kind, in the order they came, at most ``most`` in
+    all: memory bounded per kind, not per line (48 MiB of ``RuntimeError: x`` lines were 2.4 GB).
+    A diagnosis reads a kind's first line (the first error) and its last (where a rank stopped)."""
 
     def __init__(self, keep: int = 64, most: int = 100_000) -> None:
         self.keep, self.most = keep, most
@@ -391,7 +388,7 @@ class KeepEnds:
             return
         ring = self.last.setdefault(kind, deque(maxlen=self.keep))
         if len(ring) == self.keep or self.kept >= self.most:
-            self.dropped += 1  # the oldest of the last ones gives way (or, over budget, nothing does)
+            self.dropped += 1  # the oldest of the last ones gives way (over budget, nothing does)
             if len(ring) < self.keep:
                 return
         else:
@@ -400,6 +397,5 @@ class KeepEnds:
 
     def items(self) -> list[Any]:
         """Every kept item, in the order they were added."""
-        every = [x for firsts in self.first.values() for x in firsts] + [x for ring in self.last.values() for x in ring]
-        every.sort(key=lambda pair: pair[0])
-        return [item for _, item in every]
+        every = [x for group in (*self.first.values(), *self.last.values()) for x in group]
+        return [item for _, item in sorted(every, key=lambda pair: pair[0])]
