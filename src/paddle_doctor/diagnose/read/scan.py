@@ -33,6 +33,7 @@ CHUNK_BYTES = 8 << 20
 MAX_LINE_BYTES = 1 << 20
 WINDOW_BYTES = 600  # evidence text kept around a trigger on an over-long line
 SNIFF_BYTES = 8192
+FIRST_WINDOW = 1 << 16  # an over-long line is searched for its first trigger in windows from this size
 TAIL_KEEP_BYTES = 64 << 10  # the end of a file, kept for the timeline (its last progress line and time)
 
 # Every line a signature can match contains one of these literals (signatures.py keeps them in
@@ -265,9 +266,6 @@ class _ChunkScanner:
             yield Hit(line_no if self.count_lines else 0, text, _next_line(buf, line_end, end),
                       self.base + line_start)
         self._hit_line_no, self._hit_counted_to = line_no, counted_to
-
-
-FIRST_WINDOW = 1 << 16
 
 
 def _first_trigger_end(finder: Callable[[bytes, int], list[int]], buf: bytes) -> int:
