@@ -40,7 +40,14 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault) -> None:
         _fail(str(exc))
     options = SmokeOptions(out_dir=(out_dir or default_out_dir()).absolute(), nproc=nproc, nnodes=nnodes,
                            master=master, device=device, timeout=timeout, fault=fault)
-    run = run_smoke(options)
+    from ..process.bounded_run import StopRequested
+
+    try:
+        run = run_smoke(options)
+    except StopRequested as stop:
+        click.echo(f"paddle-doctor smoke: {stop}; the launch, its ranks and their helpers were ended "
+                   f"(logs in {options.out_dir / 'log'})", err=True)
+        sys.exit(stop.exit_code)
     sys.exit(_report(run))
 
 

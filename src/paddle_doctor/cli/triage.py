@@ -27,8 +27,14 @@ def command(timeout, checkpoint, out_dir, cmd) -> None:
         click.echo("paddle-doctor triage: error: no command given (paddle-doctor triage -- python eval.py)", err=True)
         sys.exit(2)
     out = (out_dir or Path.cwd() / "paddle-doctor-triage").absolute()
+    from ..process.bounded_run import StopRequested
+
     try:
         result = triage(cmd, out_dir=out, timeout=timeout, checkpoint=checkpoint)
+    except StopRequested as stop:
+        click.echo(f"paddle-doctor triage: {stop}; the rerun running then, its ranks and their helpers were "
+                   "ended; no conclusion", err=True)
+        sys.exit(stop.exit_code)
     except OSError as exc:
         click.echo(f"paddle-doctor triage: error: cannot run {cmd[0]}: {exc.strerror or exc}", err=True)
         sys.exit(2)

@@ -32,6 +32,7 @@ class Outcome:
     abort_seen: bool
     records: list[Path] = field(default_factory=list)
     tail: bytes = b""
+    stopped_by: str | None = None  # a signal sent to `run` itself and passed on: a stop asked for
 
     @property
     def failed(self) -> bool:
@@ -86,10 +87,16 @@ class Tee:
             t.join(timeout=5)
 
 
-def wait_forwarding_sigterm(proc: subprocess.Popen) -> int:
-    """Wait for the child; SIGTERM to us goes to it. Ctrl-C reaches it from the terminal (same
-    process group), so we only keep waiting for it to end."""
-    previous = signal.signal(signal.SIGTERM, lambda *_: proc.send_signal(signal.SIGTERM))
+def wait_forwarding_sigterm(proc: subprocess.Popen, received: list[str] | None = None) -> int:
+    """Wait for the child; SIGTERM to us goes to it (and is noted in ``received``: a stop the user
+    asked for). Ctrl-C reaches it from the terminal (same process group), so we only keep waiting
+    for it to end."""
+    def forward(*_) -> None:
+        if received is not None and "SIGTERM" not in received:
+            received.append("SIGTERM")
+        proc.send_signal(signal.SIGTERM)
+
+    previous = signal.signal(signal.SIGTERM, forward)
     try:
         while True:
             try:
@@ -111,11 +118,12 @@ def supervise(plan: RunPlan) -> Outcome:
         raise StartError(f"cannot run {plan.cmd[0]}: {exc.strerror or exc}",
                          127 if isinstance(exc, FileNotFoundError) else 126) from exc
     tee = Tee(proc)
-    command_code = shell_code(wait_forwarding_sigterm(proc))
+    received: list[str] = []
+    command_code = shell_code(wait_forwarding_sigterm(proc, received))
     tee.join()
     for path in empty_dumps(plan.log_dir):
         path.unlink(missing_ok=True)
     records = [p for p in stale_files(plan.log_dir) if p.suffix == ".json"]
     ok = command_code == 0 and not tee.abort_seen and not records
     return Outcome(0 if ok else (command_code or 1), command_code, time.monotonic() - start, tee.abort_seen,
-                   records, bytes(tee.tail))
+                   records, bytes(tee.tail), received[0] if received else None)
