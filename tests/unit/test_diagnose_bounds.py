@@ -9,14 +9,16 @@ named) at small sizes."""
 import gzip
 import json
 import os
+import stat
+from pathlib import Path
 
 import pytest
 
 from paddle_doctor.diagnose import diagnose_paths
 from paddle_doctor.diagnose.facts.ports import ENDPOINT_RE, PORT_IN_TEXT
 from paddle_doctor.diagnose.read import opener, parse
-from paddle_doctor.diagnose.read.parse import read_events
-from paddle_doctor.diagnose.read.scan import KeepEnds, _ChunkScanner
+from paddle_doctor.diagnose.read.parse import KeepEnds, read_events
+from paddle_doctor.diagnose.read.scan import _ChunkScanner
 from paddle_doctor.diagnose.read.sources import SourceFile
 
 CAUSE = "Traceback (most recent call last):\n  File \"eval.py\", line 3, in <module>\nValueError: the real cause\n"
@@ -171,3 +173,37 @@ def test_a_good_record_and_env_dump_are_still_read(tmp_path):
     d = diagnose_paths([str(tmp_path)])
     assert not d.skipped
     assert d.root_cause is not None and "paddle_doctor_error.0.json" in d.root_cause.locations[0].path
+
+
+# -- issue 30 inputs: device nodes made by mknod, and logs of Chinese Windows consoles -----------------
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mknod of a character device needs root")
+def test_a_device_node_in_a_log_dir_is_skipped_and_named(tmp_path):
+    (tmp_path / "workerlog.0").write_text(CAUSE)
+    os.mknod(tmp_path / "workerlog.1", 0o600 | stat.S_IFCHR, os.makedev(1, 5))  # /dev/zero's numbers
+    d = diagnose_paths([str(tmp_path)])
+    assert d.root_cause.message.startswith("ValueError: the real cause")
+    assert any("workerlog.1: skipped, not a regular file (a character device)" in s for s in d.skipped)
+
+
+GBK = Path(__file__).resolve().parents[1] / "fixtures" / "diagnose" / "gbk"
+
+
+def test_a_gbk_log_from_a_chinese_windows_console_is_read_right():
+    raw = (GBK / "workerlog.0").read_bytes()
+    with pytest.raises(UnicodeDecodeError):
+        raw.decode("utf-8")  # the fixture is GBK, no BOM
+    d = diagnose_paths([str(GBK)])
+    shown = [e.text for e in d.root_cause.evidence]
+    assert any("[WinError 3] 系统找不到指定的路径。: 'D:\\\\数据\\\\验证集'" in t for t in shown), shown
+    assert any('File "D:\\项目\\模型评估\\eval.py", line 18' in t for t in shown), shown
+    assert not any("\ufffd" in t for t in shown)
+    assert d.root_cause.cause == "file_not_found"
+
+
+def test_a_utf8_line_cut_inside_a_character_stays_utf8():
+    from paddle_doctor.diagnose.read.scan import decode
+
+    line = "错误: 数据集路径不存在".encode()
+    assert decode(line[1:]).endswith("误: 数据集路径不存在")  # its cut first character only is lost
+    assert decode("caf\xe9 ok".encode("latin-1")) == "caf\ufffd ok"  # neither UTF-8 nor GBK: replaced

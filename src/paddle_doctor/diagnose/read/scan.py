@@ -19,10 +19,9 @@ import functools
 import io
 import re
 from bisect import bisect_right
-from collections import deque
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO, NamedTuple
+from typing import BinaryIO, NamedTuple
 
 import ahocorasick_rs
 
@@ -138,7 +137,25 @@ def _hyperscan_finder(patterns: list[bytes]) -> Callable[[bytes, int], list[int]
 
 
 def decode(raw: bytes) -> str:
-    return raw.decode("utf-8", errors="replace").replace("\x00", "").rstrip("\r\n")
+    """A line's text: UTF-8, else GBK/GB18030 (what a Chinese Windows console writes, no BOM), else
+    UTF-8 with the bad bytes replaced. A UTF-8 line cut inside a character at a window's edge is
+    still UTF-8 (its one or two broken edge characters are not read as GBK)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = _not_utf8(raw)
+    return text.replace("\x00", "").rstrip("\r\n")
+
+
+def _not_utf8(raw: bytes) -> str:
+    lossy = raw.decode("utf-8", errors="replace")
+    inner = lossy[3:-3]
+    if "\ufffd" in inner or len(lossy) <= 6:
+        try:
+            return raw.decode("gb18030")
+        except UnicodeDecodeError:
+            pass
+    return lossy
 
 
 @dataclass
@@ -361,39 +378,3 @@ def _count_lines(reopen: Callable[[], BinaryIO], offsets: list[int]) -> tuple[di
         out[offset] = newlines + 1
     return out, newlines
 
-
-class KeepEnds:
-    """The first and last ``keep`` items of each kind, in the order they came, at most ``most`` in
-    all: memory bounded per kind, not per line (48 MiB of ``RuntimeError: x`` lines were 2.4 GB).
-    A diagnosis reads a kind's first line (the first error) and its last (where a rank stopped)."""
-
-    def __init__(self, keep: int = 64, most: int = 100_000) -> None:
-        self.keep, self.most = keep, most
-        self.first: dict[Hashable, list[tuple[int, Any]]] = {}
-        self.last: dict[Hashable, deque[tuple[int, Any]]] = {}
-        self.count = self.kept = self.dropped = 0
-
-    def add(self, kind: Hashable, make: Callable[[], Any]) -> None:
-        """Keep ``make()`` as the next item of ``kind`` when the budget allows (it is made only then)."""
-        self.count += 1
-        firsts = self.first.get(kind)
-        if firsts is None or len(firsts) < self.keep:
-            if self.kept >= self.most:
-                self.dropped += 1
-                return
-            self.first.setdefault(kind, []).append((self.count, make()))
-            self.kept += 1
-            return
-        ring = self.last.setdefault(kind, deque(maxlen=self.keep))
-        if len(ring) == self.keep or self.kept >= self.most:
-            self.dropped += 1  # the oldest of the last ones gives way (over budget, nothing does)
-            if len(ring) < self.keep:
-                return
-        else:
-            self.kept += 1
-        ring.append((self.count, make()))
-
-    def items(self) -> list[Any]:
-        """Every kept item, in the order they were added."""
-        every = [x for group in (*self.first.values(), *self.last.values()) for x in group]
-        return [item for _, item in sorted(every, key=lambda pair: pair[0])]
