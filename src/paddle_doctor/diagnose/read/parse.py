@@ -291,11 +291,12 @@ class KeepEnds:
                 return
         else:
             self.kept += 1
-        ring.append((self.count, make()))
+        ring.append((self.count, make))  # made in items(): most of the last ones give way before
 
     def items(self) -> list[Any]:
         """Every kept item, in the order they were added."""
-        every = [x for group in (*self.first.values(), *self.last.values()) for x in group]
+        every = [x for group in self.first.values() for x in group]
+        every += [(n, make()) for ring in self.last.values() for n, make in ring]
         return [item for _, item in sorted(every, key=lambda pair: pair[0])]
 
 
