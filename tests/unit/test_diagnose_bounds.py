@@ -207,3 +207,15 @@ def test_a_utf8_line_cut_inside_a_character_stays_utf8():
     line = "错误: 数据集路径不存在".encode()
     assert decode(line[1:]).endswith("误: 数据集路径不存在")  # its cut first character only is lost
     assert decode("caf\xe9 ok".encode("latin-1")) == "caf\ufffd ok"  # neither UTF-8 nor GBK: replaced
+
+
+def test_side_files_share_one_budget(tmp_path, monkeypatch):
+    from paddle_doctor.diagnose.read import sources
+
+    monkeypatch.setattr(sources, "MAX_SIDE_BYTES", 100)
+    (tmp_path / "workerlog.0").write_text(CAUSE)
+    for rank in range(3):
+        (tmp_path / f"envlog.{rank}").write_text(f"PADDLE_TRAINER_ID={rank}\nPATH=/usr/bin:/bin\n")  # 40 bytes
+    d = diagnose_paths([str(tmp_path)])
+    assert d.root_cause is not None
+    assert [s.split(":")[0] for s in d.skipped if "budget for env dumps" in s] == [str(tmp_path / "envlog.2")]

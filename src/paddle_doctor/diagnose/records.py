@@ -77,6 +77,7 @@ def load_records(files: list[str | Path]) -> dict[int, RecordFile]:
 
 MAX_RECORD_BYTES = 4 << 20  # a record holds a traceback cut to a few KiB: 4 MiB is no record of ours
 MAX_DUMP_CHARS = 20000
+MAX_MESSAGE_CHARS = 4000  # what the runtime writes (guards/record.py); a longer one is not kept whole
 _NONE = type(None)
 # The type each field a record may carry must have (a writer may add fields: those are not read).
 FIELD_TYPES = {"rank": (int, _NONE), "time": (int, float, _NONE), "kind": (str, _NONE), "signal": (str, _NONE),
@@ -163,10 +164,18 @@ def _load(path: Path) -> RecordFile | None:
     rank = data.get("rank")
     return RecordFile(rank=rank if isinstance(rank, int) else None, path=str(path),
                       time=float(data.get("time") or 0), kind=str(data.get("kind") or ""),
-                      exc_type=exc.get("type"), message=exc.get("message"), traceback=exc.get("traceback"),
+                      exc_type=exc.get("type"), message=_cut(exc.get("message"), MAX_MESSAGE_CHARS),
+                      traceback=_cut(exc.get("traceback"), -MAX_DUMP_CHARS),
                       signal=data.get("signal"), finding=_guard_finding(data, path), run_id=data.get("run_id"),
                       schema=str(data["schema"]), phase=_text_or_none(data.get("phase")), step=_step(data.get("step")),
                       collective=_collective(data.get("last_collective") or data.get("current_collective")))
+
+
+def _cut(text: str | None, most: int) -> str | None:
+    """The first ``most`` characters (the last ``-most`` when negative: a traceback ends with its error)."""
+    if text is None:
+        return None
+    return text[:most] if most > 0 else text[most:]
 
 
 def _text_or_none(value) -> str | None:

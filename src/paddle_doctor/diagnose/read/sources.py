@@ -35,6 +35,7 @@ DOCKER_NAME_RE = re.compile(rb'"Name"\s*:\s*"/?([^"]+)"')
 ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 MAX_ENV_BYTES = 1 << 20  # an env dump is a few KiB; a bigger one is no launcher's
 MAX_CONFIG_BYTES = 1 << 16  # the head of a docker config.v2.json, where its "Name" is
+MAX_SIDE_BYTES = 64 << 20  # env dumps and error records together (each is kept in memory once read)
 LOG_SUFFIXES = {".log", ".out", ".txt", ".err"}
 SKIP_DIRS = {"__pycache__", "node_modules", ".git", ".venv", "site-packages"}
 
@@ -81,6 +82,22 @@ def discover(paths: list[str], stdin: bytes | None = None) -> tuple[list[SourceF
     return sources, skipped
 
 
+def _side_file_problem(s: SourceFile, record_problem) -> str | None:
+    """Why an env dump or a record is unusable (None: usable); an env dump's variables are kept."""
+    if s.role == "env":
+        s.env, problem = _env_dump(Path(s.path))
+        return problem
+    return record_problem(Path(s.path))
+
+
+def _size(path: str, most: int) -> int:
+    """What reading ``path`` costs against the side files' budget (no more than it will read)."""
+    try:
+        return min(os.stat(path).st_size, most)
+    except OSError:
+        return 0
+
+
 def _regular_only(found: list[SourceFile | None], skipped: list[str]) -> list[SourceFile]:
     """Sources that are regular files; a FIFO (which would block the read forever), a device
     (``/dev/zero`` never ends) or a dangling symlink is named in ``skipped`` instead."""
@@ -102,13 +119,13 @@ def _valid_side_files(sources: list[SourceFile], skipped: list[str]) -> list[Sou
     checked; one that fails is left out and named ("ignored"), and the diagnosis goes on."""
     from ..records import record_problem  # records reads the signature table: loaded only when needed
 
-    kept = []
+    kept, left = [], MAX_SIDE_BYTES
     for s in sources:
         problem = None
-        if s.role == "env":
-            s.env, problem = _env_dump(Path(s.path))
-        elif s.role == "record":
-            problem = record_problem(Path(s.path))
+        if s.role in ("env", "record"):
+            left -= _size(s.path, MAX_ENV_BYTES if s.role == "env" else 4 << 20)
+            problem = _side_file_problem(s, record_problem) if left >= 0 else \
+                f"over the {MAX_SIDE_BYTES >> 20} MiB budget for env dumps and records together"
         if problem is None:
             kept.append(s)
         else:
