@@ -44,6 +44,21 @@ def test_a_line_full_of_triggers_is_searched_back_once():
     assert CountingBytes.rfinds <= 3  # the chunk's last newline, and one per line with a hit
 
 
+def test_an_over_long_line_is_searched_only_up_to_its_first_trigger():
+    from paddle_doctor.diagnose.read.scan import FIRST_WINDOW, _finder
+
+    looked_at = []
+
+    def counting(buf, end):
+        looked_at.append(end)
+        return _finder()(buf, end)
+
+    scanner = _ChunkScanner(count_lines=False, finder=counting)
+    hits = list(scanner.feed(b"Error " * 700_000))  # 4.2 MB, no newline: over MAX_LINE_BYTES
+    assert len(hits) == 1 and hits[0].text.startswith("Error Error")
+    assert sum(looked_at) <= 2 * FIRST_WINDOW  # main listed all 700 000 triggers of the 4.2 MB
+
+
 @pytest.mark.parametrize("pattern", [ENDPOINT_RE, PORT_IN_TEXT], ids=["ENDPOINT_RE", "PORT_IN_TEXT"])
 def test_a_host_match_never_starts_inside_a_run_of_host_characters(pattern):
     # Each start inside a run of "-" rescanned the run: quadratic (a 2.4 MB log took 54 s). A match

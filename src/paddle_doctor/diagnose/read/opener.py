@@ -29,8 +29,8 @@ SNIFF = 256
 # docker's json-file driver (/var/lib/docker/containers/<id>/<id>-json.log) writes one JSON object
 # a line: {"log":"<text, newline included>","stream":"stderr","time":"<RFC 3339>"}.
 DOCKER_JSON_HEAD = b'{"log":'
-MAX_FILE_BYTES = 512 << 20  # text bytes read from one log; of a longer one, its first and last halves of this
-MAX_GZIP_BYTES = 128 << 20  # bytes decompressed from one .gz log
+MAX_FILE_BYTES = 256 << 20  # text bytes read from one log; of a longer one, its first and last halves of this
+MAX_GZIP_BYTES = 64 << 20  # bytes decompressed from one .gz log
 MAX_STDIN_BYTES = 256 << 20  # bytes of standard input (held in memory)
 
 
