@@ -38,7 +38,7 @@ ANSI_RE = lazy_compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 _GLOG_TS = re.compile(r"^[IWEF](?P<mo>\d\d)(?P<d>\d\d) (?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d(?:\.\d+)?)")
 _PYLOG_TS = re.compile(r"(?P<y>\d{4})[-/](?P<mo>\d\d)[-/](?P<d>\d\d)[ T](?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?:[,.](?P<f>\d+))?")
 # Per file, of each kind of line (signature, rank), the first and last KEEP_EVENTS are kept (KeepEnds).
-KEEP_EVENTS = 64
+KEEP_EVENTS = 256  # a traceback is ~10 frame lines: the first and last 25 tracebacks keep all theirs
 MAX_EVENTS = 100_000
 _UNIX_TS = lazy_compile(r"Aborted at (?P<unix>\d{9,11}) \(unix time\)")
 
