@@ -234,3 +234,10 @@ def test_side_files_share_one_budget(tmp_path, monkeypatch):
     d = diagnose_paths([str(tmp_path)])
     assert d.root_cause is not None
     assert [s.split(":")[0] for s in d.skipped if "budget for env dumps" in s] == [str(tmp_path / "envlog.2")]
+
+
+def test_standard_input_over_its_budget_is_cut_and_said(monkeypatch):
+    monkeypatch.setattr(opener, "MAX_STDIN_BYTES", 1 << 10)
+    d = diagnose_paths(["-"], stdin=CAUSE.encode() + b"step ok\n" * 1000)
+    assert d.root_cause.message.startswith("ValueError: the real cause")
+    assert any("<stdin>: cut: read only the first 1 KiB of its text" in s for s in d.skipped), d.skipped

@@ -24,7 +24,7 @@ from .opener import open_log
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .runners import match_runner
 from .selfrank import StatedRank
-from .scan import BinaryFileError, ScanStats, scan_stream
+from .scan import BinaryFileError, ScanStats, decode, scan_stream
 from ..signatures import Signature, match_line
 from ..timeline import LogSpan, log_span
 
@@ -202,7 +202,7 @@ def _last_text_by_rank(source: SourceFile, prefix: LinePrefix, events: list[Even
         tail = b""
         while chunk := stream.read(TAIL_BYTES):
             tail = (tail + chunk)[-TAIL_BYTES:]
-    for line in tail.decode("utf-8", errors="replace").splitlines():
+    for line in map(decode, tail.splitlines()):  # each line as the scanner reads it (GBK included)
         split = prefix.split(ANSI_RE.sub("", line) if "\x1b" in line else line)
         if split is not None and split[1] is not None and split[0].strip():
             last[split[1]] = split[0].strip()
