@@ -241,3 +241,20 @@ def test_standard_input_over_its_budget_is_cut_and_said(monkeypatch):
     d = diagnose_paths(["-"], stdin=CAUSE.encode() + b"step ok\n" * 1000)
     assert d.root_cause.message.startswith("ValueError: the real cause")
     assert any("<stdin>: cut: read only the first 1 KiB of its text" in s for s in d.skipped), d.skipped
+
+
+def test_a_cut_stream_is_read_in_chunks_not_byte_by_byte(tmp_path, monkeypatch):
+    # docker's json-file reader reads lines: through a budget without a buffer that was one read()
+    # call per byte (29 s for a 4 MB .gz docker log).
+    calls = []
+    real = opener._Budget.read
+    monkeypatch.setattr(opener._Budget, "read", lambda self, size=-1: calls.append(size) or real(self, size))
+    cid = "0123456789ab" * 2
+    lines = "".join(json.dumps({"log": f"step {i} ok\n", "time": "2026-12-05T00:00:00Z"}) + "\n" for i in range(20000))
+    lines += json.dumps({"log": "ValueError: the real cause\n", "time": "2026-12-05T00:00:01Z"}) + "\n"
+    with gzip.open(tmp_path / f"{cid}-json.log.gz", "wt") as out:
+        out.write(lines)
+    (tmp_path / "config.v2.json").write_text(json.dumps({"Name": "/trainer-1"}))
+    d = diagnose_paths([str(tmp_path)])
+    assert d.root_cause.message.startswith("ValueError: the real cause") and d.root_cause.ranks == (1,)
+    assert 0 < len(calls) < 100, len(calls)

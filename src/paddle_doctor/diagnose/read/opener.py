@@ -99,6 +99,11 @@ class _Budget(io.RawIOBase):
             self._note_cut()
         return data
 
+    def readinto(self, buffer) -> int:  # what io.BufferedReader calls (its readline is fast; ours would not be)
+        data = self.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
     def _note_cut(self) -> None:
         if self.size is None:
             self.notes.append(f"cut: read only the first {_amount(self.limit)} of its {self.what} (diagnose's "
@@ -112,6 +117,10 @@ class _Budget(io.RawIOBase):
     def close(self) -> None:
         self.raw.close()
         super().close()
+
+
+def _budgeted(raw: BinaryIO, limit: int, what: str, notes: list[str] | None, size: int | None = None) -> BinaryIO:
+    return io.BufferedReader(_Budget(raw, limit, what, notes, size), CHUNK)  # type: ignore[arg-type]
 
 
 def _amount(n: int) -> str:
@@ -199,12 +208,12 @@ def open_log(path: str | None, data: bytes | None = None, notes: list[str] | Non
     stream: BinaryIO = io.BytesIO(data) if data is not None else open_regular(path)
     head = _peek(stream, SNIFF)
     if head.startswith(GZIP_MAGIC):
-        stream = _Budget(gzip.GzipFile(fileobj=stream), MAX_GZIP_BYTES, "decompressed text", notes)  # type: ignore
+        stream = _budgeted(gzip.GzipFile(fileobj=stream), MAX_GZIP_BYTES, "decompressed text", notes)  # type: ignore
         head = _peek(stream, SNIFF)
     elif data is not None and len(data) > MAX_STDIN_BYTES:
-        stream = _Budget(stream, MAX_STDIN_BYTES, "text", notes)  # type: ignore[assignment]
+        stream = _budgeted(stream, MAX_STDIN_BYTES, "text", notes)
     elif data is None and (size := os.fstat(stream.fileno()).st_size) > MAX_FILE_BYTES:
-        stream = _Budget(stream, MAX_FILE_BYTES, "text", notes, size)  # type: ignore[assignment]
+        stream = _budgeted(stream, MAX_FILE_BYTES, "text", notes, size)
     if _is_utf16(head):
         return _Utf16Reader(stream)  # type: ignore[return-value]
     if head.startswith(codecs.BOM_UTF8):
@@ -216,8 +225,8 @@ def open_log(path: str | None, data: bytes | None = None, notes: list[str] | Non
 
 def _peek(stream: BinaryIO, n: int) -> bytes:
     """The first ``n`` bytes, leaving the stream where it was (gzip streams seek by re-reading)."""
-    if isinstance(stream, _Budget):  # at its start: peek the stream it cuts, whose position it shares
-        return _peek(stream.raw, min(n, stream.left))  # type: ignore[arg-type]
+    if isinstance(stream, io.BufferedReader) and isinstance(stream.raw, _Budget):  # not seekable: its buffer
+        return stream.peek(n)[:n]
     pos = stream.tell()
     head = stream.read(n)
     stream.seek(pos)

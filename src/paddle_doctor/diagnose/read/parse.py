@@ -197,7 +197,7 @@ def _last_text_by_rank(source: SourceFile, prefix: LinePrefix, events: list[Even
     a rank seen only in an earlier event still counts, with that event's line."""
     last: dict[int, str] = {e.rank: e.text for e in events if e.rank is not None}
     with _open(source) as stream:
-        if isinstance(stream, io.BufferedReader):  # a plain file: only its tail is read
+        if isinstance(stream, io.BufferedReader) and stream.seekable():  # a plain file: only its tail is read
             stream.seek(max(0, os.fstat(stream.fileno()).st_size - TAIL_BYTES))
         tail = b""
         while chunk := stream.read(TAIL_BYTES):
