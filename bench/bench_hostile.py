@@ -12,6 +12,7 @@ Inputs (sizes as the issue states them):
 - ``error_lines``: 48 MiB of ``RuntimeError: x`` lines (main: 2.4 GB)                  <= 300 MB, <= 90 s
 - ``dashes``: a 2.4 MB log of endpoint lines full of ``-`` and a bind error (main: 54 s) <= 5 s
 - ``gzip_bomb``: a 2 MB ``.gz`` holding 1 GiB of error lines (main: hours)              <= 300 MB, <= 120 s
+- ``nccl_underscores``: 2.4 MB of ``NCCL version ____...`` lines (main: 65 s)          <= 10 s
 - ``fifo``: a FIFO ``workerlog.1`` beside a real log (main: hangs)                      <= 5 s
 - ``devices``: ``/dev/urandom`` as ``workerlog.1``, ``/dev/zero`` as ``envlog.0`` and as a docker
   ``config.v2.json`` (main: endless, out of memory)                                     <= 5 s, <= 300 MB
@@ -60,6 +61,17 @@ def dashes(d: Path) -> None:
     (d / "workerlog.0").write_bytes((row + bind) * (2_400_000 // (len(row) + len(bind))))
 
 
+def nccl_underscores(d: Path) -> None:
+    """Lines that hold the NCCL banner's literal and a run of 1100 "_" (its host group was tried at
+    every character of the run)."""
+    rows = (b"NCCL version " + b"_" * 1100 + _letters(i) + b"\n" for i in range(2_400_000 // 1118))
+    (d / "workerlog.0").write_bytes(CAUSE + b"".join(rows))  # lines differ (in letters): no cache answers
+
+
+def _letters(n: int) -> bytes:
+    return bytes(97 + (n // 26 ** k) % 26 for k in range(4))
+
+
 def gzip_bomb(d: Path) -> None:
     """1 GiB of error lines, compressed once as a 1 MiB block and written 1024 times (a gzip file
     may hold several members: it decompresses to their concatenation)."""
@@ -87,7 +99,7 @@ def devices(d: Path) -> None:
 # name: (maker, seconds bound, MB bound)
 INPUTS = {"long_line": (long_line, 2.0, 300), "error_lines": (error_lines, 90.0, 300),
           "dashes": (dashes, 5.0, 300), "gzip_bomb": (gzip_bomb, 120.0, 300), "fifo": (fifo, 5.0, 300),
-          "devices": (devices, 5.0, 300)}
+          "devices": (devices, 5.0, 300), "nccl_underscores": (nccl_underscores, 10.0, 300)}
 
 CHILD = """
 import resource, subprocess, sys, time, json

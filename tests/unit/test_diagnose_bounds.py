@@ -70,6 +70,16 @@ def test_a_host_match_never_starts_inside_a_run_of_host_characters(pattern):
     assert ENDPOINT_RE.findall("endpoints 127.0.0.1:6170,my-host.local:6171") == ["6170", "6171"]
 
 
+def test_the_nccl_banner_host_never_starts_inside_a_run():
+    # the one signature found quadratic on a line of 1200 "_" (15 ms a line; 2000 such lines, 30 s)
+    from paddle_doctor.diagnose.signatures.table import SIGNATURES
+
+    banner = next(s.pattern for s in SIGNATURES if s.name == "nccl_banner")
+    line = "x" * 40 + "host-a:4015:4015 [0] NCCL INFO NCCL version 2.18.3"
+    assert banner.search(" " + line[40:])["host"] == "host-a"
+    assert [i for i in range(1, 46) if banner.match(line, i)] == []  # main: a match at each of them
+
+
 def test_repeated_error_lines_keep_both_ends_and_say_what_was_left_out(tmp_path):
     log = tmp_path / "workerlog.0"
     log.write_text("".join(f"RuntimeError: x{i}\n" for i in range(5000)) + CAUSE)
