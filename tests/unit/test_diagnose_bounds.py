@@ -268,3 +268,15 @@ def test_a_cut_stream_is_read_in_chunks_not_byte_by_byte(tmp_path, monkeypatch):
     d = diagnose_paths([str(tmp_path)])
     assert d.root_cause.message.startswith("ValueError: the real cause") and d.root_cause.ranks == (1,)
     assert 0 < len(calls) < 100, len(calls)
+
+
+@pytest.mark.parametrize("fill", [b" ", b"\t", b"0"])
+def test_a_head_of_blanks_is_no_runner_prefix(tmp_path, fill):
+    # main's first-line test could share leading spaces between "\s*" and " *\d+: " (quadratic
+    # on a head of blanks); the same answers, with the spaces taken by "\s*" alone.
+    from paddle_doctor.diagnose.read.prefixes import QUICK_RE, SNIFF_BYTES, detect
+
+    assert detect(fill * SNIFF_BYTES) is None
+    assert QUICK_RE.match(b"   12: x") and QUICK_RE.match(b"P3   4: y") and not QUICK_RE.match(b"P 3: x")
+    (tmp_path / "train.log").write_bytes(fill * SNIFF_BYTES + b"\n" + CAUSE.encode())
+    assert diagnose_paths([str(tmp_path)]).root_cause.message.startswith("ValueError: the real cause")
