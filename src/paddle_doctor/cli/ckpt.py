@@ -9,12 +9,12 @@ import sys
 
 import click
 
-from ..render.text import inert
-
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 
 
 def _fail(cmd: str, message: str) -> None:
+    from ..render.text import inert  # a file name in the message may hold escape codes
+
     click.echo(f"paddle-doctor ckpt {cmd}: error: {inert(message)}", err=True)
     sys.exit(2)
 

@@ -7,7 +7,6 @@ import sys
 import click
 
 from ..diagnose import DiagnoseInputError, diagnose_paths
-from ..render.text import inert
 
 
 @click.command("diagnose")
@@ -25,9 +24,13 @@ def command(paths: tuple[str, ...], fmt: str, html_path: str | None) -> None:
     try:
         diagnosis = diagnose_paths(list(paths), stdin=stdin)
     except DiagnoseInputError as exc:
+        from ..render.text import inert  # a path in the message may hold escape codes
+
         click.echo(f"paddle-doctor diagnose: error: {inert(exc)}", err=True)
         sys.exit(2)
     except Exception as exc:  # a bug of ours must still not end in a traceback on the user's screen
+        from ..render.text import inert
+
         click.echo(f"paddle-doctor diagnose: internal error: {type(exc).__name__}: {inert(exc)} "
                    "(please report it with the logs)", err=True)
         sys.exit(2)
