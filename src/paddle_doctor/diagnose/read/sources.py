@@ -244,10 +244,8 @@ def _env_dump(path: Path) -> tuple[dict[str, str] | None, str | None]:
 
 
 def _json_env(text: str) -> dict[str, str] | None:
-    # A flat object has one level of braces and no brackets outside strings; checking the nesting
-    # first keeps json (recursive in C) from a RecursionError on "[[[[...".
-    if text.lstrip()[:1] != "{" or _max_depth(text) > 1:
-        return None
+    """One flat JSON object of scalars, else None. JSON nested 100 000 deep makes the decoder (C,
+    recursive) raise RecursionError before the stack runs out: caught like any other bad JSON."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -258,25 +256,6 @@ def _json_env(text: str) -> dict[str, str] | None:
     if not all(isinstance(v, scalars) for v in data.values()):
         return None
     return {k: str(v) for k, v in data.items()}
-
-
-def _max_depth(text: str) -> int:
-    """How deep ``{``/``[`` nest outside JSON strings (a linear pass, no recursion)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if escaped:
-            escaped = False
-        elif in_string:
-            escaped, in_string = ch == "\\", ch != '"'
-        elif ch == '"':
-            in_string = True
-        elif ch in "{[":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "}]":
-            depth -= 1
-    return deepest
 
 
 def _envlog(text: str) -> dict[str, str] | None:
