@@ -20,11 +20,11 @@ def _diagnose(log_dir, tail: bytes) -> None:
 
     try:
         diagnosis = diagnose_launch(log_dir, tail)
-    except DiagnoseInputError as exc:
-        click.echo(f"paddle-doctor run: no diagnosis: {exc}", err=True)
+    except DiagnoseInputError as exc:  # its message may name files: made inert as every text line
+        click.echo(f"paddle-doctor run: no diagnosis: {text.inert(exc)}", err=True)
         return
     except Exception as exc:  # a bug of ours must not hide the command's own exit code
-        click.echo(f"paddle-doctor run: diagnosis failed: {type(exc).__name__}: {exc}", err=True)
+        click.echo(f"paddle-doctor run: diagnosis failed: {type(exc).__name__}: {text.inert(exc)}", err=True)
         return
     text.echo(text.render_diagnosis(diagnosis), stream=sys.stderr)
     if has_worker_logs(log_dir):  # the timeline page beside the logs
