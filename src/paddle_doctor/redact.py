@@ -7,8 +7,9 @@ the only one that masks: callers redact first and cut to length after (a cut fir
 half a password that no pattern recognises).
 
 Masked, by name: values of names that look secret (KEY, TOKEN, SECRET, PASS, PWD, AUTH,
-CREDENTIAL, SIGNATURE, COOKIE) in ``'NAME': 'value'`` (a dumped dict), ``NAME=value``,
-``name: value`` and ``--name value``.
+CREDENTIAL, SIGNATURE, COOKIE) in ``'NAME': 'value'`` (a dumped dict, quotes escaped or not, values
+with escaped quotes), ``NAME=value``, ``name: value``, ``NAME<TAB>value`` and ``--name value``;
+netrc's ``password X`` / ``account X``; the password glued to a mysql/mariadb client's ``-p``.
 By value (the shapes of the gitleaks / truffleHog rule sets and detect-secrets' plugins,
 rewritten here): PEM blocks (``-----BEGIN ... PRIVATE KEY-----``); the userinfo of a URL
 (``scheme://user:password@host`` with any characters in the password, ``/`` and ``@`` included,
@@ -16,7 +17,7 @@ and ``https://TOKEN@host``); ``user:password@host`` without a scheme; ``Authoriz
 (``Bearer``, ``Basic``, ``Token``, ``Digest``); signed-URL parameters (``X-Amz-Signature``,
 ``X-Amz-Credential``, ``X-Amz-Security-Token``, ``X-Goog-Signature``, Azure SAS ``sig``,
 ``access_token``); JWTs; provider tokens with a known prefix (GitHub, GitLab, Slack, AWS access
-key ids, OpenAI / Anthropic, Stripe, Hugging Face, Google, npm, PyPI, SendGrid, Slack webhooks).
+key ids and 40-character secret keys, OpenAI / Anthropic, Stripe, Hugging Face, Google, npm, PyPI, SendGrid, Slack webhooks).
 :func:`redact_value` (for a variable's value, which is never prose) also masks high-entropy
 words (detect-secrets' idea: Shannon entropy over base64 or hex characters).
 """
@@ -35,8 +36,28 @@ _SECRET_NAME = lazy_compile(_SECRET_WORD, re.IGNORECASE)
 # is_secret_name after matching: a pattern with the secret word inside it backtracks over every
 # split of a long word (quadratic: minutes for one 64 KiB word), Python 3.10 has no possessive
 # quantifiers to stop that.
-_QUOTED = lazy_compile(r"""(['"])(?P<name>[\w.-]+)\1(\s*:\s*)(['"])(.*?)\4""")
-_NAME_SEP = lazy_compile(r"(?<![\w.-])(?P<name>[\w.-]+)\s*[=:]\s*")
+# A quote may be escaped (JSON inside a JSON string: ``{\"password\": \"x\"}``), and a value may
+# hold escaped quotes (``"ab\"cd"``): an escape pair is one step, so the value ends at its own quote.
+_QUOTED = lazy_compile(r"""(\\?['"])(?P<name>[\w.-]+)\1(\s*:\s*)(\\?['"])((?:(?!\4)(?:\\.|[^\\]))*)\4""")
+# ``password<TAB>value`` (a tab-separated table of settings).
+_NAME_TAB = lazy_compile(r"(?<![\w.-])(?P<name>[\w.-]+)\t+(?=\S)")
+# netrc (``machine h login u password p``; ``account p`` after a login) and ``password p`` anywhere
+# (a command line's argument list): the word after. In prose ("wrong password for alice") a word
+# that is no secret gets masked: a mask too many, never a password shown.
+_NETRC = lazy_compile(r"(?:\b(?P<word>password|passwd)|(?:\blogin\s+\S+\s+)(?P<acct>account))[ \t]+"
+                      r"(?P<value>[^\s'\"=:][^\s'\"]*|'[^']*'|\"[^\"]*\")", re.IGNORECASE)
+# mysql / mariadb clients take the password glued to -p (``mysql -uroot -pS3cret db``).
+_MYSQL_CLIENT = lazy_compile(r"\b(?:mysql|mariadb)")
+_GLUED_P = lazy_compile(r"(?<!\S)-p(?P<value>'[^']*'|\"[^\"]*\"|[^\s'\"]+)")
+# An AWS secret access key: 40 base64 characters with "/" or "+" among them (the shape of
+# detect-secrets' and gitleaks' AWS rules); told from a path by its mixed cases, digits, entropy.
+_AWS_SECRET = lazy_compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+# NAME=value, name: value, Go's name := value, an array's name[]= value, Objective-C's name = @"value"
+_NAME_SEP = lazy_compile(r"(?<![\w.-])(?P<name>[\w.-]+)(?:\[\])?\s*(?::=|[=:])\s*@?")
+# a subscript: dict["secret"] = value
+_SUBSCRIPT = lazy_compile(r"(?<=\[['\"])(?P<name>[\w.-]+)['\"]\]\s*=\s*")
+# name "value"; (a statement: detect-secrets' "followed by quotes and semicolon")
+_NAME_QUOTE_SEMI = lazy_compile(r"(?<![\w.-])(?P<name>[\w.-]+)[ \t]*(?=(?P<q>['\"])[^'\"\s]+(?P=q);)")
 _FLAG_SPACE = lazy_compile(r"(?<![\w.-])(?P<name>--?[\w.-]+)\s+(?=[^\s-])")
 _VALUE = lazy_compile(r"""'[^']*'|"[^"]*"|[^\s,;'"&]+""")
 _ARG = lazy_compile(r"[^\s]+")
@@ -47,7 +68,7 @@ _ARG = lazy_compile(r"[^\s]+")
 _TRIGGERS = ("key", "token", "secret", "pass", "pwd", "auth", "credential", "signature", "cookie", "://", "@",
              "-----begin", "bearer", "basic", "digest", "sig=", "eyj", "akia", "asia", "ghp_", "gho_", "ghu_",
              "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "sk-", "_live_", "_test_", "hf_", "aiza", "ya29.",
-             "npm_", "pypi-", "sg.", "agpa", "aida", "aroa", "anpa", "hooks.slack")
+             "npm_", "pypi-", "sg.", "agpa", "aida", "aroa", "anpa", "hooks.slack", "account", "mysql", "mariadb")
 _AUTH_WORDS = ("bearer", "basic", "token", "digest")
 # Lower-cased, a necessary part of each alternative of _TOKENS (case-sensitive there).
 _TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "akia", "asia", "agpa",
@@ -76,7 +97,7 @@ _TOKENS = lazy_compile(r"""(?<![\w-])(?:
 # into short words), hex counted against its smaller alphabet.
 _WORD = lazy_compile(r"[A-Za-z0-9+=_]{20,}")
 _HEX = lazy_compile(r"[0-9a-fA-F]+")
-BASE64_BITS, HEX_BITS = 4.0, 3.0
+BASE64_BITS, HEX_BITS, AWS_SECRET_BITS = 4.0, 3.0, 4.3
 
 
 # ASCII text is tested with plain substring searches on its lower-cased copy, which for ASCII is
@@ -112,6 +133,8 @@ def _may_hold_auth_scheme(text: str, lowered: str) -> bool:
 
 def redact(text: str) -> str:
     """``text`` with every secret-shaped part replaced by ``***`` (see the module docstring)."""
+    if len(text) >= 40 and ("/" in text or "+" in text):  # an AWS secret key needs no name beside it
+        text = _AWS_SECRET.sub(_mask_aws_secret, text)
     lowered = text.lower()
     for word in _TRIGGERS:  # a loop, not any(genexpr): half the cost on the lines that hold none
         if word in lowered:
@@ -132,13 +155,30 @@ def redact(text: str) -> str:
         text = _SIGNED_PARAM.sub(lambda m: f"{m['name']}={MASK}", text)
     if any(word in lowered for word in _TOKEN_PREFIXES):
         text = _TOKENS.sub(MASK, text)
+    if "-p" in text and ("mysql" in lowered or "mariadb" in lowered):
+        text = _GLUED_P.sub(f"-p{MASK}", text)
+    if "pass" in lowered or "account" in lowered:
+        text = _NETRC.sub(lambda m: m[0][:m.start("value") - m.start()] + MASK, text)
     if not is_secret_name(text):  # the same test on the whole line: no secret-looking word at all
         return text  # the passes below mask only what follows a secret-looking name
     if ":" in text and ("'" in text or '"' in text):
         text = _QUOTED.sub(_mask_quoted, text)
     if "=" in text or ":" in text:
         text = _mask_after(text, _NAME_SEP, _VALUE)
+    if "[" in text and "=" in text:
+        text = _mask_after(text, _SUBSCRIPT, _VALUE)
+    if ";" in text:
+        text = _mask_after(text, _NAME_QUOTE_SEMI, _VALUE)
+    if "\t" in text:
+        text = _mask_after(text, _NAME_TAB, _VALUE)
     return _mask_after(text, _FLAG_SPACE, _ARG) if "-" in text else text
+
+
+def _mask_aws_secret(match: re.Match) -> str:
+    word = match[0]
+    shaped = ("/" in word or "+" in word) and word.count("/") <= 3 and any(c.isdigit() for c in word) \
+        and any(c.isupper() for c in word) and any(c.islower() for c in word)
+    return MASK if shaped and shannon_bits(word) >= AWS_SECRET_BITS else word  # a path is ~4.1 bits, a key ~4.7
 
 
 def redact_value(text: str) -> str:

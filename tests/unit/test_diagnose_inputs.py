@@ -63,10 +63,9 @@ def test_unreadable_file_is_skipped_with_partial_verdict(tmp_path, monkeypatch):
     else:  # root reads anything: make the open fail the way a permission error does
         import paddle_doctor.diagnose.read.opener as opener
 
-        real_open = open
-        monkeypatch.setattr(opener, "open", lambda p, *a, **k: (_ for _ in ()).throw(
-            PermissionError(13, "Permission denied", str(p))) if str(p).endswith(".1") else real_open(p, *a, **k),
-            raising=False)
+        real_open = opener.open_regular
+        monkeypatch.setattr(opener, "open_regular", lambda p: (_ for _ in ()).throw(
+            PermissionError(13, "Permission denied", str(p))) if str(p).endswith(".1") else real_open(p))
     d = diagnose_paths([str(tmp_path)])
     assert d.root_cause.cause == "python_exception"
     assert any("workerlog.1" in s and "Permission denied" in s for s in d.skipped)

@@ -11,7 +11,7 @@ from . import formats, safe_pickle, safetensors_io
 
 _NUMPY_DTYPES = {"BOOL": "bool", "U8": "uint8", "I8": "int8", "I16": "int16", "U16": "uint16",
                  "F16": "float16", "I32": "int32", "U32": "uint32", "F32": "float32", "F64": "float64",
-                 "I64": "int64", "U64": "uint64"}
+                 "I64": "int64", "U64": "uint64", "C64": "complex64"}
 
 
 def load_pickle(path: str) -> tuple[dict, int]:
@@ -26,7 +26,21 @@ def load_pickle(path: str) -> tuple[dict, int]:
 
 
 def load_arrays(path: str) -> dict[str, Any]:
-    """Every tensor of the checkpoint at ``path`` as a numpy array, pieces re-joined; other entries dropped."""
+    """Every tensor of the checkpoint at ``path`` as a numpy array, pieces re-joined; other entries
+    dropped. A file that cannot be turned into arrays raises CheckpointError (one line), never a
+    ValueError or TypeError from deep inside numpy (a split entry naming pieces that do not fit,
+    a shape that does not hold the bytes)."""
+    try:
+        return _load_arrays(path)
+    except CheckpointError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        message = " ".join(str(exc).split())[:200]
+        raise CheckpointError(f"corrupt checkpoint: {path}: its tensors cannot be read as arrays "
+                              f"({type(exc).__name__}: {message})") from None
+
+
+def _load_arrays(path: str) -> dict[str, Any]:
     import numpy as np
 
     path = formats.resolve(path)
@@ -36,7 +50,7 @@ def load_arrays(path: str) -> dict[str, Any]:
         for _, shard_path in formats.shard_paths(path, formats.read_index(path)):
             if formats.sniff(shard_path) == "index":
                 raise CheckpointError(f"corrupt sharded checkpoint: the shard {shard_path} is itself an index")
-            out.update(load_arrays(shard_path))
+            out.update(_load_arrays(shard_path))
         return out
     if kind == "safetensors":
         return _safetensors_arrays(path)

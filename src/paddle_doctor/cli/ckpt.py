@@ -13,7 +13,9 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
 
 
 def _fail(cmd: str, message: str) -> None:
-    click.echo(f"paddle-doctor ckpt {cmd}: error: {message}", err=True)
+    from ..render.text import inert  # a file name in the message may hold escape codes
+
+    click.echo(f"paddle-doctor ckpt {cmd}: error: {inert(message)}", err=True)
     sys.exit(2)
 
 

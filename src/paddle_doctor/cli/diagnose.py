@@ -25,16 +25,23 @@ from ..diagnose.read.sources import DiagnoseInputError
 def command(paths: tuple[str, ...], fmt: str, exit_code: bool, launch: int | None, html_path: str | None) -> None:
     """Read a launcher log dir (several for several nodes), a file of pasted terminal output, a single
     worker log, or - for stdin, and name the root cause, the failing rank, and the fix."""
-    stdin = sys.stdin.buffer.read() if "-" in paths else None
+    from ..diagnose.read.opener import MAX_STDIN_BYTES
+
+    # One byte over the budget tells the reader that standard input was cut (it says so).
+    stdin = sys.stdin.buffer.read(MAX_STDIN_BYTES + 1) if "-" in paths else None
     try:
         from ..diagnose.read.launches import LaunchChoice
 
         diagnosis = diagnose_paths(list(paths), stdin=stdin, launch=LaunchChoice(index=launch))
     except DiagnoseInputError as exc:
-        click.echo(f"paddle-doctor diagnose: error: {exc}", err=True)
+        from ..render.text import inert  # a path in the message may hold escape codes
+
+        click.echo(f"paddle-doctor diagnose: error: {inert(exc)}", err=True)
         sys.exit(2)
     except Exception as exc:  # a bug of ours must still not end in a traceback on the user's screen
-        click.echo(f"paddle-doctor diagnose: internal error: {type(exc).__name__}: {exc} "
+        from ..render.text import inert
+
+        click.echo(f"paddle-doctor diagnose: internal error: {type(exc).__name__}: {inert(exc)} "
                    "(please report it with the logs)", err=True)
         sys.exit(2)
     if html_path == "-":  # the page is the output; the report goes to stderr

@@ -21,12 +21,12 @@ def _diagnose(log_dir, tail: bytes, before: dict[str, int]) -> None:
 
     try:
         diagnosis = diagnose_launch(log_dir, tail, before)
-    except DiagnoseInputError as exc:
-        click.echo(f"paddle-doctor run: no diagnosis: {exc}", err=True)
+    except DiagnoseInputError as exc:  # its message may name files: made inert as every text line
+        click.echo(f"paddle-doctor run: no diagnosis: {text.inert(exc)}", err=True)
         _set_aside_earlier_page(log_dir)
         return
     except Exception as exc:  # a bug of ours must not hide the command's own exit code
-        click.echo(f"paddle-doctor run: diagnosis failed: {type(exc).__name__}: {exc}", err=True)
+        click.echo(f"paddle-doctor run: diagnosis failed: {type(exc).__name__}: {text.inert(exc)}", err=True)
         return
     text.echo(text.render_diagnosis(diagnosis), stream=sys.stderr)
     if has_worker_logs(log_dir, before):  # the timeline page beside the logs
@@ -111,6 +111,13 @@ def command(cmd, trace, check_collectives, debug_logs, single, watchdog_timeout,
         click.echo(f"paddle-doctor run: exit 0 in {outcome.elapsed:.1f} s{cleaned}", err=True)
         _set_aside_earlier_page(plan.log_dir)
         sys.exit(0)
+    if outcome.stopped_by and outcome.command_code != 0:
+        # The user (or a CI timeout) asked for the stop: what the ranks left says where they were,
+        # not why the job failed; it is not diagnosed as a failure.
+        click.echo(f"paddle-doctor run: stopped by {outcome.stopped_by} sent to paddle-doctor run (a stop asked for, "
+                   f"passed on to the command) after {outcome.elapsed:.1f} s{cleaned}; exit code {outcome.code}. "
+                   f"Where each rank was: paddle-doctor diagnose {plan.log_dir}", err=True)
+        sys.exit(outcome.code)
     click.echo(f"paddle-doctor run: failed ({outcome.why}) in {outcome.elapsed:.1f} s{cleaned}; exit code "
                f"{outcome.code}. Diagnosis:", err=True)
     _diagnose(plan.log_dir, outcome.tail, before)

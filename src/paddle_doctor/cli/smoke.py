@@ -41,6 +41,7 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault, junit) -> No
         _fail(str(exc))
     options = SmokeOptions(out_dir=(out_dir or default_out_dir()).absolute(), nproc=nproc, nnodes=nnodes,
                            master=master, device=device, timeout=timeout, fault=fault)
+    from ..process.bounded_run import StopRequested
     from ..process.workers_python import GuardsUnreachable
     from ..term import Ticker
 
@@ -51,6 +52,10 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault, junit) -> No
             run = run_smoke(options)
     except GuardsUnreachable as exc:
         _fail(str(exc))
+    except StopRequested as stop:
+        click.echo(f"paddle-doctor smoke: {stop}; the launch, its ranks and their helpers were ended "
+                   f"(logs in {options.out_dir / 'log'})", err=True)
+        sys.exit(stop.exit_code)
     if junit is not None:
         _write_junit(run, junit)
     sys.exit(_report(run))

@@ -31,6 +31,7 @@ def command(timeout, checkpoint, out_dir, cmd) -> None:
     from ..render import text
     from ..render.checks import check_table
     from ..term import Ticker
+    from ..process.bounded_run import StopRequested
 
     # Live: the header now, each row as its rerun ends, a spinner with the time on a terminal.
     text.echo([text.Line("paddle-doctor triage: each variation reruns the command (logs under "
@@ -44,6 +45,10 @@ def command(timeout, checkpoint, out_dir, cmd) -> None:
     try:
         result = triage(cmd, out_dir=out, timeout=timeout, checkpoint=checkpoint, on_row=row,
                         running=lambda name: Ticker(f"running {name}", timeout))
+    except StopRequested as stop:
+        click.echo(f"paddle-doctor triage: {stop}; the rerun running then, its ranks and their helpers were "
+                   "ended; no conclusion", err=True)
+        sys.exit(stop.exit_code)
     except OSError as exc:
         click.echo(f"paddle-doctor triage: error: cannot run {cmd[0]}: {exc.strerror or exc}", err=True)
         sys.exit(2)

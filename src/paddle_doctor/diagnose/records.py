@@ -17,6 +17,7 @@ Nothing here imports paddle or the runtime.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from ..contract import FAULT_NAME_RE, RECORD_SCHEMA_PREFIX
 from ..errors import CAUSE_BY_NAME
 from ..findings import EvidenceLine, Finding, Location
 from ..redact import redact
+from .read.opener import open_regular, read_regular
 from .signatures import VICTIM_ROLES, match_line
 from ..catalog.ids import CauseId
 
@@ -80,23 +82,99 @@ def load_records(files: list[str | Path]) -> dict[int, RecordFile]:
     return out
 
 
-def _load(path: Path) -> RecordFile | None:
+MAX_RECORD_BYTES = 4 << 20  # a record holds a traceback cut to a few KiB: 4 MiB is no record of ours
+MAX_DUMP_CHARS = 20000
+MAX_MESSAGE_CHARS = 4000  # what the runtime writes (guards/record.py); a longer one is not kept whole
+_NONE = type(None)
+# The type each field a record may carry must have (a writer may add fields: those are not read).
+FIELD_TYPES = {"rank": (int, _NONE), "time": (int, float, _NONE), "kind": (str, _NONE), "signal": (str, _NONE),
+               "run_id": (str, _NONE), "exception": (dict, _NONE), "finding": (dict, _NONE), "hint": (dict, _NONE),
+               "phase": (str, int, _NONE), "step": (int, str, _NONE), "last_collective": (dict, str, _NONE),
+               "current_collective": (dict, str, _NONE)}
+EXCEPTION_FIELDS = ("type", "message", "traceback")
+TEXT_FIELDS = ("code", "cause", "message", "fix", "why")
+
+
+def record_problem(path: Path) -> str | None:
+    """Why ``path`` is not an error record diagnose can use (one line), or None when it is one.
+    Every field diagnose reads is checked for its type, so one wrong field leaves the record out
+    instead of ending the diagnosis."""
+    if path.suffix == ".dump":
+        try:
+            read_regular(str(path), 0)
+        except OSError as exc:
+            return str(exc.strerror or exc)
+        return None
+    data = _read_json(path)
+    if isinstance(data, str):
+        return data
+    wrong = next((k for k, types in FIELD_TYPES.items() if not isinstance(data.get(k), types)), None)
+    if wrong is not None:
+        return f"not a valid error record (its {wrong!r} is a {type(data[wrong]).__name__})"
+    return _exception_problem(data.get("exception")) or _hint_problem(data.get("hint")) or \
+        _finding_problem(data.get("finding"))
+
+
+def _read_json(path: Path) -> dict | str:
+    """The record's JSON object, or why it is none."""
     try:
-        if path.suffix == ".dump":
-            return _load_dump(path)
-        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, ValueError):
+        raw = read_regular(str(path), MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        return str(exc.strerror or exc)
+    if len(raw) > MAX_RECORD_BYTES:
+        return f"over {MAX_RECORD_BYTES >> 20} MiB, not an error record"
+    try:
+        data = json.loads(raw.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):
+        return "not JSON, not an error record"
+    if not isinstance(data, dict) or not str(data.get("schema", "")).startswith(RECORD_SCHEMA_PREFIX):
+        return "not a paddle-doctor error record"
+    return data
+
+
+def _exception_problem(exc) -> str | None:
+    bad = [k for k in EXCEPTION_FIELDS if not isinstance((exc or {}).get(k), (str, _NONE))]
+    return f"not a valid error record (its exception's {bad[0]!r})" if bad else None
+
+
+def _hint_problem(hint) -> str | None:
+    if not hint:
         return None
-    schema = str(data.get("schema", "")) if isinstance(data, dict) else ""
-    if not schema.startswith(RECORD_SCHEMA_PREFIX):
+    ranks = hint.get("ranks") or []
+    if not isinstance(ranks, list) or not all(type(r) is int for r in ranks):
+        return "not a valid error record (its hint's 'ranks')"
+    return None
+
+
+def _finding_problem(finding) -> str | None:
+    """A guard's Finding must rebuild, with text where text is shown and numbers where lines are."""
+    if not finding:
         return None
+    try:
+        built = Finding.from_dict(finding)
+    except (TypeError, ValueError, AttributeError, KeyError):
+        return "not a valid error record (its finding)"
+    texts_ok = all(isinstance(getattr(built, name), str) for name in TEXT_FIELDS)
+    evidence_ok = all(isinstance(e.text, str) and isinstance(e.line, (int, _NONE)) and isinstance(e.path, (str, _NONE))
+                      for e in built.evidence)
+    return None if texts_ok and evidence_ok else "not a valid error record (its finding)"
+
+
+def _load(path: Path) -> RecordFile | None:
+    if record_problem(path) is not None:
+        return None  # discovery named it in the report
+    if path.suffix == ".dump":
+        return _load_dump(path)
+    data = _read_json(path)
+    assert isinstance(data, dict)  # record_problem read it
     exc = data.get("exception") or {}
     rank = data.get("rank")
     return RecordFile(rank=rank if isinstance(rank, int) else None, path=str(path),
                       time=float(data.get("time") or 0), kind=str(data.get("kind") or ""),
-                      exc_type=exc.get("type"), message=exc.get("message"), traceback=exc.get("traceback"),
+                      exc_type=exc.get("type"), message=_cut(exc.get("message"), MAX_MESSAGE_CHARS),
+                      traceback=_cut(exc.get("traceback"), -MAX_DUMP_CHARS),
                       signal=data.get("signal"), finding=_guard_finding(data, path), run_id=data.get("run_id"),
-                      schema=schema, phase=_text_or_none(data.get("phase")), step=_step(data.get("step")),
+                      schema=str(data["schema"]), phase=_text_or_none(data.get("phase")), step=_step(data.get("step")),
                       collective=_collective(data.get("last_collective") or data.get("current_collective")),
                       host=_text_or_none(data.get("host")), pid=_int_or_none(data.get("pid")),
                       local_rank=_int_or_none(data.get("local_rank")))
@@ -104,6 +182,13 @@ def _load(path: Path) -> RecordFile | None:
 
 def _int_or_none(value) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _cut(text: str | None, most: int) -> str | None:
+    """The first ``most`` characters (the last ``-most`` when negative: a traceback ends with its error)."""
+    if text is None:
+        return None
+    return text[:most] if most > 0 else text[most:]
 
 
 def _text_or_none(value) -> str | None:
@@ -143,10 +228,14 @@ def _guard_finding(data: dict, path: Path) -> Finding | None:
 
 
 def _load_dump(path: Path) -> RecordFile | None:
-    stat = path.stat()
+    try:
+        with open_regular(str(path)) as stream:
+            stat = os.fstat(stream.fileno())
+            text = stream.read(MAX_DUMP_CHARS).decode("utf-8", errors="replace")
+    except OSError:
+        return None
     if stat.st_size == 0:
         return None
-    text = path.read_text(encoding="utf-8", errors="replace")[:20000]
     first = text.splitlines()[0] if text else ""
     name = first.replace("Fatal Python error:", "").strip()
     rank = FAULT_NAME_RE.match(path.name).group(1)

@@ -34,6 +34,7 @@ class Outcome:
     records: list[Path] = field(default_factory=list)
     tail: bytes = b""
     rendezvous: str | None = None  # why the launch was ended while its nodes had not all registered
+    stopped_by: str | None = None  # a signal sent to `run` itself and passed on: a stop asked for
 
     @property
     def failed(self) -> bool:
@@ -94,10 +95,16 @@ class Tee:
             t.join(timeout=5)
 
 
-def wait_forwarding_sigterm(proc: subprocess.Popen) -> int:
-    """Wait for the child; SIGTERM to us goes to it. Ctrl-C reaches it from the terminal (same
-    process group), so we only keep waiting for it to end."""
-    previous = signal.signal(signal.SIGTERM, lambda *_: proc.send_signal(signal.SIGTERM))
+def wait_forwarding_sigterm(proc: subprocess.Popen, received: list[str] | None = None) -> int:
+    """Wait for the child; SIGTERM to us goes to it (and is noted in ``received``: a stop the user
+    asked for). Ctrl-C reaches it from the terminal (same process group), so we only keep waiting
+    for it to end."""
+    def forward(*_) -> None:
+        if received is not None and "SIGTERM" not in received:
+            received.append("SIGTERM")
+        proc.send_signal(signal.SIGTERM)
+
+    previous = signal.signal(signal.SIGTERM, forward)
     try:
         while True:
             try:
@@ -123,7 +130,8 @@ def supervise(plan: RunPlan) -> Outcome:
     if plan.rendezvous_timeout:
         watch = RendezvousWatch(proc, tee.text, plan.cmd, plan.rendezvous_timeout)
         watch.start()
-    command_code = shell_code(wait_forwarding_sigterm(proc))
+    received: list[str] = []
+    command_code = shell_code(wait_forwarding_sigterm(proc, received))
     tee.join()
     for path in empty_dumps(plan.log_dir):
         path.unlink(missing_ok=True)
@@ -132,4 +140,4 @@ def supervise(plan: RunPlan) -> Outcome:
     report = watch.report if watch is not None else None
     ok = ok and report is None
     return Outcome(0 if ok else (command_code or 1), command_code, time.monotonic() - start, tee.abort_seen,
-                   records, bytes(tee.tail), report)
+                   records, bytes(tee.tail), report, received[0] if received else None)

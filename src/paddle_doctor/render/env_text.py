@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..findings import Finding
+from .text import inert, inert_lines
 
 GiB = 1 << 30
 
@@ -24,7 +25,7 @@ def render_env(report: Mapping[str, Any]) -> str:
     if needs:
         lines += ["", "Not collected (needs `import paddle`; rerun with `paddle-doctor env --import-paddle`): "
                   + "; ".join(needs.values()) + "."]
-    return "\n".join(lines) + "\n"
+    return inert_lines("\n".join(lines)) + "\n"
 
 
 def render_findings(findings: Sequence[Finding], title: str) -> list[str]:
@@ -143,7 +144,7 @@ def _processes(r: Mapping[str, Any]) -> str:
     procs = [p for p in (r.get("processes") or {}).get("paddle") or [] if not p.get("ancestor")]
     if not procs:
         return "none (other than this one's launcher)" if (r.get("processes") or {}).get("under_launcher") else "none"
-    return "; ".join(f"PID {p['pid']} {p.get('role')} `{p.get('cmd', '')[:80]}`" for p in procs[:5]) + \
+    return "; ".join(f"PID {p['pid']} {p.get('role')} `{inert(p.get('cmd', ''))[:80]}`" for p in procs[:5]) + \
         (f"; and {len(procs) - 5} more" if len(procs) > 5 else "")
 
 
@@ -153,7 +154,7 @@ def _variables_block(r: Mapping[str, Any]) -> list[str]:
     lines = ["Variables (PADDLE_*, FLAGS_*, NCCL_*, GLOG_*, CUDA_VISIBLE_DEVICES and a few more; secret-looking "
              "values masked):"]
     if variables:
-        lines += ["```", *(f"{k}={v}" for k, v in variables.items()), "```"]
+        lines += ["```", *(inert(f"{k}={v}") for k, v in variables.items()), "```"]
     else:
         lines.append("none set")
     lines.append(f"Proxy variables set (values not shown): {', '.join(proxies) if proxies else 'none'}")
@@ -169,6 +170,6 @@ def _gib(n: Any) -> str:
 def render_compare(labels: Sequence[str], findings: Sequence[Finding]) -> str:
     head = [f"### `paddle-doctor env --compare` of {len(labels)} reports: {', '.join(labels)}", ""]
     if not findings:
-        return "\n".join(head + ["No difference that matters (Paddle build, CUDA, cuDNN, NCCL, driver, GPUs, "
-                                 "Python, NCCL_* and FLAGS_* settings are the same)."]) + "\n"
-    return "\n".join(head + render_findings(findings, "Differences")) + "\n"
+        return inert_lines("\n".join(head + ["No difference that matters (Paddle build, CUDA, cuDNN, NCCL, driver, GPUs, "
+                                 "Python, NCCL_* and FLAGS_* settings are the same)."])) + "\n"
+    return inert_lines("\n".join(head + render_findings(findings, "Differences"))) + "\n"

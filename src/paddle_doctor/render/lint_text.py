@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..findings import Finding, Fixable
+from .text import inert
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
 
@@ -21,13 +22,15 @@ def render(findings: Iterable[Finding], *, color: bool = False, fixed: int = 0, 
 
 
 def _line(finding: Finding, color: bool, unsafe_fixes: bool) -> str:
+    # Every field is made inert before our own colour codes are added: a file name or a cached
+    # finding's message may hold escape codes or a newline (render/text.py).
     loc = finding.location
-    place = f"{loc.path}:{loc.line}:{loc.column}:"
-    code = finding.code
+    place = inert(f"{loc.path}:{loc.line}:{loc.column}:")
+    code = inert(finding.code)
     if color:
         place, code = f"{_BOLD}{place}{_RESET}", f"{_RED}{code}{_RESET}"
     mark = " [*]" if _fixable_now(finding, unsafe_fixes) else ""
-    return f"{place} {code}{mark} {finding.message}"
+    return f"{place} {code}{mark} {inert(finding.message)}"
 
 
 def _fixable_now(finding: Finding, unsafe_fixes: bool) -> bool:

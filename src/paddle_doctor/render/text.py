@@ -19,6 +19,32 @@ class Line(NamedTuple):
     style: str = ""
 
 
+# -- untrusted text made inert: the one place every text renderer passes it through ---------------
+# Log lines, file names, error-record fields, tensor names and cached findings come from files that
+# anyone may have written. Raw, an ESC starts a control sequence (colours, a cursor move that
+# overwrites the verdict, an OSC that sets the window title or writes the clipboard), a CR returns
+# to the start of the line, and a newline in a file name forges a line of the report (a second
+# ``VERDICT``). Each such character is shown escaped instead (``\x1b``, ``\r``, ``\n``, ``\u202e``):
+# C0 controls but the tab, DEL, C1 controls (``\x9b`` is a CSI on some terminals), the Unicode line
+# and paragraph separators, and the bidirectional overrides that reorder what is shown.
+
+_NAMED = {"\n": "\\n", "\r": "\\r"}
+_CODES = [*range(0x00, 0x09), *range(0x0A, 0x20), 0x7F, *range(0x80, 0xA0)]
+_UNICODE = [0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_TABLE = {c: _NAMED.get(chr(c), f"\\x{c:02x}") for c in _CODES} | {c: f"\\u{c:04x}" for c in _UNICODE}
+
+
+def inert(text: object) -> str:
+    """``text`` as one line with every control character shown escaped."""
+    return str(text).translate(_TABLE)
+
+
+def inert_lines(text: str) -> str:
+    """Each line of ``text`` made inert, its own line breaks kept (for a renderer's whole output
+    whose fields were made inert already, or that holds no untrusted line breaks)."""
+    return "\n".join(inert(line) for line in text.split("\n"))
+
+
 STYLES = {"verdict": "bold red", "ok": "bold green", "head": "bold", "dim": "dim", "warn": "yellow"}
 
 
@@ -135,22 +161,25 @@ VERDICT_PREFIXES = ("VERDICT", "SMOKE PASSED", "SMOKE FAILED")
 
 
 def echo(lines: list[Line], stream=None) -> None:
-    """Write ``lines``; coloured where ``term.use_color`` says so (--color, NO_COLOR, FORCE_COLOR, a
-    terminal); with --quiet, only the verdict line, once."""
+    """Write ``lines``, each one line whatever it holds: a Line's text carries log lines, file
+    names and record fields that anyone may have written, made inert here (render/inert.py) for
+    every renderer that returns Lines (diagnose, ckpt, smoke, triage). Coloured where
+    ``term.use_color`` says so (--color, NO_COLOR, FORCE_COLOR, a terminal); with --quiet, only the
+    verdict line, once."""
     from .. import term
 
     stream = stream or sys.stdout
     if term.quiet():
         lines = [line for line in lines if line.text.startswith(VERDICT_PREFIXES) and _first_time(line.text)]
     if not term.use_color(stream):
-        stream.write("".join(line.text + "\n" for line in lines))
+        stream.write("".join(inert(line.text) + "\n" for line in lines))
         return
     from rich.console import Console  # only when colouring: keeps plain runs fast
     from rich.text import Text
 
     console = Console(file=stream, highlight=False, soft_wrap=True, force_terminal=True, no_color=False)
     for line in lines:
-        console.print(Text(line.text, style=STYLES.get(line.style, "")))
+        console.print(Text(inert(line.text), style=STYLES.get(line.style, "")))
 
 
 _SAID: set[str] = set()

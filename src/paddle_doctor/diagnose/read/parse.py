@@ -8,10 +8,14 @@ an event without one inherits the last time seen earlier in the same file as a l
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 import os
 import re
+from collections import deque
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ...lazy import lazy_compile
 from .scan import LineIndex
@@ -22,7 +26,7 @@ from .launches import (LAST, LaunchChoice, LaunchSplitter, Window, choose, marks
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .runners import match_runner
 from .selfrank import StatedRank
-from .scan import BinaryFileError, ScanStats, scan_stream
+from .scan import BinaryFileError, ScanStats, decode, scan_stream
 from ..signatures import Signature, match_line
 from ..timeline import LogSpan, log_span
 
@@ -35,6 +39,9 @@ ANSI_RE = lazy_compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 _GLOG_TS = re.compile(r"^[IWEF](?P<mo>\d\d)(?P<d>\d\d) (?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d(?:\.\d+)?)")
 _PYLOG_TS = re.compile(r"(?P<y>\d{4})[-/](?P<mo>\d\d)[-/](?P<d>\d\d)[ T](?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?:[,.](?P<f>\d+))?")
+# Per file, of each kind of line (signature, rank), the first and last KEEP_EVENTS are kept (KeepEnds).
+KEEP_EVENTS = 256  # a traceback is ~10 frame lines: the first and last 25 tracebacks keep all theirs
+MAX_EVENTS = 100_000
 _UNIX_TS = lazy_compile(r"Aborted at (?P<unix>\d{9,11}) \(unix time\)")
 
 
@@ -77,6 +84,7 @@ class FileEvents:
     prefix: str | None = None
     rank_last_text: dict[int, str] = field(default_factory=dict)
     window: Window | None = None  # the launch read, when the file holds several (launches.py)
+    notes: list[str] = field(default_factory=list)  # what was cut (input budgets), for the report
 
     @property
     def lines(self) -> int:
@@ -111,12 +119,13 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
     index = _WindowIndex(source, window)
     result = FileEvents(source, index=index, window=window)
     stats = ScanStats()
-    with _open_part(source, window) as stream:
+    with _open_part(source, window, result.notes) as stream:
         prefix = _detect_prefix(stream, source)
         # Only a log with no rank from its name or its runner's prefixes is asked what it states.
         stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
         state = _SectionState(source.rank)
         last_time = None
+        kept = KeepEnds(KEEP_EVENTS, MAX_EVENTS)
         for hit in scan_stream(stream, stats, count_lines=False, self_rank=stated is not None):
             clean = ANSI_RE.sub("", hit.text) if "\x1b" in hit.text else hit.text
             text, prefix_rank, own = _strip_prefix(clean, prefix)
@@ -134,12 +143,12 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}
                 if sig.role == "signal_time" and own is None:
                     own = float(groups["unix"])
-                next_text = _next_of_same_rank(hit.next_text, prefix, prefix_rank)
-                index.add(hit.offset)
-                result.events.append(Event(sig, groups, source.path, hit.offset, text, next_text, own, last_time,
-                                           rank, index))
+                kept.add((sig.name, rank, groups.get("rank")), functools.partial(
+                    Event, sig, groups, source.path, hit.offset, text,
+                    _next_of_same_rank(hit.next_text, prefix, prefix_rank), own, last_time, rank, index))
             if own is not None:
                 last_time = own
+    result.events = _kept_events(kept, index, result.notes)
     index.trailing = stats.trailing
     result.last_text = stats.last_text
     result.span = log_span(stats.head, stats.tail, lambda line: _timestamp(line, year))
@@ -149,6 +158,18 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
     elif stated is not None:
         _apply_stated_rank(result, stated.rank())
     return result
+
+
+def _kept_events(kept: KeepEnds, index: LineIndex, notes: list[str]) -> list[Event]:
+    """The events kept within the memory budget (their lines registered for numbering), and a note
+    of how many matched lines were left out."""
+    events = kept.items()
+    for e in events:
+        index.add(e.offset)
+    if kept.dropped:
+        notes.append(f"cut: {kept.dropped} of its {kept.count} matched lines left out (kept the first and last "
+                     f"{KEEP_EVENTS} of each kind, at most {MAX_EVENTS} in all: diagnose's memory budget)")
+    return events
 
 
 def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:
@@ -161,12 +182,12 @@ def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:
     result.rank_last_text = {rank: result.last_text}
 
 
-def _open(source: SourceFile):
-    return open_log(source.path if source.data is None else None, source.data)
+def _open(source: SourceFile, notes: list[str] | None = None):
+    return open_log(source.path if source.data is None else None, source.data, notes)
 
 
-def _open_part(source: SourceFile, window: Window | None):
-    return _open(source) if window is None else open_window(_open(source), window)
+def _open_part(source: SourceFile, window: Window | None, notes: list[str] | None = None):
+    return _open(source, notes) if window is None else open_window(_open(source, notes), window)
 
 
 class _WindowIndex(LineIndex):
@@ -223,12 +244,12 @@ def _last_text_by_rank(source: SourceFile, prefix: LinePrefix, events: list[Even
     a rank seen only in an earlier event still counts, with that event's line."""
     last: dict[int, str] = {e.rank: e.text for e in events if e.rank is not None}
     with _open(source) as stream:
-        if isinstance(stream, io.BufferedReader):  # a plain file: only its tail is read
+        if isinstance(stream, io.BufferedReader) and stream.seekable():  # a plain file: only its tail is read
             stream.seek(max(0, os.fstat(stream.fileno()).st_size - TAIL_BYTES))
         tail = b""
         while chunk := stream.read(TAIL_BYTES):
             tail = (tail + chunk)[-TAIL_BYTES:]
-    for line in tail.decode("utf-8", errors="replace").splitlines():
+    for line in map(decode, tail.splitlines()):  # each line as the scanner reads it (GBK included)
         split = prefix.split(ANSI_RE.sub("", line) if "\x1b" in line else line)
         if split is not None and split[1] is not None and split[0].strip():
             last[split[1]] = split[0].strip()
@@ -286,6 +307,44 @@ def _epoch(year, month, day, hour, minute, second) -> float | None:
     except ValueError:
         return None
     return base.timestamp() + float(second)
+
+
+class KeepEnds:
+    """The first and last ``keep`` items of each kind, in the order they came, at most ``most`` in
+    all: memory bounded per kind, not per line (48 MiB of ``RuntimeError: x`` lines were 2.4 GB).
+    A diagnosis reads a kind's first line (the first error) and its last (where a rank stopped)."""
+
+    def __init__(self, keep: int = 64, most: int = 100_000) -> None:
+        self.keep, self.most = keep, most
+        self.first: dict[Hashable, list[tuple[int, Any]]] = {}
+        self.last: dict[Hashable, deque[tuple[int, Any]]] = {}
+        self.count = self.kept = self.dropped = 0
+
+    def add(self, kind: Hashable, make: Callable[[], Any]) -> None:
+        """Keep ``make()`` as the next item of ``kind`` when the budget allows (it is made only then)."""
+        self.count += 1
+        firsts = self.first.get(kind)
+        if firsts is None or len(firsts) < self.keep:
+            if self.kept >= self.most:
+                self.dropped += 1
+                return
+            self.first.setdefault(kind, []).append((self.count, make()))
+            self.kept += 1
+            return
+        ring = self.last.setdefault(kind, deque(maxlen=self.keep))
+        if len(ring) == self.keep or self.kept >= self.most:
+            self.dropped += 1  # the oldest of the last ones gives way (over budget, nothing does)
+            if len(ring) < self.keep:
+                return
+        else:
+            self.kept += 1
+        ring.append((self.count, make))  # made in items(): most of the last ones give way before
+
+    def items(self) -> list[Any]:
+        """Every kept item, in the order they were added."""
+        every = [x for group in self.first.values() for x in group]
+        every += [(n, make()) for ring in self.last.values() for n, make in ring]
+        return [item for _, item in sorted(every, key=lambda pair: pair[0])]
 
 
 __all__ = ["BinaryFileError", "Event", "FileEvents", "NoSuchLaunch", "read_events"]

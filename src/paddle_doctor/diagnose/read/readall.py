@@ -26,6 +26,7 @@ def read_all(sources: list[SourceFile], skipped: list[str],
             continue
         try:
             files.append(read_events(source, year, choice))
+            skipped += [f"{source.path}: {note}" for note in files[-1].notes]
         except (BinaryFileError, NoSuchLaunch) as exc:
             skipped.append(f"{source.path}: skipped, {exc}")
         except OSError as exc:

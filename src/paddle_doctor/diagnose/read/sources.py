@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...contract import FAULT_NAME_RE, RECORD_NAME_RE
+from .opener import check_regular, read_regular
 
 MAX_DEPTH = 4
 MAX_FILES = 2000
@@ -31,6 +32,10 @@ CONTAINER_LOG_RE = re.compile(r"^(?:[a-z0-9][-a-z0-9_.]*[-_.])?(?:trainer|worker
 # whose "Name" is the container's name ("/trainer-3").
 DOCKER_JSON_RE = re.compile(r"^[0-9a-f]{12,64}-json\.log$")
 DOCKER_NAME_RE = re.compile(rb'"Name"\s*:\s*"/?([^"]+)"')
+ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+MAX_ENV_BYTES = 1 << 20  # an env dump is a few KiB; a bigger one is no launcher's
+MAX_CONFIG_BYTES = 1 << 16  # the head of a docker config.v2.json, where its "Name" is
+MAX_SIDE_BYTES = 64 << 20  # env dumps and error records together (each is kept in memory once read)
 LOG_SUFFIXES = {".log", ".out", ".txt", ".err"}
 SKIP_DIRS = {"__pycache__", "node_modules", ".git", ".venv", "site-packages"}
 
@@ -46,6 +51,7 @@ class SourceFile:
     node: str = ""  # the directory that holds this node's logs
     rank: int | None = None  # global rank, once known
     data: bytes | None = None  # for stdin
+    env: dict[str, str] | None = None  # an env dump's variables, read (and checked) once by discover
 
 
 class DiagnoseInputError(ValueError):
@@ -70,9 +76,61 @@ def discover(paths: list[str], stdin: bytes | None = None) -> tuple[list[SourceF
                     f"{raw}: no log files found (expected workerlog.N, *.log, *.out or *.txt)")
             sources.extend(found)
         else:
-            sources.append(_classify(path, explicit=True))
+            sources.extend(_regular_only([_classify(path, explicit=True)], skipped))
+    sources = _valid_side_files(sources, skipped)
     _assign_global_ranks(sources)
     return sources, skipped
+
+
+def _side_file_problem(s: SourceFile, record_problem) -> str | None:
+    """Why an env dump or a record is unusable (None: usable); an env dump's variables are kept."""
+    if s.role == "env":
+        s.env, problem = _env_dump(Path(s.path))
+        return problem
+    return record_problem(Path(s.path))
+
+
+def _size(path: str, most: int) -> int:
+    """What reading ``path`` costs against the side files' budget (no more than it will read)."""
+    try:
+        return min(os.stat(path).st_size, most)
+    except OSError:
+        return 0
+
+
+def _regular_only(found: list[SourceFile | None], skipped: list[str]) -> list[SourceFile]:
+    """Sources that are regular files; a FIFO (which would block the read forever), a device
+    (``/dev/zero`` never ends) or a dangling symlink is named in ``skipped`` instead."""
+    kept = []
+    for source in found:
+        if source is None:
+            continue
+        try:
+            check_regular(source.path)
+        except OSError as exc:
+            skipped.append(f"{source.path}: skipped, {exc.strerror or exc}")
+            continue
+        kept.append(source)
+    return kept
+
+
+def _valid_side_files(sources: list[SourceFile], skipped: list[str]) -> list[SourceFile]:
+    """Env dumps read and checked once here (their variables kept on the source), error records
+    checked; one that fails is left out and named ("ignored"), and the diagnosis goes on."""
+    from ..records import record_problem  # records reads the signature table: loaded only when needed
+
+    kept, left = [], MAX_SIDE_BYTES
+    for s in sources:
+        problem = None
+        if s.role in ("env", "record"):
+            left -= _size(s.path, MAX_ENV_BYTES if s.role == "env" else 4 << 20)
+            problem = _side_file_problem(s, record_problem) if left >= 0 else \
+                f"over the {MAX_SIDE_BYTES >> 20} MiB budget for env dumps and records together"
+        if problem is None:
+            kept.append(s)
+        else:
+            skipped.append(f"{s.path}: ignored, {problem}")
+    return kept
 
 
 def _walk_dir(root: Path, skipped: list[str]) -> list[SourceFile]:
@@ -82,9 +140,7 @@ def _walk_dir(root: Path, skipped: list[str]) -> list[SourceFile]:
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
                              and len(Path(dirpath, d).parts) - base_depth <= MAX_DEPTH)
         for name in sorted(filenames):
-            source = _classify(Path(dirpath, name), explicit=False)
-            if source is not None:
-                found.append(source)
+            found += _regular_only([_classify(Path(dirpath, name), explicit=False)], skipped)
             if len(found) >= MAX_FILES:
                 skipped.append(f"{root}: more than {MAX_FILES} log files; read the first {MAX_FILES}")
                 return found
@@ -118,7 +174,7 @@ def _classify(path: Path, explicit: bool) -> SourceFile | None:
 def _docker_container_rank(path: Path) -> int | None:
     """The rank in the name of the container whose json-file log this is (its config.v2.json beside it)."""
     try:
-        head = path.with_name("config.v2.json").read_bytes()[: 1 << 16]
+        head = read_regular(str(path.with_name("config.v2.json")), MAX_CONFIG_BYTES)
     except OSError:
         return None
     m = DOCKER_NAME_RE.search(head)
@@ -148,17 +204,13 @@ def _global_ranks_from_env(sources: list[SourceFile]) -> dict[tuple[str, int], i
     for s in sources:
         if s.role != "env":
             continue
-        rank = _read_global_rank(Path(s.path))
+        rank = _rank_in(s.env or {})
         if rank is not None:
             ranks[(s.node, s.local_rank)] = rank
     return ranks
 
 
 _RANK_KEYS = ("PADDLE_GLOBAL_RANK", "PADDLE_TRAINER_ID")
-
-
-def _read_global_rank(path: Path) -> int | None:
-    return _rank_in(read_env_values(path))
 
 
 def _rank_in(values: dict[str, str]) -> int | None:
@@ -169,21 +221,51 @@ def _rank_in(values: dict[str, str]) -> int | None:
 
 
 def read_env_values(path: Path) -> dict[str, str]:
-    """The variables of an ``envlog.N`` (KEY=VALUE lines) or ``backup_env.N.json``; {} if unreadable."""
+    """The variables of an ``envlog.N`` (KEY=VALUE lines) or ``backup_env.N.json``; {} if unreadable
+    or not an env dump."""
+    return _env_dump(path)[0] or {}
+
+
+def _env_dump(path: Path) -> tuple[dict[str, str] | None, str | None]:
+    """(variables, None), or (None, why it is not an env dump). Read up to MAX_ENV_BYTES, from a
+    regular file only; a JSON dump must be one flat object (nesting 100 000 deep is refused
+    without recursing), an envlog KEY=VALUE lines."""
     try:
-        text = path.read_bytes()[: 1 << 20].decode("utf-8", errors="replace")
-    except OSError:
-        return {}
-    if path.suffix == ".json":
-        try:
-            return {k: str(v) for k, v in json.loads(text).items()}
-        except (ValueError, AttributeError):
-            return {}
+        raw = read_regular(str(path), MAX_ENV_BYTES + 1)
+    except OSError as exc:
+        return None, str(exc.strerror or exc)
+    if len(raw) > MAX_ENV_BYTES:
+        return None, f"over {MAX_ENV_BYTES >> 20} MiB, not an env dump"
+    if b"\x00" in raw:
+        return None, "binary data, not an env dump"
+    text = raw.decode("utf-8", errors="replace")
+    values = _json_env(text) if path.suffix == ".json" else _envlog(text)
+    return (values, None) if values is not None else (None, "not an env dump")
+
+
+def _json_env(text: str) -> dict[str, str] | None:
+    """One flat JSON object of scalars, else None. JSON nested 100 000 deep makes the decoder (C,
+    recursive) raise RecursionError before the stack runs out: caught like any other bad JSON."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    scalars = (str, int, float, bool, type(None))
+    if not all(isinstance(v, scalars) for v in data.values()):
+        return None
+    return {k: str(v) for k, v in data.items()}
+
+
+def _envlog(text: str) -> dict[str, str] | None:
+    """KEY=VALUE lines (a value may run on over lines that have no "="); None when no line is one."""
     values: dict[str, str] = {}
     for line in text.splitlines():
-        key, _, value = line.partition("=")
-        values[key.strip()] = value.strip()
-    return values
+        key, sep, value = line.partition("=")
+        if sep and ENV_NAME_RE.match(key.strip()):
+            values[key.strip()] = value.strip()
+    return values or None
 
 
 def env_by_rank(sources: list[SourceFile]) -> dict[tuple[str, int], dict[str, str]]:
@@ -191,7 +273,7 @@ def env_by_rank(sources: list[SourceFile]) -> dict[tuple[str, int], dict[str, st
     out: dict[tuple[str, int], dict[str, str]] = {}
     for s in sources:
         if s.role == "env" and s.data is None:
-            values = read_env_values(Path(s.path))
+            values = s.env if s.env is not None else read_env_values(Path(s.path))
             rank = _rank_in(values)
             if rank is None:
                 rank = s.local_rank

@@ -47,7 +47,10 @@ LIBRARIES = (
     # With NCCL_DEBUG=INFO (or VERSION) each rank prints the NCCL it loaded; a fact, not an error.
     # versions.py compares them across ranks. After nccl_version: "compiled with NCCL version 2.x, but
     # is running with NCCL library version 2.y" is a cause by itself.
-    _sig("nccl_banner", r"(?:(?P<host>[\w.-]+):\d+:\d+ \[\d+\] NCCL INFO )?NCCL version (?P<version>\d+\.\d+\.\d+)"
+    # the host starts where no host character precedes it: tried once per run, not at each of its
+    # characters (quadratic: 60 ms a line of 2400 "_" after "NCCL version"; issue 28)
+    _sig("nccl_banner", r"(?:(?<![\w.-])(?P<host>[\w.-]+):\d+:\d+ \[\d+\] NCCL INFO )?NCCL version "
+         r"(?P<version>\d+\.\d+\.\d+)"
          r"(?P<build>\+cuda[\d.]+)?", "version_banner",
          example="host-a:4015:4015 [0] NCCL INFO NCCL version 2.18.3+cuda12.2",
          source="nccl-cu12 2.32.3 libnccl.so strings (NCCL version 2.32.3+cuda12.9; the log prefix "
