@@ -20,6 +20,7 @@ plain use of a per-rank value is missed.
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass, field
 
 from ..findings import Finding
@@ -71,9 +72,22 @@ def callee(ctx: FileContext, call: ast.Call) -> str | None:
     if isinstance(func, ast.Name):
         return func.id
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
-            func.value.id in ("self", "cls") or func.value.id in ctx.imports.aliases):
+            func.value.id in ("self", "cls") or _package_module(ctx, func.value.id)):
         return func.attr
     return None
+
+
+# Libraries whose functions are never the package's own helpers (``np.save`` is not a saver of ours).
+_LIBRARIES = frozenset({"numpy", "paddle", "scipy", "pandas", "torch", "cv2", "PIL", "yaml", "tqdm", "sklearn"})
+
+
+def _package_module(ctx: FileContext, alias: str) -> bool:
+    """``alias`` names an imported module that may be the package's own (not numpy, not the stdlib)."""
+    target = ctx.imports.aliases.get(alias)
+    if target is None:
+        return False
+    top = target.split(".", 1)[0]
+    return top not in _LIBRARIES and top not in sys.stdlib_module_names
 
 
 def pending(kind: str, name: str) -> dict:

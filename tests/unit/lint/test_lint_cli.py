@@ -237,7 +237,8 @@ def test_sarif_uris_are_percent_encoded():
 
 def test_opt_in_rules_run_only_when_named():
     opt_in = {r.code for r in RULES if not r.default}
-    assert "PDL301" in opt_in
+    assert "PDL405" in opt_in and "PDL301" not in opt_in  # PDL301 is in the default set (issue 32)
     assert not opt_in & resolve(("ALL",), ()) and not opt_in & resolve(("PDL",), ())
-    assert "PDL301" in resolve(("PDL301",), ()) and "PDL301" in resolve(("ALL", "PDL3"), ())
+    assert "PDL405" in resolve(("PDL405",), ()) and "PDL405" in resolve(("ALL", "PDL4"), ())
+    assert "PDL301" in resolve(("ALL",), ())
     assert "PDL900" in resolve(("PDL401",), ())

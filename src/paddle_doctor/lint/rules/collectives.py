@@ -7,7 +7,7 @@ import ast
 from ...catalog.ids import CauseId
 from ...findings import Severity
 from ..codes import Rule
-from ..context import FileContext, ancestors, walk_scope
+from ..context import FileContext, ancestors, parent, walk_scope
 from ..names import last_name
 from ..semantics import (collective_name, collectives_in, has_group, rank_exit_before, rank_guard,
                          reached_collective, scope_calls, scope_of)
@@ -107,6 +107,8 @@ def _check_rank_branch(ctx: FileContext, call: ast.Call, name: str) -> bool:
     other = other if isinstance(other, list) else [other]
     if name.split(" ")[0] in collectives_in(ctx, other):
         return False  # every branch runs the same collective
+    if in_body and _leaves(guard.body) and _joined_later(ctx, call, guard, name.split(" ")[0]):
+        return False  # `if rank != 0: barrier(); continue` ... `barrier()`: the ranks that stay join it later
     mine = _polarity(guard.test)
     if any(other_test == (mine[0], not mine[1]) for other_test in _guards_of(ctx, scope_of(call)).get(
             name.split(" ")[0], ())):
@@ -116,6 +118,16 @@ def _check_rank_branch(ctx: FileContext, call: ast.Call, name: str) -> bool:
                "the other ranks never join it and the job hangs",
                why=f"rank-dependent branch on line {guard.lineno}")
     return True
+
+
+def _leaves(body: list) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Continue, ast.Break, ast.Return, ast.Raise))
+
+
+def _joined_later(ctx: FileContext, call: ast.Call, guard: ast.AST, name: str) -> bool:
+    """The same collective is made again after the branch, by the ranks that did not leave."""
+    return any(other.lineno > guard.end_lineno and (reached_collective(ctx, other) or "").split(" ")[0] == name
+               for other in scope_calls(ctx, scope_of(call)))
 
 
 def _polarity(test: ast.AST) -> tuple[str, bool]:
@@ -148,6 +160,9 @@ def _check_rank_exit(ctx: FileContext, call: ast.Call, name: str) -> None:
     exit_node = rank_exit_before(ctx, call)
     if exit_node is None:
         return
+    branch = parent(exit_node)
+    if isinstance(branch, ast.If) and name.split(" ")[0] in collectives_in(ctx, branch.body):
+        return  # the leaving ranks made their half of this collective before they left
     word = type(exit_node).__name__.lower()
     ctx.report(PDL102, call,
                f"`{name}` follows a rank-dependent `{word}` on line {exit_node.lineno}; "
