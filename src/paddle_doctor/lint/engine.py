@@ -103,7 +103,7 @@ def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = Fal
     except NotChecked as exc:
         return _not_checked(FileResult(path), str(exc), enabled)
     if not any(marker in data for marker in _MARKERS):
-        return FileResult(path)  # never mentions paddle: nothing any rule could report (cheaper than the cache)
+        return _syntax_only(path, data, enabled)  # never mentions paddle: no rule could report, but PDL900 can
     if cache_dir is None or fix:
         return _lint_bytes(path, data, enabled, fix, unsafe_fixes)
     key = cache_key(path, data, enabled)
@@ -127,6 +127,25 @@ def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsa
     result.warnings = [f"{path}:{w}" for w in warnings]
     if fix and result.findings:
         _fix(result, text, enabled, unsafe_fixes)
+    return result
+
+
+def _syntax_only(path: str, data: bytes, enabled: frozenset[str]) -> FileResult:
+    """A file no rule could report on is still parsed: one that Python cannot read is PDL900."""
+    result = FileResult(path)
+    if UNCHECKED not in enabled:
+        return result
+    text, why = decode(data)
+    if text is None:
+        return _not_checked(result, why, enabled)
+    try:
+        ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        why = f"syntax error at line {exc.lineno}: {exc.msg}"
+        result.skipped, result.findings = f"not checked: {why}", [unchecked(path, why, exc.lineno or 1, exc.offset or 1)]
+    except (ValueError, RecursionError, MemoryError) as exc:
+        why = f"cannot parse: {_parse_error(exc)}"
+        result.skipped, result.findings = f"not checked: {why}", [unchecked(path, why)]
     return result
 
 

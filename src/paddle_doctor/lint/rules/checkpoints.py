@@ -20,11 +20,19 @@ PDL302 = Rule(
     "The state dict of a fleet.distributed_model() wrapper, or named_parameters(), is saved: keys carry a `_layers.` prefix (or lack the buffers) a bare model does not match.",
     fix='Save the bare model: `model._layers.state_dict()`.',
     wrong="""\
+import paddle
+from paddle.distributed import fleet
+
 model = fleet.distributed_model(net)
-paddle.save(model.state_dict(), "model.pdparams")""",
+if fleet.worker_index() == 0:
+    paddle.save(model.state_dict(), "model.pdparams")""",
     right="""\
+import paddle
+from paddle.distributed import fleet
+
 model = fleet.distributed_model(net)
-paddle.save(model._layers.state_dict(), "model.pdparams")""",
+if fleet.worker_index() == 0:
+    paddle.save(model._layers.state_dict(), "model.pdparams")""",
     fixable=Fixable.SAFE,
     severity=Severity.WARNING,
     check=CHECK,
@@ -35,10 +43,16 @@ PDL303 = Rule(
     "paddle.save() to a path shared by all ranks is reached by every rank: concurrent writers corrupt the file.",
     fix='Save on one rank (`if dist.get_rank() == 0:`) or put the rank in the file name.',
     wrong="""\
+import paddle
+import paddle.distributed as dist
+
 dist.init_parallel_env()
 ...
 paddle.save(model.state_dict(), "model.pdparams")""",
     right="""\
+import paddle
+import paddle.distributed as dist
+
 dist.init_parallel_env()
 ...
 if dist.get_rank() == 0:

@@ -19,10 +19,14 @@ PDL101 = Rule(
     "A collective is called inside a branch that depends on the rank: the other ranks never join it and hang.",
     fix='Call the collective on every rank, outside the branch; keep only the printing or saving under the rank test.',
     wrong="""\
+import paddle.distributed as dist
+
 if dist.get_rank() == 0:
     dist.all_reduce(total)      # ranks != 0 never call it
     print(total.item())""",
     right="""\
+import paddle.distributed as dist
+
 dist.all_reduce(total)          # every rank
 if dist.get_rank() == 0:
     print(total.item())""",
@@ -34,11 +38,15 @@ PDL102 = Rule(
     "A collective follows a rank-dependent return/break/continue: the ranks that left never join it.",
     fix='Run the collective before the rank-dependent exit, or make every rank take the same exit.',
     wrong="""\
+import paddle.distributed as dist
+
 for batch in loader:
     if rank != 0:
         continue
     dist.barrier()              # only rank 0 gets here""",
     right="""\
+import paddle.distributed as dist
+
 for batch in loader:
     dist.barrier()
     if rank != 0:
@@ -51,11 +59,15 @@ PDL103 = Rule(
     "A try/except around a collective swallows the error: this rank goes on while the others are one collective ahead or behind.",
     fix="Let the collective's error propagate (or exit the process) so every rank stops together.",
     wrong="""\
+import paddle.distributed as dist
+
 try:
     dist.all_reduce(loss)
 except Exception:
     pass                        # this rank continues out of step""",
     right="""\
+import paddle.distributed as dist
+
 dist.all_reduce(loss)           # let it fail on every rank""",
     check=CHECK,
 )
@@ -65,11 +77,17 @@ PDL104 = Rule(
     "A per-batch all_gather runs over a loader that is not a DistributedBatchSampler: the last batches differ across ranks.",
     fix='Shard with DistributedBatchSampler (same batch count and shapes), pad to a common shape, or use all_gather_object; paddle_doctor.evaluate() syncs once per evaluation.',
     wrong="""\
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
 loader = DataLoader(shard, batch_size=32)
 for x, y in loader:
     preds = []
     dist.all_gather(preds, model(x))   # shapes differ on the last batch""",
     right="""\
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
 sampler = DistributedBatchSampler(dataset, batch_size=32)
 loader = DataLoader(dataset, batch_sampler=sampler)
 for x, y in loader:

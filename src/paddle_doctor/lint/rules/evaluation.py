@@ -21,8 +21,12 @@ PDL401 = Rule(
     "An evaluation DistributedBatchSampler has drop_last=True: real samples are silently left out of the metric.",
     fix='Use drop_last=False and count each sample once (paddle_doctor.evaluate() is exact).',
     wrong="""\
+from paddle.io import DistributedBatchSampler
+
 eval_sampler = DistributedBatchSampler(eval_ds, batch_size=32, drop_last=True)""",
     right="""\
+from paddle.io import DistributedBatchSampler
+
 eval_sampler = DistributedBatchSampler(eval_ds, batch_size=32, drop_last=False)
 # the padding repeats up to world_size - 1 samples: count by sample id,
 # or use paddle_doctor.evaluate(), which is exact""",
@@ -35,12 +39,21 @@ PDL402 = Rule(
     "An evaluation over a DistributedBatchSampler accumulates its metric per rank and reports it with no all_reduce/all_gather.",
     fix="all_reduce the metric's sufficient statistics (sums and counts) before reporting, or use paddle_doctor.evaluate().",
     wrong="""\
-sampler = DistributedBatchSampler(eval_ds, batch_size=32)
-for x, y in DataLoader(eval_ds, batch_sampler=sampler):
-    correct += (model(x).argmax(1) == y).sum().item()
-if dist.get_rank() == 0:
-    print(correct / len(eval_ds))   # rank 0's shard only""",
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
+
+def evaluate(model, eval_ds):
+    sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+    correct = 0
+    for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+        correct += (model(x).argmax(1) == y).sum().item()
+    if dist.get_rank() == 0:
+        print(correct / len(eval_ds))   # rank 0's shard only""",
     right="""\
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
 stats = paddle.to_tensor([correct, seen])
 dist.all_reduce(stats)
 if dist.get_rank() == 0:
@@ -53,21 +66,31 @@ PDL405 = Rule(
     "Per-sample results of an evaluation DistributedBatchSampler (drop_last=False) are all_gathered and scored without removing the padding: up to world_size - 1 samples count twice.",
     fix="Keep the first len(dataset) gathered results (the sampler pads by repeating the first samples), or use paddle_doctor.evaluate(), which is exact.",
     wrong="""\
-sampler = DistributedBatchSampler(eval_ds, batch_size=32)
-preds = []
-for x, y in DataLoader(eval_ds, batch_sampler=sampler):
-    out = []
-    dist.all_gather(out, model(x))
-    preds.extend(out)
-score = metric(preds)                # the padded duplicates are scored too""",
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
+
+def evaluate(model, eval_ds, metric):
+    sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+    preds = []
+    for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+        out = []
+        dist.all_gather(out, model(x))
+        preds.extend(out)
+    return metric(preds)                # the padded duplicates are scored too""",
     right="""\
-sampler = DistributedBatchSampler(eval_ds, batch_size=32)
-preds = []
-for x, y in DataLoader(eval_ds, batch_sampler=sampler):
-    out = []
-    dist.all_gather(out, model(x))
-    preds.extend(out)
-score = metric(preds[:len(eval_ds)])  # drop the padding""",
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
+
+def evaluate(model, eval_ds, metric):
+    sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+    preds = []
+    for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+        out = []
+        dist.all_gather(out, model(x))
+        preds.extend(out)
+    return metric(preds[:len(eval_ds)])  # drop the padding""",
     severity=Severity.WARNING,
     default=False,  # new in issue 18: no finding on the suites yet to measure its precision
     check=CHECK,

@@ -43,11 +43,17 @@ PDL301 = Rule(
         "missing or unexpected keys), or keep `missing, unexpected = model.set_state_dict(sd)` and raise if "
         "either is non-empty.",
     wrong="""\
+import paddle
+import paddle_doctor
+
 model = build_model()
 model.set_state_dict(paddle.load("model.pdparams"))
 model.eval()
 evaluate(model, val_loader)""",
     right="""\
+import paddle
+import paddle_doctor
+
 model = build_model()
 paddle_doctor.load_clean(model, "model.pdparams")  # raises on missing or unexpected keys
 model.eval()
