@@ -13,11 +13,13 @@ from ..render.causes import render_cause_text, render_list_text
 
 @click.command("explain")
 @click.argument("cause_id", required=False)
-@click.option("--list", "list_all", is_flag=True, help="List every cause id with its title.")
+@click.option("--list", "list_all", is_flag=True, help="List every cause id with its title, then every lint rule (PDLxxx).")
 def command(cause_id: str | None, list_all: bool) -> None:
     """Explain a cause id from the catalog (the ids diagnose, lint and env report), or a lint rule (PDL101)."""
     if list_all or not cause_id:
-        click.echo(render_list_text(), nl=False)
+        from ..lint.docs import rules_list_text
+
+        click.echo(render_list_text() + rules_list_text(), nl=False)
         return
     if cause_id.upper().startswith("PDL"):
         _explain_rule(cause_id)

@@ -129,6 +129,13 @@ def rule_text(rule: Rule) -> str:
             "[tool.paddle-doctor.lint].\n")
 
 
+def rules_list_text() -> str:
+    """``explain --list``'s lint part: one line per rule, ``code  name  (default|opt-in)``."""
+    width = max(len(r.name) for r in ALL_RULES)
+    return "\nLint rules (paddle-doctor explain PDLxxx):\n" + "".join(
+        f"{r.code}  {r.name.ljust(width)}  {'on' if r.default else 'opt-in'}\n" for r in ALL_RULES)
+
+
 def render_markdown() -> str:
     out = ["# `paddle-doctor lint` rules", "",
            "<!-- generated: python -m paddle_doctor.lint.docs > docs/lint.md (do not edit by hand) -->", "",
