@@ -120,8 +120,8 @@ paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|jun
 DEFAULT_SET = """\
 A rule is on by default when it reports a distributed-run bug and its findings on real suites are
 at least 90 % true (hand review: `bench/lint_review.py`, figures in `bench/RESULTS.md`). An
-*opt-in* rule (like ruff's preview rules) runs only when named: `--select PDL405` or a prefix more
-specific than `PDL` (`--select PDL4`); `ALL` does not turn it on.
+*opt-in* rule (like ruff's preview rules) would run only when named (`--select PDLxxx` or a
+prefix more specific than `PDL`); `ALL` would not turn it on. Since issue 32 every rule is on.
 
 - **On: PDL301** (a checkpoint loaded with `set_state_dict` whose missing/unexpected keys are
   ignored) reports only a load whose mismatch matters: the model is then evaluated, exported or used
@@ -133,8 +133,11 @@ specific than `PDL` (`--select PDL4`); `ALL` does not turn it on.
   every unchecked load (57 findings, 21 of them pretrained or fine-tune warm starts); on three
   suites never reviewed before (PaddleSpeech, PaddleRec, PaddleGAN heads) 58 of 58 are true
   (`bench/lint_review.py --heads --new`, figures in `bench/results/32-lint.md`).
-- **Opt-in: PDL405** (padded duplicates scored after an all_gather): new, and no finding on the
-  suites yet to measure it by (PaddleSeg's own `val.py` cuts the padding and is not reported).
+- **On: PDL405** (padded duplicates scored: per-batch results all_gathered, or per-rank counts
+  all_reduced, over a padding `DistributedBatchSampler`, never compared with `len(dataset)`): no
+  finding on the eight suites' heads above (so no false alarm there either); it is on because the
+  bug it reports (up to world_size - 1 samples counted twice) is real whenever `len(dataset)` is not
+  a multiple of the world size, and its golden fixtures pair each form with a look-alike.
 - **On: every other rule.** On the suites' GitHub heads the default set reports 46 findings, all
   true (34 PDL301, 10 PDL303 every-rank saves through PaddleVideo's `save` helper, 1 PDL402, 1
   PDL900). PDL103 was narrowed (a handler that computes the collective's result

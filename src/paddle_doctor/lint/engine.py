@@ -22,7 +22,7 @@ from .config import LintConfig
 from .context import FileContext
 from .files import NotChecked, cache_key, cache_load, cache_secret, cache_store, discover, read_regular
 from .fixes import applicable, apply_edits
-from .index import Summary, resolve, summarize
+from .index import Summary, plain_metric_classes, resolve, summarize
 from .rules import BY_CODE, FAMILIES
 
 PARALLEL_MIN_FILES = 48  # below this, starting worker processes costs more than it saves
@@ -180,19 +180,22 @@ def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsa
 def _syntax_only(path: str, data: bytes, enabled: frozenset[str]) -> FileResult:
     """A file no rule could report on is still parsed: one that Python cannot read is PDL900."""
     result = FileResult(path)
-    if UNCHECKED not in enabled:
+    if UNCHECKED not in enabled and "PDL402" not in enabled:
         return result
     text, why = decode(data)
     if text is None:
         return _not_checked(result, why, enabled)
     try:
-        ast.parse(text, filename=path)
+        tree = ast.parse(text, filename=path)
+        if b"update" in data:
+            result.summary.metrics = plain_metric_classes(tree)
     except SyntaxError as exc:
         why = f"syntax error at line {exc.lineno}: {exc.msg}"
-        result.skipped, result.findings = f"not checked: {why}", [unchecked(path, why, exc.lineno or 1, exc.offset or 1)]
+        result.skipped = f"not checked: {why}"
+        result.findings = [unchecked(path, why, exc.lineno or 1, exc.offset or 1)] if UNCHECKED in enabled else []
     except (ValueError, RecursionError, MemoryError) as exc:
         why = f"cannot parse: {_parse_error(exc)}"
-        result.skipped, result.findings = f"not checked: {why}", [unchecked(path, why)]
+        result.skipped, result.findings = f"not checked: {why}", [unchecked(path, why)] if UNCHECKED in enabled else []
     return result
 
 
