@@ -55,20 +55,31 @@ class Summary:
 
 
 def summarize(ctx: FileContext) -> Summary:
-    from .semantics import collectives_in, enclosing_function  # semantics imports context, not index
+    from .semantics import enclosing_function  # semantics imports context, not index
 
     out = Summary()
-    reduces: dict[int, bool] = {}
+    reducing = _reducing_scopes(ctx)
     for call in ctx.calls:
         name = callee(ctx, call)
         if name is None:
             continue
         scope = enclosing_function(call) or ctx.tree
-        if id(scope) not in reduces:
-            reduces[id(scope)] = bool(collectives_in(ctx, scope.body))
-        (out.reducing if reduces[id(scope)] else out.plain).add(name)
+        (out.reducing if id(scope) in reducing else out.plain).add(name)
     out.savers = set(ctx.cache.get("savers", ()))
     out.metrics = accumulating_classes(ctx)
+    return out
+
+
+def _reducing_scopes(ctx: FileContext) -> set[int]:
+    """ids of the functions (and the module) that run a collective, in one pass over the calls
+    (a walk of every function's body was a third of a lint run)."""
+    from .context import ancestors
+    from .semantics import FUNCS, reached_collective
+
+    out: set[int] = set()
+    for call in ctx.calls:
+        if reached_collective(ctx, call):
+            out.update(id(a) for a in ancestors(call) if isinstance(a, (*FUNCS, ast.Module)))
     return out
 
 

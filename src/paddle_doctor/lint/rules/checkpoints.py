@@ -213,12 +213,26 @@ def _rank_specific(ctx: FileContext, scope: ast.AST, path: ast.AST, depth: int) 
         return True
     if depth <= 0:
         return False
-    names = {n.id for n in ast.walk(path) if isinstance(n, ast.Name)}
-    for node in walk_scope(scope.body if hasattr(scope, "body") else []):
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in names for t in node.targets):
-            if _rank_specific(ctx, scope, node.value, depth - 1):
-                return True
+    assigned = _assignments(ctx, scope)
+    for name in {n.id for n in ast.walk(path) if isinstance(n, ast.Name)}:
+        if any(_rank_specific(ctx, scope, value, depth - 1) for value in assigned.get(name, ())):
+            return True
     return False
+
+
+def _assignments(ctx: FileContext, scope: ast.AST) -> dict[str, list[ast.AST]]:
+    """name -> the values assigned to it in ``scope``, built once per scope (a walk per name and
+    per level was most of a lint run on script-heavy trees)."""
+    key = ("assignments", id(scope))
+    if key not in ctx.cache:
+        found: dict[str, list[ast.AST]] = {}
+        for node in walk_scope(scope.body if hasattr(scope, "body") else []):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append(node.value)
+        ctx.cache[key] = found
+    return ctx.cache[key]
 
 
 def _path_mentions_rank(path: ast.AST) -> bool:
