@@ -8,7 +8,7 @@ comes from a file, the function compares no keys, and the mismatch would matter:
 
 - the model is then evaluated, exported or used for inference in the same function (``model.eval()``,
   ``paddle.jit.to_static(model)``, ``evaluate(model, ...)``, ``model.generate(...)``), in a
-  function that does not train it;
+  function that does not train it, or by a caller in the same file that gets it back;
 - training resumes from it (the optimizer state is restored beside it, or the function or the
   path says ``resume``);
 - the receiver is a ``fleet.distributed_model()`` wrapper (its keys need the `_layers.` prefix);
@@ -30,7 +30,7 @@ from ...catalog.ids import CauseId
 from ..codes import Rule
 from ..context import FileContext, ancestors, parent, walk_scope
 from ..names import dotted, last_name
-from ..semantics import scope_of
+from ..semantics import callers, scope_of
 
 CHECK = f"{__name__}:check"
 
@@ -124,9 +124,29 @@ def _why_it_matters(ctx: FileContext, scope: ast.AST, body: list, call: ast.Call
         return None  # a constructor's or a training function's warm start: a partial load is expected there
     if _wrapped(body, root, call.lineno):
         return f"`{root}` is a `fleet.distributed_model()` wrapper (under hybrid parallelism its keys need a `_layers.` prefix)"
-    use = _used(ctx, body, _aliases(body, root))
+    use = _used(ctx, body, _aliases(body, root)) or _used_by_caller(ctx, scope, body, root)
     if use is not None:
         return f"the model is then run or exported (`{_short(use)}`, line {use.lineno})"
+    return None
+
+
+def _used_by_caller(ctx: FileContext, scope: ast.AST, body: list, root: str) -> ast.Call | None:
+    """The function returns the loaded model, and a caller in this file that does not train runs or
+    exports what it gets back (``model, loaders = get_model(...)`` then ``evaluate(model, ...)``)."""
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) or not any(
+            isinstance(n, ast.Return) and n.value is not None and any(
+                isinstance(v, ast.Name) and v.id == root for v in ast.walk(n.value)) for n in walk_scope(body)):
+        return None
+    for call in callers(ctx, scope):
+        stmt = parent(call)
+        outer = scope_of(call)
+        outer_body = outer.body if hasattr(outer, "body") else []
+        if not isinstance(stmt, ast.Assign) or _trains(outer_body):
+            continue
+        names = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        use = _used(ctx, outer_body, names)
+        if use is not None:
+            return use
     return None
 
 
