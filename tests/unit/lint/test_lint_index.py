@@ -113,3 +113,16 @@ def test_a_metric_class_of_another_module_that_stays_per_rank(tmp_path):
 
 def test_a_metric_class_of_another_module_that_syncs_is_silent(tmp_path):
     assert _codes(tmp_path, {"mymetrics.py": SYNCED_METRIC_MODULE, "run.py": METRIC_USER}) == []
+
+
+HELPER_UPDATES = "def step(metric, model, images, labels):\n    metric.update(model(images), labels)\n"
+METRIC_USER_VIA_HELPER = METRIC_USER.replace("from mymetrics import TopOne", "from mymetrics import TopOne\nfrom steps import step").replace(
+    "        top1.update(model(images), labels)", "        step(top1, model, images, labels)")
+
+
+def test_a_metric_updated_by_a_helper_of_another_module(tmp_path):
+    """Issue 32 probes: the loop hands the metric object to a helper (another module) that updates it."""
+    files = {"mymetrics.py": METRIC_MODULE, "steps.py": HELPER_UPDATES, "run.py": METRIC_USER_VIA_HELPER}
+    assert _codes(tmp_path, files) == [("PDL402", "run.py")]
+    files["mymetrics.py"] = SYNCED_METRIC_MODULE
+    assert _codes(tmp_path, files) == []

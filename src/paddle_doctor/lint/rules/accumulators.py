@@ -1,8 +1,9 @@
 """What an evaluation loop accumulates per rank (for PDL402 and PDL405): sums (``correct += ...``),
 lists grown per batch (``preds.extend(out)``, ``labels.append(y)``), and metric objects fed with
-``update(...)`` whose state stays on the rank: ``paddle.metric`` metrics (host-side statistics,
-never synced), classes of this file whose ``update`` grows their own counters, and (decided once
-every file is read, :mod:`..index`) such classes from another module of the package.
+``update(...)`` (in the loop, or by a helper the loop hands the object to) whose state stays on
+the rank: ``paddle.metric`` metrics (host-side statistics, never synced), classes of this file
+whose ``update`` grows their own counters, and (decided once every file is read, :mod:`..index`)
+such classes from another module of the package.
 """
 
 from __future__ import annotations
@@ -32,6 +33,13 @@ def accumulated(ctx: FileContext, scope: ast.AST, loop: ast.AST) -> tuple[set[st
                 names.add(owner)  # `preds.extend(out)`: a list of this rank's results
             elif node.func.attr == "update":
                 kind = _metric_kind(ctx, owner, constructed)
+                if kind:
+                    names.add(owner)
+                    foreign = foreign or (kind if kind not in ("local", "named") else None)
+        if isinstance(node, ast.Call):  # `step(metric, batch)`: the update happens in a helper, maybe elsewhere
+            for arg in node.args:
+                owner = dotted(arg)
+                kind = _metric_kind(ctx, owner, constructed) if owner in constructed else None
                 if kind:
                     names.add(owner)
                     foreign = foreign or (kind if kind not in ("local", "named") else None)
