@@ -71,14 +71,19 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
         secret, cache_warning = cache_secret(cache)
         cache = cache if secret is not None else None
     args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache, secret) for path in files]
+    # the cache is read here first: a warm run never starts worker processes for files it has
+    cached = [_cached(path, enabled, config.max_file_size, cache, secret) for path in files] if cache else \
+        [None] * len(files)
+    todo = [a for a, hit in zip(args, cached) if hit is None]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
-    if workers > 1 and len(files) >= PARALLEL_MIN_FILES:
+    if workers > 1 and len(todo) >= PARALLEL_MIN_FILES:
         from concurrent.futures import ProcessPoolExecutor  # ~20 ms to import: only for 48 files or more
 
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_worker, args, chunksize=16))  # FileResults pickle (Facts does)
+            fresh = iter(list(pool.map(_worker, todo, chunksize=16)))  # FileResults pickle (Facts does)
     else:
-        results = [lint_file(*a) for a in args]
+        fresh = iter([lint_file(*a) for a in todo])
+    results = [hit if hit is not None else next(fresh) for hit in cached]
     package = Summary()
     for r in results:
         package.merge(r.summary)
@@ -155,6 +160,16 @@ def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = Fal
     if result.error is None:  # a rule bug is reported again on the next run, not remembered
         cache_store(cache_dir, key, _record(result), secret)
     return result
+
+
+def _cached(path: str, enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes) -> FileResult | None:
+    """The authenticated cached result for the file as it is now, or None (lint it)."""
+    try:
+        data = read_regular(path, max_size)
+    except NotChecked:
+        return None  # reported by lint_file
+    record = cache_load(cache_dir, cache_key(path, data, enabled), secret)
+    return _from_record(record, path) if record is not None else None
 
 
 def _lint_data(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
