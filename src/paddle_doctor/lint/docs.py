@@ -93,7 +93,8 @@ paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|jun
   a cache folder or key file that another user could write is not used at all (one warning).
 - **Whole program**: a finding that depends on another file of the run is decided once every
   file is read: PDL402 is dropped when every caller of the function, in any file, runs a
-  collective on what it gets back; PDL303 follows a call to a helper (`save(...)`) that writes
+  collective on what it gets back, and follows a metric object (fed with `update(...)` in the loop
+  or by a helper) whose class, in any file, grows its own counters and never syncs them; PDL303 follows a call to a helper (`save(...)`) that writes
   with `paddle.save`/`paddle.jit.save` on every rank (the helper may be in another file).
 - **pre-commit**: add to `.pre-commit-config.yaml`:
 
