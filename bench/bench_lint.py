@@ -10,6 +10,14 @@ a run (findings are expected); anything else fails the benchmark.
 
 Goal: paddle-doctor <= 0.25x flake8's time (median of the per-round ratios); ruff is for reference.
 
+``--ruff`` (issue 32): paddle-doctor against ruff alone, cold and warm, paired in each round:
+cold is ``paddle-doctor lint --no-cache`` vs ``ruff check --no-cache --select F``; warm is both with
+their caches (primed once before the rounds; paddle-doctor's in a scratch copy's
+``.paddle_doctor_cache``, ruff's in a scratch ``--cache-dir``). Goals: cold <= 5x, warm <= 1.5x
+(median of the per-round ratios). ``--venv`` is any folder whose ``bin/`` holds ``ruff``.
+
+    PYTHONPATH=src .venv/bin/python bench/bench_lint.py --ruff --venv .venv --reps 5 /work/wt/suites/heads/PaddleSeg
+
 Set-up (scratch, outside the repo; trees: PaddleDetection, PaddleClas, PaddleNLP from PyPI):
 
     for p in paddledet paddleclas paddlenlp; do
@@ -58,7 +66,10 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--venv", type=Path, default=SCRATCH / "venv", help="scratch venv with flake8 and ruff")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--ruff", action="store_true", help="cold and warm against ruff only (issue 32)")
     args = parser.parse_args()
+    if args.ruff:
+        return against_ruff(args)
     missing = [str(t) for t in args.trees if not t.is_dir()]
     if missing:
         print(f"bench_lint: missing trees (see the docstring for the set-up): {missing}", file=sys.stderr)
@@ -93,6 +104,46 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0 if report["ratio_vs_flake8"] <= GOAL else 1
+
+
+RUFF_GOALS = {"cold": 5.0, "warm": 1.5}
+
+
+def against_ruff(args) -> int:
+    import tempfile
+
+    trees = [str(t) for t in args.trees]
+    doctor = str(Path(sys.executable).with_name("paddle-doctor"))
+    ruff = str(args.venv / "bin" / "ruff")
+    scratch = Path(tempfile.mkdtemp(prefix="bench-lint-"))
+    tools = {
+        "cold": {"paddle-doctor": [doctor, "lint", "--no-cache", "--format", "json", *trees],
+                 "ruff": [ruff, "check", "--no-cache", "--select", "F", *trees]},
+        "warm": {"paddle-doctor": [doctor, "lint", "--format", "json", *trees],
+                 "ruff": [ruff, "check", "--cache-dir", str(scratch / "ruff"), "--select", "F", *trees]},
+    }
+    for pair in tools.values():  # warm the page cache and prime both caches
+        for cmd in pair.values():
+            timed(cmd)
+    times = {mode: {name: [] for name in pair} for mode, pair in tools.items()}
+    for rep in range(args.reps):
+        for mode, pair in tools.items():
+            order = list(pair) if rep % 2 == 0 else list(reversed(pair))
+            for name in order:
+                times[mode][name].append(timed(pair[name]))
+    n_files, n_bytes = count_py(args.trees)
+    ratios = {mode: round(statistics.median(p / r for p, r in zip(t["paddle-doctor"], t["ruff"])), 2)
+              for mode, t in times.items()}
+    report = {"date": dt.date.today().isoformat(), "machine": machine(), "cpus": os.cpu_count(),
+              "load": os.getloadavg()[0], "trees": trees, "files": n_files, "megabytes": round(n_bytes / 1e6, 1),
+              "ruff": subprocess.run([ruff, "--version"], capture_output=True, text=True).stdout.strip(),
+              "reps": args.reps,
+              "seconds": {m: {k: [round(v, 2) for v in vs] for k, vs in t.items()} for m, t in times.items()},
+              "ratio_vs_ruff": ratios, "goals": RUFF_GOALS}
+    print(json.dumps(report, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return 0 if all(ratios[m] <= RUFF_GOALS[m] for m in ratios) else 1
 
 
 if __name__ == "__main__":

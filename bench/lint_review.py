@@ -8,10 +8,14 @@ for hand review. Verdicts judged by hand live in ``bench/lint_review_verdicts.js
 (``{"path:line:code": "true" | "false" | "arguable"}``, the path relative to the scratch suites
 folder); the script prints precision per rule from them and lists findings that have no verdict.
 
-    /work/main/.venv/bin/python bench/lint_review.py [--scratch /work/scratch/lint] [--all] [--heads]
+    PYTHONPATH=src .venv/bin/python bench/lint_review.py --scratch /work/wt/suites --heads --no-wheels [--new] [--all]
 
 ``--heads`` also lints the suites' GitHub heads (their ``tools/`` and ``contrib/`` scripts, which the
-wheels do not ship), copied beforehand into ``SCRATCH/heads/<Repo>`` (``git archive`` of a clone).
+wheels do not ship), copied beforehand into ``SCRATCH/heads/<Repo>``; ``--new`` lints
+``SCRATCH/new/<Repo>`` (suites never reviewed before: their figure is a first look). A head is
+copied out of a bare snapshot (the search tool's ``fetch``) with ``git --git-dir=REPO ls-tree -r
+HEAD`` and ``git cat-file --batch`` for the ``*.py`` files (``git archive`` stops at the first blob
+the snapshot lacks). ``--no-wheels`` skips the PyPI wheels. Precision is printed per tree set.
 """
 
 from __future__ import annotations
@@ -89,25 +93,47 @@ def main() -> int:
     parser.add_argument("--scratch", type=Path, default=Path("/work/scratch/lint"))
     parser.add_argument("--all", action="store_true", help="also run the opt-in rules")
     parser.add_argument("--heads", action="store_true", help="also lint SCRATCH/heads/* (GitHub checkouts)")
+    parser.add_argument("--new", action="store_true", help="also lint SCRATCH/new/* (suites not reviewed before)")
+    parser.add_argument("--no-wheels", action="store_true", help="do not download and lint the PyPI wheels")
     args = parser.parse_args()
-    trees = fetch(args.scratch)
-    if args.heads:
-        trees.update({p.name: p for p in sorted((args.scratch / "heads").iterdir()) if p.is_dir()})
+    trees = {} if args.no_wheels else fetch(args.scratch)
+    for flag, folder in ((args.heads, "heads"), (args.new, "new")):
+        if flag:
+            trees.update({f"{folder}/{p.name}": p for p in sorted((args.scratch / folder).iterdir()) if p.is_dir()})
     root = args.scratch
     rows = review(trees, root, args.all)
     verdicts = json.loads(VERDICTS.read_text(encoding="utf-8")) if VERDICTS.exists() else {}
     write_report(rows, args.scratch / "findings.md", verdicts)
     (args.scratch / "findings.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
     print(f"{len(rows)} findings in {', '.join(trees)}; report: {args.scratch / 'findings.md'}")
+    for group in sorted({row["suite"].split("/", 1)[0] if "/" in row["suite"] else "wheels" for row in rows}):
+        mine = [r for r in rows if (r["suite"].split("/", 1)[0] if "/" in r["suite"] else "wheels") == group]
+        print(f"--- {group} ({len({r['suite'] for r in mine})} suites)")
+        print_precision(mine, verdicts)
+        print_recall(mine, verdicts, group)
+    return 0
+
+
+def print_recall(rows: list[dict], verdicts: dict[str, str], group: str) -> None:
+    """Places judged true (by any earlier run, e.g. PDL301 when it was opt-in) that are still reported."""
+    reported = {row["key"] for row in rows}
+    for code in sorted({k.rsplit(":", 1)[1] for k in verdicts if k.startswith(group + "/")}):
+        true = [k for k, v in verdicts.items() if v == "true" and k.startswith(group + "/") and k.endswith(":" + code)]
+        lost = sorted(set(true) - reported)
+        if lost:
+            print(f"{code}: {len(true) - len(lost)} of {len(true)} places judged true still reported; "
+                  f"no longer: {', '.join(lost)}")
+
+
+def print_precision(rows: list[dict], verdicts: dict[str, str]) -> None:
     total = Counter()
     for code, counts in sorted(precision(rows, verdicts).items()):
         total.update(counts)
         judged = counts["true"] + counts["false"] + counts["arguable"]
-        share = f"{100 * counts['true'] / judged:.0f} %" if judged else "-"
+        share = f"{100 * counts['true'] / judged:.1f} %" if judged else "-"
         print(f"{code}: {sum(counts.values())} findings, {dict(counts)}, strictly true {share}")
     judged = total["true"] + total["false"] + total["arguable"]
-    print(f"overall: {dict(total)}, strictly true {100 * total['true'] / judged:.0f} %" if judged else "no verdicts")
-    return 0
+    print(f"overall: {dict(total)}, strictly true {100 * total['true'] / judged:.1f} %" if judged else "no verdicts")
 
 
 if __name__ == "__main__":

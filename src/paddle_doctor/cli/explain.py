@@ -13,7 +13,7 @@ from ..render.causes import render_cause_text, render_list_text
 
 @click.command("explain")
 @click.argument("cause_id", required=False)
-@click.option("--list", "list_all", is_flag=True, help="List every cause id with its title.")
+@click.option("--list", "list_all", is_flag=True, help="List every cause id with its title, then every lint rule (PDLxxx).")
 @click.option("--rules", "list_rules", is_flag=True,
               help="List diagnose's reasoning rules (the `code` of a verdict) with what each decides.")
 def command(cause_id: str | None, list_all: bool, list_rules: bool) -> None:
@@ -26,7 +26,9 @@ def command(cause_id: str | None, list_all: bool, list_rules: bool) -> None:
         click.echo(render_rules_list_text(RULES), nl=False)
         return
     if list_all or not cause_id:
-        click.echo(render_list_text(), nl=False)
+        from ..lint.docs import rules_list_text
+
+        click.echo(render_list_text() + rules_list_text(), nl=False)
         return
     if cause_id.upper().startswith("PDL"):
         _explain_rule(cause_id)

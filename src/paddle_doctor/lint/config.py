@@ -6,13 +6,21 @@ the configured ``select``; ``--ignore`` adds to the configured ``ignore``.
 
     [tool.paddle-doctor.lint]
     select = ["ALL"]          # default
+    extend-select = ["PDL405"]  # added to select (an opt-in rule, say)
     ignore = ["PDL404"]
     exclude = ["build/*", "third_party/*"]   # fnmatch patterns on the path relative to the project root
     max-file-size-mb = 2      # larger files are not parsed (a PDL900 finding)
+
+    [tool.paddle-doctor.lint.per-file-ignores]
+    "tests/*" = ["PDL303"]    # codes or prefixes ignored in the files a pattern matches
+
+A value of the wrong type, a size that is not a finite positive number, an unknown key, or a file
+TOML cannot read (too deep, not UTF-8) is a :class:`ConfigError`: one line, exit 2.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,7 +37,8 @@ DEFAULT_EXCLUDE = (".git", ".venv", "venv", "__pycache__", ".tox", ".eggs", "nod
 # ast.parse keeps ~140 bytes per source byte (a 5 MB file: 710 MB, most of its time): 2 MB bounds a
 # file at ~300 MB and a few seconds. Larger sources are generated code; they are reported (PDL900).
 DEFAULT_MAX_MB = 2
-KEYS = frozenset({"select", "ignore", "exclude", "max-file-size-mb"})
+KEYS = frozenset({"select", "extend-select", "ignore", "exclude", "max-file-size-mb", "per-file-ignores"})
+MAX_MB = 1024  # a larger limit is a typo (ast needs ~140 bytes of memory per source byte)
 
 
 class ConfigError(ValueError):
@@ -39,19 +48,29 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class LintConfig:
     select: tuple[str, ...] = ("ALL",)
+    extend_select: tuple[str, ...] = ()  # added to select, the configured one or the command line's
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (fnmatch pattern, codes or prefixes)
     max_file_size: int = DEFAULT_MAX_MB * 1024 * 1024
     source: str | None = None  # the pyproject.toml it came from
     root: str | None = None  # the folder holding it: ``exclude`` patterns are relative to it
     _enabled: frozenset[str] = field(default=frozenset(), compare=False)
 
     def enabled(self) -> frozenset[str]:
-        return self._enabled or resolve(self.select, self.ignore)
+        return self._enabled or resolve((*self.select, *self.extend_select), self.ignore)
 
-    def with_cli(self, select: tuple[str, ...] | None, ignore: tuple[str, ...]) -> LintConfig:
-        merged = replace(self, select=tuple(select) if select else self.select, ignore=(*self.ignore, *ignore))
-        return replace(merged, _enabled=resolve(merged.select, merged.ignore))
+    def with_cli(self, select: tuple[str, ...] | None, ignore: tuple[str, ...],
+                 extend_select: tuple[str, ...] = ()) -> LintConfig:
+        merged = replace(self, select=tuple(select) if select else self.select, ignore=(*self.ignore, *ignore),
+                         extend_select=(*self.extend_select, *extend_select))
+        return replace(merged, _enabled=resolve((*merged.select, *merged.extend_select), merged.ignore))
+
+    def ignored_in(self, relative: str) -> tuple[str, ...]:
+        """The codes or prefixes ``per-file-ignores`` drops in the file at ``relative`` (to the root)."""
+        name = relative.rsplit("/", 1)[-1]
+        return tuple(code for pattern, codes in self.per_file_ignores
+                     if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(name, pattern) for code in codes)
 
 
 def resolve(select: tuple[str, ...], ignore: tuple[str, ...]) -> frozenset[str]:
@@ -79,7 +98,7 @@ def as_codes(value, key: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return tuple(part.strip() for part in value.split(",") if part.strip())
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"[tool.paddle-doctor.lint] {key}: expected a string or a list of strings, got {value!r}")
+        raise ConfigError(f"[tool.paddle-doctor.lint] {key}: expected a string or a list of strings, got {_short(value)}")
     return tuple(value)
 
 
@@ -112,18 +131,52 @@ def load_config(start: Path) -> LintConfig:
         table = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
-    section = table.get("tool", {}).get("paddle-doctor", {}).get("lint", {})
+    except RecursionError:
+        raise ConfigError(f"{path}: cannot read: nested too deeply") from None
+    section = _table(_table(_table(table, "tool", path), "paddle-doctor", path), "lint", path)
     unknown = set(section) - KEYS
     if unknown:
         raise ConfigError(f"{path}: unknown key(s) in [tool.paddle-doctor.lint]: {', '.join(sorted(unknown))}")
-    try:
-        config = LintConfig(
-            select=as_codes(section.get("select", ("ALL",)), "select"),
-            ignore=as_codes(section.get("ignore", ()), "ignore"),
-            exclude=as_codes(section.get("exclude", ()), "exclude"),
-            max_file_size=int(float(section.get("max-file-size-mb", DEFAULT_MAX_MB)) * 1024 * 1024),
-            source=str(path), root=str(path.parent))
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"{path}: [tool.paddle-doctor.lint]: {exc}") from None
-    resolve(config.select, config.ignore)
+    config = LintConfig(
+        select=as_codes(section.get("select", ("ALL",)), "select"),
+        extend_select=as_codes(section.get("extend-select", ()), "extend-select"),
+        ignore=as_codes(section.get("ignore", ()), "ignore"),
+        exclude=as_codes(section.get("exclude", ()), "exclude"),
+        per_file_ignores=_per_file_ignores(section.get("per-file-ignores", {}), path),
+        max_file_size=_size(section.get("max-file-size-mb", DEFAULT_MAX_MB), path),
+        source=str(path), root=str(path.parent))
+    resolve((*config.select, *config.extend_select), config.ignore)
+    for _, codes in config.per_file_ignores:
+        resolve(("ALL",), codes)  # unknown codes are refused here too
     return config
+
+
+def _table(table: dict, key: str, path: Path) -> dict:
+    """``table[key]`` when it is a table (missing: empty); anything else is a one-line error."""
+    value = table.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: `{key}` must be a table ([{key}]), got {type(value).__name__}")
+    return value
+
+
+def _size(value, path: Path) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_MB:
+        raise ConfigError(f"{path}: [tool.paddle-doctor.lint] max-file-size-mb: expected a number of MB above 0 "
+                          f"and at most {MAX_MB}, got {_short(value)}")
+    return int(value * 1024 * 1024)
+
+
+def _per_file_ignores(value, path: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: [tool.paddle-doctor.lint] per-file-ignores: expected a table of "
+                          f"pattern = [codes], got {_short(value)}")
+    return tuple((pattern, as_codes(codes, f"per-file-ignores.{pattern}")) for pattern, codes in value.items())
+
+
+def _short(value) -> str:
+    """A value for a one-line message (a 50 000-deep array is not printed whole)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"a deeply nested {type(value).__name__}"
+    return text if len(text) <= 60 else text[:57] + "..."

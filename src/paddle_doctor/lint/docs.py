@@ -17,12 +17,28 @@ _POLICY = _codes.__doc__.split("Each rule names")[0].split("\n\n", 1)[1]
 
 USAGE = """\
 ```
-paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore CODES]
-                           [--fix] [--unsafe-fixes] [--no-cache] [--color auto|always|never]
+paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|junit] [-o FILE]
+                   [--select CODES] [--extend-select CODES] [--ignore CODES] [--statistics]
+                   [--fix] [--unsafe-fixes] [--diff] [--show-fixes] [--exit-zero]
+                   [--stdin-filename NAME] [--no-cache] [--color auto|always|never]
 ```
 
-- **Exit codes** (ruff's): 0 no findings, 1 findings, 2 usage error (unknown path or code, bad
-  configuration) or an internal error in a rule (reported on stderr; the other rules still run).
+- **PATH**: files or folders; none means `.`; `-` reads one file from stdin, named by
+  `--stdin-filename` (its configuration and `per-file-ignores` apply as if it were there).
+- **Exit codes** (ruff's): 0 no findings (or `--exit-zero`), 1 findings (with `--diff`: fixes to
+  apply), 2 usage error (unknown path or code, bad configuration) or an internal error in a rule
+  (reported on stderr; the other rules still run).
+- **Report**: `-o FILE` writes it to a file; `--statistics` prints one line per rule
+  (`count<TAB>code<TAB>name`) instead of the findings; `--diff` prints what `--fix` (and
+  `--unsafe-fixes`) would change as a unified diff and changes nothing; `--show-fixes` lists the
+  fixes applied (with `--fix`) or available.
+- **Concise**: `path:line:col: CODE message`, one line per finding, nothing else.
+- **GitHub** (`--format github`): one workflow command per finding,
+  `::error title=paddle-doctor (CODE),file=F,line=L,col=C,endLine=..,endColumn=..::F:L:C: CODE message`
+  (`warning`/`notice` by severity), with `%`, CR, LF (and `:`/`,` in properties) escaped.
+- **GitLab Code Quality** (`--format gitlab`): a JSON array of `{description, check_name,
+  fingerprint, severity, location: {path, lines: {begin, end}}}`, paths relative to the current folder.
+- **JUnit** (`--format junit`): one `testsuite` per file, one failing `testcase` per finding.
 - **Text**: `path:line:col: CODE [*] message` (columns are 1-based characters), then
   `Found N issues.` and how many `--fix` can repair; `[*]` marks a fix that the given options apply.
 - **JSON**: a list; each entry has `code`, `name`, `cause` (a catalog id for
@@ -39,10 +55,17 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
   ```toml
   [tool.paddle-doctor.lint]
   select = ["ALL"]
+  extend-select = ["PDL405"]      # added to select (also to a --select of the command line)
   ignore = ["PDL404"]
   exclude = ["third_party/*"]     # fnmatch patterns, relative to this file's folder (also names)
   max-file-size-mb = 2            # larger files are not parsed: a PDL900 finding
+
+  [tool.paddle-doctor.lint.per-file-ignores]
+  "tests/*" = ["PDL303"]          # codes or prefixes ignored in the files a pattern matches
   ```
+  A value of the wrong type (`tool = "x"`, `lint = [1]`), a size that is not a finite number of
+  MB in (0, 1024], an unknown key or a file TOML cannot read (nested too deeply) is one line on
+  stderr and exit 2.
 - **Suppression**: `# noqa` (all codes) or `# noqa: PDL101, PDL3` (codes or prefixes) on the first
   or last line of the finding; `# paddle-doctor: noqa` (optionally `: CODES`) in a comment on a
   line of its own for the whole file. Only real comments count (a `# noqa` in a string or a
@@ -53,8 +76,8 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
   sampler pad with repeated samples; PDL303 wraps a one-line save in a rank-0 test) and need
   `--unsafe-fixes`. A file is rewritten only if it still parses afterwards.
 - **What is read**: the files named, and `*.py` under folders (not `.git`, `.venv`, `venv`,
-  `build`, `dist`, `node_modules`, hidden folders). A file that never mentions `paddle` is not
-  parsed (nothing could match); one that cannot be decoded (PEP 263 cookies and BOMs are honoured)
+  `build`, `dist`, `node_modules`, hidden folders). A file that never mentions `paddle` is only
+  parsed (no rule could match it, but a syntax error is PDL900); one that cannot be decoded (PEP 263 cookies and BOMs are honoured)
   or parsed (syntax error, NUL bytes), is over the size limit, or is not a regular file (a FIFO
   named `*.py` is never opened for a blocking read) is a **PDL900** finding in every format, so
   the run exits 1 and never says `All checks passed!` about a file it did not read. PDL900 runs
@@ -63,10 +86,15 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
 - **Cache** (ruff's): results of each file are kept in `.paddle_doctor_cache/` beside the
   `pyproject.toml` (or in the current folder), keyed by the file's bytes, its path, the selection
   and the linter's own code; an unchanged file is not parsed again. The folder holds a
-  `.gitignore` of `*`. `--no-cache` neither reads nor writes it; `--fix` never uses it.
+  `.gitignore` of `*`. `--no-cache` neither reads nor writes it; `--fix` never uses it. The cache
+  cannot change a result: each record carries an HMAC-SHA256 (under a random per-user key,
+  `hmac.key`, mode 0600) over its key and its bytes, checked before it is parsed; a record that
+  fails anything is ignored and the file checked afresh. The folders are 0700 and the records 0600;
+  a cache folder or key file that another user could write is not used at all (one warning).
 - **Whole program**: a finding that depends on another file of the run is decided once every
   file is read: PDL402 is dropped when every caller of the function, in any file, runs a
-  collective on what it gets back; PDL303 follows a call to a helper (`save(...)`) that writes
+  collective on what it gets back, and follows a metric object (fed with `update(...)` in the loop
+  or by a helper) whose class, in any file, grows its own counters and never syncs them; PDL303 follows a call to a helper (`save(...)`) that writes
   with `paddle.save`/`paddle.jit.save` on every rank (the helper may be in another file).
 - **pre-commit**: add to `.pre-commit-config.yaml`:
 
@@ -93,17 +121,29 @@ paddle-doctor lint PATH... [--format text|json|sarif] [--select CODES] [--ignore
 DEFAULT_SET = """\
 A rule is on by default when it reports a distributed-run bug and its findings on real suites are
 at least 90 % true (hand review: `bench/lint_review.py`, figures in `bench/RESULTS.md`). An
-*opt-in* rule (like ruff's preview rules) runs only when named: `--select PDL301` or a prefix more
-specific than `PDL` (`--select PDL3`); `ALL` does not turn it on.
+*opt-in* rule (like ruff's preview rules) would run only when named (`--select PDLxxx` or a
+prefix more specific than `PDL`); `ALL` would not turn it on. Since issue 32 every rule is on.
 
-- **Opt-in: PDL301** (unchecked `set_state_dict`). Its findings are checkpoint hygiene, not a
-  distributed bug: on PaddleSeg, PaddleDetection, PaddleClas and PaddleNLP (PyPI wheels) 20 of 20
-  were arguable or false (loads of weights the same code saved, pretrained backbones), 0 strictly
-  true; on the suites' GitHub heads it was 58 of 70 findings.
-- **Opt-in: PDL405** (padded duplicates scored after an all_gather): new, and no finding on the
-  suites yet to measure it by (PaddleSeg's own `val.py` cuts the padding and is not reported).
-- **On: every other rule.** On the suites' GitHub heads the default set reports 12 findings, all
-  true (10 PDL303 every-rank saves through PaddleVideo's `save` helper, 1 PDL402, 1 PDL900). PDL103 was narrowed (a handler that computes the collective's result
+- **On: PDL301** (a checkpoint loaded with `set_state_dict` whose missing/unexpected keys are
+  ignored) reports only a load whose mismatch matters: the model is then evaluated, exported or used
+  for inference in a function that does not train it, training resumes from it, it is called with
+  `strict=False`, or the receiver is a `fleet.distributed_model()` wrapper. Pretrained backbones
+  loaded in a constructor, warm starts in a training function, dicts trimmed before the load
+  (`del sd["fc.weight"]`) and functions that compare keys are silent. On the five suites' GitHub
+  heads it reports 35 findings, all true: every place judged true when it reported every
+  unchecked load (57 findings, 21 of them pretrained or fine-tune warm starts); on three
+  suites never reviewed before (PaddleSpeech, PaddleRec, PaddleGAN heads) 60 of 60 are true
+  (`bench/lint_review.py --heads --new`, figures in `bench/results/32-lint.md`; the default set's
+  first look at those three was 86 % strictly true, 97 % after fixing the PDL101/PDL102/PDL303
+  false alarms it showed).
+- **On: PDL405** (padded duplicates scored: per-batch results all_gathered, or per-rank counts
+  all_reduced, over a padding `DistributedBatchSampler`, never compared with `len(dataset)`): no
+  finding on the eight suites' heads above (so no false alarm there either); it is on because the
+  bug it reports (up to world_size - 1 samples counted twice) is real whenever `len(dataset)` is not
+  a multiple of the world size, and its golden fixtures pair each form with a look-alike.
+- **On: every other rule.** On the suites' GitHub heads the default set reports 47 findings, all
+  true (35 PDL301, 10 PDL303 every-rank saves through PaddleVideo's `save` helper, 1 PDL402, 1
+  PDL900). PDL103 was narrowed (a handler that computes the collective's result
   locally is a single-process fallback whose error is the same on every rank: ppdet's gfl/simota
   heads); PDL401 and PDL403 were narrowed for the false alarms the review found.
 - **PDL900** (a file that could not be checked) always runs unless ignored by name: a run must not
@@ -120,6 +160,13 @@ def rule_text(rule: Rule) -> str:
             f"Wrong\n{textwrap.indent(rule.wrong, '    ')}\n\nRight\n{textwrap.indent(rule.right, '    ')}\n"
             f"\nSuppress with `# noqa: {rule.code}` on the line, or `ignore = [\"{rule.code}\"]` in "
             "[tool.paddle-doctor.lint].\n")
+
+
+def rules_list_text() -> str:
+    """``explain --list``'s lint part: one line per rule, ``code  name  (default|opt-in)``."""
+    width = max(len(r.name) for r in ALL_RULES)
+    return "\nLint rules (paddle-doctor explain PDLxxx):\n" + "".join(
+        f"{r.code}  {r.name.ljust(width)}  {'on' if r.default else 'opt-in'}\n" for r in ALL_RULES)
 
 
 def render_markdown() -> str:

@@ -20,9 +20,9 @@ from . import noqa
 from .codes import UNCHECKED
 from .config import LintConfig
 from .context import FileContext
-from .files import NotChecked, cache_key, cache_load, cache_store, discover, read_regular
+from .files import NotChecked, cache_key, cache_load, cache_secret, cache_store, discover, read_regular
 from .fixes import applicable, apply_edits
-from .index import Summary, resolve, summarize
+from .index import Summary, plain_metric_classes, resolve, summarize
 from .rules import BY_CODE, FAMILIES
 
 PARALLEL_MIN_FILES = 48  # below this, starting worker processes costs more than it saves
@@ -39,6 +39,8 @@ class FileResult:
     summary: Summary = field(default_factory=Summary)  # this file's whole-program facts
     fixed: int = 0
     parsed: bool = False
+    fixed_codes: list[str] = field(default_factory=list)  # the findings a fix removed (--show-fixes)
+    diff: tuple[str, str] | None = None  # (before, after) when fixing in DIFF mode
 
 
 @dataclass
@@ -50,34 +52,73 @@ class LintResult:
     parsed: int  # files that passed the prefilter and were parsed
     fixed: int = 0
     warnings: list[str] = field(default_factory=list)  # "path:line: invalid noqa ..."
+    fixes: list[tuple[str, str]] = field(default_factory=list)  # (path, code) of each finding fixed
+    diffs: list[tuple[str, str, str]] = field(default_factory=list)  # (path, before, after) in DIFF mode
 
 
-def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool = False,
+DIFF = "diff"  # ``fix=DIFF``: compute the fixes, write nothing (``--diff``)
+
+
+def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool | str = False,
                unsafe_fixes: bool = False, jobs: int | None = None, cache_dir: str | None = None) -> LintResult:
     """Lint files and folders. With ``cache_dir``, unchanged files are read back from the cache
     (never with ``fix``)."""
     config = config or LintConfig()
     files = discover(paths, config.exclude, config.root)
     enabled = config.enabled()
-    cache = None if fix else cache_dir
-    args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache) for path in files]
+    cache, secret, cache_warning = None if fix else cache_dir, None, None
+    if cache is not None:
+        secret, cache_warning = cache_secret(cache)
+        cache = cache if secret is not None else None
+    args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache, secret) for path in files]
+    # the cache is read here first: a warm run never starts worker processes for files it has
+    cached = [_cached(path, enabled, config.max_file_size, cache, secret) for path in files] if cache else \
+        [None] * len(files)
+    todo = [a for a, hit in zip(args, cached) if hit is None]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
-    if workers > 1 and len(files) >= PARALLEL_MIN_FILES:
+    if workers > 1 and len(todo) >= PARALLEL_MIN_FILES:
         from concurrent.futures import ProcessPoolExecutor  # ~20 ms to import: only for 48 files or more
 
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_worker, args, chunksize=16))  # FileResults pickle (Facts does)
+            fresh = iter(list(pool.map(_worker, todo, chunksize=16)))  # FileResults pickle (Facts does)
     else:
-        results = [lint_file(*a) for a in args]
+        fresh = iter([lint_file(*a) for a in todo])
+    results = [hit if hit is not None else next(fresh) for hit in cached]
     package = Summary()
     for r in results:
         package.merge(r.summary)
-    findings = resolve([f for r in results for f in r.findings], package)
+    findings = _per_file_ignored(resolve([f for r in results for f in r.findings], package), config)
     findings.sort(key=lambda f: (f.location.path or "", f.location.line or 0, f.location.column or 0, f.code))
     return LintResult(findings=findings, skipped=[f"{r.path}: {r.skipped}" for r in results if r.skipped],
                       errors=[f"{r.path}: {r.error}" for r in results if r.error], files=len(results),
                       parsed=sum(r.parsed for r in results), fixed=sum(r.fixed for r in results),
-                      warnings=[w for r in results for w in r.warnings])
+                      warnings=[w for r in results for w in r.warnings] + ([cache_warning] if cache_warning else []),
+                      fixes=[(r.path, c) for r in results for c in r.fixed_codes],
+                      diffs=[(r.path, *r.diff) for r in results if r.diff])
+
+
+def lint_source(text: str, path: str, config: LintConfig | None = None) -> LintResult:
+    """Lint one file's text under the name ``path`` (``lint - --stdin-filename PATH``): the
+    configuration's selection and per-file-ignores apply as if the file were at ``path``."""
+    config = config or LintConfig()
+    warnings: list[str] = []
+    findings, skipped, error, parsed = lint_text(text, path, config.enabled(), warnings)
+    return LintResult(findings=_per_file_ignored(findings, config), skipped=[f"{path}: {skipped}"] if skipped else [],
+                      errors=[f"{path}: {error}"] if error else [], files=1, parsed=int(parsed),
+                      warnings=[f"{path}:{w}" for w in warnings])
+
+
+def _per_file_ignored(findings: list[Finding], config: LintConfig) -> list[Finding]:
+    """Drop what ``per-file-ignores`` ignores (patterns on the path relative to the project root)."""
+    if not config.per_file_ignores:
+        return findings
+    root = os.path.abspath(config.root or ".")
+    kept = []
+    for f in findings:
+        relative = os.path.relpath(os.path.abspath(f.location.path or ""), root).replace(os.sep, "/")
+        if not any(f.code.startswith(code.upper()) for code in config.ignored_in(relative)):
+            kept.append(f)
+    return kept
 
 
 def _worker(args) -> FileResult:
@@ -90,30 +131,51 @@ def _record(result: FileResult) -> tuple:
             result.fixed, result.parsed, result.summary.to_tuple())
 
 
-def _from_record(data: tuple) -> FileResult:
-    path, findings, skipped, error, warnings, fixed, parsed, summary = data
-    return FileResult(path, [Finding.from_dict(f) for f in findings], skipped=skipped, error=error,
-                      warnings=warnings, fixed=fixed, parsed=parsed, summary=Summary.from_tuple(summary))
+def _from_record(data, path: str) -> FileResult | None:
+    """The FileResult of an authenticated record; None (check afresh) if anything in it is off."""
+    try:
+        rpath, findings, skipped, error, warnings, fixed, parsed, summary = data
+        result = FileResult(rpath, [Finding.from_dict(f) for f in findings], skipped=skipped, error=error,
+                            warnings=list(warnings), fixed=int(fixed), parsed=bool(parsed),
+                            summary=Summary.from_tuple(summary))
+    except Exception:  # any doubt about a record costs one fresh check, never a result
+        return None
+    return result if rpath == path and error is None and all(isinstance(w, str) for w in warnings) else None
 
 
 def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = False,
-              unsafe_fixes: bool = False, cache_dir: str | None = None) -> FileResult:
+              unsafe_fixes: bool = False, cache_dir: str | None = None, secret: bytes | None = None) -> FileResult:
     try:
         data = read_regular(path, max_size)
     except NotChecked as exc:
         return _not_checked(FileResult(path), str(exc), enabled)
-    if not any(marker in data for marker in _MARKERS):
-        return FileResult(path)  # never mentions paddle: nothing any rule could report (cheaper than the cache)
-    if cache_dir is None or fix:
-        return _lint_bytes(path, data, enabled, fix, unsafe_fixes)
+    if cache_dir is None or secret is None or fix:
+        return _lint_data(path, data, enabled, fix, unsafe_fixes)
     key = cache_key(path, data, enabled)
-    cached = cache_load(cache_dir, key)
-    if cached is not None:
-        return _from_record(tuple(cached))
-    result = _lint_bytes(path, data, enabled, fix, unsafe_fixes)
+    cached = cache_load(cache_dir, key, secret)
+    result = _from_record(cached, path) if cached is not None else None
+    if result is not None:
+        return result
+    result = _lint_data(path, data, enabled, fix, unsafe_fixes)
     if result.error is None:  # a rule bug is reported again on the next run, not remembered
-        cache_store(cache_dir, key, _record(result))
+        cache_store(cache_dir, key, _record(result), secret)
     return result
+
+
+def _cached(path: str, enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes) -> FileResult | None:
+    """The authenticated cached result for the file as it is now, or None (lint it)."""
+    try:
+        data = read_regular(path, max_size)
+    except NotChecked:
+        return None  # reported by lint_file
+    record = cache_load(cache_dir, cache_key(path, data, enabled), secret)
+    return _from_record(record, path) if record is not None else None
+
+
+def _lint_data(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
+    if not any(marker in data for marker in _MARKERS):
+        return _syntax_only(path, data, enabled)  # never mentions paddle: no rule could report, but PDL900 can
+    return _lint_bytes(path, data, enabled, fix, unsafe_fixes)
 
 
 def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
@@ -126,7 +188,29 @@ def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsa
                                                                              result.summary)
     result.warnings = [f"{path}:{w}" for w in warnings]
     if fix and result.findings:
-        _fix(result, text, enabled, unsafe_fixes)
+        _fix(result, text, enabled, unsafe_fixes, fix)
+    return result
+
+
+def _syntax_only(path: str, data: bytes, enabled: frozenset[str]) -> FileResult:
+    """A file no rule could report on is still parsed: one that Python cannot read is PDL900."""
+    result = FileResult(path)
+    if UNCHECKED not in enabled and "PDL402" not in enabled:
+        return result
+    text, why = decode(data)
+    if text is None:
+        return _not_checked(result, why, enabled)
+    try:
+        tree = ast.parse(text, filename=path)
+        if b"update" in data:
+            result.summary.metrics = plain_metric_classes(tree)
+    except SyntaxError as exc:
+        why = f"syntax error at line {exc.lineno}: {exc.msg}"
+        result.skipped = f"not checked: {why}"
+        result.findings = [unchecked(path, why, exc.lineno or 1, exc.offset or 1)] if UNCHECKED in enabled else []
+    except (ValueError, RecursionError, MemoryError) as exc:
+        why = f"cannot parse: {_parse_error(exc)}"
+        result.skipped, result.findings = f"not checked: {why}", [unchecked(path, why)] if UNCHECKED in enabled else []
     return result
 
 
@@ -206,8 +290,10 @@ def _dedup(findings: list[Finding]) -> list[Finding]:
     return out
 
 
-def _fix(result: FileResult, text: str, enabled: frozenset[str], unsafe: bool) -> None:
-    edits = [e for f in result.findings if applicable(f, unsafe) for e in f.edits]
+def _fix(result: FileResult, text: str, enabled: frozenset[str], unsafe: bool, mode: bool | str) -> None:
+    """Apply the fixes in place, or with ``mode == "diff"`` keep (old, new) text and write nothing."""
+    fixing = [f for f in result.findings if applicable(f, unsafe)]
+    edits = [e for f in fixing for e in f.edits]
     if not edits:
         return
     fixed = apply_edits(text, edits)
@@ -215,7 +301,11 @@ def _fix(result: FileResult, text: str, enabled: frozenset[str], unsafe: bool) -
         result.error = "a fix would leave the file unparsable; the file was not changed"
         return
     new_text, count = fixed
-    with open(result.path, "w", encoding="utf-8", newline="") as handle:
-        handle.write(new_text)
+    result.fixed_codes = [f.code for f in fixing]
+    if mode == DIFF:
+        result.diff = (text, new_text)
+    else:
+        with open(result.path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(new_text)
     result.findings, result.skipped, result.error, result.parsed = lint_text(new_text, result.path, enabled)
     result.fixed = count

@@ -13,6 +13,7 @@ import contextlib
 import fnmatch
 import functools
 import hashlib
+import hmac
 import json
 import os
 import stat
@@ -105,9 +106,17 @@ def _kind(mode: int) -> str:
 
 
 # Results cache, as ruff's: a file whose bytes, path, selection and linter code are unchanged is
-# not parsed again. One small JSON file per key under CACHE_DIR; written atomically; any error
-# reading or writing it only costs the cache.
+# not parsed again. One small file per key under CACHE_DIR, written atomically (0600, in folders
+# 0700). The cache must not be able to change a result (issue 28 §7): the key is computable from
+# readable data, so each record carries an HMAC-SHA256, under a per-user secret (KEY_FILE, 0600,
+# made on first use), over the cache key and the record bytes, checked before anything is parsed.
+# A record that fails anything (MAC, size, JSON, shape), a key file or a folder that another user
+# could have written (not ours, group/world-writable, a symlink): the file is checked afresh.
 CACHE_DIR = ".paddle_doctor_cache"
+KEY_FILE = "hmac.key"
+_KEY_BYTES = 32
+_MAX_RECORD = 4 * 1024 * 1024  # a record of one file's findings is a few KB
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def cache_key(path: str, data: bytes, enabled: frozenset[str]) -> str:
@@ -125,26 +134,87 @@ def _code_stamp() -> str:
     return "\n".join(parts)
 
 
-def cache_load(cache_dir: str, key: str):
+def _private(info: os.stat_result) -> bool:
+    """Owned by this user and writable by no one else."""
+    return info.st_uid == os.getuid() and not info.st_mode & 0o022 if hasattr(os, "getuid") else True
+
+
+def cache_secret(cache_dir: str) -> tuple[bytes | None, str | None]:
+    """(the per-user HMAC key, None), made on first use; or (None, why the cache is not used)."""
     try:
-        with open(os.path.join(cache_dir, key[:2], key + ".json"), encoding="utf-8") as handle:
-            return json.load(handle)
-    except (OSError, ValueError):
+        if not os.path.lexists(cache_dir):
+            os.makedirs(cache_dir, mode=0o700, exist_ok=True)
+            with open(os.path.join(cache_dir, ".gitignore"), "w", encoding="utf-8") as handle:
+                handle.write("# written by paddle-doctor lint\n*\n")  # as ruff's cache: never committed
+        info = os.lstat(cache_dir)
+        if not stat.S_ISDIR(info.st_mode) or not _private(info):
+            return None, f"{cache_dir} is not a folder of this user's that only it can write: results cache not used"
+        return _read_or_make_key(os.path.join(cache_dir, KEY_FILE)), None
+    except (OSError, ValueError) as exc:
+        return None, f"results cache not used: {exc}"
+
+
+def _read_or_make_key(path: str) -> bytes:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    except FileExistsError:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or not _private(info) or info.st_mode & 0o077:
+                raise ValueError(f"{path} is readable or writable by another user")
+            key = os.read(fd, _KEY_BYTES + 1)
+        finally:
+            os.close(fd)
+        if len(key) != _KEY_BYTES:
+            raise ValueError(f"{path} is not a key of ours")
+        return key
+    key = os.urandom(_KEY_BYTES)
+    try:
+        os.write(fd, key)
+    finally:
+        os.close(fd)
+    return key
+
+
+def _mac(secret: bytes, key: str, payload: bytes) -> str:
+    return hmac.new(secret, key.encode() + b"\0" + payload, hashlib.sha256).hexdigest()
+
+
+def cache_load(cache_dir: str, key: str, secret: bytes):
+    """The record stored under ``key``, or None: missing, unauthenticated or malformed."""
+    try:
+        fd = os.open(os.path.join(cache_dir, key[:2], key + ".rec"), os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_RECORD:
+            return None
+        blob = os.read(fd, _MAX_RECORD + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    mac, _, payload = blob.partition(b"\n")
+    if not hmac.compare_digest(mac, _mac(secret, key, payload).encode()):
+        return None  # planted, truncated or written under another key: check the file afresh
+    try:
+        return json.loads(payload)
+    except (ValueError, RecursionError):
         return None
 
 
-def cache_store(cache_dir: str, key: str, record) -> None:
+def cache_store(cache_dir: str, key: str, record, secret: bytes) -> None:
     folder = os.path.join(cache_dir, key[:2])
+    tmp = os.path.join(folder, f".{key}.{os.getpid()}.tmp")
     try:
-        if not os.path.isdir(cache_dir):
-            os.makedirs(cache_dir, exist_ok=True)
-            with open(os.path.join(cache_dir, ".gitignore"), "w", encoding="utf-8") as handle:
-                handle.write("# written by paddle-doctor lint\n*\n")  # as ruff's cache: never committed
-        os.makedirs(folder, exist_ok=True)
-        tmp = os.path.join(folder, f".{key}.{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(record, handle)
-        os.replace(tmp, os.path.join(folder, key + ".json"))
+        payload = json.dumps(record, separators=(",", ":")).encode()
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(_mac(secret, key, payload).encode() + b"\n" + payload)
+        os.replace(tmp, os.path.join(folder, key + ".rec"))
     except (OSError, TypeError, ValueError):
-        with contextlib.suppress(OSError, NameError):  # NameError: it failed before naming the file
+        with contextlib.suppress(OSError):
             os.unlink(tmp)  # a record that could not be written leaves no half file behind

@@ -12,9 +12,9 @@ a family whose codes are all deselected is not run). This order is the docs' and
 from __future__ import annotations
 
 from ..codes import LINTER_RULES, Rule
-from . import checkpoints, collectives, dataloader, device, eval_mode, evaluation
+from . import checkpoints, collectives, dataloader, device, eval_mode, evaluation, loads
 
-_MODULES = (collectives, dataloader, checkpoints, evaluation, eval_mode, device)
+_MODULES = (collectives, dataloader, loads, checkpoints, evaluation, eval_mode, device)
 
 FAMILIES = tuple((tuple(rule.code for rule in module.RULES), module) for module in _MODULES)
 RULES: tuple[Rule, ...] = tuple(sorted((rule for module in _MODULES for rule in module.RULES),

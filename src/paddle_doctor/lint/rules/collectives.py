@@ -7,7 +7,7 @@ import ast
 from ...catalog.ids import CauseId
 from ...findings import Severity
 from ..codes import Rule
-from ..context import FileContext, ancestors, walk_scope
+from ..context import FileContext, ancestors, parent, walk_scope
 from ..names import last_name
 from ..semantics import (collective_name, collectives_in, has_group, rank_exit_before, rank_guard,
                          reached_collective, scope_calls, scope_of)
@@ -19,10 +19,14 @@ PDL101 = Rule(
     "A collective is called inside a branch that depends on the rank: the other ranks never join it and hang.",
     fix='Call the collective on every rank, outside the branch; keep only the printing or saving under the rank test.',
     wrong="""\
+import paddle.distributed as dist
+
 if dist.get_rank() == 0:
     dist.all_reduce(total)      # ranks != 0 never call it
     print(total.item())""",
     right="""\
+import paddle.distributed as dist
+
 dist.all_reduce(total)          # every rank
 if dist.get_rank() == 0:
     print(total.item())""",
@@ -34,11 +38,15 @@ PDL102 = Rule(
     "A collective follows a rank-dependent return/break/continue: the ranks that left never join it.",
     fix='Run the collective before the rank-dependent exit, or make every rank take the same exit.',
     wrong="""\
+import paddle.distributed as dist
+
 for batch in loader:
     if rank != 0:
         continue
     dist.barrier()              # only rank 0 gets here""",
     right="""\
+import paddle.distributed as dist
+
 for batch in loader:
     dist.barrier()
     if rank != 0:
@@ -51,11 +59,15 @@ PDL103 = Rule(
     "A try/except around a collective swallows the error: this rank goes on while the others are one collective ahead or behind.",
     fix="Let the collective's error propagate (or exit the process) so every rank stops together.",
     wrong="""\
+import paddle.distributed as dist
+
 try:
     dist.all_reduce(loss)
 except Exception:
     pass                        # this rank continues out of step""",
     right="""\
+import paddle.distributed as dist
+
 dist.all_reduce(loss)           # let it fail on every rank""",
     check=CHECK,
 )
@@ -65,11 +77,17 @@ PDL104 = Rule(
     "A per-batch all_gather runs over a loader that is not a DistributedBatchSampler: the last batches differ across ranks.",
     fix='Shard with DistributedBatchSampler (same batch count and shapes), pad to a common shape, or use all_gather_object; paddle_doctor.evaluate() syncs once per evaluation.',
     wrong="""\
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
 loader = DataLoader(shard, batch_size=32)
 for x, y in loader:
     preds = []
     dist.all_gather(preds, model(x))   # shapes differ on the last batch""",
     right="""\
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
 sampler = DistributedBatchSampler(dataset, batch_size=32)
 loader = DataLoader(dataset, batch_sampler=sampler)
 for x, y in loader:
@@ -107,6 +125,8 @@ def _check_rank_branch(ctx: FileContext, call: ast.Call, name: str) -> bool:
     other = other if isinstance(other, list) else [other]
     if name.split(" ")[0] in collectives_in(ctx, other):
         return False  # every branch runs the same collective
+    if in_body and _leaves(guard.body) and _joined_later(ctx, call, guard, name.split(" ")[0]):
+        return False  # `if rank != 0: barrier(); continue` ... `barrier()`: the ranks that stay join it later
     mine = _polarity(guard.test)
     if any(other_test == (mine[0], not mine[1]) for other_test in _guards_of(ctx, scope_of(call)).get(
             name.split(" ")[0], ())):
@@ -116,6 +136,16 @@ def _check_rank_branch(ctx: FileContext, call: ast.Call, name: str) -> bool:
                "the other ranks never join it and the job hangs",
                why=f"rank-dependent branch on line {guard.lineno}")
     return True
+
+
+def _leaves(body: list) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Continue, ast.Break, ast.Return, ast.Raise))
+
+
+def _joined_later(ctx: FileContext, call: ast.Call, guard: ast.AST, name: str) -> bool:
+    """The same collective is made again after the branch, by the ranks that did not leave."""
+    return any(other.lineno > guard.end_lineno and (reached_collective(ctx, other) or "").split(" ")[0] == name
+               for other in scope_calls(ctx, scope_of(call)))
 
 
 def _polarity(test: ast.AST) -> tuple[str, bool]:
@@ -148,6 +178,9 @@ def _check_rank_exit(ctx: FileContext, call: ast.Call, name: str) -> None:
     exit_node = rank_exit_before(ctx, call)
     if exit_node is None:
         return
+    branch = parent(exit_node)
+    if isinstance(branch, ast.If) and name.split(" ")[0] in collectives_in(ctx, branch.body):
+        return  # the leaving ranks made their half of this collective before they left
     word = type(exit_node).__name__.lower()
     ctx.report(PDL102, call,
                f"`{name}` follows a rank-dependent `{word}` on line {exit_node.lineno}; "

@@ -16,10 +16,14 @@ PDL201 = Rule(
     "A DataLoader with num_workers > 0 is reached at module level without an `if __name__ == \"__main__\":` guard.",
     fix='Move the loader and the loop into main() and call it under `if __name__ == "__main__":`.',
     wrong="""\
+from paddle.io import DataLoader
+
 loader = DataLoader(ds, batch_size=32, num_workers=4)
 for batch in loader:
     ...""",
     right="""\
+from paddle.io import DataLoader
+
 def main():
     loader = DataLoader(ds, batch_size=32, num_workers=4)
     for batch in loader:

@@ -16,6 +16,7 @@ PDL501 = Rule(
     "CUDA_VISIBLE_DEVICES or FLAGS_selected_gpus is set in os.environ after `import paddle`: Paddle has already read it.",
     fix="Set it before `import paddle` (first lines of the script) or in the launch command's environment.",
     wrong="""\
+import os
 import paddle
 os.environ["CUDA_VISIBLE_DEVICES"] = "0\"""",
     right="""\

@@ -19,16 +19,28 @@ PDL403 = Rule(
     "An evaluation loop runs the model outside paddle.no_grad(): every batch keeps its autograd graph and memory.",
     fix='Run the loop under `with paddle.no_grad():` or decorate the function with `@paddle.no_grad()`.',
     wrong="""\
+import paddle
+
+
 def evaluate(model, loader):
     model.eval()
     for x, y in loader:
-        out = model(x)""",
+        out = model(x)
+
+
+evaluate(build_model(), val_loader)  # the caller is in this file: nothing else sets it""",
     right="""\
+import paddle
+
+
 @paddle.no_grad()
 def evaluate(model, loader):
     model.eval()
     for x, y in loader:
-        out = model(x)""",
+        out = model(x)
+
+
+evaluate(build_model(), val_loader)  # the caller is in this file: nothing else sets it""",
     severity=Severity.WARNING,
     check=CHECK,
 )
@@ -38,16 +50,28 @@ PDL404 = Rule(
     "An evaluation loop runs the model without model.eval(): dropout and batch norm stay in training mode.",
     fix='Call `model.eval()` before the loop (and `model.train()` after, if training continues).',
     wrong="""\
+import paddle
+
+
 @paddle.no_grad()
 def evaluate(model, loader):
     for x, y in loader:
-        out = model(x)""",
+        out = model(x)
+
+
+evaluate(build_model(), val_loader)  # the caller is in this file: nothing else sets it""",
     right="""\
+import paddle
+
+
 @paddle.no_grad()
 def evaluate(model, loader):
     model.eval()
     for x, y in loader:
-        out = model(x)""",
+        out = model(x)
+
+
+evaluate(build_model(), val_loader)  # the caller is in this file: nothing else sets it""",
     severity=Severity.WARNING,
     check=CHECK,
 )

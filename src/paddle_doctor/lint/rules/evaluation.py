@@ -11,6 +11,7 @@ from ..codes import Rule
 from ..context import FUNCS, FileContext, walk_scope
 from ..index import pending
 from ..names import dotted, last_name
+from . import accumulators
 from ..semantics import (callers, collective_name, collectives_in, contains_rank, enclosing_function, is_eval_name,
                          is_under, scope_calls, scope_of)
 
@@ -21,8 +22,12 @@ PDL401 = Rule(
     "An evaluation DistributedBatchSampler has drop_last=True: real samples are silently left out of the metric.",
     fix='Use drop_last=False and count each sample once (paddle_doctor.evaluate() is exact).',
     wrong="""\
+from paddle.io import DistributedBatchSampler
+
 eval_sampler = DistributedBatchSampler(eval_ds, batch_size=32, drop_last=True)""",
     right="""\
+from paddle.io import DistributedBatchSampler
+
 eval_sampler = DistributedBatchSampler(eval_ds, batch_size=32, drop_last=False)
 # the padding repeats up to world_size - 1 samples: count by sample id,
 # or use paddle_doctor.evaluate(), which is exact""",
@@ -35,12 +40,21 @@ PDL402 = Rule(
     "An evaluation over a DistributedBatchSampler accumulates its metric per rank and reports it with no all_reduce/all_gather.",
     fix="all_reduce the metric's sufficient statistics (sums and counts) before reporting, or use paddle_doctor.evaluate().",
     wrong="""\
-sampler = DistributedBatchSampler(eval_ds, batch_size=32)
-for x, y in DataLoader(eval_ds, batch_sampler=sampler):
-    correct += (model(x).argmax(1) == y).sum().item()
-if dist.get_rank() == 0:
-    print(correct / len(eval_ds))   # rank 0's shard only""",
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
+
+def evaluate(model, eval_ds):
+    sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+    correct = 0
+    for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+        correct += (model(x).argmax(1) == y).sum().item()
+    if dist.get_rank() == 0:
+        print(correct / len(eval_ds))   # rank 0's shard only""",
     right="""\
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
 stats = paddle.to_tensor([correct, seen])
 dist.all_reduce(stats)
 if dist.get_rank() == 0:
@@ -53,23 +67,32 @@ PDL405 = Rule(
     "Per-sample results of an evaluation DistributedBatchSampler (drop_last=False) are all_gathered and scored without removing the padding: up to world_size - 1 samples count twice.",
     fix="Keep the first len(dataset) gathered results (the sampler pads by repeating the first samples), or use paddle_doctor.evaluate(), which is exact.",
     wrong="""\
-sampler = DistributedBatchSampler(eval_ds, batch_size=32)
-preds = []
-for x, y in DataLoader(eval_ds, batch_sampler=sampler):
-    out = []
-    dist.all_gather(out, model(x))
-    preds.extend(out)
-score = metric(preds)                # the padded duplicates are scored too""",
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
+
+def evaluate(model, eval_ds, metric):
+    sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+    preds = []
+    for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+        out = []
+        dist.all_gather(out, model(x))
+        preds.extend(out)
+    return metric(preds)                # the padded duplicates are scored too""",
     right="""\
-sampler = DistributedBatchSampler(eval_ds, batch_size=32)
-preds = []
-for x, y in DataLoader(eval_ds, batch_sampler=sampler):
-    out = []
-    dist.all_gather(out, model(x))
-    preds.extend(out)
-score = metric(preds[:len(eval_ds)])  # drop the padding""",
+import paddle.distributed as dist
+from paddle.io import DataLoader, DistributedBatchSampler
+
+
+def evaluate(model, eval_ds, metric):
+    sampler = DistributedBatchSampler(eval_ds, batch_size=32)
+    preds = []
+    for x, y in DataLoader(eval_ds, batch_sampler=sampler):
+        out = []
+        dist.all_gather(out, model(x))
+        preds.extend(out)
+    return metric(preds[:len(eval_ds)])  # drop the padding""",
     severity=Severity.WARNING,
-    default=False,  # new in issue 18: no finding on the suites yet to measure its precision
     check=CHECK,
 )
 
@@ -194,8 +217,9 @@ def _check_rank_local_metric(ctx: FileContext, scope: ast.AST) -> None:
     """PDL402: a metric summed over this rank's shard and reported without a collective."""
     if not _is_eval_scope(ctx, scope) or collectives_in(ctx, scope.body) or _syncs_elsewhere(ctx, scope):
         return
-    for loop in (n for n in walk_scope(scope.body) if isinstance(n, (ast.For, ast.AsyncFor))):
-        accumulated = _accumulated(loop)
+    for loop in (n for n in walk_scope(scope.body) if isinstance(n, (ast.For, ast.AsyncFor))
+                 and scope_of(n) is scope):  # a module's loops, not those of its functions
+        accumulated, foreign = accumulators.accumulated(ctx, scope, loop)
         if not accumulated:
             continue
         report = _reported_after(ctx, scope, loop, accumulated)
@@ -203,6 +227,8 @@ def _check_rank_local_metric(ctx: FileContext, scope: ast.AST) -> None:
             continue  # the per-rank sums themselves, handed to the caller to reduce
         facts = pending("unless_caller_reduces", scope.name) if isinstance(report, ast.Return) and isinstance(
             scope, FUNCS) else None  # dropped if every caller in the package runs a collective
+        if facts is None and foreign:
+            facts = pending("if_metric_class", foreign)  # kept if that class (another module) stays per rank
         if report is not None:
             names = ", ".join(sorted(accumulated))
             ctx.report(PDL402, report,
@@ -224,12 +250,43 @@ def _check_padded_gather(ctx: FileContext, scope: ast.AST) -> None:
     gathers = sorted((c for c in scope_calls(ctx, scope) if last_name(c.func) in ("all_gather", "all_gather_object")
                and collective_name(ctx, c) and any(is_under(c, loop) for loop in _loops_in(scope))),
                      key=lambda c: (c.lineno, c.col_offset))
+    if not gathers and not _trims(scope):
+        _check_padded_sum(ctx, scope)
     if gathers and not _trims(scope):
         ctx.report(PDL405, gathers[0],
                    "per-batch results are all_gathered over a DistributedBatchSampler that pads with repeated "
                    "samples (drop_last=False), and nothing cuts them back to len(dataset): the padded "
                    "duplicates are scored too", why="all_gather in the loop; no slice and no len() of the dataset",
                    confidence="medium")
+
+
+def _check_padded_sum(ctx: FileContext, scope: ast.AST) -> None:
+    """PDL405, summed: per-rank counts (``correct += ...``, ``total += len(y)``) all_reduced over a
+    padding sampler count its repeated samples on two ranks (``total`` ends above len(dataset))."""
+    for loop in (n for n in _loops_in(scope) if isinstance(n, (ast.For, ast.AsyncFor)) and scope_of(n) is scope):
+        summed = {n for n in accumulators.accumulated(ctx, scope, loop)[0] if not n.startswith("self.")} or None
+        reduce = summed and next((c for c in scope_calls(ctx, scope) if last_name(c.func) == "all_reduce"
+                                  and collective_name(ctx, c) and c.lineno > loop.lineno
+                                  and _built_from(scope, c.args[0] if c.args else None, summed)), None)
+        if reduce:
+            ctx.report(PDL405, reduce,
+                       f"`{', '.join(sorted(summed))}` summed over a DistributedBatchSampler that pads with repeated "
+                       "samples (drop_last=False) and all_reduced: up to world_size - 1 samples are counted twice, "
+                       "and nothing compares the total with len(dataset)",
+                       why="an all_reduce of per-rank sums; no slice and no len() of the dataset", confidence="medium")
+            return
+
+
+def _built_from(scope: ast.AST, value: ast.AST | None, names: set[str]) -> bool:
+    """``value`` mentions an accumulated name, directly or through one assignment in the scope."""
+    if value is None:
+        return False
+    if _uses(value, names):
+        return True
+    wanted = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    return any(isinstance(node, ast.Assign) and _uses(node.value, names)
+               and any(isinstance(t, ast.Name) and t.id in wanted for t in node.targets)
+               for node in walk_scope(scope.body))
 
 
 def _loops_in(scope: ast.AST):
@@ -261,18 +318,6 @@ def _syncs_elsewhere(ctx: FileContext, scope: ast.AST) -> bool:
     """A call to a helper whose name says it syncs (``sync_metrics``, ``gather_all``): trust it."""
     return any(any(w in (last_name(c.func) or "").lower() for w in ("reduce", "gather", "sync"))
                for c in scope_calls(ctx, scope))
-
-
-def _accumulated(loop: ast.For) -> set[str]:
-    names = set()
-    for node in walk_scope(loop.body):
-        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and dotted(node.target):
-            names.add(dotted(node.target))  # `correct += ...` and `self.correct += ...` (a metric on self)
-        elif isinstance(node, ast.Call) and last_name(node.func) == "update" and isinstance(node.func, ast.Attribute):
-            owner = dotted(node.func.value)
-            if owner and ("metric" in owner.lower() or "acc" in owner.lower()):
-                names.add(owner)
-    return names
 
 
 def _reported_after(ctx: FileContext, scope: ast.AST, loop: ast.For, names: set[str]) -> ast.AST | None:
