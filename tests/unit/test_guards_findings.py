@@ -116,8 +116,11 @@ def test_a_victim_s_exception_names_the_culprit_before_it_tells_the_peers(rank0,
         def mesh(self):
             return None
 
-        def fatal_line(self, finding, path):
-            return f"[paddle-doctor] watchdog on rank 0: {finding.message}. Ending this rank"
+        def fatal_line(self, finding, path, ending="Ending this rank"):
+            return f"[paddle-doctor] watchdog on rank 0: {finding.message}. {ending}"
+
+        def channel_stats(self):
+            return None
 
         def emit(self, line):
             calls.append(("emit", STATE.fired, line))

@@ -71,3 +71,26 @@ def host_key() -> str:
         return f"{boot}|{os.readlink('/proc/self/ns/pid')}"
     except OSError:
         return ""
+
+
+def rank_runs_here(rank: int, env=None) -> bool:
+    """Whether a process of this job (same ``PADDLE_TRAINER_ENDPOINTS``) with rank ``rank`` runs on
+    this host, by its environment in /proc: the evidence that a peer never heard from is alive (it
+    may just not have left ``init_parallel_env`` yet) or, when there is none, that it is gone.
+    Only this user's processes can be read, which is all a job's ranks are."""
+    env = os.environ if env is None else env
+    want = {b"PADDLE_TRAINER_ID=" + str(rank).encode(),
+            b"PADDLE_TRAINER_ENDPOINTS=" + env.get("PADDLE_TRAINER_ENDPOINTS", "").encode()}
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return True  # no /proc: no evidence either way, so no death
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                items = set(f.read(1 << 20).split(b"\0"))
+        except OSError:
+            continue
+        if want <= items and (read_stat(pid) or ("Z",))[0] not in ("Z", "X"):
+            return True
+    return False

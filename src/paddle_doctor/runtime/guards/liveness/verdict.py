@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from paddle_doctor.contract import FAULT_PREFIX, GUARD_KINDS, RECORD_PREFIX
 from paddle_doctor.findings import Confidence, Finding
-from paddle_doctor.runtime.guards import collcheck, heartbeat
+from paddle_doctor.runtime.guards import collcheck, heartbeat, procinfo
 from paddle_doctor.runtime.guards.guardfinding import guard_finding, merged
 from paddle_doctor.runtime.guards.guardstate import STATE, State
 from paddle_doctor.runtime.guards.trace import describe
@@ -171,18 +171,24 @@ def _silent(peer: heartbeat.Peer, w: Watch, started: float):
     recorded = _peer_record(peer.rank)
     if recorded is not None:  # it ended before we listened (we joined late): its record says why
         yield from recorded
-    elif ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD:
+    elif ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD and _gone_from_host(peer):
         yield "dead", guard_finding(
-            "dead", [peer.rank], f"rank {peer.rank} was never heard from in {waited:.1f} s and nothing listens on "
-            f"its heartbeat port: it died before its first heartbeat (e.g. SIGKILL from the OOM killer) or "
-            f"never reached a guarded region", confidence=Confidence.MEDIUM,
-            why="no heartbeat ever arrived, and the kernel refuses datagrams to its port")
-    elif waited >= deadline:
+            "dead", [peer.rank], f"rank {peer.rank} was never heard from, nothing listens on its heartbeat port, and no "
+            f"process of this job has its rank on this host: it died before its first heartbeat (e.g. SIGKILL from the OOM killer)",
+            confidence=Confidence.MEDIUM, why="no process with its rank in /proc, and the kernel refuses datagrams "
+            "to its heartbeat port")
+    elif waited >= deadline:  # silence before a first beat is no death: ranks start at different times
         yield "stuck", guard_finding(
             "missing", [peer.rank], f"rank {peer.rank} has not been heard from in {waited:.1f} s (no heartbeat "
             f"since this rank started watching): it froze or died before its first heartbeat, or never reached "
             f"a guarded region{w.hint}", confidence=Confidence.MEDIUM,
             why="every other rank beats; this one never did within the deadline")
+
+
+def _gone_from_host(peer: heartbeat.Peer) -> bool:
+    """Evidence of death for a peer never heard from: it is on this host and no process of the job
+    has its rank. Silence alone is none (a rank may still be in ``init_parallel_env``)."""
+    return peer.same_host and not procinfo.rank_runs_here(peer.rank)
 
 
 def _peer_record(rank: int):
