@@ -159,7 +159,8 @@ class Mesh:
         msg = self.payload("e", end)
         for _ in range(END_REPEAT):
             self._send_all(msg)  # sealed each time: a repeat is not a replay
-        self._stop_sidecar()  # this rank ends on purpose: no "gone" from its sidecar after its word
+        self._stop_sidecar()
+        self.stats.flush(force=True)  # the drop counters, readable after the job  # this rank ends on purpose: no "gone" from its sidecar after its word
 
     def local_peers(self) -> list[Peer]:
         return [p for p in self.peers.values() if not p.remote]
@@ -247,14 +248,11 @@ class Mesh:
     def _receive(self, data: bytes, src: tuple[str, int]) -> None:
         """Authenticated (``seal``), then checked (``schema``), then used; anything else is dropped
         and counted."""
-        opened = self.opener.open(data, src)
+        opened = self.opener.open(data, src, self._acceptable)
         if opened is None:
             return
         sid, msg = opened
-        role, ident = schema.sender(sid) or ("?", -1)
-        if not schema.valid(sid, msg) or not _findings_ok(msg) or (role == "w" and ident != self.node):
-            self.stats.drop("invalid", src)
-            return
+        role, ident = schema.sender(sid)
         now = time.monotonic()
         if role == "w":
             link.from_watcher(self, msg, now)
@@ -278,6 +276,10 @@ class Mesh:
         if msg.get("k") == "e" and peer.end is None:
             peer.end = msg.get("end") or {}
             peer.end_seen = now
+
+    def _acceptable(self, sid: str, msg: dict) -> bool:
+        """Its shape, its finding, and a watcher's word only from this node's watcher."""
+        return schema.valid(sid, msg) and _findings_ok(msg) and (sid[0] != "w" or sid == f"w{self.node}")
 
     def _receive_sidecar(self, peer: Peer, msg: dict, now: float) -> None:
         """What the kernel says of the peer's process, from its sidecar."""

@@ -41,6 +41,7 @@ MAC_BYTES = 32
 MAX_DATAGRAM = 32 * 1024  # an "end" message with its finding and history is under 8 KiB
 KEY_BYTES = 32
 MAX_SENDERS = 4096  # sequences kept (a job has one per rank, sidecar and watcher)
+FUTURE_NS = 3600 * 10**9  # a sequence (time_ns) further ahead of this host's clock than this is refused
 KEY_FILE_PREFIX = ".paddle_doctor_key."
 STATS_PREFIX = "paddle_doctor_channel."  # + "<who>.json" in the log dir: the drop counters
 DROP_REASONS = ("oversized", "unauthenticated", "bad_mac", "malformed", "foreign_run", "replayed", "invalid")
@@ -154,8 +155,9 @@ class Opener:
         self.key, self.run_id, self.stats = key, run_id, stats
         self._last: dict[str, int] = {}
 
-    def open(self, data: bytes, src=None) -> tuple[str, dict] | None:
-        """(sender id, message), or None (dropped and counted)."""
+    def open(self, data: bytes, src=None, check=None) -> tuple[str, dict] | None:
+        """(sender id, message), or None (dropped and counted). ``check(sid, msg)``: the message's
+        own shape (``schema.valid``); a message that fails it moves no sequence on."""
         reason = self._authentic(data)
         if reason:
             return self._drop(reason, src)
@@ -171,7 +173,9 @@ class Opener:
         sid, seq = body["sid"], body["q"]
         if seq <= self._last.get(sid, -1):
             return self._drop("replayed", src)
-        if sid not in self._last and len(self._last) >= MAX_SENDERS:
+        if seq > time.time_ns() + FUTURE_NS or sid not in self._last and len(self._last) >= MAX_SENDERS:
+            return self._drop("invalid", src)
+        if check is not None and not check(sid, body["m"]):
             return self._drop("invalid", src)
         self._last[sid] = seq
         self.stats.accepted += 1

@@ -239,13 +239,10 @@ class Udp:
                 self.stats.drop("invalid", src)
 
     def _receive(self, watcher: NodeWatcher, data: bytes, src) -> None:
-        opened = self.opener.open(data, src)
+        opened = self.opener.open(data, src, _acceptable)
         if opened is None:
             return
         sid, msg = opened
-        if not schema.valid(sid, msg) or sid[0] == "w" and "t" not in msg:
-            self.stats.drop("invalid", src)
-            return
         if sid[0] == "w":
             watcher.detector.receive(msg)
         elif msg.get("k") != "p":
@@ -262,6 +259,11 @@ class Udp:
             except OSError:
                 pass
         watcher.from_rank(msg)
+
+
+def _acceptable(sid: str, msg: dict) -> bool:
+    """From a watcher only its SWIM messages; from ranks and sidecars their beats, ends, probes."""
+    return schema.valid(sid, msg) and (sid[0] != "w" or "t" in msg)
 
 
 def main(cfg: dict) -> None:
