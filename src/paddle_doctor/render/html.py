@@ -62,7 +62,8 @@ def verdict_text(d: Diagnosis) -> str:
         return ("the run failed, but no root cause was found in the given logs" if d.verdict == "failure"
                 else "no failure found in the given logs")
     where = f"rank {rc.ranks[0]}" if rc.ranks else "the job"
-    return f"{where} failed first: {rc.message} [{rc.cause}, {rc.confidence.value} confidence]"
+    lead = rc.message if rc.message.startswith(("rank ", "ranks ")) else f"{where} failed first: {rc.message}"
+    return f"{lead} [{rc.cause}, {rc.confidence.value} confidence]"
 
 
 def _verdict(d: Diagnosis) -> str:

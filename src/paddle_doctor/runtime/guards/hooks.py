@@ -66,7 +66,10 @@ def on_exception(etype, exc, tb) -> None:
         STATE.fired = True
         return
     if own is None:
-        blamed, trouble = _safely(watchdog.peer_finding, VICTIM_WAIT_S if VICTIM_RE.search(str(exc)) else 0.0)
+        victim = bool(VICTIM_RE.search(str(exc)))
+        blamed, trouble = _safely(watchdog.peer_finding, VICTIM_WAIT_S if victim else 0.0)
+        if not victim and blamed is not None and blamed.code == "failed":
+            blamed = None  # a peer that also raised: each error is its own, neither rank is the other's victim
     finding = own or blamed
     path = _record.write_record("exception", exc_info=(etype, exc, tb), finding=finding,
                                 peers=watchdog.peer_report(watchdog.mesh()), channel=watchdog.channel_stats())
