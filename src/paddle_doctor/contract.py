@@ -51,6 +51,14 @@ def fault_name(label: str) -> str:
     return f"{FAULT_PREFIX}{label}.dump"
 
 
+CHANNEL_PREFIX = "paddle_doctor_channel."  # + "<rank>.json" / "w<node>.json": the liveness channel's drops
+
+
+def channel_name(label: str) -> str:
+    """Where a rank (or node watcher ``w<node>``) counts the datagrams its channel dropped."""
+    return f"{CHANNEL_PREFIX}{label}.json"
+
+
 @dataclass(frozen=True)
 class GuardKind:
     """What a runtime guard reports (a Finding's ``code``), declared as a rule of the shared protocol

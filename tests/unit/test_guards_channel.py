@@ -229,8 +229,11 @@ def test_the_key_is_in_no_argv_and_no_environment(tmp_path, monkeypatch):
     finally:
         m.send_end({"ok": True})
         m.stop()
+    assert not (tmp_path / "paddle_doctor_channel.0.json").exists()  # nothing dropped: no file
+    m.stats.drop("bad_mac", SRC)
+    m.stats.flush(force=True)
     counters = json.loads((tmp_path / "paddle_doctor_channel.0.json").read_text())
-    assert counters["dropped_total"] == 0 and key.hex() not in json.dumps(counters)
+    assert counters["dropped_total"] == 1 and key.hex() not in json.dumps(counters)
 
 
 def test_a_key_file_is_made_once_owner_only_and_read_by_every_rank(tmp_path):

@@ -22,6 +22,8 @@ several nodes (``liveness/nodes.py``) it also beats to its node's watcher (``liv
 which watches the other nodes SWIM-style and passes their verdicts, "end" messages and collective
 fingerprints on (``liveness/link.py``): the datagrams a rank sends and reads do not grow with W.
 
+Every datagram is sealed with the job's key and opened before it is used (``liveness/seal.py``,
+``schema.py``): what fails is dropped and counted, and this thread cannot die of it.
 Nothing here imports paddle.
 """
 
@@ -37,7 +39,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from paddle_doctor.contract import BEAT_LOSS_ENV
+from paddle_doctor.contract import BEAT_LOSS_ENV, channel_name
 from paddle_doctor.findings import Finding
 from paddle_doctor.runtime.guards import procinfo
 from paddle_doctor.runtime.guards.guardstate import STATE
@@ -77,7 +79,7 @@ class Mesh:
         self.on_tick = on_tick
         self.key = key or seal.new_key()
         self.run_id = keys.channel_id() if run_id is None else run_id
-        stats_path = None if stats_dir is None else str(stats_dir / f"{seal.STATS_PREFIX}{me.label}.json")
+        stats_path = None if stats_dir is None else str(stats_dir / channel_name(me.label))
         self.stats = seal.Stats(f"rank {me.label}", stats_path)
         self.sealer = seal.Sealer(self.key, self.run_id, f"r{me.rank}")
         self.opener = seal.Opener(self.key, self.run_id, self.stats)

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paddle_doctor.contract import GUARD_KINDS, KEY_FILE_ENV, WATCHDOG_EXIT_CODE
+from paddle_doctor.contract import CHANNEL_PREFIX, GUARD_KINDS, KEY_FILE_ENV, WATCHDOG_EXIT_CODE
 from paddle_doctor.process import tree
 from paddle_doctor.runtime.launch.launchenv import ABORT_MARKER, RunPlan, empty_dumps, shell_code, stale_files
 
@@ -125,8 +125,8 @@ def wait_forwarding_sigterm(proc: subprocess.Popen) -> int:
 
 def supervise(plan: RunPlan) -> Outcome:
     """Run ``plan.cmd`` to its end under ``plan.env``; raises StartError if it cannot start."""
-    for path in stale_files(plan.log_dir):
-        path.unlink(missing_ok=True)
+    for path in stale_files(plan.log_dir) + sorted(plan.log_dir.glob(f"{CHANNEL_PREFIX}*.json")):
+        path.unlink(missing_ok=True)  # an earlier run's (its channel counters too)
     start = time.monotonic()
     with channel_key() as key_file:
         try:

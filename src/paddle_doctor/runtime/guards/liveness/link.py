@@ -20,7 +20,7 @@ import subprocess
 
 from paddle_doctor.runtime.guards.guardstate import STATE
 from paddle_doctor.runtime.guards.liveness import sidecar
-from paddle_doctor.runtime.guards.liveness.seal import STATS_PREFIX
+from paddle_doctor.contract import channel_name
 
 FP_HISTORY = 16  # fingerprints kept per peer, by (group, seq)
 WATCHER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "watcher.py")
@@ -32,7 +32,7 @@ def start_watcher(mesh, loss: float) -> subprocess.Popen | None:
     layout = mesh.layout
     stop_s = STATE.stop_after()
     here = "127.0.0.1" if mesh.host in ("0.0.0.0", "") else mesh.host
-    stats = mesh.stats.path and os.path.join(os.path.dirname(mesh.stats.path), f"{STATS_PREFIX}w{mesh.node}.json")
+    stats = mesh.stats.path and os.path.join(os.path.dirname(mesh.stats.path), channel_name(f"w{mesh.node}"))
     cfg = {"rid": mesh.run_id, "node": mesh.node, "node_of": list(layout.node_of),
            "watchers": [list(a) for a in layout.watcher_addrs], "leader": mesh.me.rank,
            "ranks": {str(mesh.me.rank): [here, mesh.port]}, "loss": loss, "stats": stats,

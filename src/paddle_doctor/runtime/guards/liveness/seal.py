@@ -43,7 +43,6 @@ KEY_BYTES = 32
 MAX_SENDERS = 4096  # sequences kept (a job has one per rank, sidecar and watcher)
 FUTURE_NS = 3600 * 10**9  # a sequence (time_ns) further ahead of this host's clock than this is refused
 KEY_FILE_PREFIX = ".paddle_doctor_key."
-STATS_PREFIX = "paddle_doctor_channel."  # + "<who>.json" in the log dir: the drop counters
 DROP_REASONS = ("oversized", "unauthenticated", "bad_mac", "malformed", "foreign_run", "replayed", "invalid")
 
 
@@ -120,9 +119,12 @@ class Stats:
                 "dropped_total": self.total_dropped(), "loop_errors": self.loop_errors, "first_drop": self.first}
 
     def flush(self, force: bool = False, every: float = 1.0) -> None:
-        """Write the counters (atomically) when they changed, at most once per ``every`` s."""
+        """Write the counters (atomically) when they changed, at most once per ``every`` s; only
+        once something was dropped or went wrong (a healthy run leaves no file)."""
         now = time.monotonic()
-        if self.path is None or not (force or (self._dirty and now - self._written >= every)):
+        if self.path is None or not (self.total_dropped() or self.loop_errors):
+            return
+        if not (force or (self._dirty and now - self._written >= every)):
             return
         self._dirty, self._written = False, now
         tmp = f"{self.path}.{os.getpid()}.tmp"
