@@ -34,6 +34,7 @@ def attacked_launch(tmp_path: Path, mode: str):
     thread.start()
     try:
         master, endpoints, key_file = _wait_up(tmp_path / "log")
+        time.sleep(1.0)  # the ranks have heard each other (replays are judged against what was heard)
         key = Path(key_file).read_text().strip() if key_file != "-" else None  # run removes it at the end
         with_key = ["--key-file", key_file] if key else []
         attack = subprocess.run([sys.executable, str(HERE / "attack.py"), "--master", master, "--endpoints", endpoints,

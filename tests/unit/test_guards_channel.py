@@ -158,13 +158,20 @@ def test_a_replayed_datagram_is_dropped(mesh):
     older = _sealed_with_seq(mesh, {"v": 1, "r": 1, "k": "e", "end": {"ok": False}}, seq=1)  # sealed long ago
     mesh._receive(older, SRC)  # noqa: SLF001
     assert mesh.stats.accepted == 1 and mesh.stats.drops["replayed"] == 2 and mesh.peers[1].end is None
+    mesh._receive(_sealed_with_seq(mesh, {"v": 1, "r": 1, "k": "e", "end": {"ok": False}}, seq=1, sid="r9"), SRC)  # noqa: SLF001
+    assert mesh.stats.drops["replayed"] == 3  # sealed long ago: stale even from a sender never heard
 
 
-def _sealed_with_seq(m, msg, seq):
+def test_a_first_datagram_sealed_long_ago_is_stale(mesh):
+    mesh._receive(_sealed_with_seq(mesh, {"v": 1, "r": 1, "k": "e", "end": {"ok": False}}, seq=1), SRC)  # noqa: SLF001
+    assert mesh.stats.drops["replayed"] == 1 and mesh.peers[1].end is None and judged_healthy(mesh)
+
+
+def _sealed_with_seq(m, msg, seq, sid="r1"):
     import hashlib
     import hmac
 
-    body = json.dumps({"rid": m.run_id, "sid": "r1", "q": seq, "m": msg}).encode()
+    body = json.dumps({"rid": m.run_id, "sid": sid, "q": seq, "m": msg}).encode()
     return seal.MAGIC + hmac.new(m.key, seal.MAGIC + body, hashlib.sha256).digest() + body
 
 

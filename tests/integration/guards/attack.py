@@ -10,7 +10,7 @@ field shapes (invalid), a nested body that no parser should recurse into (malfor
 another run (foreign_run) and datagrams sealed long ago (replayed). Target ``i`` of ``--endpoints``
 is rank ``i``; messages claim to come from another rank. Prints what it sent per expected drop
 reason (JSON with ``--json``). Standard library and the channel's own ``seal.py`` only, so that it
-runs from a network namespace of its own too (the multi-host harness).
+runs from a network namespace of its own too (the multi-host harness), with the project's python.
 """
 
 from __future__ import annotations
@@ -24,13 +24,9 @@ import socket
 import sys
 import zlib
 from collections import Counter
-from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[3] / "src"
-sys.path.insert(0, str(SRC))
-
-try:
-    from paddle_doctor.runtime.guards.liveness import keys, seal  # noqa: E402
+try:  # with the project's python (.venv/bin/python), from any network namespace
+    from paddle_doctor.runtime.guards.liveness import keys, seal
 except ImportError:  # a tree from before the sealed channel (to show what these datagrams did there)
     keys = seal = None
 

@@ -8,7 +8,8 @@ where ``body`` is ``{"rid": run id, "sid": sender, "q": sequence, "m": message}`
 receiver, in this order and before any parsing of the body: drops a datagram over
 ``MAX_DATAGRAM`` bytes, one without the magic, one whose MAC is wrong (``hmac.compare_digest``);
 then parses, and drops a body of the wrong shape, of another run, or whose sequence is not above
-the last one it accepted from that sender (a replay, or a stale datagram). A sender's sequence is
+the last one it accepted from that sender (a replay), or more than an hour from the receiver's
+clock (a stale datagram, even as the first one heard from its sender). A sender's sequence is
 ``time.time_ns()`` or one more than its last, so a restarted sender (same id, same host) goes on
 above its predecessor. Every drop is counted by reason (``Stats``), never raised.
 
@@ -41,7 +42,7 @@ MAC_BYTES = 32
 MAX_DATAGRAM = 32 * 1024  # an "end" message with its finding and history is under 8 KiB
 KEY_BYTES = 32
 MAX_SENDERS = 4096  # sequences kept (a job has one per rank, sidecar and watcher)
-FUTURE_NS = 3600 * 10**9  # a sequence (time_ns) further ahead of this host's clock than this is refused
+WINDOW_NS = 3600 * 10**9  # a sequence (a time_ns) further than this from this host's clock, either way, is refused
 KEY_FILE_PREFIX = ".paddle_doctor_key."
 DROP_REASONS = ("oversized", "unauthenticated", "bad_mac", "malformed", "foreign_run", "replayed", "invalid")
 
@@ -173,9 +174,10 @@ class Opener:
         if body.get("rid") != self.run_id:
             return self._drop("foreign_run", src)
         sid, seq = body["sid"], body["q"]
-        if seq <= self._last.get(sid, -1):
+        now = time.time_ns()
+        if seq <= self._last.get(sid, -1) or seq < now - WINDOW_NS:  # sent before, or long ago (first contact too)
             return self._drop("replayed", src)
-        if seq > time.time_ns() + FUTURE_NS or sid not in self._last and len(self._last) >= MAX_SENDERS:
+        if seq > now + WINDOW_NS or sid not in self._last and len(self._last) >= MAX_SENDERS:
             return self._drop("invalid", src)
         if check is not None and not check(sid, body["m"]):
             return self._drop("invalid", src)
