@@ -272,3 +272,23 @@ def _until(cond, timeout=5.0):
     while not cond():
         assert time.monotonic() < deadline, "condition not met in time"
         time.sleep(0.02)
+
+
+def test_an_error_in_the_heartbeat_loop_is_counted_said_once_and_the_loop_goes_on(capfd, tmp_path):
+    """A bug of ours (here: the judgement raises every turn) never stops the heartbeat thread."""
+    turns = []
+
+    def broken(_mesh):
+        turns.append(1)
+        raise KeyError("a bug in a judgement")
+
+    key = seal.new_key()
+    m = heartbeat.Mesh(me(0), [("127.0.0.1", 0)] * 2, broken, tick=0.05, key=key, stats_dir=tmp_path).start()
+    try:
+        _until(lambda: len(turns) >= 5)
+        assert m._thread.is_alive() and m.stats.loop_errors >= 5  # noqa: SLF001
+    finally:
+        m.stop()
+    err = capfd.readouterr().err
+    assert err.count("liveness channel of rank 0: an error in its heartbeat loop (KeyError") == 1
+    assert json.loads((tmp_path / "paddle_doctor_channel.0.json").read_text())["loop_errors"] >= 1

@@ -83,7 +83,6 @@ class Mesh:
         self.stats = seal.Stats(f"rank {me.label}", stats_path)
         self.sealer = seal.Sealer(self.key, self.run_id, f"r{me.rank}")
         self.opener = seal.Opener(self.key, self.run_id, self.stats)
-        self.said: set[str] = set()  # what this rank's channel already said about itself (once each)
         self.changed = threading.Condition()
         self.layout = nodes.layout(peers)
         known = me.rank is not None and me.rank < len(peers)
@@ -210,9 +209,7 @@ class Mesh:
             try:
                 self._turn()
             except Exception as exc:  # noqa: BLE001 (the guard thread must outlive any bug of ours)
-                self.stats.loop_errors += 1
-                self.say_once("loop", f"an error in its heartbeat loop ({type(exc).__name__}: {exc}); "
-                              f"it goes on (errors are counted in {self._stats_where()})")
+                self.stats.loop_error("its heartbeat loop", exc)
                 time.sleep(min(self.tick, PROBE_S))
 
     def _turn(self) -> None:
@@ -227,7 +224,7 @@ class Mesh:
             self._drain()
             self._probe_local()
             self.on_tick(self)
-            self._note_drops()
+            self.stats.note_drops()
         wait = max(0.0, min(self._next_beat, self._next_probe) - time.monotonic())
         ready, _, _ = select.select([self._sock], [], [], wait)
         if ready:
@@ -241,9 +238,9 @@ class Mesh:
                 break
             try:
                 self._receive(data, src)
-            except Exception:  # noqa: BLE001 (one datagram must never stop the others being read)
-                self.stats.loop_errors += 1
+            except Exception as exc:  # noqa: BLE001 (one datagram must never stop the others being read)
                 self.stats.drop("invalid", src)
+                self.stats.loop_error("handling a datagram", exc)
         with self.changed:
             self.changed.notify_all()
 
@@ -293,31 +290,6 @@ class Mesh:
             return
         if not peer.local:
             peer.note_state(msg.get("ps"), now)
-
-    # -- what the channel says of itself ------------------------------------------------------------
-
-    def say_once(self, what: str, text: str) -> None:
-        """One line on stderr per kind of trouble with this rank's own channel, never more."""
-        if what in self.said:
-            return
-        self.said.add(what)
-        self.stats.flush(force=True)
-        line = f"[paddle-doctor] liveness channel of rank {self.me.label}: {text}\n"
-        try:
-            os.write(2, line.encode("ascii", "backslashreplace"))
-        except OSError:
-            pass
-
-    def _note_drops(self) -> None:
-        first = self.stats.first
-        if first is not None:
-            self.say_once("drop", f"ignored a datagram it could not accept ({first['reason']}, from "
-                          f"{first['from']}); such datagrams are dropped and counted in {self._stats_where()}, "
-                          f"never believed")
-        self.stats.flush()
-
-    def _stats_where(self) -> str:
-        return self.stats.path or "its error record"
 
     def _probe_local(self) -> None:
         vanished = []

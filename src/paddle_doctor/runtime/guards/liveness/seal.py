@@ -105,12 +105,42 @@ class Stats:
         self.loop_errors = 0
         self.first: dict | None = None  # the first drop: reason and source, said once
         self._dirty, self._written = False, 0.0
+        self._said: set[str] = set()
 
     def drop(self, reason: str, src) -> None:
         self.drops[reason] = self.drops.get(reason, 0) + 1
         self._dirty = True
         if self.first is None:
             self.first = {"reason": reason, "from": f"{src[0]}:{src[1]}" if src else "?"}
+
+    def loop_error(self, where: str, exc: BaseException) -> None:
+        """An exception in a loop that must go on: counted, and said once."""
+        self.loop_errors += 1
+        self._dirty = True
+        self.say_once("loop", f"an error in {where} ({type(exc).__name__}: {exc}); it goes on (errors are "
+                              f"counted in {self.where()})")
+
+    def note_drops(self) -> None:
+        """Say the first drop once; write the counters when they changed (every turn of a loop)."""
+        if self.first is not None:
+            self.say_once("drop", f"ignored a datagram it could not accept ({self.first['reason']}, from "
+                                  f"{self.first['from']}); such datagrams are dropped and counted in "
+                                  f"{self.where()}, never believed")
+        self.flush()
+
+    def say_once(self, what: str, text: str) -> None:
+        """One line on stderr (the rank's log) per kind of trouble with this channel, never more."""
+        if what in self._said:
+            return
+        self._said.add(what)
+        self.flush(force=True)
+        try:
+            os.write(2, f"[paddle-doctor] liveness channel of {self.who}: {text}\n".encode("ascii", "backslashreplace"))
+        except OSError:
+            pass
+
+    def where(self) -> str:
+        return self.path or "the error record"
 
     def total_dropped(self) -> int:
         return sum(self.drops.values())

@@ -234,9 +234,9 @@ class Udp:
                 return
             try:
                 self._receive(watcher, data, src)
-            except Exception:  # noqa: BLE001 (one datagram must never stop the watcher)
-                self.stats.loop_errors += 1
+            except Exception as exc:  # noqa: BLE001 (one datagram must never stop the watcher)
                 self.stats.drop("invalid", src)
+                self.stats.loop_error("handling a datagram", exc)
 
     def _receive(self, watcher: NodeWatcher, data: bytes, src) -> None:
         opened = self.opener.open(data, src, _acceptable)
@@ -293,9 +293,9 @@ def _watch(cfg: dict, udp: Udp) -> None:
                 continue  # the timers run every TICK_S, however many datagrams arrive
             next_tick = now + TICK_S
             watcher.tick()
-            udp.stats.flush()
+            udp.stats.note_drops()
         except Exception as exc:  # noqa: BLE001 (the watcher must outlive any bug of ours)
-            _count_error(udp, exc)
+            udp.stats.loop_error("its loop", exc)
             time.sleep(TICK_S)
             continue
         if watcher.finished():  # linger while the news spreads; longer if a local rank never beat
@@ -306,15 +306,6 @@ def _watch(cfg: dict, udp: Udp) -> None:
             finished_at = None
         if not watcher.ranks and now - started > IDLE_EXIT_S:
             return
-
-
-def _count_error(udp: Udp, exc: Exception) -> None:
-    """Counted; said once on stderr (the rank's log); the loop goes on."""
-    udp.stats.loop_errors += 1
-    if udp.stats.loop_errors == 1:
-        udp.stats.flush(force=True)
-        os.write(2, f"[paddle-doctor] node watcher {udp.node}: an error in its loop ({type(exc).__name__}); "
-                    f"it goes on\n".encode("ascii", "backslashreplace"))
 
 
 if __name__ == "__main__":
