@@ -292,3 +292,19 @@ def test_an_error_in_the_heartbeat_loop_is_counted_said_once_and_the_loop_goes_o
     err = capfd.readouterr().err
     assert err.count("liveness channel of rank 0: an error in its heartbeat loop (KeyError") == 1
     assert json.loads((tmp_path / "paddle_doctor_channel.0.json").read_text())["loop_errors"] >= 1
+
+
+def test_ranks_with_their_own_log_dirs_share_one_key_from_a_private_folder(tmp_path):
+    from paddle_doctor.runtime.guards.liveness import keys
+
+    env = {"XDG_RUNTIME_DIR": str(tmp_path / "run"), "PADDLE_MASTER": "127.0.0.1:1", "PADDLE_TRAINER_ENDPOINTS": "x"}
+    (tmp_path / "run").mkdir(mode=0o700)
+    a, _ = keys.local_key(tmp_path / "node0" / "log", env)
+    b, _ = keys.local_key(tmp_path / "node1" / "log", env)
+    assert a == b and len(a) == seal.KEY_BYTES
+    other, _ = keys.local_key(tmp_path / "node0" / "log", dict(env, PADDLE_MASTER="127.0.0.1:2"))
+    assert other != a  # another job, another key
+    os.chmod(tmp_path / "run" / "paddle-doctor", 0o755)  # a folder others may enter is not used
+    assert keys.private_dir(env) is None
+    c, where = keys.local_key(tmp_path / "node0" / "log", env)
+    assert str(tmp_path / "node0" / "log") in where and c != a

@@ -20,7 +20,8 @@ environment (Paddle's launcher copies every rank's whole environment into ``envl
 - ``paddle-doctor run`` writes it to a 0600 file in a 0700 folder of its own and puts only the
   file's PATH in the environment (``PADDLE_DOCTOR_KEY_FILE``); it removes both at the end;
 - without ``run``, the first rank of a host to need it creates ``.paddle_doctor_key.<job>`` (0600,
-  created exclusively, so every rank of the host reads the same one) in the launcher's log dir;
+  created exclusively, so every rank of the host reads the same one) in this user's private
+  folder (``keys.py``);
 - across nodes, rank 0 publishes its key on the job's TCP store and the others read it there
   (``watchdog.ensure_started``);
 - a rank hands it to its sidecar and its node's watcher on their stdin (a pipe).
