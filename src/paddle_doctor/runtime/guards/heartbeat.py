@@ -53,6 +53,7 @@ PROBE_S = 0.1  # between checks of same-host peers' processes and judgements
 END_REPEAT = 3  # an "end" message is sent this many times: UDP may drop one
 REFUSALS_FOR_DEAD = 2
 RECV_BYTES = 65536  # read whole (a longer datagram is cut by the kernel, then dropped as oversized)
+DRAIN_MAX = 512  # datagrams read per drain: a flood must not keep the loop from beating and judging
 __all__ = ["Mesh", "Peer", "endpoints"]
 
 
@@ -231,7 +232,7 @@ class Mesh:
             self._drain()
 
     def _drain(self) -> None:
-        while True:
+        for _ in range(DRAIN_MAX):
             try:
                 data, src = self._sock.recvfrom(RECV_BYTES)
             except OSError:  # nothing more (BlockingIOError), or the socket closed

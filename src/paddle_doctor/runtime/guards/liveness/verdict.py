@@ -23,6 +23,7 @@ from paddle_doctor.findings import Confidence, Finding
 from paddle_doctor.runtime.guards import collcheck, heartbeat, procinfo
 from paddle_doctor.runtime.guards.guardfinding import guard_finding, merged
 from paddle_doctor.runtime.guards.guardstate import STATE, State
+from paddle_doctor.runtime.guards.liveness.peer import Peer
 from paddle_doctor.runtime.guards.trace import describe
 from paddle_doctor.runtime.launch import rankenv
 
@@ -86,7 +87,7 @@ def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None, grace: flo
     return None
 
 
-def _peer_findings(peer: heartbeat.Peer, w: Watch, started: float):
+def _peer_findings(peer: Peer, w: Watch, started: float):
     end = peer.end
     if not (w.guarded or EVERYWHERE["on"]):
         return
@@ -109,7 +110,7 @@ def _peer_findings(peer: heartbeat.Peer, w: Watch, started: float):
         yield from _silent(peer, w, started + w.hold)
 
 
-def _remote_silent(peer: heartbeat.Peer, w: Watch):
+def _remote_silent(peer: Peer, w: Watch):
     """A rank on another node: stopped, or its whole node gone, as its watchers found it; or,
     when this rank is ending anyway, nothing listening on its port (it died before its first beat)."""
     now = w.now
@@ -130,7 +131,7 @@ def _remote_silent(peer: heartbeat.Peer, w: Watch):
                                      f"frozen or unreachable: watcher of node {peer.node_down.get('by')}: {how}")
 
 
-def _ended_badly(peer: heartbeat.Peer, w: Watch):
+def _ended_badly(peer: Peer, w: Watch):
     now = w.now
     reported = peer.end.get("finding")
     if reported and reported.get("message"):
@@ -146,7 +147,7 @@ def _ended_badly(peer: heartbeat.Peer, w: Watch):
                                       f"({_where_recorded(peer.rank)}){_doing(peer)}")
 
 
-def _silent(peer: heartbeat.Peer, w: Watch, started: float):
+def _silent(peer: Peer, w: Watch, started: float):
     """A peer stopped, or that stopped beating, or never beat at all (it froze or died before its
     first beat) and that nobody sees running."""
     now, deadline, ending = w.now, w.deadline, w.ending
@@ -185,7 +186,7 @@ def _silent(peer: heartbeat.Peer, w: Watch, started: float):
             why="every other rank beats; this one never did within the deadline")
 
 
-def _gone_from_host(peer: heartbeat.Peer) -> bool:
+def _gone_from_host(peer: Peer) -> bool:
     """Evidence of death for a peer never heard from: it is on this host and no process of the job
     has its rank. Silence alone is none (a rank may still be in ``init_parallel_env``)."""
     return peer.same_host and not procinfo.rank_runs_here(peer.rank)
@@ -224,7 +225,7 @@ def _where_recorded(rank: int) -> str:
     return f"see its log and {me.log_dir.name}/{RECORD_PREFIX}{rank}.json"
 
 
-def _doing(peer: heartbeat.Peer) -> str:
+def _doing(peer: Peer) -> str:
     info = peer.info
     parts = []
     if info.get("ph"):

@@ -48,6 +48,7 @@ else:  # run as a file (``python -I -S watcher.py``): swim.py is beside it, the 
     from swim import DEAD, Config, Detector  # noqa: E402
 
 TICK_S = 0.05
+DRAIN_MAX = 512
 FORWARD_REPEAT = 3
 FP_KEYS_KEPT = 64
 LINGER_S = 3.0  # after its last local rank is gone: time for the verdicts and ends to spread
@@ -227,7 +228,7 @@ class Udp:
             self.send(self.rank_addrs[rank], msg)
 
     def drain(self, watcher: NodeWatcher) -> None:
-        while True:
+        for _ in range(DRAIN_MAX):  # a flood must not keep the timers from running
             try:
                 data, src = self.sock.recvfrom(65536)
             except OSError:
