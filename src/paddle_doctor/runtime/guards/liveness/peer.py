@@ -31,6 +31,7 @@ class Peer:
     node: int = 0
     remote: bool = False  # on another node: known only through the node watchers' verdicts
     same_host: bool = False  # its endpoint's host is this rank's: its process can be looked for in /proc
+    scanned: tuple[float, bool] | None = None  # (monotonic, found): the last /proc search for its process
     node_down: dict | None = None  # its node was declared dead, with the evidence
     remote_how: str | None = None  # a remote verdict's evidence
 

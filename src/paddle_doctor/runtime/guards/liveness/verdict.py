@@ -28,6 +28,7 @@ from paddle_doctor.runtime.guards.trace import describe
 from paddle_doctor.runtime.launch import rankenv
 
 REPORTED_GRACE_S = 1.0  # a peer's named finding, before this rank adopts it
+SCAN_EVERY_S = 0.25  # a never-heard peer's process is searched for in /proc at most this often
 MISMATCH_PERSIST_S = 1.0  # both sides blocked this long in different collectives: not a transient
 # Which finding wins when several things are wrong at once; each group may hold several kinds.
 PRIORITY = ("reported", "failed", "dead", "mismatch", "stuck")
@@ -172,7 +173,7 @@ def _silent(peer: Peer, w: Watch, started: float):
     recorded = _peer_record(peer.rank)
     if recorded is not None:  # it ended before we listened (we joined late): its record says why
         yield from recorded
-    elif ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD and _gone_from_host(peer):
+    elif ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD and _gone_from_host(peer, w):
         yield "dead", guard_finding(
             "dead", [peer.rank], f"rank {peer.rank} was never heard from, nothing listens on its heartbeat port, and no "
             f"process of this job has its rank on this host: it died before its first heartbeat (e.g. SIGKILL from the OOM killer)",
@@ -186,10 +187,14 @@ def _silent(peer: Peer, w: Watch, started: float):
             why="every other rank beats; this one never did within the deadline")
 
 
-def _gone_from_host(peer: Peer) -> bool:
+def _gone_from_host(peer: Peer, w: Watch) -> bool:
     """Evidence of death for a peer never heard from: it is on this host and no process of the job
     has its rank. Silence alone is none (a rank may still be in ``init_parallel_env``)."""
-    return peer.same_host and not procinfo.rank_runs_here(peer.rank)
+    if not peer.same_host:
+        return False
+    if peer.scanned is None or w.now - peer.scanned[0] >= SCAN_EVERY_S:  # a search reads all of /proc
+        peer.scanned = (w.now, procinfo.rank_runs_here(peer.rank))
+    return not peer.scanned[1]
 
 
 def _peer_record(rank: int):
