@@ -19,7 +19,6 @@ import argparse
 import hashlib
 import hmac
 import json
-import os
 import socket
 import sys
 import zlib
