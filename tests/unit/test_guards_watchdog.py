@@ -253,3 +253,20 @@ def procinfo_runs(rank):
     from paddle_doctor.runtime.guards import procinfo
 
     return procinfo.rank_runs_here(rank)
+
+
+def test_a_remote_peer_never_heard_of_whose_port_refuses_is_not_called_dead(monkeypatch):
+    """Issue 28 §9: across nodes there is no /proc to read; a refused port before a first beat is a
+    rank that may still be in init_parallel_env, not a death."""
+    monkeypatch.setenv("PADDLE_DOCTOR_RANKS_PER_NODE", "1")
+    m = heartbeat.Mesh(me(0, 2), [("127.0.0.1", 0)] * 2, lambda _: None)
+    try:
+        peer = m.peers[1]
+        assert peer.remote
+        peer.refused = heartbeat.REFUSALS_FOR_DEAD
+        assert watchdog.judge(m, time.monotonic(), guarded=True, ending=True, grace=0.0) is None
+        m.remote_news.add(1)
+        peer.gone = True  # its node's watcher saw its process vanish: that is a death
+        assert watchdog.judge(m, time.monotonic(), guarded=True, ending=True, grace=0.0).ranks == (1,)
+    finally:
+        m.stop()

@@ -112,16 +112,10 @@ def _peer_findings(peer: Peer, w: Watch, started: float):
 
 
 def _remote_silent(peer: Peer, w: Watch):
-    """A rank on another node: stopped, or its whole node gone, as its watchers found it; or,
-    when this rank is ending anyway, nothing listening on its port (it died before its first beat)."""
+    """A rank on another node: stopped, or its whole node gone, as its watchers found it. Nothing
+    listening on the port of a remote rank never heard of is no evidence of death (it may not have
+    left ``init_parallel_env`` yet, and no /proc of its host can be read from here): no verdict."""
     now = w.now
-    if w.ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD and peer.node_down is None and not peer.stopped_since:
-        yield "dead", guard_finding(
-            "dead", [peer.rank], f"rank {peer.rank} (node {peer.node}) was never heard of by its node's watcher and "
-            f"nothing listens on its port: it died before its first heartbeat (e.g. SIGKILL from the OOM killer) "
-            f"or never reached a guarded region", confidence=Confidence.MEDIUM,
-            why="the kernel refuses datagrams to its port, and its node's watcher named it neither alive nor dead")
-        return
     if peer.stopped_since is not None and now - peer.stopped_since >= w.stop_after:
         yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} has been stopped for "
                                      f"{now - peer.stopped_since:.1f} s: its process is in state T (SIGSTOP or a "
