@@ -12,7 +12,9 @@ Error record, schema 2 (``paddle_doctor_error.<rank>.json``, one per process, wr
      "rank", "local_rank", "world_size", "host", "pid", "run_id", "time", "time_iso",
      "exception": {"type", "message", "traceback"} | null, "signal": str | null,
      "phase", "step", "current_collective", "last_collective", "collectives",
-     "peers", "memory", "argv", "paddle_version", "messages", "later"}
+     "peers", "channel", "memory", "argv", "paddle_version", "messages", "later"}
+
+``channel``: the liveness channel's counters (accepted, dropped by reason, loop errors), or null.
 
 Schema 1 (``paddle_doctor.error_record/1``) had a ``hint`` dict (kind, category, ranks, summary)
 instead of ``finding``; readers accept both.
@@ -47,6 +49,14 @@ def record_name(label: str) -> str:
 
 def fault_name(label: str) -> str:
     return f"{FAULT_PREFIX}{label}.dump"
+
+
+CHANNEL_PREFIX = "paddle_doctor_channel."  # + "<rank>.json" / "w<node>.json": the liveness channel's drops
+
+
+def channel_name(label: str) -> str:
+    """Where a rank (or node watcher ``w<node>``) counts the datagrams its channel dropped."""
+    return f"{CHANNEL_PREFIX}{label}.json"
 
 
 @dataclass(frozen=True)
@@ -110,6 +120,8 @@ WATCHDOG_ENV = "PADDLE_DOCTOR_WATCHDOG"  # "0": no heartbeats at all
 WATCHDOG_TIMEOUT_ENV = "PADDLE_DOCTOR_WATCHDOG_TIMEOUT"  # seconds without a heartbeat = missing
 SIDECAR_ENV = "PADDLE_DOCTOR_SIDECAR"  # "0": no sidecar beats for a rank (its starved beat thread looks frozen)
 BEAT_LOSS_ENV = "PADDLE_DOCTOR_BEAT_LOSS"  # a fraction of outgoing beats dropped on purpose (fault tests)
+WATCHDOG_EXIT_CODE = 86  # what a rank the watchdog ends exits with
+KEY_FILE_ENV = "PADDLE_DOCTOR_KEY_FILE"  # the PATH of the liveness channel's key file (0600), never the key
 RANKS_PER_NODE_ENV = "PADDLE_DOCTOR_RANKS_PER_NODE"  # n: node = rank // n (fakes nodes on one host); default: by endpoint host
 
 # Variables `triage` and `smoke` set for the workers they launch (read inside those workers).

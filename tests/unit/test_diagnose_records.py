@@ -229,3 +229,25 @@ def test_a_watchdogs_inferred_ending_yields_to_the_culprits_own_log():
     assert _prefer(crashed, Finding("x", "unknown", "?", ranks=(2,))) is crashed
     assert _prefer(guard, other_rank) is guard  # a guard that saw the cause itself wins
     assert _prefer(None, logged) is logged and _prefer(crashed, None) is crashed
+
+
+def test_ranks_that_raise_the_same_error_at_once_failed_together(tmp_path):
+    """Issue 28 §9: both ranks raised the same error 50 ms apart; "rank 1 failed first [high]" picked
+    one arbitrarily. They failed together, and both are the root cause; far apart, the first wins."""
+    from paddle_doctor.render.text import render_diagnosis
+
+    d = write_logs(tmp_path / "log")
+    write_record2(d, 1, 1000.00, kind="exception", exc=("ValueError", "the same bug on every rank"))
+    write_record2(d, 0, 1000.05, kind="exception", exc=("ValueError", "the same bug on every rank"))
+    diag = diagnose_paths([str(d)])
+    rc = diag.root_cause
+    assert (rc.cause, rc.ranks) == ("python_exception", (0, 1))
+    assert rc.message.startswith("ranks 0 and 1 failed together") and "no rank failed first" in rc.why
+    assert [f.status.value for f in diag.ranks] == ["root_cause", "root_cause"]
+    verdict = [line.text for line in render_diagnosis(diag) if "VERDICT" in line.text]
+    assert verdict and all("ranks 0 and 1 failed together" in v and "failed first" not in v for v in verdict)
+    write_record2(d, 0, 1003.0, kind="exception", exc=("ValueError", "the same bug on every rank"))
+    rc = diagnose_paths([str(d)]).root_cause
+    assert rc.ranks == (1,) and "together" not in rc.message
+    write_record2(d, 0, 1000.05, kind="exception", exc=("ValueError", "another bug"))
+    assert diagnose_paths([str(d)]).root_cause.ranks == (1,)

@@ -116,8 +116,11 @@ def test_a_victim_s_exception_names_the_culprit_before_it_tells_the_peers(rank0,
         def mesh(self):
             return None
 
-        def fatal_line(self, finding, path):
-            return f"[paddle-doctor] watchdog on rank 0: {finding.message}. Ending this rank"
+        def fatal_line(self, finding, path, ending="Ending this rank"):
+            return f"[paddle-doctor] watchdog on rank 0: {finding.message}. {ending}"
+
+        def channel_stats(self):
+            return None
 
         def emit(self, line):
             calls.append(("emit", STATE.fired, line))
@@ -130,3 +133,53 @@ def test_a_victim_s_exception_names_the_culprit_before_it_tells_the_peers(rank0,
     hooks.on_exception(RuntimeError, exc, None)
     assert [c[:2] for c in calls] == [("emit", False), ("announce", True)]
     assert "This rank ends" in calls[0][2] and "rank 1 ran one batch more" in calls[0][2]
+
+
+class RealLines:
+    """The watchdog's own line and record functions around a peer view the test decides."""
+
+    def __init__(self, culprit):
+        self.culprit, self.emitted = culprit, []
+
+    def peer_finding(self, wait):
+        return self.culprit
+
+    def peer_report(self, mesh):
+        return {}
+
+    def mesh(self):
+        return None
+
+    def channel_stats(self):
+        return None
+
+    def fatal_line(self, finding, path, *args):
+        from paddle_doctor.runtime.guards import watchdog
+
+        return watchdog.fatal_line(finding, path, *args)
+
+    def emit(self, line):
+        self.emitted.append(line)
+
+    def announce_end(self, ok, why, finding):
+        pass
+
+
+def test_a_rank_ending_on_its_own_error_never_says_exit_code_86(rank0, monkeypatch):
+    """Issue 28 §9: the victim's line said "exit code 86" while the rank exits with its own error (1)."""
+    view = RealLines(Finding(code="dead", cause="host_oom_killed", message="rank 1 died without a word", ranks=(1,)))
+    monkeypatch.setitem(hooks._peers, "view", view)
+    exc = RuntimeError("[/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:584] TIMEOUT self_rank = 0 pair_rank = 1")
+    hooks.on_exception(RuntimeError, exc, None)
+    assert len(view.emitted) == 1 and "rank 1 died without a word" in view.emitted[0]
+    assert "86" not in view.emitted[0] and "its own error" in view.emitted[0]
+
+
+def test_a_rank_that_raises_its_own_error_does_not_blame_a_peer_that_also_raised(rank0, monkeypatch):
+    """Issue 28 §9: both ranks raised the same error at once; the second's record said "rank 0 ended
+    with an error" as if it were its culprit. Its own exception is its own story."""
+    view = RealLines(Finding(code="failed", cause="python_exception", message="rank 1 ended with an error", ranks=(1,)))
+    monkeypatch.setitem(hooks._peers, "view", view)
+    hooks.on_exception(ValueError, ValueError("the same bug on every rank"), None)
+    assert view.emitted == []
+    assert rec.written()["finding"] is None and rec.written()["exception"]["type"] == "ValueError"

@@ -20,7 +20,7 @@ import pytest
 from paddle_doctor.errors import CollectiveMismatchError
 from paddle_doctor.runtime.guards import collcheck, heartbeat
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
-from paddle_doctor.runtime.guards.liveness import nodes, verdict
+from paddle_doctor.runtime.guards.liveness import nodes, seal, verdict
 from paddle_doctor.runtime.guards.liveness.swim import Config
 from paddle_doctor.runtime.guards.liveness.watcher import NodeWatcher
 from paddle_doctor.runtime.guards.trace import Entry
@@ -75,7 +75,7 @@ def test_fingerprints_are_compared_at_the_node_watchers_with_one_datagram_per_ra
 # -- two fake nodes on loopback, with real watcher processes ---------------------------------------
 
 RANK1 = textwrap.dedent("""
-    import sys, time
+    import os, sys, time
     from pathlib import Path
     from paddle_doctor.runtime.guards import heartbeat
     from paddle_doctor.runtime.guards.guardstate import STATE
@@ -84,7 +84,9 @@ RANK1 = textwrap.dedent("""
     eps = heartbeat.endpoints()
     if sys.argv[1] == "broadcast":
         STATE.current = Entry(3, 0, None, "broadcast", [[2]], ["float32"], {"src": 0}, "e.py:9", "f", 1)
-    m = heartbeat.Mesh(RankInfo(1, 0, 2, "h", 0, Path("."), None), eps, lambda _: None, tick=0.1).start()
+    from paddle_doctor.runtime.guards.liveness import seal
+    key = seal.read_key_file(os.environ["PADDLE_DOCTOR_KEY_FILE"])  # the job's key, as `run` hands it over
+    m = heartbeat.Mesh(RankInfo(1, 0, 2, "h", 0, Path("."), None), eps, lambda _: None, tick=0.1, key=key).start()
     print("up", flush=True)
     if sys.argv[1] == "busy":  # native code holding the GIL: this rank's own beat thread starves
         import re
@@ -112,6 +114,9 @@ def two_nodes(monkeypatch, tmp_path):
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     monkeypatch.setenv("PADDLE_DOCTOR_BEAT_LOSS", "0")
+    key_file = tmp_path / "key"
+    seal.write_key_file(str(key_file), seal.new_key())
+    monkeypatch.setenv("PADDLE_DOCTOR_KEY_FILE", str(key_file))
     started = []
 
     def start(mode="plain", loss="0"):
@@ -122,7 +127,7 @@ def two_nodes(monkeypatch, tmp_path):
                                  env=dict(os.environ, PYTHONPATH=str(SRC)))
         assert child.stdout.readline().strip() == b"up"
         mesh = heartbeat.Mesh(RankInfo(0, 0, 2, "h", 0, Path("."), None), heartbeat.endpoints(),
-                              lambda _: None, tick=0.1).start()
+                              lambda _: None, tick=0.1, key=seal.read_key_file(str(key_file))).start()
         started.append((child, mesh))
         return child, mesh
 

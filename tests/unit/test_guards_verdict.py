@@ -3,7 +3,6 @@ after half the deadline; a peer whose own beats stopped while its process is see
 sidecar says R or S, or same-host /proc does) is busy and never named; nothing heard at all for
 the deadline is stuck. No paddle, no launcher; the sidecar itself runs for real at the end."""
 
-import json
 import os
 import socket
 import subprocess
@@ -15,7 +14,7 @@ import pytest
 
 from paddle_doctor.runtime.guards import heartbeat
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
-from paddle_doctor.runtime.guards.liveness import sidecar, verdict
+from paddle_doctor.runtime.guards.liveness import seal, sidecar, verdict
 from paddle_doctor.runtime.channel.rankenv import RankInfo
 
 
@@ -69,18 +68,26 @@ def test_the_sidecar_reports_its_rank_running_stopped_and_gone():
     sink.settimeout(10)
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     start = sidecar.read_stat(child.pid)[1]
-    cfg = {"r": 1, "j": "tok", "pid": child.pid, "st": start, "tick": 0.05, "to": [list(sink.getsockname())]}
-    side_proc = subprocess.Popen([sys.executable, "-I", "-S", heartbeat.SIDECAR_SCRIPT, json.dumps(cfg)])
+    cfg = {"r": 1, "rid": "job", "pid": child.pid, "st": start, "tick": 0.05, "to": [list(sink.getsockname())]}
+    key = seal.new_key()
+    side_proc = sidecar.spawn(sidecar.__file__, cfg, key)  # the key on its stdin
+    opener = seal.Opener(key, "job", seal.Stats("test"))
+
+    def state():
+        sid, msg = opener.open(sink.recv(4096))
+        assert sid == "s1"
+        return msg["ps"]
+
     try:
-        states = [json.loads(sink.recv(4096))["ps"]]
+        states = [state()]
         os.kill(child.pid, 19)  # SIGSTOP
         deadline = time.monotonic() + 10
         while states[-1] != "T" and time.monotonic() < deadline:
-            states.append(json.loads(sink.recv(4096))["ps"])
+            states.append(state())
         child.kill()
         child.wait()
         while states[-1] != "gone" and time.monotonic() < deadline:
-            states.append(json.loads(sink.recv(4096))["ps"])
+            states.append(state())
         assert states[0] in ("S", "R") and "T" in states and states[-1] == "gone", states
         assert side_proc.wait(timeout=10) == 0  # it exits once its rank is gone
     finally:

@@ -10,6 +10,7 @@ from paddle_doctor.diagnose.signatures import match_line
 from paddle_doctor.runtime.guards import heartbeat, watchdog
 from paddle_doctor.runtime.guards.guardfinding import guard_finding
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
+from paddle_doctor.runtime.guards.liveness import seal
 from paddle_doctor.runtime.channel.rankenv import RankInfo
 from paddle_doctor.runtime.guards.trace import Entry
 
@@ -145,8 +146,9 @@ def test_fatal_lines_are_not_mistaken_for_causes_by_diagnose():
 
 
 def test_two_meshes_see_each_other_and_carry_fingerprints_and_ends():
-    a = heartbeat.Mesh(me(0), [("127.0.0.1", 0), ("127.0.0.1", 0)], lambda _: None, tick=0.05)
-    b = heartbeat.Mesh(me(1), [("127.0.0.1", 0), ("127.0.0.1", 0)], lambda _: None, tick=0.05)
+    key = seal.new_key()  # the job's key, shared by its ranks
+    a = heartbeat.Mesh(me(0), [("127.0.0.1", 0), ("127.0.0.1", 0)], lambda _: None, tick=0.05, key=key)
+    b = heartbeat.Mesh(me(1), [("127.0.0.1", 0), ("127.0.0.1", 0)], lambda _: None, tick=0.05, key=key)
     a.peers[1].addr = ("127.0.0.1", b._static["p"])  # noqa: SLF001 (ports chosen by the OS here)
     b.peers[0].addr = ("127.0.0.1", a._static["p"])  # noqa: SLF001
     try:
@@ -178,7 +180,6 @@ def test_a_peer_that_says_why_it_ends_and_exits_is_never_taken_for_a_silent_deat
     """The race of bench_faults (W3): rank 0's watchdog fires (naming the frozen rank 1), sends its
     end message and exits between two of rank 2's drains. Rank 2 must read that message before it
     calls rank 0 gone, or it names rank 0 "died without a word" instead of the culprit."""
-    import json
     import subprocess
     import sys
 
@@ -187,7 +188,7 @@ def test_a_peer_that_says_why_it_ends_and_exits_is_never_taken_for_a_silent_deat
     b = heartbeat.Mesh(me(2, 3), [("127.0.0.1", 0)] * 3, lambda _: None)  # not started: no drain of its own
     try:
         end = {"ok": False, "err": "watchdog", "finding": {"code": "missing", "message": "rank 1 has not been heard from", "ranks": [1]}}
-        msg = json.dumps({"v": 1, "r": 0, "j": b.token, "k": "e", "end": end}).encode()
+        msg = seal.Sealer(b.key, b.run_id, "r0").seal({"v": 1, "r": 0, "k": "e", "end": end})
         sender = subprocess.run(
             [sys.executable, "-c", "import socket, sys; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)"
              f".sendto(sys.stdin.buffer.read(), ('127.0.0.1', {b._static['p']}))"],  # noqa: SLF001
@@ -220,3 +221,52 @@ def test_evaluate_raises_a_peers_failure_itself_before_the_watchdog_ends_the_ran
     mesh.started = time.monotonic() - 12.5
     v = watchdog.judge(mesh, time.monotonic())
     assert v.code == "missing" and v.message.endswith("(call evaluate on every rank)"), v.message
+
+
+def test_a_never_heard_peer_that_is_alive_on_this_host_is_never_called_dead(mesh, monkeypatch):
+    """Issue 28 §9: ranks leave init_parallel_env at different times. A peer that has not beaten yet
+    and whose port refuses, but whose process runs (found in /proc by its rank and job), is no death:
+    an ending rank's record names nobody rather than "rank 2 died before its first heartbeat"."""
+    import subprocess
+    import sys
+
+    endpoints = "127.0.0.1:1,127.0.0.1:2,127.0.0.1:3"
+    monkeypatch.setenv("PADDLE_TRAINER_ENDPOINTS", endpoints)
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"],
+                             env={"PADDLE_TRAINER_ID": "2", "PADDLE_TRAINER_ENDPOINTS": endpoints})
+    try:
+        beat(mesh.peers[1])
+        mesh.peers[2].refused = heartbeat.REFUSALS_FOR_DEAD
+        mesh.started = time.monotonic() - 0.1  # a rank that is ending 0.1 s after it started watching
+        deadline = time.monotonic() + 10
+        while not procinfo_runs(2) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert watchdog.judge(mesh, time.monotonic(), guarded=True, ending=True, grace=0.0) is None
+    finally:
+        child.kill()
+        child.wait()
+    v = watchdog.judge(mesh, time.monotonic() + 1.0, guarded=True, ending=True, grace=0.0)  # now it is gone
+    assert (v.code, v.ranks) == ("dead", (2,))
+
+
+def procinfo_runs(rank):
+    from paddle_doctor.runtime.guards import procinfo
+
+    return procinfo.rank_runs_here(rank)
+
+
+def test_a_remote_peer_never_heard_of_whose_port_refuses_is_not_called_dead(monkeypatch):
+    """Issue 28 §9: across nodes there is no /proc to read; a refused port before a first beat is a
+    rank that may still be in init_parallel_env, not a death."""
+    monkeypatch.setenv("PADDLE_DOCTOR_RANKS_PER_NODE", "1")
+    m = heartbeat.Mesh(me(0, 2), [("127.0.0.1", 0)] * 2, lambda _: None)
+    try:
+        peer = m.peers[1]
+        assert peer.remote
+        peer.refused = heartbeat.REFUSALS_FOR_DEAD
+        assert watchdog.judge(m, time.monotonic(), guarded=True, ending=True, grace=0.0) is None
+        m.remote_news.add(1)
+        peer.gone = True  # its node's watcher saw its process vanish: that is a death
+        assert watchdog.judge(m, time.monotonic(), guarded=True, ending=True, grace=0.0).ranks == (1,)
+    finally:
+        m.stop()

@@ -246,6 +246,9 @@ def _load_dump(path: Path) -> RecordFile | None:
 # -- the verdict ------------------------------------------------------------------------------
 
 
+TOGETHER_S = 1.0  # the same error on several ranks this close together: they failed together
+
+
 def verdict_from_records(records: dict[int, RecordFile]) -> Finding | None:
     """The root-cause Finding from the records, or None when they do not answer.
 
@@ -264,18 +267,35 @@ def verdict_from_records(records: dict[int, RecordFile]) -> Finding | None:
             candidates.append(candidate)
     if not candidates:
         return None
-    _, cause, rank, rec, title, code = min(candidates, key=lambda c: (c[0], c[2]))
+    first = min(candidates, key=lambda c: (c[0], c[2]))
+    _, cause, rank, rec, title, code = first
     entry = get_cause(cause)
     why = f"paddle-doctor's error record of rank {rec.rank} ({rec.kind}, written when it failed) names it"
+    together = _failed_together(first, candidates)
+    if len(together) > 1:  # the same error on several ranks at once: no rank failed first
+        spread = max(c[0] for c in together) - first[0]
+        names = " and ".join(str(c[2]) for c in together)
+        title = f"ranks {names} failed together: {title}"
+        why = (f"paddle-doctor's error records of ranks {names} show the same error within {spread:.2f} s of each "
+               f"other: no rank failed first")
     evidence = rec.finding.evidence if rec.finding is not None and rec.finding.cause == cause else ()
     evidence = tuple(EvidenceLine(e.path or rec.path, e.line, redact(e.text)) for e in evidence)
     evidence = evidence or _own_evidence(rec, title)
     facts = {"confirm": entry.confirm.strip(), "notes": [],
              "time_source": f"{rec.path} (time in paddle-doctor's error record)"}
+    ranks = tuple(c[2] for c in together) if len(together) > 1 else (rank,) if rank is not None else ()
     return Finding(code=code, cause=cause, message=redact(title)[:TITLE_CHARS],
                    locations=(Location(path=rec.path, line=1, rank=rank),), evidence=evidence,
-                   ranks=(rank,) if rank is not None else (), fix=entry.fix.strip(), confidence="high",
-                   why=why, facts=facts)
+                   ranks=ranks, fix=entry.fix.strip(), confidence="high", why=why, facts=facts)
+
+
+def _failed_together(first, candidates) -> list:
+    """The ranks' own exceptions alike (same cause, same line) within ``TOGETHER_S`` of the first,
+    in rank order; one rank only unless several failed alike at once."""
+    alike = {c[2]: c for c in sorted(candidates, key=lambda c: (c[0], c[2]))
+             if c[3].kind == "exception" and c[5] == "error_record" and c[1] == first[1] and c[4] == first[4]
+             and c[2] is not None and c[0] - first[0] <= TOGETHER_S}
+    return [alike[r] for r in sorted(alike)] if first[2] in alike else [first]
 
 
 def _own_evidence(rec: RecordFile, title: str) -> tuple[EvidenceLine, ...]:

@@ -56,7 +56,7 @@ def _rank_finding(state: RankState, root: Finding | None, record: RecordFile | N
              or state.first("terminated"))
     first_error = redact(first.text.strip())[:FIRST_ERROR_CHARS] if first else None
     root_rank = root.ranks[0] if root is not None and root.ranks else None
-    if root is not None and root_rank == state.rank and root.cause != "unknown":
+    if root is not None and state.rank in root.ranks and root.cause != "unknown":
         status, why = RankStatus.ROOT_CAUSE, ""
     else:
         status, why = _victim_or_ok(state, root_rank)

@@ -5,24 +5,43 @@ Returns data (:class:`Outcome`); printing the summary and the diagnosis is the C
 paddle import, and only the standard library: ``run --help`` must start fast.
 
 Exit-code policy: the command's own code (a signal death as 128+N, as a shell reports it); 1 when
-it exited 0 but an old launcher printed ``ABORT!!!`` or a worker left an error record.
+it exited 0 but an old launcher printed ``ABORT!!!`` or a worker left an error record. The
+launcher exits with the first non-zero code in rank order, so when a rank fails on its own
+error and the watchdog ends a lower rank a moment later (86), or the launcher's SIGTERM does,
+the launcher's code is the watchdog's or the signal's, not the program's: then ``run`` exits
+with the program's own (1, an uncaught Python exception's) and says so. Only when no rank failed
+on its own and the watchdog ended the job does ``run`` exit with the watchdog's code, saying so.
+
+The liveness channel's key: ``run`` makes 32 random bytes per run, writes them (hex) to a 0600 file
+in a 0700 folder of its own, passes the file's PATH to the workers (``PADDLE_DOCTOR_KEY_FILE``:
+Paddle's launcher logs every rank's whole environment, so never the key itself) and removes both
+at the end.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paddle_doctor.contract import CHANNEL_PREFIX, GUARD_KINDS, KEY_FILE_ENV, WATCHDOG_EXIT_CODE
 from paddle_doctor.process import tree
 from paddle_doctor.process.launchenv import ABORT_MARKER, RunPlan, empty_dumps, shell_code, stale_files
 from paddle_doctor.process.rendezvous import RendezvousWatch
 
 TAIL_BYTES = 1 << 20  # what is kept of the output for a diagnosis when there is no log dir
+OWN_ERROR_CODE = 1  # what Python exits with on an uncaught exception
+# Launcher codes that are not the program's when a rank failed on its own: the watchdog's end of
+# another rank, or the launcher's SIGTERM to the survivors (as 128+15, or -15 seen as 241).
+NOT_THE_PROGRAMS = (WATCHDOG_EXIT_CODE, 128 + signal.SIGTERM, 256 - signal.SIGTERM)
 
 
 @dataclass
@@ -35,6 +54,7 @@ class Outcome:
     tail: bytes = b""
     rendezvous: str | None = None  # why the launch was ended while its nodes had not all registered
     stopped_by: str | None = None  # a signal sent to `run` itself and passed on: a stop asked for
+    ended_by: str = ""  # who ended the job, when the records say (the program's own error, the watchdog)
 
     @property
     def failed(self) -> bool:
@@ -45,7 +65,10 @@ class Outcome:
         if self.rendezvous:
             return self.rendezvous
         if self.command_code != 0:
-            return f"exit {self.command_code}"
+            said = f"; {self.ended_by}" if self.ended_by else ""
+            if self.code != self.command_code:
+                return f"exit {self.code}, the program's own: the launcher's {self.command_code} came after it{said}"
+            return f"exit {self.command_code}{said}"
         if self.abort_seen:
             return "the launcher printed ABORT!!! but exited 0"
         return "a worker wrote an error record but the command exited 0"
@@ -117,27 +140,74 @@ def wait_forwarding_sigterm(proc: subprocess.Popen, received: list[str] | None =
 
 def supervise(plan: RunPlan) -> Outcome:
     """Run ``plan.cmd`` to its end under ``plan.env``; raises StartError if it cannot start."""
-    for path in stale_files(plan.log_dir):
-        path.unlink(missing_ok=True)
+    for path in stale_files(plan.log_dir) + sorted(plan.log_dir.glob(f"{CHANNEL_PREFIX}*.json")):
+        path.unlink(missing_ok=True)  # an earlier run's (its channel counters too)
     start = time.monotonic()
-    try:
-        proc = tree.start(plan.cmd, None, plan.env, subprocess.PIPE, subprocess.PIPE, foreground=True)
-    except OSError as exc:
-        raise StartError(f"cannot run {plan.cmd[0]}: {exc.strerror or exc}",
-                         127 if isinstance(exc, FileNotFoundError) else 126) from exc
-    tee = Tee(proc)
-    watch = None
-    if plan.rendezvous_timeout:
-        watch = RendezvousWatch(proc, tee.text, plan.cmd, plan.rendezvous_timeout)
-        watch.start()
-    received: list[str] = []
-    command_code = shell_code(wait_forwarding_sigterm(proc, received))
-    tee.join()
+    with channel_key() as key_file:
+        try:
+            proc = tree.start(plan.cmd, None, dict(plan.env, **{KEY_FILE_ENV: key_file}), subprocess.PIPE,
+                              subprocess.PIPE, foreground=True)
+        except OSError as exc:
+            raise StartError(f"cannot run {plan.cmd[0]}: {exc.strerror or exc}",
+                             127 if isinstance(exc, FileNotFoundError) else 126) from exc
+        tee = Tee(proc)
+        watch = None
+        if plan.rendezvous_timeout:
+            watch = RendezvousWatch(proc, tee.text, plan.cmd, plan.rendezvous_timeout)
+            watch.start()
+        received: list[str] = []
+        command_code = shell_code(wait_forwarding_sigterm(proc, received))
+        tee.join()
     for path in empty_dumps(plan.log_dir):
         path.unlink(missing_ok=True)
     records = [p for p in stale_files(plan.log_dir) if p.suffix == ".json"]
     ok = command_code == 0 and not tee.abort_seen and not records
     report = watch.report if watch is not None else None
     ok = ok and report is None
-    return Outcome(0 if ok else (command_code or 1), command_code, time.monotonic() - start, tee.abort_seen,
-                   records, bytes(tee.tail), report, received[0] if received else None)
+    code, ended_by = exit_code(command_code, records)
+    return Outcome(0 if ok else (code or 1), command_code, time.monotonic() - start, tee.abort_seen,
+                   records, bytes(tee.tail), report, received[0] if received else None, ended_by)
+
+
+@contextmanager
+def channel_key():
+    """The PATH of a fresh key file (0600, in a 0700 folder), removed at the end."""
+    folder = tempfile.mkdtemp(prefix="paddle-doctor-key-")
+    path = os.path.join(folder, "key")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(os.urandom(32).hex())
+        yield path
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def exit_code(command_code: int, records: list[Path]) -> tuple[int, str]:
+    """(the job's exit code, who ended it) from the launcher's code and the workers' records."""
+    own, fired = [], []
+    for path in records:
+        rec = _read(path)
+        finding = rec.get("finding") if isinstance(rec.get("finding"), dict) else {}
+        victim = finding.get("code") in GUARD_KINDS and rec.get("rank") not in (finding.get("ranks") or ())
+        if rec.get("kind") == "exception" and not victim:  # its own error, not a peer's death seen from here
+            own.append(rec.get("rank"))
+        elif rec.get("kind") == "watchdog":
+            fired.append((rec.get("rank"), str(finding.get("message") or "")[:300]))
+    if own:
+        ranks = ", ".join(str(r) for r in sorted(own, key=str))
+        after = f"; the watchdog ended rank(s) {', '.join(str(r) for r, _ in fired)} after it" if fired else ""
+        code = OWN_ERROR_CODE if command_code in NOT_THE_PROGRAMS else command_code
+        return code, f"the program's own error on rank(s) {ranks}{after}"
+    if fired:
+        rank, message = fired[0]
+        return command_code, f"the watchdog ended the job (rank {rank}: {message})"
+    return command_code, ""
+
+
+def _read(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8", errors="replace")[: 1 << 22])
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}

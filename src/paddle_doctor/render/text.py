@@ -86,7 +86,7 @@ def _verdict_line(d: Diagnosis) -> Line:
     confidence = rc.confidence.value
     if rc.cause == "unknown":
         return Line(f"VERDICT  failure; {rc.message} ({confidence} confidence)", "verdict")
-    lead = rc.message if rc.message.startswith("rank ") else f"{where} failed first: {rc.message}"
+    lead = rc.message if rc.message.startswith(("rank ", "ranks ")) else f"{where} failed first: {rc.message}"
     return Line(f"VERDICT  {lead} [{rc.cause}, {confidence} confidence]", "verdict")
 
 

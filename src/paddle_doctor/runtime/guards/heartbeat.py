@@ -22,28 +22,29 @@ several nodes (``liveness/nodes.py``) it also beats to its node's watcher (``liv
 which watches the other nodes SWIM-style and passes their verdicts, "end" messages and collective
 fingerprints on (``liveness/link.py``): the datagrams a rank sends and reads do not grow with W.
 
+Every datagram is sealed with the job's key and opened before it is used (``liveness/seal.py``,
+``schema.py``): what fails is dropped and counted, and this thread cannot die of it.
 Nothing here imports paddle.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import select
 import socket
 import subprocess
-import sys
 import threading
 import time
-import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from pathlib import Path
 
-from paddle_doctor.contract import BEAT_LOSS_ENV, SIDECAR_ENV
+from paddle_doctor.contract import BEAT_LOSS_ENV, channel_name
+from paddle_doctor.findings import Finding
 from paddle_doctor.runtime.guards import procinfo
 from paddle_doctor.runtime.guards.guardstate import STATE
-from paddle_doctor.runtime.guards.liveness import link, nodes
+from paddle_doctor.runtime.guards.liveness import keys, link, nodes, schema, seal, sidecar
+from paddle_doctor.runtime.guards.liveness.peer import Peer
 from paddle_doctor.runtime.guards.liveness.sidecar import state_of
 from paddle_doctor.runtime.channel.rankenv import RankInfo
 
@@ -51,63 +52,9 @@ TICK_S = 0.25  # between beats (scaled up with the world size by the watchdog)
 PROBE_S = 0.1  # between checks of same-host peers' processes and judgements
 END_REPEAT = 3  # an "end" message is sent this many times: UDP may drop one
 REFUSALS_FOR_DEAD = 2
-
-
-@dataclass
-class Peer:
-    rank: int
-    addr: tuple[str, int]
-    sock: socket.socket | None = None
-    first_seen: float | None = None  # monotonic
-    last_seen: float | None = None
-    info: dict = field(default_factory=dict)  # the last beat
-    end: dict | None = None  # what it said when ending
-    end_seen: float = 0.0  # monotonic time its end message arrived
-    refused: int = 0  # "port unreachable" answers in a row (before its first beat too)
-    gone: bool = False  # its process no longer exists
-    proc_state: str | None = None  # /proc state letter, same-host peers only
-    fps: dict = field(default_factory=dict)  # (group, seq) -> fingerprint
-    side: dict = field(default_factory=dict)  # the last beat of its sidecar (its process as the kernel sees it)
-    side_seen: float | None = None  # monotonic
-    stopped_since: float | None = None  # first seen in state T (its /proc or its sidecar), None once it runs
-    node: int = 0
-    remote: bool = False  # on another node: known only through the node watchers' verdicts
-    node_down: dict | None = None  # its node was declared dead, with the evidence
-    remote_how: str | None = None  # a remote verdict's evidence
-
-    def silence(self, now: float) -> float | None:
-        return None if self.last_seen is None else now - self.last_seen
-
-    @property
-    def pid(self) -> int | None:
-        return self.info.get("pid") or self.side.get("pid")
-
-    @property
-    def local(self) -> bool:
-        hk = self.info.get("hk") or self.side.get("hk")
-        return bool(hk) and hk == procinfo.host_key()
-
-    def runs(self, now: float, within: float) -> bool:
-        """Its process is seen running (busy or waiting, not stopped) by /proc or, within
-        ``within`` seconds, by its sidecar: alive whatever its own beat thread does."""
-        if self.gone:
-            return False
-        if self.local and self.proc_state is not None:
-            return self.proc_state not in ("T", "t")
-        fresh = self.side_seen is not None and now - self.side_seen < within
-        return fresh and self.side.get("ps") not in (None, "T", "t", "gone")
-
-    def note_state(self, state: str | None, now: float) -> None:
-        if state in ("T", "t"):
-            self.stopped_since = self.stopped_since or now
-        elif state is not None:
-            self.stopped_since = None
-
-
-def job_token(env=None) -> str:
-    """Equal on every rank of one job, so that a stray beat from another job is ignored."""
-    env = os.environ if env is None else env
-    return str(zlib.crc32(f"{env.get('PADDLE_MASTER', '')}|{env.get('PADDLE_TRAINER_ENDPOINTS', '')}".encode()))
+RECV_BYTES = 65536  # read whole (a longer datagram is cut by the kernel, then dropped as oversized)
+DRAIN_MAX = 512  # datagrams read per drain: a flood must not keep the loop from beating and judging
+__all__ = ["Mesh", "Peer", "endpoints"]
 
 
 def endpoints(env=None) -> list[tuple[str, int]]:
@@ -124,24 +71,34 @@ class Mesh:
     """The heartbeat thread of this rank and its view of every peer."""
 
     def __init__(self, me: RankInfo, peers: list[tuple[str, int]], on_tick: Callable[[Mesh], None],
-                 tick: float = TICK_S):
+                 tick: float = TICK_S, key: bytes | None = None, stats_dir: Path | None = None,
+                 run_id: str | None = None):
+        """``key``: the job's secret (``seal``, ``keys.job_key``; a fresh one, shared with nobody,
+        when None); ``stats_dir``: where the drop counters go (``paddle_doctor_channel.<rank>.json``)."""
         self.me = me
         self.tick = tick
         self.on_tick = on_tick
-        self.token = job_token()
+        self.key = key or seal.new_key()
+        self.run_id = keys.channel_id() if run_id is None else run_id
+        stats_path = None if stats_dir is None else str(stats_dir / channel_name(me.label))
+        self.stats = seal.Stats(f"rank {me.label}", stats_path)
+        self.sealer = seal.Sealer(self.key, self.run_id, f"r{me.rank}")
+        self.opener = seal.Opener(self.key, self.run_id, self.stats)
         self.changed = threading.Condition()
         self.layout = nodes.layout(peers)
         known = me.rank is not None and me.rank < len(peers)
         self.node = self.layout.node_of[me.rank] if known else 0
-        self.peers = {r: Peer(r, addr, node=self.layout.node_of[r], remote=self.layout.node_of[r] != self.node)
-                      for r, addr in enumerate(peers) if r != me.rank}
+        here = peers[me.rank][0] if known else None
+        self.peers = {r: Peer(r, addr, node=self.layout.node_of[r], remote=self.layout.node_of[r] != self.node,
+                              same_host=addr[0] == here) for r, addr in enumerate(peers) if r != me.rank}
         self.remote_news: set[int] = set()  # remote ranks the watcher said something of
         multi = known and self.layout.nodes > 1
         self.watcher_addr = self.layout.watcher_addrs[self.node] if multi else None
         self.leads = multi and self.layout.leader(self.node) == me.rank  # it starts the node's watcher
-        self._sock = _bind(peers[me.rank][1] if known and not self.leads else 0)
-        self.port = self._sock.getsockname()[1]
-        self._static = {"v": 1, "r": me.rank, "j": self.token, "p": self.port,
+        host = peers[me.rank][0] if known else "0.0.0.0"
+        self._sock = _bind(host, peers[me.rank][1] if known and not self.leads else 0)
+        self.host, self.port = self._sock.getsockname()[:2]
+        self._static = {"v": 1, "r": me.rank, "p": self.port,
                         "pid": os.getpid(), "st": (procinfo.process_state(os.getpid()) or ("", 0))[1],
                         "hk": procinfo.host_key()}
         self._ended = False
@@ -163,14 +120,14 @@ class Mesh:
         if self.leads:
             self.watcher = link.start_watcher(self, self.loss)
         self._send_all(self.payload())
-        self.sidecar = start_sidecar(self)
+        self.sidecar = sidecar.start(self)
         self._thread.start()
         return self
 
     # -- sending ------------------------------------------------------------------------------
 
-    def payload(self, kind: str = "b", end: dict | None = None) -> bytes:
-        msg = dict(self._static, k=kind, t=time.time(), ph=STATE.phase(), sp=_jsonable(STATE.current_step()))
+    def payload(self, kind: str = "b", end: dict | None = None) -> dict:
+        msg = dict(self._static, k=kind, t=time.time(), ph=_text(STATE.phase()), sp=_jsonable(STATE.current_step()))
         cur = STATE.current
         msg["c"] = cur.fingerprint() if cur is not None else None
         if cur is not None and cur.members:
@@ -179,7 +136,10 @@ class Mesh:
             msg["l"] = STATE.last.fingerprint(history=False)
         if end is not None:
             msg["end"] = end
-        return json.dumps(msg, separators=(",", ":"), default=str).encode()
+        via_watcher = [p.rank for p in self.local_peers() if p.addr == self.watcher_addr]
+        if via_watcher:
+            msg["fw"] = via_watcher  # the watcher passes this beat on to them (and only then)
+        return msg
 
     def send_now(self) -> None:
         """Beat at once (the main thread, entering a checked collective)."""
@@ -191,17 +151,18 @@ class Mesh:
         node's watcher, lives; the kernel's "port unreachable" answer means neither does (it died
         before it started either). Only on the way out: O(W) once, never per beat."""
         quiet = [p for p in self.peers.values() if p.remote and p.rank not in self.remote_news]
-        self._send_to(quiet, b'{"k":"p"}')
+        self._send_to(quiet, self.sealer.seal({"k": "p"}))
 
     def send_end(self, end: dict) -> None:
         """Tell every peer that this rank is ending, and why (``{"ok", "err", "finding", ...}``)."""
         if self._ended:
             return
         self._ended = True
-        data = self.payload("e", end)
+        msg = self.payload("e", end)
         for _ in range(END_REPEAT):
-            self._send_all(data)
-        self._stop_sidecar()  # this rank ends on purpose: no "gone" from its sidecar after its word
+            self._send_all(msg)  # sealed each time: a repeat is not a replay
+        self._stop_sidecar()
+        self.stats.flush(force=True)  # the drop counters, readable after the job  # this rank ends on purpose: no "gone" from its sidecar after its word
 
     def local_peers(self) -> list[Peer]:
         return [p for p in self.peers.values() if not p.remote]
@@ -211,7 +172,8 @@ class Mesh:
         whose port refused this ending rank's probe)."""
         return [p for p in self.peers.values() if not p.remote or p.rank in self.remote_news or p.refused]
 
-    def _send_all(self, data: bytes) -> None:
+    def _send_all(self, msg: dict) -> None:
+        data = self.sealer.seal(msg)
         if self.watcher_addr is not None and not (self.loss and random.random() < self.loss):
             try:
                 self._sock.sendto(data, self.watcher_addr)
@@ -241,54 +203,64 @@ class Mesh:
     # -- receiving ----------------------------------------------------------------------------
 
     def _run(self) -> None:
-        next_beat = next_probe = 0.0
+        """The heartbeat loop. It cannot die: an exception anywhere in one turn is counted and
+        said once, and the next turn goes on (the watchdog keeps judging)."""
+        self._next_beat = self._next_probe = 0.0
         while not self._ended:
-            now = time.monotonic()
             try:
-                if now >= next_beat:
-                    next_beat = now + self.tick
-                    self._send_all(self.payload())
-                if now >= next_probe:
-                    # Same-host peers are checked in /proc more often than we beat: a dead rank
-                    # must be named before the launcher's 1 s poll SIGTERMs everyone.
-                    next_probe = now + PROBE_S
-                    self._drain()
-                    self._probe_local()
-                    self.on_tick(self)
-            except Exception:  # the guard thread must outlive any bug of ours
-                pass
-            wait = max(0.0, min(next_beat, next_probe) - time.monotonic())
-            ready, _, _ = select.select([self._sock], [], [], wait)
-            if ready:
-                self._drain()
+                self._turn()
+            except Exception as exc:  # noqa: BLE001 (the guard thread must outlive any bug of ours)
+                self.stats.loop_error("its heartbeat loop", exc)
+                time.sleep(min(self.tick, PROBE_S))
+
+    def _turn(self) -> None:
+        now = time.monotonic()
+        if now >= self._next_beat:
+            self._next_beat = now + self.tick
+            self._send_all(self.payload())
+        if now >= self._next_probe:
+            # Same-host peers are checked in /proc more often than we beat: a dead rank
+            # must be named before the launcher's 1 s poll SIGTERMs everyone.
+            self._next_probe = now + PROBE_S
+            self._drain()
+            self._probe_local()
+            self.on_tick(self)
+            self.stats.note_drops()
+        wait = max(0.0, min(self._next_beat, self._next_probe) - time.monotonic())
+        ready, _, _ = select.select([self._sock], [], [], wait)
+        if ready:
+            self._drain()
 
     def _drain(self) -> None:
-        while True:
+        for _ in range(DRAIN_MAX):
             try:
-                data, src = self._sock.recvfrom(65536)
-            except (BlockingIOError, InterruptedError):
+                data, src = self._sock.recvfrom(RECV_BYTES)
+            except OSError:  # nothing more (BlockingIOError), or the socket closed
                 break
-            except OSError:
-                break
-            self._receive(data, src)
+            try:
+                self._receive(data, src)
+            except Exception as exc:  # noqa: BLE001 (one datagram must never stop the others being read)
+                self.stats.drop("invalid", src)
+                self.stats.loop_error("handling a datagram", exc)
         with self.changed:
             self.changed.notify_all()
 
     def _receive(self, data: bytes, src: tuple[str, int]) -> None:
-        try:
-            msg = json.loads(data)
-        except ValueError:
+        """Authenticated (``seal``), then checked (``schema``), then used; anything else is dropped
+        and counted."""
+        opened = self.opener.open(data, src, self._acceptable)
+        if opened is None:
             return
-        if not isinstance(msg, dict) or msg.get("j") != self.token:
-            return
+        sid, msg = opened
+        role, ident = schema.sender(sid)
         now = time.monotonic()
-        if msg.get("k") in ("v", "F"):
+        if role == "w":
             link.from_watcher(self, msg, now)
             return
-        peer = self.peers.get(msg.get("r"))
-        if peer is None or peer.remote:
+        peer = self.peers.get(ident)
+        if peer is None or peer.remote or msg.get("k") == "p":
             return
-        if msg.get("k") == "s":
+        if role == "s":
             self._receive_sidecar(peer, msg, now)
             return
         peer.first_seen = peer.first_seen or now
@@ -304,6 +276,10 @@ class Mesh:
         if msg.get("k") == "e" and peer.end is None:
             peer.end = msg.get("end") or {}
             peer.end_seen = now
+
+    def _acceptable(self, sid: str, msg: dict) -> bool:
+        """Its shape, its finding, and a watcher's word only from this node's watcher."""
+        return schema.valid(sid, msg) and _findings_ok(msg) and (sid[0] != "w" or sid == f"w{self.node}")
 
     def _receive_sidecar(self, peer: Peer, msg: dict, now: float) -> None:
         """What the kernel says of the peer's process, from its sidecar."""
@@ -347,34 +323,8 @@ class Mesh:
         self._stop_sidecar()
 
     def _stop_sidecar(self) -> None:
-        if self._static["pid"] != os.getpid():
-            return  # a forked child (DataLoader worker): the sidecar is its rank's
-        side, self.sidecar = self.sidecar, None
-        if side is not None:
-            try:
-                side.kill()
-                side.wait(timeout=1.0)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-
-
-SIDECAR_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "liveness", "sidecar.py")
-
-
-def start_sidecar(mesh: Mesh) -> subprocess.Popen | None:
-    """The sidecar process that beats for this rank from outside it (``PADDLE_DOCTOR_SIDECAR=0``:
-    none, and a rank whose beat thread is starved looks frozen again)."""
-    if os.environ.get(SIDECAR_ENV) == "0" or not os.path.exists(f"/proc/{os.getpid()}/stat"):
-        return None
-    cfg = {"r": mesh.me.rank, "j": mesh.token, "pid": os.getpid(), "st": mesh._static["st"],
-           "hk": mesh._static["hk"], "tick": mesh.tick, "loss": mesh.loss,
-           "to": [list(p.addr) for p in mesh.local_peers() if p.addr != mesh.watcher_addr]
-           + ([list(mesh.watcher_addr)] if mesh.watcher_addr else [])}
-    try:
-        return subprocess.Popen([sys.executable, "-I", "-S", SIDECAR_SCRIPT, json.dumps(cfg)],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, close_fds=True)
-    except OSError:
-        return None
+        if self._static["pid"] == os.getpid():  # not in a forked child (DataLoader worker): it is its rank's
+            self.sidecar = sidecar.stop(self.sidecar)
 
 
 def _loss() -> float:
@@ -384,14 +334,36 @@ def _loss() -> float:
         return 0.0
 
 
-def _bind(port: int) -> socket.socket:
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket on this rank's own address (its endpoint's host), not on every interface; on
+    another port if that one is taken (peers learn it from our beats), and on every interface
+    only if the endpoint's host is not an address of this machine."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        sock.bind(("0.0.0.0", port))
-    except OSError:
-        sock.bind(("0.0.0.0", 0))  # peers learn this port from our beats
+    for addr in ((host, port), (host, 0), ("0.0.0.0", port), ("0.0.0.0", 0)):
+        try:
+            sock.bind(addr)
+            break
+        except (OSError, UnicodeError):
+            continue
     sock.setblocking(False)
     return sock
+
+
+def _findings_ok(msg: dict) -> bool:
+    """A finding carried in an "end" (from the rank, or passed on by its watcher) reads back."""
+    end = msg.get("end") if msg.get("k") == "e" else (msg.get("v") or {}).get("end") if msg.get("k") == "v" else None
+    finding = (end or {}).get("finding")
+    if not finding:
+        return True
+    try:
+        Finding.from_dict(finding)
+    except Exception:  # noqa: BLE001 (whatever from_dict raises, the message is not used)
+        return False
+    return True
+
+
+def _text(value) -> str | None:
+    return None if value is None else str(value)[:200]
 
 
 def _jsonable(value):

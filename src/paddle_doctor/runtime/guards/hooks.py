@@ -66,16 +66,19 @@ def on_exception(etype, exc, tb) -> None:
         STATE.fired = True
         return
     if own is None:
-        blamed, trouble = _safely(watchdog.peer_finding, VICTIM_WAIT_S if VICTIM_RE.search(str(exc)) else 0.0)
+        victim = bool(VICTIM_RE.search(str(exc)))
+        blamed, trouble = _safely(watchdog.peer_finding, VICTIM_WAIT_S if victim else 0.0)
+        if not victim and blamed is not None and blamed.code == "failed":
+            blamed = None  # a peer that also raised: each error is its own, neither rank is the other's victim
     finding = own or blamed
     path = _record.write_record("exception", exc_info=(etype, exc, tb), finding=finding,
-                                peers=watchdog.peer_report(watchdog.mesh()))
+                                peers=watchdog.peer_report(watchdog.mesh()), channel=watchdog.channel_stats())
     if trouble:
         _record.add_message(trouble)
     # The line first: the launcher's SIGTERM follows a peer's end within its 1 s poll, and once
     # fired is set, that SIGTERM ends the rank at once (announcing first lost the line, under load).
     if blamed is not None:
-        line = watchdog.fatal_line(blamed, path).replace("Ending this rank", "This rank ends")
+        line = watchdog.fatal_line(blamed, path, "This rank ends with its own error (its exit code is its own)")
         _record.add_message(line)
         watchdog.emit(line)
     STATE.fired = True  # this exception ends the rank: the watchdog must not cut its traceback short
@@ -223,12 +226,12 @@ def _record_term() -> None:
         return
     finding, trouble = _safely(watchdog.peer_finding, TERM_WAIT_S)
     path = _record.write_record("signal", signal_name="SIGTERM", finding=finding,
-                                peers=watchdog.peer_report(watchdog.mesh()))
+                                peers=watchdog.peer_report(watchdog.mesh()), channel=watchdog.channel_stats())
     if trouble:
         _record.add_message(trouble)
     watchdog.announce_end(False, "SIGTERM", finding)
     if finding is not None:
-        line = watchdog.fatal_line(finding, path).replace("Ending this rank", "This rank was terminated")
+        line = watchdog.fatal_line(finding, path, "This rank was terminated (SIGTERM)")
         _record.add_message(line)
         watchdog.emit(line)
 

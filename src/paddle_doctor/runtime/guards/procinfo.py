@@ -71,3 +71,47 @@ def host_key() -> str:
         return f"{boot}|{os.readlink('/proc/self/ns/pid')}"
     except OSError:
         return ""
+
+
+def rank_runs_here(rank: int, env=None) -> bool:
+    """Whether a process of this job (same ``PADDLE_TRAINER_ENDPOINTS``) with rank ``rank`` runs on
+    this host, by its environment in /proc: the evidence that a peer never heard from is alive (it
+    may just not have left ``init_parallel_env`` yet) or, when there is none, that it is gone.
+    Only the rank's own process counts, not its children (DataLoader workers carry its environment
+    and outlive a SIGKILLed rank for a while): a process whose parent has the same rank, or that
+    was orphaned to pid 1, is skipped. Only this user's processes can be read, which is all a
+    job's ranks are."""
+    env = os.environ if env is None else env
+    want = {b"PADDLE_TRAINER_ID=" + str(rank).encode(),
+            b"PADDLE_TRAINER_ENDPOINTS=" + env.get("PADDLE_TRAINER_ENDPOINTS", "").encode()}
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return True  # no /proc: no evidence either way, so no death
+    for pid in pids:
+        if want <= _environ_items(pid) and _alive_top(pid, want):
+            return True
+    return False
+
+
+def _environ_items(pid: int) -> set:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return set(f.read(1 << 20).split(b"\0"))
+    except OSError:
+        return set()
+
+
+def _alive_top(pid: int, want: set) -> bool:
+    """Running (not a zombie), and the rank's top process: started by this rank's launcher, or by
+    anything but pid 1 that is not itself a process of that rank."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            text = f.read()
+        state, ppid = text[text.rfind(")") + 2:].split()[:2]
+        ppid = int(ppid)
+    except (OSError, ValueError):
+        return False
+    if state in ("Z", "X"):
+        return False
+    return ppid == os.getppid() or (ppid != 1 and not want <= _environ_items(ppid))

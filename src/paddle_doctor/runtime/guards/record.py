@@ -43,7 +43,7 @@ _fault_file = None
 
 
 def build(kind: str, *, exc_info=None, signal_name: str | None = None, finding: Finding | None = None,
-          peers: dict | None = None) -> dict:
+          peers: dict | None = None, channel: dict | None = None) -> dict:
     """A record of schema 2 (``contract.py``): the finding that names the cause, plus process facts."""
     me = rankenv.current()
     now = time.time()
@@ -58,7 +58,7 @@ def build(kind: str, *, exc_info=None, signal_name: str | None = None, finding: 
         "step": _plain(STATE.current_step() if STATE.regions or not STATE.unwound else STATE.unwound[1]),
         "current_collective": cur.to_dict() if cur is not None else None,
         "last_collective": STATE.last.to_dict() if STATE.last is not None else None,
-        "collectives": trace.last_collectives(), "peers": peers or {},
+        "collectives": trace.last_collectives(), "peers": peers or {}, "channel": channel,
         "memory": procinfo.memory(), "argv": list(sys.argv), "paddle_version": _paddle_version(),
         "messages": [],
     }
@@ -98,8 +98,9 @@ def _merge(rec: dict, kind: str, fields: dict) -> None:
     """A later event of the same process: keep the first as the record, note the rest."""
     if fields.get("finding") is not None and not rec.get("finding"):
         rec["finding"] = fields["finding"].to_dict()
-    if fields.get("peers"):
-        rec["peers"] = fields["peers"]
+    for name in ("peers", "channel"):
+        if fields.get(name):
+            rec[name] = fields[name]
     later = {"kind": kind, "time": time.time(), "signal": fields.get("signal_name"),
              "exception": _exception(fields.get("exc_info"))}
     rec.setdefault("later", []).append(later)

@@ -31,19 +31,18 @@ import threading
 import time
 from contextlib import contextmanager
 
-from paddle_doctor.contract import WATCHDOG_ENV
+from paddle_doctor.contract import WATCHDOG_ENV, WATCHDOG_EXIT_CODE
 from paddle_doctor.findings import Finding
 from paddle_doctor.runtime.guards import heartbeat, hooks
 from paddle_doctor.runtime.guards import record as _record
 from paddle_doctor.runtime.guards.guardstate import STATE, Region
-from paddle_doctor.runtime.guards.liveness import nodes, verdict
+from paddle_doctor.runtime.guards.liveness import keys, nodes, verdict
 from paddle_doctor.runtime.guards.liveness.verdict import judge
 from paddle_doctor.runtime.guards.trace import TRACER, describe
 from paddle_doctor.runtime.channel import rankenv
 
 __all__ = ["judge", "guarded", "ensure_started", "fire", "peer_finding", "peer_report", "watch_everywhere"]
 
-WATCHDOG_EXIT_CODE = 86
 UNHEARD_WAIT_S = 0.3  # an ending rank's wait for "port unreachable" answers from peers never heard from
 
 _lock = threading.Lock()
@@ -75,7 +74,13 @@ def ensure_started() -> heartbeat.Mesh | None:
         if _mesh is None:
             layout = nodes.layout(peers)
             local = layout.node_of.count(layout.node_of[me.rank])
-            _mesh = heartbeat.Mesh(me, peers, on_tick, tick=beat_interval(local)).start()
+            key, where = keys.job_key(me.rank, me.world_size, me.log_dir, layout.nodes)
+            if key is None:  # a channel anyone could write to must not decide anything
+                emit(f"[paddle-doctor] watchdog on rank {me.label}: off, no key for its liveness channel: {where}")
+                os.environ[WATCHDOG_ENV] = "0"
+                return None
+            _mesh = heartbeat.Mesh(me, peers, on_tick, tick=beat_interval(local), key=key,
+                                   stats_dir=me.log_dir).start()
             atexit.register(_at_exit)
     _install_record_hooks()
     return _mesh
@@ -167,23 +172,34 @@ def peer_finding(wait: float = 0.0) -> Finding | None:
 # -- firing -----------------------------------------------------------------------------------
 
 
-def fatal_line(finding: Finding, record_path) -> str:
+ENDING = f"Ending this rank (exit code {WATCHDOG_EXIT_CODE})"
+
+
+def fatal_line(finding: Finding, record_path, ending: str = ENDING) -> str:
+    """The watchdog's one line; ``ending`` says how this rank ends, and only the watchdog's own end
+    names its exit code (a rank that ends on its own error exits with that error's code)."""
     me = rankenv.current()
     doing = f" This rank was in {describe(STATE.current.fingerprint())}." if STATE.current is not None else ""
     where = f"; record: {record_path}" if record_path else ""
-    return (f"[paddle-doctor] watchdog on rank {me.label}: {finding.message}.{doing} "
-            f"Ending this rank (exit code {WATCHDOG_EXIT_CODE}){where}")
+    return f"[paddle-doctor] watchdog on rank {me.label}: {finding.message}.{doing} {ending}{where}"
+
+
+def inert(text: str) -> str:
+    """``text`` on one line with no control character left raw (a peer's message is data: an escape
+    sequence in it must not reach a terminal)."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+                   for c in text)
 
 
 def emit(line: str) -> None:
-    """The library's one printed line: the watchdog's fatal message, on stderr, unbuffered."""
+    """The library's one printed line: the watchdog's fatal message, on stderr, unbuffered, inert."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except Exception:
             pass
     try:
-        os.write(2, (line.replace("\n", " ") + "\n").encode("utf-8", "replace"))
+        os.write(2, (inert(line) + "\n").encode("utf-8", "replace"))
     except OSError:
         pass
 
@@ -195,7 +211,7 @@ def fire(finding: Finding, m: heartbeat.Mesh | None = None) -> None:
             return
         STATE.fired = True
         STATE.watchdog_ending = True
-    path = _record.write_record("watchdog", finding=finding, peers=peer_report(m or _mesh))
+    path = _record.write_record("watchdog", finding=finding, peers=peer_report(m or _mesh), channel=channel_stats())
     line = fatal_line(finding, path)
     _record.add_message(line)
     announce_end(False, "watchdog", finding)
@@ -213,6 +229,11 @@ def _end_children() -> None:
             child.kill()
     except Exception:  # ending this rank matters more than its workers
         pass
+
+
+def channel_stats() -> dict | None:
+    """What the liveness channel accepted and dropped (by reason), for the record."""
+    return None if _mesh is None else _mesh.stats.to_dict()
 
 
 def peer_report(m: heartbeat.Mesh | None) -> dict:

@@ -15,12 +15,12 @@ Nothing here imports paddle.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
-import sys
 
 from paddle_doctor.runtime.guards.guardstate import STATE
+from paddle_doctor.runtime.guards.liveness import sidecar
+from paddle_doctor.contract import channel_name
 
 FP_HISTORY = 16  # fingerprints kept per peer, by (group, seq)
 WATCHER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "watcher.py")
@@ -31,16 +31,14 @@ def start_watcher(mesh, loss: float) -> subprocess.Popen | None:
     say that the rank is gone) and ends by itself once its node's ranks have all ended."""
     layout = mesh.layout
     stop_s = STATE.stop_after()
-    cfg = {"j": mesh.token, "node": mesh.node, "node_of": list(layout.node_of),
+    here = "127.0.0.1" if mesh.host in ("0.0.0.0", "") else mesh.host
+    stats = mesh.stats.path and os.path.join(os.path.dirname(mesh.stats.path), channel_name(f"w{mesh.node}"))
+    cfg = {"rid": mesh.run_id, "node": mesh.node, "node_of": list(layout.node_of),
            "watchers": [list(a) for a in layout.watcher_addrs], "leader": mesh.me.rank,
-           "ranks": {str(mesh.me.rank): ["127.0.0.1", mesh.port]}, "loss": loss,
+           "ranks": {str(mesh.me.rank): [here, mesh.port]}, "loss": loss, "stats": stats,
            "pids": {str(mesh.me.rank): [os.getpid(), mesh.start_time]},  # known before its first beat
            "swim": {"stop_s": stop_s}}
-    try:
-        return subprocess.Popen([sys.executable, "-I", "-S", WATCHER_SCRIPT, json.dumps(cfg)],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, close_fds=True)
-    except OSError:
-        return None
+    return sidecar.spawn(WATCHER_SCRIPT, cfg, mesh.key)  # the key on its stdin, never in argv
 
 
 def from_watcher(mesh, msg: dict, now: float) -> None:

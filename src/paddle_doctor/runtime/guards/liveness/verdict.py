@@ -23,13 +23,15 @@ from dataclasses import dataclass
 from paddle_doctor.catalog.ids import CauseId
 from paddle_doctor.contract import FAULT_PREFIX, GUARD_KINDS, RECORD_PREFIX
 from paddle_doctor.findings import Confidence, Finding
-from paddle_doctor.runtime.guards import collcheck, heartbeat
+from paddle_doctor.runtime.guards import collcheck, heartbeat, procinfo
 from paddle_doctor.runtime.guards.guardfinding import guard_finding, merged
 from paddle_doctor.runtime.guards.guardstate import STATE, State
+from paddle_doctor.runtime.guards.liveness.peer import Peer
 from paddle_doctor.runtime.guards.trace import describe
 from paddle_doctor.runtime.channel import rankenv
 
 REPORTED_GRACE_S = 1.0  # a peer's named finding, before this rank adopts it
+SCAN_EVERY_S = 0.25  # a never-heard peer's process is searched for in /proc at most this often
 MISMATCH_PERSIST_S = 1.0  # both sides blocked this long in different collectives: not a transient
 # Which finding wins when several things are wrong at once; each group may hold several kinds.
 PRIORITY = ("reported", "failed", "dead", "mismatch", "stuck")
@@ -101,7 +103,7 @@ def judge(m: heartbeat.Mesh, now: float, guarded: bool | None = None, grace: flo
     return None
 
 
-def _peer_findings(peer: heartbeat.Peer, w: Watch, started: float):
+def _peer_findings(peer: Peer, w: Watch, started: float):
     end = peer.end
     if not (w.guarded or EVERYWHERE["on"]):
         return
@@ -124,17 +126,11 @@ def _peer_findings(peer: heartbeat.Peer, w: Watch, started: float):
         yield from _silent(peer, w, started + w.hold)
 
 
-def _remote_silent(peer: heartbeat.Peer, w: Watch):
-    """A rank on another node: stopped, or its whole node gone, as its watchers found it; or,
-    when this rank is ending anyway, nothing listening on its port (it died before its first beat)."""
+def _remote_silent(peer: Peer, w: Watch):
+    """A rank on another node: stopped, or its whole node gone, as its watchers found it. Nothing
+    listening on the port of a remote rank never heard of is no evidence of death (it may not have
+    left ``init_parallel_env`` yet, and no /proc of its host can be read from here): no verdict."""
     now = w.now
-    if w.ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD and peer.node_down is None and not peer.stopped_since:
-        yield "dead", guard_finding(
-            "dead", [peer.rank], f"rank {peer.rank} (node {peer.node}) was never heard of by its node's watcher and "
-            f"nothing listens on its port: it died before its first heartbeat (e.g. SIGKILL from the OOM killer) "
-            f"or never reached a guarded region", confidence=Confidence.MEDIUM,
-            why="the kernel refuses datagrams to its port, and its node's watcher named it neither alive nor dead")
-        return
     if peer.stopped_since is not None and now - peer.stopped_since >= w.stop_after:
         yield "stuck", guard_finding("stuck", [peer.rank], f"rank {peer.rank} has been stopped for "
                                      f"{now - peer.stopped_since:.1f} s: its process is in state T (SIGSTOP or a "
@@ -160,7 +156,7 @@ def _unreachable_loopback(peer: heartbeat.Peer, looped: tuple[int, ...]) -> Find
         why="the job's endpoints mix loopback and real addresses, and the node watchers could not reach each other")
 
 
-def _ended_badly(peer: heartbeat.Peer, w: Watch):
+def _ended_badly(peer: Peer, w: Watch):
     now = w.now
     reported = peer.end.get("finding")
     if reported and reported.get("message"):
@@ -176,7 +172,7 @@ def _ended_badly(peer: heartbeat.Peer, w: Watch):
                                       f"({_where_recorded(peer.rank)}){_doing(peer)}")
 
 
-def _silent(peer: heartbeat.Peer, w: Watch, started: float):
+def _silent(peer: Peer, w: Watch, started: float):
     """A peer stopped, or that stopped beating, or never beat at all (it froze or died before its
     first beat) and that nobody sees running."""
     now, deadline, ending = w.now, w.deadline, w.ending
@@ -201,18 +197,28 @@ def _silent(peer: heartbeat.Peer, w: Watch, started: float):
     recorded = _peer_record(peer.rank)
     if recorded is not None:  # it ended before we listened (we joined late): its record says why
         yield from recorded
-    elif ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD:
+    elif ending and peer.refused >= heartbeat.REFUSALS_FOR_DEAD and _gone_from_host(peer, w):
         yield "dead", guard_finding(
-            "dead", [peer.rank], f"rank {peer.rank} was never heard from in {waited:.1f} s and nothing listens on "
-            f"its heartbeat port: it died before its first heartbeat (e.g. SIGKILL from the OOM killer) or "
-            f"never reached a guarded region", confidence=Confidence.MEDIUM,
-            why="no heartbeat ever arrived, and the kernel refuses datagrams to its port")
-    elif waited >= deadline:
+            "dead", [peer.rank], f"rank {peer.rank} was never heard from, nothing listens on its heartbeat port, and no "
+            f"process of this job has its rank on this host: it died before its first heartbeat (e.g. SIGKILL from the OOM killer)",
+            confidence=Confidence.MEDIUM, why="no process with its rank in /proc, and the kernel refuses datagrams "
+            "to its heartbeat port")
+    elif waited >= deadline:  # silence before a first beat is no death: ranks start at different times
         yield "stuck", guard_finding(
             "missing", [peer.rank], f"rank {peer.rank} has not been heard from in {waited:.1f} s (no heartbeat "
             f"since this rank started watching): it froze or died before its first heartbeat, or never reached "
             f"a guarded region{w.hint}", confidence=Confidence.MEDIUM,
             why="every other rank beats; this one never did within the deadline")
+
+
+def _gone_from_host(peer: Peer, w: Watch) -> bool:
+    """Evidence of death for a peer never heard from: it is on this host and no process of the job
+    has its rank. Silence alone is none (a rank may still be in ``init_parallel_env``)."""
+    if not peer.same_host:
+        return False
+    if peer.scanned is None or w.now - peer.scanned[0] >= SCAN_EVERY_S:  # a search reads all of /proc
+        peer.scanned = (w.now, procinfo.rank_runs_here(peer.rank))
+    return not peer.scanned[1]
 
 
 def _peer_record(rank: int):
@@ -248,7 +254,7 @@ def _where_recorded(rank: int) -> str:
     return f"see its log and {me.log_dir.name}/{RECORD_PREFIX}{rank}.json"
 
 
-def _doing(peer: heartbeat.Peer) -> str:
+def _doing(peer: Peer) -> str:
     info = peer.info
     parts = []
     if info.get("ph"):

@@ -18,8 +18,11 @@ in, the local members get them all in one datagram, so that check mode compares 
 with two datagrams per rank per collective.
 
 ``NodeWatcher`` takes its transport, clock and /proc reader as arguments (the simulator and the
-unit tests drive it in-process); ``main`` runs it on UDP: ``python -I -S watcher.py CONFIG_JSON``.
-Standard library only, and nothing of the package but ``swim.py`` beside it: it must start fast.
+unit tests drive it in-process); ``main`` runs it on UDP: ``python -I -S watcher.py`` with its
+configuration and the job's key as JSON on stdin. Every datagram is sealed and opened as the
+ranks' are (``seal.py``: HMAC first, then parsing, run id, sequence; then ``schema.py``); what
+fails is dropped and counted in ``paddle_doctor_channel.w<node>.json``, and the loop cannot die.
+Standard library only, and nothing of the package but its siblings: it must start fast.
 """
 
 from __future__ import annotations
@@ -33,14 +36,19 @@ import sys
 import time
 
 if __package__:
-    from paddle_doctor.runtime.guards.liveness.sidecar import read_stat, state_of
+    from paddle_doctor.runtime.guards.liveness import schema
+    from paddle_doctor.runtime.guards.liveness.seal import Opener, Sealer, Stats
+    from paddle_doctor.runtime.guards.liveness.sidecar import read_config, read_stat, state_of
     from paddle_doctor.runtime.guards.liveness.swim import DEAD, Config, Detector
 else:  # run as a file (``python -I -S watcher.py``): swim.py is beside it, the package is not imported
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from sidecar import read_stat, state_of  # noqa: E402
+    import schema  # noqa: E402
+    from seal import Opener, Sealer, Stats  # noqa: E402
+    from sidecar import read_config, read_stat, state_of  # noqa: E402
     from swim import DEAD, Config, Detector  # noqa: E402
 
 TICK_S = 0.05
+DRAIN_MAX = 512
 FORWARD_REPEAT = 3
 FP_KEYS_KEPT = 64
 LINGER_S = 3.0  # after its last local rank is gone: time for the verdicts and ends to spread
@@ -187,22 +195,28 @@ def read_state(pid: int, start) -> str:
 class Udp:
     """The watcher's socket: watchers by node id, local ranks by the port their beats name."""
 
-    def __init__(self, cfg: dict):
+    def __init__(self, cfg: dict, key: bytes):
         self.cfg = cfg
-        self.token = cfg["j"]
+        self.node = cfg["node"]
         self.loss = float(cfg.get("loss") or 0.0)
         self.watchers = [tuple(a) for a in cfg["watchers"]]
         self.rank_addrs: dict[int, tuple] = {int(r): tuple(a) for r, a in (cfg.get("ranks") or {}).items()}
+        self.stats = Stats(f"watcher of node {self.node}", cfg.get("stats"))
+        self.sealer = Sealer(key, cfg.get("rid", ""), f"w{self.node}")
+        self.opener = Opener(key, cfg.get("rid", ""), self.stats)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("0.0.0.0", self.watchers[cfg["node"]][1]))
+        host, port = self.watchers[self.node]
+        try:
+            self.sock.bind((host, port))  # the node's own address, not every interface
+        except OSError:
+            self.sock.bind(("0.0.0.0", port))
         self.sock.setblocking(False)
 
     def send(self, addr, msg: dict) -> None:
         if self.loss and random.random() < self.loss:
             return
-        msg["j"] = self.token
         try:
-            self.sock.sendto(json.dumps(msg, separators=(",", ":"), default=str).encode(), addr)
+            self.sock.sendto(self.sealer.seal(msg), addr)
         except OSError:
             pass
 
@@ -214,28 +228,33 @@ class Udp:
             self.send(self.rank_addrs[rank], msg)
 
     def drain(self, watcher: NodeWatcher) -> None:
-        while True:
+        for _ in range(DRAIN_MAX):  # a flood must not keep the timers from running
             try:
                 data, src = self.sock.recvfrom(65536)
             except OSError:
                 return
             try:
-                msg = json.loads(data)
-            except ValueError:
-                continue
-            if not isinstance(msg, dict) or msg.get("j") != self.token:
-                continue
-            if "r" in msg:  # a rank's beat, sidecar beat or "end" (watchers' messages name no rank)
-                self._from_rank(watcher, msg, data, src)
-            else:
-                watcher.detector.receive(msg)
+                self._receive(watcher, data, src)
+            except Exception as exc:  # noqa: BLE001 (one datagram must never stop the watcher)
+                self.stats.drop("invalid", src)
+                self.stats.loop_error("handling a datagram", exc)
+
+    def _receive(self, watcher: NodeWatcher, data: bytes, src) -> None:
+        opened = self.opener.open(data, src, _acceptable)
+        if opened is None:
+            return
+        sid, msg = opened
+        if sid[0] == "w":
+            watcher.detector.receive(msg)
+        elif msg.get("k") != "p":
+            self._from_rank(watcher, msg, data, src)
 
     def _from_rank(self, watcher: NodeWatcher, msg: dict, data: bytes, src) -> None:
         rank = msg.get("r")
-        if msg.get("p") and isinstance(rank, int):
+        if msg.get("p"):
             self.rank_addrs[rank] = (src[0], int(msg["p"]))
         leader = self.cfg.get("leader")
-        if rank != leader and leader in self.rank_addrs:
+        if leader in (msg.get("fw") or ()) and leader in self.rank_addrs:
             try:  # this socket has the port its node's lowest rank would have had: pass its beats on
                 self.sock.sendto(data, self.rank_addrs[leader])
             except OSError:
@@ -243,8 +262,20 @@ class Udp:
         watcher.from_rank(msg)
 
 
+def _acceptable(sid: str, msg: dict) -> bool:
+    """From a watcher only its SWIM messages; from ranks and sidecars their beats, ends, probes."""
+    return schema.valid(sid, msg) and (sid[0] != "w" or "t" in msg)
+
+
 def main(cfg: dict) -> None:
-    udp = Udp(cfg)
+    udp = Udp(cfg, bytes.fromhex(cfg.pop("key")))
+    try:
+        _watch(cfg, udp)
+    finally:
+        udp.stats.flush(force=True)  # the drop counters, readable after the job
+
+
+def _watch(cfg: dict, udp: Udp) -> None:
     det = cfg.get("swim") or {}
     watcher = NodeWatcher(cfg["node"], cfg["node_of"], udp.send_watcher, udp.send_rank, time.monotonic,
                           read_state, Config(**det))
@@ -254,14 +285,20 @@ def main(cfg: dict) -> None:
     finished_at = None
     next_tick = 0.0
     while True:
-        ready, _, _ = select.select([udp.sock], [], [], max(0.0, next_tick - time.monotonic()))
-        if ready:
-            udp.drain(watcher)
-        now = time.monotonic()
-        if now < next_tick:
-            continue  # the timers run every TICK_S, however many datagrams arrive
-        next_tick = now + TICK_S
-        watcher.tick()
+        try:
+            ready, _, _ = select.select([udp.sock], [], [], max(0.0, next_tick - time.monotonic()))
+            if ready:
+                udp.drain(watcher)
+            now = time.monotonic()
+            if now < next_tick:
+                continue  # the timers run every TICK_S, however many datagrams arrive
+            next_tick = now + TICK_S
+            watcher.tick()
+            udp.stats.note_drops()
+        except Exception as exc:  # noqa: BLE001 (the watcher must outlive any bug of ours)
+            udp.stats.loop_error("its loop", exc)
+            time.sleep(TICK_S)
+            continue
         if watcher.finished():  # linger while the news spreads; longer if a local rank never beat
             finished_at = finished_at or now
             if now - finished_at >= (LINGER_S if watcher.heard_all() else UNHEARD_S):
@@ -274,7 +311,7 @@ def main(cfg: dict) -> None:
 
 if __name__ == "__main__":
     try:
-        main(json.loads(sys.argv[1]))
+        main(read_config(sys.stdin.buffer))
     except KeyboardInterrupt:
         pass
     except Exception as exc:  # a broken watcher must not print a traceback into the rank's log
