@@ -84,8 +84,8 @@ def run_at_commit(commit: str, argv: list[str]) -> int:
         archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "src"], check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        code = ("import sys; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[1:]; "
-                "import runpy; runpy.run_path(sys.argv[1], run_name='__main__')")
+        code = ("import sys; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[2:]; "
+                "import runpy; runpy.run_path(sys.argv[0], run_name='__main__')")
         child = [sys.executable, "-c", code, f"{tmp}/src", str(Path(__file__).resolve()), *argv]
         print(f"# code of commit {commit}", flush=True)
         return subprocess.run(child, check=False).returncode
