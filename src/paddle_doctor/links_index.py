@@ -44,7 +44,7 @@ BACKLINKS = {
         'signatures': ('unused_params',),
     },
     CauseId.device_not_found: {
-        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'launch_device_frame',),
+        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'launch_device_frame',),
     },
     CauseId.duplicate_openmp_runtime: {
         'signatures': ('omp_duplicate',),
@@ -87,7 +87,7 @@ BACKLINKS = {
         'lint_rules': ('PDL404',),
     },
     CauseId.nccl_error: {
-        'signatures': ('nccl_warn_connect', CauseId.nccl_error,),
+        'signatures': ('nccl_warn_connect', CauseId.nccl_error, 'bkcl_error',),
         'smoke_checks': ('all_reduce', 'all_gather', 'broadcast', 'reduce', 'scatter',),
     },
     CauseId.nccl_library_missing: {
@@ -109,7 +109,7 @@ BACKLINKS = {
         'signatures': ('libuv_port_busy', CauseId.port_in_use,),
     },
     CauseId.python_exception: {
-        'signatures': ('ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'exception',),
+        'signatures': ('ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception',),
         'guard_kinds': ('failed',),
     },
     CauseId.rank_divergent_collective: {

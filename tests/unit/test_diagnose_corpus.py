@@ -1,5 +1,7 @@
 """diagnose on real users' logs (pasted text from public GitHub issues, Paddle 0.x-3.x): every shared
-set (real-dev, real-dev2, real-dev3). Prints top-1 and top-3 per set and per label confidence; the goal is >= 90 % top-1 on each.
+set (real-dev, real-dev2, real-dev3) and every batch gathered for issue 29 (tests/fixtures/gathered/).
+Prints top-1, top-3, failing rank and calibration (right/total per confidence diagnose claims) per
+set, and top-1/top-3 per label confidence; the goal is >= 90 % top-1 on each.
 No log is special-cased: signatures come from the emitting code (see signatures.SOURCES)."""
 
 import json
@@ -12,7 +14,8 @@ import pytest
 from conftest import CORPORA, CORPUS
 from paddle_doctor.diagnose import diagnose_paths
 
-SETS = [c for c in dict.fromkeys([*CORPORA, CORPUS.parent / "real-dev3"]) if (c / "labels.jsonl").exists()]
+GATHERED = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "gathered").glob("batch*"))
+SETS = [c for c in dict.fromkeys([*CORPORA, CORPUS.parent / "real-dev3", *GATHERED]) if (c / "labels.jsonl").exists()]
 pytestmark = pytest.mark.skipif(not SETS, reason="shared corpus not present")
 GOAL = 0.90
 
@@ -33,7 +36,9 @@ def _score(corpus):
         if rc is not None:
             ours = by_ours[rc.confidence.value]
             ours[0], ours[1] = ours[0] + 1, ours[1] + hit1
-        rows.append((label["id"], label["root_cause"], got, hit1, hit3, rc.confidence.value if rc else None))
+        rank = rc.ranks[0] if rc is not None and rc.ranks else None
+        rows.append((label["id"], label["root_cause"], got, hit1, hit3, rc.confidence.value if rc else None,
+                     label.get("failing_rank"), rank))
     return rows, by_conf, by_ours
 
 
@@ -42,14 +47,15 @@ def test_corpus_top1_at_least_90_percent(corpus):
     rows, by_conf, by_ours = _score(corpus)
     n = len(rows)
     top1, top3 = sum(r[3] for r in rows), sum(r[4] for r in rows)
-    for id_, want, got, hit1, hit3, conf in rows:
+    for id_, want, got, hit1, hit3, conf, *_ in rows:
         if not hit1:
             print(f"MISS {corpus.name}/{id_}: want {want}, got {got} ({conf}){' (in top 3)' if hit3 else ''}")
     print(f"{corpus.name}: top-1 {top1}/{n} ({top1 / n:.0%}), top-3 {top3}/{n} ({top3 / n:.0%})")
     for conf, (k, h1, h3) in sorted(by_conf.items()):
         print(f"  label confidence {conf:<13} top-1 {h1}/{k}, top-3 {h3}/{k}")
-    for conf, (k, h1) in sorted(by_ours.items()):
-        print(f"  our confidence {conf:<6} right {h1}/{k}")
+    named = [(want, got) for *_, want, got in rows if want is not None]
+    print(f"  failing rank {sum(w == g for w, g in named)}/{len(named)} (of the labels that name one)")
+    print("  calibration: " + ", ".join(f"{conf} right {h1}/{k}" for conf, (k, h1) in sorted(by_ours.items())))
     assert n == len(list(corpus.glob("*.log")))
     assert top1 / n >= GOAL, f"{corpus.name}: top-1 {top1}/{n}"
 

@@ -10,7 +10,7 @@ from .classify import Verdict, classify
 from .parts import ErrorParts, parse_block
 
 # Signatures whose cause is generic: the structure may name a more specific one.
-REFINABLE = ("exception", "cuda_other", "cuda_init_error", CauseId.nccl_error, "error_line", "launcher_frame")
+REFINABLE = ("exception", "glog_check_failed", "cuda_other", "cuda_init_error", CauseId.nccl_error, "error_line", "launcher_frame")
 GENERIC = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error)
 BLOCK_BYTES = 6000  # how far before the cause line its traceback frames may start
 AFTER_BYTES = 1500  # how far after it the hint, operator and C++ position may follow
@@ -45,7 +45,8 @@ def refine(events: list, event) -> Verdict | None:
     if verdict is None or verdict.cause not in GENERIC:
         return verdict
     # A generic answer never replaces a more specific line; it may only say more about the same one,
-    # or name the library (a CUDA code) behind a bare exception.
-    if verdict.cause == event.sig.cause or (event.sig.cause == CauseId.python_exception and verdict.part == "code"):
+    # or name the library behind a bare exception (a CUDA or NCCL code, the NCCL call that failed).
+    if verdict.cause == event.sig.cause or (event.sig.cause == CauseId.python_exception
+                                            and verdict.part in ("code", "call")):
         return verdict
     return None

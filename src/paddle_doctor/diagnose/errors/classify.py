@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ...catalog.codes import enum_causes, errno_cause, generic_cause
 from ...catalog.ids import CauseId
 from . import codes as tables
-from .components import CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
+from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts
 
@@ -88,6 +88,36 @@ def from_operator(parts: ErrorParts) -> Verdict | None:
     return None
 
 
+# NCCL calls made while a job runs (not when its communicators are made): a failed check on one of
+# them is a collective that failed, whatever file the check sits in (nccl.h's API).
+_NCCL_RUNTIME_CALL = re.compile(r"\bnccl(?P<call>GroupEnd|AllReduce|Bcast|Broadcast|AllGather|ReduceScatter|Reduce|"
+                                r"Send|Recv)\s*\(")
+
+
+def from_nccl_call(parts: ErrorParts) -> Verdict | None:
+    m = _NCCL_RUNTIME_CALL.search(parts.message or parts.text)
+    if m is None:
+        return None
+    return Verdict(CauseId.nccl_error, 85, f"the call that failed is NCCL's nccl{m['call']}: a collective failed "
+                   "while the job ran, after its communicators were made", "call")
+
+
+def component_of(parts: ErrorParts) -> str:
+    """The component that raised, as the tables read it: ``cpp:<file> op:<operator> py:<module>``."""
+    paddle = parts.innermost_of("paddle")
+    cpp = parts.cpp_file.replace("\\", "/").rsplit("/", 1)[-1]
+    return f"cpp:{cpp} op:{parts.operator} py:{paddle.module if paddle else ''}"
+
+
+def from_component(parts: ErrorParts) -> Verdict | None:
+    """A component (the C++ file, operator or module that raised) with what its message says."""
+    component, said = component_of(parts), f"{parts.message}\n{parts.text}"
+    for component_re, message_re, cause, specificity, why, _ in COMPONENT_MESSAGES:
+        if (not component_re or re.search(component_re, component, re.I)) and re.search(message_re, said, re.I):
+            return Verdict(cause, specificity, why, "component")
+    return None
+
+
 def from_cpp_file(parts: ErrorParts) -> Verdict | None:
     path = parts.cpp_file.replace("\\", "/")
     for pattern, cause, specificity, why, _ in CPP_FILES:
@@ -150,11 +180,12 @@ def fallback(parts: ErrorParts) -> Verdict | None:
 def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
-    for rule in (from_operator, from_codes, from_cpp_file, from_error_class, from_type_and_module,
-                 from_call_signature):
+    for rule in (from_operator, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
+                 from_type_and_module, from_call_signature):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict
-        if verdict is not None and verdict.cause not in (CauseId.cuda_error_other, CauseId.nccl_error):
+        if verdict is not None and (verdict.cause not in (CauseId.cuda_error_other, CauseId.nccl_error)
+                                    or verdict.part == "call"):
             return verdict
     return codes or fallback(parts)

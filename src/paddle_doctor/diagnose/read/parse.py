@@ -20,6 +20,7 @@ from .opener import open_log
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .runners import match_runner
 from .selfrank import StatedRank
+from .tracebacks import add_exception_lines
 from .scan import BinaryFileError, ScanStats, scan_stream
 from ..signatures import Signature, match_line
 from ..timeline import LogSpan, log_span
@@ -111,6 +112,9 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
                                            rank, index))
             if own is not None:
                 last_time = own
+    add_exception_lines(result.events, lambda: _open(source), lambda line: _strip_prefix(_plain(line), prefix)[0],
+                        lambda sig, groups, offset, text, like: Event(sig, groups, source.path, offset, text, "",
+                                                                      None, like.when, like.rank, index))
     index.trailing = stats.trailing
     result.last_text = stats.last_text
     result.span = log_span(stats.head, stats.tail, lambda line: _timestamp(line, year))
@@ -120,6 +124,10 @@ def read_events(source: SourceFile, year: int) -> FileEvents:
     elif stated is not None:
         _apply_stated_rank(result, stated.rank())
     return result
+
+
+def _plain(line: str) -> str:
+    return ANSI_RE.sub("", line) if "\x1b" in line else line
 
 
 def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:

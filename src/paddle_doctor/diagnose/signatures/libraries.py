@@ -58,6 +58,16 @@ LIBRARIES = (
     _sig(CauseId.nccl_error, r"(?:NCCL|Nccl|nccl) error|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|"
          r"ncclRemoteError|failed to get NCCL unique ID", "cause", CauseId.nccl_error, 90,
          "OSError: (External) NCCL error(1), unhandled cuda error.", title="NCCL error"),
+    # The collective family beside NCCL: Kunlun XPU's BKCL. Paddle's own checks name it; the library's
+    # log lines carry their level and the library's name ([WARN][BKCL][src:line]); INFO/DBG lines do not count.
+    _sig("bkcl_error", r"\[(?:WARN|WARNING|ERR|ERROR|FATAL)\]\s*\[BKCL\]|\bBKCL [Ee]rror\b|\bbkcl_\w+ failed\b",
+         "cause", CauseId.nccl_error, 88,
+         "PreconditionNotMetError: bkcl_init_rank failed, got wrong value [3].",
+         title="the collective library (BKCL, Kunlun XPU) reported an error",
+         source="pp 2.x platform/collective_helper / bkcl_context (PreconditionNotMet: bkcl_init_rank failed), "
+                "platform/device/xpu/enforce_xpu.h build_xpu_error_msg (BKCL Error, %s; BKCL Error <%d>, %s), the "
+                "XPU collective tests' check (Failed, BKCL error %s:%d '%d'); the BKCL runtime's log lines "
+                "[LEVEL][BKCL][file:line] (levels DBG, INFO, WARN, ERR)"),
     _sig("cudnn_mismatch", r"libcudnn v\d+ with header v\d+ unmatched|CUDNN_STATUS_VERSION_MISMATCH|"
          r"cuDNN version (?:mismatch|incompatible)", "cause", CauseId.cuda_cudnn_mismatch, 100,
          "[cudnn init] libcudnn v5 with header v7 unmatched!", title="cuDNN library and build do not match"),
@@ -152,6 +162,13 @@ LIBRARIES = (
          example="Traceback (most recent call last):"),
     _sig("frame", r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)', "frame",
          example='  File "/tmp/probe/t.py", line 5, in <module>'),
+    # glog's fatal check (CHECK/CHECK_EQ): the process aborts after it; read like an exception.
+    _sig("glog_check_failed", r"^F\d{4} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]\s*(?P<exc>Check failed):\s*(?P<msg>.*)$", "exception",
+         CauseId.python_exception, 50,
+         "F1125 15:44:39.266677 200102 nccl_helper.h:62] Check failed: dynload::ncclGroupEnd() == ncclSuccess (1 vs. 0)",
+         title="a C++ check failed in {file}: {msg}",
+         source="glog logging.h CHECK / CHECK_EQ (F<mmdd> <time> <tid> <file>:<line>] Check failed: <cond> (<a> vs. "
+                "<b>)), used by pp 0.x-1.x for its own checks (platform/nccl_helper.h NCCLGroupGuard, ...)"),
     _sig("exception", r"^(?:\[[^\]]*\]\s*)?(?:[\w.]*\.)?(?P<exc>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "ValueError: boom on rank 1", title="{exc}"),
