@@ -127,3 +127,14 @@ def test_bkcls_info_lines_are_not_errors(tmp_path):
     rc = _diagnose(tmp_path, "[INFO][BKCL][/src/bkcl/src/network/net_socket.cpp:45] NET/Socket : ipv6 net card "
                              "[docker0]\nValueError: boom\n")
     assert rc.cause == CauseId.python_exception
+
+
+def test_paddles_gpu_architecture_warning_explains_the_device_error_after_it(tmp_path):
+    """pp 2.4-3.x gpu_resources.cc CheckDeviceArch warns that the GPU is not among the wheel's
+    architectures; a generic device error after it is what that leads to."""
+    rc = _diagnose(tmp_path, "W0826 15:37:30.498044  6709 gpu_resources.cc:96] The GPU architecture in your current "
+                             "machine is Pascal, which is not compatible with Paddle installation with arch: 70 75 80 "
+                             "86 , it is recommended to install the corresponding wheel package according to the "
+                             "installation information on the official Paddle website.\n" + TRACE + USER +
+                             "OSError: (External) CUDA error(719), unspecified launch failure.\n")
+    assert rc.cause == CauseId.cuda_arch_unsupported and rc.code == "gpu_arch_warning"

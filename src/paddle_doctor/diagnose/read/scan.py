@@ -60,7 +60,7 @@ TRIGGERS: tuple[str, ...] = (
     # gloo's transport errors, also as a C++ abort's `what():` line, which holds no other trigger
     "pair.cc",
     # issue 29: a CPU-only build asked for a GPU (1.x wording), glog's fatal checks, BKCL (Kunlun XPU)
-    "CPU only version", "Check failed", "BKCL", "bkcl_",
+    "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
 ) + RUNNER_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

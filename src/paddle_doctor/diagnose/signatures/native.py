@@ -46,6 +46,17 @@ NATIVE = (
          title="the GPU had no memory left when CUDA set up its context or stream: another process holds it",
          source="pp 2.1-2.4 so: platform/stream/cuda_stream.cc, platform/gpu_info.cc (cuda error(%d).%s. [Advise: "
                 "...]); CUDA cudaErrorMemoryAllocation at context/stream creation, before any tensor exists"),
+    # Paddle's own check of the GPU against the architectures the wheel was compiled for: a warning
+    # that names the cause of the device errors that follow it (no kernel image, a crash in a kernel).
+    _sig("gpu_arch_warning", r"The GPU architecture in your current machine is (?P<arch>\w+), which is not compatible "
+         r"with Paddle installation with arch: (?P<built>[\d ]+)", "context", CauseId.cuda_arch_unsupported, 97,
+         "W0826 15:37:30.498044  6709 gpu_resources.cc:96] The GPU architecture in your current machine is Pascal, "
+         "which is not compatible with Paddle installation with arch: 70 75 80 86 , it is recommended to install the "
+         "corresponding wheel package according to the installation information on the official Paddle website.",
+         title="this GPU ({arch}) is not among the architectures the Paddle wheel was built for ({built})",
+         source="pp 2.4-3.x platform/device/gpu/gpu_resources.cc CheckDeviceArch (LOG(WARNING) << \"The GPU "
+                "architecture in your current machine is \" << ... << \", which is not compatible with Paddle "
+                "installation with arch: \" << compile_arch_str << ...)"),
     _sig("cudnn_version_warning", r"compiled with CUDNN (?P<built>[\d.]+), but CUDNN version in your machine is "
          r"(?P<have>[\d.]+)|compiled with CUDA ?(?P<cuda>[\d.]+)/cuDNN ?[\d.]+, ?but CUDA/cuDNN version in your "
          r"machine is", "context", CauseId.cuda_cudnn_mismatch, 97,
