@@ -58,6 +58,7 @@ def test_a_rank_that_raised_an_oddly_named_exception_is_not_called_killed(tmp_pa
     ('File "t.py", line 3, in f', ["raise Exception('x')", "Exception: x"], "Exception: x"),  # a paste that lost indents
     ('  File "t.py", line 3, in f', ["    return", "INFO done"], None),  # the next unindented line is not one
     ('File "t.py", line 3, in f', ["return"], None),  # a lowercase bare word is a source line, not a type
+    ('  File "t.py", line 3, in f', ["    g()", "INFO:root:epoch 3"], None),  # another thread's log line
     ('  File "t.py", line 3, in f', ['  File "u.py", line 9, in g', "ValueError: v"], None),  # not the last frame
 ])
 def test_what_counts_as_the_exception_line(frame, following, found):

@@ -24,7 +24,10 @@ READ_BYTES = 8192  # how far after a traceback's last frame its exception line m
 _EXCEPTION_LINE = re.compile(r"^(?P<exc>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::\s?(?P<msg>.*)|\s*)$")
 _FRAME_LINE = re.compile(r'^\s*File "[^"]+", line \d+')
 _EXCEPTION_SIG = next(s for s in SIGNATURES if s.name == "exception")
-_TOLD = ("exception", "cause")  # roles of a line that already says what was raised
+_TOLD = ("exception", "cause")
+# Logging levels (Python's ``INFO:root:...``, ``WARNING: ...``) printed by another thread between the
+# frames and the exception: the shape of an exception line, never one.
+_LEVELS = frozenset({"DEBUG", "INFO", "NOTICE", "WARN", "WARNING", "ERROR", "CRITICAL", "FATAL", "TRACE"})  # roles of a line that already says what was raised
 
 
 def exception_after(frame_text: str, following: list[str]) -> tuple[str, dict] | None:
@@ -41,7 +44,7 @@ def exception_after(frame_text: str, following: list[str]) -> tuple[str, dict] |
         if indent and _indent(line) >= indent:
             continue  # the frame's source line or its carets
         m = _EXCEPTION_LINE.match(line.strip())
-        if m is not None and (m["msg"] is not None or m["exc"][0].isupper()):
+        if m is not None and m["exc"] not in _LEVELS and (m["msg"] is not None or m["exc"][0].isupper()):
             return line.rstrip(), {k: v for k, v in m.groupdict().items() if v is not None}
         if indent:
             return None  # the first line out of the traceback says nothing was raised
