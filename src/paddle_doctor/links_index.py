@@ -130,7 +130,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', CauseId.segfault, 'sigabrt',),
+        'signatures': ('native_stack', CauseId.segfault, 'shell_segfault', 'sigabrt',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

@@ -139,3 +139,9 @@ def test_paddles_gpu_architecture_warning_explains_the_device_error_after_it(tmp
                              "installation information on the official Paddle website.\n" + TRACE + USER +
                              "OSError: (External) CUDA error(719), unspecified launch failure.\n")
     assert rc.cause == CauseId.cuda_arch_unsupported and rc.code == "gpu_arch_warning"
+
+
+def test_the_shells_report_of_a_segfaulted_child_is_a_segfault(tmp_path):
+    """bash reports a job SIGSEGV ended as '<script>: line N: <pid> Segmentation fault <command>'."""
+    rc = _diagnose(tmp_path, "./run.sh: line 12:  4242 Segmentation fault      python train.py --epochs 3\n")
+    assert rc.cause == CauseId.segfault

@@ -178,6 +178,12 @@ NATIVE = (
     _sig(CauseId.segfault, r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
          "cause", CauseId.segfault, 100,
          "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault"),
+    # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
+    _sig("shell_segfault", r"^(?:\S+: line \d+:\s+\d+\s+)?Segmentation fault\b", "cause", CauseId.segfault, 90,
+         "./train.sh: line 207: 10558 Segmentation fault      ./paddle_trainer --config=conf/trainer_config.conf",
+         title="the shell reports the process died of a segmentation fault (SIGSEGV)",
+         source="bash jobs.c / sh: a job ended by SIGSEGV is reported as '<script>: line N: <pid> Segmentation "
+                "fault <command>' (strsignal(SIGSEGV)), or 'Segmentation fault (core dumped)' in the foreground"),
     _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
          title="bus error (usually shared memory exhausted)"),
