@@ -61,7 +61,7 @@ BACKLINKS = {
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
-        'signatures': (CauseId.gpu_oom,),
+        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom,),
     },
     CauseId.host_oom_killed: {
         'signatures': ('dl_killed_kill', 'kernel_oom_killer', 'shell_killed',),
@@ -87,7 +87,7 @@ BACKLINKS = {
         'lint_rules': ('PDL404',),
     },
     CauseId.nccl_error: {
-        'signatures': ('nccl_warn_connect', CauseId.nccl_error, 'bkcl_error',),
+        'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', CauseId.nccl_error, 'bkcl_error',),
         'smoke_checks': ('all_reduce', 'all_gather', 'broadcast', 'reduce', 'scatter',),
     },
     CauseId.nccl_library_missing: {
@@ -99,7 +99,7 @@ BACKLINKS = {
     },
     CauseId.nccl_version_mismatch: {
         'env_checks': ('nccl_version',),
-        'signatures': ('nccl_warn_driver', 'nccl_init_cuda_error', 'nccl_version',),
+        'signatures': ('nccl_warn_driver', 'nccl_version',),
     },
     CauseId.paddle_api_mismatch: {
         'signatures': ('paddle_api_missing',),
@@ -150,7 +150,7 @@ BACKLINKS = {
         'smoke_checks': ('save_load',),
     },
     CauseId.state_dict_shape_mismatch: {
-        'signatures': ('state_shape', 'ours_StateDictMismatchError',),
+        'signatures': ('state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'ours_StateDictMismatchError',),
     },
     CauseId.too_many_open_files: {
         'env_checks': ('open_files',),

@@ -25,7 +25,25 @@ def block_of(events: list, event) -> list:
     starts = [i for i, e in enumerate(before) if e.role == "traceback"]
     before = before[starts[-1]:] if starts else before
     after = [e for e in same if e.offset > event.offset and e.role not in ("traceback", "frame")]
-    return before + [event] + after[:4]
+    return before + [event] + after[:4] + _reprinted_frames(same, before, event)
+
+
+def _reprinted_frames(same: list, before: list, event) -> list:
+    """The frames of a traceback printed right after an exception line that has none of its own: a
+    thread's exception is printed again by CPython's threading module (``Exception in thread T:``
+    and its traceback) after the code that caught it printed it, and a paste may keep only the first
+    one's last line. Only frames, up to the next line that says what was raised."""
+    if any(e.role == "frame" for e in before):
+        return []
+    later = [e for e in same if e.offset > event.offset]
+    if not later or later[0].role != "traceback":
+        return []
+    frames = []
+    for e in later[1:]:
+        if e.role != "frame":
+            break
+        frames.append(e)
+    return frames
 
 
 def parts_of(events: list, event) -> ErrorParts:

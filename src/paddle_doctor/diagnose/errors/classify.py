@@ -163,6 +163,25 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
                    "version's API does not take: the code was written for another version", "call")
 
 
+# The DataLoader's reader thread: its loop function is on the stack of whatever the reader raised.
+# pp 1.8.5-2.0 paddle/fluid/reader.py GeneratorLoader (thread target __thread_main__, which re-raises
+# the reader's exception with six.reraise); pp 2.0.2-3.3.1 paddle/(fluid|io)/dataloader/dataloader_iter.py
+# (_DataLoaderIterSingleProcess / _DataLoaderIterMultiProcess._thread_loop).
+_READER_THREAD = re.compile(r"(?:^|/)(?:fluid/reader\.py:__thread_main__|(?:fluid|io)/dataloader/dataloader_iter\.py:"
+                            r"_thread_loop)$")
+
+
+def from_reader_thread(parts: ErrorParts) -> Verdict | None:
+    """An exception raised in the DataLoader's reader thread (its loop is a frame of the traceback),
+    when nothing more specific (a missing file, a code) names what the reader tripped on."""
+    frame = next((f for f in parts.frames if f.owner == "paddle" and _READER_THREAD.search(f"{f.module}:{f.func}")),
+                 None)
+    if frame is None or not parts.exc_type:
+        return None
+    return Verdict(CauseId.dataloader_worker_crash, 75, f"{parts.exc_type} was raised in the DataLoader's reader "
+                   f"thread ({frame.module}, in {frame.func}): the dataset or reader code failed on a sample", "frame")
+
+
 def fallback(parts: ErrorParts) -> Verdict | None:
     """``python_exception``, saying where it was raised: the user's own code or Paddle's."""
     if not parts.exc_type:
@@ -181,7 +200,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
-                 from_type_and_module, from_call_signature):
+                 from_type_and_module, from_call_signature, from_reader_thread):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

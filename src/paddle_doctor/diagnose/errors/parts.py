@@ -45,9 +45,16 @@ _CODE_RES = (
     ("cudnn", lazy_compile(r"\bcudnn\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
     ("cublas", lazy_compile(r"\b(?P<name>CUBLAS_STATUS_[A-Z_]+)")),
     ("cublas", lazy_compile(r"\bcublas\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
-    # a failed CHECK_EQ on a library call's status (glog prints both values: "(1 vs. 0)")
-    ("nccl", lazy_compile(r"==\s*ncclSuccess\s*\((?P<num>\d+)\s*vs\.?\s*0\)")),
-    ("cuda", lazy_compile(r"==\s*cudaSuccess\s*\((?P<num>\d+)\s*vs\.?\s*0\)")),
+    # a failed CHECK_EQ on a library call's status (glog prints both values: "(1 vs. 0)"); the 0.x
+    # trainer wrote the success constant first (hl_cuda_device.cc CHECK_EQ(cudaSuccess, cudaStat),
+    # hl_cuda_cudnn.cc CHECK_EQ(CUDNN_STATUS_SUCCESS, cudnnStat)): then the status is the second value
+    ("nccl", lazy_compile(r"==\s*ncclSuccess\s*\((?P<num>\d+)\s*vs\.?\s*0\)|"
+                          r"\bncclSuccess\s*==\s*\w+\s*\(0\s*vs\.?\s*(?P<num2>\d+)\)")),
+    ("cuda", lazy_compile(r"==\s*cudaSuccess\s*\((?P<num>\d+)\s*vs\.?\s*0\)|"
+                          r"\bcudaSuccess\s*==\s*\w+\s*\(0\s*vs\.?\s*(?P<num2>\d+)\)")),
+    ("cudnn", lazy_compile(r"\bCUDNN_STATUS_SUCCESS\s*==\s*\w+\s*\(0\s*vs\.?\s*(?P<num>\d+)\)|"
+                           r"==\s*CUDNN_STATUS_SUCCESS\s*\((?P<num2>\d+)\s*vs\.?\s*0\)")),
+    ("cublas", lazy_compile(r"==\s*CUBLAS_STATUS_SUCCESS\s*\((?P<num>\d+)\s*vs\.?\s*0\)")),
     ("errno", lazy_compile(r"\[Errno\s*(?P<num>\d+)\]")),
     ("signal", lazy_compile(r"killed by signal\s*:?\s*(?P<num>\d+)|\bsignal\s+(?P<num2>\d+)\b", re.I)),
 )
@@ -57,6 +64,7 @@ _CODE_RES = (
 _CODE_LITERALS = (("cuda", True), ("cudaError", False), ("CUDA_ERROR_", False), ("cudagetlasterror", True),
                   ("nccl", True), ("nccl", False), ("CUDNN_STATUS_", False), ("cudnn", True),
                   ("CUBLAS_STATUS_", False), ("cublas", True), ("ncclSuccess", False), ("cudaSuccess", False),
+                  ("CUDNN_STATUS_SUCCESS", False), ("CUBLAS_STATUS_SUCCESS", False),
                   ("[Errno", False), ("signal", True))
 _CLASS_WORDS = (*ERROR_CLASSES, "EnforceNotMet")
 
@@ -97,7 +105,8 @@ class Frame:
     def module(self) -> str:
         """The path below the paddle package, with / separators (``distributed/fleet/launch_utils.py``)."""
         path = self.path.replace("\\", "/")
-        m = re.search(r"/paddle/(.*)$", path)
+        # the package under site-packages first: an environment may itself be called "paddle"
+        m = re.search(r"/(?:site|dist)-packages/paddle/(.*)$", path) or re.search(r"/paddle/(.*)$", path)
         return m.group(1) if m else path.rsplit("/", 1)[-1]
 
 

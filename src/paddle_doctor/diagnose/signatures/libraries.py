@@ -29,8 +29,10 @@ LIBRARIES = (
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is "
          "not configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
          title="libnccl.so cannot be loaded"),
-    _sig("cuda_lib_missing", r"(?i)(?:failed to find dynamic library|dynamic library \()\s*:?\s*(?P<lib>lib(?:cudnn|"
-         r"cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)[\w.]*)|Cannot load cudnn shared library",
+    # The library's file name in either OS's spelling: libcudnn.so.8 (Linux) or cudnn64_8.dll,
+    # "cublas64_118.dll;cublas64_11.dll" (Windows: the candidates Paddle tried, joined by ';').
+    _sig("cuda_lib_missing", r"(?i)(?:failed to find dynamic library|dynamic library \()\s*:?\s*(?P<lib>(?:lib)?(?:cudnn|"
+         r"cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)[\w.;]*)|Cannot load cudnn shared library",
          "cause", CauseId.cuda_cudnn_mismatch, 95,
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libcudnn.so) that Paddle depends on is "
          "not configured correctly. (error code is libcudnn.so: cannot open shared object file)",
@@ -38,7 +40,9 @@ LIBRARIES = (
          source="pp 1.8.5-3.3.1 so: platform/dynload/dynamic_loader.cc GetCUDNNDsoHandle / GetCublasDsoHandle / "
                 "GetCUDARTDsoHandle (Failed to find dynamic library: %s; The third-party dynamic library (%s) that "
                 "Paddle depends on is not configured correctly.); platform/dynload/cudnn.cc (Cannot load cudnn "
-                "shared library. Cannot invoke method cudnnGetVersion.)"),
+                "shared library. Cannot invoke method cudnnGetVersion.); the Windows names, same file "
+                "(win_cudnn_lib = \"cudnn64_\" CUDNN_MAJOR_VERSION \".dll\", win_cublas_lib = \"cublas64_\" "
+                "CUDA_VERSION_MAJOR CUDA_VERSION_MINOR \".dll;cublas64_\" CUDA_VERSION_MAJOR \".dll\")"),
     _sig("nccl_version", r"Mismatched NCCL version detected|NCCL version mismatch|nccl version (?:mismatch|not match)|"
          r"ncclInvalidUsage.*version|NCCL library is (?:too old|not backwards compatible)|"
          r"compiled with too old version of NCCL", "cause", CauseId.nccl_version_mismatch, 95,
@@ -114,6 +118,21 @@ LIBRARIES = (
          CauseId.state_dict_prefix_mismatch, 40,
          "UserWarning: Skip loading for fc1.weight. fc1.weight is not found in the provided dict.",
          title="checkpoint keys do not match the model ({key} not found): it keeps random weights"),
+    # A suite's own loader (PaddleOCR's load_pretrained_params) skips what does not fit and warns once
+    # per parameter; the run goes on with random weights for those.
+    _sig("ppocr_params_shape", r"The shape of model params (?P<key>\S+) (?P<want>\[[^\]]*\]) not matched with loaded "
+         r"params \S+ (?P<got>\[[^\]]*\])", "cause", CauseId.state_dict_shape_mismatch, 85,
+         "[2022/06/10 12:01:44] ppocr WARNING: The shape of model params head.fc.weight [96, 6625] not matched with "
+         "loaded params head.fc.weight [96, 6623] !",
+         title="pretrained parameter {key} has shape {got}, the model's is {want}: it was not loaded",
+         source="PaddleOCR 2.x-3.x ppocr/utils/save_load.py load_pretrained_params (logger.warning(\"The shape of "
+                "model params {} {} not matched with loaded params {} {} !\"))"),
+    _sig("ppocr_params_not_in_model", r"The pretrained params (?P<key>\S+) not in model", "cause",
+         CauseId.state_dict_shape_mismatch, 40,
+         "[2024/04/05 00:45:30] ppocr WARNING: The pretrained params conv1_weights not in model",
+         title="pretrained parameters (such as {key}) have no place in the model: they were not loaded",
+         source="PaddleOCR 2.x-3.x ppocr/utils/save_load.py load_pretrained_params (logger.warning(\"The pretrained "
+                "params {} not in model\".format(k1)))"),
     _sig("load_not_exists", r"The ``path`` \((?P<path>[^)]*)\) to load model not exists|"
          r"(?:^|\W)FileNotFoundError\b|No such file or directory|\[Errno 2\]", "cause", CauseId.file_not_found, 95,
          "ValueError: The ``path`` (output/best_model/model.pdparams) to load model not exists.",

@@ -13,12 +13,16 @@ NATIVE = (
          "version'", title="NCCL's CUDA runtime is newer than the driver: NCCL and the driver do not match",
          source="nccl-cu12 2.32.3 libnccl.so (%s:%d (%s) Cuda failure '%s' ... NCCL WARN %s) with CUDA's "
                 "cudaErrorInsufficientDriver text"),
+    # ncclUnhandledCudaError while the communicators are made: NCCL's CUDA call failed. The code names no
+    # more than an NCCL failure (catalog/codes.toml); a version mismatch is one reason among others (a GPU
+    # shared by two ranks, peer access, the driver), told apart by the NCCL and driver versions
+    # (facts/versions.py), so it is the alternative, not the verdict.
     _sig("nccl_init_cuda_error", r"(?:NCCL|Nccl) error[^\n]*unhandled cuda error[^\n]*collective_helper\.cc|"
          r"ncclCommInitRank[^\n]*unhandled cuda error|ncclUnhandledCudaError[^\n]*collective_helper\.cc",
-         "cause", CauseId.nccl_version_mismatch, 93,
+         "cause", CauseId.nccl_error, 93,
          "OSError: (External)  Nccl error, unhandled cuda error  (at /paddle/paddle/fluid/platform/"
          "collective_helper.cc:100)",
-         title="NCCL failed a CUDA call while creating its communicator: NCCL does not match this CUDA/driver",
+         title="NCCL failed a CUDA call while creating its communicator (ncclUnhandledCudaError)",
          source="pp 1.8.5-2.6.2 so: platform/collective_helper.cc CreateComm (ncclCommInitRank, enforced as "
                 "' Nccl error, ' + ncclGetErrorString = unhandled cuda error)"),
     _sig("nccl_warn_connect", r"WARN (?:Call to connect failed|\w*[Cc]onnect(?: to)? \S+ failed|"
@@ -151,6 +155,17 @@ NATIVE = (
          "run.sh: line 3: 12345 Killed                  python train.py",
          title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
          source="bash jobs.c / sh: a foreground job ended by SIGKILL is reported as 'Killed' (strsignal(SIGKILL))"),
+    # A C++ call stack whose failing frame is the GPU allocator: a device allocation failed, even where
+    # the paste stops before the message (Paddle prints the stack first, the summary after it).
+    _sig("gpu_alloc_frame", r"\bpaddle::memory::(?:allocation::CUDAAllocator::AllocateImpl|detail::GPUAllocator::"
+         r"Alloc)\b", "cause", CauseId.gpu_oom, 60,
+         "1   paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned long)",
+         title="the GPU allocator could not allocate device memory (its frame is on the C++ stack)",
+         source="pp 1.6-1.8 memory/allocation/cuda_allocator.cc CUDAAllocator::AllocateImpl (cudaMalloc failed: "
+                "throw BadAlloc(\"Cannot allocate %d on GPU %d, cuda status %d, %s\")); pp 2.x-3.x same file "
+                "(PADDLE_THROW_BAD_ALLOC(errors::ResourceExhausted(\"Out of memory error on GPU %d. ...\"))); "
+                "pp 1.x memory/detail/system_allocator.cc GPUAllocator::Alloc (Out of memory error on GPU %d); "
+                "enforce.h prints the C++ stack (\"C++ Call Stacks\" / \"C++ Traceback\") before the summary"),
     _sig("gpu_oom_nothing_free",
          # Nothing free while Paddle itself holds under 1 GB (B/kB/MB), or a figure no GPU has (TB/PB): the
          # memory is held outside this process. Any request size; GB held by Paddle is its own OOM.
