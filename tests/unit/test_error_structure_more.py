@@ -135,3 +135,21 @@ def test_an_nccl_cuda_failure_at_communicator_creation_is_nccls_with_the_mismatc
                              "platform/collective_helper.cc:100)\n")
     assert rc.cause == CauseId.nccl_error
     assert CauseId.nccl_version_mismatch in [a.cause for a in rc.alternatives]
+
+
+def test_the_workers_silence_read_in_the_reader_thread_is_the_dataloaders(tmp_path):
+    """pp 2.x dataloader_iter.py _get_data: the reader thread's read of the workers' queue timed out."""
+    rc = _diagnose(tmp_path, "Exception in thread Thread-5:\nTraceback (most recent call last):\n"
+                   f'  File "{SITE}/io/dataloader/dataloader_iter.py", line 620, in _get_data\n'
+                   "    data = self._data_queue.get(timeout=self._timeout)\n"
+                   '  File "/usr/lib/python3.9/multiprocessing/queues.py", line 114, in get\n    raise Empty\n'
+                   "_queue.Empty\n")
+    assert rc.cause == CauseId.dataloader_worker_crash, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("lib", ["cufft", "cublas", "nvrtc"])
+def test_a_cuda_link_time_stub_loaded_at_run_time_is_a_library_mismatch(tmp_path, lib):
+    """CUDA's lib64/stubs print 'You are running using the stub version of <lib>' and fail every call."""
+    rc = _diagnose(tmp_path, f"You are running using the stub version of {lib}\n"
+                             "OSError: (External) CUFFT error(50).\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch and rc.code == "cuda_stub_library", (rc.cause, rc.why)

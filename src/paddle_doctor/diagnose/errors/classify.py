@@ -166,9 +166,10 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
 # The DataLoader's reader thread: its loop function is on the stack of whatever the reader raised.
 # pp 1.8.5-2.0 paddle/fluid/reader.py GeneratorLoader (thread target __thread_main__, which re-raises
 # the reader's exception with six.reraise); pp 2.0.2-3.3.1 paddle/(fluid|io)/dataloader/dataloader_iter.py
-# (_DataLoaderIterSingleProcess / _DataLoaderIterMultiProcess._thread_loop).
+# (_DataLoaderIterSingleProcess / _DataLoaderIterMultiProcess._thread_loop, and _get_data, which the
+# thread calls to read the workers' queue: queue.Empty there is the workers' silence).
 _READER_THREAD = re.compile(r"(?:^|/)(?:fluid/reader\.py:__thread_main__|(?:fluid|io)/dataloader/dataloader_iter\.py:"
-                            r"_thread_loop)$")
+                            r"(?:_thread_loop|_get_data))$")
 
 
 def from_reader_thread(parts: ErrorParts) -> Verdict | None:

@@ -158,7 +158,7 @@ def _exception_line(parts: ErrorParts, line: str) -> dict | None:
         return m.groupdict()
     if parts.frames and not line[:1].isspace():
         m = _AFTER_FRAMES_RE.match(line.strip())
-        if m and (m["msg"] is not None or m["type"][0].isupper()):
+        if m and (m["msg"] is not None or m["type"].rsplit(".", 1)[-1][:1].isupper()):
             return m.groupdict()
     m = _GLOG_CHECK_RE.match(line.strip()) if "Check failed" in line else None
     return {"type": "CheckFailed", "msg": m["msg"]} if m else None

@@ -63,6 +63,7 @@ TRIGGERS: tuple[str, ...] = (
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29, batch 3: the GPU allocator's frame on a C++ stack; a suite's loader skipping parameters
     "CUDAAllocator::AllocateImpl", "GPUAllocator::Alloc", "pretrained params", "not matched with loaded params",
+    "stub version of",
 ) + RUNNER_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -44,11 +44,17 @@ def exception_after(frame_text: str, following: list[str]) -> tuple[str, dict] |
         if indent and _indent(line) >= indent:
             continue  # the frame's source line or its carets
         m = _EXCEPTION_LINE.match(line.strip())
-        if m is not None and m["exc"] not in _LEVELS and (m["msg"] is not None or m["exc"][0].isupper()):
+        if m is not None and m["exc"] not in _LEVELS and (m["msg"] is not None or _capitalised(m["exc"])):
             return line.rstrip(), {k: v for k, v in m.groupdict().items() if v is not None}
         if indent:
             return None  # the first line out of the traceback says nothing was raised
     return None
+
+
+def _capitalised(name: str) -> bool:
+    """A bare type is a class name: its last dotted part is capitalised (``StopIteration``,
+    ``_queue.Empty``, ``queue.Full``), unlike a lowercase source word."""
+    return name.rsplit(".", 1)[-1][:1].isupper()
 
 
 def _indent(text: str) -> int:

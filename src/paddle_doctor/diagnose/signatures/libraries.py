@@ -43,6 +43,14 @@ LIBRARIES = (
                 "shared library. Cannot invoke method cudnnGetVersion.); the Windows names, same file "
                 "(win_cudnn_lib = \"cudnn64_\" CUDNN_MAJOR_VERSION \".dll\", win_cublas_lib = \"cublas64_\" "
                 "CUDA_VERSION_MAJOR CUDA_VERSION_MINOR \".dll;cublas64_\" CUDA_VERSION_MAJOR \".dll\")"),
+    # CUDA's link-time stub libraries (lib64/stubs) say so when a program loads one at run time: every
+    # call then fails (cuFFT's error 50, cudaErrorStubLibrary): the real library is not on the path.
+    _sig("cuda_stub_library", r"You are running using the stub version of (?P<lib>\w+)", "cause",
+         CauseId.cuda_cudnn_mismatch, 92, "You are running using the stub version of cufft",
+         title="the {lib} library loaded is CUDA's link-time stub, not the real one: every call into it fails",
+         source="CUDA toolkit lib64/stubs/lib*.so (the link-time stubs print \"You are running using the stub "
+                "version of %s\" and fail every call; the runtime reports cudaErrorStubLibrary, 'CUDA driver is a "
+                "stub library')"),
     _sig("nccl_version", r"Mismatched NCCL version detected|NCCL version mismatch|nccl version (?:mismatch|not match)|"
          r"ncclInvalidUsage.*version|NCCL library is (?:too old|not backwards compatible)|"
          r"compiled with too old version of NCCL", "cause", CauseId.nccl_version_mismatch, 95,
