@@ -26,7 +26,7 @@ BACKLINKS = {
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
-        'signatures': ('driver_insufficient', 'cuda_lib_missing', 'cuda_stub_library', 'cudnn_mismatch',),
+        'signatures': ('driver_insufficient', 'cuda_lib_missing', 'win_cuda_dll_load', 'cuda_stub_library', 'cudnn_mismatch',),
     },
     CauseId.cuda_error_other: {
         'signatures': ('cuda_init_error', 'cuda_other',),

@@ -183,6 +183,26 @@ def from_reader_thread(parts: ErrorParts) -> Verdict | None:
                    f"thread ({frame.module}, in {frame.func}): the dataset or reader code failed on a sample", "frame")
 
 
+# A division by the number of batches (or steps, or samples) of an epoch: the loader yields none. Paddle's
+# BatchSampler.__len__ is num_samples // batch_size with drop_last (pp 2.0-3.0.0 paddle/io/dataloader/
+# batch_sampler.py: 0 when the set is smaller than one batch, or empty), so a trainer's
+# ``step % iters_per_epoch`` or ``correct / total`` raises ZeroDivisionError; CPython prints the line.
+_PER_EPOCH_DIVISOR = re.compile(r"(?:%|//?)\s*\(?\s*(?:len\(\s*[\w.]*(?:loader|dataset|sampler|data)\w*\s*\)|[\w.]*?"
+                                r"(?:iters?_per_epoch|steps?_per_epoch|batch(?:es)?_per_epoch|num_batch(?:es)?|"
+                                r"batch_num|num_iters?|num_steps|total_steps|epoch_(?:iters?|steps)|num_samples|"
+                                r"total_samples|sample_num)\b)", re.I)
+
+
+def from_empty_loader(parts: ErrorParts) -> Verdict | None:
+    """A ZeroDivisionError whose line divides by an epoch's batch (step, sample) count: the loader is empty."""
+    frame = parts.innermost
+    if parts.exc_type != "ZeroDivisionError" or frame is None or not _PER_EPOCH_DIVISOR.search(frame.source or ""):
+        return None
+    return Verdict(CauseId.sampler_too_few_samples, 70, f"`{frame.source.strip()[:80]}` divides by an epoch's batch "
+                   "count, which was 0: the data loader yields no batch (an empty set, or fewer samples than one "
+                   "batch with drop_last)", "frame")
+
+
 def fallback(parts: ErrorParts) -> Verdict | None:
     """``python_exception``, saying where it was raised: the user's own code or Paddle's."""
     if not parts.exc_type:
@@ -201,7 +221,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
-                 from_type_and_module, from_call_signature, from_reader_thread):
+                 from_type_and_module, from_call_signature, from_reader_thread, from_empty_loader):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

@@ -64,6 +64,10 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 3: the GPU allocator's frame on a C++ stack; a suite's loader skipping parameters
     "CUDAAllocator::AllocateImpl", "GPUAllocator::Alloc", "pretrained params", "not matched with loaded params",
     "stub version of",
+    # issue 29, batch 5: phi dynload/cudnn.cc's message (no "error" in it); the device line of a CUDA runtime
+    # older than Ampere (9.x/10.x: only such lines are hit, not every device line); gpu_resources.cc's other
+    # architecture warning
+    "Cannot load cudnn", "Runtime API Version: 9.", "Runtime API Version: 10.", "not supported by Paddle",
 ) + RUNNER_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

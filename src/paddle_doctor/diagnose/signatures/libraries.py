@@ -43,6 +43,18 @@ LIBRARIES = (
                 "shared library. Cannot invoke method cudnnGetVersion.); the Windows names, same file "
                 "(win_cudnn_lib = \"cudnn64_\" CUDNN_MAJOR_VERSION \".dll\", win_cublas_lib = \"cublas64_\" "
                 "CUDA_VERSION_MAJOR CUDA_VERSION_MINOR \".dll;cublas64_\" CUDA_VERSION_MAJOR \".dll\")"),
+    # Paddle's Windows start-up (as torch's) loads each DLL of the pip nvidia-* packages and of paddle/libs
+    # itself and raises the Windows error with the file it could not load: a CUDA library that cannot load
+    # (WinError 126 missing, 127 a missing entry point: another version of it or of a dependency is found first).
+    _sig("win_cuda_dll_load", r"Error loading \"(?P<path>[^\"]*?(?P<lib>(?:cudnn|cublas|cudart|cufft|curand|cusolver|"
+         r"cusparse|nvrtc|nvjitlink|nccl)\w*\.dll))\" or one of its dependencies", "cause", CauseId.cuda_cudnn_mismatch, 95,
+         "OSError: [WinError 127] The specified procedure could not be found. Error loading \"C:\\py\\lib\\"
+         "site-packages\\paddle\\..\\nvidia\\cudnn\\bin\\cudnn_ops64_9.dll\" or one of its dependencies.",
+         title="a CUDA library ({lib}) cannot be loaded: missing, or another version of it or of a dependency "
+               "is found first",
+         source="pp 3.0.0 win_amd64 paddle/__init__.py (for dll in dlls: kernel32.LoadLibraryExW(dll, ...); "
+                "err = ctypes.WinError(last_error); err.strerror += f' Error loading \"{dll}\" or one of its "
+                "dependencies.'; raise err), after torch/__init__.py _load_dll_libraries"),
     # CUDA's link-time stub libraries (lib64/stubs) say so when a program loads one at run time: every
     # call then fails (cuFFT's error 50, cudaErrorStubLibrary): the real library is not on the path.
     _sig("cuda_stub_library", r"You are running using the stub version of (?P<lib>\w+)", "cause",

@@ -52,15 +52,32 @@ NATIVE = (
                 "...]); CUDA cudaErrorMemoryAllocation at context/stream creation, before any tensor exists"),
     # Paddle's own check of the GPU against the architectures the wheel was compiled for: a warning
     # that names the cause of the device errors that follow it (no kernel image, a crash in a kernel).
+    # Its other branch (an architecture the name table lacks, e.g. 100/120) prints the capability instead.
     _sig("gpu_arch_warning", r"The GPU architecture in your current machine is (?P<arch>\w+), which is not compatible "
-         r"with Paddle installation with arch: (?P<built>[\d ]+)", "context", CauseId.cuda_arch_unsupported, 97,
+         r"with Paddle installation with arch: (?P<built>[\d ]+)|The GPU compute capability in your current machine is "
+         r"(?P<cc>\d+), which is not supported by Paddle", "context", CauseId.cuda_arch_unsupported, 97,
          "W0826 15:37:30.498044  6709 gpu_resources.cc:96] The GPU architecture in your current machine is Pascal, "
          "which is not compatible with Paddle installation with arch: 70 75 80 86 , it is recommended to install the "
          "corresponding wheel package according to the installation information on the official Paddle website.",
-         title="this GPU ({arch}) is not among the architectures the Paddle wheel was built for ({built})",
+         title="this GPU is not among the architectures the Paddle wheel was built for",
          source="pp 2.4-3.x platform/device/gpu/gpu_resources.cc CheckDeviceArch (LOG(WARNING) << \"The GPU "
                 "architecture in your current machine is \" << ... << \", which is not compatible with Paddle "
-                "installation with arch: \" << compile_arch_str << ...)"),
+                "installation with arch: \" << compile_arch_str << ...; for a capability missing from its name "
+                "table: \"The GPU compute capability in your current machine is \" << *compute_capability << \", "
+                "which is not supported by Paddle\")"),
+    # The device line every GPU process prints names the GPU's capability and the CUDA runtime the wheel
+    # carries. A runtime older than the GPU cannot target it (sm_80 needs CUDA 11.0; sm_86 11.1; sm_89 and
+    # sm_90 11.8): the device errors that follow (cuBLAS NOT_SUPPORTED, no kernel image) are that.
+    _sig("runtime_older_than_gpu", r"(?:GPU Compute Capability: (?:8|9)\.\d|CUDA Capability: (?:8|9)\d), Driver API "
+         r"Version: [\d.]+, Runtime API Version: (?P<runtime>(?:9|10)\.\d)", "context", CauseId.cuda_arch_unsupported,
+         90, "W0101 10:00:00.000000  1234 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.0, "
+         "Driver API Version: 11.2, Runtime API Version: 10.2",
+         title="this GPU is newer than the CUDA runtime the Paddle wheel carries ({runtime}): the wheel cannot run on it",
+         source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
+                "(LOG_FIRST_N(WARNING, 1) << \"Please NOTE: device: \" << ... << \", GPU Compute Capability: \" "
+                "(1.x: \"CUDA Capability: \" << compute_capability) << \", Driver API Version: \" << ... << \", "
+                "Runtime API Version: \" ...); CUDA 11.0/11.1/11.8 release notes: first toolkits with sm_80/sm_86/"
+                "sm_89-sm_90"),
     _sig("cudnn_version_warning", r"compiled with CUDNN (?P<built>[\d.]+), but CUDNN version in your machine is "
          r"(?P<have>[\d.]+)|compiled with CUDA ?(?P<cuda>[\d.]+)/cuDNN ?[\d.]+, ?but CUDA/cuDNN version in your "
          r"machine is", "context", CauseId.cuda_cudnn_mismatch, 97,
