@@ -61,7 +61,7 @@ BACKLINKS = {
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
-        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom,),
+        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool',),
     },
     CauseId.host_oom_killed: {
         'signatures': ('dl_killed_kill', 'kernel_oom_killer', 'shell_killed',),
@@ -130,7 +130,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', CauseId.segfault, 'shell_segfault', 'sigabrt',),
+        'signatures': ('native_stack', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'sigabrt',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

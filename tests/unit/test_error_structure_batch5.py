@@ -1,8 +1,9 @@
-"""Issue 29, after gathered batch 5: phi dynload/cudnn.cc's own message (no "error" word in it); the
+"""Issue 29, after gathered batches 5 and 6: phi dynload/cudnn.cc's own message (no "error" word in it); the
 Windows start-up's DLL loader (paddle/__init__.py) failing on a CUDA library; gpu_resources.cc's second
 architecture warning (a capability its name table lacks); the device line of a CUDA runtime older
 than the GPU; a ZeroDivisionError by an epoch's batch count (an empty loader). Every line follows the
-emitting code's template (cited in the signatures and in errors/classify.py); none is a corpus log."""
+emitting code's template (cited in the signatures and in errors/classify.py); none is a corpus log. Batch 6:
+Windows' crash statuses as exit codes, the inference predictor's GPU pool warning."""
 
 import pytest
 
@@ -93,3 +94,33 @@ def test_another_division_by_zero_stays_an_exception(tmp_path):
     rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "train.py", line 40, in <module>\n'
                              "    ratio = width / height\nZeroDivisionError: division by zero\n")
     assert rc.cause == CauseId.python_exception
+
+
+# --- after gathered batch 6 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line", [
+    "Process finished with exit code -1073741819 (0xC0000005)",      # JetBrains console, signed + hex
+    "Process finished with exit code -1073740791 (0xC0000409)",
+    "Process finished with exit code -1073741571 (0xC00000FD)",
+    "subprocess.CalledProcessError: Command '['python', 'train.py']' returned non-zero exit status 3221225477.",
+    "error: the training process exited with code 3221226505",
+])
+def test_a_windows_native_crash_status_is_a_segfault(tmp_path, line):
+    """ntstatus.h: STATUS_ACCESS_VIOLATION 0xC0000005, STATUS_STACK_BUFFER_OVERRUN 0xC0000409 (__fastfail),
+    STATUS_STACK_OVERFLOW 0xC00000FD, the exit code Windows gives a process a native fault ended."""
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.segfault and rc.code == "windows_native_crash", (rc.cause, rc.code)
+
+
+def test_an_ordinary_exit_code_is_not_a_crash(tmp_path):
+    rc = _diagnose(tmp_path, "Process finished with exit code 1\n")
+    assert rc is None or rc.cause != CauseId.segfault
+
+
+def test_the_predictors_gpu_pool_warning_is_out_of_gpu_memory(tmp_path):
+    """inference/api/analysis_predictor.cc: fraction_of_gpu_memory_for_pool() > 0.95 -> LOG(ERROR) << "Allocate
+    too much memory for the GPU memory pool, assigned " << memory_pool_init_size_mb() << " MB"."""
+    rc = _diagnose(tmp_path, "E0101 10:00:00.000000  1234 analysis_predictor.cc:585] Allocate too much memory for the "
+                             "GPU memory pool, assigned 12000 MB\nE0101 10:00:00.000000  1234 analysis_predictor.cc:588] "
+                             "Try to shink the value by setting AnalysisConfig::EnableGpu(...)\n")
+    assert rc.cause == CauseId.gpu_oom, (rc.cause, rc.why)

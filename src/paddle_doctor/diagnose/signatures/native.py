@@ -196,6 +196,16 @@ NATIVE = (
          r"|CUBLAS_STATUS_ALLOC_FAILED", "cause", CauseId.gpu_oom, 100,
          "Out of memory error on GPU 0. Cannot allocate 80.000000MB memory on GPU 0",
          title="out of GPU memory"),
+    # The inference predictor warns when its GPU memory pool would take more than 95 % of the card.
+    _sig("predictor_gpu_pool", r"Allocate too much memory for the GPU memory pool, assigned (?P<mb>\d+) MB", "cause",
+         CauseId.gpu_oom, 75,
+         "E0101 10:00:00.000000  1234 analysis_predictor.cc:585] Allocate too much memory for the GPU memory pool, "
+         "assigned 8000 MB", title="the inference predictor asked for a GPU memory pool of {mb} MB, more than the "
+         "card can give (over 95 % of it): lower gpu_mem / EnableUseGpu's first argument",
+         source="pp 1.8-3.x inference/api/analysis_predictor.cc (if fraction_of_gpu_memory_for_pool() > 0.95f: "
+                "LOG(ERROR) << \"Allocate too much memory for the GPU memory pool, assigned \" << "
+                "config.memory_pool_init_size_mb() << \" MB\"; \"Try to shink the value by setting "
+                "AnalysisConfig::EnableGpu(...)\")"),
     _sig("cpu_oom", r"Out of memory error on CPU|std::bad_alloc|(?:^|\W)MemoryError\b|"
          r"ResourceExhaustedError.*(?:CPU|host)", "cause", CauseId.host_out_of_memory, 100,
          "MemoryError: (ResourceExhausted) Fail to alloc memory of 4398046511104 size.",
@@ -210,6 +220,17 @@ NATIVE = (
     _sig(CauseId.segfault, r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
          "cause", CauseId.segfault, 100,
          "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault"),
+    # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
+    # prints it signed with the hex after it, cmd and subprocess unsigned.
+    _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
+         r"-1073740791|3221226505|-1073741571|3221225725)\b|\((?P<status>0x[Cc]0000(?:005|409|0[Ff][Dd]))\)",
+         "cause", CauseId.segfault, 90, "Process finished with exit code -1073741819 (0xC0000005)",
+         title="the process was ended by a native fault (Windows status: an access violation, a fail-fast or a "
+               "stack overflow), Windows' segmentation fault",
+         source="Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005 = -1073741819 signed, STATUS_STACK_BUFFER_OVERRUN "
+                "0xC0000409, raised by __fastfail and the CRT's abort on a security check, STATUS_STACK_OVERFLOW "
+                "0xC00000FD), the process exit code of a crashed process; JetBrains' run console (Process finished "
+                "with exit code %d (0x%X)), CPython subprocess (returned non-zero exit status %d)"),
     # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
     _sig("shell_segfault", r"^(?:\S+: line \d+:\s+\d+\s+)?Segmentation fault\b", "cause", CauseId.segfault, 90,
          "./train.sh: line 207: 10558 Segmentation fault      ./paddle_trainer --config=conf/trainer_config.conf",
