@@ -26,7 +26,7 @@ BACKLINKS = {
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
-        'signatures': ('driver_insufficient', 'cuda_lib_missing', 'win_cuda_dll_load', 'cuda_stub_library', 'cudnn_mismatch',),
+        'signatures': ('driver_insufficient', 'cuda_lib_missing', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch',),
     },
     CauseId.cuda_error_other: {
         'signatures': ('cuda_init_error', 'cuda_other',),
@@ -130,7 +130,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'sigabrt',),
+        'signatures': ('native_stack', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'sigabrt',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

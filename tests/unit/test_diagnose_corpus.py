@@ -64,7 +64,8 @@ def test_corpus_top1_at_least_90_percent(corpus):
 # ABORT!!! line, an NCCL WARN line, or (issue 29) a shell's report of a segmentation fault.
 # Independent of diagnose's own signatures.
 CARRIES_ERROR = re.compile(r"Traceback \(most recent call last\)|[Ee]rror|ERROR|EnforceNotMet|ABORT!!!|"
-                           r"\bWARN\b|Segmentation fault|exit code -\d+|\(0x[Cc]0000\w+\)")  # a crash's exit status
+                           r"\bWARN\b|Segmentation fault|exit code -\d+|\(0x[Cc]0000\w+\)|"  # a crash's exit status
+                           r"[Ii]llegal (?:hardware )?instruction|\bSIG(?:ILL|SEGV|ABRT|BUS)\b")  # a signal's report
 
 
 def carries_error(path) -> bool:

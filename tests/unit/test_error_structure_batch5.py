@@ -3,7 +3,8 @@ Windows start-up's DLL loader (paddle/__init__.py) failing on a CUDA library; gp
 architecture warning (a capability its name table lacks); the device line of a CUDA runtime older
 than the GPU; a ZeroDivisionError by an epoch's batch count (an empty loader). Every line follows the
 emitting code's template (cited in the signatures and in errors/classify.py); none is a corpus log. Batch 6:
-Windows' crash statuses as exit codes, the inference predictor's GPU pool warning."""
+Windows' crash statuses as exit codes, the inference predictor's GPU pool warning. Batch 7: the shells'
+SIGILL (and zsh's SIGSEGV) reports, Paddle Serving's CUDA check."""
 
 import pytest
 
@@ -124,3 +125,25 @@ def test_the_predictors_gpu_pool_warning_is_out_of_gpu_memory(tmp_path):
                              "GPU memory pool, assigned 12000 MB\nE0101 10:00:00.000000  1234 analysis_predictor.cc:588] "
                              "Try to shink the value by setting AnalysisConfig::EnableGpu(...)\n")
     assert rc.cause == CauseId.gpu_oom, (rc.cause, rc.why)
+
+
+# --- after gathered batch 7 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line", [
+    "Illegal instruction (core dumped)",                                       # bash, foreground
+    "./run.sh: line 12: 4242 Illegal instruction     python train.py",         # bash, a job of a script
+    "[1]    4242 illegal hardware instruction (core dumped)  python",          # zsh
+    "[1]    4242 segmentation fault (core dumped)  python train.py",           # zsh's SIGSEGV report
+])
+def test_the_shells_reports_of_a_native_crash_are_read(tmp_path, line):
+    """bash strsignal(SIGILL) 'Illegal instruction' / jobs.c '<script>: line N: <pid> ...'; zsh signames."""
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.segfault, (rc.cause, rc.code)
+
+
+def test_paddle_servings_cuda_check(tmp_path):
+    """Paddle Serving server.py check_cuda: raise SystemExit("CUDA not found, please check your environment or
+    use cpu version by \"pip install paddle_serving_server\"")."""
+    rc = _diagnose(tmp_path, 'CUDA not found, please check your environment or use cpu version by "pip install '
+                             'paddle_serving_server"\n')
+    assert rc.cause == CauseId.cuda_cudnn_mismatch, (rc.cause, rc.code)

@@ -70,6 +70,8 @@ TRIGGERS: tuple[str, ...] = (
     "Cannot load cudnn", "Runtime API Version: 9.", "Runtime API Version: 10.", "not supported by Paddle",
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
+    # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check
+    "llegal instruction", "llegal hardware instruction", "CUDA not found", "segmentation fault",
 ) + RUNNER_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -55,6 +55,15 @@ LIBRARIES = (
          source="pp 3.0.0 win_amd64 paddle/__init__.py (for dll in dlls: kernel32.LoadLibraryExW(dll, ...); "
                 "err = ctypes.WinError(last_error); err.strerror += f' Error loading \"{dll}\" or one of its "
                 "dependencies.'; raise err), after torch/__init__.py _load_dll_libraries"),
+    # Paddle Serving's GPU server checks for CUDA before it starts (nvcc on the path; later: its binary's
+    # libcudart resolves and /dev/nvidia* exists) and exits with this line when it finds none.
+    _sig("serving_cuda_not_found", r"CUDA not found, please check your environment or use cpu version", "cause",
+         CauseId.cuda_cudnn_mismatch, 80,
+         "CUDA not found, please check your environment or use cpu version by \"pip install paddle_serving_server\"",
+         title="Paddle Serving's GPU server found no CUDA (no nvcc / libcudart for it, or no /dev/nvidia* device)",
+         source="Paddle Serving 0.3-0.9 python/paddle_serving_server(_gpu)/server.py check_cuda (os.system(\"nvcc "
+                "--version\") != 0, later ldd <serving bin> | grep cudart and ls /dev/ | grep nvidia: raise "
+                "SystemExit(\"CUDA not found, please check your environment or use cpu version by ...\"))"),
     # CUDA's link-time stub libraries (lib64/stubs) say so when a program loads one at run time: every
     # call then fails (cuFFT's error 50, cudaErrorStubLibrary): the real library is not on the path.
     _sig("cuda_stub_library", r"You are running using the stub version of (?P<lib>\w+)", "cause",

@@ -232,11 +232,23 @@ NATIVE = (
                 "0xC00000FD), the process exit code of a crashed process; JetBrains' run console (Process finished "
                 "with exit code %d (0x%X)), CPython subprocess (returned non-zero exit status %d)"),
     # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
-    _sig("shell_segfault", r"^(?:\S+: line \d+:\s+\d+\s+)?Segmentation fault\b", "cause", CauseId.segfault, 90,
+    _sig("shell_segfault", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Segmentation|segmentation) fault\b", "cause",
+         CauseId.segfault, 90,
          "./train.sh: line 207: 10558 Segmentation fault      ./paddle_trainer --config=conf/trainer_config.conf",
          title="the shell reports the process died of a segmentation fault (SIGSEGV)",
          source="bash jobs.c / sh: a job ended by SIGSEGV is reported as '<script>: line N: <pid> Segmentation "
-                "fault <command>' (strsignal(SIGSEGV)), or 'Segmentation fault (core dumped)' in the foreground"),
+                "fault <command>' (strsignal(SIGSEGV)), or 'Segmentation fault (core dumped)' in the foreground; zsh "
+                "signames: '[job]  pid segmentation fault (core dumped)  <command>'"),
+    # The shell's report of a child that SIGILL ended (an instruction this CPU lacks: an AVX build on a CPU
+    # without AVX): bash prints strsignal's "Illegal instruction", zsh its own "illegal hardware instruction"
+    # after the job number and pid. A native crash, as SIGSEGV's.
+    _sig("shell_sigill", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Illegal instruction|illegal hardware "
+         r"instruction)\b", "cause", CauseId.segfault, 88, "Illegal instruction (core dumped)",
+         title="the process was killed by SIGILL: it ran an instruction this CPU does not have (an AVX build on a "
+               "CPU without AVX, or a binary built for a newer CPU)",
+         source="bash 5 siglist.c / strsignal(SIGILL) (\"Illegal instruction\", with \" (core dumped)\" from "
+                "jobs.c), zsh signames (\"illegal hardware instruction\", after [job] pid); CPython's import of an "
+                "extension built with AVX on a CPU without it"),
     _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
          title="bus error (usually shared memory exhausted)"),
