@@ -28,7 +28,7 @@ BACKLINKS = {
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
-        'signatures': ('driver_insufficient', 'cuda_lib_missing', 'cudnn_mismatch',),
+        'signatures': ('driver_insufficient', 'cuda_lib_missing', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch',),
     },
     CauseId.cuda_error_other: {
         'signatures': ('cuda_init_error', 'cuda_other',),
@@ -48,7 +48,7 @@ BACKLINKS = {
         'signatures': ('unused_params',),
     },
     CauseId.device_not_found: {
-        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'launch_device_frame',),
+        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'launch_device_frame',),
         'diagnose_rules': ('launch_devices_contradict',),
     },
     CauseId.duplicate_openmp_runtime: {
@@ -66,7 +66,7 @@ BACKLINKS = {
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
-        'signatures': (CauseId.gpu_oom,),
+        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool',),
     },
     CauseId.host_oom_killed: {
         'signatures': ('dl_killed_kill', 'kernel_oom_killer', 'shell_killed',),
@@ -100,7 +100,7 @@ BACKLINKS = {
         'lint_rules': ('PDL404',),
     },
     CauseId.nccl_error: {
-        'signatures': ('nccl_warn_connect', CauseId.nccl_error,),
+        'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', CauseId.nccl_error, 'bkcl_error',),
         'smoke_checks': ('all_reduce', 'all_gather', 'broadcast', 'reduce', 'scatter',),
     },
     CauseId.nccl_library_missing: {
@@ -112,7 +112,7 @@ BACKLINKS = {
     },
     CauseId.nccl_version_mismatch: {
         'env_checks': ('nccl_version',),
-        'signatures': ('nccl_warn_driver', 'nccl_init_cuda_error', 'nccl_version',),
+        'signatures': ('nccl_warn_driver', 'nccl_version',),
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
@@ -123,7 +123,7 @@ BACKLINKS = {
         'signatures': ('libuv_port_busy', CauseId.port_in_use,),
     },
     CauseId.python_exception: {
-        'signatures': ('ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'exception',),
+        'signatures': ('ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception',),
         'guard_kinds': ('failed',),
         'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },
@@ -147,7 +147,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', CauseId.segfault, 'sigabrt',),
+        'signatures': ('native_stack', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'sigabrt',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {
@@ -168,7 +168,7 @@ BACKLINKS = {
         'smoke_checks': ('save_load',),
     },
     CauseId.state_dict_shape_mismatch: {
-        'signatures': ('state_shape', 'ours_StateDictMismatchError',),
+        'signatures': ('state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'ours_StateDictMismatchError',),
     },
     CauseId.too_many_open_files: {
         'env_checks': ('open_files',),

@@ -58,9 +58,11 @@ def test_each_reasoning_rule_is_right_at_least_90_percent(corpus):
 
 
 # What "carries an error" means (issue 9): a traceback, an Error / EnforceNotMet / FatalError /
-# ABORT!!! line, or an NCCL WARN line. Independent of diagnose's own signatures.
+# ABORT!!! line, an NCCL WARN line, or (issue 29) a shell's report of a segmentation fault.
+# Independent of diagnose's own signatures.
 CARRIES_ERROR = re.compile(r"Traceback \(most recent call last\)|[Ee]rror|ERROR|EnforceNotMet|ABORT!!!|"
-                           r"\bWARN\b")
+                           r"\bWARN\b|Segmentation fault|exit code -\d+|\(0x[Cc]0000\w+\)|"  # a crash's exit status
+                           r"[Ii]llegal (?:hardware )?instruction|\bSIG(?:ILL|SEGV|ABRT|BUS)\b")  # a signal's report
 
 
 def carries_error(path) -> bool:

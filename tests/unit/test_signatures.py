@@ -28,7 +28,8 @@ def test_every_signature_cites_its_source(sig):
     """Where the message is emitted (package, version, file): signatures come from the sources."""
     assert len(sig.source) > 20 and any(k in sig.source for k in ("pp ", "CPython", "CUDA", "NCCL", "nccl",
                                                                    "paddle-doctor", "glog", "PyTorch", "C library",
-                                                                   "Linux mm/", "bash ", "Intel OpenMP", "paddlenlp "))
+                                                                   "Linux mm/", "bash ", "Intel OpenMP", "paddlenlp ",
+                                                                   "PaddleOCR ", "Paddle Serving "))
 
 
 def test_signature_table_is_data_with_cause_ids():

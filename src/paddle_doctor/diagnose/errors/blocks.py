@@ -10,7 +10,7 @@ from .classify import Verdict, classify
 from .parts import ErrorParts, parse_block
 
 # Signatures whose cause is generic: the structure may name a more specific one.
-REFINABLE = ("exception", "cuda_other", "cuda_init_error", CauseId.nccl_error, "error_line", "launcher_frame")
+REFINABLE = ("exception", "glog_check_failed", "cuda_other", "cuda_init_error", CauseId.nccl_error, "error_line", "launcher_frame")
 GENERIC = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error)
 BLOCK_BYTES = 6000  # how far before the cause line its traceback frames may start
 AFTER_BYTES = 1500  # how far after it the hint, operator and C++ position may follow
@@ -25,7 +25,25 @@ def block_of(events: list, event) -> list:
     starts = [i for i, e in enumerate(before) if e.role == "traceback"]
     before = before[starts[-1]:] if starts else before
     after = [e for e in same if e.offset > event.offset and e.role not in ("traceback", "frame")]
-    return before + [event] + after[:4]
+    return before + [event] + after[:4] + _reprinted_frames(same, before, event)
+
+
+def _reprinted_frames(same: list, before: list, event) -> list:
+    """The frames of a traceback printed right after an exception line that has none of its own: a
+    thread's exception is printed again by CPython's threading module (``Exception in thread T:``
+    and its traceback) after the code that caught it printed it, and a paste may keep only the first
+    one's last line. Only frames, up to the next line that says what was raised."""
+    if any(e.role == "frame" for e in before):
+        return []
+    later = [e for e in same if e.offset > event.offset]
+    if not later or later[0].role != "traceback":
+        return []
+    frames = []
+    for e in later[1:]:
+        if e.role != "frame":
+            break
+        frames.append(e)
+    return frames
 
 
 def parts_of(events: list, event) -> ErrorParts:
@@ -45,7 +63,8 @@ def refine(events: list, event) -> Verdict | None:
     if verdict is None or verdict.cause not in GENERIC:
         return verdict
     # A generic answer never replaces a more specific line; it may only say more about the same one,
-    # or name the library (a CUDA code) behind a bare exception.
-    if verdict.cause == event.sig.cause or (event.sig.cause == CauseId.python_exception and verdict.part == "code"):
+    # or name the library behind a bare exception (a CUDA or NCCL code, the NCCL call that failed).
+    if verdict.cause == event.sig.cause or (event.sig.cause == CauseId.python_exception
+                                            and verdict.part in ("code", "call")):
         return verdict
     return None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ...catalog.codes import enum_causes, errno_cause, generic_cause
 from ...catalog.ids import CauseId
 from . import codes as tables
-from .components import CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
+from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts
 
@@ -88,6 +88,36 @@ def from_operator(parts: ErrorParts) -> Verdict | None:
     return None
 
 
+# NCCL calls made while a job runs (not when its communicators are made): a failed check on one of
+# them is a collective that failed, whatever file the check sits in (nccl.h's API).
+_NCCL_RUNTIME_CALL = re.compile(r"\bnccl(?P<call>GroupEnd|AllReduce|Bcast|Broadcast|AllGather|ReduceScatter|Reduce|"
+                                r"Send|Recv)\s*\(")
+
+
+def from_nccl_call(parts: ErrorParts) -> Verdict | None:
+    m = _NCCL_RUNTIME_CALL.search(parts.message or parts.text)
+    if m is None:
+        return None
+    return Verdict(CauseId.nccl_error, 85, f"the call that failed is NCCL's nccl{m['call']}: a collective failed "
+                   "while the job ran, after its communicators were made", "call")
+
+
+def component_of(parts: ErrorParts) -> str:
+    """The component that raised, as the tables read it: ``cpp:<file> op:<operator> py:<module>``."""
+    paddle = parts.innermost_of("paddle")
+    cpp = parts.cpp_file.replace("\\", "/").rsplit("/", 1)[-1]
+    return f"cpp:{cpp} op:{parts.operator} py:{paddle.module if paddle else ''}"
+
+
+def from_component(parts: ErrorParts) -> Verdict | None:
+    """A component (the C++ file, operator or module that raised) with what its message says."""
+    component, said = component_of(parts), f"{parts.message}\n{parts.text}"
+    for component_re, message_re, cause, specificity, why, _ in COMPONENT_MESSAGES:
+        if (not component_re or re.search(component_re, component, re.I)) and re.search(message_re, said, re.I):
+            return Verdict(cause, specificity, why, "component")
+    return None
+
+
 def from_cpp_file(parts: ErrorParts) -> Verdict | None:
     path = parts.cpp_file.replace("\\", "/")
     for pattern, cause, specificity, why, _ in CPP_FILES:
@@ -133,6 +163,46 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
                    "version's API does not take: the code was written for another version", "call")
 
 
+# The DataLoader's reader thread: its loop function is on the stack of whatever the reader raised.
+# pp 1.8.5-2.0 paddle/fluid/reader.py GeneratorLoader (thread target __thread_main__, which re-raises
+# the reader's exception with six.reraise); pp 2.0.2-3.3.1 paddle/(fluid|io)/dataloader/dataloader_iter.py
+# (_DataLoaderIterSingleProcess / _DataLoaderIterMultiProcess._thread_loop, and _get_data, which the
+# thread calls to read the workers' queue: queue.Empty there is the workers' silence).
+_READER_THREAD = re.compile(r"(?:^|/)(?:fluid/reader\.py:__thread_main__|(?:fluid|io)/dataloader/dataloader_iter\.py:"
+                            r"(?:_thread_loop|_get_data))$")
+
+
+def from_reader_thread(parts: ErrorParts) -> Verdict | None:
+    """An exception raised in the DataLoader's reader thread (its loop is a frame of the traceback),
+    when nothing more specific (a missing file, a code) names what the reader tripped on."""
+    frame = next((f for f in parts.frames if f.owner == "paddle" and _READER_THREAD.search(f"{f.module}:{f.func}")),
+                 None)
+    if frame is None or not parts.exc_type:
+        return None
+    return Verdict(CauseId.dataloader_worker_crash, 75, f"{parts.exc_type} was raised in the DataLoader's reader "
+                   f"thread ({frame.module}, in {frame.func}): the dataset or reader code failed on a sample", "frame")
+
+
+# A division by the number of batches (or steps, or samples) of an epoch: the loader yields none. Paddle's
+# BatchSampler.__len__ is num_samples // batch_size with drop_last (pp 2.0-3.0.0 paddle/io/dataloader/
+# batch_sampler.py: 0 when the set is smaller than one batch, or empty), so a trainer's
+# ``step % iters_per_epoch`` or ``correct / total`` raises ZeroDivisionError; CPython prints the line.
+_PER_EPOCH_DIVISOR = re.compile(r"(?:%|//?)\s*\(?\s*(?:len\(\s*[\w.]*(?:loader|dataset|sampler|data)\w*\s*\)|[\w.]*?"
+                                r"(?:iters?_per_epoch|steps?_per_epoch|batch(?:es)?_per_epoch|num_batch(?:es)?|"
+                                r"batch_num|num_iters?|num_steps|total_steps|epoch_(?:iters?|steps)|num_samples|"
+                                r"total_samples|sample_num)\b)", re.I)
+
+
+def from_empty_loader(parts: ErrorParts) -> Verdict | None:
+    """A ZeroDivisionError whose line divides by an epoch's batch (step, sample) count: the loader is empty."""
+    frame = parts.innermost
+    if parts.exc_type != "ZeroDivisionError" or frame is None or not _PER_EPOCH_DIVISOR.search(frame.source or ""):
+        return None
+    return Verdict(CauseId.sampler_too_few_samples, 70, f"`{frame.source.strip()[:80]}` divides by an epoch's batch "
+                   "count, which was 0: the data loader yields no batch (an empty set, or fewer samples than one "
+                   "batch with drop_last)", "frame")
+
+
 def fallback(parts: ErrorParts) -> Verdict | None:
     """``python_exception``, saying where it was raised: the user's own code or Paddle's."""
     if not parts.exc_type:
@@ -150,11 +220,12 @@ def fallback(parts: ErrorParts) -> Verdict | None:
 def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
-    for rule in (from_operator, from_codes, from_cpp_file, from_error_class, from_type_and_module,
-                 from_call_signature):
+    for rule in (from_operator, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
+                 from_type_and_module, from_call_signature, from_reader_thread, from_empty_loader):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict
-        if verdict is not None and verdict.cause not in (CauseId.cuda_error_other, CauseId.nccl_error):
+        if verdict is not None and (verdict.cause not in (CauseId.cuda_error_other, CauseId.nccl_error)
+                                    or verdict.part == "call"):
             return verdict
     return codes or fallback(parts)

@@ -39,6 +39,40 @@ ERROR_CLASSES: tuple[tuple[str, str, C, int, str], ...] = (
      "Paddle reports an operation that timed out (errors::ExecutionTimeout: communication waits)"),
 )
 
+# A component (C++ file, operator or Paddle module) x what its message says -> cause. The component is
+# read from the error's parts as "cpp:<file> op:<operator> py:<module>" (errors/classify.py).
+# (component pattern, message pattern, cause, specificity, why, source)
+_LOAD_OPS = r"cpp:\S*load(?:_combine)?_op\.(?:cc|h)\b|op:load(?:_combine)?\b|\bload(?:_combine)? operator\b"
+COMPONENT_MESSAGES: tuple[tuple[str, str, C, int, str, str], ...] = (
+    (_LOAD_OPS, r"(?:cannot|fails?|failed|unable) to open\b|cannot open file|fail to open file", C.file_not_found, 88,
+     "the parameter-loading operator could not open a parameter file: it is not where the program looks",
+     "pp 0.12-1.8 operators/load_op.cc/.h (Cannot open file %s for load op); pp 1.8-2.x load_combine_op.h "
+     "(LoadCombine operator fail(s) to open file %s, please check whether the model file is complete or damaged.); "
+     "pp 3.3.1 libpaddle.so strings (Load operator fail to open file %s, please check ...)"),
+    (_LOAD_OPS, r"partial data|complete or damaged|not allowed to load|tensor version|EOF", C.checkpoint_corrupt, 80,
+     "the parameter-loading operator read a parameter file that is incomplete or not what the program expects",
+     "pp 1.8-3.3.1 load_combine_op.h / libpaddle.so strings (Not allowed to load partial data via load_combine_op, "
+     "please use load_op instead.; There is a problem with loading model parameters)"),
+    (r"cpp:\S*gpu_info\.cc\b", r"allocating\s*<=\s*available", C.gpu_oom, 85,
+     "the GPU allocator's first chunk is larger than the GPU memory still free (another process holds it, or "
+     "the fraction to use is too high)",
+     "pp 0.11-0.14 platform/gpu_info.cc GpuMaxChunkSize (PADDLE_ENFORCE_LE(allocating, available): "
+     "enforce allocating <= available failed, %d > %d)"),
+    ("", r"Cannot use CUDAPlace in CPU only version|"
+     r"Cannot use GPU because you have installed CPU version", C.device_not_found, 92,
+     "a GPU place was asked of a CPU-only Paddle build",
+     "pp 1.x pybind/pybind.cc (PADDLE_THROW(\"Cannot use CUDAPlace in CPU only version\")); pp 2.x-3.3.1 pybind.cc "
+     "(PermissionDenied: Cannot use CUDAPlace in CPU only version, Please recompile or reinstall Paddle with CUDA "
+     "support.; Cannot use GPU because you have installed CPU version PaddlePaddle.)"),
+    (r"py:\S*(?:dygraph/layers|nn/layer/layers|varbase_patch_methods|tensor_patch_methods|dygraph/base|"
+     r"framework)\.py\b", r"shape (?:not match|mismatch|does not match)|receives a shape|expected shape|"
+     r"need tensor with shape", C.state_dict_shape_mismatch, 85,
+     "setting a parameter from a state dict (set_dict/set_state_dict -> set_value) found another shape",
+     "pp 2.0.2-2.6 fluid/dygraph/varbase_patch_methods.py set_value (Variable Shape not match, Variable [ %s ] need "
+     "tensor with shape %s but load set tensor with shape %s); nn/layer/layers.py set_state_dict (%s receives a "
+     "shape %s, but the expected shape is %s)"),
+)
+
 # Operators that exist only in builds with NCCL: "has not been registered" names a build without it.
 NCCL_OPERATORS = ("gen_nccl_id", "c_gen_nccl_id", "c_comm_init", "c_comm_init_all", "c_comm_init_multitrainer",
                   "ncclInit", "ncclAllReduce", "c_allreduce_sum", "c_broadcast", "c_sync_comm_stream",
@@ -52,6 +86,12 @@ LAUNCHER_VARIABLES = ("TRAINING_ROLE", "PADDLE_TRAINER_ID", "PADDLE_TRAINERS_NUM
                       "PADDLE_TRAINERS", "PADDLE_RANK_IN_NODE", "PADDLE_LOCAL_RANK", "PADDLE_GLOBAL_RANK",
                       "PADDLE_MASTER", "PADDLE_NNODES", "PADDLE_WORLD_SIZE", "FLAGS_selected_gpus",
                       "PADDLE_PSERVER_NUMS", "PADDLE_TRAINER_ENDPOINT", "PADDLE_HETER_TRAINER_IP_PORT_LIST")
+
+# A message that names a path (a separator, or a data or model file's extension) and says it is missing.
+_PATH = r"(?:\S*[/\\]\S+|\S+\.(?:jpe?g|png|bmp|txt|json|ya?ml|csv|tsv|pdparams|pdopt|pdmodel|pdiparams|params|npy|npz|"\
+        r"pkl|pickle|bin|onnx|tar|gz|zip|wav|mp3|mp4|h5|lmdb|mdb)\b)"
+_MISSING_PATH = rf"{_PATH}\W*\s+(?:does not exist|doesn't exist|not exists?|is not exist|not found)|" \
+                rf"(?:no such file|not exist|not found|cannot find|can't find)\W[^\n]*?{_PATH}"
 
 # Exception type x the Python module that raised (innermost Paddle frame) -> cause.
 # (exception types, module pattern, message pattern, cause, specificity, why, source)
@@ -70,6 +110,11 @@ TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] =
      "the role maker found no launcher variables", "pp 1.8.5-3.3.1 role_maker.py (assert ..., \"can't find ...\")"),
     (("FileNotFoundError",), r"", r"", C.file_not_found, 90, "a file the run needs does not exist",
      "CPython (errno ENOENT)"),
+    # Whatever raised it (a suite's dataset, the user's loader), a message that a path does not exist.
+    (("Exception", "ValueError", "AssertionError", "RuntimeError", "OSError", "IOError", "EnforceNotMet"), r"",
+     _MISSING_PATH, C.file_not_found, 80, "the message says a file or directory it names does not exist",
+     "PaddleOCR 2.x ppocr/data/simple_dataset.py (raise Exception(\"{} does not exist!\".format(img_path))), "
+     "PaddleDetection/PaddleSeg dataset checks (assert os.path.exists(...), \"... does not exist\")"),
     (("ValueError", "RuntimeError"), r"distributed/spawn\.py", r"device|gpu|xpu|place",
      C.config_error, 85, "paddle.distributed.spawn rejected the device setting it was given",
      "pp 2.0.2-3.3.1 paddle/distributed/spawn.py _get_subprocess_env_list (The selected gpu card ...)"),

@@ -22,6 +22,11 @@ _CLASS_RE = lazy_compile(r"\((" + "|".join(ERROR_CLASSES) + r")\)|\b(" + "|".joi
                        r"|\b(EnforceNotMet)\b")
 _EXC_RE = lazy_compile(r"^(?:\[[^\]]*\]\s*)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
                      r"Interrupt|Exhausted))(?:\s*:\s?(?P<msg>.*))?$")
+# After a traceback's frames, the exception line is the first unindented line, whatever its type's
+# name (CPython traceback.py): ``Exception: ...``, ``cv2.error: ...``, ``StopIteration``.
+_AFTER_FRAMES_RE = lazy_compile(r"^(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::\s?(?P<msg>.*)|\s*)$")
+# glog's fatal check (logging.h CHECK/CHECK_EQ): ``F1125 15:44:39.26 200102 file.h:62] Check failed: A == B (1 vs. 0)``.
+_GLOG_CHECK_RE = lazy_compile(r"^F\d{4} [\d:.]+\s+\d+ \S+:\d+\]\s*Check failed:\s*(?P<msg>.*)$")
 _HINT_RE = lazy_compile(r"\[\s*Hint\s*:\s*(?P<hint>.*?)\s*\]", re.I)
 _OPERATOR_RE = lazy_compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\]|\bOperator\s+\"?(?P<op2>\w+)\"?\s+"
                           r"(?:raises|has not been registered)|operator\s+(?P<op3>\w+)\s+(?:raises|error)", re.I)
@@ -40,6 +45,16 @@ _CODE_RES = (
     ("cudnn", lazy_compile(r"\bcudnn\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
     ("cublas", lazy_compile(r"\b(?P<name>CUBLAS_STATUS_[A-Z_]+)")),
     ("cublas", lazy_compile(r"\bcublas\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    # a failed CHECK_EQ on a library call's status (glog prints both values: "(1 vs. 0)"); the 0.x
+    # trainer wrote the success constant first (hl_cuda_device.cc CHECK_EQ(cudaSuccess, cudaStat),
+    # hl_cuda_cudnn.cc CHECK_EQ(CUDNN_STATUS_SUCCESS, cudnnStat)): then the status is the second value
+    ("nccl", lazy_compile(r"==\s*ncclSuccess\s*\((?P<num>\d+)\s*vs\.?\s*0\)|"
+                          r"\bncclSuccess\s*==\s*\w+\s*\(0\s*vs\.?\s*(?P<num2>\d+)\)")),
+    ("cuda", lazy_compile(r"==\s*cudaSuccess\s*\((?P<num>\d+)\s*vs\.?\s*0\)|"
+                          r"\bcudaSuccess\s*==\s*\w+\s*\(0\s*vs\.?\s*(?P<num2>\d+)\)")),
+    ("cudnn", lazy_compile(r"\bCUDNN_STATUS_SUCCESS\s*==\s*\w+\s*\(0\s*vs\.?\s*(?P<num>\d+)\)|"
+                           r"==\s*CUDNN_STATUS_SUCCESS\s*\((?P<num2>\d+)\s*vs\.?\s*0\)")),
+    ("cublas", lazy_compile(r"==\s*CUBLAS_STATUS_SUCCESS\s*\((?P<num>\d+)\s*vs\.?\s*0\)")),
     ("errno", lazy_compile(r"\[Errno\s*(?P<num>\d+)\]")),
     ("signal", lazy_compile(r"killed by signal\s*:?\s*(?P<num>\d+)|\bsignal\s+(?P<num2>\d+)\b", re.I)),
 )
@@ -48,7 +63,9 @@ _CODE_RES = (
 # without it is not searched, and the pattern is compiled only for a line that has it.
 _CODE_LITERALS = (("cuda", True), ("cudaError", False), ("CUDA_ERROR_", False), ("cudagetlasterror", True),
                   ("nccl", True), ("nccl", False), ("CUDNN_STATUS_", False), ("cudnn", True),
-                  ("CUBLAS_STATUS_", False), ("cublas", True), ("[Errno", False), ("signal", True))
+                  ("CUBLAS_STATUS_", False), ("cublas", True), ("ncclSuccess", False), ("cudaSuccess", False),
+                  ("CUDNN_STATUS_SUCCESS", False), ("CUBLAS_STATUS_SUCCESS", False),
+                  ("[Errno", False), ("signal", True))
 _CLASS_WORDS = (*ERROR_CLASSES, "EnforceNotMet")
 
 
@@ -88,7 +105,8 @@ class Frame:
     def module(self) -> str:
         """The path below the paddle package, with / separators (``distributed/fleet/launch_utils.py``)."""
         path = self.path.replace("\\", "/")
-        m = re.search(r"/paddle/(.*)$", path)
+        # the package under site-packages first: an environment may itself be called "paddle"
+        m = re.search(r"/(?:site|dist)-packages/paddle/(.*)$", path) or re.search(r"/paddle/(.*)$", path)
         return m.group(1) if m else path.rsplit("/", 1)[-1]
 
 
@@ -132,12 +150,26 @@ def parse_block(lines: list[str]) -> ErrorParts:
     return parts
 
 
+def _exception_line(parts: ErrorParts, line: str) -> dict | None:
+    """The type and message a line states: an ``...Error``/``...Exception`` line anywhere, any
+    dotted name at the start of the line that follows the frames, or glog's ``Check failed``."""
+    m = _EXC_RE.match(line.strip())
+    if m:
+        return m.groupdict()
+    if parts.frames and not line[:1].isspace():
+        m = _AFTER_FRAMES_RE.match(line.strip())
+        if m and (m["msg"] is not None or m["type"].rsplit(".", 1)[-1][:1].isupper()):
+            return m.groupdict()
+    m = _GLOG_CHECK_RE.match(line.strip()) if "Check failed" in line else None
+    return {"type": "CheckFailed", "msg": m["msg"]} if m else None
+
+
 def _read_line(parts: ErrorParts, line: str) -> None:
     frame = _FRAME_RE.match(line)
     if frame:
         parts.frames.append(Frame(frame["path"], frame["func"]))
         return
-    exc = _EXC_RE.match(line.strip())
+    exc = _exception_line(parts, line)
     if exc and not parts.exc_type:
         parts.qualified = exc["type"]
         parts.exc_type = exc["type"].rsplit(".", 1)[-1]

@@ -7,6 +7,8 @@ an event without one inherits the last time seen earlier in the same file as a l
 
 from __future__ import annotations
 
+import bisect
+
 import datetime as dt
 import functools
 import io
@@ -26,6 +28,7 @@ from .launches import (LAST, LaunchChoice, LaunchSplitter, Window, choose, marks
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .runners import match_runner
 from .selfrank import StatedRank
+from .tracebacks import add_exception_lines
 from .scan import BinaryFileError, ScanStats, decode, scan_stream
 from ..signatures import Signature, match_line
 from ..timeline import LogSpan, log_span
@@ -149,6 +152,10 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
             if own is not None:
                 last_time = own
     result.events = _kept_events(kept, index, result.notes)
+    add_exception_lines(result.events, lambda: _open_part(source, window),
+                        lambda line: _strip_prefix(_plain(line), prefix)[0],
+                        lambda sig, groups, offset, text, like: _exception_event(sig, groups, source, offset, text,
+                                                                                 like, index))
     index.trailing = stats.trailing
     result.last_text = stats.last_text
     result.span = log_span(stats.head, stats.tail, lambda line: _timestamp(line, year))
@@ -170,6 +177,18 @@ def _kept_events(kept: KeepEnds, index: LineIndex, notes: list[str]) -> list[Eve
         notes.append(f"cut: {kept.dropped} of its {kept.count} matched lines left out (kept the first and last "
                      f"{KEEP_EVENTS} of each kind, at most {MAX_EVENTS} in all: diagnose's memory budget)")
     return events
+
+
+def _exception_event(sig: Signature, groups: dict, source: SourceFile, offset: int, text: str, like: Event,
+                     index: LineIndex) -> Event:
+    """An exception line found by its traceback's structure (tracebacks.py), numbered like the rest
+    (the index counts its offsets in ascending order, in one pass)."""
+    bisect.insort(index.offsets, offset)
+    return Event(sig, groups, source.path, offset, text, "", None, like.when, like.rank, index)
+
+
+def _plain(line: str) -> str:
+    return ANSI_RE.sub("", line) if "\x1b" in line else line
 
 
 def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:

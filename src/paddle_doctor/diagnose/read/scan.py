@@ -61,6 +61,19 @@ TRIGGERS: tuple[str, ...] = (
     "file_lock.py", "filelock", "master: ", "start_port: ",
     # gloo's transport errors, also as a C++ abort's `what():` line, which holds no other trigger
     "pair.cc",
+    # issue 29: a CPU-only build asked for a GPU (1.x wording), glog's fatal checks, BKCL (Kunlun XPU)
+    "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
+    # issue 29, batch 3: the GPU allocator's frame on a C++ stack; a suite's loader skipping parameters
+    "CUDAAllocator::AllocateImpl", "GPUAllocator::Alloc", "pretrained params", "not matched with loaded params",
+    "stub version of",
+    # issue 29, batch 5: phi dynload/cudnn.cc's message (no "error" in it); the device line of a CUDA runtime
+    # older than Ampere (9.x/10.x: only such lines are hit, not every device line); gpu_resources.cc's other
+    # architecture warning
+    "Cannot load cudnn", "Runtime API Version: 9.", "Runtime API Version: 10.", "not supported by Paddle",
+    # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
+    "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
+    # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check
+    "llegal instruction", "llegal hardware instruction", "CUDA not found", "segmentation fault",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -29,8 +29,10 @@ LIBRARIES = (
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is "
          "not configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
          title="libnccl.so cannot be loaded"),
-    _sig("cuda_lib_missing", r"(?i)(?:failed to find dynamic library|dynamic library \()\s*:?\s*(?P<lib>lib(?:cudnn|"
-         r"cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)[\w.]*)|Cannot load cudnn shared library",
+    # The library's file name in either OS's spelling: libcudnn.so.8 (Linux) or cudnn64_8.dll,
+    # "cublas64_118.dll;cublas64_11.dll" (Windows: the candidates Paddle tried, joined by ';').
+    _sig("cuda_lib_missing", r"(?i)(?:failed to find dynamic library|dynamic library \()\s*:?\s*(?P<lib>(?:lib)?(?:cudnn|"
+         r"cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)[\w.;]*)|Cannot load cudnn shared library",
          "cause", CauseId.cuda_cudnn_mismatch, 95,
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libcudnn.so) that Paddle depends on is "
          "not configured correctly. (error code is libcudnn.so: cannot open shared object file)",
@@ -38,7 +40,38 @@ LIBRARIES = (
          source="pp 1.8.5-3.3.1 so: platform/dynload/dynamic_loader.cc GetCUDNNDsoHandle / GetCublasDsoHandle / "
                 "GetCUDARTDsoHandle (Failed to find dynamic library: %s; The third-party dynamic library (%s) that "
                 "Paddle depends on is not configured correctly.); platform/dynload/cudnn.cc (Cannot load cudnn "
-                "shared library. Cannot invoke method cudnnGetVersion.)"),
+                "shared library. Cannot invoke method cudnnGetVersion.); the Windows names, same file "
+                "(win_cudnn_lib = \"cudnn64_\" CUDNN_MAJOR_VERSION \".dll\", win_cublas_lib = \"cublas64_\" "
+                "CUDA_VERSION_MAJOR CUDA_VERSION_MINOR \".dll;cublas64_\" CUDA_VERSION_MAJOR \".dll\")"),
+    # Paddle's Windows start-up (as torch's) loads each DLL of the pip nvidia-* packages and of paddle/libs
+    # itself and raises the Windows error with the file it could not load: a CUDA library that cannot load
+    # (WinError 126 missing, 127 a missing entry point: another version of it or of a dependency is found first).
+    _sig("win_cuda_dll_load", r"Error loading \"(?P<path>[^\"]*?(?P<lib>(?:cudnn|cublas|cudart|cufft|curand|cusolver|"
+         r"cusparse|nvrtc|nvjitlink|nccl)\w*\.dll))\" or one of its dependencies", "cause", CauseId.cuda_cudnn_mismatch, 95,
+         "OSError: [WinError 127] The specified procedure could not be found. Error loading \"C:\\py\\lib\\"
+         "site-packages\\paddle\\..\\nvidia\\cudnn\\bin\\cudnn_ops64_9.dll\" or one of its dependencies.",
+         title="a CUDA library ({lib}) cannot be loaded: missing, or another version of it or of a dependency "
+               "is found first",
+         source="pp 3.0.0 win_amd64 paddle/__init__.py (for dll in dlls: kernel32.LoadLibraryExW(dll, ...); "
+                "err = ctypes.WinError(last_error); err.strerror += f' Error loading \"{dll}\" or one of its "
+                "dependencies.'; raise err), after torch/__init__.py _load_dll_libraries"),
+    # Paddle Serving's GPU server checks for CUDA before it starts (nvcc on the path; later: its binary's
+    # libcudart resolves and /dev/nvidia* exists) and exits with this line when it finds none.
+    _sig("serving_cuda_not_found", r"CUDA not found, please check your environment or use cpu version", "cause",
+         CauseId.cuda_cudnn_mismatch, 80,
+         "CUDA not found, please check your environment or use cpu version by \"pip install paddle_serving_server\"",
+         title="Paddle Serving's GPU server found no CUDA (no nvcc / libcudart for it, or no /dev/nvidia* device)",
+         source="Paddle Serving 0.3-0.9 python/paddle_serving_server(_gpu)/server.py check_cuda (os.system(\"nvcc "
+                "--version\") != 0, later ldd <serving bin> | grep cudart and ls /dev/ | grep nvidia: raise "
+                "SystemExit(\"CUDA not found, please check your environment or use cpu version by ...\"))"),
+    # CUDA's link-time stub libraries (lib64/stubs) say so when a program loads one at run time: every
+    # call then fails (cuFFT's error 50, cudaErrorStubLibrary): the real library is not on the path.
+    _sig("cuda_stub_library", r"You are running using the stub version of (?P<lib>\w+)", "cause",
+         CauseId.cuda_cudnn_mismatch, 92, "You are running using the stub version of cufft",
+         title="the {lib} library loaded is CUDA's link-time stub, not the real one: every call into it fails",
+         source="CUDA toolkit lib64/stubs/lib*.so (the link-time stubs print \"You are running using the stub "
+                "version of %s\" and fail every call; the runtime reports cudaErrorStubLibrary, 'CUDA driver is a "
+                "stub library')"),
     _sig("nccl_version", r"Mismatched NCCL version detected|NCCL version mismatch|nccl version (?:mismatch|not match)|"
          r"ncclInvalidUsage.*version|NCCL library is (?:too old|not backwards compatible)|"
          r"compiled with too old version of NCCL", "cause", CauseId.nccl_version_mismatch, 95,
@@ -61,6 +94,16 @@ LIBRARIES = (
     _sig(CauseId.nccl_error, r"(?:NCCL|Nccl|nccl) error|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|"
          r"ncclRemoteError|failed to get NCCL unique ID", "cause", CauseId.nccl_error, 90,
          "OSError: (External) NCCL error(1), unhandled cuda error.", title="NCCL error"),
+    # The collective family beside NCCL: Kunlun XPU's BKCL. Paddle's own checks name it; the library's
+    # log lines carry their level and the library's name ([WARN][BKCL][src:line]); INFO/DBG lines do not count.
+    _sig("bkcl_error", r"\[(?:WARN|WARNING|ERR|ERROR|FATAL)\]\s*\[BKCL\]|\bBKCL [Ee]rror\b|\bbkcl_\w+ failed\b",
+         "cause", CauseId.nccl_error, 88,
+         "PreconditionNotMetError: bkcl_init_rank failed, got wrong value [3].",
+         title="the collective library (BKCL, Kunlun XPU) reported an error",
+         source="pp 2.x platform/collective_helper / bkcl_context (PreconditionNotMet: bkcl_init_rank failed), "
+                "platform/device/xpu/enforce_xpu.h build_xpu_error_msg (BKCL Error, %s; BKCL Error <%d>, %s), the "
+                "XPU collective tests' check (Failed, BKCL error %s:%d '%d'); the BKCL runtime's log lines "
+                "[LEVEL][BKCL][file:line] (levels DBG, INFO, WARN, ERR)"),
     _sig("cudnn_mismatch", r"libcudnn v\d+ with header v\d+ unmatched|CUDNN_STATUS_VERSION_MISMATCH|"
          r"cuDNN version (?:mismatch|incompatible)", "cause", CauseId.cuda_cudnn_mismatch, 100,
          "[cudnn init] libcudnn v5 with header v7 unmatched!", title="cuDNN library and build do not match"),
@@ -107,6 +150,21 @@ LIBRARIES = (
          CauseId.state_dict_prefix_mismatch, 40,
          "UserWarning: Skip loading for fc1.weight. fc1.weight is not found in the provided dict.",
          title="checkpoint keys do not match the model ({key} not found): it keeps random weights"),
+    # A suite's own loader (PaddleOCR's load_pretrained_params) skips what does not fit and warns once
+    # per parameter; the run goes on with random weights for those.
+    _sig("ppocr_params_shape", r"The shape of model params (?P<key>\S+) (?P<want>\[[^\]]*\]) not matched with loaded "
+         r"params \S+ (?P<got>\[[^\]]*\])", "cause", CauseId.state_dict_shape_mismatch, 85,
+         "[2022/06/10 12:01:44] ppocr WARNING: The shape of model params head.fc.weight [96, 6625] not matched with "
+         "loaded params head.fc.weight [96, 6623] !",
+         title="pretrained parameter {key} has shape {got}, the model's is {want}: it was not loaded",
+         source="PaddleOCR 2.x-3.x ppocr/utils/save_load.py load_pretrained_params (logger.warning(\"The shape of "
+                "model params {} {} not matched with loaded params {} {} !\"))"),
+    _sig("ppocr_params_not_in_model", r"The pretrained params (?P<key>\S+) not in model", "cause",
+         CauseId.state_dict_shape_mismatch, 40,
+         "[2024/04/05 00:45:30] ppocr WARNING: The pretrained params conv1_weights not in model",
+         title="pretrained parameters (such as {key}) have no place in the model: they were not loaded",
+         source="PaddleOCR 2.x-3.x ppocr/utils/save_load.py load_pretrained_params (logger.warning(\"The pretrained "
+                "params {} not in model\".format(k1)))"),
     _sig("load_not_exists", r"The ``path`` \((?P<path>[^)]*)\) to load model not exists|"
          r"(?:^|\W)FileNotFoundError\b|No such file or directory|\[Errno 2\]", "cause", CauseId.file_not_found, 95,
          "ValueError: The ``path`` (output/best_model/model.pdparams) to load model not exists.",
@@ -155,6 +213,13 @@ LIBRARIES = (
          example="Traceback (most recent call last):"),
     _sig("frame", r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)', "frame",
          example='  File "/tmp/probe/t.py", line 5, in <module>'),
+    # glog's fatal check (CHECK/CHECK_EQ): the process aborts after it; read like an exception.
+    _sig("glog_check_failed", r"^F\d{4} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]\s*(?P<exc>Check failed):\s*(?P<msg>.*)$", "exception",
+         CauseId.python_exception, 50,
+         "F1125 15:44:39.266677 200102 nccl_helper.h:62] Check failed: dynload::ncclGroupEnd() == ncclSuccess (1 vs. 0)",
+         title="a C++ check failed in {file}: {msg}",
+         source="glog logging.h CHECK / CHECK_EQ (F<mmdd> <time> <tid> <file>:<line>] Check failed: <cond> (<a> vs. "
+                "<b>)), used by pp 0.x-1.x for its own checks (platform/nccl_helper.h NCCLGroupGuard, ...)"),
     _sig("exception", r"^(?:\[[^\]]*\]\s*)?(?:[\w.]*\.)?(?P<exc>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "ValueError: boom on rank 1", title="{exc}"),

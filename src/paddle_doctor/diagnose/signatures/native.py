@@ -13,12 +13,16 @@ NATIVE = (
          "version'", title="NCCL's CUDA runtime is newer than the driver: NCCL and the driver do not match",
          source="nccl-cu12 2.32.3 libnccl.so (%s:%d (%s) Cuda failure '%s' ... NCCL WARN %s) with CUDA's "
                 "cudaErrorInsufficientDriver text"),
+    # ncclUnhandledCudaError while the communicators are made: NCCL's CUDA call failed. The code names no
+    # more than an NCCL failure (catalog/codes.toml); a version mismatch is one reason among others (a GPU
+    # shared by two ranks, peer access, the driver), told apart by the NCCL and driver versions
+    # (facts/versions.py), so it is the alternative, not the verdict.
     _sig("nccl_init_cuda_error", r"(?:NCCL|Nccl) error[^\n]*unhandled cuda error[^\n]*collective_helper\.cc|"
          r"ncclCommInitRank[^\n]*unhandled cuda error|ncclUnhandledCudaError[^\n]*collective_helper\.cc",
-         "cause", CauseId.nccl_version_mismatch, 93,
+         "cause", CauseId.nccl_error, 93,
          "OSError: (External)  Nccl error, unhandled cuda error  (at /paddle/paddle/fluid/platform/"
          "collective_helper.cc:100)",
-         title="NCCL failed a CUDA call while creating its communicator: NCCL does not match this CUDA/driver",
+         title="NCCL failed a CUDA call while creating its communicator (ncclUnhandledCudaError)",
          source="pp 1.8.5-2.6.2 so: platform/collective_helper.cc CreateComm (ncclCommInitRank, enforced as "
                 "' Nccl error, ' + ncclGetErrorString = unhandled cuda error)"),
     _sig("nccl_warn_connect", r"WARN (?:Call to connect failed|\w*[Cc]onnect(?: to)? \S+ failed|"
@@ -46,6 +50,34 @@ NATIVE = (
          title="the GPU had no memory left when CUDA set up its context or stream: another process holds it",
          source="pp 2.1-2.4 so: platform/stream/cuda_stream.cc, platform/gpu_info.cc (cuda error(%d).%s. [Advise: "
                 "...]); CUDA cudaErrorMemoryAllocation at context/stream creation, before any tensor exists"),
+    # Paddle's own check of the GPU against the architectures the wheel was compiled for: a warning
+    # that names the cause of the device errors that follow it (no kernel image, a crash in a kernel).
+    # Its other branch (an architecture the name table lacks, e.g. 100/120) prints the capability instead.
+    _sig("gpu_arch_warning", r"The GPU architecture in your current machine is (?P<arch>\w+), which is not compatible "
+         r"with Paddle installation with arch: (?P<built>[\d ]+)|The GPU compute capability in your current machine is "
+         r"(?P<cc>\d+), which is not supported by Paddle", "context", CauseId.cuda_arch_unsupported, 97,
+         "W0826 15:37:30.498044  6709 gpu_resources.cc:96] The GPU architecture in your current machine is Pascal, "
+         "which is not compatible with Paddle installation with arch: 70 75 80 86 , it is recommended to install the "
+         "corresponding wheel package according to the installation information on the official Paddle website.",
+         title="this GPU is not among the architectures the Paddle wheel was built for",
+         source="pp 2.4-3.x platform/device/gpu/gpu_resources.cc CheckDeviceArch (LOG(WARNING) << \"The GPU "
+                "architecture in your current machine is \" << ... << \", which is not compatible with Paddle "
+                "installation with arch: \" << compile_arch_str << ...; for a capability missing from its name "
+                "table: \"The GPU compute capability in your current machine is \" << *compute_capability << \", "
+                "which is not supported by Paddle\")"),
+    # The device line every GPU process prints names the GPU's capability and the CUDA runtime the wheel
+    # carries. A runtime older than the GPU cannot target it (sm_80 needs CUDA 11.0; sm_86 11.1; sm_89 and
+    # sm_90 11.8): the device errors that follow (cuBLAS NOT_SUPPORTED, no kernel image) are that.
+    _sig("runtime_older_than_gpu", r"(?:GPU Compute Capability: (?:8|9)\.\d|CUDA Capability: (?:8|9)\d), Driver API "
+         r"Version: [\d.]+, Runtime API Version: (?P<runtime>(?:9|10)\.\d)", "context", CauseId.cuda_arch_unsupported,
+         90, "W0101 10:00:00.000000  1234 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.0, "
+         "Driver API Version: 11.2, Runtime API Version: 10.2",
+         title="this GPU is newer than the CUDA runtime the Paddle wheel carries ({runtime}): the wheel cannot run on it",
+         source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
+                "(LOG_FIRST_N(WARNING, 1) << \"Please NOTE: device: \" << ... << \", GPU Compute Capability: \" "
+                "(1.x: \"CUDA Capability: \" << compute_capability) << \", Driver API Version: \" << ... << \", "
+                "Runtime API Version: \" ...); CUDA 11.0/11.1/11.8 release notes: first toolkits with sm_80/sm_86/"
+                "sm_89-sm_90"),
     _sig("cudnn_version_warning", r"compiled with CUDNN (?P<built>[\d.]+), but CUDNN version in your machine is "
          r"(?P<have>[\d.]+)|compiled with CUDA ?(?P<cuda>[\d.]+)/cuDNN ?[\d.]+, ?but CUDA/cuDNN version in your "
          r"machine is", "context", CauseId.cuda_cudnn_mismatch, 97,
@@ -86,6 +118,16 @@ NATIVE = (
          source="NVIDIA driver tools (nvidia-smi: NVIDIA-SMI has failed because it couldn't communicate with the "
                 "NVIDIA driver); the C library loader (libcuda.so.1: cannot open shared object file) for Paddle's "
                 "dynload of the driver library; CUDA then reports cudaErrorInsufficientDriver (Paddle#14625)"),
+    # A GPU place asked of a CPU-only build: an error in every era (1.x PADDLE_THROW, 2.x-3.x
+    # PermissionDenied, or LOG(ERROR) then exit from the CUDAPlace constructor).
+    _sig("cpu_build_gpu_place", r"Cannot use CUDAPlace in CPU only version|Cannot use GPU because you have installed "
+         r"CPU version", "cause", CauseId.device_not_found, 92,
+         "Cannot use CUDAPlace in CPU only version at [/paddle/paddle/fluid/pybind/pybind.cc:806]",
+         title="a GPU was asked of a CPU-only Paddle build",
+         source="pp 1.x pybind/pybind.cc CUDAPlace.__init__ (PADDLE_THROW(\"Cannot use CUDAPlace in CPU only "
+                "version\")); pp 3.3.1 libpaddle.so strings (Cannot use CUDAPlace in CPU only version, Please "
+                "recompile or reinstall Paddle with CUDA support.; Cannot use GPU because you have installed CPU "
+                "version PaddlePaddle.)"),
     _sig("not_compiled_with_gpu", r"(?i)not compiled with (?:cuda|gpu)(?: or xpu)?\b|compiled with WITH_GPU, but no "
          r"GPU found|installed (?:the )?CPU version (?:of )?PaddlePaddle", "context", CauseId.device_not_found, 90,
          "WARNING 2021-06-09 10:59:28,075 launch.py:352] Not found distinct arguments and not compiled with cuda or "
@@ -130,6 +172,17 @@ NATIVE = (
          "run.sh: line 3: 12345 Killed                  python train.py",
          title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
          source="bash jobs.c / sh: a foreground job ended by SIGKILL is reported as 'Killed' (strsignal(SIGKILL))"),
+    # A C++ call stack whose failing frame is the GPU allocator: a device allocation failed, even where
+    # the paste stops before the message (Paddle prints the stack first, the summary after it).
+    _sig("gpu_alloc_frame", r"\bpaddle::memory::(?:allocation::CUDAAllocator::AllocateImpl|detail::GPUAllocator::"
+         r"Alloc)\b", "cause", CauseId.gpu_oom, 60,
+         "1   paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned long)",
+         title="the GPU allocator could not allocate device memory (its frame is on the C++ stack)",
+         source="pp 1.6-1.8 memory/allocation/cuda_allocator.cc CUDAAllocator::AllocateImpl (cudaMalloc failed: "
+                "throw BadAlloc(\"Cannot allocate %d on GPU %d, cuda status %d, %s\")); pp 2.x-3.x same file "
+                "(PADDLE_THROW_BAD_ALLOC(errors::ResourceExhausted(\"Out of memory error on GPU %d. ...\"))); "
+                "pp 1.x memory/detail/system_allocator.cc GPUAllocator::Alloc (Out of memory error on GPU %d); "
+                "enforce.h prints the C++ stack (\"C++ Call Stacks\" / \"C++ Traceback\") before the summary"),
     _sig("gpu_oom_nothing_free",
          # Nothing free while Paddle itself holds under 1 GB (B/kB/MB), or a figure no GPU has (TB/PB): the
          # memory is held outside this process. Any request size; GB held by Paddle is its own OOM.
@@ -143,6 +196,16 @@ NATIVE = (
          r"|CUBLAS_STATUS_ALLOC_FAILED", "cause", CauseId.gpu_oom, 100,
          "Out of memory error on GPU 0. Cannot allocate 80.000000MB memory on GPU 0",
          title="out of GPU memory"),
+    # The inference predictor warns when its GPU memory pool would take more than 95 % of the card.
+    _sig("predictor_gpu_pool", r"Allocate too much memory for the GPU memory pool, assigned (?P<mb>\d+) MB", "cause",
+         CauseId.gpu_oom, 75,
+         "E0101 10:00:00.000000  1234 analysis_predictor.cc:585] Allocate too much memory for the GPU memory pool, "
+         "assigned 8000 MB", title="the inference predictor asked for a GPU memory pool of {mb} MB, more than the "
+         "card can give (over 95 % of it): lower gpu_mem / EnableUseGpu's first argument",
+         source="pp 1.8-3.x inference/api/analysis_predictor.cc (if fraction_of_gpu_memory_for_pool() > 0.95f: "
+                "LOG(ERROR) << \"Allocate too much memory for the GPU memory pool, assigned \" << "
+                "config.memory_pool_init_size_mb() << \" MB\"; \"Try to shink the value by setting "
+                "AnalysisConfig::EnableGpu(...)\")"),
     _sig("cpu_oom", r"Out of memory error on CPU|std::bad_alloc|(?:^|\W)MemoryError\b|"
          r"ResourceExhaustedError.*(?:CPU|host)", "cause", CauseId.host_out_of_memory, 100,
          "MemoryError: (ResourceExhausted) Fail to alloc memory of 4398046511104 size.",
@@ -157,6 +220,35 @@ NATIVE = (
     _sig(CauseId.segfault, r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
          "cause", CauseId.segfault, 100,
          "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault"),
+    # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
+    # prints it signed with the hex after it, cmd and subprocess unsigned.
+    _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
+         r"-1073740791|3221226505|-1073741571|3221225725)\b|\((?P<status>0x[Cc]0000(?:005|409|0[Ff][Dd]))\)",
+         "cause", CauseId.segfault, 90, "Process finished with exit code -1073741819 (0xC0000005)",
+         title="the process was ended by a native fault (Windows status: an access violation, a fail-fast or a "
+               "stack overflow), Windows' segmentation fault",
+         source="Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005 = -1073741819 signed, STATUS_STACK_BUFFER_OVERRUN "
+                "0xC0000409, raised by __fastfail and the CRT's abort on a security check, STATUS_STACK_OVERFLOW "
+                "0xC00000FD), the process exit code of a crashed process; JetBrains' run console (Process finished "
+                "with exit code %d (0x%X)), CPython subprocess (returned non-zero exit status %d)"),
+    # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
+    _sig("shell_segfault", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Segmentation|segmentation) fault\b", "cause",
+         CauseId.segfault, 90,
+         "./train.sh: line 207: 10558 Segmentation fault      ./paddle_trainer --config=conf/trainer_config.conf",
+         title="the shell reports the process died of a segmentation fault (SIGSEGV)",
+         source="bash jobs.c / sh: a job ended by SIGSEGV is reported as '<script>: line N: <pid> Segmentation "
+                "fault <command>' (strsignal(SIGSEGV)), or 'Segmentation fault (core dumped)' in the foreground; zsh "
+                "signames: '[job]  pid segmentation fault (core dumped)  <command>'"),
+    # The shell's report of a child that SIGILL ended (an instruction this CPU lacks: an AVX build on a CPU
+    # without AVX): bash prints strsignal's "Illegal instruction", zsh its own "illegal hardware instruction"
+    # after the job number and pid. A native crash, as SIGSEGV's.
+    _sig("shell_sigill", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Illegal instruction|illegal hardware "
+         r"instruction)\b", "cause", CauseId.segfault, 88, "Illegal instruction (core dumped)",
+         title="the process was killed by SIGILL: it ran an instruction this CPU does not have (an AVX build on a "
+               "CPU without AVX, or a binary built for a newer CPU)",
+         source="bash 5 siglist.c / strsignal(SIGILL) (\"Illegal instruction\", with \" (core dumped)\" from "
+                "jobs.c), zsh signames (\"illegal hardware instruction\", after [job] pid); CPython's import of an "
+                "extension built with AVX on a CPU without it"),
     _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
          title="bus error (usually shared memory exhausted)"),
