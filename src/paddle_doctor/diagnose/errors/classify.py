@@ -36,7 +36,7 @@ class Verdict:
     cause: CauseId
     specificity: int
     why: str
-    part: str  # which part decided: code, operator, cpp_file, module, type, frame
+    part: str  # which part decided: code, operator, cpp_file, module, type, frame, component, call
 
 
 def code_name(code: Code, text: str) -> str | None:

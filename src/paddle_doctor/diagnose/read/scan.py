@@ -74,6 +74,8 @@ TRIGGERS: tuple[str, ...] = (
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
     # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check
     "llegal instruction", "llegal hardware instruction", "CUDA not found", "segmentation fault",
+    # issue 29: a flag that asked for no GPU (a device fact: CUDA's "no device" then is the host's)
+    "use_gpu", "--device",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

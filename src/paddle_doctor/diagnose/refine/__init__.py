@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...catalog.ids import CauseId
 from ..verdict import declare
 from .context import explained_by_context, leftover_env
+from .crash import explained_by_earlier_error
 from .devices import with_device_facts
 from .platform import explained_by_loopback, explained_by_windows
 from .ports import explained_by_port_race
@@ -23,6 +24,11 @@ REFINERS = (
             "an earlier warning names the cause of a later generic error (a version mismatch, no driver)",
             explained_by_context, "corpus:real-dev2/030",
             defers_to="the earlier warning's log signature"),
+    declare("crash_after_error", None,
+            "a native crash summary (segmentation fault) after an earlier error of the same process that names "
+            "a specific cause: that cause, the crash as its alternative", explained_by_earlier_error,
+            "tests/fixtures/gathered/batch5/501.log",
+            defers_to="the earlier error's log signature or the error tables that read its structure"),
     declare("nccl_banner_mismatch", CauseId.nccl_version_mismatch,
             "the ranks' NCCL banners name two or more versions, and the later NCCL error is what that leads to",
             explained_by_nccl_versions, "NCCL INFO banners of two versions before an NCCL error"),
@@ -40,4 +46,7 @@ REFINERS = (
             "before a generic error", with_device_facts,
             "a CUDA error after --gpus that lists ids CUDA_VISIBLE_DEVICES does not show",
             also=(CauseId.device_not_found,)),
+    declare("cpu_run_found_no_gpu", CauseId.device_not_found,
+            "CUDA found no device in a run that asked for no GPU (--use_gpu=false, --device cpu) and selected "
+            "none: no device list hid one it needed", with_device_facts, "tests/fixtures/gathered/batch3/318.log"),
 )

@@ -30,7 +30,7 @@ from ...lazy import lazy_compile
 
 # Signatures whose lines carry device facts (a launch command with --ips carries --gpus too).
 FACT_SIGNATURES = ("launch_cmd_devices", "launch_cmd_ips", "launch_args_devices", "visible_devices_env",
-                   "selected_gpus_env", "launch_device_not_found", "fleet_gpus_not_visible")
+                   "selected_gpus_env", "launch_device_not_found", "fleet_gpus_not_visible", "cpu_run_requested")
 _ARG = lazy_compile(r"--(?P<flag>gpus|devices|selected_gpus)(?:[= ]+|['\"],\s*)['\"]?(?P<ids>\d+(?:\s*,\s*\d+)*)")
 _PRINTED_ARG = lazy_compile(r"(?:^|\s)(?P<flag>gpus|devices|selected_gpus): (?P<ids>\d+(?:,\d+)*)\s*$")
 _VISIBLE = lazy_compile(r"CUDA_VISIBLE_DEVICES['\"]?\s*[=:]\s*['\"]?(?P<ids>\d+(?:\s*,\s*\d+)*)")
@@ -53,6 +53,7 @@ class DeviceFacts:
     visible_from: str = ""  # "CUDA_VISIBLE_DEVICES" or "the launcher's device list"
     selected: dict[tuple[str, int], str] = field(default_factory=dict)  # (node, rank) -> FLAGS_selected_gpus
     lines: list[Event] = field(default_factory=list)  # where the facts were read
+    cpu_requested: Event | None = None  # a flag that asked for no GPU (--use_gpu=false, --device cpu)
 
     def as_dict(self) -> dict:
         out: dict = {}
@@ -62,7 +63,12 @@ class DeviceFacts:
             out["visible"], out["visible_from"] = list(self.visible), self.visible_from
         if self.selected:
             out["selected_gpus_by_rank"] = {str(r): d for (_, r), d in sorted(self.selected.items())}
+        if self.cpu_requested is not None:
+            out["cpu_requested"] = redact(self.cpu_requested.text.strip())
         return out
+
+    def selects_gpus(self) -> bool:
+        return bool(self.requested or self.visible is not None or self.selected)
 
     def note_requested(self, ids: str, flag: str, e: Event) -> None:
         if not self.requested:
@@ -95,6 +101,10 @@ def collect_device_facts(events: list[Event], env_by_rank: dict[tuple[str, int],
 
 def _read_line(facts: DeviceFacts, e: Event, node: str) -> None:
     text = e.text
+    if e.sig.name == "cpu_run_requested":
+        facts.cpu_requested = facts.cpu_requested or e
+        facts.lines.append(e)
+        return
     refused = _NOT_FOUND.search(text)
     if refused:
         facts.note_requested(refused["ids"], "--devices", e)
@@ -137,10 +147,12 @@ def contradictions(facts: DeviceFacts) -> tuple[list[str], str | None]:
 def with_device_facts(root: Finding | None, facts: DeviceFacts) -> Finding | None:
     """``root`` with the device facts added when it is about devices, or re-stated as the device
     cause when it is a generic error that a contradiction explains."""
-    if root is None or not (facts.requested or facts.visible is not None or facts.selected):
+    if root is None or not (facts.selects_gpus() or facts.cpu_requested is not None):
         return root
     said, cause = contradictions(facts)
     extra = {"launch_devices": {**facts.as_dict(), "contradictions": said}}
+    if _no_device_on_a_cpu_run(root, facts):
+        return _restated_as_no_gpu(root, extra, facts)
     if root.cause in DEVICE_CAUSES:
         why = root.why + ("; " + "; ".join(said) if said else "")
         return dataclasses.replace(root, why=why, evidence=root.evidence + _quoted(facts, root),
@@ -163,6 +175,33 @@ def _restated(root: Finding, cause: str, said: list[str], extra: dict, facts: De
             "is what that leads to",
         fix=entry.fix.strip(), alternatives=alternatives,
         facts={**root.facts, **extra, "confirm": entry.confirm.strip()})
+
+
+# CUDA's "no device at all" (cudaErrorNoDevice, 38 before CUDA 10.1 and 100 after; the driver API's
+# name), as against an id out of range (invalid device ordinal), which needs a GPU to exist.
+_NO_DEVICE = lazy_compile(r"cudaErrorNoDevice|no CUDA-capable device|CUDA_ERROR_NO_DEVICE")
+
+
+def _no_device_on_a_cpu_run(root: Finding, facts: DeviceFacts) -> bool:
+    """CUDA found no device in a run that asked for none and selected no GPU: no device list can have
+    hidden one it needed (a GPU build initialises CUDA even then, on a host with no usable GPU)."""
+    return (root.cause == CauseId.cuda_visible_devices_misconfig and facts.cpu_requested is not None
+            and not facts.selects_gpus() and any(_NO_DEVICE.search(e.text) for e in root.evidence))
+
+
+def _restated_as_no_gpu(root: Finding, extra: dict, facts: DeviceFacts) -> Finding:
+    entry = get_cause(CauseId.device_not_found)
+    asked = facts.cpu_requested
+    found = asked.sig.pattern.search(asked.text) if asked is not None else None
+    flag = redact(found.group(0)) if found else "a flag"
+    first = Alternative(CauseId.cuda_visible_devices_misconfig, "low", "CUDA_VISIBLE_DEVICES set in the shell may "
+                        "still hide the GPUs", "`echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` in the shell that ran it")
+    return dataclasses.replace(
+        root, code="cpu_run_found_no_gpu", cause=CauseId.device_not_found, message=entry.title,
+        confidence=Confidence.MEDIUM, evidence=root.evidence + _quoted(facts, root),
+        why=f"CUDA found no device in a run that asked for no GPU ({flag}) and selected none: no device "
+            "list hid one it needed; the build initialised CUDA on a host with no usable GPU",
+        fix=entry.fix.strip(), alternatives=(first,), facts={**root.facts, **extra, "confirm": entry.confirm.strip()})
 
 
 def _quoted(facts: DeviceFacts, root: Finding) -> tuple[EvidenceLine, ...]:

@@ -24,16 +24,17 @@ from .setup import (from_contradicting_launch_cmds, from_hang_dump, from_lone_ti
                     from_spawn_child, from_unreached_endpoints)
 from .silent import from_real_timeout, from_silent_peer, from_stuck_in_dataloader
 from .stalls import from_lock_wait, from_uneven_steps
+from .warned import from_named_warning
 
 # The chain: the first rule that returns a verdict decides.
 CHAIN = (from_lock_wait, from_uneven_steps, from_candidates, from_divergent_waits, from_silent_peer,
          from_stuck_in_dataloader, from_real_timeout, from_contradicting_launch_cmds, from_unreached_endpoints,
          from_peers_never_joined, from_hang_dump, from_unranked, from_spawn_child, from_launcher_only,
-         from_lone_timeout, from_any_error)
+         from_lone_timeout, from_named_warning, from_any_error)
 
 _SIGNATURES = "the log signature of the chosen line (explain its cause for the list)"
 _ERROR_TABLES = "the error tables (codes, operators, C++ files, modules) of diagnose/errors"
-STRUCTURE_PARTS = ("code", "operator", "cpp_file", "module", "type", "frame")
+STRUCTURE_PARTS = ("code", "operator", "cpp_file", "module", "type", "frame", "component", "call")
 
 RULES: tuple[VerdictRule, ...] = (
     declare("waits_in_file_lock", CauseId.stale_download_lock, "every waiting rank sleeps in a file lock's acquire "
@@ -52,7 +53,9 @@ RULES: tuple[VerdictRule, ...] = (
       for part, example in zip(STRUCTURE_PARTS, ("tests/fixtures/codes/cudnnStatus_t.txt", "corpus:real-dev3/118",
                                                  "corpus:real-dev3/102", "an exception raised in a Paddle module "
                                                  "the tables map", "an exception type the tables map",
-                                                 "a traceback frame the tables map"))),
+                                                 "a traceback frame the tables map",
+                                                 "tests/fixtures/gathered/batch1/110.log",
+                                                 "tests/fixtures/gathered/batch1/113.log"))),
     declare("rank_left_first", CauseId.rank_divergent_collective, "every rank waits in a different collective; "
             "the call sites show which rank left the common ones first", from_divergent_waits,
             "tests/fixtures/cases/22_rank_breaks_early/log"),
@@ -98,6 +101,9 @@ RULES: tuple[VerdictRule, ...] = (
             "holds the cause is named", from_launcher_only, "tests/fixtures/cases/01_exception_rank1/terminal.out"),
     declare("lone_collective_timeout", CauseId.collective_timeout, "one process's text whose only error is a "
             "collective that timed out", from_lone_timeout, "corpus:real-dev3/103"),
+    declare("warning_names_cause", None, "a warning names a cause and no error in the text names another "
+            "(medium when an error follows it, low when it is the only sign)", from_named_warning,
+            "tests/fixtures/gathered/batch5/519.log", defers_to="the warning's log signature"),
     declare("traceback_without_exception", CauseId.python_exception, "a Python traceback whose exception line is "
             "not in the text", from_any_error, "tests/fixtures/cases/01_exception_rank1/log/workerlog.0"),
     declare("error_without_cause", CauseId.unknown, "the text shows an error but no known message that names its "

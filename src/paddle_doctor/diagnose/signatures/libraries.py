@@ -244,6 +244,10 @@ LIBRARIES = (
          example="export CUDA_VISIBLE_DEVICES=0,1",
          source="CUDA runtime (CUDA_VISIBLE_DEVICES); read by pp 2.4.2 launch/context/device.py parse_device and "
                 "fleet/launch_utils.py get_gpus"),
+    _sig("cpu_run_requested", r"--use_gpu[= ]['\"]?(?:false|False|0)\b|\buse_gpu\s*=\s*(?:False|false)\b|"
+         r"--device[= ]['\"]?cpu\b", "device_fact", example="paddle_trainer --config=trainer_config.py --use_gpu=false",
+         source="pp 0.x-1.x paddle_trainer / paddle.init(use_gpu=...) flags, PaddleOCR/PaddleDetection "
+                "Global.use_gpu, pp 2.x-3.x --device cpu of the tools' command lines: the run asked for no GPU"),
     _sig("selected_gpus_env", r"FLAGS_selected_gpus(?:['\"]?\s*[=:]\s*['\"]?|', current_value=')\d", "device_fact",
          example="FLAGS(name='FLAGS_selected_gpus', current_value='3', default_value='')",
          source="pp 2.4.2 launch/controllers/collective.py and fleet/launch_utils.py set FLAGS_selected_gpus per "

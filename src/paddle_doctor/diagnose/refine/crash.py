@@ -1,0 +1,49 @@
+"""A native crash explained by the error its process printed before it. Paddle's crash summary
+(``FatalError: `Segmentation fault` ...``, the SIGSEGV line) names no reason of its own; when the
+same process (the rank's lines, or the same file of a snippet) printed an error earlier that names a
+specific cause, by its signature or by its structure (a cuDNN status, an errno), that error is what
+the process died of, and the crash is what it led to."""
+
+from __future__ import annotations
+
+from ...catalog import is_generic
+from ...catalog.ids import CauseId
+from ...findings import Alternative, Finding
+from ..errors.blocks import refine
+from ..read.parse import Event
+from ..verdict import make_verdict
+
+# The causes of a native crash summary: a crash that does not say why.
+NATIVE_CRASH = (CauseId.segfault,)
+_NOT_A_REASON = (CauseId.unknown, CauseId.python_exception, *NATIVE_CRASH)
+
+
+def specific_cause(events: list[Event], event: Event) -> str | None:
+    """The specific cause ``event`` names: its signature's, or its structure's when the signature is
+    generic; None when neither names one."""
+    cause = event.sig.cause
+    if is_generic(cause):
+        read = refine(events, event)
+        cause = read.cause if read is not None else None
+    if cause is None or cause in _NOT_A_REASON or is_generic(cause):
+        return None
+    return cause
+
+
+def explained_by_earlier_error(events: list[Event], event: Event, rank: int | None) -> Finding | None:
+    """A crash summary (``event``) after an error of the same process that names a specific cause:
+    the latest such error before it decides, at medium (the crash may still have its own reason)."""
+    if event.sig.cause not in NATIVE_CRASH:
+        return None
+    earlier = [e for e in events if e.file == event.file and e.offset < event.offset
+               and e.role in ("cause", "exception") and e.sig.cause not in NATIVE_CRASH]
+    for error in reversed(earlier):
+        cause = specific_cause(events, error)
+        if cause is not None:
+            return make_verdict(
+                "crash_after_error", cause, rank, [error, event], "medium",
+                f"the process printed an error that names the cause ({cause}) before it crashed; the crash "
+                "summary names no reason of its own", alternatives=(Alternative(
+                    CauseId.segfault, "low", "the crash may have a reason of its own",
+                    "fix the earlier error and rerun: the crash goes away if it followed from it"),))
+    return None
