@@ -49,7 +49,7 @@ BACKLINKS = {
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'launch_device_frame',),
-        'diagnose_rules': ('launch_devices_contradict',),
+        'diagnose_rules': ('launch_devices_contradict', 'cpu_run_found_no_gpu',),
     },
     CauseId.duplicate_openmp_runtime: {
         'signatures': ('omp_duplicate',),
