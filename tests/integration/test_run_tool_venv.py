@@ -72,7 +72,9 @@ def test_run_from_a_tool_venv_still_gives_the_workers_error_records_and_the_watc
     assert f"the workers' Python {python} has no paddle_doctor of its own" in proc.stderr, proc.stderr[-3000:]
     records = sorted(p.name for p in (tmp_path / "log").glob("paddle_doctor_error.*.json"))
     assert "paddle_doctor_error.1.json" in records, proc.stderr[-3000:]
-    assert proc.returncode == 86, proc.stderr[-2000:]  # the watchdog ended rank 0 (guards' exit code)
+    # the watchdog (the guards from the tool's own package) ended rank 0; run passes on the program's code
+    assert "the watchdog ended rank(s) 0" in proc.stderr, proc.stderr[-2000:]
+    assert proc.returncode == 1, proc.stderr[-2000:]
     assert "ValueError: rank 1: labels have 3 columns" in proc.stderr
 
 

@@ -78,10 +78,22 @@ def test_a_cpp_stack_through_the_gpu_allocator_is_gpu_oom_even_without_its_messa
 def test_an_exception_raised_in_the_reader_thread_is_the_dataloaders(tmp_path):
     rc = _diagnose(tmp_path, "Exception in thread Thread-2:\nTraceback (most recent call last):\n" + THREADING
                    + f'  File "{SITE}/io/dataloader/dataloader_iter.py", line 231, in _thread_loop\n'
+                   "    batch = self._get_data()\n"
+                   f'  File "{SITE}/io/dataloader/dataloader_iter.py", line 310, in _get_data\n'
+                   "    data = self._data_queue.get(timeout=self._timeout)\n"
+                   "_queue.Empty\n")
+    assert rc.cause == CauseId.dataloader_worker_crash and "reader thread" in rc.why, (rc.cause, rc.why)
+
+
+def test_the_users_dataset_raising_in_the_reader_thread_itself_is_its_own_error(tmp_path):
+    """num_workers=0: no worker process; the dataset runs in the reader thread and its exception is the
+    user's own (what triage's `workers0` rerun relies on, tests/integration/test_triage.py)."""
+    rc = _diagnose(tmp_path, "Exception in thread Thread-2:\nTraceback (most recent call last):\n" + THREADING
+                   + f'  File "{SITE}/io/dataloader/dataloader_iter.py", line 231, in _thread_loop\n'
                    "    batch = self._dataset_fetcher.fetch(indices)\n"
                    '  File "/home/u/data/my_dataset.py", line 40, in __getitem__\n    label = int(parts[1])\n'
                    "IndexError: list index out of range\n")
-    assert rc.cause == CauseId.dataloader_worker_crash and "reader thread" in rc.why, (rc.cause, rc.why)
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)
 
 
 def test_a_missing_file_in_the_reader_thread_stays_a_missing_file(tmp_path):

@@ -77,7 +77,8 @@ paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|jun
   `--unsafe-fixes`. A file is rewritten only if it still parses afterwards.
 - **What is read**: the files named, and `*.py` under folders (not `.git`, `.venv`, `venv`,
   `build`, `dist`, `node_modules`, hidden folders). A file that never mentions `paddle` is only
-  parsed (no rule could match it, but a syntax error is PDL900); one that cannot be decoded (PEP 263 cookies and BOMs are honoured)
+  parsed (no rule could match it, but a syntax error is PDL900), and only up to 2 MB (Python's parser
+  holds the whole tree: past that, memory, not a finding, would be the cost); one that cannot be decoded (PEP 263 cookies and BOMs are honoured)
   or parsed (syntax error, NUL bytes), is over the size limit, or is not a regular file (a FIFO
   named `*.py` is never opened for a blocking read) is a **PDL900** finding in every format, so
   the run exits 1 and never says `All checks passed!` about a file it did not read. PDL900 runs

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from hostkit.fixtures import NEEDS_NETNS, make_hosts, record_scenario  # noqa: F401 (fixtures)
 from hostkit.jobs import reference_result, start_job, wait_job
 from paddle_doctor.diagnose import diagnose_paths
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, NEEDS_NETNS]
 NAMED_WITHIN_S = 10.0
 
 

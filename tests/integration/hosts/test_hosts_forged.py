@@ -18,9 +18,10 @@ import zlib
 
 import pytest
 
+from hostkit.fixtures import NEEDS_NETNS, make_hosts, record_scenario  # noqa: F401 (fixtures)
 from hostkit.jobs import HERE, FaultWhenEvaluating, start_job, wait_job
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, NEEDS_NETNS]
 
 
 def _job_token(envlog: str) -> str:

@@ -14,11 +14,12 @@ import time
 
 import pytest
 
+from hostkit.fixtures import NEEDS_NETNS, make_hosts, record_scenario  # noqa: F401 (fixtures)
 from hostkit import record
 from hostkit.jobs import MASTER_PORT, host_env, host_paths, launcher_cmd, start_job, stop_gently, wait_job
 from paddle_doctor.diagnose import diagnose_paths
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, NEEDS_NETNS]
 EVAL = ["none", "-", "48"]
 WAITS_S = 15.0  # how long the launchers are left waiting before the user gives up
 RECORDING = bool(os.environ.get(record.RECORD_VAR))

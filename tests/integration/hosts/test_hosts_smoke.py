@@ -8,9 +8,10 @@ import time
 
 import pytest
 
+from hostkit.fixtures import NEEDS_NETNS, make_hosts, record_scenario  # noqa: F401 (fixtures)
 from hostkit.jobs import MASTER_PORT, host_env, wait_listening
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, NEEDS_NETNS]
 
 
 @pytest.mark.timeout(150)

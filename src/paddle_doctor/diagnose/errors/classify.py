@@ -179,6 +179,9 @@ def from_reader_thread(parts: ErrorParts) -> Verdict | None:
                  None)
     if frame is None or not parts.exc_type:
         return None
+    below = parts.frames[parts.frames.index(frame) + 1:]
+    if any(f.owner == "user" for f in below):
+        return None  # the user's dataset code ran in the thread itself (num_workers=0: no worker) and raised
     return Verdict(CauseId.dataloader_worker_crash, 75, f"{parts.exc_type} was raised in the DataLoader's reader "
                    f"thread ({frame.module}, in {frame.func}): the dataset or reader code failed on a sample", "frame")
 

@@ -1,6 +1,8 @@
-"""The host harness as fixtures: ``make_hosts(n)`` gives real hosts (network namespaces) that are
-torn down when the test ends, whatever happened; the whole folder skips, with one line, where
-namespaces cannot be made (not root, or ``ip netns add`` refused)."""
+"""The host harness as fixtures, imported by each host test module (a second ``conftest.py`` under
+tests/ would shadow the root one for every ``from conftest import ...``): ``make_hosts(n)`` gives
+real hosts (network namespaces) that are torn down when the test ends, whatever happened; the
+modules skip, with one line, where namespaces cannot be made (not root, or ``ip netns add``
+refused)."""
 
 from __future__ import annotations
 
@@ -11,15 +13,8 @@ import pytest
 from hostkit import netns, record
 
 _WHY_NOT = netns.unavailable()
-
-
-def pytest_collection_modifyitems(config, items):
-    if _WHY_NOT is None:
-        return
-    skip = pytest.mark.skip(reason=_WHY_NOT)
-    for item in items:
-        if "tests/integration/hosts/" in item.nodeid and "leave_nothing" not in item.nodeid:
-            item.add_marker(skip)
+# Each host test module's mark: skipped with the reason where no namespace can be made.
+NEEDS_NETNS = pytest.mark.skipif(_WHY_NOT is not None, reason=_WHY_NOT or "")
 
 
 @pytest.fixture
@@ -38,7 +33,7 @@ def make_hosts(request):
 
 
 @pytest.fixture(autouse=True)
-def _record_scenario(request, tmp_path):
+def record_scenario(request, tmp_path):
     """``hostkit/record.py`` sets PDOC_HOSTS_RECORD: each scenario's outputs become fixtures."""
     yield
     if os.environ.get(record.RECORD_VAR):
