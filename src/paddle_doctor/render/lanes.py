@@ -23,8 +23,9 @@ GROUP_OVER = 32
 DIGITS = re.compile(r"\d+")
 GROUP_ORDER = {"root_cause": 0, "victim": 1, "unknown": 2, "ok": 3}
 # An idle span is compressed when it is at least MIN_BREAK_S long and BREAK_RATIO times as long as
-# all the time left on the axis; each takes BREAK_SHARE of the axis (all of them at most MAX_BREAKS_SHARE).
-MIN_BREAK_S, BREAK_RATIO, BREAK_SHARE, MAX_BREAKS_SHARE = 1.0, 3.0, 0.08, 0.3
+# all the time left on the axis; each takes BREAK_SHARE of the axis (all of them at most MAX_BREAKS_SHARE),
+# more where the time left would otherwise be drawn over MAX_ZOOM times as wide as on a linear axis.
+MIN_BREAK_S, BREAK_RATIO, BREAK_SHARE, MAX_BREAKS_SHARE, MAX_ZOOM = 1.0, 3.0, 0.08, 0.3, 50.0
 
 
 @dataclass(frozen=True)
@@ -60,21 +61,33 @@ class Timeline:
     breaks: tuple[tuple[float, float], ...] = ()  # idle spans drawn compressed (see axis_breaks)
 
     def at(self, t: float) -> float:
-        """Where ``t`` lies on the axis, from 0 (t0) to 1 (t1): linear, except that each break
-        takes only its fixed share."""
+        """Where ``t`` lies on the axis, from 0 (t0) to 1 (t1): linear within the kept stretches and
+        within the breaks, each at its own scale (see :func:`_kept_share`)."""
         if self.t0 is None:
             return 0.0
-        share = _break_share(len(self.breaks))
-        kept = max((self.t1 or self.t0) - self.t0 - sum(b - a for a, b in self.breaks), 1e-3)
+        span = max((self.t1 or self.t0) - self.t0, 1e-9)
+        idle = sum(b - a for a, b in self.breaks)
+        kept_share = _kept_share(span, idle, len(self.breaks))
+        kept_scale = kept_share / max(span - idle, 1e-9)
+        idle_scale = (1 - kept_share) / idle if idle else 0.0
         pos, last = 0.0, self.t0
         for a, b in self.breaks:
             if t <= a:
                 break
-            pos += (a - last) / kept * (1 - share * len(self.breaks))
+            pos += (a - last) * kept_scale
             if t < b:
-                return pos + (t - a) / (b - a) * share
-            pos, last = pos + share, b
-        return pos + (t - last) / kept * (1 - share * len(self.breaks))
+                return pos + (t - a) * idle_scale
+            pos, last = pos + (b - a) * idle_scale, b
+        return pos + (t - last) * kept_scale
+
+
+def _kept_share(span: float, idle: float, breaks: int) -> float:
+    """The share of the axis the kept stretches take: all but BREAK_SHARE per break (at most
+    MAX_BREAKS_SHARE for all), but never drawn more than MAX_ZOOM times as wide as on a linear
+    axis; the breaks share the rest in proportion to their lengths."""
+    if not breaks:
+        return 1.0
+    return min(1 - min(BREAK_SHARE * breaks, MAX_BREAKS_SHARE), (span - idle) / span * MAX_ZOOM)
 
 
 def timeline_of(d: Diagnosis, group_over: int = GROUP_OVER) -> Timeline:
