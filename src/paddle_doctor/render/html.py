@@ -328,10 +328,12 @@ def _tails(d: Diagnosis) -> str:
             break
     if not blocks:
         return ""
+    from ..diagnose.timeline import TAIL_CHARS  # the one bound, said as diagnose applies it
+
     more = len({r.log for r in rows}) - len(blocks)
     extra = f"<p class=dim>{more} more log(s) not shown.</p>" if more > 0 else ""
     return ("<h2>Log tails</h2><p class=dim>each rank's last lines as diagnose read them (secrets redacted, "
-            f"lines cut at 200 characters)</p>{''.join(blocks)}{extra}")
+            f"lines cut at {TAIL_CHARS} characters)</p>{''.join(blocks)}{extra}")
 
 
 def _fix(d: Diagnosis) -> str:
