@@ -110,3 +110,14 @@ def test_the_broken_axis_keeps_the_order_and_its_ends():
     assert places == sorted(places) and places[0] == 0 and abs(places[-1] - 1) < 1e-9
     assert places[2] - places[1] > 0.04  # 47 ms is at least 4 % of the axis, not 0.15 %
     assert places[4] - places[2] < 0.1  # the 31.5 s wait takes less than a tenth
+
+
+def test_of_two_breaks_side_by_side_only_the_longer_is_labelled_on_the_axis():
+    from paddle_doctor.render.html import _timeline_svg
+    from paddle_doctor.render.lanes import Timeline, axis_breaks
+
+    times = [0.0, 7.0, 7.0005, 40.0, 41.0]  # the 1024-rank case's event times
+    svg = _timeline_svg(Timeline((), 0.0, 41.0, 0, axis_breaks(times)))
+    assert svg.count('class="axis-break"') == 2
+    assert re.findall(r"≈[\d.]+ s idle</text>", svg) == ["≈33.0 s idle</text>"]
+    assert "<title>7.0 s with no event" in svg  # the other says it in its tooltip

@@ -25,6 +25,7 @@ REPORT_NAME = "paddle_doctor_report.html"  # what `run` writes beside the logs o
 ROOT_FILL = "#ffd6d0"  # the root-cause lane's background; tests look for exactly this colour
 WIDTH, LABEL_W, LANE_H, AXIS_H = 1100, 230, 34, 40
 TICK_GAP_PX = 58  # the least room between two axis labels
+BREAK_LABEL_PX = 90  # closer to a longer break's label: its tooltip and the note above say it
 TAIL_RANKS = 16  # the log tails shown: the root cause's first, then the victims' (a page, not a dump)
 STATUS_COLOUR = {"root_cause": "#c62828", "victim": "#8d6e63", "ok": "#2e7d32", "unknown": "#9e9e9e"}
 CSS = """
@@ -136,7 +137,7 @@ def _timeline_svg(tl: Timeline) -> str:
            f'aria-label="timeline per rank" id=timeline>', _axis(tl)]
     for i, lane in enumerate(tl.lanes):
         out.append(_lane_svg(lane, tl, AXIS_H + i * LANE_H))
-    out += [_break_svg(a, b, tl, height) for a, b in tl.breaks]
+    out += _breaks_svg(tl, height)
     out.append("</svg>")
     out.append('<p class="legend dim"><span>● start</span><span style="color:#1565c0">▮ last progress</span>'
                '<span style="color:#6a1b9a">◆ last collective</span><span style="color:#c62828">✖ failure</span>'
@@ -154,7 +155,7 @@ def _axis(tl: Timeline) -> str:
     ends, inner = [], []
     for a, b in zip(edges[::2], edges[1::2]):
         n = max(1, int((_x(b, tl) - _x(a, tl)) // 140))
-        places = _places((b - a) / n)
+        places = _places((b - a) / n) if b > a else 2
         ends += [(a, places), (b, places)]
         inner += [(a + (b - a) * k / n, places) for k in range(1, n)]
     kept: list[tuple[float, int]] = []
@@ -176,16 +177,27 @@ def _places(step: float) -> int:
     return 0 if step >= 10 else 1 if step >= 1 else 2 if step >= 0.01 else 3
 
 
-def _break_svg(a: float, b: float, tl: Timeline, height: int) -> str:
+def _breaks_svg(tl: Timeline, height: int) -> list[str]:
+    """Each break; the longest labelled first, a label left out where it would run into one drawn."""
+    centres: list[float] = []
+    for a, b in sorted(tl.breaks, key=lambda gap: gap[0] - gap[1]):
+        centre = (_x(a, tl) + _x(b, tl)) / 2
+        if all(abs(centre - c) >= BREAK_LABEL_PX for c in centres):
+            centres.append(centre)
+    return [_break_svg(a, b, tl, height, (_x(a, tl) + _x(b, tl)) / 2 in centres) for a, b in tl.breaks]
+
+
+def _break_svg(a: float, b: float, tl: Timeline, height: int, labelled: bool) -> str:
     """An idle span drawn compressed: a grey band between dashed lines, its length on the axis."""
     xa, xb = _x(a, tl), _x(b, tl)
     return (f'<g class="axis-break" data-from="{a - tl.t0:.3f}" data-to="{b - tl.t0:.3f}">'
             f'<rect x="{xa:.1f}" y="{AXIS_H - 4}" width="{xb - xa:.1f}" height="{height - AXIS_H}" fill="#9e9e9e" '
             f'fill-opacity="0.15"/><line x1="{xa:.1f}" y1="{AXIS_H - 4}" x2="{xa:.1f}" y2="{height}" stroke="#757575" '
             f'stroke-dasharray="3 3"/><line x1="{xb:.1f}" y1="{AXIS_H - 4}" x2="{xb:.1f}" y2="{height}" '
-            f'stroke="#757575" stroke-dasharray="3 3"/><text x="{(xa + xb) / 2:.1f}" y="{AXIS_H - 7}" '
-            f'text-anchor="middle" fill="#6d4c41">≈{b - a:.1f} s idle</text>'
-            f"<title>{b - a:.1f} s with no event (+{a - tl.t0:.2f} s to +{b - tl.t0:.2f} s), drawn compressed"
+            f'stroke="#757575" stroke-dasharray="3 3"/>'
+            + (f'<text x="{(xa + xb) / 2:.1f}" y="{AXIS_H - 7}" text-anchor="middle" fill="#6d4c41">'
+               f"≈{b - a:.1f} s idle</text>" if labelled else "")  # else its title says it
+            + f"<title>{b - a:.1f} s with no event (+{a - tl.t0:.2f} s to +{b - tl.t0:.2f} s), drawn compressed"
             "</title></g>")
 
 
