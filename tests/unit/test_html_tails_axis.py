@@ -116,7 +116,7 @@ def test_of_two_breaks_side_by_side_only_the_longer_is_labelled_on_the_axis():
     from paddle_doctor.render.html import _timeline_svg
     from paddle_doctor.render.lanes import Timeline, axis_breaks
 
-    times = [0.0, 7.0, 7.0005, 40.0, 41.0]  # the 1024-rank case's event times
+    times = [0.0, 7.0, 7.0005, 40.0, 40.5, 41.0]  # like the 1024-rank case's event times
     svg = _timeline_svg(Timeline((), 0.0, 41.0, 0, axis_breaks(times)))
     assert svg.count('class="axis-break"') == 2
     assert re.findall(r"≈[\d.]+ s idle</text>", svg) == ["≈33.0 s idle</text>"]
