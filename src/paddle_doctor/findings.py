@@ -274,13 +274,17 @@ class RankRow:
     last_progress_time: float | None = None
     last_collective: str | None = None
     failure_order: int | None = None
+    tail: tuple[str, ...] = ()  # its log's last lines (redacted, bounded), for the HTML page only
 
     def __post_init__(self) -> None:
         _coerce(self, "status", RankStatus)
 
     def to_dict(self) -> dict[str, Any]:
-        """The contract's keys first, then the timeline's (extra keys are allowed by the contract)."""
-        return _plain(self)
+        """The contract's keys first, then the timeline's (extra keys are allowed by the contract).
+        The log tail stays out: 40 lines per rank would swell a 1024-rank JSON for no reader."""
+        out = _plain(self)
+        del out["tail"]
+        return out
 
     @classmethod
     def from_finding(cls, f: Finding) -> RankRow:

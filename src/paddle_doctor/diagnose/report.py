@@ -46,7 +46,7 @@ def _row(f: Finding, state: RankState, record: RecordFile | None, launcher_time:
     return RankRow(rank=state.rank, status=status, exit_code=state.exit_code, first_error=f.fact("first_error"),
                    log=state.log, why=f.why, start=span.first_time, last_seen=span.last_time, end=end.time,
                    end_source=end.source, end_kind=end.kind, last_progress=progress_of(span, record),
-                   last_progress_time=span.last_progress_time,
+                   last_progress_time=span.last_progress_time, tail=span.tail,
                    last_collective=record.collective if record is not None else None,
                    failure_order=ORDER.get(status))
 

@@ -28,6 +28,8 @@ NOISE = re.compile(r"^(\s|Traceback|\[paddle-doctor\]|=+|FLAGS\(|LAUNCH |-{5}|\S
                    r"|No stack trace in paddle|C\+\+ Traceback)"
                    r"|(Error|Exception|error|TIMEOUT)\b")
 PROGRESS_CHARS = 200
+# The page's per-rank log tail: bounded, so a 1024-rank job's page stays small.
+TAIL_LINES, TAIL_CHARS = 40, 200
 # Paddle's own glog lines (store connects, allocator notes) are not the user's progress; a line of
 # Python's logging (PaddleNLP's, PaddleDetection's "loss: ... global_step") is, with its own time.
 GLOG_LINE = re.compile(r"[IWEF]\d{4} ")
@@ -45,6 +47,7 @@ class LogSpan:
     last_time: float | None = None
     last_progress: str | None = None
     last_progress_time: float | None = None
+    tail: tuple[str, ...] = ()  # its last TAIL_LINES lines, redacted and cut to TAIL_CHARS each
 
 
 def log_span(head: bytes, tail: bytes, stamp: Callable[[str], float | None]) -> LogSpan:
@@ -71,7 +74,21 @@ def log_span(head: bytes, tail: bytes, stamp: Callable[[str], float | None]) -> 
                 break
         elif progress is None and line.strip() and not NOISE.search(line):
             progress = _progress_text(line)
-    return LogSpan(first, last_time, progress, progress_time)
+    return LogSpan(first, last_time, progress, progress_time, last_lines(tail))
+
+
+def last_lines(tail: bytes, most: int = TAIL_LINES) -> tuple[str, ...]:
+    """The last ``most`` lines of ``tail`` (trailing blank lines dropped), each redacted before it is
+    cut to TAIL_CHARS: the page shows them as the rank's log tail."""
+    out: list[str] = []
+    for raw in _lines_backwards(tail):
+        line = _decode(raw).rstrip()
+        if not out and not line:
+            continue
+        out.append(redact(line)[:TAIL_CHARS])
+        if len(out) == most:
+            break
+    return tuple(reversed(out))
 
 
 def _progress_text(line: str) -> str:

@@ -19,11 +19,14 @@ from pathlib import Path
 
 from ..rankset import rank_ranges
 from ..findings import Diagnosis
-from .lanes import Lane, Timeline, timeline_of
+from .lanes import GROUP_ORDER, Lane, Timeline, timeline_of
 
 REPORT_NAME = "paddle_doctor_report.html"  # what `run` writes beside the logs of a failed launch
 ROOT_FILL = "#ffd6d0"  # the root-cause lane's background; tests look for exactly this colour
-WIDTH, LABEL_W, LANE_H, AXIS_H = 1100, 230, 34, 26
+WIDTH, LABEL_W, LANE_H, AXIS_H = 1100, 230, 34, 40
+TICK_GAP_PX = 58  # the least room between two axis labels
+BREAK_LABEL_PX = 90  # closer to a longer break's label: its tooltip and the note above say it
+TAIL_RANKS = 16  # the log tails shown: the root cause's first, then the victims' (a page, not a dump)
 STATUS_COLOUR = {"root_cause": "#c62828", "victim": "#8d6e63", "ok": "#2e7d32", "unknown": "#9e9e9e"}
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#212121;max-width:1180px}
@@ -33,8 +36,9 @@ h1{font-size:20px;margin:0 0 6px} h2{font-size:16px;margin:22px 0 8px;border-bot
 .kv{display:grid;grid-template-columns:130px 1fr;gap:2px 12px} .kv b{color:#555;font-weight:600}
 pre{background:#f6f8fa;padding:10px;overflow-x:auto;white-space:pre-wrap;font:12.5px/1.4 ui-monospace,Menlo,Consolas,monospace}
 table{border-collapse:collapse;width:100%;font-size:13px} td,th{border-bottom:1px solid #eee;padding:4px 6px;text-align:left;vertical-align:top}
-tr.root td{background:#ffd6d0} .dim{color:#777} .legend span{margin-right:16px}
+tr.root td{background:#ffd6d0} .dim{color:#777} .legend span{margin-right:16px} #ranks td:nth-child(2){white-space:nowrap}
 svg text{font:12px system-ui,sans-serif}
+details.tail{margin:4px 0} details.tail summary{cursor:pointer} details.tail pre{max-height:420px;overflow:auto}
 """
 
 
@@ -43,7 +47,7 @@ def render_page(d: Diagnosis, timeline: Timeline | None = None, title: str = "pa
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
              f"<style>{CSS}</style></head><body>", f"<h1>{escape(title)}</h1>", _verdict(d)]
     parts += [_root(d), _differential(d), _timeline_svg(timeline), _lane_table(timeline), _evidence(d), _fix(d),
-              _footer(d)]
+              _tails(d), _footer(d)]
     return "".join(parts) + "</body></html>\n"
 
 
@@ -120,19 +124,20 @@ def _cause_title(cause: str) -> str:
 def _x(t: float | None, tl: Timeline) -> float | None:
     if t is None or tl.t0 is None:
         return None
-    span = max((tl.t1 or tl.t0) - tl.t0, 1e-3)
-    return LABEL_W + 10 + (t - tl.t0) / span * (WIDTH - LABEL_W - 30)
+    return LABEL_W + 10 + tl.at(t) * (WIDTH - LABEL_W - 30)
 
 
 def _timeline_svg(tl: Timeline) -> str:
     height = AXIS_H + LANE_H * len(tl.lanes) + 8
     out = [f"<h2>Timeline</h2><p class=dim>{tl.total_ranks} rank(s) in {len(tl.lanes)} lane(s); "
            "time from the logs' timestamps, paddle-doctor's error records and the launcher's lines; "
-           "a hollow end mark: no source gives that end, its place is the order diagnose inferred.</p>",
+           "a hollow end mark: no source gives that end, its place is the order diagnose inferred."
+           f"{_breaks_note(tl)}</p>",
            f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" role=img '
            f'aria-label="timeline per rank" id=timeline>', _axis(tl)]
     for i, lane in enumerate(tl.lanes):
         out.append(_lane_svg(lane, tl, AXIS_H + i * LANE_H))
+    out += _breaks_svg(tl, height)
     out.append("</svg>")
     out.append('<p class="legend dim"><span>● start</span><span style="color:#1565c0">▮ last progress</span>'
                '<span style="color:#6a1b9a">◆ last collective</span><span style="color:#c62828">✖ failure</span>'
@@ -142,17 +147,67 @@ def _timeline_svg(tl: Timeline) -> str:
 
 
 def _axis(tl: Timeline) -> str:
+    """Ticks at each kept stretch's ends and inside it, labelled with their offset from the start at
+    the stretch's own scale (a 50 ms stretch reads in hundredths); none closer than TICK_GAP_PX."""
     if tl.t0 is None:
         return f'<text x="{LABEL_W + 10}" y="16" fill="#777">no timestamps in these logs</text>'
-    span = (tl.t1 or tl.t0) - tl.t0
+    edges = [tl.t0, *[t for gap in tl.breaks for t in gap], tl.t1 or tl.t0]
+    ends, inner = [], []
+    for a, b in zip(edges[::2], edges[1::2]):
+        n = max(1, int((_x(b, tl) - _x(a, tl)) // 140))
+        places = _places((b - a) / n) if b > a else 2
+        ends += [(a, places), (b, places)]
+        inner += [(a + (b - a) * k / n, places) for k in range(1, n)]
+    kept: list[tuple[float, int]] = []
+    for t, places in [ends[-1], *ends[:-1], *inner]:  # the last end first: it is always labelled
+        if all(abs(_x(t, tl) - _x(u, tl)) >= TICK_GAP_PX for u, _ in kept):
+            kept.append((t, places))
     ticks = []
-    for k in range(6):
-        t = tl.t0 + span * k / 5
+    for t, places in sorted(kept):
         x = _x(t, tl)
+        anchor = "end" if x > WIDTH - 40 else "middle"  # the last label inside the picture
         ticks.append(f'<line x1="{x:.1f}" y1="18" x2="{x:.1f}" y2="22" stroke="#999"/>'
-                     f'<text x="{x:.1f}" y="14" text-anchor="middle" fill="#555">+{t - tl.t0:.1f} s</text>')
+                     f'<text x="{x:.1f}" y="14" text-anchor="{anchor}" fill="#555">+{t - tl.t0:.{places}f} s</text>')
     start = dt.datetime.fromtimestamp(tl.t0).strftime("%H:%M:%S")
     return f'<text x="4" y="14" fill="#555">start {start}</text>' + "".join(ticks)
+
+
+def _places(step: float) -> int:
+    """Decimals enough to tell ticks ``step`` seconds apart."""
+    return 0 if step >= 10 else 1 if step >= 1 else 2 if step >= 0.01 else 3
+
+
+def _breaks_svg(tl: Timeline, height: int) -> list[str]:
+    """Each break; the longest labelled first, a label left out where it would run into one drawn."""
+    centres: list[float] = []
+    for a, b in sorted(tl.breaks, key=lambda gap: gap[0] - gap[1]):
+        centre = (_x(a, tl) + _x(b, tl)) / 2
+        if all(abs(centre - c) >= BREAK_LABEL_PX for c in centres):
+            centres.append(centre)
+    return [_break_svg(a, b, tl, height, (_x(a, tl) + _x(b, tl)) / 2 in centres) for a, b in tl.breaks]
+
+
+def _break_svg(a: float, b: float, tl: Timeline, height: int, labelled: bool) -> str:
+    """An idle span drawn compressed: a grey band between dashed lines, its length on the axis."""
+    xa, xb = _x(a, tl), _x(b, tl)
+    return (f'<g class="axis-break" data-from="{a - tl.t0:.3f}" data-to="{b - tl.t0:.3f}">'
+            f'<rect x="{xa:.1f}" y="{AXIS_H - 4}" width="{xb - xa:.1f}" height="{height - AXIS_H}" fill="#9e9e9e" '
+            f'fill-opacity="0.15"/><line x1="{xa:.1f}" y1="{AXIS_H - 4}" x2="{xa:.1f}" y2="{height}" stroke="#757575" '
+            f'stroke-dasharray="3 3"/><line x1="{xb:.1f}" y1="{AXIS_H - 4}" x2="{xb:.1f}" y2="{height}" '
+            f'stroke="#757575" stroke-dasharray="3 3"/>'
+            + (f'<text x="{(xa + xb) / 2:.1f}" y="{AXIS_H - 7}" text-anchor="middle" fill="#6d4c41">'
+               f"≈{b - a:.1f} s idle</text>" if labelled else "")  # else its title says it
+            + f"<title>{b - a:.1f} s with no event (+{a - tl.t0:.2f} s to +{b - tl.t0:.2f} s), drawn compressed"
+            "</title></g>")
+
+
+def _breaks_note(tl: Timeline) -> str:
+    if not tl.breaks:
+        return ""
+    spans = ", ".join(f"{b - a:.1f} s" for a, b in tl.breaks)
+    return (f" <b>The axis is broken</b>: {len(tl.breaks)} idle span(s) with no event ({escape(spans)}) are drawn "
+            "compressed, between dashed lines, so that events a few milliseconds apart near the failure stay "
+            "visibly apart; the axis is linear elsewhere.")
 
 
 def _lane_name(lane: Lane) -> str:
@@ -261,6 +316,36 @@ def _evidence(d: Diagnosis) -> str:
         return ""
     lines = "\n".join(f"{e.path}:{e.line}\n    {e.text}" for e in rc.evidence)
     return f"<h2>Evidence</h2><pre id=evidence>{escape(lines)}</pre>"
+
+
+def _tails(d: Diagnosis) -> str:
+    """The last lines diagnose read of each rank's log, one collapsible block per rank (no script):
+    the root cause's first and open, then the victims', at most TAIL_RANKS, a log shared by several
+    ranks (a runner's prefixed output) once."""
+    root = set(d.root_cause.ranks) if d.root_cause else set()
+    rows = sorted((r for r in d.rows if r.tail), key=lambda r: (r.rank not in root, GROUP_ORDER.get(
+        r.status.value, 9), r.rank if r.rank is not None else -1))
+    blocks, logs = [], set()
+    for row in rows:
+        if row.log in logs:
+            continue
+        logs.add(row.log)
+        is_root = row.rank in root
+        status = "root cause" if is_root else row.status.value.replace("_", " ")
+        where = f" of {row.log}" if row.log else ""
+        blocks.append(f'<details class=tail id="tail-rank-{row.rank}"{" open" if is_root else ""}><summary>'
+                      f"rank {row.rank} ({escape(status)}): last {len(row.tail)} line(s){escape(where)}</summary>"
+                      f"<pre>{escape(chr(10).join(row.tail))}</pre></details>")
+        if len(blocks) == TAIL_RANKS:
+            break
+    if not blocks:
+        return ""
+    from ..diagnose.timeline import TAIL_CHARS  # the one bound, said as diagnose applies it
+
+    more = len({r.log for r in rows}) - len(blocks)
+    extra = f"<p class=dim>{more} more log(s) not shown.</p>" if more > 0 else ""
+    return ("<h2>Log tails</h2><p class=dim>each rank's last lines as diagnose read them (secrets redacted, "
+            f"lines cut at {TAIL_CHARS} characters)</p>{''.join(blocks)}{extra}")
 
 
 def _fix(d: Diagnosis) -> str:
