@@ -39,6 +39,7 @@ from paddle_doctor.process.rendezvous import RendezvousWatch
 
 TAIL_BYTES = 1 << 20  # what is kept of the output for a diagnosis when there is no log dir
 OWN_ERROR_CODE = 1  # what Python exits with on an uncaught exception
+GUARD_FAILED = "failed"  # the guard kind of a rank's own exception (contract.GUARD_RULES)
 # Launcher codes that are not the program's when a rank failed on its own: the watchdog's end of
 # another rank, or the launcher's SIGTERM to the survivors (as 128+15, or -15 seen as 241).
 NOT_THE_PROGRAMS = (WATCHDOG_EXIT_CODE, 128 + signal.SIGTERM, 256 - signal.SIGTERM)
@@ -189,10 +190,15 @@ def exit_code(command_code: int, records: list[Path]) -> tuple[int, str]:
     for path in records:
         rec = _read(path)
         finding = rec.get("finding") if isinstance(rec.get("finding"), dict) else {}
-        victim = finding.get("code") in GUARD_KINDS and rec.get("rank") not in (finding.get("ranks") or ())
-        if rec.get("kind") == "exception" and not victim:  # its own error, not a peer's death seen from here
+        guard = finding.get("code") in GUARD_KINDS
+        victim = guard and rec.get("rank") not in (finding.get("ranks") or ())
+        # A guard that found what ended the rank (a mismatch, uneven batches; not the exception itself):
+        # the exception came from the guards' finding (CollectiveMismatchError, or gloo's error once the
+        # watchdog ended a peer), so the guards ended the job, not the program on its own.
+        found = guard and finding.get("code") != GUARD_FAILED and not victim
+        if rec.get("kind") == "exception" and not victim and not found:  # its own error, not a peer's end
             own.append(rec.get("rank"))
-        elif rec.get("kind") == "watchdog":
+        elif rec.get("kind") == "watchdog" or found:
             fired.append((rec.get("rank"), str(finding.get("message") or "")[:300]))
     if own:
         ranks = ", ".join(str(r) for r in sorted(own, key=str))
