@@ -54,3 +54,7 @@ def test_forged_replayed_truncated_and_oversized_datagrams_from_a_third_host_cha
     assert job.namings() == {}, job.namings()
     assert sorted(job.results()) == sorted(job.logs()) and len(job.results()) == 2, job.describe()
     assert all(run.proc.returncode == 0 for run in job.runs), job.describe()
+    for run in job.runs:  # each host's channel counted the drops (docs/guards.md), all from the third host
+        counters = [json.loads(p.read_text()) for p in run.log_dir.glob("paddle_doctor_channel.*.json")]
+        assert sum(c["dropped_total"] for c in counters) > 0, (run.hostname, counters)
+        assert all(c["first_drop"]["from"].startswith(f"{hosts.addr(2)}:") for c in counters if c["dropped_total"])
