@@ -55,7 +55,33 @@ class Net(paddle.nn.Layer):
         return self.fc(x)
 
 
+def survivors_listening(timeout=10.0):
+    """Wait (at most ``timeout`` s) until every other rank's guards listen: their heartbeat ports
+    (the ranks' endpoint ports, UDP) are bound on this host. Under load a survivor could still be
+    setting up its guards when the victim died and the launcher ended the job a second later, and a
+    rank that never watched can name nobody: a race of the test, not what it measures."""
+    endpoints = os.environ.get("PADDLE_TRAINER_ENDPOINTS", "").split(",")
+    ports = {int(e.rsplit(":", 1)[1]) for i, e in enumerate(endpoints) if ":" in e and i != dist.get_rank()}
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and not ports <= _udp_ports_bound():
+        time.sleep(0.05)
+
+
+def _udp_ports_bound():
+    bound = set()
+    for table in ("/proc/net/udp", "/proc/net/udp6"):
+        try:
+            with open(table) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        bound |= {int(row.split()[1].rsplit(":", 1)[1], 16) for row in rows if row.strip()}
+    return bound
+
+
 def fault_now(what):
+    if "first sample" in what:
+        survivors_listening()
     print(f"PDOC_FAULT_AT {time.time():.3f} {what}", flush=True)
     os.kill(RANK_PID, SIGNALS[sys.argv[1]])
 
