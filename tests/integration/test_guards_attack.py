@@ -69,8 +69,15 @@ def _assert_every_datagram_dropped(run, sent: dict) -> None:
     for rank in (0, 1):
         got = _counters(run, rank)
         print(f"rank {rank}: sent {sent[str(rank)]}, counters {got}")
+        # A forged message that reuses a sequence number seen on the wire is "replayed" when the real
+        # sender has already moved past it, else "invalid" for its fields: which, depends on timing
+        # (under load one of six went the other way). Every other reason is decided by the bytes.
+        timed = ("invalid", "replayed")
         for reason, count in sent[str(rank)].items():
-            assert got["dropped"][reason] >= count, (rank, reason, got)
+            if reason not in timed:
+                assert got["dropped"][reason] >= count, (rank, reason, got)
+        assert sum(got["dropped"][r] for r in timed) >= sum(sent[str(rank)].get(r, 0) for r in timed), (rank, got)
+        assert got["dropped_total"] >= sum(sent[str(rank)].values()), (rank, got)
         assert got["accepted"] > 0 and got["loop_errors"] == 0, got
 
 
