@@ -13,7 +13,11 @@ JOBS ?= 4
 # (this one has it) makes each of the suite's ~500 processes compile paddle_doctor again (0.1 s of a
 # CLI call's 0.22 s) and each xdist worker redo pytest's assertion rewriting.
 unexport PYTHONDONTWRITEBYTECODE
-PYTEST := $(PY) -m pytest -q -p no:cacheprovider
+# A wall-clock cap on the whole run: a crashed xdist worker can leave the scheduler waiting forever
+# (seen once: an OOM-killed worker's replacement was never given work); `timeout` then ends pytest's
+# process group and the run fails (exit 124) instead of hanging until CI's own limit.
+SUITE_LIMIT ?= 25m
+PYTEST := timeout -k 30s $(SUITE_LIMIT) $(PY) -m pytest -q -p no:cacheprovider
 PARALLEL := -n $(JOBS) --dist loadgroup
 
 .PHONY: test demo unit integration bench clean
