@@ -6,7 +6,7 @@ import pytest
 
 from paddle_doctor.catalog.ids import CauseId
 from paddle_doctor.diagnose import diagnose_paths
-from paddle_doctor.diagnose.errors.parts import parse_block
+from paddle_doctor.diagnose.anatomy.parts import parse_block
 
 
 def test_parts_of_a_2x_enforce_error():
