@@ -1,4 +1,4 @@
-"""The code tables (catalog/codes.toml: enumerator -> cause; diagnose/errors: numbers) are checked
+"""The code tables (catalog/codes.toml: enumerator -> cause; diagnose/anatomy: numbers) are checked
 against the vendor headers' enum lines (tests/fixtures/codes/*.txt, extracted by
 bench/extract_code_enums.py from the NVIDIA wheels)."""
 

@@ -1,4 +1,4 @@
-"""Errors read by their structure (diagnose/errors): the parts of each era's spelling, and the cause
+"""Errors read by their structure (diagnose/anatomy): the parts of each era's spelling, and the cause
 the parts name when diagnose reads a whole log. The lines follow Paddle's templates of each era
 (enforce.h, the Python modules named in components.py); none is a corpus log."""
 
