@@ -61,4 +61,5 @@ def test_a_schema_1_record_is_read_as_diagnose_reads_it(tmp_path):
     it does in ``diagnose`` (the supervisor's own reader saw only schema 2's ``finding``)."""
     hint = {"kind": "dead", "category": "host_oom_killed", "ranks": [1], "summary": "rank 1 died"}
     old = _record(tmp_path, 0, "watchdog", schema="paddle_doctor.error_record/1", hint=hint)
-    assert exit_code(WATCHDOG_EXIT_CODE, [old]) == (WATCHDOG_EXIT_CODE, "the watchdog ended the job (rank 0: rank 1 died)")
+    assert exit_code(WATCHDOG_EXIT_CODE, [old]) == (
+        WATCHDOG_EXIT_CODE, "the watchdog ended the job (rank 0: rank 1 died)")

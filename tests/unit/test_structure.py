@@ -161,7 +161,8 @@ def _serves_lazily(tree: ast.Module) -> bool:
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
             return True
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in node.targets):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in targets):
             return True
     return False
 
