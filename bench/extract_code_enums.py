@@ -19,7 +19,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "tests" / "fixtures" / "codes"
-NUMBERS = REPO / "src" / "paddle_doctor" / "diagnose" / "errors" / "numbers.py"
+NUMBERS = REPO / "src" / "paddle_doctor" / "diagnose" / "anatomy" / "numbers.py"
 ENUMS = {  # fixture name -> (header file name, enumerator prefix)
     "cudaError_t": ("driver_types.h", "cudaError"),
     "ncclResult_t": ("nccl.h", "nccl"),

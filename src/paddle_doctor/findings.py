@@ -158,7 +158,7 @@ class Finding:
     """
 
     code: str
-    cause: str
+    cause: str  # a catalog CauseId once the catalog is loaded (see read_cause)
     message: str
     severity: Severity = Severity.ERROR
     locations: tuple[Location, ...] = ()
@@ -176,6 +176,7 @@ class Finding:
 
     def __post_init__(self) -> None:
         # Accept plain strings and dicts from callers and from JSON; store the canonical types.
+        _coerce_cause(self)
         _coerce(self, "severity", Severity)
         _coerce(self, "confidence", Confidence)
         if self.fixable is not None:
@@ -222,11 +223,11 @@ class Finding:
     def from_dict(cls, data: Mapping[str, Any]) -> Finding:
         """The inverse of :meth:`to_dict`; unknown keys are ignored (newer writers may add some).
         ``cause`` comes back as the catalog's ``CauseId`` member; an id this version does not know
-        (a newer writer's) as ``unknown``, with the id as written kept in ``facts["written_cause"]``."""
-        cause, facts = read_cause(data.get("cause", "unknown"), dict(data.get("facts") or {}))
+        (a newer writer's) as ``unknown``, with the id as written kept in ``facts["written_cause"]``
+        (``__post_init__``, as for every Finding)."""
         return cls(
             code=str(data.get("code", "")),
-            cause=cause,
+            cause=str(data.get("cause", "unknown")),
             message=str(data.get("message", "")),
             severity=data.get("severity") or Severity.ERROR,
             locations=tuple(_build(Location, d) for d in data.get("locations") or ()),
@@ -239,7 +240,7 @@ class Finding:
             fixable=data.get("fixable"),
             edits=tuple(_build(Edit, d) for d in data.get("edits") or ()),
             status=data.get("status"),
-            facts=facts,
+            facts=dict(data.get("facts") or {}),
             outcome=data.get("outcome") or None,
         )
 
@@ -318,11 +319,13 @@ CATALOG_IDS = "paddle_doctor.catalog.ids"
 
 
 def read_cause(written: Any, facts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """(the catalog's member for ``written``, facts) for a cause read back from JSON.
+    """(the catalog's member for ``written``, facts): a cause given as a string (read back from
+    JSON, or built from a table of ids), with ``facts[written_cause]`` when the catalog lacks it.
 
     This module is a leaf and may not import the catalog (a leaf too), so it takes ``CauseId`` from
-    the loaded modules: every reader of records and reports (diagnose, lint, env, the guards)
-    imports the catalog before it reads one. Without it the id stays a plain string."""
+    the loaded modules: every lens that builds Findings, and every reader of records and reports
+    (diagnose, lint, env, the guards), imports the catalog first. Without it the id stays a plain
+    string."""
     ids = sys.modules.get(CATALOG_IDS)
     text = str(written)
     if ids is None:
@@ -331,6 +334,18 @@ def read_cause(written: Any, facts: dict[str, Any]) -> tuple[str, dict[str, Any]
         return ids.CauseId(text), facts
     except ValueError:
         return ids.CauseId.unknown, {**facts, WRITTEN_CAUSE: text}
+
+
+def _coerce_cause(finding: Finding) -> None:
+    """Every Finding's ``cause`` is the catalog's member, whoever built it (a lens, ``from_dict``,
+    a schema-1 record's hint): an unknown id becomes ``unknown``, the id as written kept in facts."""
+    ids = sys.modules.get(CATALOG_IDS)
+    if ids is None or isinstance(finding.cause, ids.CauseId):
+        return
+    cause, facts = read_cause(finding.cause, finding.facts)
+    object.__setattr__(finding, "cause", cause)
+    if facts is not finding.facts:
+        object.__setattr__(finding, "facts", facts)
 
 
 def _coerce(obj: Any, name: str, kind: type[enum.Enum]) -> None:

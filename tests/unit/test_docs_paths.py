@@ -26,6 +26,32 @@ def test_every_path_a_doc_names_exists(doc):
     assert not missing, missing
 
 
+PKG = REPO / "src" / "paddle_doctor"
+# ``anatomy/parts.py``, ``diagnose/signatures/emitters.py``: a module of ours named from a room down
+MODULE_RE = re.compile(r"`([\w./-]+/[\w.-]+\.py)`")
+
+
+def _stale_module_paths(text: str) -> list[str]:
+    """The ``room/module.py`` paths a doc names whose module is one of ours (its file name exists in
+    the package) but that no file of the package ends with: a module renamed or moved since."""
+    ours = [p.relative_to(PKG.parent).as_posix() for p in PKG.rglob("*.py") if "__pycache__" not in p.parts]
+    names = {p.rsplit("/", 1)[-1] for p in ours} - {"__init__.py"}
+    named = [m.group(1) for m in MODULE_RE.finditer(text) if not PATH_RE.fullmatch(m.group(0))]
+    return [p for p in named if p.rsplit("/", 1)[-1] in names
+            and not any(f == p or f.endswith("/" + p) for f in ours)]
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_module_a_doc_names_from_its_room_exists(doc):
+    assert _stale_module_paths(doc.read_text()) == []
+
+
+def test_a_renamed_module_is_caught():
+    """The names docs/diagnose.md and docs/rules.md used before issue 33 renamed them."""
+    old = "`errors/parts.py`, `diagnose/signatures/sources.py`, `anatomy/parts.py`, `distributed/parallel.py`"
+    assert _stale_module_paths(old) == ["errors/parts.py", "diagnose/signatures/sources.py"]
+
+
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
 def test_every_readme_section_a_doc_cites_exists(doc):
     cited = re.findall(r'\(README, "([^"]+)"\)', doc.read_text())

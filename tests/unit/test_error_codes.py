@@ -1,4 +1,4 @@
-"""The code tables (catalog/codes.toml: enumerator -> cause; diagnose/errors: numbers) are checked
+"""The code tables (catalog/codes.toml: enumerator -> cause; diagnose/anatomy: numbers) are checked
 against the vendor headers' enum lines (tests/fixtures/codes/*.txt, extracted by
 bench/extract_code_enums.py from the NVIDIA wheels)."""
 
@@ -8,10 +8,10 @@ import pytest
 
 from paddle_doctor.catalog.codes import code_tables, enum_causes
 from paddle_doctor.catalog.ids import CauseId
-from paddle_doctor.diagnose.errors import codes
-from paddle_doctor.diagnose.errors.classify import classify, code_name
-from paddle_doctor.diagnose.errors.numbers import NUMBERS
-from paddle_doctor.diagnose.errors.parts import Code, parse_block
+from paddle_doctor.diagnose.anatomy import codes
+from paddle_doctor.diagnose.anatomy.classify import classify, code_name
+from paddle_doctor.diagnose.anatomy.numbers import NUMBERS
+from paddle_doctor.diagnose.anatomy.parts import Code, parse_block
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codes"
 LEGACY = {"cudaError_t": {}, "ncclResult_t": {}, "cudnnStatus_t": codes.CUDNN_LEGACY_NUMBERS,

@@ -1,4 +1,4 @@
-"""Errors read by their structure (diagnose/errors): the parts of each era's spelling, and the cause
+"""Errors read by their structure (diagnose/anatomy): the parts of each era's spelling, and the cause
 the parts name when diagnose reads a whole log. The lines follow Paddle's templates of each era
 (enforce.h, the Python modules named in components.py); none is a corpus log."""
 
@@ -6,7 +6,7 @@ import pytest
 
 from paddle_doctor.catalog.ids import CauseId
 from paddle_doctor.diagnose import diagnose_paths
-from paddle_doctor.diagnose.errors.parts import parse_block
+from paddle_doctor.diagnose.anatomy.parts import parse_block
 
 
 def test_parts_of_a_2x_enforce_error():

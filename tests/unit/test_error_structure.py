@@ -8,7 +8,7 @@ import pytest
 
 from paddle_doctor.catalog.ids import CauseId
 from paddle_doctor.diagnose import diagnose_paths
-from paddle_doctor.diagnose.errors.parts import parse_block
+from paddle_doctor.diagnose.anatomy.parts import parse_block
 from paddle_doctor.diagnose.read.tracebacks import exception_after
 
 TRACE = "Traceback (most recent call last):\n"

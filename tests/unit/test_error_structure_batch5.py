@@ -2,7 +2,7 @@
 Windows start-up's DLL loader (paddle/__init__.py) failing on a CUDA library; gpu_resources.cc's second
 architecture warning (a capability its name table lacks); the device line of a CUDA runtime older
 than the GPU; a ZeroDivisionError by an epoch's batch count (an empty loader). Every line follows the
-emitting code's template (cited in the signatures and in errors/classify.py); none is a corpus log. Batch 6:
+emitting code's template (cited in the signatures and in anatomy/classify.py); none is a corpus log. Batch 6:
 Windows' crash statuses as exit codes, the inference predictor's GPU pool warning. Batch 7: the shells'
 SIGILL (and zsh's SIGSEGV) reports, Paddle Serving's CUDA check."""
 

@@ -10,7 +10,7 @@ import pytest
 
 from paddle_doctor.catalog.ids import CauseId
 from paddle_doctor.diagnose import diagnose_paths
-from paddle_doctor.diagnose.errors.parts import Code, Frame, parse_block
+from paddle_doctor.diagnose.anatomy.parts import Code, Frame, parse_block
 
 SITE = "/usr/local/lib/python3.8/site-packages/paddle"
 THREADING = ('  File "/usr/lib/python3.8/threading.py", line 932, in _bootstrap_inner\n    self.run()\n'

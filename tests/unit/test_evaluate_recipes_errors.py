@@ -11,18 +11,8 @@ from paddle_doctor.runtime.evaluate.collate import PadCollate
 from paddle_doctor.runtime.suites import recipes
 from paddle_doctor.runtime.suites.nlp import ComputeMetrics
 from paddle_doctor.runtime.suites.ocr import OCRMetric
+from workers.evalkit import Rows
 from workers.recipekit import RecMetric, TinyClassifier
-
-
-class Rows(paddle.io.Dataset):
-    def __init__(self, items):
-        self.items = items
-
-    def __len__(self):
-        return len(self.items)
-
-    def __getitem__(self, i):
-        return self.items[i]
 
 
 class ImageNet(paddle.nn.Layer):

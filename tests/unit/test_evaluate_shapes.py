@@ -14,17 +14,7 @@ from paddle_doctor.runtime.evaluate.collate import MASK_KEY, PadCollate, apply_m
 from paddle_doctor.runtime.evaluate.progress import LogLines, make_progress  # noqa: E402
 from paddle_doctor.runtime.metrics.detection import DetectionMetric, grouped  # noqa: E402
 from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric, areas, class_ids, scores  # noqa: E402
-
-
-class Rows(paddle.io.Dataset):
-    def __init__(self, items):
-        self.items = items
-
-    def __len__(self):
-        return len(self.items)
-
-    def __getitem__(self, i):
-        return self.items[i]
+from workers.evalkit import Rows  # noqa: E402
 
 
 def test_layout_names_fields_by_key_position_and_path():

@@ -19,15 +19,12 @@ The corpus: detect-secrets' own test strings, vendored below with their source:
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from paddle_doctor.diagnose import diagnose_paths
-from paddle_doctor.envcheck import collect_env
 from paddle_doctor.redact import MASK, redact, redact_value
-from paddle_doctor.render import json_out
-from paddle_doctor.render.env_text import render_env
+from workers.envkit import env_outputs
 
 KEYWORD_SECRET = "{{h}o)p${e]nob(ody[finds>-_$#thisone}}"
 KEYWORD_POSITIVES = [
@@ -86,23 +83,10 @@ def test_our_shapes_are_masked(shape, text, secrets):
         assert not [s for s in secrets if s in out], out
 
 
-def _fake_proc(root: Path, cmdline: list[str]) -> Path:
-    """A /proc with one leftover worker running ``cmdline`` (another user's command line)."""
-    pid = root / "4242"
-    pid.mkdir(parents=True)
-    (pid / "stat").write_text("4242 (python) S 1 4242 4242 0 -1 4194560 " + "0 " * 11 + "1 0 100 1000 100\n")
-    (pid / "cmdline").write_bytes(b"\0".join(arg.encode() for arg in cmdline) + b"\0")
-    (pid / "environ").write_bytes(b"PADDLE_TRAINER_ID=1\0")
-    (root / "uptime").write_text("1000.0 100.0\n")
-    return root
-
-
 @pytest.mark.parametrize("shape,text,secrets", OURS, ids=[s for s, _, _ in OURS])
 def test_env_text_and_json_never_show_our_shapes(tmp_path, shape, text, secrets):
     variables = {"PADDLE_CLOUD_CONFIG": text, "FLAGS_custom_setting": f"a {text} b"}
-    report = collect_env(variables, run=lambda argv, timeout: None,
-                         proc_root=_fake_proc(tmp_path / "proc", ["python", "train.py", *text.split(" ")]))
-    for fmt, out in (("text", render_env(report)), ("json", json_out.dumps(report))):
+    for fmt, out in env_outputs(tmp_path, variables, ["python", "train.py", *text.split(" ")]).items():
         shown = json.loads(out) if fmt == "json" else out
         assert shown and not [s for s in secrets if s in out], (fmt, out)
 

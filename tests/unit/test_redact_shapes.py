@@ -16,11 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from paddle_doctor.envcheck import collect_env
 from paddle_doctor.envcheck.probes.processes import CMD_CHARS
 from paddle_doctor.redact import MASK, redact, redact_value
-from paddle_doctor.render import json_out
-from paddle_doctor.render.env_text import render_env
+from workers.envkit import env_outputs
 
 REPO = Path(__file__).resolve().parents[2]
 CASE = REPO / "tests" / "fixtures" / "cases" / "01_exception_rank1" / "log"
@@ -89,32 +87,16 @@ def test_redact_masks_the_shape(shape, text, secrets):
     assert MASK in out
 
 
-def _fake_proc(root: Path, cmdline: list[str]) -> Path:
-    """A /proc with one leftover worker (rank 1) running ``cmdline``."""
-    pid = root / "4242"
-    pid.mkdir(parents=True)
-    (pid / "stat").write_text("4242 (python) S 1 4242 4242 0 -1 4194560 " + "0 " * 11 + "1 0 100 1000 100\n")
-    (pid / "cmdline").write_bytes(b"\0".join(arg.encode() for arg in cmdline) + b"\0")
-    (pid / "environ").write_bytes(b"PADDLE_TRAINER_ID=1\0")
-    (root / "uptime").write_text("1000.0 100.0\n")
-    return root
-
-
-def _env_outputs(tmp_path: Path, variables: dict[str, str], cmdline: list[str]) -> dict[str, str]:
-    report = collect_env(variables, run=lambda argv, timeout: None, proc_root=_fake_proc(tmp_path / "proc", cmdline))
-    return {"text": render_env(report), "json": json_out.dumps(report)}
-
-
 @pytest.mark.parametrize("shape,text,secrets", SHAPES + VALUE_ONLY, ids=[s for s, _, _ in SHAPES + VALUE_ONLY])
 def test_env_masks_the_shape_in_variables_in_every_format(tmp_path, shape, text, secrets):
     variables = {"PADDLE_CLOUD_CONFIG": text, "FLAGS_custom_setting": f"a {text} b", "MASTER_ADDR": text}
-    for fmt, out in _env_outputs(tmp_path, variables, ["python", "train.py"]).items():
+    for fmt, out in env_outputs(tmp_path, variables, ["python", "train.py"]).items():
         assert not _leaks(out, secrets), (fmt, [line for line in out.splitlines() if "CLOUD" in line])
 
 
 @pytest.mark.parametrize("shape,text,secrets", SHAPES, ids=[s for s, _, _ in SHAPES])
 def test_env_masks_the_shape_in_command_lines_in_every_format(tmp_path, shape, text, secrets):
-    outputs = _env_outputs(tmp_path, {}, ["python", "train.py", "--source", text, "--epochs", "3"])
+    outputs = env_outputs(tmp_path, {}, ["python", "train.py", "--source", text, "--epochs", "3"])
     for fmt, out in outputs.items():
         assert not _leaks(out, secrets), (fmt, [line for line in out.splitlines() if "4242" in line])
     assert "train.py" in outputs["json"]
@@ -125,7 +107,7 @@ def test_a_password_across_the_200_character_cut_is_masked_before_the_cut(tmp_pa
     at = " ".join(cmd).index("Cr0ss")
     assert at < CMD_CHARS < at + len("Cr0ssTheCutPassword9")  # the cut falls inside the password
     assert "Cr0ss" in redact(" ".join(cmd)[:CMD_CHARS]), "cutting first would leak it (the old order)"
-    for fmt, out in _env_outputs(tmp_path, {}, cmd).items():
+    for fmt, out in env_outputs(tmp_path, {}, cmd).items():
         assert "Cr0ss" not in out and "TheCut" not in out, fmt
 
 

@@ -93,7 +93,7 @@ def test_a_lazy_pattern_acts_as_the_compiled_one():
 
 
 def test_error_part_prefilters_never_skip_a_line_their_pattern_matches():
-    from paddle_doctor.diagnose.errors import parts as P
+    from paddle_doctor.diagnose.anatomy import parts as P
 
     paths = [p for p in [*FIXTURES.rglob("*"), *CORPUS.parent.glob("real-dev*/*.log")]
              if p.is_file() and p.suffix not in (".json", ".py", ".md", ".gz")]

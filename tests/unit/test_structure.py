@@ -7,6 +7,8 @@
 - only ``runtime/`` imports paddle (so diagnose, lint, env, ckpt and render work without it);
 - ``runtime/`` imports neither ``cli/``, ``render/`` nor ``lab/``; inside it no floor imports a
   higher one (``RUNTIME_FLOORS``), and outside it only the package root and ``cli/ckpt.py`` import it;
+- callers inside the package import the defining module, not a lazy facade (a package whose
+  ``__getattr__`` serves names on first use: those tables are for users);
 - every cause id written in the code (``cause=``/``category=`` arguments, ``default_cause`` and
   ``cause`` class attributes, ``"cause"``/``"category"`` dict values, the values of tables named
   ``*CAUSES*`` and ``GUARD_KINDS``, diagnose's signatures' cause argument) exists in the catalog,
@@ -152,6 +154,67 @@ def test_outside_the_runtime_only_the_public_surface_and_the_model_spec_check_im
     allowed = ("paddle_doctor", "paddle_doctor.cli.ckpt")
     assert breaches(graph, lambda m: not _in(m, "paddle_doctor.runtime") and m not in allowed,
                     lambda m, dep: _in(dep, "paddle_doctor.runtime")) == []
+
+
+def _serves_lazily(tree: ast.Module) -> bool:
+    """A facade: its module-level ``__getattr__`` (PEP 562) loads names on first use."""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            return True
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in targets):
+            return True
+    return False
+
+
+def _bound_at_top(tree: ast.Module) -> set[str]:
+    """The names a module binds itself (imports, definitions, assignments): not served lazily."""
+    out = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            out.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return out
+
+
+def through_facades(trees: dict[str, ast.Module], packages: set[str]) -> list[str]:
+    """``module:line imports facade.name`` for every ``from <facade> import <name>`` whose name the
+    facade serves through its ``__getattr__`` (neither bound there nor a submodule)."""
+    facades = {p: _bound_at_top(trees[p]) for p in packages if p in trees and _serves_lazily(trees[p])}
+    found = []
+    for name, tree in trees.items():
+        base = name.split(".") if name in packages else name.split(".")[:-1]
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            module = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else [])) \
+                if node.level else node.module
+            if module not in facades or module == name:
+                continue
+            found += [f"{name}:{node.lineno} imports {module}.{alias.name}" for alias in node.names
+                      if alias.name not in facades[module] and f"{module}.{alias.name}" not in trees]
+    return found
+
+
+def test_callers_inside_the_package_import_the_defining_module_not_a_facade():
+    """The lazy ``__getattr__`` tables (the package root, ``diagnose``, ``lint``, ``envcheck``,
+    ``smoke``, ``runtime.metrics``) are for users; inside the package a caller names the module
+    that defines what it uses, so a reader (and a type checker) finds it in one step."""
+    trees = modules()
+    packages = {p.parent.relative_to(PKG.parent).as_posix().replace("/", ".") for p in PKG.rglob("__init__.py")}
+    assert sum(_serves_lazily(trees[p]) for p in packages) >= 5  # the scan sees the facades
+    assert through_facades(trees, packages) == []
+
+
+def test_the_facade_scan_finds_a_planted_import():
+    facade = ast.parse('from ..lazy import lazy_exports\nX = 1\n__getattr__ = lazy_exports(__name__, {"f": ".m"})\n')
+    trees = {"pkg.room": facade, "pkg.room.m": ast.parse("def f(): pass\n"),
+             "pkg.user": ast.parse("from .room import f\nfrom .room import X, m\nfrom .room.m import f\n")}
+    assert through_facades(trees, {"pkg", "pkg.room"}) == ["pkg.user:1 imports pkg.room.f"]
 
 
 def cause_literals() -> list[tuple[str, int, str]]:

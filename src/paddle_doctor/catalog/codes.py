@@ -3,7 +3,7 @@ NCCL, cuDNN and cuBLAS headers, errno values and signals, each mapped to a cause
 deliberately to none.
 
 The numbers of the enumerators (generated from the headers) stay with the parser in
-``paddle_doctor.diagnose.errors``; the mapping of a code to a cause is the catalog's. Parsed and
+``paddle_doctor.diagnose.anatomy``; the mapping of a code to a cause is the catalog's. Parsed and
 checked the first time diagnose meets a code or a signal.
 """
 

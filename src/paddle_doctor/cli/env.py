@@ -51,7 +51,7 @@ def command(reports: tuple[str, ...], fmt: str, compare: bool, import_paddle: bo
 
 
 def _load_reports(paths: tuple[str, ...]) -> list[tuple[str, dict]]:
-    from ..envcheck import label_nodes
+    from ..envcheck.compare import label_nodes
     from ..envcheck.schema import ReportError, load_report
 
     if len(paths) < 2:

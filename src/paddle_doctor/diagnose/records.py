@@ -33,8 +33,11 @@ from ..catalog.ids import CauseId
 DUMP_SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
                 "Floating-point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
 TITLE_CHARS = 300
-# A guard's Finding with one of these says only "this rank raised": the exception itself decides.
-GENERIC_CAUSES = ("", "unknown", "None", CauseId.python_exception)
+# A guard's Finding with one of these causes says only "this rank raised": the rank's own exception
+# decides. Not the catalog's ``generic = true`` (an error that a more specific cause explains): this
+# is a guard that named no cause at all. A record's empty or missing cause reads as ``unknown``
+# (Finding coerces every cause to its CauseId).
+CAUSES_LEFT_TO_THE_EXCEPTION = (CauseId.unknown, CauseId.python_exception)
 
 
 @dataclass(frozen=True)
@@ -222,7 +225,7 @@ def _guard_finding(data: dict, path: Path) -> Finding | None:
         return None
     summary = str(hint.get("summary") or hint.get("category") or hint.get("kind") or "")
     return Finding(code=str(hint.get("kind") or data.get("kind") or "guard"),
-                   cause=str(hint.get("category") or "unknown"), message=summary,
+                   cause=str(hint.get("category") or CauseId.unknown), message=summary,
                    ranks=tuple(int(r) for r in hint.get("ranks") or ()),
                    evidence=(EvidenceLine(str(path), 1, summary),) if summary else ())
 
@@ -354,7 +357,7 @@ def _from_guard(rec: RecordFile, records: dict[int, RecordFile]):
     own = records.get(culprit)
     if finding.code == "dead" and own is not None and own is not rec:
         return None  # its own record (or crash dump) says more than "it vanished"
-    if finding.cause in GENERIC_CAUSES and (culprit == rec.rank or (own is not None and own is not rec)):
+    if finding.cause in CAUSES_LEFT_TO_THE_EXCEPTION and (culprit == rec.rank or (own is not None and own is not rec)):
         return None  # generic about itself, or the culprit's own record names the cause
     return rec.time, finding.cause, culprit, rec, finding.message or finding.cause, finding.code or "error_record"
 
@@ -362,7 +365,7 @@ def _from_guard(rec: RecordFile, records: dict[int, RecordFile]):
 def _from_own_exception(rec: RecordFile):
     if rec.kind != "exception" or not rec.exc_type:
         return None
-    if rec.finding is not None and (rec.finding.cause not in GENERIC_CAUSES or rec.schema.endswith("/1")):
+    if rec.finding is not None and (rec.finding.cause not in CAUSES_LEFT_TO_THE_EXCEPTION or rec.schema.endswith("/1")):
         return None
     cause = classify_exception(rec.exc_type, rec.message or "")
     if cause is None:

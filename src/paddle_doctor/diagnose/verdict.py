@@ -24,7 +24,7 @@ from ..catalog.codes import NumberedCode, signal_of
 from ..findings import Alternative, Confidence, EvidenceLine, Finding, Location
 from ..rules import Docs
 from .differential import alternatives_for
-from .errors.blocks import refine
+from .anatomy.blocks import refine
 from .ranks import LauncherFacts, RankState, aborted_after_wait, most_specific_first
 from .read.parse import Event
 from ..redact import redact

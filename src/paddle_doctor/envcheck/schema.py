@@ -33,7 +33,6 @@ FIELDS: tuple[tuple[tuple[str, ...], tuple[type, ...]], ...] = (
     (("system",), (dict, type(None))), (("system", "python"), (dict, type(None))),
     (("system", "python", "version"), TEXT),
     (("variables",), (dict, type(None))), (("variables", "*"), TEXT),
-    (("packages",), (dict, type(None))), (("packages", "*"), TEXT),
     (("network",), (dict, type(None))), (("network", "hostname"), TEXT),
     (("packages",), (dict, type(None))), (("packages", "*"), TEXT),
 )

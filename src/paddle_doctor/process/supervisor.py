@@ -2,7 +2,8 @@
 unchanged, watch for the old launcher's ABORT line, forward SIGTERM, and decide the exit code.
 
 Returns data (:class:`Outcome`); printing the summary and the diagnosis is the CLI's job. No
-paddle import, and only the standard library: ``run --help`` must start fast.
+paddle import, and only the standard library at import: ``run --help`` must start fast (the records are
+read by diagnose's reader, loaded once the job has ended).
 
 Exit-code policy: the command's own code (a signal death as 128+N, as a shell reports it); 1 when
 it exited 0 but an old launcher printed ``ABORT!!!`` or a worker left an error record. The
@@ -20,7 +21,6 @@ at the end.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -185,23 +185,26 @@ def channel_key():
 
 
 def exit_code(command_code: int, records: list[Path]) -> tuple[int, str]:
-    """(the job's exit code, who ended it) from the launcher's code and the workers' records."""
+    """(the job's exit code, who ended it) from the launcher's code and the workers' records, read
+    by diagnose's reader (so ``run`` and ``diagnose`` judge the same records; loaded here, once the
+    job has ended, so that ``run --help`` stays fast)."""
+    from paddle_doctor.diagnose.records import load_records
+
     own, fired = [], []
-    for path in records:
-        rec = _read(path)
-        finding = rec.get("finding") if isinstance(rec.get("finding"), dict) else {}
-        guard = finding.get("code") in GUARD_KINDS
-        victim = guard and rec.get("rank") not in (finding.get("ranks") or ())
+    for rec in load_records(records).values():
+        finding = rec.finding
+        guard = finding is not None and finding.code in GUARD_KINDS
+        victim = guard and rec.rank not in finding.ranks
         # A guard that found what ended the rank (a mismatch, uneven batches; not the exception itself):
         # the exception came from the guards' finding (CollectiveMismatchError, or gloo's error once the
         # watchdog ended a peer), so the guards ended the job, not the program on its own.
-        found = guard and finding.get("code") != GUARD_FAILED and not victim
-        if rec.get("kind") == "exception" and not victim and not found:  # its own error, not a peer's end
-            own.append(rec.get("rank"))
-        elif rec.get("kind") == "watchdog" or found:
-            fired.append((rec.get("rank"), str(finding.get("message") or "")[:300]))
+        found = guard and finding.code != GUARD_FAILED and not victim
+        if rec.kind == "exception" and not victim and not found:  # its own error, not a peer's end
+            own.append(rec.rank)
+        elif rec.kind == "watchdog" or found:
+            fired.append((rec.rank, (finding.message if finding is not None else "")[:300]))
     if own:
-        ranks = ", ".join(str(r) for r in sorted(own, key=str))
+        ranks = ", ".join(str(r) for r in sorted(own))
         after = f"; the watchdog ended rank(s) {', '.join(str(r) for r, _ in fired)} after it" if fired else ""
         code = OWN_ERROR_CODE if command_code in NOT_THE_PROGRAMS else command_code
         return code, f"the program's own error on rank(s) {ranks}{after}"
@@ -209,11 +212,3 @@ def exit_code(command_code: int, records: list[Path]) -> tuple[int, str]:
         rank, message = fired[0]
         return command_code, f"the watchdog ended the job (rank {rank}: {message})"
     return command_code, ""
-
-
-def _read(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8", errors="replace")[: 1 << 22])
-    except (OSError, ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}

@@ -196,7 +196,8 @@ def save_load_round_trip(paddle, model, path: Path, rank: int):
     back equal. Each rank writes its own file here (``rank=rank``), so the ranks do not share a path."""
     import numpy as np
 
-    from paddle_doctor import load_clean, save_clean
+    from paddle_doctor.runtime.checkpoint.load import load_clean
+    from paddle_doctor.runtime.checkpoint.save import save_clean
 
     save_clean(model, str(path), rank=rank)
     fresh = _model(paddle)
@@ -213,7 +214,7 @@ def save_load_round_trip(paddle, model, path: Path, rank: int):
 
 def _evaluate_parity(paddle, dist, rank, world, out):
     """paddle_doctor.evaluate on all ranks must equal a plain one-process loop over the whole set."""
-    from paddle_doctor import evaluate
+    from paddle_doctor.runtime.evaluate.api import evaluate
 
     model, data = _model(paddle), _dataset(paddle)
     result = evaluate(model, data, paddle.metric.Accuracy(), batch_size=4, progress=False)

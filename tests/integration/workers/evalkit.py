@@ -30,6 +30,19 @@ class ToyData(Dataset):
         return self.x[i], self.y[i:i + 1]
 
 
+class Rows(Dataset):
+    """The given samples as they are: a batch shape a test spells out (tuples, dicts, masks)."""
+
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
 class TokenData(Dataset):
     """Variable-length sequences: x float32[L, DIM], y int64[L] (3 tags), L in 1..6."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...catalog import is_generic
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
-from ..errors.blocks import refine
+from ..anatomy.blocks import refine
 from ..read.parse import Event
 from ..verdict import make_verdict
 

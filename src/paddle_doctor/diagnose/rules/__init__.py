@@ -33,7 +33,7 @@ CHAIN = (from_lock_wait, from_uneven_steps, from_candidates, from_divergent_wait
          from_lone_timeout, from_named_warning, from_any_error)
 
 _SIGNATURES = "the log signature of the chosen line (explain its cause for the list)"
-_ERROR_TABLES = "the error tables (codes, operators, C++ files, modules) of diagnose/errors"
+_ERROR_TABLES = "the error tables (codes, operators, C++ files, modules) of diagnose/anatomy"
 STRUCTURE_PARTS = ("code", "operator", "cpp_file", "module", "type", "frame", "component", "call")
 
 RULES: tuple[VerdictRule, ...] = (

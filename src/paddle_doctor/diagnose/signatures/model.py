@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ...catalog import get_cause
 from ...rules import Docs
-from .sources import SOURCES
+from .emitters import SOURCES
 from ...lazy import LazyPattern
 
 

@@ -40,7 +40,7 @@ ERROR_CLASSES: tuple[tuple[str, str, C, int, str], ...] = (
 )
 
 # A component (C++ file, operator or Paddle module) x what its message says -> cause. The component is
-# read from the error's parts as "cpp:<file> op:<operator> py:<module>" (errors/classify.py).
+# read from the error's parts as "cpp:<file> op:<operator> py:<module>" (anatomy/classify.py).
 # (component pattern, message pattern, cause, specificity, why, source)
 _LOAD_OPS = r"cpp:\S*load(?:_combine)?_op\.(?:cc|h)\b|op:load(?:_combine)?\b|\bload(?:_combine)? operator\b"
 COMPONENT_MESSAGES: tuple[tuple[str, str, C, int, str, str], ...] = (
