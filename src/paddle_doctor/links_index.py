@@ -62,7 +62,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('load_not_exists',),
+        'signatures': ('load_not_exists', 'open_failed_path',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -100,7 +100,7 @@ BACKLINKS = {
         'lint_rules': ('PDL404',),
     },
     CauseId.nccl_error: {
-        'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', CauseId.nccl_error, 'bkcl_error',),
+        'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', 'native_frame_nccl', CauseId.nccl_error, 'bkcl_error',),
         'smoke_checks': ('all_reduce', 'all_gather', 'broadcast', 'reduce', 'scatter',),
     },
     CauseId.nccl_library_missing: {
