@@ -71,3 +71,15 @@ def test_a_native_crash_inside_ncclCommInit_is_nccls(tmp_path):
                    "    @     0x7f54bff10cc5 ncclCommInitAll\n"
                    "    @     0x7f561a1cd190 paddle::platform::NCCLContextMap::NCCLContextMap()\n")
     assert rc.cause == CauseId.nccl_error
+
+
+def test_a_suites_check_that_the_cpu_wheel_was_installed(tmp_path):
+    """PaddleClas/PaddleDetection's check_gpu: the CPU wheel imported where a GPU run was asked."""
+    rc = _diagnose(tmp_path, "2020-09-08 09:14:59 ERROR: You are using paddlepaddle cpu version! Please try to install "
+                   "paddlepaddle-gpu to run model on GPU.\n")
+    assert rc.cause == CauseId.device_not_found
+
+
+def test_a_dead_jupyter_kernel_is_a_native_crash_at_low_confidence(tmp_path):
+    rc = _diagnose(tmp_path, "The kernel appears to have died. It will restart automatically.\n")
+    assert rc.cause == CauseId.segfault and rc.confidence == "low"

@@ -125,13 +125,14 @@ NATIVE = (
     # A GPU place asked of a CPU-only build: an error in every era (1.x PADDLE_THROW, 2.x-3.x
     # PermissionDenied, or LOG(ERROR) then exit from the CUDAPlace constructor).
     _sig("cpu_build_gpu_place", r"Cannot use CUDAPlace in CPU only version|Cannot use GPU because you have installed "
-         r"CPU version", "cause", CauseId.device_not_found, 92,
+         r"CPU version|[Yy]ou are using paddlepaddle cpu version", "cause", CauseId.device_not_found, 92,
          "Cannot use CUDAPlace in CPU only version at [/paddle/paddle/fluid/pybind/pybind.cc:806]",
          title="a GPU was asked of a CPU-only Paddle build",
          source="pp 1.x pybind/pybind.cc CUDAPlace.__init__ (PADDLE_THROW(\"Cannot use CUDAPlace in CPU only "
                 "version\")); pp 3.3.1 libpaddle.so strings (Cannot use CUDAPlace in CPU only version, Please "
                 "recompile or reinstall Paddle with CUDA support.; Cannot use GPU because you have installed CPU "
-                "version PaddlePaddle.)"),
+                "version PaddlePaddle.); PaddleClas/PaddleDetection utils/check.py check_gpu (You are using paddlepaddle cpu "
+                "version! Please try to install paddlepaddle-gpu to run model on GPU.)"),
     _sig("not_compiled_with_gpu", r"(?i)not compiled with (?:cuda|gpu)(?: or xpu)?\b|compiled with WITH_GPU, but no "
          r"GPU found|installed (?:the )?CPU version (?:of )?PaddlePaddle", "context", CauseId.device_not_found, 90,
          "WARNING 2021-06-09 10:59:28,075 launch.py:352] Not found distinct arguments and not compiled with cuda or "
@@ -264,6 +265,13 @@ NATIVE = (
          source="bash 5 siglist.c / strsignal(SIGILL) (\"Illegal instruction\", with \" (core dumped)\" from "
                 "jobs.c), zsh signames (\"illegal hardware instruction\", after [job] pid); CPython's import of an "
                 "extension built with AVX on a CPU without it"),
+    # Jupyter's notice that the kernel process is gone: it died of a signal (a native crash, or a kill by
+    # the OOM killer); the notebook does not say which. The weakest native-crash reading.
+    _sig("jupyter_kernel_died", r"The kernel appears to have died\. It will restart automatically", "cause",
+         CauseId.segfault, 40, "The kernel appears to have died. It will restart automatically.",
+         title="the Jupyter kernel process died (a native crash or a kill; the notebook does not say which)",
+         source="Jupyter notebook static/notebook/js/kernelselector / services kernel.js (\"The kernel appears to "
+                "have died. It will restart automatically.\")"),
     _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
          title="bus error (usually shared memory exhausted)"),
