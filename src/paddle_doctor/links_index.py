@@ -62,7 +62,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('load_not_exists',),
+        'signatures': ('load_not_exists', 'open_failed_path',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -100,7 +100,7 @@ BACKLINKS = {
         'lint_rules': ('PDL404',),
     },
     CauseId.nccl_error: {
-        'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', CauseId.nccl_error, 'bkcl_error',),
+        'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', 'native_frame_nccl', CauseId.nccl_error, 'bkcl_error',),
         'smoke_checks': ('all_reduce', 'all_gather', 'broadcast', 'reduce', 'scatter',),
     },
     CauseId.nccl_library_missing: {
@@ -147,7 +147,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'sigabrt',),
+        'signatures': ('native_stack', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'sigabrt',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

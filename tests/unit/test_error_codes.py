@@ -81,8 +81,54 @@ def test_codes_decide_the_cause(text, cause):
 
 
 def test_a_code_with_no_cause_of_its_own_falls_back_to_its_library():
-    verdict = classify(parse_block(["ExternalError: CUBLAS_STATUS_EXECUTION_FAILED"]))
+    verdict = classify(parse_block(["ExternalError: CUBLAS_STATUS_MAPPING_ERROR"]))
     assert verdict.cause == CauseId.cuda_error_other and "names no cause" in verdict.why
+
+
+@pytest.mark.parametrize("lines, cause", [
+    (["OSError: (External) CUBLAS error(15). ", "  [Hint: 'CUBLAS_STATUS_NOT_SUPPORTED'.  The functionality "
+      "requested is not supported ] (at /paddle/paddle/phi/kernels/funcs/blas/blas_impl.cu.h:41)"],
+     CauseId.cuda_cudnn_mismatch),
+    (["OSError: (External) CUBLAS error(13). "], CauseId.cuda_cudnn_mismatch),
+    (["paddle.fluid.core.EnforceNotMet: CUDNN_STATUS_EXECUTION_FAILED at [/paddle/paddle/fluid/operators/"
+      "batch_norm_op.cu.cc:183]"], CauseId.cuda_arch_unsupported),
+])
+def test_a_lone_library_status_is_the_library_failing_on_this_machine(lines, cause):
+    """codes.toml's [lone]: a status that names no cause, with no other library's code in its error."""
+    verdict = classify(parse_block(lines))
+    assert verdict.cause == cause and "no other library's code" in verdict.why
+
+
+def test_a_library_status_beside_a_cuda_fault_keeps_the_generic_id():
+    """The 0.x trainer's cuBLAS failure followed by an illegal address: a fault while the job ran."""
+    verdict = classify(parse_block([
+        "F1104 11:19:11.596421 87418 hl_cuda_cublas.cc:220] Check failed: stat == CUBLAS_STATUS_SUCCESS (13 vs. 0) "
+        "[cublas status]: execution failed",
+        "F1104 11:19:11.596427 87426 hl_cuda_device.cc:661] Check failed: cudaSuccess == cudaStat (0 vs. 77) Cuda "
+        "Error: an illegal memory access was encountered"]))
+    assert verdict.cause == CauseId.cuda_error_other
+
+
+@pytest.mark.parametrize("line, code", [
+    ("Error: cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCountImpl, error code : 35, Please see "
+     "detail in https://docs.nvidia.com/cuda/", Code("cuda", 35)),
+    ("ResourceExhaustedError: Fail to alloc memory of 776212480 size, error code is 12.", Code("errno", 12)),
+])
+def test_paddles_own_wordings_of_a_failed_call_carry_its_code(line, code):
+    assert code in parse_block([line]).codes
+
+
+def test_a_failed_device_count_with_code_35_is_a_driver_older_than_the_runtime():
+    verdict = classify(parse_block(["Error: cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCountImpl, "
+                                    "error code : 35"]))
+    assert verdict.cause == CauseId.cuda_cudnn_mismatch
+
+
+def test_the_host_allocators_errno_12_is_host_memory():
+    verdict = classify(parse_block(["ResourceExhaustedError: Fail to alloc memory of 776212480 size, error code is "
+                                    "12.", "  [Hint: Expected error == 0, but received error:12 != 0:0.] (at "
+                                    "/paddle/paddle/fluid/memory/detail/system_allocator.cc:67)"]))
+    assert verdict.cause == CauseId.host_out_of_memory
 
 
 def test_errno_and_signal_tables_name_catalog_ids_or_none():

@@ -9,6 +9,7 @@ checked the first time diagnose meets a code or a signal.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,14 +41,16 @@ class CodeTables:
     generic: Mapping[str, CauseId]  # enum -> the cause of a code that names none of its own
     errno: Mapping[int, NumberedCode]
     signal: Mapping[int, NumberedCode]
+    lone: Mapping[str, CauseId | None] = dataclasses.field(default_factory=dict)  # name -> see lone_cause
 
 
 _TABLES = (*ENUMS, "generic", "errno", "signal")
+_OPTIONAL_TABLES = ("lone",)
 
 
 def load_codes(path: Path = CODES_FILE) -> CodeTables:
     data = read_toml(path)
-    unknown = sorted(set(data) - set(_TABLES))
+    unknown = sorted(set(data) - set(_TABLES) - set(_OPTIONAL_TABLES))
     if unknown:
         raise CatalogError(f"{path.name}: unknown table [{unknown[0]}] (allowed: {', '.join(_TABLES)})")
     missing = [name for name in _TABLES if name not in data]
@@ -57,7 +60,8 @@ def load_codes(path: Path = CODES_FILE) -> CodeTables:
     return CodeTables(enums={enum: _enum(data[enum], f"{path.name}: [{enum}]") for enum in ENUMS},
                       generic={enum: cause_id(generic[enum], f"{path.name}: [generic] {enum}") for enum in ENUMS},
                       errno=_numbered(data["errno"], f"{path.name}: [errno]"),
-                      signal=_numbered(data["signal"], f"{path.name}: [signal]"))
+                      signal=_numbered(data["signal"], f"{path.name}: [signal]"),
+                      lone=_enum(data.get("lone", {}), f"{path.name}: [lone]"))
 
 
 def _enum(value: object, where: str) -> dict[str, CauseId | None]:
@@ -96,6 +100,12 @@ def enum_causes(enum: str) -> Mapping[str, CauseId | None]:
 def generic_cause(enum: str) -> CauseId:
     """The cause of a code of ``enum`` that names none of its own (its library's generic id)."""
     return code_tables().generic[enum]
+
+
+def lone_cause(name: str) -> CauseId | None:
+    """The cause of the code ``name`` (one that names none of its own) when no other library's code
+    is in its error (codes.toml's ``[lone]``), or None: then the generic id stands."""
+    return code_tables().lone.get(name)
 
 
 def errno_cause(number: int | None) -> CauseId | None:

@@ -10,7 +10,8 @@ from .classify import Verdict, classify
 from .parts import ErrorParts, parse_block
 
 # Signatures whose cause is generic: the structure may name a more specific one.
-REFINABLE = ("exception", "glog_check_failed", "cuda_other", "cuda_init_error", CauseId.nccl_error, "error_line", "launcher_frame")
+REFINABLE = ("exception", "glog_check_failed", "cuda_other", "cuda_init_error", CauseId.nccl_error, "error_line", "launcher_frame",
+             "enforce_hint")
 GENERIC = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error)
 BLOCK_BYTES = 6000  # how far before the cause line its traceback frames may start
 AFTER_BYTES = 1500  # how far after it the hint, operator and C++ position may follow

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...catalog.codes import enum_causes, errno_cause, generic_cause
+from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause
 from ...catalog.ids import CauseId
 from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
@@ -74,10 +74,22 @@ def from_codes(parts: ErrorParts) -> Verdict | None:
         cause = enum_causes(_enum_of(code.kind)).get(name or "")
         if cause is not None:
             return Verdict(cause, 92, f"the error code {name} ({code.kind}) names it", "code")
-        generic = generic or Verdict(generic_cause(_enum_of(code.kind)), 75,
-                                     f"the error code {name or code.number} ({code.kind}) names no cause of its "
-                                     "own", "code")
+        generic = generic or _lone(parts, code, name) or Verdict(
+            generic_cause(_enum_of(code.kind)), 75, f"the error code {name or code.number} ({code.kind}) names no "
+            "cause of its own", "code")
     return generic
+
+
+def _lone(parts: ErrorParts, code, name: str | None) -> Verdict | None:
+    """A code that names no cause, read by its ``[lone]`` cause (codes.toml) when every code of the
+    error is its library's: no CUDA fault or other library's status beside it."""
+    lone = lone_cause(name or "")
+    kinds = {_enum_of(c.kind) for c in parts.codes if c.kind not in ("errno", "signal")}
+    if lone is None or kinds != {_enum_of(code.kind)}:
+        return None
+    return Verdict(lone, 70, f"the error code {name} ({code.kind}) names no cause of its own and no other library's "
+                   "code is beside it: the library fails on this machine (it does not fit the build, the driver or "
+                   "the GPU)", "code")
 
 
 def from_operator(parts: ErrorParts) -> Verdict | None:

@@ -56,6 +56,10 @@ _CODE_RES = (
                            r"==\s*CUDNN_STATUS_SUCCESS\s*\((?P<num2>\d+)\s*vs\.?\s*0\)")),
     ("cublas", lazy_compile(r"==\s*CUBLAS_STATUS_SUCCESS\s*\((?P<num>\d+)\s*vs\.?\s*0\)")),
     ("errno", lazy_compile(r"\[Errno\s*(?P<num>\d+)\]")),
+    # Paddle 1.x's failed runtime call ("cudaGetDeviceCount failed in ..., error code : 35") and its
+    # host allocator's failed posix_memalign ("Fail to alloc memory of N size, error code is 12": errno)
+    ("cuda", lazy_compile(r"\bcuda[A-Z]\w* failed\b.*?\berror code\s*:\s*(?P<num>\d+)")),
+    ("errno", lazy_compile(r"\bFail(?:ed)? to alloc(?:ate)? memory of \d+ size, error code is (?P<num>\d+)")),
     ("signal", lazy_compile(r"killed by signal\s*:?\s*(?P<num>\d+)|\bsignal\s+(?P<num2>\d+)\b", re.I)),
 )
 # A literal each pattern above cannot match without, and whether it is compared case-blind (on the
@@ -65,7 +69,7 @@ _CODE_LITERALS = (("cuda", True), ("cudaError", False), ("CUDA_ERROR_", False), 
                   ("nccl", True), ("nccl", False), ("CUDNN_STATUS_", False), ("cudnn", True),
                   ("CUBLAS_STATUS_", False), ("cublas", True), ("ncclSuccess", False), ("cudaSuccess", False),
                   ("CUDNN_STATUS_SUCCESS", False), ("CUBLAS_STATUS_SUCCESS", False),
-                  ("[Errno", False), ("signal", True))
+                  ("[Errno", False), (" failed", False), ("to alloc", False), ("signal", True))
 _CLASS_WORDS = (*ERROR_CLASSES, "EnforceNotMet")
 
 

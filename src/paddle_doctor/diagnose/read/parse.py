@@ -130,7 +130,7 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
         last_time = None
         kept = KeepEnds(KEEP_EVENTS, MAX_EVENTS)
         for hit in scan_stream(stream, stats, count_lines=False, self_rank=stated is not None):
-            clean = ANSI_RE.sub("", hit.text) if "\x1b" in hit.text else hit.text
+            clean = _plain(hit.text)
             text, prefix_rank, own = _strip_prefix(clean, prefix)
             own = own if own is not None else _timestamp(text, year)
             rank = state.rank_for(text, prefix_rank)
@@ -188,7 +188,13 @@ def _exception_event(sig: Signature, groups: dict, source: SourceFile, offset: i
 
 
 def _plain(line: str) -> str:
-    return ANSI_RE.sub("", line) if "\x1b" in line else line
+    """The line without terminal colours, and without the Markdown bold a pasted issue wraps an error
+    line in (``**AssertionError: ...**``: PaddleOCR#7166, #7710)."""
+    line = ANSI_RE.sub("", line) if "\x1b" in line else line
+    return _BOLD_RE.sub(r"\1\2", line) if "**" in line else line
+
+
+_BOLD_RE = re.compile(r"^(\s*)\*\*(?=[^\s*])(.*?)(?:\*\*)?\s*$")
 
 
 def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:

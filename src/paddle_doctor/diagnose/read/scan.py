@@ -76,6 +76,10 @@ TRIGGERS: tuple[str, ...] = (
     "llegal instruction", "llegal hardware instruction", "CUDA not found", "segmentation fault",
     # issue 29: a flag that asked for no GPU (a device fact: CUDA's "no device" then is the host's)
     "use_gpu", "--device",
+    # issue 29, batches 8-9: the shell's "Killed" in other locales; the v1 trainer's GPU count; a failed open
+    "已杀死", "強制終了", "Getötet", "Убито", "number of GPU devices", "Fail to open", "Failed to open",
+    # batch10: Jupyter's notice of a dead kernel
+    "kernel appears to have died",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -20,9 +20,13 @@ from .versions import explained_by_nccl_versions
 def explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
     """An earlier warning that names a cause explains a later generic error (the catalog's ``generic =
     true``: it says "something failed" without saying why), or a device error its cause also produces
-    (its ``explains = [...]``: no GPU driver also gives "driver version is insufficient", Paddle#14625)."""
+    (its ``explains = [...]``: no GPU driver also gives "driver version is insufficient", Paddle#14625).
+    A warning less specific than such an error only reports what the error explains (Paddle's
+    "Compiled with WITH_GPU, but no GPU found in runtime" follows any failed device count, a driver
+    too old for the runtime included: Paddle#28360): it does not explain it."""
     context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)
-               and (is_generic(event.sig.cause) or event.sig.cause in explains_also(e.sig.cause))]
+               and (is_generic(event.sig.cause) or event.sig.cause in explains_also(e.sig.cause)
+                    and e.sig.specificity >= event.sig.specificity)]
     if not context:
         return None
     warning = context[-1]

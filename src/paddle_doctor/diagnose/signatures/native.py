@@ -97,13 +97,17 @@ NATIVE = (
                 "PaddlePaddle is not compiled with CUDA); distributed/parallel.py (your paddle is not compiled "
                 "with cuda but you assign 'nccl' as backend); pp 2.6.2 so: (Paddle can't use XPU device since it's "
                 "not compiled with XPU; Paddle is not compiled with CustomDevice. Cannot visit ...)"),
-    _sig("device_id_out_of_range", r"exceeds (?:the )?(?:gpu card number|current device count)|because GPU number "
-         r"on your machine is|Only \d+ CUDA devices found, cannot set", "cause", CauseId.device_not_found, 90,
+    _sig("device_id_out_of_range", r"exceeds (?:the )?(?:gpu card number|current device count|number of GPU devices)|"
+         r"because GPU number on your machine is|Only \d+ CUDA devices found, cannot set|Device id must be less than "
+         r"GPU count", "cause", CauseId.device_not_found, 90,
          "RuntimeError: Invalid CUDAPlace(2), must inside [0, 2), because GPU number on your machine is 2",
          title="a GPU id beyond the GPUs this process sees was asked for",
          source="pp 2.6.2 so: platform/device/gpu/gpu_info.cc, phi/backends/gpu (Device id %d exceeds gpu card "
                 "number %d; Device id %d exceeds the current device count: %d; Invalid CUDAPlace(%d), must inside "
-                "[0, %d), because GPU number on your machine is %d; Only %d CUDA devices found, cannot set to %d)"),
+                "[0, %d), because GPU number on your machine is %d; Only %d CUDA devices found, cannot set to %d); pp "
+                "2.5-3.x phi/backends/gpu/cuda/cuda_info.cc (Device id must be less than GPU count, but received id "
+                "is: %d. GPU count is: %d.); legacy v1 trainer (trainer_count * num_devices_in_model (%d*%d)=%d "
+                "exceeds number of GPU devices(%d))"),
     _sig("no_gpu_driver_error", r"GPU Driver Version can't be detected", "cause", CauseId.device_not_found, 90,
          "RuntimeError: GPU Driver Version can't be detected. No GPU driver!",
          title="this machine has no working NVIDIA driver: no GPU is usable here",
@@ -111,7 +115,7 @@ NATIVE = (
                 "be detected. No GPU driver!)"),
     _sig("no_gpu_driver", r"libcuda\.so[.\d]*: cannot open shared object file|NVIDIA-SMI has failed because it "
          r"couldn't communicate with the NVIDIA driver|nvidia-smi: (?:command )?not found|Found no NVIDIA driver|"
-         r"no NVIDIA driver (?:on|is installed)", "context", CauseId.device_not_found, 92,
+         r"no NVIDIA driver (?:on|is installed)", "context", CauseId.device_not_found, 96,
          "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest "
          "NVIDIA driver is installed and running.",
          title="this machine has no working NVIDIA driver: no GPU is usable here",
@@ -121,13 +125,14 @@ NATIVE = (
     # A GPU place asked of a CPU-only build: an error in every era (1.x PADDLE_THROW, 2.x-3.x
     # PermissionDenied, or LOG(ERROR) then exit from the CUDAPlace constructor).
     _sig("cpu_build_gpu_place", r"Cannot use CUDAPlace in CPU only version|Cannot use GPU because you have installed "
-         r"CPU version", "cause", CauseId.device_not_found, 92,
+         r"CPU version|[Yy]ou are using paddlepaddle cpu version", "cause", CauseId.device_not_found, 92,
          "Cannot use CUDAPlace in CPU only version at [/paddle/paddle/fluid/pybind/pybind.cc:806]",
          title="a GPU was asked of a CPU-only Paddle build",
          source="pp 1.x pybind/pybind.cc CUDAPlace.__init__ (PADDLE_THROW(\"Cannot use CUDAPlace in CPU only "
                 "version\")); pp 3.3.1 libpaddle.so strings (Cannot use CUDAPlace in CPU only version, Please "
                 "recompile or reinstall Paddle with CUDA support.; Cannot use GPU because you have installed CPU "
-                "version PaddlePaddle.)"),
+                "version PaddlePaddle.); PaddleClas/PaddleDetection utils/check.py check_gpu (You are using paddlepaddle cpu "
+                "version! Please try to install paddlepaddle-gpu to run model on GPU.)"),
     _sig("not_compiled_with_gpu", r"(?i)not compiled with (?:cuda|gpu)(?: or xpu)?\b|compiled with WITH_GPU, but no "
          r"GPU found|installed (?:the )?CPU version (?:of )?PaddlePaddle", "context", CauseId.device_not_found, 90,
          "WARNING 2021-06-09 10:59:28,075 launch.py:352] Not found distinct arguments and not compiled with cuda or "
@@ -145,6 +150,15 @@ NATIVE = (
          source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
                 "Paddle is compiled with CUDA %d.%d, but CUDA runtime version in your machine is %d.%d)"),
     # --- native crash stacks (glog's failure writer) ----------------------------------------------------
+    # A frame of glog's crash stack inside NCCL's communicator set-up or teardown: the native crash
+    # happened in NCCL (Paddle#18232: SIGSEGV in commFree / ncclCommInitAll under NCCLContextMap).
+    _sig("native_frame_nccl", r"^\s*(?:\S+\]\s+)?@\s+0x[0-9a-f]+\s+(?:\S*::)?(?P<fn>nccl(?:CommInit\w*|CommDestroy|"
+         r"GroupEnd)|NCCLContextMap|NCCLCommContext|commFree|commAlloc|initTransportsRank)\b", "cause",
+         CauseId.nccl_error, 75, "    @     0x7f54bff10cc5 ncclCommInitAll",
+         title="the native crash happened inside NCCL ({fn}), while it made or freed its communicators",
+         source="glog's failure signal handler (a stack frame: @ <address> <symbol>) over NCCL 2.x's init.cc "
+                "(ncclCommInitAll, ncclCommInitRank, commAlloc, commFree, initTransportsRank) and pp 1.x "
+                "platform/nccl_helper.h NCCLContextMap"),
     _sig("native_stack", r"\*\*\* SIG(?:SEGV|BUS|ABRT|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|"
          r"init\.cc:\d+\]\s+@\s+0x[0-9a-f]+", "cause", CauseId.segfault, 70,
          "W1130 13:01:46.076011  4278 init.cc:234]     @     0x55629a51a1ba slot_tp_init",
@@ -168,10 +182,12 @@ NATIVE = (
          title="the kernel's OOM killer killed a process (host memory ran out)",
          source="Linux mm/oom_kill.c (Out of memory: Killed process %d (%s); oom-kill:constraint=...; oom_reaper: "
                 "reaped process %d; %s invoked oom-killer), as dmesg / journalctl -k print it"),
-    _sig("shell_killed", r"^(?:\S+: line \d+:\s+\d+\s+)?Killed(?:\s+\S.*)?$", "cause", CauseId.host_oom_killed, 75,
-         "run.sh: line 3: 12345 Killed                  python train.py",
+    _sig("shell_killed", r"^(?:\S+: line \d+:\s+\d+\s+)?(?:Killed|已杀死|強制終了|Getötet|Убито)(?:\s+\S.*)?$", "cause",
+         CauseId.host_oom_killed, 75, "run.sh: line 3: 12345 Killed                  python train.py",
          title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
-         source="bash jobs.c / sh: a foreground job ended by SIGKILL is reported as 'Killed' (strsignal(SIGKILL))"),
+         source="bash jobs.c / sh: a foreground job ended by SIGKILL is reported as 'Killed' (strsignal(SIGKILL)), "
+                "in the locale's words where glibc translates it (zh_CN 已杀死, ja 強制終了, de Getötet, ru Убито: "
+                "PaddleOCR#528)"),
     # A C++ call stack whose failing frame is the GPU allocator: a device allocation failed, even where
     # the paste stops before the message (Paddle prints the stack first, the summary after it).
     _sig("gpu_alloc_frame", r"\bpaddle::memory::(?:allocation::CUDAAllocator::AllocateImpl|detail::GPUAllocator::"
@@ -249,6 +265,13 @@ NATIVE = (
          source="bash 5 siglist.c / strsignal(SIGILL) (\"Illegal instruction\", with \" (core dumped)\" from "
                 "jobs.c), zsh signames (\"illegal hardware instruction\", after [job] pid); CPython's import of an "
                 "extension built with AVX on a CPU without it"),
+    # Jupyter's notice that the kernel process is gone: it died of a signal (a native crash, or a kill by
+    # the OOM killer); the notebook does not say which. The weakest native-crash reading.
+    _sig("jupyter_kernel_died", r"The kernel appears to have died\. It will restart automatically", "cause",
+         CauseId.segfault, 40, "The kernel appears to have died. It will restart automatically.",
+         title="the Jupyter kernel process died (a native crash or a kill; the notebook does not say which)",
+         source="Jupyter notebook static/notebook/js/kernelselector / services kernel.js (\"The kernel appears to "
+                "have died. It will restart automatically.\")"),
     _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
          title="bus error (usually shared memory exhausted)"),
