@@ -139,3 +139,14 @@ def test_run_says_in_one_line_when_it_cannot_tell_the_scripts_python(tmp_path):
     assert len(notes) == 1, proc.stderr
     assert "train.sh" in notes[0] and "starts Python through $MYPY" in notes[0] and "the guards stay off" in notes[0]
     assert (tmp_path / "ran").exists()  # the command ran all the same
+
+
+def test_the_same_venv_by_another_name_has_its_own_paddle_doctor(tmp_path):
+    # `run -- python3 ...` from a tool whose script says `python`: one venv, its own paddle_doctor;
+    # never "has no paddle_doctor of its own" (the probe says whether the package was borrowed).
+    other_name = Path(sys.executable).with_name("python3")
+    if not other_name.exists() or other_name == Path(sys.executable):
+        pytest.skip("this venv has no second name for its Python")
+    proc = _run(tmp_path, str(other_name), "-c", "open('ran', 'w').close()")
+    assert proc.returncode == 0 and (tmp_path / "ran").exists(), proc.stderr
+    assert "paddle_doctor of its own" not in proc.stderr and "note" not in proc.stderr, proc.stderr

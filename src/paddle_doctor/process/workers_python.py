@@ -87,14 +87,14 @@ def _ensure(python: str, env: MutableMapping[str, str]) -> str | None:
     if os.path.abspath(python) == os.path.abspath(sys.executable):
         return None  # this very interpreter: it has us
     env[PACKAGE_DIR_ENV] = str(PACKAGE_DIR)
-    where = _probe(python, env)
-    if where is None or Path(where).resolve() != PACKAGE_DIR:
-        return None
+    if _probe(python, env) is None:
+        return None  # the job's own paddle_doctor (the same venv by another name: python3 for python)
     return f"the workers' Python {python} has no paddle_doctor of its own; its workers use this tool's ({PACKAGE_DIR})"
 
 
 def _probe(python: str, env: Mapping[str, str]) -> str | None:
-    """The folder the workers' paddle_doctor comes from; GuardsUnreachable when none can load."""
+    """The folder of this tool's paddle_doctor when the workers will borrow it (their Python has none
+    of its own), None when they have their own; GuardsUnreachable when none can load."""
     try:
         done = subprocess.run([python, "-c", "pass"], env={**env, PROBE_ENV: "1"}, capture_output=True,
                               timeout=PROBE_TIMEOUT_S, stdin=subprocess.DEVNULL)
@@ -103,8 +103,10 @@ def _probe(python: str, env: Mapping[str, str]) -> str | None:
     line = next((ln for ln in done.stdout.decode("utf-8", "replace").splitlines() if ln.startswith(PROBE_MARK)), "")
     status, _, rest = line[len(PROBE_MARK):].partition(" ")
     version, _, detail = rest.partition(" ")
-    if status == "ok":
+    if status == "borrowed":
         return detail
+    if status == "ok":
+        return None
     if status == "failed" and _older_than_floor(version):
         raise GuardsUnreachable(f"the workers' Python {python} is Python {version}; paddle-doctor's guards need "
                                 f"Python >= {'.'.join(map(str, FLOOR))} (diagnose and lint still read this job's logs "
