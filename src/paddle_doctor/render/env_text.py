@@ -50,9 +50,6 @@ def _fact_rows(r: Mapping[str, Any]) -> list[tuple[str, str]]:
              + (f", {osf['distro']}" if osf.get("distro") else "")
              + (f", in {osf['container']}" if osf.get("container") else "") + (", WSL" if osf.get("wsl") else ""))]
     rows += _paddle_rows(r)
-    packages = r.get("packages") or {}
-    if packages:
-        rows.append(("Python packages", ", ".join(f"{name} {version}" for name, version in sorted(packages.items()))))
     rows += [("GPUs", _gpus(r.get("gpu") or {})), ("CPU", _cpu(system.get("cpu") or {})),
              ("RAM", _memory(system.get("memory"))), ("/dev/shm", _shm(system.get("shm"))),
              ("Open files", _open_files(system.get("open_files"))), ("Host", _host(r.get("network") or {})),
