@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tomllib
 from pathlib import Path
 
@@ -116,3 +117,17 @@ def test_the_long_description_an_index_shows_has_no_relative_link(tmp_path):
     # nothing else changed: the text with the link targets taken out is the README's
     assert LINK.sub("()", description) == LINK.sub("()", readme)
     assert len(description) > len(readme) // 2 and description.startswith("# paddle-doctor")
+
+
+
+def test_the_sdist_carries_the_same_description_and_the_hook_that_makes_it(tmp_path):
+    # A wheel built from the sdist (what pip does with it) needs hatch_build.py inside it.
+    subprocess.run([sys.executable, "-c", "import sys; from hatchling.build import build_sdist; build_sdist(sys.argv[1])",
+                    str(tmp_path)], cwd=REPO, check=True, timeout=120)
+    (sdist,) = tmp_path.glob("paddle_doctor-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+        pkg_info = tar.extractfile(next(m for m in tar.getmembers() if m.name.endswith("/PKG-INFO"))).read()
+    assert {"hatch_build.py", "README.md", "pyproject.toml"} <= names
+    description = email.parser.Parser(policy=email.policy.compat32).parsestr(pkg_info.decode("utf-8")).get_payload()
+    assert _links(description) and all(re.match(r"https://", t) for t, _ in _links(description))
