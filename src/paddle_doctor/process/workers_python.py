@@ -7,12 +7,12 @@ variations silently not applied. So before launching, the workers' interpreter i
 same environment and ``sitecustomize``, in probe mode) whether it can import the guards; when its own
 install has none, ``sitecustomize`` loads this tool's package (``PACKAGE_DIR_ENV``); when even that
 fails (another Python version, a missing dependency), the launch stops with one line that names the
-interpreter and the command that fixes it.
+interpreter and the command that fixes it. A shell script's workers' Python is read from its text
+(:mod:`.shell_script`); what the text cannot tell is said in one note, never guessed.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import shutil
 import subprocess
@@ -65,7 +65,7 @@ def ensure_guards(cmd: Sequence[str], env: MutableMapping[str, str], cwd: str | 
         return None  # not a Python command, nor a script we can read: nothing to ask
     env[PACKAGE_DIR_ENV] = str(PACKAGE_DIR)  # whatever Python it runs, one without paddle_doctor can load ours
     found = pythons_in_script(script, env, cwd or os.getcwd())
-    notes = [note for note in map(functools.partial(_ensure_in_script, env=env), found.pythons) if note]
+    notes = [note for python in found.pythons if (note := _ensure_in_script(python, env))]
     if found.unknown:
         notes.append(f"could not tell which Python {found.script} starts its workers with ({found.unknown[0]}); "
                      "if that Python cannot import paddle_doctor, the guards stay off (no error records, no "
