@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from paddle_doctor.process.shell_script import pythons_in_script, shell_script
-from paddle_doctor.process.workers_python import ensure_guards
+from paddle_doctor.process.workers_python import GuardsUnreachable, ensure_guards
 
 
 def _exe(path: Path, text: str) -> Path:
@@ -122,6 +122,9 @@ def test_a_scripts_python_that_cannot_load_the_guards_is_said_and_the_launch_goe
     note = ensure_guards(["bash", "train.sh"], dict(env), str(work))
     assert f"the workers' Python {bin_dir / 'python3'} cannot load paddle-doctor's guards" in note
     assert "half-removed install" in note and "they run without the guards" in note
+    # triage's variations need the guards: there it stops instead (strict)
+    with pytest.raises(GuardsUnreachable, match="half-removed install"):
+        ensure_guards(["bash", "train.sh"], dict(env), str(work), strict=True)
 
 
 def _run(cwd: Path, *cmd: str, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:

@@ -52,11 +52,14 @@ def workers_python(cmd: Sequence[str], env: Mapping[str, str]) -> str | None:
     return words[0] if words and is_python(words[0]) else None
 
 
-def ensure_guards(cmd: Sequence[str], env: MutableMapping[str, str], cwd: str | None = None) -> str | None:
+def ensure_guards(cmd: Sequence[str], env: MutableMapping[str, str], cwd: str | None = None,
+                  strict: bool = False) -> str | None:
     """Check (and where needed arrange) that the workers can import the guards; ``env`` is the
     launch's environment (run's PYTHONPATH and variables already in it), ``cwd`` where it starts.
     Returns a note for the user when this tool's own package will be used, or when the command is
-    a shell script whose workers' Python cannot be told; raises GuardsUnreachable when nothing works."""
+    a shell script whose workers' Python cannot be told; raises GuardsUnreachable when nothing works.
+    A Python a shell script names that cannot load the guards is a note (it may be a helper's),
+    unless ``strict`` (triage: its variations need the guards, so it stops)."""
     python = workers_python(cmd, env)
     if python is not None:
         return _ensure(python, env)
@@ -65,7 +68,7 @@ def ensure_guards(cmd: Sequence[str], env: MutableMapping[str, str], cwd: str | 
         return None  # not a Python command, nor a script we can read: nothing to ask
     env[PACKAGE_DIR_ENV] = str(PACKAGE_DIR)  # whatever Python it runs, one without paddle_doctor can load ours
     found = pythons_in_script(script, env, cwd or os.getcwd())
-    notes = [note for python in found.pythons if (note := _ensure_in_script(python, env))]
+    notes = [note for python in found.pythons if (note := (_ensure if strict else _ensure_in_script)(python, env))]
     if found.unknown:
         notes.append(f"could not tell which Python {found.script} starts its workers with ({found.unknown[0]}); "
                      "if that Python cannot import paddle_doctor, the guards stay off (no error records, no "
