@@ -78,6 +78,24 @@ def test_run_from_a_tool_venv_still_gives_the_workers_error_records_and_the_watc
     assert "ValueError: rank 1: labels have 3 columns" in proc.stderr
 
 
+@pytest.mark.integration
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(not HAS_PADDLE, reason="paddlepaddle is not installed")
+def test_run_of_a_shell_script_probes_the_python_the_script_runs(tmp_path):
+    """``run -- bash train.sh``: the workers' Python is the one the script's launch line runs (here
+    after ``source job/bin/activate``), so the guards reach them from the tool's own package."""
+    python = job_venv(tmp_path)
+    shutil.copy(JOB, tmp_path / "job.py")
+    (tmp_path / "train.sh").write_text("#!/bin/bash\nset -e\nsource job/bin/activate\n"
+                                       "python -m paddle.distributed.launch --nproc_per_node 2 --log_dir log \\\n"
+                                       "    job.py fail\n")
+    proc = _tool("run", "--", "bash", "train.sh", cwd=tmp_path)
+    assert f"the workers' Python {python} has no paddle_doctor of its own" in proc.stderr, proc.stderr[-3000:]
+    assert (tmp_path / "log" / "paddle_doctor_error.1.json").is_file(), proc.stderr[-3000:]
+    assert "the watchdog ended rank(s) 0" in proc.stderr, proc.stderr[-2000:]
+    assert "ValueError: rank 1: labels have 3 columns" in proc.stderr
+
+
 @pytest.mark.skipif(not HAS_PADDLE, reason="paddlepaddle is not installed")
 def test_run_stops_before_launching_when_the_workers_python_cannot_load_the_guards(tmp_path):
     python = job_venv(tmp_path, extra_package="raise RuntimeError('half-removed install')\n")

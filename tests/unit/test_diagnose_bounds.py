@@ -226,6 +226,20 @@ def test_a_gbk_log_from_a_chinese_windows_console_is_read_right():
     assert d.root_cause.cause == "file_not_found"
 
 
+def test_a_gbk_log_has_its_last_progress_and_tail_read_right_too():
+    # The timeline (the HTML page's last-progress cell and log tail) decodes the way the scanner does.
+    from paddle_doctor.render.html import render_page
+
+    d = diagnose_paths([str(GBK)])
+    (row,) = d.rows
+    assert row.last_progress == "[2026/12/05 10:21:31] 加载模型 D:\\模型\\最佳.pdparams 完成"
+    assert row.tail[0] == "开始评估: 共 1000 个样本, batch_size=8"
+    assert row.tail[-1].endswith("系统找不到指定的路径。: 'D:\\\\数据\\\\验证集'")
+    assert not any("\ufffd" in line for line in row.tail)
+    page = render_page(d)
+    assert "加载模型" in page and "\ufffd" not in page
+
+
 def test_a_utf8_line_cut_inside_a_character_stays_utf8():
     from paddle_doctor.diagnose.read.scan import decode
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..findings import RankStatus
 from ..redact import redact
+from .read.scan import decode
 
 # Paddle's FatalError block (on a signal) is boilerplate, not progress: its "No stack trace in paddle,
 # may be caused by external reasons." and "C++ Traceback" lines.
@@ -109,7 +110,9 @@ _INDENT = (b" ", b"\t")  # a line starting so is skipped before it is decoded
 
 
 def _decode(raw: bytes) -> str:
-    return raw.decode("utf-8", "replace").replace("\x00", "").rstrip("\r")
+    """A line as the scanner decodes it: UTF-8, else GBK/GB18030 (a Chinese Windows console's log, no
+    BOM), so the last progress line and the tail read as the evidence does."""
+    return decode(raw)
 
 
 def _lines_backwards(data: bytes):

@@ -7,7 +7,8 @@ variations silently not applied. So before launching, the workers' interpreter i
 same environment and ``sitecustomize``, in probe mode) whether it can import the guards; when its own
 install has none, ``sitecustomize`` loads this tool's package (``PACKAGE_DIR_ENV``); when even that
 fails (another Python version, a missing dependency), the launch stops with one line that names the
-interpreter and the command that fixes it.
+interpreter and the command that fixes it. A shell script's workers' Python is read from its text
+(:mod:`.shell_script`); what the text cannot tell is said in one note, never guessed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
 
 from paddle_doctor.contract import PACKAGE_DIR_ENV, PROBE_ENV
+from paddle_doctor.process.shell_script import is_python, pythons_in_script, shebang, shell_script
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # this tool's paddle_doctor package
 PROBE_TIMEOUT_S = 60.0
@@ -44,40 +46,58 @@ def workers_python(cmd: Sequence[str], env: Mapping[str, str]) -> str | None:
     found = shutil.which(cmd[0], path=env.get("PATH")) if cmd else None
     if found is None:
         return None
-    if _is_python(found):
+    if is_python(found):
         return found
-    try:
-        with open(found, "rb") as script:
-            head = script.readline(512)
-    except OSError:
-        return None
-    words = head[2:].decode("utf-8", "replace").split() if head.startswith(b"#!") else []
-    if words and Path(words[0]).name == "env" and len(words) > 1:
-        words = [shutil.which(words[1], path=env.get("PATH")) or words[1]]
-    return words[0] if words and _is_python(words[0]) else None
+    words = shebang(found, env)
+    return words[0] if words and is_python(words[0]) else None
 
 
-def _is_python(path: str) -> bool:
-    name = Path(path).name
-    return name.startswith("python") and not name.endswith(("-config", ".py"))
-
-
-def ensure_guards(cmd: Sequence[str], env: MutableMapping[str, str]) -> str | None:
+def ensure_guards(cmd: Sequence[str], env: MutableMapping[str, str], cwd: str | None = None,
+                  strict: bool = False) -> str | None:
     """Check (and where needed arrange) that the workers can import the guards; ``env`` is the
-    launch's environment (run's PYTHONPATH and variables already in it). Returns a note for the
-    user when this tool's own package will be used; raises GuardsUnreachable when nothing works."""
+    launch's environment (run's PYTHONPATH and variables already in it), ``cwd`` where it starts.
+    Returns a note for the user when this tool's own package will be used, or when the command is
+    a shell script whose workers' Python cannot be told; raises GuardsUnreachable when nothing works.
+    A Python a shell script names that cannot load the guards is a note (it may be a helper's),
+    unless ``strict`` (triage: its variations need the guards, so it stops)."""
     python = workers_python(cmd, env)
-    if python is None or os.path.abspath(python) == os.path.abspath(sys.executable):
-        return None  # not a Python command we can ask, or this very interpreter: it has us
+    if python is not None:
+        return _ensure(python, env)
+    script = shell_script(cmd, env, cwd or os.getcwd())
+    if script is None:
+        return None  # not a Python command, nor a script we can read: nothing to ask
+    env[PACKAGE_DIR_ENV] = str(PACKAGE_DIR)  # whatever Python it runs, one without paddle_doctor can load ours
+    found = pythons_in_script(script, env, cwd or os.getcwd())
+    notes = [note for python in found.pythons if (note := (_ensure if strict else _ensure_in_script)(python, env))]
+    if found.unknown:
+        notes.append(f"could not tell which Python {found.script} starts its workers with ({found.unknown[0]}); "
+                     "if that Python cannot import paddle_doctor, the guards stay off (no error records, no "
+                     "watchdog): run it as `paddle-doctor run -- <python> -m paddle.distributed.launch ...`, or "
+                     "install paddle-doctor into that Python")
+    return "; ".join(notes) or None
+
+
+def _ensure_in_script(python: str, env: MutableMapping[str, str]) -> str | None:
+    """As :func:`_ensure`, but a Python read from a script's text may be a helper's, not the
+    workers': one that cannot load the guards is said, and the launch goes on."""
+    try:
+        return _ensure(python, env)
+    except GuardsUnreachable as exc:
+        return f"{exc} (if the script starts its workers with it, they run without the guards)"
+
+
+def _ensure(python: str, env: MutableMapping[str, str]) -> str | None:
+    if os.path.abspath(python) == os.path.abspath(sys.executable):
+        return None  # this very interpreter: it has us
     env[PACKAGE_DIR_ENV] = str(PACKAGE_DIR)
-    where = _probe(python, env)
-    if where is None or Path(where).resolve() != PACKAGE_DIR:
-        return None
+    if _probe(python, env) is None:
+        return None  # the job's own paddle_doctor (the same venv by another name: python3 for python)
     return f"the workers' Python {python} has no paddle_doctor of its own; its workers use this tool's ({PACKAGE_DIR})"
 
 
 def _probe(python: str, env: Mapping[str, str]) -> str | None:
-    """The folder the workers' paddle_doctor comes from; GuardsUnreachable when none can load."""
+    """The folder of this tool's paddle_doctor when the workers will borrow it (their Python has none
+    of its own), None when they have their own; GuardsUnreachable when none can load."""
     try:
         done = subprocess.run([python, "-c", "pass"], env={**env, PROBE_ENV: "1"}, capture_output=True,
                               timeout=PROBE_TIMEOUT_S, stdin=subprocess.DEVNULL)
@@ -86,8 +106,10 @@ def _probe(python: str, env: Mapping[str, str]) -> str | None:
     line = next((ln for ln in done.stdout.decode("utf-8", "replace").splitlines() if ln.startswith(PROBE_MARK)), "")
     status, _, rest = line[len(PROBE_MARK):].partition(" ")
     version, _, detail = rest.partition(" ")
-    if status == "ok":
+    if status == "borrowed":
         return detail
+    if status == "ok":
+        return None
     if status == "failed" and _older_than_floor(version):
         raise GuardsUnreachable(f"the workers' Python {python} is Python {version}; paddle-doctor's guards need "
                                 f"Python >= {'.'.join(map(str, FLOOR))} (diagnose and lint still read this job's logs "

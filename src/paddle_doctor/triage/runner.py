@@ -97,7 +97,7 @@ def _run_one(cmd: Sequence[str], variation: Variation, folder: Path, timeout: fl
     env = launchenv.plan_run(command, log_dir=str(log_dir), environ=environ, cwd=cwd).env
     env.pop(VARIATIONS_ENV, None)
     env.update(variation_env(variation, command))
-    ensure_guards(command, env)  # the variations are applied by the guards: without them, stop
+    ensure_guards(command, env, str(cwd), strict=True)  # the variations are applied by the guards: without them, stop
     done = launch_then_diagnose(command, cwd=cwd, env=env, log_dir=log_dir, output=folder / "terminal.out",
                                 timeout=timeout)
     return Outcome(variation, done.launch, log_dir, done.diagnosis)

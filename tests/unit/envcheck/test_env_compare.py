@@ -168,4 +168,5 @@ def test_the_text_report_lists_the_packages(report):
 
     text = render_env({**report, "packages": {"numpy": "2.4.6", "opencv-python-headless": "4.10.0.84"}})
     assert "- **Packages**: numpy 2.4.6, opencv-python-headless 4.10.0.84" in text
-    assert text.count("numpy 2.4.6") == 1  # one line (the two merged probes each had one)
+    # once: one line names them (the docs walk found a second, "Python packages", from a merge)
+    assert text.count("numpy 2.4.6") == 1, text

@@ -44,6 +44,22 @@ def test_launcher_workers_orphans_and_ancestry(tmp_path):
     assert probe_processes(tmp_path, self_pid=300)["under_launcher"] is False
 
 
+def test_a_shell_or_wrapper_that_runs_a_launcher_is_not_one(tmp_path):
+    # The docs walk: `bash -c "paddle-doctor run ..."` and `timeout 200 bash -c ...` were counted as
+    # Paddle launchers of other runs. The program itself must be the launcher.
+    (tmp_path / "uptime").write_text("10000.00 100.00\n")
+    _proc(tmp_path, 100, 1, ["bash", "-c", "paddle-doctor run --single -- python eval.py; echo rc=$?"])
+    _proc(tmp_path, 101, 1, ["timeout", "200", "bash", "-c", "python -m paddle.distributed.launch eval.py"])
+    _proc(tmp_path, 102, 1, ["/bin/bash", "./walk.sh", "python -m paddle.distributed.launch --nproc_per_node 2"])
+    _proc(tmp_path, 103, 1, ["vim", "fleetrun_notes.txt", "paddle.distributed.launch"])
+    _proc(tmp_path, 200, 1, ["/venv/bin/python3", "-u", "-X", "dev", "-m", "paddle.distributed.fleet.launch", "a.py"])
+    _proc(tmp_path, 201, 1, ["/venv/bin/python", "/venv/bin/paddle-doctor", "run", "--", "python", "a.py"])
+    _proc(tmp_path, 202, 1, ["/usr/local/bin/fleetrun", "--gpus", "0,1", "train.py"])
+    _proc(tmp_path, 203, 1, ["python", "-c", "import paddle.distributed.launch"])
+    launchers = {p["pid"] for p in probe_processes(tmp_path, self_pid=1)["paddle"] if p["role"] == "launcher"}
+    assert launchers == {200, 201, 202}
+
+
 def test_loader_config_folders_are_searched(tmp_path):
     from paddle_doctor.envcheck.probes.paddle_build import _ld_so_conf_dirs
 

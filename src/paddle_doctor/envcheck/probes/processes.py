@@ -9,11 +9,11 @@ environment, never values other than the rank.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any
 
-LAUNCHER_CMD = re.compile(r"paddle\.distributed\.(?:fleet\.)?launch|\bfleetrun\b|paddle-doctor\s+run\b")
+LAUNCH_MODULES = frozenset({"paddle.distributed.launch", "paddle.distributed.fleet.launch"})
+PYTHON_OPTIONS_WITH_VALUE = frozenset({"-W", "-X", "-Q"})
 WORKER_MARKERS = (b"PADDLE_TRAINER_ID=", b"PADDLE_CURRENT_ENDPOINT=")
 CMD_CHARS = 200  # shown; the report cuts to this after redacting (a cut first can split a password)
 CMD_READ = 1 << 16  # read: enough for any command line whose secrets redaction must see whole
@@ -30,9 +30,10 @@ def probe_processes(proc_root: Path = Path("/proc"), self_pid: int | None = None
     for pid, info in sorted(table.items()):
         if pid == self_pid:
             continue
-        cmd = _cmdline(proc_root, pid)
+        argv = _argv(proc_root, pid)
+        cmd = " ".join(argv)
         rank = _worker_rank(proc_root, pid)
-        is_launcher = bool(LAUNCHER_CMD.search(cmd))
+        is_launcher = launcher_argv(argv)
         if not is_launcher and rank is None:
             continue
         paddle.append({"pid": pid, "ppid": info["ppid"], "state": info["state"], "role":
@@ -113,11 +114,33 @@ def _stat(proc_root: Path, pid: int) -> dict[str, Any] | None:
 
 
 def _cmdline(proc_root: Path, pid: int) -> str:
+    return " ".join(_argv(proc_root, pid))
+
+
+def _argv(proc_root: Path, pid: int) -> list[str]:
     try:
         raw = (proc_root / str(pid) / "cmdline").read_bytes()
     except OSError:
-        return ""
-    return raw.rstrip(b"\0").replace(b"\0", b" ").decode(errors="replace")
+        return []
+    return raw.rstrip(b"\0").decode(errors="replace").split("\0") if raw.strip(b"\0") else []
+
+
+def launcher_argv(argv: list[str]) -> bool:
+    """Whether the program itself is a Paddle launcher: ``python -m paddle.distributed.launch``,
+    ``fleetrun`` or ``paddle-doctor run``. A shell, ``timeout`` or ``nohup`` that runs one is not
+    (its ``-c`` string or arguments name the launcher, but it is not one: the docs walk counted a
+    ``bash -c "paddle-doctor run ..."`` as a Paddle process of another run)."""
+    words = list(argv)
+    if words and Path(words[0]).name.startswith("python"):
+        words = words[1:]
+        while words and words[0].startswith("-") and words[0] not in ("-m", "-c", "-"):
+            words = words[2:] if words[0] in PYTHON_OPTIONS_WITH_VALUE else words[1:]
+        if words[:1] == ["-m"]:
+            return words[1:2] != [] and words[1] in LAUNCH_MODULES
+    if not words or words[0].startswith("-"):
+        return False
+    name = Path(words[0]).name
+    return name == "fleetrun" or (name == "paddle-doctor" and words[1:2] == ["run"])
 
 
 def _worker_rank(proc_root: Path, pid: int) -> int | None:

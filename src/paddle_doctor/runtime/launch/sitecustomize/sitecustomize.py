@@ -21,10 +21,11 @@ PROBE_ENV = "PADDLE_DOCTOR_PROBE"
 
 
 def _bootstrap():
-    """paddle_doctor's bootstrap: the job's own install, else the package of the tool that started us."""
+    """paddle_doctor's bootstrap, and whether it is borrowed: the job's own install (False), else
+    the package of the tool that started us (True)."""
     try:
         from paddle_doctor.runtime.launch import bootstrap
-        return bootstrap
+        return bootstrap, False
     except ImportError:
         package = os.environ.get(PACKAGE_DIR_ENV)
         if not package:
@@ -37,7 +38,7 @@ def _bootstrap():
     sys.modules["paddle_doctor"] = module
     spec.loader.exec_module(module)
     from paddle_doctor.runtime.launch import bootstrap
-    return bootstrap
+    return bootstrap, True
 
 
 def _install():
@@ -45,7 +46,7 @@ def _install():
         _probe()
         return
     try:
-        bootstrap = _bootstrap()
+        bootstrap, _ = _bootstrap()
     except Exception:  # this interpreter cannot have paddle_doctor (run checked it before launching)
         return
     try:
@@ -55,12 +56,13 @@ def _install():
 
 
 def _probe():
-    """One line on stdout for ``run``'s check: where the guards come from, or why they cannot."""
+    """One line on stdout for ``run``'s check: where the guards come from (``ok``: the job's own
+    paddle_doctor, ``borrowed``: the tool's), or why they cannot."""
     version = "%d.%d" % sys.version_info[:2]
     try:
-        bootstrap = _bootstrap()
+        bootstrap, borrowed = _bootstrap()
         where = os.path.dirname(os.path.dirname(os.path.dirname(bootstrap.__file__)))
-        sys.stdout.write(f"paddle-doctor-probe ok {version} {where}\n")
+        sys.stdout.write(f"paddle-doctor-probe {'borrowed' if borrowed else 'ok'} {version} {where}\n")
     except Exception as exc:
         sys.stdout.write(f"paddle-doctor-probe failed {version} {type(exc).__name__}: {exc}\n")
 
