@@ -8,6 +8,7 @@ watcher, a dead one) a rank beats its node's peers directly, as before. No paddl
 import os
 import socket
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -126,9 +127,11 @@ def test_a_digest_never_puts_older_news_over_newer():
 # -- real processes on loopback: datagrams per rank per tick, at two and four ranks -------------------
 
 
-def received_per_tick(world):
+@contextmanager
+def one_node(world):
     """``world`` meshes in this process (one node), with the real watcher of the lowest and real
-    sidecars: datagrams each rank's channel accepted per tick, once running for a second."""
+    sidecars, once every one hears the watcher's digests and the start's direct beats ("dr")
+    have expired."""
     key = seal.new_key()
     eps = [("127.0.0.1", p) for p in free_ports(world)]
     meshes = [heartbeat.Mesh(me(r, world), eps, lambda _: None, tick=TICK, key=key) for r in range(world)]
@@ -138,12 +141,8 @@ def received_per_tick(world):
         deadline = time.monotonic() + 10.0
         while time.monotonic() < deadline and not all(link.relayed(m, time.monotonic()) for m in meshes):
             time.sleep(0.05)
-        time.sleep(link.RELAY_QUIET_S + 0.2)  # the start's direct beats ("dr") have expired
-        before, t0 = [m.stats.accepted for m in meshes], time.monotonic()
-        time.sleep(2.0)
-        ticks = (time.monotonic() - t0) / TICK
-        assert all(m.peers[r].last_seen is not None for m in meshes for r in m.peers)
-        return max((m.stats.accepted - b) / ticks for m, b in zip(meshes, before))
+        time.sleep(link.RELAY_QUIET_S + 0.2)
+        yield meshes
     finally:
         for m in meshes:
             m.send_end({"ok": True})
@@ -155,9 +154,35 @@ def received_per_tick(world):
                 m.watcher.wait()
 
 
+def received_per_tick(world):
+    """Datagrams each rank's channel accepted per tick, over 2 s."""
+    with one_node(world) as meshes:
+        before, t0 = [m.stats.accepted for m in meshes], time.monotonic()
+        time.sleep(2.0)
+        ticks = (time.monotonic() - t0) / TICK
+        assert all(m.peers[r].last_seen is not None for m in meshes for r in m.peers)
+        return max((m.stats.accepted - b) / ticks for m, b in zip(meshes, before))
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="the sidecars read /proc")
 def test_datagrams_a_rank_receives_per_tick_do_not_grow_with_the_ranks_on_its_node():
     two, four = received_per_tick(2), received_per_tick(4)
     # Relayed: one digest a tick at any size (before the relay: 2 per peer, so 2 at W=2, 6 at W=4).
     assert four <= 1.5 * max(two, 1.0), (two, four)
     assert four <= 1.6, four
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="the sidecars read /proc")
+def test_with_its_watcher_killed_a_node_s_ranks_beat_each_other_directly_again():
+    with one_node(3) as meshes:
+        leader = meshes[0]
+        assert all(link.relayed(m, time.monotonic()) for m in meshes) and leader.watcher is not None
+        leader.watcher.kill()
+        leader.watcher.wait()
+        time.sleep(link.RELAY_QUIET_S + 1.0)
+        now = time.monotonic()
+        for m in meshes:
+            assert not link.relayed(m, now)
+            assert all(now - p.last_seen < 0.5 for p in m.peers.values()), [p.silence(now) for p in m.peers.values()]
+            assert m.side_direct  # and its sidecar beats to the peers again
+            assert all(now - p.side_seen < 0.5 for p in m.peers.values())

@@ -115,6 +115,10 @@ class Mesh:
     def start_time(self) -> int:
         return self._static["st"]
 
+    @property
+    def ending(self) -> bool:
+        return self._ended
+
     def start(self) -> Mesh:
         """Beat once from the caller (so a rank that freezes right after has said who it is: its
         pid lets same-host peers see it stopped or gone), start the sidecar that beats for this

@@ -78,8 +78,8 @@ def check_relay(mesh, now: float) -> None:
     """A rank that has local peers and heard no digest for a while (its watcher never started,
     died, or never reaches it) has its sidecar beat to the peers too, as before the relay: once,
     for the rest of the job (a sidecar beating both ways costs datagrams, never a verdict)."""
-    if mesh.side_direct or mesh.sidecar is None or relayed(mesh, now) or not mesh.local_peers():
-        return
+    if mesh.side_direct or mesh.sidecar is None or mesh.ending or relayed(mesh, now) or not mesh.local_peers():
+        return  # (an ending rank stops its sidecar from the main thread: never start one behind it)
     quiet = now - (mesh.digest_seen if mesh.digest_seen is not None else mesh.started)
     if quiet >= (RELAY_QUIET_S if mesh.digest_seen is not None else SIDECAR_DIRECT_S):
         mesh.side_direct = True
