@@ -14,9 +14,15 @@ collective is its last one):
   each batch; ``tcp segs/s`` is the namespaces' ``Tcp: OutSegs`` in the same window);
 - ``cross udp/rank/s``: the UDP share of that, from the hosts other than host 0 (they hold no TCP
   server, so all their TCP leaves on eth0: eth0 packets minus TCP segments), scaled to all hosts.
-One host (``1 x W``) has no watcher at all: every rank beats to every other (the within-host fan-out).
+Within a host, ranks beat to their node's watcher, which relays one digest per rank per tick (a
+one-host job has a watcher too, since issue 31; before, every rank beat to every other).
+
+``--freeze HxK:R`` instead: the same healthy job on H hosts of K ranks, then rank R's worker
+SIGSTOPped (``--signal KILL``: SIGKILLed) once every rank is evaluating (+1 s); seconds until rank
+0's log names rank R (its watchdog line), ``--reps`` times.
 
     .venv/bin/python bench/bench_hosts.py [--layouts 2x1,2x2,3x1,3x2,1x2,1x8] [--window 5] [--json OUT]
+    .venv/bin/python bench/bench_hosts.py --freeze 1x8:5 [--signal STOP|KILL] [--reps 3]
 
 Needs root (CAP_NET_ADMIN); everything it makes is removed at the end (processes by id, the
 namespaces by name), even on Ctrl-C.
@@ -26,6 +32,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import signal
 import sys
 import tempfile
 import time
@@ -36,6 +45,7 @@ sys.path[:0] = [str(REPO / "tests" / "integration"), str(REPO / "src")]
 
 from hostkit import netns  # noqa: E402
 from hostkit.jobs import start_job, wait_job  # noqa: E402
+from paddle_doctor.process import tree  # noqa: E402
 
 STEP_S = 0.3  # host_eval.py's forward pass
 
@@ -87,15 +97,85 @@ def measure(n_hosts: int, per_host: int, window: float, tmp: Path) -> dict:
             "udp_dropped_noport": delta["udp_noports"], "udp_in_errors": delta["udp_in_errors"]}
 
 
+class Freeze:
+    """An ``until`` for wait_job: once every rank is evaluating, wait 1 s, send rank ``victim``'s
+    worker ``sig`` (SIGSTOP, SIGKILL); then until rank 0's log names it (or ``limit`` s)."""
+
+    def __init__(self, hosts, world: int, victim: int, sig: int, limit: float = 30.0):
+        self.hosts, self.world, self.victim, self.sig, self.limit = hosts, world, victim, sig, limit
+        self.pid = self.at = self.named_after = None
+        self.line = ""
+
+    def __call__(self, job) -> bool:
+        if self.at is None:
+            if sum("PDOC_IN_EVAL" in t for t in job.logs().values()) < self.world:
+                return False
+            time.sleep(1.0)
+            self.pid = _worker_pid(self.hosts.proc_tag, self.victim)
+            os.kill(self.pid, self.sig)
+            self.at = time.monotonic()
+            return False
+        found = re.search(rf"^\[paddle-doctor\] watchdog on rank 0: .*\brank {self.victim}\b.*$",
+                          job.logs().get(0, ""), re.MULTILINE)
+        if found:
+            self.named_after, self.line = time.monotonic() - self.at, found.group(0)
+        return bool(found) or time.monotonic() - self.at > self.limit
+
+
+def _worker_pid(tag: str, rank: int) -> int:
+    """The worker of global rank ``rank`` among the job's tagged processes (its environment)."""
+    for pid in tree.tagged_pids(tag):
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if f"PADDLE_TRAINER_ID={rank}".encode() in environ and b"host_eval.py" in cmdline:
+            return pid
+    raise SystemExit(f"rank {rank}'s worker not found")
+
+
+def freeze(spec: str, reps: int, sig: int) -> list[dict]:
+    layout, _, victim = spec.partition(":")
+    n_hosts, per_host = (int(x) for x in layout.split("x"))
+    world, victim = n_hosts * per_host, int(victim)
+    rows = []
+    for rep in range(reps):
+        with tempfile.TemporaryDirectory(prefix="pdh-bench-") as tmp, netns.Hosts(n_hosts) as hosts:
+            samples = 4 * world * int(40 / STEP_S)
+            job = start_job(hosts, Path(tmp), "host_eval.py", ["none", "-", str(samples)], nproc=per_host)
+            fz = Freeze(hosts, world, victim, sig)
+            try:
+                wait_job(job, 240, until=fz)
+            finally:
+                if fz.pid is not None and sig == signal.SIGSTOP:
+                    os.kill(fz.pid, signal.SIGCONT)  # so that the hosts' teardown can end it
+        named = None if fz.named_after is None else round(fz.named_after, 2)
+        row = {"layout": layout, "victim": victim, "signal": signal.Signals(sig).name, "rep": rep, "named_s": named,
+               "line": fz.line[:200]}
+        print(f"| {layout} | {victim} | {row['signal']} | {rep} | {row['named_s']} | {row['line'][:120]} |", flush=True)
+        rows.append(row)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layouts", default="2x1,2x2,3x1,3x2,1x2,1x8")
     parser.add_argument("--window", type=float, default=5.0)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--freeze", default=None, help="HxK:R: time for rank 0 to name rank R SIGSTOPped")
+    parser.add_argument("--signal", choices=("STOP", "KILL"), default="STOP")
+    parser.add_argument("--reps", type=int, default=3)
     args = parser.parse_args(argv)
     why = netns.unavailable()
     if why:
         print(f"bench_hosts: skipped: {why}")
+        return 0
+    if args.freeze:
+        print("| layout | rank | signal | rep | named on rank 0 after (s) | its line |\n|---|---|---|---|---|---|")
+        rows = freeze(args.freeze, args.reps, getattr(signal, f"SIG{args.signal}"))
+        if args.json:
+            Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
         return 0
     rows = []
     print("| layout (hosts x ranks) | W | udp/rank/s | cross udp/rank/s | cross pkts/rank/s | cross B/rank/s | "

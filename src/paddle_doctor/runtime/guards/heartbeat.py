@@ -17,10 +17,11 @@ What a beat can tell:
   remote ones by the ICMP "port unreachable" that a send to their closed socket brings back;
 - a rank that is ending says so first ("end" message: clean exit, or the error and its record).
 
-Whose beats: a rank beats to the ranks of its own node only (a handful at any W). In a job of
-several nodes (``liveness/nodes.py``) it also beats to its node's watcher (``liveness/watcher.py``),
-which watches the other nodes SWIM-style and passes their verdicts, "end" messages and collective
-fingerprints on (``liveness/link.py``): the datagrams a rank sends and reads do not grow with W.
+Whose beats: a rank beats to its node's watcher (``liveness/nodes.py``, ``liveness/watcher.py``;
+a one-node job has one too), which relays the node's beats (one digest per rank per tick), watches
+the other nodes SWIM-style and passes their verdicts, "end" messages and collective fingerprints on
+(``liveness/link.py``): the datagrams a rank sends and reads per tick do not grow with W, nor with
+the ranks on its node. Without the watcher's digests it beats its node's peers directly.
 
 Every datagram is sealed with the job's key and opened before it is used (``liveness/seal.py``,
 ``schema.py``): what fails is dropped and counted, and this thread cannot die of it.
@@ -92,9 +93,11 @@ class Mesh:
         self.peers = {r: Peer(r, addr, node=self.layout.node_of[r], remote=self.layout.node_of[r] != self.node,
                               same_host=addr[0] == here) for r, addr in enumerate(peers) if r != me.rank}
         self.remote_news: set[int] = set()  # remote ranks the watcher said something of
-        multi = known and self.layout.nodes > 1
-        self.watcher_addr = self.layout.watcher_addrs[self.node] if multi else None
-        self.leads = multi and self.layout.leader(self.node) == me.rank  # it starts the node's watcher
+        home = self.layout.watcher_addrs[self.node] if known else None
+        self.watcher_addr = home if home and home[1] else None  # port 0: nobody could find it (unit tests)
+        self.leads = self.watcher_addr is not None and self.layout.leader(self.node) == me.rank  # it starts it
+        self.digest_seen: float | None = None  # monotonic: the watcher's last digest of the node's ranks
+        self.side_direct = False  # the sidecar beats to the node's peers too (the relay failed this rank)
         host = peers[me.rank][0] if known else "0.0.0.0"
         self._sock = _bind(host, peers[me.rank][1] if known and not self.leads else 0)
         self.host, self.port = self._sock.getsockname()[:2]
@@ -112,6 +115,10 @@ class Mesh:
     def start_time(self) -> int:
         return self._static["st"]
 
+    @property
+    def ending(self) -> bool:
+        return self._ended
+
     def start(self) -> Mesh:
         """Beat once from the caller (so a rank that freezes right after has said who it is: its
         pid lets same-host peers see it stopped or gone), start the sidecar that beats for this
@@ -119,7 +126,7 @@ class Mesh:
         self.started = time.monotonic()
         if self.leads:
             self.watcher = link.start_watcher(self, self.loss)
-        self._send_all(self.payload())
+        self._send_all(self.payload(), everyone=True)
         self.sidecar = sidecar.start(self)
         self._thread.start()
         return self
@@ -139,11 +146,14 @@ class Mesh:
         via_watcher = [p.rank for p in self.local_peers() if p.addr == self.watcher_addr]
         if via_watcher:
             msg["fw"] = via_watcher  # the watcher passes this beat on to them (and only then)
+        if self.watcher_addr is not None and not link.relayed(self, time.monotonic()):
+            msg["dr"] = True  # no digest reaches this rank: its node's peers beat to it directly
         return msg
 
     def send_now(self) -> None:
-        """Beat at once (the main thread, entering a checked collective)."""
-        self._send_all(self.payload())
+        """Beat at once, to every peer of the node (the main thread, entering a checked collective;
+        an ending rank): the relay would add up to a tick."""
+        self._send_all(self.payload(), everyone=True)
 
     def probe_remote(self) -> None:
         """This rank is ending anyway (SIGTERM, an exception): one datagram to the port of every
@@ -160,7 +170,7 @@ class Mesh:
         self._ended = True
         msg = self.payload("e", end)
         for _ in range(END_REPEAT):
-            self._send_all(msg)  # sealed each time: a repeat is not a replay
+            self._send_all(msg, everyone=True)  # sealed each time: a repeat is not a replay
         self._stop_sidecar()
         self.stats.flush(force=True)  # the drop counters, readable after the job  # this rank ends on purpose: no "gone" from its sidecar after its word
 
@@ -172,14 +182,15 @@ class Mesh:
         whose port refused this ending rank's probe)."""
         return [p for p in self.peers.values() if not p.remote or p.rank in self.remote_news or p.refused]
 
-    def _send_all(self, msg: dict) -> None:
+    def _send_all(self, msg: dict, everyone: bool = False) -> None:
+        """To the node's watcher, and to the local peers ``link.direct_peers`` names."""
         data = self.sealer.seal(msg)
         if self.watcher_addr is not None and not (self.loss and random.random() < self.loss):
             try:
                 self._sock.sendto(data, self.watcher_addr)
             except OSError:
                 pass
-        self._send_to([p for p in self.local_peers() if p.addr != self.watcher_addr], data)
+        self._send_to(link.direct_peers(self, time.monotonic(), everyone), data)
 
     def _send_to(self, peers: list[Peer], data: bytes) -> None:
         """(A local peer at its watcher's address is the node's lowest rank before its first beat:
@@ -224,6 +235,7 @@ class Mesh:
             self._next_probe = now + PROBE_S
             self._drain()
             self._probe_local()
+            link.check_relay(self, now)
             self.on_tick(self)
             self.stats.note_drops()
         wait = max(0.0, min(self._next_beat, self._next_probe) - time.monotonic())
@@ -265,6 +277,8 @@ class Mesh:
             return
         peer.first_seen = peer.first_seen or now
         peer.last_seen, peer.refused = now, 0
+        if msg.get("dr"):
+            peer.direct_until = now + link.RELAY_QUIET_S  # it hears no digest: beat to it directly
         if msg.get("k") != "e":  # an end message is sent while unwinding: keep what it was doing
             peer.info = msg
         addr = (src[0], int(msg.get("p") or src[1]))

@@ -156,7 +156,7 @@ def peer_finding(wait: float = 0.0) -> Finding | None:
     m = _mesh
     if m is None:
         return None
-    if any(p.last_seen is None for p in m.local_peers()) or m.watcher_addr is not None:
+    if any(p.last_seen is None for p in m.local_peers()) or m.layout.nodes > 1:
         wait = max(wait, UNHEARD_WAIT_S)
     deadline = time.monotonic() + wait
     while True:

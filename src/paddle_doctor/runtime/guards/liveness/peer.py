@@ -34,6 +34,7 @@ class Peer:
     scanned: tuple[float, bool] | None = None  # (monotonic, found): the last /proc search for its process
     node_down: dict | None = None  # its node was declared dead, with the evidence
     remote_how: str | None = None  # a remote verdict's evidence
+    direct_until: float = 0.0  # monotonic: beat to it directly until then (it hears no relay)
 
     def silence(self, now: float) -> float | None:
         return None if self.last_seen is None else now - self.last_seen

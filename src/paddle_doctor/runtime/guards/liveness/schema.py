@@ -73,9 +73,15 @@ END = fields({"ok": opt(lambda v: isinstance(v, bool)), "err": opt(text), "findi
               "hist": opt(dict_of(is_int)), "last": opt(FP), "code": opt(is_int)})
 BEAT = fields({"v": is_int, "r": RANK, "p": PORT, "pid": NONNEG, "st": NONNEG, "hk": text, "k": text, "t": num,
                "ph": opt(text), "sp": opt(plain), "c": opt(FP), "l": opt(FP), "mb": list_of(RANK),
-               "fw": list_of(RANK), "end": END}, ("r", "k"))
+               "fw": list_of(RANK), "dr": opt(lambda v: isinstance(v, bool)), "end": END}, ("r", "k"))
 SIDE = fields({"v": is_int, "r": RANK, "pid": NONNEG, "st": NONNEG, "hk": text, "ps": text, "cpu": opt(is_int),
                "n": is_int}, ("r", "pid", "ps"))
+AGE = lambda v: num(v) and 0 <= v < 1e6  # noqa: E731
+# One local rank as its node's watcher last heard it (``{"k": "L"}``: the relay of a node's beats).
+RELAYED = fields({"r": RANK, "a": AGE, "b": fields({"p": PORT, "pid": NONNEG, "st": NONNEG, "hk": text, "ph": opt(text),
+                                                 "sp": opt(plain), "c": opt(FP), "l": opt(FP)}),
+                  "sa": AGE, "s": fields({"pid": NONNEG, "st": NONNEG, "hk": text, "ps": text, "cpu": opt(is_int)},
+                                         ("ps",))}, ("r",))
 DOING = fields({"ph": opt(text), "sp": opt(plain), "c": opt(FP), "l": opt(FP)})
 # What the SWIM detectors gossip (swim.py reads these keys without a check of its own).
 NEWS = {
@@ -94,6 +100,7 @@ FROM_WATCHER = {
     "v": fields({"k": lambda v: v == "v", "v": lambda b: news(b)}, ("v",)),
     "F": fields({"k": lambda v: v == "F", "g": is_int, "s": is_int, "sets": list_of(lambda x: _fp_set(x))},
                 ("g", "s", "sets")),
+    "L": fields({"k": lambda v: v == "L", "rs": list_of(RELAYED)}, ("rs",)),
 }
 
 

@@ -110,14 +110,14 @@ def start(mesh) -> subprocess.Popen | None:
     """The sidecar that beats for ``mesh``'s rank from outside it (``PADDLE_DOCTOR_SIDECAR=0``:
     none, and a rank whose beat thread is starved looks frozen again)."""
     from paddle_doctor.contract import SIDECAR_ENV  # in the rank's process only: the file run alone imports none
+    from paddle_doctor.runtime.guards.liveness import link
 
     if os.environ.get(SIDECAR_ENV) == "0" or not os.path.exists(f"/proc/{os.getpid()}/stat"):
         return None
     static = mesh._static  # noqa: SLF001 (what the rank says of itself in every beat)
     cfg = {"r": mesh.me.rank, "rid": mesh.run_id, "pid": os.getpid(), "st": static["st"], "hk": static["hk"],
            "tick": mesh.tick, "loss": mesh.loss,
-           "to": [list(p.addr) for p in mesh.local_peers() if p.addr != mesh.watcher_addr]
-           + ([list(mesh.watcher_addr)] if mesh.watcher_addr else [])}
+           "to": link.sidecar_targets(mesh)}
     return spawn(os.path.abspath(__file__), cfg, mesh.key)
 
 

@@ -17,6 +17,14 @@ fingerprints, each with its ranks) is gossiped; once the digests of every node w
 in, the local members get them all in one datagram, so that check mode compares across nodes
 with two datagrams per rank per collective.
 
+The relay (every node with two ranks or more, a one-node job included): a rank beats to its
+node's watcher only, and its sidecar too; every rank tick the watcher sends each local rank one
+datagram (``{"k": "L"}``) with what it last heard of the node's other ranks (their beat: pid, port,
+phase, step, collective fingerprints; their sidecar's word; how old each is). So a rank sends one
+beat and reads one digest per tick whatever the number of ranks on its node, instead of one per
+peer. A rank that hears no digest for a second beats its node's peers directly again
+(``link.py``): a dead or starved watcher costs datagrams, never a verdict.
+
 ``NodeWatcher`` takes its transport, clock and /proc reader as arguments (the simulator and the
 unit tests drive it in-process); ``main`` runs it on UDP: ``python -I -S watcher.py`` with its
 configuration and the job's key as JSON on stdin. Every datagram is sealed and opened as the
@@ -52,20 +60,26 @@ DRAIN_MAX = 512
 FORWARD_REPEAT = 3
 FP_KEYS_KEPT = 64
 LINGER_S = 3.0  # after its last local rank is gone: time for the verdicts and ends to spread
+LINGER_ALONE_S = 0.3  # the same, for the only node of a job: nobody else to tell
+RELAY_CHUNK = 32  # ranks per relay datagram (a node of more ranks gets several: still O(1) per tick)
 UNHEARD_S = 30.0  # a local rank never heard from this long after the others ended: it never comes
 IDLE_EXIT_S = 120.0  # no local rank ever heard: nothing to watch
 
 
 class NodeWatcher:
     def __init__(self, node: int, node_of: list[int], send_watcher, send_rank, clock, read_state,
-                 cfg: Config | None = None, seed: int | None = None, on_verdict=None):
+                 cfg: Config | None = None, seed: int | None = None, on_verdict=None,
+                 relay_s: float | None = None):
+        """``relay_s``: how often each local rank gets the digest of the others (None: never)."""
         self.node = node
+        self.relay_s = relay_s
+        self._next_relay = 0.0
         self.node_of = node_of
         self.local = [r for r, n in enumerate(node_of) if n == node]
         self.send_rank = send_rank
         self.read_state = read_state  # (pid, start) -> state letter or "gone"
         self.clock = clock
-        self.ranks: dict[int, dict] = {}  # local rank -> {"pid", "st", "info", "ended"}
+        self.ranks: dict[int, dict] = {}  # local rank -> {"pid", "st", "info", "ended", "beat", "side", ...}
         self.fps: dict[tuple, dict] = {}  # (g, s) -> {rank: fingerprint} of local ranks
         self.digests: dict[tuple, dict] = {}  # (g, s) -> {node: digest}
         self.members: dict[tuple, list | None] = {}
@@ -86,8 +100,11 @@ class NodeWatcher:
             seen["pid"], seen["st"] = msg["pid"], msg.get("st")
         if msg.get("k") == "b":
             seen["info"] = {k: msg.get(k) for k in ("ph", "sp", "c", "l") if msg.get(k) is not None}
+            seen["beat"], seen["beat_at"] = _kept(msg, RELAYED_BEAT), self.clock()
             if msg.get("c"):
                 self._note_fp(rank, msg["c"], msg.get("mb"))
+        elif msg.get("k") == "s" and msg.get("ps"):  # its sidecar's word (not the starter's pid note)
+            seen["side"], seen["side_at"] = _kept(msg, RELAYED_SIDE), self.clock()
         elif msg.get("k") == "e" and not seen["ended"]:
             seen["ended"] = True
             self.detector.publish({"k": "e", "r": rank, "gen": seen.get("st") or 0, "end": msg.get("end") or {}})
@@ -106,6 +123,33 @@ class NodeWatcher:
         if states:
             self.detector.observe_local(states)
         self.detector.tick()
+        self._relay()
+
+    def _relay(self) -> None:
+        """Every ``relay_s``: each live local rank gets what the watcher last heard of the node's
+        other ranks, in one datagram (``RELAY_CHUNK`` ranks each)."""
+        now = self.clock()
+        if self.relay_s is None or now < self._next_relay:
+            return
+        self._next_relay = now + self.relay_s
+        entries = {rank: self._entry(rank, seen, now) for rank, seen in self.ranks.items()
+                   if seen.get("beat") or seen.get("side")}
+        for rank, seen in self.ranks.items():
+            gone = self.detector.local.get(rank) is not None and self.detector.local[rank].named
+            others = [e for r, e in sorted(entries.items()) if r != rank]
+            if seen["ended"] or gone or not others:
+                continue
+            for at in range(0, len(others), RELAY_CHUNK):
+                self.send_rank(rank, {"k": "L", "rs": others[at:at + RELAY_CHUNK]})
+
+    @staticmethod
+    def _entry(rank: int, seen: dict, now: float) -> dict:
+        entry = {"r": rank}
+        if seen.get("beat"):
+            entry["b"], entry["a"] = seen["beat"], round(max(now - seen["beat_at"], 0.0), 3)
+        if seen.get("side"):
+            entry["s"], entry["sa"] = seen["side"], round(max(now - seen["side_at"], 0.0), 3)
+        return entry
 
     def finished(self) -> bool:
         """Every local rank it heard of has ended or is gone."""
@@ -172,9 +216,18 @@ class NodeWatcher:
             live = {n for n in nodes if n == self.node or self.detector.views[n].state != DEAD}
             if live <= set(by_node):
                 sets = [s for d in by_node.values() for s in d["sets"]]
-                self._to_locals({"k": "F", "g": key[0], "s": key[1], "sets": sets}, 2,
-                                only=set(members))
+                if nodes - {self.node}:  # the local ranks' own fingerprints reach them in the relay
+                    self._to_locals({"k": "F", "g": key[0], "s": key[1], "sets": sets}, 2,
+                                    only=set(members))
                 del self.digests[key]
+
+
+RELAYED_BEAT = ("p", "pid", "st", "hk", "ph", "sp", "c", "l")  # what a peer reads of a beat (schema.RELAYED)
+RELAYED_SIDE = ("pid", "st", "hk", "ps", "cpu")
+
+
+def _kept(msg: dict, keys: tuple) -> dict:
+    return {k: msg[k] for k in keys if msg.get(k) is not None}
 
 
 def _distinct(fps: dict[int, dict]) -> list:
@@ -278,7 +331,8 @@ def main(cfg: dict) -> None:
 def _watch(cfg: dict, udp: Udp) -> None:
     det = cfg.get("swim") or {}
     watcher = NodeWatcher(cfg["node"], cfg["node_of"], udp.send_watcher, udp.send_rank, time.monotonic,
-                          read_state, Config(**det))
+                          read_state, Config(**det), relay_s=cfg.get("relay"))
+    alone = len(set(cfg["node_of"])) == 1  # the only node of its job: no news to spread
     for rank, (pid, start) in (cfg.get("pids") or {}).items():
         watcher.from_rank({"k": "s", "r": int(rank), "pid": pid, "st": start})
     started = time.monotonic()
@@ -301,7 +355,8 @@ def _watch(cfg: dict, udp: Udp) -> None:
             continue
         if watcher.finished():  # linger while the news spreads; longer if a local rank never beat
             finished_at = finished_at or now
-            if now - finished_at >= (LINGER_S if watcher.heard_all() else UNHEARD_S):
+            linger = LINGER_ALONE_S if alone else LINGER_S if watcher.heard_all() else UNHEARD_S
+            if now - finished_at >= linger:
                 return
         else:
             finished_at = None
