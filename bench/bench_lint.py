@@ -67,6 +67,8 @@ def main() -> int:
     parser.add_argument("--venv", type=Path, default=SCRATCH / "venv", help="scratch venv with flake8 and ruff")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--ruff", action="store_true", help="cold and warm against ruff only (issue 32)")
+    parser.add_argument("--doctor-arg", action="append", default=[], metavar="ARG",
+                        help="an extra argument for paddle-doctor lint (repeatable), e.g. --doctor-arg=--ignore=PDL900")
     args = parser.parse_args()
     if args.ruff:
         return against_ruff(args)
@@ -117,9 +119,9 @@ def against_ruff(args) -> int:
     ruff = str(args.venv / "bin" / "ruff")
     scratch = Path(tempfile.mkdtemp(prefix="bench-lint-"))
     tools = {
-        "cold": {"paddle-doctor": [doctor, "lint", "--no-cache", "--format", "json", *trees],
+        "cold": {"paddle-doctor": [doctor, "lint", "--no-cache", "--format", "json", *args.doctor_arg, *trees],
                  "ruff": [ruff, "check", "--no-cache", "--select", "F", *trees]},
-        "warm": {"paddle-doctor": [doctor, "lint", "--format", "json", *trees],
+        "warm": {"paddle-doctor": [doctor, "lint", "--format", "json", *args.doctor_arg, *trees],
                  "ruff": [ruff, "check", "--cache-dir", str(scratch / "ruff"), "--select", "F", *trees]},
     }
     for pair in tools.values():  # warm the page cache and prime both caches
@@ -137,7 +139,7 @@ def against_ruff(args) -> int:
     report = {"date": dt.date.today().isoformat(), "machine": machine(), "cpus": os.cpu_count(),
               "load": os.getloadavg()[0], "trees": trees, "files": n_files, "megabytes": round(n_bytes / 1e6, 1),
               "ruff": subprocess.run([ruff, "--version"], capture_output=True, text=True).stdout.strip(),
-              "reps": args.reps,
+              "reps": args.reps, "doctor_args": args.doctor_arg,
               "seconds": {m: {k: [round(v, 2) for v in vs] for k, vs in t.items()} for m, t in times.items()},
               "ratio_vs_ruff": ratios, "goals": RUFF_GOALS}
     print(json.dumps(report, indent=2))

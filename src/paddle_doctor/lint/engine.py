@@ -1,8 +1,8 @@
 """The lint run: read each file once, prefilter, parse once, run the selected rule families.
 
 A file that no selected rule could report on (the families' ``may_report``) is only checked for
-syntax errors, without building its tree (``symtable``: CPython's parser without its Python
-objects). Its whole-program facts (:mod:`.index`) are computed only if a pending finding names a
+syntax errors (PDL900), without building its tree (``symtable``: CPython's parser without its
+Python objects), and not at all when PDL900 is ignored. Its whole-program facts (:mod:`.index`) are computed only if a pending finding names a
 word of its text: only such a file can hold the fact that decides it (the second pass below).
 
 Never raises for bad input: a file that cannot be read, decoded or parsed, that is too large or
@@ -52,7 +52,7 @@ class FileResult:
 @dataclass
 class LintResult:
     findings: list[Finding]
-    skipped: list[str]  # "path: reason" (each one is also a PDL900 finding)
+    skipped: list[str]  # "path: reason" (each one is also a PDL900 finding; none when PDL900 is ignored)
     errors: list[str]  # "path: internal error ..."
     files: int  # files read
     parsed: int  # files that passed the prefilter and were parsed
@@ -213,10 +213,10 @@ def _lint_data(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsaf
     text, why = decode(data)
     if text is None:
         return _not_checked(FileResult(path), why, enabled)
-    if any(may_report(text) for codes, may_report in REPORTABLE if enabled.intersection(codes)) or \
-            not _parses(text, path):  # ast.parse then says why, exactly as before
+    if any(may_report(text) for codes, may_report in REPORTABLE if enabled.intersection(codes)) or (
+            UNCHECKED in enabled and not _parses(text, path)):  # ast.parse then says why, exactly as before
         return _lint_decoded(FileResult(path), text, enabled, fix, unsafe_fixes)
-    return FileResult(path, deferred=True)
+    return FileResult(path, deferred=True)  # with PDL900 ignored, not even syntax-checked
 
 
 def _parses(text: str, path: str) -> bool:
@@ -271,7 +271,7 @@ def _syntax_only(path: str, data: bytes, enabled: frozenset[str], deferred: bool
     text, why = decode(data)
     if text is None:
         return _not_checked(result, why, enabled)
-    if deferred and _parses(text, path):
+    if deferred and (UNCHECKED not in enabled or _parses(text, path)):
         result.deferred = b"update" in data  # the only fact it can give: a metric class
         return result
     try:

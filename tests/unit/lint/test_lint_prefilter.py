@@ -102,3 +102,12 @@ def test_an_excluded_family_does_not_parse_the_file(tmp_path):
     root = _write(tmp_path, {"load.py": loads})
     assert lint_paths([root], LintConfig().with_cli(("PDL1",), ()), jobs=1).parsed == 0
     assert lint_paths([root], LintConfig().with_cli(("PDL301",), ()), jobs=1).parsed == 1
+
+
+def test_with_pdl900_ignored_such_a_file_is_not_even_syntax_checked(tmp_path, monkeypatch):
+    root = _write(tmp_path, {"bad.py": QUIET + "def broken(:\n", "plain.py": "def broken(:\n"})
+    checked, parses = [], engine._parses
+    monkeypatch.setattr(engine, "_parses", lambda text, path: checked.append(path) or parses(text, path))
+    ignored = lint_paths([root], LintConfig().with_cli(None, ("PDL900",)), jobs=1)
+    assert ignored.findings == [] and ignored.skipped == [] and checked == []
+    assert [f.code for f in lint_paths([root], jobs=1).findings] == ["PDL900", "PDL900"] and len(checked) == 2
