@@ -14,7 +14,9 @@ Goal: paddle-doctor <= 0.25x flake8's time (median of the per-round ratios); ruf
 cold is ``paddle-doctor lint --no-cache`` vs ``ruff check --no-cache --select F``; warm is both with
 their caches (primed once before the rounds; paddle-doctor's in a scratch copy's
 ``.paddle_doctor_cache``, ruff's in a scratch ``--cache-dir``). Goals: cold <= 5x, warm <= 1.5x
-(median of the per-round ratios). ``--venv`` is any folder whose ``bin/`` holds ``ruff``.
+(median of the per-round ratios). ``--venv`` is any folder whose ``bin/`` holds ``ruff``. The report
+also gives the CPU-time ratio (user + sys of each command): on a machine shared by other jobs the
+wall-time ratio of one round swings by 5x, the CPU-time ratio much less.
 
     PYTHONPATH=src .venv/bin/python bench/bench_lint.py --ruff --venv .venv --reps 5 /work/wt/suites/heads/PaddleSeg
 
@@ -53,6 +55,17 @@ def timed(cmd: list[str]) -> float:
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{cmd[0]} exited {proc.returncode}: {proc.stderr.decode()[-300:]}")
     return wall
+
+
+def timed_cpu(cmd: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the command and its children): on a shared machine the CPU time
+    hardly depends on the load, the wall time does."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = timed(cmd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def count_py(trees: list[Path]) -> tuple[int, int]:
@@ -128,11 +141,14 @@ def against_ruff(args) -> int:
         for cmd in pair.values():
             timed(cmd)
     times = {mode: {name: [] for name in pair} for mode, pair in tools.items()}
+    cpu = {mode: {name: [] for name in pair} for mode, pair in tools.items()}
     for rep in range(args.reps):
         for mode, pair in tools.items():
             order = list(pair) if rep % 2 == 0 else list(reversed(pair))
             for name in order:
-                times[mode][name].append(timed(pair[name]))
+                wall, used = timed_cpu(pair[name])
+                times[mode][name].append(wall)
+                cpu[mode][name].append(used)
     n_files, n_bytes = count_py(args.trees)
     ratios = {mode: round(statistics.median(p / r for p, r in zip(t["paddle-doctor"], t["ruff"])), 2)
               for mode, t in times.items()}
@@ -141,7 +157,12 @@ def against_ruff(args) -> int:
               "ruff": subprocess.run([ruff, "--version"], capture_output=True, text=True).stdout.strip(),
               "reps": args.reps, "doctor_args": args.doctor_arg,
               "seconds": {m: {k: [round(v, 2) for v in vs] for k, vs in t.items()} for m, t in times.items()},
-              "ratio_vs_ruff": ratios, "goals": RUFF_GOALS}
+              "cpu_seconds": {m: {k: [round(v, 2) for v in vs] for k, vs in t.items()} for m, t in cpu.items()},
+              "ratio_vs_ruff": ratios, "goals": RUFF_GOALS,
+              # the same ratio in CPU time (user + sys, children included): the load hardly moves it
+              "cpu_ratio_vs_ruff": {mode: round(statistics.median(p / r for p, r in zip(t["paddle-doctor"], t["ruff"])), 2)
+                                    for mode, t in cpu.items()},
+              "load_after": os.getloadavg()[0]}
     print(json.dumps(report, indent=2))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
