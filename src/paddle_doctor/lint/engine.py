@@ -78,14 +78,16 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
         cache = cache if secret is not None else None
     args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache, secret) for path in files]
     # the cache is read here first: a warm run never starts worker processes for files it has
-    cached = [_cached(path, enabled, config.max_file_size, cache, secret) for path in files] if cache else \
+    kept: dict[str, bytes] = {}  # the bytes of deferred files read here, for the second pass
+    _kept_bytes[0] = 0
+    cached = [_cached(path, enabled, config.max_file_size, cache, secret, kept) for path in files] if cache else \
         [None] * len(files)
     todo = [a for a, hit in zip(args, cached) if hit is None]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
     with Runner(workers, len(todo)) as run:
         fresh = iter(run(_worker, todo))
         results = [hit if hit is not None else next(fresh) for hit in cached]
-        _summarize_deferred(results, run, enabled, config.max_file_size, cache, secret)
+        _summarize_deferred(results, run, enabled, config.max_file_size, cache, secret, kept)
     package = Summary()
     for r in results:
         package.merge(r.summary)
@@ -116,7 +118,7 @@ def _worker(args) -> FileResult:
 
 
 def _summarize_deferred(results: list[FileResult], run, enabled: frozenset[str], max_size: int,
-                        cache: str | None, secret: bytes | None) -> None:
+                        cache: str | None, secret: bytes | None, kept: dict[str, bytes]) -> None:
     """The second pass: a pending finding is decided by facts about a function or class name
     (:func:`.index.resolve`), and only a file whose text holds that name can contribute one; each
     syntax-checked file that does is linted in full now, as if it had been parsed in the first pass."""
@@ -124,14 +126,14 @@ def _summarize_deferred(results: list[FileResult], run, enabled: frozenset[str],
     if not names:
         return
     todo = [(i, (r.path, enabled, max_size, cache, secret)) for i, r in enumerate(results)
-            if r.deferred and _mentions(r.path, max_size, names)]
+            if r.deferred and _mentions(r.path, max_size, names, kept.get(r.path))]
     for (i, _), full in zip(todo, run(_full_worker, [a for _, a in todo])):
         results[i] = full
 
 
-def _mentions(path: str, max_size: int, names: set[bytes]) -> bool:
+def _mentions(path: str, max_size: int, names: set[bytes], data: bytes | None) -> bool:
     try:
-        data = read_regular(path, max_size)
+        data = read_regular(path, max_size) if data is None else data
     except NotChecked:
         return True  # changed since the first pass: the second one reports what it finds
     return any(name in data for name in names)
@@ -194,14 +196,23 @@ def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = Fal
     return result
 
 
-def _cached(path: str, enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes) -> FileResult | None:
+_KEPT_BYTES = 64 * 1024 * 1024  # deferred files' bytes a warm run keeps for the second pass (not read twice)
+_kept_bytes = [0]
+
+
+def _cached(path: str, enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes,
+            kept: dict[str, bytes]) -> FileResult | None:
     """The authenticated cached result for the file as it is now, or None (lint it)."""
     try:
         data = read_regular(path, max_size)
     except NotChecked:
         return None  # reported by lint_file
     record = cache_load(cache_dir, cache_key(path, data, enabled), secret)
-    return _from_record(record, path) if record is not None else None
+    result = _from_record(record, path) if record is not None else None
+    if result is not None and result.deferred and _kept_bytes[0] + len(data) <= _KEPT_BYTES:
+        kept[path] = data
+        _kept_bytes[0] += len(data)
+    return result
 
 
 def _lint_data(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
