@@ -111,3 +111,21 @@ def test_with_pdl900_ignored_such_a_file_is_not_even_syntax_checked(tmp_path, mo
     ignored = lint_paths([root], LintConfig().with_cli(None, ("PDL900",)), jobs=1)
     assert ignored.findings == [] and ignored.skipped == [] and checked == []
     assert [f.code for f in lint_paths([root], jobs=1).findings] == ["PDL900", "PDL900"] and len(checked) == 2
+
+
+def test_a_warm_run_decides_pending_findings_as_the_cold_one(tmp_path):
+    """The second pass's results are cached under their own key: a warm run, which reads every record
+    and parses nothing, keeps the PDL303 that only the helper file's summary decides."""
+    helper = "import paddle\n\n\ndef save_weights(obj, path):\n    paddle.save(obj, path)\n"
+    train = ("import paddle\nfrom utils import save_weights\n\n\ndef train(model, out):\n"
+             "    paddle.distributed.init_parallel_env()\n    model = paddle.DataParallel(model)\n"
+             "    save_weights(model.state_dict(), out + '/best.pdparams')\n")
+    (tmp_path / "src").mkdir()
+    root = _write(tmp_path / "src", {"utils.py": helper, "train.py": train, "quiet.py": QUIET})
+    cache = str(tmp_path / "cache")
+    cold = lint_paths([root], jobs=1, cache_dir=cache)
+    warm = lint_paths([root], jobs=1, cache_dir=cache)
+    assert _found(warm) == _found(cold) and [f.code for f in warm.findings] == ["PDL303"]
+    guarded = helper.replace("    paddle.save", "    if paddle.distributed.get_rank() == 0:\n        paddle.save")
+    (tmp_path / "src" / "utils.py").write_text(guarded, encoding="utf-8")
+    assert lint_paths([root], jobs=1, cache_dir=cache).findings == []  # the helper changed: decided afresh
