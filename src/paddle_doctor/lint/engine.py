@@ -2,8 +2,9 @@
 
 A file that no selected rule could report on (the families' ``may_report``) is only checked for
 syntax errors (PDL900), without building its tree (``symtable``: CPython's parser without its
-Python objects), and not at all when PDL900 is ignored. Its whole-program facts (:mod:`.index`) are computed only if a pending finding names a
-word of its text: only such a file can hold the fact that decides it (the second pass below).
+Python objects), and not at all when PDL900 is ignored. Its whole-program facts (:mod:`.index`)
+are computed only if a pending finding names a word of its text: only such a file can hold the
+fact that decides it (the second pass below).
 
 Never raises for bad input: a file that cannot be read, decoded or parsed, that is too large or
 is not a regular file, is reported as a PDL900 finding (with the reason; the run exits 1, never
