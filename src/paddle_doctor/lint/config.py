@@ -21,6 +21,7 @@ TOML cannot read (too deep, not UTF-8) is a :class:`ConfigError`: one line, exit
 from __future__ import annotations
 
 import fnmatch
+import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -65,6 +66,18 @@ class LintConfig:
         merged = replace(self, select=tuple(select) if select else self.select, ignore=(*self.ignore, *ignore),
                          extend_select=(*self.extend_select, *extend_select))
         return replace(merged, _enabled=resolve((*merged.select, *merged.extend_select), merged.ignore))
+
+    def without_ignored(self, findings: list) -> list:
+        """The findings less those ``per-file-ignores`` drops (patterns on the path relative to the root)."""
+        if not self.per_file_ignores:
+            return findings
+        root = os.path.abspath(self.root or ".")
+        kept = []
+        for f in findings:
+            relative = os.path.relpath(os.path.abspath(f.location.path or ""), root).replace(os.sep, "/")
+            if not any(f.code.startswith(code.upper()) for code in self.ignored_in(relative)):
+                kept.append(f)
+        return kept
 
     def ignored_in(self, relative: str) -> tuple[str, ...]:
         """The codes or prefixes ``per-file-ignores`` drops in the file at ``relative`` (to the root)."""

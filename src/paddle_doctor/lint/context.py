@@ -122,9 +122,13 @@ def scope_of(node: ast.AST) -> ast.AST:
 def walk_scope(nodes, stop=(ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
     """Every node under ``nodes`` (a node or a list) without entering nested functions or classes."""
     stack = list(nodes) if isinstance(nodes, list) else [nodes]
-    while stack:
+    AST = ast.AST
+    while stack:  # ast.iter_child_nodes, inlined (a generator per node was a fifth of a run)
         node = stack.pop()
         yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, stop):
-                stack.append(child)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                stack.extend(item for item in value if isinstance(item, AST) and not isinstance(item, stop))
+            elif isinstance(value, AST) and not isinstance(value, stop):
+                stack.append(value)

@@ -1,5 +1,11 @@
 """The lint run: read each file once, prefilter, parse once, run the selected rule families.
 
+A file that no selected rule could report on (the families' ``may_report``) is only checked for
+syntax errors (PDL900), without building its tree (``symtable``: CPython's parser without its
+Python objects), and not at all when PDL900 is ignored. Its whole-program facts (:mod:`.index`)
+are computed only if a pending finding names a word of its text: only such a file can hold the
+fact that decides it (the second pass below).
+
 Never raises for bad input: a file that cannot be read, decoded or parsed, that is too large or
 is not a regular file, is reported as a PDL900 finding (with the reason; the run exits 1, never
 "All checks passed!"); a bug in a rule becomes an *error* entry (the CLI exits 2) instead of a
@@ -10,9 +16,9 @@ linted in worker processes.
 from __future__ import annotations
 
 import ast
-import io
+import gc
 import os
-import tokenize
+import symtable
 from dataclasses import dataclass, field
 
 from ..findings import Finding, Location
@@ -20,12 +26,12 @@ from . import noqa
 from .codes import UNCHECKED
 from .config import LintConfig
 from .context import FileContext
-from .files import NotChecked, cache_key, cache_load, cache_secret, cache_store, discover, read_regular
+from .files import (NotChecked, Runner, cache_key, cache_load, cache_secret, cache_store, collected, decode, discover,
+                    read_regular)
 from .fixes import applicable, apply_edits
 from .index import Summary, plain_metric_classes, resolve, summarize
-from .rules import BY_CODE, FAMILIES
+from .rules import BY_CODE, FAMILIES, REPORTABLE
 
-PARALLEL_MIN_FILES = 48  # below this, starting worker processes costs more than it saves
 _MARKERS = (b"paddle", b"Paddle")
 
 
@@ -41,12 +47,13 @@ class FileResult:
     parsed: bool = False
     fixed_codes: list[str] = field(default_factory=list)  # the findings a fix removed (--show-fixes)
     diff: tuple[str, str] | None = None  # (before, after) when fixing in DIFF mode
+    deferred: bool = False  # syntax-checked only: its summary is computed if a pending finding needs it
 
 
 @dataclass
 class LintResult:
     findings: list[Finding]
-    skipped: list[str]  # "path: reason" (each one is also a PDL900 finding)
+    skipped: list[str]  # "path: reason" (each one is also a PDL900 finding; none when PDL900 is ignored)
     errors: list[str]  # "path: internal error ..."
     files: int  # files read
     parsed: int  # files that passed the prefilter and were parsed
@@ -72,22 +79,18 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
         cache = cache if secret is not None else None
     args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache, secret) for path in files]
     # the cache is read here first: a warm run never starts worker processes for files it has
-    cached = [_cached(path, enabled, config.max_file_size, cache, secret) for path in files] if cache else \
-        [None] * len(files)
+    kept: dict[str, bytes] = {}  # the bytes of deferred files read here, for the second pass
+    cached = _read_cache(files, enabled, config.max_file_size, cache, secret, kept) if cache else [None] * len(files)
     todo = [a for a, hit in zip(args, cached) if hit is None]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
-    if workers > 1 and len(todo) >= PARALLEL_MIN_FILES:
-        from concurrent.futures import ProcessPoolExecutor  # ~20 ms to import: only for 48 files or more
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            fresh = iter(list(pool.map(_worker, todo, chunksize=16)))  # FileResults pickle (Facts does)
-    else:
-        fresh = iter([lint_file(*a) for a in todo])
-    results = [hit if hit is not None else next(fresh) for hit in cached]
+    with Runner(workers, len(todo)) as run:
+        fresh = iter(run(_worker, todo))
+        results = [hit if hit is not None else next(fresh) for hit in cached]
+        _summarize_deferred(results, run, enabled, config.max_file_size, cache, secret, kept)
     package = Summary()
     for r in results:
         package.merge(r.summary)
-    findings = _per_file_ignored(resolve([f for r in results for f in r.findings], package), config)
+    findings = config.without_ignored(resolve([f for r in results for f in r.findings], package))
     findings.sort(key=lambda f: (f.location.path or "", f.location.line or 0, f.location.column or 0, f.code))
     return LintResult(findings=findings, skipped=[f"{r.path}: {r.skipped}" for r in results if r.skipped],
                       errors=[f"{r.path}: {r.error}" for r in results if r.error], files=len(results),
@@ -103,41 +106,71 @@ def lint_source(text: str, path: str, config: LintConfig | None = None) -> LintR
     config = config or LintConfig()
     warnings: list[str] = []
     findings, skipped, error, parsed = lint_text(text, path, config.enabled(), warnings)
-    return LintResult(findings=_per_file_ignored(findings, config), skipped=[f"{path}: {skipped}"] if skipped else [],
+    return LintResult(findings=config.without_ignored(findings), skipped=[f"{path}: {skipped}"] if skipped else [],
                       errors=[f"{path}: {error}"] if error else [], files=1, parsed=int(parsed),
                       warnings=[f"{path}:{w}" for w in warnings])
 
 
-def _per_file_ignored(findings: list[Finding], config: LintConfig) -> list[Finding]:
-    """Drop what ``per-file-ignores`` ignores (patterns on the path relative to the project root)."""
-    if not config.per_file_ignores:
-        return findings
-    root = os.path.abspath(config.root or ".")
-    kept = []
-    for f in findings:
-        relative = os.path.relpath(os.path.abspath(f.location.path or ""), root).replace(os.sep, "/")
-        if not any(f.code.startswith(code.upper()) for code in config.ignored_in(relative)):
-            kept.append(f)
-    return kept
-
-
 def _worker(args) -> FileResult:
+    gc.disable()  # in a worker process (inherited when forked; not under spawn or forkserver)
     return lint_file(*args)
+
+
+def _summarize_deferred(results: list[FileResult], run, enabled: frozenset[str], max_size: int,
+                        cache: str | None, secret: bytes | None, kept: dict[str, bytes]) -> None:
+    """The second pass: a pending finding is decided by facts about a function or class name
+    (:func:`.index.resolve`), and only a file whose text holds that name can contribute one; each
+    syntax-checked file that does is linted in full now, as if it had been parsed in the first pass."""
+    names = {f.fact("name").encode() for r in results for f in r.findings if f.fact("pending")}
+    if not names:
+        return
+    todo = [(i, (r.path, enabled, max_size, cache, secret)) for i, r in enumerate(results)
+            if r.deferred and _mentions(r.path, max_size, names, kept.get(r.path))]
+    for (i, _), full in zip(todo, run(_full_worker, [a for _, a in todo])):
+        results[i] = full
+
+
+def _mentions(path: str, max_size: int, names: set[bytes], data: bytes | None) -> bool:
+    try:
+        data = read_regular(path, max_size) if data is None else data
+    except NotChecked:
+        return True  # changed since the first pass: the second one reports what it finds
+    return any(name in data for name in names)
+
+
+def _full_worker(args) -> FileResult:
+    """A deferred file, linted with its summary (cached under its own key)."""
+    gc.disable()
+    path, enabled, max_size, cache_dir, secret = args
+    try:
+        data = read_regular(path, max_size)
+    except NotChecked as exc:
+        return _not_checked(FileResult(path), str(exc), enabled)
+    if cache_dir is None or secret is None:
+        return collected(_summarized(path, data, enabled, False, False), len(data))
+    key = cache_key(path, data, enabled, variant="summary")
+    cached = cache_load(cache_dir, key, secret)
+    result = _from_record(cached, path) if cached is not None else None
+    if result is None:
+        result = collected(_summarized(path, data, enabled, False, False), len(data))
+        if result.error is None:
+            cache_store(cache_dir, key, _record(result), secret)
+    return result
 
 
 def _record(result: FileResult) -> tuple:
     """A FileResult as JSON-able data, for the results cache."""
     return (result.path, [f.to_dict() for f in result.findings], result.skipped, result.error, result.warnings,
-            result.fixed, result.parsed, result.summary.to_tuple())
+            result.fixed, result.parsed, result.summary.to_tuple(), result.deferred)
 
 
 def _from_record(data, path: str) -> FileResult | None:
     """The FileResult of an authenticated record; None (check afresh) if anything in it is off."""
     try:
-        rpath, findings, skipped, error, warnings, fixed, parsed, summary = data
+        rpath, findings, skipped, error, warnings, fixed, parsed, summary, deferred = data
         result = FileResult(rpath, [Finding.from_dict(f) for f in findings], skipped=skipped, error=error,
                             warnings=list(warnings), fixed=int(fixed), parsed=bool(parsed),
-                            summary=Summary.from_tuple(summary))
+                            summary=Summary.from_tuple(summary), deferred=deferred is True)
     except Exception:  # any doubt about a record costs one fresh check, never a result
         return None
     return result if rpath == path and error is None and all(isinstance(w, str) for w in warnings) else None
@@ -150,29 +183,72 @@ def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = Fal
     except NotChecked as exc:
         return _not_checked(FileResult(path), str(exc), enabled)
     if cache_dir is None or secret is None or fix:
-        return _lint_data(path, data, enabled, fix, unsafe_fixes)
+        return collected(_lint_data(path, data, enabled, fix, unsafe_fixes), len(data))
     key = cache_key(path, data, enabled)
     cached = cache_load(cache_dir, key, secret)
     result = _from_record(cached, path) if cached is not None else None
     if result is not None:
         return result
-    result = _lint_data(path, data, enabled, fix, unsafe_fixes)
+    result = collected(_lint_data(path, data, enabled, fix, unsafe_fixes), len(data))
     if result.error is None:  # a rule bug is reported again on the next run, not remembered
         cache_store(cache_dir, key, _record(result), secret)
     return result
 
 
-def _cached(path: str, enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes) -> FileResult | None:
-    """The authenticated cached result for the file as it is now, or None (lint it)."""
+_KEPT_BYTES = 64 * 1024 * 1024  # deferred files' bytes a warm run keeps for the second pass (not read twice)
+
+
+def _read_cache(files: list[str], enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes,
+                kept: dict[str, bytes]) -> list[FileResult | None]:
+    """Each file's cached result (None: lint it). In this process: from 4 threads it took twice as long."""
+    read = [_cached(path, enabled, max_size, cache_dir, secret) for path in files]
+    total = 0
+    for path, (result, data) in zip(files, read):
+        if result is not None and result.deferred and total + len(data) <= _KEPT_BYTES:
+            kept[path] = data
+            total += len(data)
+    return [result for result, _ in read]
+
+
+def _cached(path: str, enabled: frozenset[str], max_size: int, cache_dir: str,
+            secret: bytes) -> tuple[FileResult | None, bytes]:
+    """(the authenticated cached result for the file as it is now, or None: lint it; its bytes)."""
     try:
         data = read_regular(path, max_size)
     except NotChecked:
-        return None  # reported by lint_file
+        return None, b""  # reported by lint_file
     record = cache_load(cache_dir, cache_key(path, data, enabled), secret)
-    return _from_record(record, path) if record is not None else None
+    return (_from_record(record, path) if record is not None else None), data
 
 
 def _lint_data(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
+    """The first pass: a file that no selected rule could report on is only syntax-checked (deferred)."""
+    if fix:
+        return _summarized(path, data, enabled, fix, unsafe_fixes)
+    if not any(marker in data for marker in _MARKERS):
+        return _syntax_only(path, data, enabled, deferred=True)
+    text, why = decode(data)
+    if text is None:
+        return _not_checked(FileResult(path), why, enabled)
+    if any(may_report(text) for codes, may_report in REPORTABLE if enabled.intersection(codes)) or (
+            UNCHECKED in enabled and not _parses(text, path)):  # ast.parse then says why, exactly as before
+        return _lint_decoded(FileResult(path), text, enabled, fix, unsafe_fixes)
+    return FileResult(path, deferred=True)  # with PDL900 ignored, not even syntax-checked
+
+
+def _parses(text: str, path: str) -> bool:
+    """Python's parser accepts ``text``, asked without building its tree as Python objects (symtable:
+    the C parser and symbol table, about 0.6x the time of ast.parse). False also for what only the
+    symbol table refuses (``nonlocal`` at module level): the caller asks ast.parse then."""
+    try:
+        symtable.symtable(text, path, "exec")
+    except Exception:  # SyntaxError, ValueError (NUL bytes), RecursionError, MemoryError
+        return False
+    return True
+
+
+def _summarized(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
+    """A file linted with its whole-program summary: parsed when it mentions paddle."""
     if not any(marker in data for marker in _MARKERS):
         return _syntax_only(path, data, enabled)  # never mentions paddle: no rule could report, but PDL900 can
     return _lint_bytes(path, data, enabled, fix, unsafe_fixes)
@@ -183,6 +259,11 @@ def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsa
     text, why = decode(data)
     if text is None:
         return _not_checked(result, why, enabled)
+    return _lint_decoded(result, text, enabled, fix, unsafe_fixes)
+
+
+def _lint_decoded(result: FileResult, text: str, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
+    path = result.path
     warnings: list[str] = []
     result.findings, result.skipped, result.error, result.parsed = lint_text(text, path, enabled, warnings,
                                                                              result.summary)
@@ -198,15 +279,18 @@ def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsa
 SYNTAX_ONLY_MAX_BYTES = 2 * 1024 * 1024
 
 
-def _syntax_only(path: str, data: bytes, enabled: frozenset[str]) -> FileResult:
+def _syntax_only(path: str, data: bytes, enabled: frozenset[str], deferred: bool = False) -> FileResult:
     """A file no rule could report on is still parsed (up to SYNTAX_ONLY_MAX_BYTES): one that
-    Python cannot read is PDL900."""
+    Python cannot read is PDL900. ``deferred``: only checked, its metric classes left for later."""
     result = FileResult(path)
     if UNCHECKED not in enabled and "PDL402" not in enabled or len(data) > SYNTAX_ONLY_MAX_BYTES:
         return result
     text, why = decode(data)
     if text is None:
         return _not_checked(result, why, enabled)
+    if deferred and (UNCHECKED not in enabled or _parses(text, path)):
+        result.deferred = b"update" in data  # the only fact it can give: a metric class
+        return result
     try:
         tree = ast.parse(text, filename=path)
         if b"update" in data:
@@ -235,17 +319,6 @@ def unchecked(path: str, why: str, line: int = 1, column: int = 1) -> Finding:
                    locations=(Location(path=path, line=line, column=column),), fix=rule.fix, why=why)
 
 
-def decode(data: bytes) -> tuple[str | None, str]:
-    """The source text (PEP 263 coding cookie and BOM honoured), or None and why."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding), ""
-    except (SyntaxError, LookupError) as exc:
-        return None, f"cannot decode: {exc}"
-    except UnicodeDecodeError as exc:  # NUL bytes decode; ast.parse refuses them below
-        return None, f"not valid {exc.encoding} at byte {exc.start} (declare the encoding or convert the file)"
-
-
 def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None = None,
               warnings: list[str] | None = None, summary: Summary | None = None):
     """(findings, not-checked reason, internal error, parsed) for one file's text; invalid noqa
@@ -253,7 +326,7 @@ def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None 
     files stay pending (:mod:`.index`, resolved by :func:`lint_paths`); without, this file decides."""
     enabled = enabled if enabled is not None else frozenset(BY_CODE)
     families = [(codes, fam) for codes, fam in FAMILIES
-                if enabled.intersection(codes) and any(t in text for t in fam.TRIGGERS)]
+                if enabled.intersection(codes) and any(t in text for t in fam.TRIGGERS) and _runs(fam, text)]
     try:  # parsed even when no family runs: a syntax error is worth a message
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
@@ -279,6 +352,13 @@ def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None 
             and not suppress.suppresses(f.code, f.location.line or 0, f.location.end_line or 0)]
     kept.sort(key=lambda f: (f.location.line or 0, f.location.column or 0, f.code))
     return _dedup(kept), None, error, True
+
+
+def _runs(family, text: str) -> bool:
+    """A family runs where it may report; one whose check also records whole-program facts (savers)
+    runs wherever its TRIGGERS are."""
+    may_report = getattr(family, "may_report", None)
+    return may_report is None or getattr(family, "FEEDS_SUMMARY", False) or may_report(text)
 
 
 def _parse_error(exc: Exception) -> str:

@@ -1,4 +1,5 @@
-"""Which files a lint run reads: the paths given, and the ``*.py`` files under given folders.
+"""Which files a lint run reads (the paths given, and the ``*.py`` files under given folders), how it
+runs over them (:class:`Runner`), decodes them and caches their results.
 
 ``exclude`` patterns (fnmatch) are matched against the path relative to the project root (the
 folder of the pyproject.toml that configures the run), against the path as typed, and against the
@@ -12,14 +13,19 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import functools
+import gc
 import hashlib
 import hmac
+import io
 import json
 import os
 import stat
+import tokenize
 from pathlib import Path
 
 from .config import DEFAULT_EXCLUDE
+
+PARALLEL_MIN_FILES = 48  # below this, starting worker processes costs more than it saves
 
 
 class LintInputError(ValueError):
@@ -119,9 +125,10 @@ _MAX_RECORD = 4 * 1024 * 1024  # a record of one file's findings is a few KB
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def cache_key(path: str, data: bytes, enabled: frozenset[str]) -> str:
+def cache_key(path: str, data: bytes, enabled: frozenset[str], variant: str = "") -> str:
+    """``variant``: another record of the same file (its result with the whole-program summary)."""
     digest = hashlib.sha256(_code_stamp().encode())
-    digest.update(f"\0{os.path.abspath(path)}\0{','.join(sorted(enabled))}\0".encode())
+    digest.update(f"\0{os.path.abspath(path)}\0{','.join(sorted(enabled))}\0{variant}\0".encode())
     digest.update(data)
     return digest.hexdigest()
 
@@ -218,3 +225,62 @@ def cache_store(cache_dir: str, key: str, record, secret: bytes) -> None:
     except (OSError, TypeError, ValueError):
         with contextlib.suppress(OSError):
             os.unlink(tmp)  # a record that could not be written leaves no half file behind
+
+
+def decode(data: bytes) -> tuple[str | None, str]:
+    """The source text (PEP 263 coding cookie and BOM honoured), or None and why."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding), ""
+    except (SyntaxError, LookupError) as exc:
+        return None, f"cannot decode: {exc}"
+    except UnicodeDecodeError as exc:  # NUL bytes decode; ast.parse refuses them below
+        return None, f"not valid {exc.encoding} at byte {exc.start} (declare the encoding or convert the file)"
+
+
+class Runner:
+    """Runs a function over many argument tuples: in worker processes for PARALLEL_MIN_FILES files or
+    more (one pool for both passes), else here. The cyclic garbage collector is paused meanwhile: a
+    tree's parent links make it a cycle, but a generation-0 pass every 700 new nodes while parsing
+    was almost a third of a run; each file's trees are collected after it (:func:`collected`)."""
+
+    def __init__(self, workers: int, files: int) -> None:
+        self.pool = None
+        if workers > 1 and files >= PARALLEL_MIN_FILES:
+            from concurrent.futures import ProcessPoolExecutor  # ~20 ms to import: only for 48 files or more
+
+            self.pool = ProcessPoolExecutor(max_workers=workers)
+
+    def __enter__(self):
+        self.collecting = gc.isenabled()
+        gc.disable()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+        if self.collecting:
+            gc.enable()
+
+    def __call__(self, function, todo: list) -> list:
+        if self.pool is not None and len(todo) >= PARALLEL_MIN_FILES:
+            return list(self.pool.map(function, todo, chunksize=16))  # FileResults pickle (Summary does)
+        return [function(a) for a in todo]
+
+
+_FILES_PER_COLLECTION = 32  # the parsed trees that may wait for the cyclic collector
+_BYTES_PER_COLLECTION = 1024 * 1024  # ... and their source: a tree holds ~140 bytes per source byte
+_since_collection = [0, 0]  # files, bytes
+
+
+def collected(result, size: int):
+    """Counts a linted file of ``size`` bytes; every _FILES_PER_COLLECTION files or
+    _BYTES_PER_COLLECTION bytes, collects the garbage cycles (the trees) if the run paused the
+    collector (:class:`Runner`)."""
+    _since_collection[0] += 1
+    _since_collection[1] += size
+    if (_since_collection[0] >= _FILES_PER_COLLECTION or _since_collection[1] >= _BYTES_PER_COLLECTION) \
+            and not gc.isenabled():
+        _since_collection[:] = [0, 0]
+        gc.collect(0)  # the young generation: what was allocated since the last pass
+    return result

@@ -64,6 +64,17 @@ if dist.get_rank() == 0:
 RULES: tuple[Rule, ...] = (PDL302, PDL303)
 
 TRIGGERS = ("save",)
+FEEDS_SUMMARY = True  # check() records the file's savers (index.Summary) where it cannot report: run on TRIGGERS
+# PDL302 saves named_parameters() or a distributed_model() wrapper's state_dict(); PDL303 needs a scope
+# that sets up parallelism (DIST_SETUP, or fleet.init): a file with none of these words cannot report.
+_REPORTS_WITH = (*sorted(DIST_SETUP), "fleet", "named_parameters")
+
+
+def may_report(text: str) -> bool:
+    """Whether PDL302/303 could report on this file (if not, it is not even parsed). A file with
+    ``save`` but none of these words may still define a *saver* another file calls: the engine parses
+    it later when a pending finding names one of its words (:func:`..engine.lint_paths`)."""
+    return "save" in text and any(word in text for word in _REPORTS_WITH)
 # fleet.distributed_model() returns a MetaParallelBase (tensor/pipeline/sharding parallel) whose
 # state_dict() is Layer's: keys gain `_layers.`. paddle.DataParallel.state_dict() delegates to the
 # wrapped layer (2.4.2 fluid/dygraph/parallel.py:829, 3.3.1 distributed/parallel.py:642): no prefix.

@@ -57,6 +57,14 @@ _SPAWN = frozenset({"paddle.distributed.spawn", "paddle.distributed.spawn.spawn"
 _MAX_DEPTH = 4  # module level -> main() -> build() -> ...: enough for scripts, bounded for speed
 
 
+def may_report(text: str) -> bool:
+    """Whether PDL201/202 could report on this file (if not, it is not even parsed): a ``num_workers=``
+    keyword of a DataLoader or of a hapi method, or a ``spawn`` the imports resolve into
+    ``paddle.distributed``."""
+    return "num_workers" in text and ("DataLoader" in text or any(m in text for m in _HAPI)) or (
+        "spawn" in text and "distributed" in text)
+
+
 def check(ctx: FileContext) -> None:
     """PDL201: module-level code (outside the guard) reaches a DataLoader with worker processes.
 

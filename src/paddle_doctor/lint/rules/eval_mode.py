@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import ast
+import re
+import unicodedata
 
 from ...catalog.ids import CauseId
 from ...findings import Severity
 from ..codes import Rule
 from ..context import FileContext, ancestors, walk_scope
 from ..names import dotted, last_name
-from ..semantics import callers, enclosing_function, is_eval_name, model_like, scope_calls, scope_of
+from ..semantics import EVAL_WORDS, callers, enclosing_function, is_eval_name, model_like, scope_calls, scope_of
 from .evaluation import NO_GRAD as _NO_GRAD, TRIGGERS  # the PDL4xx family's words
 
 CHECK = f"{__name__}:check"  # the function that reports the rules below
@@ -79,6 +81,18 @@ evaluate(build_model(), val_loader)  # the caller is in this file: nothing else 
 RULES: tuple[Rule, ...] = (PDL403, PDL404)
 
 _CALLER_DEPTH = 3
+# The statements PDL403/404 start from: a function whose name holds an evaluation word (its loops),
+# or a loop whose header does (a script's module-level loop). Both begin a logical line.
+_HEADS = re.compile(r"^[ \t\f]*(?:async[\s\\]+)?(?:def[\s\\]+(\w+)|for\b([^:]*))", re.M)
+_LETTERS = re.compile(r"[a-z]+")  # semantics.is_eval_name's words
+
+
+def may_report(text: str) -> bool:
+    """Whether PDL403/404 could report on this file (if not, it is not even parsed): a ``def`` or a
+    ``for`` header holds one of :data:`EVAL_WORDS` as is_eval_name splits words (identifiers are
+    NFKC-normalised by Python's parser: so is the text when it is not ASCII)."""
+    lowered = (text if text.isascii() else unicodedata.normalize("NFKC", text)).lower()
+    return any(word in EVAL_WORDS for name, head in _HEADS.findall(lowered) for word in _LETTERS.findall(name or head))
 
 
 def check(ctx: FileContext) -> None:

@@ -99,6 +99,12 @@ def evaluate(model, eval_ds, metric):
 RULES: tuple[Rule, ...] = (PDL401, PDL402, PDL405)
 
 TRIGGERS = ("DistributedBatchSampler", "eval", "val", "test")
+
+
+def may_report(text: str) -> bool:
+    """Whether PDL401/402/405 could report on this file (if not, it is not even parsed): each starts
+    from a call named ``DistributedBatchSampler``."""
+    return "DistributedBatchSampler" in text
 NO_GRAD = frozenset({"no_grad", "inference_mode"})  # the context managers that turn gradients off
 _REPORTERS = frozenset({"print", "info", "log", "warning", "write", "add_scalar", "log_metrics"})
 

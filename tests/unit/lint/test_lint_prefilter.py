@@ -1,0 +1,131 @@
+"""The prefilter before parsing (issue 32, speed): a file no selected rule could report on is only
+syntax-checked; its whole-program facts are computed in a second pass when a pending finding names
+a word of its text. Neither may change a finding."""
+
+from __future__ import annotations
+
+import gc
+import symtable
+from pathlib import Path
+
+import pytest
+
+from paddle_doctor.lint import LintConfig, engine, lint_paths, lint_text
+from paddle_doctor.lint.rules import BY_CODE, REPORTABLE
+
+FIXTURES = sorted((Path(__file__).parent / "fixtures" / "checker").glob("*.py"))
+QUIET = "import paddle\n\n\ndef scale(x):\n    return paddle.to_tensor(x) * 2  # evaluation of nothing\n"
+
+
+def _write(tmp_path, files: dict[str, str]) -> str:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return str(tmp_path)
+
+
+def _found(result) -> list[tuple[str, int, str]]:
+    return [(f.code, f.location.line, f.message) for f in result.findings]
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.stem)
+def test_the_prefilter_keeps_every_fixture_finding(fixture, monkeypatch):
+    """Linted as a run does (prefilter, second pass) and parsed whole with every family that its
+    TRIGGERS start (as before the prefilter): the same findings, positives and look-alikes alike."""
+    prefiltered = _found(lint_paths([str(fixture)], jobs=1))
+    monkeypatch.setattr(engine, "_runs", lambda family, text: True)
+    whole = lint_text(fixture.read_text(encoding="utf-8"), str(fixture))[0]
+    assert prefiltered == [(f.code, f.location.line, f.message) for f in whole]
+
+
+def test_every_rule_example_that_reports_passes_the_prefilter():
+    for rule in BY_CODE.values():
+        if not rule.wrong or rule.code == "PDL900":
+            continue
+        assert any(may_report(rule.wrong) for codes, may_report in REPORTABLE if rule.code in codes), rule.code
+
+
+def test_a_file_no_rule_could_report_on_is_not_parsed(tmp_path):
+    result = lint_paths([_write(tmp_path, {"quiet.py": QUIET})], jobs=1)
+    assert result.findings == [] and result.files == 1 and result.parsed == 0
+
+
+def test_its_syntax_error_is_still_pdl900_with_the_parser_message(tmp_path):
+    bad = QUIET + "def broken(:\n"
+    result = lint_paths([_write(tmp_path, {"bad.py": bad})], jobs=1)
+    with pytest.raises(SyntaxError) as exc:
+        compile(bad, "bad.py", "exec", flags=0x400)  # ast.PyCF_ONLY_AST: the message the run reports
+    assert [(f.code, f.location.line) for f in result.findings] == [("PDL900", exc.value.lineno)]
+    assert exc.value.msg in result.findings[0].message
+
+
+def test_what_only_the_symbol_table_refuses_is_not_pdl900(tmp_path):
+    """``nonlocal`` at module level parses (ast.parse accepts it; only compiling refuses it): the cheap
+    check (symtable) refuses it, the run asks ast.parse, which accepts it, as before the prefilter."""
+    odd = QUIET + "nonlocal x\n"
+    with pytest.raises(SyntaxError):
+        symtable.symtable(odd, "odd.py", "exec")
+    assert lint_paths([_write(tmp_path, {"odd.py": odd})], jobs=1).findings == []
+
+
+def test_a_saver_in_a_file_that_cannot_report_is_found_in_the_second_pass(tmp_path):
+    helper = "import paddle\n\n\ndef save_weights(obj, path):\n    paddle.save(obj, path)\n"
+    train = ("import paddle\nfrom utils import save_weights\n\n\ndef train(model, out):\n"
+             "    paddle.distributed.init_parallel_env()\n    model = paddle.DataParallel(model)\n"
+             "    save_weights(model.state_dict(), out + '/best.pdparams')\n")
+    result = lint_paths([_write(tmp_path, {"utils.py": helper, "train.py": train})], jobs=1)
+    assert [(f.code, Path(f.location.path).name) for f in result.findings] == [("PDL303", "train.py")]
+    assert result.parsed == 2  # utils.py only because train.py's pending finding names `save_weights`
+
+
+def test_an_unrelated_file_is_not_parsed_in_the_second_pass(tmp_path):
+    helper = "import paddle\n\n\ndef save_weights(obj, path):\n    paddle.save(obj, path)\n"
+    train = ("import paddle\nfrom utils import save_weights\n\n\ndef train(model, out):\n"
+             "    paddle.distributed.init_parallel_env()\n    model = paddle.DataParallel(model)\n"
+             "    save_weights(model.state_dict(), out + '/best.pdparams')\n")
+    result = lint_paths([_write(tmp_path, {"utils.py": helper, "train.py": train, "quiet.py": QUIET})], jobs=1)
+    assert len(result.findings) == 1 and result.files == 3 and result.parsed == 2
+
+
+def test_parallel_and_serial_runs_agree_and_the_collector_is_back_on(tmp_path):
+    files = {f"quiet{i}.py": QUIET for i in range(50)}
+    files.update({"bad.py": QUIET + "(((\n", "a.py": FIXTURES[1].read_text(encoding="utf-8")})
+    root = _write(tmp_path, files)
+    assert gc.isenabled()
+    parallel, serial = lint_paths([root], jobs=2), lint_paths([root], jobs=1)
+    assert gc.isenabled()
+    assert _found(parallel) == _found(serial) and parallel.parsed == serial.parsed
+    assert [Path(f.location.path).name for f in serial.findings if f.code == "PDL900"] == ["bad.py"]
+
+
+def test_an_excluded_family_does_not_parse_the_file(tmp_path):
+    loads = "import paddle\n\n\ndef load(model, path):\n    model.set_state_dict(paddle.load(path))\n"
+    root = _write(tmp_path, {"load.py": loads})
+    assert lint_paths([root], LintConfig().with_cli(("PDL1",), ()), jobs=1).parsed == 0
+    assert lint_paths([root], LintConfig().with_cli(("PDL301",), ()), jobs=1).parsed == 1
+
+
+def test_with_pdl900_ignored_such_a_file_is_not_even_syntax_checked(tmp_path, monkeypatch):
+    root = _write(tmp_path, {"bad.py": QUIET + "def broken(:\n", "plain.py": "def broken(:\n"})
+    checked, parses = [], engine._parses
+    monkeypatch.setattr(engine, "_parses", lambda text, path: checked.append(path) or parses(text, path))
+    ignored = lint_paths([root], LintConfig().with_cli(None, ("PDL900",)), jobs=1)
+    assert ignored.findings == [] and ignored.skipped == [] and checked == []
+    assert [f.code for f in lint_paths([root], jobs=1).findings] == ["PDL900", "PDL900"] and len(checked) == 2
+
+
+def test_a_warm_run_decides_pending_findings_as_the_cold_one(tmp_path):
+    """The second pass's results are cached under their own key: a warm run, which reads every record
+    and parses nothing, keeps the PDL303 that only the helper file's summary decides."""
+    helper = "import paddle\n\n\ndef save_weights(obj, path):\n    paddle.save(obj, path)\n"
+    train = ("import paddle\nfrom utils import save_weights\n\n\ndef train(model, out):\n"
+             "    paddle.distributed.init_parallel_env()\n    model = paddle.DataParallel(model)\n"
+             "    save_weights(model.state_dict(), out + '/best.pdparams')\n")
+    (tmp_path / "src").mkdir()
+    root = _write(tmp_path / "src", {"utils.py": helper, "train.py": train, "quiet.py": QUIET})
+    cache = str(tmp_path / "cache")
+    cold = lint_paths([root], jobs=1, cache_dir=cache)
+    warm = lint_paths([root], jobs=1, cache_dir=cache)
+    assert _found(warm) == _found(cold) and [f.code for f in warm.findings] == ["PDL303"]
+    guarded = helper.replace("    paddle.save", "    if paddle.distributed.get_rank() == 0:\n        paddle.save")
+    (tmp_path / "src" / "utils.py").write_text(guarded, encoding="utf-8")
+    assert lint_paths([root], jobs=1, cache_dir=cache).findings == []  # the helper changed: decided afresh
