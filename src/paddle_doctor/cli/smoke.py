@@ -15,6 +15,10 @@ import click
 @click.option("--nnodes", type=click.IntRange(1, 1024), default=1, show_default=True,
               help="Nodes; run the same command on each one, with the same --master.")
 @click.option("--master", default=None, metavar="HOST:PORT", help="Rendezvous address (needed with --nnodes > 1).")
+@click.option("--hosts", default=None, metavar="HOST[:PORT],HOST,...",
+              help="Every node of the job, the master first (its port: 6170 unless given); run the same "
+                   "command on each. Replaces --nnodes and --master, and checks first that this machine is "
+                   "one of them and advertises its listed address.")
 @click.option("--device", type=click.Choice(["cpu", "gpu"]), default="cpu", show_default=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where logs and results go (default ./paddle-doctor-smoke).")
@@ -25,7 +29,7 @@ import click
                    "failure looks like and that CI catches it.")
 @click.option("--junit", "junit", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
               help="Also write the checks as JUnit XML to FILE (for CI test reports).")
-def command(nproc, nnodes, master, device, out_dir, timeout, fault, junit) -> None:
+def command(nproc, nnodes, master, hosts, device, out_dir, timeout, fault, junit) -> None:
     """Launch a tiny real training step and evaluation through python -m paddle.distributed.launch
     (collectives of each kind, DataLoader workers, save/load, evaluate parity) and print a
     pass/fail table."""
@@ -33,6 +37,11 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault, junit) -> No
 
     if importlib.util.find_spec("paddle") is None:
         _fail("paddlepaddle is not installed here; smoke runs a real launch (pip install paddlepaddle)")
+    node = ""
+    if hosts is not None:
+        if nnodes != 1 or master:
+            _fail("--hosts replaces --nnodes and --master: give one or the other")
+        nnodes, master, node = _check_hosts(hosts)
     try:
         if nnodes > 1 or master:
             parse_master(master or "")
@@ -45,7 +54,7 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault, junit) -> No
     from ..process.workers_python import GuardsUnreachable
     from ..term import Ticker
 
-    click.echo(f"paddle-doctor smoke: launching {nnodes} node(s) x {nproc} process(es), {device} "
+    click.echo(f"paddle-doctor smoke: launching {nnodes} node(s) x {nproc} process(es), {device}{node} "
                f"(up to {timeout:g} s)")  # at once: the table comes when the launch ends
     try:
         with Ticker("running the smoke launch", timeout):
@@ -59,6 +68,31 @@ def command(nproc, nnodes, master, device, out_dir, timeout, fault, junit) -> No
     if junit is not None:
         _write_junit(run, junit)
     sys.exit(_report(run))
+
+
+def _check_hosts(value: str) -> tuple[int, str, str]:
+    """--hosts: parsed, and this machine checked against it before anything launches."""
+    import os
+
+    from ..envcheck.probes.commands import run_command
+    from ..envcheck.probes.system import probe_network
+    from ..smoke.hosts import check_this_node, parse_hosts
+
+    try:
+        hosts = parse_hosts(value)
+    except ValueError as exc:
+        _fail(str(exc))
+    network = probe_network(run_command)
+    local = [a["address"] for a in network["addresses"]]
+    check = check_this_node(hosts, local, os.environ.get("POD_IP") or network["fqdn_ip"])
+    for warning in check.warnings:
+        click.echo(f"paddle-doctor smoke: warning: {warning}", err=True)
+    if check.errors:
+        for error in check.errors[:-1]:
+            click.echo(f"paddle-doctor smoke: error: {error}", err=True)
+        _fail(check.errors[-1])
+    role = "the master" if check.index == 0 else f"node {check.index}"
+    return hosts.nnodes, hosts.master, f"; this machine is {hosts.hosts[check.index]}, {role}"
 
 
 def _write_junit(run, dest: Path) -> None:
