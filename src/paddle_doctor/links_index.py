@@ -100,7 +100,7 @@ BACKLINKS = {
         'lint_rules': ('PDL404',),
     },
     CauseId.nccl_error: {
-        'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', CauseId.nccl_error, 'bkcl_error', 'rccl_error', 'hccl_call_failed', 'xccl_frame',),
+        'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', CauseId.nccl_error, 'bkcl_error', 'rccl_error', 'hccl_call_failed', 'cncl_error', 'xccl_frame',),
         'smoke_checks': ('all_reduce', 'all_gather', 'broadcast', 'reduce', 'scatter',),
     },
     CauseId.nccl_library_missing: {
@@ -160,7 +160,7 @@ BACKLINKS = {
     },
     CauseId.stale_process_holding_gpu: {
         'env_checks': ('stale_processes',),
-        'signatures': ('cuda_oom_at_start', 'gpu_oom_nothing_free',),
+        'signatures': ('cuda_oom_at_start', 'gpu_oom_nothing_free', 'hccp_leftover_process',),
     },
     CauseId.state_dict_prefix_mismatch: {
         'lint_rules': ('PDL301', 'PDL302',),

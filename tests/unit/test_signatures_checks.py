@@ -105,6 +105,16 @@ def test_core_library_message_names_its_cause(line, cause):
     "Call HcclCommInitRootInfo(nranks, reinterpret_cast<HcclRootInfo *>(unique_id->data), rank, "
     "reinterpret_cast<HcclComm *>(comm)) failed : 7 at file /PaddleCustomDevice/backends/npu/runtime/runtime.cc "
     "line 1060\n",
+    # Ascend NPU in Paddle's own NPU builds (2.1-2.4): enforce_npu.h's prefix for an HcclResult
+    "Traceback (most recent call last):\n  File \"train.py\", line 30, in <module>\n"
+    "    dist.init_parallel_env()\nRuntimeError: (External)  HCCL error, the error code is : 7.  (at /paddle/paddle/"
+    "fluid/platform/collective_helper_npu.cc:79)\n",
+    # Ascend CANN's own log line (printed to stdout under any framework when its logs go there)
+    "[ERROR] HCCL(36035,python):2025-05-13-02:25:58.068.817 [op_base.cc:974][36818][Init][CommRootInfoConfig]"
+    "errNo[0x0000000005000002]HcclCommInitRootInfo failed.\n",
+    # Cambricon MLU in Paddle's MLU builds (2.3-2.4): build_mlu_error_msg(cnclResult_t)
+    "ExternalError: MLU CNCL error(7), CNCL_RET_ERR_SYSTEM.  (at /paddle/paddle/fluid/platform/collective_helper.cc"
+    ":356)\n",
     # a custom device's XCCL: the generic status, with the collective's frame on the C++ stack
     "C++ Traceback (most recent call last):\n--------------------------------------\n"
     "0   paddle::distributed::ProcessGroupCustom::CreateXCCLEnvCache(phi::Place const&, std::string const&)\n"
@@ -117,6 +127,16 @@ def test_core_library_message_names_its_cause(line, cause):
 ])
 def test_collective_libraries_beside_nccl_are_the_collective_family(text):
     assert _cause(text) == CauseId.nccl_error
+
+
+def test_an_npu_held_by_an_earlier_run_is_the_leftover_process():
+    """CANN's EJ0001 says what the HCCL failure before it comes from: an earlier run still holds the NPU."""
+    text = ("RuntimeError: (External)  HCCL error, the error code is : 7.  (at /paddle/paddle/fluid/platform/"
+            "collective_helper_npu.cc:79)\n"
+            "EJ0001: 2024-05-21-11:57:54.167.645 Failed to initialize the HCCP process. Reason: Maybe the last "
+            "training process is running.\n"
+            "        Solution: Wait for 10s after killing the last training process and try again.\n")
+    assert _cause(text) == CauseId.stale_process_holding_gpu
 
 
 def test_a_generic_allocation_line_does_not_outrank_the_real_cause():

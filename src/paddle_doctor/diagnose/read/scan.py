@@ -77,7 +77,7 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29: a flag that asked for no GPU (a device fact: CUDA's "no device" then is the host's)
     "use_gpu", "--device",
     # issue 29: HCCL's failed call (PaddleCustomDevice's RUNTIME_CHECK prints no "error"); XCCL's frames
-    "Call Hccl", "CustomDevice::CCL", "xccl_",
+    "Call Hccl", "CustomDevice::CCL", "xccl_", "HCCP process",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

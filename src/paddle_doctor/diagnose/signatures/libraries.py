@@ -113,18 +113,38 @@ LIBRARIES = (
          source="pp 2.x-3.x ROCm builds: platform/enforce.h, phi/core/enforce.h build_rocm_error_msg(ncclResult_t) "
                 "(std::string msg(\" Rccl error, \"); msg + ncclGetErrorString(nccl_result)), as PADDLE_ENFORCE_GPU_"
                 "SUCCESS raises it"),
-    # Ascend NPU's HCCL through PaddleCustomDevice: every HCCL call is checked by RUNTIME_CHECK, which
-    # prints the call and its HcclResult, then exits.
-    _sig("hccl_call_failed", r"Call (?P<call>Hccl\w+)\(.*\) failed : (?P<code>-?\d+)", "cause",
+    # Ascend NPU: a process of an earlier run still holds the device (CANN's own diagnosis, EJ0001).
+    _sig("hccp_leftover_process", r"Failed to initialize the HCCP process\. Reason: Maybe the last training "
+         r"process is running", "cause", CauseId.stale_process_holding_gpu, 96,
+         "EJ0001: 2024-05-21-11:57:54.167.645 Failed to initialize the HCCP process. Reason: Maybe the last training "
+         "process is running.",
+         title="the NPU is still held by the process of an earlier run (HCCP could not start on it)",
+         source="Ascend CANN error code EJ0001 (Failed to initialize the HCCP process. Reason: Maybe the last training "
+                "process is running. Solution: Wait for 10s after killing the last training process and try again.), "
+                "printed by the CANN runtime under any framework (quoted in LlamaFactory#3839, verl#332)"),
+    # Ascend NPU's HCCL: Paddle's own NPU builds (2.1-2.4) enforce HcclResult with their prefix; through
+    # PaddleCustomDevice every HCCL call is checked by RUNTIME_CHECK, which prints the call and its
+    # HcclResult, then exits; CANN's own log lines carry the level and the module ([ERROR] HCCL(pid,proc)).
+    _sig("hccl_call_failed", r"Call (?P<call>Hccl\w+)\(.*\) failed : (?P<code>-?\d+)|\bHCCL error, the error code "
+         r"is : -?\d+|\[ERROR\] HCCL\(\d+,", "cause",
          CauseId.nccl_error, 88,
          "Call HcclCommInitRootInfo(nranks, reinterpret_cast<HcclRootInfo *>(unique_id->data), rank, "
          "reinterpret_cast<HcclComm *>(comm)) failed : 7 at file /PaddleCustomDevice/backends/npu/runtime/"
          "runtime.cc line 1060",
          title="the collective library (HCCL, Ascend NPU) reported an error",
-         source="PaddleCustomDevice backends/npu/runtime/runtime.h RUNTIME_CHECK via HCCL_CHECK (std::cerr << "
+         source="pp 2.1-2.4 platform/device/npu/enforce_npu.h build_npu_error_msg(HcclResult) (\" HCCL error, the "
+                "error code is : \" << stat); Ascend CANN slog lines ([ERROR] HCCL(%d,%s):%s [%s:%d]...: "
+                "HcclCommInitRootInfo failed., as in gpustack#2021); "
+                "PaddleCustomDevice backends/npu/runtime/runtime.h RUNTIME_CHECK via HCCL_CHECK (std::cerr << "
                 "\"Call \" << #func << \" failed : \" << acl_ret << \" at file \" << __FILE__ << \" line \" ..., "
                 "then exit(-1)), used for HcclCommInitRootInfo, HcclGetRootInfo, HcclAllReduce, ... in "
                 "runtime.cc (pp 2.5-3.x custom device plugin)"),
+    # Cambricon MLU's CNCL, enforced by Paddle's MLU builds (2.3-2.4).
+    _sig("cncl_error", r"\bMLU CNCL error\(-?\d+\)", "cause", CauseId.nccl_error, 88,
+         "ExternalError: MLU CNCL error(7), CNCL_RET_ERR_SYSTEM.  (at /paddle/paddle/fluid/platform/collective_helper"
+         ".cc:356)", title="the collective library (CNCL, Cambricon MLU) reported an error",
+         source="pp 2.3-2.4 platform/device/mlu/enforce.h build_mlu_error_msg(cnclResult_t) (\"MLU CNCL error(\" << e "
+                "<< \"), \" << cnclGetErrorStr(e) << \". \"), as PADDLE_ENFORCE_MLU_SUCCESS raises it"),
     # A custom device's collective library (XCCL: Paddle's plug-in interface) fails with the custom device's
     # generic status; the C++ frame of the call names the collective.
     _sig("xccl_frame", r"\bphi::CustomDevice::CCL(?:CommInitRank|GetUniqueId|AllReduce|Broadcast|AllGather|"
