@@ -112,7 +112,7 @@ LIBRARIES = (
          "collective_helper.cc:94)", title="the collective library (RCCL, ROCm) reported an error",
          source="pp 2.x-3.x ROCm builds: platform/enforce.h, phi/core/enforce.h build_rocm_error_msg(ncclResult_t) "
                 "(std::string msg(\" Rccl error, \"); msg + ncclGetErrorString(nccl_result)), as PADDLE_ENFORCE_GPU_"
-                "SUCCESS raises it"),
+                "SUCCESS raises it; as a Paddle ROCm run printed it in ROCm/rccl#328)"),
     # Ascend NPU: a process of an earlier run still holds the device (CANN's own diagnosis, EJ0001).
     _sig("hccp_leftover_process", r"Failed to initialize the HCCP process\. Reason: Maybe the last training "
          r"process is running", "cause", CauseId.stale_process_holding_gpu, 96,
