@@ -4,9 +4,10 @@ Each row reads a family of messages that Paddle raises itself (the coverage revi
 them in the templates of the 1.8.5-3.3.1 wheels, ``tests/fixtures/templates``): the launcher's
 variables a role maker or ``init_parallel_env`` cannot find, a GPU asked of a build without one,
 hybrid-parallel degrees that do not fit the world, a device's allocator out of memory, a host
-allocation that failed, a spawned child ended by a signal. They sit after the NCCL/CUDA rows of
-``libraries`` (a line that names a CUDA error is read as that error first) and before the
-structure rows.
+allocation that failed, a spawned child ended by a signal. ``CHECKS`` sits after the NCCL/CUDA rows
+of ``libraries`` (a line that names a CUDA error is read as that error first) and before the
+structure rows; ``SPAWN_SIGNAL_ROWS`` sits in ``native`` before the rows that read a signal's name
+anywhere on a line (spawn's line says whose signal it is).
 
 Specificity follows the catalog's rule: a row that names its cause outright (a missing variable, a
 device's OOM) is as strong as its siblings elsewhere; a host allocation that failed (often after
@@ -115,8 +116,8 @@ CHECKS = (
          "RuntimeError: Error: block_reduce.h:42 Assertion `false` failed. __shfl_xor_sync with bfloat16 is not "
          "supported on cuda <= 11.",
          title="a bfloat16 kernel needs a newer CUDA than this build's (CUDA {cuda} or older)",
-         source="pp 2.4.2 so: phi/kernels/funcs (PADDLE_ENFORCE in device code: __shfl_down_sync / __shfl_xor_sync "
-                "with bfloat16 is not supported on cuda <= 11.)"),
+         source="pp 2.4.2 so strings (Error: %s:%d Assertion `%s` failed. __shfl_down_sync|__shfl_xor_sync with "
+                "bfloat16 is not supported on cuda <= 11.: a check in device code, raised when the kernel runs)"),
     # --- memory -----------------------------------------------------------------------------------------
     # A custom device's or XPU's allocator: the GPU's own wording is read first (native.py).
     _sig("device_oom", r"Out of memory error on (?P<dev>\w+)[: ](?P<id>\d+)\. (?:Cannot allocate|total memory is)",
@@ -124,24 +125,24 @@ CHECKS = (
          "RuntimeError: (ResourceExhausted) Out of memory error on npu:0. Cannot allocate 1.5GB memory on npu:0, "
          "available memory is only 512MB.",
          title="out of device memory on {dev} {id}",
-         source="pp 2.4.2-3.3.1 so: memory/allocation (custom device / XPU allocators: Out of memory error on %s:%d. "
+         source="pp 2.4.2-3.3.1 so strings (custom device / XPU allocators: Out of memory error on %s:%d. "
                 "Cannot allocate %s memory on %s:%d, available memory is only %s.; Out of memory error on %s %d. "
                 "total memory is %s, used memory is %s, available memory is only %s.)"),
     _sig("gpu_oom_hint", r"If the above ways do not solve the out of memory problem", "cause", CauseId.gpu_oom, 60,
          "If the above ways do not solve the out of memory problem, you can try to use CUDA managed memory. The "
          "command is `export FLAGS_use_cuda_managed_memory=false`.",
          title="the GPU out-of-memory message's hint (its first line is above it)",
-         source="pp 2.4.2 so: memory/allocation/allocator_facade / retry_allocator (the GPU OOM message's last hint: "
+         source="pp 2.4.2 so strings (the GPU out-of-memory message's last hint: "
                 "If the above ways do not solve the out of memory problem, you can try to use CUDA managed memory.)"),
     _sig("host_alloc_failed", r"Fail(?:ed)? to allocate (?:jitcode generator \(GenBase\) |GenBase )?(?:CPU memory|"
          r"memory for \S+)|Jitcode generator \(GenBase\) allocate \d+ memory error", "cause",
          CauseId.host_out_of_memory, 60,
          "RuntimeError: (ResourceExhausted) Fail to allocate jitcode generator (GenBase) CPU memory: size = 4096 .",
          title="a host memory allocation failed inside Paddle",
-         source="pp 1.8.5-3.3.1 so: operators/jit/gen_base.cc (Fail to allocate [jitcode generator (GenBase) |GenBase "
-                "]CPU memory: size = %d .; Jitcode generator (GenBase) allocate %ld memory error!); pp 3.3.1 "
-                "libpaddle.so pir storage (Failed to allocate memory for VectorTypeStorage::data_) and phi "
-                "funcs/gpc.cc gpc_malloc (Failed to allocate memory for %s)"),
+         source="pp 1.8.5-3.3.1 so strings, the JIT code generator's buffers (Fail to allocate [jitcode generator "
+                "(GenBase) |GenBase ]CPU memory: size = %d .; Jitcode generator (GenBase) allocate %ld memory "
+                "error!); pp 3.3.1 libpaddle.so strings (Failed to allocate memory for VectorTypeStorage::data_, "
+                "requested size = %d bytes.; Failed to allocate memory for poly.hole.)"),
     # --- collectives -------------------------------------------------------------------------------------
     _sig("process_group_keys_timeout", r"Timeout while initializing process group \d+\.\s*Keys .* are not ready",
          "cause", CauseId.collective_timeout, 75,

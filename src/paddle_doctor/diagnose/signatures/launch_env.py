@@ -55,8 +55,7 @@ LAUNCH_ENV = (
     # gloo closes a pair whose peer sent nothing within the context's timeout: the same wait as above.
     _sig("gloo_application_timeout", r"Application timeout caused pair closure|Application timeout caused pair "
          r"N4gloo9transport", "real_timeout",
-         example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:510] Application timeout caused "
-                 "pair closure",
+         example="RuntimeError: Application timeout caused pair closure",
          source="pp 3.3.1 libphi_core.so strings: gloo/transport/tcp/pair.cc (Application timeout caused pair "
                 "...: gloo closes a pair whose read or write waited out the context's timeout; strings shows the text "
                 "run into the type name N4gloo9transport7ContextE beside it)"),

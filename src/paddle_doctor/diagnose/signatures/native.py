@@ -107,11 +107,11 @@ NATIVE = (
          source="pp 2.6.2 so: platform/device/gpu/gpu_info.cc, phi/backends/gpu (Device id %d exceeds gpu card "
                 "number %d; Device id %d exceeds the current device count: %d; Invalid CUDAPlace(%d), must inside "
                 "[0, %d), because GPU number on your machine is %d; Only %d CUDA devices found, cannot set to %d); "
-                "pp 2.4.2-3.3.1 so: phi/common/place / device_context (Cannot found|find %s %d, please check visible "
-                "devices); pp 2.0.2-2.6.2 so: memory/allocation/buddy_allocator GPUBuddyAllocatorList::Get (The index "
-                "exceeds the size of devices, the size of devices is %d, the index is %d: a GPU id not among "
-                "FLAGS_selected_gpus); pp 2.0.2-2.4.2 so: pybind/tensor_py.h (Can not copy Tensor to Invalid "
-                "CUDAPlace(%d), device id must inside [0, %d))"),
+                "pp 2.4.2-3.3.1 so: phi/backends/custom/custom_device.cc PlaceToId (Cannot found %s %d, please check "
+                "visible devices: a custom device id not among the visible ones); pp 2.0.2-2.6.2 so: memory/allocation "
+                "GPUBuddyAllocatorList::Get (The index exceeds the size of devices, the size of devices is %d, the "
+                "index is %d: a GPU id not among FLAGS_selected_gpus); pp 2.0.2-2.4.2 so strings (Can not copy Tensor "
+                "to Invalid CUDAPlace(%d), device id must inside [0, %d))"),
     _sig("no_gpu_driver_error", r"GPU Driver Version can't be detected", "cause", CauseId.device_not_found, 90,
          "RuntimeError: GPU Driver Version can't be detected. No GPU driver!",
          title="this machine has no working NVIDIA driver: no GPU is usable here",
