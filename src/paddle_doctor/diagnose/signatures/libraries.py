@@ -139,12 +139,13 @@ LIBRARIES = (
                 "\"Call \" << #func << \" failed : \" << acl_ret << \" at file \" << __FILE__ << \" line \" ..., "
                 "then exit(-1)), used for HcclCommInitRootInfo, HcclGetRootInfo, HcclAllReduce, ... in "
                 "runtime.cc (pp 2.5-3.x custom device plugin)"),
-    # Cambricon MLU's CNCL, enforced by Paddle's MLU builds (2.3-2.4).
+    # Cambricon MLU's CNCL, enforced by Paddle's MLU builds (2.3-2.4) and by the MLU custom-device plug-in.
     _sig("cncl_error", r"\bMLU CNCL error\(-?\d+\)", "cause", CauseId.nccl_error, 88,
          "ExternalError: MLU CNCL error(7), CNCL_RET_ERR_SYSTEM.  (at /paddle/paddle/fluid/platform/collective_helper"
          ".cc:356)", title="the collective library (CNCL, Cambricon MLU) reported an error",
          source="pp 2.3-2.4 platform/device/mlu/enforce.h build_mlu_error_msg(cnclResult_t) (\"MLU CNCL error(\" << e "
-                "<< \"), \" << cnclGetErrorStr(e) << \". \"), as PADDLE_ENFORCE_MLU_SUCCESS raises it"),
+                "<< \"), \" << cnclGetErrorStr(e) << \". \"), as PADDLE_ENFORCE_MLU_SUCCESS raises it; the same function "
+                "in PaddleCustomDevice backends/mlu/runtime/runtime.h, the MLU plug-in of XCCL)"),
     # A custom device's collective library (XCCL: Paddle's plug-in interface) fails with the custom device's
     # generic status; the C++ frame of the call names the collective.
     _sig("xccl_frame", r"\bphi::CustomDevice::CCL(?:CommInitRank|GetUniqueId|AllReduce|Broadcast|AllGather|"
