@@ -159,45 +159,35 @@ def coverage(era: str, root: Path) -> tuple[dict, list[tuple[str, ...]], list[tu
 
 
 # Why a template names no specific cause, first match wins (matched against "family|Type: message").
-# A "gap:" reason is a template that does name a cause of the catalog which no signature reads yet:
-# the review found it, and it stays listed until a signature (with its source) maps it.
+# A "gap:" reason would be a template that names a cause of the catalog which no signature reads yet (the
+# review of issue 29 listed 217; signatures now read them, diagnose/signatures/checks.py): a new one is
+# added here with its cause until a signature maps it.
 GENERIC_REASONS: tuple[tuple[str, str, str], ...] = (
-    ("gap:missing_dist_env", r"Can not [Ff]ind (?:PADDLE_|TRAINING_ROLE|\w+_NUM\b|\S+ in env)|please check your environment|"
-     r"please set the \w+ variable|[Ee]nvironment variable .* (?:must be specified|is needed)",
-     "names a launcher variable that is not set (missing_dist_env); no signature reads this wording yet"),
-    ("gap:device_not_found", r"CPU-only|compiled with (?:NVIDIA )?GPU|with GPU support|not compiled with (?:CUDA|GPU)|"
-     r"[Nn]o cuda device|Failed to get the number of GPU devices|Failed to initialize GPU device|CPU PaddlePaddle|"
-     r"reinstall PaddlePaddle with (?:GPU|XPU)|No custom device available",
-     "says the build has no GPU support (device_not_found); no signature reads this wording yet"),
-    ("gap:cuda_visible_devices_misconfig", r"check visible devices|device id must inside|exceeds the size of devices|"
-     r"CUDA_VISIBLE_DEVICES shoule? be set",
-     "a device id past the visible ones (cuda_visible_devices_misconfig); no signature reads this wording yet"),
-    ("gap:cuda_cudnn_mismatch", r"not supported on cuda <= \d+", "a CUDA older than the build needs "
-     "(cuda_cudnn_mismatch); no signature reads this wording yet"),
-    ("gap:collective_timeout", r"^(?:py|so):distributed\|.*(?:[Tt]ime ?out while|not ready since|not ready sinck|"
-     r"[Aa]pplication timeout)", "a rendezvous or a gloo pair that timed out (collective_timeout); no signature "
-     "reads this wording yet"),
-    ("gap:nccl_error", r"^so:distributed\|.*(?:NCCL unique ID failed|sync nccl stream)", "an NCCL call that "
-     "failed (nccl_error); no signature reads this wording yet"),
-    ("gap:wrong_host_ip", r"endpoint resolution failed", "a peer's address that does not resolve (wrong_host_ip); "
-     "no signature reads this wording yet"),
-    ("gap:config_error", r"belongs to multi \w+ groups|unreasonable topogy|(?:mp|pp|dp|sharding)_num: ",
-     "hybrid-parallel degrees (dp, mp, pp, sharding) that do not fit the world size (config_error); no "
-     "signature reads this wording yet"),
+    ("flag_help", r"^so:memory\|.*(?:The maximum gpu memory limit that the process can allocate|The retry time "
+     r"\(milliseconds\) when allocator fails|Whether to free idle chunks when no cache hit|It is a mistake that the "
+     r"values of the memory allocated by BuddyAllocator)", "the help text of a FLAGS_ setting kept in the core "
+     "library (FLAGS_gpu_memory_limit_mb, FLAGS_gpu_allocator_retry_time, FLAGS_free_idle_chunk, "
+     "FLAGS_init_allocated_mem): never printed as an error"),
+    ("trace_or_fallback", r"^so:\w+\|.*(?:Allocation failed because of timeout when allocating|Still allocation failed "
+     r"after release memory|UVA\(unified virtual addressing\) failed allocate|Remote endpoint resolution failed|failed "
+     r"to allocate \d+ bytes for stream \d+, retrying|Failed to allocate Lapack workspace with the optimal)",
+     "a VLOG trace, or a warning after which the call retries or falls back (retry_allocator, the stream-safe CUDA "
+     "allocator, a tensor's UVA, the libuv TCP store's getpeername, CUB's caching-allocator debug log, the LAPACK "
+     "workspace of eigh): the error that follows, if any, is the one diagnose reads"),
+    ("bundled_library", r"^so:\w+\|.*(?:Error allocating space to file|AllocateAligned fail to allocate huge TLB "
+     r"pages|Fail to allocate (?:new client stream|resources for RDMA|stream_id))", "a message of a library bundled "
+     "for parameter-server mode (RocksDB's mmap file and arena, brpc's HTTP/2 streams and RDMA): not a collective "
+     "job's failure"),
+    ("child_signal_without_cause", r"^py:launcher\|.*terminated with signal", "a spawned child ended by a signal to "
+     "which the catalog's signal table gives no cause (SIGHUP, SIGTERM, SIGINT: the user or a victim); the signals "
+     "that name one (SIGKILL, SIGSEGV, SIGBUS, ...) are read by the spawn_child_* signatures"),
+    ("wait_timeout_line", r"^so:distributed\|.*Application timeout caused pair", "gloo closed a pair that waited out "
+     "its timeout: a waiting rank's line (signature gloo_application_timeout, role real_timeout, as gloo's "
+     "unbound_buffer TIMEOUT); which rank stalled is read across the ranks' logs, not from this line alone"),
     ("checkpoint_keys", r"^py:checkpoint\|.*(?:in model file|not in program variable list|structured name in "
      r"saved model|Variable .* in the Scope)", "a variable the program needs is not in the checkpoint (or the "
      "reverse): the checkpoint is another model's, or its names differ (state_dict_prefix_mismatch when by a "
      "prefix); the frame that raised names the loader"),
-    ("gap:shm_too_small", r"Error allocating space to file", "space for a shared-memory file could not be "
-     "allocated (shm_too_small); no signature reads this wording yet"),
-    ("gap:allocation_failed", r"^so:memory\|.*(?:[Ff]ail(?:ed)? (?:to )?allocat|allocat\w* .*(?:fail|error)|"
-     r"[Oo]ut of memory|Allocation failed|Failed to create \w*Allocator)", "an allocation that failed (gpu_oom or host memory, by the allocator named); "
-     "no signature reads this wording yet"),
-    ("gap:dataloader_worker_crash", r"^so:dataloader\|.*killed by signal",
-     "a DataLoader worker killed by a signal (dataloader_worker_crash); no signature reads this wording yet"),
-    ("gap:spawned_child_signal", r"^py:launcher\|.*terminated with signal",
-     "a spawned child killed by a signal: the signal table names the cause (segfault, host_oom_killed); no "
-     "signature reads this wording yet"),
     ("child_exit", r"^py:launcher\|.*terminated with exit code", "a spawned child exited non-zero: its own "
      "error, printed above, is the cause (python_exception)"),
     ("call_order", r"first to initialize|has not been inited|not (?:been )?initialized|[Nn]ot initialized|"

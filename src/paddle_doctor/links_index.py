@@ -10,7 +10,7 @@ BACKLINKS = {
         'signatures': ('ours_UnsafeCheckpointError',),
     },
     CauseId.collective_timeout: {
-        'signatures': ('nccl_async_timeout', 'ours_StoreTimeoutError',),
+        'signatures': ('nccl_async_timeout', 'process_group_keys_timeout', 'ours_StoreTimeoutError',),
         'guard_kinds': ('stuck', 'missing',),
         'smoke_checks': ('barrier',),
         'diagnose_rules': ('lone_collective_timeout',),
@@ -19,7 +19,7 @@ BACKLINKS = {
         'lint_rules': ('PDL303',),
     },
     CauseId.config_error: {
-        'signatures': ('fleet_local_ip_not_in_ips', 'ours_PreflightError', 'argparse_usage',),
+        'signatures': ('fleet_local_ip_not_in_ips', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
@@ -28,7 +28,7 @@ BACKLINKS = {
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
-        'signatures': ('driver_insufficient', 'cuda_lib_missing', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch',),
+        'signatures': ('driver_insufficient', 'cuda_lib_missing', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
     },
     CauseId.cuda_error_other: {
         'signatures': ('cuda_init_error', 'cuda_other',),
@@ -36,7 +36,7 @@ BACKLINKS = {
     CauseId.cuda_visible_devices_misconfig: {
         'lint_rules': ('PDL501',),
         'env_checks': ('gpu_visible',),
-        'signatures': ('no_device',),
+        'signatures': ('no_device', 'fleet_python_visible_devices',),
         'diagnose_rules': ('launch_devices_contradict',),
     },
     CauseId.dataloader_worker_crash: {
@@ -48,7 +48,7 @@ BACKLINKS = {
         'signatures': ('unused_params',),
     },
     CauseId.device_not_found: {
-        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'launch_device_frame',),
+        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'launch_device_frame', 'cpu_only_build', 'gpu_runtime_unavailable',),
         'diagnose_rules': ('launch_devices_contradict', 'cpu_run_found_no_gpu',),
     },
     CauseId.duplicate_openmp_runtime: {
@@ -66,15 +66,15 @@ BACKLINKS = {
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
-        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool',),
+        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_oom', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
-        'signatures': ('dl_killed_kill', 'kernel_oom_killer', 'shell_killed',),
+        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'shell_killed',),
         'guard_kinds': ('dead',),
         'diagnose_rules': ('silent_death',),
     },
     CauseId.host_out_of_memory: {
-        'signatures': ('cpu_oom',),
+        'signatures': ('cpu_oom', 'host_alloc_failed',),
     },
     CauseId.launcher_bug: {
         'signatures': ('launcher_frame',),
@@ -94,13 +94,13 @@ BACKLINKS = {
         'diagnose_rules': ('spawn_child_failed',),
     },
     CauseId.missing_dist_env: {
-        'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group',),
+        'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group', 'role_maker_env_missing',),
     },
     CauseId.model_not_in_eval_mode: {
         'lint_rules': ('PDL404',),
     },
     CauseId.nccl_error: {
-        'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', 'native_frame_nccl', CauseId.nccl_error, 'bkcl_error',),
+        'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', 'native_frame_nccl', CauseId.nccl_error, 'bkcl_error', 'rccl_error', 'hccl_call_failed', 'cncl_error', 'xccl_frame',),
         'smoke_checks': ('all_reduce', 'all_gather', 'broadcast', 'reduce', 'scatter',),
     },
     CauseId.nccl_library_missing: {
@@ -147,12 +147,12 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'sigabrt',),
+        'signatures': ('native_stack', 'spawn_child_segfault', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'sigabrt',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {
         'env_checks': ('shm_size',),
-        'signatures': ('shm_mmap_failed', 'dl_killed_bus', 'shm_bus_error', 'sigbus',),
+        'signatures': ('shm_mmap_failed', 'dl_killed_bus', 'spawn_child_shm_too_small', 'shm_bus_error', 'sigbus',),
     },
     CauseId.stale_download_lock: {
         'signatures': ('lock_timeout',),
@@ -160,7 +160,7 @@ BACKLINKS = {
     },
     CauseId.stale_process_holding_gpu: {
         'env_checks': ('stale_processes',),
-        'signatures': ('cuda_oom_at_start', 'gpu_oom_nothing_free',),
+        'signatures': ('cuda_oom_at_start', 'gpu_oom_nothing_free', 'hccp_leftover_process',),
     },
     CauseId.state_dict_prefix_mismatch: {
         'lint_rules': ('PDL301', 'PDL302',),

@@ -80,6 +80,8 @@ TRIGGERS: tuple[str, ...] = (
     "已杀死", "強制終了", "Getötet", "Убито", "number of GPU devices", "Fail to open", "Failed to open",
     # batch10: Jupyter's notice of a dead kernel
     "kernel appears to have died",
+    # issue 29: HCCL's failed call (PaddleCustomDevice's RUNTIME_CHECK prints no "error"); XCCL's frames
+    "Call Hccl", "CustomDevice::CCL", "xccl_", "HCCP process",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -64,7 +64,8 @@ SOURCES: dict[str, str] = {
                     "library is too old. This application was compiled with NCCL version %s ...)",
     "nccl_interface": "nccl-cu12 2.32.3 libnccl.so strings (Bootstrap : no socket interface found; NCCL_SOCKET_IFNAME)",
     CauseId.nccl_error: "pp 1.8.5-3.3.1 so: platform/enforce.h (NCCL error(%d), %s); nccl-cu12 libnccl.so "
-                  "ncclGetErrorString (unhandled cuda error, ncclSystemError, ...)",
+                  "ncclGetErrorString (unhandled cuda error, ncclSystemError, ...); pp 1.8.5 so strings (Get NCCL "
+                  "unique ID failed.; Fail to sync nccl stream: %s)",
     "cudnn_mismatch": "pp 1.8.5-3.3.1 so: platform/dynload/cudnn.cc ([cudnn init] libcudnn v%d with header v%d "
                       "unmatched!); cuDNN CUDNN_STATUS_VERSION_MISMATCH",
     "cuda_arch": "pp 2.0.2-2.6.2 so and nccl-cu12 (CUDA runtime: no kernel image is available for execution on the "

@@ -52,6 +52,13 @@ LAUNCH_ENV = (
     _sig("gloo_real_timeout", r"unbound_buffer\.cc:\d+\] TIMEOUT", "real_timeout",
          example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:80] TIMEOUT "
                  "self_rank = none pair_rank = -1 peer_str = none"),
+    # gloo closes a pair whose peer sent nothing within the context's timeout: the same wait as above.
+    _sig("gloo_application_timeout", r"Application timeout caused pair closure|Application timeout caused pair "
+         r"N4gloo9transport", "real_timeout",
+         example="RuntimeError: Application timeout caused pair closure",
+         source="pp 3.3.1 libphi_core.so strings: gloo/transport/tcp/pair.cc (Application timeout caused pair "
+                "...: gloo closes a pair whose read or write waited out the context's timeout; strings shows the text "
+                "run into the type name N4gloo9transport7ContextE beside it)"),
     # Not "NCCL ... timeout" in general: start-up lines print the timeout setting
     # ("process_group_nccl.cc:155] ProcessGroupNCCL pg_timeout_ 1800000").
     _sig("nccl_async_timeout", r"Find timeout start but not finish task|Watchdog caught collective operation timeout|"
@@ -98,7 +105,7 @@ LAUNCH_ENV = (
          source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (... is killed by signal: %s.) with "
                 "strsignal(SIGKILL) = Killed"),
     _sig("dl_killed_other", r"DataLoader (?:process|worker) \(pid\S* ?[\d, ]*\) (?:exited )?is killed by signal: "
-         r"(?P<signal>[A-Z][\w -]*\w)", "cause", CauseId.dataloader_worker_crash, 85,
+         r"(?P<signal>[A-Z][\w -]*\w|\d+)", "cause", CauseId.dataloader_worker_crash, 85,
          "SystemError: (Fatal) DataLoader process (pid 2730) exited is killed by signal: Segmentation fault. "
          "(at /paddle/paddle/fluid/imperative/data_loader.cc:188)",
          title="a DataLoader worker was killed by signal: {signal}",
@@ -132,7 +139,7 @@ LAUNCH_ENV = (
          title="the script expects the launcher's PADDLE_* variables and was started without the launcher",
          source="pp 1.8.5-2.4.2 paddle/fluid/incubate/fleet/base/role_maker.py, 3.3.1 paddle/incubate/distributed/"
                 "fleet/role_maker.py (assert ..., \"can't find PADDLE_TRAINER_ENDPOINTS\")"),
-    _sig("selected_devices_not_set", r"environment variable (?P<var>FLAGS_selected_\w+|PADDLE_\w+) is needed, but "
+    _sig("selected_devices_not_set", r"environment variable (?P<var>\S+) is needed, but "
          r"not set", "cause", CauseId.residual_dist_env, 95,
          "ValueError: paddle.distributed initialize error, environment variable FLAGS_selected_gpus is needed, "
          "but not set.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...catalog.ids import CauseId
+from .checks import SPAWN_SIGNAL_ROWS
 from .model import sig as _sig
 
 NATIVE = (
@@ -99,7 +100,8 @@ NATIVE = (
                 "not compiled with XPU; Paddle is not compiled with CustomDevice. Cannot visit ...)"),
     _sig("device_id_out_of_range", r"exceeds (?:the )?(?:gpu card number|current device count|number of GPU devices)|"
          r"because GPU number on your machine is|Only \d+ CUDA devices found, cannot set|Device id must be less than "
-         r"GPU count", "cause", CauseId.device_not_found, 90,
+         r"GPU count|Cannot f(?:ou|i)nd \S+ \d+, please check visible devices|The index exceeds the size of devices|"
+         r"Invalid CUDAPlace\(\d+\), device id must inside", "cause", CauseId.device_not_found, 90,
          "RuntimeError: Invalid CUDAPlace(2), must inside [0, 2), because GPU number on your machine is 2",
          title="a GPU id beyond the GPUs this process sees was asked for",
          source="pp 2.6.2 so: platform/device/gpu/gpu_info.cc, phi/backends/gpu (Device id %d exceeds gpu card "
@@ -107,7 +109,12 @@ NATIVE = (
                 "[0, %d), because GPU number on your machine is %d; Only %d CUDA devices found, cannot set to %d); pp "
                 "2.5-3.x phi/backends/gpu/cuda/cuda_info.cc (Device id must be less than GPU count, but received id "
                 "is: %d. GPU count is: %d.); legacy v1 trainer (trainer_count * num_devices_in_model (%d*%d)=%d "
-                "exceeds number of GPU devices(%d))"),
+                "exceeds number of GPU devices(%d)); "
+                "pp 2.4.2-3.3.1 so: phi/backends/custom/custom_device.cc PlaceToId (Cannot found %s %d, please check "
+                "visible devices: a custom device id not among the visible ones); pp 2.0.2-2.6.2 so: memory/allocation "
+                "GPUBuddyAllocatorList::Get (The index exceeds the size of devices, the size of devices is %d, the "
+                "index is %d: a GPU id not among FLAGS_selected_gpus); pp 2.0.2-2.4.2 so strings (Can not copy Tensor "
+                "to Invalid CUDAPlace(%d), device id must inside [0, %d))"),
     _sig("no_gpu_driver_error", r"GPU Driver Version can't be detected", "cause", CauseId.device_not_found, 90,
          "RuntimeError: GPU Driver Version can't be detected. No GPU driver!",
          title="this machine has no working NVIDIA driver: no GPU is usable here",
@@ -171,6 +178,7 @@ NATIVE = (
                                 "spawn_main",
          source="CPython 3.x Lib/multiprocessing/spawn.py (spawn_main -> _main -> prepare re-imports __main__ in "
                 "each child)"),
+    *SPAWN_SIGNAL_ROWS,
     # --- memory ---------------------------------------------------------------------------------
     _sig("shm_bus_error", r"insufficient shared (?:memory|storage space)|Unexpected BUS error encountered in DataLoader"
          r"|storage space (?:in|of) /dev/shm", "cause", CauseId.shm_too_small, 100,

@@ -1,0 +1,158 @@
+"""Signatures: Paddle's own checks of its environment, its build, its devices and its topology.
+
+Each row reads a family of messages that Paddle raises itself (the coverage review of issue 29 found
+them in the templates of the 1.8.5-3.3.1 wheels, ``tests/fixtures/templates``): the launcher's
+variables a role maker or ``init_parallel_env`` cannot find, a GPU asked of a build without one,
+hybrid-parallel degrees that do not fit the world, a device's allocator out of memory, a host
+allocation that failed, a spawned child ended by a signal. ``CHECKS`` sits after the NCCL/CUDA rows
+of ``libraries`` (a line that names a CUDA error is read as that error first) and before the
+structure rows; ``SPAWN_SIGNAL_ROWS`` sits in ``native`` before the rows that read a signal's name
+anywhere on a line (spawn's line says whose signal it is).
+
+Specificity follows the catalog's rule: a row that names its cause outright (a missing variable, a
+device's OOM) is as strong as its siblings elsewhere; a host allocation that failed (often after
+the real failure, or in a helper) stays low, so a real root cause on the same rank outranks it.
+"""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from .model import sig as _sig
+
+# A spawned child's signal, as paddle.distributed.spawn names it (signal.Signals(-exitcode).name), to
+# the cause the catalog's signal table gives it (catalog/codes.toml [signal]; a test keeps them equal).
+SPAWN_SIGNAL_CAUSES: dict[str, CauseId] = {
+    "SIGKILL": CauseId.host_oom_killed, "SIGSEGV": CauseId.segfault, "SIGABRT": CauseId.segfault,
+    "SIGILL": CauseId.segfault, "SIGFPE": CauseId.segfault, "SIGBUS": CauseId.shm_too_small,
+}
+_SPAWN_SOURCE = ("pp 2.0.2-3.3.1 paddle/distributed/spawn.py MultiprocessContext._throw_exception (Process %d "
+                 "terminated with signal %s., the name from signal.Signals(-exitcode).name); the cause per signal "
+                 "from catalog/codes.toml [signal]")
+
+
+def _spawn_signal_rows() -> tuple:
+    by_cause: dict[CauseId, list[str]] = {}
+    for name, cause in SPAWN_SIGNAL_CAUSES.items():
+        by_cause.setdefault(cause, []).append(name)
+    return tuple(
+        _sig(f"spawn_child_{cause.value}", rf"Process (?P<proc>\d+) terminated with signal (?P<signal>{'|'.join(names)})\b",
+             "cause", cause, 85, f"Exception: Process 1 terminated with signal {names[0]}.",
+             title="spawned process {proc} was ended by {signal}", source=_SPAWN_SOURCE)
+        for cause, names in by_cause.items())
+
+
+CHECKS = (
+    # --- the launcher's environment, read by a role maker or init_parallel_env -------------------------
+    _sig("role_maker_env_missing", r"Can not [Ff]ind (?P<var>[A-Z][A-Z0-9_]+)(?:, please check your environment| in env)|"
+         r"please set the (?P<var2>[A-Z][A-Z0-9_]+) variable|The environment variable 'MASTER_ADDR' and 'MASTER_PORT' "
+         r"must be specified", "cause", CauseId.missing_dist_env, 92,
+         "ValueError: Can not find PADDLE_TRAINER_ID, please check your environment.",
+         title="a variable the launcher sets ({var}) is not set: the script was started without the launcher",
+         source="pp 2.0.2-3.3.1 paddle/distributed/fleet/base/role_maker.py PaddleCloudRoleMaker._ps_env / "
+                "_collective_env (Can not find %s, please check your environment.; Can not Find %s in env or its "
+                "format doesn't match the requirement); pp 2.4.2 distributed/collective.py (please set the "
+                "CLUSTER_ID variable.); pp 2.4.2-3.3.1 distributed/parallel.py (The environment variable "
+                "'MASTER_ADDR' and 'MASTER_PORT' must be specified)"),
+    _sig("training_role_invalid", r"TRAINING_ROLE must be PSERVER or TRAINER[\w ]*, but get (?P<role>\S+?),",
+         "cause", CauseId.config_error, 88,
+         "ValueError: TRAINING_ROLE must be PSERVER or TRAINER or HETER_TRAINER or COORDINATOR, but get WORKER, "
+         "please check your environment.",
+         title="TRAINING_ROLE is set to {role}, which no role maker knows",
+         source="pp 2.0.2-3.3.1 paddle/distributed/fleet/base/role_maker.py PaddleCloudRoleMaker._ps_env "
+                "(TRAINING_ROLE must be PSERVER or TRAINER or HETER_TRAINER[ or COORDINATOR], but get %s, please "
+                "check your environment.)"),
+    # --- a GPU (or another device) asked of a build that has none ---------------------------------------
+    _sig("cpu_only_build", r"not supported in CPU(?:-only)? PaddlePaddle|only supported in XPU PaddlePaddle|"
+         r"CPU-only version|Graph is only supported on PaddlePaddle compiled with|No custom device available|"
+         r"\bno cuda device found\b|since it's not support GPU, please recompile or reinstall", "cause",
+         CauseId.device_not_found, 90,
+         "ValueError: The API paddle.device.cuda.get_device_properties is not supported in CPU-only PaddlePaddle. "
+         "Please reinstall PaddlePaddle with GPU support to call this API.",
+         title="a device API or backend was asked of a Paddle build that has no such device",
+         source="pp 2.2.2-3.3.1 paddle/device/cuda/__init__.py, device/cpu.py, device/xpu/__init__.py (The API %s is "
+                "not supported in CPU-only PaddlePaddle. Please reinstall PaddlePaddle with GPU support ...); pp "
+                "2.0.2-3.3.1 distributed/parallel.py (Cannot initialize parallel environment in CPU-only version; If "
+                "you want to use CPU-only version, please use 'gloo' as backend); pp 2.2.2-3.3.1 "
+                "distributed/collective.py (no cuda device found); pp 2.4.2-3.3.1 device/cuda/graphs.py (CUDA Graph is "
+                "only supported on PaddlePaddle compiled with NVIDIA GPU.); pp 3.3.1 device/custom_device.py (No "
+                "custom device available, ...) and libpaddle.so (Paddle can't concat tensor since it's not support "
+                "GPU, please recompile or reinstall Paddle with GPU support.)"),
+    _sig("gpu_runtime_unavailable", r"Failed to get the number of GPU devices|Failed to initialize GPU device #",
+         "cause", CauseId.device_not_found, 80,
+         "Failed to initialize GPU device #0: unknown error",
+         title="the CUDA runtime could not count or open the GPUs: no usable GPU in this process",
+         source="pp 2.0.2-2.6.2 so: Eigen's unsupported/Eigen/CXX11/src/Tensor/TensorDeviceGpu.h initializeDeviceProp "
+                "(std::cerr << \"Failed to get the number of GPU devices: \" << gpuGetErrorString(status); \"Failed to "
+                "initialize GPU device #\" << i << \": \" ...; then gpu_assert aborts)"),
+    _sig("fleet_python_visible_devices", r"CUDA_VISIBLE_DEVICES shoule? be set only 1 card", "cause",
+         CauseId.cuda_visible_devices_misconfig, 90,
+         "ValueError: CUDA_VISIBLE_DEVICES shoule be set only 1 card if you use `python` to launch fleet program.",
+         title="a fleet program started with `python` sees several GPUs: CUDA_VISIBLE_DEVICES must name one",
+         source="pp 2.0.2-2.2.2 paddle/distributed/fleet/base/fleet_base.py Fleet.init (CUDA_VISIBLE_DEVICES shoule "
+                "be set only 1 card if you use `python` to launch fleet program.)"),
+    # --- hybrid parallelism: degrees that do not fit the world ------------------------------------------
+    _sig("hybrid_degrees_mismatch", r"Rank \d+ belongs to multi \w+ groups|unreasonable topogy setting|"
+         r"\bmp_num: \d+, sharding_num: \d+, pp_num: \d+, dp_num: \d+", "cause", CauseId.config_error, 88,
+         "AssertionError: nranks: 8, mp_num: 2, sharding_num: 1, pp_num: 2, dp_num: 1, sep_num: 1",
+         title="the hybrid-parallel degrees (dp x mp x pp x sharding) do not fit the number of ranks",
+         source="pp 2.2.2-2.4.2 paddle/distributed/fleet/base/topology.py (Here is an unreasonable topogy setting. "
+                "world_size: %d, but mp_num: ...); pp 2.6.2-3.3.1 topology.py (assert nranks == product, "
+                "\"[nranks: %d, ]mp_num: %d, sharding_num: %d, pp_num: %d, dp_num: %d, sep_num: %d\"); "
+                "strategy_group.py (Rank %d belongs to multi dp|mp|pp|sharding groups)"),
+    _sig("managed_memory_unsupported", r"Failed to create CUDAManagedAllocator on GPU (?P<gpu>\d+)", "cause",
+         CauseId.config_error, 85, "RuntimeError: (Unavailable) Failed to create CUDAManagedAllocator on GPU 0.",
+         title="FLAGS_use_cuda_managed_memory is on, and GPU {gpu} cannot allocate managed memory",
+         source="pp 2.4.2-2.6.2 so: memory/allocation/allocator_facade.cc (Failed to create CUDAManagedAllocator on "
+                "GPU %d. You have enabled CUDA managed memory, but the gpu device does not support ...)"),
+    _sig("predictor_stream_binding", r"When binding threads and streams, the use of process-level allocators",
+         "cause", CauseId.config_error, 80,
+         "RuntimeError: (Fatal) When binding threads and streams, the use of process-level allocators will result "
+         "in undefined result errors due to memory asynchronous operations.",
+         title="inference predictors of one process disagree on thread/stream binding",
+         source="pp 2.0.2-3.3.1 so: inference/api/analysis_predictor.cc CreatePaddlePredictor (PADDLE_THROW Fatal: "
+                "When binding threads and streams, the use of process-level allocators ...)"),
+    _sig("bf16_shuffle_old_cuda", r"with bfloat16 is not supported on cuda <= (?P<cuda>\d+)", "cause",
+         CauseId.cuda_cudnn_mismatch, 80,
+         "RuntimeError: Error: block_reduce.h:42 Assertion `false` failed. __shfl_xor_sync with bfloat16 is not "
+         "supported on cuda <= 11.",
+         title="a bfloat16 kernel needs a newer CUDA than this build's (CUDA {cuda} or older)",
+         source="pp 2.4.2 so strings (Error: %s:%d Assertion `%s` failed. __shfl_down_sync|__shfl_xor_sync with "
+                "bfloat16 is not supported on cuda <= 11.: a check in device code, raised when the kernel runs)"),
+    # --- memory -----------------------------------------------------------------------------------------
+    # A custom device's or XPU's allocator: the GPU's own wording is read first (native.py).
+    _sig("device_oom", r"Out of memory error on (?P<dev>\w+)[: ](?P<id>\d+)\. (?:Cannot allocate|total memory is)",
+         "cause", CauseId.gpu_oom, 95,
+         "RuntimeError: (ResourceExhausted) Out of memory error on npu:0. Cannot allocate 1.5GB memory on npu:0, "
+         "available memory is only 512MB.",
+         title="out of device memory on {dev} {id}",
+         source="pp 2.4.2-3.3.1 so strings (custom device / XPU allocators: Out of memory error on %s:%d. "
+                "Cannot allocate %s memory on %s:%d, available memory is only %s.; Out of memory error on %s %d. "
+                "total memory is %s, used memory is %s, available memory is only %s.)"),
+    _sig("gpu_oom_hint", r"If the above ways do not solve the out of memory problem", "cause", CauseId.gpu_oom, 60,
+         "If the above ways do not solve the out of memory problem, you can try to use CUDA managed memory. The "
+         "command is `export FLAGS_use_cuda_managed_memory=false`.",
+         title="the GPU out-of-memory message's hint (its first line is above it)",
+         source="pp 2.4.2 so strings (the GPU out-of-memory message's last hint: "
+                "If the above ways do not solve the out of memory problem, you can try to use CUDA managed memory.)"),
+    _sig("host_alloc_failed", r"Fail(?:ed)? to allocate (?:jitcode generator \(GenBase\) |GenBase )?(?:CPU memory|"
+         r"memory for \S+)|Jitcode generator \(GenBase\) allocate \d+ memory error", "cause",
+         CauseId.host_out_of_memory, 60,
+         "RuntimeError: (ResourceExhausted) Fail to allocate jitcode generator (GenBase) CPU memory: size = 4096 .",
+         title="a host memory allocation failed inside Paddle",
+         source="pp 1.8.5-3.3.1 so strings, the JIT code generator's buffers (Fail to allocate [jitcode generator "
+                "(GenBase) |GenBase ]CPU memory: size = %d .; Jitcode generator (GenBase) allocate %ld memory "
+                "error!); pp 3.3.1 libpaddle.so strings (Failed to allocate memory for VectorTypeStorage::data_, "
+                "requested size = %d bytes.; Failed to allocate memory for poly.hole.)"),
+    # --- collectives -------------------------------------------------------------------------------------
+    _sig("process_group_keys_timeout", r"Timeout while initializing process group \d+\.\s*Keys .* are not ready",
+         "cause", CauseId.collective_timeout, 75,
+         "RuntimeError: Timeout while initializing process group 3.Keys /process_group/3/0 are not ready sinck rank "
+         "1 is waiting them.",
+         title="a process group was not created by every rank in time (new_group called on some ranks only, or "
+               "too late)",
+         source="pp 2.4.2 paddle/distributed/collective.py _new_process_group_impl (Timeout while initializing "
+                "process group {}.Keys {} are not ready sinck rank {} is waiting them.Two reason may cause this "
+                "error: 1. The create process group api should be called by all ranks. 2. ...)"),
+)
+# Read before the native rows that name a signal anywhere on a line (native.py): spawn's line says whose it is.
+SPAWN_SIGNAL_ROWS = _spawn_signal_rows()
