@@ -53,6 +53,10 @@ NEAR_LINES = [
      CauseId.gpu_oom, CauseId.nccl_error),
     ("ExternalError: Nccl error, unhandled cuda error (ncclUnhandledCudaError), out of memory", CauseId.nccl_error,
      CauseId.gpu_oom),
+    # CUDA's error 35 also when no driver is reachable at all (a GPU image run without the NVIDIA runtime)
+    ("F0406 14:21:50.500263   150 hl_cuda_device.cc:454] Check failed: cudaSuccess == cudaStat (0 vs. 35) Cuda "
+     "Error: CUDA driver version is insufficient for CUDA runtime version", CauseId.cuda_cudnn_mismatch,
+     CauseId.device_not_found),
 ]
 
 
@@ -93,3 +97,11 @@ def test_another_line_naming_another_cause_contests_the_verdict(tmp_path):
     root = _diagnose_text(tmp_path, text)
     assert root.confidence.value == "medium"
     assert {root.cause, root.alternatives[0].cause} == {CauseId.gpu_oom, CauseId.shm_too_small}
+
+
+def test_a_driver_version_printed_beside_error_35_keeps_the_mismatch_high(tmp_path):
+    """A version printed with the error shows a driver answered: it is too old, not missing."""
+    root = _diagnose_text(tmp_path, "ExternalError: Cuda error(35), CUDA driver version is insufficient for CUDA "
+                                    "runtime version. [Hint: Please check your driver version: 10010 is older than "
+                                    "11020. CUDA Driver Version: 10.1]")
+    assert (root.cause, root.confidence.value) == (CauseId.cuda_cudnn_mismatch, "high"), root

@@ -58,6 +58,16 @@ NEAR: dict[CauseId, Near] = {
     CauseId.gpu_oom: Near(CauseId.nccl_error, "the allocation that failed was NCCL's (its buffers, a collective)",
                           "rerun with NCCL_DEBUG=INFO: an NCCL allocation names its buffer size; lower "
                           "NCCL_BUFFSIZE or the batch size", when=r"(?i)nccl"),
+    # CUDA's error 35 says "driver older than the runtime", and says the same when there is no driver at
+    # all to ask (a GPU image run without the NVIDIA container runtime, a stub libcuda): a version printed
+    # beside it shows a driver is there.
+    CauseId.cuda_cudnn_mismatch: Near(CauseId.device_not_found, "CUDA says the same when no driver is reachable at "
+                                      "all (a container started without --gpus / the NVIDIA runtime)",
+                                      "`nvidia-smi` in the same shell or container: it fails when no driver is "
+                                      "reachable; otherwise compare its driver version with the CUDA version",
+                                      when=r"(?i)driver version is insufficient|cudaErrorInsufficientDriver|"
+                                           r"error(?: code)?\s*:?\s*\(?35\)?\b|\(0 vs\. 35\)",
+                                      settled_by=r"(?i)driver(?: api)? version(?: is|:)?\s*\d"),
     CauseId.nccl_error: Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
                              "`nvidia-smi` during the run: memory near the total when the NCCL call fails",
                              when=_MEMORY),
