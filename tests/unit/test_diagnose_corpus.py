@@ -3,7 +3,7 @@ set (real-dev, real-dev2, real-dev3) and every labelled set under tests/fixtures
 labels.jsonl, e.g. the gathered batches). Prints, per set, top-1 and top-3, the calibration (right /
 total per confidence diagnose gave) and each reasoning rule's precision (right / fired); the goals are
 >= 90 % top-1 on each set and >= 90 % for each rule that fires often enough to be judged.
-No log is special-cased: signatures come from the emitting code (see signatures.SOURCES)."""
+No log is special-cased: signatures come from the emitting code (each signature row cites its source)."""
 
 import json
 import re

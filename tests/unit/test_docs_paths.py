@@ -27,7 +27,7 @@ def test_every_path_a_doc_names_exists(doc):
 
 
 PKG = REPO / "src" / "paddle_doctor"
-# ``anatomy/parts.py``, ``diagnose/signatures/emitters.py``: a module of ours named from a room down
+# ``anatomy/parts.py``, ``diagnose/signatures/model.py``: a module of ours named from a room down
 MODULE_RE = re.compile(r"`([\w./-]+/[\w.-]+\.py)`")
 
 

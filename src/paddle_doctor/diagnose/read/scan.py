@@ -25,9 +25,7 @@ from typing import BinaryIO, NamedTuple
 
 import ahocorasick_rs
 
-from .launches import TRIGGERS as LAUNCH_TRIGGERS
-from .runners import TRIGGERS as RUNNER_TRIGGERS
-from .selfrank import TRIGGERS as SELF_RANK_TRIGGERS
+from .triggers import TRIGGERS, WITH_SELF_RANK
 
 CHUNK_BYTES = 8 << 20
 MAX_LINE_BYTES = 1 << 20
@@ -35,58 +33,6 @@ WINDOW_BYTES = 600  # evidence text kept around a trigger on an over-long line
 SNIFF_BYTES = 8192
 FIRST_WINDOW = 1 << 16  # an over-long line is searched for its first trigger in windows from this size
 TAIL_KEEP_BYTES = 64 << 10  # the end of a file, kept for the timeline (its last progress line and time)
-
-# Every line a signature can match contains one of these literals (signatures.py keeps them in
-# step: a test checks that each signature example contains a trigger).
-TRIGGERS: tuple[str, ...] = (
-    "Error", "error", "ERROR", "Exception", "Traceback", 'File "', "TIMEOUT", "Fatal", "SIG",
-    "Killed", "killed", "ABORT", "terminate", "Container rank", "Exit code", "Pod failed",
-    "Pod completed", "Aborted at", "Assertion", "Retry to connect", "Skip loading", "not exists",
-    "already in use", "No such file", "Out of memory", "out of memory", "NCCL", "Nccl", "nccl",
-    "bootstrapping", "no kernel image", "unmatched", "Segmentation", "core dumped",
-    "Blocking queue", "DataLoader", "shared memory", "/dev/shm", "Bus error", "MemoryError",
-    "bad_alloc", "listen on", "Terminating", "code -", "exit code", "unused parameter",
-    "not found in the provided dict", "expected shape", "CUDA_VISIBLE_DEVICES", "Exit with signal",
-    "Process abort", "Local processes completed", "No stack trace", "Interrupt", "Watchdog",
-    "timeout", "Timeout", "HTTPStore", "TCPStore", "ReadNextList", "Warning", "enforce fail",
-    "EnforceNotMet", "preamble", "not been used", "ResourceExhausted", "nproc_per_node", "nnodes:",
-    "total_size", "nranks ==", "not ready endpoints", "Device not found", "can't find PADDLE",
-    "but not set", "Memory map failed", "open files", "Errno", "ancdata", "WARN", "insufficient",
-    "CUDNN version", "init.cc", "received by PID", "spawn.py", "FATAL", "FAILED", "num_samples", "--ips", "of devices", "PADDLE_TRAINER", "PADDLE_CURRENT", "PADDLE_MASTER",
-    "--gpus", "--devices", "--selected_gpus", "FLAGS_selected_gpus", "gpus: ", "devices: ",
-    # issue 23: enforce hints, builds without GPU, our watchdog's line, the kernel OOM killer, no driver
-    "[Hint:", "not compiled with", "WITH_GPU", "CPU version", "] watchdog on rank", "oom-kill", "oom_reaper",
-    "NVIDIA-SMI", "nvidia-smi", "libcuda", "NVIDIA driver", "Waiting peer start", "master not ready",
-    # issue 23: a file lock's wait (py-spy frames), the launcher's chosen ports
-    "file_lock.py", "filelock", "master: ", "start_port: ",
-    # gloo's transport errors, also as a C++ abort's `what():` line, which holds no other trigger
-    "pair.cc",
-    # issue 29: a CPU-only build asked for a GPU (1.x wording), glog's fatal checks, BKCL (Kunlun XPU)
-    "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
-    # issue 29, batch 3: the GPU allocator's frame on a C++ stack; a suite's loader skipping parameters
-    "CUDAAllocator::AllocateImpl", "GPUAllocator::Alloc", "pretrained params", "not matched with loaded params",
-    "stub version of",
-    # issue 29, batch 5: phi dynload/cudnn.cc's message (no "error" in it); the device line of a CUDA runtime
-    # older than Ampere (9.x/10.x: only such lines are hit, not every device line); gpu_resources.cc's other
-    # architecture warning
-    "Cannot load cudnn", "Runtime API Version: 9.", "Runtime API Version: 10.", "not supported by Paddle",
-    # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
-    "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
-    # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check
-    "llegal instruction", "llegal hardware instruction", "CUDA not found", "segmentation fault",
-    # issue 29: a flag that asked for no GPU (a device fact: CUDA's "no device" then is the host's)
-    "use_gpu", "--device",
-    # issue 29, batches 8-9: the shell's "Killed" in other locales; the v1 trainer's GPU count; a failed open
-    "已杀死", "強制終了", "Getötet", "Убито", "number of GPU devices", "Fail to open", "Failed to open",
-    # batch10: Jupyter's notice of a dead kernel
-    "kernel appears to have died",
-    # issue 29: HCCL's failed call (PaddleCustomDevice's RUNTIME_CHECK prints no "error"); XCCL's frames
-    "Call Hccl", "CustomDevice::CCL", "xccl_", "HCCP process",
-) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
-# A log with no rank from its name is also scanned for the lines where a worker states its own rank
-# (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
-# 1024-rank bench: the two glog device lines added 2048 hits, +12 % of diagnose's CPU time).
-WITH_SELF_RANK = TRIGGERS + SELF_RANK_TRIGGERS
 
 
 class Hit(NamedTuple):

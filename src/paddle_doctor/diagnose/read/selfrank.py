@@ -27,7 +27,7 @@ import re
 
 from ...lazy import lazy_compile
 
-# Literals the scanner must see on these lines (scan.TRIGGERS includes them).
+# Literals the scanner must see on these lines (triggers.TRIGGERS includes them).
 TRIGGERS = ("NOTE: device: ", "] device: ", "init nccl context", "trainer_id", "local_rank", "global rank", "PADDLE_TRAINER_ID", "PADDLE_GLOBAL_RANK",
             "PADDLE_LOCAL_RANK")
 # The global statements win over the local ones (device, local rank) when a file has both.

@@ -26,8 +26,7 @@ from __future__ import annotations
 
 from .matcher import match_line
 from .model import VICTIM_ROLES, Signature
-from .emitters import SOURCES
 from .table import CAUSE_SIGNATURES, SIGNATURES, signature_table, signatures_by_cause
 
-__all__ = ["CAUSE_SIGNATURES", "SIGNATURES", "SOURCES", "VICTIM_ROLES", "Signature", "match_line", "signature_table",
+__all__ = ["CAUSE_SIGNATURES", "SIGNATURES", "VICTIM_ROLES", "Signature", "match_line", "signature_table",
            "signatures_by_cause"]

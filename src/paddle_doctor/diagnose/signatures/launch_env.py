@@ -10,48 +10,67 @@ LAUNCH_ENV = (
     _sig("launch_container_failed",
          r"Container rank (?P<rank>\d+) status failed cmd .*? code (?P<code>-?\d+)(?: log (?P<log>\S+))?",
          "launcher_failed",
-         example="Container rank 0 status failed cmd ['python', '-u', 't.py'] code -9 log log/workerlog.0"),
+         example="Container rank 0 status failed cmd ['python', '-u', 't.py'] code -9 log log/workerlog.0",
+         source="pp 2.4.2-3.3.1, paddle/distributed/launch/job/container.py (Container rank {} status {} cmd {} "
+                "code {} log {})"),
     _sig("fleet_abort",
          r"ABORT!!! Out of all (?P<world>\d+) trainers, the trainer process with rank=\[(?P<ranks>[\d, ]*)\]",
          "launcher_abort",
-         example="ABORT!!! Out of all 2 trainers, the trainer process with rank=[0] was aborted."),
+         example="ABORT!!! Out of all 2 trainers, the trainer process with rank=[0] was aborted.",
+         source="pp 1.8.5 paddle/distributed/utils.py; pp 2.0.2-3.3.1 paddle/distributed/fleet/launch_utils.py "
+                "(ABORT!!! Out of all {} trainers ...)"),
     _sig("elastic_rank_failed", r"\bERROR rank (?P<rank>\d+) error with exit code (?P<code>-?\d+)", "launcher_failed",
          example="ELASTIC ERROR 2022-03-01 10:22:41,007 ERROR rank 1 error with exit code 1, check log for detail.",
          source="pp 2.2.2-3.3.1 paddle/distributed/fleet/elastic/manager.py LauncherInterface._check_procs "
                 "(logger.error('ERROR rank {} error with exit code {}, check log for detail.') for each failed "
                 "process, its global rank; logger 'ELASTIC', fmt '%(name)s %(levelname)s %(asctime)s %(message)s')"),
     _sig("launch_exit_code", r"LAUNCH INFO .* Exit code (?P<code>-?\d+)", "launcher_exit",
-         example="LAUNCH INFO 2026-11-29 21:41:00,263 Exit code 1"),
+         example="LAUNCH INFO 2026-11-29 21:41:00,263 Exit code 1",
+         source="pp 2.4.2-3.3.1, paddle/distributed/launch/controllers/controller.py (Exit code {})"),
     _sig("launch_config", r"LAUNCH INFO .* (?P<key>nproc_per_node|nnodes): (?P<val>\d+)", "launcher_config",
-         example="LAUNCH INFO 2026-11-29 21:40:54,230 nproc_per_node: 2"),
+         example="LAUNCH INFO 2026-11-29 21:40:54,230 nproc_per_node: 2",
+         source="pp 2.4.2-3.3.1, paddle/distributed/launch/context/__init__.py (prints every argument: key: value)"),
     _sig("launch_pod_failed", r"LAUNCH (?:INFO|ERROR) .* (?:Pod failed|Container failed !!!)", "launcher_note",
-         example="LAUNCH ERROR 2024-03-10 00:35:50,216 Container failed !!!"),
+         example="LAUNCH ERROR 2024-03-10 00:35:50,216 Container failed !!!",
+         source="pp 2.4.2-3.3.1, paddle/distributed/launch/controllers/controller.py (Pod failed / Container failed "
+                "!!!)"),
     _sig("launch_pod_completed", r"LAUNCH INFO .* Pod completed", "launcher_ok",
-         example="LAUNCH INFO 2026-11-29 21:41:00,262 Pod completed"),
+         example="LAUNCH INFO 2026-11-29 21:41:00,262 Pod completed",
+         source="pp 2.4.2-3.3.1, paddle/distributed/launch/controllers/controller.py (Pod completed)"),
     _sig("launch_killed", r"(?:Terminating with signal|Exit with signal) (?P<sig>\d+)", "launcher_killed",
-         example="LAUNCH INFO 2026-11-29 21:41:00,263 Terminating with signal 15"),
+         example="LAUNCH INFO 2026-11-29 21:41:00,263 Terminating with signal 15",
+         source="pp 2.4.2-3.3.1, paddle/distributed/launch/main.py and controllers/controller.py (Terminating with "
+                "signal {})"),
     _sig("fleet_terminate", r"terminate all the procs", "launcher_note",
-         example="INFO 2020-07-21 14:44:20,106 launch_utils.py:322] terminate all the procs"),
+         example="INFO 2020-07-21 14:44:20,106 launch_utils.py:322] terminate all the procs",
+         source="pp 1.8.5 paddle/distributed/utils.py; pp 2.0.2-3.3.1 paddle/distributed/fleet/launch_utils.py "
+                "terminate_local_procs (terminate all the procs)"),
     # --- gloo / collectives --------------------------------------------------------------------
     _sig("gloo_size_mismatch",
          r"op\.preamble\.length <= op\.nbytes\. (?P<a>\d+) vs (?P<b>\d+)", "cause", CauseId.uneven_eval_batches, 100,
          "what():  [enforce fail at /paddle/third_party/gloo/gloo/transport/tcp/pair.cc:495] "
          "op.preamble.length <= op.nbytes. 8 vs 4",
-         title="tensor sizes differ across ranks in one collective ({a} vs {b} bytes)"),
+         title="tensor sizes differ across ranks in one collective ({a} vs {b} bytes)",
+         source="pp 2.0.2-3.3.1 so: gloo/transport/tcp/pair.cc (enforce op.preamble.length <= op.nbytes)"),
     _sig("gloo_peer_closed",
          r"pair\.cc:\d+\] TIMEOUT self_rank = (?P<self>-?\d+) pair_rank = (?P<peer>-?\d+)", "peer_closed",
          example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:584] TIMEOUT "
-                 "self_rank = 0 pair_rank = 1 peer_str = [127.0.0.1]:2981"),
+                 "self_rank = 0 pair_rank = 1 peer_str = [127.0.0.1]:2981",
+         source="pp 2.0.2-3.3.1 so: gloo/transport/tcp/pair.cc:584 (TIMEOUT self_rank = {} pair_rank = {})"),
     # A peer that died mid-transfer: the reading side sees a reset or a closed socket, the sending
     # side writev's errno (a run of case 08 showed "writev ...: Broken pipe", tests/fixtures/variants/).
     _sig("gloo_reset", r"(?:Read|Write) error \[?[\d.:\[\]]*\]?:? ?Connection reset by peer|Connection closed by peer|"
          r"\bwritev \S+: (?:Broken pipe|Connection reset by peer)|pair\.cc:\d+\] Socket (?:unexpectedly )?closed\b",
          "peer_closed",
          example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:576] Read error "
-                 "[127.0.0.1]:24502: Connection reset by peer"),
+                 "[127.0.0.1]:24502: Connection reset by peer",
+         source="pp 2.0.2-2.6.2 so: gloo/transport/tcp/pair.cc (Read error {}: Connection reset by peer); pp 3.3.1 "
+                "libphi_core.so: gloo/transport/tcp/pair.cc (writev {peer}: {strerror}, Read error {peer}: "
+                "{strerror}, Socket closed {peer}, Socket unexpectedly closed)"),
     _sig("gloo_real_timeout", r"unbound_buffer\.cc:\d+\] TIMEOUT", "real_timeout",
          example="RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:80] TIMEOUT "
-                 "self_rank = none pair_rank = -1 peer_str = none"),
+                 "self_rank = none pair_rank = -1 peer_str = none",
+         source="pp 2.0.2-3.3.1 so: gloo/transport/tcp/unbound_buffer.cc:80/133 (TIMEOUT)"),
     # gloo closes a pair whose peer sent nothing within the context's timeout: the same wait as above.
     _sig("gloo_application_timeout", r"Application timeout caused pair closure|Application timeout caused pair "
          r"N4gloo9transport", "real_timeout",
@@ -64,7 +83,9 @@ LAUNCH_ENV = (
     _sig("nccl_async_timeout", r"Find timeout start but not finish task|Watchdog caught collective operation timeout|"
          r"(?:NCCL|nccl)\w* (?:communicator|operation|collective|work)\b[^\n]{0,60}\btimed out", "cause",
          CauseId.collective_timeout, 70,
-         "Find timeout start but not finish task: group_key:0,group_ranks:0;1,global_rank:1,comm_count:5"),
+         "Find timeout start but not finish task: group_key:0,group_ranks:0;1,global_rank:1,comm_count:5",
+         source="pp 2.5-3.x GPU so: phi/core/distributed/comm_task_manager.cc (Find timeout start but not finish "
+                "task); NCCL watchdog wording of ProcessGroupNCCL"),
     # --- file locks of an earlier run (PaddleNLP's downloads and JIT-built extensions) -------------------
     _sig("lock_wait_frame", r"[/\\](?:file_lock\.py|filelock[/\\]_api\.py)\"?,? line \d+, in acquire\b|"
          r"\bacquire \(\S*(?:file_lock\.py|filelock[/\\]_api\.py):\d+\)", "hang_site",

@@ -29,7 +29,10 @@ LIBRARIES = (
          r"dynamic library \(libnccl|[Ff]ailed (?:dynamic load|to open) libnccl", "cause", CauseId.nccl_library_missing, 100,
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is "
          "not configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
-         title="libnccl.so cannot be loaded"),
+         title="libnccl.so cannot be loaded",
+         source="pp 1.8.5-3.3.1 so: platform/dynload/dynamic_loader.cc (The third-party dynamic library (%s) that "
+                "Paddle depends on is not configured correctly.); pp 2.6.2 so: ([%s:%d:%s] Failed dynamic load "
+                "libnccl.so; Failed to open libnccl.so[.2])"),
     # The library's file name in either OS's spelling: libcudnn.so.8 (Linux) or cudnn64_8.dll,
     # "cublas64_118.dll;cublas64_11.dll" (Windows: the candidates Paddle tried, joined by ';').
     _sig("cuda_lib_missing", r"(?i)(?:failed to find dynamic library|dynamic library \()\s*:?\s*(?P<lib>(?:lib)?(?:cudnn|"
@@ -77,7 +80,10 @@ LIBRARIES = (
          r"ncclInvalidUsage.*version|NCCL library is (?:too old|not backwards compatible)|"
          r"compiled with too old version of NCCL", "cause", CauseId.nccl_version_mismatch, 95,
          "host-b:2201:2201 [0] init.cc:612 NCCL WARN Mismatched NCCL version detected : rank 0 version 21803 rank 1 "
-         "version 21602", title="NCCL versions differ"),
+         "version 21602", title="NCCL versions differ",
+         source="nccl-cu12 2.32.3 libnccl.so strings (Mismatched NCCL version detected : rank %d version %d rank %d "
+                "version %d; NCCL version mismatch with remote peer %s (local: %s, remote %s); NCCL library is too "
+                "old. This application was compiled with NCCL version %s ...)"),
     # With NCCL_DEBUG=INFO (or VERSION) each rank prints the NCCL it loaded; a fact, not an error.
     # versions.py compares them across ranks. After nccl_version: "compiled with NCCL version 2.x, but
     # is running with NCCL library version 2.y" is a cause by itself.
@@ -91,10 +97,14 @@ LIBRARIES = (
                 "%s:%d:%d [%d] NCCL INFO %s), printed by init.cc with NCCL_DEBUG=INFO in NCCL 2.x"),
     _sig("nccl_interface", r"no socket interface found|NCCL_SOCKET_IFNAME|Bootstrap : no socket|"
          r"ncclSystemError.*socket", "cause", CauseId.nccl_network_interface, 95,
-         "NCCL WARN Bootstrap : no socket interface found", title="NCCL found no usable network interface"),
+         "NCCL WARN Bootstrap : no socket interface found", title="NCCL found no usable network interface",
+         source="nccl-cu12 2.32.3 libnccl.so strings (Bootstrap : no socket interface found; NCCL_SOCKET_IFNAME)"),
     _sig(CauseId.nccl_error, r"(?:NCCL|Nccl|nccl) error|ncclUnhandledCudaError|ncclSystemError|ncclInternalError|"
          r"ncclRemoteError|failed to get NCCL unique ID|Get NCCL unique ID failed|Fail to sync nccl stream", "cause", CauseId.nccl_error, 90,
-         "OSError: (External) NCCL error(1), unhandled cuda error.", title="NCCL error"),
+         "OSError: (External) NCCL error(1), unhandled cuda error.", title="NCCL error",
+         source="pp 1.8.5-3.3.1 so: platform/enforce.h (NCCL error(%d), %s); nccl-cu12 libnccl.so "
+                "ncclGetErrorString (unhandled cuda error, ncclSystemError, ...); pp 1.8.5 so strings (Get NCCL "
+                "unique ID failed.; Fail to sync nccl stream: %s)"),
     # The collective family beside NCCL: Kunlun XPU's BKCL. Paddle's own checks name it; the library's
     # log lines carry their level and the library's name ([WARN][BKCL][src:line]); INFO/DBG lines do not count.
     _sig("bkcl_error", r"\[(?:WARN|WARNING|ERR|ERROR|FATAL)\]\s*\[BKCL\]|\bBKCL [Ee]rror\b|\bbkcl_\w+ failed\b",
@@ -160,50 +170,74 @@ LIBRARIES = (
                 "C++ stack with the call's frame)"),
     _sig("cudnn_mismatch", r"libcudnn v\d+ with header v\d+ unmatched|CUDNN_STATUS_VERSION_MISMATCH|"
          r"cuDNN version (?:mismatch|incompatible)", "cause", CauseId.cuda_cudnn_mismatch, 100,
-         "[cudnn init] libcudnn v5 with header v7 unmatched!", title="cuDNN library and build do not match"),
+         "[cudnn init] libcudnn v5 with header v7 unmatched!", title="cuDNN library and build do not match",
+         source="pp 1.8.5-3.3.1 so: platform/dynload/cudnn.cc ([cudnn init] libcudnn v%d with header v%d "
+                "unmatched!); cuDNN CUDNN_STATUS_VERSION_MISMATCH"),
     _sig("cuda_arch", r"no kernel image is available for execution|cudaErrorNoKernelImageForDevice|"
          r"is not compatible with the current PyTorch|sm_\d+ is not (?:supported|compatible)", "cause",
          CauseId.cuda_arch_unsupported, 100,
          "cudaErrorNoKernelImageForDevice: no kernel image is available for execution on the device",
-         title="this Paddle build has no kernels for this GPU"),
+         title="this Paddle build has no kernels for this GPU",
+         source="pp 2.0.2-2.6.2 so and nccl-cu12 (CUDA runtime: no kernel image is available for execution on the "
+                "device)"),
     _sig("no_device", r"no CUDA-capable device is detected|cudaErrorNoDevice|invalid device ordinal|"
          r"cudaErrorInvalidDevice", "cause", CauseId.cuda_visible_devices_misconfig, 95,
-         "cudaErrorNoDevice: no CUDA-capable device is detected", title="the requested GPU is not visible"),
+         "cudaErrorNoDevice: no CUDA-capable device is detected", title="the requested GPU is not visible",
+         source="CUDA runtime cudaGetErrorString (cudaErrorNoDevice: no CUDA-capable device is detected; "
+                "cudaErrorInvalidDevice: invalid device ordinal), quoted by pp 1.8.5-2.0.2 so gpu_info.cc"),
     _sig("launch_device_frame", r'launch/context/device\.py", line \d+, in get_selected_devices', "cause",
          CauseId.device_not_found, 95,
          'File ".../paddle/distributed/launch/context/device.py", line 86, in get_selected_devices',
-         title="the launcher was given a device id that is not visible"),
+         title="the launcher was given a device id that is not visible",
+         source="pp 2.4.2-3.3.1 paddle/distributed/launch/context/device.py get_selected_devices"),
     _sig("cuda_other", r"\bcudaError\w+|CUDA error\b|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|"
          r"(?i:\bcuda (?:error|failure)\b)|CUDA RT call|== cudaSuccess", "cause",
-         CauseId.cuda_error_other, 80, "ExternalError: CUDA error(719), unspecified launch failure.", title="CUDA error"),
+         CauseId.cuda_error_other, 80, "ExternalError: CUDA error(719), unspecified launch failure.", title="CUDA error",
+         source="pp 1.8.5-3.3.1 so: platform/enforce.h (CUDA error(%d), %s); CUDA runtime error names; pp 2.6.2 so: "
+                "(ERROR: CUDA RT call \"%s\" in line %d of file %s failed with %s (%d).; Failed, cuda error %s:%d "
+                "'%s'; [%s:%d:%s] Cuda failure - %s; Check failed: e == cudaSuccess)"),
     # --- DataLoader --------------------------------------------------------------------------------------
     _sig("dl_worker_caught", r"DataLoader worker\((?P<worker>\d+)\) caught (?P<exc>\w+)", "cause",
          CauseId.dataloader_worker_crash, 85,
          "KeyError: 'DataLoader worker(1) caught KeyError with message:\\nTraceback (most recent call last):",
-         title="a DataLoader worker raised {exc}"),
+         title="a DataLoader worker raised {exc}",
+         source="pp 1.8.5-2.4.2 paddle/fluid/dataloader/worker.py, 2.6.2-3.3.1 paddle/io/dataloader/worker.py "
+                "(DataLoader worker(%d) caught %s with message)"),
     _sig("dl_worker_signal", r"DataLoader \d+ workers exit unexpectedly", "cause", CauseId.dataloader_worker_crash, 80,
          "[ WARNING] dataloader_iter.py:733 - DataLoader 1 workers exit unexpectedly, pids: 18554",
-         title="a DataLoader worker process died"),
+         title="a DataLoader worker process died",
+         source="pp 1.8.5-3.3.1 paddle/{fluid,io}/dataloader/dataloader_iter.py (DataLoader %d workers exit "
+                "unexpectedly, pids: %s)"),
     _sig("dl_reader_thread", r"DataLoader reader thread (?:raised an exception|failed)|"
          r"DygraphDataLoader reader thread raised", "cause", CauseId.dataloader_worker_crash, 55,
-         "DataLoader reader thread raised an exception!", title="the DataLoader reader failed"),
+         "DataLoader reader thread raised an exception!", title="the DataLoader reader failed",
+         source="pp 1.8.5-3.3.1 paddle/fluid/reader.py, base/reader.py (DataLoader reader thread raised an "
+                "exception!)"),
     _sig("dl_blocking_queue", r"Blocking queue is killed because the data reader raises an exception", "cause",
          CauseId.dataloader_worker_crash, 55,
          "SystemError: (Fatal) Blocking queue is killed because the data reader raises an exception.",
-         title="the DataLoader's data reader failed (the real exception is above it)"),
+         title="the DataLoader's data reader failed (the real exception is above it)",
+         source="pp 1.8.5-3.3.1 so: operators/reader/blocking_queue.h (Blocking queue is killed because the data "
+                "reader raises an exception.)"),
     # Python wraps this message over several lines; its second half is the part that always holds.
     _sig("main_guard", r"current process has finished its bootstrapping phase|forgotten to use the proper idiom",
          "cause", CauseId.main_guard_missing, 100,
-         "        current process has finished its bootstrapping phase.", title="worker processes started without an `if __name__ == \"__main__\":` guard"),
+         "        current process has finished its bootstrapping phase.", title="worker processes started without an `if __name__ == \"__main__\":` guard",
+         source="CPython 3.x Lib/multiprocessing/spawn.py _check_not_importing_main (current process has finished "
+                "its bootstrapping phase)"),
     # --- checkpoints and files ---------------------------------------------------------------------------
     _sig("state_shape", r"Skip loading for (?P<key>\S+?)\.? \S+ receives a shape (?P<got>\[[^\]]*\]), but the "
          r"expected shape is (?P<want>\[[^\]]*\])", "cause", CauseId.state_dict_shape_mismatch, 90,
          "Skip loading for classifier.weight. classifier.weight receives a shape [768, 2], but the expected shape "
-         "is [312, 2].", title="checkpoint shape {got} does not fit parameter {key} {want}"),
+         "is [312, 2].", title="checkpoint shape {got} does not fit parameter {key} {want}",
+         source="pp 2.x-3.3.1 paddle/nn/layer/layers.py set_state_dict (Skip loading for {}. {} receives a shape "
+                "{}, but the expected shape is {}.)"),
     _sig("state_missing_key", r"Skip loading for (?P<key>\S+?)\.? \S+ is not found in the provided dict", "cause",
          CauseId.state_dict_prefix_mismatch, 40,
          "UserWarning: Skip loading for fc1.weight. fc1.weight is not found in the provided dict.",
-         title="checkpoint keys do not match the model ({key} not found): it keeps random weights"),
+         title="checkpoint keys do not match the model ({key} not found): it keeps random weights",
+         source="pp 2.x-3.3.1 paddle/nn/layer/layers.py set_state_dict (Skip loading for {}. {} is not found in the "
+                "provided dict.)"),
     # A suite's own loader (PaddleOCR's load_pretrained_params) skips what does not fit and warns once
     # per parameter; the run goes on with random weights for those.
     _sig("ppocr_params_shape", r"The shape of model params (?P<key>\S+) (?P<want>\[[^\]]*\]) not matched with loaded "
@@ -222,7 +256,9 @@ LIBRARIES = (
     _sig("load_not_exists", r"The ``path`` \((?P<path>[^)]*)\) to load model not exists|"
          r"(?:^|\W)FileNotFoundError\b|No such file or directory|\[Errno 2\]", "cause", CauseId.file_not_found, 95,
          "ValueError: The ``path`` (output/best_model/model.pdparams) to load model not exists.",
-         title="a file the script needs does not exist"),
+         title="a file the script needs does not exist",
+         source="pp 2.x-3.3.1 paddle/framework/io.py load (The ``path`` (%s) to load model not exists.); Python "
+                "FileNotFoundError / errno ENOENT"),
     _sig("open_failed_path", r"\bFail(?:ed)? to open (?:file )?['\"]?(?P<path>\S*/\S+)", "cause", CauseId.file_not_found, 85,
          "Check failed: is Fail to open ./train_data_dir/20171016/dnn_instance_007855",
          title="a file the run reads could not be opened ({path})",
@@ -230,14 +266,18 @@ LIBRARIES = (
     _sig("unused_params", r"(?:has|have) not been used in (?:the )?(?:forward|loss)|find_unused_parameters", "cause",
          CauseId.dataparallel_unused_parameters, 75,
          "RuntimeError: Some parameters have not been used in forward. set find_unused_parameters=True",
-         title="DataParallel found parameters unused in forward"),
+         title="DataParallel found parameters unused in forward",
+         source="pp 2.4.2 so: imperative/reducer.cc (Please set find_unused_parameters=True ...); pp 2.4.2 "
+                "paddle/fluid/dygraph/parallel.py (find_unused_parameters)"),
     # --- Paddle's own checks of environment, build, devices, topology (checks.py) ------------------------
     *CHECKS,
     # --- launcher's own traceback frames -------------------------------------------------------------------
     _sig("launcher_frame", r'paddle/distributed/(?:utils\.py|launch/|fleet/launch(?:_utils)?\.py)", line \d+, in '
          r'(?!main\b|launch\b|run\b|_run_\w+|<module>)', "cause", CauseId.launcher_bug, 65,
          'File "/home/x/paddle/distributed/utils.py", line 257, in terminate_local_procs',
-         title="the launcher itself crashed"),
+         title="the launcher itself crashed",
+         source="pp 1.8.5-3.3.1 paddle/distributed/{utils.py,launch/,fleet/launch*.py} (the launcher's own frames: "
+                "a traceback inside it is its own crash)"),
     # paddle-doctor's watchdog ends a rank after a peer failed: a victim's line, the cause is the peer's.
     _sig("ours_watchdog_ended", r"^\[paddle-doctor\] watchdog on rank (?P<self>\d+): (?:rank (?P<peer>\d+) )?.*"
          r"Ending this rank", "terminated",
@@ -270,9 +310,11 @@ LIBRARIES = (
                 "(at %s:%d))"),
     # --- structure and the generic fallback ------------------------------------------------------------------
     _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
-         example="Traceback (most recent call last):"),
+         example="Traceback (most recent call last):",
+         source="CPython traceback.py (Traceback (most recent call last):)"),
     _sig("frame", r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)', "frame",
-         example='  File "/tmp/probe/t.py", line 5, in <module>'),
+         example='  File "/tmp/probe/t.py", line 5, in <module>',
+         source="CPython traceback.py (  File \"%s\", line %d, in %s)"),
     # glog's fatal check (CHECK/CHECK_EQ): the process aborts after it; read like an exception.
     _sig("glog_check_failed", r"^F\d{4} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]\s*(?P<exc>Check failed):\s*(?P<msg>.*)$", "exception",
          CauseId.python_exception, 50,
@@ -282,7 +324,9 @@ LIBRARIES = (
                 "<b>)), used by pp 0.x-1.x for its own checks (platform/nccl_helper.h NCCLGroupGuard, ...)"),
     _sig("exception", r"^(?:\[[^\]]*\]\s*)?(?:[\w.]*\.)?(?P<exc>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
-         "ValueError: boom on rank 1", title="{exc}"),
+         "ValueError: boom on rank 1", title="{exc}",
+         source="CPython traceback.py (the last line: <qualified type>: <message>); pp enforce.h error types "
+                "(InvalidArgument, PreconditionNotMet, ...) are raised as ValueError, RuntimeError, ..."),
     # Last: a line that says an error happened, with nothing above to explain it. Never a cause by
     # itself; it keeps diagnose from calling a failed run "no failure found".
     _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?:[\s:\]!,(]|$)|EnforceNotMet|"

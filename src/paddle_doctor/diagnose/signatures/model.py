@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from ...catalog import get_cause
 from ...rules import Docs
-from .emitters import SOURCES
 from ...lazy import LazyPattern
 
 
@@ -59,5 +58,4 @@ VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 
 
 def sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source=""):
-    return Signature(name, LazyPattern(pattern, flags), role, cause, specificity, example, title,
-                     source or SOURCES.get(name, ""))
+    return Signature(name, LazyPattern(pattern, flags), role, cause, specificity, example, title, source)

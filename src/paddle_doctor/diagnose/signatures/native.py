@@ -183,7 +183,9 @@ NATIVE = (
     _sig("shm_bus_error", r"insufficient shared (?:memory|storage space)|Unexpected BUS error encountered in DataLoader"
          r"|storage space (?:in|of) /dev/shm", "cause", CauseId.shm_too_small, 100,
          "Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared "
-         "memory (shm)", title="DataLoader worker died of a bus error: /dev/shm is too small"),
+         "memory (shm)", title="DataLoader worker died of a bus error: /dev/shm is too small",
+         source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (Unexpected BUS error encountered in DataLoader "
+                "worker ... insufficient shared memory (shm))"),
     _sig("kernel_oom_killer", r"Out of memory: Kill(?:ed)? process \d+|\boom-kill:|Memory cgroup out of memory|"
          r"oom_reaper: reaped process|invoked oom-killer", "cause", CauseId.host_oom_killed, 96,
          "[12345.678901] Out of memory: Killed process 4242 (python) total-vm:83886080kB, anon-rss:62914560kB",
@@ -215,11 +217,16 @@ NATIVE = (
          "cause", CauseId.stale_process_holding_gpu, 101,
          "Out of memory error on GPU 0. Cannot allocate 2.250000kB memory on GPU 0, 127.994262TB memory has been "
          "allocated and available memory is only 0.000000B.",
-         title="GPU {gpu} had no free memory at all for a {req} request: another process holds it"),
+         title="GPU {gpu} had no free memory at all for a {req} request: another process holds it",
+         source="pp 1.8.5-3.3.1 so: memory/allocation/allocator_facade / retry_allocator (Out of memory error on "
+                "GPU %d. Cannot allocate %s memory on GPU %d, %s memory has been allocated and available memory is "
+                "only %s)"),
     _sig(CauseId.gpu_oom, r"Out of memory error on GPU (?:Virtual Memory )?(?P<gpu>\d+)|CUDA out of memory|cudaErrorMemoryAllocation"
          r"|CUBLAS_STATUS_ALLOC_FAILED", "cause", CauseId.gpu_oom, 100,
          "Out of memory error on GPU 0. Cannot allocate 80.000000MB memory on GPU 0",
-         title="out of GPU memory"),
+         title="out of GPU memory",
+         source="pp 1.8.5-3.3.1 so: memory/allocation (Out of memory error on GPU %d); CUDA runtime "
+                "cudaErrorMemoryAllocation; cuBLAS CUBLAS_STATUS_ALLOC_FAILED"),
     # The inference predictor warns when its GPU memory pool would take more than 95 % of the card.
     _sig("predictor_gpu_pool", r"Allocate too much memory for the GPU memory pool, assigned (?P<mb>\d+) MB", "cause",
          CauseId.gpu_oom, 75,
@@ -233,7 +240,9 @@ NATIVE = (
     _sig("cpu_oom", r"Out of memory error on CPU|std::bad_alloc|(?:^|\W)MemoryError\b|"
          r"ResourceExhaustedError.*(?:CPU|host)", "cause", CauseId.host_out_of_memory, 100,
          "MemoryError: (ResourceExhausted) Fail to alloc memory of 4398046511104 size.",
-         title="out of host memory inside the process"),
+         title="out of host memory inside the process",
+         source="pp 2.0.2-3.3.1 so: memory/allocation/cpu_allocator (Fail to alloc memory of %ld size); Python "
+                "MemoryError; libstdc++ std::bad_alloc"),
     _sig("omp_duplicate", r"OMP: Error #15: Initializing lib\w*omp|KMP_DUPLICATE_LIB_OK", "cause",
          CauseId.duplicate_openmp_runtime, 100,
          "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.",
@@ -243,7 +252,9 @@ NATIVE = (
     # --- native crashes ---------------------------------------------------------------------------
     _sig(CauseId.segfault, r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
          "cause", CauseId.segfault, 100,
-         "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault"),
+         "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault",
+         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the operating "
+                "system.); glibc strsignal(SIGSEGV)"),
     # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
     # prints it signed with the hex after it, cmd and subprocess unsigned.
     _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
@@ -282,38 +293,57 @@ NATIVE = (
                 "have died. It will restart automatically.\")"),
     _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
-         title="bus error (usually shared memory exhausted)"),
+         title="bus error (usually shared memory exhausted)",
+         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Bus error` is detected ...)"),
     _sig("libuv_port_busy", r"uv__finish_close: Assertion", "cause", CauseId.port_in_use, 100,
          "python: /paddle/third_party/libuv/src/unix/core.c:314: uv__finish_close: Assertion "
          "`handle->flags & UV_HANDLE_CLOSING' failed.",
-         title="the TCP store could not bind its port (libuv assertion)"),
+         title="the TCP store could not bind its port (libuv assertion)",
+         source="pp 3.x so: third_party/libuv/src/unix/core.c uv__finish_close assertion (measured on 3.3.1)"),
     _sig("sigterm", r"`Termination signal` is detected|\bSIGTERM \(@", "terminated",
-         example="FatalError: `Termination signal` is detected by the operating system."),
+         example="FatalError: `Termination signal` is detected by the operating system.",
+         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Termination signal` is detected ...)"),
     _sig("sigabrt", r"`Process abort signal` is detected|\bSIGABRT\b", "cause", CauseId.segfault, 45,
          "FatalError: `Process abort signal` is detected by the operating system.",
-         title="native abort (SIGABRT)"),
+         title="native abort (SIGABRT)",
+         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Process abort signal` is detected ...)"),
     _sig("signal_time", r"Aborted at (?P<unix>\d{9,11}) \(unix time\)", "signal_time",
-         example="[TimeInfo: *** Aborted at 1764452457 (unix time) try \"date -d @1764452457\" if you are using GNU date ***]"),
+         example="[TimeInfo: *** Aborted at 1764452457 (unix time) try \"date -d @1764452457\" if you are using GNU date ***]",
+         source="pp 1.8.5-3.3.1 so: platform/init.cc (*** Aborted at %ld (unix time) ...)"),
     _sig("hang_dataloader", r"ReadNextList|BlockingQueue<.*>::Receive", "hang_site",
-         example="3   paddle::operators::reader::MultiDeviceFeedReader<...>::ReadNextList()"),
+         example="3   paddle::operators::reader::MultiDeviceFeedReader<...>::ReadNextList()",
+         source="pp 2.x-3.3.1 so: operators/reader/buffered_reader / MultiDeviceFeedReader::ReadNextList frames"),
     _sig("hang_rendezvous", r"HTTPStore|TCPStore::(?:wait|get)|GlooParallelContext|create_or_get_global_tcp_store"
          r"|CheckKeys|_init_parallel_env", "hang_site",
-         example="2   gloo::rendezvous::HTTPStore::wait(std::vector<...> const&)"),
+         example="2   gloo::rendezvous::HTTPStore::wait(std::vector<...> const&)",
+         source="pp 2.x-3.3.1 so: gloo rendezvous HTTPStore / phi TCPStore frames in a SIGTERM dump"),
     # --- ports, rendezvous, environment ---------------------------------------------------------------
     _sig(CauseId.port_in_use, r"Address already in use|Bind network on \S+ failed|\[Errno 98\]", "cause", CauseId.port_in_use, 100,
-         "socket.error: [Errno 98] Address already in use", title="port already in use"),
+         "socket.error: [Errno 98] Address already in use", title="port already in use",
+         source="pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_utils.cc (Bind network on %s failed.); Python "
+                "errno EADDRINUSE ([Errno 98] Address already in use)"),
     _sig("listen", r"starts to listen on (?P<host>[^:\s]+):(?P<port>\d+)|create libuv server at port: (?P<port2>\d+)",
-         "listen", example="I0524 11:30:40.681471  4352 tcp_utils.cc:181] The server starts to listen on IP_ANY:52031"),
+         "listen", example="I0524 11:30:40.681471  4352 tcp_utils.cc:181] The server starts to listen on IP_ANY:52031",
+         source="pp 2.4.2-3.3.1 so: store/tcp_utils.cc (The server starts to listen on %s); 3.3.1 tcp_store.cc "
+                "(create libuv server at port)"),
     _sig("rendezvous_retry", r"Retry to connect to (?P<host>[^:\s]+):(?P<port>\d+)", "rendezvous_retry",
          example="I0524 11:30:43.735888  4352 tcp_utils.cc:107] Retry to connect to 192.168.9.17:52031 while the "
-                 "server is not yet listening."),
+                 "server is not yet listening.",
+         source="pp 2.4.2-3.3.1 so: store/tcp_utils.cc (Retry to connect to %s while the server is not yet "
+                "listening.)"),
     _sig("store_timeout", r"_timeout:\d+ elapsed:\d+ \(elapsed > _timeout\)", "cause", CauseId.missing_dist_env, 60,
          "SystemError: (Fatal) _timeout:900 elapsed:901 (elapsed > _timeout)=1 (at /paddle/paddle/phi/core/distributed/"
-         "store/tcp_store.cc:433)", title="the rendezvous store timed out waiting for the other ranks"),
+         "store/tcp_store.cc:433)", title="the rendezvous store timed out waiting for the other ranks",
+         source="pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_store.cc:433 (_timeout:%d elapsed:%d)"),
     _sig("no_global_group", r"The global group is not initialized|Currently not a parallel execution environment",
          "cause", CauseId.missing_dist_env, 60, "RuntimeError: The global group is not initialized.",
-         title="collective called without a parallel environment"),
+         title="collective called without a parallel environment",
+         source="pp 2.0.2-3.3.1 paddle/distributed/parallel.py (Currently not a parallel execution environment); "
+                "2.4.2-3.3.1 communication/group.py (The global group is not initialized)"),
     _sig(CauseId.windows_no_nccl, r"has no attribute 'ProcessGroupNCCL'|not compiled with (?:NCCL|nccl)", "cause",
          CauseId.windows_no_nccl, 100, "AttributeError: module 'paddle.base.libpaddle' has no attribute 'ProcessGroupNCCL'",
-         title="this Paddle build has no NCCL (Windows builds never do)"),
+         title="this Paddle build has no NCCL (Windows builds never do)",
+         source="pp 1.8.5-3.3.1 paddle/fluid/dygraph/parallel.py, distributed/collective.py "
+                "(core.NCCLParallelContext / core.ProcessGroupNCCL exist only in Linux GPU builds); pp 2.0.2 "
+                "paddle/fluid/framework.py (is not compiled with)"),
 )
