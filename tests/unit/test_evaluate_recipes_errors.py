@@ -3,16 +3,17 @@ fields after the label, dict batches without labels=, PaddleNLP's `labels` key w
 compute_metrics keys, model_loss with a model that computes no loss, OCR metrics of unknown layout."""
 
 import numpy as np
-import paddle
 import pytest
 
-from paddle_doctor import BatchError, evaluate, pad_collate
-from paddle_doctor.runtime.evaluate.collate import PadCollate
-from paddle_doctor.runtime.suites import recipes
-from paddle_doctor.runtime.suites.nlp import ComputeMetrics
-from paddle_doctor.runtime.suites.ocr import OCRMetric
-from workers.evalkit import Rows
-from workers.recipekit import RecMetric, TinyClassifier
+paddle = pytest.importorskip("paddle", reason="paddlepaddle is not installed: these run real Paddle")
+
+from paddle_doctor import BatchError, evaluate, pad_collate  # noqa: E402 (after the skip)
+from paddle_doctor.runtime.evaluate.collate import PadCollate  # noqa: E402
+from paddle_doctor.runtime.suites import recipes  # noqa: E402
+from paddle_doctor.runtime.suites.nlp import ComputeMetrics  # noqa: E402
+from paddle_doctor.runtime.suites.ocr import OCRMetric  # noqa: E402
+from workers.evalkit import Rows  # noqa: E402
+from workers.recipekit import RecMetric, TinyClassifier  # noqa: E402
 
 
 class ImageNet(paddle.nn.Layer):
