@@ -7,7 +7,6 @@ node with its real watcher process. No paddle, no launcher."""
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -25,6 +24,7 @@ from paddle_doctor.runtime.guards.liveness.swim import Config
 from paddle_doctor.runtime.guards.liveness.watcher import NodeWatcher
 from paddle_doctor.runtime.guards.trace import Entry
 from paddle_doctor.runtime.channel.rankenv import RankInfo
+from udpkit import free_ports
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -94,16 +94,6 @@ RANK1 = textwrap.dedent("""
             re.match(r"(a+)+$", "a" * 23 + "b")
     time.sleep(60)
 """)
-
-
-def free_ports(n):
-    socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(n)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ receives per tick do not grow with the ranks on its node (counted with the chann
 watcher, a dead one) a rank beats its node's peers directly, as before. No paddle, no launcher."""
 
 import os
-import socket
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,18 +17,9 @@ from paddle_doctor.runtime.guards.liveness import link, schema, seal
 from paddle_doctor.runtime.guards.liveness.swim import Config
 from paddle_doctor.runtime.guards.liveness.watcher import NodeWatcher
 from paddle_doctor.runtime.channel.rankenv import RankInfo
+from udpkit import free_ports
 
 TICK = 0.1
-
-
-def free_ports(n):
-    socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(n)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
 
 
 def beat(rank, **extra):
