@@ -327,11 +327,18 @@ def _timestamp(text: str, year: int) -> float | None:
 
 
 def _epoch(year, month, day, hour, minute, second) -> float | None:
+    base = _minute_epoch(year, month, day, hour, minute)
+    return None if base is None else base + float(second)
+
+
+@functools.lru_cache(maxsize=4096)
+def _minute_epoch(year, month, day, hour, minute) -> float | None:
+    """The local time's epoch at the start of that minute, once per minute seen: a naive datetime's
+    timestamp() asks the C library for the zone each time (a fifth of _timestamp's cost on 1024 logs)."""
     try:
-        base = dt.datetime(int(year), int(month), int(day), int(hour), int(minute))
+        return dt.datetime(int(year), int(month), int(day), int(hour), int(minute)).timestamp()
     except ValueError:
         return None
-    return base.timestamp() + float(second)
 
 
 class KeepEnds:
