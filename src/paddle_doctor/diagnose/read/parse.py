@@ -172,7 +172,8 @@ def _reopener(stream: BinaryIO, source: SourceFile, window: Window | None) -> Ca
     """How the traceback pass reads a file again: a plain file or in-memory log through the stream just
     scanned (it seeks before it reads), not a fresh open of each of 1024 logs (issue 29's bench); a
     wrapped one (decompressed, re-encoded, one launch's part) is opened again."""
-    if type(stream) in (io.BufferedReader, io.BytesIO):
+    plain_file = type(stream) is io.BufferedReader and type(stream.raw) is io.FileIO  # not a budget's reader
+    if (plain_file or type(stream) is io.BytesIO) and stream.seekable():
         return lambda: contextlib.nullcontext(stream)
     return lambda: _open_part(source, window)
 
