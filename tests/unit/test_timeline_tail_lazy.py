@@ -28,3 +28,17 @@ def test_the_tail_is_not_redacted_until_read(monkeypatch):
     list(tail)
     list(tail)
     assert len(calls) == 4  # each line once, on first read
+
+
+def test_the_kept_bytes_hold_the_same_last_lines():
+    # A rank keeps only the end of its 64 KiB tail that holds its last lines (split when read): the
+    # lines must be those of the whole tail, trailing blank lines (an ideographic space is blank to
+    # str.rstrip, not to bytes.strip) and an empty first line included.
+    pieces = [b"", b"\n", b" ", "\u3000".encode(), b"abc", "中文".encode("gbk"), b"\r", b"x" * 300]
+    for n in range(4000):
+        data = b"".join(pieces[(n * 7 + i * (n % 5 + 3)) % len(pieces)] for i in range(n % 23))
+        for most in (1, 2, 3, 5, timeline.TAIL_LINES):
+            kept = timeline._last_bytes(data, most)
+            assert len(kept) <= len(data)
+            assert timeline._split_tail(kept, most) == timeline._split_tail(data, most), (data, most)
+    assert len(timeline._last_bytes(b"old\n" * 10_000 + b"a\nb\n\n \n", 2)) == len(b"\na\nb\n\n \n")

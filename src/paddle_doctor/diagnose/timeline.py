@@ -80,7 +80,26 @@ def log_span(head: bytes, tail: bytes, stamp: Callable[[str], float | None]) -> 
 
 def last_lines(tail: bytes, most: int = TAIL_LINES) -> RedactedTail:
     """The last ``most`` lines of ``tail`` (trailing blank lines dropped), each redacted before it is
-    cut to TAIL_CHARS when first read: the page shows them as the rank's log tail."""
+    cut to TAIL_CHARS when first read: the page shows them as the rank's log tail. The bytes are
+    split and decoded on first use too (a 1024-rank job has 1024 tails, and only the page reads them)."""
+    return RedactedTail(raw=(_last_bytes(tail, most), most))
+
+
+def _last_bytes(tail: bytes, most: int) -> bytes:
+    """The end of ``tail`` that holds its last ``most`` lines as :func:`_split_tail` counts them (trailing
+    blank lines not counted), cut by one ``rsplit``: a rank keeps these bytes, not its 64 KiB."""
+    end, blank = len(tail), 0
+    while end > 0:  # the trailing blank lines, as _split_tail skips them
+        start = tail.rfind(b"\n", 0, end) + 1
+        if _decode(tail[start:end]).rstrip():
+            break
+        end, blank = start - 1, blank + 1
+    before = tail.rsplit(b"\n", blank + most)
+    # from the newline before the first kept line: an empty first line still counts
+    return tail[len(before[0]):] if len(before) > blank + most else tail
+
+
+def _split_tail(tail: bytes, most: int) -> tuple[str, ...]:
     out: list[str] = []
     for raw in _lines_backwards(tail):
         line = _decode(raw).rstrip()
@@ -89,26 +108,34 @@ def last_lines(tail: bytes, most: int = TAIL_LINES) -> RedactedTail:
         out.append(line)
         if len(out) == most:
             break
-    return RedactedTail(reversed(out))
+    return tuple(reversed(out))
 
 
 class RedactedTail(Sequence[str]):
     """A log's last lines, redacted (then cut to TAIL_CHARS) when they are first read. diagnose keeps
     one per rank, and only the HTML page reads them: redacting 40 lines of each of 1024 logs up front
     was half of diagnose's CPU time on the 1024-rank bench (0.49 of 1.05 s), for a text or JSON
-    report that never shows them. Every way to read a line goes through the redaction."""
+    report that never shows them. Every way to read a line goes through the redaction. Given ``raw``
+    (the tail's bytes and how many lines to keep), even the split into lines waits for a first use."""
 
-    def __init__(self, lines: Iterable[str]) -> None:
+    def __init__(self, lines: Iterable[str] = (), raw: tuple[bytes, int] | None = None) -> None:
+        self._raw = raw
         self._unread: tuple[str, ...] | None = tuple(lines)
         self._lines: tuple[str, ...] = ()
 
+    def _split(self) -> tuple[str, ...] | None:
+        if self._raw is not None:
+            self._unread, self._raw = _split_tail(*self._raw), None
+        return self._unread
+
     def _redacted(self) -> tuple[str, ...]:
-        if self._unread is not None:
+        if self._split() is not None:
             self._lines, self._unread = tuple(redact(line)[:TAIL_CHARS] for line in self._unread), None
         return self._lines
 
     def __len__(self) -> int:
-        return len(self._unread) if self._unread is not None else len(self._lines)
+        unread = self._split()
+        return len(unread) if unread is not None else len(self._lines)
 
     def __getitem__(self, index):
         return self._redacted()[index]

@@ -8,6 +8,7 @@ an event without one inherits the last time seen earlier in the same file as a l
 from __future__ import annotations
 
 import bisect
+import contextlib
 
 import datetime as dt
 import functools
@@ -17,7 +18,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from ...lazy import lazy_compile
 from .scan import LineIndex
@@ -151,11 +152,11 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
                     _next_of_same_rank(hit.next_text, prefix, prefix_rank), own, last_time, rank, index))
             if own is not None:
                 last_time = own
-    result.events = _kept_events(kept, index, result.notes)
-    add_exception_lines(result.events, lambda: _open_part(source, window),
-                        lambda line: _strip_prefix(_plain(line), prefix)[0],
-                        lambda sig, groups, offset, text, like: _exception_event(sig, groups, source, offset, text,
-                                                                                 like, index))
+        result.events = _kept_events(kept, index, result.notes)
+        add_exception_lines(result.events, _reopener(stream, source, window),
+                            lambda line: _strip_prefix(_plain(line), prefix)[0],
+                            lambda sig, groups, offset, text, like: _exception_event(sig, groups, source, offset,
+                                                                                     text, like, index))
     index.trailing = stats.trailing
     result.last_text = stats.last_text
     result.span = log_span(stats.head, stats.tail, lambda line: _timestamp(line, year))
@@ -165,6 +166,16 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
     elif stated is not None:
         _apply_stated_rank(result, stated.rank())
     return result
+
+
+def _reopener(stream: BinaryIO, source: SourceFile, window: Window | None) -> Callable[[], Any]:
+    """How the traceback pass reads a file again: a plain file or in-memory log through the stream just
+    scanned (it seeks before it reads), not a fresh open of each of 1024 logs (issue 29's bench); a
+    wrapped one (decompressed, re-encoded, one launch's part) is opened again."""
+    plain_file = type(stream) is io.BufferedReader and type(stream.raw) is io.FileIO  # not a budget's reader
+    if (plain_file or type(stream) is io.BytesIO) and stream.seekable():
+        return lambda: contextlib.nullcontext(stream)
+    return lambda: _open_part(source, window)
 
 
 def _kept_events(kept: KeepEnds, index: LineIndex, notes: list[str]) -> list[Event]:
@@ -327,11 +338,18 @@ def _timestamp(text: str, year: int) -> float | None:
 
 
 def _epoch(year, month, day, hour, minute, second) -> float | None:
+    base = _minute_epoch(year, month, day, hour, minute)
+    return None if base is None else base + float(second)
+
+
+@functools.lru_cache(maxsize=4096)
+def _minute_epoch(year, month, day, hour, minute) -> float | None:
+    """The local time's epoch at the start of that minute, once per minute seen: a naive datetime's
+    timestamp() asks the C library for the zone each time (a fifth of _timestamp's cost on 1024 logs)."""
     try:
-        base = dt.datetime(int(year), int(month), int(day), int(hour), int(minute))
+        return dt.datetime(int(year), int(month), int(day), int(hour), int(minute)).timestamp()
     except ValueError:
         return None
-    return base.timestamp() + float(second)
 
 
 class KeepEnds:

@@ -20,6 +20,7 @@ from typing import BinaryIO
 from ..signatures import SIGNATURES
 
 READ_BYTES = 8192  # how far after a traceback's last frame its exception line may start
+FOLLOWING_LINES = 12  # how many lines after an indented last frame may hold its exception line
 # ``<type>`` or ``<type>: <message>``: a dotted identifier, nothing else before the colon.
 _EXCEPTION_LINE = re.compile(r"^(?P<exc>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::\s?(?P<msg>.*)|\s*)$")
 _FRAME_LINE = re.compile(r'^\s*File "[^"]+", line \d+')
@@ -36,7 +37,7 @@ def exception_after(frame_text: str, following: list[str]) -> tuple[str, dict] |
     printed two spaces in from the exception); where a paste lost that indentation, one of the next
     few non-frame lines that reads ``<Type>: ...`` or is a capitalised bare type."""
     indent = _indent(frame_text)
-    for line in following[:12 if indent else 3]:
+    for line in following[:FOLLOWING_LINES if indent else 3]:
         if not line.strip():
             continue
         if _FRAME_LINE.match(line):
@@ -97,7 +98,8 @@ def _is_last_frame(events: list, i: int) -> bool:
 
 
 def _lines_after(reopen: Callable[[], BinaryIO], offset: int) -> tuple[list[str], list[int]]:
-    """The lines after the one that starts at ``offset``, with their offsets (up to READ_BYTES)."""
+    """The first FOLLOWING_LINES lines after the one that starts at ``offset``, with their offsets
+    (within READ_BYTES)."""
     with reopen() as stream:
         if stream.seekable():
             stream.seek(offset)
@@ -106,7 +108,7 @@ def _lines_after(reopen: Callable[[], BinaryIO], offset: int) -> tuple[list[str]
         data = stream.read(READ_BYTES)
     raw = data.split(b"\n")[:-1] if len(data) == READ_BYTES else data.split(b"\n")
     lines, offsets, pos = [], [], offset
-    for k, chunk in enumerate(raw):
+    for k, chunk in enumerate(raw[:FOLLOWING_LINES + 1]):  # exception_after reads no further
         if k:
             lines.append(chunk.decode("utf-8", errors="replace").rstrip("\r"))
             offsets.append(pos)
