@@ -190,15 +190,19 @@ def _mac(secret: bytes, key: str, payload: bytes) -> str:
 
 def cache_load(cache_dir: str, key: str, secret: bytes):
     """The record stored under ``key``, or None: missing, unauthenticated or malformed."""
+    return _load_authenticated(os.path.join(cache_dir, key[:2], key + ".rec"), key, secret, _MAX_RECORD)
+
+
+def _load_authenticated(path: str, key: str, secret: bytes, max_size: int):
     try:
-        fd = os.open(os.path.join(cache_dir, key[:2], key + ".rec"), os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_RECORD:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_size:
             return None
-        blob = os.read(fd, _MAX_RECORD + 1)
+        blob = os.read(fd, max_size + 1)
     except OSError:
         return None
     finally:
@@ -212,16 +216,56 @@ def cache_load(cache_dir: str, key: str, secret: bytes):
         return None
 
 
+# A run's pack: the first-pass records of all its files in one file (one open, one HMAC, one JSON
+# parse instead of one each per file: a warm run of 811 files spent ~25 ms on them), named after the
+# run's files and selection. It only gathers records stored under their usual keys (which hash each
+# file's bytes), so a hit in it is exactly a hit in the per-file records; the per-file records stay
+# (another run's selection of files finds them).
+_MAX_PACK = 64 * 1024 * 1024
+
+
+def pack_name(files: list[str], enabled: frozenset[str]) -> str:
+    digest = hashlib.sha256(",".join(sorted(enabled)).encode())
+    for path in files:
+        digest.update(b"\0" + os.path.abspath(path).encode())
+    return "pack-" + digest.hexdigest()
+
+
+def pack_load(cache_dir: str, name: str, secret: bytes) -> dict:
+    """{cache key: record} of the pack ``name``; empty if missing, unauthenticated or malformed."""
+    records = _load_authenticated(os.path.join(cache_dir, name), name, secret, _MAX_PACK)
+    return records if isinstance(records, dict) else {}
+
+
+def pack_store(cache_dir: str, files: list[str], enabled: frozenset[str], max_size: int, secret: bytes) -> None:
+    """The run's pack, from the per-file records as they are now: a file's record is stored under
+    the key of the bytes that were linted, so a file edited during the run is left out of it."""
+    records = {}
+    for path in files:
+        try:
+            key = cache_key(path, read_regular(path, max_size), enabled)
+        except NotChecked:
+            continue
+        record = cache_load(cache_dir, key, secret)
+        if record is not None:
+            records[key] = record
+    name = pack_name(files, enabled)
+    _store_authenticated(cache_dir, name, name, records, secret)
+
+
 def cache_store(cache_dir: str, key: str, record, secret: bytes) -> None:
-    folder = os.path.join(cache_dir, key[:2])
-    tmp = os.path.join(folder, f".{key}.{os.getpid()}.tmp")
+    _store_authenticated(os.path.join(cache_dir, key[:2]), key + ".rec", key, record, secret)
+
+
+def _store_authenticated(folder: str, filename: str, key: str, record, secret: bytes) -> None:
+    tmp = os.path.join(folder, f".{filename}.{os.getpid()}.tmp")
     try:
         payload = json.dumps(record, separators=(",", ":")).encode()
         os.makedirs(folder, mode=0o700, exist_ok=True)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(_mac(secret, key, payload).encode() + b"\n" + payload)
-        os.replace(tmp, os.path.join(folder, key + ".rec"))
+        os.replace(tmp, os.path.join(folder, filename))
     except (OSError, TypeError, ValueError):
         with contextlib.suppress(OSError):
             os.unlink(tmp)  # a record that could not be written leaves no half file behind
