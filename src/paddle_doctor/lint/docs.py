@@ -97,7 +97,11 @@ paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|jun
   cannot change a result: each record carries an HMAC-SHA256 (under a random per-user key,
   `hmac.key`, mode 0600) over its key and its bytes, checked before it is parsed; a record that
   fails anything is ignored and the file checked afresh. The folders are 0700 and the records 0600;
-  a cache folder or key file that another user could write is not used at all (one warning).
+  a cache folder or key file that another user could write is not used at all (one warning). A run
+  also keeps its files' records together in one *pack* (`pack-<hash of the files and selection>`,
+  one HMAC over its name and bytes): the next run over the same files reads that one file instead
+  of a record per file. Its records are the per-file ones under the same keys (a file's bytes are
+  still read and hashed: an edited file is never a hit), and a pack that fails anything is ignored.
 - **Whole program**: a finding that depends on another file of the run is decided once every
   file is read: PDL402 is dropped when every caller of the function, in any file, runs a
   collective on what it gets back, and follows a metric object (fed with `update(...)` in the loop
