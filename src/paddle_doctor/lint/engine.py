@@ -27,7 +27,7 @@ from .codes import UNCHECKED
 from .config import LintConfig
 from .context import FileContext
 from .files import (NotChecked, Runner, cache_key, cache_load, cache_secret, cache_store, collected, decode, discover,
-                    pack_load, pack_name, pack_store, read_regular)
+                    pack_load, pack_name, pack_store, read_regular, unchanged_key)
 from .fixes import applicable, apply_edits
 from .index import Summary, plain_metric_classes, resolve, summarize
 from .rules import BY_CODE, FAMILIES, REPORTABLE
@@ -68,8 +68,7 @@ DIFF = "diff"  # ``fix=DIFF``: compute the fixes, write nothing (``--diff``)
 
 def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool | str = False,
                unsafe_fixes: bool = False, jobs: int | None = None, cache_dir: str | None = None) -> LintResult:
-    """Lint files and folders. With ``cache_dir``, unchanged files are read back from the cache
-    (never with ``fix``)."""
+    """Lint files and folders. With ``cache_dir``, unchanged files are read back from the cache (not with ``fix``)."""
     config = config or LintConfig()
     files = discover(paths, config.exclude, config.root)
     enabled = config.enabled()
@@ -77,8 +76,7 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
     cache = cache_dir if secret is not None else None
     args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache, secret) for path in files]
     kept: dict[str, bytes] = {}  # the bytes of deferred files read here, for the second pass
-    no_cache = [(None, 0)] * len(files)  # read here first: a warm run starts no worker processes
-    cached = _read_cache(files, enabled, config.max_file_size, cache, secret, kept) if cache else no_cache
+    cached = _read_cache(files, enabled, config.max_file_size, cache, secret, kept) if cache else [(None, 0)] * len(args)
     todo = [a for a, (hit, _) in zip(args, cached) if hit is None]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
     with Runner(workers, len(todo)) as run:
@@ -206,21 +204,23 @@ def _read_cache(files: list[str], enabled: frozenset[str], max_size: int, cache_
     read = [_cached(path, enabled, max_size, cache_dir, secret, pack) for path in files]
     total = 0
     for path, (result, data, _) in zip(files, read):
-        if result is not None and result.deferred and total + len(data) <= _KEPT_BYTES:
+        if result is not None and result.deferred and data is not None and total + len(data) <= _KEPT_BYTES:
             kept[path], total = data, total + len(data)
     return [(result, packed) for result, _, packed in read]
 
 
 def _cached(path: str, enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes, pack: dict):
-    """(its authenticated cached result as it is now, or None: lint it; its bytes; its pack record)."""
+    """(its authenticated cached result as it is now, or None: lint it; its bytes, None if its stat was
+    the pack's; its record if the pack's stat gave it, else None: the pack is written again)."""
+    known = unchanged_key(pack, path, max_size)
     try:
-        data = read_regular(path, max_size)
+        data = read_regular(path, max_size) if known is None else None
     except NotChecked:
-        return None, b"", True  # reported by lint_file
-    key = cache_key(path, data, enabled)
-    record = pack.get(key) or cache_load(cache_dir, key, secret)
+        return None, None, True  # reported by lint_file
+    key = known or cache_key(path, data, enabled)
+    record = pack["records"].get(key) or cache_load(cache_dir, key, secret)
     result = _from_record(record, path) if record is not None else None
-    return result, data, (record if result is not None and key in pack else None)
+    return result, data, (record if result is not None and known else None)
 
 
 def _lint_data(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:

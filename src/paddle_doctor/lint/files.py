@@ -20,6 +20,7 @@ import io
 import json
 import os
 import stat
+import time
 import tokenize
 from pathlib import Path
 
@@ -220,8 +221,12 @@ def _load_authenticated(path: str, key: str, secret: bytes, max_size: int):
 # parse instead of one each per file: a warm run of 811 files spent ~25 ms on them), named after the
 # run's files and selection. It only gathers records stored under their usual keys (which hash each
 # file's bytes), so a hit in it is exactly a hit in the per-file records; the per-file records stay
-# (another run's selection of files finds them).
+# (another run's selection of files finds them). It also keeps each file's stat (size, mtime and
+# ctime in ns, inode) with its key: a file whose stat is the same is not read again (as git's index
+# and ruff do). Only a file last changed STAT_SETTLED_NS before the pack is written gets a stat entry:
+# an edit within the filesystem clock's granularity of the stat could otherwise keep all four equal.
 _MAX_PACK = 64 * 1024 * 1024
+STAT_SETTLED_NS = 2_000_000_000
 
 
 def pack_name(files: list[str], enabled: frozenset[str]) -> str:
@@ -232,25 +237,47 @@ def pack_name(files: list[str], enabled: frozenset[str]) -> str:
 
 
 def pack_load(cache_dir: str, name: str, secret: bytes) -> dict:
-    """{cache key: record} of the pack ``name``; empty if missing, unauthenticated or malformed."""
-    records = _load_authenticated(os.path.join(cache_dir, name), name, secret, _MAX_PACK)
-    return records if isinstance(records, dict) else {}
+    """{"records": {cache key: record}, "stats": {path: [*stat, key]}} of the pack ``name``; empty
+    if missing, unauthenticated or malformed."""
+    pack = _load_authenticated(os.path.join(cache_dir, name), name, secret, _MAX_PACK)
+    ok = isinstance(pack, dict) and isinstance(pack.get("records"), dict) and isinstance(pack.get("stats"), dict)
+    return pack if ok else {"records": {}, "stats": {}}
+
+
+def _stat_of(info: os.stat_result) -> list[int]:
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+
+
+def unchanged_key(pack: dict, path: str, max_size: int) -> str | None:
+    """The cache key the pack gave ``path`` if its stat is the one recorded with it, else None (read it)."""
+    entry = pack["stats"].get(path)
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    if not isinstance(entry, list) or not stat.S_ISREG(info.st_mode) or info.st_size > max_size:
+        return None
+    return entry[4] if entry[:4] == _stat_of(info) and isinstance(entry[4], str) else None
 
 
 def pack_store(cache_dir: str, files: list[str], enabled: frozenset[str], max_size: int, secret: bytes) -> None:
     """The run's pack, from the per-file records as they are now: a file's record is stored under
     the key of the bytes that were linted, so a file edited during the run is left out of it."""
-    records = {}
+    records, stats, settled = {}, {}, time.time_ns() - STAT_SETTLED_NS
     for path in files:
         try:
+            before = os.stat(path)
             key = cache_key(path, read_regular(path, max_size), enabled)
-        except NotChecked:
+            after = os.stat(path)
+        except (NotChecked, OSError):
             continue
         record = cache_load(cache_dir, key, secret)
         if record is not None:
             records[key] = record
+            if _stat_of(before) == _stat_of(after) and max(after.st_mtime_ns, after.st_ctime_ns) < settled:
+                stats[path] = [*_stat_of(after), key]
     name = pack_name(files, enabled)
-    _store_authenticated(cache_dir, name, name, records, secret)
+    _store_authenticated(cache_dir, name, name, {"records": records, "stats": stats}, secret)
 
 
 def cache_store(cache_dir: str, key: str, record, secret: bytes) -> None:

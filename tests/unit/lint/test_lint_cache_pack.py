@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from paddle_doctor.lint import lint_paths
+from paddle_doctor.lint import engine, files as lint_files, lint_paths
 from paddle_doctor.lint.config import LintConfig
 from paddle_doctor.lint.files import KEY_FILE, cache_key, pack_load, pack_name
 
@@ -72,11 +72,11 @@ def test_a_forged_pack_cannot_hide_a_finding(project):
     key = cache_key(files[0], open(files[0], "rb").read(), LintConfig().enabled())
     clean = [files[0], [], None, None, [], 0, True, [[], [], []], False]
     with open(_pack_path(cache, files), "wb") as handle:
-        handle.write(b"0" * 64 + b"\n" + json.dumps({key: clean}).encode())
+        handle.write(b"0" * 64 + b"\n" + json.dumps({"records": {key: clean}, "stats": {}}).encode())
     assert _codes(lint_paths(files, jobs=1, cache_dir=cache)) == ["PDL101"]
 
 
-@pytest.mark.parametrize("payload", [b"", b"not json", b"[" * 200_000, b"[1, 2]", b"\xff\xfe"])
+@pytest.mark.parametrize("payload", [b"", b"not json", b"[" * 200_000, b"[1, 2]", b"\xff\xfe", b'{"records": 1}'])
 def test_a_malformed_pack_costs_a_fresh_check_not_a_crash(project, payload):
     files, cache = project
     lint_paths(files, jobs=1, cache_dir=cache)
@@ -96,4 +96,48 @@ def test_a_genuine_pack_under_another_name_is_refused(project):
     assert pack_load(cache, pack_name(files[:1], LintConfig().enabled()), secret)  # genuine, read back
     with open(_pack_path(cache, files[:1]), "rb") as source, open(_pack_path(cache, files), "wb") as target:
         target.write(source.read())
-    assert pack_load(cache, pack_name(files, LintConfig().enabled()), secret) == {}
+    assert pack_load(cache, pack_name(files, LintConfig().enabled()), secret) == {"records": {}, "stats": {}}
+
+
+@pytest.fixture
+def settled_now(monkeypatch):
+    """Files count as settled at once (the real wait, STAT_SETTLED_NS, is 2 s), and the files the
+    run reads are counted."""
+    monkeypatch.setattr(lint_files, "STAT_SETTLED_NS", -10**12)
+    reads = []
+    real = engine.read_regular
+    monkeypatch.setattr(engine, "read_regular", lambda path, size: reads.append(path) or real(path, size))
+    return reads
+
+
+def test_a_file_whose_stat_is_the_packs_is_not_read(project, settled_now):
+    files, cache = project
+    lint_paths(files, jobs=1, cache_dir=cache)  # lints and writes the pack (with the stats)
+    settled_now.clear()
+    assert _codes(lint_paths(files, jobs=1, cache_dir=cache)) == ["PDL101"]
+    assert settled_now == []
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_not_a_stale_hit(project, settled_now):
+    """The ctime (which no user can set) and the stat taken around the read decide: an edit of the
+    same size with its mtime put back is read, and its finding is new."""
+    files, cache = project
+    fixed = BUGGY.replace("dist.barrier()", "print('done') ")
+    assert len(fixed) == len(BUGGY)
+    lint_paths(files, jobs=1, cache_dir=cache)
+    before = os.stat(files[0])
+    with open(files[0], "w", encoding="utf-8") as handle:
+        handle.write(fixed)
+    os.utime(files[0], ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert _codes(lint_paths(files, jobs=1, cache_dir=cache)) == []
+    assert files[0] in settled_now
+
+
+def test_a_file_changed_just_before_the_pack_gets_no_stat_entry(project):
+    """With the real settling time, files written a moment ago are hashed on the next run (an edit
+    within the clock's granularity could keep their stat)."""
+    files, cache = project
+    lint_paths(files, jobs=1, cache_dir=cache)
+    secret = open(os.path.join(cache, KEY_FILE), "rb").read()
+    pack = pack_load(cache, pack_name(files, LintConfig().enabled()), secret)
+    assert len(pack["records"]) == 2 and pack["stats"] == {}
