@@ -248,26 +248,47 @@ def _stat_of(info: os.stat_result) -> list[int]:
     return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
 
 
-def unchanged_key(pack: dict, path: str, max_size: int) -> str | None:
-    """The cache key the pack gave ``path`` if its stat is the one recorded with it, else None (read it)."""
+class KnownMentions:
+    """What the pack knows of an unchanged file's bytes: which of the names it was checked for (the
+    pending names of the run that wrote it) they hold. ``name in it``: KeyError for a name not checked."""
+
+    def __init__(self, checked: list[str], found: list[str]) -> None:
+        self.checked, self.found = {n.encode() for n in checked}, {n.encode() for n in found}
+
+    def __contains__(self, name: bytes) -> bool:
+        if name in self.checked:
+            return name in self.found
+        raise KeyError(name)
+
+    def __len__(self) -> int:
+        return 0  # holds no bytes
+
+
+def unchanged_key(pack: dict, path: str, max_size: int) -> tuple[str | None, KnownMentions | None]:
+    """(the cache key the pack gave ``path``, what it knows of its bytes) if its stat is the one
+    recorded with it, else (None, None): read it."""
     entry = pack["stats"].get(path)
     try:
         info = os.stat(path)
     except OSError:
-        return None
-    if not isinstance(entry, list) or not stat.S_ISREG(info.st_mode) or info.st_size > max_size:
-        return None
-    return entry[4] if entry[:4] == _stat_of(info) and isinstance(entry[4], str) else None
+        return None, None
+    if not isinstance(entry, list) or len(entry) != 6 or not stat.S_ISREG(info.st_mode) or info.st_size > max_size \
+            or entry[:4] != _stat_of(info):
+        return None, None
+    return entry[4], KnownMentions(pack.get("names", []), entry[5])
 
 
-def pack_store(cache_dir: str, files: list[str], enabled: frozenset[str], max_size: int, secret: bytes) -> None:
+def pack_store(cache_dir: str, files: list[str], enabled: frozenset[str], max_size: int, secret: bytes,
+               names: set[str]) -> None:
     """The run's pack, from the per-file records as they are now: a file's record is stored under
-    the key of the bytes that were linted, so a file edited during the run is left out of it."""
+    the key of the bytes that were linted, so a file edited during the run is left out of it. With
+    each stat, which of the run's pending ``names`` the file's bytes hold (its second pass)."""
     records, stats, settled = {}, {}, time.time_ns() - STAT_SETTLED_NS
     for path in files:
         try:
             before = os.stat(path)
-            key = cache_key(path, read_regular(path, max_size), enabled)
+            data = read_regular(path, max_size)
+            key = cache_key(path, data, enabled)
             after = os.stat(path)
         except (NotChecked, OSError):
             continue
@@ -275,9 +296,9 @@ def pack_store(cache_dir: str, files: list[str], enabled: frozenset[str], max_si
         if record is not None:
             records[key] = record
             if _stat_of(before) == _stat_of(after) and max(after.st_mtime_ns, after.st_ctime_ns) < settled:
-                stats[path] = [*_stat_of(after), key]
+                stats[path] = [*_stat_of(after), key, [n for n in names if n.encode() in data]]
     name = pack_name(files, enabled)
-    _store_authenticated(cache_dir, name, name, {"records": records, "stats": stats}, secret)
+    _store_authenticated(cache_dir, name, name, {"records": records, "stats": stats, "names": sorted(names)}, secret)
 
 
 def cache_store(cache_dir: str, key: str, record, secret: bytes) -> None:

@@ -141,3 +141,17 @@ def test_a_file_changed_just_before_the_pack_gets_no_stat_entry(project):
     secret = open(os.path.join(cache, KEY_FILE), "rb").read()
     pack = pack_load(cache, pack_name(files, LintConfig().enabled()), secret)
     assert len(pack["records"]) == 2 and pack["stats"] == {}
+
+
+def test_the_second_pass_asks_the_pack_only_about_names_it_checked(tmp_path):
+    """An unchanged file's bytes are not read for the second pass when the pack checked them for
+    every pending name; a name it did not check (a file changed since) means reading them."""
+    path = tmp_path / "helpers.py"
+    path.write_text("def save_all(model):\n    pass\n", encoding="utf-8")
+    known = lint_files.KnownMentions(["save_all", "evaluate"], ["save_all"])
+    assert engine._mentions(str(path), 10**6, {b"evaluate"}, known) is False
+    assert engine._mentions(str(path), 10**6, {b"save_all"}, known) is True
+    stale = lint_files.KnownMentions(["evaluate"], [])  # never asked about save_all: the bytes decide
+    assert engine._mentions(str(path), 10**6, {b"save_all"}, stale) is True
+    with pytest.raises(KeyError):
+        b"save_all" in stale  # noqa: B015 (the membership test itself is what raises)
