@@ -101,7 +101,7 @@ paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|jun
   also keeps its files' records together in one *pack* (`pack-<hash of the files and selection>`,
   one HMAC over its name and bytes): the next run over the same files reads that one file instead
   of a record per file. Its records are the per-file ones under the same keys, and a pack that
-  fails anything is ignored. It also keeps each file's size, mtime, ctime (ns) and inode, for files
+  fails anything is ignored (one over 64 MB is not written). It also keeps each file's size, mtime, ctime (ns) and inode, for files
   last changed more than 2 s before it was written: a file whose four are unchanged is not read
   again (as git's index and ruff do); any other file is read and hashed, so an edit (even one that
   keeps the size and puts the mtime back: the ctime moves) is never a cached hit.

@@ -298,17 +298,20 @@ def pack_store(cache_dir: str, files: list[str], enabled: frozenset[str], max_si
             if _stat_of(before) == _stat_of(after) and max(after.st_mtime_ns, after.st_ctime_ns) < settled:
                 stats[path] = [*_stat_of(after), key, [n for n in names if n.encode() in data]]
     name = pack_name(files, enabled)
-    _store_authenticated(cache_dir, name, name, {"records": records, "stats": stats, "names": sorted(names)}, secret)
+    pack = {"records": records, "stats": stats, "names": sorted(names)}
+    _store_authenticated(cache_dir, name, name, pack, secret, _MAX_PACK)
 
 
 def cache_store(cache_dir: str, key: str, record, secret: bytes) -> None:
     _store_authenticated(os.path.join(cache_dir, key[:2]), key + ".rec", key, record, secret)
 
 
-def _store_authenticated(folder: str, filename: str, key: str, record, secret: bytes) -> None:
+def _store_authenticated(folder: str, filename: str, key: str, record, secret: bytes, max_size: int = _MAX_RECORD) -> None:
     tmp = os.path.join(folder, f".{filename}.{os.getpid()}.tmp")
     try:
         payload = json.dumps(record, separators=(",", ":")).encode()
+        if len(payload) + 65 > max_size:
+            raise ValueError("over the size a load accepts: not written")  # it would never be read back
         os.makedirs(folder, mode=0o700, exist_ok=True)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as handle:

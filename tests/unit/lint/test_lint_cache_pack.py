@@ -155,3 +155,11 @@ def test_the_second_pass_asks_the_pack_only_about_names_it_checked(tmp_path):
     assert engine._mentions(str(path), 10**6, {b"save_all"}, stale) is True
     with pytest.raises(KeyError):
         b"save_all" in stale  # noqa: B015 (the membership test itself is what raises)
+
+
+def test_a_pack_over_the_size_a_load_accepts_is_not_written(project, monkeypatch):
+    files, cache = project
+    monkeypatch.setattr(lint_files, "_MAX_PACK", 100)
+    assert _codes(lint_paths(files, jobs=1, cache_dir=cache)) == ["PDL101"]
+    assert not os.path.exists(_pack_path(cache, files))
+    assert _codes(lint_paths(files, jobs=1, cache_dir=cache)) == ["PDL101"]  # from the per-file records
