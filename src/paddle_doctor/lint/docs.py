@@ -97,7 +97,14 @@ paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|jun
   cannot change a result: each record carries an HMAC-SHA256 (under a random per-user key,
   `hmac.key`, mode 0600) over its key and its bytes, checked before it is parsed; a record that
   fails anything is ignored and the file checked afresh. The folders are 0700 and the records 0600;
-  a cache folder or key file that another user could write is not used at all (one warning).
+  a cache folder or key file that another user could write is not used at all (one warning). A run
+  also keeps its files' records together in one *pack* (`pack-<hash of the files and selection>`,
+  one HMAC over its name and bytes): the next run over the same files reads that one file instead
+  of a record per file. Its records are the per-file ones under the same keys, and a pack that
+  fails anything is ignored (one over 64 MB is not written). It also keeps each file's size, mtime, ctime (ns) and inode, for files
+  last changed more than 2 s before it was written: a file whose four are unchanged is not read
+  again (as git's index and ruff do); any other file is read and hashed, so an edit (even one that
+  keeps the size and puts the mtime back: the ctime moves) is never a cached hit.
 - **Whole program**: a finding that depends on another file of the run is decided once every
   file is read: PDL402 is dropped when every caller of the function, in any file, runs a
   collective on what it gets back, and follows a metric object (fed with `update(...)` in the loop

@@ -27,7 +27,7 @@ from .codes import UNCHECKED
 from .config import LintConfig
 from .context import FileContext
 from .files import (NotChecked, Runner, cache_key, cache_load, cache_secret, cache_store, collected, decode, discover,
-                    read_regular)
+                    pack_load, pack_name, pack_store, read_regular, unchanged_key)
 from .fixes import applicable, apply_edits
 from .index import Summary, plain_metric_classes, resolve, summarize
 from .rules import BY_CODE, FAMILIES, REPORTABLE
@@ -68,25 +68,24 @@ DIFF = "diff"  # ``fix=DIFF``: compute the fixes, write nothing (``--diff``)
 
 def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool | str = False,
                unsafe_fixes: bool = False, jobs: int | None = None, cache_dir: str | None = None) -> LintResult:
-    """Lint files and folders. With ``cache_dir``, unchanged files are read back from the cache
-    (never with ``fix``)."""
+    """Lint files and folders. With ``cache_dir``, unchanged files are read back from the cache (not with ``fix``)."""
     config = config or LintConfig()
     files = discover(paths, config.exclude, config.root)
     enabled = config.enabled()
-    cache, secret, cache_warning = None if fix else cache_dir, None, None
-    if cache is not None:
-        secret, cache_warning = cache_secret(cache)
-        cache = cache if secret is not None else None
+    secret, cache_warning = cache_secret(cache_dir) if cache_dir is not None and not fix else (None, None)
+    cache = cache_dir if secret is not None else None
     args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache, secret) for path in files]
-    # the cache is read here first: a warm run never starts worker processes for files it has
     kept: dict[str, bytes] = {}  # the bytes of deferred files read here, for the second pass
-    cached = _read_cache(files, enabled, config.max_file_size, cache, secret, kept) if cache else [None] * len(files)
-    todo = [a for a, hit in zip(args, cached) if hit is None]
+    cached = _read_cache(files, enabled, config.max_file_size, cache, secret, kept) if cache else [(None, 0)] * len(args)
+    todo = [a for a, (hit, _) in zip(args, cached) if hit is None]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
     with Runner(workers, len(todo)) as run:
         fresh = iter(run(_worker, todo))
-        results = [hit if hit is not None else next(fresh) for hit in cached]
-        _summarize_deferred(results, run, enabled, config.max_file_size, cache, secret, kept)
+        results = [hit if hit is not None else next(fresh) for hit, _ in cached]
+        names = {f.fact("name") for r in results for f in r.findings if f.fact("pending")}
+        if cache and not all(record is not None for _, record in cached):  # the next run reads one pack
+            pack_store(cache, files, enabled, config.max_file_size, secret, names)
+        _summarize_deferred(results, run, enabled, config.max_file_size, cache, secret, kept, names)
     package = Summary()
     for r in results:
         package.merge(r.summary)
@@ -117,25 +116,25 @@ def _worker(args) -> FileResult:
 
 
 def _summarize_deferred(results: list[FileResult], run, enabled: frozenset[str], max_size: int,
-                        cache: str | None, secret: bytes | None, kept: dict[str, bytes]) -> None:
-    """The second pass: a pending finding is decided by facts about a function or class name
-    (:func:`.index.resolve`), and only a file whose text holds that name can contribute one; each
-    syntax-checked file that does is linted in full now, as if it had been parsed in the first pass."""
-    names = {f.fact("name").encode() for r in results for f in r.findings if f.fact("pending")}
-    if not names:
-        return
+                        cache: str | None, secret: bytes | None, kept: dict[str, bytes], pending: set[str]) -> None:
+    """The second pass: a pending finding is decided by facts about a function or class name (:func:`.index.resolve`),
+    which only a file whose text holds that name can give; each syntax-checked one that does is linted in full now."""
+    names = {name.encode() for name in pending}
     todo = [(i, (r.path, enabled, max_size, cache, secret)) for i, r in enumerate(results)
-            if r.deferred and _mentions(r.path, max_size, names, kept.get(r.path))]
+            if names and r.deferred and _mentions(r.path, max_size, names, kept.get(r.path))]
     for (i, _), full in zip(todo, run(_full_worker, [a for _, a in todo])):
         results[i] = full
 
 
-def _mentions(path: str, max_size: int, names: set[bytes], data: bytes | None) -> bool:
+def _mentions(path: str, max_size: int, names: set[bytes], data) -> bool:
+    """``data``: the file's bytes, a :class:`.files.KnownMentions` (unchanged since the pack), or None."""
     try:
         data = read_regular(path, max_size) if data is None else data
+        return any(name in data for name in names)
+    except KeyError:  # a name the pack did not check this unchanged file for: read it
+        return _mentions(path, max_size, names, None)
     except NotChecked:
         return True  # changed since the first pass: the second one reports what it finds
-    return any(name in data for name in names)
 
 
 def _full_worker(args) -> FileResult:
@@ -199,26 +198,29 @@ _KEPT_BYTES = 64 * 1024 * 1024  # deferred files' bytes a warm run keeps for the
 
 
 def _read_cache(files: list[str], enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes,
-                kept: dict[str, bytes]) -> list[FileResult | None]:
-    """Each file's cached result (None: lint it). In this process: from 4 threads it took twice as long."""
-    read = [_cached(path, enabled, max_size, cache_dir, secret) for path in files]
+                kept: dict[str, bytes]) -> list[tuple[FileResult | None, object]]:
+    """Each file's (cached result or None, its pack record or None). Here: 4 threads took twice as long."""
+    pack = pack_load(cache_dir, pack_name(files, enabled), secret)
+    read = [_cached(path, enabled, max_size, cache_dir, secret, pack) for path in files]
     total = 0
-    for path, (result, data) in zip(files, read):
+    for path, (result, data, _) in zip(files, read):
         if result is not None and result.deferred and total + len(data) <= _KEPT_BYTES:
-            kept[path] = data
-            total += len(data)
-    return [result for result, _ in read]
+            kept[path], total = data, total + len(data)
+    return [(result, packed) for result, _, packed in read]
 
 
-def _cached(path: str, enabled: frozenset[str], max_size: int, cache_dir: str,
-            secret: bytes) -> tuple[FileResult | None, bytes]:
-    """(the authenticated cached result for the file as it is now, or None: lint it; its bytes)."""
+def _cached(path: str, enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes, pack: dict):
+    """(its authenticated cached result as it is now, or None: lint it; its bytes, or what the pack knows
+    of them if its stat was the pack's; its record if the pack's stat gave it, else None: write the pack)."""
+    known, mentions = unchanged_key(pack, path, max_size)
     try:
-        data = read_regular(path, max_size)
+        data = read_regular(path, max_size) if known is None else mentions
     except NotChecked:
-        return None, b""  # reported by lint_file
-    record = cache_load(cache_dir, cache_key(path, data, enabled), secret)
-    return (_from_record(record, path) if record is not None else None), data
+        return None, None, True  # reported by lint_file
+    key = known or cache_key(path, data, enabled)
+    record = pack["records"].get(key) or cache_load(cache_dir, key, secret)
+    result = _from_record(record, path) if record is not None else None
+    return result, data, (record if result is not None and known else None)
 
 
 def _lint_data(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:

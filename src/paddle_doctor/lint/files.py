@@ -20,6 +20,7 @@ import io
 import json
 import os
 import stat
+import time
 import tokenize
 from pathlib import Path
 
@@ -190,15 +191,19 @@ def _mac(secret: bytes, key: str, payload: bytes) -> str:
 
 def cache_load(cache_dir: str, key: str, secret: bytes):
     """The record stored under ``key``, or None: missing, unauthenticated or malformed."""
+    return _load_authenticated(os.path.join(cache_dir, key[:2], key + ".rec"), key, secret, _MAX_RECORD)
+
+
+def _load_authenticated(path: str, key: str, secret: bytes, max_size: int):
     try:
-        fd = os.open(os.path.join(cache_dir, key[:2], key + ".rec"), os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_RECORD:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_size:
             return None
-        blob = os.read(fd, _MAX_RECORD + 1)
+        blob = os.read(fd, max_size + 1)
     except OSError:
         return None
     finally:
@@ -212,16 +217,106 @@ def cache_load(cache_dir: str, key: str, secret: bytes):
         return None
 
 
+# A run's pack: the first-pass records of all its files in one file (one open, one HMAC, one JSON
+# parse instead of one each per file: a warm run of 811 files spent ~25 ms on them), named after the
+# run's files and selection. It only gathers records stored under their usual keys (which hash each
+# file's bytes), so a hit in it is exactly a hit in the per-file records; the per-file records stay
+# (another run's selection of files finds them). It also keeps each file's stat (size, mtime and
+# ctime in ns, inode) with its key: a file whose stat is the same is not read again (as git's index
+# and ruff do). Only a file last changed STAT_SETTLED_NS before the pack is written gets a stat entry:
+# an edit within the filesystem clock's granularity of the stat could otherwise keep all four equal.
+_MAX_PACK = 64 * 1024 * 1024
+STAT_SETTLED_NS = 2_000_000_000
+
+
+def pack_name(files: list[str], enabled: frozenset[str]) -> str:
+    digest = hashlib.sha256(",".join(sorted(enabled)).encode())
+    for path in files:
+        digest.update(b"\0" + os.path.abspath(path).encode())
+    return "pack-" + digest.hexdigest()
+
+
+def pack_load(cache_dir: str, name: str, secret: bytes) -> dict:
+    """{"records": {cache key: record}, "stats": {path: [*stat, key]}} of the pack ``name``; empty
+    if missing, unauthenticated or malformed."""
+    pack = _load_authenticated(os.path.join(cache_dir, name), name, secret, _MAX_PACK)
+    ok = isinstance(pack, dict) and isinstance(pack.get("records"), dict) and isinstance(pack.get("stats"), dict)
+    return pack if ok else {"records": {}, "stats": {}}
+
+
+def _stat_of(info: os.stat_result) -> list[int]:
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+
+
+class KnownMentions:
+    """What the pack knows of an unchanged file's bytes: which of the names it was checked for (the
+    pending names of the run that wrote it) they hold. ``name in it``: KeyError for a name not checked."""
+
+    def __init__(self, checked: list[str], found: list[str]) -> None:
+        self.checked, self.found = {n.encode() for n in checked}, {n.encode() for n in found}
+
+    def __contains__(self, name: bytes) -> bool:
+        if name in self.checked:
+            return name in self.found
+        raise KeyError(name)
+
+    def __len__(self) -> int:
+        return 0  # holds no bytes
+
+
+def unchanged_key(pack: dict, path: str, max_size: int) -> tuple[str | None, KnownMentions | None]:
+    """(the cache key the pack gave ``path``, what it knows of its bytes) if its stat is the one
+    recorded with it, else (None, None): read it."""
+    entry = pack["stats"].get(path)
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None, None
+    if not isinstance(entry, list) or len(entry) != 6 or not stat.S_ISREG(info.st_mode) or info.st_size > max_size \
+            or entry[:4] != _stat_of(info):
+        return None, None
+    return entry[4], KnownMentions(pack.get("names", []), entry[5])
+
+
+def pack_store(cache_dir: str, files: list[str], enabled: frozenset[str], max_size: int, secret: bytes,
+               names: set[str]) -> None:
+    """The run's pack, from the per-file records as they are now: a file's record is stored under
+    the key of the bytes that were linted, so a file edited during the run is left out of it. With
+    each stat, which of the run's pending ``names`` the file's bytes hold (its second pass)."""
+    records, stats, settled = {}, {}, time.time_ns() - STAT_SETTLED_NS
+    for path in files:
+        try:
+            before = os.stat(path)
+            data = read_regular(path, max_size)
+            key = cache_key(path, data, enabled)
+            after = os.stat(path)
+        except (NotChecked, OSError):
+            continue
+        record = cache_load(cache_dir, key, secret)
+        if record is not None:
+            records[key] = record
+            if _stat_of(before) == _stat_of(after) and max(after.st_mtime_ns, after.st_ctime_ns) < settled:
+                stats[path] = [*_stat_of(after), key, [n for n in names if n.encode() in data]]
+    name = pack_name(files, enabled)
+    pack = {"records": records, "stats": stats, "names": sorted(names)}
+    _store_authenticated(cache_dir, name, name, pack, secret, _MAX_PACK)
+
+
 def cache_store(cache_dir: str, key: str, record, secret: bytes) -> None:
-    folder = os.path.join(cache_dir, key[:2])
-    tmp = os.path.join(folder, f".{key}.{os.getpid()}.tmp")
+    _store_authenticated(os.path.join(cache_dir, key[:2]), key + ".rec", key, record, secret)
+
+
+def _store_authenticated(folder: str, filename: str, key: str, record, secret: bytes, max_size: int = _MAX_RECORD) -> None:
+    tmp = os.path.join(folder, f".{filename}.{os.getpid()}.tmp")
     try:
         payload = json.dumps(record, separators=(",", ":")).encode()
+        if len(payload) + 65 > max_size:
+            raise ValueError("over the size a load accepts: not written")  # it would never be read back
         os.makedirs(folder, mode=0o700, exist_ok=True)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(_mac(secret, key, payload).encode() + b"\n" + payload)
-        os.replace(tmp, os.path.join(folder, key + ".rec"))
+        os.replace(tmp, os.path.join(folder, filename))
     except (OSError, TypeError, ValueError):
         with contextlib.suppress(OSError):
             os.unlink(tmp)  # a record that could not be written leaves no half file behind

@@ -44,7 +44,11 @@ def project(tmp_path):
 
 def _plant(cache: str, key: str, payload: bytes, mac: bytes = b"0" * 64) -> None:
     """A record as an attacker would write it: in today's format (a forged MAC) and in the old
-    unauthenticated one (``KEY.json``, which the cache before issue 28 believed)."""
+    unauthenticated one (``KEY.json``, which the cache before issue 28 believed). The run's pack is
+    removed, so the next run reads the per-file record (packs: test_lint_cache_pack.py)."""
+    for name in os.listdir(cache):
+        if name.startswith("pack-"):
+            os.unlink(os.path.join(cache, name))
     os.makedirs(os.path.join(cache, key[:2]), exist_ok=True)
     with open(_record_path(cache, key), "wb") as handle:
         handle.write(mac + b"\n" + payload)
