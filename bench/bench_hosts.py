@@ -44,8 +44,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests" / "integration"), str(REPO / "src")]
 
 from hostkit import netns  # noqa: E402
-from hostkit.jobs import start_job, wait_job  # noqa: E402
-from paddle_doctor.process import tree  # noqa: E402
+from hostkit.jobs import start_job, wait_job, workers  # noqa: E402
 
 STEP_S = 0.3  # host_eval.py's forward pass
 
@@ -123,16 +122,11 @@ class Freeze:
 
 
 def _worker_pid(tag: str, rank: int) -> int:
-    """The worker of global rank ``rank`` among the job's tagged processes (its environment)."""
-    for pid in tree.tagged_pids(tag):
-        try:
-            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if f"PADDLE_TRAINER_ID={rank}".encode() in environ and b"host_eval.py" in cmdline:
-            return pid
-    raise SystemExit(f"rank {rank}'s worker not found")
+    """The worker of global rank ``rank`` among the job's tagged processes."""
+    pid = next((pid for pid, r in workers(tag) if r == rank), None)
+    if pid is None:
+        raise SystemExit(f"rank {rank}'s worker not found")
+    return pid
 
 
 def freeze(spec: str, reps: int, sig: int) -> list[dict]:

@@ -174,7 +174,7 @@ class ExitWatcher(threading.Thread):
 
     def run(self) -> None:
         while not self._stop_event.is_set():
-            seen = dict(_workers(self.job.hosts.proc_tag))
+            seen = dict(workers(self.job.hosts.proc_tag))
             now = time.time()
             for pid, rank in seen.items():
                 self.alive.setdefault(pid, rank)
@@ -196,7 +196,8 @@ class ExitWatcher(threading.Thread):
             self.job.exits.pop(rank, None)  # still alive: no exit time
 
 
-def _workers(tag: str):
+def workers(tag: str):
+    """(pid, global rank) of each of the job's tagged worker processes (their environment, a script of hostkit)."""
     for pid in tree.tagged_pids(tag):
         try:
             environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
