@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import enum
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, NoReturn
 
@@ -275,7 +275,8 @@ class RankRow:
     last_progress_time: float | None = None
     last_collective: str | None = None
     failure_order: int | None = None
-    tail: tuple[str, ...] = ()  # its log's last lines (redacted, bounded), for the HTML page only
+    # its log's last lines (redacted, bounded; diagnose gives a lazy sequence), for the HTML page only
+    tail: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         _coerce(self, "status", RankStatus)

@@ -10,10 +10,11 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from paddle_doctor.process import tree
 
@@ -22,6 +23,8 @@ TERM_WAIT_S = 3.0  # after SIGTERM on a timeout: time for Paddle's crash dump to
 # KeyboardInterrupt always did (the launcher and its ranks live in sessions of their own: nothing
 # else would reach them, and they kept running, reparented to init).
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP) if hasattr(signal, "SIGHUP") else (signal.SIGTERM,)
+
+T = TypeVar("T")
 
 
 class StopRequested(BaseException):
@@ -93,3 +96,21 @@ def run_bounded(cmd: Sequence[str], *, cwd: Path, env: Mapping[str, str], output
             tree.end_all([proc], tag)
     code = proc.returncode if finished else None
     return BoundedRun(tuple(cmd), code, not finished, round(time.monotonic() - start, 2), output)
+
+
+def call_within(call: Callable[[], T], timeout_s: float, default: T) -> T:
+    """``call()``'s result, or ``default`` when it raises OSError/UnicodeError or has not returned
+    within ``timeout_s``. For a blocking library call with no timeout of its own (a name lookup can
+    wait seconds for DNS): it runs in a daemon thread that is left behind, never waited for."""
+    result = [default]
+
+    def run() -> None:
+        try:
+            result[0] = call()
+        except (OSError, UnicodeError):
+            pass
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(timeout_s)
+    return result[0]

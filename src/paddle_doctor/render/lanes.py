@@ -15,6 +15,7 @@ drawn as a short compressed gap, so that events 50 ms apart near the failure sta
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..findings import Diagnosis, RankRow, RankStatus
@@ -45,7 +46,7 @@ class Lane:
     label: str = ""  # the first error (or how it ended)
     log: str | None = None
     why: str = ""  # a victim's why (the text report's OTHER RANKS reason)
-    tail: tuple[str, ...] = ()  # its log's last lines, as diagnose read them (redacted, bounded)
+    tail: Sequence[str] = ()  # its log's last lines, as diagnose read them (redacted, bounded, lazy)
 
     @property
     def is_group(self) -> bool:

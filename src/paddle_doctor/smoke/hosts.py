@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+from paddle_doctor.process.bounded_run import call_within
 
 DEFAULT_PORT = 6170  # the port of docs/smoke.md's examples; any free port agreed by every node works
 RESOLVE_TIMEOUT_S = 2.0
@@ -92,18 +93,8 @@ def check_this_node(hosts: HostList, local: Iterable[str], advertised: str | Non
 def resolve_host(host: str) -> set[str]:
     """The host's addresses, or an empty set when it does not resolve within RESOLVE_TIMEOUT_S
     (a lookup that waits for DNS must not hold the node before its launch)."""
-    found: list[set[str]] = [set()]
-
-    def lookup() -> None:
-        try:
-            found[0] = {info[4][0] for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)}
-        except (OSError, UnicodeError):
-            found[0] = set()
-
-    worker = threading.Thread(target=lookup, daemon=True)
-    worker.start()
-    worker.join(RESOLVE_TIMEOUT_S)
-    return found[0]
+    return call_within(lambda: {info[4][0] for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)},
+                       RESOLVE_TIMEOUT_S, set())
 
 
 def _is_loopback(address: str) -> bool:

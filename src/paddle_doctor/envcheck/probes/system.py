@@ -10,9 +10,10 @@ import platform
 import shutil
 import socket
 import sys
-import threading
 from pathlib import Path
 from typing import Any
+
+from paddle_doctor.process.bounded_run import call_within
 
 from .commands import CommandRunner
 
@@ -51,18 +52,7 @@ def probe_network(run: CommandRunner) -> dict[str, Any]:
 
 def _resolve(hostname: str) -> str | None:
     # gethostbyname can wait for DNS for seconds; env must stay fast, so give it a deadline.
-    result: list[str | None] = [None]
-
-    def lookup() -> None:
-        try:
-            result[0] = socket.gethostbyname(socket.getfqdn(hostname))
-        except OSError:
-            result[0] = None
-
-    worker = threading.Thread(target=lookup, daemon=True)
-    worker.start()
-    worker.join(RESOLVE_TIMEOUT_S)
-    return result[0]
+    return call_within(lambda: socket.gethostbyname(socket.getfqdn(hostname)), RESOLVE_TIMEOUT_S, None)
 
 
 def _interface_addresses(run: CommandRunner) -> list[dict[str, str]]:

@@ -16,7 +16,6 @@ Nothing here imports paddle.
 from __future__ import annotations
 
 import functools
-import json
 import os
 from dataclasses import dataclass
 
@@ -222,17 +221,17 @@ def _gone_from_host(peer: Peer, w: Watch) -> bool:
 
 
 def _peer_record(rank: int):
-    """A never-heard peer's error record of this run (same host or shared log dir), as findings."""
+    """A never-heard peer's error record of this run (same host or shared log dir), as findings.
+    Read by diagnose's one record reader (validated field by field, schema 1 and 2); imported here,
+    not at the top, because only a peer never heard from needs it."""
+    from paddle_doctor.diagnose.records import load_records
+
     me = rankenv.current()
-    try:
-        data = json.loads((me.log_dir / f"{RECORD_PREFIX}{rank}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("run_id") != me.run_id:
-        return None  # an earlier run's leftover
-    reported = data.get("finding") or {}
-    if reported.get("message") and reported.get("ranks"):
-        f = Finding.from_dict(reported)
+    record = load_records([me.log_dir / f"{RECORD_PREFIX}{rank}.json"]).get(rank)
+    if record is None or record.run_id != me.run_id:
+        return None  # none, not ours, or an earlier run's leftover
+    f = record.finding
+    if f is not None and f.message and f.ranks:
         return [("reported", guard_finding(f.code if f.code in GUARD_KINDS else "failed", f.ranks,
                                            f"{f.message} (recorded by rank {rank})", cause=f.cause))]
     return [("failed", guard_finding("failed", [rank], f"rank {rank} ended with an error ({_where_recorded(rank)})"))]
