@@ -67,12 +67,12 @@ def add_exception_lines(events: list, reopen: Callable[[], BinaryIO], split: Cal
     """Insert, in file order, an exception event after each traceback whose last frame is followed
     by none. ``split`` strips a line's runner prefix; ``make_event(sig, groups, offset, text, like)``
     builds the event (``like``: the frame whose rank and time it shares)."""
-    lasts = [i for i, e in enumerate(events) if e.role == "frame" and _is_last_frame(events, i)]
+    # the frames themselves, not their places: a generic line replaced below shifts the places after it
+    lasts = [e for i, e in enumerate(events) if e.role == "frame" and _is_last_frame(events, i)]
     if not lasts:
         return
     found, seen = [], {e.offset: e for e in events}
-    for i in lasts:
-        frame = events[i]
+    for frame in lasts:
         lines, offsets = _lines_after(reopen, frame.offset)
         hit = exception_after(split(frame.text), [split(line) for line in lines])
         if hit is None:
@@ -100,9 +100,9 @@ def _is_last_frame(events: list, i: int) -> bool:
 def _lines_after(reopen: Callable[[], BinaryIO], offset: int) -> tuple[list[str], list[int]]:
     """The first FOLLOWING_LINES lines after the one that starts at ``offset``, with their offsets
     (within READ_BYTES)."""
-    with reopen() as stream:
+    with reopen() as stream:  # positioned where the scan's offsets begin (after a BOM, a window's start)
         if stream.seekable():
-            stream.seek(offset)
+            stream.seek(stream.tell() + offset)
         else:
             _skip(stream, offset)
         data = stream.read(READ_BYTES)
