@@ -8,7 +8,6 @@ an event without one inherits the last time seen earlier in the same file as a l
 from __future__ import annotations
 
 import bisect
-import contextlib
 
 import datetime as dt
 import functools
@@ -18,7 +17,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any
 
 from ...lazy import lazy_compile
 from .scan import LineIndex
@@ -29,7 +28,7 @@ from .launches import (LAST, LaunchChoice, LaunchSplitter, Window, choose, marks
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .runners import match_runner
 from .selfrank import StatedRank
-from .tracebacks import add_exception_lines
+from .tracebacks import add_exception_lines, reopener, reusable
 from .scan import BinaryFileError, ScanStats, decode, scan_stream
 from ..signatures import Signature, match_line
 from ..timeline import LogSpan, log_span
@@ -124,7 +123,7 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
     result = FileEvents(source, index=index, window=window)
     stats = ScanStats()
     with _open_part(source, window, result.notes) as stream:
-        start = stream.tell() if _reusable(stream) else 0  # past a UTF-8 BOM: offsets count from here
+        start = stream.tell() if reusable(stream) else 0  # past a UTF-8 BOM: offsets count from here
         prefix = _detect_prefix(stream, source)
         # Only a log with no rank from its name or its runner's prefixes is asked what it states.
         stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
@@ -154,7 +153,7 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
             if own is not None:
                 last_time = own
         result.events = _kept_events(kept, index, result.notes)
-        add_exception_lines(result.events, _reopener(stream, start, source, window),
+        add_exception_lines(result.events, reopener(stream, start, lambda: _open_part(source, window)),
                             lambda line: _strip_prefix(_plain(line), prefix)[0],
                             lambda sig, groups, offset, text, like: _exception_event(sig, groups, source, offset,
                                                                                      text, like, index))
@@ -167,26 +166,6 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
     elif stated is not None:
         _apply_stated_rank(result, stated.rank())
     return result
-
-
-def _reopener(stream: BinaryIO, start: int, source: SourceFile, window: Window | None) -> Callable[[], Any]:
-    """How the traceback pass reads a file again, positioned where the scan began (offsets count
-    from there): a plain file or in-memory log through the stream just scanned, rewound to
-    ``start`` (not a fresh open of each of 1024 logs: issue 29's bench); a wrapped one (decompressed,
-    re-encoded, one launch's part) is opened again."""
-    if _reusable(stream):
-        return lambda: _rewound(stream, start)
-    return lambda: _open_part(source, window)
-
-
-def _reusable(stream: BinaryIO) -> bool:
-    plain_file = type(stream) is io.BufferedReader and type(stream.raw) is io.FileIO  # not a budget's reader
-    return (plain_file or type(stream) is io.BytesIO) and stream.seekable()
-
-
-def _rewound(stream: BinaryIO, start: int):
-    stream.seek(start)
-    return contextlib.nullcontext(stream)
 
 
 def _kept_events(kept: KeepEnds, index: LineIndex, notes: list[str]) -> list[Event]:
