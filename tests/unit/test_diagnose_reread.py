@@ -64,3 +64,13 @@ def test_a_chained_exception_of_unknown_names_is_read_without_an_internal_error(
     log = tmp_path / "workerlog.0"
     log.write_bytes(first + b"\nDuring handling of the above exception, another exception occurred:\n\n" + LOG)
     assert "OldErr: the first error" in _cause_text(log)
+
+
+def test_a_gzip_log_that_two_launches_wrote_is_read(tmp_path):
+    # a gzip log is read forward only (its budget's reader): its later launch is reached by reading,
+    # not by a seek ("skipped, seek" once left nothing to diagnose)
+    start = b"-----------  Configuration Arguments -----------\n"
+    earlier = LOG.replace(b"FooBarQux: something odd happened in the loader", b"OldErr: the first run's error")
+    log = tmp_path / "workerlog.0.gz"
+    log.write_bytes(gzip.compress(start + earlier + start + LOG))
+    assert "FooBarQux: something odd happened" in _cause_text(log)

@@ -171,7 +171,7 @@ def choose(windows: list[Window], choice: LaunchChoice) -> Window | None:
 
 def open_window(stream: BinaryIO, window: Window) -> BinaryIO:
     """The bytes of ``stream`` inside ``window`` (the stream as opened by ``open_log``)."""
-    if isinstance(stream, io.BufferedReader):
+    if stream.seekable():  # not a gzip log's budget reader: it reads forward only
         stream.seek(stream.tell() + window.start)  # after a UTF-8 BOM, offsets count from its end
     else:
         _skip(stream, window.start)
