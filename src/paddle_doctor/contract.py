@@ -51,6 +51,14 @@ def fault_name(label: str) -> str:
     return f"{FAULT_PREFIX}{label}.dump"
 
 
+APPLIED_PREFIX = "paddle_doctor_applied."  # + "<rank>.json": what triage's variations changed in a worker
+
+
+def applied_name(label: str) -> str:
+    """Where a worker counts what each of triage's variations changed (runtime/launch/variations.py)."""
+    return f"{APPLIED_PREFIX}{label}.json"
+
+
 CHANNEL_PREFIX = "paddle_doctor_channel."  # + "<rank>.json" / "w<node>.json": the liveness channel's drops
 
 

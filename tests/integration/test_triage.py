@@ -46,6 +46,9 @@ def test_main_guard_missing_passes_without_workers(tmp_path):
     work, cause = _copy("17_main_guard_missing_spawn", tmp_path)
     result = triage([sys.executable, "eval.py"], out_dir=tmp_path / "out", cwd=work, timeout=60, accelerator=True)
     assert _by_variation(result) == {"baseline": False, "workers0": True, "cpu": False} and not result.skipped
+    # counted in the workers: the DataLoader that asked for workers; no device to change on this CPU
+    changed = {f.fact("variation"): f.fact("changed") for f in result.findings}
+    assert changed["workers0"] >= 1 and changed["cpu"] == 0 and changed["baseline"] is None
     assert result.conclusion.cause == cause == "main_guard_missing"
     assert result.conclusion.fact("passing") == ["workers0"]
     assert result.conclusion.confidence.value == "high"
@@ -124,4 +127,31 @@ def test_missing_checkpoint_passes_without_checkpoint_load(tmp_path):
     subprocess.run([sys.executable, "save_checkpoints.py"], cwd=work, check=True, timeout=120, capture_output=True)
     result = triage(LAUNCH, out_dir=tmp_path / "out", cwd=work, timeout=60, checkpoint=True, accelerator=False)
     assert _by_variation(result)["nockpt"] is True
+    nockpt = next(f for f in result.findings if f.fact("variation") == "nockpt")
+    assert nockpt.fact("changed") >= 2  # each rank's paddle.load, counted in the workers
     assert result.conclusion.cause == cause == "file_not_found"
+
+
+FLAKY = """import os
+import paddle
+
+# fails the first time it runs in this folder, passes after: a failure that comes and goes
+if not os.path.exists("failed_once"):
+    open("failed_once", "w").close()
+    raise RuntimeError("flaky: the first run fails")
+print("ok", paddle.to_tensor([1.0]).sum().item())
+"""
+
+
+@pytest.mark.timeout(240)
+def test_a_pass_that_the_variation_did_not_cause_is_called_intermittent(tmp_path):
+    # no DataLoader at all: workers0 changes nothing, so its pass is the failure not coming back
+    (tmp_path / "flaky.py").write_text(FLAKY)
+    result = triage([sys.executable, "flaky.py"], out_dir=tmp_path / "out", cwd=tmp_path, timeout=60,
+                    accelerator=False)
+    assert _by_variation(result) == {"baseline": False, "workers0": True}
+    workers0 = next(f for f in result.findings if f.fact("variation") == "workers0")
+    assert workers0.fact("changed") == 0 and "changed nothing" in workers0.message
+    c = result.conclusion
+    assert c.fact("intermittent") and c.fact("passing") == [] and c.confidence.value == "low"
+    assert c.cause == "python_exception" and "flaky: the first run fails" in " ".join(e.text for e in c.evidence)

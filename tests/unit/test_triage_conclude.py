@@ -22,14 +22,16 @@ def _diagnosis(rel: str):
     return diagnose_paths([str(FIXTURES / rel)])
 
 
-def _triage(baseline, runs: dict[str, bool]):
+def _triage(baseline, runs: dict[str, bool], changed: dict[str, int] | None = None):
     """Findings as triage makes them: the baseline fails with the recorded diagnosis; a variation
-    that fails again fails the same way (as they did in the live runs)."""
+    that fails again fails the same way (as they did in the live runs). ``changed``: what each
+    variation changed in the workers (not given: not known, as before the workers counted)."""
     findings, diagnoses = [], []
     for name, passed in {"baseline": False, **runs}.items():
         diagnosis = None if passed else baseline
         launch = BoundedRun(("python", "eval.py"), 0 if passed else 1, False, 5.0, Path("terminal.out"))
-        findings.append(variation_finding(VARIATIONS[name], passed, launch, diagnosis, Path("log")))
+        findings.append(variation_finding(VARIATIONS[name], passed, launch, diagnosis, Path("log"),
+                                          (changed or {}).get(name)))
         diagnoses.append(diagnosis)
     return conclude(findings, diagnoses)
 
@@ -96,3 +98,31 @@ def test_nothing_helps_keeps_the_baselines_cause():
     c = _triage(baseline, {"workers0": False, "single": False, "cpu": False})
     assert c.cause == baseline.root_cause.cause == "dataloader_worker_crash"
     assert c.fact("passing") == [] and "every variation" in c.why
+
+
+def test_a_pass_under_a_variation_that_changed_nothing_is_no_evidence():
+    """The job failed once and passed under workers0, but no DataLoader asked for workers: the same
+    command passed as it was. Naming the workers' family would be a guess from chance."""
+    baseline = _diagnosis("cases/21_metric_on_one_rank_shard")
+    c = _triage(baseline, {"workers0": True, "single": False, "cpu": False}, changed={"workers0": 0, "cpu": 1})
+    assert c.fact("passing") == [] and c.fact("passed_unchanged") == ["workers0"] and c.fact("intermittent")
+    assert (c.cause, c.confidence.value) == ("python_exception", "low")
+    assert c.message.startswith("intermittent") and "no DataLoader asked for worker processes" in c.why
+    assert "dataloader_worker_crash" not in c.message + c.why
+
+
+def test_a_real_pass_beside_an_unchanged_one_is_named_at_low_confidence():
+    baseline = _diagnosis("cases/20_dataloader_shm_too_small")
+    c = _triage(baseline, {"workers0": True, "single": False, "cpu": True}, changed={"workers0": 2, "cpu": 0})
+    assert (c.cause, c.confidence.value) == ("shm_too_small", "low")
+    assert c.fact("passing") == ["workers0"] and c.fact("passed_unchanged") == ["cpu"]
+    assert "cpu passed though it changed nothing (the job ran on the CPU already)" in c.why
+
+
+def test_a_variations_row_says_when_it_changed_nothing():
+    launch = BoundedRun(("python", "eval.py"), 0, False, 5.0, Path("terminal.out"))
+    row = variation_finding(VARIATIONS["nockpt"], True, launch, None, Path("log"), 0)
+    assert row.message.startswith("nockpt: passes (it changed nothing: no checkpoint was loaded)")
+    assert row.fact("changed") == 0
+    counted = variation_finding(VARIATIONS["nockpt"], True, launch, None, Path("log"), 3)
+    assert "changed nothing" not in counted.message and counted.fact("changed") == 3

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paddle_doctor.contract import (DEBUG_LOGS_ENV, FAULT_PREFIX, GUARDS_ENV, LOG_DIR_ENV, OWNER_ENV, RECORD_PREFIX,
+from paddle_doctor.contract import (APPLIED_PREFIX, DEBUG_LOGS_ENV, FAULT_PREFIX, GUARDS_ENV, LOG_DIR_ENV, OWNER_ENV, RECORD_PREFIX,
                                     RUN_ID_ENV, SINGLE_ENV, WATCHDOG_TIMEOUT_ENV)
 from paddle_doctor.process import cleanenv
 
@@ -85,12 +85,12 @@ def debug_env(env: Mapping[str, str]) -> dict[str, str]:
 
 
 def stale_files(log_dir: Path) -> list[Path]:
-    """Records and crash dumps left in ``log_dir`` by an earlier run (removed before a new one,
-    so that a diagnosis never mixes runs)."""
+    """Records, crash dumps and variation counts left in ``log_dir`` by an earlier run (removed
+    before a new one, so that a diagnosis never mixes runs)."""
     if not log_dir.is_dir():
         return []
     return sorted(p for p in log_dir.iterdir()
-                  if p.name.startswith((RECORD_PREFIX, FAULT_PREFIX)))
+                  if p.name.startswith((RECORD_PREFIX, FAULT_PREFIX, APPLIED_PREFIX)))
 
 
 def empty_dumps(log_dir: Path) -> list[Path]:

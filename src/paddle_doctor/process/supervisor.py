@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paddle_doctor.contract import CHANNEL_PREFIX, GUARD_KINDS, KEY_FILE_ENV, WATCHDOG_EXIT_CODE
+from paddle_doctor.contract import CHANNEL_PREFIX, GUARD_KINDS, KEY_FILE_ENV, RECORD_PREFIX, WATCHDOG_EXIT_CODE
 from paddle_doctor.process import tree
 from paddle_doctor.process.launchenv import ABORT_MARKER, RunPlan, empty_dumps, shell_code, stale_files
 from paddle_doctor.process.rendezvous import RendezvousWatch
@@ -161,7 +161,7 @@ def supervise(plan: RunPlan) -> Outcome:
         tee.join()
     for path in empty_dumps(plan.log_dir):
         path.unlink(missing_ok=True)
-    records = [p for p in stale_files(plan.log_dir) if p.suffix == ".json"]
+    records = [p for p in stale_files(plan.log_dir) if p.name.startswith(RECORD_PREFIX)]
     ok = command_code == 0 and not tee.abort_seen and not records
     report = watch.report if watch is not None else None
     ok = ok and report is None

@@ -9,6 +9,7 @@ or the data itself, and the clearest rerun (no workers, one process) shows its r
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from paddle_doctor.catalog import get_cause
@@ -19,16 +20,20 @@ from ..catalog.ids import CauseId
 
 
 def variation_finding(variation: Variation, passed: bool, launch: BoundedRun, diagnosis: Diagnosis | None,
-                      log_dir: Path) -> Finding:
+                      log_dir: Path, changed: int | None = None) -> Finding:
+    """One rerun as a Finding. ``changed``: how many things the variation changed in the workers
+    (None: a variation of the command itself, or not known); 0 is said in the message."""
     root = diagnosis.root_cause if diagnosis else None
     failed_with = root.cause if root else ("timeout" if launch.timed_out else "unknown")
     how = ("passes" if passed else
            f"times out after {launch.wall_s:.0f} s" if launch.timed_out else
            f"fails (exit {launch.returncode}): {failed_with}" + (f": {root.message}" if root else ""))
+    if changed == 0:
+        how += f" (it changed nothing: {variation.unchanged})"
     facts = {"variation": variation.name, "description": variation.description, "passed": passed,
              "exit_code": launch.returncode, "timed_out": launch.timed_out, "seconds": launch.wall_s,
              "diagnosed_cause": root.cause if root else None, "diagnosed_title": root.message if root else None, "diagnosed_rank": _rank(root),
-             "log_dir": str(log_dir), "output": str(launch.output), "cmd": list(launch.cmd)}
+             "log_dir": str(log_dir), "output": str(launch.output), "cmd": list(launch.cmd), "changed": changed}
     return Finding(
         code=f"triage.{variation.name}", cause=failed_with if root else "unknown",
         message=f"{variation.name}: {how} [{variation.description}]",
@@ -55,12 +60,43 @@ def conclude(findings: Sequence[Finding], diagnoses: Sequence[Diagnosis | None])
         return Finding(code="triage", cause=CauseId.unknown, severity="info", confidence="high",
                        message="the command passed unchanged: nothing to triage (is the failure intermittent?)",
                        facts={"passing": ["baseline"], "failing": []})
-    passing = [f.fact("variation") for f in rest if f.outcome is Outcome.PASS]
+    # a pass under a variation that changed nothing is the command passing unchanged: no evidence
+    unchanged = [f.fact("variation") for f in rest if f.outcome is Outcome.PASS and f.fact("changed") == 0]
+    passing = [f.fact("variation") for f in rest if f.outcome is Outcome.PASS and f.fact("variation") not in unchanged]
     failing = [f.fact("variation") for f in rest if f.outcome is not Outcome.PASS]
-    facts = {"passing": passing, "failing": failing, "baseline_cause": base_root.cause if base_root else None}
+    facts = {"passing": passing, "failing": failing, "passed_unchanged": unchanged,
+             "baseline_cause": base_root.cause if base_root else None}
     if passing:
-        return _points_to(next(v for v in ORDER if v in passing), passing, base_root, facts)
+        found = _points_to(next(v for v in ORDER if v in passing), passing, base_root, facts)
+        return _but_intermittent(found, unchanged) if unchanged else found
+    if unchanged:
+        return _intermittent(unchanged, base_root, facts)
     return _nothing_helps(baseline, rest, diagnoses, base_root, facts)
+
+
+def _unchanged_passes(unchanged: list[str]) -> str:
+    return "; ".join(f"{name} passed though it changed nothing ({VARIATIONS[name].unchanged})" for name in unchanged)
+
+
+def _intermittent(unchanged: list[str], base_root: Finding | None, facts: dict) -> Finding:
+    """Only reruns that changed nothing passed: the same command failed once and passed once."""
+    cause = base_root.cause if base_root else CauseId.unknown
+    return Finding(
+        code="triage", cause=cause, severity="error", confidence="low",
+        message=f"intermittent: the failure did not come back in a rerun that changed nothing ({', '.join(unchanged)}); "
+                f"no variation points anywhere (the failing run: {cause})",
+        why=f"{_unchanged_passes(unchanged)}: the command passes and fails as it is, so a pass under a "
+            "variation is no evidence; look for what differs between runs (data order, timing, a shared "
+            "resource, another job on the machine)",
+        fix=get_cause(cause).fix.strip(), evidence=base_root.evidence[:4] if base_root else (),
+        ranks=base_root.ranks if base_root else (), facts={**facts, "intermittent": True})
+
+
+def _but_intermittent(found: Finding, unchanged: list[str]) -> Finding:
+    """A variation that changed something passed, and so did one that changed nothing: the pass
+    may be chance."""
+    return replace(found, confidence="low", why=f"{found.why}; but {_unchanged_passes(unchanged)}: the failure "
+                   "is intermittent, so this pass may be chance", facts={**found.facts, "intermittent": True})
 
 
 # Diagnoses that say how the failing run ended, not why: a pass then names the family's usual cause.
@@ -128,5 +164,6 @@ def _nothing_helps(baseline: Finding, rest: list[Finding], diagnoses, base_root:
     return Finding(
         code="triage", cause=cause, message=f"fails under every variation: points to {cause} "
         f"({get_cause(cause).title}) in the code or the data", severity="error",
-        confidence="high" if base_root else "low", why=why, fix=get_cause(cause).fix.strip(),
-        evidence=evidence, ranks=base_root.ranks if base_root else (), facts=facts)
+        # "every variation fails" is certain; the cause is only as sure as the failing run's diagnosis
+        confidence="high" if base_root and cause != CauseId.unknown else "low", why=why,
+        fix=get_cause(cause).fix.strip(), evidence=evidence, ranks=base_root.ranks if base_root else (), facts=facts)

@@ -29,6 +29,7 @@ class Variation:
     meaning: str = ""  # what a pass means
     # what a pass says about a concrete cause from outside the family ({where}: the failing rank)
     explains: str = ""
+    unchanged: str = ""  # what it means that the variation changed nothing in the rerun
 
     @property
     def family(self) -> tuple[CauseId, ...]:
@@ -43,7 +44,7 @@ VARIATIONS = {
         "workers0", "DataLoader workers forced to 0 (loading in the main process)", "workers0",
         "the failure needs DataLoader worker processes",
         "it happens only when DataLoader worker processes load the data (their start, memory, shared "
-        "memory or open files)"),
+        "memory or open files)", "no DataLoader asked for worker processes"),
     "single": Variation(
         "single", "one process (--nproc_per_node 1, one node)", "",
         "the failure needs several ranks: what one rank gets or does differs, or the ranks cannot talk",
@@ -52,11 +53,11 @@ VARIATIONS = {
     "cpu": Variation(
         "cpu", "CPU only (set_device('cpu') in every worker)", "cpu",
         "the failure needs the GPU: device, CUDA or NCCL",
-        "it happens only on the GPU (device, CUDA or NCCL)"),
+        "it happens only on the GPU (device, CUDA or NCCL)", "the job ran on the CPU already"),
     "nockpt": Variation(
         "nockpt", "no checkpoint load (paddle.load returns nothing; random weights)", "nockpt",
         "the failure needs the checkpoint: a missing, mismatched or broken file",
-        "it happens only when the checkpoint is loaded"),
+        "it happens only when the checkpoint is loaded", "no checkpoint was loaded"),
 }
 ORDER = ("workers0", "single", "cpu", "nockpt")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import ContextManager
@@ -14,7 +15,7 @@ from paddle_doctor.process.after_launch import error_records, launch_then_diagno
 from paddle_doctor.process.bounded_run import BoundedRun
 from paddle_doctor.process.workers_python import ensure_guards
 from paddle_doctor.triage.conclude import conclude, skipped_finding, variation_finding
-from paddle_doctor.contract import VARIATIONS_ENV
+from paddle_doctor.contract import APPLIED_PREFIX, VARIATIONS_ENV
 from paddle_doctor.triage.plan import (Variation, accelerator_present, plan_variations, rewrite_command,
                                        skip_reason, variation_env)
 
@@ -32,6 +33,28 @@ class Outcome:
     @property
     def passed(self) -> bool:
         return self.launch.returncode == 0 and not error_records(self.log_dir)
+
+    @property
+    def changed(self) -> int | None:
+        """How many things the variation changed in the workers (DataLoaders that asked for workers,
+        non-CPU devices, checkpoint loads), from their ``paddle_doctor_applied.<rank>.json``; None
+        for a variation of the command itself (baseline, single) or when no worker wrote a count."""
+        if not self.variation.runtime:
+            return None
+        counts = [_read_count(p, self.variation.runtime) for p in sorted(self.log_dir.glob(f"{APPLIED_PREFIX}*.json"))]
+        found = [c for c in counts if c is not None]
+        return sum(found) if found else None
+
+    def finding(self) -> Finding:
+        return variation_finding(self.variation, self.passed, self.launch, self.diagnosis, self.log_dir, self.changed)
+
+
+def _read_count(path: Path, name: str) -> int | None:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8")).get(name)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if type(value) is int and value >= 0 else None
 
 
 @dataclass(frozen=True)
@@ -63,11 +86,10 @@ def triage(cmd: Sequence[str], *, out_dir: str | os.PathLike, timeout: float = 1
             continue
         with (running or _quietly)(variation.name):
             outcomes.append(_run_one(cmd, variation, out_dir / variation.name, timeout, cwd, environ))
-        o = outcomes[-1]
-        _tell(on_row, variation_finding(o.variation, o.passed, o.launch, o.diagnosis, o.log_dir))
+        _tell(on_row, outcomes[-1].finding())
         if variation.name == "baseline" and outcomes[0].passed:
             break  # nothing to bisect: it did not fail
-    findings = tuple(variation_finding(o.variation, o.passed, o.launch, o.diagnosis, o.log_dir) for o in outcomes)
+    findings = tuple(o.finding() for o in outcomes)
     return TriageResult(findings, conclude(findings, [o.diagnosis for o in outcomes]), tuple(outcomes),
                         tuple(skipped))
 

@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import os
 
-from paddle_doctor.contract import VARIATIONS_ENV
+from paddle_doctor.contract import VARIATIONS_ENV, applied_name
+from paddle_doctor.runtime.channel import rankenv
 
 KNOWN = ("workers0", "cpu", "nockpt")
+# What each variation changed in this process: a DataLoader that asked for workers, a device other
+# than the CPU, a checkpoint load. triage reads the counts (``paddle_doctor_applied.<rank>.json``):
+# a rerun that passes under a variation that changed nothing says the failure is intermittent, not
+# that it needs what the variation takes away.
+_changed: dict[str, int] = {}
 
 
 def requested() -> set[str]:
@@ -27,8 +34,28 @@ def apply_from_env(paddle) -> set[str]:
     """Apply the variations named in the environment; returns those applied."""
     wanted = requested()
     for name in sorted(wanted):
+        _changed.setdefault(name, 0)
         {"workers0": no_dataloader_workers, "cpu": cpu_only, "nockpt": no_checkpoint_load}[name](paddle)
+    if wanted:
+        _save()  # zero counts too: "applied, changed nothing" differs from "never applied"
     return wanted
+
+
+def _count(name: str) -> None:
+    _changed[name] = _changed.get(name, 0) + 1
+    _save()  # at once: the rerun may crash right after the change
+
+
+def _save() -> None:
+    try:
+        me = rankenv.current()
+        path = me.log_dir / applied_name(me.label)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(_changed), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # the counts only qualify triage's reading; never fail the user's program for them
 
 
 def _once(owner, attr: str, make) -> None:
@@ -47,6 +74,8 @@ def no_dataloader_workers(paddle) -> None:
 
         def __init__(self, *args, **kwargs):
             bound = signature.bind(self, *args, **kwargs)
+            if (bound.arguments.get("num_workers") or 0) > 0:
+                _count("workers0")
             bound.arguments["num_workers"] = 0
             bound.arguments.pop("persistent_workers", None)  # needs workers
             return original(*bound.args, **bound.kwargs)
@@ -59,9 +88,13 @@ def cpu_only(paddle) -> None:
     """The device is the CPU, whatever the script asks for."""
     def make(original):
         def set_device(device=None, *args, **kwargs):
+            if not str(device or "cpu").lower().startswith("cpu"):
+                _count("cpu")
             return original("cpu")
         return set_device
 
+    if not str(paddle.device.get_device()).startswith("cpu"):
+        _count("cpu")  # the process would have run on its accelerator
     for owner in (paddle, paddle.device):
         _once(owner, "set_device", make)
     paddle.set_device("cpu")
@@ -72,11 +105,14 @@ def no_checkpoint_load(paddle) -> None:
     into a layer or an optimizer keeps what it has."""
     def make_load(original):
         def load(path, **kwargs):
+            _count("nockpt")
             return {}
         return load
 
     def make_set_state(original):
         def set_state_dict(self, state_dict, *args, **kwargs):
+            if state_dict:  # what paddle.load gave back here is empty: only a state built otherwise counts
+                _count("nockpt")
             return [], []
         return set_state_dict
 
