@@ -57,6 +57,8 @@ TRIGGERS: tuple[str, ...] = (
     "kernel appears to have died",
     # issue 29: HCCL's failed call (PaddleCustomDevice's RUNTIME_CHECK prints no "error"); XCCL's frames
     "Call Hccl", "CustomDevice::CCL", "xccl_", "HCCP process",
+    # `python -m MODULE` that the interpreter cannot find (runpy's one line, no traceback)
+    "No module named",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

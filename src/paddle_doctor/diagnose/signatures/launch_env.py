@@ -244,4 +244,18 @@ LAUNCH_ENV = (
          title="this Paddle build has no NCCL (CPU and Windows builds never do)",
          source="pp 1.8.5-2.4.2 paddle/fluid/dygraph/parallel.py, 2.6.2-3.3.1 paddle/distributed/collective.py "
                 "(core.NCCLParallelContext exists only in Linux GPU builds)"),
+    # --- `python -m MODULE` when the interpreter cannot find MODULE (no traceback: runpy prints one line) --------
+    _sig("runpy_module_spec", r"^\S*?python[\w.]*: Error while finding module specification for '(?P<module>[\w.]+)' "
+         r"\((?P<exc>\w+Error): (?P<msg>.*)\)$", "exception", CauseId.python_exception, 50,
+         "/usr/bin/python3: Error while finding module specification for 'paddle.distributed.launch' "
+         "(ModuleNotFoundError: No module named 'paddle')",
+         title="{exc}: {msg} (this interpreter cannot run `-m {module}`: is it the environment Paddle is installed in?)",
+         source="CPython Lib/runpy.py _get_module_details ('Error while finding module specification for %r (%s: %s)'), "
+                "printed by Modules/main.c pymain_run_module as '<argv0>: <message>'"),
+    _sig("runpy_no_module", r"^\S*?python[\w.]*: No module named (?P<module>[\w.]+)$", "exception",
+         CauseId.python_exception, 50, "/usr/bin/python3: No module named paddle.distributed",
+         title="ModuleNotFoundError: no module named {module} (this interpreter cannot run `-m {module}`: is it the "
+               "environment Paddle is installed in?)",
+         source="CPython Lib/runpy.py _get_module_details ('No module named %s'), printed by Modules/main.c as "
+                "'<argv0>: <message>'"),
 )
