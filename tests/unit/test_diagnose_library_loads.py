@@ -36,7 +36,8 @@ def test_the_plugin_message_is_read_when_the_paste_breaks_the_line_after_its_fir
     assert rc.cause == CauseId.cuda_cudnn_mismatch, (rc.cause, rc.why)
 
 
-@pytest.mark.parametrize("lib", ["libcudnn.so", "libcudnn.so.8", "libcublasLt.so.11", "libcudart.so.10.1"])
+@pytest.mark.parametrize("lib", ["libcudnn.so", "libcudnn.so.8", "libcublasLt.so.11", "libcudart.so.10.1",
+                                 "libnvrtc-builtins.so.11.2"])
 def test_dlerror_naming_a_cuda_library_is_the_library_not_a_missing_file(tmp_path, lib):
     rc = _diagnose(tmp_path, f"OSError: {lib}: cannot open shared object file: No such file or directory\n")
     assert rc.cause == CauseId.cuda_cudnn_mismatch and rc.code == "cuda_lib_dlerror", (rc.cause, rc.why)

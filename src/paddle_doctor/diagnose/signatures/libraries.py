@@ -50,7 +50,7 @@ LIBRARIES = (
     # dlerror()'s own report names the library, whoever called dlopen (Paddle's loaders of every era, ctypes, an
     # import): a CUDA library the build needs is not on the loader's path; read before "No such file" below.
     _sig("cuda_lib_dlerror", r"(?P<lib>lib(?:cudnn|cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)"
-         r"[\w.]*): cannot open shared object file", "cause", CauseId.cuda_cudnn_mismatch, 95,
+         r"[\w.-]*): cannot open shared object file", "cause", CauseId.cuda_cudnn_mismatch, 95,
          "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory",
          title="a CUDA library this Paddle build needs ({lib}) cannot be loaded: not installed, or not on the path",
          source="C library: glibc elf/dl-load.c _dl_map_object (N_(\"cannot open shared object file\")), reported by "
