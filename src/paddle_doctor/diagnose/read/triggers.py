@@ -59,6 +59,9 @@ TRIGGERS: tuple[str, ...] = (
     "Call Hccl", "CustomDevice::CCL", "xccl_", "HCCP process",
     # `python -m MODULE` that the interpreter cannot find (runpy's one line, no traceback)
     "No module named",
+    # issue 29, batch 11: dlerror's report of a library it cannot open (a wrapped paste may cut the rest of the
+    # line away); Paddle-Lite's failed open of a model file
+    "cannot open shared object", "Unable to open file",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -47,6 +47,25 @@ LIBRARIES = (
                 "shared library. Cannot invoke method cudnnGetVersion.); the Windows names, same file "
                 "(win_cudnn_lib = \"cudnn64_\" CUDNN_MAJOR_VERSION \".dll\", win_cublas_lib = \"cublas64_\" "
                 "CUDA_VERSION_MAJOR CUDA_VERSION_MINOR \".dll;cublas64_\" CUDA_VERSION_MAJOR \".dll\")"),
+    # dlerror()'s own report names the library, whoever called dlopen (Paddle's loaders of every era, ctypes, an
+    # import): a CUDA library the build needs is not on the loader's path; read before "No such file" below.
+    _sig("cuda_lib_dlerror", r"(?P<lib>lib(?:cudnn|cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)"
+         r"[\w.-]*): cannot open shared object file", "cause", CauseId.cuda_cudnn_mismatch, 95,
+         "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory",
+         title="a CUDA library this Paddle build needs ({lib}) cannot be loaded: not installed, or not on the path",
+         source="C library: glibc elf/dl-load.c _dl_map_object (N_(\"cannot open shared object file\")), reported by "
+                "dlerror() as \"<name>: cannot open shared object file: <strerror>\""),
+    # At start-up Paddle dlopens every plugin of a custom device (Ascend NPU, MLU, ...); the plugin fails to load
+    # when a library of the device's toolkit it links is missing or of another version (dlerror: "libatb.so:
+    # cannot open shared object file", "undefined symbol: ..."): the installed toolkit does not fit the build.
+    _sig("device_lib_load_failed", r"Fail to open library:\s*(?P<path>\S*)", "cause", CauseId.cuda_cudnn_mismatch,
+         95, "ValueError: (InvalidArgument) Fail to open library: /py/site-packages/paddle_custom_device/"
+         "libpaddle-custom-npu.so with error: libatb.so: cannot open shared object file: No such file or directory",
+         title="a device plugin library cannot be loaded at start-up: a library of the device's toolkit it needs is "
+               "missing or of another version",
+         source="pp 2.5-3.3.1 so: platform/init.cc LoadCustomDevice and framework/custom_kernel.cc "
+                "LoadCustomKernelLib (dlopen; PADDLE_ENFORCE_NOT_NULL(dso_handle, InvalidArgument(\"Fail to open "
+                "library: %s with error: %s\", lib_path, dlerror())))"),
     # Paddle's Windows start-up (as torch's) loads each DLL of the pip nvidia-* packages and of paddle/libs
     # itself and raises the Windows error with the file it could not load: a CUDA library that cannot load
     # (WinError 126 missing, 127 a missing entry point: another version of it or of a dependency is found first).
@@ -259,10 +278,13 @@ LIBRARIES = (
          title="a file the script needs does not exist",
          source="pp 2.x-3.3.1 paddle/framework/io.py load (The ``path`` (%s) to load model not exists.); Python "
                 "FileNotFoundError / errno ENOENT"),
-    _sig("open_failed_path", r"\bFail(?:ed)? to open (?:file )?['\"]?(?P<path>\S*/\S+)", "cause", CauseId.file_not_found, 85,
+    _sig("open_failed_path", r"\b(?:Fail(?:ed)? to open (?:file )?|Unable to open file: )['\"]?(?P<path>\S*/\S+)",
+         "cause", CauseId.file_not_found, 85,
          "Check failed: is Fail to open ./train_data_dir/20171016/dnn_instance_007855",
-         title="a file the run reads could not be opened ({path})",
-         source="pp 0.x-1.x trainer data providers (CHECK(is) << \"Fail to open \" << path; Paddle#5384)"),
+         title="a file the run opens could not be opened ({path})",
+         source="pp 0.x-1.x trainer data providers (CHECK(is) << \"Fail to open \" << path; Paddle#5384); "
+                "Paddle-Lite 2.x lite/model_parser/base/io.cc BinaryFileReader and io.h BinaryFileWriter "
+                "(CHECK(file_) << \"Unable to open file: \" << path)"),
     _sig("unused_params", r"(?:has|have) not been used in (?:the )?(?:forward|loss)|find_unused_parameters", "cause",
          CauseId.dataparallel_unused_parameters, 75,
          "RuntimeError: Some parameters have not been used in forward. set find_unused_parameters=True",
