@@ -57,6 +57,10 @@ TRIGGERS: tuple[str, ...] = (
     "kernel appears to have died",
     # issue 29: HCCL's failed call (PaddleCustomDevice's RUNTIME_CHECK prints no "error"); XCCL's frames
     "Call Hccl", "CustomDevice::CCL", "xccl_", "HCCP process",
+    # issue 29, batch 12: PaddleSeg 1.x's loader ("Shape of pretrained weight", no "params" in it)
+    "Shape of pretrained",
+    # a notebook traceback's frame header ("<file>.py in <function>(")
+    ".py in ",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
