@@ -47,18 +47,14 @@ LIBRARIES = (
                 "shared library. Cannot invoke method cudnnGetVersion.); the Windows names, same file "
                 "(win_cudnn_lib = \"cudnn64_\" CUDNN_MAJOR_VERSION \".dll\", win_cublas_lib = \"cublas64_\" "
                 "CUDA_VERSION_MAJOR CUDA_VERSION_MINOR \".dll;cublas64_\" CUDA_VERSION_MAJOR \".dll\")"),
-    # The C library's loader names the library it could not find when Python imports Paddle's core
-    # extension (libpaddle / core_avx), which is linked against the CUDA runtime of its build: a CUDA
-    # library, not an input file, is missing (the wheel is built for another CUDA, or its lib dir is not
-    # on the library path).
-    _sig("cuda_lib_dlopen", r"(?P<lib>lib(?:cudnn|cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)\w*"
-         r"\.so[\d.]*): cannot open shared object file", "cause", CauseId.cuda_cudnn_mismatch, 95,
-         "ImportError: libcudart.so.10.2: cannot open shared object file: No such file or directory",
-         title="the CUDA library {lib} this Paddle build is linked against cannot be found: the build is for "
-               "another CUDA, or its library directory is not on the library path",
-         source="glibc dlerror (%s: cannot open shared object file: No such file or directory), raised as "
-                "ImportError by pp 2.4-2.6 fluid/core.py (from . import libpaddle) and pp 1.x-2.3 fluid/core.py "
-                "(from .core_avx import *)"),
+    # dlerror()'s own report names the library, whoever called dlopen (Paddle's loaders of every era, ctypes, an
+    # import): a CUDA library the build needs is not on the loader's path; read before "No such file" below.
+    _sig("cuda_lib_dlerror", r"(?P<lib>lib(?:cudnn|cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)"
+         r"[\w.-]*): cannot open shared object file", "cause", CauseId.cuda_cudnn_mismatch, 95,
+         "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory",
+         title="a CUDA library this Paddle build needs ({lib}) cannot be loaded: not installed, or not on the path",
+         source="C library: glibc elf/dl-load.c _dl_map_object (N_(\"cannot open shared object file\")), reported by "
+                "dlerror() as \"<name>: cannot open shared object file: <strerror>\""),
     # Paddle's Windows start-up (as torch's) loads each DLL of the pip nvidia-* packages and of paddle/libs
     # itself and raises the Windows error with the file it could not load: a CUDA library that cannot load
     # (WinError 126 missing, 127 a missing entry point: another version of it or of a dependency is found first).
