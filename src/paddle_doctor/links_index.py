@@ -66,15 +66,15 @@ BACKLINKS = {
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
-        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_oom', 'gpu_oom_hint',),
+        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'device_oom', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
-        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'shell_killed',),
+        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed',),
         'guard_kinds': ('dead',),
         'diagnose_rules': ('silent_death',),
     },
     CauseId.host_out_of_memory: {
-        'signatures': ('cpu_oom', 'host_alloc_failed',),
+        'signatures': ('cpu_oom', 'memory_error_bare', 'host_alloc_failed',),
     },
     CauseId.launcher_bug: {
         'signatures': ('launcher_frame',),
@@ -168,7 +168,7 @@ BACKLINKS = {
         'smoke_checks': ('save_load',),
     },
     CauseId.state_dict_shape_mismatch: {
-        'signatures': ('state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'ours_StateDictMismatchError',),
+        'signatures': ('state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'seg_params_shape', 'ours_StateDictMismatchError',),
     },
     CauseId.too_many_open_files: {
         'env_checks': ('open_files',),

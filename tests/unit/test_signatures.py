@@ -29,7 +29,8 @@ def test_every_signature_cites_its_source(sig):
     assert len(sig.source) > 20 and any(k in sig.source for k in ("pp ", "CPython", "CUDA", "NCCL", "nccl",
                                                                    "paddle-doctor", "glog", "PyTorch", "C library",
                                                                    "Linux mm/", "bash ", "Intel OpenMP", "paddlenlp ",
-                                                                   "PaddleOCR ", "Paddle Serving ", "Jupyter ", "Ascend CANN "))
+                                                                   "PaddleOCR ", "Paddle Serving ", "Jupyter ", "Ascend CANN ",
+                                                                   "PaddleSeg ", "gunicorn "))
 
 
 def test_signature_table_is_data_with_cause_ids():

@@ -223,7 +223,12 @@ def by_structure(events: list[Event], event: Event, rank: int | None, evidence: 
     if verdict is None:
         return None
     if verdict.cause == event.sig.cause:  # same cause: only the why says more (where it was raised)
-        return make_verdict(event.sig.name, event.sig.cause, rank, evidence, confidence_of(event, candidates),
+        confidence = confidence_of(event, candidates)
+        if confidence == "high" and not verdict.sure:
+            # The line's code is a library status that names no cause (read as the generic id): the
+            # wording that matched cannot make the verdict surer than the code it carries.
+            confidence = "medium"
+        return make_verdict(event.sig.name, event.sig.cause, rank, evidence, confidence,
                             f"{why_of(event, candidates)}; {verdict.why}")
     confidence = "high" if verdict.specificity >= 90 else "medium"
     return make_verdict(f"structure_{verdict.part}", verdict.cause, rank, evidence, confidence,

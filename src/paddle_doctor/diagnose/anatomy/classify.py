@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause
 from ...catalog.ids import CauseId
 from . import codes as tables
-from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
+from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, RAISE_SITES, TYPE_BY_MODULE
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts
 
@@ -37,6 +37,11 @@ class Verdict:
     specificity: int
     why: str
     part: str  # which part decided: code, operator, cpp_file, module, type, frame, component, call
+    # False for a library status that names nothing read as its library's generic id (cuDNN's, cuBLAS's
+    # INTERNAL_ERROR, MAPPING_ERROR, ...): the library failed for a reason the code does not say, so
+    # the verdict may not be surer than medium. The CUDA runtime's own faults (illegal address, launch
+    # failure) are what the generic cause describes and stay sure.
+    sure: bool = True
 
 
 def code_name(code: Code, text: str) -> str | None:
@@ -76,7 +81,7 @@ def from_codes(parts: ErrorParts) -> Verdict | None:
             return Verdict(cause, 92, f"the error code {name} ({code.kind}) names it", "code")
         generic = generic or _lone(parts, code, name) or Verdict(
             generic_cause(_enum_of(code.kind)), 75, f"the error code {name or code.number} ({code.kind}) names no "
-            "cause of its own", "code")
+            "cause of its own", "code", sure=code.kind not in ("cudnn", "cublas"))
     return generic
 
 
@@ -244,3 +249,21 @@ def classify(parts: ErrorParts) -> Verdict | None:
                                     or verdict.part == "call"):
             return verdict
     return codes or fallback(parts)
+
+
+def raise_site(frames: list) -> tuple[CauseId, str] | None:
+    """(cause, what the statement checks) for a cut traceback's innermost raise statement (RAISE_SITES),
+    or None. ``frames`` are its frame events in order: CPython's (the statement is the frame's next
+    line) or IPython's (the statement is its own "--> N raise ..." line, after its frame's header)."""
+    if not frames:
+        return None
+    last = frames[-1]
+    code = (last.groups.get("code") or last.next_text or "").strip()
+    where = last if last.groups.get("path") else next((f for f in reversed(frames[:-1]) if f.groups.get("path")), None)
+    if where is None or not code.startswith("raise"):
+        return None
+    path, func = where.groups["path"].replace("\\", "/"), where.groups.get("func") or ""
+    for module_re, func_re, code_re, cause, why, _ in RAISE_SITES:
+        if re.search(module_re, path) and re.fullmatch(func_re, func) and re.match(code_re, code):
+            return cause, why
+    return None

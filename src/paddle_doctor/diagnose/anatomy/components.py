@@ -141,3 +141,18 @@ TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] =
      "pp 2.4.2-3.3.1 paddle/device/__init__.py set_device (The device id %d exceeds gpu card number %d; "
      "... since PaddlePaddle is not compiled with CUDA)"),
 )
+
+# A traceback cut before its exception line (a paste that stops at the raise): the innermost frame's
+# raise statement, in a Paddle function where that statement raises one message only, says what was raised.
+# (module path pattern, function pattern, raise statement pattern, cause, what it checks, source)
+RAISE_SITES: tuple[tuple[str, str, str, C, str, str], ...] = (
+    (r"paddle/(?:framework/io|fluid/dygraph/checkpoint)\.py$", r"_build_load_path_and_config|load_dygraph",
+     r"raise ValueError\(error_msg % path\)", C.file_not_found,
+     "paddle.load's check that the path exists (neither it nor a model saved under that prefix does)",
+     "pp 2.0.2-3.3.1 paddle/framework/io.py _build_load_path_and_config, fluid/dygraph/checkpoint.py "
+     "load_dygraph (error_msg = \"The ``path`` (%s) to load model not exists.\" ... raise ValueError(error_msg % path))"),
+    (r"paddle/distributed/parallel\.py$", r"_check_var_exists", r"raise ValueError\(", C.missing_dist_env,
+     "init_parallel_env's check for a variable only the launcher sets",
+     "pp 2.0.2-3.3.1 paddle/distributed/parallel.py _check_var_exists (raise ValueError(\"paddle.distributed "
+     "initialize error, environment variable %s is needed, but not set.\"))"),
+)

@@ -62,6 +62,10 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 11: dlerror's report of a library it cannot open (a wrapped paste may cut the rest of the
     # line away); Paddle-Lite's failed open of a model file
     "cannot open shared object", "Unable to open file",
+    # issue 29, batch 12: PaddleSeg 1.x's loader ("Shape of pretrained weight", no "params" in it)
+    "Shape of pretrained",
+    # a notebook traceback's frame header ("<file>.py in <function>(")
+    ".py in ",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -104,6 +104,9 @@ RULES: tuple[VerdictRule, ...] = (
     declare("warning_names_cause", None, "a warning names a cause and no error in the text names another "
             "(medium when an error follows it, low when it is the only sign)", from_named_warning,
             "tests/fixtures/gathered/batch5/519.log", defers_to="the warning's log signature"),
+    declare("traceback_cut_at_raise_site", None, "a Python traceback cut before its exception line whose "
+            "innermost frame is a raise statement of Paddle that raises one message only", from_any_error,
+            "tests/fixtures/gathered/batch12/1209.log", defers_to="the raise sites of diagnose/anatomy/components.py"),
     declare("traceback_without_exception", CauseId.python_exception, "a Python traceback whose exception line is "
             "not in the text", from_any_error, "tests/fixtures/cases/01_exception_rank1/log/workerlog.0"),
     declare("error_without_cause", CauseId.unknown, "the text shows an error but no known message that names its "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
+from ..anatomy.classify import raise_site
 from ..ranks import LauncherFacts
 from ..verdict import launcher_lines, make_verdict, peer_of
 
@@ -69,6 +70,12 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
     tracebacks = [e for e in errors if e.role in ("traceback", "frame")]
     ranked = [s.rank for s in ranks.values() if any(e.role in ERROR_ROLES for e in s.events)]
     rank = min(ranked) if ranked else None
+    site = raise_site([e for e in tracebacks if e.role == "frame"])
+    if site is not None:  # cut at a raise statement that raises one message only: it names the cause
+        return make_verdict("traceback_cut_at_raise_site", site[0], rank, tracebacks[-1:], "medium",
+                            f"a Python traceback cut before its exception line, whose innermost frame is {site[1]}",
+                            notes=("The traceback's last line names the exception: pass the whole log to see "
+                                   "its message.",))
     if tracebacks:
         return make_verdict("traceback_without_exception", CauseId.python_exception, rank, tracebacks[-1:], "low",
                             "a Python traceback whose exception line is not in the text (the log is cut)",

@@ -272,6 +272,13 @@ LIBRARIES = (
          title="pretrained parameters (such as {key}) have no place in the model: they were not loaded",
          source="PaddleOCR 2.x-3.x ppocr/utils/save_load.py load_pretrained_params (logger.warning(\"The pretrained "
                 "params {} not in model\".format(k1)))"),
+    # PaddleSeg's loader (copied by PaddleRS, PaddleMIX, ...) skips a parameter of another shape and goes on.
+    _sig("seg_params_shape", r"\[SKIP\] [Ss]hape of pretrained (?:params|weight) (?P<key>\S+) doesn't match\.?\s*"
+         r"\(Pretrained: ?(?P<got>.+?), Actual: ?(?P<want>.+?)\)\s*$", "cause", CauseId.state_dict_shape_mismatch, 85,
+         "[SKIP] Shape of pretrained params decode.conv.weight doesn't match.(Pretrained: (256, 1024, 3, 3), Actual: "
+         "[256, 640, 3, 3])", title="pretrained parameter {key} has shape {got}, the model's is {want}: it was skipped",
+         source="PaddleSeg 2.x paddleseg/utils/utils.py load_pretrained_model ([SKIP] Shape of pretrained params {} "
+                "doesn't match.(Pretrained: {}, Actual: {})); PaddleSeg 1.x ([SKIP] Shape of pretrained weight {} ...)"),
     _sig("load_not_exists", r"The ``path`` \((?P<path>[^)]*)\) to load model not exists|"
          r"(?:^|\W)FileNotFoundError\b|No such file or directory|\[Errno 2\]", "cause", CauseId.file_not_found, 95,
          "ValueError: The ``path`` (output/best_model/model.pdparams) to load model not exists.",
@@ -337,6 +344,12 @@ LIBRARIES = (
     _sig("frame", r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)', "frame",
          example='  File "/tmp/probe/t.py", line 5, in <module>',
          source="CPython traceback.py (  File \"%s\", line %d, in %s)"),
+    # A notebook's (IPython's) frame "<path> in <function>(<args>)" and its current line "--> N <code>".
+    _sig("ipython_frame", r"^\s*(?P<path>\S+\.py) in (?P<func>[\w<>.]+)\(", "frame",
+         example="/opt/conda/lib/python3.7/site-packages/paddle/framework/io.py in load(path, **configs)",
+         source="Jupyter (IPython core/ultratb.py VerboseTB: a frame's header \"<file> in <function>(<args>)\")"),
+    _sig("ipython_raise_line", r"^\s*-+>\s*\d+\s+(?P<code>raise\b.*)$", "frame", example="--> 161         raise "
+         "ValueError(error_msg % path)", source="Jupyter (IPython core/ultratb.py VerboseTB: the current line, \"--> N\")"),
     # glog's fatal check (CHECK/CHECK_EQ): the process aborts after it; read like an exception.
     _sig("glog_check_failed", r"^F\d{4} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]\s*(?P<exc>Check failed):\s*(?P<msg>.*)$", "exception",
          CauseId.python_exception, 50,

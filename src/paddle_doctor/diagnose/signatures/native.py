@@ -192,6 +192,15 @@ NATIVE = (
          title="the kernel's OOM killer killed a process (host memory ran out)",
          source="Linux mm/oom_kill.c (Out of memory: Killed process %d (%s); oom-kill:constraint=...; oom_reaper: "
                 "reaped process %d; %s invoked oom-killer), as dmesg / journalctl -k print it"),
+    # gunicorn's arbiter reports a worker that died of SIGKILL it did not send (after a WORKER TIMEOUT it
+    # sends SIGABRT first); services that serve a Paddle model (PaddleOCR/PaddleX) run under it.
+    _sig("gunicorn_worker_sigkill", r"Worker \(pid:\s?(?P<pid>\d+)\) was sent SIGKILL! Perhaps out of memory\?",
+         "cause", CauseId.host_oom_killed, 75,
+         "[2025-06-23 10:58:53 +0000] [1] [ERROR] Worker (pid:8) was sent SIGKILL! Perhaps out of memory?",
+         title="gunicorn's worker {pid} was killed with SIGKILL from outside (the kernel OOM killer is the usual "
+               "sender)",
+         source="gunicorn 20.x-23.x gunicorn/arbiter.py reap_workers (msg = \"Worker (pid:{}) was sent {}!\"; "
+                "if status == signal.SIGKILL: msg += \" Perhaps out of memory?\"; self.log.error(msg))"),
     _sig("shell_killed", r"^(?:\S+: line \d+:\s+\d+\s+)?(?:Killed|已杀死|強制終了|Getötet|Убито)(?:\s+\S.*)?$", "cause",
          CauseId.host_oom_killed, 75, "run.sh: line 3: 12345 Killed                  python train.py",
          title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
@@ -237,12 +246,29 @@ NATIVE = (
                 "LOG(ERROR) << \"Allocate too much memory for the GPU memory pool, assigned \" << "
                 "config.memory_pool_init_size_mb() << \" MB\"; \"Try to shink the value by setting "
                 "AnalysisConfig::EnableGpu(...)\")"),
-    _sig("cpu_oom", r"Out of memory error on CPU|std::bad_alloc|(?:^|\W)MemoryError\b|"
+    # A device allocator failed: Paddle throws its BadAlloc only there (PADDLE_THROW_BAD_ALLOC), the host
+    # allocator raises ResourceExhausted through the enforce macros instead. Read even where the paste stops
+    # before the "Out of memory error on GPU" summary (C++ prints the stack first).
+    _sig("device_bad_alloc", r"\bpaddle::memory::allocation::BadAlloc\b", "cause", CauseId.gpu_oom, 80,
+         "terminate called after throwing an instance of 'paddle::memory::allocation::BadAlloc'",
+         title="a device memory allocation failed (Paddle's BadAlloc, thrown only by its GPU/device allocators)",
+         source="pp 2.x-3.3.1 memory/allocation/allocator.h (class BadAlloc); cuda_allocator.cc, "
+                "cuda_managed_allocator.cc, custom_allocator.cc, virtual memory allocators "
+                "(PADDLE_THROW_BAD_ALLOC(errors::ResourceExhausted(\"Out of memory error on GPU %d. ...\"))); "
+                "the host allocator (cpu_allocator.cc, system_allocator.cc) raises ResourceExhausted instead"),
+    _sig("cpu_oom", r"Out of memory error on CPU|std::bad_alloc|(?:^|\W)MemoryError\b(?!:\s*$)|"
          r"ResourceExhaustedError.*(?:CPU|host)", "cause", CauseId.host_out_of_memory, 100,
          "MemoryError: (ResourceExhausted) Fail to alloc memory of 4398046511104 size.",
          title="out of host memory inside the process",
          source="pp 2.0.2-3.3.1 so: memory/allocation/cpu_allocator (Fail to alloc memory of %ld size); Python "
                 "MemoryError; libstdc++ std::bad_alloc"),
+    # Paddle 2.x raises ResourceExhausted as Python's MemoryError and prints the class alone on its line, the
+    # message (which memory: "Out of memory error on GPU 0", "Fail to alloc memory of N size") after the C++
+    # stack: the bare class is only a hint, the block's message decides.
+    _sig("memory_error_bare", r"^\s*MemoryError:\s*$", "cause", CauseId.host_out_of_memory, 45,
+         "MemoryError: ", title="MemoryError (its message, further down, says which memory ran out)",
+         source="pp 2.0-2.6 pybind/exception.cc (RESOURCE_EXHAUSTED -> PyExc_MemoryError, the message after the "
+                "C++ Traceback and Error Message Summary blocks); CPython MemoryError"),
     _sig("omp_duplicate", r"OMP: Error #15: Initializing lib\w*omp|KMP_DUPLICATE_LIB_OK", "cause",
          CauseId.duplicate_openmp_runtime, 100,
          "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.",
