@@ -147,7 +147,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', 'spawn_child_segfault', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'sigabrt',),
+        'signatures': ('native_stack', 'spawn_child_segfault', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'sigabrt',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

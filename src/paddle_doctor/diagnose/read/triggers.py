@@ -59,6 +59,8 @@ TRIGGERS: tuple[str, ...] = (
     "Call Hccl", "CustomDevice::CCL", "xccl_", "HCCP process",
     # `python -m MODULE` that the interpreter cannot find (runpy's one line, no traceback)
     "No module named",
+    # the shells' SIGABRT report ("Aborted", zsh's "abort" after its job and pid)
+    "Aborted", "] abort",
     # issue 29, batch 11: dlerror's report of a library it cannot open (a wrapped paste may cut the rest of the
     # line away); Paddle-Lite's failed open of a model file
     "cannot open shared object", "Unable to open file",

@@ -317,6 +317,22 @@ NATIVE = (
          title="the Jupyter kernel process died (a native crash or a kill; the notebook does not say which)",
          source="Jupyter notebook static/notebook/js/kernelselector / services kernel.js (\"The kernel appears to "
                 "have died. It will restart automatically.\")"),
+    # The shell's report of a child that SIGABRT ended ("Aborted", zsh's "abort"), and libstdc++'s verbose
+    # terminate handler before it: a native abort with nothing more specific above it (as sigabrt's).
+    _sig("shell_sigabrt", r"^Aborted(?: \(core dumped\))?\s*$|^\S+: line \d+:\s+\d+\s+Aborted\b|"
+         r"^\[\d+\]\s+\d+\s+abort\b", "cause", CauseId.segfault, 45, "Aborted (core dumped)",
+         title="the process was ended by SIGABRT (a native abort: a failed check or an uncaught C++ exception)",
+         source="bash 5 siglist.c / strsignal(SIGABRT) (\"Aborted\", with \" (core dumped)\" from jobs.c, after "
+                "'<script>: line N: <pid>' for a script's child), zsh signames (\"abort\", after [job] pid)"),
+    # Not for gloo's and Paddle's own exception types: their what() line is read by its own rows (a gloo
+    # TIMEOUT is a victim's line, Paddle's errors carry their summary).
+    _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::)[^']+)'|without an active "
+         r"exception|recursively)", "cause", CauseId.segfault, 48,
+         "terminate called after throwing an instance of 'std::runtime_error'",
+         title="an uncaught C++ exception ({type}) aborted the process",
+         source="libstdc++ vterminate.cc __verbose_terminate_handler (\"terminate called after throwing an "
+                "instance of '%s'\", \"terminate called without an active exception\", \"terminate called "
+                "recursively\"), then abort()"),
     _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
          title="bus error (usually shared memory exhausted)",
