@@ -69,7 +69,7 @@ BACKLINKS = {
         'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'device_oom', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
-        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed',),
+        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'zsh_killed', 'ide_sigkill',),
         'guard_kinds': ('dead',),
         'diagnose_rules': ('silent_death',),
     },
@@ -147,12 +147,12 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', 'spawn_child_segfault', CauseId.segfault, 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'sigabrt',),
+        'signatures': ('native_stack', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {
         'env_checks': ('shm_size',),
-        'signatures': ('shm_mmap_failed', 'dl_killed_bus', 'spawn_child_shm_too_small', 'shm_bus_error', 'sigbus',),
+        'signatures': ('shm_mmap_failed', 'dl_killed_bus', 'spawn_child_shm_too_small', 'shm_bus_error', 'sigbus', 'shell_sigbus', 'faulthandler_bus',),
     },
     CauseId.stale_download_lock: {
         'signatures': ('lock_timeout',),

@@ -61,6 +61,10 @@ TRIGGERS: tuple[str, ...] = (
     "No module named",
     # the shells' SIGABRT report ("Aborted", zsh's "abort" after its job and pid)
     "Aborted", "] abort",
+    # the shells' other signal reports (bash's strsignal words, zsh's lowercase ones), glibc's heap checks
+    "Floating point", "floating point", "Bus error", "bus error", "Trace/breakpoint", "trace trap", "zsh: ",
+    "double free", "free(): ", "malloc(): ", "munmap_chunk", "corrupted size", "corrupted double", "realloc(): ",
+    "stack smashing",
     # issue 29, batch 11: dlerror's report of a library it cannot open (a wrapped paste may cut the rest of the
     # line away); Paddle-Lite's failed open of a model file
     "cannot open shared object", "Unable to open file",

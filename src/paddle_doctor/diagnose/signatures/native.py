@@ -201,12 +201,6 @@ NATIVE = (
                "sender)",
          source="gunicorn 20.x-23.x gunicorn/arbiter.py reap_workers (msg = \"Worker (pid:{}) was sent {}!\"; "
                 "if status == signal.SIGKILL: msg += \" Perhaps out of memory?\"; self.log.error(msg))"),
-    _sig("shell_killed", r"^(?:\S+: line \d+:\s+\d+\s+)?(?:Killed|已杀死|強制終了|Getötet|Убито)(?:\s+\S.*)?$", "cause",
-         CauseId.host_oom_killed, 75, "run.sh: line 3: 12345 Killed                  python train.py",
-         title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
-         source="bash jobs.c / sh: a foreground job ended by SIGKILL is reported as 'Killed' (strsignal(SIGKILL)), "
-                "in the locale's words where glibc translates it (zh_CN 已杀死, ja 強制終了, de Getötet, ru Убито: "
-                "PaddleOCR#528)"),
     # A C++ call stack whose failing frame is the GPU allocator: a device allocation failed, even where
     # the paste stops before the message (Paddle prints the stack first, the summary after it).
     _sig("gpu_alloc_frame", r"\bpaddle::memory::(?:allocation::CUDAAllocator::AllocateImpl|detail::GPUAllocator::"
@@ -281,58 +275,6 @@ NATIVE = (
          "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the operating "
                 "system.); glibc strsignal(SIGSEGV)"),
-    # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
-    # prints it signed with the hex after it, cmd and subprocess unsigned.
-    _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
-         r"-1073740791|3221226505|-1073741571|3221225725)\b|\((?P<status>0x[Cc]0000(?:005|409|0[Ff][Dd]))\)",
-         "cause", CauseId.segfault, 90, "Process finished with exit code -1073741819 (0xC0000005)",
-         title="the process was ended by a native fault (Windows status: an access violation, a fail-fast or a "
-               "stack overflow), Windows' segmentation fault",
-         source="Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005 = -1073741819 signed, STATUS_STACK_BUFFER_OVERRUN "
-                "0xC0000409, raised by __fastfail and the CRT's abort on a security check, STATUS_STACK_OVERFLOW "
-                "0xC00000FD), the process exit code of a crashed process; JetBrains' run console (Process finished "
-                "with exit code %d (0x%X)), CPython subprocess (returned non-zero exit status %d)"),
-    # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
-    _sig("shell_segfault", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Segmentation|segmentation) fault\b", "cause",
-         CauseId.segfault, 90,
-         "./train.sh: line 207: 10558 Segmentation fault      ./paddle_trainer --config=conf/trainer_config.conf",
-         title="the shell reports the process died of a segmentation fault (SIGSEGV)",
-         source="bash jobs.c / sh: a job ended by SIGSEGV is reported as '<script>: line N: <pid> Segmentation "
-                "fault <command>' (strsignal(SIGSEGV)), or 'Segmentation fault (core dumped)' in the foreground; zsh "
-                "signames: '[job]  pid segmentation fault (core dumped)  <command>'"),
-    # The shell's report of a child that SIGILL ended (an instruction this CPU lacks: an AVX build on a CPU
-    # without AVX): bash prints strsignal's "Illegal instruction", zsh its own "illegal hardware instruction"
-    # after the job number and pid. A native crash, as SIGSEGV's.
-    _sig("shell_sigill", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Illegal instruction|illegal hardware "
-         r"instruction)\b", "cause", CauseId.segfault, 88, "Illegal instruction (core dumped)",
-         title="the process was killed by SIGILL: it ran an instruction this CPU does not have (an AVX build on a "
-               "CPU without AVX, or a binary built for a newer CPU)",
-         source="bash 5 siglist.c / strsignal(SIGILL) (\"Illegal instruction\", with \" (core dumped)\" from "
-                "jobs.c), zsh signames (\"illegal hardware instruction\", after [job] pid); CPython's import of an "
-                "extension built with AVX on a CPU without it"),
-    # Jupyter's notice that the kernel process is gone: it died of a signal (a native crash, or a kill by
-    # the OOM killer); the notebook does not say which. The weakest native-crash reading.
-    _sig("jupyter_kernel_died", r"The kernel appears to have died\. It will restart automatically", "cause",
-         CauseId.segfault, 40, "The kernel appears to have died. It will restart automatically.",
-         title="the Jupyter kernel process died (a native crash or a kill; the notebook does not say which)",
-         source="Jupyter notebook static/notebook/js/kernelselector / services kernel.js (\"The kernel appears to "
-                "have died. It will restart automatically.\")"),
-    # The shell's report of a child that SIGABRT ended ("Aborted", zsh's "abort"), and libstdc++'s verbose
-    # terminate handler before it: a native abort with nothing more specific above it (as sigabrt's).
-    _sig("shell_sigabrt", r"^Aborted(?: \(core dumped\))?\s*$|^\S+: line \d+:\s+\d+\s+Aborted\b|"
-         r"^\[\d+\]\s+\d+\s+abort\b", "cause", CauseId.segfault, 45, "Aborted (core dumped)",
-         title="the process was ended by SIGABRT (a native abort: a failed check or an uncaught C++ exception)",
-         source="bash 5 siglist.c / strsignal(SIGABRT) (\"Aborted\", with \" (core dumped)\" from jobs.c, after "
-                "'<script>: line N: <pid>' for a script's child), zsh signames (\"abort\", after [job] pid)"),
-    # Not for gloo's and Paddle's own exception types: their what() line is read by its own rows (a gloo
-    # TIMEOUT is a victim's line, Paddle's errors carry their summary).
-    _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::)[^']+)'|without an active "
-         r"exception|recursively)", "cause", CauseId.segfault, 48,
-         "terminate called after throwing an instance of 'std::runtime_error'",
-         title="an uncaught C++ exception ({type}) aborted the process",
-         source="libstdc++ vterminate.cc __verbose_terminate_handler (\"terminate called after throwing an "
-                "instance of '%s'\", \"terminate called without an active exception\", \"terminate called "
-                "recursively\"), then abort()"),
     _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
          title="bus error (usually shared memory exhausted)",

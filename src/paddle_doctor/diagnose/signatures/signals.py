@@ -1,0 +1,129 @@
+"""Signatures: a process's death by a signal, as whoever saw it reports it (the shells, CPython's
+faulthandler, libstdc++'s terminate handler, glibc's heap checks, IDE consoles, Jupyter, Windows).
+None of them says why the process died; a row here decides only when nothing above it in the
+process's output names a cause (refine/crash.py reads the error printed before a crash)."""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from .model import sig as _sig
+
+# What precedes the shells' report of a child's death: bash "<script>: line N: <pid> ", zsh "[job] <pid> "
+# or "zsh: " (zsh prints its own lowercase signal names).
+_SHELL = r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+|zsh: )?"
+
+SIGNALS = (
+    _sig("shell_killed", r"^(?:\S+: line \d+:\s+\d+\s+)?(?:Killed|已杀死|強制終了|Getötet|Убито)(?:\s+\S.*)?$", "cause",
+         CauseId.host_oom_killed, 75, "run.sh: line 3: 12345 Killed                  python train.py",
+         title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
+         source="bash jobs.c / sh: a foreground job ended by SIGKILL is reported as 'Killed' (strsignal(SIGKILL)), "
+                "in the locale's words where glibc translates it (zh_CN 已杀死, ja 強制終了, de Getötet, ru Убито: "
+                "PaddleOCR#528)"),
+    # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
+    # prints it signed with the hex after it, cmd and subprocess unsigned.
+    _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
+         r"-1073740791|3221226505|-1073741571|3221225725)\b|\((?P<status>0x[Cc]0000(?:005|409|0[Ff][Dd]))\)",
+         "cause", CauseId.segfault, 90, "Process finished with exit code -1073741819 (0xC0000005)",
+         title="the process was ended by a native fault (Windows status: an access violation, a fail-fast or a "
+               "stack overflow), Windows' segmentation fault",
+         source="Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005 = -1073741819 signed, STATUS_STACK_BUFFER_OVERRUN "
+                "0xC0000409, raised by __fastfail and the CRT's abort on a security check, STATUS_STACK_OVERFLOW "
+                "0xC00000FD), the process exit code of a crashed process; JetBrains' run console (Process finished "
+                "with exit code %d (0x%X)), CPython subprocess (returned non-zero exit status %d)"),
+    # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
+    _sig("shell_segfault", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Segmentation|segmentation) fault\b", "cause",
+         CauseId.segfault, 90,
+         "./train.sh: line 207: 10558 Segmentation fault      ./paddle_trainer --config=conf/trainer_config.conf",
+         title="the shell reports the process died of a segmentation fault (SIGSEGV)",
+         source="bash jobs.c / sh: a job ended by SIGSEGV is reported as '<script>: line N: <pid> Segmentation "
+                "fault <command>' (strsignal(SIGSEGV)), or 'Segmentation fault (core dumped)' in the foreground; zsh "
+                "signames: '[job]  pid segmentation fault (core dumped)  <command>'"),
+    # The shell's report of a child that SIGILL ended (an instruction this CPU lacks: an AVX build on a CPU
+    # without AVX): bash prints strsignal's "Illegal instruction", zsh its own "illegal hardware instruction"
+    # after the job number and pid. A native crash, as SIGSEGV's.
+    _sig("shell_sigill", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Illegal instruction|illegal hardware "
+         r"instruction)\b", "cause", CauseId.segfault, 88, "Illegal instruction (core dumped)",
+         title="the process was killed by SIGILL: it ran an instruction this CPU does not have (an AVX build on a "
+               "CPU without AVX, or a binary built for a newer CPU)",
+         source="bash 5 siglist.c / strsignal(SIGILL) (\"Illegal instruction\", with \" (core dumped)\" from "
+                "jobs.c), zsh signames (\"illegal hardware instruction\", after [job] pid); CPython's import of an "
+                "extension built with AVX on a CPU without it"),
+    # Jupyter's notice that the kernel process is gone: it died of a signal (a native crash, or a kill by
+    # the OOM killer); the notebook does not say which. The weakest native-crash reading.
+    _sig("jupyter_kernel_died", r"The kernel appears to have died\. It will restart automatically", "cause",
+         CauseId.segfault, 40, "The kernel appears to have died. It will restart automatically.",
+         title="the Jupyter kernel process died (a native crash or a kill; the notebook does not say which)",
+         source="Jupyter notebook static/notebook/js/kernelselector / services kernel.js (\"The kernel appears to "
+                "have died. It will restart automatically.\")"),
+    # The shell's report of a child that SIGABRT ended ("Aborted", zsh's "abort"), and libstdc++'s verbose
+    # terminate handler before it: a native abort with nothing more specific above it (as sigabrt's).
+    _sig("shell_sigabrt", r"^Aborted(?: \(core dumped\))?\s*$|^\S+: line \d+:\s+\d+\s+Aborted\b|"
+         r"^\[\d+\]\s+\d+\s+abort\b", "cause", CauseId.segfault, 45, "Aborted (core dumped)",
+         title="the process was ended by SIGABRT (a native abort: a failed check or an uncaught C++ exception)",
+         source="bash 5 siglist.c / strsignal(SIGABRT) (\"Aborted\", with \" (core dumped)\" from jobs.c, after "
+                "'<script>: line N: <pid>' for a script's child), zsh signames (\"abort\", after [job] pid)"),
+    # Not for gloo's and Paddle's own exception types: their what() line is read by its own rows (a gloo
+    # TIMEOUT is a victim's line, Paddle's errors carry their summary).
+    _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::)[^']+)'|without an active "
+         r"exception|recursively)", "cause", CauseId.segfault, 48,
+         "terminate called after throwing an instance of 'std::runtime_error'",
+         title="an uncaught C++ exception ({type}) aborted the process",
+         source="libstdc++ vterminate.cc __verbose_terminate_handler (\"terminate called after throwing an "
+                "instance of '%s'\", \"terminate called without an active exception\", \"terminate called "
+                "recursively\"), then abort()"),
+    _sig("zsh_killed", r"^(?:zsh: |\[\d+\]\s+\d+\s+)killed\s", "cause", CauseId.host_oom_killed, 75,
+         "zsh: killed     python train.py",
+         title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
+         source="zsh Src/signames2.awk / signals.c sigmsg (\"killed\" for SIGKILL, after 'zsh: ' or the job "
+                "number and pid), as bash jobs.c reports it"),
+    _sig("shell_sigfpe", _SHELL + r"(?:Floating point exception|floating point exception)\b", "cause",
+         CauseId.segfault, 88, "Floating point exception (core dumped)",
+         title="the process died of SIGFPE (an arithmetic fault in native code: an integer division by zero)",
+         source="bash 5 siglist.c / strsignal(SIGFPE) (\"Floating point exception\", \" (core dumped)\" from "
+                "jobs.c); zsh signames (\"floating point exception\")"),
+    _sig("shell_sigbus", _SHELL + r"(?:Bus error|bus error)\b", "cause", CauseId.shm_too_small, 48,
+         "Bus error (core dumped)",
+         title="the process died of SIGBUS (a bus error: in a Paddle job most often shared memory, /dev/shm, "
+               "exhausted by DataLoader workers)",
+         source="bash 5 siglist.c / strsignal(SIGBUS) (\"Bus error\", \" (core dumped)\" from jobs.c); zsh signames "
+                "(\"bus error\")"),
+    _sig("shell_sigtrap", _SHELL + r"(?:Trace/breakpoint trap|trace trap)\b", "cause", CauseId.segfault, 45,
+         "Trace/breakpoint trap (core dumped)",
+         title="the process died of SIGTRAP (a native trap: a failed assertion in a library built to trap)",
+         source="bash 5 siglist.c / strsignal(SIGTRAP) (\"Trace/breakpoint trap\"); zsh signames (\"trace trap\")"),
+    # CPython's faulthandler (PYTHONFAULTHANDLER, -X faulthandler, paddle-doctor's guards) names the signal.
+    _sig("faulthandler_segv", r"^Fatal Python error: Segmentation fault\b", "cause", CauseId.segfault, 90,
+         "Fatal Python error: Segmentation fault", title="segmentation fault (CPython's faulthandler)",
+         source="CPython Modules/faulthandler.c faulthandler_handlers (\"Segmentation fault\" for SIGSEGV), "
+                "printed as 'Fatal Python error: %s'"),
+    _sig("faulthandler_fpe_ill", r"^Fatal Python error: (?P<sig>Floating point exception|Illegal instruction)\b",
+         "cause", CauseId.segfault, 88, "Fatal Python error: Illegal instruction",
+         title="{sig} (CPython's faulthandler): a native crash",
+         source="CPython Modules/faulthandler.c faulthandler_handlers (SIGFPE \"Floating point exception\", SIGILL "
+                "\"Illegal instruction\")"),
+    _sig("faulthandler_bus", r"^Fatal Python error: Bus error\b", "cause", CauseId.shm_too_small, 48,
+         "Fatal Python error: Bus error",
+         title="the process died of SIGBUS (CPython's faulthandler; most often /dev/shm exhausted)",
+         source="CPython Modules/faulthandler.c faulthandler_handlers (SIGBUS \"Bus error\")"),
+    _sig("faulthandler_abort", r"^Fatal Python error: Aborted\b", "cause", CauseId.segfault, 45,
+         "Fatal Python error: Aborted", title="the process aborted (SIGABRT, CPython's faulthandler)",
+         source="CPython Modules/faulthandler.c faulthandler_handlers (SIGABRT \"Aborted\")"),
+    # glibc's heap and stack checks abort the process on memory corruption in native code.
+    _sig("glibc_heap_corruption", r"double free or corruption|free\(\): invalid (?:pointer|size|next size)|"
+         r"malloc\(\): (?:corrupted|memory corruption|unaligned|invalid)|munmap_chunk\(\): invalid pointer|"
+         r"corrupted size vs\. prev_size|corrupted double-linked list|realloc\(\): invalid|"
+         r"\*\*\* stack smashing detected \*\*\*", "cause", CauseId.segfault, 48,
+         "double free or corruption (!prev)",
+         title="glibc found native memory corrupted and aborted the process (a bug in native code: a custom op, "
+               "conflicting libraries)",
+         source="C library glibc malloc/malloc.c malloc_printerr (\"double free or corruption (!prev)\", \"free(): "
+                "invalid pointer\", \"malloc(): corrupted top size\", \"munmap_chunk(): invalid pointer\", ...; before "
+                "2.26 as '*** Error in `%s': %s: 0x%s ***'), debug/stack_chk_fail.c (\"*** stack smashing detected "
+                "***\")"),
+    # JetBrains' run console: a process a signal ended.
+    _sig("ide_sigkill", r"exit code 137 \(interrupted by signal 9: SIGKILL\)", "cause", CauseId.host_oom_killed, 75,
+         "Process finished with exit code 137 (interrupted by signal 9: SIGKILL)",
+         title="the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
+         source="C library strsignal(SIGKILL) in JetBrains' run console (Process finished with exit code %d "
+                "(interrupted by signal %d: %s))"),
+)

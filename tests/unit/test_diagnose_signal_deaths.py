@@ -1,0 +1,48 @@
+"""A process's death by a signal as the shells, CPython's faulthandler, glibc and IDE consoles report
+it, alone after ordinary output: a verdict of the signal's family, never "no failure found" (issue 29:
+zero logs with an error and no verdict). Look-alike lines in ordinary output are not deaths."""
+
+import pytest
+
+from paddle_doctor.diagnose import diagnose_paths
+
+
+def _root(tmp_path, line):
+    log = tmp_path / "train.log"
+    log.write_text(f"epoch 1 step 10 loss 0.52\n{line}\n")
+    return diagnose_paths([str(log)]).root_cause
+
+
+@pytest.mark.parametrize("line,cause,confidence", [
+    ("Floating point exception (core dumped)", "segfault", "high"),
+    ("./run.sh: line 4: 2211 Floating point exception(core dumped) python train.py", "segfault", "high"),
+    ("Bus error (core dumped)", "shm_too_small", "low"),
+    ("[1]    12345 bus error (core dumped)  python train.py", "shm_too_small", "low"),
+    ("Trace/breakpoint trap (core dumped)", "segfault", "low"),
+    ("zsh: killed     python train.py", "host_oom_killed", "high"),  # as bash's "Killed"
+    ("Fatal Python error: Segmentation fault", "segfault", "high"),
+    ("Fatal Python error: Illegal instruction", "segfault", "high"),
+    ("Fatal Python error: Bus error", "shm_too_small", "low"),
+    ("Fatal Python error: Aborted", "segfault", "low"),
+    ("double free or corruption (!prev)", "segfault", "low"),
+    ("free(): invalid pointer", "segfault", "low"),
+    ("malloc(): corrupted top size", "segfault", "low"),
+    ("*** stack smashing detected ***: terminated", "segfault", "low"),
+    ("*** Error in `python': double free or corruption (fasttop): 0x00007f8a3c000b20 ***", "segfault", "low"),
+    ("Process finished with exit code 137 (interrupted by signal 9: SIGKILL)", "host_oom_killed", "high"),
+])
+def test_a_death_by_signal_is_read(tmp_path, line, cause, confidence):
+    root = _root(tmp_path, line)
+    assert root is not None, line
+    assert (root.cause, root.confidence.value) == (cause, confidence), line
+
+
+@pytest.mark.parametrize("line", [
+    "the bus error rate stayed at 0 during training",
+    "use float32: floating point exceptions are masked",
+    "zsh: command not found: paddle-doctor",
+    "malloc arena size set to 64 MB",
+])
+def test_look_alikes_in_ordinary_output_are_no_death(tmp_path, line):
+    root = _root(tmp_path, line)
+    assert root is None or root.cause not in ("segfault", "shm_too_small", "host_oom_killed"), (line, root)
