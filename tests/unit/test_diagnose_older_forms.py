@@ -81,3 +81,12 @@ def test_paddlehub_gpu_check_is_a_visible_devices_problem(tmp_path):
                              "RuntimeError: Attempt to use GPU for prediction, but environment variable "
                              "CUDA_VISIBLE_DEVICES was not set correctly.\n")
     assert rc.cause == CauseId.cuda_visible_devices_misconfig and rc.code == "hub_gpu_env_unset", (rc.cause, rc.why)
+
+
+def test_a_teamcity_build_log_is_read_without_its_prefix(tmp_path):
+    """TeamCity's downloaded build log: "[HH:MM:SS]<status>:<tab> [<block>] " before each line."""
+    lines = FLUID_TRACE.splitlines() + ["EnforceNotMet: cudaMemcpyAsync failed in paddle::platform::GpuMemcpyAsync: "
+                                        "an illegal memory access was encountered at [/paddle/paddle/fluid/platform/"
+                                        "gpu_info.cc:97]"]
+    rc = _diagnose(tmp_path, "".join(f"[21:12:11] :\t [Step 1/1] {line}\n" for line in lines))
+    assert rc.cause == CauseId.cuda_error_other and rc.evidence[0].text.startswith("EnforceNotMet:"), rc.evidence
