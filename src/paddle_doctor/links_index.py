@@ -31,12 +31,12 @@ BACKLINKS = {
         'signatures': ('driver_insufficient', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
     },
     CauseId.cuda_error_other: {
-        'signatures': ('cuda_init_error', 'cuda_other',),
+        'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'cuda_other',),
     },
     CauseId.cuda_visible_devices_misconfig: {
         'lint_rules': ('PDL501',),
         'env_checks': ('gpu_visible',),
-        'signatures': ('no_device', 'fleet_python_visible_devices',),
+        'signatures': ('hub_gpu_env_unset', 'no_device', 'fleet_python_visible_devices',),
         'diagnose_rules': ('launch_devices_contradict',),
     },
     CauseId.dataloader_worker_crash: {
@@ -69,12 +69,12 @@ BACKLINKS = {
         'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'device_oom', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
-        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'zsh_killed', 'ide_sigkill',),
+        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'zsh_killed', 'ide_sigkill', 'shell_killed_translated',),
         'guard_kinds': ('dead',),
         'diagnose_rules': ('silent_death',),
     },
     CauseId.host_out_of_memory: {
-        'signatures': ('cpu_oom', 'memory_error_bare', 'host_alloc_failed',),
+        'signatures': ('cpu_oom', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'host_alloc_failed',),
     },
     CauseId.launcher_bug: {
         'signatures': ('launcher_frame',),

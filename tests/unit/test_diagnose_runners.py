@@ -69,6 +69,9 @@ def test_silent_rank_keeps_its_own_last_line_in_srun_output():
     ("paddle-trainer3-1  | step 1", "docker compose logs", 3),  # compose v2: <project>-<service>-<replica>
     ("paddle_worker_2_1  | step 1", "docker compose logs", 2),  # compose v1: <project>_<service>_<replica>
     ("trainer-2  | step 1", "docker compose logs", None),  # replica 2 of one service: no rank of its own
+    ("[21:12:11] :\t [Step 1/1] Traceback (most recent call last):", "TeamCity build log", None),
+    ("[12:36:23]W:\t\t [Update checkout directory (/opt/w)] step 1", "TeamCity build log", None),
+    ("[12:36:23] : step 1", "TeamCity build log", None),  # outside any block
 ])
 def test_each_prefix_is_detected_and_names_its_rank(line, name, rank):
     prefix = detect(((line + "\n") * 3).encode())
@@ -86,7 +89,9 @@ def test_plain_logs_carry_no_prefix():
     assert detect(b"91: NCCL version 2.1.4+cuda9.1\n" * 5) is None
     # the fleet launcher's env table and a Markdown table start with '|' or spaces, not a container name
     assert detect(b"    |   PADDLE_TRAINER_ID   0   |\n" * 5) is None and detect(b"| loss | 0.5 |\n" * 5) is None
-    assert len(PREFIXES) == 5
+    # a time in brackets without TeamCity's status and colon is a logger's own format
+    assert detect(b"[21:12:11] INFO step 1\n" * 5) is None
+    assert len(PREFIXES) == 6
 
 
 def test_kubectl_prefix_with_timestamps_gives_the_time():

@@ -6,9 +6,10 @@ from .launch_env import LAUNCH_ENV
 from .libraries import LIBRARIES
 from .model import Signature
 from .native import NATIVE
+from .older_forms import OLDER_FORMS
 from .signals import SIGNALS
 
-SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *SIGNALS, *LIBRARIES)
+SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *SIGNALS, *OLDER_FORMS, *LIBRARIES)
 # The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.
 CAUSE_SIGNATURES: tuple[Signature, ...] = tuple(s for s in SIGNATURES if s.points_at_cause)
 

@@ -1,0 +1,67 @@
+"""Signatures: older and localized wordings of causes the other tables read in their newer form.
+
+Paddle 0.x-1.x (fluid) reported a failed CUDA call and a failed host allocation in words of its own,
+a shell in a non-English locale reports a killed job with its own word for "line", the host's kernel
+module loader reports a machine without the NVIDIA driver, and PaddleHub's modules check the GPU
+variable themselves before predicting.
+"""
+
+from __future__ import annotations
+
+from ...catalog.ids import CauseId
+from .model import sig as _sig
+
+OLDER_FORMS = (
+    # Paddle 0.11-1.x: PADDLE_ENFORCE(cudaXxx(...), "cudaXxx failed in paddle::platform::Func") threw a
+    # thrust::system_error, whose what() is the message, ": ", then cudaGetErrorString's text. The texts
+    # that name a cause of their own (no device, out of memory, no kernel image, driver too old) are left
+    # to the rows that read them.
+    _sig("fluid_cuda_call_failed", r"\b(?P<api>cu\w+) failed in paddle::platform::(?P<func>\w+): "
+         r"(?!no CUDA-capable device|invalid device ordinal|out of memory|no kernel image|CUDA driver version)"
+         r"(?P<text>[a-z][^\[]*?)(?: at \[|\s*$)", "cause", CauseId.cuda_error_other, 80,
+         "EnforceNotMet: cudaMemcpyAsync failed in paddle::platform::GpuMemcpyAsync: an illegal memory access was "
+         "encountered at [/paddle/paddle/fluid/platform/gpu_info.cc:97]",
+         title="{api} failed in {func}: {text}",
+         source="pp 0.11-1.2 paddle/fluid/platform/gpu_info.cc (PADDLE_ENFORCE(cudaGetDeviceCount(&count), "
+                "\"cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCount\"), ... \"cudaMemcpyAsync failed "
+                "in paddle::platform::GpuMemcpyAsync\"); platform/enforce.h throw_on_error(cudaError_t, msg) "
+                "throws thrust::system_error(e, thrust::cuda_category(), msg): what() is msg + \": \" + "
+                "cudaGetErrorString(e) (Paddle#8392, Paddle#8700)"),
+    # Paddle 1.x's host allocator: posix_memalign returns the error number, 12 is ENOMEM.
+    _sig("fluid_cpu_alloc_enomem", r"posix_memalign\(&p, alignment, size\):\s*12 != 0", "cause",
+         CauseId.host_out_of_memory, 95,
+         "paddle.fluid.core.EnforceNotMet: Enforce failed. Expected posix_memalign(&p, alignment, size) == 0, but "
+         "received posix_memalign(&p, alignment, size):12 != 0:0.",
+         title="the host allocator's posix_memalign failed with ENOMEM (12): out of host memory",
+         source="pp 1.0-1.8 paddle/fluid/memory/detail/system_allocator.cc AlignedMalloc (PADDLE_ENFORCE_EQ("
+                "posix_memalign(&p, alignment, size), 0, \"Alloc %ld error!\", size)); posix_memalign returns the "
+                "error number, ENOMEM = 12 on Linux (Paddle#17050)"),
+    # modprobe (kmod) when the NVIDIA kernel module is not installed for the running kernel: the CUDA
+    # runtime then finds no device, whatever CUDA_VISIBLE_DEVICES says.
+    _sig("nvidia_module_missing", r"(?:modprobe: )?FATAL: Module nvidia\S* not found\b", "context",
+         CauseId.device_not_found, 96,
+         "modprobe: FATAL: Module nvidia not found in directory /lib/modules/4.13.0-31-generic",
+         title="the NVIDIA kernel module is not installed for this kernel: no GPU is usable here",
+         source="kmod tools/modprobe.c (ERR(\"Module %s not found in directory %s\\n\"), printed as \"modprobe: "
+                "FATAL: ...\"); module-init-tools (FATAL: Module %s not found.); the CUDA runtime then reports "
+                "cudaErrorNoDevice (no CUDA-capable device is detected) (Paddle#7804)"),
+    # bash reports a job that SIGKILL ended as "<script>: line N: <pid> Killed": in a translated locale both
+    # "line" (bash's own catalog) and "Killed" (glibc's strsignal) come translated.
+    _sig("shell_killed_translated", r"^\S+: (?:行|Zeile|строка) \d+:\s+\d+\s+(?:已杀死|強制終了|Getötet|Убито)"
+         r"(?:\s+\S.*)?$", "cause", CauseId.host_oom_killed, 75,
+         "script/run_ChnSentiCorp2.sh: 行 30: 23195 已杀死",
+         title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
+         source="bash jobs.c / execute_cmd.c (_(\"%s: line %d: \") from bash's message catalog: zh_CN \"行\", "
+                "ja \"行\", de \"Zeile\", ru \"строка\") with strsignal(SIGKILL) from glibc's (zh_CN 已杀死, ja "
+                "強制終了, de Getötet, ru Убито) (ERNIE#24)"),
+    # PaddleHub's modules (and copies of them) read CUDA_VISIBLE_DEVICES before predicting on a GPU.
+    _sig("hub_gpu_env_unset", r"Attempt to use GPU for prediction, but environment variable CUDA_VISIBLE_DEVICES "
+         r"was not set correctly", "cause", CauseId.cuda_visible_devices_misconfig, 95,
+         "RuntimeError: Attempt to use GPU for prediction, but environment variable CUDA_VISIBLE_DEVICES was not "
+         "set correctly.",
+         title="use_gpu=True, but CUDA_VISIBLE_DEVICES is unset or does not start with a GPU id",
+         source="PaddleHub 1.x-2.x modules/*/module.py (if use_gpu: try: int(os.environ[\"CUDA_VISIBLE_DEVICES\"][0]) "
+                "except: raise RuntimeError(\"Attempt to use GPU for prediction, but environment variable "
+                "CUDA_VISIBLE_DEVICES was not set correctly.\")); Paddle docs FAQ (AI Studio: %set_env "
+                "CUDA_VISIBLE_DEVICES=0) (PaddleHub#548)"),
+)
