@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from .launch_env import LAUNCH_ENV
 from .libraries import LIBRARIES
+from .loading import LOADING
 from .model import Signature
 from .native import NATIVE
 
-SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *LIBRARIES)
+SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *LOADING, *LIBRARIES)
 # The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.
 CAUSE_SIGNATURES: tuple[Signature, ...] = tuple(s for s in SIGNATURES if s.points_at_cause)
 
