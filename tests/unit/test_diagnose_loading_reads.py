@@ -1,7 +1,7 @@
 """Issue 29, gathered batch 14: Paddle's load-time shape checks, a library's FileNotFoundError subclass,
 and the GPU build's no-GPU warnings (init.cc's, framework.py's CPU fallback) against the CUDA status of
-the failed device query (each case is a wording of Paddle or of a suite; the threads they came from are
-named beside each)."""
+the failed device query, CUDA's initialisation error near a version mismatch (each case is a wording of
+Paddle or of a suite; the threads they came from are named beside each)."""
 
 import pytest
 
@@ -101,3 +101,22 @@ def test_the_cpu_fallback_warning_does_not_explain_the_cuda_status_after_it(tmp_
                    "used by default.\nOSError: (External) Cuda error(999), unknown error.\n  [Advise: An unknown "
                    "internal error has occurred. ] (at /paddle/paddle/fluid/platform/gpu_info.cc:99)\n")
     assert rc.cause == CauseId.cuda_error_other
+
+
+@pytest.mark.parametrize("line", [
+    # PaddleX#1428 (the GUI needs CUDA >= 11 / cuDNN >= 8): the hint line alone
+    r"[Hint: 'cudaErrorInitializationError'. The API call failed because the CUDA driver and runtime could not be "
+    r"initialized. ] (at ..\paddle\fluid\platform\gpu_info.cc:99)",
+    "OSError: (External)  Cuda error(3), initialization error.",
+])
+def test_cudas_initialisation_error_is_near_a_version_mismatch(tmp_path, line):
+    """CUDA's error 3 is printed for a driver or CUDA/cuDNN that does not match the build as for a fork:
+    the verdict is medium and the mismatch comes first among the alternatives."""
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.confidence.value) == (CauseId.cuda_error_other, "medium")
+    assert rc.alternatives[0].cause == CauseId.cuda_cudnn_mismatch and rc.alternatives[0].confirm
+
+
+def test_an_illegal_memory_access_is_not_near_a_version_mismatch(tmp_path):
+    rc = _diagnose(tmp_path, "OSError: (External)  Cuda error(700), an illegal memory access was encountered.\n")
+    assert (rc.cause, rc.confidence.value) == (CauseId.cuda_error_other, "high")
