@@ -168,7 +168,7 @@ BACKLINKS = {
         'smoke_checks': ('save_load',),
     },
     CauseId.state_dict_shape_mismatch: {
-        'signatures': ('state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'seg_params_shape', 'ours_StateDictMismatchError',),
+        'signatures': ('load_shape_check', 'state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'seg_params_shape', 'ours_StateDictMismatchError',),
     },
     CauseId.too_many_open_files: {
         'env_checks': ('open_files',),

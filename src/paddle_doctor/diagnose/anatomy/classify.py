@@ -150,11 +150,22 @@ def from_error_class(parts: ErrorParts) -> Verdict | None:
     return None
 
 
+def _type_names(exc_type: str) -> set[str]:
+    """The raised class's name, and the builtin its name declares it to be: a library's
+    ``DatasetFileNotFoundError`` (PaddleX 3.x dataset checks) is a file-not-found error by its name, as
+    Python's own subclasses are."""
+    names = {exc_type}
+    if exc_type.endswith("FileNotFoundError"):
+        names.add("FileNotFoundError")
+    return names
+
+
 def from_type_and_module(parts: ErrorParts) -> Verdict | None:
     paddle = parts.innermost_of("paddle")
     module = paddle.module if paddle else ""
+    names = _type_names(parts.exc_type)
     for types, module_re, message_re, cause, specificity, why, _ in TYPE_BY_MODULE:
-        if parts.exc_type not in types:
+        if not names.intersection(types):
             continue
         if module_re and not re.search(module_re, module or "-"):
             continue

@@ -25,8 +25,7 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
     "Compiled with WITH_GPU, but no GPU found in runtime" follows any failed device count, a driver
     too old for the runtime included: Paddle#28360): it does not explain it."""
     context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)
-               and (is_generic(event.sig.cause) or event.sig.cause in explains_also(e.sig.cause)
-                    and e.sig.specificity >= event.sig.specificity)]
+               and _explains(e, event)]
     if not context:
         return None
     warning = context[-1]
@@ -37,6 +36,18 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
         title=format_title(warning), alternatives=(Alternative(
             event.sig.cause, "low", "the later error may have its own reason",
             "fix the mismatch the warning names and rerun: the error goes away if it was the cause"),))
+
+
+def _explains(warning: Event, error: Event) -> bool:
+    """Whether an earlier warning can explain a later error. A CUDA status the catalog reads as generic
+    (cuda_error_other: 999 unknown, 3 initialisation, ...) still says more than a warning that only
+    reports the failed call it comes from (init.cc's "no GPU found in runtime" is printed in the catch
+    of the device query whose status follows): like a specific error, it stands against a less
+    specific warning."""
+    ranked = error.sig.cause in explains_also(warning.sig.cause) or error.sig.cause == CauseId.cuda_error_other
+    if ranked:
+        return warning.sig.specificity >= error.sig.specificity
+    return is_generic(error.sig.cause)
 
 
 def leftover_env(events: list[Event], event: Event, rank: int | None, facts: LauncherFacts) -> Finding | None:

@@ -10,7 +10,8 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   (``residual_dist_env``); a host address that is wrong (``wrong_host_ip``) or a launch that lists
   the wrong hosts (``config_error``); a machine with no usable GPU (``device_not_found``) or
   ``CUDA_VISIBLE_DEVICES`` hiding it (``cuda_visible_devices_misconfig``); a GPU out of memory
-  (``gpu_oom``) or NCCL failing on an allocation (``nccl_error``). When the verdict rests on that one
+  (``gpu_oom``) or NCCL failing on an allocation (``nccl_error``); CUDA's initialisation error
+  (``cuda_error_other``) or a driver or CUDA/cuDNN that does not match the build (``cuda_cudnn_mismatch``). When the verdict rests on that one
   line (the rank's own error line, a snippet's, or its structure) and no gathered fact settles which
   (a loopback address named, the launch's device lists read), the verdict is ``medium`` and the near
   cause is its first alternative, with the check that tells the two apart.
@@ -68,6 +69,14 @@ NEAR: dict[CauseId, Near] = {
                                       when=r"(?i)driver version is insufficient|cudaErrorInsufficientDriver|"
                                            r"error(?: code)?\s*:?\s*\(?35\)?\b|\(0 vs\. 35\)",
                                       settled_by=r"(?i)driver(?: api)? version(?: is|:)?\s*\d"),
+    # CUDA's error 3 says only that the driver and runtime could not be initialised together: a driver or
+    # CUDA/cuDNN that does not match the build (PaddleX#1428) prints it as a fork or a broken driver does.
+    CauseId.cuda_error_other: Near(CauseId.cuda_cudnn_mismatch, "a driver or CUDA/cuDNN that does not match the "
+                                   "Paddle build fails CUDA's initialisation the same way",
+                                   "`nvidia-smi` (the driver's CUDA version) against `python -c \"import paddle; "
+                                   "print(paddle.version.cuda(), paddle.version.cudnn())\"`",
+                                   when=r"(?i)error\s*\(?3\)?,?\s*initiali[sz]ation error|"
+                                        r"cudaErrorInitializationError|\(0 vs\. 3\)"),
     CauseId.nccl_error: Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
                              "`nvidia-smi` during the run: memory near the total when the NCCL call fails",
                              when=_MEMORY),

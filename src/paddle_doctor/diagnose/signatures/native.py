@@ -140,14 +140,27 @@ NATIVE = (
                 "recompile or reinstall Paddle with CUDA support.; Cannot use GPU because you have installed CPU "
                 "version PaddlePaddle.); PaddleClas/PaddleDetection utils/check.py check_gpu (You are using paddlepaddle cpu "
                 "version! Please try to install paddlepaddle-gpu to run model on GPU.)"),
-    _sig("not_compiled_with_gpu", r"(?i)not compiled with (?:cuda|gpu)(?: or xpu)?\b|compiled with WITH_GPU, but no "
-         r"GPU found|installed (?:the )?CPU version (?:of )?PaddlePaddle", "context", CauseId.device_not_found, 90,
+    _sig("not_compiled_with_gpu", r"(?i)not compiled with (?:cuda|gpu)(?: or xpu)?\b|"
+         r"installed (?:the )?CPU version (?:of )?PaddlePaddle", "context", CauseId.device_not_found, 90,
          "WARNING 2021-06-09 10:59:28,075 launch.py:352] Not found distinct arguments and not compiled with cuda or "
          "xpu. Default use ps mode",
          title="this Paddle build has no GPU support (or sees no GPU), so the GPU run cannot start as asked",
          source="pp 2.0.2-2.4.2 paddle/distributed/fleet/launch.py which_distributed_mode (Not found distinct "
-                "arguments and not compiled with cuda or xpu. Default use ps mode); pp 2.x-3.x so: "
-                "platform/device/gpu/gpu_info.cc (Compiled with WITH_GPU, but no GPU found in runtime.)"),
+                "arguments and not compiled with cuda or xpu. Default use ps mode)"),
+    # Printed where the device query at start-up failed or counted 0 GPUs: it reports that, and the CUDA
+    # status printed with the failure says why, so it ranks below that status (refine/context.py).
+    _sig("no_gpu_found_runtime", r"(?i)compiled with WITH_GPU, but no GPU found|using GPU version Paddle(?:Paddle| "
+         r"Fluid)?, but (?:your CUDA device is not set properly|there is no GPU detected)", "context",
+         CauseId.device_not_found, 75,
+         "W0903 14:54:33.872156 29663 init.cc:141] Compiled with WITH_GPU, but no GPU found in runtime.",
+         title="this GPU build found no usable GPU when it started (the device query failed)",
+         source="pp 1.8.5-3.3.1 so: platform/init.cc InitDevices (try { devices = GetSelectedDevices(); } catch (...) "
+                "{ LOG(WARNING) << \"Compiled with WITH_GPU, but no GPU found in runtime.\"; }); pp 2.0.2-3.0.0 "
+                "fluid/framework.py, base/framework.py _current_expected_place (get_cuda_device_count() 0 or raised: "
+                "You are using GPU version Paddle, but your CUDA device is not set properly. CPU device will be used "
+                "by default.); pp 1.8.5-2.4.2 fluid/install_check.py (You are using GPU version Paddle Fluid, But Your "
+                "CUDA Device is not set properly); pp 2.0.2-3.0.0 utils/install_check.py (You are using GPU version "
+                "PaddlePaddle, but there is no GPU detected on your machine.)"),
     _sig("cuda_runtime_warning", r"The installed Paddle is compiled with CUDA (?P<built>[\d.]+), but CUDA runtime "
          r"version in your machine is (?P<have>[\d.]+)", "context", CauseId.cuda_cudnn_mismatch, 97,
          "W0101 10:00:00.000000  1234 device_context.cc:252] WARNING: device: 0. The installed Paddle is compiled "

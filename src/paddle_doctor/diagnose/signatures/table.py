@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from .launch_env import LAUNCH_ENV
 from .libraries import LIBRARIES
+from .loading import LOADING
 from .model import Signature
 from .native import NATIVE
 from .older_forms import OLDER_FORMS
 from .signals import SIGNALS
 
-SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *SIGNALS, *OLDER_FORMS, *LIBRARIES)
+SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *SIGNALS, *OLDER_FORMS, *LOADING, *LIBRARIES)
 # The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.
 CAUSE_SIGNATURES: tuple[Signature, ...] = tuple(s for s in SIGNATURES if s.points_at_cause)
 
