@@ -83,3 +83,25 @@ def test_an_output_file_paddle_lites_optimizer_cannot_create_is_a_missing_path(t
                              "Check failed: file_: Unable to open file: out/model.nb\n"
                              "Aborted (core dumped)\n")
     assert rc is not None and rc.cause == CauseId.file_not_found, rc and (rc.cause, rc.why)
+
+
+def test_cudnn_ccs_own_wording_names_the_library_in_the_verdict(tmp_path):
+    """platform/dynload/cudnn.cc (1.x-3.x): "Cannot load cudnn shared library. Cannot invoke method
+    cudnnGetVersion." The verdict names the library it could not load, as it does for the loader's wording."""
+    rc = _diagnose(tmp_path, "Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion.\n"
+                             "[Hint: cudnn_dso_handle should not be null.] (at /paddle/paddle/phi/backends/dynload/"
+                             "cudnn.cc:59)\n  [operator < uniform_random > error]\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch and rc.code == "cuda_lib_missing", (rc.cause, rc.why)
+    assert "(cudnn)" in rc.message and "()" not in rc.message, rc.message
+
+
+def test_a_title_aside_whose_group_took_no_part_is_dropped_not_printed_empty():
+    """A signature title's "({group})" with no value would print as "()"; the sentence reads without it."""
+    from types import SimpleNamespace
+
+    from paddle_doctor.diagnose.signatures.libraries import LIBRARIES
+    from paddle_doctor.diagnose.verdict import _title
+
+    sig = next(s for s in LIBRARIES if s.name == "cuda_lib_missing")
+    text = _title(sig.cause, [SimpleNamespace(sig=sig, groups={})], "unused default")
+    assert "()" not in text and text.startswith("a CUDA library this Paddle build needs cannot be loaded"), text

@@ -15,6 +15,7 @@ declaration every reasoning rule makes (the protocol of :mod:`paddle_doctor.rule
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -69,10 +70,14 @@ def _title(cause: str, events: list[Event], default: str) -> str:
     main = events[-1] if events else None
     text = default
     if main is not None and main.sig.cause == cause and main.sig.title:
-        text = main.sig.title.format_map(_Groups(main.groups)).rstrip(": ")
+        text = _EMPTY_ASIDE.sub("", main.sig.title.format_map(_Groups(main.groups))).rstrip(": ")
         if cause == CauseId.python_exception and main.groups.get("msg"):
             text = f"{main.groups['exc']}: {_clip(main.groups['msg'].strip(), TITLE_MSG_CHARS)}"
     return redact(text)[:TITLE_CHARS]
+
+
+# A title's "({group})" aside whose group took no part in the match would print as "()": it is dropped.
+_EMPTY_ASIDE = re.compile(r" ?\(\s*\)")
 
 
 class _Groups(dict):

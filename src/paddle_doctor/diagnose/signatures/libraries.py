@@ -35,8 +35,11 @@ LIBRARIES = (
                 "libnccl.so; Failed to open libnccl.so[.2])"),
     # The library's file name in either OS's spelling: libcudnn.so.8 (Linux) or cudnn64_8.dll,
     # "cublas64_118.dll;cublas64_11.dll" (Windows: the candidates Paddle tried, joined by ';').
-    _sig("cuda_lib_missing", r"(?i)(?:failed to find dynamic library|dynamic library \()\s*:?\s*(?P<lib>(?:lib)?(?:cudnn|"
-         r"cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)[\w.;]*)|Cannot load cudnn shared library",
+    # cudnn.cc's own wording ("Cannot load cudnn shared library") names the library too: it is read into the
+    # same group, so the verdict says which library, in every wording.
+    _sig("cuda_lib_missing", r"(?i)(?:(?:failed to find dynamic library|dynamic library \()\s*:?\s*|Cannot load "
+         r"(?=cudnn shared library))(?P<lib>(?:lib)?(?:cudnn|cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|"
+         r"nvjitlink)[\w.;]*)",
          "cause", CauseId.cuda_cudnn_mismatch, 95,
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libcudnn.so) that Paddle depends on is "
          "not configured correctly. (error code is libcudnn.so: cannot open shared object file)",
