@@ -37,7 +37,7 @@ BACKLINKS = {
         'lint_rules': ('PDL501',),
         'env_checks': ('gpu_visible',),
         'signatures': ('hub_gpu_env_unset', 'no_device', 'fleet_python_visible_devices',),
-        'diagnose_rules': ('launch_devices_contradict',),
+        'diagnose_rules': ('launch_devices_contradict', 'visible_devices_renumbered',),
     },
     CauseId.dataloader_worker_crash: {
         'signatures': ('dl_killed_other', 'dl_worker_exited', 'dl_worker_caught', 'dl_worker_signal', 'dl_reader_thread', 'dl_blocking_queue',),
@@ -62,7 +62,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('load_not_exists', 'open_failed_path',),
+        'signatures': ('model_file_unopened', 'load_not_exists', 'open_failed_path',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -147,7 +147,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption',),
+        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'windows_native_crash', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

@@ -64,8 +64,9 @@ def refine(events: list, event) -> Verdict | None:
     if verdict is None or verdict.cause not in GENERIC:
         return verdict
     # A generic answer never replaces a more specific line; it may only say more about the same one,
-    # or name the library behind a bare exception (a CUDA or NCCL code, the NCCL call that failed).
-    if verdict.cause == event.sig.cause or (event.sig.cause == CauseId.python_exception
-                                            and verdict.part in ("code", "call")):
+    # name the library behind a bare exception (a CUDA or NCCL code, the NCCL call that failed), or come
+    # from a component row (the component and what it was doing decided it).
+    if verdict.cause == event.sig.cause or verdict.part == "component" or (
+            event.sig.cause == CauseId.python_exception and verdict.part in ("code", "call")):
         return verdict
     return None

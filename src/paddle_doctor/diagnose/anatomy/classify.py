@@ -256,8 +256,10 @@ def classify(parts: ErrorParts) -> Verdict | None:
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict
+        # A generic CUDA/NCCL verdict waits for a more telling part, unless a call or a component row
+        # (the component and what it did) decided it.
         if verdict is not None and (verdict.cause not in (CauseId.cuda_error_other, CauseId.nccl_error)
-                                    or verdict.part == "call"):
+                                    or verdict.part in ("call", "component")):
             return verdict
     return codes or fallback(parts)
 

@@ -53,6 +53,18 @@ COMPONENT_MESSAGES: tuple[tuple[str, str, C, int, str, str], ...] = (
      "the parameter-loading operator read a parameter file that is incomplete or not what the program expects",
      "pp 1.8-3.3.1 load_combine_op.h / libpaddle.so strings (Not allowed to load partial data via load_combine_op, "
      "please use load_op instead.; There is a problem with loading model parameters)"),
+    # nccl_helper.h both makes the communicators (NCCLContextMap, when ParallelExecutor is built, an error
+    # that reaches Python) and guards every collective of the graph's op handles (NCCLGroupGuard), which run
+    # on the executor's threads: an uncaught exception there ends the process with std::terminate, and a
+    # stack through an op handle's run says the same. The communicators existed; a collective failed.
+    (r"cpp:nccl_helper\.h\b", r"terminate called after throwing an instance of '[\w:]*EnforceNotMet'|"
+     r"\b(?:AllReduceOpHandle|FusedAllReduceOpHandle|BroadcastOpHandle|ReduceOpHandle|"
+     r"OpHandleBase::RunAndRecordEvent)\b", C.nccl_error, 85,
+     "an NCCL collective of the graph's op handles failed at run time, on an executor thread (the communicators "
+     "had been made)",
+     "pp 1.0-1.8 framework/details/all_reduce_op_handle.cc RunAllReduce / broadcast_op_handle.cc (NCCLGroupGuard "
+     "and the ncclAllReduce/ncclBcast calls under platform/nccl_helper.h, enforced with ncclGetErrorString's text, "
+     "e.g. unhandled cuda error) (Paddle#18576)"),
     (r"cpp:\S*gpu_info\.cc\b", r"allocating\s*<=\s*available", C.gpu_oom, 85,
      "the GPU allocator's first chunk is larger than the GPU memory still free (another process holds it, or "
      "the fraction to use is too high)",

@@ -72,6 +72,9 @@ TRIGGERS: tuple[str, ...] = (
     "Shape of pretrained",
     # a notebook traceback's frame header ("<file>.py in <function>(")
     ".py in ",
+    # issue 29, batch 15: a predictor's model file it cannot open (1.x, a C++ abort's `what():` line holds no
+    # other trigger), FastDeploy's deployment config; glog's failure handler's faulting-instruction line
+    "Cannot open file", "Failed to load yaml", "PC: @",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -153,6 +153,9 @@ def with_device_facts(root: Finding | None, facts: DeviceFacts) -> Finding | Non
     extra = {"launch_devices": {**facts.as_dict(), "contradictions": said}}
     if _no_device_on_a_cpu_run(root, facts):
         return _restated_as_no_gpu(root, extra, facts)
+    renumbered = _renumbered_id(root, facts)
+    if renumbered is not None:
+        return _restated_as_renumbered(root, renumbered, extra, facts)
     if root.cause in DEVICE_CAUSES:
         why = root.why + ("; " + "; ".join(said) if said else "")
         return dataclasses.replace(root, why=why, evidence=root.evidence + _quoted(facts, root),
@@ -201,6 +204,38 @@ def _restated_as_no_gpu(root: Finding, extra: dict, facts: DeviceFacts) -> Findi
         confidence=Confidence.MEDIUM, evidence=root.evidence + _quoted(facts, root),
         why=f"CUDA found no device in a run that asked for no GPU ({flag}) and selected none: no device "
             "list hid one it needed; the build initialised CUDA on a host with no usable GPU",
+        fix=entry.fix.strip(), alternatives=(first,), facts={**root.facts, **extra, "confirm": entry.confirm.strip()})
+
+
+# The GPU id a device check refused (pp 1.3-3.x pybind.cc CUDAPlace: Invalid CUDAPlace(%d); gpu_info.cc
+# Device id %d exceeds ...; cuda_info.cc ... received id is: %d; Only %d CUDA devices found, cannot set to %d).
+_ASKED_ID = lazy_compile(r"Invalid CUDAPlace\((?P<a>\d+)\)|Device id (?P<b>\d+) exceeds|received id is: (?P<c>\d+)|"
+                         r"cannot set to (?P<d>\d+)")
+
+
+def _renumbered_id(root: Finding, facts: DeviceFacts) -> str | None:
+    """The refused GPU id, when it is one of CUDA_VISIBLE_DEVICES's labels but not an index into the list:
+    inside the process CUDA numbers the visible GPUs from 0, so the id given was the physical GPU's."""
+    if root.cause != CauseId.device_not_found or facts.visible is None or facts.visible_from != "CUDA_VISIBLE_DEVICES":
+        return None
+    for e in root.evidence:
+        m = _ASKED_ID.search(e.text)
+        asked = next((g for g in m.groups() if g is not None), None) if m else None
+        if asked is not None and asked in facts.visible and int(asked) >= len(facts.visible):
+            return asked
+    return None
+
+
+def _restated_as_renumbered(root: Finding, asked: str, extra: dict, facts: DeviceFacts) -> Finding:
+    entry = get_cause(CauseId.cuda_visible_devices_misconfig)
+    first = Alternative(CauseId.device_not_found, "low", "the machine may have fewer GPUs than the program asks for",
+                        "`nvidia-smi -L` lists the GPUs the driver sees")
+    return dataclasses.replace(
+        root, code="visible_devices_renumbered", cause=CauseId.cuda_visible_devices_misconfig, message=entry.title,
+        confidence=Confidence.MEDIUM, evidence=root.evidence + _quoted(facts, root),
+        why=f"GPU {asked} was asked for inside a process whose CUDA_VISIBLE_DEVICES is {','.join(facts.visible)}: "
+            f"CUDA numbers those {len(facts.visible)} GPU(s) from 0, so the physical id {asked} is not a valid index "
+            "(use the position in CUDA_VISIBLE_DEVICES)",
         fix=entry.fix.strip(), alternatives=(first,), facts={**root.facts, **extra, "confirm": entry.confirm.strip()})
 
 

@@ -101,7 +101,7 @@ NATIVE = (
     _sig("device_id_out_of_range", r"exceeds (?:the )?(?:gpu card number|current device count|number of GPU devices)|"
          r"because GPU number on your machine is|Only \d+ CUDA devices found, cannot set|Device id must be less than "
          r"GPU count|Cannot f(?:ou|i)nd \S+ \d+, please check visible devices|The index exceeds the size of devices|"
-         r"Invalid CUDAPlace\(\d+\), device id must inside", "cause", CauseId.device_not_found, 90,
+         r"Invalid CUDAPlace\(\d+\), (?:device id )?must inside", "cause", CauseId.device_not_found, 90,
          "RuntimeError: Invalid CUDAPlace(2), must inside [0, 2), because GPU number on your machine is 2",
          title="a GPU id beyond the GPUs this process sees was asked for",
          source="pp 2.6.2 so: platform/device/gpu/gpu_info.cc, phi/backends/gpu (Device id %d exceeds gpu card "
@@ -114,7 +114,9 @@ NATIVE = (
                 "visible devices: a custom device id not among the visible ones); pp 2.0.2-2.6.2 so: memory/allocation "
                 "GPUBuddyAllocatorList::Get (The index exceeds the size of devices, the size of devices is %d, the "
                 "index is %d: a GPU id not among FLAGS_selected_gpus); pp 2.0.2-2.4.2 so strings (Can not copy Tensor "
-                "to Invalid CUDAPlace(%d), device id must inside [0, %d))"),
+                "to Invalid CUDAPlace(%d), device id must inside [0, %d)); pp 1.3-1.8 pybind/pybind.cc CUDAPlace "
+                "__init__ (PADDLE_ENFORCE(dev_id >= 0 && dev_id < GetCUDADeviceCount(), \"Invalid CUDAPlace(%d), "
+                "must inside [0, %d)\"))"),
     _sig("no_gpu_driver_error", r"GPU Driver Version can't be detected", "cause", CauseId.device_not_found, 90,
          "RuntimeError: GPU Driver Version can't be detected. No GPU driver!",
          title="this machine has no working NVIDIA driver: no GPU is usable here",
@@ -185,6 +187,15 @@ NATIVE = (
          title="a native crash: Paddle's signal handler printed the C++ stack",
          source="pp 1.8.5-2.2 so: platform/init.cc SignalHandle writes glog's failure stack (*** SIGSEGV (@0x%x) "
                 "received by PID %d ***, then '@ 0x... symbol' frames)"),
+    # glog's failure handler prints the faulting instruction's address and symbol ("PC: @ <pc> <symbol>")
+    # right after its "*** Aborted at" header and before the signal's own line: a resolved, non-zero PC
+    # places the fatal signal inside that native function, even when the paste cut the signal line away.
+    _sig("native_fault_pc", r"^\s*PC: @\s+0x0*[1-9a-f][0-9a-f]*\s+(?!\(unknown\))(?P<fn>[A-Za-z_][\w:<>~]*)",
+         "cause", CauseId.segfault, 40, "PC: @           0x7b0581 hppl::relu()",
+         title="a native crash: the process stopped on a fatal signal inside {fn}",
+         source="glog src/signalhandler.cc DumpTimeInfo (*** Aborted at %d (unix time) ...), then DumpStackFrame "
+                "(\"PC: @ \" pc symbol), then DumpSignalInfo (*** SIG%s (@0x%x) received by PID ...); used by the "
+                "pp 0.x-1.x trainers and fluid (Paddle#62)"),
     # --- multiprocessing spawn children (no __main__ guard) --------------------------------------------------
     _sig("spawn_main_frame", r'multiprocessing[/\\]spawn\.py", line \d+, in (?:spawn_main|_main|prepare)',
          "spawn_child", example='  File "/root/envs/d2l/lib/python3.8/multiprocessing/spawn.py", line 116, in '
