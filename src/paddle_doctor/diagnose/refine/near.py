@@ -10,7 +10,8 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   (``residual_dist_env``); a host address that is wrong (``wrong_host_ip``) or a launch that lists
   the wrong hosts (``config_error``); a machine with no usable GPU (``device_not_found``) or
   ``CUDA_VISIBLE_DEVICES`` hiding it (``cuda_visible_devices_misconfig``); a GPU out of memory
-  (``gpu_oom``) or NCCL failing on an allocation (``nccl_error``); CUDA's initialisation error
+  (``gpu_oom``) or NCCL failing on an allocation (``nccl_error``); NCCL's "unhandled cuda error" (``nccl_error``)
+  or an NCCL built for another CUDA (``nccl_version_mismatch``); CUDA's initialisation error
   (``cuda_error_other``) or a driver or CUDA/cuDNN that does not match the build (``cuda_cudnn_mismatch``). When the verdict rests on that one
   line (the rank's own error line, a snippet's, or its structure) and no gathered fact settles which
   (a loopback address named, the launch's device lists read), the verdict is ``medium`` and the near
@@ -43,7 +44,7 @@ _IPS = "compare --ips (or PADDLE_TRAINER_ENDPOINTS) with `hostname -I` on every 
 _GPUS = "`echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` in the shell that ran it"
 _MEMORY = r"(?i)out of memory|alloc\w* fail|cudaErrorMemoryAllocation|ALLOC_FAILED|ncclSystemError"
 
-NEAR: dict[CauseId, Near] = {
+NEAR: dict[CauseId, Near | tuple[Near, ...]] = {
     CauseId.missing_dist_env: Near(CauseId.residual_dist_env, "the PADDLE_* variables may be left over from "
                                    "another job rather than missing", _ENV + " (and set ones are stale)"),
     CauseId.residual_dist_env: Near(CauseId.missing_dist_env, "the launcher's variables may be missing rather "
@@ -77,9 +78,16 @@ NEAR: dict[CauseId, Near] = {
                                    "print(paddle.version.cuda(), paddle.version.cudnn())\"`",
                                    when=r"(?i)error\s*\(?3\)?,?\s*initiali[sz]ation error|"
                                         r"cudaErrorInitializationError|\(0 vs\. 3\)"),
-    CauseId.nccl_error: Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
-                             "`nvidia-smi` during the run: memory near the total when the NCCL call fails",
-                             when=_MEMORY),
+    CauseId.nccl_error: (
+        Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
+             "`nvidia-smi` during the run: memory near the total when the NCCL call fails", when=_MEMORY),
+        # NCCL's "unhandled cuda error" says a CUDA call inside NCCL failed, not which: an NCCL built for
+        # another CUDA or driver fails its first CUDA calls the same way (PaddleDetection#4139).
+        Near(CauseId.nccl_version_mismatch, "an NCCL built for another CUDA or driver fails its first CUDA calls "
+             "the same way", "`NCCL_DEBUG=INFO` prints `NCCL version` and the CUDA error behind it: compare with "
+             "`python -c \"import paddle; print(paddle.version.nccl(), paddle.version.cuda())\"` and `nvidia-smi`",
+             when=r"(?i)unhandled cuda error|ncclUnhandledCudaError"),
+    ),
 }
 
 # The rules whose verdict rests on one error line (or its structure): the ones a near cause can fool.
@@ -93,8 +101,10 @@ def calibrated(root: Finding | None, rule_code: str | None) -> Finding | None:
     if root.cause == FALLBACK and root.confidence == Confidence.HIGH:
         root = dataclasses.replace(root, confidence=Confidence.MEDIUM, why=root.why + "; at most medium: nothing "
                                    "names a more specific cause than the exception itself")
-    near = NEAR.get(root.cause)
-    if near is None or not (rule_code or "").startswith(LINE_RULES) or not _near(root, near):
+    if not (rule_code or "").startswith(LINE_RULES):
+        return root
+    near = next((n for n in _nears(root.cause) if _near(root, n)), None)
+    if near is None:
         return root
     # the catalog's own alternative for the near cause (its why and check) when it has one
     alternative = next((a for a in root.alternatives if a.cause == near.cause),
@@ -104,6 +114,11 @@ def calibrated(root: Finding | None, rule_code: str | None) -> Finding | None:
     why = root.why + (f"; {near.cause} prints the same error and nothing here tells them apart"
                       if confidence != root.confidence else "")
     return dataclasses.replace(root, confidence=confidence, why=why, alternatives=(alternative, *others)[:2])
+
+
+def _nears(cause: CauseId) -> tuple[Near, ...]:
+    found = NEAR.get(cause, ())
+    return found if isinstance(found, tuple) else (found,)
 
 
 def _near(root: Finding, near: Near) -> bool:
