@@ -62,7 +62,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('model_file_unopened', 'load_not_exists', 'open_failed_path',),
+        'signatures': ('lite_param_unopened', 'model_file_unopened', 'load_not_exists', 'open_failed_path',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),

@@ -12,7 +12,9 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   ``CUDA_VISIBLE_DEVICES`` hiding it (``cuda_visible_devices_misconfig``); a GPU out of memory
   (``gpu_oom``) or NCCL failing on an allocation (``nccl_error``); NCCL's "unhandled cuda error" (``nccl_error``)
   or an NCCL built for another CUDA (``nccl_version_mismatch``); CUDA's initialisation error
-  (``cuda_error_other``) or a driver or CUDA/cuDNN that does not match the build (``cuda_cudnn_mismatch``). When the verdict rests on that one
+  (``cuda_error_other``) or a driver or CUDA/cuDNN that does not match the build (``cuda_cudnn_mismatch``); a tensor
+  stream that is not version 0: a parameter file missing (``file_not_found``) or not a saved tensor
+  (``checkpoint_corrupt``). When the verdict rests on that one
   line (the rank's own error line, a snippet's, or its structure) and no gathered fact settles which
   (a loopback address named, the launch's device lists read), the verdict is ``medium`` and the near
   cause is its first alternative, with the check that tells the two apart.
@@ -60,6 +62,13 @@ NEAR: dict[CauseId, Near | tuple[Near, ...]] = {
     CauseId.gpu_oom: Near(CauseId.nccl_error, "the allocation that failed was NCCL's (its buffers, a collective)",
                           "rerun with NCCL_DEBUG=INFO: an NCCL allocation names its buffer size; lower "
                           "NCCL_BUFFSIZE or the batch size", when=r"(?i)nccl"),
+    # A tensor stream whose version is not 0: Paddle-Lite reads it from a parameter file it never checked it
+    # opened (a missing file), and any loader reads the same of a file that is not a saved tensor.
+    CauseId.file_not_found: Near(CauseId.checkpoint_corrupt, "the parameter file may be there but not a saved "
+                                 "tensor (truncated, another format, a combined params file)",
+                                 "`ls -l` the model directory: one file per persistable variable for --model_dir, "
+                                 "or pass --model_file/--param_file for a combined model",
+                                 when=r"Only version 0 is supported"),
     # CUDA's error 35 says "driver older than the runtime", and says the same when there is no driver at
     # all to ask (a GPU image run without the NVIDIA container runtime, a stub libcuda): a version printed
     # beside it shows a driver is there.

@@ -30,10 +30,24 @@ LOADING = (
                 "program needs a parameter with shape (%s), but the loaded parameter ('%s') has a shape of (%s).); "
                 "pp 2.0-3.3.1 dygraph tensor_patch_methods.py set_value (Variable Shape not match, Variable [ %s ] "
                 "need tensor with shape %s but load set tensor with shape %s)"),
+    # Paddle-Lite's loader of a separate-parameter model opens each parameter file named after a program
+    # variable with a bare std::ifstream and no open check, then reads the tensor's version from it: a file
+    # that is not in --model_dir (a combined model given as a directory, a wrong path) fails the version
+    # check with whatever the unread variable held. A file that is there but not a saved tensor fails the
+    # same way (refine/near.py gives checkpoint_corrupt as the near cause).
+    _sig("lite_param_unopened", r"model_parser\.cc:\d+\] Check failed: version == 0U \((?P<read>\d+) vs\. 0\) Only "
+         r"version 0 is supported", "cause", CauseId.file_not_found, 70,
+         "F0911 15:20:10.428884 22732 model_parser.cc:63] Check failed: version == 0U (32767 vs. 0) Only version 0 "
+         "is supported",
+         title="a parameter file Paddle-Lite reads is not in the model directory (or is not a saved tensor)",
+         source="Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModel (std::ifstream file(model_dir + \"/\" + "
+                "var.name()); LoadLoDTensor(file, ...), no is_open check) and TensorFromStream / LoadLoDTensor "
+                "(CHECK_EQ(version, 0U) << \"Only version 0 is supported\"), a glog-style CHECK failure"),
     # A predictor reads the saved program and its deployment config before anything runs: the file is not
     # at the path it was given (a relative path from another working directory, a model exported elsewhere).
     _sig("model_file_unopened", r"\bCannot open file (?P<path>\S+?),? (?:at \[|please confirm whether the file)|"
-         r"Failed to load yaml file (?P<yaml>\S+?), maybe you should check this file", "cause",
+         r"Failed to load yaml file (?P<yaml>\S+?), maybe you should check this file|"
+         r"fin\.is_open\(\)\s*:?\s*Cannot open file: (?P<lite>\S+)", "cause",
          CauseId.file_not_found, 85,
          "paddle.fluid.core_avx.EnforceNotMet: Cannot open file model/__model__ at [/paddle/paddle/fluid/inference/"
          "api/analysis_predictor.cc:639]",
@@ -42,5 +56,7 @@ LOADING = (
                 "LoadProgramDesc (PADDLE_ENFORCE(static_cast<bool>(fin), \"Cannot open file %s\", filename)); pp "
                 "2.x-3.x the same checks as NotFound (Cannot open file %s, please confirm whether the file is "
                 "normal.); FastDeploy 0.x-1.x vision/*/preprocessor.cc BuildPreprocessPipelineFromConfig (Failed to "
-                "load yaml file \" << config_file << \", maybe you should check this file.) (FastDeploy#750)"),
+                "load yaml file \" << config_file << \", maybe you should check this file.) (FastDeploy#750); "
+                "Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModelPb (CHECK(fin.is_open()) << \"Cannot "
+                "open file: \" << file), the program file opt or a full-API predictor reads first"),
 )

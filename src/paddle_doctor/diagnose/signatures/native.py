@@ -124,13 +124,18 @@ NATIVE = (
                 "be detected. No GPU driver!)"),
     _sig("no_gpu_driver", r"libcuda\.so[.\d]*: cannot open shared object file|NVIDIA-SMI has failed because it "
          r"couldn't communicate with the NVIDIA driver|nvidia-smi: (?:command )?not found|Found no NVIDIA driver|"
-         r"no NVIDIA driver (?:on|is installed)", "context", CauseId.device_not_found, 96,
+         r"no NVIDIA driver (?:on|is installed)|Failed to initialize NVML(?!: Driver/library version mismatch)",
+         "context", CauseId.device_not_found, 96,
          "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest "
          "NVIDIA driver is installed and running.",
          title="this machine has no working NVIDIA driver: no GPU is usable here",
          source="NVIDIA driver tools (nvidia-smi: NVIDIA-SMI has failed because it couldn't communicate with the "
                 "NVIDIA driver); the C library loader (libcuda.so.1: cannot open shared object file) for Paddle's "
-                "dynload of the driver library; CUDA then reports cudaErrorInsufficientDriver (Paddle#14625)"),
+                "dynload of the driver library; CUDA then reports cudaErrorInsufficientDriver (Paddle#14625); NVML's "
+                "nvmlInit failure as nvidia-smi and the DCGM metrics of Triton-based servers (fastdeployserver) print "
+                "it (Failed to initialize NVML[: %s]), when no driver is reachable, e.g. a container started without "
+                "--gpus (FastDeploy#1106); not its 'Driver/library version mismatch', a driver updated but not "
+                "reloaded"),
     # A GPU place asked of a CPU-only build: an error in every era (1.x PADDLE_THROW, 2.x-3.x
     # PermissionDenied, or LOG(ERROR) then exit from the CUDAPlace constructor).
     _sig("cpu_build_gpu_place", r"Cannot use CUDAPlace in CPU only version|Cannot use GPU because you have installed "
