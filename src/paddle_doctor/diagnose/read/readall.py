@@ -234,24 +234,28 @@ def _shared_signatures() -> dict[str, Signature]:
 
 
 # Sources and signatures travel as references to the parent's own objects (the same ones, not
-# copies: later steps may compare them by identity). pickle is imported only here, when a child
-# is made: diagnose on a small log never needs it.
+# copies: later steps may compare them by identity): the child pickles them as a call of _shared,
+# which the parent's unpickler resolves. A reducer_override, not a persistent_id: that one is
+# called for every object pickled (every string, every dict), this one only for objects of a class
+# (half the pickling time). pickle is imported only here, when a child is made.
 def _pickler(todo: list[SourceFile]) -> Callable[[object], bytes]:
     """A function: an object -> its pickle, made alone (its own memo)."""
     import pickle
 
-    file = io.BytesIO()
-    pickler = pickle.Pickler(file, protocol=pickle.HIGHEST_PROTOCOL)
     sources, signatures = {id(source): i for i, source in enumerate(todo)}, _shared_signatures()
 
-    def persistent_id(obj):
-        if isinstance(obj, SourceFile):
-            return "source", sources[id(obj)]
-        if isinstance(obj, Signature):
-            if signatures.get(obj.name) is not obj:
-                raise pickle.PicklingError(f"signature {obj.name!r} is not in the shared tables")
-            return "signature", obj.name
-        return None
+    class Pickler(pickle.Pickler):
+        def reducer_override(self, obj):
+            if isinstance(obj, SourceFile):
+                return _shared, ("source", sources[id(obj)])
+            if isinstance(obj, Signature):
+                if signatures.get(obj.name) is not obj:
+                    raise pickle.PicklingError(f"signature {obj.name!r} is not in the shared tables")
+                return _shared, ("signature", obj.name)
+            return NotImplemented
+
+    file = io.BytesIO()
+    pickler = Pickler(file, protocol=pickle.HIGHEST_PROTOCOL)
 
     def message(obj) -> bytes:
         file.seek(0)
@@ -260,7 +264,6 @@ def _pickler(todo: list[SourceFile]) -> Callable[[object], bytes]:
         pickler.dump(obj)
         return file.getvalue()
 
-    pickler.persistent_id = persistent_id
     return message
 
 
@@ -270,9 +273,19 @@ def _unpickler(todo: list[SourceFile]) -> Callable[[bytes | bytearray], object]:
 
     signatures = _shared_signatures()
 
-    def load(data: bytes | bytearray):
-        unpickler = pickle.Unpickler(io.BytesIO(data))
-        unpickler.persistent_load = lambda pid: todo[pid[1]] if pid[0] == "source" else signatures[pid[1]]
-        return unpickler.load()
+    def shared(kind: str, key):
+        return todo[key] if kind == "source" else signatures[key]
 
-    return load
+    class Unpickler(pickle.Unpickler):
+        def find_class(self, module: str, name: str):
+            if module == __name__ and name == "_shared":
+                return shared
+            return super().find_class(module, name)
+
+    return lambda data: Unpickler(io.BytesIO(data)).load()
+
+
+def _shared(kind: str, key):
+    """What the child pickles for an object both processes hold; never called: :func:`_unpickler`
+    puts its own lookup in its place."""
+    raise RuntimeError(f"a shared {kind} ({key!r}) read outside diagnose's forked reader")
