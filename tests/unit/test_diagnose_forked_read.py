@@ -138,3 +138,14 @@ def test_small_inputs_and_threaded_callers_read_in_one_process(log_dir, monkeypa
     finally:
         stop.set()
         worker.join()
+
+
+def test_the_callers_work_meanwhile_runs_only_beside_a_child(log_dir, monkeypatch):
+    sources, skipped = discover([str(log_dir)], None)
+    calls = []
+    readall.read_all(sources, list(skipped), meanwhile=lambda: calls.append(os.getpid()))
+    assert calls == []  # one process: the caller does that work where it needs it
+    monkeypatch.setattr(readall, "FORK_MIN_FILES", 2)
+    monkeypatch.setattr(readall, "FORK_MIN_BYTES", 0)
+    readall.read_all(sources, list(skipped), meanwhile=lambda: calls.append(os.getpid()))
+    assert calls == [os.getpid()]  # in this process, once

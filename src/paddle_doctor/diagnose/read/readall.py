@@ -33,13 +33,14 @@ FORK_MIN_BYTES = 64 << 20
 FORK_MAX_FILES = 8192  # their tokens fill a pipe's 64 KiB at most (more files: one process)
 
 
-def read_all(sources: list[SourceFile], skipped: list[str],
-             choice: LaunchChoice = LAST) -> tuple[list[FileEvents], list[str]]:
+def read_all(sources: list[SourceFile], skipped: list[str], choice: LaunchChoice = LAST,
+             meanwhile: Callable[[], object] | None = None) -> tuple[list[FileEvents], list[str]]:
     """Events of every readable source (of the launch ``choice`` names, when several appended to
-    one file), and ``skipped`` extended with "path: skipped, reason"."""
+    one file), and ``skipped`` extended with "path: skipped, reason". ``meanwhile``: work of the
+    caller's that this process does while a forked child reads (only then is it called)."""
     year = dt.date.today().year
     todo = [s for s in sources if s.role not in SKIP_ROLES]
-    outcomes = _read_in_two(todo, year, choice) if _worth_forking(todo) else None
+    outcomes = _read_in_two(todo, year, choice, meanwhile) if _worth_forking(todo) else None
     if outcomes is None:
         outcomes = [_outcome(source, year, choice) for source in todo]
     files = []
@@ -87,7 +88,8 @@ def _size(source: SourceFile) -> int:
         return 0
 
 
-def _read_in_two(todo: list[SourceFile], year: int, choice: LaunchChoice) -> list[FileEvents | str] | None:
+def _read_in_two(todo: list[SourceFile], year: int, choice: LaunchChoice,
+                 meanwhile: Callable[[], object] | None = None) -> list[FileEvents | str] | None:
     """The outcomes of ``todo``, read by this process and a forked child; None when no child could
     be made. Both take the next file's index from one pipe of tokens (each ``os.read`` of 4 bytes
     takes one whole token), so the faster one reads more, whatever else runs on the machine; the
@@ -99,6 +101,8 @@ def _read_in_two(todo: list[SourceFile], year: int, choice: LaunchChoice) -> lis
     inbox = _Inbox(receive, todo)
     outcomes: dict[int, FileEvents | str] = {}
     try:
+        if meanwhile is not None:
+            meanwhile()
         while token := os.read(tokens, TOKEN_BYTES):
             i = int.from_bytes(token, "little")
             outcomes[i] = _outcome(todo[i], year, choice)
