@@ -43,9 +43,11 @@ def log_dir(tmp_path_factory):
 
 @pytest.fixture
 def forked(monkeypatch):
-    """Fork on any input of 2 files or more; record what each read_all call did."""
+    """Fork on any input of 2 files or more, after the first ~64 KiB (a few files) read before it;
+    record what each read_all call did."""
     monkeypatch.setattr(readall, "FORK_MIN_FILES", 2)
     monkeypatch.setattr(readall, "FORK_MIN_BYTES", 0)
+    monkeypatch.setattr(readall, "SMALL_SCAN_BYTES", 64 << 10)
     seen = {"forks": 0, "from_child": 0}
     real_read, real_unpack = readall._read_in_two, readall._Inbox._unpack
 
@@ -79,6 +81,7 @@ def test_two_processes_give_the_one_process_diagnosis(log_dir, forked, monkeypat
     assert forked["forks"] == 0
     assert _json([str(log_dir)]) == serial
     assert forked["forks"] == 1 and forked["from_child"] > 0  # the child did read some of the files
+    assert forked["from_child"] <= WORLD + 1 - 4  # not the first ones, read before the fork
     assert '"category": "python_exception"' in serial and "workerlog.99: skipped, binary" in serial
 
 
@@ -147,5 +150,8 @@ def test_the_callers_work_meanwhile_runs_only_beside_a_child(log_dir, monkeypatc
     assert calls == []  # one process: the caller does that work where it needs it
     monkeypatch.setattr(readall, "FORK_MIN_FILES", 2)
     monkeypatch.setattr(readall, "FORK_MIN_BYTES", 0)
+    readall.read_all(sources, list(skipped), meanwhile=lambda: calls.append(os.getpid()))
+    assert calls == []  # all read before a fork (the first 2 MiB are): no child
+    monkeypatch.setattr(readall, "SMALL_SCAN_BYTES", 64 << 10)
     readall.read_all(sources, list(skipped), meanwhile=lambda: calls.append(os.getpid()))
     assert calls == [os.getpid()]  # in this process, once
