@@ -155,3 +155,28 @@ def test_the_callers_work_meanwhile_runs_only_beside_a_child(log_dir, monkeypatc
     monkeypatch.setattr(readall, "SMALL_SCAN_BYTES", 64 << 10)
     readall.read_all(sources, list(skipped), meanwhile=lambda: calls.append(os.getpid()))
     assert calls == [os.getpid()]  # in this process, once
+
+
+def test_the_child_does_not_run_the_parents_signal_handlers(log_dir, forked, monkeypatch, tmp_path):
+    import signal
+
+    marks = tmp_path / "marks"
+    parent, real_outcome = os.getpid(), readall._outcome
+
+    def handler(signum, frame):
+        marks.open("a").write(f"{os.getpid()}\n")  # a handler that would forward SIGTERM to a launch
+
+    def outcome(source, year, choice):
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGTERM)  # the child is stopped: it ends, and runs no handler
+        return real_outcome(source, year, choice)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        serial = _serial_json(monkeypatch, [str(log_dir)])
+        monkeypatch.setattr(readall, "_outcome", outcome)
+        assert _json([str(log_dir)]) == serial  # the parent read the child's files
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert not marks.exists()
+    assert forked["forks"] == 1 and forked["from_child"] == 0

@@ -181,6 +181,10 @@ def _child(todo: list[SourceFile], year: int, choice: LaunchChoice, tokens: int,
     unflushed output are not the child's to run or write."""
     code = 1
     try:
+        import signal
+
+        for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # the parent's handlers (one forwards
+            signal.signal(stop, signal.SIG_DFL)  # SIGTERM to a launch) are not the child's to run
         os.close(results[0])
         send = results[1]
         gc.freeze()  # the parent's objects stay out of this process's collections (no copy-on-write of them)
