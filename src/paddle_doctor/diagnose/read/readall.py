@@ -68,7 +68,9 @@ def _outcome(source: SourceFile, year: int, choice: LaunchChoice) -> FileEvents 
 
 def _sizes(todo: list[SourceFile]) -> list[int] | None:
     """The sizes of the files, when they are worth two processes; else None."""
-    if not FORK_MIN_FILES <= len(todo) <= FORK_MAX_FILES or not hasattr(os, "fork") or _cores() < 2:
+    # Linux only: macOS forbids fork without exec once its system frameworks are loaded (and where
+    # it was measured is Linux); Windows has no fork.
+    if not FORK_MIN_FILES <= len(todo) <= FORK_MAX_FILES or not sys.platform.startswith("linux") or _cores() < 2:
         return None
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
