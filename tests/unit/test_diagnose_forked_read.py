@@ -133,6 +133,7 @@ def test_small_inputs_and_threaded_callers_read_in_one_process(log_dir, monkeypa
     diagnose_paths([str(log_dir)])  # 25 files of a few KiB: under FORK_MIN_BYTES
     monkeypatch.setattr(readall, "FORK_MIN_FILES", 2)
     monkeypatch.setattr(readall, "FORK_MIN_BYTES", 0)
+    monkeypatch.setattr(readall, "SMALL_SCAN_BYTES", 64 << 10)  # else the first 2 MiB (all) are read before a fork
     with monkeypatch.context() as m:
         m.setattr(readall.sys, "platform", "darwin")  # fork without exec is unsafe there
         diagnose_paths([str(log_dir)])
