@@ -48,6 +48,7 @@ def forked(monkeypatch):
     monkeypatch.setattr(readall, "FORK_MIN_FILES", 2)
     monkeypatch.setattr(readall, "FORK_MIN_BYTES", 0)
     monkeypatch.setattr(readall, "SMALL_SCAN_BYTES", 64 << 10)
+    monkeypatch.setattr(readall, "_idle_core", lambda: True)  # whatever else runs beside the tests
     seen = {"forks": 0, "from_child": 0}
     real_read, real_unpack = readall._read_in_two, readall._Inbox._unpack
 
@@ -134,6 +135,7 @@ def test_small_inputs_and_threaded_callers_read_in_one_process(log_dir, monkeypa
     monkeypatch.setattr(readall, "FORK_MIN_FILES", 2)
     monkeypatch.setattr(readall, "FORK_MIN_BYTES", 0)
     monkeypatch.setattr(readall, "SMALL_SCAN_BYTES", 64 << 10)  # else the first 2 MiB (all) are read before a fork
+    monkeypatch.setattr(readall, "_idle_core", lambda: True)
     with monkeypatch.context() as m:
         m.setattr(readall.sys, "platform", "darwin")  # fork without exec is unsafe there
         diagnose_paths([str(log_dir)])
@@ -160,6 +162,7 @@ def test_the_callers_work_meanwhile_runs_only_beside_a_child(log_dir, monkeypatc
     readall.read_all(sources, list(skipped), meanwhile=lambda: calls.append(os.getpid()))
     assert calls == []  # all read before a fork (the first 2 MiB are): no child
     monkeypatch.setattr(readall, "SMALL_SCAN_BYTES", 64 << 10)
+    monkeypatch.setattr(readall, "_idle_core", lambda: True)
     readall.read_all(sources, list(skipped), meanwhile=lambda: calls.append(os.getpid()))
     assert calls == [os.getpid()]  # in this process, once
 
@@ -187,3 +190,23 @@ def test_the_child_does_not_run_the_parents_signal_handlers(log_dir, forked, mon
         signal.signal(signal.SIGTERM, previous)
     assert not marks.exists()
     assert forked["forks"] == 1 and forked["from_child"] == 0
+
+
+@pytest.mark.parametrize("line, cores, idle", [
+    (b"0.50 0.60 0.70 1/120 4242\n", 2, True),  # only this process runs
+    (b"2.10 2.00 1.90 2/131 4242\n", 2, False),  # another task holds the other core
+    (b"3.00 3.00 3.00 3/131 4242\n", 4, True),
+    (b"garbled", 2, True),  # unreadable: as before, idle
+])
+def test_a_child_is_made_only_beside_an_idle_core(tmp_path, monkeypatch, line, cores, idle):
+    loadavg = tmp_path / "loadavg"
+    loadavg.write_bytes(line)
+    monkeypatch.setattr(readall, "LOADAVG", str(loadavg))
+    monkeypatch.setattr(readall, "_cores", lambda: cores)
+    assert readall._idle_core() is idle
+
+
+def test_a_busy_machine_reads_in_one_process(log_dir, forked, monkeypatch):
+    monkeypatch.setattr(readall, "_idle_core", lambda: False)
+    diagnose_paths([str(log_dir)])
+    assert forked["forks"] == 0

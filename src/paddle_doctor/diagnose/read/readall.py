@@ -76,7 +76,24 @@ def _sizes(todo: list[SourceFile]) -> list[int] | None:
     if threading is not None and threading.active_count() > 1:
         return None
     sizes = [_size(source) for source in todo]
-    return sizes if sum(sizes) >= FORK_MIN_BYTES else None
+    return sizes if sum(sizes) >= FORK_MIN_BYTES and _idle_core() else None
+
+
+LOADAVG = "/proc/loadavg"
+
+
+def _idle_core() -> bool:
+    """Whether a core is idle now: the kernel's count of running tasks (LOADAVG's fourth field, this
+    process included) is below the cores this process may use. Beside another busy process a child
+    only shares the same cores and adds its own costs (the pickles): slower than one process on the
+    1024-rank bench (bench/results/29-scale1024.md). As ``make -l``, but the count of this instant,
+    not a minute's average. Unreadable: taken as idle."""
+    try:
+        with open(LOADAVG, "rb") as stream:
+            running = int(stream.read(128).split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return True
+    return running < _cores()
 
 
 def _cores() -> int:
