@@ -73,10 +73,10 @@ def _sizes(todo: list[SourceFile]) -> list[int] | None:
     if not FORK_MIN_FILES <= len(todo) <= FORK_MAX_FILES or not sys.platform.startswith("linux") or _cores() < 2:
         return None
     threading = sys.modules.get("threading")
-    if threading is not None and threading.active_count() > 1:
+    if threading is not None and threading.active_count() > 1 or not _idle_core():
         return None
     sizes = [_size(source) for source in todo]
-    return sizes if sum(sizes) >= FORK_MIN_BYTES and _idle_core() else None
+    return sizes if sum(sizes) >= FORK_MIN_BYTES else None
 
 
 LOADAVG = "/proc/loadavg"
