@@ -6,9 +6,9 @@ shared pipe of tokens (the faster takes more); the child sends each file's event
 soon as it has them. The answer is the same as one process's: each file is read alone, the outcomes
 are put back in input order, and the objects both processes share (signatures, sources) come back
 as the parent's own. Whatever the child did not send (it died, a message does not load) this
-process reads itself. Small inputs, one core, or a process with threads (fork copies only the
-calling thread) are read in one process. An earlier fork *pool* of 2 workers (one task per file,
-through multiprocessing) was slower (1.33 s) than one process (0.95 s).
+process reads itself. Small inputs, no core idle (a busy machine), not Linux, or a process with
+threads (fork copies only the calling thread) are read in one process. An earlier fork *pool* of 2
+workers (one task per file, through multiprocessing) was slower (1.33 s) than one process (0.95 s).
 """
 
 from __future__ import annotations
