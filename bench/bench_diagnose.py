@@ -25,7 +25,11 @@ Then, in one run, alternating (diagnose first on even repetitions, grep first on
     match, even with ``-c`` (0.00 s on these files), so it would not read them. The locale makes no
     difference here (C and C.UTF-8 both ~2.2-2.3 s); LC_ALL=C is set for reproducibility.
 
-The page cache is warmed first (every file read once), so both read from memory. Prints the
+The page cache is warmed first (every file read once), so both read from memory; so is Python's
+bytecode cache of paddle-doctor's modules (``bytecode_env``: an installed package runs from the
+bytecode pip compiled; a checkout run with PYTHONDONTWRITEBYTECODE set, as this project's sandboxes
+set it, compiles every module again on each run: ~70 ms of CPU here). ``--no-bytecode-cache`` times
+diagnose with the environment as it is given. Prints the
 medians, the ratio diagnose/grep (goal <= 4) and diagnose's peak RSS (goal <= 200 MB), and checks
 that the JSON says root_cause.category == "gpu_oom" and rank == 5: exit 1 otherwise (the figures are
 still printed and written).
@@ -365,6 +369,14 @@ def warm(files: list[Path]) -> float:
     return time.perf_counter() - t0
 
 
+def bytecode_env(scratch: Path) -> dict[str, str]:
+    """diagnose's environment with its bytecode cached in ``scratch`` (written on the first run and
+    read after it), whatever PYTHONDONTWRITEBYTECODE says; the repo's folders get no __pycache__."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
+    return env
+
+
 def timed(cmd: list[str], env: dict | None = None) -> tuple[float, int, int, bytes, bytes]:
     """Run ``cmd``; (wall s, peak RSS KiB of that child from wait4, return code, stdout, stderr)."""
     t0 = time.perf_counter()
@@ -409,6 +421,9 @@ def main() -> int:
     ap.add_argument("--scale", action="store_true",
                     help="1024 worker logs of 512 KiB (rank 777 OOM, 1023 gloo victims), compared with "
                          "grep -c -F -e Traceback -e Error -r; goal ratio <= 5, RSS <= 200 MB, report <= 60 lines")
+    ap.add_argument("--no-bytecode-cache", dest="bytecode_cache", action="store_false",
+                    help="time diagnose in the environment as given (with PYTHONDONTWRITEBYTECODE set, every "
+                         "module is compiled again on each run)")
     args = ap.parse_args()
     world, failing, goal = (1024, 777, 5) if args.scale else (WORLD, FAILING_RANK, 4)
     if args.scale:
@@ -442,6 +457,12 @@ def main() -> int:
     grep_env = dict(os.environ, LC_ALL="C")
 
     print(f"warming the page cache: {total_mb:.0f} MiB read in {warm(files):.1f} s", flush=True)
+    diag_env = bytecode_env(scratch) if args.bytecode_cache else None
+    bytecode = (f"cached in {diag_env['PYTHONPYCACHEPREFIX']} (warmed by one untimed run)" if diag_env else
+                f"as the environment gives it (PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE')})")
+    if diag_env:
+        timed(diag_cmd, diag_env)
+    print(f"bytecode: {bytecode}", flush=True)
     print(f"diagnose: {' '.join(diag_cmd)}")
     print(f"grep:     LC_ALL=C {' '.join(grep_cmd[:9])} ...")
 
@@ -452,7 +473,7 @@ def main() -> int:
         order = ("diagnose", "grep") if rep % 2 == 0 else ("grep", "diagnose")
         for which in order:
             if which == "diagnose":
-                wall, rss, rc, out, err = timed(diag_cmd)
+                wall, rss, rc, out, err = timed(diag_cmd, diag_env)
                 d_wall.append(wall)
                 d_rss.append(rss / 1024)
                 ok, what = check_json(out, failing) if rc == 0 else (False, f"exit {rc}: {err.decode(errors='replace').strip()[-300:]}")
@@ -477,6 +498,7 @@ def main() -> int:
         "logs": {"dir": str(logdir), "files": world, "size_mb_each": args.size_mb, "total_mib": round(total_mb, 1)},
         "reps": args.reps,
         "diagnose_cmd": " ".join(diag_cmd),
+        "bytecode": bytecode,
         "grep_cmd": "LC_ALL=C " + " ".join(grep_cmd),
         "diagnose_wall_s": [round(x, 3) for x in d_wall],
         "grep_wall_s": [round(x, 3) for x in g_wall],
@@ -497,7 +519,8 @@ def main() -> int:
     ratio_goal = res["median_ratio_paired"] <= goal
     res["ratio_goal"] = goal
     if args.scale:  # the text report a user reads: how long it is, and that it names the rank
-        text = subprocess.run(cli + ["diagnose", str(logdir)], capture_output=True, text=True, check=False).stdout
+        text = subprocess.run(cli + ["diagnose", str(logdir)], capture_output=True, text=True, check=False,
+                              env=diag_env).stdout
         res["report_lines"] = len(text.splitlines())
         res["report_first_line"] = text.splitlines()[0] if text else ""
         res["goal_report_met"] = res["report_lines"] <= 60 and f"rank {failing}" in res["report_first_line"]

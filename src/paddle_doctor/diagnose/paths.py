@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..findings import Diagnosis, Finding
-from .culprit import with_culprit
 from .read.launches import (LAST, LaunchChoice, launch_started, launcher_logs_of_launch, launches_note,
                             written_by)
-from .refine.devices import collect_device_facts
 from .read.readall import read_all
-from .ranks import LauncherFacts, RankState, collect
-from .records import load_records, verdict_from_records
-from .report import rank_findings, rank_rows
-from .rootcause import decide
 from .read.sources import DiagnoseInputError, discover, env_by_rank
+
+if TYPE_CHECKING:
+    from .ranks import LauncherFacts, RankState
+
+
+def _import_deciders() -> None:
+    """The modules that decide from what was read (~45 ms of imports): imported by this process
+    while a forked child reads many logs (read_all's ``meanwhile``), else where they are used."""
+    from . import culprit, ranks, records, report, rootcause  # noqa: F401
+    from .refine import devices  # noqa: F401
+
 
 def diagnose_paths(paths: list[str], stdin: bytes | None = None, launch: LaunchChoice = LAST) -> Diagnosis:
     """Diagnose the logs under ``paths`` (dirs, files, or "-" for ``stdin``); of one launch
@@ -24,7 +30,13 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None, launch: LaunchC
     """
     sources, skipped = discover([str(p) for p in paths], stdin)
     sources = launcher_logs_of_launch([s for s in sources if written_by(s.path, launch)], launch)
-    files, skipped = read_all(sources, skipped, launch)
+    files, skipped = read_all(sources, skipped, launch, meanwhile=_import_deciders)
+    from .culprit import with_culprit
+    from .ranks import RankState, collect
+    from .records import load_records, verdict_from_records
+    from .refine.devices import collect_device_facts
+    from .rootcause import decide
+
     readable = [f for f in files if f.source.role != "env"]
     if not readable:
         reasons = "; ".join(skipped) or "no log files"
@@ -47,6 +59,8 @@ def diagnose_paths(paths: list[str], stdin: bytes | None = None, launch: LaunchC
 def _build(root: Finding | None, ranks: dict[int, RankState], facts: LauncherFacts, files: list,
            skipped: list[str], records) -> Diagnosis:
     # A root cause means failure; so does a launcher that reports one even when no cause was found.
+    from .report import rank_findings, rank_rows
+
     failed = root is not None or bool(facts.failed) or facts.exit_code not in (None, 0) or facts.killed
     notes = tuple(root.fact("notes") or ()) if root is not None else ()
     per_rank = rank_findings(ranks, root, records)

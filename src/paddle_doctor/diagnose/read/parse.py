@@ -220,7 +220,7 @@ class _WindowIndex(LineIndex):
     """Line numbers of one launch's part, counted from the top of the whole file."""
 
     def __init__(self, source: SourceFile, window: Window | None) -> None:
-        super().__init__(lambda: _open_part(source, window))
+        super().__init__(functools.partial(_open_part, source, window))  # picklable (readall's fork)
         self.before = 0
         if window is not None and window.start > 0:
             with _open(source) as stream:
