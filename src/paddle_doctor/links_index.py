@@ -36,7 +36,7 @@ BACKLINKS = {
     CauseId.cuda_visible_devices_misconfig: {
         'lint_rules': ('PDL501',),
         'env_checks': ('gpu_visible',),
-        'signatures': ('hub_gpu_env_unset', 'no_device', 'fleet_python_visible_devices',),
+        'signatures': ('device_env_keyerror', 'hub_gpu_env_unset', 'no_device', 'fleet_python_visible_devices',),
         'diagnose_rules': ('launch_devices_contradict', 'visible_devices_renumbered',),
     },
     CauseId.dataloader_worker_crash: {
@@ -94,7 +94,7 @@ BACKLINKS = {
         'diagnose_rules': ('spawn_child_failed',),
     },
     CauseId.missing_dist_env: {
-        'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group', 'role_maker_env_missing',),
+        'signatures': ('trainer_endpoints_missing', 'launcher_env_keyerror', 'store_timeout', 'no_global_group', 'role_maker_env_missing',),
     },
     CauseId.model_not_in_eval_mode: {
         'lint_rules': ('PDL404',),

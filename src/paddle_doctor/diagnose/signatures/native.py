@@ -101,7 +101,8 @@ NATIVE = (
     _sig("device_id_out_of_range", r"exceeds (?:the )?(?:gpu card number|current device count|number of GPU devices)|"
          r"because GPU number on your machine is|Only \d+ CUDA devices found, cannot set|Device id must be less than "
          r"GPU count|Cannot f(?:ou|i)nd \S+ \d+, please check visible devices|The index exceeds the size of devices|"
-         r"Invalid CUDAPlace\(\d+\), (?:device id )?must inside", "cause", CauseId.device_not_found, 90,
+         r"Invalid CUDAPlace\(\d+\), (?:device id )?must inside|id must less than GPU count|Expected id < "
+         r"GetCUDADeviceCount\(\)", "cause", CauseId.device_not_found, 90,
          "RuntimeError: Invalid CUDAPlace(2), must inside [0, 2), because GPU number on your machine is 2",
          title="a GPU id beyond the GPUs this process sees was asked for",
          source="pp 2.6.2 so: platform/device/gpu/gpu_info.cc, phi/backends/gpu (Device id %d exceeds gpu card "
@@ -116,7 +117,9 @@ NATIVE = (
                 "index is %d: a GPU id not among FLAGS_selected_gpus); pp 2.0.2-2.4.2 so strings (Can not copy Tensor "
                 "to Invalid CUDAPlace(%d), device id must inside [0, %d)); pp 1.3-1.8 pybind/pybind.cc CUDAPlace "
                 "__init__ (PADDLE_ENFORCE(dev_id >= 0 && dev_id < GetCUDADeviceCount(), \"Invalid CUDAPlace(%d), "
-                "must inside [0, %d)\"))"),
+                "must inside [0, %d)\")); pp 1.x platform/gpu_info.cc SetDeviceId, GetCUDAComputeCapability "
+                "(PADDLE_ENFORCE_LT(id, GetCUDADeviceCount(), \"id must less than GPU count\"), whose hint reads "
+                "Expected id < GetCUDADeviceCount(), but received id:%d >= GetCUDADeviceCount():%d)"),
     _sig("no_gpu_driver_error", r"GPU Driver Version can't be detected", "cause", CauseId.device_not_found, 90,
          "RuntimeError: GPU Driver Version can't be detected. No GPU driver!",
          title="this machine has no working NVIDIA driver: no GPU is usable here",
