@@ -28,7 +28,7 @@ BACKLINKS = {
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
-        'signatures': ('driver_insufficient', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
+        'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
     },
     CauseId.cuda_error_other: {
         'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'cuda_other',),
@@ -94,7 +94,7 @@ BACKLINKS = {
         'diagnose_rules': ('spawn_child_failed',),
     },
     CauseId.missing_dist_env: {
-        'signatures': ('trainer_endpoints_missing', 'launcher_env_keyerror', 'store_timeout', 'no_global_group', 'role_maker_env_missing',),
+        'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group', 'role_maker_env_missing',),
     },
     CauseId.model_not_in_eval_mode: {
         'lint_rules': ('PDL404',),

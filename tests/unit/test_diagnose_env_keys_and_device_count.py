@@ -42,7 +42,7 @@ def test_secrets_are_still_masked_beside_an_exception_type(line, masked):
 
 @pytest.mark.parametrize("var, cause", [
     ("CUDA_VISIBLE_DEVICES", CauseId.cuda_visible_devices_misconfig),
-    ("FLAGS_selected_gpus", CauseId.cuda_visible_devices_misconfig),
+    ("FLAGS_selected_gpus", CauseId.missing_dist_env),
     ("PADDLE_TRAINER_ID", CauseId.missing_dist_env),
     ("PADDLE_TRAINERS_NUM", CauseId.missing_dist_env),
 ])
