@@ -28,7 +28,7 @@ BACKLINKS = {
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
-        'signatures': ('driver_insufficient', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
+        'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
     },
     CauseId.cuda_error_other: {
         'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'cuda_other',),
@@ -36,7 +36,7 @@ BACKLINKS = {
     CauseId.cuda_visible_devices_misconfig: {
         'lint_rules': ('PDL501',),
         'env_checks': ('gpu_visible',),
-        'signatures': ('hub_gpu_env_unset', 'no_device', 'fleet_python_visible_devices',),
+        'signatures': ('device_env_keyerror', 'hub_gpu_env_unset', 'no_device', 'fleet_python_visible_devices',),
         'diagnose_rules': ('launch_devices_contradict', 'visible_devices_renumbered',),
     },
     CauseId.dataloader_worker_crash: {

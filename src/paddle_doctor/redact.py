@@ -107,7 +107,14 @@ BASE64_BITS, HEX_BITS, AWS_SECRET_BITS = 4.0, 3.0, 4.3
 _SECRET_WORDS = tuple(word.lower() for word in _SECRET_WORD.split("|"))
 
 
+# An exception's type before its message (``KeyError: 'CUDA_VISIBLE_DEVICES'``, ``TokenError: ...``)
+# names a class, not a setting: its message is prose the other passes still read for secrets' shapes.
+_EXCEPTION_TYPE = lazy_compile(r"(?:[\w-]+\.)*(?:[A-Z][a-z0-9]*)+(?:Error|Exception|Warning)")
+
+
 def is_secret_name(name: str) -> bool:
+    if _EXCEPTION_TYPE.fullmatch(name) is not None:
+        return False
     if name.isascii():
         lowered = name.lower()
         for word in _SECRET_WORDS:

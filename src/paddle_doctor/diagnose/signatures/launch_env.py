@@ -160,6 +160,13 @@ LAUNCH_ENV = (
          title="the script expects the launcher's PADDLE_* variables and was started without the launcher",
          source="pp 1.8.5-2.4.2 paddle/fluid/incubate/fleet/base/role_maker.py, 3.3.1 paddle/incubate/distributed/"
                 "fleet/role_maker.py (assert ..., \"can't find PADDLE_TRAINER_ENDPOINTS\")"),
+    # os.environ[...] of an unset variable raises KeyError naming it: the variable says whose setting is missing
+    # (the launcher's own variables, FLAGS_selected_gpus included, are read by anatomy's TYPE_BY_MODULE).
+    _sig("device_env_keyerror", r"\bKeyError: (?:\\?['\"])(?P<var>CUDA_VISIBLE_DEVICES)\\?['\"]",
+         "cause", CauseId.cuda_visible_devices_misconfig, 90, "KeyError: 'CUDA_VISIBLE_DEVICES'",
+         title="the code reads {var} from its environment, and this process has no such variable",
+         source="CPython Lib/os.py _Environ.__getitem__ (raise KeyError(key) from None for an unset variable); "
+                "PaddleHub 1.x-2.x modules/*/module.py read os.environ[\"CUDA_VISIBLE_DEVICES\"] when use_gpu=True"),
     _sig("selected_devices_not_set", r"environment variable (?P<var>\S+) is needed, but "
          r"not set", "cause", CauseId.residual_dist_env, 95,
          "ValueError: paddle.distributed initialize error, environment variable FLAGS_selected_gpus is needed, "

@@ -87,6 +87,17 @@ NATIVE = (
          title="cuDNN on this machine ({have}) is not the one Paddle was built with ({built})",
          source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
                 "Paddle is compiled with CUDNN %s, but CUDNN version in your machine is %s)"),
+    # cuDNN 8 is split into sub-libraries (ops/cnn/adv, infer/train) that libcudnn.so.8 loads on first use; when
+    # one is missing, or comes from another cuDNN install than its siblings (dlerror: "symbol ... version
+    # libcudnn_ops_infer.so.8 not defined"), cuDNN itself prints these two lines and the process aborts.
+    _sig("cudnn_sublib_load", r"(?:Could not load library|Please make sure) (?P<lib>(?:lib)?cudnn_\w+(?:\.so(?:\.\d+)*|"
+         r"\.dll))", "cause", CauseId.cuda_cudnn_mismatch, 95,
+         "Could not load library libcudnn_cnn_train.so.8. Error: /env/lib/libcudnn_ops_train.so.8: symbol "
+         "cudnnOpTensor version libcudnn_ops_infer.so.8 not defined in file libcudnn_ops_infer.so.8",
+         title="cuDNN cannot load its own part {lib}: missing, or its sibling libraries come from another cuDNN",
+         source="NVIDIA cuDNN (CUDA Deep Neural Network library) 8.x, libcudnn.so.8 / cudnn64_8.dll loading its "
+                "sub-libraries (Could not load library %s. Error: %s / Please make sure %s is in your library "
+                "path!), then abort()"),
     # A backend named for a device the build lacks ("not compiled with xpu but you assign 'bkcl' as backend")
     # is the launch's configuration (config_error); CUDA's is read as the missing GPU build.
     _sig("device_not_compiled", r"^(?:[\w.]*\.)?[A-Z]\w*Error:.*(?i:not compiled with (?:cuda|gpu)\b|not compiled "
@@ -101,7 +112,8 @@ NATIVE = (
     _sig("device_id_out_of_range", r"exceeds (?:the )?(?:gpu card number|current device count|number of GPU devices)|"
          r"because GPU number on your machine is|Only \d+ CUDA devices found, cannot set|Device id must be less than "
          r"GPU count|Cannot f(?:ou|i)nd \S+ \d+, please check visible devices|The index exceeds the size of devices|"
-         r"Invalid CUDAPlace\(\d+\), (?:device id )?must inside", "cause", CauseId.device_not_found, 90,
+         r"Invalid CUDAPlace\(\d+\), (?:device id )?must inside|id must less than GPU count|Expected id < "
+         r"GetCUDADeviceCount\(\)", "cause", CauseId.device_not_found, 90,
          "RuntimeError: Invalid CUDAPlace(2), must inside [0, 2), because GPU number on your machine is 2",
          title="a GPU id beyond the GPUs this process sees was asked for",
          source="pp 2.6.2 so: platform/device/gpu/gpu_info.cc, phi/backends/gpu (Device id %d exceeds gpu card "
@@ -116,7 +128,9 @@ NATIVE = (
                 "index is %d: a GPU id not among FLAGS_selected_gpus); pp 2.0.2-2.4.2 so strings (Can not copy Tensor "
                 "to Invalid CUDAPlace(%d), device id must inside [0, %d)); pp 1.3-1.8 pybind/pybind.cc CUDAPlace "
                 "__init__ (PADDLE_ENFORCE(dev_id >= 0 && dev_id < GetCUDADeviceCount(), \"Invalid CUDAPlace(%d), "
-                "must inside [0, %d)\"))"),
+                "must inside [0, %d)\")); pp 1.x platform/gpu_info.cc SetDeviceId, GetCUDAComputeCapability "
+                "(PADDLE_ENFORCE_LT(id, GetCUDADeviceCount(), \"id must less than GPU count\"), whose hint reads "
+                "Expected id < GetCUDADeviceCount(), but received id:%d >= GetCUDADeviceCount():%d)"),
     _sig("no_gpu_driver_error", r"GPU Driver Version can't be detected", "cause", CauseId.device_not_found, 90,
          "RuntimeError: GPU Driver Version can't be detected. No GPU driver!",
          title="this machine has no working NVIDIA driver: no GPU is usable here",
