@@ -33,6 +33,7 @@ class FileContext:
     import_nodes: list[ast.Import | ast.ImportFrom] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     cache: dict = field(default_factory=dict)  # per-file memo for the semantics helpers
+    linked: list[ast.AST] = field(default_factory=list)  # the nodes given a parent link (release)
 
     @classmethod
     def build(cls, path: str, text: str, tree: ast.Module) -> FileContext:
@@ -43,9 +44,11 @@ class FileContext:
         if hasattr(ast, "TryStar"):
             buckets[ast.TryStar] = ctx.tries
         stack: list[ast.AST] = [tree]
+        linked = ctx.linked
         AST, skip = ast.AST, (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
         while stack:  # ast.iter_child_nodes, inlined: this loop is a third of a lint run
             node = stack.pop()
+            linked.append(node)
             bucket = buckets.get(type(node))
             if bucket is not None:
                 bucket.append(node)
@@ -65,6 +68,19 @@ class FileContext:
         for bucket in (ctx.calls, ctx.functions, ctx.loops, ctx.tries, ctx.assigns):
             bucket.sort(key=lambda n: (n.lineno, n.col_offset))
         return ctx
+
+    def __enter__(self) -> FileContext:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+    def release(self) -> None:
+        """Unlinks the parents: a linked tree is a cycle that only the garbage collector frees (its
+        passes were a tenth of a cold run's CPU), an unlinked one is freed as soon as it is dropped."""
+        for node in self.linked:
+            node.__dict__.pop("_pd_parent", None)
+        self.linked = []
 
     @property
     def lines(self) -> list[str]:

@@ -30,7 +30,7 @@ from .files import (NotChecked, Runner, cache_key, cache_load, cache_secret, cac
                     pack_load, pack_name, pack_store, read_regular, unchanged_key)
 from .fixes import applicable, apply_edits
 from .index import Summary, plain_metric_classes, resolve, summarize
-from .rules import BY_CODE, FAMILIES, REPORTABLE
+from .rules import BY_CODE, plan
 
 _MARKERS = (b"paddle", b"Paddle")
 
@@ -232,9 +232,9 @@ def _lint_data(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsaf
     text, why = decode(data)
     if text is None:
         return _not_checked(FileResult(path), why, enabled)
-    if any(may_report(text) for codes, may_report in REPORTABLE if enabled.intersection(codes)) or (
-            UNCHECKED in enabled and not _parses(text, path)):  # ast.parse then says why, exactly as before
-        return _lint_decoded(FileResult(path), text, enabled, fix, unsafe_fixes)
+    families, parse = plan(text, enabled)
+    if parse or UNCHECKED in enabled and not _parses(text, path):  # ast.parse then says why, exactly as before
+        return _lint_decoded(FileResult(path), text, enabled, fix, unsafe_fixes, families)
     return FileResult(path, deferred=True)  # with PDL900 ignored, not even syntax-checked
 
 
@@ -264,11 +264,12 @@ def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsa
     return _lint_decoded(result, text, enabled, fix, unsafe_fixes)
 
 
-def _lint_decoded(result: FileResult, text: str, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
+def _lint_decoded(result: FileResult, text: str, enabled: frozenset[str], fix: bool, unsafe_fixes: bool,
+                  families: list | None = None) -> FileResult:
     path = result.path
     warnings: list[str] = []
     result.findings, result.skipped, result.error, result.parsed = lint_text(text, path, enabled, warnings,
-                                                                             result.summary)
+                                                                             result.summary, families)
     result.warnings = [f"{path}:{w}" for w in warnings]
     if fix and result.findings:
         _fix(result, text, enabled, unsafe_fixes, fix)
@@ -322,13 +323,13 @@ def unchecked(path: str, why: str, line: int = 1, column: int = 1) -> Finding:
 
 
 def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None = None,
-              warnings: list[str] | None = None, summary: Summary | None = None):
+              warnings: list[str] | None = None, summary: Summary | None = None, families: list | None = None):
     """(findings, not-checked reason, internal error, parsed) for one file's text; invalid noqa
     comments are appended to ``warnings``. With a ``summary`` to fill, findings that depend on other
-    files stay pending (:mod:`.index`, resolved by :func:`lint_paths`); without, this file decides."""
+    files stay pending (:mod:`.index`, resolved by :func:`lint_paths`); without, this file decides.
+    ``families``: the ones to run, if the caller already asked :func:`.rules.plan`."""
     enabled = enabled if enabled is not None else frozenset(BY_CODE)
-    families = [(codes, fam) for codes, fam in FAMILIES
-                if enabled.intersection(codes) and any(t in text for t in fam.TRIGGERS) and _runs(fam, text)]
+    families = plan(text, enabled)[0] if families is None else families  # the same as a run's
     try:  # parsed even when no family runs: a syntax error is worth a message
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
@@ -338,14 +339,8 @@ def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None 
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes: ValueError before 3.12
         why = f"cannot parse: {_parse_error(exc)}"
         return [unchecked(path, why)] if UNCHECKED in enabled else [], f"not checked: {why}", None, False
-    ctx = FileContext.build(path, text, tree)
-    error = None
-    for _codes, family in families:
-        try:
-            family.check(ctx)
-        except Exception as exc:  # a rule bug must not hide the other rules' findings
-            error = f"internal error in {family.__name__}: {type(exc).__name__}: {exc}"
-    facts = summarize(ctx)
+    with FileContext.build(path, text, tree) as ctx:  # its tree is freed as soon as it is dropped
+        error, facts = _check(ctx, families), summarize(ctx)
     found = ctx.findings if summary is not None else resolve(ctx.findings, facts)
     if summary is not None:
         summary.merge(facts)
@@ -356,11 +351,15 @@ def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None 
     return _dedup(kept), None, error, True
 
 
-def _runs(family, text: str) -> bool:
-    """A family runs where it may report; one whose check also records whole-program facts (savers)
-    runs wherever its TRIGGERS are."""
-    may_report = getattr(family, "may_report", None)
-    return may_report is None or getattr(family, "FEEDS_SUMMARY", False) or may_report(text)
+def _check(ctx: FileContext, families: list) -> str | None:
+    """Runs each family on the file; the last internal error, if a family failed."""
+    error = None
+    for _codes, family in families:
+        try:
+            family.check(ctx)
+        except Exception as exc:  # a rule bug must not hide the other rules' findings
+            error = f"internal error in {family.__name__}: {type(exc).__name__}: {exc}"
+    return error
 
 
 def _parse_error(exc: Exception) -> str:
@@ -370,13 +369,11 @@ def _parse_error(exc: Exception) -> str:
 
 
 def _dedup(findings: list[Finding]) -> list[Finding]:
-    seen, out = set(), []
+    """The first finding of each (code, line, column), in order."""
+    first: dict[tuple, Finding] = {}
     for f in findings:
-        key = (f.code, f.location.line, f.location.column)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    return out
+        first.setdefault((f.code, f.location.line, f.location.column), f)
+    return list(first.values())
 
 
 def _fix(result: FileResult, text: str, enabled: frozenset[str], unsafe: bool, mode: bool | str) -> None:
