@@ -44,24 +44,25 @@ class FileContext:
         if hasattr(ast, "TryStar"):
             buckets[ast.TryStar] = ctx.tries
         stack: list[ast.AST] = [tree]
-        linked = ctx.linked
-        AST, skip = ast.AST, (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
+        linked, AST, fields_of = ctx.linked, ast.AST, _LINKED_FIELDS
         while stack:  # ast.iter_child_nodes, inlined: this loop is a third of a lint run
             node = stack.pop()
             linked.append(node)
-            bucket = buckets.get(type(node))
+            kind = type(node)
+            bucket = buckets.get(kind)
             if bucket is not None:
                 bucket.append(node)
-            for name in node._fields:
-                value = getattr(node, name, None)
-                if isinstance(value, list):
-                    for item in value:
-                        if isinstance(item, AST) and not isinstance(item, skip):
+            for name, is_list in fields_of.get(kind) or _fields_of(node, _LINKED_FIELDS, _NOT_LINKED):
+                if is_list:
+                    for item in getattr(node, name, ()):
+                        if isinstance(item, AST):  # not the None keys of `{**a}`
                             item._pd_parent = node  # type: ignore[attr-defined]
                             stack.append(item)
-                elif isinstance(value, AST) and not isinstance(value, skip):
-                    value._pd_parent = node  # type: ignore[attr-defined]
-                    stack.append(value)
+                else:
+                    value = getattr(node, name, None)
+                    if isinstance(value, AST):
+                        value._pd_parent = node  # type: ignore[attr-defined]
+                        stack.append(value)
         for node in ctx.import_nodes:
             ctx.imports.add(node)
         # the walk is depth-first from the end; rules read these in source order
@@ -116,6 +117,28 @@ class FileContext:
                     replacement=replacement)
 
 
+# The fields that never hold a child node (identifiers, numbers, strings), and those that hold only the
+# operators and contexts (shared singletons: given no parent, not walked by build). Each node type's
+# other fields, in order, each a list or a single node, are read from its first node and kept.
+_SCALAR_FIELDS = frozenset({"id", "attr", "arg", "asname", "module", "level", "type_comment", "kind", "conversion",
+                            "simple", "is_async", "tag", "kwd_attrs", "rest"})
+_SCALAR_OF = frozenset({(ast.Constant, "value"), (ast.MatchSingleton, "value"), (ast.Global, "names"),
+                        (ast.Nonlocal, "names")})
+_NOT_LINKED = _SCALAR_FIELDS | {"ctx", "op", "ops"}
+_LINKED_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_WALKED_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _fields_of(node: ast.AST, table: dict, skipped: frozenset[str]) -> tuple[tuple[str, bool], ...]:
+    """(field, is it a list?) for each field of ``node``'s type that may hold a child (`*` fields are always lists)."""
+    kind = type(node)
+    kept = tuple((name, isinstance(getattr(node, name, None), list)) for name in kind._fields
+                 if name not in skipped and (kind, name) not in _SCALAR_OF)
+    if all(hasattr(node, name) for name, _ in kept):  # a node built by hand may lack one: not the type's model
+        table[kind] = kept
+    return kept
+
+
 def parent(node: ast.AST) -> ast.AST | None:
     return getattr(node, "_pd_parent", None)
 
@@ -138,13 +161,14 @@ def scope_of(node: ast.AST) -> ast.AST:
 def walk_scope(nodes, stop=(ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
     """Every node under ``nodes`` (a node or a list) without entering nested functions or classes."""
     stack = list(nodes) if isinstance(nodes, list) else [nodes]
-    AST = ast.AST
+    AST, fields_of = ast.AST, _WALKED_FIELDS
     while stack:  # ast.iter_child_nodes, inlined (a generator per node was a fifth of a run)
         node = stack.pop()
         yield node
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                stack.extend(item for item in value if isinstance(item, AST) and not isinstance(item, stop))
-            elif isinstance(value, AST) and not isinstance(value, stop):
-                stack.append(value)
+        for name, is_list in fields_of.get(type(node)) or _fields_of(node, _WALKED_FIELDS, _SCALAR_FIELDS):
+            if is_list:
+                stack.extend(item for item in getattr(node, name, ()) if isinstance(item, AST) and not isinstance(item, stop))
+            else:
+                value = getattr(node, name, None)
+                if isinstance(value, AST) and not isinstance(value, stop):
+                    stack.append(value)
