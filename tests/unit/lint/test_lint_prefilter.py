@@ -157,12 +157,24 @@ def _old_eval_heads(text: str) -> bool:
     "def train():\n    for step in range(10):\n        pass\n", "x = [a for a in val]\n",
 ])
 def test_the_eval_head_test_answers_as_the_regex_it_replaced(text):
-    assert eval_mode.may_report(text) is _old_eval_heads(text)
+    with_a_model = "model = build()\n" + text  # the other condition, a model's name, holds
+    assert eval_mode.may_report(with_a_model) is _old_eval_heads(with_a_model)
 
 
 def test_the_eval_head_test_answers_as_the_regex_on_every_fixture_and_example():
     texts = [p.read_text(encoding="utf-8") for p in FIXTURES] + [t for r in BY_CODE.values() for t in (r.wrong, r.right) if t]
-    assert [eval_mode.may_report(t) for t in texts] == [_old_eval_heads(t) for t in texts]
+    texts = [t for t in texts if any(word in t.lower() for word in ("model", "net", "ema"))]
+    assert len(texts) > 50 and [eval_mode.may_report(t) for t in texts] == [_old_eval_heads(t) for t in texts]
+
+
+def test_an_evaluation_loop_that_calls_no_model_is_not_parsed(tmp_path):
+    """PDL403/404 report a model's call (semantics.model_like): a file whose text names none is not parsed."""
+    loop = "import paddle\n\n\ndef evaluate(m, loader):\n    for x in loader:\n        out = {0}(x)\n"
+    quiet = lint_paths([_write(tmp_path, {"eval.py": loop.format("predictor")})], jobs=1)
+    assert quiet.parsed == 0 and quiet.findings == []
+    for name in ("model", "net", "ema", "self.student_model", "Network"):
+        (tmp_path / "eval.py").write_text(loop.format(name) + "\nevaluate(None, [])\n", encoding="utf-8")
+        assert lint_paths([str(tmp_path)], jobs=1).parsed == 1, name
 
 
 def test_a_linted_tree_is_freed_without_the_garbage_collector(monkeypatch):
