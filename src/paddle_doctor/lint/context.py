@@ -52,7 +52,8 @@ class FileContext:
             bucket = buckets.get(kind)
             if bucket is not None:
                 bucket.append(node)
-            for name, is_list in fields_of.get(kind) or _fields_of(node, _LINKED_FIELDS, _NOT_LINKED):
+            fields = fields_of.get(kind)
+            for name, is_list in _fields_of(node, _LINKED_FIELDS, _NOT_LINKED) if fields is None else fields:
                 if is_list:
                     for item in getattr(node, name, ()):
                         if isinstance(item, AST):  # not the None keys of `{**a}`
@@ -165,9 +166,12 @@ def walk_scope(nodes, stop=(ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, a
     while stack:  # ast.iter_child_nodes, inlined (a generator per node was a fifth of a run)
         node = stack.pop()
         yield node
-        for name, is_list in fields_of.get(type(node)) or _fields_of(node, _WALKED_FIELDS, _SCALAR_FIELDS):
+        fields = fields_of.get(type(node))
+        for name, is_list in _fields_of(node, _WALKED_FIELDS, _SCALAR_FIELDS) if fields is None else fields:
             if is_list:
-                stack.extend(item for item in getattr(node, name, ()) if isinstance(item, AST) and not isinstance(item, stop))
+                for item in getattr(node, name, ()):  # a loop, not extend(generator): a fifth faster
+                    if isinstance(item, AST) and not isinstance(item, stop):
+                        stack.append(item)
             else:
                 value = getattr(node, name, None)
                 if isinstance(value, AST) and not isinstance(value, stop):

@@ -118,3 +118,19 @@ def test_a_node_built_by_hand_does_not_change_how_parsed_nodes_are_walked():
     assert [type(n) for n in walk_scope(lonely)] == [ast.Call, ast.Name, ast.Load]
     call = ast.parse("f(a, k=b)").body[0].value
     assert list(walk_scope(call)) == list(_old_walk_scope(call))
+
+
+def test_each_node_type_is_looked_at_once(monkeypatch):
+    """The fields of a type are read from its first node and kept, also when none can hold a child
+    (a Name's, a Constant's): read again for every node, they cost more than the walk they spare."""
+    from paddle_doctor.lint import context
+
+    seen, fields_of = [], context._fields_of
+    monkeypatch.setattr(context, "_fields_of", lambda node, *a: seen.append(type(node)) or fields_of(node, *a))
+    monkeypatch.setattr(context, "_LINKED_FIELDS", {})
+    monkeypatch.setattr(context, "_WALKED_FIELDS", {})
+    tree = ast.parse("a = b + c\nd = [1, 2, 3]\nf(a, b, c, 4)\n" * 20)
+    FileContext.build("x.py", tree=tree, text="").release()
+    list(walk_scope(tree.body))
+    assert seen.count(ast.Name) == 2 and seen.count(ast.Constant) == 2  # once for each walk's table
+    assert max(seen.count(kind) for kind in seen) == 2
