@@ -1,10 +1,9 @@
 """The lint run: read each file once, prefilter, parse once, run the selected rule families.
 
-A file that no selected rule could report on (the families' ``may_report``) is only checked for
-syntax errors (PDL900), without building its tree (``symtable``: CPython's parser without its
-Python objects), and not at all when PDL900 is ignored. Its whole-program facts (:mod:`.index`)
-are computed only if a pending finding names a word of its text: only such a file can hold the
-fact that decides it (the second pass below).
+A file that no selected rule could report on (:func:`.rules.plan`) is only checked for syntax errors
+(PDL900) by CPython's parser without building its tree (``symtable``), not at all when PDL900 is
+ignored. Its whole-program facts (:mod:`.index`) are computed only if a pending finding names a
+word of its text: only such a file can hold the fact that decides it (the second pass below).
 
 Never raises for bad input: a file that cannot be read, decoded or parsed, that is too large or
 is not a regular file, is reported as a PDL900 finding (with the reason; the run exits 1, never
@@ -118,12 +117,14 @@ def _worker(args) -> FileResult:
 def _summarize_deferred(results: list[FileResult], run, enabled: frozenset[str], max_size: int,
                         cache: str | None, secret: bytes | None, kept: dict[str, bytes], pending: set[str]) -> None:
     """The second pass: a pending finding is decided by facts about a function or class name (:func:`.index.resolve`),
-    which only a file whose text holds that name can give; each syntax-checked one that does is linted in full now."""
+    which only a file whose text holds that name can give; each syntax-checked one that does is linted in full now.
+    A file whose bytes were not kept here is read by the worker, which returns None if it holds no such name."""
     names = {name.encode() for name in pending}
-    todo = [(i, (r.path, enabled, max_size, cache, secret)) for i, r in enumerate(results)
-            if names and r.deferred and _mentions(r.path, max_size, names, kept.get(r.path))]
+    todo = [(i, (r.path, enabled, max_size, cache, secret, None if r.path in kept else names))
+            for i, r in enumerate(results) if names and r.deferred
+            and (r.path not in kept or _mentions(r.path, max_size, names, kept[r.path]))]
     for (i, _), full in zip(todo, run(_full_worker, [a for _, a in todo])):
-        results[i] = full
+        results[i] = results[i] if full is None else full
 
 
 def _mentions(path: str, max_size: int, names: set[bytes], data) -> bool:
@@ -137,14 +138,16 @@ def _mentions(path: str, max_size: int, names: set[bytes], data) -> bool:
         return True  # changed since the first pass: the second one reports what it finds
 
 
-def _full_worker(args) -> FileResult:
-    """A deferred file, linted with its summary (cached under its own key)."""
+def _full_worker(args) -> FileResult | None:
+    """A deferred file, linted with its summary (cached under its own key); None if given ``names`` it holds none of."""
     gc.disable()
-    path, enabled, max_size, cache_dir, secret = args
+    path, enabled, max_size, cache_dir, secret, names = args
     try:
         data = read_regular(path, max_size)
-    except NotChecked as exc:
+    except NotChecked as exc:  # changed since the first pass: the second one reports what it finds
         return _not_checked(FileResult(path), str(exc), enabled)
+    if names is not None and not any(name in data for name in names):
+        return None
     if cache_dir is None or secret is None:
         return collected(_summarized(path, data, enabled, False, False), len(data))
     key = cache_key(path, data, enabled, variant="summary")
