@@ -190,3 +190,17 @@ def test_a_linted_tree_is_freed_without_the_garbage_collector(monkeypatch):
     finally:
         if collecting:
             gc.enable()
+
+
+@pytest.mark.parametrize("text, parsed", [
+    ("import paddle.distributed as dist\n\n\ndef f(x):\n    dist.all_reduce(x)\n", True),
+    ("from paddle.distributed import all_gather_object\n\n\ndef f(x):\n    all_gather_object([], x)\n", True),
+    ("import paddle.distributed as dist  # gathered below\n\n\ndef f(x):\n    dist.ａｌｌ_ｒｅｄｕｃｅ(x)\n", True),
+    ("import paddle\n# distributed: reduce_mean, gathered, all_reduced\nloss = paddle.reduce_mean(x)\n", False),
+])
+def test_collectives_parse_a_file_only_when_a_collective_is_named_as_a_whole_word(tmp_path, text, parsed):
+    """PDL101-104 start from a call named for a collective (an identifier, NFKC-normalised as the parser does)."""
+    collectives = next(family for codes, family in FAMILIES if "PDL101" in codes)
+    assert collectives.may_report(text) is parsed
+    config = LintConfig().with_cli(("PDL1",), ())
+    assert lint_paths([_write(tmp_path, {"c.py": text})], config, jobs=1).parsed == int(parsed)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import ast
+import re
+import unicodedata
 
 from ...catalog.ids import CauseId
 from ...findings import Severity
 from ..codes import Rule
 from ..context import FileContext, ancestors, parent, walk_scope
 from ..names import last_name
-from ..semantics import (collective_name, collectives_in, has_group, rank_exit_before, rank_guard,
+from ..semantics import (COLLECTIVES, collective_name, collectives_in, has_group, rank_exit_before, rank_guard,
                          reached_collective, scope_calls, scope_of)
 
 CHECK = f"{__name__}:check"  # the function that reports the rules below
@@ -104,11 +106,21 @@ TRIGGERS = ("all_reduce", "all_gather", "broadcast", "reduce", "barrier", "scatt
             "gather")
 
 
+# A collective's name as a whole identifier (not `reduce_mean`, `gathered`): the longest first.
+_COLLECTIVE_WORD = re.compile(r"(?<!\w)(?:%s)(?!\w)" % "|".join(sorted(COLLECTIVES, key=len, reverse=True)))
+
+
 def may_report(text: str) -> bool:
     """Whether PDL101-104 could report on this file (if not, it is not even parsed): each starts from a
-    call that the imports resolve into ``paddle.distributed`` (semantics.collective_name), a word the
-    imports spell out in the text."""
-    return "distributed" in text and any(word in text for word in TRIGGERS)
+    call named for a collective (semantics.COLLECTIVES, a whole identifier: NFKC-normalised as Python's
+    parser does) that the imports resolve into ``paddle.distributed`` (semantics.collective_name), a
+    word the imports spell out in the text."""
+    if "distributed" not in text or not any(word in text for word in TRIGGERS):
+        return False
+    if _COLLECTIVE_WORD.search(text):
+        return True
+    return not text.isascii() and not unicodedata.is_normalized("NFKC", text) and bool(
+        _COLLECTIVE_WORD.search(unicodedata.normalize("NFKC", text)))
 
 
 def check(ctx: FileContext) -> None:
