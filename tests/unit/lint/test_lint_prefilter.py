@@ -197,6 +197,9 @@ def test_a_linted_tree_is_freed_without_the_garbage_collector(monkeypatch):
     ("from paddle.distributed import all_gather_object\n\n\ndef f(x):\n    all_gather_object([], x)\n", True),
     ("import paddle.distributed as dist  # gathered below\n\n\ndef f(x):\n    dist.ａｌｌ_ｒｅｄｕｃｅ(x)\n", True),
     ("import paddle\n# distributed: reduce_mean, gathered, all_reduced\nloss = paddle.reduce_mean(x)\n", False),
+    ("import paddle.distributed\nx = paddle.distributed.barrier", True),  # at the very end
+    ("barrier()  # paddle.distributed\n", True),  # at the very start
+    ("import paddle.distributed\ny = x.all_gather_objects + all_reduce2 + _barrier\n", False),
 ])
 def test_collectives_parse_a_file_only_when_a_collective_is_named_as_a_whole_word(tmp_path, text, parsed):
     """PDL101-104 start from a call named for a collective (an identifier, NFKC-normalised as the parser does)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import re
 import unicodedata
 
 from ...catalog.ids import CauseId
@@ -106,10 +105,6 @@ TRIGGERS = ("all_reduce", "all_gather", "broadcast", "reduce", "barrier", "scatt
             "gather")
 
 
-# A collective's name as a whole identifier (not `reduce_mean`, `gathered`): the longest first.
-_COLLECTIVE_WORD = re.compile(r"(?<!\w)(?:%s)(?!\w)" % "|".join(sorted(COLLECTIVES, key=len, reverse=True)))
-
-
 def may_report(text: str) -> bool:
     """Whether PDL101-104 could report on this file (if not, it is not even parsed): each starts from a
     call named for a collective (semantics.COLLECTIVES, a whole identifier: NFKC-normalised as Python's
@@ -117,10 +112,27 @@ def may_report(text: str) -> bool:
     word the imports spell out in the text."""
     if "distributed" not in text or not any(word in text for word in TRIGGERS):
         return False
-    if _COLLECTIVE_WORD.search(text):
+    if _names_a_collective(text):
         return True
-    return not text.isascii() and not unicodedata.is_normalized("NFKC", text) and bool(
-        _COLLECTIVE_WORD.search(unicodedata.normalize("NFKC", text)))
+    return not text.isascii() and not unicodedata.is_normalized("NFKC", text) and _names_a_collective(
+        unicodedata.normalize("NFKC", text))
+
+
+def _names_a_collective(text: str) -> bool:
+    """A collective's name as a whole identifier (not `reduce_mean`, `gathered`), found with str.find
+    (a regex alternation of the names was 7x slower)."""
+    for name in COLLECTIVES:
+        at = text.find(name)
+        while at >= 0:
+            if not _is_word_char(text, at - 1) and not _is_word_char(text, at + len(name)):
+                return True
+            at = text.find(name, at + 1)
+    return False
+
+
+def _is_word_char(text: str, index: int) -> bool:
+    """As a regex's ``\\w``: a letter, a digit or ``_`` (False past either end)."""
+    return 0 <= index < len(text) and (text[index].isalnum() or text[index] == "_")
 
 
 def check(ctx: FileContext) -> None:
