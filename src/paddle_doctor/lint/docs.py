@@ -80,8 +80,8 @@ paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|jun
   on (its family's words, read from the text: a `DistributedBatchSampler` for PDL401/402/405, a
   `def` or `for` header named for evaluation and a model's name for PDL403/404, ...) is parsed into
   a tree; every other file is only checked for syntax errors (PDL900: still every file, with
-  CPython's own verdict, from its parser without building the tree), and not at all when PDL900 is ignored: `--ignore PDL900` is the fast mode (20-30 %
-  less CPU time cold on PaddleSeg; `bench/results/32-lintspeed.md`). A file that another file's finding depends on
+  CPython's own verdict, from its parser without building the tree), and not at all when PDL900 is ignored: `--ignore PDL900` is the fast mode (about a third
+  less CPU time cold on PaddleSeg; `bench/results/32-coldlint.md`). A file that another file's finding depends on
   (it names the helper or metric class, see *Whole program*) is parsed in a second pass. A file
   that never mentions `paddle` is checked only up to 2 MB (Python's parser
   holds the whole tree: past that, memory, not a finding, would be the cost); one that cannot be decoded (PEP 263 cookies and BOMs are honoured)
