@@ -15,6 +15,7 @@ linted in worker processes.
 from __future__ import annotations
 
 import ast
+import contextlib
 import gc
 import os
 import symtable
@@ -25,7 +26,7 @@ from . import noqa
 from .codes import UNCHECKED
 from .config import LintConfig
 from .context import FileContext
-from .files import (NotChecked, Runner, cache_key, cache_load, cache_secret, cache_store, collected, decode, discover,
+from .files import (Kept, NotChecked, Runner, cache_key, cache_load, cache_secret, cache_store, collected, decode, discover,
                     pack_load, pack_name, pack_store, read_regular, unchanged_key)
 from .fixes import applicable, apply_edits
 from .index import Summary, plain_metric_classes, resolve, summarize
@@ -74,13 +75,13 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
     secret, cache_warning = cache_secret(cache_dir) if cache_dir is not None and not fix else (None, None)
     cache = cache_dir if secret is not None else None
     args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache, secret) for path in files]
-    kept: dict[str, bytes] = {}  # the bytes of deferred files read here, for the second pass
+    kept = Kept()  # the bytes of deferred files read here, for the second pass
     cached = _read_cache(files, enabled, config.max_file_size, cache, secret, kept) if cache else [(None, 0)] * len(args)
     todo = [a for a, (hit, _) in zip(args, cached) if hit is None]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
     with Runner(workers, len(todo)) as run:
         fresh = iter(run(_worker, todo))
-        results = [hit if hit is not None else next(fresh) for hit, _ in cached]
+        results = [hit if hit is not None else _keep_deferred(next(fresh), kept, config.max_file_size) for hit, _ in cached]
         names = {f.fact("name") for r in results for f in r.findings if f.fact("pending")}
         if cache and not all(record is not None for _, record in cached):  # the next run reads one pack
             pack_store(cache, files, enabled, config.max_file_size, secret, names)
@@ -112,6 +113,14 @@ def lint_source(text: str, path: str, config: LintConfig | None = None) -> LintR
 def _worker(args) -> FileResult:
     gc.disable()  # in a worker process (inherited when forked; not under spawn or forkserver)
     return lint_file(*args)
+
+
+def _keep_deferred(result: FileResult, kept: Kept, max_size: int) -> FileResult:
+    """Reads a deferred file's bytes while the workers go on: the second pass looks for pending names in them."""
+    if result.deferred:
+        with contextlib.suppress(NotChecked):
+            kept.keep(result.path, read_regular(result.path, max_size))
+    return result
 
 
 def _summarize_deferred(results: list[FileResult], run, enabled: frozenset[str], max_size: int,
@@ -197,18 +206,14 @@ def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = Fal
     return result
 
 
-_KEPT_BYTES = 64 * 1024 * 1024  # deferred files' bytes a warm run keeps for the second pass (not read twice)
-
-
 def _read_cache(files: list[str], enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes,
-                kept: dict[str, bytes]) -> list[tuple[FileResult | None, object]]:
+                kept: Kept) -> list[tuple[FileResult | None, object]]:
     """Each file's (cached result or None, its pack record or None). Here: 4 threads took twice as long."""
     pack = pack_load(cache_dir, pack_name(files, enabled), secret)
     read = [_cached(path, enabled, max_size, cache_dir, secret, pack) for path in files]
-    total = 0
     for path, (result, data, _) in zip(files, read):
-        if result is not None and result.deferred and total + len(data) <= _KEPT_BYTES:
-            kept[path], total = data, total + len(data)
+        if result is not None and result.deferred:
+            kept.keep(path, data)  # (a KnownMentions counts no bytes)
     return [(result, packed) for result, _, packed in read]
 
 
@@ -256,15 +261,10 @@ def _summarized(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsa
     """A file linted with its whole-program summary: parsed when it mentions paddle."""
     if not any(marker in data for marker in _MARKERS):
         return _syntax_only(path, data, enabled)  # never mentions paddle: no rule could report, but PDL900 can
-    return _lint_bytes(path, data, enabled, fix, unsafe_fixes)
-
-
-def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
-    result = FileResult(path)
     text, why = decode(data)
     if text is None:
-        return _not_checked(result, why, enabled)
-    return _lint_decoded(result, text, enabled, fix, unsafe_fixes)
+        return _not_checked(FileResult(path), why, enabled)
+    return _lint_decoded(FileResult(path), text, enabled, fix, unsafe_fixes)
 
 
 def _lint_decoded(result: FileResult, text: str, enabled: frozenset[str], fix: bool, unsafe_fixes: bool,

@@ -322,6 +322,19 @@ def _store_authenticated(folder: str, filename: str, key: str, record, secret: b
             os.unlink(tmp)  # a record that could not be written leaves no half file behind
 
 
+class Kept(dict):
+    """Files' bytes kept in the main process for the second pass (:func:`..engine.lint_paths`), up to
+    ``limit`` bytes in all (a run over a huge tree keeps the first ones, and reads the others again)."""
+
+    def __init__(self, limit: int = 64 * 1024 * 1024) -> None:
+        super().__init__()
+        self.limit, self.total = limit, 0
+
+    def keep(self, path: str, data) -> None:
+        if self.total + len(data) <= self.limit:
+            self[path], self.total = data, self.total + len(data)
+
+
 def decode(data: bytes) -> tuple[str | None, str]:
     """The source text (PEP 263 coding cookie and BOM honoured), or None and why."""
     try:

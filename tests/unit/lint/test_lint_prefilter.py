@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from paddle_doctor.lint import LintConfig, engine, lint_paths, lint_text
+from paddle_doctor.lint import LintConfig, engine, files, lint_paths, lint_text
 from paddle_doctor.lint.rules import BY_CODE, FAMILIES, REPORTABLE, eval_mode
 from paddle_doctor.lint.semantics import EVAL_WORDS
 
@@ -207,3 +207,18 @@ def test_collectives_parse_a_file_only_when_a_collective_is_named_as_a_whole_wor
     assert collectives.may_report(text) is parsed
     config = LintConfig().with_cli(("PDL1",), ())
     assert lint_paths([_write(tmp_path, {"c.py": text})], config, jobs=1).parsed == int(parsed)
+
+
+def test_a_deferred_file_not_kept_in_the_main_process_is_read_by_the_second_pass(tmp_path, monkeypatch):
+    """The main process keeps deferred files' bytes (up to a total) to look for pending names; a file
+    past that total is read by the worker, which lints it only if it holds one."""
+    helper = "import paddle\n\n\ndef save_weights(obj, path):\n    paddle.save(obj, path)\n"
+    train = ("import paddle\nfrom utils import save_weights\n\n\ndef train(model, out):\n"
+             "    paddle.distributed.init_parallel_env()\n    model = paddle.DataParallel(model)\n"
+             "    save_weights(model.state_dict(), out + '/best.pdparams')\n")
+    root = _write(tmp_path, {"utils.py": helper, "train.py": train, "quiet.py": QUIET})
+    kept = lint_paths([root], jobs=1)
+    monkeypatch.setattr(files.Kept, "keep", lambda self, path, data: None)
+    read_again = lint_paths([root], jobs=1)
+    assert _found(read_again) == _found(kept) and [f.code for f in kept.findings] == ["PDL303"]
+    assert read_again.parsed == kept.parsed == 2  # quiet.py holds no pending name: not linted in full
