@@ -80,8 +80,8 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
     todo = [a for a, (hit, _) in zip(args, cached) if hit is None]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
     with Runner(workers, len(todo)) as run:
-        fresh = iter(run(_worker, todo))
-        results = [hit if hit is not None else _keep_deferred(next(fresh), kept, config.max_file_size) for hit, _ in cached]
+        fresh = iter(run(_worker, todo, lambda result: _keep_deferred(result, kept, config.max_file_size)))
+        results = [hit if hit is not None else next(fresh) for hit, _ in cached]
         names = {f.fact("name") for r in results for f in r.findings if f.fact("pending")}
         if cache and not all(record is not None for _, record in cached):  # the next run reads one pack
             pack_store(cache, files, enabled, config.max_file_size, secret, names)

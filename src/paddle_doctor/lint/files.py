@@ -307,9 +307,10 @@ class Runner:
         if self.collecting:
             gc.enable()
 
-    def __call__(self, function, todo: list) -> list:
+    def __call__(self, function, todo: list, each=lambda result: result) -> list:
+        """``each`` sees (and returns) each result here as its chunk comes in, while the workers go on."""
         if self.workers == 1 or len(todo) <= 1:  # else even a few files go to workers (the second pass)
-            return [function(a) for a in todo]
+            return [each(function(a)) for a in todo]
         size = max(1, min(16, len(todo) // 8))
         chunks = len(range(0, len(todo), size))
         (tasks, give), pids, outs = os.pipe(), [], []
@@ -324,7 +325,7 @@ class Runner:
                 pids.append(pid)
                 outs.append(out)
             os.close(tasks)
-            results = _gather(outs, give, b"".join(n.to_bytes(4, "little") for n in range(chunks)), chunks)
+            results = _gather(outs, give, b"".join(n.to_bytes(4, "little") for n in range(chunks)), chunks, each)
         finally:
             for fd in (give, *outs):
                 with contextlib.suppress(OSError):
@@ -334,7 +335,7 @@ class Runner:
         return [result for chunk in results for result in chunk]
 
 
-def _gather(outs: list[int], give: int, pending: bytes, count: int) -> list:
+def _gather(outs: list[int], give: int, pending: bytes, count: int, each) -> list:
     """Writes the chunk numbers as the pipe takes them, and reads each worker's results until all are in."""
     import pickle
     import select
@@ -358,7 +359,7 @@ def _gather(outs: list[int], give: int, pending: bytes, count: int) -> list:
                 del buffer[:end]
                 if not ok:
                     raise payload  # the function's own exception, re-raised here as the pool did
-                results[number], done = payload, done + 1
+                results[number], done = [each(result) for result in payload], done + 1
     return results
 
 

@@ -70,3 +70,20 @@ def test_few_files_or_one_worker_run_here():
         assert {pid for _, pid in run(_square_and_pid, list(range(10)))} == {os.getpid()}
     with Runner(1, 1000) as run:
         assert {pid for _, pid in run(_square_and_pid, list(range(100)))} == {os.getpid()}
+
+
+def test_each_result_is_seen_here_as_it_comes_in():
+    """The main process reads a deferred file's bytes while the workers lint the next ones (engine)."""
+    seen = []
+
+    def each(result):
+        seen.append((os.getpid(), result[0]))
+        return result[0]
+
+    todo = list(range(200))
+    for workers in (2, 1):
+        seen.clear()
+        with Runner(workers, len(todo)) as run:
+            assert run(_slow_square_and_pid, todo, each) == [n * n for n in todo]
+        assert sorted(square for _, square in seen) == [n * n for n in todo]
+        assert {pid for pid, _ in seen} == {os.getpid()}
