@@ -200,6 +200,10 @@ class LintInputError(ValueError):
 
 
 def discover(paths: list[str], exclude: tuple[str, ...] = (), root: str | None = None) -> list[str]:
+    """The files a run reads: the paths given, and the ``*.py`` files under given folders. ``exclude``
+    patterns (fnmatch) are matched against the path relative to the project root (the folder of the
+    pyproject.toml that configures the run), against the path as typed, and against the file or
+    folder name, so ``["third_party/*"]`` works with ``lint .`` and with ``lint /abs/project``."""
     found: list[str] = []
     match = _Matcher(exclude, root)
     for raw in paths:

@@ -9,6 +9,7 @@ Rules never walk the whole tree again; they read the buckets filled here (``call
 from __future__ import annotations
 
 import ast
+import gc
 from dataclasses import dataclass, field
 
 from ..findings import Edit, Finding, Location
@@ -176,3 +177,21 @@ def walk_scope(nodes, stop=(ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, a
                 value = getattr(node, name, None)
                 if isinstance(value, AST) and not isinstance(value, stop):
                     stack.append(value)
+
+
+_FILES_PER_COLLECTION = 32  # the parsed trees that may wait for the cyclic collector
+_BYTES_PER_COLLECTION = 1024 * 1024  # ... and their source: a tree holds ~140 bytes per source byte
+_since_collection = [0, 0]  # files, bytes
+
+
+def collected(result, size: int):
+    """Counts a linted file of ``size`` bytes; every _FILES_PER_COLLECTION files or
+    _BYTES_PER_COLLECTION bytes, collects the garbage cycles if the run paused the collector
+    (:class:`.files.Runner`): a tree is released (no cycle) but a rule's own garbage may hold one."""
+    _since_collection[0] += 1
+    _since_collection[1] += size
+    if (_since_collection[0] >= _FILES_PER_COLLECTION or _since_collection[1] >= _BYTES_PER_COLLECTION) \
+            and not gc.isenabled():
+        _since_collection[:] = [0, 0]
+        gc.collect(0)  # the young generation: what was allocated since the last pass
+    return result

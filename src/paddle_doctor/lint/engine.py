@@ -25,8 +25,8 @@ from ..findings import Finding, Location
 from . import noqa
 from .codes import UNCHECKED
 from .config import LintConfig, discover
-from .context import FileContext
-from .files import (Kept, NotChecked, Runner, cache_key, cache_load, cache_secret, cache_store, collected, decode,
+from .context import FileContext, collected
+from .files import (Kept, NotChecked, Runner, cache_key, cache_load, cache_secret, cache_store, decode,
                     pack_load, pack_name, pack_store, read_regular, unchanged_key)
 from .fixes import applicable, apply_edits
 from .index import Summary, plain_metric_classes, resolve, summarize

@@ -20,7 +20,6 @@ import time
 import tokenize
 from pathlib import Path
 
-
 PARALLEL_MIN_FILES = 48  # below this, starting worker processes costs more than it saves
 
 
@@ -314,42 +313,51 @@ class Runner:
         size = max(1, min(16, len(todo) // 8))
         chunks = len(range(0, len(todo), size))
         (tasks, give), pids, outs = os.pipe(), [], []
+        opened = [tasks, give]  # the main process's ends, closed once (a number can be reused at once)
         try:
             for _ in range(min(self.workers, len(todo))):
                 out, into = os.pipe()
-                if (pid := os.fork()) == 0:  # the worker: never returns
-                    for fd in (give, out, *outs):
-                        os.close(fd)
-                    _work(function, todo, size, tasks, into)
-                os.close(into)
-                pids.append(pid)
                 outs.append(out)
-            os.close(tasks)
-            results = _gather(outs, give, b"".join(n.to_bytes(4, "little") for n in range(chunks)), chunks, each)
+                opened.append(out)
+                try:
+                    if (pid := os.fork()) == 0:  # the worker: never returns
+                        for fd in (give, *outs):
+                            os.close(fd)
+                        _work(function, todo, size, tasks, into)
+                    pids.append(pid)
+                finally:
+                    os.close(into)
+            results = _gather(outs, give, b"".join(n.to_bytes(4, "little") for n in range(chunks)), chunks, each, opened)
         finally:
-            for fd in (give, *outs):
-                with contextlib.suppress(OSError):
-                    os.close(fd)  # a worker still reading or writing stops at EOF or EPIPE
+            for fd in opened:
+                os.close(fd)  # a worker waiting for a chunk sees EOF, one still writing EPIPE
             for pid in pids:
                 os.waitpid(pid, 0)
         return [result for chunk in results for result in chunk]
 
 
-def _gather(outs: list[int], give: int, pending: bytes, count: int, each) -> list:
-    """Writes the chunk numbers as the pipe takes them, and reads each worker's results until all are in."""
+def _gather(outs: list[int], give: int, pending: bytes, count: int, each, opened: list[int]) -> list:
+    """Writes the chunk numbers as the pipe takes them, and reads each worker's results until all are
+    in (poll, not select: no limit on the descriptors' numbers)."""
     import pickle
     import select
 
-    results, buffers, done = [None] * count, {fd: bytearray() for fd in outs}, 0
+    results, buffers, done, poller = [None] * count, {fd: bytearray() for fd in outs}, 0, select.poll()
+    for fd in outs:
+        poller.register(fd, select.POLLIN)
+    poller.register(give, select.POLLOUT)
     while done < count:
-        readable, writable, _ = select.select(list(buffers), [give] if pending else [], [])
-        if writable:
-            pending = pending[os.write(give, pending[:4096]):]  # whole fours: a worker reads four bytes
-            if not pending:
-                os.close(give)  # the workers see the end of the chunks
-        for fd in readable:
+        for fd, _ in poller.poll():
+            if fd == give:
+                pending = pending[os.write(give, pending[:4096]):]  # whole fours: a worker reads four bytes
+                if not pending:  # all written: a worker that finds no more ends (and one that died is seen)
+                    poller.unregister(give)
+                    os.close(give)
+                    opened.remove(give)
+                continue
             data, buffer = os.read(fd, 1 << 20), buffers[fd]
             if not data:  # that worker ended
+                poller.unregister(fd)
                 del buffers[fd]
                 if not buffers:
                     raise RuntimeError("the lint worker processes ended before all files were linted")
@@ -380,21 +388,3 @@ def _work(function, todo: list, size: int, tasks: int, into: int) -> None:
         os._exit(0)  # no interpreter teardown, no flush of the main process's buffers
     finally:
         os._exit(1)
-
-
-_FILES_PER_COLLECTION = 32  # the parsed trees that may wait for the cyclic collector
-_BYTES_PER_COLLECTION = 1024 * 1024  # ... and their source: a tree holds ~140 bytes per source byte
-_since_collection = [0, 0]  # files, bytes
-
-
-def collected(result, size: int):
-    """Counts a linted file of ``size`` bytes; every _FILES_PER_COLLECTION files or
-    _BYTES_PER_COLLECTION bytes, collects the garbage cycles (the trees) if the run paused the
-    collector (:class:`Runner`)."""
-    _since_collection[0] += 1
-    _since_collection[1] += size
-    if (_since_collection[0] >= _FILES_PER_COLLECTION or _since_collection[1] >= _BYTES_PER_COLLECTION) \
-            and not gc.isenabled():
-        _since_collection[:] = [0, 0]
-        gc.collect(0)  # the young generation: what was allocated since the last pass
-    return result

@@ -11,6 +11,8 @@ import pytest
 
 from paddle_doctor.lint.files import PARALLEL_MIN_FILES, Runner
 
+pytestmark = pytest.mark.timeout(60)  # a runner that loses a worker must fail, not wait forever
+
 
 def _square_and_pid(n: int) -> tuple[int, int]:
     return n * n, os.getpid()
