@@ -72,7 +72,7 @@ class FileContext:
             bucket.sort(key=lambda n: (n.lineno, n.col_offset))
         return ctx
 
-    def __enter__(self) -> FileContext:
+    def __enter__(self):
         return self
 
     def __exit__(self, *exc) -> None:
