@@ -40,7 +40,7 @@ def command(paths, fmt, output_file, select, extend_select, ignore, fix, unsafe_
             statistics, exit_zero, stdin_filename, no_cache, color) -> None:
     """Find Paddle distributed-evaluation bugs in Python sources before they run (PATH: default `.`)."""
     from ..lint.config import ConfigError
-    from ..lint.files import LintInputError
+    from ..lint.config import LintInputError
 
     paths = list(paths) or ["."]
     try:

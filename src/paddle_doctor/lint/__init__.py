@@ -14,5 +14,5 @@ __getattr__ = lazy_exports(__name__, {
     "ConfigError": ".config", "LintConfig": ".config", "load_config": ".config",
     "LintResult": ".engine", "lint_file": ".engine", "lint_paths": ".engine", "lint_source": ".engine",
     "lint_text": ".engine",
-    "LintInputError": ".files",
+    "LintInputError": ".config",
 })

@@ -78,10 +78,10 @@ paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|jun
 - **What is read**: the files named, and `*.py` under folders (not `.git`, `.venv`, `venv`,
   `build`, `dist`, `node_modules`, hidden folders). Only a file that some selected rule could report
   on (its family's words, read from the text: a `DistributedBatchSampler` for PDL401/402/405, a
-  `def` or `for` header named for evaluation for PDL403/404, ...) is parsed into a tree; every
-  other file is only checked for syntax errors (PDL900, by Python's own parser, without building
-  the tree), and not at all when PDL900 is ignored: `--ignore PDL900` is the fast mode (20-30 %
-  less CPU time cold on PaddleSeg; `bench/results/32-lintspeed.md`). A file that another file's finding depends on
+  `def` or `for` header named for evaluation and a model's name for PDL403/404, ...) is parsed into
+  a tree; every other file is only checked for syntax errors (PDL900: still every file, with
+  CPython's own verdict, from its parser without building the tree), and not at all when PDL900 is ignored: `--ignore PDL900` is the fast mode (about a third
+  less CPU time cold on PaddleSeg; `bench/results/32-coldlint.md`). A file that another file's finding depends on
   (it names the helper or metric class, see *Whole program*) is parsed in a second pass. A file
   that never mentions `paddle` is checked only up to 2 MB (Python's parser
   holds the whole tree: past that, memory, not a finding, would be the cost); one that cannot be decoded (PEP 263 cookies and BOMs are honoured)
@@ -89,7 +89,7 @@ paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|jun
   named `*.py` is never opened for a blocking read) is a **PDL900** finding in every format, so
   the run exits 1 and never says `All checks passed!` about a file it did not read. PDL900 runs
   whatever `select` says; `ignore = ["PDL900"]` turns it off. With 48 files or more, files are
-  linted in worker processes.
+  linted in worker processes, forked (one process where `os.fork` does not exist).
 - **Cache** (ruff's): results of each file are kept in `.paddle_doctor_cache/` beside the
   `pyproject.toml` (or in the current folder), keyed by the file's bytes, its path, the selection
   and the linter's own code; an unchanged file is not parsed again. The folder holds a

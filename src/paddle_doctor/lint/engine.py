@@ -1,10 +1,9 @@
 """The lint run: read each file once, prefilter, parse once, run the selected rule families.
 
-A file that no selected rule could report on (the families' ``may_report``) is only checked for
-syntax errors (PDL900), without building its tree (``symtable``: CPython's parser without its
-Python objects), and not at all when PDL900 is ignored. Its whole-program facts (:mod:`.index`)
-are computed only if a pending finding names a word of its text: only such a file can hold the
-fact that decides it (the second pass below).
+A file that no selected rule could report on (:func:`.rules.plan`) is only checked for syntax errors
+(PDL900) by CPython's parser without building its tree (``symtable``), not at all when PDL900 is
+ignored. Its whole-program facts (:mod:`.index`) are computed only if a pending finding names a
+word of its text: only such a file can hold the fact that decides it (the second pass below).
 
 Never raises for bad input: a file that cannot be read, decoded or parsed, that is too large or
 is not a regular file, is reported as a PDL900 finding (with the reason; the run exits 1, never
@@ -16,6 +15,7 @@ linted in worker processes.
 from __future__ import annotations
 
 import ast
+import contextlib
 import gc
 import os
 import symtable
@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from ..findings import Finding, Location
 from . import noqa
 from .codes import UNCHECKED
-from .config import LintConfig
-from .context import FileContext
-from .files import (NotChecked, Runner, cache_key, cache_load, cache_secret, cache_store, collected, decode, discover,
+from .config import LintConfig, discover
+from .context import FileContext, collected
+from .files import (Kept, NotChecked, Runner, cache_key, cache_load, cache_secret, cache_store, decode,
                     pack_load, pack_name, pack_store, read_regular, unchanged_key)
 from .fixes import applicable, apply_edits
 from .index import Summary, plain_metric_classes, resolve, summarize
-from .rules import BY_CODE, FAMILIES, REPORTABLE
+from .rules import BY_CODE, plan
 
 _MARKERS = (b"paddle", b"Paddle")
 
@@ -75,12 +75,12 @@ def lint_paths(paths: list[str], config: LintConfig | None = None, *, fix: bool 
     secret, cache_warning = cache_secret(cache_dir) if cache_dir is not None and not fix else (None, None)
     cache = cache_dir if secret is not None else None
     args = [(path, enabled, config.max_file_size, fix, unsafe_fixes, cache, secret) for path in files]
-    kept: dict[str, bytes] = {}  # the bytes of deferred files read here, for the second pass
+    kept = Kept()  # the bytes of deferred files read here, for the second pass
     cached = _read_cache(files, enabled, config.max_file_size, cache, secret, kept) if cache else [(None, 0)] * len(args)
     todo = [a for a, (hit, _) in zip(args, cached) if hit is None]
     workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
     with Runner(workers, len(todo)) as run:
-        fresh = iter(run(_worker, todo))
+        fresh = iter(run(_worker, todo, lambda result: _keep_deferred(result, kept, config.max_file_size)))
         results = [hit if hit is not None else next(fresh) for hit, _ in cached]
         names = {f.fact("name") for r in results for f in r.findings if f.fact("pending")}
         if cache and not all(record is not None for _, record in cached):  # the next run reads one pack
@@ -115,15 +115,25 @@ def _worker(args) -> FileResult:
     return lint_file(*args)
 
 
+def _keep_deferred(result: FileResult, kept: Kept, max_size: int) -> FileResult:
+    """Reads a deferred file's bytes while the workers go on: the second pass looks for pending names in them."""
+    if result.deferred:
+        with contextlib.suppress(NotChecked):
+            kept.keep(result.path, read_regular(result.path, max_size))
+    return result
+
+
 def _summarize_deferred(results: list[FileResult], run, enabled: frozenset[str], max_size: int,
                         cache: str | None, secret: bytes | None, kept: dict[str, bytes], pending: set[str]) -> None:
     """The second pass: a pending finding is decided by facts about a function or class name (:func:`.index.resolve`),
-    which only a file whose text holds that name can give; each syntax-checked one that does is linted in full now."""
+    which only a file whose text holds that name can give; each syntax-checked one that does is linted in full now.
+    A file whose bytes were not kept here is read by the worker, which returns None if it holds no such name."""
     names = {name.encode() for name in pending}
-    todo = [(i, (r.path, enabled, max_size, cache, secret)) for i, r in enumerate(results)
-            if names and r.deferred and _mentions(r.path, max_size, names, kept.get(r.path))]
+    todo = [(i, (r.path, enabled, max_size, cache, secret, None if r.path in kept else names))
+            for i, r in enumerate(results) if names and r.deferred
+            and (r.path not in kept or _mentions(r.path, max_size, names, kept[r.path]))]
     for (i, _), full in zip(todo, run(_full_worker, [a for _, a in todo])):
-        results[i] = full
+        results[i] = results[i] if full is None else full
 
 
 def _mentions(path: str, max_size: int, names: set[bytes], data) -> bool:
@@ -137,14 +147,16 @@ def _mentions(path: str, max_size: int, names: set[bytes], data) -> bool:
         return True  # changed since the first pass: the second one reports what it finds
 
 
-def _full_worker(args) -> FileResult:
-    """A deferred file, linted with its summary (cached under its own key)."""
+def _full_worker(args) -> FileResult | None:
+    """A deferred file, linted with its summary (cached under its own key); None if given ``names`` it holds none of."""
     gc.disable()
-    path, enabled, max_size, cache_dir, secret = args
+    path, enabled, max_size, cache_dir, secret, names = args
     try:
         data = read_regular(path, max_size)
-    except NotChecked as exc:
+    except NotChecked as exc:  # changed since the first pass: the second one reports what it finds
         return _not_checked(FileResult(path), str(exc), enabled)
+    if names is not None and not any(name in data for name in names):
+        return None
     if cache_dir is None or secret is None:
         return collected(_summarized(path, data, enabled, False, False), len(data))
     key = cache_key(path, data, enabled, variant="summary")
@@ -194,18 +206,14 @@ def lint_file(path: str, enabled: frozenset[str], max_size: int, fix: bool = Fal
     return result
 
 
-_KEPT_BYTES = 64 * 1024 * 1024  # deferred files' bytes a warm run keeps for the second pass (not read twice)
-
-
 def _read_cache(files: list[str], enabled: frozenset[str], max_size: int, cache_dir: str, secret: bytes,
-                kept: dict[str, bytes]) -> list[tuple[FileResult | None, object]]:
+                kept: Kept) -> list[tuple[FileResult | None, object]]:
     """Each file's (cached result or None, its pack record or None). Here: 4 threads took twice as long."""
     pack = pack_load(cache_dir, pack_name(files, enabled), secret)
     read = [_cached(path, enabled, max_size, cache_dir, secret, pack) for path in files]
-    total = 0
     for path, (result, data, _) in zip(files, read):
-        if result is not None and result.deferred and total + len(data) <= _KEPT_BYTES:
-            kept[path], total = data, total + len(data)
+        if result is not None and result.deferred:
+            kept.keep(path, data)  # (a KnownMentions counts no bytes)
     return [(result, packed) for result, _, packed in read]
 
 
@@ -232,9 +240,9 @@ def _lint_data(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsaf
     text, why = decode(data)
     if text is None:
         return _not_checked(FileResult(path), why, enabled)
-    if any(may_report(text) for codes, may_report in REPORTABLE if enabled.intersection(codes)) or (
-            UNCHECKED in enabled and not _parses(text, path)):  # ast.parse then says why, exactly as before
-        return _lint_decoded(FileResult(path), text, enabled, fix, unsafe_fixes)
+    families, parse = plan(text, enabled)
+    if parse or UNCHECKED in enabled and not _parses(text, path):  # ast.parse then says why, exactly as before
+        return _lint_decoded(FileResult(path), text, enabled, fix, unsafe_fixes, families)
     return FileResult(path, deferred=True)  # with PDL900 ignored, not even syntax-checked
 
 
@@ -253,22 +261,18 @@ def _summarized(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsa
     """A file linted with its whole-program summary: parsed when it mentions paddle."""
     if not any(marker in data for marker in _MARKERS):
         return _syntax_only(path, data, enabled)  # never mentions paddle: no rule could report, but PDL900 can
-    return _lint_bytes(path, data, enabled, fix, unsafe_fixes)
-
-
-def _lint_bytes(path: str, data: bytes, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
-    result = FileResult(path)
     text, why = decode(data)
     if text is None:
-        return _not_checked(result, why, enabled)
-    return _lint_decoded(result, text, enabled, fix, unsafe_fixes)
+        return _not_checked(FileResult(path), why, enabled)
+    return _lint_decoded(FileResult(path), text, enabled, fix, unsafe_fixes)
 
 
-def _lint_decoded(result: FileResult, text: str, enabled: frozenset[str], fix: bool, unsafe_fixes: bool) -> FileResult:
+def _lint_decoded(result: FileResult, text: str, enabled: frozenset[str], fix: bool, unsafe_fixes: bool,
+                  families: list | None = None) -> FileResult:
     path = result.path
     warnings: list[str] = []
     result.findings, result.skipped, result.error, result.parsed = lint_text(text, path, enabled, warnings,
-                                                                             result.summary)
+                                                                             result.summary, families)
     result.warnings = [f"{path}:{w}" for w in warnings]
     if fix and result.findings:
         _fix(result, text, enabled, unsafe_fixes, fix)
@@ -322,13 +326,13 @@ def unchecked(path: str, why: str, line: int = 1, column: int = 1) -> Finding:
 
 
 def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None = None,
-              warnings: list[str] | None = None, summary: Summary | None = None):
+              warnings: list[str] | None = None, summary: Summary | None = None, families: list | None = None):
     """(findings, not-checked reason, internal error, parsed) for one file's text; invalid noqa
     comments are appended to ``warnings``. With a ``summary`` to fill, findings that depend on other
-    files stay pending (:mod:`.index`, resolved by :func:`lint_paths`); without, this file decides."""
+    files stay pending (:mod:`.index`, resolved by :func:`lint_paths`); without, this file decides.
+    ``families``: the ones to run, if the caller already asked :func:`.rules.plan`."""
     enabled = enabled if enabled is not None else frozenset(BY_CODE)
-    families = [(codes, fam) for codes, fam in FAMILIES
-                if enabled.intersection(codes) and any(t in text for t in fam.TRIGGERS) and _runs(fam, text)]
+    families = plan(text, enabled)[0] if families is None else families  # the same as a run's
     try:  # parsed even when no family runs: a syntax error is worth a message
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
@@ -338,14 +342,8 @@ def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None 
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes: ValueError before 3.12
         why = f"cannot parse: {_parse_error(exc)}"
         return [unchecked(path, why)] if UNCHECKED in enabled else [], f"not checked: {why}", None, False
-    ctx = FileContext.build(path, text, tree)
-    error = None
-    for _codes, family in families:
-        try:
-            family.check(ctx)
-        except Exception as exc:  # a rule bug must not hide the other rules' findings
-            error = f"internal error in {family.__name__}: {type(exc).__name__}: {exc}"
-    facts = summarize(ctx)
+    with FileContext.build(path, text, tree) as ctx:  # its tree is freed as soon as it is dropped
+        error, facts = _check(ctx, families), summarize(ctx)
     found = ctx.findings if summary is not None else resolve(ctx.findings, facts)
     if summary is not None:
         summary.merge(facts)
@@ -356,11 +354,15 @@ def lint_text(text: str, path: str = "<string>", enabled: frozenset[str] | None 
     return _dedup(kept), None, error, True
 
 
-def _runs(family, text: str) -> bool:
-    """A family runs where it may report; one whose check also records whole-program facts (savers)
-    runs wherever its TRIGGERS are."""
-    may_report = getattr(family, "may_report", None)
-    return may_report is None or getattr(family, "FEEDS_SUMMARY", False) or may_report(text)
+def _check(ctx: FileContext, families: list) -> str | None:
+    """Runs each family on the file; the last internal error, if a family failed."""
+    error = None
+    for _codes, family in families:
+        try:
+            family.check(ctx)
+        except Exception as exc:  # a rule bug must not hide the other rules' findings
+            error = f"internal error in {family.__name__}: {type(exc).__name__}: {exc}"
+    return error
 
 
 def _parse_error(exc: Exception) -> str:
@@ -370,13 +372,11 @@ def _parse_error(exc: Exception) -> str:
 
 
 def _dedup(findings: list[Finding]) -> list[Finding]:
-    seen, out = set(), []
+    """The first finding of each (code, line, column), in order."""
+    first: dict[tuple, Finding] = {}
     for f in findings:
-        key = (f.code, f.location.line, f.location.column)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    return out
+        first.setdefault((f.code, f.location.line, f.location.column), f)
+    return list(first.values())
 
 
 def _fix(result: FileResult, text: str, enabled: frozenset[str], unsafe: bool, mode: bool | str) -> None:

@@ -1,17 +1,13 @@
-"""Which files a lint run reads (the paths given, and the ``*.py`` files under given folders), how it
-runs over them (:class:`Runner`), decodes them and caches their results.
+"""How a lint run reads its files (which ones: :func:`.config.discover`), runs over them
+(:class:`Runner`), decodes them and caches their results.
 
-``exclude`` patterns (fnmatch) are matched against the path relative to the project root (the
-folder of the pyproject.toml that configures the run), against the path as typed, and against the
-file or folder name, so ``["third_party/*"]`` works with ``lint .`` and with ``lint /abs/project``.
-Special files (a FIFO or a socket named ``*.py``) are kept: :func:`read_regular` refuses them
-without blocking, and the run reports them as not checked.
+Special files (a FIFO or a socket named ``*.py``) are kept by discovery: :func:`read_regular`
+refuses them without blocking, and the run reports them as not checked.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fnmatch
 import functools
 import gc
 import hashlib
@@ -24,65 +20,20 @@ import time
 import tokenize
 from pathlib import Path
 
-from .config import DEFAULT_EXCLUDE
-
 PARALLEL_MIN_FILES = 48  # below this, starting worker processes costs more than it saves
-
-
-class LintInputError(ValueError):
-    """A path that does not exist (the CLI exits 2 with this message)."""
 
 
 class NotChecked(Exception):
     """A file that cannot be read as a regular file within the size limit (the message says why)."""
 
 
-def discover(paths: list[str], exclude: tuple[str, ...] = (), root: str | None = None) -> list[str]:
-    found: list[str] = []
-    match = _Matcher(exclude, root)
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found.extend(_walk(raw, match))
-        elif path.exists() or path.is_symlink():
-            found.append(raw)  # named explicitly: linted whatever its suffix (or reported as not a file)
-        else:
-            raise LintInputError(f"{raw}: no such file or directory")
-    return list(dict.fromkeys(found))
-
-
-def _walk(root: str, match: _Matcher):
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in DEFAULT_EXCLUDE and not d.startswith(".")
-                         and not match(os.path.join(folder, d)))
-        for name in sorted(files):
-            full = os.path.join(folder, name)
-            if name.endswith(".py") and not match(full):
-                yield full
-
-
-class _Matcher:
-    def __init__(self, patterns: tuple[str, ...], root: str | None) -> None:
-        self.patterns = tuple(p.rstrip("/") for p in patterns)
-        self.root = os.path.abspath(root) if root else None
-
-    def __call__(self, path: str) -> bool:
-        if not self.patterns:
-            return False
-        forms = {os.path.normpath(path).replace(os.sep, "/"), os.path.basename(path)}
-        if self.root:
-            absolute = os.path.abspath(path)
-            if absolute == self.root or absolute.startswith(self.root + os.sep):
-                forms.add(os.path.relpath(absolute, self.root).replace(os.sep, "/"))
-        return any(fnmatch.fnmatch(form, p) for form in forms for p in self.patterns)
+_SPECIAL = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a directory"))
 
 
 def read_regular(path: str, max_size: int) -> bytes:
-    """The bytes of a regular file; :class:`NotChecked` for a special file, an oversize or unreadable one.
-
-    Opened without blocking and checked with fstat before reading: a FIFO named ``*.py`` would
-    otherwise wait for a writer forever.
-    """
+    """The bytes of a regular file; :class:`NotChecked` for a special file, an oversize or unreadable one
+    (opened without blocking and checked with fstat before reading: a FIFO named ``*.py`` would wait forever)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -90,7 +41,8 @@ def read_regular(path: str, max_size: int) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise NotChecked(f"not a regular file ({_kind(info.st_mode)}): not read")
+            kind = next((word for test, word in _SPECIAL if test(info.st_mode)), "special")
+            raise NotChecked(f"not a regular file ({kind}): not read")
         if info.st_size > max_size:
             raise NotChecked(f"{info.st_size / 1e6:.1f} MB is over the {max_size / 1e6:.0f} MB limit "
                              "(max-file-size-mb)")
@@ -102,14 +54,6 @@ def read_regular(path: str, max_size: int) -> bytes:
     finally:
         if fd >= 0:
             os.close(fd)
-
-
-def _kind(mode: int) -> str:
-    for test, word in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a directory")):
-        if test(mode):
-            return word
-    return "special"
 
 
 # Results cache, as ruff's: a file whose bytes, path, selection and linter code are unchanged is
@@ -322,6 +266,18 @@ def _store_authenticated(folder: str, filename: str, key: str, record, secret: b
             os.unlink(tmp)  # a record that could not be written leaves no half file behind
 
 
+class Kept(dict):
+    """Files' bytes kept in the main process for the second pass, up to ``limit`` bytes in all (then read again)."""
+
+    def __init__(self, limit: int = 64 * 1024 * 1024) -> None:
+        super().__init__()
+        self.limit, self.total = limit, 0
+
+    def keep(self, path: str, data) -> None:
+        if self.total + len(data) <= self.limit:
+            self[path], self.total = data, self.total + len(data)
+
+
 def decode(data: bytes) -> tuple[str | None, str]:
     """The source text (PEP 263 coding cookie and BOM honoured), or None and why."""
     try:
@@ -334,17 +290,12 @@ def decode(data: bytes) -> tuple[str | None, str]:
 
 
 class Runner:
-    """Runs a function over many argument tuples: in worker processes for PARALLEL_MIN_FILES files or
-    more (one pool for both passes), else here. The cyclic garbage collector is paused meanwhile: a
-    tree's parent links make it a cycle, but a generation-0 pass every 700 new nodes while parsing
-    was almost a third of a run; each file's trees are collected after it (:func:`collected`)."""
+    """Runs a function over many argument tuples: in forked workers for PARALLEL_MIN_FILES files or more, else
+    here. Each call forks its workers, which inherit the arguments and read chunk numbers from one pipe (concurrent.futures'
+    pool cost a cold run ~0.05 s more). The collector is paused meanwhile: each file's trees are freed after it."""
 
     def __init__(self, workers: int, files: int) -> None:
-        self.pool = None
-        if workers > 1 and files >= PARALLEL_MIN_FILES:
-            from concurrent.futures import ProcessPoolExecutor  # ~20 ms to import: only for 48 files or more
-
-            self.pool = ProcessPoolExecutor(max_workers=workers)
+        self.workers = workers if workers > 1 and files >= PARALLEL_MIN_FILES and hasattr(os, "fork") else 1
 
     def __enter__(self):
         self.collecting = gc.isenabled()
@@ -352,30 +303,88 @@ class Runner:
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.pool is not None:
-            self.pool.shutdown()
         if self.collecting:
             gc.enable()
 
-    def __call__(self, function, todo: list) -> list:
-        if self.pool is not None and len(todo) >= PARALLEL_MIN_FILES:
-            return list(self.pool.map(function, todo, chunksize=16))  # FileResults pickle (Summary does)
-        return [function(a) for a in todo]
+    def __call__(self, function, todo: list, each=lambda result: result) -> list:
+        """``each`` sees (and returns) each result here as its chunk comes in, while the workers go on."""
+        if self.workers == 1 or len(todo) <= 1:  # else even a few files go to workers (the second pass)
+            return [each(function(a)) for a in todo]
+        size = max(1, min(16, len(todo) // 8))
+        chunks = len(range(0, len(todo), size))
+        (tasks, give), pids, outs = os.pipe(), [], []
+        opened = [tasks, give]  # the main process's ends, closed once (a number can be reused at once)
+        try:
+            for _ in range(min(self.workers, len(todo))):
+                out, into = os.pipe()
+                outs.append(out)
+                opened.append(out)
+                try:
+                    if (pid := os.fork()) == 0:  # the worker: never returns
+                        for fd in (give, *outs):
+                            os.close(fd)
+                        _work(function, todo, size, tasks, into)
+                    pids.append(pid)
+                finally:
+                    os.close(into)
+            results = _gather(outs, give, b"".join(n.to_bytes(4, "little") for n in range(chunks)), chunks, each, opened)
+        finally:
+            for fd in opened:
+                os.close(fd)  # a worker waiting for a chunk sees EOF, one still writing EPIPE
+            for pid in pids:
+                os.waitpid(pid, 0)
+        return [result for chunk in results for result in chunk]
 
 
-_FILES_PER_COLLECTION = 32  # the parsed trees that may wait for the cyclic collector
-_BYTES_PER_COLLECTION = 1024 * 1024  # ... and their source: a tree holds ~140 bytes per source byte
-_since_collection = [0, 0]  # files, bytes
+def _gather(outs: list[int], give: int, pending: bytes, count: int, each, opened: list[int]) -> list:
+    """Writes the chunk numbers as the pipe takes them, and reads each worker's results until all are
+    in (poll, not select: no limit on the descriptors' numbers)."""
+    import pickle
+    import select
+
+    results, buffers, done, poller = [None] * count, {fd: bytearray() for fd in outs}, 0, select.poll()
+    for fd in outs:
+        poller.register(fd, select.POLLIN)
+    poller.register(give, select.POLLOUT)
+    while done < count:
+        for fd, _ in poller.poll():
+            if fd == give:
+                pending = pending[os.write(give, pending[:4096]):]  # whole fours: a worker reads four bytes
+                if not pending:  # all written: a worker that finds no more ends (and one that died is seen)
+                    poller.unregister(give)
+                    os.close(give)
+                    opened.remove(give)
+                continue
+            data, buffer = os.read(fd, 1 << 20), buffers[fd]
+            if not data:  # that worker ended
+                poller.unregister(fd)
+                del buffers[fd]
+                if not buffers:
+                    raise RuntimeError("the lint worker processes ended before all files were linted")
+            buffer += data
+            while len(buffer) >= 8 and len(buffer) >= (end := 8 + int.from_bytes(buffer[:8], "little")):
+                number, ok, payload = pickle.loads(bytes(buffer[8:end]))
+                del buffer[:end]
+                if not ok:
+                    raise payload  # the function's own exception, re-raised here as the pool did
+                results[number], done = [each(result) for result in payload], done + 1
+    return results
 
 
-def collected(result, size: int):
-    """Counts a linted file of ``size`` bytes; every _FILES_PER_COLLECTION files or
-    _BYTES_PER_COLLECTION bytes, collects the garbage cycles (the trees) if the run paused the
-    collector (:class:`Runner`)."""
-    _since_collection[0] += 1
-    _since_collection[1] += size
-    if (_since_collection[0] >= _FILES_PER_COLLECTION or _since_collection[1] >= _BYTES_PER_COLLECTION) \
-            and not gc.isenabled():
-        _since_collection[:] = [0, 0]
-        gc.collect(0)  # the young generation: what was allocated since the last pass
-    return result
+def _work(function, todo: list, size: int, tasks: int, into: int) -> None:
+    import pickle
+
+    try:
+        while number := os.read(tasks, 4):
+            start = int.from_bytes(number, "little") * size
+            try:
+                reply = (start // size, True, [function(a) for a in todo[start:start + size]])
+            except Exception as exc:  # sent to the main process, which raises it
+                reply = (start // size, False, exc)
+            blob = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+            view = memoryview(len(blob).to_bytes(8, "little") + blob)
+            while view:
+                view = view[os.write(into, view):]
+        os._exit(0)  # no interpreter teardown, no flush of the main process's buffers
+    finally:
+        os._exit(1)

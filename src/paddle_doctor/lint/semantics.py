@@ -301,6 +301,7 @@ def calls_by_name(ctx: FileContext) -> dict[str, list[ast.Call]]:
     return ctx.cache["calls_by_name"]
 
 
+MODEL_NAMES = ("net", "network", "ema")  # a network object's whole name (besides any name holding "model")
 _FACTORY_VERBS = ("build", "create", "get", "load", "clone", "init", "make", "save", "copy", "export", "convert",
                   "prepare", "wrap", "setup", "set_", "to_", "register")
 
@@ -319,7 +320,7 @@ def model_like(node: ast.AST, ctx: FileContext | None = None) -> str | None:
     tail = text.rsplit(".", 1)[-1].lower().lstrip("_")
     if tail.startswith(_FACTORY_VERBS):
         return None
-    return text if ("model" in tail or tail in ("net", "network", "ema")) else None
+    return text if ("model" in tail or tail in MODEL_NAMES) else None
 
 
 def is_under(node: ast.AST, container: ast.AST) -> bool:

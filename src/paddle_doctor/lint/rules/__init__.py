@@ -35,6 +35,30 @@ if len(BY_CODE) != len(ALL_RULES):
     raise ImportError("a lint rule code is declared twice")
 
 
+def plan(text: str, enabled: frozenset[str]) -> tuple[list, bool]:
+    """(the families lint_text runs on ``text``: those selected whose TRIGGERS it holds and that may
+    report on it, or that record whole-program facts; whether any selected family may report on it,
+    i.e. whether the file is parsed at all). Each family's tests are read once per text, and only
+    as far as the answer needs (a run used to ask them twice for each parsed file)."""
+    runs, parse, unasked = [], False, []
+    for codes, module in FAMILIES:
+        if not enabled.intersection(codes):
+            continue
+        may_report = getattr(module, "may_report", None)
+        if may_report is None or getattr(module, "FEEDS_SUMMARY", False):
+            triggered = _triggered(module)(text)
+            if may_report is None:
+                parse = parse or triggered
+            elif not parse:
+                unasked.append(may_report)
+        else:
+            reports = may_report(text)
+            parse, triggered = parse or reports, reports and _triggered(module)(text)
+        if triggered:
+            runs.append((codes, module))
+    return runs, parse or any(may_report(text) for may_report in unasked)
+
+
 def get_rule(code: str) -> Rule:
     """The rule for ``code`` (KeyError for an unknown one)."""
     return BY_CODE[code.upper()]

@@ -11,7 +11,7 @@ from ...findings import Severity
 from ..codes import Rule
 from ..context import FileContext, ancestors, walk_scope
 from ..names import dotted, last_name
-from ..semantics import EVAL_WORDS, callers, enclosing_function, is_eval_name, model_like, scope_calls, scope_of
+from ..semantics import EVAL_WORDS, MODEL_NAMES, callers, enclosing_function, is_eval_name, model_like, scope_calls, scope_of
 from .evaluation import NO_GRAD as _NO_GRAD, TRIGGERS  # the PDL4xx family's words
 
 CHECK = f"{__name__}:check"  # the function that reports the rules below
@@ -82,17 +82,36 @@ RULES: tuple[Rule, ...] = (PDL403, PDL404)
 
 _CALLER_DEPTH = 3
 # The statements PDL403/404 start from: a function whose name holds an evaluation word (its loops),
-# or a loop whose header does (a script's module-level loop). Both begin a logical line.
-_HEADS = re.compile(r"^[ \t\f]*(?:async[\s\\]+)?(?:def[\s\\]+(\w+)|for\b([^:]*))", re.M)
+# or a loop whose header does (a script's module-level loop). Both begin a logical line: the head is
+# matched at the start of the line that holds a `def`/`for`, found with str.find (one regex tried at
+# every line start was a twelfth of a cold run's CPU).
+_HEAD = re.compile(r"[ \t\f]*(?:async[\s\\]+)?(?:def[\s\\]+(\w+)|for\b([^:]*))")
 _LETTERS = re.compile(r"[a-z]+")  # semantics.is_eval_name's words
+_MODEL_WORDS = ("model", *MODEL_NAMES)  # one of them is in every name model_like accepts
 
 
 def may_report(text: str) -> bool:
-    """Whether PDL403/404 could report on this file (if not, it is not even parsed): a ``def`` or a
-    ``for`` header holds one of :data:`EVAL_WORDS` as is_eval_name splits words (identifiers are
-    NFKC-normalised by Python's parser: so is the text when it is not ASCII)."""
-    lowered = (text if text.isascii() else unicodedata.normalize("NFKC", text)).lower()
-    return any(word in EVAL_WORDS for name, head in _HEADS.findall(lowered) for word in _LETTERS.findall(name or head))
+    """Whether PDL403/404 could report on this file (if not, it is not even parsed): both report a call
+    of a model (semantics.model_like: a name holding ``model``, or ``net``, ``network``, ``ema``) in a
+    loop, and start from a line that begins with a ``def`` or a ``for`` header holding one of
+    :data:`EVAL_WORDS` as is_eval_name splits words (identifiers are NFKC-normalised by Python's
+    parser: so is the text when it is not already)."""
+    if not text.isascii() and not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+    lowered = text.lower()
+    return any(word in lowered for word in _MODEL_WORDS) and any(_eval_head_at(lowered, kw) for kw in ("def", "for"))
+
+
+def _eval_head_at(lowered: str, keyword: str) -> bool:
+    """A line holding ``keyword`` starts with a head whose words hold an evaluation word (every head
+    is found: between its line's start and its keyword there is only blank space or ``async``)."""
+    at = lowered.find(keyword)
+    while at >= 0:
+        head = _HEAD.match(lowered, lowered.rfind("\n", 0, at) + 1)
+        if head is not None and any(word in EVAL_WORDS for word in _LETTERS.findall(head[1] or head[2])):
+            return True
+        at = lowered.find(keyword, at + len(keyword))
+    return False
 
 
 def check(ctx: FileContext) -> None:
