@@ -5,13 +5,10 @@ beside each), with the guards that keep the neighbouring readings as they were."
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
-from paddle_doctor.diagnose import diagnose_paths
+from pastes import root_cause_of
 
 
-def _diagnose(tmp_path, text):
-    log = tmp_path / "paste.log"
-    log.write_text(text, encoding="utf-8")
-    return diagnose_paths([str(log)]).root_cause
+_diagnose = root_cause_of
 
 
 @pytest.mark.parametrize("lib", ["libcudart.so.10.2", "libcudnn.so.8", "libcublasLt.so.11"])

@@ -7,13 +7,10 @@ that as an error of no known cause. Lines follow cuDNN's own wording; none is a 
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
-from paddle_doctor.diagnose import diagnose_paths
+from pastes import root_cause_of
 
 
-def _diagnose(tmp_path, text):
-    log = tmp_path / "paste.log"
-    log.write_text(text, encoding="utf-8")
-    return diagnose_paths([str(log)]).root_cause
+_diagnose = root_cause_of
 
 
 @pytest.mark.parametrize("text, lib", [

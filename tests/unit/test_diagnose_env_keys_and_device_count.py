@@ -8,8 +8,8 @@ template (cited in the rows); none is a corpus log."""
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
-from paddle_doctor.diagnose import diagnose_paths
 from paddle_doctor.redact import redact
+from pastes import root_cause_of
 
 TRACE = ("Traceback (most recent call last):\n"
          '  File "infer.py", line 12, in <module>\n'
@@ -19,10 +19,7 @@ TRACE = ("Traceback (most recent call last):\n"
          "KeyError: {var!r}\n")
 
 
-def _diagnose(tmp_path, text):
-    log = tmp_path / "paste.log"
-    log.write_text(text, encoding="utf-8")
-    return diagnose_paths([str(log)]).root_cause
+_diagnose = root_cause_of
 
 
 @pytest.mark.parametrize("line", ["KeyError: 'CUDA_VISIBLE_DEVICES'", "builtins.KeyError: 'PADDLE_TRAINER_ID'",

@@ -6,15 +6,12 @@ dlerror, Paddle-Lite's model file reader and writer); none is a corpus log."""
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
-from paddle_doctor.diagnose import diagnose_paths
+from pastes import root_cause_of
 
 PLUGIN = "/usr/local/lib/python3.10/dist-packages/paddle_custom_device/libpaddle-custom-npu.so"
 
 
-def _diagnose(tmp_path, text):
-    log = tmp_path / "paste.log"
-    log.write_text(text)
-    return diagnose_paths([str(log)]).root_cause
+_diagnose = root_cause_of
 
 
 @pytest.mark.parametrize("dlerror", [

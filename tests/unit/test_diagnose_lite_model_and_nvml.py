@@ -7,7 +7,7 @@ in the rows); none is a corpus log."""
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
-from paddle_doctor.diagnose import diagnose_paths
+from pastes import root_cause_of
 
 GLOG_PREFIX = "WARNING: Logging before InitGoogleLogging() is written to STDERR\n"
 INSUFFICIENT = ("W0412 10:02:11.120031 211 pinned_memory_manager.cc:236] Unable to allocate pinned system memory, "
@@ -15,10 +15,7 @@ INSUFFICIENT = ("W0412 10:02:11.120031 211 pinned_memory_manager.cc:236] Unable 
                 "version\n")
 
 
-def _diagnose(tmp_path, text):
-    log = tmp_path / "paste.log"
-    log.write_text(text, encoding="utf-8")
-    return diagnose_paths([str(log)]).root_cause
+_diagnose = root_cause_of
 
 
 @pytest.mark.parametrize("path", ["./mobilenet_v1/__model__", "/data/local/tmp/models/det/model"])

@@ -6,13 +6,10 @@ Paddle or of a suite; the threads they came from are named beside each)."""
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
-from paddle_doctor.diagnose import diagnose_paths
+from pastes import root_cause_of
 
 
-def _diagnose(tmp_path, text):
-    log = tmp_path / "paste.log"
-    log.write_text(text, encoding="utf-8")
-    return diagnose_paths([str(log)]).root_cause
+_diagnose = root_cause_of
 
 
 @pytest.mark.parametrize("line", [

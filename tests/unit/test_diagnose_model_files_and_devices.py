@@ -7,7 +7,7 @@ follows the emitting code's template (cited in the rows); none is a corpus log."
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
-from paddle_doctor.diagnose import diagnose_paths
+from pastes import root_cause_of
 
 PREDICT_TRACE = ("Traceback (most recent call last):\n"
                  '  File "infer.py", line 40, in <module>\n'
@@ -15,10 +15,7 @@ PREDICT_TRACE = ("Traceback (most recent call last):\n"
 ABORT = "terminate called after throwing an instance of 'paddle::platform::EnforceNotMet'\n"
 
 
-def _diagnose(tmp_path, text):
-    log = tmp_path / "paste.log"
-    log.write_text(text, encoding="utf-8")
-    return diagnose_paths([str(log)]).root_cause
+_diagnose = root_cause_of
 
 
 @pytest.mark.parametrize("text", [

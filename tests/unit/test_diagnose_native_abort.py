@@ -3,14 +3,12 @@ native crash at low confidence, never "no failure found" (issue 29: zero logs wi
 verdict). A line that merely starts with "Aborted" is not one."""
 
 import pytest
+from pastes import root_cause_of
 
-from paddle_doctor.diagnose import diagnose_paths
 
 
 def _root(tmp_path, text):
-    log = tmp_path / "train.log"
-    log.write_text(text)
-    return diagnose_paths([str(log)]).root_cause
+    return root_cause_of(tmp_path, text, "train.log")
 
 
 @pytest.mark.parametrize("line", [

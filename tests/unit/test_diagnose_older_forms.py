@@ -7,7 +7,7 @@ diagnose/signatures/older_forms.py); none is a corpus log."""
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
-from paddle_doctor.diagnose import diagnose_paths
+from pastes import root_cause_of
 
 FLUID_TRACE = ("Traceback (most recent call last):\n"
                '  File "train.py", line 207, in train\n'
@@ -16,10 +16,7 @@ FLUID_TRACE = ("Traceback (most recent call last):\n"
                "    self.executor.run(program.desc, scope, 0, True, True)\n")
 
 
-def _diagnose(tmp_path, text):
-    log = tmp_path / "paste.log"
-    log.write_text(text, encoding="utf-8")
-    return diagnose_paths([str(log)]).root_cause
+_diagnose = root_cause_of
 
 
 @pytest.mark.parametrize("call,func,text", [

@@ -3,14 +3,12 @@ it, alone after ordinary output: a verdict of the signal's family, never "no fai
 zero logs with an error and no verdict). Look-alike lines in ordinary output are not deaths."""
 
 import pytest
+from pastes import root_cause_of
 
-from paddle_doctor.diagnose import diagnose_paths
 
 
 def _root(tmp_path, line):
-    log = tmp_path / "train.log"
-    log.write_text(f"epoch 1 step 10 loss 0.52\n{line}\n")
-    return diagnose_paths([str(log)]).root_cause
+    return root_cause_of(tmp_path, f"epoch 1 step 10 loss 0.52\n{line}\n", "train.log")
 
 
 @pytest.mark.parametrize("line,cause,confidence", [
