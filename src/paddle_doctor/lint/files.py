@@ -16,6 +16,7 @@ import io
 import json
 import os
 import stat
+import threading
 import time
 import tokenize
 from pathlib import Path
@@ -295,7 +296,10 @@ class Runner:
     pool cost a cold run ~0.05 s more). The collector is paused meanwhile: each file's trees are freed after it."""
 
     def __init__(self, workers: int, files: int) -> None:
-        self.workers = workers if workers > 1 and files >= PARALLEL_MIN_FILES and hasattr(os, "fork") else 1
+        # fork copies only the calling thread: a process with other threads (lint called from an embedding
+        # program) runs the files itself
+        forkable = hasattr(os, "fork") and threading.active_count() == 1
+        self.workers = workers if workers > 1 and files >= PARALLEL_MIN_FILES and forkable else 1
 
     def __enter__(self):
         self.collecting = gc.isenabled()

@@ -89,3 +89,18 @@ def test_each_result_is_seen_here_as_it_comes_in():
             assert run(_slow_square_and_pid, todo, each) == [n * n for n in todo]
         assert sorted(square for _, square in seen) == [n * n for n in todo]
         assert {pid for pid, _ in seen} == {os.getpid()}
+
+
+def test_a_process_with_other_threads_runs_the_files_itself():
+    # fork copies only the calling thread (a lock another thread holds would never be released there)
+    import threading
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    try:
+        with Runner(2, 1000) as run:
+            assert {pid for _, pid in run(_square_and_pid, list(range(100)))} == {os.getpid()}
+    finally:
+        stop.set()
+        other.join()
