@@ -89,7 +89,8 @@ paddle-doctor lint [PATH...] [--format text|concise|json|sarif|github|gitlab|jun
   named `*.py` is never opened for a blocking read) is a **PDL900** finding in every format, so
   the run exits 1 and never says `All checks passed!` about a file it did not read. PDL900 runs
   whatever `select` says; `ignore = ["PDL900"]` turns it off. With 48 files or more, files are
-  linted in worker processes, forked (one process where `os.fork` does not exist).
+  linted in worker processes, forked (one process where `os.fork` does not exist, or where the calling
+  program runs other threads).
 - **Cache** (ruff's): results of each file are kept in `.paddle_doctor_cache/` beside the
   `pyproject.toml` (or in the current folder), keyed by the file's bytes, its path, the selection
   and the linter's own code; an unchanged file is not parsed again. The folder holds a
