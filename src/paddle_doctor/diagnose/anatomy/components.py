@@ -127,6 +127,21 @@ TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] =
      _MISSING_PATH, C.file_not_found, 80, "the message says a file or directory it names does not exist",
      "PaddleOCR 2.x ppocr/data/simple_dataset.py (raise Exception(\"{} does not exist!\".format(img_path))), "
      "PaddleDetection/PaddleSeg dataset checks (assert os.path.exists(...), \"... does not exist\")"),
+    # A suite's own dataset checks, raised while the dataset is built from the config (suite frames are not
+    # Paddle's, so the message is what names them): the configured files are not there, or the config's
+    # lists disagree with each other.
+    (("ValueError",), r"", r"is not valid and cannot parse dataset type", C.file_not_found, 85,
+     "PaddleDetection found no dataset at the configured dataset_dir/anno_path/image_dir (its log says which "
+     "one above) and cannot download a dataset of that name",
+     "PaddleDetection 1.x-2.x ppdet/utils/download.py get_dataset_path (after _dataset_exists fails: raise "
+     "ValueError(\"Dataset {} is not valid and cannot parse dataset type '{}' for automaticly downloading, ...\"))"),
+    (("AssertionError",), r"", r"length of ratio_list should be the same as the file_list|"
+     r"Either data_dir or data_dir_list must be provided", C.config_error, 80,
+     "the dataset's config disagrees with itself: label_file_list (a list of files) and ratio_list (one ratio "
+     "per file) differ in length, or no data_dir is given",
+     "PaddleOCR 2.x-3.x ppocr/data/simple_dataset.py, pgnet_dataset.py, lmdb_dataset.py __init__ (assert "
+     "len(ratio_list) == data_source_num, \"The length of ratio_list should be the same as the file_list.\"; "
+     "assert self.data_dir is not None, \"Either data_dir or data_dir_list must be provided.\")"),
     (("ValueError", "RuntimeError"), r"distributed/spawn\.py", r"device|gpu|xpu|place",
      C.config_error, 85, "paddle.distributed.spawn rejected the device setting it was given",
      "pp 2.0.2-3.3.1 paddle/distributed/spawn.py _get_subprocess_env_list (The selected gpu card ...)"),
