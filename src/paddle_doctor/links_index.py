@@ -66,7 +66,7 @@ BACKLINKS = {
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
-        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'device_oom', 'gpu_oom_hint',),
+        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'device_oom', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
         'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'zsh_killed', 'ide_sigkill', 'shell_killed_translated',),

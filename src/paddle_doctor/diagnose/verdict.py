@@ -171,7 +171,7 @@ def confidence_of(event: Event, candidates) -> str:
     (the DataLoader's "reader raised", "Blocking queue is killed"), so it is at most medium."""
     alone = len(candidates) == 1 and not is_symptom(event.sig.cause)
     if event.sig.specificity >= 80 or (event.sig.specificity >= 50 and alone):
-        return "high"
+        return event.sig.most  # "high", unless the line is one message for several failed checks
     return "medium" if event.sig.specificity >= 50 else "low"
 
 

@@ -68,6 +68,8 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 11: dlerror's report of a library it cannot open (a wrapped paste may cut the rest of the
     # line away); Paddle-Lite's failed open of a model file
     "cannot open shared object", "Unable to open file",
+    # issue 29, batch 19: fluid's legacy GPU allocator warnings (glog W lines, no "error" in them)
+    "Cannot malloc", "bytes in GPU", "B in GPU",
     # issue 29, batch 12: PaddleSeg 1.x's loader ("Shape of pretrained weight", no "params" in it)
     "Shape of pretrained",
     # a notebook traceback's frame header ("<file>.py in <function>(")

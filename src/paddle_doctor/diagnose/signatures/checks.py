@@ -128,6 +128,19 @@ CHECKS = (
          source="pp 2.4.2-3.3.1 so strings (custom device / XPU allocators: Out of memory error on %s:%d. "
                 "Cannot allocate %s memory on %s:%d, available memory is only %s.; Out of memory error on %s %d. "
                 "total memory is %s, used memory is %s, available memory is only %s.)"),
+    # Fluid's legacy (buddy) allocator warns and returns nullptr when cudaMalloc fails: the warnings come before
+    # whatever the null block then breaks (an enforce, an empty metric), which may not say "memory" at all.
+    _sig("legacy_gpu_alloc_failed", r"Cannot malloc [\d.]+ MB GPU memory|Cannot allocate (?P<req>[\d.]+ ?(?:bytes|"
+         r"[kKMGT]i?B)) in GPU (?P<gpu>\d+), available", "cause", CauseId.gpu_oom, 85,
+         "W0613 10:18:30.684809   182 malloc.cc:99] Cannot allocate 102760448 bytes in GPU 0, available 2650865664 "
+         "bytes",
+         title="the GPU allocator could not get device memory (cudaMalloc failed) and returned no block",
+         source="pp 0.11-1.3 memory/detail/system_allocator.cc GPUAllocator::Alloc (cudaMalloc failed: LOG(WARNING) "
+                "<< \"Cannot malloc \" << size / 1024.0 / 1024.0 << \" MB GPU memory. Please shrink "
+                "FLAGS_fraction_of_gpu_memory_to_use ...\"; return nullptr); memory/malloc.cc Alloc<CUDAPlace> (the "
+                "buddy allocator gave nullptr: LOG(WARNING) << \"Cannot allocate \" << size << \" bytes in GPU \" << "
+                "device << \", available \" << avail << \" bytes\"; 1.4-1.5 legacy_allocator.cc the same with "
+                "HumanReadableSize)"),
     _sig("gpu_oom_hint", r"If the above ways do not solve the out of memory problem", "cause", CauseId.gpu_oom, 60,
          "If the above ways do not solve the out of memory problem, you can try to use CUDA managed memory. The "
          "command is `export FLAGS_use_cuda_managed_memory=false`.",

@@ -37,8 +37,8 @@ LIBRARIES = (
     # "cublas64_118.dll;cublas64_11.dll" (Windows: the candidates Paddle tried, joined by ';').
     # cudnn.cc's own wording ("Cannot load cudnn shared library") names the library too: it is read into the
     # same group, so the verdict says which library, in every wording.
-    _sig("cuda_lib_missing", r"(?i)(?:(?:failed to find dynamic library|dynamic library \()\s*:?\s*|Cannot load "
-         r"(?=cudnn shared library))(?P<lib>(?:lib)?(?:cudnn|cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|"
+    _sig("cuda_lib_missing", r"(?i)(?:(?:failed to find (?:dynamic|cuda|cudnn) library|dynamic library \()\s*:?\s*|"
+         r"Cannot load (?=cudnn shared library))(?P<lib>(?:lib)?(?:cudnn|cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|"
          r"nvjitlink)[\w.;]*)",
          "cause", CauseId.cuda_cudnn_mismatch, 95,
          "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libcudnn.so) that Paddle depends on is "
@@ -49,7 +49,8 @@ LIBRARIES = (
                 "Paddle depends on is not configured correctly.); platform/dynload/cudnn.cc (Cannot load cudnn "
                 "shared library. Cannot invoke method cudnnGetVersion.); the Windows names, same file "
                 "(win_cudnn_lib = \"cudnn64_\" CUDNN_MAJOR_VERSION \".dll\", win_cublas_lib = \"cublas64_\" "
-                "CUDA_VERSION_MAJOR CUDA_VERSION_MINOR \".dll;cublas64_\" CUDA_VERSION_MAJOR \".dll\")"),
+                "CUDA_VERSION_MAJOR CUDA_VERSION_MINOR \".dll;cublas64_\" CUDA_VERSION_MAJOR \".dll\"); v1 "
+                "cuda/src/hl_dso_loader.cc (Check failed: nullptr != *dso_handle Failed to find cuda library: %s)"),
     # dlerror()'s own report names the library, whoever called dlopen (Paddle's loaders of every era, ctypes, an
     # import): a CUDA library the build needs is not on the loader's path; read before "No such file" below.
     _sig("cuda_lib_dlerror", r"(?P<lib>lib(?:cudnn|cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)"
@@ -82,14 +83,15 @@ LIBRARIES = (
                 "err = ctypes.WinError(last_error); err.strerror += f' Error loading \"{dll}\" or one of its "
                 "dependencies.'; raise err), after torch/__init__.py _load_dll_libraries"),
     # Paddle Serving's GPU server checks for CUDA before it starts (nvcc on the path; later: its binary's
-    # libcudart resolves and /dev/nvidia* exists) and exits with this line when it finds none.
+    # libcudart resolves and /dev/nvidia* exists) and exits with this line: one line, three checks, at most medium.
     _sig("serving_cuda_not_found", r"CUDA not found, please check your environment or use cpu version", "cause",
          CauseId.cuda_cudnn_mismatch, 80,
          "CUDA not found, please check your environment or use cpu version by \"pip install paddle_serving_server\"",
          title="Paddle Serving's GPU server found no CUDA (no nvcc / libcudart for it, or no /dev/nvidia* device)",
          source="Paddle Serving 0.3-0.9 python/paddle_serving_server(_gpu)/server.py check_cuda (os.system(\"nvcc "
                 "--version\") != 0, later ldd <serving bin> | grep cudart and ls /dev/ | grep nvidia: raise "
-                "SystemExit(\"CUDA not found, please check your environment or use cpu version by ...\"))"),
+                "SystemExit(\"CUDA not found, please check your environment or use cpu version by ...\")); "
+                "check_local_bin (bin_path = os.environ[\"SERVING_BIN\"])", most="medium"),
     # CUDA's link-time stub libraries (lib64/stubs) say so when a program loads one at run time: every
     # call then fails (cuFFT's error 50, cudaErrorStubLibrary): the real library is not on the path.
     _sig("cuda_stub_library", r"You are running using the stub version of (?P<lib>\w+)", "cause",

@@ -26,6 +26,9 @@ class Signature:
     example: str = ""  # a line built from the emitting code's template (tests check every example)
     title: str = ""  # short human label; may use named groups, e.g. "{exc}"
     source: str = ""  # where the message is emitted: "package version, file" (tests require it)
+    # The surest the line alone can make a verdict: "medium" for a message its emitter prints for several
+    # different failed checks (one line, more than one cause), however specific its wording looks.
+    most: str = "high"
 
     # --- the rule protocol (paddle_doctor.rules.Rule) ---
     @property
@@ -57,5 +60,5 @@ class Signature:
 VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 
 
-def sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source=""):
-    return Signature(name, LazyPattern(pattern, flags), role, cause, specificity, example, title, source)
+def sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source="", most="high"):
+    return Signature(name, LazyPattern(pattern, flags), role, cause, specificity, example, title, source, most)

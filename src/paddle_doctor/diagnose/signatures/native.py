@@ -153,14 +153,17 @@ NATIVE = (
     # A GPU place asked of a CPU-only build: an error in every era (1.x PADDLE_THROW, 2.x-3.x
     # PermissionDenied, or LOG(ERROR) then exit from the CUDAPlace constructor).
     _sig("cpu_build_gpu_place", r"Cannot use CUDAPlace in CPU only version|Cannot use GPU because you have installed "
-         r"CPU version|[Yy]ou are using paddlepaddle cpu version", "cause", CauseId.device_not_found, 92,
+         r"CPU version|[Yy]ou are using paddlepaddle cpu version|Cannot run operator on place (?:CUDAPlace|Place\(gpu)",
+         "cause", CauseId.device_not_found, 92,
          "Cannot use CUDAPlace in CPU only version at [/paddle/paddle/fluid/pybind/pybind.cc:806]",
          title="a GPU was asked of a CPU-only Paddle build",
          source="pp 1.x pybind/pybind.cc CUDAPlace.__init__ (PADDLE_THROW(\"Cannot use CUDAPlace in CPU only "
                 "version\")); pp 3.3.1 libpaddle.so strings (Cannot use CUDAPlace in CPU only version, Please "
                 "recompile or reinstall Paddle with CUDA support.; Cannot use GPU because you have installed CPU "
                 "version PaddlePaddle.); PaddleClas/PaddleDetection utils/check.py check_gpu (You are using paddlepaddle cpu "
-                "version! Please try to install paddlepaddle-gpu to run model on GPU.)"),
+                "version! Please try to install paddlepaddle-gpu to run model on GPU.); pp 1.x-3.x "
+                "framework/operator.cc OperatorBase::Run (#ifndef PADDLE_WITH_CUDA: Cannot run operator on place %s"
+                "[, please recompile paddle or reinstall Paddle with CUDA support.])"),
     _sig("not_compiled_with_gpu", r"(?i)not compiled with (?:cuda|gpu)(?: or xpu)?\b|"
          r"installed (?:the )?CPU version (?:of )?PaddlePaddle", "context", CauseId.device_not_found, 90,
          "WARNING 2021-06-09 10:59:28,075 launch.py:352] Not found distinct arguments and not compiled with cuda or "
