@@ -28,5 +28,11 @@ def test_smoke_that_runs_out_of_time_says_so(tmp_path):
     assert verdicts and "smoke stopped the launch after --timeout 2 s" in verdicts[0], proc.stdout[-2000:]
     assert "timed out after 2 s" in proc.stdout
     assert "was not given" not in proc.stdout and "no failure found" not in proc.stdout
-    suite = ET.parse(junit).getroot()  # smoke --junit: every check a testcase, all failed here
-    assert suite.tag == "testsuite" and int(suite.get("tests")) == int(suite.get("failures")) > 0
+    # smoke --junit: every check a testcase, failed as the report's rows say. How many checks the
+    # ranks reach in 2 s depends on the machine's speed at that moment (on a quiet one, most of them):
+    # the file must agree with the report, and the run must have failed.
+    rows = [line.split()[:2] for line in proc.stdout.splitlines() if line.startswith(("  PASS ", "  FAIL "))]
+    suite = ET.parse(junit).getroot()
+    failed = [case.get("name") for case in suite if case.find("failure") is not None]
+    assert suite.tag == "testsuite" and int(suite.get("tests")) == len(rows) > 0
+    assert failed == [name for status, name in rows if status == "FAIL"] and failed
