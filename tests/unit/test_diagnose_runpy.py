@@ -4,7 +4,7 @@ as the exception it names, not "no failure found" or "unknown"."""
 
 import pytest
 
-from paddle_doctor.diagnose import diagnose_paths
+from pastes import root_cause_of
 
 
 @pytest.mark.parametrize("line,title", [
@@ -15,9 +15,7 @@ from paddle_doctor.diagnose import diagnose_paths
     ("python3.8: No module named paddle", "no module named paddle"),
 ])
 def test_runpys_line_is_the_error(tmp_path, line, title):
-    log = tmp_path / "terminal.out"
-    log.write_text(f"+ python -m paddle.distributed.launch train.py\n{line}\n")
-    root = diagnose_paths([str(log)]).root_cause
+    root = root_cause_of(tmp_path, f"+ python -m paddle.distributed.launch train.py\n{line}\n", "terminal.out")
     assert root is not None and root.cause == "python_exception" and title in root.message
 
 
