@@ -33,7 +33,7 @@ _LAZY = {
     "StoreTimeoutError": ("paddle_doctor.errors", "StoreTimeoutError"),
     "SyncableMetric": ("paddle_doctor.runtime.evaluate.states", "SyncableMetric"),
     "UnsafeCheckpointError": ("paddle_doctor.errors", "UnsafeCheckpointError"),
-    "clean_env": ("paddle_doctor.process.cleanenv", "clean_env"),
+    "clean_env": ("paddle_doctor.process.launchenv", "clean_env"),
     "evaluate": ("paddle_doctor.runtime.evaluate.api", "evaluate"),
     "evaluate_model": ("paddle_doctor.runtime.suites.hapi", "evaluate_model"),
     "guarded": ("paddle_doctor.runtime.guards.watchdog", "guarded"),
@@ -84,7 +84,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs only; never runs
     from paddle_doctor.runtime.guards.trace import enable as trace_collectives
     from paddle_doctor.runtime.guards.watchdog import guarded
     from paddle_doctor.runtime.launch.bootstrap import install
-    from paddle_doctor.process.cleanenv import clean_env
+    from paddle_doctor.process.launchenv import clean_env
     from paddle_doctor.runtime.metrics.detection import DetectionMetric
     from paddle_doctor.runtime.metrics.segmentation import SegmentationMetric
     from paddle_doctor.runtime.suites.hapi import evaluate_model

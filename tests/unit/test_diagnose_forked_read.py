@@ -8,6 +8,7 @@ import pytest
 
 from paddle_doctor.diagnose import diagnose_paths
 from paddle_doctor.diagnose.read import readall
+from paddle_doctor.process import forked as forked_proc
 from paddle_doctor.diagnose.read.runners import RUNNER_SIGNATURES
 from paddle_doctor.diagnose.read.sources import discover
 from paddle_doctor.diagnose.signatures import SIGNATURES
@@ -48,7 +49,7 @@ def forked(monkeypatch):
     monkeypatch.setattr(readall, "FORK_MIN_FILES", 2)
     monkeypatch.setattr(readall, "FORK_MIN_BYTES", 0)
     monkeypatch.setattr(readall, "SMALL_SCAN_BYTES", 64 << 10)
-    monkeypatch.setattr(readall, "_idle_core", lambda: True)  # whatever else runs beside the tests
+    monkeypatch.setattr(forked_proc, "idle_core", lambda: True)  # whatever else runs beside the tests
     seen = {"forks": 0, "from_child": 0}
     real_read, real_unpack = readall._read_in_two, readall._Inbox._unpack
 
@@ -57,9 +58,9 @@ def forked(monkeypatch):
         seen["forks"] += outcomes is not None
         return outcomes
 
-    def unpack(self, outcomes):
+    def unpack(self, frames, outcomes):
         before = len(outcomes)
-        real_unpack(self, outcomes)
+        real_unpack(self, frames, outcomes)
         seen["from_child"] += len(outcomes) - before
 
     monkeypatch.setattr(readall, "_read_in_two", read_in_two)
@@ -135,12 +136,12 @@ def test_small_inputs_and_threaded_callers_read_in_one_process(log_dir, monkeypa
     monkeypatch.setattr(readall, "FORK_MIN_FILES", 2)
     monkeypatch.setattr(readall, "FORK_MIN_BYTES", 0)
     monkeypatch.setattr(readall, "SMALL_SCAN_BYTES", 64 << 10)  # else the first 2 MiB (all) are read before a fork
-    monkeypatch.setattr(readall, "_idle_core", lambda: True)
+    monkeypatch.setattr(forked_proc, "idle_core", lambda: True)
     with monkeypatch.context() as m:
         m.setattr(readall.sys, "platform", "darwin")  # fork without exec is unsafe there
         diagnose_paths([str(log_dir)])
     with monkeypatch.context() as m:
-        m.setattr(readall, "_cores", lambda: 1)
+        m.setattr(forked_proc, "usable_cores", lambda: 1)
         diagnose_paths([str(log_dir)])
     stop = threading.Event()
     worker = threading.Thread(target=stop.wait)
@@ -162,7 +163,7 @@ def test_the_callers_work_meanwhile_runs_only_beside_a_child(log_dir, monkeypatc
     readall.read_all(sources, list(skipped), meanwhile=lambda: calls.append(os.getpid()))
     assert calls == []  # all read before a fork (the first 2 MiB are): no child
     monkeypatch.setattr(readall, "SMALL_SCAN_BYTES", 64 << 10)
-    monkeypatch.setattr(readall, "_idle_core", lambda: True)
+    monkeypatch.setattr(forked_proc, "idle_core", lambda: True)
     readall.read_all(sources, list(skipped), meanwhile=lambda: calls.append(os.getpid()))
     assert calls == [os.getpid()]  # in this process, once
 
@@ -192,21 +193,7 @@ def test_the_child_does_not_run_the_parents_signal_handlers(log_dir, forked, mon
     assert forked["forks"] == 1 and forked["from_child"] == 0
 
 
-@pytest.mark.parametrize("line, cores, idle", [
-    (b"0.50 0.60 0.70 1/120 4242\n", 2, True),  # only this process runs
-    (b"2.10 2.00 1.90 2/131 4242\n", 2, False),  # another task holds the other core
-    (b"3.00 3.00 3.00 3/131 4242\n", 4, True),
-    (b"garbled", 2, True),  # unreadable: as before, idle
-])
-def test_a_child_is_made_only_beside_an_idle_core(tmp_path, monkeypatch, line, cores, idle):
-    loadavg = tmp_path / "loadavg"
-    loadavg.write_bytes(line)
-    monkeypatch.setattr(readall, "LOADAVG", str(loadavg))
-    monkeypatch.setattr(readall, "_cores", lambda: cores)
-    assert readall._idle_core() is idle
-
-
 def test_a_busy_machine_reads_in_one_process(log_dir, forked, monkeypatch):
-    monkeypatch.setattr(readall, "_idle_core", lambda: False)
+    monkeypatch.setattr(forked_proc, "idle_core", lambda: False)
     diagnose_paths([str(log_dir)])
     assert forked["forks"] == 0

@@ -16,10 +16,11 @@ import io
 import json
 import os
 import stat
-import threading
 import time
 import tokenize
 from pathlib import Path
+
+from ..process import forked
 
 PARALLEL_MIN_FILES = 48  # below this, starting worker processes costs more than it saves
 
@@ -292,14 +293,14 @@ def decode(data: bytes) -> tuple[str | None, str]:
 
 class Runner:
     """Runs a function over many argument tuples: in forked workers for PARALLEL_MIN_FILES files or more, else
-    here. Each call forks its workers, which inherit the arguments and read chunk numbers from one pipe (concurrent.futures'
-    pool cost a cold run ~0.05 s more). The collector is paused meanwhile: each file's trees are freed after it."""
+    here. Each call forks its workers, which inherit the arguments, take chunk numbers as tokens and send each
+    chunk's results back as a frame (:mod:`paddle_doctor.process.forked`; concurrent.futures' pool cost a cold
+    run ~0.05 s more). The collector is paused meanwhile: each file's trees are freed after it."""
 
     def __init__(self, workers: int, files: int) -> None:
         # fork copies only the calling thread: a process with other threads (lint called from an embedding
         # program) runs the files itself
-        forkable = hasattr(os, "fork") and threading.active_count() == 1
-        self.workers = workers if workers > 1 and files >= PARALLEL_MIN_FILES and forkable else 1
+        self.workers = workers if workers > 1 and files >= PARALLEL_MIN_FILES and forked.can_fork() else 1
 
     def __enter__(self):
         self.collecting = gc.isenabled()
@@ -314,61 +315,49 @@ class Runner:
         """``each`` sees (and returns) each result here as its chunk comes in, while the workers go on."""
         if self.workers == 1 or len(todo) <= 1:  # else even a few files go to workers (the second pass)
             return [each(function(a)) for a in todo]
-        size = max(1, min(16, len(todo) // 8))
+        size = max(1, min(16, len(todo) // 8), -(-len(todo) // forked.MAX_TOKENS))
         chunks = len(range(0, len(todo), size))
-        (tasks, give), pids, outs = os.pipe(), [], []
-        opened = [tasks, give]  # the main process's ends, closed once (a number can be reused at once)
         try:
-            for _ in range(min(self.workers, len(todo))):
+            tasks = forked.token_pipe(chunks)
+        except OSError:  # a pipe too small for the tokens (the kernel's pipe budget spent): here
+            return [each(function(a)) for a in todo]
+        pids, outs, failed = [], [], True
+        try:
+            for _ in range(min(self.workers, chunks)):
                 out, into = os.pipe()
                 outs.append(out)
-                opened.append(out)
                 try:
-                    if (pid := os.fork()) == 0:  # the worker: never returns
-                        for fd in (give, *outs):
-                            os.close(fd)
-                        _work(function, todo, size, tasks, into)
-                    pids.append(pid)
+                    pids.append(forked.fork_child(functools.partial(_work, function, todo, size, tasks, into), close=outs))
                 finally:
                     os.close(into)
-            results = _gather(outs, give, b"".join(n.to_bytes(4, "little") for n in range(chunks)), chunks, each, opened)
+            results, failed = _gather(outs, chunks, each), False
         finally:
-            for fd in opened:
-                os.close(fd)  # a worker waiting for a chunk sees EOF, one still writing EPIPE
+            for fd in (tasks, *outs):
+                os.close(fd)  # a worker still writing meets EPIPE
             for pid in pids:
-                os.waitpid(pid, 0)
+                forked.reap(pid, kill=failed)
         return [result for chunk in results for result in chunk]
 
 
-def _gather(outs: list[int], give: int, pending: bytes, count: int, each, opened: list[int]) -> list:
-    """Writes the chunk numbers as the pipe takes them, and reads each worker's results until all are
-    in (poll, not select: no limit on the descriptors' numbers)."""
+def _gather(outs: list[int], count: int, each) -> list:
+    """Each worker's results until all are in (poll, not select: no limit on the descriptors' numbers)."""
     import pickle
     import select
 
-    results, buffers, done, poller = [None] * count, {fd: bytearray() for fd in outs}, 0, select.poll()
+    results, frames, done, poller = [None] * count, {fd: forked.Frames() for fd in outs}, 0, select.poll()
     for fd in outs:
         poller.register(fd, select.POLLIN)
-    poller.register(give, select.POLLOUT)
     while done < count:
         for fd, _ in poller.poll():
-            if fd == give:
-                pending = pending[os.write(give, pending[:4096]):]  # whole fours: a worker reads four bytes
-                if not pending:  # all written: a worker that finds no more ends (and one that died is seen)
-                    poller.unregister(give)
-                    os.close(give)
-                    opened.remove(give)
-                continue
-            data, buffer = os.read(fd, 1 << 20), buffers[fd]
+            data = os.read(fd, 1 << 20)
             if not data:  # that worker ended
                 poller.unregister(fd)
-                del buffers[fd]
-                if not buffers:
+                del frames[fd]
+                if not frames:
                     raise RuntimeError("the lint worker processes ended before all files were linted")
-            buffer += data
-            while len(buffer) >= 8 and len(buffer) >= (end := 8 + int.from_bytes(buffer[:8], "little")):
-                number, ok, payload = pickle.loads(bytes(buffer[8:end]))
-                del buffer[:end]
+                continue
+            for frame in frames[fd].feed(data):
+                number, ok, payload = pickle.loads(frame)
                 if not ok:
                     raise payload  # the function's own exception, re-raised here as the pool did
                 results[number], done = [each(result) for result in payload], done + 1
@@ -378,17 +367,10 @@ def _gather(outs: list[int], give: int, pending: bytes, count: int, each, opened
 def _work(function, todo: list, size: int, tasks: int, into: int) -> None:
     import pickle
 
-    try:
-        while number := os.read(tasks, 4):
-            start = int.from_bytes(number, "little") * size
-            try:
-                reply = (start // size, True, [function(a) for a in todo[start:start + size]])
-            except Exception as exc:  # sent to the main process, which raises it
-                reply = (start // size, False, exc)
-            blob = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
-            view = memoryview(len(blob).to_bytes(8, "little") + blob)
-            while view:
-                view = view[os.write(into, view):]
-        os._exit(0)  # no interpreter teardown, no flush of the main process's buffers
-    finally:
-        os._exit(1)
+    while (number := forked.take_token(tasks)) is not None:
+        start = number * size
+        try:
+            reply = (number, True, [function(a) for a in todo[start:start + size]])
+        except Exception as exc:  # noqa: BLE001 - sent to the main process, which raises it
+            reply = (number, False, exc)
+        forked.send_frame(into, pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL))

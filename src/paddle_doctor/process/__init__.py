@@ -7,7 +7,8 @@
   :func:`diagnose_launch`).
 - :mod:`.ports`: free ports for a launch, and waiting for a launcher to listen.
 - :mod:`.supervisor` and :mod:`.launchenv`: ``paddle-doctor run``, the command with its guards'
-  environment, its output copied through, its exit code decided; :mod:`.cleanenv`: ``clean_env()``.
+  environment, its output copied through, its exit code decided; ``clean_env()`` there too.
+- :mod:`.forked`: children forked to share work over pipes (lint's workers, diagnose's reader).
 
 Standard library only (diagnose is imported when a diagnosis is made); never imports paddle.
 """

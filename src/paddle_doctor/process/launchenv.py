@@ -9,18 +9,35 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paddle_doctor.contract import (APPLIED_PREFIX, DEBUG_LOGS_ENV, FAULT_PREFIX, GUARDS_ENV, LOG_DIR_ENV, OWNER_ENV, RECORD_PREFIX,
-                                    RUN_ID_ENV, SINGLE_ENV, WATCHDOG_TIMEOUT_ENV)
-from paddle_doctor.process import cleanenv
+                                    RUN_ID_ENV, SINGLE_ENV, WATCHDOG_TIMEOUT_ENV, is_leftover)
 
 SITE_DIR = Path(__file__).resolve().parents[1] / "runtime" / "launch" / "sitecustomize"  # what the workers import
 LAUNCH_MODULES = ("paddle.distributed.launch", "paddle.distributed.fleet.launch")
 DEFAULT_LOG_DIR = "log"  # both launchers' default --log_dir
 ABORT_MARKER = b"ABORT!!!"  # the old launcher's failure line; some versions still exit 0 after it
+
+
+def clean_env(environ: MutableMapping[str, str] | None = None, *, keep: tuple[str, ...] = ()) -> dict[str, str]:
+    """Remove leftover launcher variables from ``environ`` (default: ``os.environ``), except
+    those in ``keep``; returns what was removed (name -> value).
+
+    Guide 001 §3.3: a one-process evaluation started from a shell, notebook or job that still holds
+    ``PADDLE_TRAINER_*`` tries to join peers that do not exist. Measured on Paddle 3.3.1: without
+    PADDLE_DISTRI_BACKEND it hangs silently in the legacy HTTP store (effectively forever), with it
+    the store gives up after 900 s, and two unrelated jobs with the same leftovers silently join
+    each other. ``FLAGS_selected_gpus`` left over pins the process to another rank's GPU. A user's
+    script calls it at the very top, before anything distributed is created; ``run --single``
+    calls it for the command."""
+    env = os.environ if environ is None else environ
+    removed = {k: env[k] for k in sorted(env) if is_leftover(k) and k not in keep}
+    for k in removed:
+        del env[k]
+    return removed
 
 
 @dataclass
@@ -54,7 +71,7 @@ def plan_run(cmd: Sequence[str], *, trace: bool = False, check: bool = False, de
              cwd: str | os.PathLike | None = None, rendezvous_timeout: float | None = None) -> RunPlan:
     env = dict(os.environ if environ is None else environ)
     launcher = is_launcher(cmd)
-    removed = cleanenv.clean_env(env) if single else {}
+    removed = clean_env(env) if single else {}
     base = Path(cwd or os.getcwd())
     chosen = (launcher_log_dir(cmd) if launcher else None) or log_dir or DEFAULT_LOG_DIR
     directory = (base / chosen).absolute()

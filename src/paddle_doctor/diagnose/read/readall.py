@@ -3,7 +3,7 @@
 Many big logs are read in two processes (issue 29's bench, 1024 logs of 512 KiB on 2 cores: the
 read is ~80 % of diagnose's time). A forked child and this process take the files one by one from a
 shared pipe of tokens (the faster takes more); the child sends each file's events back pickled as
-soon as it has them. The answer is the same as one process's: each file is read alone, the outcomes
+soon as it has them (the protocol of :mod:`paddle_doctor.process.forked`). The answer is the same as one process's: each file is read alone, the outcomes
 are put back in input order, and the objects both processes share (signatures, sources) come back
 as the parent's own. Whatever the child did not send (it died, a message does not load) this
 process reads itself. Small inputs, no core idle (a busy machine), not Linux, or a process with
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import gc
 import io
 import os
 import sys
 from collections.abc import Callable
 
+from ...process import forked
 from ..signatures import Signature
 from .launches import LAST, LaunchChoice
 from .parse import BinaryFileError, FileEvents, NoSuchLaunch, read_events
@@ -31,7 +31,7 @@ SKIP_ROLES = ("env", "aux", "record")
 # Below these, one process: a fork, a pickle and its load cost ~10-30 ms, more than the read saves.
 FORK_MIN_FILES = 16
 FORK_MIN_BYTES = 64 << 20
-FORK_MAX_FILES = 8192  # their tokens fill a pipe's 64 KiB at most (more files: one process)
+FORK_MAX_FILES = forked.MAX_TOKENS  # one token a file (more files: one process)
 
 
 def read_all(sources: list[SourceFile], skipped: list[str], choice: LaunchChoice = LAST,
@@ -70,37 +70,12 @@ def _sizes(todo: list[SourceFile]) -> list[int] | None:
     """The sizes of the files, when they are worth two processes; else None."""
     # Linux only: macOS forbids fork without exec once its system frameworks are loaded (and where
     # it was measured is Linux); Windows has no fork.
-    if not FORK_MIN_FILES <= len(todo) <= FORK_MAX_FILES or not sys.platform.startswith("linux") or _cores() < 2:
+    if not FORK_MIN_FILES <= len(todo) <= FORK_MAX_FILES or not sys.platform.startswith("linux"):
         return None
-    threading = sys.modules.get("threading")
-    if threading is not None and threading.active_count() > 1 or not _idle_core():
+    if forked.usable_cores() < 2 or not forked.can_fork() or not forked.idle_core():
         return None
     sizes = [_size(source) for source in todo]
     return sizes if sum(sizes) >= FORK_MIN_BYTES else None
-
-
-LOADAVG = "/proc/loadavg"
-
-
-def _idle_core() -> bool:
-    """Whether a core is idle now: the kernel's count of running tasks (LOADAVG's fourth field, this
-    process included) is below the cores this process may use. Beside another busy process a child
-    only shares the same cores and adds its own costs (the pickles): slower than one process on the
-    1024-rank bench (bench/results/29-scale1024.md). As ``make -l``, but the count of this instant,
-    not a minute's average. Unreadable: taken as idle."""
-    try:
-        with open(LOADAVG, "rb") as stream:
-            running = int(stream.read(128).split()[3].split(b"/")[0])
-    except (OSError, ValueError, IndexError):
-        return True
-    return running < _cores()
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def _size(source: SourceFile) -> int:
@@ -142,8 +117,7 @@ def _read_in_two(todo: list[SourceFile], year: int, choice: LaunchChoice,
     try:
         if meanwhile is not None:
             meanwhile()
-        while token := os.read(tokens, TOKEN_BYTES):
-            i = int.from_bytes(token, "little")
+        while (i := forked.take_token(tokens)) is not None:
             outcomes[i] = _outcome(todo[i], year, choice)
             inbox.take(outcomes, wait=False)
         inbox.take(outcomes, wait=True)
@@ -154,75 +128,28 @@ def _read_in_two(todo: list[SourceFile], year: int, choice: LaunchChoice,
     return [outcomes[i] if i in outcomes else _outcome(todo[i], year, choice) for i in range(len(todo))]
 
 
-TOKEN_BYTES = 4
-
-
 def _start_child(todo: list[SourceFile], year: int, choice: LaunchChoice) -> tuple[int, int, int] | None:
     """The child's pid, the tokens' pipe, and the pipe its outcomes come on; None when the pipes or
     the fork cannot be made."""
     opened: list[int] = []
     try:
-        opened.append(_token_pipe(len(todo)))
+        opened.append(forked.token_pipe(len(todo)))
         opened += os.pipe()
-        pid = os.fork()
+        tokens, receive, send = opened
+        pid = forked.fork_child(lambda: _child(todo, year, choice, tokens, send), close=(receive,))
     except OSError:
         for fd in opened:
             os.close(fd)
         return None
-    tokens, receive, send = opened
-    if pid == 0:  # the child: never returns
-        _child(todo, year, choice, tokens, (receive, send))
     os.close(send)
     return pid, tokens, receive
 
 
-def _token_pipe(count: int) -> int:
-    """The read end of a pipe that holds the indices 0..count-1 and is closed for writing. Written
-    without blocking: a pipe that holds less (a user over the kernel's pipe budget gets 4 KiB ones)
-    raises OSError, and the files are read in one process."""
-    receive, send = os.pipe()
-    try:
-        os.set_blocking(send, False)
-        tokens = b"".join(i.to_bytes(TOKEN_BYTES, "little") for i in range(count))
-        if os.write(send, tokens) != len(tokens):
-            raise OSError("the pipe holds fewer tokens")
-    except OSError:
-        os.close(receive)
-        raise
-    finally:
-        os.close(send)
-    return receive
-
-
-def _child(todo: list[SourceFile], year: int, choice: LaunchChoice, tokens: int, results: tuple[int, int]) -> None:
-    """Read the files whose tokens this process takes, writing each outcome, framed by its length,
-    to the results pipe; then exit (0 when all was sent). os._exit: the parent's exit handlers and
-    unflushed output are not the child's to run or write."""
-    code = 1
-    try:
-        import signal
-
-        for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # the parent's handlers (one forwards
-            signal.signal(stop, signal.SIG_DFL)  # SIGTERM to a launch) are not the child's to run
-        os.close(results[0])
-        send = results[1]
-        gc.freeze()  # the parent's objects stay out of this process's collections (no copy-on-write of them)
-        pickled = _pickler(todo)
-        while token := os.read(tokens, TOKEN_BYTES):
-            i = int.from_bytes(token, "little")
-            message = pickled((i, _outcome(todo[i], year, choice)))
-            _write_all(send, len(message).to_bytes(8, "little") + message)
-        code = 0
-    except BaseException:  # noqa: BLE001 - whatever went wrong, the parent reads those files itself
-        pass
-    finally:
-        os._exit(code)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
+def _child(todo: list[SourceFile], year: int, choice: LaunchChoice, tokens: int, send: int) -> None:
+    """Read the files whose tokens this process takes, sending each outcome as a frame."""
+    pickled = _pickler(todo)
+    while (i := forked.take_token(tokens)) is not None:
+        forked.send_frame(send, pickled((i, _outcome(todo[i], year, choice))))
 
 
 class _Inbox:
@@ -230,8 +157,7 @@ class _Inbox:
     own files: the child never waits long on a full pipe) or to its end."""
 
     def __init__(self, fd: int, todo: list[SourceFile]) -> None:
-        self.fd, self.load = fd, _unpickler(todo)
-        self.pending = bytearray()
+        self.fd, self.load, self.frames = fd, _unpickler(todo), forked.Frames()
         os.set_blocking(fd, False)
 
     def take(self, outcomes: dict, wait: bool) -> None:
@@ -244,33 +170,18 @@ class _Inbox:
                 break
             if not chunk:
                 break
-            self.pending += chunk
-        self._unpack(outcomes)
+            self._unpack(self.frames.feed(chunk), outcomes)
 
-    def _unpack(self, outcomes: dict) -> None:
-        at = 0
-        while len(self.pending) - at >= 8:
-            size = int.from_bytes(self.pending[at:at + 8], "little")
-            if len(self.pending) - at - 8 < size:
-                break
-            try:
-                i, outcome = self.load(self.pending[at + 8:at + 8 + size])
-            except Exception:  # noqa: BLE001 - not one of the child's messages: that file is read again
-                i = None
-            if i is not None:
+    def _unpack(self, frames: list[bytes], outcomes: dict) -> None:
+        for frame in frames:
+            with contextlib.suppress(Exception):  # not one of the child's messages: that file is read again
+                i, outcome = self.load(frame)
                 outcomes[i] = outcome
-            at += 8 + size
-        del self.pending[:at]
 
     def close(self, pid: int, done: bool) -> None:
         """Close the pipe and reap the child (ended first if this process stops early)."""
         os.close(self.fd)
-        if not done:
-            with contextlib.suppress(OSError):
-                import signal
-
-                os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+        forked.reap(pid, kill=not done)
 
 
 def _shared_signatures() -> dict[str, Signature]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from paddle_doctor.process.bounded_run import call_within
+from paddle_doctor.process.forked import affinity_cores
 
 from .commands import CommandRunner
 
@@ -27,7 +28,7 @@ def probe_system(proc_root: Path = Path("/proc")) -> dict[str, Any]:
         "os": {"system": platform.system(), "release": platform.release(), "machine": platform.machine(),
                "distro": _os_release(), "container": _container(proc_root), "wsl": "microsoft" in
                platform.release().lower()},
-        "cpu": {"count": os.cpu_count(), "usable": _usable_cpus(), "model": _cpu_model(proc_root)},
+        "cpu": {"count": os.cpu_count(), "usable": affinity_cores(), "model": _cpu_model(proc_root)},
         "memory": _memory(proc_root),
         "shm": disk_usage("/dev/shm"),
         "open_files": _open_file_limit(),
@@ -93,13 +94,6 @@ def _container(proc_root: Path) -> str | None:
         if name in cgroup:
             return name
     return None
-
-
-def _usable_cpus() -> int | None:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return None
 
 
 def _cpu_model(proc_root: Path) -> str | None:
