@@ -17,6 +17,7 @@ from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, RAISE_SITES, TYPE_BY_MODULE
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts
+from .suite_checks import find_check
 
 _ENUM_OF = {"cuda": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t", "cublas": "cublasStatus_t"}
 _LEGACY = {"cuda": tables.CUDA_LEGACY_NUMBERS, "cudnn": tables.CUDNN_LEGACY_NUMBERS}
@@ -176,6 +177,24 @@ def from_type_and_module(parts: ErrorParts) -> Verdict | None:
     return None
 
 
+_CHECK_MEANS = {CauseId.file_not_found: "a file or directory it needs is not where the configuration says",
+               CauseId.config_error: "a configured value is not one of the choices the code handles"}
+
+
+def from_suite_check(parts: ErrorParts) -> Verdict | None:
+    """An exception a suite's own check raised (anatomy/suite_checks.py): what the check tests names the
+    cause. Not for an exception whose innermost frame is Paddle's (Paddle's tables read those)."""
+    frame = parts.innermost
+    if not parts.exc_type or frame is not None and frame.owner == "paddle":
+        return None
+    found = find_check(parts.exc_type, parts.message, frame.path if frame else None)
+    if found is None:
+        return None
+    check, specificity = found
+    return Verdict(check.cause, specificity, f"{check.suite}'s check at {check.path}:{check.line} raises it when "
+                   f"`{check.test}` does not hold: {_CHECK_MEANS[check.cause]}", "suite_check")
+
+
 def from_call_signature(parts: ErrorParts) -> Verdict | None:
     """A TypeError at a call the user wrote to a Paddle API (the innermost frame's source line calls
     ``paddle.``/``fluid.``): the API takes other arguments in this version."""
@@ -252,7 +271,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
-                 from_type_and_module, from_call_signature, from_reader_thread, from_empty_loader):
+                 from_type_and_module, from_suite_check, from_call_signature, from_reader_thread, from_empty_loader):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

@@ -34,7 +34,7 @@ CHAIN = (from_lock_wait, from_uneven_steps, from_candidates, from_divergent_wait
 
 _SIGNATURES = "the log signature of the chosen line (explain its cause for the list)"
 _ERROR_TABLES = "the error tables (codes, operators, C++ files, modules) of diagnose/anatomy"
-STRUCTURE_PARTS = ("code", "operator", "cpp_file", "module", "type", "frame", "component", "call")
+STRUCTURE_PARTS = ("code", "operator", "cpp_file", "module", "type", "frame", "component", "call", "suite_check")
 
 RULES: tuple[VerdictRule, ...] = (
     declare("waits_in_file_lock", CauseId.stale_download_lock, "every waiting rank sleeps in a file lock's acquire "
@@ -55,7 +55,8 @@ RULES: tuple[VerdictRule, ...] = (
                                                  "the tables map", "an exception type the tables map",
                                                  "a traceback frame the tables map",
                                                  "tests/fixtures/gathered/batch1/110.log",
-                                                 "tests/fixtures/gathered/batch1/113.log"))),
+                                                 "tests/fixtures/gathered/batch1/113.log",
+                                                 "a suite's own check of a path or a configured value"))),
     declare("rank_left_first", CauseId.rank_divergent_collective, "every rank waits in a different collective; "
             "the call sites show which rank left the common ones first", from_divergent_waits,
             "tests/fixtures/cases/22_rank_breaks_early/log"),

@@ -1,0 +1,69 @@
+"""The suites' own checks, read by what they test (``suite_checks.json``, made by
+bench/extract_suite_checks.py from the suites' sources: each row cites its file and line).
+
+A suite (PaddleOCR, PaddleDetection, PaddleSeg, PaddleNLP, ...) checks its configuration and data
+before Paddle runs and raises with a message of its own. The check's *test* names the cause: a path
+that must exist (``file_not_found``), a configured value that must be one of the choices the code
+handles (``config_error``). The message, with its formatted values as wildcards, finds the check back.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...catalog.ids import CauseId
+
+TABLE = Path(__file__).with_name("suite_checks.json")
+SAME_FILE = 85  # the innermost frame is the check's own file
+WORDS_ALONE = 5  # literal words a message needs to name its check without that frame
+MESSAGE_ALONE = 75
+
+
+@dataclass(frozen=True)
+class SuiteCheck:
+    exc_type: str
+    message: str  # a pattern of the message's first line, compiled only for a message that holds ``key``
+    key: str  # the message's longest literal run: a message without it is not matched
+    words: int
+    cause: CauseId
+    test: str
+    suite: str
+    path: str
+    line: int
+
+
+@functools.lru_cache(maxsize=1)
+def suite_checks() -> tuple[SuiteCheck, ...]:
+    """The table, read on the first exception no Paddle table named (a few ms)."""
+    data = json.loads(TABLE.read_text(encoding="utf-8"))
+    return tuple(_check(row) for row in data["checks"])
+
+
+def _check(row: dict) -> SuiteCheck:
+    suite, where = row["source"].split(" ", 1)
+    path, line = where.rsplit(":", 1)
+    return SuiteCheck(row["type"], row["message"], row["key"], row["words"], CauseId(row["cause"]), row["test"],
+                      suite, path, int(line))
+
+
+def find_check(exc_type: str, message: str, innermost_path: str | None) -> tuple[SuiteCheck, int] | None:
+    """The suite check that raised ``exc_type: message`` and its specificity, or None. With the
+    innermost frame's file, a check of that very file is taken first; without it, only a message of
+    at least WORDS_ALONE literal words names its check."""
+    message = message.strip()
+    if len(message) > 1 and message[0] == message[-1] and message[0] in "'\"":  # a KeyError prints its repr
+        message = message[1:-1]
+    path = (innermost_path or "").replace("\\", "/")
+    found = None
+    for check in suite_checks():
+        if check.exc_type != exc_type or check.key not in message or not re.fullmatch(check.message, message, re.S):
+            continue
+        if path and path.endswith("/" + check.path.split("/", 1)[-1]):
+            return check, SAME_FILE
+        if found is None and check.words >= WORDS_ALONE:
+            found = check, MESSAGE_ALONE
+    return found
