@@ -30,7 +30,7 @@ def test_every_signature_cites_its_source(sig):
                                                                    "paddle-doctor", "glog", "PyTorch", "C library",
                                                                    "Linux mm/", "bash ", "Intel OpenMP", "paddlenlp ",
                                                                    "PaddleOCR ", "Paddle Serving ", "Jupyter ", "Ascend CANN ",
-                                                                   "PaddleSeg ", "gunicorn ", "libstdc++ "))
+                                                                   "PaddleSeg ", "gunicorn ", "libstdc++ ", "Windows "))
 
 
 def test_signature_table_is_data_with_cause_ids():

@@ -253,6 +253,22 @@ def from_empty_loader(parts: ErrorParts) -> Verdict | None:
                    "batch with drop_last)", "frame")
 
 
+# A line that looks a key up in a state dict (``state_dict[k]``, ``para_state_dict[name]``,
+# ``model.state_dict()[k]``): a KeyError there is a parameter one side names and the other lacks.
+_STATE_DICT_LOOKUP = re.compile(r"\w*state_dict\w*(?:\(\))?\s*\[")
+
+
+def from_state_dict_lookup(parts: ErrorParts) -> Verdict | None:
+    """A KeyError whose line indexes a state dict: the checkpoint and the model name their parameters
+    differently (a file of another architecture or implementation, a backbone-only file for a full model)."""
+    frame = parts.innermost
+    if parts.exc_type != "KeyError" or frame is None or not _STATE_DICT_LOOKUP.search(frame.source or ""):
+        return None
+    return Verdict(CauseId.state_dict_shape_mismatch, 70, f"`{frame.source.strip()[:80]}` looks up "
+                   f"{parts.message.strip()[:60]} in a state dict that lacks it: the checkpoint's parameter names "
+                   "are not the model's", "frame")
+
+
 def fallback(parts: ErrorParts) -> Verdict | None:
     """``python_exception``, saying where it was raised: the user's own code or Paddle's."""
     if not parts.exc_type:
@@ -271,7 +287,8 @@ def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
-                 from_type_and_module, from_suite_check, from_call_signature, from_reader_thread, from_empty_loader):
+                 from_type_and_module, from_suite_check, from_call_signature, from_reader_thread, from_empty_loader,
+                 from_state_dict_lookup):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

@@ -77,6 +77,9 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 15: a predictor's model file it cannot open (1.x, a C++ abort's `what():` line holds no
     # other trigger), FastDeploy's deployment config; glog's failure handler's faulting-instruction line
     "Cannot open file", "Failed to load yaml", "PC: @",
+    # issue 29, batch 23: .NET's failed native library load in a Chinese locale (no "Exception" in the line),
+    # the HRESULT a .NET message carries for a Windows loader error
+    "无法加载 DLL", "HRESULT",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -43,9 +43,22 @@ LOADING = (
          source="Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModel (std::ifstream file(model_dir + \"/\" + "
                 "var.name()); LoadLoDTensor(file, ...), no is_open check) and TensorFromStream / LoadLoDTensor "
                 "(CHECK_EQ(version, 0U) << \"Only version 0 is supported\"), a glog-style CHECK failure"),
+    # Reading a saved tensor starts with its format version (0): a file that is not a saved tensor (an
+    # inference model's program or combined parameters given where a dygraph checkpoint is read, another
+    # framework's file, a download that is an error page) fails there, whatever operator read it.
+    _sig("tensor_not_saved_tensor", r"Deserialize to tensor failed, maybe the loaded file is not a paddle model",
+         "cause", CauseId.checkpoint_corrupt, 88,
+         "ValueError: (InvalidArgument) Deserialize to tensor failed, maybe the loaded file is not a paddle "
+         "model(expected file format: 0, but 1904018048 found).",
+         title="the file read as a saved tensor is not one (another kind of file, or not Paddle's): the file "
+               "given is not the checkpoint the loader expects",
+         source="pp 2.0-2.6 framework/lod_tensor.cc and 3.x phi/core DeserializeFromStream (PADDLE_ENFORCE_EQ("
+                "version, 0U, InvalidArgument(\"Deserialize to tensor failed, maybe the loaded file is not a paddle "
+                "model(expected file format: 0, but %u found).\", version)); 3.3.1 libphi_core.so strings) "
+                "(PaddleOCR2Pytorch#66)"),
     # A predictor reads the saved program and its deployment config before anything runs: the file is not
     # at the path it was given (a relative path from another working directory, a model exported elsewhere).
-    _sig("model_file_unopened", r"\bCannot open file (?P<path>\S+?),? (?:at \[|please confirm whether the file)|"
+    _sig("model_file_unopened", r"\bCannot open file (?P<path>\S+?),? (?:at [\[(]|please confirm whether the file)|"
          r"Failed to load yaml file (?P<yaml>\S+?), maybe you should check this file|"
          r"fin\.is_open\(\)\s*:?\s*Cannot open file: (?P<lite>\S+)", "cause",
          CauseId.file_not_found, 85,
@@ -53,7 +66,8 @@ LOADING = (
          "api/analysis_predictor.cc:639]",
          title="a model file the predictor opens is not where it looked",
          source="pp 1.2-1.8 fluid/inference/io.cc ReadBinaryFile and inference/api/analysis_predictor.cc "
-                "LoadProgramDesc (PADDLE_ENFORCE(static_cast<bool>(fin), \"Cannot open file %s\", filename)); pp "
+                "LoadProgramDesc (PADDLE_ENFORCE(static_cast<bool>(fin), \"Cannot open file %s\", filename); from 1.7 the location is printed "
+                "as at (file:line) in the Error Message Summary) (baidu/lac#92); pp "
                 "2.x-3.x the same checks as NotFound (Cannot open file %s, please confirm whether the file is "
                 "normal.); FastDeploy 0.x-1.x vision/*/preprocessor.cc BuildPreprocessPipelineFromConfig (Failed to "
                 "load yaml file \" << config_file << \", maybe you should check this file.) (FastDeploy#750); "

@@ -1,5 +1,6 @@
 """Signatures: a process's death by a signal, as whoever saw it reports it (the shells, CPython's
-faulthandler, libstdc++'s terminate handler, glibc's heap checks, IDE consoles, Jupyter, Windows).
+faulthandler, libstdc++'s terminate handler, glibc's heap checks, IDE consoles, Jupyter, Windows),
+and Windows' loader failing to load or initialise a native library the process needs.
 None of them says why the process died; a row here decides only when nothing above it in the
 process's output names a cause (refine/crash.py reads the error printed before a crash)."""
 
@@ -30,6 +31,42 @@ SIGNALS = (
                 "0xC0000409, raised by __fastfail and the CRT's abort on a security check, STATUS_STACK_OVERFLOW "
                 "0xC00000FD), the process exit code of a crashed process; JetBrains' run console (Process finished "
                 "with exit code %d (0x%X)), CPython subprocess (returned non-zero exit status %d)"),
+    # Windows' status for an instruction the CPU does not have (SIGILL's): a build or a runtime that uses AVX,
+    # AVX2 or AVX-512 on a CPU (or a VM's virtual CPU) without it. A native crash, as shell_sigill's.
+    _sig("windows_illegal_instruction", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741795|"
+         r"3221225501)\b|\(0x[Cc]000001[Dd]\)", "cause", CauseId.segfault, 88,
+         "The program '[1520] iisexpress.exe' has exited with code 3221225501 (0xc000001d) 'Illegal Instruction'.",
+         title="the process ran an instruction this CPU does not have (Windows STATUS_ILLEGAL_INSTRUCTION): a build "
+               "that uses AVX/AVX2 on a CPU without it",
+         source="Windows ntstatus.h (STATUS_ILLEGAL_INSTRUCTION 0xC000001D = 3221225501, -1073741795 signed), the "
+                "exit code of the process; Visual Studio's output window (The program '[%d] %s' has exited with "
+                "code %d (0x%x) 'Illegal Instruction'.), JetBrains' run console (Process finished with exit code %d "
+                "(0x%X)) (PaddleSharp#106)"),
+    # Windows ends a process whose DLL initialisation routine failed while it started (the loader's dialog
+    # "The application was unable to start correctly (0xc0000142)", .NET's HRESULT 0x8007045A): native code
+    # failed as it loaded, for Paddle's inference DLLs most often an instruction the CPU lacks. The status
+    # names no cause of its own, so it is the weakest native-crash reading.
+    _sig("windows_dll_init_failed", r"\((?:0x)?[Cc]0000142\)|(?:exit(?:ed with)? code|exit status) (?:-1073741502|"
+         r"3221225794)\b|HRESULT:?\s*0x8007045A\b", "cause", CauseId.segfault, 45,
+         "The application was unable to start correctly (0xc0000142). Click OK to close the application.",
+         title="a native library's initialisation failed as the process started (Windows STATUS_DLL_INIT_FAILED): "
+               "native code failed at load, often an instruction the CPU does not have",
+         source="Windows ntstatus.h (STATUS_DLL_INIT_FAILED 0xC0000142 = 3221225794, -1073741502 signed), shown by "
+                "the loader's dialog (The application was unable to start correctly (0x%lx); zh-CN 应用程序无法正常"
+                "启动(0x%lx)); winerror.h ERROR_DLL_INIT_FAILED 1114 as .NET's HRESULT 0x8007045A (A dynamic link "
+                "library (DLL) initialization routine failed) (Umi-OCR#453, PaddleSharp#10)"),
+    # .NET's DllNotFoundException for a native library of the program's (not CUDA's: libraries' rows read
+    # those): the file, or a DLL it depends on, is not where the loader looks (winerror.h ERROR_MOD_NOT_FOUND
+    # 126 as HRESULT 0x8007007E), as dlopen's "cannot open shared object file" on Linux.
+    _sig("windows_dll_not_found", r"(?:Unable to load DLL|无法加载 DLL)\s*['\"“](?P<lib>(?!(?:cudnn|cublas|cudart|"
+         r"cufft|curand|cusolver|cusparse|nvrtc|nccl)\w*\.dll)[^'\"”]+)['\"”][^\n]*?(?:0x8007007E|The specified "
+         r"module could not be found|找不到指定的模块)", "cause", CauseId.file_not_found, 85,
+         "System.DllNotFoundException: Unable to load DLL 'paddle_inference_c' or one of its dependencies: The "
+         "specified module could not be found. (Exception from HRESULT: 0x8007007E)",
+         title="the native library {lib}, or a DLL it depends on, is not where the program looks",
+         source="Windows winerror.h (ERROR_MOD_NOT_FOUND 126: The specified module could not be found.; zh-CN "
+                "找不到指定的模块。) as HRESULT 0x8007007E; .NET System.DllNotFoundException (Unable to load DLL '%s' "
+                "or one of its dependencies: %s; zh-CN 无法加载 DLL“%s”: %s) (PaddleSharp#52)"),
     # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
     _sig("shell_segfault", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Segmentation|segmentation) fault\b", "cause",
          CauseId.segfault, 90,
