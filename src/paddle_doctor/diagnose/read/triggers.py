@@ -77,6 +77,9 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 15: a predictor's model file it cannot open (1.x, a C++ abort's `what():` line holds no
     # other trigger), FastDeploy's deployment config; glog's failure handler's faulting-instruction line
     "Cannot open file", "Failed to load yaml", "PC: @",
+    # issue 29, batch 21: cuDNN 8's loader when a sub-library is missing (Windows: "Could not locate %s. Please
+    # make sure it is in your library path!", no other trigger on the line)
+    "Could not locate", "in your library path",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
