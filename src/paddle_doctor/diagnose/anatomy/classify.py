@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause
 from ...catalog.ids import CauseId
+from ..signatures.checks import VERSIONED_PACKAGES
 from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, RAISE_SITES, TYPE_BY_MODULE
 from .numbers import NUMBERS
@@ -210,6 +211,37 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
                    "version's API does not take: the code was written for another version", "call")
 
 
+# A failed import at a line that imports from one of Paddle's versioned packages: CPython 3 names the dotted
+# path up to its first missing part ('paddle.fluid'), Python 2 that part and what follows it, unquoted
+# (fluid.executor; "paddle.fluid" there may be paddle itself missing), either "cannot import name" (not of a
+# partially initialized module: a circular import). The package was found and lacks the module or the name.
+_IMPORT_LINE = re.compile(rf"^(?:from\s+(?P<pkg>{VERSIONED_PACKAGES}(?:\.\w+)*)\s+import\s+(?P<names>[\w\s,()]+?)"
+                          rf"(?:\s+as\s+\w+)?|import\s+(?P<mod>{VERSIONED_PACKAGES}(?:\.\w+)+)(?:\s+as\s+\w+)?)\s*$")
+_MISSING = re.compile(r"^No module named '?(?P<mod>[\w.]+?)'?$|^cannot import name (?!.*partially initialized)'?(?P<name>\w+)")
+
+
+def from_import_site(parts: ErrorParts) -> Verdict | None:
+    """An ImportError raised by an import of a Paddle package's module or name that this release lacks."""
+    frame = parts.innermost
+    if parts.exc_type not in ("ImportError", "ModuleNotFoundError") or frame is None:
+        return None
+    line, said = _IMPORT_LINE.match(frame.source), _MISSING.match(parts.message)
+    if line is None or said is None:
+        return None
+    imported = line["pkg"] or line["mod"]
+    top, _, below = imported.partition(".")
+    if said["mod"] and "'" in parts.message:  # Python 3: from the top, and a part below it was not found
+        if "." not in said["mod"] or not f"{imported}.".startswith(f"{said['mod']}."):
+            return None  # the package itself is missing (not installed), or the name is another module's
+    elif said["mod"] and f".{said['mod']}." not in f".{below}.":  # Python 2: the parts below the one found
+        return None
+    elif said["name"] and said["name"] not in re.split(r"[\s,()]+", line["names"] or ""):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 80, f"`{frame.source[:80]}` imports what this release of "
+                   f"{top} does not have ({parts.message[:60]}): the code was written for another "
+                   "version", "call")
+
+
 # The DataLoader's reader thread: its loop function is on the stack of whatever the reader raised.
 # pp 1.8.5-2.0 paddle/fluid/reader.py GeneratorLoader (thread target __thread_main__, which re-raises
 # the reader's exception with six.reraise); pp 2.0.2-3.3.1 paddle/(fluid|io)/dataloader/dataloader_iter.py
@@ -287,8 +319,8 @@ def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
-                 from_type_and_module, from_suite_check, from_call_signature, from_reader_thread, from_empty_loader,
-                 from_state_dict_lookup):
+                 from_type_and_module, from_suite_check, from_call_signature, from_import_site, from_reader_thread,
+                 from_empty_loader, from_state_dict_lookup):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

@@ -30,7 +30,7 @@ _GLOG_CHECK_RE = lazy_compile(r"^F\d{4} [\d:.]+\s+\d+ \S+:\d+\]\s*Check failed:\
 _HINT_RE = lazy_compile(r"\[\s*Hint\s*:\s*(?P<hint>.*?)\s*\]", re.I)
 _OPERATOR_RE = lazy_compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\]|\bOperator\s+\"?(?P<op2>\w+)\"?\s+"
                           r"(?:raises|has not been registered)|operator\s+(?P<op3>\w+)\s+(?:raises|error)", re.I)
-_CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>/?[\w./\\-]*?"
+_CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>(?:[A-Za-z]:)?/?[\w./\\-]*?"
                      r"(?P<base>[\w-]+\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
 _FRAME_RE = lazy_compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
 _CODE_RES = (

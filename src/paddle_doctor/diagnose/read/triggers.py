@@ -80,6 +80,9 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 23: .NET's failed native library load in a Chinese locale (no "Exception" in the line),
     # the HRESULT a .NET message carries for a Windows loader error
     "无法加载 DLL", "HRESULT",
+    # issue 29, batch 21: cuDNN 8's loader when a sub-library is missing (Windows: "Could not locate %s. Please
+    # make sure it is in your library path!", no other trigger on the line)
+    "Could not locate", "in your library path",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

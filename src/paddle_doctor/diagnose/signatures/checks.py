@@ -169,3 +169,32 @@ CHECKS = (
 )
 # Read before the native rows that name a signal anywhere on a line (native.py): spawn's line says whose it is.
 SPAWN_SIGNAL_ROWS = _spawn_signal_rows()
+
+# Packages of PaddlePaddle's own that are installed as versioned releases (pip), each paired with a Paddle
+# range: a submodule one of them lacks ("No module named 'paddlehub.vision'": CPython names the dotted path
+# up to the first part it could not find, so the package itself was found) is code written for another
+# release. Suites run from a clone (ppdet, ppocr, paddleseg) are left out: there it is the working directory.
+VERSIONED_PACKAGES = r"(?:paddle|paddlehub|paddlenlp|paddlex|paddleslim|paddle2onnx|x2paddle|pgl|parl|paddlespeech|" \
+                     r"paddleformers)"
+# --- code written for another Paddle version (read in LIBRARIES after paddle-doctor's own exceptions) -----
+API_VERSION_ROWS = (
+    _sig("paddle_api_missing", r"module '(?P<module>paddle(?:\.[\w.]+)?)' has no attribute '(?P<name>(?!NCCLParallel"
+         r"Context\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' from '(?P<module2>"
+         rf"paddle[\w.]*)'|No module named '(?P<module3>{VERSIONED_PACKAGES}\.[\w.]+)'", "cause",
+         CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
+         title="the code uses a Paddle API this version does not have",
+         source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "
+                "%r), ModuleNotFoundError (No module named %r: the dotted name up to its first missing part); pp "
+                "2.6.0 removed paddle.fluid (Paddle#18926 and the 2.6 release notes)"),
+    # A version check the code makes before it runs: Paddle's own require_version, and the suites' checks.
+    _sig("paddle_version_required", r"(?i:\bpaddle(?:paddle)?(?:-gpu)?) ?(?:>= ?[\d.]+|version (?:in \[[^\]]*\]|"
+         r"[\d.]+ or higher)) (?:is )?required", "cause", CauseId.paddle_api_mismatch, 85,
+         "Exception: VersionError: PaddlePaddle version 2.0.0 or higher is required, but 1.8.5 installed, please "
+         "upgrade your PaddlePaddle to 2.0.0 or other higher version.",
+         title="the code requires another Paddle version than the one installed",
+         source="pp 1.8.5-2.x paddle/fluid/framework.py require_version (VersionError: PaddlePaddle version in [%s, "
+                "%s] required, but %s installed.; VersionError: PaddlePaddle version %s or higher is required, but %s "
+                "installed, please upgrade your PaddlePaddle to %s or other higher version.); PaddleDetection "
+                "ppdet/utils/check.py check_version (PaddlePaddle version {} or higher is required, ...); X2Paddle 1.x "
+                "x2paddle/utils.py PaddleDtypes (Paddle>=2.0.0 is required, Please update version!)"),
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...catalog.ids import CauseId
 from ...errors import CAUSE_BY_NAME
-from .checks import CHECKS
+from .checks import API_VERSION_ROWS, CHECKS
 from .model import Signature
 from .model import sig as _sig
 
@@ -321,13 +321,7 @@ LIBRARIES = (
     # --- paddle-doctor's own exceptions --------------------------------------------------------------------
     *_our_exceptions(),
     # --- code written for another Paddle version ---------------------------------------------------------
-    _sig("paddle_api_missing", r"module '(?P<module>paddle(?:\.[\w.]+)?)' has no attribute '(?P<name>(?!NCCLParallelContext\b|"
-         r"ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' from '(?P<module2>paddle[\w.]*)'|"
-         r"No module named '(?P<module3>paddle\.fluid[\w.]*)'", "cause", CauseId.paddle_api_mismatch, 85,
-         "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
-         title="the code uses a Paddle API this version does not have",
-         source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "
-                "%r), ModuleNotFoundError; pp 2.6.0 removed paddle.fluid (Paddle#18926 and the 2.6 release notes)"),
+    *API_VERSION_ROWS,
     # --- start-up configuration rejected -------------------------------------------------------------------
     _sig("argparse_usage", r"^\S+: error: (?P<msg>unrecognized arguments|the following arguments are required|"
          r"argument \S+: (?:invalid|expected|not allowed|ignored)|one of the arguments)", "cause", CauseId.config_error, 90,
