@@ -4,7 +4,7 @@ from .catalog.ids import CauseId
 
 BACKLINKS = {
     CauseId.checkpoint_corrupt: {
-        'signatures': ('ours_CheckpointError',),
+        'signatures': ('paddle_load_unparsable', 'ours_CheckpointError',),
     },
     CauseId.checkpoint_unsafe: {
         'signatures': ('ours_UnsafeCheckpointError',),
@@ -62,7 +62,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('lite_param_unopened', 'model_file_unopened', 'load_not_exists', 'open_failed_path',),
+        'signatures': ('lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'load_not_exists', 'open_failed_path',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -116,7 +116,7 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('paddle_api_missing',),
+        'signatures': ('paddle_version_required', 'paddle_api_missing',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),

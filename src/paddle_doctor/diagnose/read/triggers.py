@@ -77,6 +77,8 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 15: a predictor's model file it cannot open (1.x, a C++ abort's `what():` line holds no
     # other trigger), FastDeploy's deployment config; glog's failure handler's faulting-instruction line
     "Cannot open file", "Failed to load yaml", "PC: @",
+    # issue 29, batch 22: PaddleOCR's predictor utility logging a missing model file (1.x: at INFO level, then exit)
+    "not find model file", "not find params file", "compiled with TensorRT", "The TensorRT that Paddle",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

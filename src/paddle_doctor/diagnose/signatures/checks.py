@@ -42,6 +42,18 @@ def _spawn_signal_rows() -> tuple:
 
 
 CHECKS = (
+    # --- the installed Paddle is older than the code asks ---------------------------------------------------
+    # Paddle's require_version and the suites' check_version helpers (PaddleDetection, PaddleOCR, PaddleClas,
+    # models: the same template) raise or log this when the installed version is below the code's minimum. The
+    # warning branch for a develop build ("Maybe you are using a develop version") is not a failure.
+    _sig("paddle_version_required", r"PaddlePaddle version (?:in \[[^\]]*\]|(?P<need>[\d.]+) or higher is) required"
+         r"(?![^\n]*Maybe you are using a develop version)", "cause", CauseId.paddle_api_mismatch, 88,
+         "Exception: PaddlePaddle version 2.0.0 or higher is required, or a suitable develop version is satisfied as "
+         "well.", title="the code requires another Paddle version than the one installed",
+         source="pp 1.6-3.3.1 base|fluid/framework.py require_version (raise Exception(\"VersionError: PaddlePaddle "
+                "version {min_version} or higher is required, but {full_version} installed, ...\"); PaddleDetection "
+                "1.x-2.x ppdet/utils/check.py, PaddleOCR/PaddleClas/models utils check_version (err = \"PaddlePaddle "
+                "version {} or higher is required, or a suitable develop version is satisfied as well.\")"),
     # --- the launcher's environment, read by a role maker or init_parallel_env -------------------------
     _sig("role_maker_env_missing", r"Can not [Ff]ind (?P<var>[A-Z][A-Z0-9_]+)(?:, please check your environment| in env)|"
          r"please set the (?P<var2>[A-Z][A-Z0-9_]+) variable|The environment variable 'MASTER_ADDR' and 'MASTER_PORT' "
