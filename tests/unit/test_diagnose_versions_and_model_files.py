@@ -10,6 +10,9 @@
 - A TensorRT build's ``libnvinfer`` that cannot be loaded is a warning (printed at start-up whether or not
   TensorRT is used): the verdict only when nothing else names a cause, and never above ``low`` alone.
 - A missing path named ``None`` was built from a setting with no value: the setting is wrong.
+- An operator the op registry lacks (op_info.h ``Operator (x) is not registered.``, framework.py
+  ``Operator "x" has not been registered.``) that is not one of the NCCL-only operators: the program or
+  saved model was made for a Paddle that has it (the NCCL-only ones stay a Windows/CPU build).
 
 Lines follow the emitting code's template (cited in the rows); none is a corpus log.
 """
@@ -119,3 +122,35 @@ def test_a_missing_path_with_a_real_name_stays_a_missing_file(tmp_path):
                                         code="assert os.path.exists(")
                 + "AssertionError: The ./output/None_backup/best.pdparams does not exists!\n")
     assert rc.cause == CauseId.file_not_found, (rc.cause, rc.why)
+
+
+PREDICTOR = ("Traceback (most recent call last):\n"
+             '  File "infer.py", line 12, in <module>\n'
+             "    predictor = paddle.inference.create_predictor(config)\n")
+
+
+@pytest.mark.parametrize("text", [
+    PREDICTOR + "RuntimeError: (NotFound) Operator (lookup_table) is not registered.\n"
+                "  [Hint: op_info_ptr should not be null.] (at /paddle/paddle/fluid/framework/op_info.h:152)\n",
+    "----------------------\nError Message Summary:\n----------------------\n"
+    "NotFoundError: Operator (fused_multi_transformer) is not registered.\n"
+    "[Hint: op_info_ptr should not be null.] (at /paddle/paddle/fluid/framework/op_info.h:151)\n",
+    PREDICTOR + '  File "/env/lib/python3.9/site-packages/paddle/fluid/framework.py", line 2713, in get_op_proto\n'
+                "    raise ValueError(\"Operator \\\"%s\\\" has not been registered.\" % type)\n"
+                'ValueError: Operator "sequence_conv" has not been registered.\n',
+])
+def test_an_operator_the_installed_paddle_does_not_register_is_an_api_mismatch(tmp_path, text):
+    rc = _cause(tmp_path, text)
+    assert rc.cause == CauseId.paddle_api_mismatch, rc.why
+
+
+def test_an_nccl_only_operator_that_is_not_registered_stays_a_build_without_nccl(tmp_path):
+    rc = _cause(tmp_path, PREDICTOR + "RuntimeError: (NotFound) Operator (c_gen_nccl_id) is not registered.\n")
+    assert rc.cause == CauseId.windows_no_nccl, rc.why
+
+
+def test_other_things_not_registered_are_not_an_operator_missing(tmp_path):
+    """A custom device type that is not registered is not the op registry's lookup."""
+    rc = _cause(tmp_path, PREDICTOR + "RuntimeError: Invalid CustomPlace(1, 1), the device type is not registered "
+                "as a custom device.\n  [operator < conv2d > error]\n")
+    assert rc.cause != CauseId.paddle_api_mismatch, rc.why
