@@ -4,7 +4,7 @@ from .catalog.ids import CauseId
 
 BACKLINKS = {
     CauseId.checkpoint_corrupt: {
-        'signatures': ('tensor_not_saved_tensor', 'ours_CheckpointError',),
+        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'ours_CheckpointError',),
     },
     CauseId.checkpoint_unsafe: {
         'signatures': ('ours_UnsafeCheckpointError',),
@@ -62,7 +62,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'lite_param_unopened', 'model_file_unopened', 'load_not_exists', 'open_failed_path',),
+        'signatures': ('windows_dll_not_found', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'load_not_exists', 'open_failed_path',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),

@@ -99,12 +99,27 @@ def _lone(parts: ErrorParts, code, name: str | None) -> Verdict | None:
                    "the GPU)", "code")
 
 
+def _unregistered(parts: ErrorParts) -> bool:
+    """The op registry's own words for the operator: op_info.h's ``Operator (x) is not registered.``
+    or framework.py get_op_proto's ``Operator "x" has not been registered.`` (pp 1.8-3.3.1)."""
+    op = re.escape(parts.operator or "")
+    return bool(op) and re.search(rf"Operator\s*(?:\(\s*{op}\s*\)\s*is\s+not|\"?{op}\"?\s+has\s+not\s+been)\s+"
+                                  r"registered", parts.text, re.I) is not None
+
+
 def from_operator(parts: ErrorParts) -> Verdict | None:
-    if parts.operator in NCCL_OPERATORS and re.search(r"has\s+not\s+been\s+registered", parts.text, re.I):
+    if not _unregistered(parts):
+        return None
+    if parts.operator in NCCL_OPERATORS:
         return Verdict(CauseId.windows_no_nccl, 95,
                        f"operator {parts.operator} exists only in builds with NCCL and is not registered in this "
                        "one (a Windows or CPU build)", "operator")
-    return None
+    # Any other operator the registry lacks: the program or saved inference model was made by a Paddle
+    # (or a suite's release) that has it, and this Paddle does not (ops added or removed between versions).
+    return Verdict(CauseId.paddle_api_mismatch, 85,
+                   f"operator {parts.operator} is not registered in the installed Paddle: the program or saved "
+                   "model was made for a Paddle version that has it (pp 1.8-3.3.1 framework/op_info.h, "
+                   "fluid|base/framework.py get_op_proto)", "operator")
 
 
 # NCCL calls made while a job runs (not when its communicators are made): a failed check on one of

@@ -105,6 +105,10 @@ _PATH = r"(?:\S*[/\\]\S+|\S+\.(?:jpe?g|png|bmp|txt|json|ya?ml|csv|tsv|pdparams|p
 _MISSING_PATH = rf"{_PATH}\W*\s+(?:does not exist|doesn't exist|not exists?|is not exist|not found)|" \
                 rf"(?:no such file|not exist|not found|cannot find|can't find)\W[^\n]*?{_PATH}"
 
+# A missing path named None (None.pdparams, 'None', .../None): built from a setting that has no value.
+_NONE_PATH = r"(?:(?<=[/\\'\"(])None(?:\.\w+)?|(?<![\w.])None\.\w+)['\")]?\W*\s+(?:does not exist|doesn't exist|" \
+             r"not exists?|is not exist|not found)"
+
 # Exception type x the Python module that raised (innermost Paddle frame) -> cause.
 # (exception types, module pattern, message pattern, cause, specificity, why, source)
 TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] = (
@@ -120,6 +124,11 @@ TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] =
      "pp 1.8.5-3.3.1 fleet/base/role_maker.py, distributed/parallel.py (os.environ[...])"),
     (("AssertionError",), r"role_maker\.py", r"PADDLE_|TRAINING_ROLE", C.missing_dist_env, 92,
      "the role maker found no launcher variables", "pp 1.8.5-3.3.1 role_maker.py (assert ..., \"can't find ...\")"),
+    # A suite's own check that a path exists, on a path named None: Python's str(None) of a setting left unset
+    # (YAML reads None as that string, null as no value), so the setting is what is wrong.
+    (("Exception", "ValueError", "AssertionError", "RuntimeError", "OSError", "IOError"), r"", _NONE_PATH, C.config_error, 85, "the missing path is named None: it was built from a setting that has no value",
+     "CPython str(None) == 'None' in a formatted path; PaddleOCR 2.x-3.x ppocr/utils/save_load.py load_model "
+     "(assert os.path.exists(checkpoints + \".pdparams\"), \"The {}.pdparams does not exists!\")"),
     (("FileNotFoundError",), r"", r"", C.file_not_found, 90, "a file the run needs does not exist",
      "CPython (errno ENOENT)"),
     # Whatever raised it (a suite's dataset, the user's loader), a message that a path does not exist.

@@ -83,6 +83,8 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 21: cuDNN 8's loader when a sub-library is missing (Windows: "Could not locate %s. Please
     # make sure it is in your library path!", no other trigger on the line)
     "Could not locate", "in your library path",
+    # issue 29, batch 22: PaddleOCR's predictor utility logging a missing model file (1.x: at INFO level, then exit)
+    "not find model file", "not find params file", "compiled with TensorRT", "The TensorRT that Paddle",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -56,6 +56,21 @@ LOADING = (
                 "version, 0U, InvalidArgument(\"Deserialize to tensor failed, maybe the loaded file is not a paddle "
                 "model(expected file format: 0, but %u found).\", version)); 3.3.1 libphi_core.so strings) "
                 "(PaddleOCR2Pytorch#66)"),
+    # paddle.load tries every format it knows (a pickle of tensors, a static program's files) and raises this
+    # when none reads the file: it is not a checkpoint paddle.load can read (truncated, another format).
+    _sig("paddle_load_unparsable", r"`paddle\.load` can not parse the file:?\s*(?P<path>\S*)", "cause",
+         CauseId.checkpoint_corrupt, 85, "ValueError: `paddle.load` can not parse the file:output/model.pdparams.",
+         title="paddle.load cannot read {path}: it is not a checkpoint it knows (truncated, or another format)",
+         source="pp 2.2-3.3.1 paddle/framework/io.py load (except: raise ValueError(f\"`paddle.load` can not parse "
+                "the file:{path}.\"))"),
+    # PaddleOCR's predictor utility checks its model and parameter files before it builds a predictor:
+    # 1.x logs the missing path and exits 0, 2.x-3.x raises ValueError with the same words.
+    _sig("ppocr_model_file_missing", r"not find (?:\w+ )?(?:model|params) file path (?P<path>\S+)", "cause",
+         CauseId.file_not_found, 85, "2020-10-28 10:08:59,071-INFO: not find model file path ./inference/rec//model",
+         title="the inference model file {path} does not exist",
+         source="PaddleOCR 1.x-3.x tools/infer/utility.py create_predictor (if not os.path.exists(model_file_path): "
+                "logger.info / raise ValueError(\"not find model file path {}\".format(model_file_path)); the same for "
+                "\"not find params file path {}\")"),
     # A predictor reads the saved program and its deployment config before anything runs: the file is not
     # at the path it was given (a relative path from another working directory, a model exported elsewhere).
     _sig("model_file_unopened", r"\bCannot open file (?P<path>\S+?),? (?:at [\[(]|please confirm whether the file)|"

@@ -79,6 +79,19 @@ NATIVE = (
                 "(1.x: \"CUDA Capability: \" << compute_capability) << \", Driver API Version: \" << ... << \", "
                 "Runtime API Version: \" ...); CUDA 11.0/11.1/11.8 release notes: first toolkits with sm_80/sm_86/"
                 "sm_89-sm_90"),
+    # A TensorRT build dlopens libnvinfer when it starts (and when a predictor enables TensorRT) and prints this
+    # on stderr when it cannot: harmless unless the run uses TensorRT, so a warning, never a cause by itself.
+    _sig("tensorrt_lib_missing", r"TensorRT dynamic library \((?P<lib>[^)]*)\) that Paddle depends on is not configured|"
+         r"The TensorRT that Paddle depends on is not configured|compiled with TensorRT, but TensorRT dynamic library is "
+         r"not found", "context", CauseId.cuda_cudnn_mismatch, 80,
+         "TensorRT dynamic library (libnvinfer.so) that Paddle depends on is not configured correctly. (error code is "
+         "libnvinfer.so: cannot open shared object file: No such file or directory)",
+         title="the TensorRT library this Paddle build uses cannot be loaded: not installed, or not on the path",
+         source="pp 1.8.x fluid/platform/dynload/tensorrt.cc GetTensorRtHandle (std::cerr << \"TensorRT dynamic "
+                "library (%s) that Paddle depends on is not configured correctly. (error code is %s)\"); pp 2.x "
+                "platform/dynload/tensorrt.cc (You are using Paddle compiled with TensorRT, but TensorRT dynamic "
+                "library is not found. Ignore this if TensorRT is not needed.; The TensorRT that Paddle depends on is "
+                "not configured correctly.)"),
     _sig("cudnn_version_warning", r"compiled with CUDNN (?P<built>[\d.]+), but CUDNN version in your machine is "
          r"(?P<have>[\d.]+)|compiled with CUDA ?(?P<cuda>[\d.]+)/cuDNN ?[\d.]+, ?but CUDA/cuDNN version in your "
          r"machine is", "context", CauseId.cuda_cudnn_mismatch, 97,
