@@ -180,7 +180,7 @@ def _type_names(exc_type: str) -> set[str]:
 def from_type_and_module(parts: ErrorParts) -> Verdict | None:
     paddle = parts.innermost_of("paddle")
     module = paddle.module if paddle else ""
-    names = _type_names(parts.exc_type)
+    names = _type_names(parts.exc_type) | {parts.qualified}  # a library's error by its module (yaml.parser...)
     for types, module_re, message_re, cause, specificity, why, _ in TYPE_BY_MODULE:
         if not names.intersection(types):
             continue

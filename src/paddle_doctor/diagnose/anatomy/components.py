@@ -131,6 +131,14 @@ TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] =
      "(assert os.path.exists(checkpoints + \".pdparams\"), \"The {}.pdparams does not exists!\")"),
     (("FileNotFoundError",), r"", r"", C.file_not_found, 90, "a file the run needs does not exist",
      "CPython (errno ENOENT)"),
+    # A YAML file that does not parse, or names a tag no registered class answers (PaddleDetection's configs
+    # build their objects from tags): the suites' configs are YAML, read before anything runs.
+    (("yaml.scanner.ScannerError", "yaml.parser.ParserError", "yaml.composer.ComposerError",
+      "yaml.constructor.ConstructorError"), r"", r"", C.config_error, 85,
+     "a YAML file (the run's configuration) does not parse, or names a tag nothing registered",
+     "PyYAML 3.x-6.x yaml/scanner.py, parser.py, composer.py, constructor.py (ScannerError: mapping values are not "
+     "allowed here; ParserError: while parsing a block mapping; ConstructorError: could not determine a constructor "
+     "for the tag %r)"),
     # Whatever raised it (a suite's dataset, the user's loader), a message that a path does not exist.
     (("Exception", "ValueError", "AssertionError", "RuntimeError", "OSError", "IOError", "EnforceNotMet"), r"",
      _MISSING_PATH, C.file_not_found, 80, "the message says a file or directory it names does not exist",

@@ -1,5 +1,6 @@
-"""Signatures: Paddle's own checks while it loads saved parameters into a program or a layer, and
-the predictors' checks while they open a saved model's files.
+"""Signatures: Paddle's own checks while it loads saved parameters into a program or a layer, the
+predictors' checks while they open a saved model's files, and Paddle's core library that cannot be
+loaded at import.
 
 These messages are raised only by the functions that copy a saved tensor into a parameter, or that
 open a model file for a predictor, so the line names its cause whatever frames (or none) were
@@ -88,4 +89,19 @@ LOADING = (
                 "load yaml file \" << config_file << \", maybe you should check this file.) (FastDeploy#750); "
                 "Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModelPb (CHECK(fin.is_open()) << \"Cannot "
                 "open file: \" << file), the program file opt or a full-API predictor reads first"),
+    # ``import paddle`` loads the core extension (core_avx / core_noavx before 2.4, libpaddle after): on Windows
+    # a DLL it depends on that cannot be found (the CUDA and cuDNN DLLs a GPU build was made with, or the MSVC
+    # runtime) fails that import with the loader's error 126, and core.py first names the core file it could
+    # not import. A library's own name, where the line gives it, is read by the library rows instead.
+    _sig("paddle_core_unloadable", r"DLL load failed while importing (?P<core>core_avx|core_noavx|libpaddle|core)\b|"
+         r"Can not import (?:avx |noavx |paddle )?core while this file exists", "cause",
+         CauseId.cuda_cudnn_mismatch, 65,
+         "ImportError: DLL load failed while importing libpaddle: The specified module could not be found.",
+         title="Paddle's core library could not be loaded: a library it depends on (CUDA, cuDNN, the MSVC runtime) "
+               "is missing or of another version",
+         source="CPython 3.8+ Python/dynload_win.c (\"DLL load failed while importing %U: %s\"; 3.7 and older: "
+                "\"DLL load failed: %s\"); pp 1.8.5-2.x fluid/core.py and 2.6-3.x base/core.py (sys.stderr.write("
+                "'Error: Can not import avx core while this file exists: ' ...), 'Error: Can not import paddle core "
+                "while this file exists: ' + current_path + os.sep + 'libpaddle.' + dy_lib_suffix; then raise e)",
+         most="medium"),  # which library is missing, the line does not say
 )

@@ -1,0 +1,54 @@
+"""Two readings of issue 29's "read the whole error": a YAML configuration that does not parse (PyYAML's
+errors, by their module-qualified type) is ``config_error``; ``import paddle`` whose core extension cannot
+be loaded (the Windows loader's "DLL load failed while importing libpaddle", core.py's "Can not import ...
+core while this file exists") is ``cuda_cudnn_mismatch``, never surer than medium."""
+
+from __future__ import annotations
+
+import pytest
+
+from pastes import root_cause_of
+from paddle_doctor.catalog.ids import CauseId
+
+YAML_SCANNER = """\
+Traceback (most recent call last):
+  File "tools/train.py", line 40, in <module>
+    config = load_config(FLAGS.config)
+  File "/usr/local/lib/python3.8/site-packages/yaml/scanner.py", line 577, in fetch_value
+    self.get_mark())
+yaml.scanner.ScannerError: mapping values are not allowed here
+  in "configs/rec/rec_icdar15_train.yml", line 22, column 14
+"""
+
+
+@pytest.mark.parametrize("text", [
+    YAML_SCANNER,
+    "yaml.parser.ParserError: while parsing a block mapping\n  in \"configs/det/det_r50.yml\", line 1, column 1\n",
+    "yaml.constructor.ConstructorError: could not determine a constructor for the tag '!PiecewiseDecay'\n",
+])
+def test_a_yaml_file_that_does_not_parse_is_a_config_error(tmp_path, text):
+    finding = root_cause_of(tmp_path, text)
+    assert finding.cause == CauseId.config_error and finding.confidence == "medium"
+
+
+def test_another_librarys_parser_error_is_not_read_as_yaml(tmp_path):
+    text = "pandas.errors.ParserError: Error tokenizing data. C error: Expected 3 fields in line 7, saw 4\n"
+    assert root_cause_of(tmp_path, text).cause == CauseId.python_exception
+
+
+@pytest.mark.parametrize("text", [
+    "ImportError: DLL load failed while importing libpaddle: The specified module could not be found.\n",
+    "Traceback (most recent call last):\n  File \"C:\\\\Python38\\\\lib\\\\site-packages\\\\paddle\\\\fluid\\\\core.py\", "
+    "line 217, in <module>\n    from . import core_avx\n"
+    "ImportError: DLL load failed while importing core_avx: The specified module could not be found.\n",
+    "Error: Can not import paddle core while this file exists: C:\\\\Python37\\\\lib\\\\site-packages\\\\paddle\\\\"
+    "fluid\\\\libpaddle.pyd\nImportError: DLL load failed: The specified module could not be found.\n",
+])
+def test_paddles_core_that_cannot_load_is_a_library_mismatch_at_most_medium(tmp_path, text):
+    finding = root_cause_of(tmp_path, text)
+    assert finding.cause == CauseId.cuda_cudnn_mismatch and finding.confidence == "medium"
+
+
+def test_another_modules_dll_failure_is_not_paddles_core(tmp_path):
+    text = "ImportError: DLL load failed while importing cv2: The specified module could not be found.\n"
+    assert root_cause_of(tmp_path, text).cause != CauseId.cuda_cudnn_mismatch
