@@ -65,7 +65,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'load_not_exists', 'open_failed_path',),
+        'signatures': ('windows_dll_not_found', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'load_not_exists', 'open_failed_path',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -119,7 +119,7 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('paddle_api_missing', 'paddle_version_required',),
+        'signatures': ('paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),
@@ -150,7 +150,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'windows_native_crash', 'windows_illegal_instruction', 'windows_dll_init_failed', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption',),
+        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'windows_native_crash', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

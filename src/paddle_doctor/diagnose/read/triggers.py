@@ -89,6 +89,9 @@ TRIGGERS: tuple[str, ...] = (
     "BadZip",
     # numpy 2's refusal of a 1.x extension and the dynamic loader's missing symbol version, printed bare
     "compiled using NumPy", "not found (required by",
+    # issue 29, batch 26: .NET's failed native library load on Unix (and PaddleSharp's dependency listing), an
+    # access violation as .NET (Chinese locale too) and ctypes word it, an engine executable that is not there
+    "Unable to load shared library", "protected memory", "受保护的内存", "access violation", "executable file",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -186,6 +186,16 @@ API_VERSION_ROWS = (
          source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "
                 "%r), ModuleNotFoundError (No module named %r: the dotted name up to its first missing part); pp "
                 "2.6.0 removed paddle.fluid (Paddle#18926 and the 2.6 release notes)"),
+    # A library that imports paddle.fluid in a try block and says so when the import fails (jieba's paddle
+    # mode): the installed Paddle no longer has the fluid API the library was written for.
+    _sig("paddle_fluid_not_found", r"\bcannot (?:find|import) (?:module )?['\"]?paddle\.fluid\b", "cause",
+         CauseId.paddle_api_mismatch, 80,
+         "Import error, cannot find paddle.fluid and jieba.lac_small.predict module. Now, back to jieba basic cut......",
+         title="a library could not import paddle.fluid: it was written for an older Paddle",
+         source="jieba 0.42 jieba/_compat.py enable_paddle (try: import jieba.lac_small.predict (paddle.fluid "
+                "layers) except ImportError: default_logger.debug(\"Import error, cannot find paddle.fluid and "
+                "jieba.lac_small.predict module. Now, back to jieba basic cut......\")) (jieba#996: 2.4.2 works, 2.5.0 "
+                "fails); pp 2.6.0 removed paddle.fluid itself (2.6 release notes)"),
     # A version check the code makes before it runs: Paddle's own require_version, and the suites' check_version
     # helpers (PaddleDetection, PaddleOCR, PaddleClas, models: the same template), raised or logged when the
     # installed version is below the code's minimum. The warning for a develop build ("Maybe you are using a

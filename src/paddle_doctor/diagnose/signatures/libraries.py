@@ -290,13 +290,15 @@ LIBRARIES = (
          title="a file the script needs does not exist",
          source="pp 2.x-3.3.1 paddle/framework/io.py load (The ``path`` (%s) to load model not exists.); Python "
                 "FileNotFoundError / errno ENOENT"),
-    _sig("open_failed_path", r"\b(?:Fail(?:ed)? to open (?:file )?|Unable to open file: )['\"]?(?P<path>\S*/\S+)",
+    _sig("open_failed_path", r"\b(?:Fail(?:ed)? to open (?:file:? )?|Unable to open file: )['\"]?(?P<path>\S*[/\\]\S+)",
          "cause", CauseId.file_not_found, 85,
          "Check failed: is Fail to open ./train_data_dir/20171016/dnn_instance_007855",
          title="a file the run opens could not be opened ({path})",
          source="pp 0.x-1.x trainer data providers (CHECK(is) << \"Fail to open \" << path; Paddle#5384); "
                 "Paddle-Lite 2.x lite/model_parser/base/io.cc BinaryFileReader and io.h BinaryFileWriter "
-                "(CHECK(file_) << \"Unable to open file: \" << path)"),
+                "(CHECK(file_) << \"Unable to open file: \" << path); FastDeploy 1.x fastdeploy/utils/utils.cc "
+                "ReadBinaryFromFile (FDERROR << \"Failed to open file: \" << file << \" to read.\"; a Windows path "
+                "as well) (genshin_impact_assistant#34)"),
     _sig("unused_params", r"(?:has|have) not been used in (?:the )?(?:forward|loss)|find_unused_parameters", "cause",
          CauseId.dataparallel_unused_parameters, 75,
          "RuntimeError: Some parameters have not been used in forward. set find_unused_parameters=True",

@@ -1,6 +1,7 @@
 """Signatures: a process's death by a signal, as whoever saw it reports it (the shells, CPython's
 faulthandler, libstdc++'s terminate handler, glibc's heap checks, IDE consoles, Jupyter, Windows),
-and Windows' loader failing to load or initialise a native library the process needs.
+and Windows' loader failing to load or initialise a native library the process needs (or an executable it
+runs that is not there).
 None of them says why the process died; a row here decides only when nothing above it in the
 process's output names a cause (refine/crash.py reads the error printed before a crash)."""
 
@@ -67,6 +68,35 @@ SIGNALS = (
          source="Windows winerror.h (ERROR_MOD_NOT_FOUND 126: The specified module could not be found.; zh-CN "
                 "找不到指定的模块。) as HRESULT 0x8007007E; .NET System.DllNotFoundException (Unable to load DLL '%s' "
                 "or one of its dependencies: %s; zh-CN 无法加载 DLL“%s”: %s) (PaddleSharp#52)"),
+    # .NET on Linux and macOS (and loaders built on NativeLibrary, as PaddleSharp's) words the same failure
+    # "Unable to load shared library": dlopen found no file, or one the library depends on is missing.
+    _sig("dotnet_shared_library_not_loaded", r"Unable to load shared library ['\"](?P<lib>(?!(?:lib)?(?:cudnn|cublas|"
+         r"cudart|cufft|curand|cusolver|cusparse|nvrtc|nccl))[^'\"]+)['\"]", "cause", CauseId.file_not_found, 80,
+         "System.DllNotFoundException: Unable to load shared library 'paddle_inference_c' or one of its dependencies.",
+         title="the native library {lib}, or a library it depends on, could not be loaded (not where the loader "
+               "looks)",
+         source=".NET runtime System.DllNotFoundException on Unix, when the C library's dlopen fails (Unable to load "
+                "shared library '%s' or one of its dependencies. In order to help diagnose loading problems, consider "
+                "setting the LD_DEBUG environment variable: %s); PaddleSharp's loader listing each dependency (Unable to load shared library '%s', "
+                "dependencies load status: ... FAIL) (PaddleSharp#156, #168)"),
+    # A program that runs an engine binary (Go's os/exec, wrappers around PaddleOCR-json) cannot find it.
+    _sig("executable_not_found", r"\bexecutable file (?:(?P<path>\S+) )?not found\b", "cause", CauseId.file_not_found,
+         75, 'exec: "PaddleOCR-json.exe": executable file not found in %PATH%',
+         title="an executable the program runs ({path}) is not where it looks",
+         source="Go os/exec LookPath (ErrNotFound: executable file not found in $PATH, %PATH% on Windows, as "
+                "'exec: %q: %v', when stat finds no such file: the C library's ENOENT); engine wrappers' own check (executable file %s not found) (suifei/ocr-server#4)"),
+    # .NET raises AccessViolationException (and CPython's ctypes an OSError) when native code it called read
+    # or wrote memory it does not own: Windows' access violation, a native crash as 0xC0000005's.
+    _sig("access_violation_exception", r"System\.AccessViolationException|Attempted to read or write protected "
+         r"memory|尝试读取或写入受保护的内存|exception: access violation (?:reading|writing) 0x", "cause",
+         CauseId.segfault, 85,
+         "Unhandled exception. System.AccessViolationException: Attempted to read or write protected memory. This is "
+         "often an indication that other memory is corrupt.",
+         title="native code read or wrote memory it does not own (an access violation): a native crash",
+         source=".NET System.AccessViolationException (Attempted to read or write protected memory. This is often an "
+                "indication that other memory is corrupt.; zh-CN 尝试读取或写入受保护的内存。这通常指示其他内存已损坏。) "
+                "(PaddleSharp#96); CPython Modules/_ctypes/callproc.c SetException (exception: access violation "
+                "reading/writing %p)"),
     # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
     _sig("shell_segfault", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Segmentation|segmentation) fault\b", "cause",
          CauseId.segfault, 90,
