@@ -213,3 +213,27 @@ def test_real_cpu_build_version_file(tmp_path):
     facts = probe_paddle(_paddle_dir(tmp_path, "cpu-3.3.1.py"))
     assert (facts["version"], facts["build"]) == ("3.3.1", "cpu")
     assert facts["compiled_with"]["nccl"] is None and facts["compiled_with"]["pip_cuda_libraries"] is True
+
+
+def test_protobuf_too_new_for_the_generated_modules_of_a_real_older_build(tmp_path):
+    """paddlepaddle 2.6.2's Windows wheel creates its descriptors directly; protobuf 4.21.12 (upb) refuses
+    them at `import paddle` (measured: bench/results/29-dependency-versions.md), 3.20.3 and the pure-Python
+    backend accept them."""
+    location = _paddle_dir(tmp_path, "cpu-3.3.1.py")
+    (location / "base/proto").mkdir(parents=True)
+    src = Path(__file__).parent / "fixtures/paddle_proto/win-2.6.2-framework_pb2.py"
+    (location / "base/proto/framework_pb2.py").write_text(src.read_text())
+    paddle = probe_paddle(location)
+    assert paddle["proto_creates_descriptors"] is True
+    found = causes({"paddle": paddle, "packages": {"protobuf": "4.21.12"}}, "dependency_version_mismatch")
+    assert len(found) == 1 and "protobuf<=3.20.3" in found[0].fix
+    assert not causes({"paddle": paddle, "packages": {"protobuf": "3.20.3"}}, "dependency_version_mismatch")
+    assert not causes({"paddle": paddle, "packages": {"protobuf": "5.28.2"},
+                       "variables": {"PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION": "python"}}, "dependency_version_mismatch")
+
+
+@pytest.mark.needs_paddle
+def test_the_installed_paddles_generated_modules_load_under_any_protobuf():
+    facts = probe_paddle()
+    assert facts["proto_creates_descriptors"] is False  # 3.3.1: protoc's builder output
+    assert not causes({"paddle": facts, "packages": {"protobuf": "6.31.1"}}, "dependency_version_mismatch")

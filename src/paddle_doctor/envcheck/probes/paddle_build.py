@@ -54,7 +54,24 @@ def probe_paddle(location: Path | None = None) -> dict[str, Any]:
     }
     return {"installed": True, "distribution": dist, "version": values.get("full_version") or dist_version,
             "commit": values.get("commit"), "location": str(location), "build": _build_kind(compiled),
-            "compiled_with": compiled}
+            "compiled_with": compiled, "proto_creates_descriptors": proto_creates_descriptors(location)}
+
+
+# Paddle's generated protobuf modules (framework.proto and its kin), by era.
+_PROTO_FILES = ("base/proto/framework_pb2.py", "fluid/proto/framework_pb2.py")
+
+
+def proto_creates_descriptors(location: Path) -> bool | None:
+    """Whether Paddle's generated ``framework_pb2.py`` creates its descriptors directly (protoc before
+    3.19: ``_descriptor.FieldDescriptor(...)``), which protobuf 4.21 and later refuse ("Descriptors cannot
+    not be created directly"); None when the file is not there."""
+    for name in _PROTO_FILES:
+        try:
+            text = (location / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        return "_descriptor.FieldDescriptor(" in text
+    return None
 
 
 def read_version_file(path: Path) -> dict[str, Any]:

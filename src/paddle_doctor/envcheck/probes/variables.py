@@ -17,7 +17,7 @@ from ...redact import MASK, is_secret_name, redact, redact_value
 
 SHOWN_PREFIXES = ("PADDLE_", "FLAGS_", "NCCL_", "GLOG_")
 SHOWN_NAMES = frozenset({"CUDA_VISIBLE_DEVICES", "MASTER_ADDR", "MASTER_PORT", "LD_LIBRARY_PATH", "CUDA_HOME",
-                         "OMP_NUM_THREADS", "POD_IP", "TRAINING_ROLE"})
+                         "OMP_NUM_THREADS", "POD_IP", "TRAINING_ROLE", "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION"})
 PROXY_NAMES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
 
 
