@@ -10,7 +10,10 @@ failure means, whatever its words:
   ``file_not_found``;
 - ``assert x in ("a", "b"), MSG`` / ``if x not in SUPPORTED: raise E(MSG)``, and the ``raise`` in the
   ``else`` of an ``if x == "a": ... elif x == "b": ...`` chain: a configured value that is not one of
-  the choices the code handles -> ``config_error``.
+  the choices the code handles -> ``config_error``;
+- ``if not cfg.val_dataset: raise E(MSG)`` / ``assert args.model_dir is not None, MSG`` (an attribute or
+  item of ``cfg``, ``config``, ``args`` ..., or a name the file assigns from one): a setting the run
+  needs is not given -> ``config_error``.
 
 Everything else (shapes, types, lengths, data values) is left out: its failure may be the data's or
 the code's. Each check's message becomes a pattern (its literal words; a formatted value matches any
@@ -87,17 +90,56 @@ def _is_setting(node: ast.expr) -> bool:
     return isinstance(node, (ast.Name, ast.Attribute, ast.Subscript))
 
 
-def failing_kind(failing: ast.expr) -> str | None:
-    """What a condition that holds when the check fails tests: "path", "choice" or None."""
+CONFIG_ROOTS = re.compile(r"(?i)^(?:cfg|config|configs|conf|args|opt|opts|params|hparams|flags|settings|"
+                          r"\w+_(?:cfg|config|conf|args))$")
+
+
+def _root(node: ast.expr) -> str:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _is_config_read(node: ast.expr, config_names: frozenset[str]) -> bool:
+    """A value read from the run's configuration: an attribute or item of ``cfg``, ``config``, ``args`` ...,
+    or a name this file assigns from one (``val_dataset = cfg.val_dataset``)."""
+    if isinstance(node, (ast.Attribute, ast.Subscript)):
+        return bool(CONFIG_ROOTS.match(_root(node)))
+    return isinstance(node, ast.Name) and node.id in config_names
+
+
+def _missing_setting(failing: ast.expr, config_names: frozenset[str]) -> bool:
+    """``not S``, ``S is None`` (or ``not (S is not None)``) for a configuration read S."""
+    inner = _negated(failing)
+    if inner is not None and isinstance(inner, ast.Compare) and isinstance(inner.ops[0], ast.IsNot):
+        failing = ast.Compare(left=inner.left, ops=[ast.Is()], comparators=inner.comparators)
+    elif inner is not None:
+        return _is_config_read(inner, config_names)
+    return (isinstance(failing, ast.Compare) and len(failing.ops) == 1 and isinstance(failing.ops[0], ast.Is)
+            and isinstance(failing.comparators[0], ast.Constant) and failing.comparators[0].value is None
+            and _is_config_read(failing.left, config_names))
+
+
+def config_names_of(tree: ast.AST) -> frozenset[str]:
+    """The names a file assigns from a configuration read (one target, anywhere in the file)."""
+    return frozenset(node.targets[0].id for node in ast.walk(tree)
+                     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                     and _is_config_read(node.value, frozenset()))
+
+
+def failing_kind(failing: ast.expr, config_names: frozenset[str] = frozenset()) -> str | None:
+    """What a condition that holds when the check fails tests: "path", "choice", "setting" or None."""
     inner = _negated(failing)
     if inner is not None and _is_path_test(inner):
         return "path"
     if isinstance(failing, ast.BoolOp) and isinstance(failing.op, ast.Or):
-        kinds = {failing_kind(v) for v in failing.values}
+        kinds = {failing_kind(v, config_names) for v in failing.values}
         return kinds.pop() if len(kinds) == 1 and None not in kinds else None
     if (isinstance(failing, ast.Compare) and len(failing.ops) == 1 and isinstance(failing.ops[0], ast.NotIn)
             and _is_choices(failing.comparators[0]) and _is_setting(failing.left)):
         return "choice"
+    if _missing_setting(failing, config_names):
+        return "setting"
     return None
 
 
@@ -167,13 +209,14 @@ def pattern(pieces: list[str | None]) -> str | None:
 
 def checks(tree: ast.AST) -> Iterator[tuple[int, str, str, ast.expr, str]]:
     """(line, exception type, kind, message node, the test's source) of each check that names a cause."""
+    config_names = config_names_of(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Assert) and node.msg is not None:
-            kind = failing_kind(_assert_failing(node.test))
+            kind = failing_kind(_assert_failing(node.test), config_names)
             if kind:
                 yield node.lineno, "AssertionError", kind, node.msg, ast.unparse(node.test)
         elif isinstance(node, ast.If):
-            yield from _if_checks(node)
+            yield from _if_checks(node, config_names)
 
 
 def _raised(body: list[ast.stmt]) -> tuple[str, ast.expr] | None:
@@ -184,10 +227,10 @@ def _raised(body: list[ast.stmt]) -> tuple[str, ast.expr] | None:
     return (name, call.args[0]) if name in RAISED and call.args else None
 
 
-def _if_checks(node: ast.If) -> Iterator[tuple[int, str, str, ast.expr, str]]:
+def _if_checks(node: ast.If, config_names: frozenset[str]) -> Iterator[tuple[int, str, str, ast.expr, str]]:
     raised = _raised(node.body)
     if raised:
-        kind = failing_kind(node.test)
+        kind = failing_kind(node.test, config_names)
         if kind:
             yield node.body[0].lineno, raised[0], kind, raised[1], ast.unparse(node.test)
     chain, tests = node, []
@@ -222,7 +265,7 @@ def literal_of(regex: str) -> dict:
     return {"key": max(runs, key=len), "words": len(re.findall(r"[A-Za-z]{2,}", " ".join(runs)))}
 
 
-CAUSE = {"path": "file_not_found", "choice": "config_error"}
+CAUSE = {"path": "file_not_found", "choice": "config_error", "setting": "config_error"}
 
 
 def main(args: list[str]) -> int:

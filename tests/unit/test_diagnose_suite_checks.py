@@ -104,6 +104,11 @@ def _kinds(source: str) -> list[tuple[str, str]]:
     ("if cfg.loss not in SUPPORTED_LOSSES:\n    raise ValueError('unknown loss type given')", [("ValueError", "choice")]),
     ("if name == 'a':\n    x = 1\nelif name == 'b':\n    x = 2\nelse:\n    raise NotImplementedError('no such model')",
      [("NotImplementedError", "choice")]),
+    ("if not cfg.val_dataset:\n    raise RuntimeError('no val dataset in the config')", [("RuntimeError", "setting")]),
+    ("val = cfg.val_dataset\nif val is None:\n    raise RuntimeError('no val dataset in the config')",
+     [("RuntimeError", "setting")]),
+    ("assert args.model_dir is not None, '--model_dir should be defined'", [("AssertionError", "setting")]),
+    ("if not boxes:\n    raise ValueError('no boxes in this sample')", []),  # data, not a setting
     ("assert len(v) in [2, 3], 'filters must have two or three values'", []),  # computed from data
     ("assert x.shape == y.shape, 'the shapes of x and y differ'", []),
     ("if not ok:\n    raise ValueError('the check failed for this sample')", []),

@@ -72,7 +72,8 @@ def test_a_core_is_idle_when_fewer_tasks_run_than_cores(tmp_path, monkeypatch, l
 def test_no_fork_beside_another_thread():
     import threading
 
-    assert forked.can_fork()
+    if threading.active_count() == 1:  # the test runner may hold threads of its own (a timeout's, xdist's)
+        assert forked.can_fork()
     stop = threading.Event()
     worker = threading.Thread(target=stop.wait)
     worker.start()
