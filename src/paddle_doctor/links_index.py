@@ -4,7 +4,7 @@ from .catalog.ids import CauseId
 
 BACKLINKS = {
     CauseId.checkpoint_corrupt: {
-        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'ours_CheckpointError',),
+        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'archive_unreadable', 'ours_CheckpointError',),
     },
     CauseId.checkpoint_unsafe: {
         'signatures': ('ours_UnsafeCheckpointError',),
@@ -46,6 +46,9 @@ BACKLINKS = {
     },
     CauseId.dataparallel_unused_parameters: {
         'signatures': ('unused_params',),
+    },
+    CauseId.dependency_version_mismatch: {
+        'signatures': ('protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'system_library_too_old', 'python_too_new',),
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'launch_device_frame', 'cpu_only_build', 'gpu_runtime_unavailable',),

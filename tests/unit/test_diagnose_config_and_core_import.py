@@ -52,3 +52,20 @@ def test_paddles_core_that_cannot_load_is_a_library_mismatch_at_most_medium(tmp_
 def test_another_modules_dll_failure_is_not_paddles_core(tmp_path):
     text = "ImportError: DLL load failed while importing cv2: The specified module could not be found.\n"
     assert root_cause_of(tmp_path, text).cause != CauseId.cuda_cudnn_mismatch
+
+
+@pytest.mark.parametrize("text", [
+    "tarfile.ReadError: unexpected end of data\n",
+    "zipfile.BadZipFile: File is not a zip file\n",
+    "Traceback (most recent call last):\n  File \"/usr/lib/python3.8/tarfile.py\", line 2289, in next\n"
+    "    raise ReadError(str(e))\ntarfile.ReadError: file could not be opened successfully\n",
+])
+def test_an_archive_that_cannot_be_read_is_a_corrupt_download_at_most_medium(tmp_path, text):
+    finding = root_cause_of(tmp_path, text)
+    assert finding.cause == CauseId.checkpoint_corrupt and finding.confidence == "medium"
+
+
+def test_numpys_array_memory_error_is_host_memory(tmp_path):
+    text = ("numpy.core._exceptions._ArrayMemoryError: Unable to allocate 3.20 GiB for an array with shape "
+            "(1000, 3, 640, 640) and data type float32\n")
+    assert root_cause_of(tmp_path, text).cause == CauseId.host_out_of_memory

@@ -30,7 +30,8 @@ def test_every_signature_cites_its_source(sig):
                                                                    "paddle-doctor", "glog", "PyTorch", "C library",
                                                                    "Linux mm/", "bash ", "Intel OpenMP", "paddlenlp ",
                                                                    "PaddleOCR ", "Paddle Serving ", "Jupyter ", "Ascend CANN ",
-                                                                   "PaddleSeg ", "gunicorn ", "libstdc++ ", "Windows "))
+                                                                   "PaddleSeg ", "gunicorn ", "libstdc++ ", "Windows ",
+                                                                   "numpy ", "glibc ", "protobuf "))
 
 
 def test_signature_table_is_data_with_cause_ids():

@@ -56,6 +56,7 @@ class CauseId(_StrEnum):
     nccl_version_mismatch = "nccl_version_mismatch"
     paddle_version_mismatch = "paddle_version_mismatch"
     paddle_api_mismatch = "paddle_api_mismatch"
+    dependency_version_mismatch = "dependency_version_mismatch"
     nccl_network_interface = "nccl_network_interface"
     cuda_cudnn_mismatch = "cuda_cudnn_mismatch"
     cuda_arch_unsupported = "cuda_arch_unsupported"

@@ -85,6 +85,10 @@ TRIGGERS: tuple[str, ...] = (
     "Could not locate", "in your library path",
     # issue 29, batch 22: PaddleOCR's predictor utility logging a missing model file (1.x: at INFO level, then exit)
     "not find model file", "not find params file", "compiled with TensorRT", "The TensorRT that Paddle",
+    # zipfile's error for an archive that is not one (no other trigger on its line)
+    "BadZip",
+    # numpy 2's refusal of a 1.x extension and the dynamic loader's missing symbol version, printed bare
+    "compiled using NumPy", "not found (required by",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

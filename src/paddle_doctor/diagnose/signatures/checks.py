@@ -201,4 +201,41 @@ API_VERSION_ROWS = (
                 "installed, please upgrade your PaddlePaddle to %s or other higher version.); PaddleDetection "
                 "ppdet/utils/check.py check_version (PaddlePaddle version {} or higher is required, ...); X2Paddle 1.x "
                 "x2paddle/utils.py PaddleDtypes (Paddle>=2.0.0 is required, Please update version!)"),
+    # The libraries under Paddle moved on: each message names the library and the version boundary it crossed.
+    _sig("protobuf_too_new", r"Descriptors cannot (?:not )?be created directly", "cause",
+         CauseId.dependency_version_mismatch, 90,
+         "TypeError: Descriptors cannot not be created directly.",
+         title="the installed protobuf (4.21 or newer) cannot read the _pb2.py files this Paddle was generated with",
+         source="protobuf 4.21.0 python/google/protobuf/descriptor.py (_Deprecated / FieldDescriptor.__new__: "
+                "TypeError(\"Descriptors cannot not be created directly.\\nIf this call came from a _pb2.py file, your "
+                "generated code is out of date and must be regenerated with protoc >= 3.19.0.\")); pp <= 2.3 "
+                "framework_pb2.py generated with protoc 3.x"),
+    _sig("numpy_alias_removed", r"module 'numpy' has no attribute '(?P<alias>int|float|bool|object|str|long|unicode|"
+         r"complex)'", "cause", CauseId.dependency_version_mismatch, 88,
+         "AttributeError: module 'numpy' has no attribute 'int'.",
+         title="numpy 1.24 removed np.{alias}, which this code (Paddle's or the suite's) still uses",
+         source="numpy 1.24.0 numpy/__init__.py __getattr__ (the expired aliases of __former_attrs__: "
+                "AttributeError(\"module 'numpy' has no attribute '{}'.\\n`np.{}` was a deprecated alias for ...\")), "
+                "release notes: np.int, np.float, np.bool, np.object, np.str, np.long, np.unicode, np.complex"),
+    _sig("numpy_abi_changed", r"A module that was compiled using NumPy 1\.x cannot be run in|_ARRAY_API not found|"
+         r"numpy\.dtype size changed, may indicate binary incompatibility", "cause",
+         CauseId.dependency_version_mismatch, 85,
+         "A module that was compiled using NumPy 1.x cannot be run in",
+         title="an extension compiled against another numpy (1.x) is loaded under the installed one (2.x)",
+         source="numpy 2.0.0 numpy/_core/include/numpy/__multiarray_api.c _import_array (\"A module that was "
+                "compiled using NumPy 1.x cannot be run in\\nNumPy %s as it may crash.\"; AttributeError: _ARRAY_API "
+                "not found); Cython's module init (numpy.dtype size changed, may indicate binary incompatibility)"),
+    _sig("system_library_too_old", r"version `(?P<need>(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)' not found", "cause",
+         CauseId.dependency_version_mismatch, 88,
+         "ImportError: /lib64/libc.so.6: version `GLIBC_2.27' not found (required by /usr/lib/python3.8/"
+         "site-packages/paddle/fluid/core_avx.so)",
+         title="the system's C or C++ runtime is older than this build needs ({need})",
+         source="glibc elf/dl-version.c match_symbol (\"version `%s' not found (required by %s)\"), for libc.so.6 "
+                "(GLIBC_*) and libstdc++.so.6 (GLIBCXX_*, CXXABI_*)"),
+    _sig("python_too_new", r"cannot import name '(?P<name>Mapping|MutableMapping|Sequence|MutableSequence|Iterable|"
+         r"Iterator|Callable|Set|MutableSet|Hashable|Sized|Container)' from 'collections'", "cause",
+         CauseId.dependency_version_mismatch, 85,
+         "ImportError: cannot import name 'Mapping' from 'collections' (/usr/lib/python3.10/collections/__init__.py)",
+         title="Python 3.10 removed collections.{name}, which this code (written for an older Python) imports",
+         source="CPython 3.10 Lib/collections/__init__.py (the ABC aliases, deprecated since 3.3, removed: bpo-37324)"),
 )

@@ -104,4 +104,13 @@ LOADING = (
                 "'Error: Can not import avx core while this file exists: ' ...), 'Error: Can not import paddle core "
                 "while this file exists: ' + current_path + os.sep + 'libpaddle.' + dy_lib_suffix; then raise e)",
          most="medium"),  # which library is missing, the line does not say
+    # A downloaded archive (a pretrained model, an inference model's .tar) that the download left short, or
+    # that is not an archive at all (an error page saved under the archive's name): extracting it fails.
+    _sig("archive_unreadable", r"\b(?:tarfile\.ReadError|zipfile\.BadZip[Ff]ile)\b:?\s*(?P<msg>.*)", "cause",
+         CauseId.checkpoint_corrupt, 60, "tarfile.ReadError: unexpected end of data",
+         title="an archive (a downloaded model, most often) is truncated or not an archive: {msg}",
+         source="CPython Lib/tarfile.py (ReadError: unexpected end of data; file could not be opened successfully; "
+                "not a gzip file), Lib/zipfile.py (BadZipFile: File is not a zip file; Bad magic number for file "
+                "header); the suites' download helpers extract what they fetched (ppdet/utils/download.py, "
+                "ppocr/utils/network.py, ppgan/utils/download.py)", most="medium"),
 )

@@ -309,12 +309,13 @@ NATIVE = (
                 "cuda_managed_allocator.cc, custom_allocator.cc, virtual memory allocators "
                 "(PADDLE_THROW_BAD_ALLOC(errors::ResourceExhausted(\"Out of memory error on GPU %d. ...\"))); "
                 "the host allocator (cpu_allocator.cc, system_allocator.cc) raises ResourceExhausted instead"),
-    _sig("cpu_oom", r"Out of memory error on CPU|std::bad_alloc|(?:^|\W)MemoryError\b(?!:\s*$)|"
+    _sig("cpu_oom", r"Out of memory error on CPU|std::bad_alloc|(?:^|\W)(?:_Array)?MemoryError\b(?!:\s*$)|"
          r"ResourceExhaustedError.*(?:CPU|host)", "cause", CauseId.host_out_of_memory, 100,
          "MemoryError: (ResourceExhausted) Fail to alloc memory of 4398046511104 size.",
          title="out of host memory inside the process",
          source="pp 2.0.2-3.3.1 so: memory/allocation/cpu_allocator (Fail to alloc memory of %ld size); Python "
-                "MemoryError; libstdc++ std::bad_alloc"),
+                "MemoryError; numpy 1.17+ core/_exceptions.py _ArrayMemoryError(MemoryError) (Unable to allocate %s for "
+                "an array with shape %s and data type %s); libstdc++ std::bad_alloc"),
     # Paddle 2.x raises ResourceExhausted as Python's MemoryError and prints the class alone on its line, the
     # message (which memory: "Out of memory error on GPU 0", "Fail to alloc memory of N size") after the C++
     # stack: the bare class is only a hint, the block's message decides.

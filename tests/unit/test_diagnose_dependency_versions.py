@@ -1,0 +1,51 @@
+"""A library under Paddle whose version moved on (issue 29, "read the whole error"): protobuf 4.21's
+refusal of old _pb2 files, numpy 1.24's removed aliases, numpy 2's refusal of 1.x extensions, the C/C++
+runtime older than the build, Python 3.10's removed collections aliases: ``dependency_version_mismatch``,
+each row citing the library's own message. Before, each was ``python_exception`` or no verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from pastes import root_cause_of
+from paddle_doctor.catalog.ids import CauseId
+
+TRACEBACK = """\
+Traceback (most recent call last):
+  File "tools/train.py", line 12, in <module>
+    import paddle
+  File "/usr/local/lib/python3.8/site-packages/paddle/__init__.py", line 25, in <module>
+    from .framework import monkey_patch_variable
+{last}
+"""
+
+
+@pytest.mark.parametrize("last, words", [
+    ("TypeError: Descriptors cannot not be created directly.", "protobuf"),
+    ("AttributeError: module 'numpy' has no attribute 'int'.", "np.int"),
+    ("AttributeError: module 'numpy' has no attribute 'bool'.", "np.bool"),
+    ("ImportError: /lib64/libc.so.6: version `GLIBC_2.27' not found (required by /usr/local/lib/python3.8/"
+     "site-packages/paddle/fluid/core_avx.so)", "GLIBC_2.27"),
+    ("ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.26' not found", "GLIBCXX_3.4.26"),
+    ("ImportError: cannot import name 'Mapping' from 'collections' (/usr/lib/python3.10/collections/__init__.py)",
+     "collections.Mapping"),
+    ("AttributeError: _ARRAY_API not found", "numpy"),
+])
+def test_a_library_past_its_version_boundary_is_named(tmp_path, last, words):
+    finding = root_cause_of(tmp_path, TRACEBACK.format(last=last))
+    assert finding.cause == CauseId.dependency_version_mismatch
+    assert words in finding.message
+
+
+def test_numpy_2s_warning_alone_names_it(tmp_path):
+    text = ("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.0.0 as it may crash. To support "
+            "both 1.x and 2.x\nversions of NumPy, modules must be compiled with NumPy 2.0.\n")
+    assert root_cause_of(tmp_path, text).cause == CauseId.dependency_version_mismatch
+
+
+@pytest.mark.parametrize("last", [
+    "AttributeError: module 'numpy' has no attribute 'integer_types'",  # not one of the removed aliases
+    "ImportError: cannot import name 'OrderedDict' from 'collections.abc'",  # never in collections.abc
+])
+def test_look_alikes_are_not_read_as_a_version_boundary(tmp_path, last):
+    assert root_cause_of(tmp_path, TRACEBACK.format(last=last)).cause != CauseId.dependency_version_mismatch
