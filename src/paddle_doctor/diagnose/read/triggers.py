@@ -89,6 +89,8 @@ TRIGGERS: tuple[str, ...] = (
     "BadZip",
     # numpy 2's refusal of a 1.x extension and the dynamic loader's missing symbol version, printed bare
     "compiled using NumPy", "not found (required by",
+    # Paddle Serving's later GPU check (no /dev/nvidia*: no "error" on its line)
+    "GPU not found",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
