@@ -6,12 +6,14 @@ block's parts to a cause (:func:`refine`): what the signatures matched as a gene
 from __future__ import annotations
 
 from ...catalog.ids import CauseId
-from .classify import Verdict, classify
+from .classify import Verdict, classify, from_installation
 from .parts import ErrorParts, parse_block
 
 # Signatures whose cause is generic: the structure may name a more specific one.
 REFINABLE = ("exception", "glog_check_failed", "cuda_other", "cuda_init_error", CauseId.nccl_error, "error_line", "launcher_frame",
              "enforce_hint")
+# Signatures of a name a package lacks: the traceback may show the package is not the installed one.
+SHADOWABLE = ("paddle_api_missing",)
 GENERIC = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error)
 BLOCK_BYTES = 6000  # how far before the cause line its traceback frames may start
 AFTER_BYTES = 1500  # how far after it the hint, operator and C++ position may follow
@@ -58,6 +60,8 @@ def parts_of(events: list, event) -> ErrorParts:
 
 def refine(events: list, event) -> Verdict | None:
     """A specific cause read from the structure of ``event``'s block, or None (keep the signature's)."""
+    if event.sig.name in SHADOWABLE:
+        return from_installation(parts_of(events, event))
     if event.sig.name not in REFINABLE:
         return None
     verdict = classify(parts_of(events, event))

@@ -16,6 +16,7 @@ from ...catalog.ids import CauseId
 from ..signatures.checks import VERSIONED_PACKAGES
 from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, RAISE_SITES, TYPE_BY_MODULE
+from .installed import protobuf_older_than_generated, shadowed_package
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts
 from .suite_checks import find_check
@@ -316,6 +317,12 @@ def from_state_dict_lookup(parts: ErrorParts) -> Verdict | None:
                    "are not the model's", "frame")
 
 
+def from_installation(parts: ErrorParts) -> Verdict | None:
+    """The traceback's files say where the failing import came from (anatomy/installed.py)."""
+    found = shadowed_package(parts) or protobuf_older_than_generated(parts)
+    return Verdict(found[0], found[1], found[2], "frame") if found else None
+
+
 def fallback(parts: ErrorParts) -> Verdict | None:
     """``python_exception``, saying where it was raised: the user's own code or Paddle's."""
     if not parts.exc_type:
@@ -334,8 +341,8 @@ def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
-                 from_type_and_module, from_suite_check, from_call_signature, from_import_site, from_reader_thread,
-                 from_empty_loader, from_state_dict_lookup):
+                 from_type_and_module, from_installation, from_suite_check, from_call_signature, from_import_site,
+                 from_reader_thread, from_empty_loader, from_state_dict_lookup):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

@@ -92,6 +92,8 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 26: .NET's failed native library load on Unix (and PaddleSharp's dependency listing), an
     # access violation as .NET (Chinese locale too) and ctypes word it, an engine executable that is not there
     "Unable to load shared library", "protected memory", "受保护的内存", "access violation", "executable file",
+    # Paddle Serving's later GPU check (no /dev/nvidia*: no "error" on its line)
+    "GPU not found",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

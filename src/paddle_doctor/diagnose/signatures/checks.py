@@ -77,6 +77,16 @@ CHECKS = (
                 "only supported on PaddlePaddle compiled with NVIDIA GPU.); pp 3.3.1 device/custom_device.py (No "
                 "custom device available, ...) and libpaddle.so (Paddle can't concat tensor since it's not support "
                 "GPU, please recompile or reinstall Paddle with GPU support.)"),
+    # Paddle Serving's later GPU check looks only for the device nodes (its earlier one also for CUDA:
+    # libraries.py serving_cuda_not_found): no /dev/nvidia* in the server's environment (a container
+    # started without the GPU, a host without the driver).
+    _sig("serving_gpu_not_found", r"GPU not found, please check your environment or use cpu version", "cause",
+         CauseId.device_not_found, 88,
+         "GPU not found, please check your environment or use cpu version by \"pip install paddle_serving_server\"",
+         title="Paddle Serving's GPU server found no NVIDIA device (/dev/nvidia*) in its environment",
+         source="Paddle Serving python/paddle_serving_server(_gpu)/server.py Server.check_cuda (os.system(\"ls /dev/ | "
+                "grep nvidia > /dev/null\") != 0: raise SystemExit(\"GPU not found, please check your environment or "
+                "use cpu version by ...\")); Serving doc/FAQ (check for an NVIDIA card: ls /dev/ | grep nvidia)"),
     _sig("gpu_runtime_unavailable", r"Failed to get the number of GPU devices|Failed to initialize GPU device #",
          "cause", CauseId.device_not_found, 80,
          "Failed to initialize GPU device #0: unknown error",

@@ -1,0 +1,85 @@
+"""Where the imported code came from: an error that reads as a missing API or a bad call, when the
+traceback shows the package is not the installed one, or the installed library is older than the
+code generated for it.
+
+- A package shadowed by the user's tree. CPython imports the first ``X`` on ``sys.path`` (the
+  script's folder or the working directory first): a folder ``X/`` without ``__init__.py`` becomes
+  an empty namespace package (PEP 420: no ``__version__``, nothing of the real package), a file
+  ``X.py`` or a source checkout's ``X/__init__.py`` is imported instead of the installation. The
+  message then names a module, name or attribute of ``X`` that the installed release does have
+  (Paddle2ONNX#1074: ``python -m`` run inside the Paddle2ONNX checkout, whose ``version.py`` only
+  its build generates; VisualDL#540: a script named ``visualdl.py``; PaddleHub's ``paddle.__version__``
+  read with a folder named ``paddle`` in the project, PaddleFormers#2254).
+- Generated protobuf code (``*_pb2.py``) newer than the protobuf runtime: protoc passes keyword
+  arguments to the descriptor classes that an older runtime's ``__init__`` does not take
+  (``serialized_options`` from protobuf 3.6, ``create_key`` from 3.12; ``file`` before 3.4,
+  VisualDL#474), so the import fails with a TypeError inside the ``_pb2.py`` file.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...catalog.ids import CauseId
+from ..signatures.checks import VERSIONED_PACKAGES
+from .parts import ErrorParts
+
+# The module an import or attribute error names: CPython's AttributeError (module %r has no attribute
+# %r), ImportError (cannot import name %r from %r; Python <= 3.6 without "from"), ModuleNotFoundError
+# (No module named %r: the dotted path up to its first missing part).
+_NAMED = re.compile(r"^module '(?P<attr_mod>[\w.]+)' has no attribute '(?P<attr>\w+)'|^cannot import name '?(?P<name>"
+                    r"\w+)'?(?: from '(?P<from_mod>[\w.]+)')?|^No module named '(?P<missing>\w+\.[\w.]+)'")
+_IMPORTS = re.compile(r"^\s*(?:from\s+(?P<from>[\w.]+)\s+import\b|import\s+(?P<mod>[\w.]+))")
+_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ", re.I)
+# Packages users install with pip (a suite's own package, run from its clone, is its working tree: not these).
+_PIP_PACKAGES = re.compile(rf"{VERSIONED_PACKAGES}|visualdl|fastdeploy|paddleocr|paddle_serving_\w+")
+_PB2_KEYWORD = re.compile(r"unexpected keyword argument '(?P<kw>\w+)'")
+
+
+def _package(parts: ErrorParts) -> str | None:
+    """The top-level package the error says something is missing from."""
+    m = _NAMED.match(parts.message)
+    if m is None:
+        return None
+    named = m["attr_mod"] or m["from_mod"] or m["missing"]
+    if named is None and parts.innermost is not None:  # "cannot import name 'N'": the line says from what
+        line = _IMPORTS.match(parts.innermost.source or "")
+        named = (line["from"] or line["mod"]) if line else None
+    return named.split(".", 1)[0] if named else None
+
+
+def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(python_exception, specificity, why) when the traceback shows that the package the error names
+    was imported from the user's tree, not from its installation."""
+    if parts.exc_type not in ("ImportError", "ModuleNotFoundError", "AttributeError"):
+        return None
+    top = _package(parts)
+    if not top:
+        return None
+    if parts.message.startswith(f"module '{top}' has no attribute '__version__'"):
+        return (CauseId.python_exception, 85, f"`{top}` has no __version__: the name resolved to a folder called "
+                f"{top} without __init__.py (an empty namespace package) on sys.path, not the installed package")
+    for frame in reversed(parts.frames):
+        path = frame.path.replace("\\", "/")
+        own = re.search(rf"(?:^|/){re.escape(top)}/__init__\.py$", path) and _PIP_PACKAGES.fullmatch(top)
+        line = _IMPORTS.match(frame.source or "")
+        same_name = path.rsplit("/", 1)[-1] == f"{top}.py" and line and (line["from"] or line["mod"]).split(".")[0] == top
+        if own and not _INSTALLED.search(frame.path):
+            return (CauseId.python_exception, 85, f"{top} was imported from {frame.path}, a folder outside the "
+                    f"installation (a source checkout or a copy in the working tree), which shadows the installed {top}")
+        if same_name:
+            return (CauseId.python_exception, 85, f"the file {frame.path} is itself named {top}.py and imports {top}: "
+                    f"it shadows the installed package")
+    return None
+
+
+def protobuf_older_than_generated(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(dependency_version_mismatch, ...) for a TypeError of an unexpected keyword argument raised in a
+    generated ``*_pb2.py`` module: the installed protobuf is older than the protoc that generated it."""
+    frame = parts.innermost
+    m = _PB2_KEYWORD.search(parts.message)
+    if parts.exc_type != "TypeError" or frame is None or m is None or not frame.path.endswith("_pb2.py"):
+        return None
+    return (CauseId.dependency_version_mismatch, 85, f"{frame.path.replace(chr(92), '/').rsplit('/', 1)[-1]} (generated "
+            f"protobuf code) passes `{m['kw']}=` to a descriptor that the installed protobuf does not take: the "
+            "protobuf runtime is older than the protoc that generated the file")
