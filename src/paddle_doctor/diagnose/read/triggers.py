@@ -55,6 +55,10 @@ TRIGGERS: tuple[str, ...] = (
     # open; Jupyter's notice of a dead kernel
     "已杀死", "強制終了", "Getötet", "Убито", "number of GPU devices", "Fail to open", "Failed to open",
     "kernel appears to have died",
+    # issue 29, batch 25: the shells' native-crash reports in other locales (glibc's strsignal translated), numpy's
+    # host-allocation message printed without its exception's name
+    "段错误", "非法指令", "浮点数例外", "Speicherzugriffsfehler", "Ungültiger Maschinenbefehl", "Ошибка сегментирования",
+    "セグメンテーション違反", "for an array with shape",
     # issue 29: HCCL's failed call (PaddleCustomDevice's RUNTIME_CHECK prints no "error"); XCCL's frames
     "Call Hccl", "CustomDevice::CCL", "xccl_", "HCCP process",
     # `python -m MODULE` that the interpreter cannot find (runpy's one line, no traceback)

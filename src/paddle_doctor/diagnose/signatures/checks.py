@@ -166,6 +166,15 @@ CHECKS = (
                 "(GenBase) |GenBase ]CPU memory: size = %d .; Jitcode generator (GenBase) allocate %ld memory "
                 "error!); pp 3.3.1 libpaddle.so strings (Failed to allocate memory for VectorTypeStorage::data_, "
                 "requested size = %d bytes.; Failed to allocate memory for poly.hole.)"),
+    # numpy's own message for an array it cannot allocate in host memory (printed with or without the
+    # exception's name: a suite's logger or a notebook may keep the message alone).
+    _sig("numpy_array_alloc_failed", r"Unable to allocate (?P<size>[\d.]+ (?:[KMGTPE]i)?B) for an array with shape",
+         "cause", CauseId.host_out_of_memory, 80,
+         "Unable to allocate 5.15 GiB for an array with shape (1759, 512, 512, 3) and data type float32",
+         title="numpy could not allocate {size} of host memory for an array",
+         source="numpy 1.17+ numpy/core/_exceptions.py _ArrayMemoryError.__str__ (\"Unable to allocate {} for an "
+                "array with shape {} and data type {}\", the size from _size_to_string; a subclass of CPython's "
+                "MemoryError) (PaddleGAN#722)"),
     # --- collectives -------------------------------------------------------------------------------------
     _sig("process_group_keys_timeout", r"Timeout while initializing process group \d+\.\s*Keys .* are not ready",
          "cause", CauseId.collective_timeout, 75,
@@ -176,6 +185,21 @@ CHECKS = (
          source="pp 2.4.2 paddle/distributed/collective.py _new_process_group_impl (Timeout while initializing "
                 "process group {}.Keys {} are not ready sinck rank {} is waiting them.Two reason may cause this "
                 "error: 1. The create process group api should be called by all ranks. 2. ...)"),
+    # --- a suite's check of its configuration file ---------------------------------------------------------
+    # PaddleSeg's tools check that the YAML declares what they need and that its loss section fits the model:
+    # a config that does not fit the tool or the model, before any data is read.
+    _sig("paddleseg_config_check", r"(?P<what>(?:training|verification|validation) dataset) is not specified in the "
+         r"c;?onfiguration file|(?P<what2>No configuration file) specified\.|The length of (?P<what3>logits_list) "
+         r"should equal to the types of loss config: \d+ != \d+|The length of (?P<what4>coef) should equal to types "
+         r"in loss config: \d+ != \d+", "cause", CauseId.config_error, 85,
+         "RuntimeError: The length of logits_list should equal to the types of loss config: 4 != 1.",
+         title="the configuration does not fit the tool or the model (PaddleSeg's check of the config file)",
+         source="PaddleSeg 2.x train.py / val.py / predict.py (RuntimeError('The training dataset is not specified in "
+                "the configuration file.'), ('The verification dataset is not specified in the configuration "
+                "file.'), ('No configuration file specified.')), paddleseg/core/train.py check_logits_losses "
+                "(RuntimeError('The length of logits_list should equal to the types of loss config: {} != {}.')), "
+                "paddleseg/cvlibs/config.py Config.loss ('The length of coef should equal to types in loss config: "
+                "{} != {}.') (PaddleSeg#860, #2092)"),
 )
 # Read before the native rows that name a signal anywhere on a line (native.py): spawn's line says whose it is.
 SPAWN_SIGNAL_ROWS = _spawn_signal_rows()

@@ -54,6 +54,18 @@ OLDER_FORMS = (
          source="bash jobs.c / execute_cmd.c (_(\"%s: line %d: \") from bash's message catalog: zh_CN \"行\", "
                 "ja \"行\", de \"Zeile\", ru \"строка\") with strsignal(SIGKILL) from glibc's (zh_CN 已杀死, ja "
                 "強制終了, de Getötet, ru Убито) (ERNIE#24)"),
+    # The same report for a job that a native fault ended (SIGSEGV, SIGILL, SIGFPE): glibc's strsignal in the
+    # locale's words, bash's " (core dumped)" in its own (zh_CN "(吐核)" before bash 5, "(核心已转储)" after).
+    _sig("shell_native_crash_translated", r"^(?:\S+: (?:line|行|Zeile|строка) \d+:\s+\d+\s+)?(?P<sig>段错误|非法指令|"
+         r"浮点数例外|Speicherzugriffsfehler|Ungültiger Maschinenbefehl|Ошибка сегментирования|セグメンテーション違反"
+         r"です)", "cause", CauseId.segfault, 88,
+         "run_train.sh: 行 35:  2557 段错误               (吐核)python -u train.py --use_gpu=False",
+         title="the shell reports the process died of a native fault ({sig}: a segmentation fault, an illegal "
+               "instruction or an arithmetic fault)",
+         source="bash jobs.c (a job a signal ended: \"%s: line %d: \" and strsignal(sig), \" (core dumped)\" from "
+                "bash's catalog) with glibc's strsignal translated: zh_CN SIGSEGV 段错误, SIGILL 非法指令, SIGFPE "
+                "浮点数例外; de SIGSEGV Speicherzugriffsfehler, SIGILL Ungültiger Maschinenbefehl; ru SIGSEGV Ошибка "
+                "сегментирования; ja SIGSEGV セグメンテーション違反です (PaddleSpeech#442)"),
     # PaddleHub's modules (and copies of them) read CUDA_VISIBLE_DEVICES before predicting on a GPU.
     _sig("hub_gpu_env_unset", r"Attempt to use GPU for prediction, but environment variable CUDA_VISIBLE_DEVICES "
          r"was not set correctly", "cause", CauseId.cuda_visible_devices_misconfig, 95,

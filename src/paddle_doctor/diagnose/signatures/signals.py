@@ -193,4 +193,13 @@ SIGNALS = (
          title="the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
          source="C library strsignal(SIGKILL) in JetBrains' run console (Process finished with exit code %d "
                 "(interrupted by signal %d: %s))"),
+    # The same console for a process a native fault ended: the exit code is 128 + the signal's number.
+    _sig("ide_native_signal", r"exit code 1(?:32|36|39) \(interrupted by signal (?:4|8|11): (?P<sig>SIGILL|SIGFPE|"
+         r"SIGSEGV)\)", "cause", CauseId.segfault, 88,
+         "Process finished with exit code 132 (interrupted by signal 4: SIGILL)",
+         title="the process was ended by {sig} (a native crash: an instruction the CPU lacks, an arithmetic fault "
+               "or a segmentation fault)",
+         source="JetBrains' run console (Process finished with exit code %d (interrupted by signal %d: %s)), the "
+                "signal's name from the C library's signal.h (SIGILL 4, SIGFPE 8, SIGSEGV 11; a shell's exit status 128 + n) "
+                "(PaddleSpeech#60)"),
 )
