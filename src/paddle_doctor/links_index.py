@@ -49,7 +49,7 @@ BACKLINKS = {
     },
     CauseId.dependency_version_mismatch: {
         'env_checks': ('protobuf_version',),
-        'signatures': ('protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'system_library_too_old', 'python_too_new',),
+        'signatures': ('protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'python_too_new',),
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
@@ -66,7 +66,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'load_not_exists', 'open_failed_path',),
+        'signatures': ('windows_dll_not_found', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'download_path_not_url', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),

@@ -31,7 +31,7 @@ def test_every_signature_cites_its_source(sig):
                                                                    "Linux mm/", "bash ", "Intel OpenMP", "paddlenlp ",
                                                                    "PaddleOCR ", "Paddle Serving ", "Jupyter ", "Ascend CANN ",
                                                                    "PaddleSeg ", "gunicorn ", "libstdc++ ", "Windows ",
-                                                                   "numpy ", "glibc ", "protobuf "))
+                                                                   "numpy ", "glibc ", "protobuf ", "PaddleDetection "))
 
 
 def test_signature_table_is_data_with_cause_ids():

@@ -98,6 +98,10 @@ TRIGGERS: tuple[str, ...] = (
     "Unable to load shared library", "protected memory", "受保护的内存", "access violation", "executable file",
     # Paddle Serving's later GPU check (no /dev/nvidia*: no "error" on its line)
     "GPU not found",
+    # issue 29, batch 28: .NET's failed DLL load as Visual Studio's exception helper shows it (the Message= line
+    # holds no exception name), PaddleDetection's dataset check (a WARNING: "WARN" is a trigger already), the
+    # download helpers' assertion printed bare, numpy 1.x's C-API check
+    "Unable to load DLL", "not a url", "compiled against",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -200,6 +200,19 @@ CHECKS = (
                 "(RuntimeError('The length of logits_list should equal to the types of loss config: {} != {}.')), "
                 "paddleseg/cvlibs/config.py Config.loss ('The length of coef should equal to types in loss config: "
                 "{} != {}.') (PaddleSeg#860, #2092)"),
+    # PaddleDetection checks the dataset its config names before it reads it, and logs which part is not on disk
+    # (then it looks in its cache or downloads a known dataset, else raises): a custom dataset whose dataset_dir,
+    # annotation file or image folder is not where the config says. A warning (a dataset found in the cache after
+    # it runs on), so it is the verdict only where no error explains more, and at most medium.
+    _sig("ppdet_dataset_config_invalid", r"Config (?P<what>dataset_dir|annotation|image_dir) (?P<path>\S+) is not "
+         r"(?:exits|exists|a file|a directory), dataset config is not valid", "cause", CauseId.file_not_found, 40,
+         "[02/23 09:40:23] ppdet.utils.download WARNING: Config annotation dataset/coco/annotations/"
+         "instances_train2017.json is not a file, dataset config is not valid",
+         title="the dataset's {what} the config names ({path}) is not on disk (PaddleDetection's dataset check)",
+         source="PaddleDetection 0.x-2.x ppdet/utils/download.py _dataset_exists (logger.warning('Config dataset_dir "
+                "{} is not exits, dataset config is not valid'), ('Config annotation {} is not a file, dataset config "
+                "is not valid'), ('Config image_dir {} is not a directory, dataset config is not valid')), then "
+                "get_dataset_path searches the cache or downloads (PaddleDetection#5246, #6982)", most="medium"),
 )
 # Read before the native rows that name a signal anywhere on a line (native.py): spawn's line says whose it is.
 SPAWN_SIGNAL_ROWS = _spawn_signal_rows()
@@ -269,6 +282,17 @@ API_VERSION_ROWS = (
          source="numpy 2.0.0 numpy/_core/include/numpy/__multiarray_api.c _import_array (\"A module that was "
                 "compiled using NumPy 1.x cannot be run in\\nNumPy %s as it may crash.\"; AttributeError: _ARRAY_API "
                 "not found); Cython's module init (numpy.dtype size changed, may indicate binary incompatibility)"),
+    # numpy 1.x's check when an extension module imports its C API: the module was built against another numpy
+    # (a newer API version than the installed numpy has, or another ABI), so it cannot load under this one.
+    _sig("numpy_api_version_mismatch", r"module compiled against (?P<what>API|ABI) version (?P<built>0x[0-9a-fA-F]+) "
+         r"but this version of numpy is (?P<have>0x[0-9a-fA-F]+)", "cause", CauseId.dependency_version_mismatch, 85,
+         "RuntimeError: module compiled against API version 0x10 but this version of numpy is 0xf",
+         title="an extension was built against another numpy C {what} ({built}) than the installed numpy has "
+               "({have})",
+         source="numpy 1.x numpy/core/code_generators/generate_numpy_api.py _import_array (PyErr_Format("
+                "PyExc_RuntimeError, \"module compiled against ABI version 0x%x but this version of numpy is 0x%x\"), "
+                "(\"module compiled against API version 0x%x but this version of numpy is 0x%x\") when NPY_FEATURE_"
+                "VERSION > PyArray_GetNDArrayCFeatureVersion()) (PaddleSpeech#2982)"),
     _sig("system_library_too_old", r"version `(?P<need>(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)' not found", "cause",
          CauseId.dependency_version_mismatch, 88,
          "ImportError: /lib64/libc.so.6: version `GLIBC_2.27' not found (required by /usr/lib/python3.8/"

@@ -104,6 +104,17 @@ LOADING = (
                 "'Error: Can not import avx core while this file exists: ' ...), 'Error: Can not import paddle core "
                 "while this file exists: ' + current_path + os.sep + 'libpaddle.' + dy_lib_suffix; then raise e)",
          most="medium"),  # which library is missing, the line does not say
+    # The download helpers are called for a weights or config file that is not on disk at the local path the
+    # code built (paddle.utils.download, PaddleNLP's from_pretrained, the suites' copies); given a path that is
+    # not a URL they assert: the local file the code expected (a checkpoint folder without model_state.pdparams,
+    # a mistyped path) does not exist.
+    _sig("download_path_not_url", r"downloading from (?P<path>(?!https?://)[^\s'\"{}]+) not a url", "cause",
+         CauseId.file_not_found, 75, "AssertionError: downloading from ./premodel/model_state.pdparams not a url",
+         title="the file {path} is not on disk, so it was taken for a URL to download (and is not one)",
+         source="pp 2.0-3.3.1 paddle/utils/download.py get_path_from_url (assert is_url(url), f\"downloading from "
+                "{url} not a url\"; is_url: http:// or https://), PaddleNLP 2.x paddlenlp/utils/downloader.py "
+                "get_path_from_url (the same assertion), reached by from_pretrained when the local file is missing "
+                "(PaddleNLP#210)"),
     # A downloaded archive (a pretrained model, an inference model's .tar) that the download left short, or
     # that is not an archive at all (an error page saved under the archive's name): extracting it fails.
     _sig("archive_unreadable", r"\b(?:tarfile\.ReadError|zipfile\.BadZip[Ff]ile)\b:?\s*(?P<msg>.*)", "cause",
