@@ -212,12 +212,33 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
                    f"`{check.test}` does not hold: {_CHECK_MEANS[check.cause]}", "suite_check")
 
 
+# An installed Paddle package (pip) that checks the keyword arguments it is given itself and names the one
+# it does not take: paddleocr 3.x's pipelines (_common_args.parse_common_args: ValueError("Unknown argument:
+# {name}") for the 2.x names: det_db_*, use_gpu, show_log), and a **kwargs wrapper's TypeError inside the package.
+_INSTALLED_PACKAGE = re.compile(rf"[/\\](?:site|dist)-packages[/\\](?P<pkg>{VERSIONED_PACKAGES}|paddleocr)[/\\]")
+_ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$|unexpected keyword argument '\w+'")
+
+
+def from_package_arguments(parts: ErrorParts) -> Verdict | None:
+    """An installed Paddle package rejects an argument the user's call passes: the call was written for
+    another release of it."""
+    frame, caller = parts.innermost, parts.innermost_of("user")
+    if parts.exc_type not in ("ValueError", "TypeError") or frame is None or caller is None:
+        return None
+    package = _INSTALLED_PACKAGE.search(frame.path)
+    if package is None or not _ARGUMENT_REJECTED.search(parts.message):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 75, f"the installed {package['pkg']} rejects an argument "
+                   f"({parts.message[:60]}) of the call `{caller.source[:80]}`: the code was written for another "
+                   f"release of {package['pkg']}", "call")
+
+
 def from_call_signature(parts: ErrorParts) -> Verdict | None:
     """A TypeError at a call the user wrote to a Paddle API (the innermost frame's source line calls
     ``paddle.``/``fluid.``): the API takes other arguments in this version."""
     frame = parts.innermost
     if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
-        return None
+        return from_package_arguments(parts)
     if not re.search(r"unexpected keyword argument|takes \d+ positional arguments? but \d+|missing \d+ required "
                      r"positional argument", parts.message):
         return None
