@@ -67,3 +67,30 @@ def test_two_extensions_binding_the_same_type_are_libraries_that_cannot_coexist(
     rc = root_cause_of(tmp_path, text)
     assert rc is not None and rc.cause == CauseId.dependency_version_mismatch, (rc and rc.cause, rc and rc.why)
     assert rc.confidence.value != "high"  # which pair of versions coexists, the line does not say
+
+
+def _package_call(path: str, exc_line: str) -> str:
+    return ("Traceback (most recent call last):\n"
+            '  File "/home/u/app/TextOCR.py", line 11, in <module>\n'
+            "    ocr = PaddleOCR(\n"
+            f'  File "/home/u/venv/lib/python3.10/site-packages/{path}", line 75, in prepare_common_init_args\n'
+            "    pp_option = PaddlePredictorOption(\n"
+            f"{exc_line}\n")
+
+
+def test_an_installed_paddle_packages_own_call_that_misfits_its_callee_is_releases_that_do_not_fit(tmp_path):
+    """paddleocr 3.1 builds paddlex's PaddlePredictorOption: the callee of another release takes other arguments."""
+    rc = root_cause_of(tmp_path, _package_call("paddleocr/_common_args.py",
+                                               "TypeError: __init__() takes 1 positional argument but 2 were given"))
+    assert rc is not None and rc.cause == CauseId.paddle_api_mismatch, (rc and rc.cause, rc and rc.why)
+    assert "PaddlePredictorOption(" in rc.why
+
+
+def test_a_signature_misfit_in_the_users_own_code_is_not_claimed(tmp_path):
+    """The user's function called with the wrong arguments says nothing about Paddle's releases."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/home/u/app/main.py", line 8, in <module>\n'
+            "    result = run_ocr(image, 3)\n"
+            "TypeError: run_ocr() takes 1 positional argument but 2 were given\n")
+    rc = root_cause_of(tmp_path, text)
+    assert rc is None or rc.cause != CauseId.paddle_api_mismatch, (rc.cause, rc.why)

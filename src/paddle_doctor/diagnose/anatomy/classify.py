@@ -212,25 +212,31 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
                    f"`{check.test}` does not hold: {_CHECK_MEANS[check.cause]}", "suite_check")
 
 
-# An installed Paddle package (pip) that checks the keyword arguments it is given itself and names the one
-# it does not take: paddleocr 3.x's pipelines (_common_args.parse_common_args: ValueError("Unknown argument:
-# {name}") for the 2.x names: det_db_*, use_gpu, show_log), and a **kwargs wrapper's TypeError inside the package.
+# An installed Paddle package (pip) whose arguments do not fit: its own check rejects an argument of the call
+# (paddleocr 3.x _common_args.parse_common_args: ValueError("Unknown argument: {name}") for 2.x names), or its own
+# call fails on the callee's signature (CPython's TypeError: the callee never ran, the caller's line is innermost).
 _INSTALLED_PACKAGE = re.compile(rf"[/\\](?:site|dist)-packages[/\\](?P<pkg>{VERSIONED_PACKAGES}|paddleocr)[/\\]")
-_ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$|unexpected keyword argument '\w+'")
+_ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$")
+_SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ positional arguments? but \d+ (?:was|were) "
+                               r"given|missing \d+ required positional arguments?")
 
 
 def from_package_arguments(parts: ErrorParts) -> Verdict | None:
-    """An installed Paddle package rejects an argument the user's call passes: the call was written for
-    another release of it."""
-    frame, caller = parts.innermost, parts.innermost_of("user")
-    if parts.exc_type not in ("ValueError", "TypeError") or frame is None or caller is None:
+    """An installed Paddle package and the arguments it is given, or gives, do not fit: code (the user's, or
+    the package's own call into another package) written for another release."""
+    frame = parts.innermost
+    package = _INSTALLED_PACKAGE.search(frame.path) if frame is not None else None
+    if package is None:
         return None
-    package = _INSTALLED_PACKAGE.search(frame.path)
-    if package is None or not _ARGUMENT_REJECTED.search(parts.message):
-        return None
-    return Verdict(CauseId.paddle_api_mismatch, 75, f"the installed {package['pkg']} rejects an argument "
-                   f"({parts.message[:60]}) of the call `{caller.source[:80]}`: the code was written for another "
-                   f"release of {package['pkg']}", "call")
+    pkg, caller = package["pkg"], parts.innermost_of("user")
+    if parts.exc_type == "ValueError" and _ARGUMENT_REJECTED.search(parts.message) and caller is not None:
+        return Verdict(CauseId.paddle_api_mismatch, 75, f"the installed {pkg} rejects an argument ({parts.message[:60]}) "
+                       f"of the call `{caller.source[:80]}`: the code was written for another release of {pkg}", "call")
+    if parts.exc_type == "TypeError" and _SIGNATURE_MISFIT.search(parts.message):
+        return Verdict(CauseId.paddle_api_mismatch, 75, f"the installed {pkg}'s call `{frame.source[:80]}` does not fit "
+                       f"the signature it calls ({parts.message[:60]}): {pkg} and what it calls come from releases "
+                       "that do not fit", "call")
+    return None
 
 
 def from_call_signature(parts: ErrorParts) -> Verdict | None:
