@@ -212,12 +212,39 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
                    f"`{check.test}` does not hold: {_CHECK_MEANS[check.cause]}", "suite_check")
 
 
+# An installed Paddle package (pip) whose arguments do not fit: its own check rejects an argument of the call
+# (paddleocr 3.x _common_args.parse_common_args: ValueError("Unknown argument: {name}") for 2.x names), or its own
+# call fails on the callee's signature (CPython's TypeError: the callee never ran, the caller's line is innermost).
+_INSTALLED_PACKAGE = re.compile(rf"[/\\](?:site|dist)-packages[/\\](?P<pkg>{VERSIONED_PACKAGES}|paddleocr)[/\\]")
+_ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$")
+_SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ positional arguments? but \d+ (?:was|were) "
+                               r"given|missing \d+ required positional arguments?")
+
+
+def from_package_arguments(parts: ErrorParts) -> Verdict | None:
+    """An installed Paddle package and the arguments it is given, or gives, do not fit: code (the user's, or
+    the package's own call into another package) written for another release."""
+    frame = parts.innermost
+    package = _INSTALLED_PACKAGE.search(frame.path) if frame is not None else None
+    if package is None:
+        return None
+    pkg, caller = package["pkg"], parts.innermost_of("user")
+    if parts.exc_type == "ValueError" and _ARGUMENT_REJECTED.search(parts.message) and caller is not None:
+        return Verdict(CauseId.paddle_api_mismatch, 75, f"the installed {pkg} rejects an argument ({parts.message[:60]}) "
+                       f"of the call `{caller.source[:80]}`: the code was written for another release of {pkg}", "call")
+    if parts.exc_type == "TypeError" and _SIGNATURE_MISFIT.search(parts.message):
+        return Verdict(CauseId.paddle_api_mismatch, 75, f"the installed {pkg}'s call `{frame.source[:80]}` does not fit "
+                       f"the signature it calls ({parts.message[:60]}): {pkg} and what it calls come from releases "
+                       "that do not fit", "call")
+    return None
+
+
 def from_call_signature(parts: ErrorParts) -> Verdict | None:
     """A TypeError at a call the user wrote to a Paddle API (the innermost frame's source line calls
     ``paddle.``/``fluid.``): the API takes other arguments in this version."""
     frame = parts.innermost
     if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
-        return None
+        return from_package_arguments(parts)
     if not re.search(r"unexpected keyword argument|takes \d+ positional arguments? but \d+|missing \d+ required "
                      r"positional argument", parts.message):
         return None

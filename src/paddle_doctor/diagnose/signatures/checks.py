@@ -300,6 +300,18 @@ API_VERSION_ROWS = (
          title="the system's C or C++ runtime is older than this build needs ({need})",
          source="glibc elf/dl-version.c match_symbol (\"version `%s' not found (required by %s)\"), for libc.so.6 "
                 "(GLIBC_*) and libstdc++.so.6 (GLIBCXX_*, CXXABI_*)"),
+    # pybind11 keeps one registry of C++ types per process: a second extension module that binds a type of the
+    # same name fails at import. torch and paddlepaddle-gpu both bind their CUDA device properties type, so
+    # builds of the two that were not made to coexist cannot be imported into one process (which of them is
+    # imported second decides the message; the fix is a pair of versions that coexist, or two processes).
+    _sig("pybind11_type_registered_twice", r'generic_type: type "(?P<type>\w+)" is already registered!', "cause",
+         CauseId.dependency_version_mismatch, 80, 'ImportError: generic_type: type "_gpuDeviceProperties" is already '
+         "registered!",
+         title="two native libraries loaded into one process bind the same type ({type}): builds of them (torch and "
+               "paddlepaddle-gpu) that cannot be imported together",
+         source="pybind11 include/pybind11/pybind11.h generic_type::initialize (pybind11_fail(\"generic_type: type \\\"\" "
+                "+ rec.name + \"\\\" is already registered!\")) (video-subtitle-remover#26, PaddleOCR#10558: torch with "
+                "paddlepaddle-gpu 2.5+)", most="medium"),
     _sig("python_too_new", r"cannot import name '(?P<name>Mapping|MutableMapping|Sequence|MutableSequence|Iterable|"
          r"Iterator|Callable|Set|MutableSet|Hashable|Sized|Container)' from 'collections'", "cause",
          CauseId.dependency_version_mismatch, 85,

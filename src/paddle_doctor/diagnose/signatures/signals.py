@@ -98,22 +98,24 @@ SIGNALS = (
                 "(PaddleSharp#96); CPython Modules/_ctypes/callproc.c SetException (exception: access violation "
                 "reading/writing %p)"),
     # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
-    _sig("shell_segfault", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Segmentation|segmentation) fault\b", "cause",
+    _sig("shell_segfault", _SHELL + r"(?:Segmentation|segmentation) fault\b", "cause",
          CauseId.segfault, 90,
          "./train.sh: line 207: 10558 Segmentation fault      ./paddle_trainer --config=conf/trainer_config.conf",
          title="the shell reports the process died of a segmentation fault (SIGSEGV)",
          source="bash jobs.c / sh: a job ended by SIGSEGV is reported as '<script>: line N: <pid> Segmentation "
                 "fault <command>' (strsignal(SIGSEGV)), or 'Segmentation fault (core dumped)' in the foreground; zsh "
-                "signames: '[job]  pid segmentation fault (core dumped)  <command>'"),
+                "signames: '[job]  pid segmentation fault (core dumped)  <command>', or 'zsh: segmentation fault  "
+                "<command>' for a foreground job (PPOCRLabel#196)"),
     # The shell's report of a child that SIGILL ended (an instruction this CPU lacks: an AVX build on a CPU
     # without AVX): bash prints strsignal's "Illegal instruction", zsh its own "illegal hardware instruction"
     # after the job number and pid. A native crash, as SIGSEGV's.
-    _sig("shell_sigill", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\]\s+\d+\s+)?(?:Illegal instruction|illegal hardware "
-         r"instruction)\b", "cause", CauseId.segfault, 88, "Illegal instruction (core dumped)",
+    _sig("shell_sigill", _SHELL + r"(?:Illegal instruction|illegal hardware instruction)\b", "cause",
+         CauseId.segfault, 88, "Illegal instruction (core dumped)",
          title="the process was killed by SIGILL: it ran an instruction this CPU does not have (an AVX build on a "
                "CPU without AVX, or a binary built for a newer CPU)",
          source="bash 5 siglist.c / strsignal(SIGILL) (\"Illegal instruction\", with \" (core dumped)\" from "
-                "jobs.c), zsh signames (\"illegal hardware instruction\", after [job] pid); CPython's import of an "
+                "jobs.c), zsh signames (\"illegal hardware instruction\", after [job] pid or 'zsh: ' for a foreground "
+                "job: traffic_llm#42, an x86 build under Rosetta on Apple silicon); CPython's import of an "
                 "extension built with AVX on a CPU without it"),
     # Jupyter's notice that the kernel process is gone: it died of a signal (a native crash, or a kill by
     # the OOM killer); the notebook does not say which. The weakest native-crash reading.
@@ -125,10 +127,10 @@ SIGNALS = (
     # The shell's report of a child that SIGABRT ended ("Aborted", zsh's "abort"), and libstdc++'s verbose
     # terminate handler before it: a native abort with nothing more specific above it (as sigabrt's).
     _sig("shell_sigabrt", r"^Aborted(?: \(core dumped\))?\s*$|^\S+: line \d+:\s+\d+\s+Aborted\b|"
-         r"^\[\d+\]\s+\d+\s+abort\b", "cause", CauseId.segfault, 45, "Aborted (core dumped)",
+         r"^(?:\[\d+\]\s+\d+\s+|zsh: )abort\b", "cause", CauseId.segfault, 45, "Aborted (core dumped)",
          title="the process was ended by SIGABRT (a native abort: a failed check or an uncaught C++ exception)",
          source="bash 5 siglist.c / strsignal(SIGABRT) (\"Aborted\", with \" (core dumped)\" from jobs.c, after "
-                "'<script>: line N: <pid>' for a script's child), zsh signames (\"abort\", after [job] pid)"),
+                "'<script>: line N: <pid>' for a script's child), zsh signames (\"abort\", after [job] pid or 'zsh: ')"),
     # Not for gloo's and Paddle's own exception types: their what() line is read by its own rows (a gloo
     # TIMEOUT is a victim's line, Paddle's errors carry their summary).
     _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::)[^']+)'|without an active "
