@@ -31,9 +31,8 @@ def test_every_signature_cites_its_source(sig):
                                                                    "Linux mm/", "bash ", "Intel OpenMP", "paddlenlp ",
                                                                    "PaddleOCR ", "Paddle Serving ", "Jupyter ", "Ascend CANN ",
                                                                    "PaddleSeg ", "gunicorn ", "libstdc++ ", "Windows ",
-                                                                   "numpy ", "glibc ", "protobuf ", "PaddleDetection "))
-                                                                   "numpy ", "glibc ", "protobuf ",
-                                                                       "pybind11 "))
+                                                                   "numpy ", "glibc ", "protobuf ", "PaddleDetection ",
+                                                                   "pybind11 "))
 
 
 def test_signature_table_is_data_with_cause_ids():
