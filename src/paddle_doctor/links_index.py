@@ -127,7 +127,7 @@ BACKLINKS = {
         'signatures': ('libuv_port_busy', CauseId.port_in_use,),
     },
     CauseId.python_exception: {
-        'signatures': ('runpy_module_spec', 'runpy_no_module', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception',),
+        'signatures': ('runpy_module_spec', 'runpy_no_module', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
         'guard_kinds': ('failed',),
         'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },

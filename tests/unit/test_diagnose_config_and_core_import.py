@@ -69,3 +69,19 @@ def test_numpys_array_memory_error_is_host_memory(tmp_path):
     text = ("numpy.core._exceptions._ArrayMemoryError: Unable to allocate 3.20 GiB for an array with shape "
             "(1000, 3, 640, 640) and data type float32\n")
     assert root_cause_of(tmp_path, text).cause == CauseId.host_out_of_memory
+
+
+@pytest.mark.parametrize("line", [
+    "socket.gaierror: [Errno -2] Name or service not known",
+    "cv2.error: OpenCV(4.5.5) /io/opencv/modules/imgproc/src/color.cpp:182: error: (-215:Assertion failed) "
+    "!_src.empty() in function 'cvtColor'",
+    "socket.timeout: timed out",
+])
+def test_an_exception_class_named_in_lower_case_is_still_an_exception(tmp_path, line):
+    finding = root_cause_of(tmp_path, line + "\n")
+    assert finding is not None and finding.cause == CauseId.python_exception
+
+
+def test_a_log_line_that_only_mentions_an_error_word_is_not_one_of_them(tmp_path):
+    finding = root_cause_of(tmp_path, "INFO socket.setup: error budget is 3 retries\n")
+    assert finding is None or finding.code != "exception_lowercase_class"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...catalog.ids import CauseId
 from ...errors import CAUSE_BY_NAME
 from .checks import API_VERSION_ROWS, CHECKS
+from .launch_env import LOWERCASE_EXCEPTIONS
 from .model import Signature
 from .model import sig as _sig
 
@@ -363,6 +364,7 @@ LIBRARIES = (
          "ValueError: boom on rank 1", title="{exc}",
          source="CPython traceback.py (the last line: <qualified type>: <message>); pp enforce.h error types "
                 "(InvalidArgument, PreconditionNotMet, ...) are raised as ValueError, RuntimeError, ..."),
+    *LOWERCASE_EXCEPTIONS,
     # Last: a line that says an error happened, with nothing above to explain it. Never a cause by
     # itself; it keeps diagnose from calling a failed run "no failure found".
     _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?:[\s:\]!,(]|$)|EnforceNotMet|"
