@@ -270,8 +270,8 @@ LAUNCH_ENV = (
 # Spliced by libraries.py right after the generic exception row (before the catch-all error_line): a
 # specific row for one of these lines (socket.error's 'Address already in use') still wins.
 LOWERCASE_EXCEPTIONS = (
-    _sig("exception_lowercase_class", r"^(?:cv2|socket|select|ssl|lmdb|h5py|zmq)\.(?P<exc>error|gaierror|herror|"
-         r"timeout|Error)(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
+    _sig("exception_lowercase_class", r"^(?P<exc>(?:cv2|socket|select|ssl|lmdb|h5py|zmq)\.(?:error|gaierror|"
+         r"herror|timeout|Error))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "socket.gaierror: [Errno -2] Name or service not known",
          title="{exc}: {msg}",
          source="CPython Modules/socketmodule.c (socket.gaierror, socket.herror, socket.timeout: an alias of "
