@@ -109,3 +109,13 @@ def test_a_driver_version_printed_beside_error_35_keeps_the_mismatch_high(tmp_pa
                                     "runtime version. [Hint: Please check your driver version: 10010 is older than "
                                     "11020. CUDA Driver Version: 10.1]")
     assert (root.cause, root.confidence.value) == (CauseId.cuda_cudnn_mismatch, "high"), root
+
+
+def test_why_of_a_text_with_no_rank_speaks_of_no_other_rank(tmp_path):
+    """A single-process snippet read by its structure (the CUDA status code): the explanation says
+    the text names no rank; it must not describe other ranks dying of a dead peer, which the text
+    does not show (batch 30's 3002 and 3005, two GPU predictors)."""
+    root = _diagnose_text(tmp_path, "OSError: (External)  Cuda error(700), an illegal memory access was encountered")
+    assert root is not None and root.cause == CauseId.cuda_error_other
+    assert "names no rank" in root.why
+    assert "other ranks" not in root.why

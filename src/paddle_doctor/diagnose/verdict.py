@@ -182,6 +182,9 @@ def why_of(event: Event, candidates) -> str:
         kind = "an uncaught error"
     else:
         kind = "a warning that means the results are wrong"
+    if len(candidates) == 1 and candidates[0][0] is None:
+        # A pasted snippet or a single-process log: there are no other ranks to speak of.
+        return f"{kind} in the given text, which names no rank"
     if len({e.sig.cause for _, e in candidates}) == 1 and len(candidates) > 1:
         return f"{kind}, shown by every failing rank alike; the lowest rank is named"
     if len(candidates) == 1:
