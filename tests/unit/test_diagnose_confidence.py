@@ -60,6 +60,9 @@ NEAR_LINES = [
     ("F0406 14:21:50.500263   150 hl_cuda_device.cc:454] Check failed: cudaSuccess == cudaStat (0 vs. 35) Cuda "
      "Error: CUDA driver version is insufficient for CUDA runtime version", CauseId.cuda_cudnn_mismatch,
      CauseId.device_not_found),
+    # a bare std::bad_alloc through a Paddle binding gives no size: a full host, or a length misread from a model
+    # or package made for another Paddle (batch 32's 3201, PaddleClas#3338: paddleclas 2.6.0 on paddle 2.6.2)
+    ("MemoryError: std::bad_alloc", CauseId.host_out_of_memory, CauseId.paddle_api_mismatch),
 ]
 
 
@@ -119,3 +122,14 @@ def test_why_of_a_text_with_no_rank_speaks_of_no_other_rank(tmp_path):
     assert root is not None and root.cause == CauseId.cuda_error_other
     assert "names no rank" in root.why
     assert "other ranks" not in root.why
+
+
+@pytest.mark.parametrize("line", [
+    "MemoryError: (ResourceExhausted) Fail to alloc memory of 4398046511104 size.",
+    "terminate called after throwing an instance of 'std::bad_alloc'",
+])
+def test_a_host_allocation_paddle_reports_itself_stays_high(tmp_path, line):
+    """Paddle's host allocator names the size, and an uncaught bad_alloc aborts a native process
+    that no binding called: neither is the bare binding form that a misread model also raises."""
+    root = _diagnose_text(tmp_path, line)
+    assert (root.cause, root.confidence.value) == (CauseId.host_out_of_memory, "high"), root

@@ -14,7 +14,8 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   or an NCCL built for another CUDA (``nccl_version_mismatch``); CUDA's initialisation error
   (``cuda_error_other``) or a driver or CUDA/cuDNN that does not match the build (``cuda_cudnn_mismatch``); a tensor
   stream that is not version 0: a parameter file missing (``file_not_found``) or not a saved tensor
-  (``checkpoint_corrupt``). When the verdict rests on that one
+  (``checkpoint_corrupt``); a bare ``MemoryError: std::bad_alloc`` from a Paddle call: a full host
+  (``host_out_of_memory``) or a model or package made for another Paddle (``paddle_api_mismatch``). When the verdict rests on that one
   line (the rank's own error line, a snippet's, or its structure) and no gathered fact settles which
   (a loopback address named, the launch's device lists read), the verdict is ``medium`` and the near
   cause is its first alternative, with the check that tells the two apart.
@@ -87,6 +88,18 @@ NEAR: dict[CauseId, Near | tuple[Near, ...]] = {
                                    "print(paddle.version.cuda(), paddle.version.cudnn())\"`",
                                    when=r"(?i)error\s*\(?3\)?,?\s*initiali[sz]ation error|"
                                         r"cudaErrorInitializationError|\(0 vs\. 3\)"),
+    # pybind11 turns a C++ std::bad_alloc into Python's MemoryError("std::bad_alloc"). Paddle's own
+    # allocators never throw it bare (host: ResourceExhausted "Fail to alloc memory of N size"; devices:
+    # their BadAlloc "Out of memory error on GPU"), so it came from a plain C++ allocation behind a bound
+    # call, which a size read from a model or program written by another Paddle asks for as readily as a
+    # full host does (paddleclas 2.6.0 on paddle 2.6.x, PaddleClas#3338). No size, no telling them apart.
+    CauseId.host_out_of_memory: Near(CauseId.paddle_api_mismatch, "a bare std::bad_alloc from a Paddle call "
+                                     "(building a predictor, loading a model) is also what a model or package "
+                                     "made for another Paddle version asks for: a length misread from its file",
+                                     "`free -g` while it runs (plenty free: not memory); compare "
+                                     "`python -c \"import paddle; print(paddle.__version__)\"` with the Paddle "
+                                     "the model was exported with or the suite release asks for, and retry with it",
+                                     when=r"MemoryError:\s*std::bad_alloc\s*$"),
     CauseId.nccl_error: (
         Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
              "`nvidia-smi` during the run: memory near the total when the NCCL call fails", when=_MEMORY),
