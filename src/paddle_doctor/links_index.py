@@ -19,7 +19,7 @@ BACKLINKS = {
         'lint_rules': ('PDL303',),
     },
     CauseId.config_error: {
-        'signatures': ('fleet_local_ip_not_in_ips', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
+        'signatures': ('fleet_local_ip_not_in_ips', 'lite_kernel_for_target_missing', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
@@ -121,6 +121,9 @@ BACKLINKS = {
     },
     CauseId.paddle_api_mismatch: {
         'signatures': ('paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+    },
+    CauseId.paddle_version_mismatch: {
+        'signatures': ('lite_kernel_alias_missing',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),

@@ -102,6 +102,8 @@ TRIGGERS: tuple[str, ...] = (
     # holds no exception name), PaddleDetection's dataset check (a WARNING: "WARN" is a trigger already), the
     # download helpers' assertion printed bare, numpy 1.x's C-API check
     "Unable to load DLL", "not a url", "compiled against",
+    # issue 29, batch 31: the v1 parameter server's warning for a port that got no parameters (a glog W line)
+    "ports_num_for_sparse",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -228,6 +228,22 @@ LAUNCH_ENV = (
          example="LAUNCH INFO 2024-05-24 11:30:40,681 master: None",
          source="pp 2.4.2-3.3.1 paddle/distributed/launch/context/__init__.py print (logger.info(f'{arg}: {value}') "
                 "for every argument; --master default None, --start_port default 6070 in context/args_envs.py)"),
+    # --- the v1 parameter server's ports -----------------------------------------------------------------------
+    # Paddle 0.x splits the parameters into blocks over every pserver port (--ports_num, --ports_num_for_sparse);
+    # a port that receives no block warns and returns, then waits forever for gradients, so the job hangs with
+    # this warning as its only sign: the launch asks for more ports (or pservers) than the parameters fill.
+    _sig("pserver_port_without_parameters", r"--ports_num or --ports_num_for_sparse might be too large, or total "
+         r"dense parameter size or sparse parameters size might be too small", "context", CauseId.config_error, 80,
+         "W0522 12:00:09.495564 35864 ParameterServer2.cpp:269] --ports_num or --ports_num_for_sparse might be too "
+         "large, or total dense parameter size or sparse parameters size might be too small, this psever doesn't "
+         "store any parameter.",
+         title="a parameter server port got no parameters: --ports_num / --ports_num_for_sparse (or the number of "
+               "pservers) is too large for the model",
+         source="pp 0.10-0.11 paddle/pserver/ParameterServer2.cpp ParameterServer2::setParameter (if "
+                "(!request.blocks().size()) { LOG(WARNING) << \"--ports_num or --ports_num_for_sparse might be too "
+                "large, \" << \"or total dense parameter size or sparse parameters size \" << \"might be too small, "
+                "this psever doesn't store any parameter.\"; return; }), then addGradient waits for a pass that "
+                "never comes (the code as quoted in Paddle#2224)"),
     # --- samplers: fewer samples than devices -------------------------------------------------------------
     _sig("sampler_total_size", r"assert len\(indices\) == self\.total_size|"
          r"assert last_batch_size % self\.nranks == 0|assert len\(indices\) == self\.num_samples", "cause",

@@ -44,6 +44,32 @@ LOADING = (
          source="Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModel (std::ifstream file(model_dir + \"/\" + "
                 "var.name()); LoadLoDTensor(file, ...), no is_open check) and TensorFromStream / LoadLoDTensor "
                 "(CHECK_EQ(version, 0U) << \"Only version 0 is supported\"), a glog-style CHECK failure"),
+    # Paddle-Lite's runtime builds each op's kernel from the kernel type opt wrote into the optimised model
+    # (op/alias/place): it asks its own registry for the op's kernels at that place, then for the one with that
+    # alias. No kernel at all at that place: the model was optimised for a target this library does not run
+    # (opt --valid_targets). Kernels there, but none with the alias: the alias set of the converting opt and of
+    # this library differ, i.e. the model was converted by another Paddle-Lite build (the loader warns that opt's
+    # version is not the library's). One line each, so at most medium.
+    _sig("lite_kernel_alias_missing", r"program\.cc(?::\d+| \w+:\d+)\]\s*Check failed: it != kernels\.end\(\)",
+         "cause", CauseId.paddle_version_mismatch, 75,
+         "F0305 17:39:47.359110 13085 program.cc:214] Check failed: it != kernels.end(): ",
+         title="the model names a kernel variant this Paddle-Lite library does not have: it was converted by another "
+               "opt build than the library's",
+         source="Paddle-Lite 2.7-2.10 lite/core/program.cc RuntimeProgram::RuntimeProgram (ParseKernelType(kernel_type, "
+                "&op_type, &alias, &place); kernels = op->CreateKernels({place}); CHECK_GT(kernels.size(), 0); it = "
+                "find_if(... it->alias() == alias); CHECK(it != kernels.end())); model_parser.cc LoadModelNaiveFrom"
+                "File/Memory (warning: the version of opt that transformed this model is not consistent with current "
+                "Paddle-Lite version.); a glog CHECK in full builds, lite/utils/logging.h's own ([F m/d time file "
+                "func:line]) in light ones", most="medium"),
+    _sig("lite_kernel_for_target_missing", r"This model is not supported, because kernel for '(?P<op>[^']+)' is not "
+         r"supported by Paddle-Lite", "cause", CauseId.config_error, 75,
+         "Error: This model is not supported, because kernel for 'conv2d' is not supported by Paddle-Lite.",
+         title="this Paddle-Lite library has no '{op}' kernel for the target the model was optimised for (opt "
+               "--valid_targets)",
+         source="Paddle-Lite 2.10 lite/core/program.cc RuntimeProgram::RuntimeProgram (kernels = op->CreateKernels("
+                "{place}) for the place of the model's kernel type, ARM falling back to Host; CHECK_GT(kernels.size(), "
+                "0) << \"\\nError: This model is not supported, because kernel for '\" + op_type + \"' is not "
+                "supported by Paddle-Lite.\"), a glog CHECK_GT", most="medium"),
     # Reading a saved tensor starts with its format version (0): a file that is not a saved tensor (an
     # inference model's program or combined parameters given where a dygraph checkpoint is read, another
     # framework's file, a download that is an error page) fails there, whatever operator read it.
