@@ -120,10 +120,7 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
-    },
-    CauseId.paddle_version_mismatch: {
-        'signatures': ('lite_kernel_alias_missing',),
+        'signatures': ('lite_kernel_alias_missing', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),

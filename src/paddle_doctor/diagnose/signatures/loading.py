@@ -51,7 +51,7 @@ LOADING = (
     # this library differ, i.e. the model was converted by another Paddle-Lite build (the loader warns that opt's
     # version is not the library's). One line each, so at most medium.
     _sig("lite_kernel_alias_missing", r"program\.cc(?::\d+| \w+:\d+)\]\s*Check failed: it != kernels\.end\(\)",
-         "cause", CauseId.paddle_version_mismatch, 75,
+         "cause", CauseId.paddle_api_mismatch, 75,
          "F0305 17:39:47.359110 13085 program.cc:214] Check failed: it != kernels.end(): ",
          title="the model names a kernel variant this Paddle-Lite library does not have: it was converted by another "
                "opt build than the library's",
