@@ -151,7 +151,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'windows_native_crash', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'shell_native_crash_translated',),
+        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'windows_native_crash', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'android_fatal_signal', 'shell_native_crash_translated',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

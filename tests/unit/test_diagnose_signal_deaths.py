@@ -28,6 +28,11 @@ def _root(tmp_path, line):
     ("*** stack smashing detected ***: terminated", "segfault", "low"),
     ("*** Error in `python': double free or corruption (fasttop): 0x00007f8a3c000b20 ***", "segfault", "low"),
     ("Process finished with exit code 137 (interrupted by signal 9: SIGKILL)", "host_oom_killed", "high"),
+    # Android's libc in logcat (a Paddle-Lite app): the signal's name says which native fault it was
+    ("04-04 09:35:51.536 17318-17318/com.example.app A/libc: Fatal signal 4 (SIGILL), code 1 (ILL_ILLOPC), "
+     "fault addr 0x792adca3c4 in tid 17318 (example.app), pid 17318 (example.app)", "segfault", "high"),
+    ("A/libc: Fatal signal 8 (SIGFPE), code 1 (FPE_INTDIV), fault addr 0x7a1 in tid 911 (Predictor Worke)",
+     "segfault", "high"),
 ])
 def test_a_death_by_signal_is_read(tmp_path, line, cause, confidence):
     root = _root(tmp_path, line)
@@ -40,6 +45,7 @@ def test_a_death_by_signal_is_read(tmp_path, line, cause, confidence):
     "use float32: floating point exceptions are masked",
     "zsh: command not found: paddle-doctor",
     "malloc arena size set to 64 MB",
+    "the handler logs Fatal signal names such as SIGILL when a worker dies",
 ])
 def test_look_alikes_in_ordinary_output_are_no_death(tmp_path, line):
     root = _root(tmp_path, line)

@@ -15,7 +15,9 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   (``cuda_error_other``) or a driver or CUDA/cuDNN that does not match the build (``cuda_cudnn_mismatch``); a tensor
   stream that is not version 0: a parameter file missing (``file_not_found``) or not a saved tensor
   (``checkpoint_corrupt``); a bare ``MemoryError: std::bad_alloc`` from a Paddle call: a full host
-  (``host_out_of_memory``) or a model or package made for another Paddle (``paddle_api_mismatch``). When the verdict rests on that one
+  (``host_out_of_memory``) or a model or package made for another Paddle (``paddle_api_mismatch``);
+  Paddle's core library that would not import: a CUDA/cuDNN library (``cuda_cudnn_mismatch``) or a
+  system library it links (``file_not_found``). When the verdict rests on that one
   line (the rank's own error line, a snippet's, or its structure) and no gathered fact settles which
   (a loopback address named, the launch's device lists read), the verdict is ``medium`` and the near
   cause is its first alternative, with the check that tells the two apart.
@@ -73,13 +75,22 @@ NEAR: dict[CauseId, Near | tuple[Near, ...]] = {
     # CUDA's error 35 says "driver older than the runtime", and says the same when there is no driver at
     # all to ask (a GPU image run without the NVIDIA container runtime, a stub libcuda): a version printed
     # beside it shows a driver is there.
-    CauseId.cuda_cudnn_mismatch: Near(CauseId.device_not_found, "CUDA says the same when no driver is reachable at "
-                                      "all (a container started without --gpus / the NVIDIA runtime)",
-                                      "`nvidia-smi` in the same shell or container: it fails when no driver is "
-                                      "reachable; otherwise compare its driver version with the CUDA version",
-                                      when=r"(?i)driver version is insufficient|cudaErrorInsufficientDriver|"
-                                           r"error(?: code)?\s*:?\s*\(?35\)?\b|\(0 vs\. 35\)",
-                                      settled_by=r"(?i)driver(?: api)? version(?: is|:)?\s*\d"),
+    CauseId.cuda_cudnn_mismatch: (
+        Near(CauseId.device_not_found, "CUDA says the same when no driver is reachable at all (a container started "
+             "without --gpus / the NVIDIA runtime)", "`nvidia-smi` in the same shell or container: it fails when no "
+             "driver is reachable; otherwise compare its driver version with the CUDA version",
+             when=r"(?i)driver version is insufficient|cudaErrorInsufficientDriver|"
+                  r"error(?: code)?\s*:?\s*\(?35\)?\b|\(0 vs\. 35\)",
+             settled_by=r"(?i)driver(?: api)? version(?: is|:)?\s*\d"),
+        # core.py's line names the core file it could not import, not the library behind it: a system library
+        # the core links (libgomp, libssl 1.1, libstdc++'s GLIBCXX) missing fails the import the same way as
+        # CUDA's. The ImportError after it, where the log keeps it, names the library and settles it.
+        Near(CauseId.file_not_found, "a system library the core library links (libgomp, libssl) may be the one "
+             "missing, not CUDA's or cuDNN's", "the ImportError after the line names the library: rerun "
+             "`python -c \"import paddle\"`, or `ldd` the core file it names and look for `not found`",
+             when=r"Can not import (?:avx |noavx |paddle )?core while this file exists",
+             settled_by=r"(?i)cud(?:a|nn|art)|cublas|nvinfer"),
+    ),
     # CUDA's error 3 says only that the driver and runtime could not be initialised together: a driver or
     # CUDA/cuDNN that does not match the build (PaddleX#1428) prints it as a fork or a broken driver does.
     CauseId.cuda_error_other: Near(CauseId.cuda_cudnn_mismatch, "a driver or CUDA/cuDNN that does not match the "

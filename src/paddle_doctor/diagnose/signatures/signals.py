@@ -204,4 +204,15 @@ SIGNALS = (
          source="JetBrains' run console (Process finished with exit code %d (interrupted by signal %d: %s)), the "
                 "signal's name from the C library's signal.h (SIGILL 4, SIGFPE 8, SIGSEGV 11; a shell's exit status 128 + n) "
                 "(PaddleSpeech#60)"),
+    # Android's C library logs a native crash of an app (a Paddle-Lite demo, a mobile OCR app) in logcat before
+    # debuggerd dumps it; the signal's name says which fault it was. SIGABRT (6) is left out: it follows an
+    # abort (a failed CHECK, an uncaught C++ exception) whose own line says more.
+    _sig("android_fatal_signal", r"\bFatal signal (?:4|8|11) \((?P<sig>SIGILL|SIGFPE|SIGSEGV)\)", "cause",
+         CauseId.segfault, 88, "A/libc: Fatal signal 4 (SIGILL), code 1 (ILL_ILLOPC), fault addr 0x792adca3c4 in tid "
+         "17318 (o.ssd_detection), pid 17318 (o.ssd_detection)",
+         title="the Android process was ended by {sig} (a native crash: an instruction the CPU lacks, an arithmetic "
+               "fault or a segmentation fault)",
+         source="Android bionic libc debuggerd_handler.cpp debuggerd_signal_handler: async_safe_format_log("
+                "ANDROID_LOG_FATAL, \"libc\", \"Fatal signal %d (%s), code %d (%s%s)...\") with the signal's "
+                "name from signal.h (SIGILL 4, SIGFPE 8, SIGSEGV 11)"),
 )
