@@ -17,19 +17,7 @@ Lines follow the emitting code's template (cited in the rows); none is a corpus 
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
-from pastes import root_cause_of
-
-TRACEBACK = ("Traceback (most recent call last):\n"
-             '  File "train.py", line 201, in <module>\n'
-             "    main(args)\n"
-             '  File "{path}", line {line}, in {func}\n'
-             "    {code}\n")
-
-
-def _cause(tmp_path, text):
-    rc = root_cause_of(tmp_path, text)
-    assert rc is not None, "no verdict"
-    return rc
+from pastes import FRAMES as TRACEBACK, verdict_of as _cause
 
 
 @pytest.mark.parametrize("line", [
