@@ -106,6 +106,7 @@ BACKLINKS = {
     CauseId.nccl_error: {
         'signatures': ('nccl_init_cuda_error', 'nccl_warn_connect', 'native_frame_nccl', CauseId.nccl_error, 'bkcl_error', 'rccl_error', 'hccl_call_failed', 'cncl_error', 'xccl_frame',),
         'smoke_checks': ('all_reduce', 'all_gather', 'broadcast', 'reduce', 'scatter',),
+        'diagnose_rules': ('stopped_at_nccl_init',),
     },
     CauseId.nccl_library_missing: {
         'env_checks': ('nccl_library',),
@@ -113,6 +114,7 @@ BACKLINKS = {
     },
     CauseId.nccl_network_interface: {
         'signatures': ('nccl_interface',),
+        'diagnose_rules': ('stopped_at_nccl_init',),
     },
     CauseId.nccl_version_mismatch: {
         'env_checks': ('nccl_version',),

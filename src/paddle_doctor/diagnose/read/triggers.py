@@ -93,6 +93,8 @@ TRIGGERS: tuple[str, ...] = (
     "BadZip",
     # numpy 2's refusal of a 1.x extension and the dynamic loader's missing symbol version, printed bare
     "compiled using NumPy", "not found (required by",
+    # 1.8-2.x's NCCL communicator set-up: a text that stops after it hung in NCCL's bootstrap
+    "init nccl context",
     # issue 29, batch 26: .NET's failed native library load on Unix (and PaddleSharp's dependency listing), an
     # access violation as .NET (Chinese locale too) and ctypes word it, an engine executable that is not there
     "Unable to load shared library", "protected memory", "受保护的内存", "access violation", "executable file",

@@ -21,7 +21,7 @@ from .candidates import from_candidates, from_unranked
 from .divergence import from_divergent_waits
 from .launcher import from_any_error, from_launcher_only
 from .setup import (from_contradicting_launch_cmds, from_hang_dump, from_lone_timeout, from_peers_never_joined,
-                    from_spawn_child, from_unreached_endpoints)
+                    from_spawn_child, from_stopped_at_nccl_init, from_unreached_endpoints)
 from .silent import from_real_timeout, from_silent_peer, from_stuck_in_dataloader
 from .stalls import from_lock_wait, from_uneven_steps
 from .warned import from_named_warning
@@ -30,7 +30,7 @@ from .warned import from_named_warning
 CHAIN = (from_lock_wait, from_uneven_steps, from_candidates, from_divergent_waits, from_silent_peer,
          from_stuck_in_dataloader, from_real_timeout, from_contradicting_launch_cmds, from_unreached_endpoints,
          from_peers_never_joined, from_hang_dump, from_unranked, from_spawn_child, from_launcher_only,
-         from_lone_timeout, from_named_warning, from_any_error)
+         from_lone_timeout, from_named_warning, from_stopped_at_nccl_init, from_any_error)
 
 _SIGNATURES = "the log signature of the chosen line (explain its cause for the list)"
 _ERROR_TABLES = "the error tables (codes, operators, C++ files, modules) of diagnose/anatomy"
@@ -81,6 +81,9 @@ RULES: tuple[VerdictRule, ...] = (
             "never answered: those nodes never started", from_unreached_endpoints, "corpus:real-dev3/124"),
     declare("peers_never_joined", CauseId.config_error, "the launcher's master sync was the last thing it did: the "
             "other nodes never joined", from_peers_never_joined, "a launcher log that ends in `Waiting peer start`"),
+    declare("stopped_at_nccl_init", CauseId.nccl_network_interface, "the text stops at NCCL's communicator set-up "
+            "with no error, no launcher failure and no line after it", from_stopped_at_nccl_init,
+            "corpus:real-dev2/012", also=(CauseId.nccl_error,)),
     declare("retries_own_port", CauseId.wrong_host_ip, "a process listens on a port and retries that same port at "
             "another address", from_hang_dump, "corpus:real-dev2/034"),
     declare("lone_rendezvous", CauseId.residual_dist_env, "a single process with no launcher hung in rendezvous "

@@ -1,5 +1,6 @@
 """Rules over the whole text of a run's setup: rendezvous that never completes, peers' endpoints that
-never answer, spawned children that fail on re-import, launch commands that disagree on ``--ips``.
+never answer, NCCL's communicator set-up that never finishes, spawned children that fail on re-import,
+launch commands that disagree on ``--ips``.
 Each returns the root-cause Finding (:func:`verdict.make_verdict`) or None."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from ...findings import Alternative, Finding
 from ..ranks import RankState
 from ..read.parse import Event
 from ..verdict import make_verdict
+from .launcher import ERROR_ROLES
 
 
 def _rank_or_none(state: RankState) -> int | None:
@@ -168,4 +170,47 @@ def from_peers_never_joined(ranks, unranked, facts) -> Finding | None:
         title="the job's other nodes never joined the launcher's rendezvous",
         alternatives=(Alternative(CauseId.wrong_host_ip, "low", "the nodes run, but --master is an address they "
                                   "cannot reach", "from each node, `nc -zv <master ip> <port>`"),))
+
+
+# A line a running job logs (glog's, a timestamp's, the launcher's, a training step's): after NCCL's set-up
+# one of these says the job went on. Prose a reporter wrote around the paste is none of them.
+_LOG_LINE = re.compile(r"^\s*(?:[IWEF]\d{4} \d|\[?\d{4}[-/]\d{2}[-/]\d{2}|\[\d{2}/\d{2} \d{2}:|LAUNCH |.*\b(?:[Ee]poch|"
+                       r"[Ss]tep|iter|loss)\b\s*[:=\[]?\s*\d)")
+_AFTER_BYTES = 64 << 10
+
+
+def from_stopped_at_nccl_init(ranks, unranked, facts) -> Finding | None:
+    """Every given text stops at NCCL's communicator set-up (1.8-2.x ``init nccl context nranks: N``), with
+    no error, no launcher failure and no line logged after it: the ranks hang in NCCL's bootstrap. Across
+    nodes that is most often a network interface the other nodes cannot reach (NCCL_SOCKET_IFNAME)."""
+    events = sorted((e for s in ranks.values() for e in s.events), key=lambda e: (e.file, e.offset)) + unranked
+    inits = [e for e in events if e.role == "nccl_init"]
+    if not inits or facts.completed or facts.failed or any(e.role in ERROR_ROLES for e in events):
+        return None
+    if max(int(e.groups.get("nranks") or 0) for e in inits) < 2:
+        return None
+    last_of_file = {e.file: e for e in inits}
+    if any(_logged_after(e) for e in last_of_file.values()):
+        return None
+    return make_verdict(
+        "stopped_at_nccl_init", CauseId.nccl_network_interface, None, list(last_of_file.values())[:2], "low",
+        "the text stops at NCCL's communicator set-up and nothing, not even an error, follows it: the ranks wait "
+        "in NCCL's bootstrap for peers they cannot reach",
+        title="the job stops in NCCL's communicator set-up: the ranks cannot reach each other",
+        alternatives=(Alternative(CauseId.nccl_error, "low", "NCCL's transport inside one node (P2P, shared memory) "
+                                  "can hang the same way", "rerun with NCCL_DEBUG=INFO: the last NCCL INFO line "
+                                  "names the transport it was setting up"),))
+
+
+def _logged_after(event: Event) -> bool:
+    """Whether the job logged another line after ``event``'s (unreadable: taken as yes)."""
+    if event.index is None:
+        return True
+    try:
+        with event.index.reopen() as stream:
+            stream.seek(event.offset)
+            after = stream.read(_AFTER_BYTES).decode("utf-8", errors="replace").split("\n")[1:]
+    except (OSError, ValueError):
+        return True
+    return any(_LOG_LINE.match(line) and "init nccl context" not in line for line in after)
 

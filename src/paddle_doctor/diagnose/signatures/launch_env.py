@@ -267,6 +267,13 @@ LAUNCH_ENV = (
          title="this Paddle build has no NCCL (CPU and Windows builds never do)",
          source="pp 1.8.5-2.4.2 paddle/fluid/dygraph/parallel.py, 2.6.2-3.3.1 paddle/distributed/collective.py "
                 "(core.NCCLParallelContext exists only in Linux GPU builds)"),
+    # The dygraph communicator set-up of 1.8-2.x prints this once per rank before the first collective: a job
+    # whose text stops here never finished it (rules/setup.py stopped_at_nccl_init).
+    _sig("nccl_comm_init", r"init nccl context nranks: (?P<nranks>\d+) local rank: (?P<local>[\d/]+)", "nccl_init", None,
+         0, "I0302 02:01:36.274989 31267 nccl_context.cc:83] init nccl context nranks: 4 local rank: 0 gpu id: 0 "
+         "ring id: 0", title="NCCL communicator set-up ({nranks} ranks)",
+         source="pp 1.8-2.x fluid/imperative/nccl_context.cc NCCLParallelContext::Init (VLOG(0) << \"init nccl "
+                "context nranks: \" << strategy_.nranks_ << \" local rank: \" << strategy_.local_rank_ << ...)"),
     # --- `python -m MODULE` when the interpreter cannot find MODULE (no traceback: runpy prints one line) --------
     _sig("runpy_module_spec", r"^\S*?python[\w.]*: Error while finding module specification for '(?P<module>[\w.]+)' "
          r"\((?P<exc>\w+Error): (?P<msg>.*)\)$", "exception", CauseId.python_exception, 50,
