@@ -214,7 +214,8 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
 
 # An installed Paddle package (pip) whose arguments do not fit: its own check rejects an argument of the call
 # (paddleocr 3.x _common_args.parse_common_args: ValueError("Unknown argument: {name}") for 2.x names), or its own
-# call fails on the callee's signature (CPython's TypeError: the callee never ran, the caller's line is innermost).
+# call fails on the callee's signature (CPython's TypeError: the callee never ran, the caller's line is innermost;
+# the same TypeError at the user's own call to paddle is from_call_signature's).
 _INSTALLED_PACKAGE = re.compile(rf"[/\\](?:site|dist)-packages[/\\](?P<pkg>{VERSIONED_PACKAGES}|paddleocr)[/\\]")
 _ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$")
 _SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ positional arguments? but \d+ (?:was|were) "
@@ -244,9 +245,8 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
     ``paddle.``/``fluid.``): the API takes other arguments in this version."""
     frame = parts.innermost
     if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
-        return from_package_arguments(parts)
-    if not re.search(r"unexpected keyword argument|takes \d+ positional arguments? but \d+|missing \d+ required "
-                     r"positional argument", parts.message):
+        return None
+    if not _SIGNATURE_MISFIT.search(parts.message):
         return None
     if not re.search(r"\b(?:paddle|fluid)\.\w", frame.source):
         return None
@@ -368,8 +368,8 @@ def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
-                 from_type_and_module, from_installation, from_suite_check, from_call_signature, from_import_site,
-                 from_reader_thread, from_empty_loader, from_state_dict_lookup):
+                 from_type_and_module, from_installation, from_suite_check, from_call_signature,
+                 from_package_arguments, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict
