@@ -30,7 +30,6 @@ from .parts import ErrorParts
 _NAMED = re.compile(r"^module '(?P<attr_mod>[\w.]+)' has no attribute '(?P<attr>\w+)'|^cannot import name '?(?P<name>"
                     r"\w+)'?(?: from '(?P<from_mod>[\w.]+)')?|^No module named '(?P<missing>\w+\.[\w.]+)'")
 _IMPORTS = re.compile(r"^\s*(?:from\s+(?P<from>[\w.]+)\s+import\b|import\s+(?P<mod>[\w.]+))")
-_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ", re.I)
 # Packages users install with pip (a suite's own package, run from its clone, is its working tree: not these).
 _PIP_PACKAGES = re.compile(rf"{VERSIONED_PACKAGES}|visualdl|fastdeploy|paddleocr|paddle_serving_\w+")
 _PB2_KEYWORD = re.compile(r"unexpected keyword argument '(?P<kw>\w+)'")
@@ -64,7 +63,7 @@ def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
         own = re.search(rf"(?:^|/){re.escape(top)}/__init__\.py$", path) and _PIP_PACKAGES.fullmatch(top)
         line = _IMPORTS.match(frame.source or "")
         same_name = path.rsplit("/", 1)[-1] == f"{top}.py" and line and (line["from"] or line["mod"]).split(".")[0] == top
-        if own and not _INSTALLED.search(frame.path):
+        if own and frame.owner == "user":  # not under site-packages, the standard library or Paddle's package
             return (CauseId.python_exception, 85, f"{top} was imported from {frame.path}, a folder outside the "
                     f"installation (a source checkout or a copy in the working tree), which shadows the installed {top}")
         if same_name:
