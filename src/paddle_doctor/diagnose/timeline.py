@@ -28,8 +28,8 @@ from .read.scan import decode
 # A line is noise when it starts so, or holds one of the words.
 NOISE_START = re.compile(r"(\s|Traceback|\[paddle-doctor\]|=+|FLAGS\(|LAUNCH |-{5}|\S*Warning|warnings\.warn"
                          r"|No stack trace in paddle|C\+\+ Traceback)")
-NOISE_WORD = re.compile(r"(Error|Exception|error|TIMEOUT)\b")
 NOISE_WORDS = ("Error", "Exception", "error", "TIMEOUT")
+NOISE_WORD = re.compile(f"({'|'.join(NOISE_WORDS)})\\b")
 PROGRESS_CHARS = 200
 # The page's per-rank log tail: bounded, so a 1024-rank job's page stays small.
 TAIL_LINES, TAIL_CHARS = 40, 200
