@@ -78,7 +78,7 @@ def test_a_near_cause_lowers_the_verdict_and_comes_first(tmp_path, line, cause, 
 def test_every_pair_of_the_issue_is_declared_both_ways():
     pairs = [(CauseId.residual_dist_env, CauseId.missing_dist_env), (CauseId.wrong_host_ip, CauseId.config_error),
              (CauseId.device_not_found, CauseId.cuda_visible_devices_misconfig), (CauseId.gpu_oom, CauseId.nccl_error)]
-    nears = {cause: entry if isinstance(entry, tuple) else (entry,) for cause, entry in NEAR.items()}
+    nears = NEAR
     for a, b in pairs:
         assert b in [n.cause for n in nears[a]] and a in [n.cause for n in nears[b]]
         assert all(n.confirm for n in nears[a] + nears[b])

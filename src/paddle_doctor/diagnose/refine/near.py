@@ -49,29 +49,31 @@ _IPS = "compare --ips (or PADDLE_TRAINER_ENDPOINTS) with `hostname -I` on every 
 _GPUS = "`echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` in the shell that ran it"
 _MEMORY = r"(?i)out of memory|alloc\w* fail|cudaErrorMemoryAllocation|ALLOC_FAILED|ncclSystemError"
 
-NEAR: dict[CauseId, Near | tuple[Near, ...]] = {
-    CauseId.missing_dist_env: Near(CauseId.residual_dist_env, "the PADDLE_* variables may be left over from "
-                                   "another job rather than missing", _ENV + " (and set ones are stale)"),
-    CauseId.residual_dist_env: Near(CauseId.missing_dist_env, "the launcher's variables may be missing rather "
-                                    "than left over", _ENV),
-    CauseId.wrong_host_ip: Near(CauseId.config_error, "the launch may list the wrong hosts (--ips, --master) "
-                                "rather than a host having the wrong address", _IPS, settled_by=r"\b127\.\d+\.\d+\.\d+"),
-    CauseId.config_error: Near(CauseId.wrong_host_ip, "a host may have another address than the launch says",
-                               _IPS, when=r"(?i)\bips?\b|endpoint|node_ips|host|master"),
-    CauseId.device_not_found: Near(CauseId.cuda_visible_devices_misconfig, "CUDA_VISIBLE_DEVICES may hide or "
-                                   "renumber the GPUs", _GPUS),
-    CauseId.cuda_visible_devices_misconfig: Near(CauseId.device_not_found, "the machine or container may have no "
-                                                 "usable GPU at all", _GPUS + "; in Docker, was it started with --gpus?"),
-    CauseId.gpu_oom: Near(CauseId.nccl_error, "the allocation that failed was NCCL's (its buffers, a collective)",
-                          "rerun with NCCL_DEBUG=INFO: an NCCL allocation names its buffer size; lower "
-                          "NCCL_BUFFSIZE or the batch size", when=r"(?i)nccl"),
+NEAR: dict[CauseId, tuple[Near, ...]] = {
+    CauseId.missing_dist_env: (Near(CauseId.residual_dist_env, "the PADDLE_* variables may be left over from "
+                                    "another job rather than missing", _ENV + " (and set ones are stale)"),),
+    CauseId.residual_dist_env: (Near(CauseId.missing_dist_env, "the launcher's variables may be missing rather "
+                                     "than left over", _ENV),),
+    CauseId.wrong_host_ip: (Near(CauseId.config_error, "the launch may list the wrong hosts (--ips, --master) "
+                                 "rather than a host having the wrong address", _IPS,
+                                 settled_by=r"\b127\.\d+\.\d+\.\d+"),),
+    CauseId.config_error: (Near(CauseId.wrong_host_ip, "a host may have another address than the launch says",
+                                _IPS, when=r"(?i)\bips?\b|endpoint|node_ips|host|master"),),
+    CauseId.device_not_found: (Near(CauseId.cuda_visible_devices_misconfig, "CUDA_VISIBLE_DEVICES may hide or "
+                                    "renumber the GPUs", _GPUS),),
+    CauseId.cuda_visible_devices_misconfig: (Near(CauseId.device_not_found, "the machine or container may have no "
+                                                  "usable GPU at all",
+                                                  _GPUS + "; in Docker, was it started with --gpus?"),),
+    CauseId.gpu_oom: (Near(CauseId.nccl_error, "the allocation that failed was NCCL's (its buffers, a collective)",
+                           "rerun with NCCL_DEBUG=INFO: an NCCL allocation names its buffer size; lower "
+                           "NCCL_BUFFSIZE or the batch size", when=r"(?i)nccl"),),
     # A tensor stream whose version is not 0: Paddle-Lite reads it from a parameter file it never checked it
     # opened (a missing file), and any loader reads the same of a file that is not a saved tensor.
-    CauseId.file_not_found: Near(CauseId.checkpoint_corrupt, "the parameter file may be there but not a saved "
-                                 "tensor (truncated, another format, a combined params file)",
-                                 "`ls -l` the model directory: one file per persistable variable for --model_dir, "
-                                 "or pass --model_file/--param_file for a combined model",
-                                 when=r"Only version 0 is supported"),
+    CauseId.file_not_found: (Near(CauseId.checkpoint_corrupt, "the parameter file may be there but not a saved "
+                                  "tensor (truncated, another format, a combined params file)",
+                                  "`ls -l` the model directory: one file per persistable variable for --model_dir, "
+                                  "or pass --model_file/--param_file for a combined model",
+                                  when=r"Only version 0 is supported"),),
     # CUDA's error 35 says "driver older than the runtime", and says the same when there is no driver at
     # all to ask (a GPU image run without the NVIDIA container runtime, a stub libcuda): a version printed
     # beside it shows a driver is there.
@@ -93,24 +95,24 @@ NEAR: dict[CauseId, Near | tuple[Near, ...]] = {
     ),
     # CUDA's error 3 says only that the driver and runtime could not be initialised together: a driver or
     # CUDA/cuDNN that does not match the build (PaddleX#1428) prints it as a fork or a broken driver does.
-    CauseId.cuda_error_other: Near(CauseId.cuda_cudnn_mismatch, "a driver or CUDA/cuDNN that does not match the "
-                                   "Paddle build fails CUDA's initialisation the same way",
-                                   "`nvidia-smi` (the driver's CUDA version) against `python -c \"import paddle; "
-                                   "print(paddle.version.cuda(), paddle.version.cudnn())\"`",
-                                   when=r"(?i)error\s*\(?3\)?,?\s*initiali[sz]ation error|"
-                                        r"cudaErrorInitializationError|\(0 vs\. 3\)"),
+    CauseId.cuda_error_other: (Near(CauseId.cuda_cudnn_mismatch, "a driver or CUDA/cuDNN that does not match the "
+                                    "Paddle build fails CUDA's initialisation the same way",
+                                    "`nvidia-smi` (the driver's CUDA version) against `python -c \"import paddle; "
+                                    "print(paddle.version.cuda(), paddle.version.cudnn())\"`",
+                                    when=r"(?i)error\s*\(?3\)?,?\s*initiali[sz]ation error|"
+                                         r"cudaErrorInitializationError|\(0 vs\. 3\)"),),
     # pybind11 turns a C++ std::bad_alloc into Python's MemoryError("std::bad_alloc"). Paddle's own
     # allocators never throw it bare (host: ResourceExhausted "Fail to alloc memory of N size"; devices:
     # their BadAlloc "Out of memory error on GPU"), so it came from a plain C++ allocation behind a bound
     # call, which a size read from a model or program written by another Paddle asks for as readily as a
     # full host does (paddleclas 2.6.0 on paddle 2.6.x, PaddleClas#3338). No size, no telling them apart.
-    CauseId.host_out_of_memory: Near(CauseId.paddle_api_mismatch, "a bare std::bad_alloc from a Paddle call "
-                                     "(building a predictor, loading a model) is also what a model or package "
-                                     "made for another Paddle version asks for: a length misread from its file",
-                                     "`free -g` while it runs (plenty free: not memory); compare "
-                                     "`python -c \"import paddle; print(paddle.__version__)\"` with the Paddle "
-                                     "the model was exported with or the suite release asks for, and retry with it",
-                                     when=r"MemoryError:\s*std::bad_alloc\s*$"),
+    CauseId.host_out_of_memory: (Near(CauseId.paddle_api_mismatch, "a bare std::bad_alloc from a Paddle call "
+                                      "(building a predictor, loading a model) is also what a model or package "
+                                      "made for another Paddle version asks for: a length misread from its file",
+                                      "`free -g` while it runs (plenty free: not memory); compare "
+                                      "`python -c \"import paddle; print(paddle.__version__)\"` with the Paddle "
+                                      "the model was exported with or the suite release asks for, and retry with it",
+                                      when=r"MemoryError:\s*std::bad_alloc\s*$"),),
     CauseId.nccl_error: (
         Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
              "`nvidia-smi` during the run: memory near the total when the NCCL call fails", when=_MEMORY),
@@ -136,7 +138,7 @@ def calibrated(root: Finding | None, rule_code: str | None) -> Finding | None:
                                    "names a more specific cause than the exception itself")
     if not (rule_code or "").startswith(LINE_RULES):
         return root
-    near = next((n for n in _nears(root.cause) if _near(root, n)), None)
+    near = next((n for n in NEAR.get(root.cause, ()) if _near(root, n)), None)
     if near is None:
         return root
     # the catalog's own alternative for the near cause (its why and check) when it has one
@@ -147,11 +149,6 @@ def calibrated(root: Finding | None, rule_code: str | None) -> Finding | None:
     why = root.why + (f"; {near.cause} prints the same error and nothing here tells them apart"
                       if confidence != root.confidence else "")
     return dataclasses.replace(root, confidence=confidence, why=why, alternatives=(alternative, *others)[:2])
-
-
-def _nears(cause: CauseId) -> tuple[Near, ...]:
-    found = NEAR.get(cause, ())
-    return found if isinstance(found, tuple) else (found,)
 
 
 def _near(root: Finding, near: Near) -> bool:
