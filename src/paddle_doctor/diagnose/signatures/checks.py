@@ -7,7 +7,9 @@ hybrid-parallel degrees that do not fit the world, a device's allocator out of m
 allocation that failed, a spawned child ended by a signal. ``CHECKS`` sits after the NCCL/CUDA rows
 of ``libraries`` (a line that names a CUDA error is read as that error first) and before the
 structure rows; ``SPAWN_SIGNAL_ROWS`` sits in ``native`` before the rows that read a signal's name
-anywhere on a line (spawn's line says whose signal it is).
+anywhere on a line (spawn's line says whose signal it is). ``API_VERSION_ROWS`` (code and libraries of
+another version) and ``LOWERCASE_EXCEPTIONS`` (exception classes named in lower case, read after the
+generic exception row) are spliced into ``libraries``' order the same way.
 
 Specificity follows the catalog's rule: a row that names its cause outright (a missing variable, a
 device's OOM) is as strong as its siblings elsewhere; a host allocation that failed (often after
@@ -318,4 +320,17 @@ API_VERSION_ROWS = (
          "ImportError: cannot import name 'Mapping' from 'collections' (/usr/lib/python3.10/collections/__init__.py)",
          title="Python 3.10 removed collections.{name}, which this code (written for an older Python) imports",
          source="CPython 3.10 Lib/collections/__init__.py (the ABC aliases, deprecated since 3.3, removed: bpo-37324)"),
+)
+
+
+# Spliced by libraries.py right after the generic exception row (before the catch-all error_line): a
+# specific row for one of these lines (socket.error's 'Address already in use') still wins.
+LOWERCASE_EXCEPTIONS = (
+    _sig("exception_lowercase_class", r"^(?P<exc>(?:cv2|socket|select|ssl|lmdb|h5py|zmq)\.(?:error|gaierror|"
+         r"herror|timeout|Error))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
+         "socket.gaierror: [Errno -2] Name or service not known",
+         title="{exc}: {msg}",
+         source="CPython Modules/socketmodule.c (socket.gaierror, socket.herror, socket.timeout: an alias of "
+                "TimeoutError from 3.10), Modules/selectmodule.c (select.error); OpenCV's cv2.error (cv::Exception); "
+                "lmdb.Error, h5py and pyzmq's exceptions, printed by CPython's traceback.py as '<module>.<name>: <msg>'"),
 )

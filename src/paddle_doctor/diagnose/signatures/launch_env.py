@@ -289,15 +289,3 @@ LAUNCH_ENV = (
          source="CPython Lib/runpy.py _get_module_details ('No module named %s'), printed by Modules/main.c as "
                 "'<argv0>: <message>'"),
 )
-
-# Spliced by libraries.py right after the generic exception row (before the catch-all error_line): a
-# specific row for one of these lines (socket.error's 'Address already in use') still wins.
-LOWERCASE_EXCEPTIONS = (
-    _sig("exception_lowercase_class", r"^(?P<exc>(?:cv2|socket|select|ssl|lmdb|h5py|zmq)\.(?:error|gaierror|"
-         r"herror|timeout|Error))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
-         "socket.gaierror: [Errno -2] Name or service not known",
-         title="{exc}: {msg}",
-         source="CPython Modules/socketmodule.c (socket.gaierror, socket.herror, socket.timeout: an alias of "
-                "TimeoutError from 3.10), Modules/selectmodule.c (select.error); OpenCV's cv2.error (cv::Exception); "
-                "lmdb.Error, h5py and pyzmq's exceptions, printed by CPython's traceback.py as '<module>.<name>: <msg>'"),
-)

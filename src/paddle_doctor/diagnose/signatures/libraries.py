@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from ...catalog.ids import CauseId
 from ...errors import CAUSE_BY_NAME
-from .checks import API_VERSION_ROWS, CHECKS
-from .launch_env import LOWERCASE_EXCEPTIONS
+from .checks import API_VERSION_ROWS, CHECKS, LOWERCASE_EXCEPTIONS
 from .model import Signature
 from .model import sig as _sig
 
