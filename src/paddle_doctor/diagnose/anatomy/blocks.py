@@ -65,6 +65,8 @@ def refine(events: list, event) -> Verdict | None:
     if event.sig.name not in REFINABLE:
         return None
     verdict = classify(parts_of(events, event))
+    if verdict is not None and verdict.part == "wording" and event.sig.cause not in (None, CauseId.python_exception):
+        return None  # plain words never overrule a line that names its library (a CUDA or NCCL error)
     if verdict is None or verdict.cause not in GENERIC:
         return verdict
     # A generic answer never replaces a more specific line; it may only say more about the same one,

@@ -9,7 +9,6 @@ Paddle's), or None when the parts say nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause
 from ...catalog.ids import CauseId
@@ -18,8 +17,9 @@ from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, RAISE_SITES, TYPE_BY_MODULE
 from .installed import protobuf_older_than_generated, shadowed_package
 from .numbers import NUMBERS
-from .parts import Code, ErrorParts
+from .parts import Code, ErrorParts, Verdict
 from .suite_checks import find_check
+from .wording import read_wording
 
 _ENUM_OF = {"cuda": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t", "cublas": "cublasStatus_t"}
 _LEGACY = {"cuda": tables.CUDA_LEGACY_NUMBERS, "cudnn": tables.CUDNN_LEGACY_NUMBERS}
@@ -32,19 +32,6 @@ _DRIVER_NAMES = {"CUDA_ERROR_OUT_OF_MEMORY": "cudaErrorMemoryAllocation",
                  "CUDA_ERROR_LAUNCH_FAILED": "cudaErrorLaunchFailure",
                  "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH": "cudaErrorSystemDriverMismatch",
                  "CUDA_ERROR_STUB_LIBRARY": "cudaErrorStubLibrary"}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    cause: CauseId
-    specificity: int
-    why: str
-    part: str  # which part decided: code, operator, cpp_file, module, type, frame, component, call
-    # False for a library status that names nothing read as its library's generic id (cuDNN's, cuBLAS's
-    # INTERNAL_ERROR, MAPPING_ERROR, ...): the library failed for a reason the code does not say, so
-    # the verdict may not be surer than medium. The CUDA runtime's own faults (illegal address, launch
-    # failure) are what the generic cause describes and stay sure.
-    sure: bool = True
 
 
 def code_name(code: Code, text: str) -> str | None:
@@ -350,6 +337,15 @@ def from_installation(parts: ErrorParts) -> Verdict | None:
     return Verdict(found[0], found[1], found[2], "frame") if found else None
 
 
+def from_wording(parts: ErrorParts) -> Verdict | None:
+    """The error's own words (anatomy/wording.py), when no part above named a cause."""
+    wording = read_wording(parts.message, parts.text)
+    if wording is None:
+        return None
+    return Verdict(wording.cause, wording.specificity, f"its words say {wording.means} (as {wording.said_by} "
+                   "word it)", "wording", sure=False)
+
+
 def fallback(parts: ErrorParts) -> Verdict | None:
     """``python_exception``, saying where it was raised: the user's own code or Paddle's."""
     if not parts.exc_type:
@@ -378,7 +374,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
         if verdict is not None and (verdict.cause not in (CauseId.cuda_error_other, CauseId.nccl_error)
                                     or verdict.part in ("call", "component")):
             return verdict
-    return codes or fallback(parts)
+    return codes or from_wording(parts) or fallback(parts)
 
 
 def raise_site(frames: list) -> tuple[CauseId, str] | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...catalog.ids import CauseId
 from ...lazy import lazy_compile
 
 # Paddle's error classes: enforce.h / errors.h (1.8-3.x) name them in parentheses or as a type suffix.
@@ -20,8 +21,8 @@ ERROR_CLASSES = ("InvalidArgument", "NotFound", "OutOfRange", "AlreadyExists", "
                  "Fatal", "External")
 _CLASS_RE = lazy_compile(r"\((" + "|".join(ERROR_CLASSES) + r")\)|\b(" + "|".join(ERROR_CLASSES) + r")Error\b"
                        r"|\b(EnforceNotMet)\b")
-_EXC_RE = lazy_compile(r"^(?:\[[^\]]*\]\s*)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
-                     r"Interrupt|Exhausted))(?:\s*:\s?(?P<msg>.*))?$")
+_EXC_RE = lazy_compile(r"^(?:\[[^\]]*\]\s*)?(?P<type>(?:[A-Za-z_][\w]*\.)*(?:Exception|[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
+                     r"Interrupt|Exhausted)))(?:\s*:\s?(?P<msg>.*))?$")
 # After a traceback's frames, the exception line is the first unindented line, whatever its type's
 # name (CPython traceback.py): ``Exception: ...``, ``cv2.error: ...``, ``StopIteration``.
 _AFTER_FRAMES_RE = lazy_compile(r"^(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::\s?(?P<msg>.*)|\s*)$")
@@ -204,3 +205,16 @@ def _read_line(parts: ErrorParts, line: str) -> None:
             code = Code(kind, int(num) if num else None, groups.get("name"))
             if code not in parts.codes:
                 parts.codes.append(code)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    cause: CauseId
+    specificity: int
+    why: str
+    part: str  # which part decided: code, operator, cpp_file, module, type, frame, component, call, wording
+    # False for a library status that names nothing read as its library's generic id (cuDNN's, cuBLAS's
+    # INTERNAL_ERROR, MAPPING_ERROR, ...): the library failed for a reason the code does not say, so
+    # the verdict may not be surer than medium. The CUDA runtime's own faults (illegal address, launch
+    # failure) are what the generic cause describes and stay sure.
+    sure: bool = True

@@ -34,7 +34,7 @@ CHAIN = (from_lock_wait, from_uneven_steps, from_candidates, from_divergent_wait
 
 _SIGNATURES = "the log signature of the chosen line (explain its cause for the list)"
 _ERROR_TABLES = "the error tables (codes, operators, C++ files, modules) of diagnose/anatomy"
-STRUCTURE_PARTS = ("code", "operator", "cpp_file", "module", "type", "frame", "component", "call", "suite_check")
+STRUCTURE_PARTS = ("code", "operator", "cpp_file", "module", "type", "frame", "component", "call", "suite_check", "wording")
 
 RULES: tuple[VerdictRule, ...] = (
     declare("waits_in_file_lock", CauseId.stale_download_lock, "every waiting rank sleeps in a file lock's acquire "
@@ -56,7 +56,8 @@ RULES: tuple[VerdictRule, ...] = (
                                                  "a traceback frame the tables map",
                                                  "tests/fixtures/gathered/batch1/110.log",
                                                  "tests/fixtures/gathered/batch1/113.log",
-                                                 "a suite's own check of a path or a configured value"))),
+                                                 "a suite's own check of a path or a configured value",
+                                                 "an exception whose message words a known kind of failure"))),
     declare("rank_left_first", CauseId.rank_divergent_collective, "every rank waits in a different collective; "
             "the call sites show which rank left the common ones first", from_divergent_waits,
             "tests/fixtures/cases/22_rank_breaks_early/log"),
@@ -111,6 +112,9 @@ RULES: tuple[VerdictRule, ...] = (
     declare("traceback_cut_at_raise_site", None, "a Python traceback cut before its exception line whose "
             "innermost frame is a raise statement of Paddle that raises one message only", from_any_error,
             "tests/fixtures/gathered/batch12/1209.log", defers_to="the raise sites of diagnose/anatomy/components.py"),
+    declare("error_worded", None, "an error line that no signature knows, whose words say a known kind of failure "
+            "(a path it cannot open, a version it requires)", from_any_error, "tests/unit/test_diagnose_wording.py",
+            defers_to="the wordings of diagnose/anatomy/wording.py"),
     declare("traceback_without_exception", CauseId.python_exception, "a Python traceback whose exception line is "
             "not in the text", from_any_error, "tests/fixtures/cases/01_exception_rank1/log/workerlog.0"),
     declare("error_without_cause", CauseId.unknown, "the text shows an error but no known message that names its "

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..anatomy.classify import raise_site
+from ..anatomy.wording import read_wording
 from ..ranks import LauncherFacts
 from ..verdict import launcher_lines, make_verdict, peer_of
 
@@ -82,6 +83,11 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
                             title="an uncaught Python exception (its last line is not in the given text)",
                             notes=("The traceback's last line names the exception: pass the whole log, or the "
                                    "workerlog of the failing rank.",))
+    worded = next(((e, w) for e in errors if (w := read_wording("", e.text)) is not None), None)
+    if worded is not None:  # a line no signature knows, whose words say what kind of failure it is
+        line, wording = worded
+        return make_verdict("error_worded", wording.cause, rank, [line], "low" if wording.specificity < 65 else
+                            "medium", f"an error line no signature knows, whose words say {wording.means}")
     return make_verdict("error_without_cause", "unknown", rank, errors[:2], "low",
                         "the text shows an error, but no known message that names its cause",
                         title="an error with no known cause in the given text",

@@ -358,7 +358,7 @@ LIBRARIES = (
          title="a C++ check failed in {file}: {msg}",
          source="glog logging.h CHECK / CHECK_EQ (F<mmdd> <time> <tid> <file>:<line>] Check failed: <cond> (<a> vs. "
                 "<b>)), used by pp 0.x-1.x for its own checks (platform/nccl_helper.h NCCLGroupGuard, ...)"),
-    _sig("exception", r"^(?:\[[^\]]*\]\s*)?(?:[\w.]*\.)?(?P<exc>_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
+    _sig("exception", r"^(?:\[[^\]]*\]\s*)?(?:[\w.]*\.)?(?P<exc>Exception|_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "ValueError: boom on rank 1", title="{exc}",
          source="CPython traceback.py (the last line: <qualified type>: <message>); pp enforce.h error types "
@@ -367,7 +367,7 @@ LIBRARIES = (
     # Last: a line that says an error happened, with nothing above to explain it. Never a cause by
     # itself; it keeps diagnose from calling a failed run "no failure found".
     _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?:[\s:\]!,(]|$)|EnforceNotMet|"
-         r"\b[A-Z]\w*(?:Error|Exception)\b:|"
+         r"\b(?:Exception|[A-Z]\w*(?:Error|Exception))\b:|"
          r"ABORT!!!|\bWARN\b|\bFAILED\b)", "error_line",
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",
          source="glog severity E/F lines (paddle 1.x-3.x), NCCL's 'NCCL WARN', Paddle's enforce 'Error' headers"),

@@ -1,0 +1,116 @@
+"""What an error's own words say, when nothing more telling does.
+
+Most failures the tables do not know still say what went wrong in plain words: a native library's
+``Failed to open file: <path>``, a wrapper's ``model dir <path> not found``, a package's ``PaddlePaddle
+2.5 or higher is required``, a converter's ``shape of parameter x does not match``. The emitters are
+too many to list (Paddle's own checks of each era, the suites, FastDeploy, Paddle-Lite, Serving,
+wrappers in C#, Go and Java), but the wording of each kind of failure is few. :func:`from_wording`
+reads that wording after every code, component, frame and type rule has had its say, and before the
+verdict would fall back to "an uncaught exception" or "an error with no known cause".
+
+Each wording is a cue and the object it is about (a path for a missing file, a version for a
+requirement, a shape for a mismatch) on one line: a cue alone ("not found", "not supported") is said
+of too many things. A wording never makes a verdict surer than medium: the words name a kind of
+failure, not the call that failed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...catalog.ids import CauseId as C
+from ...lazy import lazy_compile
+
+# A path: a separator, or a data or model file's extension (components.py reads the same way).
+_PATH = r"(?:['\"]?(?:[A-Za-z]:)?\S*[/\\]\S+|\S+\.(?:jpe?g|png|bmp|txt|json|ya?ml|csv|tsv|pdparams|pdopt|pdmodel|" \
+        r"pdiparams|params|nb|npy|npz|pkl|pickle|bin|onnx|tar|gz|zip|wav|mp3|mp4|h5|lmdb|mdb|exe)\b)"
+# A shared library is not a file the run was given: a missing one is the installation's (signals.py's
+# loader rows and the CUDA library rows read those).
+_NO_LIBRARY = r"^(?!.*\.(?:dll|dylib|so(?:\.\d+)*)\b)(?:.*?)"
+# The act that failed on it: opening, finding, reading or loading (any subject, any tense).
+_ACT = r"(?:can\s*not|can't|could\s*not|couldn't|unable\s+to|fail(?:ed|s)?\s+to|not\s+able\s+to|error\s+(?:when\s+)?" \
+       r"(?:opening|reading|loading))\s+(?:open|find|locate|read|load|access|stat)"
+_GONE = r"(?:does\s*not\s+exists?|doesn't\s+exists?|do\s+not\s+exist|not\s+exists?|is\s+not\s+exist|(?:is|was)\s+" \
+        r"missing|not\s+found|(?:can|could)\s*not\s+be\s+(?:found|opened)|is\s+not\s+(?:a\s+)?(?:valid\s+)?(?:file|" \
+        r"dir(?:ectory)?|path))"
+_PADDLE = r"(?:paddle(?:paddle)?(?:[-_]gpu)?|PaddlePaddle)"
+_VERSION = r"v?\d+(?:\.\d+)+\w*"
+
+
+@dataclass(frozen=True)
+class Wording:
+    name: str
+    cause: C
+    pattern: str  # searched line by line, case-blind
+    specificity: int  # below 90: a wording is at most medium
+    means: str  # what the words say happened, for the verdict's why
+    said_by: str  # who writes it (kinds of emitters, not one example)
+
+
+WORDINGS: tuple[Wording, ...] = (
+    # A path and a failed act on it, or a path said to be gone: the run looked for a file that is not
+    # there (a relative path from another working directory, a model not downloaded or exported yet).
+    Wording("path_unopened", C.file_not_found, rf"{_NO_LIBRARY}{_ACT}\b[^\n]{{0,40}}?{_PATH}", 70,
+            "it could not open, find or read a file or directory it names",
+            "native loaders (glog/[ERROR] lines of Paddle Inference, Paddle-Lite, FastDeploy, Serving), "
+            "suites' and wrappers' checks"),
+    Wording("path_gone", C.file_not_found, rf"{_NO_LIBRARY}(?:{_PATH}\W{{0,3}}\s*(?:\([^)]*\)\s*)?{_GONE}|"
+            rf"(?:no\s+such\s+(?:file|dir(?:ectory)?)|(?:file|dir(?:ectory)?|path|model)\s+{_GONE})\W[^\n]{{0,40}}?"
+            rf"{_PATH}|(?:找不到|不存在|无法打开|打开失败))", 70,
+            "it says a file or directory it names does not exist",
+            "os.path.exists checks in suites and tools (assert/raise ... does not exist), native loaders, "
+            "Chinese messages of the suites and wrappers"),
+    # A version requirement that is not met: the code (a suite, a tool, a model) was written for
+    # another Paddle release than the installed one.
+    Wording("paddle_version_required", C.paddle_api_mismatch,
+            rf"\b{_PADDLE}\s*(?:version\s*)?(?:>=?|≥|==)?\s*{_VERSION}\s*(?:\+|or\s+(?:higher|above|later|newer|"
+            rf"greater)|and\s+(?:above|later))?\s*(?:is|are)?\s*(?:required|needed)|\brequires?\s+{_PADDLE}\s*"
+            rf"(?:version\s*)?(?:>=?|≥|==)\s*{_VERSION}|\bplease\s+(?:upgrade|update|install)\s+(?:your\s+)?"
+            rf"{_PADDLE}\s*(?:to\s+|>=?\s*)?{_VERSION}", 70,
+            "it requires another Paddle version than the one installed",
+            "version checks of the suites and tools (check_version, require_version, setup-time asserts)"),
+    # A saved tensor's shape that is not the model's: the checkpoint was made for another configuration
+    # (class count, input size) or another architecture.
+    Wording("shape_mismatch", C.state_dict_shape_mismatch,
+            r"^(?=.*\b(?:shape|size)s?\b)(?=.*\b(?:mismatch(?:ed)?|not\s+match(?:ed)?|does\s*n[o']t\s+match|do\s+not\s+"
+            r"match|inconsistent)\b)(?=.*\b(?:param(?:eter)?s?|weights?|state_dict|checkpoint|pretrain(?:ed)?)\b)|"
+            r"\bsize\s+mismatch\s+for\b", 65,
+            "a saved parameter's shape is not the model's",
+            "load_state_dict / set_state_dict checks of Paddle and the suites, converters' own checks"),
+    # A file that is there but cannot be what it should be: cut short by a download, or not the format.
+    Wording("file_damaged", C.checkpoint_corrupt,
+            r"\b(?:file|model|checkpoint|archive|params|weights?)\b[^\n]{0,60}?\b(?:is\s+)?(?:truncated|corrupt(?:ed)?|"
+            r"damaged|incomplete)\b|\bunexpected\s+end\s+of\s+(?:file|data|stream|archive)\b|\bbad\s+magic\s+number\b",
+            60, "it says a file it read is cut short or damaged",
+            "archive and pickle readers, Paddle's loaders and the suites' download checks"),
+    # A setting the code does not know: a value outside the choices it handles.
+    Wording("value_unknown", C.config_error,
+            r"\b(?:unknown|unsupported|invalid|unrecognized|illegal)\s+(?:\w+\s+)?(?:model(?:[_ ]name)?|config(?:uration)?|"
+            r"argument|option|parameter|value|mode|type|key|name|choice|architecture|backbone)\b[^\n]{0,40}?\S|"
+            r"\b(?:must|should)\s+be\s+(?:one\s+of|in)\s*[\[({'\"]|\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"
+            r"[\[({'\"]|\bonly\s+supports?\s+[\[({'\"]", 60,
+            "a configured value is not one of the choices the code handles",
+            "argument and config checks of the suites, tools and Paddle's Python API"),
+)
+
+_COMPILED = tuple((w, lazy_compile(w.pattern, re.I)) for w in WORDINGS)
+_FRAME_OR_SOURCE = lazy_compile(r'^\s*(?:File "|\S+\.py in |-*>?\s*\d+\s)')
+
+
+def _said(message: str, text: str) -> list[str]:
+    """The lines to read: the exception's message when there is one, else the block's own lines (not
+    its frames or their source lines, where a path is only the code's location)."""
+    if message:
+        return [message]
+    return [line for line in text.splitlines() if line.strip() and not _FRAME_OR_SOURCE.match(line)
+            and not line.startswith("    ")]
+
+
+def read_wording(message: str, text: str = "") -> Wording | None:
+    """The first wording (in table order) said on one line of the error, or None."""
+    for line in _said(message, text):
+        for wording, pattern in _COMPILED:
+            if pattern.search(line):
+                return wording
+    return None

@@ -1,0 +1,81 @@
+"""An error no table knows is read by its own words (issue 29): a path it cannot open or that does
+not exist, a Paddle version it requires, a parameter shape that does not match, a file cut short, a
+value outside the choices. Most misses of the gathered batches' first looks were messages of this
+kind from emitters no row named (native loaders, wrappers, suites' checks): the verdict fell back to
+``python_exception`` or ``unknown``. A wording is never surer than medium, and never overrules a line
+that names its library."""
+
+from __future__ import annotations
+
+import pytest
+
+from pastes import FRAMES, root_cause_of, verdict_of
+from paddle_doctor.catalog.ids import CauseId
+from paddle_doctor.diagnose.anatomy.wording import WORDINGS, read_wording
+
+_RAISED = FRAMES.format(path="/home/u/app/predict.py", line=41, func="build", code="raise RuntimeError(msg)")
+
+WORDED = [
+    # an exception at the end of a traceback (the structure's last say)
+    (_RAISED + "RuntimeError: unable to read weights /srv/models/ocr/rec.pdiparams\n", CauseId.file_not_found),
+    (_RAISED + "RuntimeError: det model dir ./infer/det_db (given by --det_model_dir) is missing\n",
+     CauseId.file_not_found),
+    (_RAISED + "AssertionError: this tool requires paddlepaddle >= 2.4.0, found 2.3.2\n", CauseId.paddle_api_mismatch),
+    (_RAISED + "ValueError: size of the pretrained weight head.fc.w_0 does not match the model: [1000] vs [10]\n",
+     CauseId.state_dict_shape_mismatch),
+    (_RAISED + "RuntimeError: checkpoint output/epoch_3.pdparams is truncated\n", CauseId.checkpoint_corrupt),
+    (_RAISED + "ValueError: unsupported backbone 'ResNet999', must be one of ['ResNet50', 'ResNet101']\n",
+     CauseId.config_error),
+    # a bare exception line, as a paste keeps it
+    ("Exception: annotation file data/voc/train.txt doesn't exist!\n", CauseId.file_not_found),
+    ("RuntimeError: Could not open the label list at configs/labels.txt\n", CauseId.file_not_found),
+    # a native library's error line, with no Python exception at all
+    ("[ERROR] vision/ocr/recognizer.cc(61)::Initialize\tCannot find the character dict ./ppocr_keys.txt\n",
+     CauseId.file_not_found),
+    ("E1204 09:12:33.120 31 server.cpp:77] Error: fail to load model conf /opt/serving/conf/model.prototxt\n",
+     CauseId.file_not_found),
+    ("ERROR: model file C:\\ocr\\models\\cls\\inference.pdmodel not found, check the install folder\n",
+     CauseId.file_not_found),
+    ("[ERROR] 模型文件 D:\\apps\\ocr\\rec\\inference.pdmodel 不存在\n", CauseId.file_not_found),
+    ("ERROR: PaddlePaddle 2.6.0 or higher is required by this package\n", CauseId.paddle_api_mismatch),
+]
+
+
+@pytest.mark.parametrize(("text", "cause"), WORDED, ids=[f"{c.value}-{i}" for i, (_, c) in enumerate(WORDED)])
+def test_the_words_of_an_unknown_error_name_its_kind(tmp_path, text, cause):
+    finding = verdict_of(tmp_path, text)
+    assert finding.cause == cause, finding.title
+    assert finding.confidence.value in ("medium", "low")  # words name a kind of failure, not the call
+
+
+@pytest.mark.parametrize("text", [
+    # a cue without its object: "not found" of what? (a key, a user, a route)
+    _RAISED + "RuntimeError: route not found\n",
+    _RAISED + "ValueError: the requested size is not supported\n",
+    # a version that is not Paddle's
+    _RAISED + "RuntimeError: numpy version 1.99 or higher is required\n",
+])
+def test_words_without_their_object_name_nothing(tmp_path, text):
+    assert verdict_of(tmp_path, text).cause == CauseId.python_exception
+
+
+def test_words_never_overrule_a_line_that_names_its_library(tmp_path):
+    # NCCL's own status names the failure; "invalid data type" is not a configured value
+    text = "OSError: (External) Nccl error, invalid data type, detail: Resource temporarily unavailable\n"
+    assert verdict_of(tmp_path, text).cause == CauseId.nccl_error
+
+
+def test_a_bare_exception_line_is_an_error(tmp_path):
+    # Python's plain ``Exception``, the type PaddleOCR's datasets and many tools raise, with no traceback kept
+    finding = root_cause_of(tmp_path, "Exception: the service stopped\n")
+    assert finding is not None and finding.cause == CauseId.python_exception
+
+
+def test_a_frame_path_is_not_a_missing_file():
+    # the frames' paths are where the code is, not what it looked for
+    text = '  File "/home/u/not found/x.py", line 3, in f\n    open(p)\n'
+    assert read_wording("", text) is None
+
+
+def test_every_wording_stays_below_high():
+    assert all(w.specificity < 80 for w in WORDINGS)
