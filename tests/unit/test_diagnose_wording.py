@@ -38,6 +38,10 @@ WORDED = [
      CauseId.file_not_found),
     ("[ERROR] 模型文件 D:\\apps\\ocr\\rec\\inference.pdmodel 不存在\n", CauseId.file_not_found),
     ("ERROR: PaddlePaddle 2.6.0 or higher is required by this package\n", CauseId.paddle_api_mismatch),
+    (_RAISED + "AssertionError: no GPU device is available, run with --device cpu\n", CauseId.device_not_found),
+    (_RAISED + "RuntimeError: GPUs are not available on this host\n", CauseId.device_not_found),
+    (_RAISED + "ValueError: the loaded tensor has shape [10, 256] while the parameter fc.w has shape [1000, 256]\n",
+     CauseId.state_dict_shape_mismatch),
 ]
 
 

@@ -75,9 +75,16 @@ WORDINGS: tuple[Wording, ...] = (
     Wording("shape_mismatch", C.state_dict_shape_mismatch,
             r"^(?=.*\b(?:shape|size)s?\b)(?=.*\b(?:mismatch(?:ed)?|not\s+match(?:ed)?|does\s*n[o']t\s+match|do\s+not\s+"
             r"match|inconsistent)\b)(?=.*\b(?:param(?:eter)?s?|weights?|state_dict|checkpoint|pretrain(?:ed)?)\b)|"
-            r"\bsize\s+mismatch\s+for\b", 65,
+            r"\bsize\s+mismatch\s+for\b|^(?=.*\bshape\b.*\b(?:but|while|vs\.?|whereas)\b.*\bshape\b)(?=.*\b(?:param(?:eter)?s?|"
+            r"weights?|state_dict|checkpoint|pretrain(?:ed)?|loaded|saved)\b)", 65,
             "a saved parameter's shape is not the model's",
             "load_state_dict / set_state_dict checks of Paddle and the suites, converters' own checks"),
+    # No GPU the process can use: none installed or visible, or a driver that does not answer.
+    Wording("no_gpu", C.device_not_found, r"\bno\s+(?:cuda[- ]capable\s+)?(?:cuda\s+|nvidia\s+)?(?:gpus?|devices?)\b"
+            r"[^\n]{0,20}?\b(?:(?:is|are|were|was)\s+)?(?:available|found|detected)\b|\b(?:cuda|gpus?)\s+(?:devices?\s+)?"
+            r"(?:is|are)\s+not\s+(?:available|found|detected)\b", 60,
+            "the process found no GPU it can use",
+            "device checks of the suites, tools and wrappers before they pick a GPU"),
     # A file that is there but cannot be what it should be: cut short by a download, or not the format.
     Wording("file_damaged", C.checkpoint_corrupt,
             r"\b(?:file|model|checkpoint|archive|params|weights?)\b[^\n]{0,60}?\b(?:is\s+)?(?:truncated|corrupt(?:ed)?|"

@@ -225,6 +225,15 @@ SPAWN_SIGNAL_ROWS = _spawn_signal_rows()
 # release. Suites run from a clone (ppdet, ppocr, paddleseg) are left out: there it is the working directory.
 VERSIONED_PACKAGES = r"(?:paddle|paddlehub|paddlenlp|paddlex|paddleslim|paddle2onnx|x2paddle|pgl|parl|paddlespeech|" \
                      r"paddleformers)"
+# Import names of the libraries the suites' wheels require (their Requires-Dist, issue 29), and of what those
+# pull in (markupsafe, werkzeug, pkg_resources): a name one of them lacks is a release boundary crossed. Not
+# numpy: its removals are known name by name (numpy_alias_removed), and another name it lacks is more often
+# asked of the wrong module (six's integer_types).
+SUITE_LIBRARIES = r"(?:scipy|PIL|cv2|skimage|sklearn|pandas|matplotlib|shapely|pyclipper|imgaug|albumentations|" \
+                  r"librosa|soundfile|numba|onnx|onnxruntime|h5py|lmdb|yaml|google\.protobuf|markupsafe|jinja2|flask|" \
+                  r"werkzeug|setuptools|pkg_resources|six|visualdl|transformers|tokenizers|sentencepiece|datasets|" \
+                  r"huggingface_hub|pydantic|typeguard|attrdict|tqdm|requests|urllib3|packaging|decord|imageio|" \
+                  r"pycocotools|lap|motmetrics|faiss|jieba|nltk|rapidfuzz|sympy|pyworld|paddleaudio)"
 # --- code written for another Paddle version (read in LIBRARIES after paddle-doctor's own exceptions) -----
 API_VERSION_ROWS = (
     _sig("paddle_api_missing", r"module '(?P<module>paddle(?:\.[\w.]+)?)' has no attribute '(?P<name>(?!NCCLParallel"
@@ -277,13 +286,13 @@ API_VERSION_ROWS = (
                 "AttributeError(\"module 'numpy' has no attribute '{}'.\\n`np.{}` was a deprecated alias for ...\")), "
                 "release notes: np.int, np.float, np.bool, np.object, np.str, np.long, np.unicode, np.complex"),
     _sig("numpy_abi_changed", r"A module that was compiled using NumPy 1\.x cannot be run in|_ARRAY_API not found|"
-         r"numpy\.dtype size changed, may indicate binary incompatibility", "cause",
+         r"numpy\.(?:dtype|ndarray|ufunc) size changed, may indicate binary incompatibility", "cause",
          CauseId.dependency_version_mismatch, 85,
          "A module that was compiled using NumPy 1.x cannot be run in",
          title="an extension compiled against another numpy (1.x) is loaded under the installed one (2.x)",
          source="numpy 2.0.0 numpy/_core/include/numpy/__multiarray_api.c _import_array (\"A module that was "
                 "compiled using NumPy 1.x cannot be run in\\nNumPy %s as it may crash.\"; AttributeError: _ARRAY_API "
-                "not found); Cython's module init (numpy.dtype size changed, may indicate binary incompatibility)"),
+                "not found); Cython's module init (numpy.dtype/ndarray/ufunc size changed, may indicate binary incompatibility)"),
     # numpy 1.x's check when an extension module imports its C API: the module was built against another numpy
     # (a newer API version than the installed numpy has, or another ABI), so it cannot load under this one.
     _sig("numpy_api_version_mismatch", r"module compiled against (?P<what>API|ABI) version (?P<built>0x[0-9a-fA-F]+) "
@@ -320,6 +329,18 @@ API_VERSION_ROWS = (
          "ImportError: cannot import name 'Mapping' from 'collections' (/usr/lib/python3.10/collections/__init__.py)",
          title="Python 3.10 removed collections.{name}, which this code (written for an older Python) imports",
          source="CPython 3.10 Lib/collections/__init__.py (the ABC aliases, deprecated since 3.3, removed: bpo-37324)"),
+    # Any other library the suites depend on that lacks a name the code (or a package built on it) uses: the
+    # installed release is past the boundary (a removed name: Pillow 10's Image.ANTIALIAS) or before it. After
+    # the rows above, which name their boundary.
+    # Not "cannot import name": that one is as often a misspelt name or the user's own file of the library's
+    # name (batch24's 2415, batch25's 2507), which the missing module attribute of a release is not.
+    _sig("library_name_missing", rf"module '(?P<lib>{SUITE_LIBRARIES})(?:\.[\w.]+)?' has no attribute '(?P<name>\w+)'",
+         "cause", CauseId.dependency_version_mismatch, 65,
+         "AttributeError: module 'PIL.Image' has no attribute 'ANTIALIAS'",
+         title="the installed {lib} lacks {name}: a release the code was not written for",
+         source="CPython's module getattr (AttributeError: module %R has no attribute %R), on the libraries the "
+                "suites' wheels require (Requires-Dist of paddleocr 2.0-2.10, paddledet, paddleseg, paddleclas, paddlenlp, paddlespeech, "
+                "paddlex, paddlehub, ppgan, paddle3d, paddlets)", most="medium"),
 )
 
 

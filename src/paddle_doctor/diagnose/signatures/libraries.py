@@ -113,7 +113,9 @@ LIBRARIES = (
     # is running with NCCL library version 2.y" is a cause by itself.
     # the host starts where no host character precedes it: tried once per run, not at each of its
     # characters (quadratic: 60 ms a line of 2400 "_" after "NCCL version"; issue 28)
-    _sig("nccl_banner", r"(?:(?<![\w.-])(?P<host>[\w.-]+):\d+:\d+ \[\d+\] NCCL INFO )?NCCL version "
+    # Not on a line that reports an error: such a line quotes the version beside its error (torch-style
+    # "NCCL error in: <file>:<line>, unhandled system error, NCCL version 2.8.4"), and the error is what it says.
+    _sig("nccl_banner", r"^(?!.*\b(?i:error)\b).*?(?:(?<![\w.-])(?P<host>[\w.-]+):\d+:\d+ \[\d+\] NCCL INFO )?NCCL version "
          r"(?P<version>\d+\.\d+\.\d+)"
          r"(?P<build>\+cuda[\d.]+)?", "version_banner",
          example="host-a:4015:4015 [0] NCCL INFO NCCL version 2.18.3+cuda12.2",

@@ -88,7 +88,9 @@ SIGNALS = (
     # .NET raises AccessViolationException (and CPython's ctypes an OSError) when native code it called read
     # or wrote memory it does not own: Windows' access violation, a native crash as 0xC0000005's.
     _sig("access_violation_exception", r"System\.AccessViolationException|Attempted to read or write protected "
-         r"memory|尝试读取或写入受保护的内存|exception: access violation (?:reading|writing) 0x", "cause",
+         r"memory|尝试读取或写入受保护的内存|exception: access violation (?:reading|writing) 0x|^Windows fatal exception: "
+         r"access violation\b|\bAccess violation (?:reading|writing|executing) location 0x|\bEXCEPTION_ACCESS_VIOLATION\b",
+         "cause",
          CauseId.segfault, 85,
          "Unhandled exception. System.AccessViolationException: Attempted to read or write protected memory. This is "
          "often an indication that other memory is corrupt.",
@@ -96,7 +98,9 @@ SIGNALS = (
          source=".NET System.AccessViolationException (Attempted to read or write protected memory. This is often an "
                 "indication that other memory is corrupt.; zh-CN 尝试读取或写入受保护的内存。这通常指示其他内存已损坏。) "
                 "(PaddleSharp#96); CPython Modules/_ctypes/callproc.c SetException (exception: access violation "
-                "reading/writing %p)"),
+                "reading/writing %p); CPython Modules/faulthandler.c on Windows (Windows fatal exception: access violation); "
+                "the MSVC debugger's first-chance report (Access violation reading location 0x...); the JVM's "
+                "hs_err header (EXCEPTION_ACCESS_VIOLATION (0xc0000005))"),
     # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
     _sig("shell_segfault", _SHELL + r"(?:Segmentation|segmentation) fault\b", "cause",
          CauseId.segfault, 90,

@@ -1,0 +1,52 @@
+"""General forms of messages a probe of everyday failures found unread (issue 29): the words of a
+library or runtime, not of one report. Windows' access violation as CPython's faulthandler, the MSVC
+debugger and the JVM print it; a library the suites depend on that lacks a module attribute (a release
+boundary); Cython's numpy size checks; an error line that also quotes NCCL's version banner."""
+
+from __future__ import annotations
+
+import pytest
+
+from pastes import verdict_of
+from paddle_doctor.catalog.ids import CauseId
+
+
+@pytest.mark.parametrize("line", [
+    "Windows fatal exception: access violation",
+    "Exception thrown at 0x00007FFB1C2D3E4F (paddle_inference.dll) in app.exe: 0xC0000005: Access violation reading "
+    "location 0x0000000000000000.",
+    "#  EXCEPTION_ACCESS_VIOLATION (0xc0000005) at pc=0x00007ffd12345678, pid=4321, tid=8765",
+])
+def test_windows_access_violation_is_a_native_crash(tmp_path, line):
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.segfault
+
+
+@pytest.mark.parametrize("line", [
+    "AttributeError: module 'PIL.Image' has no attribute 'ANTIALIAS'",
+    "AttributeError: module 'cv2.dnn' has no attribute 'DictValue'",
+    "AttributeError: module 'google.protobuf.descriptor' has no attribute '_internal_create_key'",
+])
+def test_a_library_lacking_a_module_attribute_is_a_version_boundary(tmp_path, line):
+    finding = verdict_of(tmp_path, line + "\n")
+    assert finding.cause == CauseId.dependency_version_mismatch
+    assert finding.confidence.value == "medium"  # a misspelt name reads the same
+
+
+@pytest.mark.parametrize("line", [
+    # a misspelt name, or the user's own datasets.py shadowing the library: not a release boundary
+    "ImportError: cannot import name 'Logwriter' from 'visualdl' (/env/lib/python3.8/site-packages/visualdl/__init__.py)",
+    "AttributeError: module 'mytools' has no attribute 'resize'",
+])
+def test_other_missing_names_are_not_called_a_version_boundary(tmp_path, line):
+    assert verdict_of(tmp_path, line + "\n").cause != CauseId.dependency_version_mismatch
+
+
+def test_cythons_numpy_size_check_is_a_numpy_boundary(tmp_path):
+    line = "ValueError: numpy.ndarray size changed, may indicate binary incompatibility. Expected 96 from C header, got 88"
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.dependency_version_mismatch
+
+
+def test_an_error_line_quoting_the_nccl_version_is_an_error(tmp_path):
+    line = ("RuntimeError: NCCL error in: /paddle/paddle/fluid/platform/collective_helper.cc:66, unhandled system "
+            "error, NCCL version 2.8.4")
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.nccl_error
