@@ -17,7 +17,8 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   (``checkpoint_corrupt``); a bare ``MemoryError: std::bad_alloc`` from a Paddle call: a full host
   (``host_out_of_memory``) or a model or package made for another Paddle (``paddle_api_mismatch``);
   Paddle's core library that would not import: a CUDA/cuDNN library (``cuda_cudnn_mismatch``) or a
-  system library it links (``file_not_found``). When the verdict rests on that one
+  system library it links (``file_not_found``); pip finding no release of a package: none built for this Python
+  (``dependency_version_mismatch``) or the version only on another index (``config_error``). When the verdict rests on that one
   line (the rank's own error line, a snippet's, or its structure) and no gathered fact settles which
   (a loopback address named, the launch's device lists read), the verdict is ``medium`` and the near
   cause is its first alternative, with the check that tells the two apart.
@@ -113,6 +114,17 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                       "`python -c \"import paddle; print(paddle.__version__)\"` with the Paddle "
                                       "the model was exported with or the suite release asks for, and retry with it",
                                       when=r"MemoryError:\s*std::bad_alloc\s*$"),),
+    # pip prints the same two lines when no release of the package fits this Python or platform and when the
+    # version asked for is only on another index (Paddle's GPU builds live on paddlepaddle.org.cn, not PyPI).
+    CauseId.dependency_version_mismatch: (Near(CauseId.config_error, "the version asked for may exist only on "
+                                               "another index (Paddle's GPU builds are served from paddlepaddle.org.cn, "
+                                               "not PyPI) rather than not at all for this Python",
+                                               "`python --version` and `pip index versions <package>` (or pip's own "
+                                               "`(from versions: ...)` list): none at all means this Python or platform "
+                                               "has no build; the installation guide names the index (`-i`/`-f`) the "
+                                               "build is on",
+                                               when=r"No matching distribution found for|Could not find a version "
+                                                    r"that satisfies the requirement"),),
     CauseId.nccl_error: (
         Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
              "`nvidia-smi` during the run: memory near the total when the NCCL call fails", when=_MEMORY),

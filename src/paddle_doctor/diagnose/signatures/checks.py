@@ -323,6 +323,19 @@ API_VERSION_ROWS = (
          source="pybind11 include/pybind11/pybind11.h generic_type::initialize (pybind11_fail(\"generic_type: type \\\"\" "
                 "+ rec.name + \"\\\" is already registered!\")) (video-subtitle-remover#26, PaddleOCR#10558: torch with "
                 "paddlepaddle-gpu 2.5+)", most="medium"),
+    # pip's resolver when no release of a Paddle package has a wheel this interpreter and platform can install
+    # (a Python newer than the package's last build: paddlepaddle-tiny stops at 3.7; an OS or CPU it was not built
+    # for). The same two lines also follow a version pinned that the index does not carry (Paddle's GPU builds are
+    # served from paddlepaddle.org.cn, not PyPI): one line, two causes, so at most medium.
+    _sig("pip_no_paddle_wheel", r"(?:No matching distribution found for|Could not find a version that satisfies the "
+         r"requirement) (?P<pkg>(?i:paddle)[\w.-]*)", "cause", CauseId.dependency_version_mismatch, 80,
+         "ERROR: No matching distribution found for paddlepaddle-tiny",
+         title="pip found no release of {pkg} built for this Python and platform (or none on the index it searched)",
+         source="pip 20.3-24 src/pip/_internal/resolution/resolvelib/factory.py Factory._report_single_requirement_"
+                "conflict (logger.critical(\"Could not find a version that satisfies the requirement %s (from versions: "
+                "%s)\"); DistributionNotFound(f\"No matching distribution found for {req}\")); pip < 20.3 "
+                "src/pip/_internal/index/package_finder.py PackageFinder.find_requirement (the same two messages) "
+                "(jieba#920: paddlepaddle-tiny under Python 3.8)", most="medium"),
     _sig("python_too_new", r"cannot import name '(?P<name>Mapping|MutableMapping|Sequence|MutableSequence|Iterable|"
          r"Iterator|Callable|Set|MutableSet|Hashable|Sized|Container)' from 'collections'", "cause",
          CauseId.dependency_version_mismatch, 85,
