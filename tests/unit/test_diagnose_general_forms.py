@@ -50,3 +50,21 @@ def test_an_error_line_quoting_the_nccl_version_is_an_error(tmp_path):
     line = ("RuntimeError: NCCL error in: /paddle/paddle/fluid/platform/collective_helper.cc:66, unhandled system "
             "error, NCCL version 2.8.4")
     assert verdict_of(tmp_path, line + "\n").cause == CauseId.nccl_error
+
+
+@pytest.mark.parametrize("key", ["backbone.stage1.conv.weight", "head.fc.bias", "bn1._mean", "fc_0.w_0",
+                                 "conv1_weights"])
+def test_a_key_error_on_a_parameter_name_is_a_state_dict_mismatch(tmp_path, key):
+    finding = verdict_of(tmp_path, f"KeyError: '{key}'\n")
+    assert finding.cause == CauseId.state_dict_shape_mismatch
+    assert finding.confidence.value == "medium"
+
+
+@pytest.mark.parametrize("key", ["img_mean", "Optimizer", "weights"])
+def test_a_key_error_on_another_name_is_not(tmp_path, key):
+    assert verdict_of(tmp_path, f"KeyError: '{key}'\n").cause == CauseId.python_exception
+
+
+def test_paddle_load_unparsable_without_its_backquotes(tmp_path):
+    line = "ValueError: paddle.load can not parse the file:output/latest.pdparams."
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.checkpoint_corrupt

@@ -139,6 +139,13 @@ TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] =
      "PyYAML 3.x-6.x yaml/scanner.py, parser.py, composer.py, constructor.py (ScannerError: mapping values are not "
      "allowed here; ParserError: while parsing a block mapping; ConstructorError: could not determine a constructor "
      "for the tag %r)"),
+    # A KeyError whose key is a parameter's name (a layer path ending in weight/bias/_mean/_variance, a static
+    # graph's w_0/b_0, a 1.x model's conv1_weights): a checkpoint and a model that name their parameters differently. The frame's own
+    # lookup (classify's from_state_dict_lookup) says the same when the traceback is there.
+    (("KeyError",), r"", r"^'?(?:\w+\.)+(?:weights?|bias|_mean|_variance|running_mean|running_var|w_\d+|b_\d+)'?$|^'?\w+_weights'?$",
+     C.state_dict_shape_mismatch, 70, "the missing key is a parameter's name: the checkpoint and the model name "
+     "their parameters differently", "Paddle's and the suites' parameter names (nn.Layer's <layer>.weight/.bias, "
+     "BatchNorm's _mean/_variance, static graphs' <op>_N.w_0/b_0)"),
     # Whatever raised it (a suite's dataset, the user's loader), a message that a path does not exist.
     (("Exception", "ValueError", "AssertionError", "RuntimeError", "OSError", "IOError", "EnforceNotMet"), r"",
      _MISSING_PATH, C.file_not_found, 80, "the message says a file or directory it names does not exist",

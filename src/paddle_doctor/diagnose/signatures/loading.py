@@ -85,7 +85,7 @@ LOADING = (
                 "(PaddleOCR2Pytorch#66)"),
     # paddle.load tries every format it knows (a pickle of tensors, a static program's files) and raises this
     # when none reads the file: it is not a checkpoint paddle.load can read (truncated, another format).
-    _sig("paddle_load_unparsable", r"`paddle\.load` can not parse the file:?\s*(?P<path>\S*)", "cause",
+    _sig("paddle_load_unparsable", r"`?paddle\.load`? can not parse the file:?\s*(?P<path>\S*)", "cause",
          CauseId.checkpoint_corrupt, 85, "ValueError: `paddle.load` can not parse the file:output/model.pdparams.",
          title="paddle.load cannot read {path}: it is not a checkpoint it knows (truncated, or another format)",
          source="pp 2.2-3.3.1 paddle/framework/io.py load (except: raise ValueError(f\"`paddle.load` can not parse "
