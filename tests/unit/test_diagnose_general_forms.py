@@ -68,3 +68,11 @@ def test_a_key_error_on_another_name_is_not(tmp_path, key):
 def test_paddle_load_unparsable_without_its_backquotes(tmp_path):
     line = "ValueError: paddle.load can not parse the file:output/latest.pdparams."
     assert verdict_of(tmp_path, line + "\n").cause == CauseId.checkpoint_corrupt
+
+
+@pytest.mark.parametrize("line", [
+    "Abort trap: 6",  # macOS's shell
+    "The instruction at 0x00007FFB12345678 referenced memory at 0x0000000000000000. The memory could not be read.",
+])
+def test_native_crashes_as_macos_and_windows_report_them(tmp_path, line):
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.segfault

@@ -56,7 +56,9 @@ TRIGGERS: tuple[str, ...] = (
     "已杀死", "強制終了", "Getötet", "Убито", "number of GPU devices", "Fail to open", "Failed to open",
     "kernel appears to have died",
     # issue 29: Windows' access violation as CPython's faulthandler, the MSVC debugger and the JVM print it
-    "Windows fatal exception", "Access violation", "EXCEPTION_ACCESS_VIOLATION",
+    "Windows fatal exception", "Access violation", "EXCEPTION_ACCESS_VIOLATION", "The memory could not be",
+    # macOS's SIGABRT as its shell prints it
+    "Abort trap",
     # issue 29, batch 25: the shells' native-crash reports in other locales (glibc's strsignal translated), numpy's
     # host-allocation message printed without its exception's name
     "段错误", "非法指令", "浮点数例外", "Speicherzugriffsfehler", "Ungültiger Maschinenbefehl", "Ошибка сегментирования",

@@ -89,7 +89,8 @@ SIGNALS = (
     # or wrote memory it does not own: Windows' access violation, a native crash as 0xC0000005's.
     _sig("access_violation_exception", r"System\.AccessViolationException|Attempted to read or write protected "
          r"memory|尝试读取或写入受保护的内存|exception: access violation (?:reading|writing) 0x|^Windows fatal exception: "
-         r"access violation\b|\bAccess violation (?:reading|writing|executing) location 0x|\bEXCEPTION_ACCESS_VIOLATION\b",
+         r"access violation\b|\bAccess violation (?:reading|writing|executing) location 0x|\bEXCEPTION_ACCESS_VIOLATION\b|"
+         r"referenced memory at 0x[0-9a-fA-F]+\. The memory could not be (?:read|written)",
          "cause",
          CauseId.segfault, 85,
          "Unhandled exception. System.AccessViolationException: Attempted to read or write protected memory. This is "
@@ -100,7 +101,8 @@ SIGNALS = (
                 "(PaddleSharp#96); CPython Modules/_ctypes/callproc.c SetException (exception: access violation "
                 "reading/writing %p); CPython Modules/faulthandler.c on Windows (Windows fatal exception: access violation); "
                 "the MSVC debugger's first-chance report (Access violation reading location 0x...); the JVM's "
-                "hs_err header (EXCEPTION_ACCESS_VIOLATION (0xc0000005))"),
+                "hs_err header (EXCEPTION_ACCESS_VIOLATION (0xc0000005)); Windows' application error dialog (The instruction "
+                "at 0x%p referenced memory at 0x%p. The memory could not be %s.)"),
     # The shell's report of a child it ran that SIGSEGV ended (the same report as shell_killed's).
     _sig("shell_segfault", _SHELL + r"(?:Segmentation|segmentation) fault\b", "cause",
          CauseId.segfault, 90,
@@ -131,10 +133,10 @@ SIGNALS = (
     # The shell's report of a child that SIGABRT ended ("Aborted", zsh's "abort"), and libstdc++'s verbose
     # terminate handler before it: a native abort with nothing more specific above it (as sigabrt's).
     _sig("shell_sigabrt", r"^Aborted(?: \(core dumped\))?\s*$|^\S+: line \d+:\s+\d+\s+Aborted\b|"
-         r"^(?:\[\d+\]\s+\d+\s+|zsh: )abort\b", "cause", CauseId.segfault, 45, "Aborted (core dumped)",
+         r"^(?:\[\d+\]\s+\d+\s+|zsh: )abort\b|^Abort trap: 6\s*$", "cause", CauseId.segfault, 45, "Aborted (core dumped)",
          title="the process was ended by SIGABRT (a native abort: a failed check or an uncaught C++ exception)",
          source="bash 5 siglist.c / strsignal(SIGABRT) (\"Aborted\", with \" (core dumped)\" from jobs.c, after "
-                "'<script>: line N: <pid>' for a script's child), zsh signames (\"abort\", after [job] pid or 'zsh: ')"),
+                "'<script>: line N: <pid>' for a script's child), zsh signames (\"abort\", after [job] pid or 'zsh: '); macOS libc's strsignal (\"Abort trap: 6\", as bash there prints it)"),
     # Not for gloo's and Paddle's own exception types: their what() line is read by its own rows (a gloo
     # TIMEOUT is a victim's line, Paddle's errors carry their summary).
     _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::)[^']+)'|without an active "
