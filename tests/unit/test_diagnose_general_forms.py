@@ -76,3 +76,16 @@ def test_paddle_load_unparsable_without_its_backquotes(tmp_path):
 ])
 def test_native_crashes_as_macos_and_windows_report_them(tmp_path, line):
     assert verdict_of(tmp_path, line + "\n").cause == CauseId.segfault
+
+
+@pytest.mark.parametrize("line", ["bash: python: command not found", "/bin/sh: 1: python3: not found",
+                                  "/bin/bash: python：未找到命令"])
+def test_a_shell_that_finds_no_python(tmp_path, line):
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.launcher_python_not_found
+
+
+def test_a_place_the_build_cannot_serve_is_a_missing_device(tmp_path):
+    line = ("ValueError: (InvalidArgument) Place CUDAPlace(0) is not supported. Please check that your paddle compiles "
+            "with WITH_GPU, WITH_XPU or WITH_IPU option or check that your train process set the correct device id if "
+            "you use Executor.")
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.device_not_found

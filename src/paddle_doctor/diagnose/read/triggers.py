@@ -59,6 +59,8 @@ TRIGGERS: tuple[str, ...] = (
     "Windows fatal exception", "Access violation", "EXCEPTION_ACCESS_VIOLATION", "The memory could not be",
     # macOS's SIGABRT as its shell prints it
     "Abort trap",
+    # a shell that finds no python (bash, dash, bash in zh_CN)
+    "command not found", ": not found", "未找到命令",
     # issue 29, batch 25: the shells' native-crash reports in other locales (glibc's strsignal translated), numpy's
     # host-allocation message printed without its exception's name
     "段错误", "非法指令", "浮点数例外", "Speicherzugriffsfehler", "Ungültiger Maschinenbefehl", "Ошибка сегментирования",

@@ -66,7 +66,8 @@ CHECKS = (
     # --- a GPU (or another device) asked of a build that has none ---------------------------------------
     _sig("cpu_only_build", r"not supported in CPU(?:-only)? PaddlePaddle|only supported in XPU PaddlePaddle|"
          r"CPU-only version|Graph is only supported on PaddlePaddle compiled with|No custom device available|"
-         r"\bno cuda device found\b|since it's not support GPU, please recompile or reinstall", "cause",
+         r"\bno cuda device found\b|since it's not support GPU, please recompile or reinstall|Place \S+ is not supported\. "
+         r"Please check that your paddle compiles with WITH_", "cause",
          CauseId.device_not_found, 90,
          "ValueError: The API paddle.device.cuda.get_device_properties is not supported in CPU-only PaddlePaddle. "
          "Please reinstall PaddlePaddle with GPU support to call this API.",
@@ -78,7 +79,10 @@ CHECKS = (
                 "distributed/collective.py (no cuda device found); pp 2.4.2-3.3.1 device/cuda/graphs.py (CUDA Graph is "
                 "only supported on PaddlePaddle compiled with NVIDIA GPU.); pp 3.3.1 device/custom_device.py (No "
                 "custom device available, ...) and libpaddle.so (Paddle can't concat tensor since it's not support "
-                "GPU, please recompile or reinstall Paddle with GPU support.)"),
+                "GPU, please recompile or reinstall Paddle with GPU support.); pp 2.x platform/device_context.cc "
+                "DeviceContextPool::Get (Place %s is not supported. Please check that your paddle compiles with "
+                "WITH_GPU, WITH_XPU or WITH_IPU option or check that your train process set the correct device id if "
+                "you use Executor.; 2.6.2 win libpaddle.pyd strings)"),
     # Paddle Serving's later GPU check looks only for the device nodes (its earlier one also for CUDA:
     # libraries.py serving_cuda_not_found): no /dev/nvidia* in the server's environment (a container
     # started without the GPU, a host without the driver).

@@ -147,6 +147,13 @@ LAUNCH_ENV = (
          source="pp 2.4.2-3.3.1 paddle/distributed/launch/job/container.py and fleet/launch_utils.py "
                 "start_local_trainers (subprocess.Popen of the worker command); CPython FileNotFoundError "
                 "([Errno 2] No such file or directory: %r) for the missing executable (Paddle#47559)"),
+    # The shell that was to run a worker (or the user's start script) finds no python on PATH.
+    _sig("shell_python_not_found", r"(?:^|\s)(?:/bin/)?(?:ba|da|z)?sh(?:: line \d+|: \d+)?:\s*(?:\d+:\s*)?python[\d.]*\s*"
+         r"[:：]\s*(?:command not found|not found|未找到命令)", "cause", CauseId.launcher_python_not_found, 90,
+         "bash: python: command not found",
+         title="the shell that runs the worker found no `python` on PATH",
+         source="bash 5 execute_cmd.c (%s: command not found; zh_CN: %s：未找到命令), dash (%s: %d: %s: not found), as "
+                "the workers' shells print them (Paddle#47559's workerlog)"),
     _sig(CauseId.too_many_open_files, r"Too many open files|\[Errno 24\]|received 0 items of ancdata", "cause",
          CauseId.too_many_open_files, 95,
          "OSError: [Errno 24] Too many open files: '/dev/shm/paddle_1234_5678'",
