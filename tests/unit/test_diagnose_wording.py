@@ -58,6 +58,11 @@ def test_the_words_of_an_unknown_error_name_its_kind(tmp_path, text, cause):
     _RAISED + "ValueError: the requested size is not supported\n",
     # a version that is not Paddle's
     _RAISED + "RuntimeError: numpy version 1.99 or higher is required\n",
+    # a user's own bug in words that look like a setting or a shape: not a configured value, not a checkpoint
+    _RAISED + "TypeError: unsupported operand type(s) for +: 'int' and 'str'\n",
+    _RAISED + "RuntimeWarning: invalid value encountered in divide\nValueError: cannot convert float NaN to integer\n",
+    _RAISED + "ValueError: (InvalidArgument) The shape of input[0] and input[1] is expected to be equal. But received "
+              "input[0]'s shape = [3, 4], input[1]'s shape = [5, 4].\n",
 ])
 def test_words_without_their_object_name_nothing(tmp_path, text):
     assert verdict_of(tmp_path, text).cause == CauseId.python_exception

@@ -91,10 +91,12 @@ WORDINGS: tuple[Wording, ...] = (
             r"damaged|incomplete)\b|\bunexpected\s+end\s+of\s+(?:file|data|stream|archive)\b|\bbad\s+magic\s+number\b",
             60, "it says a file it read is cut short or damaged",
             "archive and pickle readers, Paddle's loaders and the suites' download checks"),
-    # A setting the code does not know: a value outside the choices it handles.
+    # A setting the code does not know: a value outside the choices it handles, named after the words (a
+    # quoted value or one after a colon: "invalid value encountered in divide" is numpy's arithmetic).
     Wording("value_unknown", C.config_error,
-            r"\b(?:unknown|unsupported|invalid|unrecognized|illegal)\s+(?:\w+\s+)?(?:model(?:[_ ]name)?|config(?:uration)?|"
-            r"argument|option|parameter|value|mode|type|key|name|choice|architecture|backbone)\b[^\n]{0,40}?\S|"
+            r"\b(?:unknown|unsupported|invalid|unrecognized|illegal)\s+(?!operand)(?:\w+\s+)?(?:model(?:[_ ]name)?|"
+            r"config(?:uration)?|argument|option|parameter|value|mode|type|key|name|choice|architecture|backbone)s?"
+            r"(?:\s*[:=]\s*\S|\s+['\"\[{(])|"
             r"\b(?:must|should)\s+be\s+(?:one\s+of|in)\s*[\[({'\"]|\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"
             r"[\[({'\"]|\bonly\s+supports?\s+[\[({'\"]", 60,
             "a configured value is not one of the choices the code handles",
