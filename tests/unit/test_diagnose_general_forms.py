@@ -89,3 +89,8 @@ def test_a_place_the_build_cannot_serve_is_a_missing_device(tmp_path):
             "with WITH_GPU, WITH_XPU or WITH_IPU option or check that your train process set the correct device id if "
             "you use Executor.")
     assert verdict_of(tmp_path, line + "\n").cause == CauseId.device_not_found
+
+
+def test_a_compressed_stream_cut_short_is_a_corrupt_archive(tmp_path):
+    line = "EOFError: Compressed file ended before the end-of-stream marker was reached"
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.checkpoint_corrupt

@@ -56,7 +56,8 @@ WORDINGS: tuple[Wording, ...] = (
             "native loaders (glog/[ERROR] lines of Paddle Inference, Paddle-Lite, FastDeploy, Serving), "
             "suites' and wrappers' checks"),
     Wording("path_gone", C.file_not_found, rf"{_NO_LIBRARY}(?:{_PATH}\W{{0,3}}\s*(?:\([^)]*\)\s*)?{_GONE}|"
-            rf"(?:no\s+such\s+(?:file|dir(?:ectory)?)|(?:file|dir(?:ectory)?|path|model)\s+{_GONE})\W[^\n]{{0,40}}?"
+            rf"(?:no\s+such\s+(?:file|dir(?:ectory)?)|(?:file|dir(?:ectory)?|path|model)\s+{_GONE}|\bno\s+(?:file|model|"
+            rf"weights?|checkpoint)s?(?:\s+named\s+\S+)?\s+(?:was\s+)?found\s+(?:in|at|under))\W[^\n]{{0,40}}?"
             rf"{_PATH}|(?:找不到|不存在|无法打开|打开失败))", 70,
             "it says a file or directory it names does not exist",
             "os.path.exists checks in suites and tools (assert/raise ... does not exist), native loaders, "

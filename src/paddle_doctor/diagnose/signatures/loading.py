@@ -143,11 +143,13 @@ LOADING = (
                 "(PaddleNLP#210)"),
     # A downloaded archive (a pretrained model, an inference model's .tar) that the download left short, or
     # that is not an archive at all (an error page saved under the archive's name): extracting it fails.
-    _sig("archive_unreadable", r"\b(?:tarfile\.ReadError|zipfile\.BadZip[Ff]ile)\b:?\s*(?P<msg>.*)", "cause",
+    _sig("archive_unreadable", r"\b(?:tarfile\.ReadError|zipfile\.BadZip[Ff]ile)\b:?\s*(?P<msg>.*)|(?P<stream>Compressed file "
+         r"ended before the end-of-stream marker was reached)", "cause",
          CauseId.checkpoint_corrupt, 60, "tarfile.ReadError: unexpected end of data",
-         title="an archive (a downloaded model, most often) is truncated or not an archive: {msg}",
+         title="an archive (a downloaded model, most often) is truncated or not an archive: {msg}{stream}",
          source="CPython Lib/tarfile.py (ReadError: unexpected end of data; file could not be opened successfully; "
                 "not a gzip file), Lib/zipfile.py (BadZipFile: File is not a zip file; Bad magic number for file "
-                "header); the suites' download helpers extract what they fetched (ppdet/utils/download.py, "
+                "header), Lib/_compression.py DecompressReader.read (EOFError: Compressed file ended before the "
+                "end-of-stream marker was reached: a gzip, bz2 or xz stream cut short); the suites' download helpers extract what they fetched (ppdet/utils/download.py, "
                 "ppocr/utils/network.py, ppgan/utils/download.py)", most="medium"),
 )
