@@ -29,6 +29,7 @@ BACKLINKS = {
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
         'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'paddle_core_unloadable', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
+        'diagnose_rules': ('driver_older_than_cuda',),
     },
     CauseId.cuda_error_other: {
         'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'cuda_other',),
@@ -53,7 +54,7 @@ BACKLINKS = {
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
-        'diagnose_rules': ('launch_devices_contradict', 'cpu_run_found_no_gpu',),
+        'diagnose_rules': ('driver_older_than_cuda', 'launch_devices_contradict', 'cpu_run_found_no_gpu',),
     },
     CauseId.duplicate_openmp_runtime: {
         'signatures': ('omp_duplicate',),

@@ -27,6 +27,9 @@ Traceback (most recent call last):
     ("ImportError: /lib64/libc.so.6: version `GLIBC_2.27' not found (required by /usr/local/lib/python3.8/"
      "site-packages/paddle/fluid/core_avx.so)", "GLIBC_2.27"),
     ("ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.26' not found", "GLIBCXX_3.4.26"),
+    # the same line pasted through Markdown: the opening backquote is gone (batch33 3302)
+    ("ImportError: /opt/conda/lib/libstdc++.so.6: version GLIBCXX_3.4.30' not found (required by /opt/conda/lib/"
+     "python3.10/site-packages/paddle/base/libpaddle.so)", "GLIBCXX_3.4.30"),
     ("ImportError: cannot import name 'Mapping' from 'collections' (/usr/lib/python3.10/collections/__init__.py)",
      "collections.Mapping"),
     ("AttributeError: _ARRAY_API not found", "numpy"),

@@ -33,6 +33,7 @@ from .ranks import LauncherFacts, RankState
 from .records import with_log_evidence
 from .refine.devices import DeviceFacts, with_device_facts
 from .refine.near import calibrated
+from .refine.versions import explained_by_old_driver
 from .rules import CHAIN, rule_of
 
 
@@ -45,6 +46,7 @@ def decide(ranks: dict[int, RankState], unranked: list[Event], facts: LauncherFa
     root = prefer(from_records, logs)
     took_records = root is not None and root is from_records
     root = with_device_facts(root, devices) if devices is not None else root
+    root = explained_by_old_driver(root, [e for s in ranks.values() for e in s.events] + unranked)
     rule = rule_of(root)
     root = calibrated(root, rule.code if rule is not None and root is not from_records else None)
     # A record's verdict that the logs reach too quotes the logs' lines (the user's frame).

@@ -112,6 +112,9 @@ TRIGGERS: tuple[str, ...] = (
     "Unable to load DLL", "not a url", "compiled against",
     # issue 29, batch 31: the v1 parameter server's warning for a port that got no parameters (a glog W line)
     "ports_num_for_sparse",
+    # issue 29, batch 33: the CUDA toolkit and the driver of an environment report (summary_env.py; nvidia-smi's
+    # header holds "NVIDIA-SMI")
+    "CUDA version: ", "Nvidia driver version: ",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

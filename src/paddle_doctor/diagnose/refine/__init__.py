@@ -14,7 +14,7 @@ from .crash import explained_by_earlier_error
 from .devices import with_device_facts
 from .platform import explained_by_loopback, explained_by_windows
 from .ports import explained_by_port_race
-from .versions import explained_by_nccl_versions
+from .versions import explained_by_nccl_versions, explained_by_old_driver
 
 REFINERS = (
     declare("launcher_chose_the_port", CauseId.launcher_port_race,
@@ -32,6 +32,10 @@ REFINERS = (
     declare("nccl_banner_mismatch", CauseId.nccl_version_mismatch,
             "the ranks' NCCL banners name two or more versions, and the later NCCL error is what that leads to",
             explained_by_nccl_versions, "NCCL INFO banners of two versions before an NCCL error"),
+    declare("driver_older_than_cuda", CauseId.cuda_cudnn_mismatch,
+            "no usable GPU (or a CUDA status with no reason) where the text's environment report pairs a CUDA "
+            "toolkit with a driver older than NVIDIA's floor for it", explained_by_old_driver,
+            "tests/fixtures/gathered/batch33/3310.log", also=(CauseId.device_not_found,)),
     declare("leftover_paddle_env", CauseId.residual_dist_env,
             "a process with no launcher waited for peers while the text shows leftover PADDLE_* variables",
             leftover_env, "a single process's missing-environment error after PADDLE_TRAINER_* lines"),

@@ -5,11 +5,18 @@ when it creates its first communicator. NCCL only works with the same NCCL on ev
 built from different images fail later with an error that says nothing about versions
 (``NCCL error(3), internal error``, ``unhandled system error``, or a collective that times out).
 When the banners of the text disagree, the mismatch is the cause and the later error its symptom.
+
+Likewise an environment report (Paddle's tools/summary_env.py, as its issue template asks) that pairs a CUDA
+toolkit with a driver older than NVIDIA's floor for it explains a GPU the runtime could not find.
 """
 
 from __future__ import annotations
 
-from ...findings import Alternative, Finding
+import dataclasses
+
+from ...catalog import get_cause
+from ...findings import Alternative, Confidence, EvidenceLine, Finding
+from ...redact import redact
 from ...rankset import rank_ranges
 from ..read.parse import Event
 from ..verdict import make_verdict
@@ -75,3 +82,57 @@ def _who(banners: list[Event]) -> str:
         return ("rank " if len(ranks) == 1 else "ranks ") + rank_ranges(ranks)
     hosts = sorted({b.groups.get("host") for b in banners if b.groups.get("host")})
     return ("host " + ", ".join(hosts[:4])) if hosts else f"{len(banners)} line(s)"
+
+
+# NVIDIA's CUDA Toolkit release notes, "CUDA Toolkit and Corresponding Driver Versions" (Linux x86_64): the oldest
+# driver each toolkit's runtime runs on (from 11.1 and 12.0 on, minor version compatibility: one floor per major).
+# Newest first; a toolkit older than 9.0 is not read.
+MIN_LINUX_DRIVER = (((13, 0), "580.65.06"), ((12, 0), "525.60.13"), ((11, 1), "450.80.02"), ((11, 0), "450.36.06"),
+                    ((10, 2), "440.33"), ((10, 1), "418.39"), ((10, 0), "410.48"), ((9, 2), "396.26"),
+                    ((9, 1), "390.46"), ((9, 0), "384.81"))
+# The verdicts a driver too old for the CUDA runtime shows up as: the runtime's device count fails (Paddle's
+# init.cc then warns that it found no GPU) or a CUDA call returns a status that names no reason.
+NO_GPU_FAILURES = (CauseId.device_not_found, CauseId.cuda_error_other)
+
+
+def min_driver(cuda: str) -> str | None:
+    """The oldest Linux driver that runs CUDA ``cuda`` ("11.2", "11.2.142"), or None for one the table lacks."""
+    major, minor = (int(x) for x in cuda.split(".")[:2])
+    return next((floor for (m, n), floor in MIN_LINUX_DRIVER if (major, minor) >= (m, n)), None)
+
+
+def explained_by_old_driver(root: Finding | None, events: list[Event]) -> Finding | None:
+    """``root`` re-stated as ``cuda_cudnn_mismatch`` when it says no GPU was usable (or a CUDA status with no
+    reason) and the environment the text reports pairs a CUDA toolkit with a driver older than NVIDIA's floor for
+    it (the report's own CUDA version, never nvidia-smi's "CUDA Version", the newest the driver supports)."""
+    if root is None or root.cause not in NO_GPU_FAILURES:
+        return root
+    cuda = next((e for e in events if e.sig.name == "env_report_cuda"), None)
+    driver = next((e for e in events if e.sig.name == "env_report_driver"), None)
+    if cuda is None or driver is None:
+        return root
+    wanted = min_driver(cuda.groups["cuda"])
+    if wanted is None or _numbers(driver.groups["driver"]) >= _numbers(wanted):
+        return root
+    entry = get_cause(CauseId.cuda_cudnn_mismatch)
+    first = Alternative(root.cause, "low", f"the failure may have its own reason ({root.message})",
+                        "`nvidia-smi` (top right: the newest CUDA this driver runs) against "
+                        "`python -c \"import paddle; print(paddle.version.cuda())\"`")
+    shown = {(e.path, e.line) for e in root.evidence}
+    quoted = tuple(EvidenceLine(e.file, e.line, redact(e.text.strip())) for e in (cuda, driver)
+                   if (e.file, e.line) not in shown)
+    return dataclasses.replace(
+        root, code="driver_older_than_cuda", cause=CauseId.cuda_cudnn_mismatch,
+        message=f"the NVIDIA driver ({driver.groups['driver']}) is older than CUDA {cuda.groups['cuda']} needs "
+                f"({wanted} or newer): the runtime finds no usable GPU",
+        confidence=Confidence.MEDIUM, evidence=root.evidence + quoted,
+        why=f"the environment the text reports has CUDA {cuda.groups['cuda']} and driver {driver.groups['driver']}; "
+            f"NVIDIA's floor for that CUDA on Linux is {wanted}, so the {root.cause} that follows is what the old "
+            "driver leads to",
+        fix=entry.fix.strip(), alternatives=(first,),
+        facts={**root.facts, "cuda_driver": {"cuda": cuda.groups["cuda"], "driver": driver.groups["driver"],
+                                             "driver_needed": wanted}, "confirm": entry.confirm.strip()})
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in version.split("."))

@@ -308,8 +308,10 @@ API_VERSION_ROWS = (
                 "PyExc_RuntimeError, \"module compiled against ABI version 0x%x but this version of numpy is 0x%x\"), "
                 "(\"module compiled against API version 0x%x but this version of numpy is 0x%x\") when NPY_FEATURE_"
                 "VERSION > PyArray_GetNDArrayCFeatureVersion()) (PaddleSpeech#2982)"),
-    _sig("system_library_too_old", r"version `(?P<need>(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)' not found", "cause",
-         CauseId.dependency_version_mismatch, 88,
+    # the quotes around the version are optional: a paste rendered as Markdown (or a translated copy) loses the
+    # opening backquote and keeps the rest of the line as dl-version.c wrote it.
+    _sig("system_library_too_old", r"version [`'\u2018]?(?P<need>(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)['`\u2019]? "
+         r"not found", "cause", CauseId.dependency_version_mismatch, 88,
          "ImportError: /lib64/libc.so.6: version `GLIBC_2.27' not found (required by /usr/lib/python3.8/"
          "site-packages/paddle/fluid/core_avx.so)",
          title="the system's C or C++ runtime is older than this build needs ({need})",

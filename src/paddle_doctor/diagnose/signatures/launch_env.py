@@ -281,6 +281,18 @@ LAUNCH_ENV = (
          "ring id: 0", title="NCCL communicator set-up ({nranks} ranks)",
          source="pp 1.8-2.x fluid/imperative/nccl_context.cc NCCLParallelContext::Init (VLOG(0) << \"init nccl "
                 "context nranks: \" << strategy_.nranks_ << \" local rank: \" << strategy_.local_rank_ << ...)"),
+    # --- the environment a report shows: facts, not errors (refine/versions.py compares them) --------------------
+    # Paddle's issue template asks for tools/summary_env.py's report; its "CUDA version" is the toolkit's (nvcc), its
+    # driver nvidia-smi's (also read from nvidia-smi's own header). Anchored: the first match wins, and Paddle's
+    # errors that print a version ("CUDA Driver Version: 10.1" after error 35) are rows of their own.
+    _sig("env_report_cuda", r"^\s*CUDA version: (?P<cuda>\d+\.\d+)(?:\.\d+)?\s*$", "version_banner",
+         example="CUDA version: 11.2.142",
+         source="pp 2.x-3.x tools/summary_env.py envs_template ('CUDA version: {cuda_version}', from `nvcc --version`)"),
+    _sig("env_report_driver", r"(?:^\s*Nvidia driver version: |NVIDIA-SMI [\d.]+\s+Driver Version: )"
+         r"(?P<driver>\d+\.\d+(?:\.\d+)?)(?=\s|$)",
+         "version_banner", example="Nvidia driver version: 440.33.01",
+         source="pp 2.x-3.x tools/summary_env.py envs_template ('Nvidia driver version: {nvidia_driver_version}', "
+                "read from nvidia-smi's 'Driver Version: %s' header)"),
     # --- `python -m MODULE` when the interpreter cannot find MODULE (no traceback: runpy prints one line) --------
     _sig("runpy_module_spec", r"^\S*?python[\w.]*: Error while finding module specification for '(?P<module>[\w.]+)' "
          r"\((?P<exc>\w+Error): (?P<msg>.*)\)$", "exception", CauseId.python_exception, 50,
