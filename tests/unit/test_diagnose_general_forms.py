@@ -94,3 +94,13 @@ def test_a_place_the_build_cannot_serve_is_a_missing_device(tmp_path):
 def test_a_compressed_stream_cut_short_is_a_corrupt_archive(tmp_path):
     line = "EOFError: Compressed file ended before the end-of-stream marker was reached"
     assert verdict_of(tmp_path, line + "\n").cause == CauseId.checkpoint_corrupt
+
+
+@pytest.mark.parametrize(("line", "cause"), [
+    # Paddle's signal handler and paddle.load, pasted from a rendered page: Markdown ate their backquotes
+    ("FatalError: Segmentation fault is detected by the operating system.", CauseId.segfault),
+    ("FatalError: Bus error is detected by the operating system.", CauseId.shm_too_small),
+    ("ValueError: The path (output/best_model/model.pdparams) to load model not exists.", CauseId.file_not_found),
+])
+def test_paddles_messages_without_the_backquotes_markdown_ate(tmp_path, line, cause):
+    assert verdict_of(tmp_path, line + "\n").cause == cause

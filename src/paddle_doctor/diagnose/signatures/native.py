@@ -330,12 +330,12 @@ NATIVE = (
          source="Intel OpenMP runtime (libiomp5) kmp_i18n message #15 (OMP: Error #15: Initializing %s, but found "
                 "%s already initialized. ... set the environment variable KMP_DUPLICATE_LIB_OK=TRUE), PaddleOCR#1641"),
     # --- native crashes ---------------------------------------------------------------------------
-    _sig(CauseId.segfault, r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
+    _sig(CauseId.segfault, r"`?Segmentation fault`? is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
          "cause", CauseId.segfault, 100,
          "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the operating "
                 "system.); glibc strsignal(SIGSEGV)"),
-    _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
+    _sig("sigbus", r"`?Bus error`? is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
          title="bus error (usually shared memory exhausted)",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Bus error` is detected ...)"),
@@ -344,10 +344,10 @@ NATIVE = (
          "`handle->flags & UV_HANDLE_CLOSING' failed.",
          title="the TCP store could not bind its port (libuv assertion)",
          source="pp 3.x so: third_party/libuv/src/unix/core.c uv__finish_close assertion (measured on 3.3.1)"),
-    _sig("sigterm", r"`Termination signal` is detected|\bSIGTERM \(@", "terminated",
+    _sig("sigterm", r"`?Termination signal`? is detected|\bSIGTERM \(@", "terminated",
          example="FatalError: `Termination signal` is detected by the operating system.",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Termination signal` is detected ...)"),
-    _sig("sigabrt", r"`Process abort signal` is detected|\bSIGABRT\b", "cause", CauseId.segfault, 45,
+    _sig("sigabrt", r"`?Process abort signal`? is detected|\bSIGABRT\b", "cause", CauseId.segfault, 45,
          "FatalError: `Process abort signal` is detected by the operating system.",
          title="native abort (SIGABRT)",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Process abort signal` is detected ...)"),
