@@ -45,6 +45,8 @@ TRIGGERS: tuple[str, ...] = (
     # older than Ampere (9.x/10.x: only such lines are hit, not every device line); gpu_resources.cc's other
     # architecture warning
     "Cannot load cudnn", "Runtime API Version: 9.", "Runtime API Version: 10.", "not supported by Paddle",
+    # the device line's driver and runtime versions (one line per GPU process: refine/versions.py compares them)
+    "Driver API Version",
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
     # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check

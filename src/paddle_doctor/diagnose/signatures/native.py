@@ -66,19 +66,6 @@ NATIVE = (
                 "installation with arch: \" << compile_arch_str << ...; for a capability missing from its name "
                 "table: \"The GPU compute capability in your current machine is \" << *compute_capability << \", "
                 "which is not supported by Paddle\")"),
-    # The device line every GPU process prints names the GPU's capability and the CUDA runtime the wheel
-    # carries. A runtime older than the GPU cannot target it (sm_80 needs CUDA 11.0; sm_86 11.1; sm_89 and
-    # sm_90 11.8): the device errors that follow (cuBLAS NOT_SUPPORTED, no kernel image) are that.
-    _sig("runtime_older_than_gpu", r"(?:GPU Compute Capability: (?:8|9)\.\d|CUDA Capability: (?:8|9)\d), Driver API "
-         r"Version: [\d.]+, Runtime API Version: (?P<runtime>(?:9|10)\.\d)", "context", CauseId.cuda_arch_unsupported,
-         90, "W0101 10:00:00.000000  1234 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.0, "
-         "Driver API Version: 11.2, Runtime API Version: 10.2",
-         title="this GPU is newer than the CUDA runtime the Paddle wheel carries ({runtime}): the wheel cannot run on it",
-         source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
-                "(LOG_FIRST_N(WARNING, 1) << \"Please NOTE: device: \" << ... << \", GPU Compute Capability: \" "
-                "(1.x: \"CUDA Capability: \" << compute_capability) << \", Driver API Version: \" << ... << \", "
-                "Runtime API Version: \" ...); CUDA 11.0/11.1/11.8 release notes: first toolkits with sm_80/sm_86/"
-                "sm_89-sm_90"),
     # A TensorRT build dlopens libnvinfer when it starts (and when a predictor enables TensorRT) and prints this
     # on stderr when it cannot: harmless unless the run uses TensorRT, so a warning, never a cause by itself.
     _sig("tensorrt_lib_missing", r"TensorRT dynamic library \((?P<lib>[^)]*)\) that Paddle depends on is not configured|"
