@@ -104,3 +104,9 @@ def test_a_compressed_stream_cut_short_is_a_corrupt_archive(tmp_path):
 ])
 def test_paddles_messages_without_the_backquotes_markdown_ate(tmp_path, line, cause):
     assert verdict_of(tmp_path, line + "\n").cause == cause
+
+
+@pytest.mark.parametrize("why", ["HeaderTooLarge", "HeaderTooSmall", "InvalidHeaderDeserialization"])
+def test_a_safetensors_file_whose_header_cannot_be_read_is_corrupt(tmp_path, why):
+    line = f"safetensors_rust.SafetensorError: Error while deserializing header: {why}"
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.checkpoint_corrupt
