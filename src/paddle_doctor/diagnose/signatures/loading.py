@@ -143,7 +143,7 @@ LOADING = (
                 "(PaddleNLP#210)"),
     # A safetensors checkpoint (PaddleNLP/PaddleFormers, PaddleMIX weights) whose header cannot be read: the
     # file is cut short, or is a git-lfs pointer saved under the weights' name (a clone without `git lfs pull`).
-    _sig("safetensors_header_unreadable", r"Error while deserializing header: (?P<why>HeaderTooLarge|InvalidHeader\w*|"
+    _sig("safetensors_header_unreadable", r"Error while deserializing header: (?P<why>HeaderTooLarge|HeaderTooSmall|InvalidHeader\w*|"
          r"MetadataIncompleteBuffer|InvalidHeaderLength|InvalidHeaderStart)", "cause", CauseId.checkpoint_corrupt, 80,
          "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge",
          title="a safetensors weights file is truncated or not a safetensors file ({why}): a download cut short or a "
