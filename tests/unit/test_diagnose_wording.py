@@ -40,6 +40,8 @@ WORDED = [
     ("ERROR: PaddlePaddle 2.6.0 or higher is required by this package\n", CauseId.paddle_api_mismatch),
     (_RAISED + "AssertionError: no GPU device is available, run with --device cpu\n", CauseId.device_not_found),
     (_RAISED + "RuntimeError: GPUs are not available on this host\n", CauseId.device_not_found),
+    (_RAISED + "ValueError: eval_dataset is not specified in the configuration file\n", CauseId.config_error),
+    (_RAISED + "AssertionError: Global.character_dict_path must be set in your yml\n", CauseId.config_error),
     (_RAISED + "OSError: no weights named model_state.pdparams found in directory ./ckpt/step_100\n",
      CauseId.file_not_found),
     (_RAISED + "ValueError: the loaded tensor has shape [10, 256] while the parameter fc.w has shape [1000, 256]\n",

@@ -80,6 +80,14 @@ WORDINGS: tuple[Wording, ...] = (
             r"weights?|state_dict|checkpoint|pretrain(?:ed)?|loaded|saved)\b)", 65,
             "a saved parameter's shape is not the model's",
             "load_state_dict / set_state_dict checks of Paddle and the suites, converters' own checks"),
+    # A setting the configuration lacks: the code names the file kind it reads it from.
+    Wording("setting_missing", C.config_error,
+            r"\b(?:is|are|was|were)\s+not\s+(?:specified|set|configured|provided|given|defined)\b[^\n]{0,40}?\b(?:in|by)\s+"
+            r"(?:the\s+|your\s+)?(?:config(?:uration)?|ya?ml|cfg|settings?)\b|\b(?:must|should)\s+be\s+(?:specified|set|"
+            r"given|provided)\s+in\s+(?:the\s+|your\s+)?(?:config(?:uration)?|ya?ml|cfg)\b|\bplease\s+(?:set|specify|add)\b"
+            r"[^\n]{0,40}?\bin\s+(?:the\s+|your\s+)?(?:config(?:uration)?(?:\s+file)?|ya?ml|cfg)\b", 60,
+            "the configuration lacks a setting the code needs",
+            "the suites' config checks (PaddleSeg, PaddleDetection, PaddleOCR, PaddleClas: a key not set in the YAML)"),
     # No GPU the process can use: none installed or visible, or a driver that does not answer.
     Wording("no_gpu", C.device_not_found, r"\bno\s+(?:cuda[- ]capable\s+)?(?:cuda\s+|nvidia\s+)?(?:gpus?|devices?)\b"
             r"[^\n]{0,20}?\b(?:(?:is|are|were|was)\s+)?(?:available|found|detected)\b|\b(?:cuda|gpus?)\s+(?:devices?\s+)?"
