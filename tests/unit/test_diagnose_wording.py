@@ -38,6 +38,9 @@ WORDED = [
      CauseId.file_not_found),
     ("[ERROR] 模型文件 D:\\apps\\ocr\\rec\\inference.pdmodel 不存在\n", CauseId.file_not_found),
     ("ERROR: PaddlePaddle 2.6.0 or higher is required by this package\n", CauseId.paddle_api_mismatch),
+    # the reason on the line after a native library's error line
+    ("[ERROR] Failed to initialize the predictor.\n  reason: weights ./m/inference.pdiparams not found\n",
+     CauseId.file_not_found),
     (_RAISED + "AssertionError: no GPU device is available, run with --device cpu\n", CauseId.device_not_found),
     (_RAISED + "RuntimeError: GPUs are not available on this host\n", CauseId.device_not_found),
     (_RAISED + "ValueError: eval_dataset is not specified in the configuration file\n", CauseId.config_error),
