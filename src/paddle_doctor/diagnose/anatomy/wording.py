@@ -80,6 +80,16 @@ WORDINGS: tuple[Wording, ...] = (
             r"weights?|state_dict|checkpoint|pretrain(?:ed)?|loaded|saved)\b)", 65,
             "a saved parameter's shape is not the model's",
             "load_state_dict / set_state_dict checks of Paddle and the suites, converters' own checks"),
+    # Memory, in plain words: a device's (Paddle's own GPU messages are rows of their own) or the host's.
+    Wording("gpu_memory_short", C.gpu_oom, r"\b(?:cuda|gpu|device|video)\s+(?:memory\s+)?(?:is\s+)?(?:out\s+of\s+memory|"
+            r"insufficient|exhausted)|\bout\s+of\s+(?:gpu|cuda|device|video)\s+memory|\b(?:not\s+enough|insufficient)\s+"
+            r"(?:gpu|cuda|device|video)\s+memory|显存不足|显存溢出|显存不够", 60,
+            "the GPU ran out of memory",
+            "the suites' and wrappers' memory checks, in English and Chinese"),
+    Wording("host_memory_short", C.host_out_of_memory, r"\b(?:not\s+enough|insufficient)\s+(?:host\s+|system\s+|cpu\s+|"
+            r"physical\s+)?memory\b|内存不足|内存不够", 60,
+            "the host ran out of memory",
+            "allocators and wrappers reporting a failed host allocation, in English and Chinese"),
     # A setting the configuration lacks: the code names the file kind it reads it from.
     Wording("setting_missing", C.config_error,
             r"\b(?:is|are|was|were)\s+not\s+(?:specified|set|configured|provided|given|defined)\b[^\n]{0,40}?\b(?:in|by)\s+"
