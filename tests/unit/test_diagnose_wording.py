@@ -98,3 +98,20 @@ def test_a_frame_path_is_not_a_missing_file():
 
 def test_every_wording_stays_below_high():
     assert all(w.specificity < 80 for w in WORDINGS)
+
+
+@pytest.mark.parametrize(("line", "cause"), [
+    ("ppdet.core.config.ConfigError: key not found", CauseId.config_error),
+    ("omegaconf.errors.ConfigAttributeError: Missing key optimizer", CauseId.config_error),
+    ("ruamel.yaml.parser.ParserError: while parsing a block mapping", CauseId.config_error),
+    ("hub.errors.ModelNotFoundError: ernie_tiny", CauseId.file_not_found),
+])
+def test_a_raised_class_named_for_its_failure(tmp_path, line, cause):
+    finding = verdict_of(tmp_path, line + "\n")
+    assert finding.cause == cause and finding.confidence.value == "medium"
+
+
+def test_a_class_named_for_another_thing_is_not_read():
+    from paddle_doctor.diagnose.anatomy.wording import read_type_wording
+    assert read_type_wording("requests.exceptions.ConnectionError") is None
+    assert read_type_wording("paddle.base.core.EnforceNotMet") is None

@@ -122,7 +122,22 @@ WORDINGS: tuple[Wording, ...] = (
             "argument and config checks of the suites, tools and Paddle's Python API"),
 )
 
+# A raised class named for what went wrong (searched on its qualified name): a library's own error class says it
+# the way a message would.
+TYPE_WORDINGS: tuple[Wording, ...] = (
+    Wording("config_class", C.config_error, r"(?:Config|Configuration|Settings?)(?:Key|Attribute|Value|Validation|Type)?"
+            r"(?:Error|Exception)$|\byaml\b.*\.(?:Scanner|Parser|Composer|Constructor)Error$", 60,
+            "the raised class is a configuration error",
+            "the suites' and config libraries' own error classes (ppdet ConfigError, paddlex ConfigError, omegaconf "
+            "ConfigKeyError, ruamel.yaml ScannerError)"),
+    Wording("missing_file_class", C.file_not_found, r"(?:FileNotFound|FileMissing|PathNotFound|ModelNotFound|"
+            r"NoSuchFile)\w*(?:Error|Exception)$", 60,
+            "the raised class is a missing-file error",
+            "libraries' own missing-file error classes"),
+)
+
 _COMPILED = tuple((w, lazy_compile(w.pattern, re.I)) for w in WORDINGS)
+_TYPES_COMPILED = tuple((w, lazy_compile(w.pattern)) for w in TYPE_WORDINGS)
 _FRAME_OR_SOURCE = lazy_compile(r'^\s*(?:File "|\S+\.py in |-*>?\s*\d+\s)')
 
 
@@ -133,6 +148,11 @@ def _said(message: str, text: str) -> list[str]:
         return [message]
     return [line for line in text.splitlines() if line.strip() and not _FRAME_OR_SOURCE.match(line)
             and not line.startswith("    ")]
+
+
+def read_type_wording(qualified: str) -> Wording | None:
+    """What the raised class's own name says (``ppdet.core.config.ConfigError``), or None."""
+    return next((w for w, pattern in _TYPES_COMPILED if qualified and pattern.search(qualified)), None)
 
 
 def read_wording(message: str, text: str = "") -> Wording | None:
