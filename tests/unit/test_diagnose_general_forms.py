@@ -110,3 +110,14 @@ def test_paddles_messages_without_the_backquotes_markdown_ate(tmp_path, line, ca
 def test_a_safetensors_file_whose_header_cannot_be_read_is_corrupt(tmp_path, why):
     line = f"safetensors_rust.SafetensorError: Error while deserializing header: {why}"
     assert verdict_of(tmp_path, line + "\n").cause == CauseId.checkpoint_corrupt
+
+
+@pytest.mark.parametrize(("line", "cause"), [
+    # Paddle's dynamic loader without its "(error code is ...)" tail: no "error" word on the line
+    ("PreconditionNotMet: The third-party dynamic library (libnvrtc.so) that Paddle depends on is not configured "
+     "correctly.", CauseId.cuda_cudnn_mismatch),
+    # cuDNN 8.3+ on Windows loading zlib
+    ("Could not locate zlibwapi.dll. Please make sure it is in your library path!", CauseId.cuda_cudnn_mismatch),
+])
+def test_cuda_library_loading_in_its_short_forms(tmp_path, line, cause):
+    assert verdict_of(tmp_path, line + "\n").cause == cause

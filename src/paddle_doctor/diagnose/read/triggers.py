@@ -47,6 +47,9 @@ TRIGGERS: tuple[str, ...] = (
     "Cannot load cudnn", "Runtime API Version: 9.", "Runtime API Version: 10.", "not supported by Paddle",
     # the device line's driver and runtime versions (one line per GPU process: refine/versions.py compares them)
     "Driver API Version",
+    # Paddle's dynamic loader naming the library (a paste without its "(error code is ...)" tail), and
+    # enforce's error classes written as a type ("PreconditionNotMet: ...")
+    "that Paddle depends on", "NotMet",
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
     # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check

@@ -91,13 +91,15 @@ NATIVE = (
     # one is missing, or comes from another cuDNN install than its siblings (dlerror: "symbol ... version
     # libcudnn_ops_infer.so.8 not defined"), cuDNN itself prints these two lines and the process aborts.
     _sig("cudnn_sublib_load", r"(?:Could not (?:load library|locate)|Please make sure) (?P<lib>(?:lib)?cudnn_\w+(?:\.so(?:\.\d+)*|"
-         r"\.dll))", "cause", CauseId.cuda_cudnn_mismatch, 95,
+         r"\.dll)|zlibwapi\.dll)", "cause", CauseId.cuda_cudnn_mismatch, 95,
          "Could not load library libcudnn_cnn_train.so.8. Error: /env/lib/libcudnn_ops_train.so.8: symbol "
          "cudnnOpTensor version libcudnn_ops_infer.so.8 not defined in file libcudnn_ops_infer.so.8",
          title="cuDNN cannot load its own part {lib}: missing, or its sibling libraries come from another cuDNN",
          source="NVIDIA cuDNN (CUDA Deep Neural Network library) 8.x, libcudnn.so.8 / cudnn64_8.dll loading its "
                 "sub-libraries (Could not load library %s. Error: %s / Please make sure %s is in your library "
-                "path!; on Windows: Could not locate %s. Please make sure it is in your library path!), then abort()"),
+                "path!; on Windows: Could not locate %s. Please make sure it is in your library path!), then abort(); "
+                "cuDNN 8.3+ on Windows loads zlibwapi.dll the same way (cuDNN installation guide: zlib is a "
+                "prerequisite)"),
     # A backend named for a device the build lacks ("not compiled with xpu but you assign 'bkcl' as backend")
     # is the launch's configuration (config_error); CUDA's is read as the missing GPU build.
     _sig("device_not_compiled", r"^(?:[\w.]*\.)?[A-Z]\w*Error:.*(?i:not compiled with (?:cuda|gpu)\b|not compiled "
