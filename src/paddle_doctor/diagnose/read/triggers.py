@@ -59,6 +59,8 @@ TRIGGERS: tuple[str, ...] = (
     "Fail to allocate", "is not a file", "has no attribute", "or higher is required", "Descriptors cannot",
     "GLIBC", "is already registered", "No matching distribution", "cannot import name", "Could not acquire lock",
     "failed in paddle::", "cannot find paddle.fluid", "is not supported on cuda", "_num: ",
+    # a signal's exit status as docker, Kubernetes and subprocess report it
+    "Exit Code:", "Exited (", "exit status", "OOMKilled", "<Signals.", "with signal", "by signal",
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
     # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check
