@@ -75,7 +75,7 @@ WORDINGS: tuple[Wording, ...] = (
     # (class count, input size) or another architecture.
     Wording("shape_mismatch", C.state_dict_shape_mismatch,
             r"^(?=.*\b(?:shape|size)s?\b)(?=.*\b(?:mismatch(?:ed)?|not\s+match(?:ed)?|does\s*n[o']t\s+match|do\s+not\s+"
-            r"match|inconsistent)\b)(?=.*\b(?:param(?:eter)?s?|weights?|state_dict|checkpoint|pretrain(?:ed)?)\b)|"
+            r"match|inconsistent|not\s+the\s+same\s+as|differs?\s+from)\b)(?=.*\b(?:param(?:eter)?s?|weights?|state_dict|checkpoint|pretrain(?:ed)?)\b)|"
             r"\bsize\s+mismatch\s+for\b|^(?=.*\bshape\b.*\b(?:but|while|vs\.?|whereas)\b.*\bshape\b)(?=.*\b(?:param(?:eter)?s?|"
             r"weights?|state_dict|checkpoint|pretrain(?:ed)?|loaded|saved)\b)", 65,
             "a saved parameter's shape is not the model's",
@@ -92,7 +92,7 @@ WORDINGS: tuple[Wording, ...] = (
             "allocators and wrappers reporting a failed host allocation, in English and Chinese"),
     # A setting the configuration lacks: the code names the file kind it reads it from.
     Wording("setting_missing", C.config_error,
-            r"\b(?:is|are|was|were)\s+not\s+(?:specified|set|configured|provided|given|defined)\b[^\n]{0,40}?\b(?:in|by)\s+"
+            r"\b(?:is|are|was|were)\s+not\s+(?:specified|set|configured|provided|given|defined|found)\b[^\n]{0,40}?\b(?:in|by)\s+"
             r"(?:the\s+|your\s+)?(?:config(?:uration)?|ya?ml|cfg|settings?)\b|\b(?:must|should)\s+be\s+(?:specified|set|"
             r"given|provided)\s+in\s+(?:the\s+|your\s+)?(?:config(?:uration)?|ya?ml|cfg)\b|\bplease\s+(?:set|specify|add)\b"
             r"[^\n]{0,40}?\bin\s+(?:the\s+|your\s+)?(?:config(?:uration)?(?:\s+file)?|ya?ml|cfg)\b", 60,
