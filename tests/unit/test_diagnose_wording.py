@@ -44,6 +44,8 @@ WORDED = [
     (_RAISED + "AssertionError: no GPU device is available, run with --device cpu\n", CauseId.device_not_found),
     (_RAISED + "RuntimeError: GPUs are not available on this host\n", CauseId.device_not_found),
     (_RAISED + "RuntimeError: insufficient GPU memory for batch size 64\n", CauseId.gpu_oom),
+    (_RAISED + "RuntimeError: cudnn version is not supported, please upgrade cudnn to v7 or above\n",
+     CauseId.cuda_cudnn_mismatch),
     ("[ERROR] 推理失败: 显存不足\n", CauseId.gpu_oom),
     (_RAISED + "RuntimeError: not enough memory to hold the dataset in RAM\n", CauseId.host_out_of_memory),
     (_RAISED + "ValueError: eval_dataset is not specified in the configuration file\n", CauseId.config_error),

@@ -80,6 +80,12 @@ WORDINGS: tuple[Wording, ...] = (
             r"weights?|state_dict|checkpoint|pretrain(?:ed)?|loaded|saved)\b)", 65,
             "a saved parameter's shape is not the model's",
             "load_state_dict / set_state_dict checks of Paddle and the suites, converters' own checks"),
+    # The CUDA stack's version, in plain words: a cuDNN, CUDA or driver the build cannot use.
+    Wording("cuda_stack_version", C.cuda_cudnn_mismatch, r"\b(?:cudnn|cuda|cublas|(?:nvidia\s+|gpu\s+)?driver)\s+version\b"
+            r"[^\n]{0,40}?\b(?:is\s+)?(?:not\s+supported|too\s+(?:old|low)|insufficient|mismatch(?:ed)?|not\s+compatible|"
+            r"incompatible)|\bplease\s+(?:upgrade|update|install)\s+(?:your\s+)?(?:cudnn|cuda|nvidia\s+driver|gpu\s+driver)\b",
+            60, "the CUDA, cuDNN or driver version is one this build cannot use",
+            "version checks of Paddle's older eras, the suites and the wrappers"),
     # Memory, in plain words: a device's (Paddle's own GPU messages are rows of their own) or the host's.
     Wording("gpu_memory_short", C.gpu_oom, r"\b(?:cuda|gpu|device|video)\s+(?:memory\s+)?(?:is\s+)?(?:out\s+of\s+memory|"
             r"insufficient|exhausted)|\bout\s+of\s+(?:gpu|cuda|device|video)\s+memory|\b(?:not\s+enough|insufficient)\s+"
