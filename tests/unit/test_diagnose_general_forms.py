@@ -141,3 +141,14 @@ def test_a_signals_exit_status_as_docker_kubernetes_and_subprocess_report_it(tmp
 def test_another_exit_status_is_not_a_signal(tmp_path):
     finding = root_cause_of(tmp_path, "subprocess.CalledProcessError: Command 'make' returned non-zero exit status 2.\n")
     assert finding is None or finding.cause not in (CauseId.segfault, CauseId.host_oom_killed)
+
+
+_NOTEBOOK = ("---------------------------------------------------------------------------\n"
+             "{type:<42}Traceback (most recent call last)\n"
+             "/tmp/ipykernel_99/3136689281.py in <module>\n"
+             "----> 1 data = load_everything()\n")
+
+
+def test_a_cut_notebook_traceback_of_another_type_names_it(tmp_path):
+    finding = verdict_of(tmp_path, _NOTEBOOK.format(type="ReadError"))
+    assert finding.cause == CauseId.python_exception and "ReadError" in finding.message

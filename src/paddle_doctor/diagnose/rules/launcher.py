@@ -5,6 +5,8 @@ lines seen and what would settle it."""
 
 from __future__ import annotations
 
+import re
+
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..anatomy.classify import raise_site
@@ -78,9 +80,10 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
                             notes=("The traceback's last line names the exception: pass the whole log to see "
                                    "its message.",))
     if tracebacks:
+        what = f"{_notebook_type(tracebacks) or 'Python exception'} "  # a notebook's header names the type
         return make_verdict("traceback_without_exception", CauseId.python_exception, rank, tracebacks[-1:], "low",
                             "a Python traceback whose exception line is not in the text (the log is cut)",
-                            title="an uncaught Python exception (its last line is not in the given text)",
+                            title=f"an uncaught {what}(its last line is not in the given text)",
                             notes=("The traceback's last line names the exception: pass the whole log, or the "
                                    "workerlog of the failing rank.",))
     # the line itself, or the one right after it (a native library's reason often follows on its own line)
@@ -95,3 +98,14 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
                         title="an error with no known cause in the given text",
                         notes=("Pass the whole log dir (paddle-doctor diagnose log/), or rerun with "
                                "GLOG_v=3 NCCL_DEBUG=INFO to get the failing rank's full error.",))
+
+
+# IPython's (Jupyter's, AI Studio's) traceback header: the type first, then CPython's words, on one line.
+_NOTEBOOK_HEADER = re.compile(r"^\s*(?P<type>[A-Za-z_][\w.]*)\s+Traceback \(most recent call last\)")
+
+
+def _notebook_type(tracebacks: list) -> str | None:
+    """The type a notebook's traceback header names (IPython prints it before CPython's words; CPython's own
+    header names none), for a traceback cut before its exception line."""
+    header = next((e for e in reversed(tracebacks) if e.role == "traceback" and _NOTEBOOK_HEADER.match(e.text)), None)
+    return _NOTEBOOK_HEADER.match(header.text)["type"] if header is not None else None
