@@ -4,6 +4,7 @@ cause the probe expects.
     python bench/probe_messages.py                       # the code of the working tree
     python bench/probe_messages.py --commit 1d37446      # the code of a commit (the probe before a change)
     python bench/probe_messages.py --misses              # list what each miss got
+    python bench/probe_messages.py --suite-checks        # the wordings held to the suites' own checks
 
 The probe (``tests/fixtures/probe/messages.jsonl``: ``{"cause", "text"}`` per line) holds messages written from
 the sources of Paddle, CPython, the CUDA stack, shells, docker, Kubernetes and the suites' libraries, in the
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -50,11 +52,34 @@ def probe(misses: bool) -> int:
     return 0
 
 
+def suite_checks() -> int:
+    """The wordings against the suites' own checks (anatomy/suite_checks.json): each check's cause comes from
+    what it tests (a path, a setting), its message from its source; a wording that names another cause for the
+    message would disagree with the code that raises it. ``.*?`` (a formatted value) is read as a path."""
+    from paddle_doctor.diagnose.anatomy.wording import read_wording
+
+    table = Path(__file__).resolve().parents[1] / "src" / "paddle_doctor" / "diagnose" / "anatomy" / "suite_checks.json"
+    counts = Counter()
+    for row in json.loads(table.read_text(encoding="utf-8"))["checks"]:
+        message = re.sub(r"\\(.)", r"\1", row["message"].replace(".*?", "data/x.txt").replace("\\s+", " "))
+        wording = read_wording(message)
+        verdict = "no wording" if wording is None else "same" if wording.cause.value == row["cause"] else "other"
+        counts[verdict] += 1
+        if verdict == "other":
+            print(f"  OTHER {row['cause']} vs {wording.name}: {message[:90]!r} ({row['source']})")
+    print(f"suite checks: {sum(counts.values())}; the wording names the check's cause {counts['same']}, another "
+          f"{counts['other']}, none {counts['no wording']}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commit", help="diagnose with the code of this commit (src/ from git archive)")
     parser.add_argument("--misses", action="store_true", help="list each miss")
+    parser.add_argument("--suite-checks", action="store_true", help="hold the wordings to the suites' own checks")
     args = parser.parse_args(argv)
+    if args.suite_checks:
+        return suite_checks()
     if args.commit:
         return run_at_commit(args.commit, ["--misses"] if args.misses else [], script=__file__)
     return probe(args.misses)
