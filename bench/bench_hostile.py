@@ -68,6 +68,13 @@ def nccl_underscores(d: Path) -> None:
     (d / "workerlog.0").write_bytes(CAUSE + b"".join(rows))  # lines differ (in letters): no cache answers
 
 
+def worded_slashes(d: Path) -> None:
+    """Error lines no signature knows, each a cue and a run of 1100 path separators (the wordings of
+    anatomy/wording.py search a path after the cue: issue 29, fifth session)."""
+    rows = (b"[ERROR] cannot open " + b"a/" * 550 + _letters(i) + b" failed\n" for i in range(2_400_000 // 1130))
+    (d / "workerlog.0").write_bytes(b"".join(rows))  # lines differ (in letters): no cache answers
+
+
 def _letters(n: int) -> bytes:
     return bytes(97 + (n // 26 ** k) % 26 for k in range(4))
 
@@ -99,7 +106,8 @@ def devices(d: Path) -> None:
 # name: (maker, seconds bound, MB bound)
 INPUTS = {"long_line": (long_line, 2.0, 300), "error_lines": (error_lines, 90.0, 300),
           "dashes": (dashes, 5.0, 300), "gzip_bomb": (gzip_bomb, 120.0, 300), "fifo": (fifo, 5.0, 300),
-          "devices": (devices, 5.0, 300), "nccl_underscores": (nccl_underscores, 10.0, 300)}
+          "devices": (devices, 5.0, 300), "nccl_underscores": (nccl_underscores, 10.0, 300),
+          "worded_slashes": (worded_slashes, 10.0, 300)}
 
 CHILD = """
 import resource, subprocess, sys, time, json

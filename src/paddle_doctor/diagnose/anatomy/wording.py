@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from ...catalog.ids import CauseId as C
 from ...lazy import lazy_compile
 
-# A path: a separator, or a data or model file's extension (components.py reads the same way).
-_PATH = r"(?:['\"]?(?:[A-Za-z]:)?\S*[/\\]\S+|\S+\.(?:jpe?g|png|bmp|txt|json|ya?ml|csv|tsv|pdparams|pdopt|pdmodel|" \
-        r"pdiparams|params|nb|npy|npz|pkl|pickle|bin|onnx|tar|gz|zip|wav|mp3|mp4|h5|lmdb|mdb|exe)\b)"
+# A path: a whole token (it starts where no other non-space character precedes it) that holds a separator, or
+# ends in a data or model file's extension (components.py reads the same way). Whole tokens keep the search
+# linear: a path is tried once per token, and only its separators are split points.
+_PATH = r"(?:(?<!\S)[^\s/\\]*[/\\]\S*|(?<![^\s'\"(\[])[^\s'\"]*\.(?:jpe?g|png|bmp|txt|json|ya?ml|csv|tsv|pdparams|pdopt|" \
+        r"pdmodel|pdiparams|params|nb|npy|npz|pkl|pickle|bin|onnx|tar|gz|zip|wav|mp3|mp4|h5|lmdb|mdb|exe)\b)"
 # A shared library is not a file the run was given: a missing one is the installation's (signals.py's
 # loader rows and the CUDA library rows read those).
 _NO_LIBRARY = r"^(?!.*\.(?:dll|dylib|so(?:\.\d+)*)\b)(?:.*?)"
@@ -55,7 +57,7 @@ WORDINGS: tuple[Wording, ...] = (
             "it could not open, find or read a file or directory it names",
             "native loaders (glog/[ERROR] lines of Paddle Inference, Paddle-Lite, FastDeploy, Serving), "
             "suites' and wrappers' checks"),
-    Wording("path_gone", C.file_not_found, rf"{_NO_LIBRARY}(?:{_PATH}\W{{0,3}}\s*(?:\([^)]*\)\s*)?{_GONE}|"
+    Wording("path_gone", C.file_not_found, rf"{_NO_LIBRARY}(?:{_PATH}\W{{0,3}}\s*(?:\([^)]{{0,80}}\)\s*)?{_GONE}|"
             rf"(?:no\s+such\s+(?:file|dir(?:ectory)?)|(?:file|dir(?:ectory)?|path|model)\s+{_GONE}|\bno\s+(?:file|model|"
             rf"weights?|checkpoint)s?(?:\s+named\s+\S+)?\s+(?:was\s+)?found\s+(?:in|at|under))\W[^\n]{{0,40}}?"
             rf"{_PATH}|(?:找不到|不存在|无法打开|打开失败))", 70,
@@ -147,12 +149,17 @@ _TYPES_COMPILED = tuple((w, lazy_compile(w.pattern)) for w in TYPE_WORDINGS)
 _FRAME_OR_SOURCE = lazy_compile(r'^\s*(?:File "|\S+\.py in |-*>?\s*\d+\s)')
 
 
+# A wording's cue and its object sit close together: each line is read up to here, which keeps the patterns'
+# lazy scans (a path after a cue, a cue after a path) bounded on a hostile line of megabytes.
+LINE_CHARS = 600
+
+
 def _said(message: str, text: str) -> list[str]:
     """The lines to read: the exception's message when there is one, else the block's own lines (not
     its frames or their source lines, where a path is only the code's location)."""
     if message:
-        return [message]
-    return [line for line in text.splitlines() if line.strip() and not _FRAME_OR_SOURCE.match(line)
+        return [message[:LINE_CHARS]]
+    return [line[:LINE_CHARS] for line in text.splitlines() if line.strip() and not _FRAME_OR_SOURCE.match(line)
             and not line.startswith("    ")]
 
 
