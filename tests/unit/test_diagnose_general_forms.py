@@ -152,3 +152,8 @@ _NOTEBOOK = ("------------------------------------------------------------------
 def test_a_cut_notebook_traceback_of_another_type_names_it(tmp_path):
     finding = verdict_of(tmp_path, _NOTEBOOK.format(type="ReadError"))
     assert finding.cause == CauseId.python_exception and "ReadError" in finding.message
+
+
+def test_enoent_in_a_chinese_locale(tmp_path):
+    # glibc's zh_CN strerror(ENOENT), as a Chinese shell's cp or ls prints it, with no other trigger
+    assert verdict_of(tmp_path, "cp: 无法获取'a.txt' 的文件状态(stat): 没有那个文件或目录\n").cause == CauseId.file_not_found

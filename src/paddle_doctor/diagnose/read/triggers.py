@@ -61,6 +61,8 @@ TRIGGERS: tuple[str, ...] = (
     "failed in paddle::", "cannot find paddle.fluid", "is not supported on cuda", "_num: ",
     # a signal's exit status as docker, Kubernetes and subprocess report it
     "Exit Code:", "Exited (", "exit status", "OOMKilled", "<Signals.", "with signal", "by signal",
+    # glibc's ENOENT in zh_CN (a Chinese shell's cp, ls, python)
+    "没有那个文件或目录",
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
     # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check
