@@ -28,7 +28,7 @@ BACKLINKS = {
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
-        'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'paddle_core_unloadable', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
+        'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'paddle_core_unloadable', 'nnadapter_hal_unloadable', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
         'diagnose_rules': ('driver_older_than_cuda',),
     },
     CauseId.cuda_error_other: {
@@ -67,7 +67,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'download_path_not_url', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
+        'signatures': ('windows_dll_not_found', 'dotnet_shared_library_not_loaded', 'android_library_not_found', 'executable_not_found', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'download_path_not_url', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -175,7 +175,7 @@ BACKLINKS = {
         'smoke_checks': ('save_load',),
     },
     CauseId.state_dict_shape_mismatch: {
-        'signatures': ('load_shape_check', 'state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'seg_params_shape', 'ours_StateDictMismatchError',),
+        'signatures': ('load_shape_check', 'set_dict_param_missing', 'state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'seg_params_shape', 'ours_StateDictMismatchError',),
     },
     CauseId.too_many_open_files: {
         'env_checks': ('open_files',),

@@ -24,8 +24,9 @@ def test_example_contains_a_trigger(sig):
 
 
 # Rows whose own match is part of a longer line that always carries a trigger: NCCL's INFO prefix, a
-# frame's 'File "', the suites' RuntimeError.
-_MATCH_WITHOUT_TRIGGER = {"device_id_out_of_range", "nccl_interface", "paddleseg_config_check", "launcher_frame"}
+# frame's 'File "', the suites' RuntimeError. (Paddle's CUDAPlace check was one, until batch 35 showed it as a
+# glog E line with no other trigger.)
+_MATCH_WITHOUT_TRIGGER = {"nccl_interface", "paddleseg_config_check", "launcher_frame"}
 
 
 @pytest.mark.parametrize("sig", [s for s in SIGNATURES if s.role in ("cause", "exception", "context") and s.example

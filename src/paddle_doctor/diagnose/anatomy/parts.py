@@ -21,7 +21,9 @@ ERROR_CLASSES = ("InvalidArgument", "NotFound", "OutOfRange", "AlreadyExists", "
                  "Fatal", "External")
 _CLASS_RE = lazy_compile(r"\((" + "|".join(ERROR_CLASSES) + r")\)|\b(" + "|".join(ERROR_CLASSES) + r")Error\b"
                        r"|\b(EnforceNotMet)\b")
-_EXC_RE = lazy_compile(r"^(?:\[[^\]]*\]\s*)?(?P<type>(?:[A-Za-z_][\w]*\.)*(?:Exception|[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
+# An exception line may follow a bracketed prefix (a time, a logger) or a reporter's few words in another script
+# and a colon ("报错：RuntimeError: ..."), as pasted.
+_EXC_RE = lazy_compile(r"^(?:\[[^\]]*\]\s*|[^\x00-\x7f]{1,12}[：:]\s*)?(?P<type>(?:[A-Za-z_][\w]*\.)*(?:Exception|[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
                      r"Interrupt|Exhausted)))(?:\s*:\s?(?P<msg>.*))?$")
 # After a traceback's frames, the exception line is the first unindented line, whatever its type's
 # name (CPython traceback.py): ``Exception: ...``, ``cv2.error: ...``, ``StopIteration``.

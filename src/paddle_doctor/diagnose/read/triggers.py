@@ -63,6 +63,9 @@ TRIGGERS: tuple[str, ...] = (
     "Exit Code:", "Exited (", "exit status", "OOMKilled", "<Signals.", "with signal", "by signal",
     # glibc's ENOENT in zh_CN (a Chinese shell's cp, ls, python)
     "没有那个文件或目录",
+    # issue 29, batches 35-36: pybind's CUDAPlace check as a glog E line, PaddleSeg 0.x's loader, Paddle-Lite's
+    # NNAdapter device library, Android's linker
+    "Invalid CUDAPlace", "Pretrained weight", "Parameter not found", "device HAL library", "CANNOT LINK EXECUTABLE", "dlopen failed",
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
     # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check

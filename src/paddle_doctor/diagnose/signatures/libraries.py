@@ -360,7 +360,7 @@ LIBRARIES = (
          title="a C++ check failed in {file}: {msg}",
          source="glog logging.h CHECK / CHECK_EQ (F<mmdd> <time> <tid> <file>:<line>] Check failed: <cond> (<a> vs. "
                 "<b>)), used by pp 0.x-1.x for its own checks (platform/nccl_helper.h NCCLGroupGuard, ...)"),
-    _sig("exception", r"^(?:\[[^\]]*\]\s*)?(?:[\w.]*\.)?(?P<exc>Exception|_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
+    _sig("exception", r"^(?:\[[^\]]*\]\s*|[^\x00-\x7f]{1,12}[：:]\s*)?(?:[\w.]*\.)?(?P<exc>Exception|_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "ValueError: boom on rank 1", title="{exc}",
          source="CPython traceback.py (the last line: <qualified type>: <message>); pp enforce.h error types "

@@ -141,6 +141,27 @@ LOADING = (
                 "{url} not a url\"; is_url: http:// or https://), PaddleNLP 2.x paddlenlp/utils/downloader.py "
                 "get_path_from_url (the same assertion), reached by from_pretrained when the local file is missing "
                 "(PaddleNLP#210)"),
+    # Paddle-Lite's NNAdapter loads a device's HAL library (Huawei Ascend, Kunlunxin, Rockchip, ...) built against
+    # that device's SDK: a symbol it does not find, or the library itself missing, is an SDK (CANN, ...) of
+    # another version than the one the HAL library was built for, the device world's CUDA/cuDNN mismatch.
+    _sig("nnadapter_hal_unloadable", r"Failed to load the nnadapter device HAL library for '(?P<device>[^']+)'", "cause",
+         CauseId.cuda_cudnn_mismatch, 80,
+         "[F 11/ 1 20:13:23.606 ...nadapter/nnadapter/src/runtime/device.cc:529 Find] Failed to load the nnadapter "
+         "device HAL library for 'huawei_ascend_npu' from libhuawei_ascend_npu.so, undefined symbol",
+         title="Paddle-Lite cannot load the {device} device library: the device SDK is not the one it was built for",
+         source="pp Paddle-Lite 2.11-2.14 lite/backends/nnadapter/nnadapter/src/runtime/device.cc Find (NNADAPTER_LOG("
+                "FATAL) << \"Failed to load the nnadapter device HAL library for '\" << name << \"' from \" << path << "
+                "\", \" << dlerror()) (Paddle-Lite#9624)", most="medium"),
+    # A layer's state dict set from a checkpoint that lacks one of the layer's parameter names (1.x dygraph, and
+    # PaddleSeg 0.x-1.x's own loader, which skips it and goes on): the checkpoint names its parameters otherwise.
+    _sig("set_dict_param_missing", r"Parameter not found, Can't not find \[ ?(?P<key>\S+?) ?\] in stat_?dict|"
+         r"SKIP\] Pretrained weight (?P<weight>\S+) doesn't exist", "cause", CauseId.state_dict_shape_mismatch, 80,
+         "RuntimeError: Parameter not found, Can't not find [ char_embedding.weight ] in stat_dictuse_structured_name "
+         "is set to [True]",
+         title="the checkpoint has no parameter {key}{weight} the model names: its names are another model's",
+         source="pp 1.5-1.8 python/paddle/fluid/dygraph/layers.py Layer.set_dict (raise RuntimeError(\"Parameter not "
+                "found, Can't not find [ {} ] in stat_dict\" \"use_structured_name is set to [{}]\")); PaddleSeg 0.x-1.x "
+                "pdseg load_pretrained_weights (print(\"[SKIP] Pretrained weight {} doesn't exist\"))", most="medium"),
     # A safetensors checkpoint (PaddleNLP/PaddleFormers, PaddleMIX weights) whose header cannot be read: the
     # file is cut short, or is a git-lfs pointer saved under the weights' name (a clone without `git lfs pull`).
     _sig("safetensors_header_unreadable", r"Error while deserializing header: (?P<why>HeaderTooLarge|HeaderTooSmall|InvalidHeader\w*|"

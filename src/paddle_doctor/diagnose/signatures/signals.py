@@ -79,6 +79,14 @@ SIGNALS = (
                 "shared library '%s' or one of its dependencies. In order to help diagnose loading problems, consider "
                 "setting the LD_DEBUG environment variable: %s); PaddleSharp's loader listing each dependency (Unable to load shared library '%s', "
                 "dependencies load status: ... FAIL) (PaddleSharp#156, #168)"),
+    # Android's dynamic linker cannot find a library an executable or an app's JNI library needs (the app did not
+    # package libc++_shared.so, or the Paddle-Lite library, for that ABI).
+    _sig("android_library_not_found", r"(?:CANNOT LINK EXECUTABLE \"[^\"]*\"|dlopen failed): library \"(?P<lib>[^\"]+)\" "
+         r"not found", "cause", CauseId.file_not_found, 85,
+         'CANNOT LINK EXECUTABLE "./mobilenetv1_light_api": library "libc++_shared.so" not found',
+         title="Android's linker cannot find {lib}, which the program needs: not packaged for this ABI",
+         source="Android bionic linker/linker.cpp (CANNOT LINK EXECUTABLE \"%s\": %s; dlopen failed: library \"%s\" "
+                "not found, from load_library's DL_ERR) (Paddle-Lite#6222)"),
     # A program that runs an engine binary (Go's os/exec, wrappers around PaddleOCR-json) cannot find it.
     _sig("executable_not_found", r"\bexecutable file (?:(?P<path>\S+) )?not found\b", "cause", CauseId.file_not_found,
          75, 'exec: "PaddleOCR-json.exe": executable file not found in %PATH%',
