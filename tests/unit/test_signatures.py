@@ -32,7 +32,7 @@ def test_every_signature_cites_its_source(sig):
                                                                    "PaddleOCR ", "Paddle Serving ", "Jupyter ", "Ascend CANN ",
                                                                    "PaddleSeg ", "gunicorn ", "libstdc++ ", "Windows ",
                                                                    "numpy ", "glibc ", "protobuf ", "PaddleDetection ",
-                                                                   "pybind11 "))
+                                                                   "pybind11 ", "Paddle-Lite ", "Paddle2ONNX "))
 
 
 def test_signature_table_is_data_with_cause_ids():

@@ -106,6 +106,9 @@ TRIGGERS: tuple[str, ...] = (
     "Unable to load DLL", "not a url", "compiled against",
     # issue 29, batch 31: the v1 parameter server's warning for a port that got no parameters (a glog W line)
     "ports_num_for_sparse",
+    # issue 29, batch 36: Android's linker (a CANNOT LINK or dlopen failure names the missing library, with no
+    # "error" on its line), Paddle-Lite NNAdapter's device HAL library that would not load, paddle2onnx's parser
+    "CANNOT LINK", "dlopen failed", "HAL library", "Failed to parse",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -150,4 +150,15 @@ LOADING = (
                 "not a gzip file), Lib/zipfile.py (BadZipFile: File is not a zip file; Bad magic number for file "
                 "header); the suites' download helpers extract what they fetched (ppdet/utils/download.py, "
                 "ppocr/utils/network.py, ppgan/utils/download.py)", most="medium"),
+    # paddle2onnx reads the file given as the model and parses it as a Paddle program (a ProgramDesc): the
+    # file is there but is not one: a training checkpoint or a parameter file given as the model (the export
+    # to an inference model was skipped), or a model format this paddle2onnx does not read (refine/near.py).
+    _sig("p2o_model_unparsed", r"Failed to parse (?:paddlepaddle|PaddlePaddle) model from (?:read content|memory "
+         r"buffer)", "cause", CauseId.config_error, 70,
+         "[Paddle2ONNX] Failed to parse paddlepaddle model from read content.",
+         title="paddle2onnx read the model file but it is not a saved Paddle program: a checkpoint or parameter file "
+               "given as the model, or a model format this paddle2onnx does not read",
+         source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::LoadProgram (prog->ParseFromString("
+                "contents) fails: P2OLogger() << \"Failed to parse paddlepaddle model from read content.\"; from a "
+                "buffer: \"Failed to parse PaddlePaddle model from memory buffer.\")", most="medium"),
 )
