@@ -48,7 +48,8 @@ def test_every_signature_cites_its_source(sig):
                                                                    "PaddleOCR ", "Paddle Serving ", "Jupyter ", "Ascend CANN ",
                                                                    "PaddleSeg ", "gunicorn ", "libstdc++ ", "Windows ",
                                                                    "numpy ", "glibc ", "protobuf ", "PaddleDetection ",
-                                                                   "pybind11 ", "pip ", "safetensors "))
+                                                                   "pybind11 ", "pip ", "safetensors ", "Paddle-Lite ",
+                                                                   "Paddle2ONNX "))
 
 
 def test_signature_table_is_data_with_cause_ids():

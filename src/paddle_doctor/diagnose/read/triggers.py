@@ -63,9 +63,10 @@ TRIGGERS: tuple[str, ...] = (
     "Exit Code:", "Exited (", "exit status", "OOMKilled", "<Signals.", "with signal", "by signal",
     # glibc's ENOENT in zh_CN (a Chinese shell's cp, ls, python)
     "没有那个文件或目录",
-    # issue 29, batches 35-36: pybind's CUDAPlace check as a glog E line, PaddleSeg 0.x's loader, Paddle-Lite's
-    # NNAdapter device library, Android's linker
-    "Invalid CUDAPlace", "Pretrained weight", "Parameter not found", "device HAL library", "CANNOT LINK EXECUTABLE", "dlopen failed",
+    # issue 29, batch 35: pybind's CUDAPlace check as a glog E line, PaddleSeg 0.x's and 1.x dygraph's loaders
+    "Invalid CUDAPlace", "Pretrained weight", "Parameter not found",
+    # Android's linker names the library it did not find (its prefix may be cut from a paste)
+    'library "',
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
     # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check
@@ -136,6 +137,9 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 33: the CUDA toolkit and the driver of an environment report (summary_env.py; nvidia-smi's
     # header holds "NVIDIA-SMI")
     "CUDA version: ", "Nvidia driver version: ",
+    # issue 29, batch 36: Android's linker (a CANNOT LINK or dlopen failure names the missing library, with no
+    # "error" on its line), Paddle-Lite NNAdapter's device HAL library that would not load, paddle2onnx's parser
+    "CANNOT LINK", "dlopen failed", "HAL library", "Failed to parse",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

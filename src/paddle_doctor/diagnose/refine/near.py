@@ -59,7 +59,13 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                  "rather than a host having the wrong address", _IPS,
                                  settled_by=r"\b127\.\d+\.\d+\.\d+"),),
     CauseId.config_error: (Near(CauseId.wrong_host_ip, "a host may have another address than the launch says",
-                                _IPS, when=r"(?i)\bips?\b|endpoint|node_ips|host|master"),),
+                                _IPS, when=r"(?i)\bips?\b|endpoint|node_ips|host|master"),
+                           # a model saved by a newer Paddle (3.x's PIR inference.json) is no program an older
+                           # paddle2onnx can parse, as a checkpoint given as the model is not
+                           Near(CauseId.paddle_api_mismatch, "the model may be in a format this paddle2onnx does "
+                                "not read (Paddle 3.x's inference.json needs paddle2onnx 2.x)",
+                                "the model file's name: .pdparams/.pdopt/.yml is no model (export one first); "
+                                ".json needs paddle2onnx >= 2.0", when=r"Failed to parse (?:paddlepaddle|PaddlePaddle) model")),
     CauseId.device_not_found: (Near(CauseId.cuda_visible_devices_misconfig, "CUDA_VISIBLE_DEVICES may hide or "
                                     "renumber the GPUs", _GPUS),),
     CauseId.cuda_visible_devices_misconfig: (Near(CauseId.device_not_found, "the machine or container may have no "
@@ -116,6 +122,8 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                       when=r"MemoryError:\s*std::bad_alloc\s*$"),),
     # pip prints the same two lines when no release of the package fits this Python or platform and when the
     # version asked for is only on another index (Paddle's GPU builds live on paddlepaddle.org.cn, not PyPI).
+    # A versioned system library the loader cannot open (libcrypto.so.10): the system has another version of
+    # it, or none at all; only the machine's library folder tells which.
     CauseId.dependency_version_mismatch: (Near(CauseId.config_error, "the version asked for may exist only on "
                                                "another index (Paddle's GPU builds are served from paddlepaddle.org.cn, "
                                                "not PyPI) rather than not at all for this Python",
@@ -124,7 +132,12 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                                "has no build; the installation guide names the index (`-i`/`-f`) the "
                                                "build is on",
                                                when=r"No matching distribution found for|Could not find a version "
-                                                    r"that satisfies the requirement"),),
+                                                    r"that satisfies the requirement"),
+                                          Near(CauseId.file_not_found, "the library may not be installed at all "
+                                               "rather than installed in another version",
+                                               "`ldconfig -p | grep <library>`: another version listed means another "
+                                               "version; none means it is missing",
+                                               when=r"cannot open shared object file"),),
     CauseId.nccl_error: (
         Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
              "`nvidia-smi` during the run: memory near the total when the NCCL call fails", when=_MEMORY),

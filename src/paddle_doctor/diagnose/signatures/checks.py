@@ -240,15 +240,20 @@ SUITE_LIBRARIES = r"(?:scipy|PIL|cv2|skimage|sklearn|pandas|matplotlib|shapely|p
                   r"pycocotools|lap|motmetrics|faiss|jieba|nltk|rapidfuzz|sympy|pyworld|paddleaudio)"
 # --- code written for another Paddle version (read in LIBRARIES after paddle-doctor's own exceptions) -----
 API_VERSION_ROWS = (
-    _sig("paddle_api_missing", rf"module '(?P<module>{VERSIONED_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>(?!NCCLParallel"
-         r"Context\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' from '(?P<module2>"
-         rf"paddle[\w.]*)'|No module named '(?P<module3>{VERSIONED_PACKAGES}\.[\w.]+)'", "cause",
-         CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
-         title="the code uses an API of {module}{module2}{module3} that the installed release does not have",
-         source="CPython AttributeError (module %r has no attribute %r, on paddle and the packages made for a Paddle "
-                "release: paddlehub, parl, pgl, paddlenlp, ...), ImportError (cannot import name %r from "
+    # The Paddle libraries released with Paddle (PaddleHub, PARL, PGL, PaddleNLP, ...) change their APIs between
+    # releases as Paddle does: a name missing from one of them is code written for another release (a package
+    # shadowed by the user's tree is told apart by anatomy/installed.py from the traceback's frames).
+    _sig("paddle_api_missing", rf"module '(?P<module>{VERSIONED_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>"
+         r"(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
+         rf"from '(?P<module2>{VERSIONED_PACKAGES}[\w.]*)'|No module named '(?P<module3>{VERSIONED_PACKAGES}\.[\w.]+)'",
+         "cause", CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
+         title="the code uses an API this Paddle (or Paddle library) version does not have",
+         source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "
                 "%r), ModuleNotFoundError (No module named %r: the dotted name up to its first missing part); pp "
-                "2.6.0 removed paddle.fluid (Paddle#18926 and the 2.6 release notes)"),
+                "2.6.0 removed paddle.fluid (Paddle#18926 and the 2.6 release notes); PaddleHub 2.0 dropped the 1.x "
+                "module API (hub.version, hub.RunConfig; PaddleHub 2.0 release notes); PARL 2.x imports its Paddle classes "
+                "only when it finds a Paddle it supports (parl/algorithms/__init__.py: if _HAS_PADDLE ... else "
+                "logger.warning(\"No deep learning framework was found, but it's ok for parallel computation.\"))"),
     # A library that imports paddle.fluid in a try block and says so when the import fails (jieba's paddle
     # mode): the installed Paddle no longer has the fluid API the library was written for.
     _sig("paddle_fluid_not_found", r"\bcannot (?:find|import) (?:module )?['\"]?paddle\.fluid\b", "cause",
@@ -264,8 +269,8 @@ API_VERSION_ROWS = (
     # installed version is below the code's minimum. The warning for a develop build ("Maybe you are using a
     # develop version") is not a failure.
     _sig("paddle_version_required", r"(?i:\bpaddle(?:paddle)?(?:-gpu)?) ?(?:>= ?[\d.]+|version (?:in \[[^\]]*\]|"
-         r"[\d.]+ or higher)) (?:is )?required(?![^\n]*Maybe you are using a develop version)|(?i:\bpaddle(?:paddle)?) "
-         r"version is out of date", "cause",
+         r"[\d.]+ or higher)) (?:is )?required(?![^\n]*Maybe you are using a develop version)|PaddlePaddle version is "
+         r"out of date\. Your version is [\w.]+, while we need at least", "cause",
          CauseId.paddle_api_mismatch, 85,
          "Exception: VersionError: PaddlePaddle version 2.0.0 or higher is required, but 1.8.5 installed, please "
          "upgrade your PaddlePaddle to 2.0.0 or other higher version.",
@@ -274,9 +279,9 @@ API_VERSION_ROWS = (
                 "%s] required, but %s installed.; VersionError: PaddlePaddle version %s or higher is required, but %s "
                 "installed, please upgrade your PaddlePaddle to %s or other higher version.); PaddleDetection "
                 "ppdet/utils/check.py check_version (PaddlePaddle version {} or higher is required, ...); X2Paddle 1.x "
-                "x2paddle/utils.py PaddleDtypes (Paddle>=2.0.0 is required, Please update version!); PGL 2.x pgl/__init__.py "
-                "(warnings.warn: The PaddlePaddle version is out of date. Your version is %s, while we need at least %s.) "
-                "(PGL#540)"),
+                "x2paddle/utils.py PaddleDtypes (Paddle>=2.0.0 is required, Please update version!); PGL 2.2 pgl/__init__.py "
+                "(warnings.warn(\"The PaddlePaddle version is out of date. Your version is %s, while we need at least "
+                "2.2.0.\" % paddle.__version__))"),
     # The libraries under Paddle moved on: each message names the library and the version boundary it crossed.
     _sig("protobuf_too_new", r"Descriptors cannot (?:not )?be created directly", "cause",
          CauseId.dependency_version_mismatch, 90,

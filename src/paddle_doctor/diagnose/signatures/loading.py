@@ -141,17 +141,6 @@ LOADING = (
                 "{url} not a url\"; is_url: http:// or https://), PaddleNLP 2.x paddlenlp/utils/downloader.py "
                 "get_path_from_url (the same assertion), reached by from_pretrained when the local file is missing "
                 "(PaddleNLP#210)"),
-    # Paddle-Lite's NNAdapter loads a device's HAL library (Huawei Ascend, Kunlunxin, Rockchip, ...) built against
-    # that device's SDK: a symbol it does not find, or the library itself missing, is an SDK (CANN, ...) of
-    # another version than the one the HAL library was built for, the device world's CUDA/cuDNN mismatch.
-    _sig("nnadapter_hal_unloadable", r"Failed to load the nnadapter device HAL library for '(?P<device>[^']+)'", "cause",
-         CauseId.cuda_cudnn_mismatch, 80,
-         "[F 11/ 1 20:13:23.606 ...nadapter/nnadapter/src/runtime/device.cc:529 Find] Failed to load the nnadapter "
-         "device HAL library for 'huawei_ascend_npu' from libhuawei_ascend_npu.so, undefined symbol",
-         title="Paddle-Lite cannot load the {device} device library: the device SDK is not the one it was built for",
-         source="pp Paddle-Lite 2.11-2.14 lite/backends/nnadapter/nnadapter/src/runtime/device.cc Find (NNADAPTER_LOG("
-                "FATAL) << \"Failed to load the nnadapter device HAL library for '\" << name << \"' from \" << path << "
-                "\", \" << dlerror()) (Paddle-Lite#9624)", most="medium"),
     # A layer's state dict set from a checkpoint that lacks one of the layer's parameter names (1.x dygraph, and
     # PaddleSeg 0.x-1.x's own loader, which skips it and goes on): the checkpoint names its parameters otherwise.
     _sig("set_dict_param_missing", r"Parameter not found, Can't not find \[ ?(?P<key>\S+?) ?\] in stat_?dict|"
@@ -183,4 +172,15 @@ LOADING = (
                 "header), Lib/_compression.py DecompressReader.read (EOFError: Compressed file ended before the "
                 "end-of-stream marker was reached: a gzip, bz2 or xz stream cut short); the suites' download helpers extract what they fetched (ppdet/utils/download.py, "
                 "ppocr/utils/network.py, ppgan/utils/download.py)", most="medium"),
+    # paddle2onnx reads the file given as the model and parses it as a Paddle program (a ProgramDesc): the
+    # file is there but is not one: a training checkpoint or a parameter file given as the model (the export
+    # to an inference model was skipped), or a model format this paddle2onnx does not read (refine/near.py).
+    _sig("p2o_model_unparsed", r"Failed to parse (?:paddlepaddle|PaddlePaddle) model from (?:read content|memory "
+         r"buffer)", "cause", CauseId.config_error, 70,
+         "[Paddle2ONNX] Failed to parse paddlepaddle model from read content.",
+         title="paddle2onnx read the model file but it is not a saved Paddle program: a checkpoint or parameter file "
+               "given as the model, or a model format this paddle2onnx does not read",
+         source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::LoadProgram (prog->ParseFromString("
+                "contents) fails: P2OLogger() << \"Failed to parse paddlepaddle model from read content.\"; from a "
+                "buffer: \"Failed to parse PaddlePaddle model from memory buffer.\")", most="medium"),
 )

@@ -1,7 +1,8 @@
 """Signatures: a process's death by a signal, as whoever saw it reports it (the shells, CPython's
 faulthandler, libstdc++'s terminate handler, glibc's heap checks, IDE consoles, Jupyter, Windows),
-and Windows' loader failing to load or initialise a native library the process needs (or an executable it
-runs that is not there).
+and a loader failing to load or initialise a native library the process needs (Windows', Android's linker,
+glibc's for a versioned system library, Paddle-Lite's for a device's HAL library), or an executable it runs
+that is not there.
 None of them says why the process died; a row here decides only when nothing above it in the
 process's output names a cause (refine/crash.py reads the error printed before a crash)."""
 
@@ -79,14 +80,6 @@ SIGNALS = (
                 "shared library '%s' or one of its dependencies. In order to help diagnose loading problems, consider "
                 "setting the LD_DEBUG environment variable: %s); PaddleSharp's loader listing each dependency (Unable to load shared library '%s', "
                 "dependencies load status: ... FAIL) (PaddleSharp#156, #168)"),
-    # Android's dynamic linker cannot find a library an executable or an app's JNI library needs (the app did not
-    # package libc++_shared.so, or the Paddle-Lite library, for that ABI).
-    _sig("android_library_not_found", r"(?:CANNOT LINK EXECUTABLE \"[^\"]*\"|dlopen failed): library \"(?P<lib>[^\"]+)\" "
-         r"not found", "cause", CauseId.file_not_found, 85,
-         'CANNOT LINK EXECUTABLE "./mobilenetv1_light_api": library "libc++_shared.so" not found',
-         title="Android's linker cannot find {lib}, which the program needs: not packaged for this ABI",
-         source="Android bionic linker/linker.cpp (CANNOT LINK EXECUTABLE \"%s\": %s; dlopen failed: library \"%s\" "
-                "not found, from load_library's DL_ERR) (Paddle-Lite#6222)"),
     # A program that runs an engine binary (Go's os/exec, wrappers around PaddleOCR-json) cannot find it.
     _sig("executable_not_found", r"\bexecutable file (?:(?P<path>\S+) )?not found\b", "cause", CauseId.file_not_found,
          75, 'exec: "PaddleOCR-json.exe": executable file not found in %PATH%',
@@ -247,4 +240,34 @@ SIGNALS = (
          source="Android bionic libc debuggerd_handler.cpp debuggerd_signal_handler: async_safe_format_log("
                 "ANDROID_LOG_FATAL, \"libc\", \"Fatal signal %d (%s), code %d (%s%s)...\") with the signal's "
                 "name from signal.h (SIGILL 4, SIGFPE 8, SIGSEGV 11)"),
+    # Android's dynamic linker (bionic) when a program, or an app's JNI library, needs a shared library that is not
+    # on the device where it looks (not pushed with the program, not in the APK's jniLibs for this ABI).
+    _sig("android_library_not_found", r"library \"(?P<lib>[^\"]+)\" not found", "cause", CauseId.file_not_found, 85,
+         "CANNOT LINK EXECUTABLE \"./mobilenetv1_light_api\": library \"libc++_shared.so\" not found",
+         title="the shared library {lib} is not where Android's linker looks",
+         source="Android bionic linker/linker.cpp load_library (DL_ERR(\"library \\\"%s\\\" not found\", name)), "
+                "shown as CANNOT LINK EXECUTABLE \"%s\": %s (linker_main.cpp) or as dlopen failed: %s (Java's "
+                "UnsatisfiedLinkError)"),
+    # A versioned soname names the ABI version the binary was linked against (OpenSSL 1.0.2 is libcrypto.so.10
+    # on RHEL/CentOS 7, 1.1 libcrypto.so.1.1, 3.x libcrypto.so.3): when the loader finds none, the system has
+    # another version of the library, and a binary built on another distribution needs the one it was built with.
+    _sig("system_lib_version_missing", r"(?P<lib>lib(?:crypto|ssl)\.so\.\d[\d.]*|libffi\.so\.\d+|libgfortran\.so\."
+         r"\d+): cannot open shared object file", "cause", CauseId.dependency_version_mismatch, 80,
+         "error while loading shared libraries: libcrypto.so.10: cannot open shared object file: No such file or "
+         "directory", title="the system has another version of {lib} than the binary was built against",
+         source="glibc elf/dl-load.c (\"cannot open shared object file\"), for a soname that carries its library's "
+                "version: OpenSSL 1.0.2 libcrypto.so.10/libssl.so.10 (RHEL/CentOS 7), 1.1 .so.1.1, 3.x .so.3; "
+                "libffi.so.6/.7/.8; libgfortran.so.3/.4/.5 (Paddle Serving's CentOS 7 builds: Serving#583)"),
+    # Paddle-Lite's NNAdapter dlopens the device's HAL library (Huawei Ascend NPU, Kunlunxin XTCL, Rockchip NPU,
+    # ...) built against the vendor's SDK; dlerror says why it failed: a library of the SDK is missing, or a
+    # symbol is undefined (the HAL library was built against another SDK version than the one installed).
+    _sig("nnadapter_hal_load_failed", r"Failed to load the nnadapter device HAL library for '(?P<device>\w+)'", "cause",
+         CauseId.cuda_cudnn_mismatch, 90,
+         "Failed to load the nnadapter device HAL library for 'huawei_ascend_npu' from libhuawei_ascend_npu.so, "
+         "libhuawei_ascend_npu.so: undefined symbol: _ZN2ge8Operator7SetAttrEPKcb",
+         title="Paddle-Lite cannot load the {device} HAL library: a library of the device's SDK it needs is missing "
+               "or of another version",
+         source="Paddle-Lite 2.10-2.13 lite/backends/nnadapter/nnadapter/src/runtime/device.cc Find (dlopen(path, "
+                "RTLD_NOW); NNADAPTER_LOG(FATAL) << \"Failed to load the nnadapter device HAL library for '\" << name "
+                "<< \"' from \" << path << \", \" << dlerror())"),
 )
