@@ -174,7 +174,7 @@ BACKLINKS = {
         'smoke_checks': ('save_load',),
     },
     CauseId.state_dict_shape_mismatch: {
-        'signatures': ('load_shape_check', 'dygraph_param_not_in_dict', 'seg_weight_file_missing', 'state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'seg_params_shape', 'ours_StateDictMismatchError',),
+        'signatures': ('load_shape_check', 'state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'seg_params_shape', 'ours_StateDictMismatchError',),
     },
     CauseId.too_many_open_files: {
         'env_checks': ('open_files',),

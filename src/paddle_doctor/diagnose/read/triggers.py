@@ -106,9 +106,6 @@ TRIGGERS: tuple[str, ...] = (
     "Unable to load DLL", "not a url", "compiled against",
     # issue 29, batch 31: the v1 parameter server's warning for a port that got no parameters (a glog W line)
     "ports_num_for_sparse",
-    # issue 29, batch 35: pybind's CUDAPlace check as a worker's glog E line (no "Error" on it), the dygraph loader's
-    # check pasted without its AssertionError, PaddleSeg 0.x's loader skipping a parameter with no file (a print)
-    "Invalid CUDAPlace", "Parameter not found", "Pretrained weight",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -31,27 +31,6 @@ LOADING = (
                 "program needs a parameter with shape (%s), but the loaded parameter ('%s') has a shape of (%s).); "
                 "pp 2.0-3.3.1 dygraph tensor_patch_methods.py set_value (Variable Shape not match, Variable [ %s ] "
                 "need tensor with shape %s but load set tensor with shape %s)"),
-    # The dygraph layer's own check while it copies a loaded dict into its parameters (add_parameter after
-    # load_dict, 1.8's set_dict): a parameter whose name the dict lacks; the checkpoint was saved by another
-    # model or another version of the model's code (renamed layers).
-    _sig("dygraph_param_not_in_dict", r"Parameter not found, Can't not find \[ ?(?P<key>\S+?) ?\] in stat(?:e)?_dict",
-         "cause", CauseId.state_dict_shape_mismatch, 85,
-         "AssertionError: Parameter not found, Can't not find [ conv2d_0.w_0 ] in stat_dict",
-         title="the checkpoint has no parameter {key}: it was saved by another model or another version of it",
-         source="pp 1.8 fluid/dygraph/layers.py Layer.add_parameter (assert parameter.name in self._loaddict_holder, "
-                "\"Parameter not found, Can't not find [ {} ] in stat_dict\") and Layer.set_dict (RuntimeError("
-                "\"Parameter not found, Can't not find [ {} ] in stat_dict\" \"use_structured_name is set to [{}]\")); "
-                "pp 2.x nn/layer/layers.py add_parameter (... in state_dict)",
-         most="medium"),  # a key saved under a wrapper's prefix (_layers.) is missing the same way
-    # PaddleSeg 0.x's static loader (pdseg/utils/load_model_utils.py load_pretrained_weights) skips every program
-    # parameter that has no file in the pretrained directory and trains it from scratch: the weights were saved
-    # for another backbone or model than the config builds.
-    _sig("seg_weight_file_missing", r"\[?SKIP\] Pretrained weight (?P<key>\S+) doesn't exist", "cause",
-         CauseId.state_dict_shape_mismatch, 40,
-         "[SKIP] Pretrained weight ./pretrained_model/xception65_imagenet/conv1/weights doesn't exist",
-         title="the pretrained directory has no file for {key}: the weights are for another model than the config",
-         source="PaddleSeg 0.x pdseg/utils/load_model_utils.py load_pretrained_weights (print / logging.debug("
-                "\"[SKIP] Pretrained weight {}/{} doesn't exist\".format(weights_dir, var.name)))"),
     # Paddle-Lite's loader of a separate-parameter model opens each parameter file named after a program
     # variable with a bare std::ifstream and no open check, then reads the tensor's version from it: a file
     # that is not in --model_dir (a combined model given as a directory, a wrong path) fails the version
