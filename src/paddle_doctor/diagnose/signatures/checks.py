@@ -348,6 +348,28 @@ API_VERSION_ROWS = (
          "ImportError: cannot import name 'Mapping' from 'collections' (/usr/lib/python3.10/collections/__init__.py)",
          title="Python 3.10 removed collections.{name}, which this code (written for an older Python) imports",
          source="CPython 3.10 Lib/collections/__init__.py (the ABC aliases, deprecated since 3.3, removed: bpo-37324)"),
+    # Code built or written for another interpreter: numpy C API, unicode width, libpython, Python 2 builtins.
+    _sig("numpy_c_api_import_failed", r"numpy\.(?:_?core)\.(?:multiarray|_multiarray_umath) failed to import", "cause",
+         CauseId.dependency_version_mismatch, 80, "ImportError: numpy.core.multiarray failed to import",
+         title="an extension cannot import numpy's C API: it was compiled against another numpy than the installed one",
+         source="numpy 1.x numpy/core/code_generators/generate_numpy_api.py _import_array (PyErr_SetString(PyExc_"
+                "ImportError, \"numpy.core.multiarray failed to import\")); Cython's numpy.import_array wrapper", most="medium"),
+    _sig("python_unicode_width_mismatch", r"undefined symbol: (?P<sym>PyUnicodeUCS[24]_\w+)", "cause",
+         CauseId.dependency_version_mismatch, 85, "ImportError: core.so: undefined symbol: PyUnicodeUCS2_FromString",
+         title="an extension built for a Python 2 of the other unicode width (UCS2/UCS4) than this interpreter ({sym})",
+         source="CPython 2.x Include/unicodeobject.h (PyUnicode_* renamed PyUnicodeUCS2_* or PyUnicodeUCS4_* by "
+                "Py_UNICODE_SIZE, PEP 261: --enable-unicode=ucs2|ucs4)"),
+    _sig("python_other_libpython", r"Fatal Python error: PyThreadState_Get: no current thread", "cause",
+         CauseId.dependency_version_mismatch, 80, "Fatal Python error: PyThreadState_Get: no current thread",
+         title="an extension linked against another libpython than the running interpreter's",
+         source="CPython 2.7 Python/pystate.c PyThreadState_Get (Py_FatalError(\"PyThreadState_Get: no current "
+                "thread\")) when the extension's libpython holds no thread state", most="medium"),
+    _sig("python2_builtin_removed", r"NameError: (?:global )?name '(?P<name>basestring|unicode|xrange|raw_input|"
+         r"unichr|execfile)' is not defined", "cause", CauseId.dependency_version_mismatch, 80,
+         "NameError: name 'basestring' is not defined",
+         title="Python 3 removed the builtin {name}, which this code (written for Python 2) uses",
+         source="CPython 3.0 Doc/whatsnew/3.0.rst (basestring and unicode folded into str, xrange into range, raw_input "
+                "into input, unichr into chr, execfile removed)", most="medium"),
     # Any other library the suites depend on that lacks a name the code (or a package built on it) uses: the
     # installed release is past the boundary (a removed name: Pillow 10's Image.ANTIALIAS) or before it. After
     # the rows above, which name their boundary.
