@@ -52,3 +52,24 @@ def test_numpy_2s_warning_alone_names_it(tmp_path):
 ])
 def test_look_alikes_are_not_read_as_a_version_boundary(tmp_path, last):
     assert root_cause_of(tmp_path, TRACEBACK.format(last=last)).cause != CauseId.dependency_version_mismatch
+
+
+@pytest.mark.parametrize("last, words", [
+    ("ImportError: numpy.core.multiarray failed to import", "numpy"),
+    ("ImportError: /usr/local/lib/python2.7/dist-packages/paddle/fluid/core.so: undefined symbol: "
+     "PyUnicodeUCS2_FromString", "PyUnicodeUCS2_FromString"),
+    ("Fatal Python error: PyThreadState_Get: no current thread", "libpython"),
+    ("NameError: name 'basestring' is not defined", "basestring"),
+])
+def test_code_built_or_written_for_another_interpreter_is_named(tmp_path, last, words):
+    """numpy's C-API import, a Python 2 extension of the other unicode width, another libpython, a Python 2
+    builtin under Python 3: each names its mechanism (batch38: 3806, 3807, 3808, 3810); at most medium."""
+    finding = root_cause_of(tmp_path, TRACEBACK.format(last=last))
+    assert finding.cause == CauseId.dependency_version_mismatch
+    assert words in finding.message
+    assert finding.confidence.value != "high" or "UCS" in last
+
+
+def test_a_user_name_that_is_no_python2_builtin_stays_a_python_exception(tmp_path):
+    finding = root_cause_of(tmp_path, TRACEBACK.format(last="NameError: name 'basestr' is not defined"))
+    assert finding.cause != CauseId.dependency_version_mismatch

@@ -67,6 +67,8 @@ TRIGGERS: tuple[str, ...] = (
     "Invalid CUDAPlace", "Pretrained weight", "Parameter not found",
     # Android's linker names the library it did not find (its prefix may be cut from a paste)
     'library "',
+    # batch 38: numpy's C API that an extension cannot import, a Python 2 extension of the other unicode width
+    "failed to import", "undefined symbol: PyUnicode",
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
     # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check

@@ -19,6 +19,7 @@ the real failure, or in a helper) stays low, so a real root cause on the same ra
 from __future__ import annotations
 
 from ...catalog.ids import CauseId
+from .loading import INTERPRETER_ROWS
 from .model import sig as _sig
 
 # A spawned child's signal, as paddle.distributed.spawn names it (signal.Signals(-exitcode).name), to
@@ -351,12 +352,8 @@ API_VERSION_ROWS = (
                 "%s)\"); DistributionNotFound(f\"No matching distribution found for {req}\")); pip < 20.3 "
                 "src/pip/_internal/index/package_finder.py PackageFinder.find_requirement (the same two messages) "
                 "(jieba#920: paddlepaddle-tiny under Python 3.8)", most="medium"),
-    _sig("python_too_new", r"cannot import name '(?P<name>Mapping|MutableMapping|Sequence|MutableSequence|Iterable|"
-         r"Iterator|Callable|Set|MutableSet|Hashable|Sized|Container)' from 'collections'", "cause",
-         CauseId.dependency_version_mismatch, 85,
-         "ImportError: cannot import name 'Mapping' from 'collections' (/usr/lib/python3.10/collections/__init__.py)",
-         title="Python 3.10 removed collections.{name}, which this code (written for an older Python) imports",
-         source="CPython 3.10 Lib/collections/__init__.py (the ABC aliases, deprecated since 3.3, removed: bpo-37324)"),
+    # Code built or written for another interpreter (loading.py: an extension that cannot load under this one).
+    *INTERPRETER_ROWS,
     # Any other library the suites depend on that lacks a name the code (or a package built on it) uses: the
     # installed release is past the boundary (a removed name: Pillow 10's Image.ANTIALIAS) or before it. After
     # the rows above, which name their boundary.

@@ -1,6 +1,7 @@
 """Signatures: Paddle's own checks while it loads saved parameters into a program or a layer, the
 predictors' checks while they open a saved model's files, and Paddle's core library that cannot be
-loaded at import.
+loaded at import; ``INTERPRETER_ROWS``, code built or written for another Python interpreter than the one
+that runs it (spliced by ``checks`` among the rows of libraries past their version boundary).
 
 These messages are raised only by the functions that copy a saved tensor into a parameter, or that
 open a model file for a predictor, so the line names its cause whatever frames (or none) were
@@ -183,4 +184,37 @@ LOADING = (
          source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::LoadProgram (prog->ParseFromString("
                 "contents) fails: P2OLogger() << \"Failed to parse paddlepaddle model from read content.\"; from a "
                 "buffer: \"Failed to parse PaddlePaddle model from memory buffer.\")", most="medium"),
+)
+
+
+# Code built or written for another interpreter: Python's own removals, numpy's C API, unicode width,
+# libpython, Python 2 builtins.
+INTERPRETER_ROWS = (
+    _sig("python_too_new", r"cannot import name '(?P<name>Mapping|MutableMapping|Sequence|MutableSequence|Iterable|"
+         r"Iterator|Callable|Set|MutableSet|Hashable|Sized|Container)' from 'collections'", "cause",
+         CauseId.dependency_version_mismatch, 85,
+         "ImportError: cannot import name 'Mapping' from 'collections' (/usr/lib/python3.10/collections/__init__.py)",
+         title="Python 3.10 removed collections.{name}, which this code (written for an older Python) imports",
+         source="CPython 3.10 Lib/collections/__init__.py (the ABC aliases, deprecated since 3.3, removed: bpo-37324)"),
+    _sig("numpy_c_api_import_failed", r"numpy\.(?:_?core)\.(?:multiarray|_multiarray_umath) failed to import", "cause",
+         CauseId.dependency_version_mismatch, 80, "ImportError: numpy.core.multiarray failed to import",
+         title="an extension cannot import numpy's C API: it was compiled against another numpy than the installed one",
+         source="numpy 1.x numpy/core/code_generators/generate_numpy_api.py _import_array (PyErr_SetString(PyExc_"
+                "ImportError, \"numpy.core.multiarray failed to import\")); Cython's numpy.import_array wrapper", most="medium"),
+    _sig("python_unicode_width_mismatch", r"undefined symbol: (?P<sym>PyUnicodeUCS[24]_\w+)", "cause",
+         CauseId.dependency_version_mismatch, 85, "ImportError: core.so: undefined symbol: PyUnicodeUCS2_FromString",
+         title="an extension built for a Python 2 of the other unicode width (UCS2/UCS4) than this interpreter ({sym})",
+         source="CPython 2.x Include/unicodeobject.h (PyUnicode_* renamed PyUnicodeUCS2_* or PyUnicodeUCS4_* by "
+                "Py_UNICODE_SIZE, PEP 261: --enable-unicode=ucs2|ucs4)"),
+    _sig("python_other_libpython", r"Fatal Python error: PyThreadState_Get: no current thread", "cause",
+         CauseId.dependency_version_mismatch, 80, "Fatal Python error: PyThreadState_Get: no current thread",
+         title="an extension linked against another libpython than the running interpreter's",
+         source="CPython 2.7 Python/pystate.c PyThreadState_Get (Py_FatalError(\"PyThreadState_Get: no current "
+                "thread\")) when the extension's libpython holds no thread state", most="medium"),
+    _sig("python2_builtin_removed", r"NameError: (?:global )?name '(?P<name>basestring|unicode|xrange|raw_input|"
+         r"unichr|execfile)' is not defined", "cause", CauseId.dependency_version_mismatch, 80,
+         "NameError: name 'basestring' is not defined",
+         title="Python 3 removed the builtin {name}, which this code (written for Python 2) uses",
+         source="CPython 3.0 Doc/whatsnew/3.0.rst (basestring and unicode folded into str, xrange into range, raw_input "
+                "into input, unichr into chr, execfile removed)", most="medium"),
 )
