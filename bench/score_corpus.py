@@ -78,15 +78,15 @@ def line(s: dict) -> str:
             f"failing rank {pct(s['rank_right'], s['rank_n'])}, no verdict {s['no_verdict']}; calibration: {cal}")
 
 
-def run_at_commit(commit: str, argv: list[str]) -> int:
-    """Re-run this script in a child whose ``paddle_doctor`` is the one of ``commit``."""
+def run_at_commit(commit: str, argv: list[str], script: str = __file__) -> int:
+    """Re-run ``script`` (this one by default) in a child whose ``paddle_doctor`` is the one of ``commit``."""
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "src"], check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
         code = ("import sys; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[2:]; "
                 "import runpy; runpy.run_path(sys.argv[0], run_name='__main__')")
-        child = [sys.executable, "-c", code, f"{tmp}/src", str(Path(__file__).resolve()), *argv]
+        child = [sys.executable, "-c", code, f"{tmp}/src", str(Path(script).resolve()), *argv]
         print(f"# code of commit {commit}", flush=True)
         return subprocess.run(child, check=False).returncode
 

@@ -4,7 +4,7 @@ from .catalog.ids import CauseId
 
 BACKLINKS = {
     CauseId.checkpoint_corrupt: {
-        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'archive_unreadable', 'ours_CheckpointError',),
+        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'safetensors_header_unreadable', 'archive_unreadable', 'ours_CheckpointError',),
     },
     CauseId.checkpoint_unsafe: {
         'signatures': ('ours_UnsafeCheckpointError',),
@@ -74,7 +74,7 @@ BACKLINKS = {
         'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'device_oom', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
-        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'zsh_killed', 'ide_sigkill', 'shell_killed_translated',),
+        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'zsh_killed', 'ide_sigkill', 'exit_status_killed', 'shell_killed_translated',),
         'guard_kinds': ('dead',),
         'diagnose_rules': ('silent_death',),
     },
@@ -154,7 +154,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'windows_native_crash', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'android_fatal_signal', 'shell_native_crash_translated',),
+        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'windows_native_crash', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'exit_status_native_signal', 'android_fatal_signal', 'shell_native_crash_translated',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

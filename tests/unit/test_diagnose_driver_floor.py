@@ -50,3 +50,22 @@ def test_nvidia_smis_own_cuda_version_is_not_the_toolkit(tmp_path):
                                          ("8.0", None)])
 def test_nvidias_floor_per_cuda_release(cuda, floor):
     assert min_driver(cuda) == floor
+
+
+DEVICE_LINE = ("W1204 12:00:00.000  1 gpu_resources.cc:119] Please NOTE: device: 0, GPU Compute Capability: 7.5, "
+               "Driver API Version: {driver}, Runtime API Version: {runtime}\n"
+               "OSError: (External) CUDA error(999), unknown error.\n")
+
+
+@pytest.mark.parametrize(("driver", "runtime"), [("11.4", "12.0"), ("10.1", "10.2"), ("11.8", "12.3")])
+def test_paddles_device_line_with_a_driver_below_its_runtime(tmp_path, driver, runtime):
+    finding = root_cause_of(tmp_path, DEVICE_LINE.format(driver=driver, runtime=runtime))
+    assert finding.cause == CauseId.cuda_cudnn_mismatch
+    assert finding.confidence.value == "medium"
+    assert finding.alternatives[0].cause == CauseId.cuda_error_other
+
+
+@pytest.mark.parametrize(("driver", "runtime"), [("12.2", "11.8"), ("11.4", "11.8"), ("12.0", "12.0")])
+def test_a_driver_that_serves_its_runtime_leaves_the_verdict(tmp_path, driver, runtime):
+    # 11.4 serves 11.8: CUDA 11.1+ minor version compatibility
+    assert root_cause_of(tmp_path, DEVICE_LINE.format(driver=driver, runtime=runtime)).cause == CauseId.cuda_error_other

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pastes import verdict_of
+from pastes import root_cause_of, verdict_of
 from paddle_doctor.catalog.ids import CauseId
 
 
@@ -94,3 +94,50 @@ def test_a_place_the_build_cannot_serve_is_a_missing_device(tmp_path):
 def test_a_compressed_stream_cut_short_is_a_corrupt_archive(tmp_path):
     line = "EOFError: Compressed file ended before the end-of-stream marker was reached"
     assert verdict_of(tmp_path, line + "\n").cause == CauseId.checkpoint_corrupt
+
+
+@pytest.mark.parametrize(("line", "cause"), [
+    # Paddle's signal handler and paddle.load, pasted from a rendered page: Markdown ate their backquotes
+    ("FatalError: Segmentation fault is detected by the operating system.", CauseId.segfault),
+    ("FatalError: Bus error is detected by the operating system.", CauseId.shm_too_small),
+    ("ValueError: The path (output/best_model/model.pdparams) to load model not exists.", CauseId.file_not_found),
+])
+def test_paddles_messages_without_the_backquotes_markdown_ate(tmp_path, line, cause):
+    assert verdict_of(tmp_path, line + "\n").cause == cause
+
+
+@pytest.mark.parametrize("why", ["HeaderTooLarge", "HeaderTooSmall", "InvalidHeaderDeserialization"])
+def test_a_safetensors_file_whose_header_cannot_be_read_is_corrupt(tmp_path, why):
+    line = f"safetensors_rust.SafetensorError: Error while deserializing header: {why}"
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.checkpoint_corrupt
+
+
+@pytest.mark.parametrize(("line", "cause"), [
+    # Paddle's dynamic loader without its "(error code is ...)" tail: no "error" word on the line
+    ("PreconditionNotMet: The third-party dynamic library (libnvrtc.so) that Paddle depends on is not configured "
+     "correctly.", CauseId.cuda_cudnn_mismatch),
+    # cuDNN 8.3+ on Windows loading zlib
+    ("Could not locate zlibwapi.dll. Please make sure it is in your library path!", CauseId.cuda_cudnn_mismatch),
+])
+def test_cuda_library_loading_in_its_short_forms(tmp_path, line, cause):
+    assert verdict_of(tmp_path, line + "\n").cause == cause
+
+
+@pytest.mark.parametrize(("text", "cause"), [
+    ("Process finished with exit code 139\n", CauseId.segfault),
+    ("STATUS\nExited (139) 1 minute ago\n", CauseId.segfault),
+    ("    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    139\n", CauseId.segfault),
+    ("subprocess.CalledProcessError: Command 'python infer.py' returned non-zero exit status 139.\n", CauseId.segfault),
+    ("worker exited with signal 11\n", CauseId.segfault),
+    ("    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n",
+     CauseId.host_oom_killed),
+    ("subprocess.CalledProcessError: Command '['python', 'train.py']' died with <Signals.SIGKILL: 9>.\n",
+     CauseId.host_oom_killed),
+])
+def test_a_signals_exit_status_as_docker_kubernetes_and_subprocess_report_it(tmp_path, text, cause):
+    assert verdict_of(tmp_path, text).cause == cause
+
+
+def test_another_exit_status_is_not_a_signal(tmp_path):
+    finding = root_cause_of(tmp_path, "subprocess.CalledProcessError: Command 'make' returned non-zero exit status 2.\n")
+    assert finding is None or finding.cause not in (CauseId.segfault, CauseId.host_oom_killed)

@@ -38,8 +38,21 @@ WORDED = [
      CauseId.file_not_found),
     ("[ERROR] 模型文件 D:\\apps\\ocr\\rec\\inference.pdmodel 不存在\n", CauseId.file_not_found),
     ("ERROR: PaddlePaddle 2.6.0 or higher is required by this package\n", CauseId.paddle_api_mismatch),
+    # the reason on the line after a native library's error line
+    ("[ERROR] Failed to initialize the predictor.\n  reason: weights ./m/inference.pdiparams not found\n",
+     CauseId.file_not_found),
     (_RAISED + "AssertionError: no GPU device is available, run with --device cpu\n", CauseId.device_not_found),
     (_RAISED + "RuntimeError: GPUs are not available on this host\n", CauseId.device_not_found),
+    (_RAISED + "RuntimeError: insufficient GPU memory for batch size 64\n", CauseId.gpu_oom),
+    (_RAISED + "RuntimeError: cudnn version is not supported, please upgrade cudnn to v7 or above\n",
+     CauseId.cuda_cudnn_mismatch),
+    ("[ERROR] 推理失败: 显存不足\n", CauseId.gpu_oom),
+    (_RAISED + "RuntimeError: not enough memory to hold the dataset in RAM\n", CauseId.host_out_of_memory),
+    (_RAISED + "ValueError: eval_dataset is not specified in the configuration file\n", CauseId.config_error),
+    (_RAISED + "KeyError: \"The key 'Architecture' is not found in the config\"\n", CauseId.config_error),
+    (_RAISED + "ValueError: the shape of pretrained parameter head.w [80, 256] is not the same as the model's\n",
+     CauseId.state_dict_shape_mismatch),
+    (_RAISED + "AssertionError: Global.character_dict_path must be set in your yml\n", CauseId.config_error),
     (_RAISED + "OSError: no weights named model_state.pdparams found in directory ./ckpt/step_100\n",
      CauseId.file_not_found),
     (_RAISED + "ValueError: the loaded tensor has shape [10, 256] while the parameter fc.w has shape [1000, 256]\n",
@@ -90,3 +103,20 @@ def test_a_frame_path_is_not_a_missing_file():
 
 def test_every_wording_stays_below_high():
     assert all(w.specificity < 80 for w in WORDINGS)
+
+
+@pytest.mark.parametrize(("line", "cause"), [
+    ("ppdet.core.config.ConfigError: key not found", CauseId.config_error),
+    ("omegaconf.errors.ConfigAttributeError: Missing key optimizer", CauseId.config_error),
+    ("ruamel.yaml.parser.ParserError: while parsing a block mapping", CauseId.config_error),
+    ("hub.errors.ModelNotFoundError: ernie_tiny", CauseId.file_not_found),
+])
+def test_a_raised_class_named_for_its_failure(tmp_path, line, cause):
+    finding = verdict_of(tmp_path, line + "\n")
+    assert finding.cause == cause and finding.confidence.value == "medium"
+
+
+def test_a_class_named_for_another_thing_is_not_read():
+    from paddle_doctor.diagnose.anatomy.wording import read_type_wording
+    assert read_type_wording("requests.exceptions.ConnectionError") is None
+    assert read_type_wording("paddle.base.core.EnforceNotMet") is None

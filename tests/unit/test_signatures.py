@@ -23,6 +23,21 @@ def test_example_contains_a_trigger(sig):
     assert [h.line for h in hits] == [2]
 
 
+# Rows whose own match is part of a longer line that always carries a trigger: NCCL's INFO prefix, a
+# frame's 'File "', the suites' RuntimeError.
+_MATCH_WITHOUT_TRIGGER = {"device_id_out_of_range", "nccl_interface", "paddleseg_config_check", "launcher_frame"}
+
+
+@pytest.mark.parametrize("sig", [s for s in SIGNATURES if s.role in ("cause", "exception", "context") and s.example
+                                 and s.name not in _MATCH_WITHOUT_TRIGGER], ids=lambda s: s.name)
+def test_the_words_a_row_matches_are_scanned_alone(sig):
+    """A line pasted with only what the row reads (no exception type, no "Error" around it) is still scanned:
+    the row's own match holds a trigger (issue 29: Paddle's loader line without its error-code tail was missed)."""
+    region = sig.pattern.search(sig.example).group(0)
+    hits = list(scan_stream(io.BytesIO(b"noise line\n" + region.encode() + b"\nmore\n")))
+    assert [h.line for h in hits] == [2], region
+
+
 @pytest.mark.parametrize("sig", SIGNATURES, ids=lambda s: s.name)
 def test_every_signature_cites_its_source(sig):
     """Where the message is emitted (package, version, file): signatures come from the sources."""
@@ -32,7 +47,7 @@ def test_every_signature_cites_its_source(sig):
                                                                    "PaddleOCR ", "Paddle Serving ", "Jupyter ", "Ascend CANN ",
                                                                    "PaddleSeg ", "gunicorn ", "libstdc++ ", "Windows ",
                                                                    "numpy ", "glibc ", "protobuf ", "PaddleDetection ",
-                                                                   "pybind11 ", "pip "))
+                                                                   "pybind11 ", "pip ", "safetensors "))
 
 
 def test_signature_table_is_data_with_cause_ids():

@@ -19,7 +19,7 @@ from .installed import protobuf_older_than_generated, shadowed_package
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts, Verdict
 from .suite_checks import find_check
-from .wording import read_wording
+from .wording import read_type_wording, read_wording
 
 _ENUM_OF = {"cuda": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t", "cublas": "cublasStatus_t"}
 _LEGACY = {"cuda": tables.CUDA_LEGACY_NUMBERS, "cudnn": tables.CUDNN_LEGACY_NUMBERS}
@@ -339,7 +339,7 @@ def from_installation(parts: ErrorParts) -> Verdict | None:
 
 def from_wording(parts: ErrorParts) -> Verdict | None:
     """The error's own words (anatomy/wording.py), when no part above named a cause."""
-    wording = read_wording(parts.message, parts.text)
+    wording = read_wording(parts.message, parts.text) or read_type_wording(parts.qualified)
     if wording is None:
         return None
     return Verdict(wording.cause, wording.specificity, f"its words say {wording.means} (as {wording.said_by} "

@@ -75,11 +75,35 @@ WORDINGS: tuple[Wording, ...] = (
     # (class count, input size) or another architecture.
     Wording("shape_mismatch", C.state_dict_shape_mismatch,
             r"^(?=.*\b(?:shape|size)s?\b)(?=.*\b(?:mismatch(?:ed)?|not\s+match(?:ed)?|does\s*n[o']t\s+match|do\s+not\s+"
-            r"match|inconsistent)\b)(?=.*\b(?:param(?:eter)?s?|weights?|state_dict|checkpoint|pretrain(?:ed)?)\b)|"
+            r"match|inconsistent|not\s+the\s+same\s+as|differs?\s+from)\b)(?=.*\b(?:param(?:eter)?s?|weights?|state_dict|checkpoint|pretrain(?:ed)?)\b)|"
             r"\bsize\s+mismatch\s+for\b|^(?=.*\bshape\b.*\b(?:but|while|vs\.?|whereas)\b.*\bshape\b)(?=.*\b(?:param(?:eter)?s?|"
             r"weights?|state_dict|checkpoint|pretrain(?:ed)?|loaded|saved)\b)", 65,
             "a saved parameter's shape is not the model's",
             "load_state_dict / set_state_dict checks of Paddle and the suites, converters' own checks"),
+    # The CUDA stack's version, in plain words: a cuDNN, CUDA or driver the build cannot use.
+    Wording("cuda_stack_version", C.cuda_cudnn_mismatch, r"\b(?:cudnn|cuda|cublas|(?:nvidia\s+|gpu\s+)?driver)\s+version\b"
+            r"[^\n]{0,40}?\b(?:is\s+)?(?:not\s+supported|too\s+(?:old|low)|insufficient|mismatch(?:ed)?|not\s+compatible|"
+            r"incompatible)|\bplease\s+(?:upgrade|update|install)\s+(?:your\s+)?(?:cudnn|cuda|nvidia\s+driver|gpu\s+driver)\b",
+            60, "the CUDA, cuDNN or driver version is one this build cannot use",
+            "version checks of Paddle's older eras, the suites and the wrappers"),
+    # Memory, in plain words: a device's (Paddle's own GPU messages are rows of their own) or the host's.
+    Wording("gpu_memory_short", C.gpu_oom, r"\b(?:cuda|gpu|device|video)\s+(?:memory\s+)?(?:is\s+)?(?:out\s+of\s+memory|"
+            r"insufficient|exhausted)|\bout\s+of\s+(?:gpu|cuda|device|video)\s+memory|\b(?:not\s+enough|insufficient)\s+"
+            r"(?:gpu|cuda|device|video)\s+memory|显存不足|显存溢出|显存不够", 60,
+            "the GPU ran out of memory",
+            "the suites' and wrappers' memory checks, in English and Chinese"),
+    Wording("host_memory_short", C.host_out_of_memory, r"\b(?:not\s+enough|insufficient)\s+(?:host\s+|system\s+|cpu\s+|"
+            r"physical\s+)?memory\b|内存不足|内存不够", 60,
+            "the host ran out of memory",
+            "allocators and wrappers reporting a failed host allocation, in English and Chinese"),
+    # A setting the configuration lacks: the code names the file kind it reads it from.
+    Wording("setting_missing", C.config_error,
+            r"\b(?:is|are|was|were)\s+not\s+(?:specified|set|configured|provided|given|defined|found)\b[^\n]{0,40}?\b(?:in|by)\s+"
+            r"(?:the\s+|your\s+)?(?:config(?:uration)?|ya?ml|cfg|settings?)\b|\b(?:must|should)\s+be\s+(?:specified|set|"
+            r"given|provided)\s+in\s+(?:the\s+|your\s+)?(?:config(?:uration)?|ya?ml|cfg)\b|\bplease\s+(?:set|specify|add)\b"
+            r"[^\n]{0,40}?\bin\s+(?:the\s+|your\s+)?(?:config(?:uration)?(?:\s+file)?|ya?ml|cfg)\b", 60,
+            "the configuration lacks a setting the code needs",
+            "the suites' config checks (PaddleSeg, PaddleDetection, PaddleOCR, PaddleClas: a key not set in the YAML)"),
     # No GPU the process can use: none installed or visible, or a driver that does not answer.
     Wording("no_gpu", C.device_not_found, r"\bno\s+(?:cuda[- ]capable\s+)?(?:cuda\s+|nvidia\s+)?(?:gpus?|devices?)\b"
             r"[^\n]{0,20}?\b(?:(?:is|are|were|was)\s+)?(?:available|found|detected)\b|\b(?:cuda|gpus?)\s+(?:devices?\s+)?"
@@ -104,7 +128,22 @@ WORDINGS: tuple[Wording, ...] = (
             "argument and config checks of the suites, tools and Paddle's Python API"),
 )
 
+# A raised class named for what went wrong (searched on its qualified name): a library's own error class says it
+# the way a message would.
+TYPE_WORDINGS: tuple[Wording, ...] = (
+    Wording("config_class", C.config_error, r"(?:Config|Configuration|Settings?)(?:Key|Attribute|Value|Validation|Type)?"
+            r"(?:Error|Exception)$|\byaml\b.*\.(?:Scanner|Parser|Composer|Constructor)Error$", 60,
+            "the raised class is a configuration error",
+            "the suites' and config libraries' own error classes (ppdet ConfigError, paddlex ConfigError, omegaconf "
+            "ConfigKeyError, ruamel.yaml ScannerError)"),
+    Wording("missing_file_class", C.file_not_found, r"(?:FileNotFound|FileMissing|PathNotFound|ModelNotFound|"
+            r"NoSuchFile)\w*(?:Error|Exception)$", 60,
+            "the raised class is a missing-file error",
+            "libraries' own missing-file error classes"),
+)
+
 _COMPILED = tuple((w, lazy_compile(w.pattern, re.I)) for w in WORDINGS)
+_TYPES_COMPILED = tuple((w, lazy_compile(w.pattern)) for w in TYPE_WORDINGS)
 _FRAME_OR_SOURCE = lazy_compile(r'^\s*(?:File "|\S+\.py in |-*>?\s*\d+\s)')
 
 
@@ -115,6 +154,11 @@ def _said(message: str, text: str) -> list[str]:
         return [message]
     return [line for line in text.splitlines() if line.strip() and not _FRAME_OR_SOURCE.match(line)
             and not line.startswith("    ")]
+
+
+def read_type_wording(qualified: str) -> Wording | None:
+    """What the raised class's own name says (``ppdet.core.config.ConfigError``), or None."""
+    return next((w for w, pattern in _TYPES_COMPILED if qualified and pattern.search(qualified)), None)
 
 
 def read_wording(message: str, text: str = "") -> Wording | None:

@@ -45,6 +45,22 @@ TRIGGERS: tuple[str, ...] = (
     # older than Ampere (9.x/10.x: only such lines are hit, not every device line); gpu_resources.cc's other
     # architecture warning
     "Cannot load cudnn", "Runtime API Version: 9.", "Runtime API Version: 10.", "not supported by Paddle",
+    # the device line's driver and runtime versions (one line per GPU process: refine/versions.py compares them)
+    "Driver API Version",
+    # Paddle's dynamic loader naming the library (a paste without its "(error code is ...)" tail), and
+    # enforce's error classes written as a type ("PreconditionNotMet: ...")
+    "that Paddle depends on", "NotMet",
+    # a row's own words, for a line pasted without the exception type or "Error" around them (each is the
+    # literal core of a signature whose match holds no other trigger: test_triggers checks the list stays whole)
+    "Could not load library", "Can't find your local ip", "can't be detected", "is compiled with CUDA", "BadAlloc",
+    "global group is not initialized", "posix_memalign", "Shape not matching", "Deserialize to tensor failed",
+    "can not parse the file", "DLL load failed", "dynamic library", "get_selected_devices", "TRAINING_ROLE",
+    "CPU-only", "Failed to initialize GPU", "CUDAManagedAllocator", "binding threads and streams",
+    "Fail to allocate", "is not a file", "has no attribute", "or higher is required", "Descriptors cannot",
+    "GLIBC", "is already registered", "No matching distribution", "cannot import name", "Could not acquire lock",
+    "failed in paddle::", "cannot find paddle.fluid", "is not supported on cuda", "_num: ",
+    # a signal's exit status as docker, Kubernetes and subprocess report it
+    "Exit Code:", "Exited (", "exit status", "OOMKilled", "<Signals.", "with signal", "by signal",
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
     # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check

@@ -103,10 +103,19 @@ def min_driver(cuda: str) -> str | None:
 
 def explained_by_old_driver(root: Finding | None, events: list[Event]) -> Finding | None:
     """``root`` re-stated as ``cuda_cudnn_mismatch`` when it says no GPU was usable (or a CUDA status with no
-    reason) and the environment the text reports pairs a CUDA toolkit with a driver older than NVIDIA's floor for
-    it (the report's own CUDA version, never nvidia-smi's "CUDA Version", the newest the driver supports)."""
+    reason) and the text shows a driver too old for the CUDA in use: Paddle's device line (driver API below the
+    runtime), or an environment report pairing a CUDA toolkit with a driver older than NVIDIA's floor for it (the
+    report's own CUDA version, never nvidia-smi's "CUDA Version", the newest the driver supports)."""
     if root is None or root.cause not in NO_GPU_FAILURES:
         return root
+    device = next((e for e in events if e.sig.name == "device_cuda_versions"
+                   and _driver_below_runtime(e.groups["driver_api"], e.groups["runtime_api"])), None)
+    if device is not None:
+        driver_api, runtime = device.groups["driver_api"], device.groups["runtime_api"]
+        return _restated(root, (device,), f"the NVIDIA driver runs CUDA {driver_api} at most, older than the CUDA "
+                         f"{runtime} runtime this Paddle carries: the runtime finds no usable GPU",
+                         f"the device line reports driver API {driver_api} and runtime API {runtime}",
+                         {"driver_api": driver_api, "runtime_api": runtime})
     cuda = next((e for e in events if e.sig.name == "env_report_cuda"), None)
     driver = next((e for e in events if e.sig.name == "env_report_driver"), None)
     if cuda is None or driver is None:
@@ -114,24 +123,36 @@ def explained_by_old_driver(root: Finding | None, events: list[Event]) -> Findin
     wanted = min_driver(cuda.groups["cuda"])
     if wanted is None or _numbers(driver.groups["driver"]) >= _numbers(wanted):
         return root
+    return _restated(root, (cuda, driver), f"the NVIDIA driver ({driver.groups['driver']}) is older than CUDA "
+                     f"{cuda.groups['cuda']} needs ({wanted} or newer): the runtime finds no usable GPU",
+                     f"the environment the text reports has CUDA {cuda.groups['cuda']} and driver "
+                     f"{driver.groups['driver']}; NVIDIA's floor for that CUDA on Linux is {wanted}",
+                     {"cuda": cuda.groups["cuda"], "driver": driver.groups["driver"], "driver_needed": wanted})
+
+
+def _driver_below_runtime(driver_api: str, runtime: str) -> bool:
+    """A driver that runs CUDA ``driver_api`` at most cannot serve runtime ``runtime``: an older major, or from
+    CUDA 11.1 on (minor version compatibility: any driver of the major serves its minors) an older major only."""
+    driver_v, runtime_v = _numbers(driver_api), _numbers(runtime)
+    if runtime_v >= (11, 1):
+        return driver_v[0] < runtime_v[0]
+    return driver_v < runtime_v
+
+
+def _restated(root: Finding, facts: tuple[Event, ...], message: str, seen: str, numbers: dict) -> Finding:
     entry = get_cause(CauseId.cuda_cudnn_mismatch)
     first = Alternative(root.cause, "low", f"the failure may have its own reason ({root.message})",
                         "`nvidia-smi` (top right: the newest CUDA this driver runs) against "
                         "`python -c \"import paddle; print(paddle.version.cuda())\"`")
     shown = {(e.path, e.line) for e in root.evidence}
-    quoted = tuple(EvidenceLine(e.file, e.line, redact(e.text.strip())) for e in (cuda, driver)
+    quoted = tuple(EvidenceLine(e.file, e.line, redact(e.text.strip())) for e in facts
                    if (e.file, e.line) not in shown)
     return dataclasses.replace(
-        root, code="driver_older_than_cuda", cause=CauseId.cuda_cudnn_mismatch,
-        message=f"the NVIDIA driver ({driver.groups['driver']}) is older than CUDA {cuda.groups['cuda']} needs "
-                f"({wanted} or newer): the runtime finds no usable GPU",
+        root, code="driver_older_than_cuda", cause=CauseId.cuda_cudnn_mismatch, message=message,
         confidence=Confidence.MEDIUM, evidence=root.evidence + quoted,
-        why=f"the environment the text reports has CUDA {cuda.groups['cuda']} and driver {driver.groups['driver']}; "
-            f"NVIDIA's floor for that CUDA on Linux is {wanted}, so the {root.cause} that follows is what the old "
-            "driver leads to",
+        why=f"{seen}, so the {root.cause} that follows is what the old driver leads to",
         fix=entry.fix.strip(), alternatives=(first,),
-        facts={**root.facts, "cuda_driver": {"cuda": cuda.groups["cuda"], "driver": driver.groups["driver"],
-                                             "driver_needed": wanted}, "confirm": entry.confirm.strip()})
+        facts={**root.facts, "cuda_driver": numbers, "confirm": entry.confirm.strip()})
 
 
 def _numbers(version: str) -> tuple[int, ...]:

@@ -83,7 +83,9 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
                             title="an uncaught Python exception (its last line is not in the given text)",
                             notes=("The traceback's last line names the exception: pass the whole log, or the "
                                    "workerlog of the failing rank.",))
-    worded = next(((e, w) for e in errors if (w := read_wording("", e.text)) is not None), None)
+    # the line itself, or the one right after it (a native library's reason often follows on its own line)
+    worded = next(((e, w) for e in errors if (w := read_wording("", f"{e.text}\n{e.next_text or ''}")) is not None),
+                  None)
     if worded is not None:  # a line no signature knows, whose words say what kind of failure it is
         line, wording = worded
         return make_verdict("error_worded", wording.cause, rank, [line], "low" if wording.specificity < 65 else

@@ -293,6 +293,29 @@ LAUNCH_ENV = (
          "version_banner", example="Nvidia driver version: 440.33.01",
          source="pp 2.x-3.x tools/summary_env.py envs_template ('Nvidia driver version: {nvidia_driver_version}', "
                 "read from nvidia-smi's 'Driver Version: %s' header)"),
+    # The device line every GPU process prints names the GPU's capability and the CUDA runtime the wheel
+    # carries. A runtime older than the GPU cannot target it (sm_80 needs CUDA 11.0; sm_86 11.1; sm_89 and
+    # sm_90 11.8): the device errors that follow (cuBLAS NOT_SUPPORTED, no kernel image) are that.
+    _sig("runtime_older_than_gpu", r"(?:GPU Compute Capability: (?:8|9)\.\d|CUDA Capability: (?:8|9)\d), Driver API "
+         r"Version: [\d.]+, Runtime API Version: (?P<runtime>(?:9|10)\.\d)", "context", CauseId.cuda_arch_unsupported,
+         90, "W0101 10:00:00.000000  1234 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.0, "
+         "Driver API Version: 11.2, Runtime API Version: 10.2",
+         title="this GPU is newer than the CUDA runtime the Paddle wheel carries ({runtime}): the wheel cannot run on it",
+         source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
+                "(LOG_FIRST_N(WARNING, 1) << \"Please NOTE: device: \" << ... << \", GPU Compute Capability: \" "
+                "(1.x: \"CUDA Capability: \" << compute_capability) << \", Driver API Version: \" << ... << \", "
+                "Runtime API Version: \" ...); CUDA 11.0/11.1/11.8 release notes: first toolkits with sm_80/sm_86/"
+                "sm_89-sm_90"),
+    # The device line every GPU process prints: the newest CUDA the driver runs (cudaDriverGetVersion) and the
+    # runtime the wheel carries (cudaRuntimeGetVersion). A driver below the runtime cannot serve it. Not on a
+    # line that also reports an error (a one-line paste): the error is what such a line is read as.
+    _sig("device_cuda_versions", r"^(?!.*\b(?i:error|could not|cannot|failed)\b).*?Driver API Version: (?P<driver_api>\d+\.\d+), Runtime API Version: "
+         r"(?P<runtime_api>\d+\.\d+)", "version_banner",
+         example="W1204 12:00:00.000 1 gpu_resources.cc:119] Please NOTE: device: 0, GPU Compute Capability: 8.6, "
+                 "Driver API Version: 11.4, Runtime API Version: 12.0",
+         source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
+                "(\", Driver API Version: \" << driver_version / 1000 << \".\" << (driver_version % 100) / 10 << "
+                "\", Runtime API Version: \" << runtime_version / 1000 << ...)"),
     # --- `python -m MODULE` when the interpreter cannot find MODULE (no traceback: runpy prints one line) --------
     _sig("runpy_module_spec", r"^\S*?python[\w.]*: Error while finding module specification for '(?P<module>[\w.]+)' "
          r"\((?P<exc>\w+Error): (?P<msg>.*)\)$", "exception", CauseId.python_exception, 50,

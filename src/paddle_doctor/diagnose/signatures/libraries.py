@@ -286,7 +286,7 @@ LIBRARIES = (
          "[256, 640, 3, 3])", title="pretrained parameter {key} has shape {got}, the model's is {want}: it was skipped",
          source="PaddleSeg 2.x paddleseg/utils/utils.py load_pretrained_model ([SKIP] Shape of pretrained params {} "
                 "doesn't match.(Pretrained: {}, Actual: {})); PaddleSeg 1.x ([SKIP] Shape of pretrained weight {} ...)"),
-    _sig("load_not_exists", r"The ``path`` \((?P<path>[^)]*)\) to load model not exists|"
+    _sig("load_not_exists", r"The `{0,2}path`{0,2} \((?P<path>[^)]*)\) to load model not exists|"
          r"(?:^|\W)FileNotFoundError\b|No such file or directory|\[Errno 2\]", "cause", CauseId.file_not_found, 95,
          "ValueError: The ``path`` (output/best_model/model.pdparams) to load model not exists.",
          title="a file the script needs does not exist",

@@ -141,6 +141,16 @@ LOADING = (
                 "{url} not a url\"; is_url: http:// or https://), PaddleNLP 2.x paddlenlp/utils/downloader.py "
                 "get_path_from_url (the same assertion), reached by from_pretrained when the local file is missing "
                 "(PaddleNLP#210)"),
+    # A safetensors checkpoint (PaddleNLP/PaddleFormers, PaddleMIX weights) whose header cannot be read: the
+    # file is cut short, or is a git-lfs pointer saved under the weights' name (a clone without `git lfs pull`).
+    _sig("safetensors_header_unreadable", r"Error while deserializing header: (?P<why>HeaderTooLarge|HeaderTooSmall|InvalidHeader\w*|"
+         r"MetadataIncompleteBuffer|InvalidHeaderLength|InvalidHeaderStart)", "cause", CauseId.checkpoint_corrupt, 80,
+         "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge",
+         title="a safetensors weights file is truncated or not a safetensors file ({why}): a download cut short or a "
+               "git-lfs pointer",
+         source="safetensors 0.3-0.4 bindings/python/src/lib.rs (SafetensorError: Error while deserializing header: "
+                "{err:?}, err one of safetensors/src/tensor.rs SafeTensorError: HeaderTooLarge, HeaderTooSmall, "
+                "InvalidHeader, InvalidHeaderStart, InvalidHeaderDeserialization, MetadataIncompleteBuffer)"),
     # A downloaded archive (a pretrained model, an inference model's .tar) that the download left short, or
     # that is not an archive at all (an error page saved under the archive's name): extracting it fails.
     _sig("archive_unreadable", r"\b(?:tarfile\.ReadError|zipfile\.BadZip[Ff]ile)\b:?\s*(?P<msg>.*)|(?P<stream>Compressed file "

@@ -66,19 +66,6 @@ NATIVE = (
                 "installation with arch: \" << compile_arch_str << ...; for a capability missing from its name "
                 "table: \"The GPU compute capability in your current machine is \" << *compute_capability << \", "
                 "which is not supported by Paddle\")"),
-    # The device line every GPU process prints names the GPU's capability and the CUDA runtime the wheel
-    # carries. A runtime older than the GPU cannot target it (sm_80 needs CUDA 11.0; sm_86 11.1; sm_89 and
-    # sm_90 11.8): the device errors that follow (cuBLAS NOT_SUPPORTED, no kernel image) are that.
-    _sig("runtime_older_than_gpu", r"(?:GPU Compute Capability: (?:8|9)\.\d|CUDA Capability: (?:8|9)\d), Driver API "
-         r"Version: [\d.]+, Runtime API Version: (?P<runtime>(?:9|10)\.\d)", "context", CauseId.cuda_arch_unsupported,
-         90, "W0101 10:00:00.000000  1234 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.0, "
-         "Driver API Version: 11.2, Runtime API Version: 10.2",
-         title="this GPU is newer than the CUDA runtime the Paddle wheel carries ({runtime}): the wheel cannot run on it",
-         source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
-                "(LOG_FIRST_N(WARNING, 1) << \"Please NOTE: device: \" << ... << \", GPU Compute Capability: \" "
-                "(1.x: \"CUDA Capability: \" << compute_capability) << \", Driver API Version: \" << ... << \", "
-                "Runtime API Version: \" ...); CUDA 11.0/11.1/11.8 release notes: first toolkits with sm_80/sm_86/"
-                "sm_89-sm_90"),
     # A TensorRT build dlopens libnvinfer when it starts (and when a predictor enables TensorRT) and prints this
     # on stderr when it cannot: harmless unless the run uses TensorRT, so a warning, never a cause by itself.
     _sig("tensorrt_lib_missing", r"TensorRT dynamic library \((?P<lib>[^)]*)\) that Paddle depends on is not configured|"
@@ -104,13 +91,15 @@ NATIVE = (
     # one is missing, or comes from another cuDNN install than its siblings (dlerror: "symbol ... version
     # libcudnn_ops_infer.so.8 not defined"), cuDNN itself prints these two lines and the process aborts.
     _sig("cudnn_sublib_load", r"(?:Could not (?:load library|locate)|Please make sure) (?P<lib>(?:lib)?cudnn_\w+(?:\.so(?:\.\d+)*|"
-         r"\.dll))", "cause", CauseId.cuda_cudnn_mismatch, 95,
+         r"\.dll)|zlibwapi\.dll)", "cause", CauseId.cuda_cudnn_mismatch, 95,
          "Could not load library libcudnn_cnn_train.so.8. Error: /env/lib/libcudnn_ops_train.so.8: symbol "
          "cudnnOpTensor version libcudnn_ops_infer.so.8 not defined in file libcudnn_ops_infer.so.8",
          title="cuDNN cannot load its own part {lib}: missing, or its sibling libraries come from another cuDNN",
          source="NVIDIA cuDNN (CUDA Deep Neural Network library) 8.x, libcudnn.so.8 / cudnn64_8.dll loading its "
                 "sub-libraries (Could not load library %s. Error: %s / Please make sure %s is in your library "
-                "path!; on Windows: Could not locate %s. Please make sure it is in your library path!), then abort()"),
+                "path!; on Windows: Could not locate %s. Please make sure it is in your library path!), then abort(); "
+                "cuDNN 8.3+ on Windows loads zlibwapi.dll the same way (cuDNN installation guide: zlib is a "
+                "prerequisite)"),
     # A backend named for a device the build lacks ("not compiled with xpu but you assign 'bkcl' as backend")
     # is the launch's configuration (config_error); CUDA's is read as the missing GPU build.
     _sig("device_not_compiled", r"^(?:[\w.]*\.)?[A-Z]\w*Error:.*(?i:not compiled with (?:cuda|gpu)\b|not compiled "
@@ -330,12 +319,12 @@ NATIVE = (
          source="Intel OpenMP runtime (libiomp5) kmp_i18n message #15 (OMP: Error #15: Initializing %s, but found "
                 "%s already initialized. ... set the environment variable KMP_DUPLICATE_LIB_OK=TRUE), PaddleOCR#1641"),
     # --- native crashes ---------------------------------------------------------------------------
-    _sig(CauseId.segfault, r"`Segmentation fault` is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
+    _sig(CauseId.segfault, r"`?Segmentation fault`? is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
          "cause", CauseId.segfault, 100,
          "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the operating "
                 "system.); glibc strsignal(SIGSEGV)"),
-    _sig("sigbus", r"`Bus error` is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
+    _sig("sigbus", r"`?Bus error`? is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
          "FatalError: `Bus error` is detected by the operating system.",
          title="bus error (usually shared memory exhausted)",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Bus error` is detected ...)"),
@@ -344,10 +333,10 @@ NATIVE = (
          "`handle->flags & UV_HANDLE_CLOSING' failed.",
          title="the TCP store could not bind its port (libuv assertion)",
          source="pp 3.x so: third_party/libuv/src/unix/core.c uv__finish_close assertion (measured on 3.3.1)"),
-    _sig("sigterm", r"`Termination signal` is detected|\bSIGTERM \(@", "terminated",
+    _sig("sigterm", r"`?Termination signal`? is detected|\bSIGTERM \(@", "terminated",
          example="FatalError: `Termination signal` is detected by the operating system.",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Termination signal` is detected ...)"),
-    _sig("sigabrt", r"`Process abort signal` is detected|\bSIGABRT\b", "cause", CauseId.segfault, 45,
+    _sig("sigabrt", r"`?Process abort signal`? is detected|\bSIGABRT\b", "cause", CauseId.segfault, 45,
          "FatalError: `Process abort signal` is detected by the operating system.",
          title="native abort (SIGABRT)",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Process abort signal` is detected ...)"),

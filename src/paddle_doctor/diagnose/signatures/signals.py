@@ -210,6 +210,24 @@ SIGNALS = (
          source="JetBrains' run console (Process finished with exit code %d (interrupted by signal %d: %s)), the "
                 "signal's name from the C library's signal.h (SIGILL 4, SIGFPE 8, SIGSEGV 11; a shell's exit status 128 + n) "
                 "(PaddleSpeech#60)"),
+    # A signal's exit status as the tools that ran the process report it, without the signal's name: a shell's,
+    # docker's and an IDE's 128 + n, Kubernetes' "Exit Code:", Python's subprocess (-n, or its Signals enum).
+    _sig("exit_status_native_signal", r"(?:exit(?:ed)? (?:with )?(?:code|status)|Exit Code:|Exited \(|non-zero exit "
+         r"status)\s*(?P<code>139|136|132|-11|-8|-4)\b(?! \(interrupted)|died with <Signals\.(?P<sig>SIGSEGV|SIGILL|SIGFPE|"
+         r"SIGBUS): \d+>|(?:exited|killed|terminated) (?:with|by) signal (?P<num>11|4|8)\b", "cause", CauseId.segfault, 70,
+         "Process finished with exit code 139",
+         title="the process ended by a native crash's signal (exit status {code}{sig}{num}: 128 + SIGSEGV 11, SIGFPE 8 "
+               "or SIGILL 4)",
+         source="bash and sh (a child's exit status 128 + n for signal n), docker ps (Exited (139)), Kubernetes "
+                "(Last State: Terminated, Exit Code: 139), JetBrains' run console (Process finished with exit code "
+                "%d), CPython subprocess (returncode -n; CalledProcessError: died with <Signals.SIGSEGV: 11>)"),
+    _sig("exit_status_killed", r"(?:exit(?:ed)? (?:with )?(?:code|status)|Exit Code:|Exited \(|non-zero exit status)"
+         r"\s*(?:137|-9)\b(?! \(interrupted)|died with <Signals\.SIGKILL: 9>|\bReason:\s+OOMKilled\b|"
+         r"(?:exited|killed|terminated) (?:with|by) signal 9\b", "cause", CauseId.host_oom_killed, 70,
+         "      Reason:       OOMKilled",
+         title="the process was killed (SIGKILL, exit status 137; the kernel OOM killer is the usual sender)",
+         source="bash and sh (exit status 128 + 9), docker ps (Exited (137)), Kubernetes (Last State: Terminated, "
+                "Reason: OOMKilled, Exit Code: 137), CPython subprocess (returncode -9; died with <Signals.SIGKILL: 9>)"),
     # Android's C library logs a native crash of an app (a Paddle-Lite demo, a mobile OCR app) in logcat before
     # debuggerd dumps it; the signal's name says which fault it was. SIGABRT (6) is left out: it follows an
     # abort (a failed CHECK, an uncaught C++ exception) whose own line says more.
