@@ -24,7 +24,7 @@ BACKLINKS = {
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
     CauseId.cuda_arch_unsupported: {
-        'signatures': ('cuda_arch',),
+        'signatures': ('cuda_arch', 'gpu_arch_mismatch',),
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),

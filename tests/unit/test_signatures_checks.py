@@ -177,3 +177,19 @@ def test_look_alikes_do_not_fire():
                  "no limit"):
         matched = match_line(line)
         assert matched is None or not matched[0].points_at_cause, (line, matched[0].name)
+
+
+@pytest.mark.parametrize("text, cause", [
+    # pp 3.1+ gpu_resources.cc CheckDeviceArch: an error line, then RuntimeError (Paddle#73687); a paste may keep its tail
+    ("E0628 11:38:05.609311 27896 gpu_resources.cc:98] Mismatched GPU Architecture: The installed PaddlePaddle package "
+     "was compiled for 75 80 86 89 ,but your current GPU is 120 Solution: Install the correct wheel package built for "
+     "your GPU from the official PaddlePaddle website: https://www.paddlepaddle.org.cn/\nRuntimeError: Unsupported GPU "
+     "architecture\n", CauseId.cuda_arch_unsupported),
+    ("your current GPU is 120 Solution: Install the correct wheel package built for your GPU from the official "
+     "PaddlePaddle website: https://www.paddlepaddle.org.cn/\n", CauseId.cuda_arch_unsupported),
+    # PaddleTS's own check of the installed Paddle
+    ("ValueError: only the following paddle versions are supported: {'2.2.0', '2.3.0'}, current paddle version: "
+     "2.4.0\n", CauseId.paddle_api_mismatch),
+])
+def test_gpu_arch_error_and_suite_version_check(text, cause):
+    assert _cause(text) == cause

@@ -38,6 +38,8 @@ TRIGGERS: tuple[str, ...] = (
     "pair.cc",
     # issue 29: a CPU-only build asked for a GPU (1.x wording), glog's fatal checks, BKCL (Kunlun XPU)
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
+    # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
+    "Mismatched GPU Architecture", "wheel package built for your GPU",
     # issue 29, batch 3: the GPU allocator's frame on a C++ stack; a suite's loader skipping parameters
     "CUDAAllocator::AllocateImpl", "GPUAllocator::Alloc", "pretrained params", "not matched with loaded params",
     "stub version of",

@@ -101,6 +101,18 @@ CHECKS = (
          source="pp 2.0.2-2.6.2 so: Eigen's unsupported/Eigen/CXX11/src/Tensor/TensorDeviceGpu.h initializeDeviceProp "
                 "(std::cerr << \"Failed to get the number of GPU devices: \" << gpuGetErrorString(status); \"Failed to "
                 "initialize GPU device #\" << i << \": \" ...; then gpu_assert aborts)"),
+    # From 3.1 the same architecture check is an error (E-level log, then RuntimeError) naming the capability.
+    _sig("gpu_arch_mismatch", r"Mismatched GPU Architecture: The installed PaddlePaddle package was compiled for|your "
+         r"current GPU is \d+ Solution: Install the correct wheel package built for your GPU", "cause",
+         CauseId.cuda_arch_unsupported, 95,
+         "E0628 11:38:05.609311 27896 gpu_resources.cc:98] Mismatched GPU Architecture: The installed PaddlePaddle "
+         "package was compiled for 75 80 86 89 ,but your current GPU is 120 Solution: Install the correct wheel "
+         "package built for your GPU from the official PaddlePaddle website: https://www.paddlepaddle.org.cn/",
+         title="this GPU is not among the architectures the Paddle wheel was built for",
+         source="pp 3.1-3.x platform/device/gpu/gpu_resources.cc CheckDeviceArch (LOG(ERROR) << \"Mismatched GPU "
+                "Architecture: The installed PaddlePaddle package was compiled for \" << ... << \"but your current GPU "
+                "is \" << ... << \" Solution: Install the correct wheel package built for your GPU ...\"; then "
+                "RuntimeError: Unsupported GPU architecture) (Paddle#73687, #76037)"),
     _sig("fleet_python_visible_devices", r"CUDA_VISIBLE_DEVICES shoule? be set only 1 card", "cause",
          CauseId.cuda_visible_devices_misconfig, 90,
          "ValueError: CUDA_VISIBLE_DEVICES shoule be set only 1 card if you use `python` to launch fleet program.",
@@ -271,7 +283,8 @@ API_VERSION_ROWS = (
     # develop version") is not a failure.
     _sig("paddle_version_required", r"(?i:\bpaddle(?:paddle)?(?:-gpu)?) ?(?:>= ?[\d.]+|version (?:in \[[^\]]*\]|"
          r"[\d.]+ or higher)) (?:is )?required(?![^\n]*Maybe you are using a develop version)|PaddlePaddle version is "
-         r"out of date\. Your version is [\w.]+, while we need at least", "cause",
+         r"out of date\. Your version is [\w.]+, while we need at least|only the following paddle versions are "
+         r"supported: [^\n]*current paddle version", "cause",
          CauseId.paddle_api_mismatch, 85,
          "Exception: VersionError: PaddlePaddle version 2.0.0 or higher is required, but 1.8.5 installed, please "
          "upgrade your PaddlePaddle to 2.0.0 or other higher version.",
@@ -282,7 +295,8 @@ API_VERSION_ROWS = (
                 "ppdet/utils/check.py check_version (PaddlePaddle version {} or higher is required, ...); X2Paddle 1.x "
                 "x2paddle/utils.py PaddleDtypes (Paddle>=2.0.0 is required, Please update version!); PGL 2.2 pgl/__init__.py "
                 "(warnings.warn(\"The PaddlePaddle version is out of date. Your version is %s, while we need at least "
-                "2.2.0.\" % paddle.__version__))"),
+                "2.2.0.\" % paddle.__version__)); PaddleTS 1.0 paddlets/__init__.py (ValueError: only the following "
+                "paddle versions are supported: %s, current paddle version: %s)"),
     # The libraries under Paddle moved on: each message names the library and the version boundary it crossed.
     _sig("protobuf_too_new", r"Descriptors cannot (?:not )?be created directly", "cause",
          CauseId.dependency_version_mismatch, 90,
