@@ -8,6 +8,7 @@ against the part they name; the first row that matches wins.
 from __future__ import annotations
 
 from ...catalog.ids import CauseId as C
+from .wording import PATH
 
 # The C++ file an error was raised at (``at /paddle/.../FILE:N``), by its path.
 CPP_FILES: tuple[tuple[str, C, int, str, str], ...] = (
@@ -99,11 +100,10 @@ LAUNCHER_VARIABLES = ("TRAINING_ROLE", "PADDLE_TRAINER_ID", "PADDLE_TRAINERS_NUM
                       "PADDLE_MASTER", "PADDLE_NNODES", "PADDLE_WORLD_SIZE", "FLAGS_selected_gpus",
                       "PADDLE_PSERVER_NUMS", "PADDLE_TRAINER_ENDPOINT", "PADDLE_HETER_TRAINER_IP_PORT_LIST")
 
-# A message that names a path (a separator, or a data or model file's extension) and says it is missing.
-_PATH = r"(?:\S*[/\\]\S+|\S+\.(?:jpe?g|png|bmp|txt|json|ya?ml|csv|tsv|pdparams|pdopt|pdmodel|pdiparams|params|npy|npz|"\
-        r"pkl|pickle|bin|onnx|tar|gz|zip|wav|mp3|mp4|h5|lmdb|mdb)\b)"
-_MISSING_PATH = rf"{_PATH}\W*\s+(?:does not exist|doesn't exist|not exists?|is not exist|not found)|" \
-                rf"(?:no such file|not exist|not found|cannot find|can't find)\W[^\n]*?{_PATH}"
+# A message that names a path (wording.py's token: a separator, or a data or model file's extension) and says
+# it is missing.
+_MISSING_PATH = rf"{PATH}\W*\s+(?:does not exist|doesn't exist|not exists?|is not exist|not found)|" \
+                rf"(?:no such file|not exist|not found|cannot find|can't find)\W[^\n]*?{PATH}"
 
 # A missing path named None (None.pdparams, 'None', .../None): built from a setting that has no value.
 _NONE_PATH = r"(?:(?<=[/\\'\"(])None(?:\.\w+)?|(?<![\w.])None\.\w+)['\")]?\W*\s+(?:does not exist|doesn't exist|" \

@@ -23,9 +23,9 @@ from ...catalog.ids import CauseId as C
 from ...lazy import lazy_compile
 
 # A path: a whole token (it starts where no other non-space character precedes it) that holds a separator, or
-# ends in a data or model file's extension (components.py reads the same way). Whole tokens keep the search
-# linear: a path is tried once per token, and only its separators are split points.
-_PATH = r"(?:(?<!\S)[^\s/\\]*[/\\]\S*|(?<![^\s'\"(\[])[^\s'\"]*\.(?:jpe?g|png|bmp|txt|json|ya?ml|csv|tsv|pdparams|pdopt|" \
+# ends in a data or model file's extension (components.py's missing-path rows use it too). Whole tokens keep the
+# search linear: a path is tried once per token, and only its separators are split points.
+PATH = r"(?:(?<!\S)[^\s/\\]*[/\\]\S*|(?<![^\s'\"(\[])[^\s'\"]*\.(?:jpe?g|png|bmp|txt|json|ya?ml|csv|tsv|pdparams|pdopt|" \
         r"pdmodel|pdiparams|params|nb|npy|npz|pkl|pickle|bin|onnx|tar|gz|zip|wav|mp3|mp4|h5|lmdb|mdb|exe)\b)"
 # A shared library is not a file the run was given: a missing one is the installation's (signals.py's
 # loader rows and the CUDA library rows read those).
@@ -53,14 +53,14 @@ class Wording:
 WORDINGS: tuple[Wording, ...] = (
     # A path and a failed act on it, or a path said to be gone: the run looked for a file that is not
     # there (a relative path from another working directory, a model not downloaded or exported yet).
-    Wording("path_unopened", C.file_not_found, rf"{_NO_LIBRARY}{_ACT}\b[^\n]{{0,40}}?{_PATH}", 70,
+    Wording("path_unopened", C.file_not_found, rf"{_NO_LIBRARY}{_ACT}\b[^\n]{{0,40}}?{PATH}", 70,
             "it could not open, find or read a file or directory it names",
             "native loaders (glog/[ERROR] lines of Paddle Inference, Paddle-Lite, FastDeploy, Serving), "
             "suites' and wrappers' checks"),
-    Wording("path_gone", C.file_not_found, rf"{_NO_LIBRARY}(?:{_PATH}\W{{0,3}}\s*(?:\([^)]{{0,80}}\)\s*)?{_GONE}|"
+    Wording("path_gone", C.file_not_found, rf"{_NO_LIBRARY}(?:{PATH}\W{{0,3}}\s*(?:\([^)]{{0,80}}\)\s*)?{_GONE}|"
             rf"(?:no\s+such\s+(?:file|dir(?:ectory)?)|(?:file|dir(?:ectory)?|path|model)\s+{_GONE}|\bno\s+(?:file|model|"
             rf"weights?|checkpoint)s?(?:\s+named\s+\S+)?\s+(?:was\s+)?found\s+(?:in|at|under))\W[^\n]{{0,40}}?"
-            rf"{_PATH}|(?:找不到|不存在|无法打开|打开失败))", 70,
+            rf"{PATH}|(?:找不到|不存在|无法打开|打开失败))", 70,
             "it says a file or directory it names does not exist",
             "os.path.exists checks in suites and tools (assert/raise ... does not exist), native loaders, "
             "Chinese messages of the suites and wrappers"),
