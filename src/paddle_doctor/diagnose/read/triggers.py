@@ -98,7 +98,7 @@ TRIGGERS: tuple[str, ...] = (
     # the shells' SIGABRT report ("Aborted", zsh's "abort" after its job and pid)
     "Aborted", "] abort",
     # the shells' other signal reports (bash's strsignal words, zsh's lowercase ones), glibc's heap checks
-    "Floating point", "floating point", "Bus error", "bus error", "Trace/breakpoint", "trace trap", "zsh: ",
+    "Floating point", "floating point", "bus error", "Trace/breakpoint", "trace trap", "zsh: ",
     "double free", "free(): ", "malloc(): ", "munmap_chunk", "corrupted size", "corrupted double", "realloc(): ",
     "stack smashing",
     # issue 29, batch 11: dlerror's report of a library it cannot open (a wrapped paste may cut the rest of the
