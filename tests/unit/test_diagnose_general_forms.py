@@ -157,3 +157,12 @@ def test_a_cut_notebook_traceback_of_another_type_names_it(tmp_path):
 def test_enoent_in_a_chinese_locale(tmp_path):
     # glibc's zh_CN strerror(ENOENT), as a Chinese shell's cp or ls prints it, with no other trigger
     assert verdict_of(tmp_path, "cp: 无法获取'a.txt' 的文件状态(stat): 没有那个文件或目录\n").cause == CauseId.file_not_found
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: Parameter not found, Can't not find [ char_embedding.weight ] in stat_dictuse_structured_name is "
+    "set to [True]",  # 1.8.5 set_dict
+    "AssertionError: Parameter not found, Can't not find [ linear_0.w_0 ] in state_dict",  # 2.0.2-2.4.2
+])
+def test_dygraph_set_dict_missing_parameter_in_each_era(tmp_path, line):
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.state_dict_shape_mismatch

@@ -144,13 +144,14 @@ LOADING = (
                 "(PaddleNLP#210)"),
     # A layer's state dict set from a checkpoint that lacks one of the layer's parameter names (1.x dygraph, and
     # PaddleSeg 0.x-1.x's own loader, which skips it and goes on): the checkpoint names its parameters otherwise.
-    _sig("set_dict_param_missing", r"Parameter not found, Can't not find \[ ?(?P<key>\S+?) ?\] in stat_?dict|"
+    _sig("set_dict_param_missing", r"Parameter not found, Can't not find \[ ?(?P<key>\S+?) ?\] in state?_?dict|"
          r"SKIP\] Pretrained weight (?P<weight>\S+) doesn't exist", "cause", CauseId.state_dict_shape_mismatch, 80,
          "RuntimeError: Parameter not found, Can't not find [ char_embedding.weight ] in stat_dictuse_structured_name "
          "is set to [True]",
          title="the checkpoint has no parameter {key}{weight} the model names: its names are another model's",
-         source="pp 1.5-1.8 python/paddle/fluid/dygraph/layers.py Layer.set_dict (raise RuntimeError(\"Parameter not "
-                "found, Can't not find [ {} ] in stat_dict\" \"use_structured_name is set to [{}]\")); PaddleSeg 0.x-1.x "
+         source="pp 1.8.5 python/paddle/fluid/dygraph/layers.py Layer.set_dict (assert / raise RuntimeError(\"Parameter "
+                "not found, Can't not find [ {} ] in stat_dict\" \"use_structured_name is set to [{}]\")); pp 2.0.2-2.4.2 "
+                "the same file's set_state_dict (AssertionError ... in state_dict); PaddleSeg 0.x-1.x "
                 "pdseg load_pretrained_weights (print(\"[SKIP] Pretrained weight {} doesn't exist\"))", most="medium"),
     # A safetensors checkpoint (PaddleNLP/PaddleFormers, PaddleMIX weights) whose header cannot be read: the
     # file is cut short, or is a git-lfs pointer saved under the weights' name (a clone without `git lfs pull`).
