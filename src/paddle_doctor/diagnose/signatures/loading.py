@@ -151,8 +151,10 @@ LOADING = (
          title="the checkpoint has no parameter {key}{weight} the model names: its names are another model's",
          source="pp 1.8.5 python/paddle/fluid/dygraph/layers.py Layer.set_dict (assert / raise RuntimeError(\"Parameter "
                 "not found, Can't not find [ {} ] in stat_dict\" \"use_structured_name is set to [{}]\")); pp 2.0.2-2.4.2 "
-                "the same file's set_state_dict (AssertionError ... in state_dict); PaddleSeg 0.x-1.x "
-                "pdseg load_pretrained_weights (print(\"[SKIP] Pretrained weight {} doesn't exist\"))", most="medium"),
+                "the same file's set_state_dict (AssertionError ... in state_dict); the fluid-era "
+                "pretrained-weight loaders of PaddleSeg 0.x-1.x and PaddleX 1.x (for a parameter with no file in the "
+                "weights dir: print / logging.debug(\"[SKIP] Pretrained weight {}/{} doesn't exist\".format(weights_dir, "
+                "var.name)), then go on without it)", most="medium"),
     # A safetensors checkpoint (PaddleNLP/PaddleFormers, PaddleMIX weights) whose header cannot be read: the
     # file is cut short, or is a git-lfs pointer saved under the weights' name (a clone without `git lfs pull`).
     _sig("safetensors_header_unreadable", r"Error while deserializing header: (?P<why>HeaderTooLarge|HeaderTooSmall|InvalidHeader\w*|"
