@@ -36,6 +36,13 @@ from ..timeline import LogSpan, log_span
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
 MPI_PREFIX_RE = lazy_compile(r"^.*?\[\d+,(?P<rank>\d+)\]<std(?:err|out)>:")
 SPAWN_RANK_RE = re.compile(r"Process (?P<rank>\d+) terminated with the following error")
+# A pasted worker log's heading, on a line of its own: `tail`/`head` of several files (``==> log/workerlog.1 <==``),
+# Markdown (``### workerlog.1``, ``**log/workerlog.1**``), a label (``workerlog.1:``), the command that printed it
+# (``$ cat log/workerlog.1``, ``root@host:~# tail -n 50 log/workerlog.1``). Paddle's launchers of every era write
+# rank N's output to ``workerlog.N`` (1.8 launch.py, 2.x fleet/launch_utils.py, 2.5+ launch/controllers).
+SECTION_RE = lazy_compile(r"^[\s#=>*`\-]*(?:(?:\S*[$#]\s*)?(?:cat|tail|head|less|more|vim?)\b(?:\s+-{1,2}[\w=]+"
+                          r"(?:\s+\d+)?)*\s+)?(?:[\w.~-]*/)*workerlog\.(\d+)[\s<=*`:#-]*$")
+SECTION_WORD = "workerlog."
 ERROR_DETAIL = "ERROR LOG DETAIL"
 # Colour codes (Paddle's glog and the launcher colour some lines on a TTY; pastes keep them).
 ANSI_RE = lazy_compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
@@ -287,7 +294,8 @@ class _SectionState:
 
     A worker log belongs to its rank. In the new launcher's terminal output the lines after
     "ERROR LOG DETAIL" are the tail of the failed container's log (the rank named in the header);
-    the lines before are rank 0's streamed log. ``paddle.distributed.spawn`` names the rank.
+    the lines before are rank 0's streamed log. ``paddle.distributed.spawn`` names the rank. A paste of
+    several worker logs names each one's file in a heading line (SECTION_RE).
     """
 
     def __init__(self, fixed_rank: int | None):
@@ -308,6 +316,9 @@ class _SectionState:
         m = SPAWN_RANK_RE.search(text)
         if m:
             self.current = int(m.group("rank"))
+        m = SECTION_RE.match(text) if SECTION_WORD in text else None
+        if m:
+            self.current = int(m.group(1))
         return self.current
 
 

@@ -29,7 +29,9 @@ from ...lazy import lazy_compile
 
 # Literals the scanner must see on these lines (triggers.TRIGGERS includes them).
 TRIGGERS = ("NOTE: device: ", "] device: ", "init nccl context", "trainer_id", "local_rank", "global rank", "PADDLE_TRAINER_ID", "PADDLE_GLOBAL_RANK",
-            "PADDLE_LOCAL_RANK")
+            "PADDLE_LOCAL_RANK",
+            # a pasted worker log's heading (parse.SECTION_RE): the lines after it are that rank's
+            "workerlog.")
 # The global statements win over the local ones (device, local rank) when a file has both.
 GLOBAL_RE = lazy_compile(
     r"""init nccl context nranks: \d+ local rank: (\d+) gpu id: \d+ ring id: 0\b|(?:\btrainer_id\b|\bglobal[ _]rank\b|\bPADDLE_TRAINER_ID\b|\bPADDLE_GLOBAL_RANK\b)['"]?\s*(?:[:=]|is)\s*['"]?(\d+)\b""",
