@@ -120,3 +120,14 @@ def test_a_class_named_for_another_thing_is_not_read():
     from paddle_doctor.diagnose.anatomy.wording import read_type_wording
     assert read_type_wording("requests.exceptions.ConnectionError") is None
     assert read_type_wording("paddle.base.core.EnforceNotMet") is None
+
+
+def test_a_cut_notebook_traceback_is_read_by_the_class_its_header_names(tmp_path):
+    """IPython's header names the class; the traceback is cut before the exception line. An archive's
+    ReadError (tarfile, shutil) is a file that is cut short or not the archive: checkpoint_corrupt, low."""
+    text = ("-" * 75 + "\nReadError                                 Traceback (most recent call last)\n"
+            "<ipython-input-6-42021b04bd7a> in <module>\n----> 1 sr = Predictor()\n")
+    finding = verdict_of(tmp_path, text)
+    assert finding.cause == CauseId.checkpoint_corrupt and finding.confidence.value == "low", finding.cause
+    other = verdict_of(tmp_path, text.replace("ReadError  ", "ValueError "))
+    assert other.cause == CauseId.python_exception

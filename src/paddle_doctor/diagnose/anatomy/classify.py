@@ -15,7 +15,7 @@ from ...catalog.ids import CauseId
 from ..signatures.checks import VERSIONED_PACKAGES
 from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, RAISE_SITES, TYPE_BY_MODULE
-from .installed import protobuf_older_than_generated, shadowed_package
+from .installed import library_lacks_imported_name, protobuf_older_than_generated, shadowed_package
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts, Verdict
 from .suite_checks import find_check
@@ -333,7 +333,7 @@ def from_state_dict_lookup(parts: ErrorParts) -> Verdict | None:
 
 def from_installation(parts: ErrorParts) -> Verdict | None:
     """The traceback's files say where the failing import came from (anatomy/installed.py)."""
-    found = shadowed_package(parts) or protobuf_older_than_generated(parts)
+    found = shadowed_package(parts) or protobuf_older_than_generated(parts) or library_lacks_imported_name(parts)
     return Verdict(found[0], found[1], found[2], "frame") if found else None
 
 

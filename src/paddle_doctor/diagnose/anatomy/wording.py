@@ -140,6 +140,13 @@ TYPE_WORDINGS: tuple[Wording, ...] = (
             "the raised class is a configuration error",
             "the suites' and config libraries' own error classes (ppdet ConfigError, paddlex ConfigError, omegaconf "
             "ConfigKeyError, ruamel.yaml ScannerError)"),
+    # An archive that cannot be read: a download cut short or a file that is not the archive its name says. Bare
+    # ``ReadError`` is what a notebook's traceback header names (tarfile's and shutil's); httpx has a network
+    # ReadError too, so this stays a wording (low).
+    Wording("archive_class", C.checkpoint_corrupt, r"(?:^|\b(?:tarfile|shutil)\.)ReadError$|\bBadZip[Ff]ile$|"
+            r"\bBadGzipFile$", 60,
+            "the raised class is an archive's read error (a download cut short, or not an archive)",
+            "CPython's tarfile.ReadError, shutil.ReadError (unpack_archive), zipfile.BadZipFile, gzip.BadGzipFile"),
     Wording("missing_file_class", C.file_not_found, r"(?:FileNotFound|FileMissing|PathNotFound|ModelNotFound|"
             r"NoSuchFile)\w*(?:Error|Exception)$", 60,
             "the raised class is a missing-file error",

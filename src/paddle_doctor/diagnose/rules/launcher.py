@@ -10,7 +10,7 @@ import re
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..anatomy.classify import raise_site
-from ..anatomy.wording import read_wording
+from ..anatomy.wording import read_type_wording, read_wording
 from ..ranks import LauncherFacts
 from ..verdict import launcher_lines, make_verdict, peer_of
 
@@ -80,9 +80,13 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
                             notes=("The traceback's last line names the exception: pass the whole log to see "
                                    "its message.",))
     if tracebacks:
-        what = f"{_notebook_type(tracebacks) or 'Python exception'} "  # a notebook's header names the type
-        return make_verdict("traceback_without_exception", CauseId.python_exception, rank, tracebacks[-1:], "low",
-                            "a Python traceback whose exception line is not in the text (the log is cut)",
+        named = _notebook_type(tracebacks)  # a notebook's header names the type
+        what, wording = f"{named or 'Python exception'} ", read_type_wording(named or "")
+        code, cause = ("traceback_type_worded", wording.cause) if wording else ("traceback_without_exception",
+                                                                                 CauseId.python_exception)
+        return make_verdict(code, cause, rank, tracebacks[-1:], "low",
+                            "a Python traceback whose exception line is not in the text (the log is cut)"
+                            + (f"; the class its header names says {wording.means}" if wording else ""),
                             title=f"an uncaught {what}(its last line is not in the given text)",
                             notes=("The traceback's last line names the exception: pass the whole log, or the "
                                    "workerlog of the failing rank.",))
