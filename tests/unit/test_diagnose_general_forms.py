@@ -150,8 +150,8 @@ _NOTEBOOK = ("------------------------------------------------------------------
 
 
 def test_a_cut_notebook_traceback_of_another_type_names_it(tmp_path):
-    finding = verdict_of(tmp_path, _NOTEBOOK.format(type="ReadError"))
-    assert finding.cause == CauseId.python_exception and "ReadError" in finding.message
+    finding = verdict_of(tmp_path, _NOTEBOOK.format(type="StopIteration"))
+    assert finding.cause == CauseId.python_exception and "StopIteration" in finding.message
 
 
 def test_enoent_in_a_chinese_locale(tmp_path):

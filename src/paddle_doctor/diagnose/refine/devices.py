@@ -153,6 +153,8 @@ def with_device_facts(root: Finding | None, facts: DeviceFacts) -> Finding | Non
     extra = {"launch_devices": {**facts.as_dict(), "contradictions": said}}
     if _no_device_on_a_cpu_run(root, facts):
         return _restated_as_no_gpu(root, extra, facts)
+    if _no_device_under_a_list(root, facts):
+        return _restated_as_hidden(root, extra, facts)
     renumbered = _renumbered_id(root, facts)
     if renumbered is not None:
         return _restated_as_renumbered(root, renumbered, extra, facts)
@@ -188,7 +190,7 @@ _NO_DEVICE = lazy_compile(r"cudaErrorNoDevice|no CUDA-capable device|CUDA_ERROR_
 def _no_device_on_a_cpu_run(root: Finding, facts: DeviceFacts) -> bool:
     """CUDA found no device in a run that asked for none and selected no GPU: no device list can have
     hidden one it needed (a GPU build initialises CUDA even then, on a host with no usable GPU)."""
-    return (root.cause == CauseId.cuda_visible_devices_misconfig and facts.cpu_requested is not None
+    return (root.cause in DEVICE_CAUSES and facts.cpu_requested is not None
             and not facts.selects_gpus() and any(_NO_DEVICE.search(e.text) for e in root.evidence))
 
 
@@ -205,6 +207,25 @@ def _restated_as_no_gpu(root: Finding, extra: dict, facts: DeviceFacts) -> Findi
         why=f"CUDA found no device in a run that asked for no GPU ({flag}) and selected none: no device "
             "list hid one it needed; the build initialised CUDA on a host with no usable GPU",
         fix=entry.fix.strip(), alternatives=(first,), facts={**root.facts, **extra, "confirm": entry.confirm.strip()})
+
+
+def _no_device_under_a_list(root: Finding, facts: DeviceFacts) -> bool:
+    """CUDA found no device at all while the text shows CUDA_VISIBLE_DEVICES set: the list is what the
+    driver was shown, and it hid every GPU (ids the machine does not have, or a GPU-less list)."""
+    return (root.cause == CauseId.device_not_found and facts.visible_from == "CUDA_VISIBLE_DEVICES"
+            and any(_NO_DEVICE.search(e.text) for e in root.evidence))
+
+
+def _restated_as_hidden(root: Finding, extra: dict, facts: DeviceFacts) -> Finding:
+    entry = get_cause(CauseId.cuda_visible_devices_misconfig)
+    first = Alternative(CauseId.device_not_found, "low", "the machine may have no usable GPU whatever the list says",
+                        "`nvidia-smi -L` in the same shell lists the GPUs the driver sees")
+    return dataclasses.replace(
+        root, code="visible_devices_hide_all", cause=CauseId.cuda_visible_devices_misconfig, message=entry.title,
+        confidence=Confidence.MEDIUM, evidence=root.evidence + _quoted(facts, root),
+        why=f"CUDA saw no device with CUDA_VISIBLE_DEVICES={','.join(facts.visible) or '(empty)'}: the list names "
+            "no GPU the driver has, so it hid all of them", fix=entry.fix.strip(), alternatives=(first,),
+        facts={**root.facts, **extra, "confirm": entry.confirm.strip()})
 
 
 # The GPU id a device check refused (pp 1.3-3.x pybind.cc CUDAPlace: Invalid CUDAPlace(%d); gpu_info.cc

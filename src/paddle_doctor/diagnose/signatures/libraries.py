@@ -22,7 +22,6 @@ def _our_exceptions() -> tuple[Signature, ...]:
         for name, cause in sorted(CAUSE_BY_NAME.items()))
 
 
-
 LIBRARIES = (
     # --- NCCL / CUDA --------------------------------------------------------------------------------------
     _sig("nccl_lib_missing", r"libnccl\.so[^\n]*(?:cannot open|No such file|not configured)|"
@@ -206,11 +205,14 @@ LIBRARIES = (
          title="this Paddle build has no kernels for this GPU",
          source="pp 2.0.2-2.6.2 so and nccl-cu12 (CUDA runtime: no kernel image is available for execution on the "
                 "device)"),
-    _sig("no_device", r"no CUDA-capable device is detected|cudaErrorNoDevice|invalid device ordinal|"
-         r"cudaErrorInvalidDevice", "cause", CauseId.cuda_visible_devices_misconfig, 95,
-         "cudaErrorNoDevice: no CUDA-capable device is detected", title="the requested GPU is not visible",
-         source="CUDA runtime cudaGetErrorString (cudaErrorNoDevice: no CUDA-capable device is detected; "
-                "cudaErrorInvalidDevice: invalid device ordinal), quoted by pp 1.8.5-2.0.2 so gpu_info.cc"),
+    # No GPU the driver sees, as against an id past the visible ones (CUDA_VISIBLE_DEVICES hiding all: refine/near.py).
+    _sig("no_device", r"no CUDA-capable device is detected|cudaErrorNoDevice", "cause", CauseId.device_not_found, 95,
+         "cudaErrorNoDevice: no CUDA-capable device is detected", title="CUDA sees no GPU at all",
+         source="CUDA runtime cudaGetErrorString (cudaErrorNoDevice: no CUDA-capable device is detected), quoted by "
+                "pp 1.8.5-2.0.2 so gpu_info.cc (cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCount)"),
+    _sig("invalid_device", r"invalid device ordinal|cudaErrorInvalidDevice", "cause", CauseId.cuda_visible_devices_misconfig,
+         95, "cudaErrorInvalidDevice: invalid device ordinal", title="the requested GPU is not visible",
+         source="CUDA runtime cudaGetErrorString (cudaErrorInvalidDevice: invalid device ordinal), pp 1.8.5-2.0.2 gpu_info.cc"),
     _sig("launch_device_frame", r'launch/context/device\.py", line \d+, in get_selected_devices', "cause",
          CauseId.device_not_found, 95,
          'File ".../paddle/distributed/launch/context/device.py", line 86, in get_selected_devices',
