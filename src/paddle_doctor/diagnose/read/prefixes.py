@@ -19,6 +19,7 @@ Users paste what their runner printed, so one file may hold every rank's lines, 
   ``E``, ``i``...) and ``:``, then, inside a build step, a tab per level of nesting, a space and the
   innermost block's name in brackets (``[21:12:11] :<tab> [Step 1/1] Traceback ...``). No rank: a
   build step's log is one process's (Paddle's CI, Paddle#8392).
+- a Markdown quote: ``> `` (``> > `` nested) before each line, as a reply quotes a pasted log. No rank.
 
 Only the first lines decide which prefix a file carries (a cheap look, see :func:`detect`); each
 line is then stripped with that prefix's one compiled regex.
@@ -93,6 +94,8 @@ PREFIXES = (
     LinePrefix("docker logs --timestamps", re.compile(rf"^(?P<ts>{_RFC3339}) ")),
     LinePrefix("docker compose logs", re.compile(r"^(?P<service>[A-Za-z0-9][\w.-]*?) +\| ")),
     LinePrefix("TeamCity build log", re.compile(r"^\[\d\d:\d\d:\d\d\][ A-Za-z]:(?:\t+ \[[^\]\n]*\](?: |$)| )")),
+    # A Markdown quote (a reply quoting the post that pasted the log; e-mail replies): one ">" per level.
+    LinePrefix("Markdown quote", re.compile(r"^(?:> ?)+")),
 )
 
 
@@ -101,7 +104,7 @@ PREFIXES = (
 # most once per space (when " *\d+: " could share them it was quadratic: 0.25 s on a head of 4096
 # spaces; the head is cut at SNIFF_BYTES, so no worse, but linear is the rule; issue 28).
 QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |\[\d+,\d+\]<|\[pod/|(?:P\d+ +)?\d+: |\d{4}-\d\d-\d\dT|"
-                      rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:)")
+                      rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:|>)")
 
 
 def detect(head: bytes) -> LinePrefix | None:

@@ -50,7 +50,9 @@ NATIVE = (
          "to perform the requested operation.](at /paddle/paddle/fluid/platform/stream/cuda_stream.cc:49)",
          title="the GPU had no memory left when CUDA set up its context or stream: another process holds it",
          source="pp 2.1-2.4 so: platform/stream/cuda_stream.cc, platform/gpu_info.cc (cuda error(%d).%s. [Advise: "
-                "...]); CUDA cudaErrorMemoryAllocation at context/stream creation, before any tensor exists"),
+                "...]); CUDA cudaErrorMemoryAllocation at context/stream creation, before any tensor exists",
+         # the same status from a cuBLAS/cuDNN handle made after 1.x's allocator took most of the GPU is the job's own
+         most="medium"),
     # Paddle's own check of the GPU against the architectures the wheel was compiled for: a warning
     # that names the cause of the device errors that follow it (no kernel image, a crash in a kernel).
     # Its other branch (an architecture the name table lacks, e.g. 100/120) prints the capability instead.
