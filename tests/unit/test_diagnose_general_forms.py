@@ -166,3 +166,25 @@ def test_enoent_in_a_chinese_locale(tmp_path):
 ])
 def test_dygraph_set_dict_missing_parameter_in_each_era(tmp_path, line):
     assert verdict_of(tmp_path, line + "\n").cause == CauseId.state_dict_shape_mismatch
+
+
+@pytest.mark.parametrize("line", [
+    "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading "
+    "\"C:\\py\\lib\\site-packages\\paddle\\libs\\cudnn64_8.dll\" or one of its dependencies.",
+    "OSError: [WinError 1455] 页面文件太小，无法完成操作。",
+    "The paging file is too small for this operation to complete.",
+])
+def test_windows_commit_limit_is_host_memory(tmp_path, line):
+    finding = verdict_of(tmp_path, line + "\n")
+    assert (finding.cause, finding.confidence.value) == (CauseId.host_out_of_memory, "high")
+
+
+@pytest.mark.parametrize("api", ["data", "py_func"])
+def test_a_static_graph_api_in_2x_dynamic_mode_is_1x_code(tmp_path, api):
+    # pp 2.0.2-3.3.1 framework.py _static_only_ (the assertion's text, the API's name in it)
+    line = (f"AssertionError: In PaddlePaddle 2.x, we turn on dynamic graph mode by default, and '{api}()' is only "
+            "supported in static graph mode. So if you want to use this api, please call 'paddle.enable_static()' "
+            "before this api to enter static graph mode.")
+    finding = verdict_of(tmp_path, line + "\n")
+    assert (finding.cause, finding.confidence.value) == (CauseId.paddle_api_mismatch, "medium")
+    assert api in finding.message

@@ -146,6 +146,8 @@ TRIGGERS: tuple[str, ...] = (
     "CANNOT LINK", "dlopen failed", "HAL library", "Failed to parse",
     # sixth session: 2.x's refusal of a static-graph API in dynamic mode, pasted without its AssertionError
     "only supported in static graph mode",
+    # Windows' commit limit in its English and Chinese wording, pasted without the [WinError 1455] before it
+    "paging file", "页面文件太小",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
