@@ -40,8 +40,10 @@ SPAWN_RANK_RE = re.compile(r"Process (?P<rank>\d+) terminated with the following
 # Markdown (``### workerlog.1``, ``**log/workerlog.1**``), a label (``workerlog.1:``), the command that printed it
 # (``$ cat log/workerlog.1``, ``root@host:~# tail -n 50 log/workerlog.1``). Paddle's launchers of every era write
 # rank N's output to ``workerlog.N`` (1.8 launch.py, 2.x fleet/launch_utils.py, 2.5+ launch/controllers).
-SECTION_RE = lazy_compile(r"^[\s#=>*`\-]*(?:(?:\S*[$#]\s*)?(?:cat|tail|head|less|more|vim?)\b(?:\s+-{1,2}[\w=]+"
-                          r"(?:\s+\d+)?)*\s+)?(?:[\w.~-]*/)*workerlog\.(\d+)[\s<=*`:#-]*$")
+# (A prompt and a path start with a word character, '~', '/' or '.', none of them a decoration: a run of
+# decorations is given back once, not once per split.)
+SECTION_RE = lazy_compile(r"^[\s#=>*`\-]*(?:(?:(?:\(\w+\)\s*)?(?:[\w~/][\w@:~/.-]*)?[$#]\s*)?(?:cat|tail|head|less|more|"
+                          r"vim?)\b(?:\s+-{1,2}[\w=]+(?:\s+\d+)?)*\s+)?(?:[\w.~][\w.~-]*/)*workerlog\.(\d+)[\s<=*`:#-]*$")
 SECTION_WORD = "workerlog."
 ERROR_DETAIL = "ERROR LOG DETAIL"
 # Colour codes (Paddle's glog and the launcher colour some lines on a TTY; pastes keep them).
