@@ -27,7 +27,7 @@ from .launches import (LAST, LaunchChoice, LaunchSplitter, Window, choose, marks
                        since_window)
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .runners import match_runner
-from .selfrank import StatedRank
+from .selfrank import SECTION_RE, SECTION_WORD, StatedRank
 from .tracebacks import add_exception_lines, reopener, reusable
 from .scan import BinaryFileError, ScanStats, decode, scan_stream
 from ..signatures import Signature, match_line
@@ -36,15 +36,6 @@ from ..timeline import LogSpan, log_span
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
 MPI_PREFIX_RE = lazy_compile(r"^.*?\[\d+,(?P<rank>\d+)\]<std(?:err|out)>:")
 SPAWN_RANK_RE = re.compile(r"Process (?P<rank>\d+) terminated with the following error")
-# A pasted worker log's heading, on a line of its own: `tail`/`head` of several files (``==> log/workerlog.1 <==``),
-# Markdown (``### workerlog.1``, ``**log/workerlog.1**``), a label (``workerlog.1:``), the command that printed it
-# (``$ cat log/workerlog.1``, ``root@host:~# tail -n 50 log/workerlog.1``). Paddle's launchers of every era write
-# rank N's output to ``workerlog.N`` (1.8 launch.py, 2.x fleet/launch_utils.py, 2.5+ launch/controllers).
-# (A prompt and a path start with a word character, '~', '/' or '.', none of them a decoration: a run of
-# decorations is given back once, not once per split.)
-SECTION_RE = lazy_compile(r"^[\s#=>*`\-]*(?:(?:(?:\(\w+\)\s*)?(?:[\w~/][\w@:~/.-]*)?[$#]\s*)?(?:cat|tail|head|less|more|"
-                          r"vim?)\b(?:\s+-{1,2}[\w=]+(?:\s+\d+)?)*\s+)?(?:[\w.~][\w.~-]*/)*workerlog\.(\d+)[\s<=*`:#-]*$")
-SECTION_WORD = "workerlog."
 ERROR_DETAIL = "ERROR LOG DETAIL"
 # Colour codes (Paddle's glog and the launcher colour some lines on a TTY; pastes keep them).
 ANSI_RE = lazy_compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
@@ -167,7 +158,8 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
                             lambda sig, groups, offset, text, like: _exception_event(sig, groups, source, offset,
                                                                                      text, like, index))
     index.trailing = stats.trailing
-    result.last_text = stats.last_text
+    # the last line as the rules read any line: without a prefix that names no rank (a ranked one is split below)
+    result.last_text = _strip_prefix(stats.last_text, prefix)[0] if prefix is not None else stats.last_text
     result.span = log_span(stats.head, stats.tail, lambda line: _timestamp(line, year))
     if prefix is not None and prefix.names_ranks:
         result.prefix = prefix.name
@@ -201,7 +193,11 @@ def _plain(line: str) -> str:
     """The line without terminal colours, and without the Markdown bold a pasted issue wraps an error
     line in (``**AssertionError: ...**``: PaddleOCR#7166, #7710)."""
     line = ANSI_RE.sub("", line) if "\x1b" in line else line
-    return _BOLD_RE.sub(r"\1\2", line) if "**" in line else line
+    return _unbold(line)
+
+
+def _unbold(text: str) -> str:
+    return _BOLD_RE.sub(r"\1\2", text) if "**" in text else text
 
 
 _BOLD_RE = re.compile(r"^(\s*)\*\*(?=[^\s*])(.*?)(?:\*\*)?\s*$")
@@ -263,8 +259,8 @@ def _strip_prefix(text: str, prefix: LinePrefix | None) -> tuple[str, int | None
     """The line without its runner prefix, the rank that prefix names, and its time."""
     if prefix is not None:
         split = prefix.split(text)
-        if split is not None:
-            return split
+        if split is not None:  # the bold of a quoted or indented error line is inside the prefix
+            return _unbold(split[0]), split[1], split[2]
     m = MPI_PREFIX_RE.match(text) if "]<std" in text else None
     if m:
         return text[m.end():], int(m.group("rank")), None
