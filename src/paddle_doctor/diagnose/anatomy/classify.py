@@ -21,7 +21,9 @@ from .parts import Code, ErrorParts, Verdict
 from .suite_checks import find_check
 from .wording import read_type_wording, read_wording
 
-_ENUM_OF = {"cuda": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t", "cublas": "cublasStatus_t"}
+# HIP's hipError_t keeps CUDA's numbers and texts for the errors both runtimes have: read in CUDA's enumeration.
+_ENUM_OF = {"cuda": "cudaError_t", "hip": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t",
+            "cublas": "cublasStatus_t"}
 _LEGACY = {"cuda": tables.CUDA_LEGACY_NUMBERS, "cudnn": tables.CUDNN_LEGACY_NUMBERS}
 # CUDA driver API names (CUDA_ERROR_*) for the runtime names they correspond to (cuda.h).
 _DRIVER_NAMES = {"CUDA_ERROR_OUT_OF_MEMORY": "cudaErrorMemoryAllocation",
@@ -42,7 +44,7 @@ def code_name(code: Code, text: str) -> str | None:
         return _DRIVER_NAMES.get(code.name, code.name) if code.kind == "cuda_driver" else code.name
     if code.number is None:
         return None
-    if code.kind == "cuda":
+    if code.kind in ("cuda", "hip"):
         low = re.sub(r"\s+", " ", text.lower())
         quoted = next((name for words, name in tables.CUDA_TEXTS.items() if words in low), None)
         if quoted:
