@@ -80,16 +80,7 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
                             notes=("The traceback's last line names the exception: pass the whole log to see "
                                    "its message.",))
     if tracebacks:
-        named = _notebook_type(tracebacks)  # a notebook's header names the type
-        what, wording = f"{named or 'Python exception'} ", read_type_wording(named or "")
-        code, cause = ("traceback_type_worded", wording.cause) if wording else ("traceback_without_exception",
-                                                                                 CauseId.python_exception)
-        return make_verdict(code, cause, rank, tracebacks[-1:], "low",
-                            "a Python traceback whose exception line is not in the text (the log is cut)"
-                            + (f"; the class its header names says {wording.means}" if wording else ""),
-                            title=f"an uncaught {what}(its last line is not in the given text)",
-                            notes=("The traceback's last line names the exception: pass the whole log, or the "
-                                   "workerlog of the failing rank.",))
+        return _cut_traceback(tracebacks, rank)
     # the line itself, or the one right after it (a native library's reason often follows on its own line)
     worded = next(((e, w) for e in errors if (w := read_wording("", f"{e.text}\n{e.next_text or ''}")) is not None),
                   None)
@@ -106,6 +97,21 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
 
 # IPython's (Jupyter's, AI Studio's) traceback header: the type first, then CPython's words, on one line.
 _NOTEBOOK_HEADER = re.compile(r"^\s*(?P<type>[A-Za-z_][\w.]*)\s+Traceback \(most recent call last\)")
+
+
+def _cut_traceback(tracebacks: list, rank: int | None) -> Finding:
+    """A traceback cut before its exception line: python_exception, or the cause the class a notebook's
+    header names says (an archive's ReadError), at low either way."""
+    named = _notebook_type(tracebacks)
+    what, wording = f"{named or 'Python exception'} ", read_type_wording(named or "")
+    code, cause = (("traceback_type_worded", wording.cause) if wording
+                   else ("traceback_without_exception", CauseId.python_exception))
+    return make_verdict(code, cause, rank, tracebacks[-1:], "low",
+                        "a Python traceback whose exception line is not in the text (the log is cut)"
+                        + (f"; the class its header names says {wording.means}" if wording else ""),
+                        title=f"an uncaught {what}(its last line is not in the given text)",
+                        notes=("The traceback's last line names the exception: pass the whole log, or the "
+                               "workerlog of the failing rank.",))
 
 
 def _notebook_type(tracebacks: list) -> str | None:
