@@ -188,3 +188,13 @@ def test_a_static_graph_api_in_2x_dynamic_mode_is_1x_code(tmp_path, api):
     finding = verdict_of(tmp_path, line + "\n")
     assert (finding.cause, finding.confidence.value) == (CauseId.paddle_api_mismatch, "medium")
     assert api in finding.message
+
+
+@pytest.mark.parametrize("module", ["paddle", "cv2"])
+def test_a_circular_import_is_no_missing_api(tmp_path, module):
+    """CPython says "partially initialized module" when the user's own file, named like the package, imports
+    it: the name is missing from a half-run module, not from the installed release."""
+    line = (f"AttributeError: partially initialized module '{module}' has no attribute 'fluid' (most likely due to "
+            "a circular import)")
+    finding = verdict_of(tmp_path, line + "\n")
+    assert finding.cause not in (CauseId.paddle_api_mismatch, CauseId.dependency_version_mismatch), finding.cause

@@ -256,7 +256,7 @@ API_VERSION_ROWS = (
     # The Paddle libraries released with Paddle (PaddleHub, PARL, PGL, PaddleNLP, ...) change their APIs between
     # releases as Paddle does: a name missing from one of them is code written for another release (a package
     # shadowed by the user's tree is told apart by anatomy/installed.py from the traceback's frames).
-    _sig("paddle_api_missing", rf"module '(?P<module>{VERSIONED_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>"
+    _sig("paddle_api_missing", rf"(?<!initialized )module '(?P<module>{VERSIONED_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>"
          r"(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
          rf"from '(?P<module2>{VERSIONED_PACKAGES}[\w.]*)'|No module named '(?P<module3>{VERSIONED_PACKAGES}\.[\w.]+)'",
          "cause", CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
@@ -373,7 +373,7 @@ API_VERSION_ROWS = (
     # the rows above, which name their boundary.
     # Not "cannot import name": that one is as often a misspelt name or the user's own file of the library's
     # name (batch24's 2415, batch25's 2507), which the missing module attribute of a release is not.
-    _sig("library_name_missing", rf"module '(?P<lib>{SUITE_LIBRARIES})(?:\.[\w.]+)?' has no attribute '(?P<name>\w+)'",
+    _sig("library_name_missing", rf"(?<!initialized )module '(?P<lib>{SUITE_LIBRARIES})(?:\.[\w.]+)?' has no attribute '(?P<name>\w+)'",
          "cause", CauseId.dependency_version_mismatch, 65,
          "AttributeError: module 'PIL.Image' has no attribute 'ANTIALIAS'",
          title="the installed {lib} lacks {name}: a release the code was not written for",
