@@ -198,3 +198,15 @@ def test_a_circular_import_is_no_missing_api(tmp_path, module):
             "a circular import)")
     finding = verdict_of(tmp_path, line + "\n")
     assert finding.cause not in (CauseId.paddle_api_mismatch, CauseId.dependency_version_mismatch), finding.cause
+
+
+@pytest.mark.parametrize("line", [
+    "[2023/05/01 10:05:01] ppocr INFO: Error rate on eval set: 0.12",
+    "2024-01-01 10:00:00 INFO eval top1 error: 0.12, top5 error: 0.03",
+])
+def test_a_metric_named_error_is_no_failure(tmp_path, line):
+    assert root_cause_of(tmp_path, line + "\n") is None
+
+
+def test_an_error_followed_by_a_status_number_stays_an_error(tmp_path):
+    assert root_cause_of(tmp_path, "make: *** [all] Error 2\n") is not None

@@ -110,8 +110,7 @@ LIBRARIES = (
     # With NCCL_DEBUG=INFO (or VERSION) each rank prints the NCCL it loaded; a fact, not an error.
     # versions.py compares them across ranks. After nccl_version: "compiled with NCCL version 2.x, but
     # is running with NCCL library version 2.y" is a cause by itself.
-    # the host starts where no host character precedes it: tried once per run, not at each of its
-    # characters (quadratic: 60 ms a line of 2400 "_" after "NCCL version"; issue 28)
+    # the host starts where no host character precedes it: tried once per run, not at each of its characters
     # Not on a line that reports an error: such a line quotes the version beside its error (torch-style
     # "NCCL error in: <file>:<line>, unhandled system error, NCCL version 2.8.4"), and the error is what it says.
     _sig("nccl_banner", r"^(?!.*\b(?i:error)\b).*?(?:(?<![\w.-])(?P<host>[\w.-]+):\d+:\d+ \[\d+\] NCCL INFO )?NCCL version "
@@ -370,7 +369,8 @@ LIBRARIES = (
     *LOWERCASE_EXCEPTIONS,
     # Last: a line that says an error happened, with nothing above to explain it. Never a cause by
     # itself; it keeps diagnose from calling a failed run "no failure found".
-    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?:[\s:\]!,(]|$)|EnforceNotMet|"
+    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
+         r"%?\s*(?:$|[,;|]))(?:[\s:\]!,(]|$)|EnforceNotMet|"
          r"\b(?:Exception|[A-Z]\w*(?:Error|Exception))\b:|"
          r"ABORT!!!|\bWARN\b|\bFAILED\b)", "error_line",
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",
