@@ -210,3 +210,15 @@ def test_a_metric_named_error_is_no_failure(tmp_path, line):
 
 def test_an_error_followed_by_a_status_number_stays_an_error(tmp_path):
     assert root_cause_of(tmp_path, "make: *** [all] Error 2\n") is not None
+
+
+@pytest.mark.parametrize("line", [
+    '            "OOMKilled": true,',  # docker inspect
+    "paddle-job-trainer-0   0/1     OOMKilled   0          5m",  # kubectl get pods
+])
+def test_a_container_killed_for_memory_is_the_oom_killer(tmp_path, line):
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.host_oom_killed
+
+
+def test_docker_inspect_saying_no_oom_kill_is_no_failure(tmp_path):
+    assert root_cause_of(tmp_path, '            "OOMKilled": false,\n') is None

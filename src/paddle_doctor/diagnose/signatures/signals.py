@@ -223,12 +223,13 @@ SIGNALS = (
                 "(Last State: Terminated, Exit Code: 139), JetBrains' run console (Process finished with exit code "
                 "%d), CPython subprocess (returncode -n; CalledProcessError: died with <Signals.SIGSEGV: 11>)"),
     _sig("exit_status_killed", r"(?:exit(?:ed)? (?:with )?(?:code|status)|Exit Code:|Exited \(|non-zero exit status)"
-         r"\s*(?:137|-9)\b(?! \(interrupted)|died with <Signals\.SIGKILL: 9>|\bReason:\s+OOMKilled\b|"
+         r"\s*(?:137|-9)\b(?! \(interrupted)|died with <Signals\.SIGKILL: 9>|\bOOMKilled\b(?!\"?:\s*false)|"
          r"(?:exited|killed|terminated) (?:with|by) signal 9\b", "cause", CauseId.host_oom_killed, 70,
          "      Reason:       OOMKilled",
          title="the process was killed (SIGKILL, exit status 137; the kernel OOM killer is the usual sender)",
-         source="bash and sh (exit status 128 + 9), docker ps (Exited (137)), Kubernetes (Last State: Terminated, "
-                "Reason: OOMKilled, Exit Code: 137), CPython subprocess (returncode -9; died with <Signals.SIGKILL: 9>)"),
+         source="bash and sh (exit status 128 + 9), docker ps (Exited (137)), docker inspect (\"OOMKilled\": true), "
+                "Kubernetes (Last State: Terminated, Reason: OOMKilled, Exit Code: 137; kubectl get pods' STATUS "
+                "OOMKilled), CPython subprocess (returncode -9; died with <Signals.SIGKILL: 9>)"),
     # Android's C library logs a native crash of an app (a Paddle-Lite demo, a mobile OCR app) in logcat before
     # debuggerd dumps it; the signal's name says which fault it was. SIGABRT (6) is left out: it follows an
     # abort (a failed CHECK, an uncaught C++ exception) whose own line says more.
