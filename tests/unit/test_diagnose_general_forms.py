@@ -222,3 +222,12 @@ def test_a_container_killed_for_memory_is_the_oom_killer(tmp_path, line):
 
 def test_docker_inspect_saying_no_oom_kill_is_no_failure(tmp_path):
     assert root_cause_of(tmp_path, '            "OOMKilled": false,\n') is None
+
+
+@pytest.mark.parametrize("line", [
+    "ERROR: paddlepaddle_gpu-2.5.0.post117-cp38-cp38-linux_x86_64.whl is not a supported wheel on this platform.",
+    "`np.float` was a deprecated alias for the builtin `float`. To avoid this error in existing code, use `float` "
+    "by itself.",
+])
+def test_a_wheel_or_alias_past_its_version_boundary(tmp_path, line):
+    assert verdict_of(tmp_path, line + "\n").cause == CauseId.dependency_version_mismatch

@@ -148,6 +148,8 @@ TRIGGERS: tuple[str, ...] = (
     "only supported in static graph mode",
     # Windows' commit limit in its English and Chinese wording, pasted without the [WinError 1455] before it
     "paging file", "页面文件太小",
+    # pip's refusal of a wheel built for another interpreter or platform; numpy's note on a removed alias
+    "supported wheel", "deprecated alias",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
