@@ -231,3 +231,13 @@ def test_docker_inspect_saying_no_oom_kill_is_no_failure(tmp_path):
 ])
 def test_a_wheel_or_alias_past_its_version_boundary(tmp_path, line):
     assert verdict_of(tmp_path, line + "\n").cause == CauseId.dependency_version_mismatch
+
+
+def test_no_space_left_where_the_dataloader_shares_memory_is_dev_shm(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/usr/local/lib/python3.8/dist-packages/paddle/io/dataloader/worker.py", line 372, in _worker_loop\n'
+            "    out_queue.put((idx, batch, None))\n"
+            "OSError: [Errno 28] No space left on device\n")
+    assert verdict_of(tmp_path, text).cause == CauseId.shm_too_small
+    # the same errno writing a checkpoint is a full disk: no catalog cause names it
+    assert verdict_of(tmp_path, "OSError: [Errno 28] No space left on device\n").cause == CauseId.python_exception

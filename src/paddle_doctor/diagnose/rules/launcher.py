@@ -9,7 +9,7 @@ import re
 
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
-from ..anatomy.classify import raise_site
+from ..anatomy.components import RAISE_SITES
 from ..anatomy.wording import read_type_wording, read_wording
 from ..ranks import LauncherFacts
 from ..verdict import launcher_lines, make_verdict, peer_of
@@ -119,3 +119,21 @@ def _notebook_type(tracebacks: list) -> str | None:
     header names none), for a traceback cut before its exception line."""
     header = next((e for e in reversed(tracebacks) if e.role == "traceback" and _NOTEBOOK_HEADER.match(e.text)), None)
     return _NOTEBOOK_HEADER.match(header.text)["type"] if header is not None else None
+
+
+def raise_site(frames: list) -> tuple[CauseId, str] | None:
+    """(cause, what the statement checks) for a cut traceback's innermost raise statement (RAISE_SITES),
+    or None. ``frames`` are its frame events in order: CPython's (the statement is the frame's next
+    line) or IPython's (the statement is its own "--> N raise ..." line, after its frame's header)."""
+    if not frames:
+        return None
+    last = frames[-1]
+    code = (last.groups.get("code") or last.next_text or "").strip()
+    where = last if last.groups.get("path") else next((f for f in reversed(frames[:-1]) if f.groups.get("path")), None)
+    if where is None or not code.startswith("raise"):
+        return None
+    path, func = where.groups["path"].replace("\\", "/"), where.groups.get("func") or ""
+    for module_re, func_re, code_re, cause, why, _ in RAISE_SITES:
+        if re.search(module_re, path) and re.fullmatch(func_re, func) and re.match(code_re, code):
+            return cause, why
+    return None
