@@ -150,6 +150,8 @@ TRIGGERS: tuple[str, ...] = (
     "paging file", "页面文件太小",
     # pip's refusal of a wheel built for another interpreter or platform; numpy's note on a removed alias
     "supported wheel", "deprecated alias",
+    # macOS libc++abi's terminate handler (libstdc++'s "terminate called" holds "terminate" already)
+    "terminating with uncaught",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -141,12 +141,13 @@ SIGNALS = (
     # Not for gloo's and Paddle's own exception types: their what() line is read by its own rows (a gloo
     # TIMEOUT is a victim's line, Paddle's errors carry their summary).
     _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::)[^']+)'|without an active "
-         r"exception|recursively)", "cause", CauseId.segfault, 48,
-         "terminate called after throwing an instance of 'std::runtime_error'",
-         title="an uncaught C++ exception ({type}) aborted the process",
+         r"exception|recursively)|terminating with uncaught exception of type (?P<type2>(?!gloo::|paddle::)\S+?)(?=:\s|$)",
+         "cause", CauseId.segfault, 48, "terminate called after throwing an instance of 'std::runtime_error'",
+         title="an uncaught C++ exception ({type}{type2}) aborted the process",
          source="libstdc++ vterminate.cc __verbose_terminate_handler (\"terminate called after throwing an "
                 "instance of '%s'\", \"terminate called without an active exception\", \"terminate called "
-                "recursively\"), then abort()"),
+                "recursively\"), then abort(); LLVM libc++abi cxa_default_handlers.cpp (macOS: \"libc++abi: "
+                "terminating with uncaught exception of type %s: %s\")"),
     _sig("zsh_killed", r"^(?:zsh: |\[\d+\]\s+\d+\s+)killed\s", "cause", CauseId.host_oom_killed, 75,
          "zsh: killed     python train.py",
          title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
