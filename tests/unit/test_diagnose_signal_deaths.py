@@ -57,3 +57,9 @@ def test_macos_libcxxabi_terminate_is_an_uncaught_cpp_exception(tmp_path):
     rc = root_cause_of(tmp_path, "libc++abi: terminating with uncaught exception of type std::runtime_error: Cannot "
                                  "open file ./model.pdmodel\n")
     assert rc is not None and rc.cause == "segfault" and "std::runtime_error" in rc.message
+
+
+def test_a_jni_library_the_jvm_cannot_find_is_a_missing_file(tmp_path):
+    rc = root_cause_of(tmp_path, 'Exception in thread "main" java.lang.UnsatisfiedLinkError: no paddle_lite_jni in '
+                                 "java.library.path\n")
+    assert rc is not None and rc.cause == "file_not_found" and "paddle_lite_jni" in rc.message

@@ -244,12 +244,14 @@ SIGNALS = (
                 "name from signal.h (SIGILL 4, SIGFPE 8, SIGSEGV 11)"),
     # Android's dynamic linker (bionic) when a program, or an app's JNI library, needs a shared library that is not
     # on the device where it looks (not pushed with the program, not in the APK's jniLibs for this ABI).
-    _sig("android_library_not_found", r"library \"(?P<lib>[^\"]+)\" not found", "cause", CauseId.file_not_found, 85,
+    _sig("android_library_not_found", r"library \"(?P<lib>[^\"]+)\" not found|UnsatisfiedLinkError: no (?P<jni>\S+) in "
+         r"java\.library\.path", "cause", CauseId.file_not_found, 85,
          "CANNOT LINK EXECUTABLE \"./mobilenetv1_light_api\": library \"libc++_shared.so\" not found",
-         title="the shared library {lib} is not where Android's linker looks",
+         title="the shared library {lib}{jni} is not where the linker (Android's, or the JVM's library path) looks",
          source="Android bionic linker/linker.cpp load_library (DL_ERR(\"library \\\"%s\\\" not found\", name)), "
                 "shown as CANNOT LINK EXECUTABLE \"%s\": %s (linker_main.cpp) or as dlopen failed: %s (Java's "
-                "UnsatisfiedLinkError)"),
+                "UnsatisfiedLinkError); OpenJDK java/lang/ClassLoader.loadLibrary (UnsatisfiedLinkError(\"no \" + "
+                "name + \" in java.library.path\"), a JNI library System.loadLibrary cannot find)"),
     # A versioned soname names the ABI version the binary was linked against (OpenSSL 1.0.2 is libcrypto.so.10
     # on RHEL/CentOS 7, 1.1 libcrypto.so.1.1, 3.x libcrypto.so.3): when the loader finds none, the system has
     # another version of the library, and a binary built on another distribution needs the one it was built with.
