@@ -72,7 +72,10 @@ WORDINGS: tuple[Wording, ...] = (
             rf"\b{_PADDLE}\s*(?:version\s*)?(?:>=?|≥|==)?\s*{_VERSION}\s*(?:\+|or\s+(?:higher|above|later|newer|"
             rf"greater)|and\s+(?:above|later))?\s*(?:is|are)?\s*(?:required|needed)|\brequires?\s+{_PADDLE}\s*"
             rf"(?:version\s*)?(?:>=?|≥|==)\s*{_VERSION}|\bplease\s+(?:upgrade|update|install)\s+(?:your\s+)?"
-            rf"{_PADDLE}\s*(?:to\s+|>=?\s*)?{_VERSION}", 70,
+            rf"{_PADDLE}\s*(?:to\s+|>=?\s*)?{_VERSION}|\bonly\s+supports?\s+{_PADDLE}\s*(?:version\s*)?(?:>=?\s*)?{_VERSION}\s*"
+            rf"(?:\+|or\s+(?:later|higher|above|newer))|\b{_PADDLE}\s+version\s+\(?{_VERSION}\)?\s+is\s+(?:too\s+(?:low|old)|"
+            rf"lower\s+than|older\s+than)|\b{_PADDLE}\s+version\s+(?:you\s+installed\s+)?is\s+too\s+(?:low|old)\W{{0,3}}"
+            rf"\(?{_VERSION}", 70,
             "it requires another Paddle version than the one installed",
             "version checks of the suites and tools (check_version, require_version, setup-time asserts)"),
     # A saved tensor's shape that is not the model's: the checkpoint was made for another configuration
