@@ -144,6 +144,11 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 36: Android's linker (a CANNOT LINK or dlopen failure names the missing library, with no
     # "error" on its line), Paddle-Lite NNAdapter's device HAL library that would not load, paddle2onnx's parser
     "CANNOT LINK", "dlopen failed", "HAL library", "Failed to parse",
+    # issue 29, batch 41: Triton's model-config check (a glog E line whose words hold no other trigger), Java's
+    # JNI library search on Android, FastDeploy's own port check
+    "KIND_CPU but specifies", "couldn't find \"", "is already in use", "undefined symbol: _Z",
+    # Paddle's internal-op argument check (op_function_common.cc), pasted without its ValueError
+    "(): argument (position",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
