@@ -49,7 +49,8 @@ def test_every_signature_cites_its_source(sig):
                                                                    "PaddleSeg ", "gunicorn ", "libstdc++ ", "Windows ",
                                                                    "numpy ", "glibc ", "protobuf ", "PaddleDetection ",
                                                                    "pybind11 ", "pip ", "safetensors ", "Paddle-Lite ",
-                                                                   "Paddle2ONNX "))
+                                                                   "Paddle2ONNX ", "Android ",
+                                                                   "Triton Inference Server "))
 
 
 def test_signature_table_is_data_with_cause_ids():

@@ -152,6 +152,11 @@ TRIGGERS: tuple[str, ...] = (
     "supported wheel", "deprecated alias",
     # macOS libc++abi's terminate handler (libstdc++'s "terminate called" holds "terminate" already)
     "terminating with uncaught",
+    # issue 29, batch 41: Triton's model-config check (a glog E line whose words hold no other trigger), Java's
+    # JNI library search on Android, FastDeploy's own port check
+    "KIND_CPU but specifies", "couldn't find \"", "is already in use", "undefined symbol: _Z",
+    # Paddle's internal-op argument check (op_function_common.cc), pasted without its ValueError
+    "(): argument (position",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -5,6 +5,8 @@ returns the root-cause Finding that the fact explains, or None (the error stands
 
 from __future__ import annotations
 
+import re
+
 from ...catalog import explains_also, is_generic
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
@@ -38,12 +40,19 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
             "fix the mismatch the warning names and rerun: the error goes away if it was the cause"),))
 
 
+# CPython's import errors (Python/import.c, Python/ceval.c import_from): the import of a name or a module failed,
+# which no warning about the device (printed while the same import initialised Paddle) can explain.
+_IMPORT_FAILURE = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFoundError: No module named)")
+
+
 def _explains(warning: Event, error: Event) -> bool:
     """Whether an earlier warning can explain a later error. A CUDA status the catalog reads as generic
     (cuda_error_other: 999 unknown, 3 initialisation, ...) still says more than a warning that only
     reports the failed call it comes from (init.cc's "no GPU found in runtime" is printed in the catch
     of the device query whose status follows): like a specific error, it stands against a less
     specific warning."""
+    if _IMPORT_FAILURE.search(error.text):
+        return False  # an import that fails on a name or a module is about what is installed, not the device
     ranked = error.sig.cause in explains_also(warning.sig.cause) or error.sig.cause == CauseId.cuda_error_other
     if ranked:
         return warning.sig.specificity >= error.sig.specificity

@@ -71,6 +71,68 @@ LOADING = (
                 "{place}) for the place of the model's kernel type, ARM falling back to Host; CHECK_GT(kernels.size(), "
                 "0) << \"\\nError: This model is not supported, because kernel for '\" + op_type + \"' is not "
                 "supported by Paddle-Lite.\"), a glog CHECK_GT", most="medium"),
+    # Paddle-Lite reads each op's attributes from the model by name: an attribute the op of this Lite release reads
+    # but the model's op lacks means the model was saved by a Paddle whose op definition differs (a newer or older
+    # Paddle than this opt/library was made for).
+    _sig("lite_op_attr_missing", r"Check failed: it != attrs\(\)\.end\(\):? No attributes called (?P<attr>\w+) found "
+         r"for (?P<op>\w+)", "cause", CauseId.paddle_api_mismatch, 75,
+         "[F  4/25 10:10:41.343 ...e-Lite/lite/core/model/general/op_desc.h:118 GetAttr] Check failed: it != "
+         "attrs().end(): No attributes called fix_seed found for dropout",
+         title="the model's {op} op has no '{attr}' attribute this Paddle-Lite reads: the model was saved by another "
+               "Paddle release than this Paddle-Lite supports",
+         source="Paddle-Lite 2.x lite/core/model/general/op_desc.h GetAttr (auto it = attrs().find(name); CHECK(it != "
+                "attrs().end()) << \"No attributes called \" << name << \" found for \" << Type())", most="medium"),
+    # The runtime checks each op's input shapes before it runs the kernel: a failure is the app feeding inputs the
+    # model does not take (another shape, another count of inputs than the replaced model has).
+    _sig("lite_check_shape_failed", r"program\.cc(?::\d+| \w+:\d+)\]\s*Check failed: op_->CheckShape\(\)", "cause",
+         CauseId.config_error, 80,
+         "[F  8/30 11:56:12. 70 /island/Paddle-Lite/lite/core/program.cc Run:619] Check failed: op_->CheckShape(): ",
+         title="an op's input shapes failed Paddle-Lite's check: the inputs set by the app do not fit the model",
+         source="Paddle-Lite 2.x lite/core/program.cc Instruction::Run (CHECK(op_->CheckShape()); each op's "
+                "CheckShape() checks its inputs' dims)", most="medium"),
+    # Triton (FastDeploy's and Paddle Serving's serving images) validates each model's config.pbtxt when it polls the
+    # model repository: a CPU instance group that also lists GPUs is rejected and the model is not loaded.
+    _sig("triton_cpu_group_gpus", r"instance group (?P<group>\S+) of model (?P<model>\S+) has kind KIND_CPU but "
+         r"specifies one or more GPUs", "cause", CauseId.config_error, 90,
+         "E0517 08:58:57.562967 604 model_repository_manager.cc:1890] Poll failed for model directory 'runtime': "
+         "instance group runtime_0 of model runtime has kind KIND_CPU but specifies one or more GPUs",
+         title="model {model}'s config.pbtxt gives instance group {group} the kind KIND_CPU and a list of GPUs",
+         source="Triton Inference Server core src/model_config_utils.cc ValidateInstanceGroup (\"instance group \" + "
+                "group.name() + \" of model \" + config.name() + \" has kind KIND_CPU but specifies one or more GPUs\")"),
+    # Paddle's generated _C_ops functions check each positional argument's type against the op's signature of this
+    # release: only code that calls the internal ops directly (a Paddle library of another release) gets it wrong.
+    _sig("c_ops_argument_type", r"\b(?P<op>\w+)\(\): argument (?:'\w+' )?\(position (?P<pos>\d+)\) must be "
+         r"(?P<want>[\w\[\], ]+?), but got (?P<got>\S+?)(?: \(at \S*op_function_common\.cc:\d+\))?$", "cause",
+         CauseId.paddle_api_mismatch, 70,
+         "ValueError: (InvalidArgument) scatter(): argument (position 4) must be bool, but got str (at ..\\paddle\\"
+         "fluid\\pybind\\op_function_common.cc:124)",
+         title="{op}() was called with another argument list than this Paddle's op takes: code written for another "
+               "Paddle release calls Paddle's internal ops",
+         source="pp 2.2-2.6 fluid/pybind/op_function_common.cc CastPyArg2Boolean / CastPyArg2Int / ... (PADDLE_THROW("
+                "InvalidArgument(\"%s(): argument (position %d) must be bool, but got %s\", op_type, arg_pos + 1, "
+                "...)))", most="medium"),
+    # Python's importer found the extension module's file (its full path is in the message), yet the dynamic loader
+    # answers "No such file": glibc reports an ELF file built for another machine (x86-64 on an ARM board) as not
+    # found, to go on searching. The package installed is a build for another platform.
+    _sig("extension_for_other_machine", r"ImportError: (?P<path>/\S*/(?:site|dist)-packages/\S+\.so): cannot open shared "
+         r"object file: No such file or directory", "cause", CauseId.dependency_version_mismatch, 80,
+         "ImportError: /home/u/.local/lib/python3.6/site-packages/paddlelite/lite.so: cannot open shared object file: No "
+         "such file or directory",
+         title="the installed extension {path} cannot be loaded though it is there: a build for another machine "
+               "(architecture) than this one",
+         source="glibc elf/dl-load.c open_verify (if (! elf_machine_matches_host (ehdr)) goto close_and_out; ... "
+                "__set_errno (ENOENT)): an ELF for another machine is skipped as not found; CPython's importer "
+                "(importlib FileFinder) only asks for a file it found", most="medium"),
+    # The dynamic loader resolves a native library's C++ symbols against the libraries it loaded: one missing means
+    # the library was built against another version of them (an SDK updated on the build machine, not on the
+    # device). A device plugin's failed load (Fail to open library) is read by its own row.
+    _sig("cxx_symbol_undefined", r"^(?!.*Fail to open library).*\bundefined symbol: (?P<sym>_Z\w+)", "cause",
+         CauseId.dependency_version_mismatch, 60,
+         "./infer_demo: symbol lookup error: ./infer_demo: undefined symbol: _ZN10fastdeploy7RuntimeC1Ev",
+         title="a native library needs the C++ symbol {sym}, which the library loaded for it lacks: it was built "
+               "against another version of that library",
+         source="glibc elf/dl-lookup.c _dl_lookup_symbol_x (_dl_signal_cexception (0, &exception, N_(\"symbol lookup "
+                "error\")) with \"undefined symbol: %s%s%s\"), for a mangled C++ name (_Z...)", most="medium"),
     # Reading a saved tensor starts with its format version (0): a file that is not a saved tensor (an
     # inference model's program or combined parameters given where a dygraph checkpoint is read, another
     # framework's file, a download that is an error page) fails there, whatever operator read it.

@@ -362,10 +362,13 @@ NATIVE = (
          example="2   gloo::rendezvous::HTTPStore::wait(std::vector<...> const&)",
          source="pp 2.x-3.3.1 so: gloo rendezvous HTTPStore / phi TCPStore frames in a SIGTERM dump"),
     # --- ports, rendezvous, environment ---------------------------------------------------------------
-    _sig(CauseId.port_in_use, r"Address already in use|Bind network on \S+ failed|\[Errno 98\]", "cause", CauseId.port_in_use, 100,
+    _sig(CauseId.port_in_use, r"Address already in use|Bind network on \S+ failed|\[Errno 98\]|"
+         r"The parameter `\w+`:\d+ is already in use", "cause", CauseId.port_in_use, 100,
          "socket.error: [Errno 98] Address already in use", title="port already in use",
          source="pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_utils.cc (Bind network on %s failed.); Python "
-                "errno EADDRINUSE ([Errno 98] Address already in use)"),
+                "errno EADDRINUSE ([Errno 98] Address already in use); FastDeploy 2.x fastdeploy/entrypoints/openai/"
+                "api_server.py launch_api_server (if not is_port_available(args.host, args.port): raise Exception("
+                "f\"The parameter `port`:{args.port} is already in use.\"), the same for its metrics port)"),
     _sig("listen", r"starts to listen on (?P<host>[^:\s]+):(?P<port>\d+)|create libuv server at port: (?P<port2>\d+)",
          "listen", example="I0524 11:30:40.681471  4352 tcp_utils.cc:181] The server starts to listen on IP_ANY:52031",
          source="pp 2.4.2-3.3.1 so: store/tcp_utils.cc (The server starts to listen on %s); 3.3.1 tcp_store.cc "

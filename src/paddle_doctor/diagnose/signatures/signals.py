@@ -252,6 +252,15 @@ SIGNALS = (
                 "shown as CANNOT LINK EXECUTABLE \"%s\": %s (linker_main.cpp) or as dlopen failed: %s (Java's "
                 "UnsatisfiedLinkError); OpenJDK java/lang/ClassLoader.loadLibrary (UnsatisfiedLinkError(\"no \" + "
                 "name + \" in java.library.path\"), a JNI library System.loadLibrary cannot find)"),
+    # Java's System.loadLibrary on Android looks for the app's JNI library in the APK's native-library folder of
+    # the device's ABI (lib/arm64, lib/x86, ...): none there (not packed for that ABI, an emulator's x86) is this.
+    _sig("android_jni_library_missing", r"couldn't find \"(?P<lib>lib[\w.+-]+\.so)\"", "cause", CauseId.file_not_found,
+         85, "java.lang.UnsatisfiedLinkError: dalvik.system.PathClassLoader[DexPathList[[zip file \"/data/app/com.demo-1/"
+         "base.apk\"],nativeLibraryDirectories=[/data/app/com.demo-1/lib/x86, /system/lib]]] couldn't find "
+         "\"libpaddle_lite_jni.so\"",
+         title="the app's JNI library {lib} is not in the APK's native-library folder for this device's ABI",
+         source="Android libcore ojluni java/lang/Runtime.java loadLibrary0 (throw new UnsatisfiedLinkError(loader + "
+                "\" couldn't find \\\"\" + System.mapLibraryName(libname) + \"\\\"\"))"),
     # A versioned soname names the ABI version the binary was linked against (OpenSSL 1.0.2 is libcrypto.so.10
     # on RHEL/CentOS 7, 1.1 libcrypto.so.1.1, 3.x libcrypto.so.3): when the loader finds none, the system has
     # another version of the library, and a binary built on another distribution needs the one it was built with.
