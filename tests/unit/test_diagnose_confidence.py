@@ -51,6 +51,9 @@ NEAR_LINES = [
      CauseId.cuda_visible_devices_misconfig),
     ("ExternalError: CUDA error(101), invalid device ordinal.", CauseId.cuda_visible_devices_misconfig,
      CauseId.device_not_found),
+    # a command line the installed tool's parser rejects: a mistyped one, or one from another release's docs
+    ("paddleclas: error: the following arguments are required: --infer_imgs", CauseId.config_error,
+     CauseId.paddle_api_mismatch),
     ("ResourceExhaustedError: Out of memory error on GPU 0. Cannot allocate 1.2GB memory on GPU 0 in NCCL allreduce",
      CauseId.gpu_oom, CauseId.nccl_error),
     ("ExternalError: Nccl error, unhandled cuda error (ncclUnhandledCudaError), out of memory", CauseId.nccl_error,

@@ -10,6 +10,9 @@
   on disk (``from_pretrained`` falls back to a download); the helper's own source line is not that message.
 - numpy 1.x's ``module compiled against API|ABI version 0x.. but this version of numpy is 0x..``: an extension
   built for another numpy.
+- After gathered batch 42: numpy's ``all input arrays must have the same shape`` (``np.stack``), which the
+  DataLoader's default collate raises when a batch's samples differ in shape: a DataLoader failure, at most medium
+  (user code calling ``np.stack`` raises the same words).
 
 Lines follow the emitting code's template (cited in the rows); none is a corpus log.
 """
@@ -77,3 +80,16 @@ def test_the_downloaders_source_line_alone_is_not_that_message(tmp_path):
 def test_an_extension_built_for_another_numpy_is_a_dependency_version_mismatch(tmp_path, line):
     rc = _cause(tmp_path, line)
     assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("frames", [
+    # the default collate's own frame (pp 2.x paddle/io/dataloader/collate.py), as a full traceback shows it
+    TRACEBACK.format(path="/opt/py/site-packages/paddle/io/dataloader/collate.py", line=56,
+                     func="default_collate_fn", code="batch = np.stack(batch, axis=0)"),
+    # a traceback cut at the training loop's line that asked the loader for a batch
+    TRACEBACK.format(path="train.py", line=200, func="train", code="for step, (img, label) in enumerate(train_loader):"),
+])
+def test_samples_the_collate_cannot_stack_are_a_dataloader_failure_at_most_medium(tmp_path, frames):
+    rc = _cause(tmp_path, frames + "ValueError: all input arrays must have the same shape\n")
+    assert rc.cause == CauseId.dataloader_worker_crash, (rc.cause, rc.why)
+    assert rc.confidence != "high"

@@ -65,7 +65,16 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                            Near(CauseId.paddle_api_mismatch, "the model may be in a format this paddle2onnx does "
                                 "not read (Paddle 3.x's inference.json needs paddle2onnx 2.x)",
                                 "the model file's name: .pdparams/.pdopt/.yml is no model (export one first); "
-                                ".json needs paddle2onnx >= 2.0", when=r"Failed to parse (?:paddlepaddle|PaddlePaddle) model")),
+                                ".json needs paddle2onnx >= 2.0", when=r"Failed to parse (?:paddlepaddle|PaddlePaddle) model"),
+                           # argparse checks the command line against the installed tool's own options: a command
+                           # from the docs of another release (an option added, renamed or made required since)
+                           # fails it as a mistyped one does
+                           Near(CauseId.paddle_api_mismatch, "the command may follow the docs of another release of "
+                                "the tool (an option added, renamed or made required since)",
+                                "`<tool> --help` lists the options the installed release takes; compare its version "
+                                "with the one the docs are for",
+                                when=r"error: (?:unrecognized arguments|the following arguments are required|"
+                                     r"argument \S+: invalid choice)")),
     CauseId.device_not_found: (Near(CauseId.cuda_visible_devices_misconfig, "CUDA_VISIBLE_DEVICES may hide or "
                                     "renumber the GPUs", _GPUS),),
     CauseId.cuda_visible_devices_misconfig: (Near(CauseId.device_not_found, "the machine or container may have no "

@@ -140,6 +140,16 @@ LAUNCH_ENV = (
          source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (DataLoader process (pid %ld) exited unexpectedly "
                 "with code %d. Error detailed are lost due to multiprocessing.); fluid/imperative/data_loader.cc "
                 "signal handlers (ERROR: Unexpected segmentation fault encountered in DataLoader workers.)"),
+    # The DataLoader's default collate stacks a batch's numpy samples with np.stack, which refuses samples of
+    # different shapes (images of several sizes, sequences of several lengths without padding). Medium: user code
+    # that calls np.stack itself raises the same words.
+    _sig("collate_shapes_differ", r"\bValueError: all input arrays must have the same shape", "cause",
+         CauseId.dataloader_worker_crash, 72,
+         "ValueError: all input arrays must have the same shape",
+         title="the DataLoader could not stack a batch: its samples have different shapes",
+         source="pp 2.0-3.3.1 paddle/io/dataloader/collate.py (1.8.5-2.4 fluid/dataloader/collate.py) "
+                "default_collate_fn (np.stack(batch, axis=0)); numpy 1.10-2.x numpy/(_)core/shape_base.py stack "
+                "(ValueError('all input arrays must have the same shape'))", most="medium"),
     _sig("launcher_python_missing", r"No such file or directory: '(?:[\w./\\:-]*[/\\])?python[\d.]*(?:\.exe)?'",
          "cause", CauseId.launcher_python_not_found, 97,
          "FileNotFoundError: [Errno 2] No such file or directory: 'python'",
