@@ -19,7 +19,7 @@ BACKLINKS = {
         'lint_rules': ('PDL303',),
     },
     CauseId.config_error: {
-        'signatures': ('fleet_local_ip_not_in_ips', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
+        'signatures': ('fleet_local_ip_not_in_ips', 'v2_new_remote_updater', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
@@ -32,16 +32,16 @@ BACKLINKS = {
         'diagnose_rules': ('driver_older_than_cuda',),
     },
     CauseId.cuda_error_other: {
-        'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'cuda_other',),
+        'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'thrust_what_cuda_error', 'cuda_other',),
     },
     CauseId.cuda_visible_devices_misconfig: {
         'lint_rules': ('PDL501',),
         'env_checks': ('gpu_visible',),
-        'signatures': ('device_env_keyerror', 'hub_gpu_env_unset', 'invalid_device', 'fleet_python_visible_devices',),
+        'signatures': ('device_env_keyerror', 'parl_gpu_count_failed', 'hub_gpu_env_unset', 'invalid_device', 'fleet_python_visible_devices',),
         'diagnose_rules': ('launch_devices_contradict', 'visible_devices_hide_all', 'visible_devices_renumbered',),
     },
     CauseId.dataloader_worker_crash: {
-        'signatures': ('dl_killed_other', 'dl_worker_exited', 'collate_shapes_differ', 'dl_worker_caught', 'dl_worker_signal', 'dl_reader_thread', 'dl_blocking_queue',),
+        'signatures': ('dl_killed_other', 'dl_worker_exited', 'collate_shapes_differ', 'v1_data_provider_check', 'dl_worker_caught', 'dl_worker_signal', 'dl_reader_thread', 'dl_blocking_queue',),
         'smoke_checks': ('dataloader_workers',),
         'diagnose_rules': ('stuck_in_dataloader',),
     },
@@ -50,7 +50,7 @@ BACKLINKS = {
     },
     CauseId.dependency_version_mismatch: {
         'env_checks': ('protobuf_version',),
-        'signatures': ('system_lib_version_missing', 'extension_for_other_machine', 'cxx_symbol_undefined', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'python_unicode_width_mismatch', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
+        'signatures': ('system_lib_version_missing', 'protobuf_files_mixed', 'extension_for_other_machine', 'cxx_symbol_undefined', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'python_unicode_width_mismatch', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
@@ -67,7 +67,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'download_path_not_url', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
+        'signatures': ('windows_dll_not_found', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'v1_parameter_file_missing', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'download_path_not_url', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),

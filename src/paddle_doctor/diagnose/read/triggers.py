@@ -157,6 +157,11 @@ TRIGGERS: tuple[str, ...] = (
     "KIND_CPU but specifies", "couldn't find \"", "is already in use", "undefined symbol: _Z",
     # Paddle's internal-op argument check (op_function_common.cc), pasted without its ValueError
     "(): argument (position",
+    # issue 29, batch 40: the v1 trainer's Parameter::load (an INFO line, then a FATAL one with no "error"), the
+    # CUDA error text of an uncaught thrust::system_error on libstdc++'s what() line
+    "while loading model", "missing, not allowed", "what():",
+    # PARL's own GPU count falling back to the CPU (an INFO/WARN line with no "error")
+    "Cannot find available GPU",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -1,6 +1,8 @@
 """Signatures: older and localized wordings of causes the other tables read in their newer form.
 
-Paddle 0.x-1.x (fluid) reported a failed CUDA call and a failed host allocation in words of its own,
+Paddle 0.x (the v1 trainer) checked its Python data providers and its parameter files with glog CHECKs
+and threw thrust's CUDA errors uncaught, protobuf 2.x/3.x files mixed in one install fail on their own
+module attributes, Paddle 0.x-1.x (fluid) reported a failed CUDA call and a failed host allocation in words of its own,
 a shell in a non-English locale reports a killed job with its own word for "line", the host's kernel
 module loader reports a machine without the NVIDIA driver, PaddleHub's modules check the GPU
 variable themselves before predicting, and 2.x refuses a static-graph API of 1.x code in its dynamic
@@ -28,6 +30,58 @@ OLDER_FORMS = (
                 "in paddle::platform::GpuMemcpyAsync\"); platform/enforce.h throw_on_error(cudaError_t, msg) "
                 "throws thrust::system_error(e, thrust::cuda_category(), msg): what() is msg + \": \" + "
                 "cudaGetErrorString(e) (Paddle#8392, Paddle#8700)"),
+    # Paddle 0.x's v1 data providers (PyDataProvider2 and the SequenceHelper it reads samples with) check
+    # what the user's provider yields with glog CHECKs: the 0.x form of a DataLoader worker's failure.
+    _sig("v1_data_provider_check", r"(?P<file>PyDataProvider2?\.cpp|PythonUtil\.h):\d+\] Check failed: (?P<cond>.*\S)",
+         "cause", CauseId.dataloader_worker_crash, 85,
+         "F0627 17:52:19.446719 22211 PythonUtil.h:211] Check failed: PySequence_Check(seq_)",
+         title="the v1 trainer's Python data provider failed a check ({file}: {cond})",
+         source="pp 0.9-0.14 paddle/utils/PythonUtil.h SequenceHelper (CHECK(PySequence_Check(seq_)): a provider "
+                "yielded a sample that is not a list or tuple); paddle/gserver/dataproviders/PyDataProvider2.cpp "
+                "getNextBatchInternal (CHECK(poolPtr != nullptr)) (Paddle#2622, Paddle#1796)", most="medium"),
+    # Paddle 0.x's Parameter::load opens one file per parameter in the model directory; a file it cannot
+    # open is fatal under the default --load_missing_parameter_strategy=fail. The path names the file; a
+    # directory that holds another network's parameters (other names) reads the same, hence medium.
+    _sig("v1_parameter_file_missing", r"missing parameters \[(?P<path>[^\]]+)\] while loading model|"
+         r"\] (?P<param>\S+) missing, not allowed\.?\s*$", "cause", CauseId.file_not_found, 85,
+         "I0103 10:54:17.418331 19798 Parameter.cpp:339] missing parameters [./output/pass-00366/___conv_0__.w0] "
+         "while loading model.",
+         title="the parameter file {path}{param} is not in the model directory (a wrong path, or another model)",
+         source="pp 0.9-0.14 paddle/parameter/Parameter.cpp Parameter::load (std::ifstream fs(filename); if (!fs) "
+                "{ LOG(INFO) << \"missing parameters [\" << filename << \"] while loading model.\"; if "
+                "(kMissParameterFail == FLAGS_load_missing_parameter_strategy) LOG(FATAL) << getName() << \" "
+                "missing, not allowed.\"; }) (Paddle#1052, Paddle#2698)", most="medium"),
+    # Paddle 0.10-0.11's v2 trainer builds the new (Go) pserver client when SGD is given pserver_spec/use_etcd;
+    # a build without WITH_GOLANG (the pip wheels) throws UnsupportError, which SWIG raises as a bare RuntimeError.
+    _sig("v2_new_remote_updater", r'File "[^"]*swig_paddle\.py", line \d+, in createNewRemoteUpdater', "cause",
+         CauseId.config_error, 70,
+         'File "/usr/local/lib/python2.7/dist-packages/py_paddle/swig_paddle.py", line 2179, in createNewRemoteUpdater',
+         title="the v2 trainer was set up for the new (Go, etcd) pserver, which this build does not support",
+         source="pp 0.10-0.11 paddle/api/ParameterUpdater.cpp ParameterUpdater::createNewRemoteUpdater (#ifndef "
+                "PADDLE_WITHOUT_GOLANG ... #else throw UnsupportError(\"not compiled with WITH_GOLANG\")); "
+                "python/paddle/v2/optimizer.py __create_new_remote_updater__ (called when the trainer has a "
+                "pserver_spec or use_etcd; paddle.init(pservers=...) takes the C++ pserver's createRemoteUpdater) "
+                "(Paddle#2920)", most="medium"),
+    # libstdc++'s terminate handler prints the uncaught exception's what(); a thrust::system_error thrown
+    # for a failed CUDA call (0.x ops, fluid's thrust kernels) carries cudaGetErrorString's text there.
+    _sig("thrust_what_cuda_error", r"^\s*what\(\):\s+(?P<text>an illegal memory access was encountered|unspecified "
+         r"launch failure|misaligned address|an illegal instruction was encountered|too many resources requested "
+         r"for launch)\s*$", "cause", CauseId.cuda_error_other, 80,
+         "  what():  an illegal memory access was encountered",
+         title="an uncaught CUDA error aborted the process: {text}",
+         source="libstdc++ vterminate.cc __verbose_terminate_handler (\"  what():  %s\" after \"terminate called after "
+                "throwing an instance of 'thrust::system::system_error'\"); thrust system_error(e, cuda_category()) "
+                "whose what() is cudaGetErrorString(e): cudaErrorIllegalAddress, cudaErrorLaunchFailure, "
+                "cudaErrorMisalignedAddress, cudaErrorIllegalInstruction, cudaErrorLaunchOutOfResources (Paddle#6896)"),
+    # protobuf's python package from two versions in one site-packages (a pip install over the distribution's
+    # python-protobuf): its own descriptor_pool.py (3.x) reads a name its descriptor.py (2.x) lacks. (Generated
+    # code newer than the runtime, _internal_create_key, is read by checks.library_name_missing.)
+    _sig("protobuf_files_mixed", r"(?:'module' object|module 'google\.protobuf\.descriptor') has no attribute "
+         r"'(?P<attr>_USE_C_DESCRIPTORS)'", "cause", CauseId.dependency_version_mismatch, 88,
+         "AttributeError: 'module' object has no attribute '_USE_C_DESCRIPTORS'",
+         title="protobuf's installed files are of two versions ({attr} is missing from its descriptor module)",
+         source="protobuf 3.0-3.20 python/google/protobuf/descriptor_pool.py (_USE_C_DESCRIPTORS = "
+                "descriptor._USE_C_DESCRIPTORS: a descriptor.py of protobuf 2.x beside it lacks the name) (Paddle#2708)"),
     # Paddle 1.x's host allocator: posix_memalign returns the error number, 12 is ENOMEM.
     _sig("fluid_cpu_alloc_enomem", r"posix_memalign\(&p, alignment, size\):\s*12 != 0", "cause",
          CauseId.host_out_of_memory, 95,
@@ -81,6 +135,18 @@ OLDER_FORMS = (
                 "in_dygraph_mode(), \"In PaddlePaddle 2.x, we turn on dynamic graph mode by default, and '%s()' is only "
                 "supported in static graph mode. So if you want to use this api, please call 'paddle.enable_static()' "
                 "before this api to enter static graph mode.\")", most="medium"),
+    # PARL counts GPUs itself: from CUDA_VISIBLE_DEVICES when it is set (an id that is not an integer fails),
+    # else from `nvidia-smi -L` (not on PATH, or no driver, fails); either way it falls back to the CPU.
+    # medium: a machine with no GPU at all prints the same line.
+    _sig("parl_gpu_count_failed", r"machine_info\.py:\d+\] Cannot find available GPU devices, using CPU",
+         "cause", CauseId.cuda_visible_devices_misconfig, 70,
+         "[05-26 17:14:35 MainThread @machine_info.py:90] Cannot find available GPU devices, using CPU or other "
+         "devices now.",
+         title="PARL found no GPU from CUDA_VISIBLE_DEVICES or nvidia-smi and runs on the CPU",
+         source="PARL 1.x-2.x parl/utils/machine_info.py get_gpu_count (env_cuda_devices = os.environ.get("
+                "'CUDA_VISIBLE_DEVICES'): [x for x in env_cuda_devices.split(',') if int(x) >= 0], else "
+                "subprocess.check_output([\"nvidia-smi\", \"-L\"]).count('UUID'); except: logger.warn('Cannot find "
+                "available GPU devices, using CPU now.')) (Paddle#33136)", most="medium"),
     # PaddleHub's modules (and copies of them) read CUDA_VISIBLE_DEVICES before predicting on a GPU.
     _sig("hub_gpu_env_unset", r"Attempt to use GPU for prediction, but environment variable CUDA_VISIBLE_DEVICES "
          r"was not set correctly", "cause", CauseId.cuda_visible_devices_misconfig, 95,
