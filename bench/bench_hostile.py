@@ -75,6 +75,13 @@ def worded_slashes(d: Path) -> None:
     (d / "workerlog.0").write_bytes(b"".join(rows))  # lines differ (in letters): no cache answers
 
 
+def section_dashes(d: Path) -> None:
+    """A paste (its name gives no rank) whose lines are runs of 2000 decorations before a worker log's name
+    and a word that ends the heading (read/parse.py's SECTION_RE: issue 29, sixth session)."""
+    rows = (b"-" * 2000 + b" cat workerlog.1 " + _letters(i) + b"\n" for i in range(2_400_000 // 2025))
+    (d / "train.log").write_bytes(b"".join(rows))
+
+
 def _letters(n: int) -> bytes:
     return bytes(97 + (n // 26 ** k) % 26 for k in range(4))
 
@@ -107,7 +114,7 @@ def devices(d: Path) -> None:
 INPUTS = {"long_line": (long_line, 2.0, 300), "error_lines": (error_lines, 90.0, 300),
           "dashes": (dashes, 5.0, 300), "gzip_bomb": (gzip_bomb, 120.0, 300), "fifo": (fifo, 5.0, 300),
           "devices": (devices, 5.0, 300), "nccl_underscores": (nccl_underscores, 10.0, 300),
-          "worded_slashes": (worded_slashes, 10.0, 300)}
+          "worded_slashes": (worded_slashes, 10.0, 300), "section_dashes": (section_dashes, 10.0, 300)}
 
 CHILD = """
 import resource, subprocess, sys, time, json

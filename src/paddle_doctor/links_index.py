@@ -37,8 +37,8 @@ BACKLINKS = {
     CauseId.cuda_visible_devices_misconfig: {
         'lint_rules': ('PDL501',),
         'env_checks': ('gpu_visible',),
-        'signatures': ('device_env_keyerror', 'hub_gpu_env_unset', 'no_device', 'fleet_python_visible_devices',),
-        'diagnose_rules': ('launch_devices_contradict', 'visible_devices_renumbered',),
+        'signatures': ('device_env_keyerror', 'hub_gpu_env_unset', 'invalid_device', 'fleet_python_visible_devices',),
+        'diagnose_rules': ('launch_devices_contradict', 'visible_devices_hide_all', 'visible_devices_renumbered',),
     },
     CauseId.dataloader_worker_crash: {
         'signatures': ('dl_killed_other', 'dl_worker_exited', 'dl_worker_caught', 'dl_worker_signal', 'dl_reader_thread', 'dl_blocking_queue',),
@@ -53,7 +53,7 @@ BACKLINKS = {
         'signatures': ('system_lib_version_missing', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'python_unicode_width_mismatch', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
     },
     CauseId.device_not_found: {
-        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
+        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
         'diagnose_rules': ('driver_older_than_cuda', 'launch_devices_contradict', 'cpu_run_found_no_gpu',),
     },
     CauseId.duplicate_openmp_runtime: {
@@ -79,7 +79,7 @@ BACKLINKS = {
         'diagnose_rules': ('silent_death',),
     },
     CauseId.host_out_of_memory: {
-        'signatures': ('cpu_oom', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'host_alloc_failed', 'numpy_array_alloc_failed',),
+        'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'host_alloc_failed', 'numpy_array_alloc_failed',),
     },
     CauseId.launcher_bug: {
         'signatures': ('launcher_frame',),
@@ -123,7 +123,7 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('lite_kernel_alias_missing', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+        'signatures': ('static_api_in_dygraph', 'lite_kernel_alias_missing', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),

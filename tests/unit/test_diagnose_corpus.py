@@ -62,7 +62,8 @@ def test_each_reasoning_rule_is_right_at_least_90_percent(corpus):
 # Independent of diagnose's own signatures.
 CARRIES_ERROR = re.compile(r"Traceback \(most recent call last\)|[Ee]rror|ERROR|EnforceNotMet|ABORT!!!|"
                            r"\bWARN\b|Segmentation fault|exit code -\d+|\(0x[Cc]0000\w+\)|"  # a crash's exit status
-                           r"[Ii]llegal (?:hardware )?instruction|\bSIG(?:ILL|SEGV|ABRT|BUS)\b")  # a signal's report
+                           r"[Ii]llegal (?:hardware )?instruction|\bSIG(?:ILL|SEGV|ABRT|BUS)\b|"  # a signal's report
+                           r"\b[Ff]ailed to (?:load|parse|open)\b|CANNOT LINK")  # a native tool's failure, no "error"
 
 
 def carries_error(path) -> bool:

@@ -72,6 +72,8 @@ def test_silent_rank_keeps_its_own_last_line_in_srun_output():
     ("[21:12:11] :\t [Step 1/1] Traceback (most recent call last):", "TeamCity build log", None),
     ("[12:36:23]W:\t\t [Update checkout directory (/opt/w)] step 1", "TeamCity build log", None),
     ("[12:36:23] : step 1", "TeamCity build log", None),  # outside any block
+    ("> Traceback (most recent call last):", "Markdown quote", None),  # a reply quoting a pasted log
+    ("> > step 1", "Markdown quote", None),  # a quote of a quote
 ])
 def test_each_prefix_is_detected_and_names_its_rank(line, name, rank):
     prefix = detect(((line + "\n") * 3).encode())
@@ -88,10 +90,11 @@ def test_plain_logs_carry_no_prefix():
     # CTest prefixes test 91's output with "91: " (real-dev2/043): one task that is not task 0
     assert detect(b"91: NCCL version 2.1.4+cuda9.1\n" * 5) is None
     # the fleet launcher's env table and a Markdown table start with '|' or spaces, not a container name
-    assert detect(b"    |   PADDLE_TRAINER_ID   0   |\n" * 5) is None and detect(b"| loss | 0.5 |\n" * 5) is None
+    table = detect(b"    |   PADDLE_TRAINER_ID   0   |\n" * 5)  # at most its indentation, no runner's prefix
+    assert (table is None or table.name == "indented paste") and detect(b"| loss | 0.5 |\n" * 5) is None
     # a time in brackets without TeamCity's status and colon is a logger's own format
     assert detect(b"[21:12:11] INFO step 1\n" * 5) is None
-    assert len(PREFIXES) == 6
+    assert len(PREFIXES) == 7  # and the indentation of a paste indented as a whole, measured per file
 
 
 def test_kubectl_prefix_with_timestamps_gives_the_time():
@@ -145,3 +148,43 @@ def test_a_container_name_without_a_rank_states_none(tmp_path):
     (box / "config.v2.json").write_text('{"Name": "/jupyter"}')
     d = diagnose_paths([str(tmp_path)])
     assert d.root_cause is not None and not d.root_cause.ranks
+
+
+def test_a_quoted_paste_reads_as_the_log_it_quotes(tmp_path):
+    """A reply quoting a pasted traceback (`> ` before every line) gives the verdict the log itself gives."""
+    text = ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    x = paddle.load(p)\n"
+            "FileNotFoundError: [Errno 2] No such file or directory: 'output/model.pdparams'\n")
+    plain, quoted = tmp_path / "plain.log", tmp_path / "quoted.log"
+    plain.write_text(text)
+    quoted.write_text("".join("> " + line for line in text.splitlines(True)))
+    want = diagnose_paths([str(plain)]).root_cause
+    got = diagnose_paths([str(quoted)]).root_cause
+    assert (got.cause, got.confidence) == (want.cause, want.confidence) == ("file_not_found", "high")
+
+
+@pytest.mark.parametrize("indent", ["    ", "        ", "\t"])
+def test_a_paste_indented_as_a_whole_reads_as_the_log(tmp_path, indent):
+    """A Markdown code block made by indentation: the common indentation is taken from each line, the log's own
+    (frames, source lines) stays."""
+    text = ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    x = paddle.load(p)\n"
+            "FileNotFoundError: [Errno 2] No such file or directory: 'output/model.pdparams'\n")
+    log = tmp_path / "indented.log"
+    log.write_text("".join(indent + line for line in text.splitlines(True)))
+    got = diagnose_paths([str(log)]).root_cause
+    assert (got.cause, got.confidence, got.evidence[-1].text.startswith("FileNotFoundError")) == (
+        "file_not_found", "high", True)
+
+
+def test_a_log_whose_own_lines_are_indented_is_not_an_indented_paste():
+    # a traceback's frames (two spaces) and source lines (four): the common indentation is 2, below the minimum
+    assert detect(b'  File "train.py", line 9, in <module>\n    x = paddle.load(p)\n' * 3) is None
+
+
+def test_a_bold_error_line_inside_a_quote_is_read(tmp_path):
+    """Markdown bold around an error line (`**AssertionError: ...**`) is taken off inside a quote's prefix too."""
+    log = tmp_path / "quoted.log"
+    log.write_text("> Traceback (most recent call last):\n>   File \"tools/train.py\", line 140, in main\n"
+                   ">     assert os.path.exists(checkpoints + \".pdparams\"), \\\n"
+                   "> **AssertionError: The ./pretrain_models/x.pdparams does not exists!**\n")
+    got = diagnose_paths([str(log)]).root_cause
+    assert got.cause == "file_not_found" and got.evidence[-1].text.startswith("AssertionError"), got.evidence

@@ -50,3 +50,16 @@ def test_a_death_by_signal_is_read(tmp_path, line, cause, confidence):
 def test_look_alikes_in_ordinary_output_are_no_death(tmp_path, line):
     root = _root(tmp_path, line)
     assert root is None or root.cause not in ("segfault", "shm_too_small", "host_oom_killed"), (line, root)
+
+
+def test_macos_libcxxabi_terminate_is_an_uncaught_cpp_exception(tmp_path):
+    """LLVM libc++abi (macOS) words libstdc++'s "terminate called after throwing" on one line."""
+    rc = root_cause_of(tmp_path, "libc++abi: terminating with uncaught exception of type std::runtime_error: Cannot "
+                                 "open file ./model.pdmodel\n")
+    assert rc is not None and rc.cause == "segfault" and "std::runtime_error" in rc.message
+
+
+def test_a_jni_library_the_jvm_cannot_find_is_a_missing_file(tmp_path):
+    rc = root_cause_of(tmp_path, 'Exception in thread "main" java.lang.UnsatisfiedLinkError: no paddle_lite_jni in '
+                                 "java.library.path\n")
+    assert rc is not None and rc.cause == "file_not_found" and "paddle_lite_jni" in rc.message

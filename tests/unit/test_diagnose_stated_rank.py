@@ -156,3 +156,29 @@ def _write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "terminal.txt"
     path.write_text(text)
     return path
+
+
+# A paste of several worker logs, each under a heading that names its file (the launchers write rank N's
+# output to log/workerlog.N in every era). Rank 0 shows gloo's peer-closed timeout, a symptom; rank 1 the error.
+_PEER_CLOSED = ("RuntimeError: (PreconditionNotMet) Timeout from gloo (Connection closed by peer "
+                "[127.0.0.1]:6171)\n")
+
+
+@pytest.mark.parametrize("heading", [
+    "==> log/workerlog.{n} <==",  # tail -n 50 log/workerlog.*
+    "### workerlog.{n}",  # Markdown
+    "**log/workerlog.{n}**",
+    "workerlog.{n}:",
+    "$ cat log/workerlog.{n}",
+    "root@host:/work# tail -n 100 log/workerlog.{n}",
+])
+def test_pasted_worker_logs_under_headings_name_the_failing_rank(tmp_path, heading):
+    text = (heading.format(n=0) + "\n" + "Traceback (most recent call last):\n  File \"train.py\", line 50, in "
+            "<module>\n    dist.all_reduce(t)\n" + _PEER_CLOSED + "\n" + heading.format(n=1) + "\n" + TRACEBACK)
+    assert _diagnose(tmp_path, text) == ("python_exception", 1)
+
+
+def test_a_line_that_only_mentions_a_worker_log_is_no_heading(tmp_path):
+    """The launcher's "please check log/workerlog.1" names a file, not the lines after it."""
+    text = ("LAUNCH INFO 2023-01-04 10:00:05,000 please check log/workerlog.1 for details\n" + TRACEBACK)
+    assert _diagnose(tmp_path, text) == ("python_exception", None)

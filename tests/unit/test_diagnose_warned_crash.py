@@ -66,7 +66,17 @@ def test_no_device_in_a_run_that_asked_for_no_gpu_is_the_host_s(tmp_path):
     assert root.alternatives[0].cause == "cuda_visible_devices_misconfig"
 
 
-@pytest.mark.parametrize("before", ["", "export CUDA_VISIBLE_DEVICES=3\ncommandline: train.py --use_gpu=false\n"])
-def test_no_device_without_that_fact_or_with_a_device_list_is_not_restated(tmp_path, before):
+def test_no_device_without_that_fact_is_no_gpu_with_the_device_list_near(tmp_path):
+    root = _root(tmp_path, NO_DEVICE)
+    assert root.code != "cpu_run_found_no_gpu" and root.cause == "device_not_found"
+    assert root.alternatives[0].cause == "cuda_visible_devices_misconfig"
+
+
+@pytest.mark.parametrize("before", ["export CUDA_VISIBLE_DEVICES=3\ncommandline: train.py --use_gpu=false\n",
+                                    "CUDA_VISIBLE_DEVICES=2,3\n"])
+def test_no_device_under_a_device_list_is_the_list(tmp_path, before):
+    """CUDA saw no device while the text shows the list it was given: the list hid every GPU."""
     root = _root(tmp_path, before + NO_DEVICE)
-    assert root.code != "cpu_run_found_no_gpu" and root.cause == "cuda_visible_devices_misconfig"
+    assert (root.code, root.cause, root.confidence) == ("visible_devices_hide_all", "cuda_visible_devices_misconfig",
+                                                        "medium")
+    assert root.alternatives[0].cause == "device_not_found"

@@ -21,6 +21,9 @@ WORDED = [
     (_RAISED + "RuntimeError: det model dir ./infer/det_db (given by --det_model_dir) is missing\n",
      CauseId.file_not_found),
     (_RAISED + "AssertionError: this tool requires paddlepaddle >= 2.4.0, found 2.3.2\n", CauseId.paddle_api_mismatch),
+    (_RAISED + "RuntimeError: this release only supports PaddlePaddle 3.0.0 or later (found 2.6.1)\n",
+     CauseId.paddle_api_mismatch),
+    (_RAISED + "Exception: the installed paddle version 2.6.1 is lower than required 3.0.0b2\n", CauseId.paddle_api_mismatch),
     (_RAISED + "ValueError: size of the pretrained weight head.fc.w_0 does not match the model: [1000] vs [10]\n",
      CauseId.state_dict_shape_mismatch),
     (_RAISED + "RuntimeError: checkpoint output/epoch_3.pdparams is truncated\n", CauseId.checkpoint_corrupt),
@@ -120,3 +123,14 @@ def test_a_class_named_for_another_thing_is_not_read():
     from paddle_doctor.diagnose.anatomy.wording import read_type_wording
     assert read_type_wording("requests.exceptions.ConnectionError") is None
     assert read_type_wording("paddle.base.core.EnforceNotMet") is None
+
+
+def test_a_cut_notebook_traceback_is_read_by_the_class_its_header_names(tmp_path):
+    """IPython's header names the class; the traceback is cut before the exception line. An archive's
+    ReadError (tarfile, shutil) is a file that is cut short or not the archive: checkpoint_corrupt, low."""
+    text = ("-" * 75 + "\nReadError                                 Traceback (most recent call last)\n"
+            "<ipython-input-6-42021b04bd7a> in <module>\n----> 1 sr = Predictor()\n")
+    finding = verdict_of(tmp_path, text)
+    assert finding.cause == CauseId.checkpoint_corrupt and finding.confidence.value == "low", finding.cause
+    other = verdict_of(tmp_path, text.replace("ReadError  ", "ValueError "))
+    assert other.cause == CauseId.python_exception

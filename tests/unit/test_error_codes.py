@@ -66,7 +66,14 @@ def test_a_code_is_read_in_its_era(text, name):
 @pytest.mark.parametrize("text, cause", [
     ("OSError: (External) CUDA error(2), out of memory. (at /paddle/paddle/phi/backends/gpu/gpu_info.cc:1)",
      CauseId.gpu_oom),
-    ("RuntimeError: CUDA_ERROR_NO_DEVICE", CauseId.cuda_visible_devices_misconfig),
+    ("RuntimeError: CUDA_ERROR_NO_DEVICE", CauseId.device_not_found),
+    # a ROCm build's enforce ("Hip error(%d), %s."): hipError_t keeps CUDA's numbers and texts
+    ("ExternalError: Hip error(2), out of memory. (at /paddle/paddle/phi/backends/gpu/rocm/rocm_info.cc:1)",
+     CauseId.gpu_oom),
+    ("ExternalError: Hip error(100), no ROCm-capable device is detected.", CauseId.device_not_found),
+    ("ExternalError: Hip error(209), no kernel image is available for execution on the device.",
+     CauseId.cuda_arch_unsupported),
+    ("ExternalError: Hip error(700), an illegal memory access was encountered.", CauseId.cuda_error_other),
     ("Error: CUDNN_STATUS_ARCH_MISMATCH at (/paddle/paddle/fluid/operators/conv_cudnn_op.cu:90)",
      CauseId.cuda_arch_unsupported),
     ("ExternalError: cuDNN error(14), CUDNN_STATUS_VERSION_MISMATCH.", CauseId.cuda_cudnn_mismatch),

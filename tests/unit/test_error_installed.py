@@ -65,3 +65,41 @@ def test_serving_found_no_nvidia_device(tmp_path):
     rc = _diagnose(tmp_path, 'GPU not found, please check your environment or use cpu version by "pip install '
                              'paddle_serving_server"\n')
     assert rc.cause == CauseId.device_not_found, (rc.cause, rc.why)
+
+
+def _import_of(importer: str, code: str, message: str) -> str:
+    return ('Traceback (most recent call last):\n  File "/home/u/proj/app.py", line 3, in <module>\n    import jinja2\n'
+            f'  File "{importer}", line 20, in <module>\n    {code}\n{message}\n')
+
+
+def test_an_installed_library_importing_what_another_installed_one_lacks(tmp_path):
+    """jinja2 2.x imports soft_unicode, which markupsafe 2.1 removed: two releases that do not fit."""
+    rc = _diagnose(tmp_path, _import_of(f"{SITE}/jinja2/utils.py", "from markupsafe import soft_unicode",
+                                        "ImportError: cannot import name 'soft_unicode' from 'markupsafe' "
+                                        f"({SITE}/markupsafe/__init__.py)"))
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.confidence.value == "medium", (rc.cause, rc.why)
+    assert "installed jinja2 imports soft_unicode" in rc.why
+
+
+def test_the_users_own_import_of_a_missing_name_is_not_two_libraries(tmp_path):
+    """A misspelt name in the user's import (`Logwriter` for `LogWriter`) says nothing of versions."""
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "./tools/train.py", line 40, in <module>\n'
+                             "    from markupsafe import Markupp\nImportError: cannot import name 'Markupp' from "
+                             f"'markupsafe' ({SITE}/markupsafe/__init__.py)\n")
+    assert rc.cause != CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+def test_a_users_file_shadowing_the_library_is_not_two_libraries(tmp_path):
+    """The message's path is the user's datasets.py, not the installed datasets package."""
+    rc = _diagnose(tmp_path, _import_of(f"{SITE}/paddlenlp/datasets/dataset.py",
+                                        "from datasets import load_dataset as origin_load_dataset",
+                                        "ImportError: cannot import name 'load_dataset' from 'datasets' "
+                                        "(/home/u/proj/datasets.py)"))
+    assert rc.cause != CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+def test_a_paddle_package_lacking_a_name_is_not_a_dependency(tmp_path):
+    rc = _diagnose(tmp_path, _import_of(f"{SITE}/PPOCRLabel/PPOCRLabel.py", "from paddleocr import PPStructure",
+                                        "ImportError: cannot import name 'PPStructure' from 'paddleocr' "
+                                        f"({SITE}/paddleocr/__init__.py)"))
+    assert rc.cause != CauseId.dependency_version_mismatch, (rc.cause, rc.why)

@@ -14,14 +14,16 @@ from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause
 from ...catalog.ids import CauseId
 from ..signatures.checks import VERSIONED_PACKAGES
 from . import codes as tables
-from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, RAISE_SITES, TYPE_BY_MODULE
-from .installed import protobuf_older_than_generated, shadowed_package
+from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
+from .installed import library_lacks_imported_name, protobuf_older_than_generated, shadowed_package
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts, Verdict
 from .suite_checks import find_check
 from .wording import read_type_wording, read_wording
 
-_ENUM_OF = {"cuda": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t", "cublas": "cublasStatus_t"}
+# HIP's hipError_t keeps CUDA's numbers and texts for the errors both runtimes have: read in CUDA's enumeration.
+_ENUM_OF = {"cuda": "cudaError_t", "hip": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t",
+            "cublas": "cublasStatus_t"}
 _LEGACY = {"cuda": tables.CUDA_LEGACY_NUMBERS, "cudnn": tables.CUDNN_LEGACY_NUMBERS}
 # CUDA driver API names (CUDA_ERROR_*) for the runtime names they correspond to (cuda.h).
 _DRIVER_NAMES = {"CUDA_ERROR_OUT_OF_MEMORY": "cudaErrorMemoryAllocation",
@@ -42,7 +44,7 @@ def code_name(code: Code, text: str) -> str | None:
         return _DRIVER_NAMES.get(code.name, code.name) if code.kind == "cuda_driver" else code.name
     if code.number is None:
         return None
-    if code.kind == "cuda":
+    if code.kind in ("cuda", "hip"):
         low = re.sub(r"\s+", " ", text.lower())
         quoted = next((name for words, name in tables.CUDA_TEXTS.items() if words in low), None)
         if quoted:
@@ -55,11 +57,20 @@ def _enum_of(kind: str) -> str:
     return _ENUM_OF["cuda" if kind == "cuda_driver" else kind]
 
 
+# Shared memory as the DataLoader uses it: /dev/shm itself, or the frames that put a batch there (Paddle's
+# worker and its shared-memory tensor, CPython's multiprocessing heap and shared_memory).
+_SHARED_MEMORY = re.compile(r"/dev/shm|dataloader[/\\]worker\.py|_share_filename|shared_memory|multiprocessing[/\\]"
+                            r"(?:heap|reduction|shared_memory|queues)\.py|_array_to_share_memory_tensor")
+
+
 def from_codes(parts: ErrorParts) -> Verdict | None:
     generic = None
     for code in parts.codes:
         if code.kind == "errno":
             cause = errno_cause(code.number)
+            if cause is None and code.number == 28 and _SHARED_MEMORY.search(parts.text):
+                return Verdict(CauseId.shm_too_small, 85, "errno 28 (ENOSPC) where the DataLoader writes its batches "
+                               "to shared memory: /dev/shm is full", "code")
             if cause is not None:
                 return Verdict(cause, 90, f"errno {code.number} names it", "code")
             continue
@@ -333,7 +344,7 @@ def from_state_dict_lookup(parts: ErrorParts) -> Verdict | None:
 
 def from_installation(parts: ErrorParts) -> Verdict | None:
     """The traceback's files say where the failing import came from (anatomy/installed.py)."""
-    found = shadowed_package(parts) or protobuf_older_than_generated(parts)
+    found = shadowed_package(parts) or protobuf_older_than_generated(parts) or library_lacks_imported_name(parts)
     return Verdict(found[0], found[1], found[2], "frame") if found else None
 
 
@@ -376,20 +387,3 @@ def classify(parts: ErrorParts) -> Verdict | None:
             return verdict
     return codes or from_wording(parts) or fallback(parts)
 
-
-def raise_site(frames: list) -> tuple[CauseId, str] | None:
-    """(cause, what the statement checks) for a cut traceback's innermost raise statement (RAISE_SITES),
-    or None. ``frames`` are its frame events in order: CPython's (the statement is the frame's next
-    line) or IPython's (the statement is its own "--> N raise ..." line, after its frame's header)."""
-    if not frames:
-        return None
-    last = frames[-1]
-    code = (last.groups.get("code") or last.next_text or "").strip()
-    where = last if last.groups.get("path") else next((f for f in reversed(frames[:-1]) if f.groups.get("path")), None)
-    if where is None or not code.startswith("raise"):
-        return None
-    path, func = where.groups["path"].replace("\\", "/"), where.groups.get("func") or ""
-    for module_re, func_re, code_re, cause, why, _ in RAISE_SITES:
-        if re.search(module_re, path) and re.fullmatch(func_re, func) and re.match(code_re, code):
-            return cause, why
-    return None

@@ -10,6 +10,10 @@ code generated for it.
   (Paddle2ONNX#1074: ``python -m`` run inside the Paddle2ONNX checkout, whose ``version.py`` only
   its build generates; VisualDL#540: a script named ``visualdl.py``; PaddleHub's ``paddle.__version__``
   read with a folder named ``paddle`` in the project, PaddleFormers#2254).
+- One installed library importing a name another installed library lacks (jinja2 2.x's ``from markupsafe
+  import soft_unicode`` under markupsafe 2.1): the two come from releases that do not fit. Only when both
+  files are installed ones: a user's import of a misspelt name (``from visualdl import Logwriter``) or of a
+  file of the user's that shadows the library (``datasets.py`` in the working folder) is not.
 - Generated protobuf code (``*_pb2.py``) newer than the protobuf runtime: protoc passes keyword
   arguments to the descriptor classes that an older runtime's ``__init__`` does not take
   (``serialized_options`` from protobuf 3.6, ``create_key`` from 3.12; ``file`` before 3.4,
@@ -82,3 +86,24 @@ def protobuf_older_than_generated(parts: ErrorParts) -> tuple[CauseId, int, str]
     return (CauseId.dependency_version_mismatch, 85, f"{frame.path.replace(chr(92), '/').rsplit('/', 1)[-1]} (generated "
             f"protobuf code) passes `{m['kw']}=` to a descriptor that the installed protobuf does not take: the "
             "protobuf runtime is older than the protoc that generated the file")
+
+
+# Paddle's own packages and the suites' (code for another Paddle release: paddle_api_mismatch, read elsewhere).
+_PADDLE_PACKAGE = re.compile(rf"{VERSIONED_PACKAGES}|paddle\w*|pp[a-z]+|visualdl|fastdeploy")
+_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<top>\w+)")
+_IMPORT_FROM = re.compile(r"^cannot import name '(?P<name>\w+)' from '(?P<mod>[\w.]+)' \((?P<path>[^)]+)\)$")
+
+
+def library_lacks_imported_name(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(dependency_version_mismatch, ...) for an installed library's import of a name another installed,
+    non-Paddle library lacks (the Paddle libraries' own names are the signature row paddle_api_missing)."""
+    m = _IMPORT_FROM.match(parts.message) if parts.exc_type == "ImportError" else None
+    frame = parts.innermost
+    if m is None or frame is None:
+        return None
+    where, importer = _INSTALLED.search(m["path"]), _INSTALLED.search(frame.path)
+    top = m["mod"].split(".", 1)[0]
+    if where is None or importer is None or importer["top"] == top or _PADDLE_PACKAGE.fullmatch(top):
+        return None
+    return (CauseId.dependency_version_mismatch, 75, f"the installed {importer['top']} imports {m['name']} from the "
+            f"installed {top}, which lacks it: the two come from releases that do not fit")

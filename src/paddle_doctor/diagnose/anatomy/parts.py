@@ -44,6 +44,9 @@ _CODE_RES = (
     ("cuda", lazy_compile(r"\b(?P<name>cudaError\w+)")),
     ("cuda_driver", lazy_compile(r"\b(?P<name>CUDA_ERROR_[A-Z_]+)")),
     ("cuda", lazy_compile(r"cudaGetLastError.*?errno\s*:\s*(?P<num>\d+)", re.I)),
+    # ROCm builds: enforce.h's "Hip error(%d), %s." (hipGetErrorString); hipError_t keeps CUDA's values and
+    # texts for the errors both have (hip_runtime_api.h: OutOfMemory 2, NoDevice 100, NoBinaryForGpu 209, ...)
+    ("hip", lazy_compile(r"\bhip\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
     ("nccl", lazy_compile(r"\bnccl\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
     ("nccl", lazy_compile(r"\b(?P<name>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|"
                         r"InvalidUsage|RemoteError|InProgress|Timeout))\b")),
@@ -71,7 +74,7 @@ _CODE_RES = (
 # A literal each pattern above cannot match without, and whether it is compared case-blind (on the
 # lower-cased line, and only on an ASCII line: Unicode case folding differs beyond ASCII): a line
 # without it is not searched, and the pattern is compiled only for a line that has it.
-_CODE_LITERALS = (("cuda", True), ("cudaError", False), ("CUDA_ERROR_", False), ("cudagetlasterror", True),
+_CODE_LITERALS = (("cuda", True), ("cudaError", False), ("CUDA_ERROR_", False), ("cudagetlasterror", True), ("hip", True),
                   ("nccl", True), ("nccl", False), ("CUDNN_STATUS_", False), ("cudnn", True),
                   ("CUBLAS_STATUS_", False), ("cublas", True), ("ncclSuccess", False), ("cudaSuccess", False),
                   ("CUDNN_STATUS_SUCCESS", False), ("CUBLAS_STATUS_SUCCESS", False),
@@ -93,7 +96,7 @@ _LIB_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\
 
 @dataclass(frozen=True)
 class Code:
-    kind: str  # cuda | cuda_driver | nccl | cudnn | cublas | errno | signal
+    kind: str  # cuda | cuda_driver | hip | nccl | cudnn | cublas | errno | signal
     number: int | None = None
     name: str | None = None
 

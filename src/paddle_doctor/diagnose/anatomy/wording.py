@@ -72,7 +72,10 @@ WORDINGS: tuple[Wording, ...] = (
             rf"\b{_PADDLE}\s*(?:version\s*)?(?:>=?|≥|==)?\s*{_VERSION}\s*(?:\+|or\s+(?:higher|above|later|newer|"
             rf"greater)|and\s+(?:above|later))?\s*(?:is|are)?\s*(?:required|needed)|\brequires?\s+{_PADDLE}\s*"
             rf"(?:version\s*)?(?:>=?|≥|==)\s*{_VERSION}|\bplease\s+(?:upgrade|update|install)\s+(?:your\s+)?"
-            rf"{_PADDLE}\s*(?:to\s+|>=?\s*)?{_VERSION}", 70,
+            rf"{_PADDLE}\s*(?:to\s+|>=?\s*)?{_VERSION}|\bonly\s+supports?\s+{_PADDLE}\s*(?:version\s*)?(?:>=?\s*)?{_VERSION}\s*"
+            rf"(?:\+|or\s+(?:later|higher|above|newer))|\b{_PADDLE}\s+version\s+\(?{_VERSION}\)?\s+is\s+(?:too\s+(?:low|old)|"
+            rf"lower\s+than|older\s+than)|\b{_PADDLE}\s+version\s+(?:you\s+installed\s+)?is\s+too\s+(?:low|old)\W{{0,3}}"
+            rf"\(?{_VERSION}", 70,
             "it requires another Paddle version than the one installed",
             "version checks of the suites and tools (check_version, require_version, setup-time asserts)"),
     # A saved tensor's shape that is not the model's: the checkpoint was made for another configuration
@@ -140,6 +143,13 @@ TYPE_WORDINGS: tuple[Wording, ...] = (
             "the raised class is a configuration error",
             "the suites' and config libraries' own error classes (ppdet ConfigError, paddlex ConfigError, omegaconf "
             "ConfigKeyError, ruamel.yaml ScannerError)"),
+    # An archive that cannot be read: a download cut short or a file that is not the archive its name says. Bare
+    # ``ReadError`` is what a notebook's traceback header names (tarfile's and shutil's); httpx has a network
+    # ReadError too, so this stays a wording (low).
+    Wording("archive_class", C.checkpoint_corrupt, r"(?:^|\b(?:tarfile|shutil)\.)ReadError$|\bBadZip[Ff]ile$|"
+            r"\bBadGzipFile$", 60,
+            "the raised class is an archive's read error (a download cut short, or not an archive)",
+            "CPython's tarfile.ReadError, shutil.ReadError (unpack_archive), zipfile.BadZipFile, gzip.BadGzipFile"),
     Wording("missing_file_class", C.file_not_found, r"(?:FileNotFound|FileMissing|PathNotFound|ModelNotFound|"
             r"NoSuchFile)\w*(?:Error|Exception)$", 60,
             "the raised class is a missing-file error",

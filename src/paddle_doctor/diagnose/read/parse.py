@@ -27,7 +27,7 @@ from .launches import (LAST, LaunchChoice, LaunchSplitter, Window, choose, marks
                        since_window)
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .runners import match_runner
-from .selfrank import StatedRank
+from .selfrank import SECTION_RE, SECTION_WORD, StatedRank
 from .tracebacks import add_exception_lines, reopener, reusable
 from .scan import BinaryFileError, ScanStats, decode, scan_stream
 from ..signatures import Signature, match_line
@@ -158,7 +158,8 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
                             lambda sig, groups, offset, text, like: _exception_event(sig, groups, source, offset,
                                                                                      text, like, index))
     index.trailing = stats.trailing
-    result.last_text = stats.last_text
+    # the last line as the rules read any line: without a prefix that names no rank (a ranked one is split below)
+    result.last_text = _strip_prefix(stats.last_text, prefix)[0] if prefix is not None else stats.last_text
     result.span = log_span(stats.head, stats.tail, lambda line: _timestamp(line, year))
     if prefix is not None and prefix.names_ranks:
         result.prefix = prefix.name
@@ -192,7 +193,11 @@ def _plain(line: str) -> str:
     """The line without terminal colours, and without the Markdown bold a pasted issue wraps an error
     line in (``**AssertionError: ...**``: PaddleOCR#7166, #7710)."""
     line = ANSI_RE.sub("", line) if "\x1b" in line else line
-    return _BOLD_RE.sub(r"\1\2", line) if "**" in line else line
+    return _unbold(line)
+
+
+def _unbold(text: str) -> str:
+    return _BOLD_RE.sub(r"\1\2", text) if "**" in text else text
 
 
 _BOLD_RE = re.compile(r"^(\s*)\*\*(?=[^\s*])(.*?)(?:\*\*)?\s*$")
@@ -254,8 +259,8 @@ def _strip_prefix(text: str, prefix: LinePrefix | None) -> tuple[str, int | None
     """The line without its runner prefix, the rank that prefix names, and its time."""
     if prefix is not None:
         split = prefix.split(text)
-        if split is not None:
-            return split
+        if split is not None:  # the bold of a quoted or indented error line is inside the prefix
+            return _unbold(split[0]), split[1], split[2]
     m = MPI_PREFIX_RE.match(text) if "]<std" in text else None
     if m:
         return text[m.end():], int(m.group("rank")), None
@@ -287,7 +292,8 @@ class _SectionState:
 
     A worker log belongs to its rank. In the new launcher's terminal output the lines after
     "ERROR LOG DETAIL" are the tail of the failed container's log (the rank named in the header);
-    the lines before are rank 0's streamed log. ``paddle.distributed.spawn`` names the rank.
+    the lines before are rank 0's streamed log. ``paddle.distributed.spawn`` names the rank. A paste of
+    several worker logs names each one's file in a heading line (SECTION_RE).
     """
 
     def __init__(self, fixed_rank: int | None):
@@ -308,6 +314,9 @@ class _SectionState:
         m = SPAWN_RANK_RE.search(text)
         if m:
             self.current = int(m.group("rank"))
+        m = SECTION_RE.match(text) if SECTION_WORD in text else None
+        if m:
+            self.current = int(m.group(1))
         return self.current
 
 

@@ -19,6 +19,9 @@ Users paste what their runner printed, so one file may hold every rank's lines, 
   ``E``, ``i``...) and ``:``, then, inside a build step, a tab per level of nesting, a space and the
   innermost block's name in brackets (``[21:12:11] :<tab> [Step 1/1] Traceback ...``). No rank: a
   build step's log is one process's (Paddle's CI, Paddle#8392).
+- a Markdown quote: ``> `` (``> > `` nested) before each line, as a reply quotes a pasted log. No rank.
+- a paste indented as a whole (a Markdown code block made by indentation): each of the first lines starts
+  with at least four spaces (or a tab); that common indentation is taken from each line. No rank.
 
 Only the first lines decide which prefix a file carries (a cheap look, see :func:`detect`); each
 line is then stripped with that prefix's one compiled regex.
@@ -93,6 +96,8 @@ PREFIXES = (
     LinePrefix("docker logs --timestamps", re.compile(rf"^(?P<ts>{_RFC3339}) ")),
     LinePrefix("docker compose logs", re.compile(r"^(?P<service>[A-Za-z0-9][\w.-]*?) +\| ")),
     LinePrefix("TeamCity build log", re.compile(r"^\[\d\d:\d\d:\d\d\][ A-Za-z]:(?:\t+ \[[^\]\n]*\](?: |$)| )")),
+    # A Markdown quote (a reply quoting the post that pasted the log; e-mail replies): one ">" per level.
+    LinePrefix("Markdown quote", re.compile(r"^(?:> ?)+")),
 )
 
 
@@ -101,11 +106,15 @@ PREFIXES = (
 # most once per space (when " *\d+: " could share them it was quadratic: 0.25 s on a head of 4096
 # spaces; the head is cut at SNIFF_BYTES, so no worse, but linear is the rule; issue 28).
 QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |\[\d+,\d+\]<|\[pod/|(?:P\d+ +)?\d+: |\d{4}-\d\d-\d\dT|"
-                      rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:)")
+                      rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:|>)")
 
 
 def detect(head: bytes) -> LinePrefix | None:
     """The prefix most of the first lines of ``head`` carry, or None (a plain log)."""
+    if head[:1] in (b" ", b"\t"):
+        indented = _indentation(head)
+        if indented is not None:
+            return indented
     if not QUICK_RE.match(head):
         return None
     lines = [ln for ln in head.decode("utf-8", errors="replace").splitlines()[:SNIFF_LINES] if ln.strip()]
@@ -118,6 +127,25 @@ def detect(head: bytes) -> LinePrefix | None:
         if len(matches) >= max(1, MIN_SHARE * len(lines)) and _plausible(prefix, matches):
             return prefix
     return None
+
+
+# A paste indented as a whole (a Markdown code block by indentation, a log inside a list item): every one of the
+# first lines starts with at least this many spaces; a log's own indented lines (frames, code) start with fewer.
+MIN_INDENT = 4
+
+
+def _indentation(head: bytes) -> LinePrefix | None:
+    """The common indentation of a paste indented as a whole, as a prefix that takes exactly that many
+    spaces (or one tab) from each line that has them, or None."""
+    lines = [ln for ln in head.decode("utf-8", errors="replace").splitlines()[:SNIFF_LINES] if ln.strip()]
+    if len(lines) > 1 and not head.endswith(b"\n"):
+        lines = lines[:-1]  # the sniff may have cut the last line
+    if not lines:
+        return None
+    if all(ln.startswith("\t") for ln in lines):
+        return LinePrefix("indented paste", re.compile(r"^\t"))
+    width = min(len(ln) - len(ln.lstrip(" ")) for ln in lines)
+    return LinePrefix("indented paste", re.compile(f"^ {{{width}}}")) if width >= MIN_INDENT else None
 
 
 def _plausible(prefix: LinePrefix, matches: list[re.Match]) -> bool:

@@ -27,9 +27,21 @@ import re
 
 from ...lazy import lazy_compile
 
+# A pasted worker log's heading, on a line of its own: `tail`/`head` of several files (``==> log/workerlog.1 <==``),
+# Markdown (``### workerlog.1``, ``**log/workerlog.1**``), a label (``workerlog.1:``), the command that printed it
+# (``$ cat log/workerlog.1``, ``root@host:~# tail -n 50 log/workerlog.1``). Paddle's launchers of every era write
+# rank N's output to ``workerlog.N`` (1.8 launch.py, 2.x fleet/launch_utils.py, 2.5+ launch/controllers).
+# (A prompt and a path start with a word character, '~', '/' or '.', none of them a decoration: a run of
+# decorations is given back once, not once per split.)
+SECTION_RE = lazy_compile(r"^[\s#=>*`\-]*(?:(?:(?:\(\w+\)\s*)?(?:[\w~/][\w@:~/.-]*)?[$#]\s*)?(?:cat|tail|head|less|more|"
+                          r"vim?)\b(?:\s+-{1,2}[\w=]+(?:\s+\d+)?)*\s+)?(?:[\w.~][\w.~-]*/)*workerlog\.(\d+)[\s<=*`:#-]*$")
+SECTION_WORD = "workerlog."
+
 # Literals the scanner must see on these lines (triggers.TRIGGERS includes them).
 TRIGGERS = ("NOTE: device: ", "] device: ", "init nccl context", "trainer_id", "local_rank", "global rank", "PADDLE_TRAINER_ID", "PADDLE_GLOBAL_RANK",
-            "PADDLE_LOCAL_RANK")
+            "PADDLE_LOCAL_RANK",
+            # a pasted worker log's heading (SECTION_RE): the lines after it are that rank's
+            "workerlog.")
 # The global statements win over the local ones (device, local rank) when a file has both.
 GLOBAL_RE = lazy_compile(
     r"""init nccl context nranks: \d+ local rank: (\d+) gpu id: \d+ ring id: 0\b|(?:\btrainer_id\b|\bglobal[ _]rank\b|\bPADDLE_TRAINER_ID\b|\bPADDLE_GLOBAL_RANK\b)['"]?\s*(?:[:=]|is)\s*['"]?(\d+)\b""",

@@ -144,6 +144,14 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 36: Android's linker (a CANNOT LINK or dlopen failure names the missing library, with no
     # "error" on its line), Paddle-Lite NNAdapter's device HAL library that would not load, paddle2onnx's parser
     "CANNOT LINK", "dlopen failed", "HAL library", "Failed to parse",
+    # sixth session: 2.x's refusal of a static-graph API in dynamic mode, pasted without its AssertionError
+    "only supported in static graph mode",
+    # Windows' commit limit in its English and Chinese wording, pasted without the [WinError 1455] before it
+    "paging file", "页面文件太小",
+    # pip's refusal of a wheel built for another interpreter or platform; numpy's note on a removed alias
+    "supported wheel", "deprecated alias",
+    # macOS libc++abi's terminate handler (libstdc++'s "terminate called" holds "terminate" already)
+    "terminating with uncaught",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -53,6 +53,9 @@ REFINERS = (
     declare("cpu_run_found_no_gpu", CauseId.device_not_found,
             "CUDA found no device in a run that asked for no GPU (--use_gpu=false, --device cpu) and selected "
             "none: no device list hid one it needed", with_device_facts, "tests/fixtures/gathered/batch3/318.log"),
+    declare("visible_devices_hide_all", CauseId.cuda_visible_devices_misconfig,
+            "CUDA found no device at all while the text shows CUDA_VISIBLE_DEVICES set: the list hid every GPU",
+            with_device_facts, "tests/unit/test_diagnose_warned_crash.py"),
     declare("visible_devices_renumbered", CauseId.cuda_visible_devices_misconfig,
             "a device check refused GPU id N, which CUDA_VISIBLE_DEVICES lists as a label but not as an index "
             "(the process numbers the visible GPUs from 0)", with_device_facts,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from ...catalog import get_cause
+from ...catalog import Cause, get_cause
 from ...findings import Alternative, Confidence, EvidenceLine, Finding
 from ...redact import redact
 from ..read.parse import Event
@@ -153,6 +153,8 @@ def with_device_facts(root: Finding | None, facts: DeviceFacts) -> Finding | Non
     extra = {"launch_devices": {**facts.as_dict(), "contradictions": said}}
     if _no_device_on_a_cpu_run(root, facts):
         return _restated_as_no_gpu(root, extra, facts)
+    if _no_device_under_a_list(root, facts):
+        return _restated_as_hidden(root, extra, facts)
     renumbered = _renumbered_id(root, facts)
     if renumbered is not None:
         return _restated_as_renumbered(root, renumbered, extra, facts)
@@ -188,7 +190,7 @@ _NO_DEVICE = lazy_compile(r"cudaErrorNoDevice|no CUDA-capable device|CUDA_ERROR_
 def _no_device_on_a_cpu_run(root: Finding, facts: DeviceFacts) -> bool:
     """CUDA found no device in a run that asked for none and selected no GPU: no device list can have
     hidden one it needed (a GPU build initialises CUDA even then, on a host with no usable GPU)."""
-    return (root.cause == CauseId.cuda_visible_devices_misconfig and facts.cpu_requested is not None
+    return (root.cause in DEVICE_CAUSES and facts.cpu_requested is not None
             and not facts.selects_gpus() and any(_NO_DEVICE.search(e.text) for e in root.evidence))
 
 
@@ -199,12 +201,25 @@ def _restated_as_no_gpu(root: Finding, extra: dict, facts: DeviceFacts) -> Findi
     flag = redact(found.group(0)) if found else "a flag"
     first = Alternative(CauseId.cuda_visible_devices_misconfig, "low", "CUDA_VISIBLE_DEVICES set in the shell may "
                         "still hide the GPUs", "`echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` in the shell that ran it")
-    return dataclasses.replace(
-        root, code="cpu_run_found_no_gpu", cause=CauseId.device_not_found, message=entry.title,
-        confidence=Confidence.MEDIUM, evidence=root.evidence + _quoted(facts, root),
-        why=f"CUDA found no device in a run that asked for no GPU ({flag}) and selected none: no device "
-            "list hid one it needed; the build initialised CUDA on a host with no usable GPU",
-        fix=entry.fix.strip(), alternatives=(first,), facts={**root.facts, **extra, "confirm": entry.confirm.strip()})
+    return _device_restated(root, "cpu_run_found_no_gpu", entry, first, extra, facts,
+                            f"CUDA found no device in a run that asked for no GPU ({flag}) and selected none: no "
+                            "device list hid one it needed; the build initialised CUDA on a host with no usable GPU")
+
+
+def _no_device_under_a_list(root: Finding, facts: DeviceFacts) -> bool:
+    """CUDA found no device at all while the text shows CUDA_VISIBLE_DEVICES set: the list is what the
+    driver was shown, and it hid every GPU (ids the machine does not have, or a GPU-less list)."""
+    return (root.cause == CauseId.device_not_found and facts.visible_from == "CUDA_VISIBLE_DEVICES"
+            and any(_NO_DEVICE.search(e.text) for e in root.evidence))
+
+
+def _restated_as_hidden(root: Finding, extra: dict, facts: DeviceFacts) -> Finding:
+    entry = get_cause(CauseId.cuda_visible_devices_misconfig)
+    first = Alternative(CauseId.device_not_found, "low", "the machine may have no usable GPU whatever the list says",
+                        "`nvidia-smi -L` in the same shell lists the GPUs the driver sees")
+    return _device_restated(root, "visible_devices_hide_all", entry, first, extra, facts,
+                            f"CUDA saw no device with CUDA_VISIBLE_DEVICES={','.join(facts.visible) or '(empty)'}: "
+                            "the list names no GPU the driver has, so it hid all of them")
 
 
 # The GPU id a device check refused (pp 1.3-3.x pybind.cc CUDAPlace: Invalid CUDAPlace(%d); gpu_info.cc
@@ -230,13 +245,20 @@ def _restated_as_renumbered(root: Finding, asked: str, extra: dict, facts: Devic
     entry = get_cause(CauseId.cuda_visible_devices_misconfig)
     first = Alternative(CauseId.device_not_found, "low", "the machine may have fewer GPUs than the program asks for",
                         "`nvidia-smi -L` lists the GPUs the driver sees")
+    return _device_restated(root, "visible_devices_renumbered", entry, first, extra, facts,
+                            f"GPU {asked} was asked for inside a process whose CUDA_VISIBLE_DEVICES is "
+                            f"{','.join(facts.visible)}: CUDA numbers those {len(facts.visible)} GPU(s) from 0, so "
+                            f"the physical id {asked} is not a valid index (use the position in CUDA_VISIBLE_DEVICES)")
+
+
+def _device_restated(root: Finding, code: str, entry: Cause, first: Alternative, extra: dict, facts: DeviceFacts,
+                     why: str) -> Finding:
+    """``root`` re-stated as ``entry``'s cause by the device fact ``code`` names, at medium, with the
+    fact's lines quoted and ``first`` as the one alternative."""
     return dataclasses.replace(
-        root, code="visible_devices_renumbered", cause=CauseId.cuda_visible_devices_misconfig, message=entry.title,
-        confidence=Confidence.MEDIUM, evidence=root.evidence + _quoted(facts, root),
-        why=f"GPU {asked} was asked for inside a process whose CUDA_VISIBLE_DEVICES is {','.join(facts.visible)}: "
-            f"CUDA numbers those {len(facts.visible)} GPU(s) from 0, so the physical id {asked} is not a valid index "
-            "(use the position in CUDA_VISIBLE_DEVICES)",
-        fix=entry.fix.strip(), alternatives=(first,), facts={**root.facts, **extra, "confirm": entry.confirm.strip()})
+        root, code=code, cause=CauseId(entry.id), message=entry.title, confidence=Confidence.MEDIUM,
+        evidence=root.evidence + _quoted(facts, root), why=why, fix=entry.fix.strip(), alternatives=(first,),
+        facts={**root.facts, **extra, "confirm": entry.confirm.strip()})
 
 
 def _quoted(facts: DeviceFacts, root: Finding) -> tuple[EvidenceLine, ...]:

@@ -115,6 +115,9 @@ RULES: tuple[VerdictRule, ...] = (
     declare("error_worded", None, "an error line that no signature knows, whose words say a known kind of failure "
             "(a path it cannot open, a version it requires)", from_any_error, "tests/unit/test_diagnose_wording.py",
             defers_to="the wordings of diagnose/anatomy/wording.py"),
+    declare("traceback_type_worded", None, "a Python traceback cut before its exception line, whose header (a "
+            "notebook's) names a class whose name says a known kind of failure", from_any_error,
+            "tests/fixtures/gathered/batch22/2202.log", defers_to="the class wordings of diagnose/anatomy/wording.py"),
     declare("traceback_without_exception", CauseId.python_exception, "a Python traceback whose exception line is "
             "not in the text", from_any_error, "tests/fixtures/cases/01_exception_rank1/log/workerlog.0"),
     declare("error_without_cause", CauseId.unknown, "the text shows an error but no known message that names its "

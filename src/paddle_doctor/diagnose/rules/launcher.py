@@ -9,8 +9,8 @@ import re
 
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
-from ..anatomy.classify import raise_site
-from ..anatomy.wording import read_wording
+from ..anatomy.components import RAISE_SITES
+from ..anatomy.wording import read_type_wording, read_wording
 from ..ranks import LauncherFacts
 from ..verdict import launcher_lines, make_verdict, peer_of
 
@@ -80,12 +80,7 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
                             notes=("The traceback's last line names the exception: pass the whole log to see "
                                    "its message.",))
     if tracebacks:
-        what = f"{_notebook_type(tracebacks) or 'Python exception'} "  # a notebook's header names the type
-        return make_verdict("traceback_without_exception", CauseId.python_exception, rank, tracebacks[-1:], "low",
-                            "a Python traceback whose exception line is not in the text (the log is cut)",
-                            title=f"an uncaught {what}(its last line is not in the given text)",
-                            notes=("The traceback's last line names the exception: pass the whole log, or the "
-                                   "workerlog of the failing rank.",))
+        return _cut_traceback(tracebacks, rank)
     # the line itself, or the one right after it (a native library's reason often follows on its own line)
     worded = next(((e, w) for e in errors if (w := read_wording("", f"{e.text}\n{e.next_text or ''}")) is not None),
                   None)
@@ -104,8 +99,41 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
 _NOTEBOOK_HEADER = re.compile(r"^\s*(?P<type>[A-Za-z_][\w.]*)\s+Traceback \(most recent call last\)")
 
 
+def _cut_traceback(tracebacks: list, rank: int | None) -> Finding:
+    """A traceback cut before its exception line: python_exception, or the cause the class a notebook's
+    header names says (an archive's ReadError), at low either way."""
+    named = _notebook_type(tracebacks)
+    what, wording = f"{named or 'Python exception'} ", read_type_wording(named or "")
+    code, cause = (("traceback_type_worded", wording.cause) if wording
+                   else ("traceback_without_exception", CauseId.python_exception))
+    return make_verdict(code, cause, rank, tracebacks[-1:], "low",
+                        "a Python traceback whose exception line is not in the text (the log is cut)"
+                        + (f"; the class its header names says {wording.means}" if wording else ""),
+                        title=f"an uncaught {what}(its last line is not in the given text)",
+                        notes=("The traceback's last line names the exception: pass the whole log, or the "
+                               "workerlog of the failing rank.",))
+
+
 def _notebook_type(tracebacks: list) -> str | None:
     """The type a notebook's traceback header names (IPython prints it before CPython's words; CPython's own
     header names none), for a traceback cut before its exception line."""
     header = next((e for e in reversed(tracebacks) if e.role == "traceback" and _NOTEBOOK_HEADER.match(e.text)), None)
     return _NOTEBOOK_HEADER.match(header.text)["type"] if header is not None else None
+
+
+def raise_site(frames: list) -> tuple[CauseId, str] | None:
+    """(cause, what the statement checks) for a cut traceback's innermost raise statement (RAISE_SITES),
+    or None. ``frames`` are its frame events in order: CPython's (the statement is the frame's next
+    line) or IPython's (the statement is its own "--> N raise ..." line, after its frame's header)."""
+    if not frames:
+        return None
+    last = frames[-1]
+    code = (last.groups.get("code") or last.next_text or "").strip()
+    where = last if last.groups.get("path") else next((f for f in reversed(frames[:-1]) if f.groups.get("path")), None)
+    if where is None or not code.startswith("raise"):
+        return None
+    path, func = where.groups["path"].replace("\\", "/"), where.groups.get("func") or ""
+    for module_re, func_re, code_re, cause, why, _ in RAISE_SITES:
+        if re.search(module_re, path) and re.fullmatch(func_re, func) and re.match(code_re, code):
+            return cause, why
+    return None

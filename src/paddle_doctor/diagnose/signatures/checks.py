@@ -256,7 +256,7 @@ API_VERSION_ROWS = (
     # The Paddle libraries released with Paddle (PaddleHub, PARL, PGL, PaddleNLP, ...) change their APIs between
     # releases as Paddle does: a name missing from one of them is code written for another release (a package
     # shadowed by the user's tree is told apart by anatomy/installed.py from the traceback's frames).
-    _sig("paddle_api_missing", rf"module '(?P<module>{VERSIONED_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>"
+    _sig("paddle_api_missing", rf"(?<!initialized )module '(?P<module>{VERSIONED_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>"
          r"(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
          rf"from '(?P<module2>{VERSIONED_PACKAGES}[\w.]*)'|No module named '(?P<module3>{VERSIONED_PACKAGES}\.[\w.]+)'",
          "cause", CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
@@ -307,9 +307,9 @@ API_VERSION_ROWS = (
                 "generated code is out of date and must be regenerated with protoc >= 3.19.0.\")); pp <= 2.3 "
                 "framework_pb2.py generated with protoc 3.x"),
     _sig("numpy_alias_removed", r"module 'numpy' has no attribute '(?P<alias>int|float|bool|object|str|long|unicode|"
-         r"complex)'", "cause", CauseId.dependency_version_mismatch, 88,
-         "AttributeError: module 'numpy' has no attribute 'int'.",
-         title="numpy 1.24 removed np.{alias}, which this code (Paddle's or the suite's) still uses",
+         r"complex)'|`np\.(?P<alias2>int|float|bool|object|str|long|unicode|complex)` was a deprecated alias",
+         "cause", CauseId.dependency_version_mismatch, 88, "AttributeError: module 'numpy' has no attribute 'int'.",
+         title="numpy 1.24 removed np.{alias}{alias2}, which this code (Paddle's or the suite's) still uses",
          source="numpy 1.24.0 numpy/__init__.py __getattr__ (the expired aliases of __former_attrs__: "
                 "AttributeError(\"module 'numpy' has no attribute '{}'.\\n`np.{}` was a deprecated alias for ...\")), "
                 "release notes: np.int, np.float, np.bool, np.object, np.str, np.long, np.unicode, np.complex"),
@@ -358,13 +358,15 @@ API_VERSION_ROWS = (
     # for). The same two lines also follow a version pinned that the index does not carry (Paddle's GPU builds are
     # served from paddlepaddle.org.cn, not PyPI): one line, two causes, so at most medium.
     _sig("pip_no_paddle_wheel", r"(?:No matching distribution found for|Could not find a version that satisfies the "
-         r"requirement) (?P<pkg>(?i:paddle)[\w.-]*)", "cause", CauseId.dependency_version_mismatch, 80,
+         r"requirement) (?P<pkg>(?i:paddle)[\w.-]*)|(?P<whl>(?i:paddle)[\w.+-]*\.whl) is not a supported wheel on this "
+         r"platform", "cause", CauseId.dependency_version_mismatch, 80,
          "ERROR: No matching distribution found for paddlepaddle-tiny",
-         title="pip found no release of {pkg} built for this Python and platform (or none on the index it searched)",
+         title="pip cannot install {pkg}{whl} here: no wheel of it is built for this Python and platform (or on the index)",
          source="pip 20.3-24 src/pip/_internal/resolution/resolvelib/factory.py Factory._report_single_requirement_"
                 "conflict (logger.critical(\"Could not find a version that satisfies the requirement %s (from versions: "
                 "%s)\"); DistributionNotFound(f\"No matching distribution found for {req}\")); pip < 20.3 "
-                "src/pip/_internal/index/package_finder.py PackageFinder.find_requirement (the same two messages) "
+                "src/pip/_internal/index/package_finder.py PackageFinder.find_requirement (the same two messages); "
+                "pip 19-24 src/pip/_internal/req/constructors.py (\"{wheel.filename} is not a supported wheel on this platform.\") "
                 "(jieba#920: paddlepaddle-tiny under Python 3.8)", most="medium"),
     # Code built or written for another interpreter (loading.py: an extension that cannot load under this one).
     *INTERPRETER_ROWS,
@@ -373,7 +375,7 @@ API_VERSION_ROWS = (
     # the rows above, which name their boundary.
     # Not "cannot import name": that one is as often a misspelt name or the user's own file of the library's
     # name (batch24's 2415, batch25's 2507), which the missing module attribute of a release is not.
-    _sig("library_name_missing", rf"module '(?P<lib>{SUITE_LIBRARIES})(?:\.[\w.]+)?' has no attribute '(?P<name>\w+)'",
+    _sig("library_name_missing", rf"(?<!initialized )module '(?P<lib>{SUITE_LIBRARIES})(?:\.[\w.]+)?' has no attribute '(?P<name>\w+)'",
          "cause", CauseId.dependency_version_mismatch, 65,
          "AttributeError: module 'PIL.Image' has no attribute 'ANTIALIAS'",
          title="the installed {lib} lacks {name}: a release the code was not written for",

@@ -22,7 +22,6 @@ def _our_exceptions() -> tuple[Signature, ...]:
         for name, cause in sorted(CAUSE_BY_NAME.items()))
 
 
-
 LIBRARIES = (
     # --- NCCL / CUDA --------------------------------------------------------------------------------------
     _sig("nccl_lib_missing", r"libnccl\.so[^\n]*(?:cannot open|No such file|not configured)|"
@@ -111,8 +110,7 @@ LIBRARIES = (
     # With NCCL_DEBUG=INFO (or VERSION) each rank prints the NCCL it loaded; a fact, not an error.
     # versions.py compares them across ranks. After nccl_version: "compiled with NCCL version 2.x, but
     # is running with NCCL library version 2.y" is a cause by itself.
-    # the host starts where no host character precedes it: tried once per run, not at each of its
-    # characters (quadratic: 60 ms a line of 2400 "_" after "NCCL version"; issue 28)
+    # the host starts where no host character precedes it: tried once per run, not at each of its characters
     # Not on a line that reports an error: such a line quotes the version beside its error (torch-style
     # "NCCL error in: <file>:<line>, unhandled system error, NCCL version 2.8.4"), and the error is what it says.
     _sig("nccl_banner", r"^(?!.*\b(?i:error)\b).*?(?:(?<![\w.-])(?P<host>[\w.-]+):\d+:\d+ \[\d+\] NCCL INFO )?NCCL version "
@@ -206,11 +204,14 @@ LIBRARIES = (
          title="this Paddle build has no kernels for this GPU",
          source="pp 2.0.2-2.6.2 so and nccl-cu12 (CUDA runtime: no kernel image is available for execution on the "
                 "device)"),
-    _sig("no_device", r"no CUDA-capable device is detected|cudaErrorNoDevice|invalid device ordinal|"
-         r"cudaErrorInvalidDevice", "cause", CauseId.cuda_visible_devices_misconfig, 95,
-         "cudaErrorNoDevice: no CUDA-capable device is detected", title="the requested GPU is not visible",
-         source="CUDA runtime cudaGetErrorString (cudaErrorNoDevice: no CUDA-capable device is detected; "
-                "cudaErrorInvalidDevice: invalid device ordinal), quoted by pp 1.8.5-2.0.2 so gpu_info.cc"),
+    # No GPU the driver sees, as against an id past the visible ones (CUDA_VISIBLE_DEVICES hiding all: refine/near.py).
+    _sig("no_device", r"no CUDA-capable device is detected|cudaErrorNoDevice", "cause", CauseId.device_not_found, 95,
+         "cudaErrorNoDevice: no CUDA-capable device is detected", title="CUDA sees no GPU at all",
+         source="CUDA runtime cudaGetErrorString (cudaErrorNoDevice: no CUDA-capable device is detected), quoted by "
+                "pp 1.8.5-2.0.2 so gpu_info.cc (cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCount)"),
+    _sig("invalid_device", r"invalid device ordinal|cudaErrorInvalidDevice", "cause", CauseId.cuda_visible_devices_misconfig,
+         95, "cudaErrorInvalidDevice: invalid device ordinal", title="the requested GPU is not visible",
+         source="CUDA runtime cudaGetErrorString (cudaErrorInvalidDevice: invalid device ordinal), pp 1.8.5-2.0.2 gpu_info.cc"),
     _sig("launch_device_frame", r'launch/context/device\.py", line \d+, in get_selected_devices', "cause",
          CauseId.device_not_found, 95,
          'File ".../paddle/distributed/launch/context/device.py", line 86, in get_selected_devices',
@@ -368,7 +369,8 @@ LIBRARIES = (
     *LOWERCASE_EXCEPTIONS,
     # Last: a line that says an error happened, with nothing above to explain it. Never a cause by
     # itself; it keeps diagnose from calling a failed run "no failure found".
-    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?:[\s:\]!,(]|$)|EnforceNotMet|"
+    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
+         r"%?\s*(?:$|[,;|]))(?:[\s:\]!,(]|$)|EnforceNotMet|"
          r"\b(?:Exception|[A-Z]\w*(?:Error|Exception))\b:|"
          r"ABORT!!!|\bWARN\b|\bFAILED\b)", "error_line",
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",

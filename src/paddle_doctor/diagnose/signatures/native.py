@@ -50,7 +50,9 @@ NATIVE = (
          "to perform the requested operation.](at /paddle/paddle/fluid/platform/stream/cuda_stream.cc:49)",
          title="the GPU had no memory left when CUDA set up its context or stream: another process holds it",
          source="pp 2.1-2.4 so: platform/stream/cuda_stream.cc, platform/gpu_info.cc (cuda error(%d).%s. [Advise: "
-                "...]); CUDA cudaErrorMemoryAllocation at context/stream creation, before any tensor exists"),
+                "...]); CUDA cudaErrorMemoryAllocation at context/stream creation, before any tensor exists",
+         # the same status from a cuBLAS/cuDNN handle made after 1.x's allocator took most of the GPU is the job's own
+         most="medium"),
     # Paddle's own check of the GPU against the architectures the wheel was compiled for: a warning
     # that names the cause of the device errors that follow it (no kernel image, a crash in a kernel).
     # Its other branch (an architecture the name table lacks, e.g. 100/120) prints the capability instead.
@@ -305,6 +307,15 @@ NATIVE = (
          source="pp 2.0.2-3.3.1 so: memory/allocation/cpu_allocator (Fail to alloc memory of %ld size); Python "
                 "MemoryError; numpy 1.17+ core/_exceptions.py _ArrayMemoryError(MemoryError) (Unable to allocate %s for "
                 "an array with shape %s and data type %s); libstdc++ std::bad_alloc"),
+    # Windows' commit limit (RAM plus the paging file) reached: every DataLoader worker and every process loads
+    # the CUDA/cuDNN DLLs and commits their memory, so many workers on a small paging file fail at start.
+    _sig("windows_commit_limit", r"\[WinError 1455\]|paging file is too small for this operation|页面文件太小", "cause",
+         CauseId.host_out_of_memory, 95, "OSError: [WinError 1455] The paging file is too small for this operation to "
+         "complete. Error loading \"C:\\py\\lib\\site-packages\\paddle\\libs\\cudnn64_8.dll\" or one of its dependencies.",
+         title="Windows ran out of commit memory (RAM plus the paging file): fewer workers or a larger paging file",
+         source="Windows System Error Codes (ERROR_COMMITMENT_LIMIT, 1455: The paging file is too small for this "
+                "operation to complete; zh-CN 页面文件太小，无法完成操作。), raised through CPython's OSError "
+                "[WinError 1455] by ctypes/LoadLibrary"),
     # Paddle 2.x raises ResourceExhausted as Python's MemoryError and prints the class alone on its line, the
     # message (which memory: "Out of memory error on GPU 0", "Fail to alloc memory of N size") after the C++
     # stack: the bare class is only a hint, the block's message decides.

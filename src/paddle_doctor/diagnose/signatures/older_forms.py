@@ -2,8 +2,9 @@
 
 Paddle 0.x-1.x (fluid) reported a failed CUDA call and a failed host allocation in words of its own,
 a shell in a non-English locale reports a killed job with its own word for "line", the host's kernel
-module loader reports a machine without the NVIDIA driver, and PaddleHub's modules check the GPU
-variable themselves before predicting.
+module loader reports a machine without the NVIDIA driver, PaddleHub's modules check the GPU
+variable themselves before predicting, and 2.x refuses a static-graph API of 1.x code in its dynamic
+default.
 """
 
 from __future__ import annotations
@@ -66,6 +67,20 @@ OLDER_FORMS = (
                 "bash's catalog) with glibc's strsignal translated: zh_CN SIGSEGV 段错误, SIGILL 非法指令, SIGFPE "
                 "浮点数例外; de SIGSEGV Speicherzugriffsfehler, SIGILL Ungültiger Maschinenbefehl; ru SIGSEGV Ошибка "
                 "сегментирования; ja SIGSEGV セグメンテーション違反です (PaddleSpeech#442)"),
+    # 2.x runs dynamic graphs by default; the static-graph APIs of 1.x code (paddle.static.data, fluid.data,
+    # Program-building layers) assert the mode. Code written for 1.x, or 2.x static code without
+    # paddle.enable_static() (a port half done): at most medium.
+    _sig("static_api_in_dygraph", r"we turn on dynamic graph mode by default, and '(?P<api>[\w.]+)\(\)' is only supported in "
+         r"static graph mode|is only supported in static graph mode\. So if you want to use this api", "cause",
+         CauseId.paddle_api_mismatch, 80,
+         "AssertionError: In PaddlePaddle 2.x, we turn on dynamic graph mode by default, and 'data()' is only supported "
+         "in static graph mode. So if you want to use this api, please call 'paddle.enable_static()' before this api "
+         "to enter static graph mode.",
+         title="{api} is a static-graph API, and Paddle 2.x runs in dynamic-graph mode: code written for 1.x",
+         source="pp 2.0.2-3.3.1 fluid/framework.py (base/framework.py from 2.6) _static_only_ (assert not "
+                "in_dygraph_mode(), \"In PaddlePaddle 2.x, we turn on dynamic graph mode by default, and '%s()' is only "
+                "supported in static graph mode. So if you want to use this api, please call 'paddle.enable_static()' "
+                "before this api to enter static graph mode.\")", most="medium"),
     # PaddleHub's modules (and copies of them) read CUDA_VISIBLE_DEVICES before predicting on a GPU.
     _sig("hub_gpu_env_unset", r"Attempt to use GPU for prediction, but environment variable CUDA_VISIBLE_DEVICES "
          r"was not set correctly", "cause", CauseId.cuda_visible_devices_misconfig, 95,

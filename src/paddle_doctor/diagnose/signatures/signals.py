@@ -141,12 +141,13 @@ SIGNALS = (
     # Not for gloo's and Paddle's own exception types: their what() line is read by its own rows (a gloo
     # TIMEOUT is a victim's line, Paddle's errors carry their summary).
     _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::)[^']+)'|without an active "
-         r"exception|recursively)", "cause", CauseId.segfault, 48,
-         "terminate called after throwing an instance of 'std::runtime_error'",
-         title="an uncaught C++ exception ({type}) aborted the process",
+         r"exception|recursively)|terminating with uncaught exception of type (?P<type2>(?!gloo::|paddle::)\S+?)(?=:\s|$)",
+         "cause", CauseId.segfault, 48, "terminate called after throwing an instance of 'std::runtime_error'",
+         title="an uncaught C++ exception ({type}{type2}) aborted the process",
          source="libstdc++ vterminate.cc __verbose_terminate_handler (\"terminate called after throwing an "
                 "instance of '%s'\", \"terminate called without an active exception\", \"terminate called "
-                "recursively\"), then abort()"),
+                "recursively\"), then abort(); LLVM libc++abi cxa_default_handlers.cpp (macOS: \"libc++abi: "
+                "terminating with uncaught exception of type %s: %s\")"),
     _sig("zsh_killed", r"^(?:zsh: |\[\d+\]\s+\d+\s+)killed\s", "cause", CauseId.host_oom_killed, 75,
          "zsh: killed     python train.py",
          title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
@@ -223,12 +224,13 @@ SIGNALS = (
                 "(Last State: Terminated, Exit Code: 139), JetBrains' run console (Process finished with exit code "
                 "%d), CPython subprocess (returncode -n; CalledProcessError: died with <Signals.SIGSEGV: 11>)"),
     _sig("exit_status_killed", r"(?:exit(?:ed)? (?:with )?(?:code|status)|Exit Code:|Exited \(|non-zero exit status)"
-         r"\s*(?:137|-9)\b(?! \(interrupted)|died with <Signals\.SIGKILL: 9>|\bReason:\s+OOMKilled\b|"
+         r"\s*(?:137|-9)\b(?! \(interrupted)|died with <Signals\.SIGKILL: 9>|\bOOMKilled\b(?!\"?:\s*false)|"
          r"(?:exited|killed|terminated) (?:with|by) signal 9\b", "cause", CauseId.host_oom_killed, 70,
          "      Reason:       OOMKilled",
          title="the process was killed (SIGKILL, exit status 137; the kernel OOM killer is the usual sender)",
-         source="bash and sh (exit status 128 + 9), docker ps (Exited (137)), Kubernetes (Last State: Terminated, "
-                "Reason: OOMKilled, Exit Code: 137), CPython subprocess (returncode -9; died with <Signals.SIGKILL: 9>)"),
+         source="bash and sh (exit status 128 + 9), docker ps (Exited (137)), docker inspect (\"OOMKilled\": true), "
+                "Kubernetes (Last State: Terminated, Reason: OOMKilled, Exit Code: 137; kubectl get pods' STATUS "
+                "OOMKilled), CPython subprocess (returncode -9; died with <Signals.SIGKILL: 9>)"),
     # Android's C library logs a native crash of an app (a Paddle-Lite demo, a mobile OCR app) in logcat before
     # debuggerd dumps it; the signal's name says which fault it was. SIGABRT (6) is left out: it follows an
     # abort (a failed CHECK, an uncaught C++ exception) whose own line says more.
@@ -242,12 +244,14 @@ SIGNALS = (
                 "name from signal.h (SIGILL 4, SIGFPE 8, SIGSEGV 11)"),
     # Android's dynamic linker (bionic) when a program, or an app's JNI library, needs a shared library that is not
     # on the device where it looks (not pushed with the program, not in the APK's jniLibs for this ABI).
-    _sig("android_library_not_found", r"library \"(?P<lib>[^\"]+)\" not found", "cause", CauseId.file_not_found, 85,
+    _sig("android_library_not_found", r"library \"(?P<lib>[^\"]+)\" not found|UnsatisfiedLinkError: no (?P<jni>\S+) in "
+         r"java\.library\.path", "cause", CauseId.file_not_found, 85,
          "CANNOT LINK EXECUTABLE \"./mobilenetv1_light_api\": library \"libc++_shared.so\" not found",
-         title="the shared library {lib} is not where Android's linker looks",
+         title="the shared library {lib}{jni} is not where the linker (Android's, or the JVM's library path) looks",
          source="Android bionic linker/linker.cpp load_library (DL_ERR(\"library \\\"%s\\\" not found\", name)), "
                 "shown as CANNOT LINK EXECUTABLE \"%s\": %s (linker_main.cpp) or as dlopen failed: %s (Java's "
-                "UnsatisfiedLinkError)"),
+                "UnsatisfiedLinkError); OpenJDK java/lang/ClassLoader.loadLibrary (UnsatisfiedLinkError(\"no \" + "
+                "name + \" in java.library.path\"), a JNI library System.loadLibrary cannot find)"),
     # A versioned soname names the ABI version the binary was linked against (OpenSSL 1.0.2 is libcrypto.so.10
     # on RHEL/CentOS 7, 1.1 libcrypto.so.1.1, 3.x libcrypto.so.3): when the loader finds none, the system has
     # another version of the library, and a binary built on another distribution needs the one it was built with.
