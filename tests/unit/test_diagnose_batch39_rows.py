@@ -74,3 +74,12 @@ def test_an_ast_node_without_a_field_is_the_gast_version(tmp_path, line):
 def test_a_users_object_without_an_attribute_stays_a_python_exception(tmp_path):
     rc = _diagnose(tmp_path, "AttributeError: 'Trainer' object has no attribute 'type_comment_x'\n")
     assert rc is None or rc.cause != CauseId.dependency_version_mismatch, rc
+
+
+@pytest.mark.parametrize("line", [
+    "TypeError: declarative() got an unexpected keyword argument 'property'",
+    "[2022-10-09 11:30:31,895] [   ERROR] - declarative() got an unexpected keyword argument 'property'",
+])
+def test_to_statics_old_name_refusing_a_keyword_is_code_for_a_later_paddle(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "to_static_keyword_unknown", (rc.cause, rc.why)
