@@ -71,6 +71,10 @@ TRIGGERS: tuple[str, ...] = (
     'library "',
     # batch 38: numpy's C API that an extension cannot import, a Python 2 extension of the other unicode width
     "failed to import", "undefined symbol: PyUnicode",
+    # batch 39: the loss's label-range check (its Python and its kernel wordings), PaddleSeg's unregistered component
+    "is out of upper bound", "is out of lower bound", "should not out of bound", "The value of label",
+    "The specified component was not found",
+    "declarative() got an", "to_static() got an",
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",
     # issue 29, batch 7: the shells' SIGILL reports; Paddle Serving's CUDA check

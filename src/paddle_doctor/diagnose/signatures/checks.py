@@ -242,6 +242,7 @@ SPAWN_SIGNAL_ROWS = _spawn_signal_rows()
 # release. Suites run from a clone (ppdet, ppocr, paddleseg) are left out: there it is the working directory.
 VERSIONED_PACKAGES = r"(?:paddle|paddlehub|paddlenlp|paddlex|paddleslim|paddle2onnx|x2paddle|pgl|parl|paddlespeech|" \
                      r"paddleformers)"
+API_PACKAGES = VERSIONED_PACKAGES[:-1] + "|paddleocr|paddleclas|paddlets|ppgan)"  # + suites used as wheels (issue 29)
 # Import names of the libraries the suites' wheels require (their Requires-Dist, issue 29), and of what those
 # pull in (markupsafe, werkzeug, pkg_resources): a name one of them lacks is a release boundary crossed. Not
 # numpy: its removals are known name by name (numpy_alias_removed), and another name it lacks is more often
@@ -256,9 +257,9 @@ API_VERSION_ROWS = (
     # The Paddle libraries released with Paddle (PaddleHub, PARL, PGL, PaddleNLP, ...) change their APIs between
     # releases as Paddle does: a name missing from one of them is code written for another release (a package
     # shadowed by the user's tree is told apart by anatomy/installed.py from the traceback's frames).
-    _sig("paddle_api_missing", rf"(?<!initialized )module '(?P<module>{VERSIONED_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>"
+    _sig("paddle_api_missing", rf"(?<!initialized )module '(?P<module>{API_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>"
          r"(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
-         rf"from '(?P<module2>{VERSIONED_PACKAGES}[\w.]*)'|No module named '(?P<module3>{VERSIONED_PACKAGES}\.[\w.]+)'",
+         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'|No module named '(?P<module3>{API_PACKAGES}\.[\w.]+)'",
          "cause", CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
          title="the code uses an API this Paddle (or Paddle library) version does not have",
          source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "

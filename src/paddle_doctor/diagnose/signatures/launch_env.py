@@ -1,4 +1,5 @@
-"""Signatures: launchers, gloo, shared memory, the distributed environment, samplers, builds without NCCL."""
+"""Signatures: launchers, gloo, shared memory, the distributed environment, samplers, labels and config components
+the run cannot take, builds without NCCL."""
 
 from __future__ import annotations
 
@@ -277,6 +278,28 @@ LAUNCH_ENV = (
                 "number(%d) of samples[%s] of current batch is less than the count(%d) of devices(%s)); pp 0.14-1.5 "
                 "parallel_executor.cc (The number of samples of current batch is less than the count of devices, "
                 "currently, it is not allowed. (%d vs %d))"),
+    # --- the data or the config the run was given: labels beyond the classes, a component no one registered ----
+    # The loss checks each target against the logits' class dimension (in Python since 2.1, in the GPU kernel
+    # before and after): a label image or list holding values >= num_classes (masks saved as 0/255, JPEG-saved
+    # masks, class ids from 1) that ignore_index does not cover. Medium: the data or num_classes may be the fault.
+    _sig("label_beyond_classes", r"\bTarget .{0,120}?is out of (?:class_dimension's )?(?:upper|lower) bound|label "
+         r"should not out of bound, but got|The value of label(?:\[\d+\])? expected >= 0 and < \d+, or == -?\d+",
+         "cause", CauseId.config_error, 85, "ValueError: Target 2 is out of upper bound.",
+         title="a label is outside [0, num_classes): the labels do not fit the configured number of classes",
+         source="pp 2.3-2.6 python/paddle/nn/functional/loss.py cross_entropy (raise ValueError(\"Target {} is out of "
+                "upper bound.\".format(label_max.item()))); pp 2.1-2.2 loss.py (\"label should not out of bound, but "
+                "got{}\".format(label_max)); pp 2.3+ phi/kernels/gpu/cross_entropy_kernel.cu (The value of label "
+                "expected >= 0 and < %ld, or == %ld, but got %ld. Please check label value.); pp 1.8-2.2 fluid/"
+                "operators/softmax_with_cross_entropy_op.cu (The value of label[%d] expected >= 0 and < %ld, or == "
+                "%ld,but got %ld. Please check input value.)", most="medium"),
+    # A config naming a component (dataset, model, loss, transform) the running suite never registered: another
+    # suite's or a contrib folder's component (run from the wrong tools/), a misspelt type, an older release.
+    _sig("config_component_unregistered", r"The specified component was not found (?P<com>\w+)", "cause",
+         CauseId.config_error, 85, "RuntimeError: The specified component was not found MattingDataset.",
+         title="the config names a component ({com}) the running suite has not registered",
+         source="PaddleSeg 2.x paddleseg/cvlibs/config.py Config._load_component (raise RuntimeError('The specified "
+                "component was not found {}.'.format(com_name)) when no manager of paddleseg.cvlibs.manager holds it)",
+         most="medium"),
     # --- builds without NCCL ------------------------------------------------------------------------------
     _sig("no_nccl_context", r"has no attribute '(?:NCCLParallelContext|NCCLCommContext)\b", "cause",
          CauseId.windows_no_nccl, 100,

@@ -266,6 +266,18 @@ INTERPRETER_ROWS = (
          title="an extension cannot import numpy's C API: it was compiled against another numpy than the installed one",
          source="numpy 1.x numpy/core/code_generators/generate_numpy_api.py _import_array (PyErr_SetString(PyExc_"
                 "ImportError, \"numpy.core.multiarray failed to import\")); Cython's numpy.import_array wrapper", most="medium"),
+    # Paddle's dynamic-to-static conversion (to_static, jit.save, the suites' export) parses the code with gast and
+    # converts back with gast.gast_to_ast; another gast than the pinned one builds nodes without (or with) the
+    # fields Python's ast of this interpreter expects.
+    _sig("gast_node_field_missing", r"'(?P<node>Assign|AnnAssign|FunctionDef|AsyncFunctionDef|For|AsyncFor|With|"
+         r"AsyncWith|arguments|Module|Constant|Index)' object has no attribute '(?P<field>type_comment|type_ignores|"
+         r"posonlyargs|kind|type_params)'", "cause", CauseId.dependency_version_mismatch, 80,
+         "AttributeError: 'Assign' object has no attribute 'type_comment'",
+         title="an AST node lacks the field {field}: the gast version does not fit this Python and Paddle's "
+               "dynamic-to-static conversion",
+         source="pp 2.x python/requirements.txt (gast==0.3.3, the version dy2static's transformers are written "
+                "for); CPython 3.8 Lib/ast (type_comment, type_ignores, posonlyargs: fields gast must carry over)",
+         most="medium"),
     _sig("python_unicode_width_mismatch", r"undefined symbol: (?P<sym>PyUnicodeUCS[24]_\w+)", "cause",
          CauseId.dependency_version_mismatch, 85, "ImportError: core.so: undefined symbol: PyUnicodeUCS2_FromString",
          title="an extension built for a Python 2 of the other unicode width (UCS2/UCS4) than this interpreter ({sym})",

@@ -5,8 +5,8 @@ and threw thrust's CUDA errors uncaught, protobuf 2.x/3.x files mixed in one ins
 module attributes, Paddle 0.x-1.x (fluid) reported a failed CUDA call and a failed host allocation in words of its own,
 a shell in a non-English locale reports a killed job with its own word for "line", the host's kernel
 module loader reports a machine without the NVIDIA driver, PaddleHub's modules check the GPU
-variable themselves before predicting, and 2.x refuses a static-graph API of 1.x code in its dynamic
-default.
+variable themselves before predicting, 2.x refuses a static-graph API of 1.x code in its dynamic
+default, and to_static's old name declarative refuses a keyword of a later release.
 """
 
 from __future__ import annotations
@@ -147,6 +147,15 @@ OLDER_FORMS = (
                 "'CUDA_VISIBLE_DEVICES'): [x for x in env_cuda_devices.split(',') if int(x) >= 0], else "
                 "subprocess.check_output([\"nvidia-smi\", \"-L\"]).count('UUID'); except: logger.warn('Cannot find "
                 "available GPU devices, using CPU now.')) (Paddle#33136)", most="medium"),
+    # declarative, the 2.0-2.3 name of paddle.jit.to_static (its old form): a keyword it does not take is code
+    # written for a later Paddle (property= came with 2.4), pasted with or without its TypeError.
+    _sig("to_static_keyword_unknown", r"\b(?P<fn>declarative|to_static)\(\) got an unexpected keyword argument "
+         r"'(?P<kw>\w+)'", "cause", CauseId.paddle_api_mismatch, 80,
+         "TypeError: declarative() got an unexpected keyword argument 'property'",
+         title="paddle.jit.{fn} does not take {kw}=: the code was written for another Paddle version",
+         source="pp 2.0-2.3 python/paddle/fluid/dygraph/jit.py declarative(function=None, input_spec=None[, "
+                "build_strategy=None]), exported as paddle.jit.to_static; pp 2.4 to_static(..., property=False) "
+                "(PaddleSpeech#2512: develop needs paddle >= 2.4rc for property)", most="medium"),
     # PaddleHub's modules (and copies of them) read CUDA_VISIBLE_DEVICES before predicting on a GPU.
     _sig("hub_gpu_env_unset", r"Attempt to use GPU for prediction, but environment variable CUDA_VISIBLE_DEVICES "
          r"was not set correctly", "cause", CauseId.cuda_visible_devices_misconfig, 95,
