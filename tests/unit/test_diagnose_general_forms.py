@@ -241,3 +241,23 @@ def test_no_space_left_where_the_dataloader_shares_memory_is_dev_shm(tmp_path):
     assert verdict_of(tmp_path, text).cause == CauseId.shm_too_small
     # the same errno writing a checkpoint is a full disk: no catalog cause names it
     assert verdict_of(tmp_path, "OSError: [Errno 28] No space left on device\n").cause == CauseId.python_exception
+
+
+@pytest.mark.parametrize("frame", [
+    "<ipython-input-20-4d576eede298> in <module>()",  # IPython 7: a cell's frame
+    "Cell In[3], line 1",  # IPython 8
+])
+def test_a_notebook_cells_frame_and_current_line_are_read(tmp_path, frame):
+    """The cell's frame and its "----> 1" line are the traceback's frame and source: an import of a name a
+    suite's installed release lacks reads as the API mismatch a CPython traceback gives."""
+    text = ("ImportError                               Traceback (most recent call last)\n" + frame + "\n"
+            "----> 1 from ppgan.apps import Photo2CartoonPredictor\n\n"
+            "ImportError: cannot import name 'Photo2CartoonPredictor'\n")
+    assert verdict_of(tmp_path, text).cause == CauseId.paddle_api_mismatch
+
+
+def test_a_notebook_frame_of_the_users_own_module_stays_an_exception(tmp_path):
+    text = ("ImportError                               Traceback (most recent call last)\n"
+            "<ipython-input-2-aa> in <module>()\n----> 1 from mytools import helper\n\n"
+            "ImportError: cannot import name 'helper'\n")
+    assert verdict_of(tmp_path, text).cause == CauseId.python_exception

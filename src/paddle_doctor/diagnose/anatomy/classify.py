@@ -12,7 +12,7 @@ import re
 
 from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause
 from ...catalog.ids import CauseId
-from ..signatures.checks import VERSIONED_PACKAGES
+from ..signatures.checks import API_PACKAGES, VERSIONED_PACKAGES
 from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .installed import library_lacks_imported_name, protobuf_older_than_generated, shadowed_package
@@ -252,12 +252,12 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
                    "version's API does not take: the code was written for another version", "call")
 
 
-# A failed import at a line that imports from one of Paddle's versioned packages: CPython 3 names the dotted
+# A failed import at a line that imports from one of Paddle's versioned packages (or a suite used as a wheel): CPython 3 names the dotted
 # path up to its first missing part ('paddle.fluid'), Python 2 that part and what follows it, unquoted
 # (fluid.executor; "paddle.fluid" there may be paddle itself missing), either "cannot import name" (not of a
 # partially initialized module: a circular import). The package was found and lacks the module or the name.
-_IMPORT_LINE = re.compile(rf"^(?:from\s+(?P<pkg>{VERSIONED_PACKAGES}(?:\.\w+)*)\s+import\s+(?P<names>[\w\s,()]+?)"
-                          rf"(?:\s+as\s+\w+)?|import\s+(?P<mod>{VERSIONED_PACKAGES}(?:\.\w+)+)(?:\s+as\s+\w+)?)\s*$")
+_IMPORT_LINE = re.compile(rf"^(?:from\s+(?P<pkg>{API_PACKAGES}(?:\.\w+)*)\s+import\s+(?P<names>[\w\s,()]+?)"
+                          rf"(?:\s+as\s+\w+)?|import\s+(?P<mod>{API_PACKAGES}(?:\.\w+)+)(?:\s+as\s+\w+)?)\s*$")
 _MISSING = re.compile(r"^No module named '?(?P<mod>[\w.]+?)'?$|^cannot import name (?!.*partially initialized)'?(?P<name>\w+)")
 
 

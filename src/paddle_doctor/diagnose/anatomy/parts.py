@@ -39,6 +39,10 @@ _OPERATOR_RE = lazy_compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\
 _CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>(?:[A-Za-z]:)?/?[\w./\\-]*?"
                      r"(?P<base>[\w-]+\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
 _FRAME_RE = lazy_compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
+# A notebook's (IPython's ultratb) frame header and the line it was running ("----> 1 code", after context lines).
+_NOTEBOOK_FRAME_RE = lazy_compile(r"^\s*(?:(?P<path>\S+\.py|<ipython-input-[\w-]+>) in (?P<func>[\w<>.]+)\(|"
+                                  r"(?P<cell>Cell In ?\[\d*\]), line \d+)")
+_NOTEBOOK_LINE_RE = lazy_compile(r"^\s*-+>\s*\d+\s+(?P<code>\S.*)$")
 _CODE_RES = (
     ("cuda", lazy_compile(r"\bcuda\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
     ("cuda", lazy_compile(r"\b(?P<name>cudaError\w+)")),
@@ -163,6 +167,23 @@ def parse_block(lines: list[str]) -> ErrorParts:
     return parts
 
 
+def _read_notebook_frame(parts: ErrorParts, line: str) -> bool:
+    """A notebook traceback's frame header (a frame, a cell's named as the user's) or its current line (the
+    last frame's source), when ``line`` is one."""
+    if "->" in line:
+        current = _NOTEBOOK_LINE_RE.match(line)
+        if current and parts.frames:
+            parts.frames[-1].source = current["code"].strip()
+            return True
+    if " in " not in line and "Cell In" not in line:
+        return False
+    header = _NOTEBOOK_FRAME_RE.match(line)
+    if header is None:
+        return False
+    parts.frames.append(Frame(header["path"] or header["cell"], header["func"] or "<module>"))
+    return True
+
+
 def _exception_line(parts: ErrorParts, line: str) -> dict | None:
     """The type and message a line states: an ``...Error``/``...Exception`` line anywhere, any
     dotted name at the start of the line that follows the frames, or glog's ``Check failed``."""
@@ -181,6 +202,8 @@ def _read_line(parts: ErrorParts, line: str) -> None:
     frame = _FRAME_RE.match(line)
     if frame:
         parts.frames.append(Frame(frame["path"], frame["func"]))
+        return
+    if _read_notebook_frame(parts, line):
         return
     exc = _exception_line(parts, line)
     if exc and not parts.exc_type:

@@ -112,8 +112,9 @@ TRIGGERS: tuple[str, ...] = (
     "Cannot malloc", "bytes in GPU", "B in GPU",
     # issue 29, batch 12: PaddleSeg 1.x's loader ("Shape of pretrained weight", no "params" in it)
     "Shape of pretrained",
-    # a notebook traceback's frame header ("<file>.py in <function>(")
-    ".py in ",
+    # a notebook traceback's frame header ("<file>.py in <function>(", a cell's in IPython 7 and 8) and its
+    # current line ("----> 1 code", "--> 161 code": dashes, '>', a space, the line's number)
+    ".py in ", "<ipython-input-", "Cell In[", "Cell In [", "-> ",
     # issue 29, batch 15: a predictor's model file it cannot open (1.x, a C++ abort's `what():` line holds no
     # other trigger), FastDeploy's deployment config; glog's failure handler's faulting-instruction line
     "Cannot open file", "Failed to load yaml", "PC: @",
