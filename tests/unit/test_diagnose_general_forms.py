@@ -261,3 +261,17 @@ def test_a_notebook_frame_of_the_users_own_module_stays_an_exception(tmp_path):
             "<ipython-input-2-aa> in <module>()\n----> 1 from mytools import helper\n\n"
             "ImportError: cannot import name 'helper'\n")
     assert verdict_of(tmp_path, text).cause == CauseId.python_exception
+
+
+@pytest.mark.parametrize("line", [
+    "ImportError: DLL load failed while importing cv2: The specified module could not be found.",
+    "ImportError: DLL load failed while importing fastdeploy_main: 动态链接库(DLL)初始化例程失败。",
+])
+def test_an_extension_windows_cannot_load_lacks_a_dll(tmp_path, line):
+    finding = verdict_of(tmp_path, line + "\n")
+    assert (finding.cause, finding.confidence.value) == (CauseId.file_not_found, "medium")
+
+
+def test_paddles_own_core_unloadable_stays_the_cuda_stack(tmp_path):
+    line = "ImportError: DLL load failed while importing libpaddle: The specified module could not be found.\n"
+    assert verdict_of(tmp_path, line).cause == CauseId.cuda_cudnn_mismatch

@@ -193,6 +193,17 @@ LOADING = (
                 "'Error: Can not import avx core while this file exists: ' ...), 'Error: Can not import paddle core "
                 "while this file exists: ' + current_path + os.sep + 'libpaddle.' + dy_lib_suffix; then raise e)",
          most="medium"),  # which library is missing, the line does not say
+    # Any other extension module (a suite's, FastDeploy's, OpenCV's) that Windows' loader cannot load: a DLL it
+    # links is not on the search path (not installed, not bundled by PyInstaller) or cannot initialise. Windows'
+    # own words follow (FormatMessage of the error: 126 not found, 1114 initialisation failed), in the locale.
+    _sig("extension_dll_unloadable", r"DLL load failed(?: while importing (?P<ext>\w+))?: (?:The specified module could "
+         r"not be found|找不到指定的模块|A dynamic link library \(DLL\) initialization routine failed|动态链接库\(DLL\)初始化例程"
+         r"失败)", "cause", CauseId.file_not_found, 60,
+         "ImportError: DLL load failed while importing fastdeploy_main: The specified module could not be found.",
+         title="Windows could not load a DLL the extension {ext} needs (missing from the search path, or failing to start)",
+         source="CPython 3.8+ Python/dynload_win.c (\"DLL load failed while importing %U: %s\", the message of "
+                "FormatMessageW for the LoadLibraryEx error; 3.7 and older \"DLL load failed: %s\"); Windows System "
+                "Error Codes ERROR_MOD_NOT_FOUND 126, ERROR_DLL_INIT_FAILED 1114 (en-US and zh-CN texts)", most="medium"),
     # The download helpers are called for a weights or config file that is not on disk at the local path the
     # code built (paddle.utils.download, PaddleNLP's from_pretrained, the suites' copies); given a path that is
     # not a URL they assert: the local file the code expected (a checkpoint folder without model_state.pdparams,
