@@ -99,3 +99,12 @@ def test_parl_falling_back_to_the_cpu_points_at_the_gpu_variable(tmp_path):
     assert rc.cause == CauseId.cuda_visible_devices_misconfig and rc.code == "parl_gpu_count_failed", (rc.cause,
                                                                                                         rc.code)
     assert rc.confidence.value == "medium"
+
+
+def test_a_cpu_only_build_has_no_parallel_device_id(tmp_path):
+    """2.0-2.4's ParallelEnv sets _device_id only in a device build: reading it in the CPU wheel fails."""
+    rc = root_cause_of(tmp_path, "Traceback (most recent call last):\n"
+                       '  File "/usr/lib/python3.8/site-packages/paddle/fluid/dygraph/parallel.py", line 200, in device_id\n'
+                       "    return self._device_id\n"
+                       "AttributeError: 'ParallelEnv' object has no attribute '_device_id'\n")
+    assert (rc.cause, rc.confidence.value) == ("device_not_found", "medium")

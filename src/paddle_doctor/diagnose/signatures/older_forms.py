@@ -156,6 +156,14 @@ OLDER_FORMS = (
          source="pp 2.0-2.3 python/paddle/fluid/dygraph/jit.py declarative(function=None, input_spec=None[, "
                 "build_strategy=None]), exported as paddle.jit.to_static; pp 2.4 to_static(..., property=False) "
                 "(PaddleSpeech#2512: develop needs paddle >= 2.4rc for property)", most="medium"),
+    # 2.0-2.4's ParallelEnv sets its device id only in a build for a device (CUDA, XPU, NPU, MLU, a custom one):
+    # reading it in a CPU-only build (the CPU wheel imported where the GPU one was meant) fails on the attribute.
+    _sig("parallel_env_no_device_id", r"'ParallelEnv' object has no attribute '_device_id'", "cause",
+         CauseId.device_not_found, 80, "AttributeError: 'ParallelEnv' object has no attribute '_device_id'",
+         title="the Paddle imported is a CPU-only build: it has no device id to give",
+         source="pp 2.0.2-2.4.2 python/paddle/fluid/dygraph/parallel.py ParallelEnv.__init__ (self._device_id set "
+                "only if core.is_compiled_with_cuda() / _xpu() / _npu() / _mlu() or a custom device), device_id "
+                "(return self._device_id)", most="medium"),
     # PaddleHub's modules (and copies of them) read CUDA_VISIBLE_DEVICES before predicting on a GPU.
     _sig("hub_gpu_env_unset", r"Attempt to use GPU for prediction, but environment variable CUDA_VISIBLE_DEVICES "
          r"was not set correctly", "cause", CauseId.cuda_visible_devices_misconfig, 95,
