@@ -40,9 +40,12 @@ _CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*
                      r"(?P<base>[\w-]+\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
 _FRAME_RE = lazy_compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
 # A notebook's (IPython's ultratb) frame header and the line it was running ("----> 1 code", after context lines).
-_NOTEBOOK_FRAME_RE = lazy_compile(r"^\s*(?:(?P<path>\S+\.py|<ipython-input-[\w-]+>) in (?P<func>[\w<>.]+)\(|"
-                                  r"(?P<cell>Cell In ?\[\d*\]), line \d+)")
-_NOTEBOOK_LINE_RE = lazy_compile(r"^\s*-+>\s*\d+\s+(?P<code>\S.*)$")
+# The same patterns are the signature rows ipython_frame and ipython_current_line (signatures/libraries.py).
+NOTEBOOK_FRAME = (r"^\s*(?:(?P<path>\S+\.py|<ipython-input-[\w-]+>) in (?P<func>[\w<>.]+)\(|"
+                  r"(?P<cell>Cell In ?\[\d*\]), line \d+)")
+NOTEBOOK_LINE = r"^\s*-+>\s*\d+\s+(?P<code>\S.*)$"
+_NOTEBOOK_FRAME_RE = lazy_compile(NOTEBOOK_FRAME)
+_NOTEBOOK_LINE_RE = lazy_compile(NOTEBOOK_LINE)
 _CODE_RES = (
     ("cuda", lazy_compile(r"\bcuda\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
     ("cuda", lazy_compile(r"\b(?P<name>cudaError\w+)")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...catalog.ids import CauseId
 from ...errors import CAUSE_BY_NAME
+from ..anatomy.parts import NOTEBOOK_FRAME, NOTEBOOK_LINE
 from .checks import API_VERSION_ROWS, CHECKS, LOWERCASE_EXCEPTIONS
 from .model import Signature
 from .model import sig as _sig
@@ -349,10 +350,9 @@ LIBRARIES = (
          example='  File "/tmp/probe/t.py", line 5, in <module>',
          source="CPython traceback.py (  File \"%s\", line %d, in %s)"),
     # A notebook's (IPython's) frame "<path> in <function>(<args>)" (a cell's: <ipython-input-N-hash>; IPython 8: "Cell In[N], line M") and its current line "--> N <code>".
-    _sig("ipython_frame", r"^\s*(?:(?P<path>\S+\.py|<ipython-input-[\w-]+>) in (?P<func>[\w<>.]+)\(|(?P<cell>Cell In ?\[\d*\]), line \d+)", "frame",
-         example="/opt/conda/lib/python3.7/site-packages/paddle/framework/io.py in load(path, **configs)",
+    _sig("ipython_frame", NOTEBOOK_FRAME, "frame", example="/opt/conda/lib/python3.7/site-packages/paddle/framework/io.py in load(path, **configs)",
          source="Jupyter (IPython core/ultratb.py VerboseTB: a frame's header \"<file> in <function>(<args>)\"; 8.x \"Cell In[%s], line %s\")"),
-    _sig("ipython_current_line", r"^\s*-+>\s*\d+\s+(?P<code>\S.*)$", "frame", example="--> 161         raise "
+    _sig("ipython_current_line", NOTEBOOK_LINE, "frame", example="--> 161         raise "
          "ValueError(error_msg % path)", source="Jupyter (IPython core/ultratb.py VerboseTB: the current line, \"--> N\")"),
     # glog's fatal check (CHECK/CHECK_EQ): the process aborts after it; read like an exception.
     _sig("glog_check_failed", r"^F\d{4} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]\s*(?P<exc>Check failed):\s*(?P<msg>.*)$", "exception",
