@@ -63,14 +63,20 @@ _SHARED_MEMORY = re.compile(r"/dev/shm|dataloader[/\\]worker\.py|_share_filename
                             r"(?:heap|reduction|shared_memory|queues)\.py|_array_to_share_memory_tensor")
 
 
+def from_shared_memory_full(parts: ErrorParts) -> Verdict | None:
+    """ENOSPC (errno 28, a full disk: no cause of its own in the code table) where the error's own frames or
+    text are the DataLoader's shared memory: /dev/shm is what is full."""
+    if not any(c.kind == "errno" and c.number == 28 for c in parts.codes) or not _SHARED_MEMORY.search(parts.text):
+        return None
+    return Verdict(CauseId.shm_too_small, 85, "errno 28 (ENOSPC) where the DataLoader writes its batches to shared "
+                   "memory: /dev/shm is full", "frame")
+
+
 def from_codes(parts: ErrorParts) -> Verdict | None:
     generic = None
     for code in parts.codes:
         if code.kind == "errno":
             cause = errno_cause(code.number)
-            if cause is None and code.number == 28 and _SHARED_MEMORY.search(parts.text):
-                return Verdict(CauseId.shm_too_small, 85, "errno 28 (ENOSPC) where the DataLoader writes its batches "
-                               "to shared memory: /dev/shm is full", "code")
             if cause is not None:
                 return Verdict(cause, 90, f"errno {code.number} names it", "code")
             continue
@@ -374,7 +380,7 @@ def fallback(parts: ErrorParts) -> Verdict | None:
 def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
-    for rule in (from_operator, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
+    for rule in (from_operator, from_shared_memory_full, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
                  from_type_and_module, from_installation, from_suite_check, from_call_signature,
                  from_package_arguments, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup):
         verdict = rule(parts)
