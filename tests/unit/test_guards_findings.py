@@ -4,6 +4,7 @@ the runtime's own ``record.write_record`` and the exception hook, into a built l
 processes, no paddle."""
 
 import json
+import re
 
 import pytest
 
@@ -172,7 +173,8 @@ def test_a_rank_ending_on_its_own_error_never_says_exit_code_86(rank0, monkeypat
     exc = RuntimeError("[/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:584] TIMEOUT self_rank = 0 pair_rank = 1")
     hooks.on_exception(RuntimeError, exc, None)
     assert len(view.emitted) == 1 and "rank 1 died without a word" in view.emitted[0]
-    assert "86" not in view.emitted[0] and "its own error" in view.emitted[0]
+    words = re.sub(r"\S*/\S*", "PATH", view.emitted[0])  # the record's tmp path may hold any digits
+    assert not re.search(r"\b86\b", words) and "its own error" in view.emitted[0]
 
 
 def test_a_rank_that_raises_its_own_error_does_not_blame_a_peer_that_also_raised(rank0, monkeypatch):
