@@ -82,7 +82,7 @@ BACKLINKS = {
         'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'host_alloc_failed', 'numpy_array_alloc_failed',),
     },
     CauseId.launcher_bug: {
-        'signatures': ('launcher_frame',),
+        'signatures': ('launcher_source_quoted', 'launcher_frame',),
     },
     CauseId.launcher_port_race: {
         'diagnose_rules': ('launcher_chose_the_port',),

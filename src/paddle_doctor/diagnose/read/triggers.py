@@ -37,6 +37,8 @@ TRIGGERS: tuple[str, ...] = (
     # gloo's transport errors, also as a C++ abort's `what():` line, which holds no other trigger
     "pair.cc",
     # issue 29: a CPU-only build asked for a GPU (1.x wording), glog's fatal checks, BKCL (Kunlun XPU)
+    # a quoted `def` of the launcher's own functions (a report about the launcher)
+    "def ",
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
     "Mismatched GPU Architecture", "wheel package built for your GPU",

@@ -1,0 +1,22 @@
+"""Issue 29, seventh session: readings added before the session's batches were seen. Every line follows the
+emitting code's template cited in the signatures; none is a corpus log."""
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of
+
+_diagnose = root_cause_of
+
+# The launcher's own code as a report quotes it (paddle/distributed/fleet/launch_utils.py, 2.0-3.3.1).
+_QUOTED_WATCH = ("def watch_local_trainers(procs, nranks):\n    try:\n        error = False\n"
+                 "    except SystemExit:\n        terminate_local_procs(procs)\n        return\n")
+
+
+def test_a_report_quoting_the_launchers_code_is_about_the_launcher_at_low(tmp_path):
+    rc = _diagnose(tmp_path, _QUOTED_WATCH + "the launcher exits with 0 after a trainer failed\n")
+    assert rc.cause == CauseId.launcher_bug and rc.confidence == "low", (rc.cause, rc.confidence, rc.why)
+
+
+def test_a_workers_own_error_beside_the_quoted_code_is_still_the_cause(tmp_path):
+    rc = _diagnose(tmp_path, _QUOTED_WATCH + "Traceback (most recent call last):\n  File \"train.py\", line 3, in "
+                             "<module>\n    x = paddle.load('m.pdparams')\nMemoryError\n")
+    assert rc.cause != CauseId.launcher_bug, (rc.cause, rc.why)
