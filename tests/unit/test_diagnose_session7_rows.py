@@ -20,3 +20,11 @@ def test_a_workers_own_error_beside_the_quoted_code_is_still_the_cause(tmp_path)
     rc = _diagnose(tmp_path, _QUOTED_WATCH + "Traceback (most recent call last):\n  File \"train.py\", line 3, in "
                              "<module>\n    x = paddle.load('m.pdparams')\nMemoryError\n")
     assert rc.cause != CauseId.launcher_bug, (rc.cause, rc.why)
+
+
+def test_an_engines_start_up_failure_in_chinese_or_english_gets_a_verdict(tmp_path):
+    """"Zero logs with an error and no verdict": an OCR engine's wrapper saying its start failed (任务失败 ...
+    init fail) is an error line, read at worst as ``unknown`` with that line quoted."""
+    for text in ("任务失败: 无法启动引擎\n", "engine init failed.\n"):
+        rc = _diagnose(tmp_path, "options: -cpu_threads=10\n" + text)
+        assert rc is not None and rc.cause == "unknown" and rc.confidence == "low", (text, rc)

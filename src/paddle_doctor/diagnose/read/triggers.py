@@ -39,6 +39,8 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29: a CPU-only build asked for a GPU (1.x wording), glog's fatal checks, BKCL (Kunlun XPU)
     # a quoted `def` of the launcher's own functions (a report about the launcher)
     "def ",
+    # an engine's start-up failure in English or Chinese (no other trigger on the line)
+    " fail", "失败",
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
     "Mismatched GPU Architecture", "wheel package built for your GPU",
