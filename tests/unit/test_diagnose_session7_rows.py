@@ -28,3 +28,19 @@ def test_an_engines_start_up_failure_in_chinese_or_english_gets_a_verdict(tmp_pa
     for text in ("任务失败: 无法启动引擎\n", "engine init failed.\n"):
         rc = _diagnose(tmp_path, "options: -cpu_threads=10\n" + text)
         assert rc is not None and rc.cause == "unknown" and rc.confidence == "low", (text, rc)
+
+
+def test_a_dotnet_dll_message_wrapped_before_its_reason_is_a_missing_library_at_medium(tmp_path):
+    """.NET DllNotFoundException (Unable to load DLL '%s' or one of its dependencies: %s), its reason on the next line."""
+    rc = _diagnose(tmp_path, "System.DllNotFoundException\nError initializing: Unable to load DLL 'Native' or one of "
+                             "its dependencies:\n0x8007007E\n")
+    assert rc.cause == CauseId.file_not_found and rc.confidence == "medium", (rc.cause, rc.confidence, rc.why)
+
+
+def test_glibcs_static_tls_used_up_is_a_system_library_that_does_not_fit(tmp_path):
+    """glibc elf/dl-open.c and elf/dl-reloc.c: both wordings of the exhausted static TLS surplus."""
+    for line in ("ImportError: dlopen: cannot load any more object with static TLS",
+                 "OSError: /lib/aarch64-linux-gnu/libgomp.so.1: cannot allocate memory in static TLS block"):
+        rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n'
+                                 f"    import paddle\n{line}\n")
+        assert rc.cause == CauseId.dependency_version_mismatch, (line, rc.cause, rc.why)

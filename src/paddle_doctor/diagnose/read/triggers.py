@@ -41,6 +41,8 @@ TRIGGERS: tuple[str, ...] = (
     "def ",
     # an engine's start-up failure in English or Chinese (no other trigger on the line)
     " fail", "失败",
+    # glibc's dlopen when its static TLS surplus is used up
+    "static TLS",
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
     "Mismatched GPU Architecture", "wheel package built for your GPU",
