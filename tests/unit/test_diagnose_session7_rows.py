@@ -44,3 +44,23 @@ def test_glibcs_static_tls_used_up_is_a_system_library_that_does_not_fit(tmp_pat
         rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n'
                                  f"    import paddle\n{line}\n")
         assert rc.cause == CauseId.dependency_version_mismatch, (line, rc.cause, rc.why)
+
+
+def _attribute_error(importer_path: str, module: str) -> str:
+    return ('Traceback (most recent call last):\n  File "run.py", line 3, in <module>\n    main()\n'
+            f'  File "{importer_path}", line 54, in __init__\n    self.model = lib.Model(config)\n'
+            f"AttributeError: module '{module}' has no attribute 'Model'\n")
+
+
+def test_an_installed_library_using_an_attribute_another_installed_library_lacks_is_a_version_misfit(tmp_path):
+    rc = _diagnose(tmp_path, _attribute_error("/usr/lib/python3.8/site-packages/paddleocr/ppstructure/x.py",
+                                              "layoutparser"))
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+def test_an_attribute_of_the_librarys_own_module_or_of_the_standard_library_is_not(tmp_path):
+    for path, module in (("/usr/lib/python3.8/site-packages/layoutparser/models.py", "layoutparser.models"),
+                         ("/usr/lib/python3.8/site-packages/paddleocr/x.py", "collections"),
+                         ("/home/me/project/x.py", "layoutparser")):
+        rc = _diagnose(tmp_path, _attribute_error(path, module))
+        assert rc.cause != CauseId.dependency_version_mismatch, (path, module, rc.cause)
