@@ -64,3 +64,11 @@ def test_an_attribute_of_the_librarys_own_module_or_of_the_standard_library_is_n
                          ("/home/me/project/x.py", "layoutparser")):
         rc = _diagnose(tmp_path, _attribute_error(path, module))
         assert rc.cause != CauseId.dependency_version_mismatch, (path, module, rc.cause)
+
+
+def test_a_lite_demos_own_words_for_an_unloadable_native_library_are_a_missing_library(tmp_path):
+    """Paddle-Lite demos' OCRPredictorNative.loadLibrary wraps System.loadLibrary's failure."""
+    rc = _diagnose(tmp_path, "E/AndroidRuntime: FATAL EXCEPTION: Predictor Worker\njava.lang.RuntimeException: Load "
+                             "libNative.so failed, please check it exists in apk file.\n        at com.demo.ocr."
+                             "OCRPredictorNative.loadLibrary(OCRPredictorNative.java:63)\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.why)

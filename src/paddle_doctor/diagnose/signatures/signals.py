@@ -270,6 +270,14 @@ SIGNALS = (
          title="the app's JNI library {lib} is not in the APK's native-library folder for this device's ABI",
          source="Android libcore ojluni java/lang/Runtime.java loadLibrary0 (throw new UnsatisfiedLinkError(loader + "
                 "\" couldn't find \\\"\" + System.mapLibraryName(libname) + \"\\\"\"))"),
+    # Paddle-Lite's Android demos (PaddleOCR's among them) wrap System.loadLibrary's failure in their own words.
+    _sig("lite_demo_library_unloaded", r"Load (?P<lib>lib[\w.+-]+\.so) failed, please check it exists in apk file",
+         "cause", CauseId.file_not_found, 80,
+         "java.lang.RuntimeException: Load libNative.so failed, please check it exists in apk file.",
+         title="the demo's native library {lib} could not be loaded from the APK (not packed for this ABI, or missing)",
+         source="Android Paddle-Lite demos' OCRPredictorNative.loadLibrary (PaddleOCR deploy/android_demo and "
+                "Paddle-Lite-Demo: catch (Throwable e) { throw new RuntimeException(\"Load libNative.so failed, please "
+                "check it exists in apk file.\", e); } around System.loadLibrary(\"Native\"))"),
     # A versioned soname names the ABI version the binary was linked against (OpenSSL 1.0.2 is libcrypto.so.10
     # on RHEL/CentOS 7, 1.1 libcrypto.so.1.1, 3.x libcrypto.so.3): when the loader finds none, the system has
     # another version of the library, and a binary built on another distribution needs the one it was built with.
