@@ -72,3 +72,11 @@ def test_a_lite_demos_own_words_for_an_unloadable_native_library_are_a_missing_l
                              "libNative.so failed, please check it exists in apk file.\n        at com.demo.ocr."
                              "OCRPredictorNative.loadLibrary(OCRPredictorNative.java:63)\n")
     assert rc.cause == CauseId.file_not_found, (rc.cause, rc.why)
+
+
+def test_a_keyword_the_called_function_does_not_take_is_code_of_another_release_at_low(tmp_path):
+    """CPython's "%U() got an unexpected keyword argument '%S'" as a suite's logger prints it: the words say a call
+    of another release, never surely (a caller's typo words it the same)."""
+    rc = _diagnose(tmp_path, "[2022-08-04 16:39:38,212] [   ERROR] - __init__() got an unexpected keyword argument "
+                             "'negative_slope'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "low", (rc.cause, rc.confidence, rc.why)
