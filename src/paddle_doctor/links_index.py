@@ -123,7 +123,7 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('static_api_in_dygraph', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+        'signatures': ('static_api_in_dygraph', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'p2o_operators_unsupported', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),

@@ -80,3 +80,11 @@ def test_a_keyword_the_called_function_does_not_take_is_code_of_another_release_
     rc = _diagnose(tmp_path, "[2022-08-04 16:39:38,212] [   ERROR] - __init__() got an unexpected keyword argument "
                              "'negative_slope'\n")
     assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "low", (rc.cause, rc.confidence, rc.why)
+
+
+def test_paddle2onnx_without_a_mapper_for_the_models_operators_is_a_model_of_another_release(tmp_path):
+    """Paddle2ONNX exporter.cc CheckIfOpSupported's list, then its Assert."""
+    rc = _diagnose(tmp_path, "[Paddle2ONNX] Start to parsing Paddle model...\n[Paddle2ONNX] Oops, there are some "
+                             "operators not supported yet, including max_pool2d_with_index,\n[ERROR] Due to the "
+                             "unsupported operators, the conversion is aborted.\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)

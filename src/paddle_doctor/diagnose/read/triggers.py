@@ -43,6 +43,8 @@ TRIGGERS: tuple[str, ...] = (
     " fail", "失败",
     # glibc's dlopen when its static TLS surplus is used up
     "static TLS",
+    # paddle2onnx's list of operators it has no mapper for
+    "operators not supported",
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
     "Mismatched GPU Architecture", "wheel package built for your GPU",
