@@ -88,3 +88,18 @@ def test_paddle2onnx_without_a_mapper_for_the_models_operators_is_a_model_of_ano
                              "operators not supported yet, including max_pool2d_with_index,\n[ERROR] Due to the "
                              "unsupported operators, the conversion is aborted.\n")
     assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_the_error_summary_after_a_long_cpp_traceback_is_read(tmp_path):
+    """Paddle 2.x prints the C++ traceback between the exception line and its Error Message Summary; forty frames of
+    long C++ names put the summary kilobytes away, and it still names the cause."""
+    frames = "".join(f"{n} paddle::framework::OperatorWithKernel::RunImpl<float>(paddle::framework::Scope const&, "
+                     f"paddle::platform::Place const&) const\n" for n in range(40))
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "infer.py", line 9, in <module>\n'
+                             "    predictor = inference.create_predictor(config)\n"
+                             "paddle.fluid.core_avx.EnforceNotMet:\n\n--------------------------------------\n"
+                             "C++ Traceback (most recent call last):\n--------------------------------------\n" + frames
+                             + "\n----------------------\nError Message Summary:\n----------------------\n"
+                             "NotFoundError: Operator (rnn) is not registered.\n"
+                             "  [Hint: op_info_ptr should not be null.] (at /paddle/paddle/fluid/framework/op_info.h:151)\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
