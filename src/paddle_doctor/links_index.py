@@ -79,7 +79,7 @@ BACKLINKS = {
         'diagnose_rules': ('silent_death',),
     },
     CauseId.host_out_of_memory: {
-        'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'host_alloc_failed', 'numpy_array_alloc_failed',),
+        'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'v1_cpu_alloc_enomem', 'host_alloc_failed', 'numpy_array_alloc_failed',),
     },
     CauseId.launcher_bug: {
         'signatures': ('launcher_source_quoted', 'launcher_frame',),

@@ -91,6 +91,14 @@ OLDER_FORMS = (
          source="pp 1.0-1.8 paddle/fluid/memory/detail/system_allocator.cc AlignedMalloc (PADDLE_ENFORCE_EQ("
                 "posix_memalign(&p, alignment, size), 0, \"Alloc %ld error!\", size)); posix_memalign returns the "
                 "error number, ENOMEM = 12 on Linux (Paddle#17050)"),
+    # The 0.x (v1/v2) trainers' host allocator: glog's CHECK_EQ on posix_memalign's return, 12 is ENOMEM.
+    _sig("v1_cpu_alloc_enomem", r"Check failed: posix_memalign\(&ptr, \d+ul, size\) == 0 \(12 vs\. 0\)", "cause",
+         CauseId.host_out_of_memory, 95,
+         "F0314 12:03:39.361496 32630 Allocator.h:56] Check failed: posix_memalign(&ptr, 32ul, size) == 0 (12 vs. 0) ",
+         title="the v1/v2 host allocator's posix_memalign failed with ENOMEM (12): out of host memory",
+         source="pp 0.9-0.14 paddle/math/Allocator.h CpuAllocator::alloc (CHECK_EQ(posix_memalign(&ptr, 32ul, "
+                "size), 0), 4096ul with MKL-DNN; glog prints \"Check failed: A == B (a vs. b)\"); ENOMEM = 12 on "
+                "Linux"),
     # modprobe (kmod) when the NVIDIA kernel module is not installed for the running kernel: the CUDA
     # runtime then finds no device, whatever CUDA_VISIBLE_DEVICES says.
     _sig("nvidia_module_missing", r"(?:modprobe: )?FATAL: Module nvidia\S* not found\b", "context",
