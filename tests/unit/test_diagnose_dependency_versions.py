@@ -73,3 +73,24 @@ def test_code_built_or_written_for_another_interpreter_is_named(tmp_path, last, 
 def test_a_user_name_that_is_no_python2_builtin_stays_a_python_exception(tmp_path):
     finding = root_cause_of(tmp_path, TRACEBACK.format(last="NameError: name 'basestr' is not defined"))
     assert finding.cause != CauseId.dependency_version_mismatch
+
+
+@pytest.mark.parametrize("last", [
+    "TypeError: only 0-dimensional arrays can be converted to Python scalars",
+    # re-raised by a pipeline's worker thread with the worker's name before numpy's words (batch48 4803's shape)
+    "RuntimeError: Exception from the 'ocr' worker: only 0-dimensional arrays can be converted to Python scalars",
+])
+def test_numpy_2_4s_refused_scalar_conversion_is_a_version_boundary(tmp_path, last):
+    """numpy 2.4 raises this for float()/int() of any array with ndim > 0 (a one-element array converted
+    with a warning since 1.25): code written for an older numpy. At most medium: an array of several
+    elements fails with the same words in any numpy."""
+    finding = root_cause_of(tmp_path, TRACEBACK.format(last=last))
+    assert finding.cause == CauseId.dependency_version_mismatch, (finding.cause, finding.why)
+    assert "numpy 2.4" in finding.message
+    assert finding.confidence.value != "high"
+
+
+def test_older_numpys_scalar_conversion_words_are_not_the_2_4_boundary(tmp_path):
+    """numpy < 2.4 said "only size-1 arrays" for an array of several elements: a plain bug, not a version."""
+    last = "TypeError: only size-1 arrays can be converted to Python scalars"
+    assert root_cause_of(tmp_path, TRACEBACK.format(last=last)).cause != CauseId.dependency_version_mismatch

@@ -57,6 +57,28 @@ def test_a_cuda_dll_dotnet_cannot_find_is_left_to_the_cuda_rows(tmp_path):
     assert rc is None or rc.cause != CauseId.file_not_found, (rc.cause, rc.why)
 
 
+@pytest.mark.parametrize("text, lib", [
+    ("---------------------------\nocr.exe - System Error\n---------------------------\nThe program can't start "
+     "because MSVCP140.dll is missing from your computer. Try reinstalling the program to fix this problem.\n",
+     "MSVCP140.dll"),
+    ("The program can\u2019t start because api-ms-win-crt-runtime-l1-1-0.dll is missing from your computer.\n",
+     "api-ms-win-crt-runtime-l1-1-0.dll"),
+    ("---------------------------\nocr.exe - 系统错误\n---------------------------\n无法启动此程序，因为计算机中丢失 "
+     "paddle_inference.dll。尝试重新安装该程序以解决此问题。\n", "paddle_inference.dll"),
+    ("Process finished with exit code -1073741515 (0xC0000135)\n", ""),
+])
+def test_a_dll_the_windows_loader_cannot_find_at_start_is_a_missing_file(tmp_path, text, lib):
+    """Windows' STATUS_DLL_NOT_FOUND, as its loader dialog (which names the DLL) or as the exit status."""
+    rc = root_cause_of(tmp_path, text)
+    assert rc is not None and rc.cause == CauseId.file_not_found, (rc and rc.cause, rc and rc.why)
+    assert lib in rc.message and "()" not in rc.message
+
+
+def test_a_cuda_dll_the_windows_loader_cannot_find_is_left_to_the_cuda_rows(tmp_path):
+    rc = root_cause_of(tmp_path, "The program can't start because cudnn64_8.dll is missing from your computer.\n")
+    assert rc is None or rc.cause != CauseId.file_not_found, (rc.cause, rc.why)
+
+
 LOAD_DYGRAPH = ("Traceback (most recent call last):\n"
                 '  File "convert.py", line 10, in <module>\n'
                 "    a = paddle.fluid.load_dygraph('./model/det_infer')\n"

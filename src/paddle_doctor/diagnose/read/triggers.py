@@ -175,6 +175,10 @@ TRIGGERS: tuple[str, ...] = (
     "while loading model", "missing, not allowed", "what():",
     # PARL's own GPU count falling back to the CPU (an INFO/WARN line with no "error")
     "Cannot find available GPU",
+    # issue 29, batch 48: Windows' loader dialog for a DLL a program imports and cannot find (English, with a
+    # straight or a curly apostrophe, and zh-CN): no "error" on its line; numpy 2.4's refused scalar conversion
+    # pasted without its TypeError
+    "t start because", "因为计算机中丢失", "0-dimensional arrays",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -282,8 +282,8 @@ LOADING = (
 )
 
 
-# Code built or written for another interpreter: Python's own removals, numpy's C API, unicode width,
-# libpython, Python 2 builtins.
+# Code built or written for another interpreter: Python's own removals, numpy's C API and expired
+# conversions, unicode width, libpython, Python 2 builtins.
 INTERPRETER_ROWS = (
     _sig("python_too_new", r"cannot import name '(?P<name>Mapping|MutableMapping|Sequence|MutableSequence|Iterable|"
          r"Iterator|Callable|Set|MutableSet|Hashable|Sized|Container)' from 'collections'", "cause",
@@ -296,6 +296,19 @@ INTERPRETER_ROWS = (
          title="an extension cannot import numpy's C API: it was compiled against another numpy than the installed one",
          source="numpy 1.x numpy/core/code_generators/generate_numpy_api.py _import_array (PyErr_SetString(PyExc_"
                 "ImportError, \"numpy.core.multiarray failed to import\")); Cython's numpy.import_array wrapper", most="medium"),
+    # numpy 2.4 ended the deprecation (1.25) of converting an array with ndim > 0 to a Python scalar (float(),
+    # int() on a one-element array): code written for an older numpy that converts such arrays now fails, and
+    # its message is new in 2.4. An array of several elements fails with the same words (a plain bug in any
+    # numpy), so the line alone is at most medium.
+    _sig("numpy_scalar_conversion_expired", r"only 0-dimensional arrays can be converted to Python scalars", "cause",
+         CauseId.dependency_version_mismatch, 80,
+         "TypeError: only 0-dimensional arrays can be converted to Python scalars",
+         title="numpy 2.4 no longer converts an array of one element (ndim > 0) to a Python scalar, which this code "
+               "(written for an older numpy) does",
+         source="numpy 2.4.0 release notes, expired deprecations (conversion of an array with ndim > 0 to a scalar, "
+                "deprecated in 1.25, raises TypeError); numpy 2.4 _multiarray_umath (TypeError(\"only 0-dimensional "
+                "arrays can be converted to Python scalars\"), the message of float()/int() on any array with ndim > 0)",
+         most="medium"),
     # Paddle's dynamic-to-static conversion (to_static, jit.save, the suites' export) parses the code with gast and
     # converts back with gast.gast_to_ast; another gast than the pinned one builds nodes without (or with) the
     # fields Python's ast of this interpreter expects.

@@ -78,6 +78,20 @@ SIGNALS = (
          source="Windows winerror.h HRESULTs (0x8007007E module not found, 0x800700C1 not a valid Win32 "
                 "application) as .NET System.DllNotFoundException's reason (Unable to load DLL '%s' or one of its "
                 "dependencies: %s), cut to the next line", most="medium"),
+    # Windows' loader cannot start a program one of whose imported DLLs it finds nowhere on the search path
+    # (STATUS_DLL_NOT_FOUND): its dialog names the DLL. An engine exe shipped without a runtime DLL, or an
+    # api-ms-win-* system DLL that an older Windows (7, Server 2008 R2) does not have. CUDA's DLLs are left
+    # to the libraries' rows.
+    _sig("windows_dll_missing_at_start", r"(?:The program can[\'’]t start because|无法启动此程序，因为计算机中丢失)\s*"
+         r"(?P<lib>(?!(?:cudnn|cublas|cudart|cufft|curand|cusolver|cusparse|nvrtc|nccl))[\w.\-]+\.dll)|"
+         r"\((?:0x)?[Cc]0000135\)|(?:exit(?:ed with)? code|exit status) (?:-1073741515|3221225781)\b", "cause",
+         CauseId.file_not_found, 85,
+         "The program can't start because MSVCP140.dll is missing from your computer. Try reinstalling the program "
+         "to fix this problem.",
+         title="Windows could not start the program: a DLL it imports ({lib}) is missing",
+         source="Windows ntstatus.h (STATUS_DLL_NOT_FOUND 0xC0000135 = 3221225781, -1073741515 signed), shown by the "
+                "loader's dialog (The program can't start because %s is missing from your computer. Try reinstalling "
+                "the program to fix this problem.; zh-CN 无法启动此程序，因为计算机中丢失 %s。尝试重新安装该程序以解决此问题。)"),
     # .NET on Linux and macOS (and loaders built on NativeLibrary, as PaddleSharp's) words the same failure
     # "Unable to load shared library": dlopen found no file, or one the library depends on is missing.
     _sig("dotnet_shared_library_not_loaded", r"Unable to load shared library ['\"](?P<lib>(?!(?:lib)?(?:cudnn|cublas|"
