@@ -50,7 +50,7 @@ BACKLINKS = {
     },
     CauseId.dependency_version_mismatch: {
         'env_checks': ('protobuf_version',),
-        'signatures': ('system_lib_version_missing', 'protobuf_files_mixed', 'extension_for_other_machine', 'cxx_symbol_undefined', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
+        'signatures': ('system_lib_version_missing', 'protobuf_files_mixed', 'extension_for_other_machine', 'cxx_symbol_undefined', 'glibc_static_tls_exhausted', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'parallel_env_no_device_id', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
@@ -67,7 +67,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'v1_parameter_file_missing', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
+        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -82,7 +82,7 @@ BACKLINKS = {
         'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'host_alloc_failed', 'numpy_array_alloc_failed',),
     },
     CauseId.launcher_bug: {
-        'signatures': ('launcher_frame',),
+        'signatures': ('launcher_source_quoted', 'launcher_frame',),
     },
     CauseId.launcher_port_race: {
         'diagnose_rules': ('launcher_chose_the_port',),
@@ -123,7 +123,7 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('static_api_in_dygraph', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+        'signatures': ('static_api_in_dygraph', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'p2o_operators_unsupported', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),

@@ -188,3 +188,25 @@ def test_a_bold_error_line_inside_a_quote_is_read(tmp_path):
                    "> **AssertionError: The ./pretrain_models/x.pdparams does not exists!**\n")
     got = diagnose_paths([str(log)]).root_cause
     assert got.cause == "file_not_found" and got.evidence[-1].text.startswith("AssertionError"), got.evidence
+
+
+@pytest.mark.parametrize("wrap", ["> ", "    ", "2024-05-01T10:00:00.123Z "])
+def test_a_runners_ranked_lines_quoted_indented_or_stamped_keep_their_ranks(tmp_path, wrap):
+    """A prefix that names no rank (a quote, an indentation, docker's times) around mpirun's ranked prefix: both
+    are taken off, and the inner one still names each line's rank."""
+    plain = diagnose_paths([str(RUNNERS / "mpirun" / "tag_output.txt")]).root_cause
+    log = tmp_path / "wrapped.log"
+    log.write_text("".join(wrap + line for line in (RUNNERS / "mpirun" / "tag_output.txt").read_text()
+                           .splitlines(True)))
+    got = diagnose_paths([str(log)]).root_cause
+    assert (got.cause, got.ranks) == (plain.cause, plain.ranks) and got.ranks, (got.cause, got.ranks)
+
+
+def test_a_stall_at_nccl_init_behind_docker_times_is_still_a_stall(tmp_path):
+    """The line after NCCL's set-up is read without docker's time prefix (which would look like a job's log line)."""
+    text = ("I0302 02:01:36.274989 31267 nccl_context.cc:83] init nccl context nranks: 4 local rank: 0 gpu id: 0 "
+            "ring id: 0\nthe job waits here for 20 minutes\n")
+    log = tmp_path / "stamped.log"
+    log.write_text("".join("2024-05-01T10:00:00.123Z " + line for line in text.splitlines(True)))
+    got = diagnose_paths([str(log)]).root_cause
+    assert got is not None and got.cause == "nccl_network_interface", got

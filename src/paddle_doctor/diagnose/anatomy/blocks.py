@@ -17,6 +17,9 @@ SHADOWABLE = ("paddle_api_missing",)
 GENERIC = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error)
 BLOCK_BYTES = 6000  # how far before the cause line its traceback frames may start
 AFTER_BYTES = 1500  # how far after it the hint, operator and C++ position may follow
+# Paddle 2.x prints the C++ traceback between the exception line and its summary (pp 2.0-2.6 enforce.h
+# GetTraceBackString: "Error Message Summary:" after the frames); 60 frames of long C++ names fit here.
+SUMMARY_HEADER, SUMMARY_BYTES = "Error Message Summary", 16000
 
 
 def block_of(events: list, event) -> list:
@@ -28,7 +31,15 @@ def block_of(events: list, event) -> list:
     starts = [i for i, e in enumerate(before) if e.role == "traceback"]
     before = before[starts[-1]:] if starts else before
     after = [e for e in same if e.offset > event.offset and e.role not in ("traceback", "frame")]
-    return before + [event] + after[:4] + _reprinted_frames(same, before, event)
+    return before + [event] + (_summary_after(events, event) or after[:4]) + _reprinted_frames(same, before, event)
+
+
+def _summary_after(events: list, event) -> list:
+    """Paddle 2.x's ``Error Message Summary`` of ``event``'s exception, its header and the lines that follow it,
+    however far a long C++ traceback (tens of frames, no event among them) puts it; [] when none follows."""
+    later = [e for e in events if e.file == event.file and event.offset < e.offset <= event.offset + SUMMARY_BYTES
+             and e.role not in ("traceback", "frame")]  # the C++ traceback's own header is one
+    return later[:4] if later and SUMMARY_HEADER in later[0].text else []
 
 
 def _reprinted_frames(same: list, before: list, event) -> list:

@@ -23,6 +23,7 @@ code generated for it.
 from __future__ import annotations
 
 import re
+import sys
 
 from ...catalog.ids import CauseId
 from ..signatures.checks import VERSIONED_PACKAGES
@@ -94,11 +95,17 @@ _INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<top>\w+)")
 _IMPORT_FROM = re.compile(r"^cannot import name '(?P<name>\w+)' from '(?P<mod>[\w.]+)' \((?P<path>[^)]+)\)$")
 
 
+# CPython's AttributeError of a module (module %r has no attribute %r); numpy's removals are rows of their own.
+_MODULE_ATTRIBUTE = re.compile(r"^module '(?P<mod>(?!numpy\b)[\w.]+)' has no attribute '(?P<name>\w+)'$")
+
+
 def library_lacks_imported_name(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(dependency_version_mismatch, ...) for an installed library's import of a name another installed,
     non-Paddle library lacks (the Paddle libraries' own names are the signature row paddle_api_missing)."""
     m = _IMPORT_FROM.match(parts.message) if parts.exc_type == "ImportError" else None
     frame = parts.innermost
+    if m is None and frame is not None and parts.exc_type == "AttributeError":
+        return _library_lacks_attribute(parts.message, frame)
     if m is None or frame is None:
         return None
     where, importer = _INSTALLED.search(m["path"]), _INSTALLED.search(frame.path)
@@ -107,3 +114,17 @@ def library_lacks_imported_name(parts: ErrorParts) -> tuple[CauseId, int, str] |
         return None
     return (CauseId.dependency_version_mismatch, 75, f"the installed {importer['top']} imports {m['name']} from the "
             f"installed {top}, which lacks it: the two come from releases that do not fit")
+
+
+def _library_lacks_attribute(message: str, frame) -> tuple[CauseId, int, str] | None:
+    """An installed library's use of a module attribute another library lacks (PaddleOCR's
+    ``lp.PaddleDetectionLayoutModel`` under a layoutparser without it): releases that do not fit. Not where the
+    module is the library's own, Paddle's (paddle_api_missing), or the standard library's."""
+    m, importer = _MODULE_ATTRIBUTE.match(message), _INSTALLED.search(frame.path)
+    if m is None or importer is None:
+        return None
+    top = m["mod"].split(".", 1)[0]
+    if top == importer["top"] or _PADDLE_PACKAGE.fullmatch(top) or top in sys.stdlib_module_names:
+        return None
+    return (CauseId.dependency_version_mismatch, 70, f"the installed {importer['top']} uses {top}.{m['name']}, which "
+            f"the installed {top} lacks: the two come from releases that do not fit")

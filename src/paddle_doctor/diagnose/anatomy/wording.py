@@ -78,6 +78,14 @@ WORDINGS: tuple[Wording, ...] = (
             rf"\(?{_VERSION}", 70,
             "it requires another Paddle version than the one installed",
             "version checks of the suites and tools (check_version, require_version, setup-time asserts)"),
+    # A call with a keyword the called function does not take (CPython's TypeError, "%U() got an unexpected keyword
+    # argument '%S'"): most often code written for another release of what it calls (a suite's code on an older
+    # Paddle), sometimes a typo of the caller's own (then python_exception: the wording stays low).
+    Wording("keyword_not_taken", C.paddle_api_mismatch, r"\b\w+\(\)\s+got\s+an\s+unexpected\s+keyword\s+argument\s+"
+            r"['\"]\w+['\"]", 55,
+            "a call passes a keyword argument the called function does not take (code of another release)",
+            "CPython's argument check (ceval.c / getargs.c: %U() got an unexpected keyword argument '%S'), as the suites' "
+            "loggers and tracebacks print it"),
     # A saved tensor's shape that is not the model's: the checkpoint was made for another configuration
     # (class count, input size) or another architecture.
     Wording("shape_mismatch", C.state_dict_shape_mismatch,

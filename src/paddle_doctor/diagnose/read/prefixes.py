@@ -23,6 +23,9 @@ Users paste what their runner printed, so one file may hold every rank's lines, 
 - a paste indented as a whole (a Markdown code block made by indentation): each of the first lines starts
   with at least four spaces (or a tab); that common indentation is taken from each line. No rank.
 
+A prefix that names no rank may hold a runner's prefix inside it (an mpirun log quoted in a reply, indented, or
+kept behind docker's times): both are taken off each line, and the inner one names the rank.
+
 Only the first lines decide which prefix a file carries (a cheap look, see :func:`detect`); each
 line is then stripped with that prefix's one compiled regex.
 """
@@ -53,24 +56,32 @@ SERVICE_RANK_RE = re.compile(r"(?:^|[-_.])(?:trainer|worker|rank)[-_]?(\d+)$", r
 class LinePrefix:
     name: str  # the runner, as the user knows it
     regex: re.Pattern  # matches the prefix at the start of a line; end() is where the text starts
+    # A runner's prefix inside this one (an mpirun log quoted in a reply, kept behind docker's times): the
+    # outer one names no rank, the inner one may.
+    inner: LinePrefix | None = None
 
     @property
     def names_ranks(self) -> bool:
         """Whether the prefix says which rank wrote the line (docker's time prefix does not)."""
-        return any(g in self.regex.groupindex for g in ("rank", "pod", "service"))
+        return any(g in self.regex.groupindex for g in ("rank", "pod", "service")) or bool(
+            self.inner and self.inner.names_ranks)
 
     def split(self, line: str) -> tuple[str, int | None, float | None] | None:
         """(text without the prefix, the rank it names, its time), or None if the line has none."""
         m = self.regex.match(line)
         if m is None:
-            return None
+            return self.inner.split(line) if self.inner is not None else None
         text = line[m.end():]
         ts = m.groupdict().get("ts")
         if ts is None:  # kubectl --prefix --timestamps: the time follows the pod prefix
             inner = RFC3339_RE.match(text)
             if inner is not None:
                 ts, text = inner["ts"], text[inner.end():]
-        return text, _rank_of(m), rfc3339_epoch(ts) if ts else None
+        own = (text, _rank_of(m), rfc3339_epoch(ts) if ts else None)
+        nested = self.inner.split(text) if self.inner is not None else None
+        if nested is None:
+            return own
+        return nested[0], nested[1], nested[2] if nested[2] is not None else own[2]
 
 
 def _rank_of(m: re.Match) -> int | None:
@@ -110,7 +121,18 @@ QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |\[\d+,\d+\]<|\[pod/|
 
 
 def detect(head: bytes) -> LinePrefix | None:
-    """The prefix most of the first lines of ``head`` carry, or None (a plain log)."""
+    """The prefix most of the first lines of ``head`` carry, with a runner's prefix found inside one that names
+    no rank (a quote, an indentation, docker's time), or None (a plain log)."""
+    outer = _detect_one(head)
+    if outer is None or outer.names_ranks:
+        return outer
+    text = head.decode("utf-8", errors="replace")
+    inner = _detect_one("\n".join(outer.regex.sub("", line, count=1) for line in text.split("\n")).encode())
+    return LinePrefix(f"{inner.name} inside {outer.name}", outer.regex, inner) if inner is not None else outer
+
+
+def _detect_one(head: bytes) -> LinePrefix | None:
+    """The one prefix most of the first lines of ``head`` carry, or None."""
     if head[:1] in (b" ", b"\t"):
         indented = _indentation(head)
         if indented is not None:

@@ -37,6 +37,14 @@ TRIGGERS: tuple[str, ...] = (
     # gloo's transport errors, also as a C++ abort's `what():` line, which holds no other trigger
     "pair.cc",
     # issue 29: a CPU-only build asked for a GPU (1.x wording), glog's fatal checks, BKCL (Kunlun XPU)
+    # a quoted `def` of the launcher's own functions (a report about the launcher)
+    "def ",
+    # an engine's start-up failure in English or Chinese (no other trigger on the line)
+    " fail", "失败",
+    # glibc's dlopen when its static TLS surplus is used up
+    "static TLS",
+    # paddle2onnx's list of operators it has no mapper for
+    "operators not supported",
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
     "Mismatched GPU Architecture", "wheel package built for your GPU",

@@ -11,6 +11,7 @@ from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..ranks import RankState
 from ..read.parse import Event
+from ..read.prefixes import SNIFF_BYTES, detect
 from ..verdict import make_verdict
 from .launcher import ERROR_ROLES
 
@@ -209,8 +210,12 @@ def _logged_after(event: Event) -> bool:
     try:
         with event.index.reopen() as stream:
             stream.seek(event.offset)
-            after = stream.read(_AFTER_BYTES).decode("utf-8", errors="replace").split("\n")[1:]
+            raw = stream.read(_AFTER_BYTES)
     except (OSError, ValueError):
         return True
+    after = raw.decode("utf-8", errors="replace").split("\n")[1:]
+    prefix = detect(raw[:SNIFF_BYTES])
+    if prefix is not None:  # a runner's or a paste's prefix (docker's times) is no log line of the job
+        after = [split[0] if (split := prefix.split(line)) is not None else line for line in after]
     return any(_LOG_LINE.match(line) and "init nccl context" not in line for line in after)
 

@@ -20,6 +20,15 @@ LAUNCH_ENV = (
          example="ABORT!!! Out of all 2 trainers, the trainer process with rank=[0] was aborted.",
          source="pp 1.8.5 paddle/distributed/utils.py; pp 2.0.2-3.3.1 paddle/distributed/fleet/launch_utils.py "
                 "(ABORT!!! Out of all {} trainers ...)"),
+    # A report that quotes the launcher's own code (a `def` of its functions) is about the launcher itself.
+    _sig("launcher_source_quoted", r"^\s*def (?:watch_local_trainers|start_local_trainers|terminate_local_procs|"
+         r"pull_worker_log|launch_collective|launch_ps|get_cluster_from_args|which_distributed_mode|"
+         r"get_mapped_cluster_\w+|_prepare_trainer_env|get_device_proc_info|cpuonly_check)\(", "cause",
+         CauseId.launcher_bug, 45, "def watch_local_trainers(procs, nranks):",
+         title="the text quotes the launcher's own code: a report about the launcher",
+         source="pp 1.8.5 paddle/distributed/utils.py; 2.0-3.3.1 paddle/distributed/fleet/launch_utils.py, "
+                "utils/launch_utils.py, fleet/launch.py (the functions that start, watch and end the trainers; "
+                "Paddle#44583 quotes watch_local_trainers to report its exit code 0)", most="low"),
     _sig("elastic_rank_failed", r"\bERROR rank (?P<rank>\d+) error with exit code (?P<code>-?\d+)", "launcher_failed",
          example="ELASTIC ERROR 2022-03-01 10:22:41,007 ERROR rank 1 error with exit code 1, check log for detail.",
          source="pp 2.2.2-3.3.1 paddle/distributed/fleet/elastic/manager.py LauncherInterface._check_procs "

@@ -133,6 +133,15 @@ LOADING = (
                "against another version of that library",
          source="glibc elf/dl-lookup.c _dl_lookup_symbol_x (_dl_signal_cexception (0, &exception, N_(\"symbol lookup "
                 "error\")) with \"undefined symbol: %s%s%s\"), for a mangled C++ name (_Z...)", most="medium"),
+    # glibc reserves a fixed surplus of static TLS for libraries opened after start-up; an older glibc's is too small
+    # for Paddle's core (with libgomp) and the extensions loaded beside it, whatever their own versions.
+    _sig("glibc_static_tls_exhausted", r"cannot (?:load any more object with static TLS|allocate memory in static TLS "
+         r"block)", "cause", CauseId.dependency_version_mismatch, 80,
+         "ImportError: /usr/lib/aarch64-linux-gnu/libgomp.so.1: cannot allocate memory in static TLS block",
+         title="the C library has no static TLS left for one more native library (an older glibc's fixed surplus)",
+         source="glibc elf/dl-open.c dl_open_worker (\"cannot load any more object with static TLS\"), elf/dl-reloc.c "
+                "_dl_allocate_static_tls (\"cannot allocate memory in static TLS block\"); glibc 2.32 made the surplus "
+                "tunable (glibc.rtld.optional_static_tls); LD_PRELOAD of the library, or a newer glibc, avoids it"),
     # Reading a saved tensor starts with its format version (0): a file that is not a saved tensor (an
     # inference model's program or combined parameters given where a dygraph checkpoint is read, another
     # framework's file, a download that is an error page) fails there, whatever operator read it.
@@ -260,6 +269,16 @@ LOADING = (
          source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::LoadProgram (prog->ParseFromString("
                 "contents) fails: P2OLogger() << \"Failed to parse paddlepaddle model from read content.\"; from a "
                 "buffer: \"Failed to parse PaddlePaddle model from memory buffer.\")", most="medium"),
+    # paddle2onnx has no mapper for some of the model's operators: ops of a newer Paddle than this converter
+    # knows (fused or renamed ops), or ones it converts only as experimental.
+    _sig("p2o_operators_unsupported", r"Oops, there are some operators not supported yet, including (?P<ops>\w+(?:, ?\w+)*)",
+         "cause", CauseId.paddle_api_mismatch, 70,
+         "[Paddle2ONNX] Oops, there are some operators not supported yet, including fused_conv2d_add_act,",
+         title="paddle2onnx cannot convert the model's operators {ops}: the model holds ops of another Paddle "
+               "release than this converter knows",
+         source="Paddle2ONNX 1.x paddle2onnx/mapper/exporter.cc ModelExporter::CheckIfOpSupported (P2OLogger() << "
+                "\"Oops, there are some operators not supported yet, including \"; then Assert(1 == 0, \"Due to the "
+                "unsupported operators, the conversion is aborted.\"))", most="medium"),
 )
 
 

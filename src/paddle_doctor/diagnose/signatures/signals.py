@@ -69,6 +69,15 @@ SIGNALS = (
          source="Windows winerror.h (ERROR_MOD_NOT_FOUND 126: The specified module could not be found.; zh-CN "
                 "找不到指定的模块。) as HRESULT 0x8007007E; .NET System.DllNotFoundException (Unable to load DLL '%s' "
                 "or one of its dependencies: %s; zh-CN 无法加载 DLL“%s”: %s) (PaddleSharp#52)"),
+    # The same message wrapped before its reason (a console or a dialog breaks the line after the colon): most
+    # often ERROR_MOD_NOT_FOUND, but a DLL of another architecture (0x800700C1) words its start alike.
+    _sig("windows_dll_not_found_wrapped", r"Unable to load DLL\s*['\"](?P<lib>(?!(?:cudnn|cublas|cudart|cufft|curand|"
+         r"cusolver|cusparse|nvrtc|nccl)\w*\.dll)[^'\"]+)['\"] or one of its dependencies:\s*$", "cause",
+         CauseId.file_not_found, 70, "Error: Unable to load DLL 'PaddleOCR' or one of its dependencies:",
+         title="the native library {lib}, or a DLL it depends on, could not be loaded (the reason is on the next line)",
+         source="Windows winerror.h HRESULTs (0x8007007E module not found, 0x800700C1 not a valid Win32 "
+                "application) as .NET System.DllNotFoundException's reason (Unable to load DLL '%s' or one of its "
+                "dependencies: %s), cut to the next line", most="medium"),
     # .NET on Linux and macOS (and loaders built on NativeLibrary, as PaddleSharp's) words the same failure
     # "Unable to load shared library": dlopen found no file, or one the library depends on is missing.
     _sig("dotnet_shared_library_not_loaded", r"Unable to load shared library ['\"](?P<lib>(?!(?:lib)?(?:cudnn|cublas|"
@@ -261,6 +270,14 @@ SIGNALS = (
          title="the app's JNI library {lib} is not in the APK's native-library folder for this device's ABI",
          source="Android libcore ojluni java/lang/Runtime.java loadLibrary0 (throw new UnsatisfiedLinkError(loader + "
                 "\" couldn't find \\\"\" + System.mapLibraryName(libname) + \"\\\"\"))"),
+    # Paddle-Lite's Android demos (PaddleOCR's among them) wrap System.loadLibrary's failure in their own words.
+    _sig("lite_demo_library_unloaded", r"Load (?P<lib>lib[\w.+-]+\.so) failed, please check it exists in apk file",
+         "cause", CauseId.file_not_found, 80,
+         "java.lang.RuntimeException: Load libNative.so failed, please check it exists in apk file.",
+         title="the demo's native library {lib} could not be loaded from the APK (not packed for this ABI, or missing)",
+         source="Android Paddle-Lite demos' OCRPredictorNative.loadLibrary (PaddleOCR deploy/android_demo and "
+                "Paddle-Lite-Demo: catch (Throwable e) { throw new RuntimeException(\"Load libNative.so failed, please "
+                "check it exists in apk file.\", e); } around System.loadLibrary(\"Native\"))"),
     # A versioned soname names the ABI version the binary was linked against (OpenSSL 1.0.2 is libcrypto.so.10
     # on RHEL/CentOS 7, 1.1 libcrypto.so.1.1, 3.x libcrypto.so.3): when the loader finds none, the system has
     # another version of the library, and a binary built on another distribution needs the one it was built with.

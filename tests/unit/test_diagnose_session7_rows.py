@@ -1,0 +1,105 @@
+"""Issue 29, seventh session: readings added before the session's batches were seen. Every line follows the
+emitting code's template cited in the signatures; none is a corpus log."""
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of
+
+_diagnose = root_cause_of
+
+# The launcher's own code as a report quotes it (paddle/distributed/fleet/launch_utils.py, 2.0-3.3.1).
+_QUOTED_WATCH = ("def watch_local_trainers(procs, nranks):\n    try:\n        error = False\n"
+                 "    except SystemExit:\n        terminate_local_procs(procs)\n        return\n")
+
+
+def test_a_report_quoting_the_launchers_code_is_about_the_launcher_at_low(tmp_path):
+    rc = _diagnose(tmp_path, _QUOTED_WATCH + "the launcher exits with 0 after a trainer failed\n")
+    assert rc.cause == CauseId.launcher_bug and rc.confidence == "low", (rc.cause, rc.confidence, rc.why)
+
+
+def test_a_workers_own_error_beside_the_quoted_code_is_still_the_cause(tmp_path):
+    rc = _diagnose(tmp_path, _QUOTED_WATCH + "Traceback (most recent call last):\n  File \"train.py\", line 3, in "
+                             "<module>\n    x = paddle.load('m.pdparams')\nMemoryError\n")
+    assert rc.cause != CauseId.launcher_bug, (rc.cause, rc.why)
+
+
+def test_an_engines_start_up_failure_in_chinese_or_english_gets_a_verdict(tmp_path):
+    """"Zero logs with an error and no verdict": an OCR engine's wrapper saying its start failed (任务失败 ...
+    init fail) is an error line, read at worst as ``unknown`` with that line quoted."""
+    for text in ("任务失败: 无法启动引擎\n", "engine init failed.\n"):
+        rc = _diagnose(tmp_path, "options: -cpu_threads=10\n" + text)
+        assert rc is not None and rc.cause == "unknown" and rc.confidence == "low", (text, rc)
+
+
+def test_a_dotnet_dll_message_wrapped_before_its_reason_is_a_missing_library_at_medium(tmp_path):
+    """.NET DllNotFoundException (Unable to load DLL '%s' or one of its dependencies: %s), its reason on the next line."""
+    rc = _diagnose(tmp_path, "System.DllNotFoundException\nError initializing: Unable to load DLL 'Native' or one of "
+                             "its dependencies:\n0x8007007E\n")
+    assert rc.cause == CauseId.file_not_found and rc.confidence == "medium", (rc.cause, rc.confidence, rc.why)
+
+
+def test_glibcs_static_tls_used_up_is_a_system_library_that_does_not_fit(tmp_path):
+    """glibc elf/dl-open.c and elf/dl-reloc.c: both wordings of the exhausted static TLS surplus."""
+    for line in ("ImportError: dlopen: cannot load any more object with static TLS",
+                 "OSError: /lib/aarch64-linux-gnu/libgomp.so.1: cannot allocate memory in static TLS block"):
+        rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n'
+                                 f"    import paddle\n{line}\n")
+        assert rc.cause == CauseId.dependency_version_mismatch, (line, rc.cause, rc.why)
+
+
+def _attribute_error(importer_path: str, module: str) -> str:
+    return ('Traceback (most recent call last):\n  File "run.py", line 3, in <module>\n    main()\n'
+            f'  File "{importer_path}", line 54, in __init__\n    self.model = lib.Model(config)\n'
+            f"AttributeError: module '{module}' has no attribute 'Model'\n")
+
+
+def test_an_installed_library_using_an_attribute_another_installed_library_lacks_is_a_version_misfit(tmp_path):
+    rc = _diagnose(tmp_path, _attribute_error("/usr/lib/python3.8/site-packages/paddleocr/ppstructure/x.py",
+                                              "layoutparser"))
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+def test_an_attribute_of_the_librarys_own_module_or_of_the_standard_library_is_not(tmp_path):
+    for path, module in (("/usr/lib/python3.8/site-packages/layoutparser/models.py", "layoutparser.models"),
+                         ("/usr/lib/python3.8/site-packages/paddleocr/x.py", "collections"),
+                         ("/home/me/project/x.py", "layoutparser")):
+        rc = _diagnose(tmp_path, _attribute_error(path, module))
+        assert rc.cause != CauseId.dependency_version_mismatch, (path, module, rc.cause)
+
+
+def test_a_lite_demos_own_words_for_an_unloadable_native_library_are_a_missing_library(tmp_path):
+    """Paddle-Lite demos' OCRPredictorNative.loadLibrary wraps System.loadLibrary's failure."""
+    rc = _diagnose(tmp_path, "E/AndroidRuntime: FATAL EXCEPTION: Predictor Worker\njava.lang.RuntimeException: Load "
+                             "libNative.so failed, please check it exists in apk file.\n        at com.demo.ocr."
+                             "OCRPredictorNative.loadLibrary(OCRPredictorNative.java:63)\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.why)
+
+
+def test_a_keyword_the_called_function_does_not_take_is_code_of_another_release_at_low(tmp_path):
+    """CPython's "%U() got an unexpected keyword argument '%S'" as a suite's logger prints it: the words say a call
+    of another release, never surely (a caller's typo words it the same)."""
+    rc = _diagnose(tmp_path, "[2022-08-04 16:39:38,212] [   ERROR] - __init__() got an unexpected keyword argument "
+                             "'negative_slope'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "low", (rc.cause, rc.confidence, rc.why)
+
+
+def test_paddle2onnx_without_a_mapper_for_the_models_operators_is_a_model_of_another_release(tmp_path):
+    """Paddle2ONNX exporter.cc CheckIfOpSupported's list, then its Assert."""
+    rc = _diagnose(tmp_path, "[Paddle2ONNX] Start to parsing Paddle model...\n[Paddle2ONNX] Oops, there are some "
+                             "operators not supported yet, including max_pool2d_with_index,\n[ERROR] Due to the "
+                             "unsupported operators, the conversion is aborted.\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_the_error_summary_after_a_long_cpp_traceback_is_read(tmp_path):
+    """Paddle 2.x prints the C++ traceback between the exception line and its Error Message Summary; forty frames of
+    long C++ names put the summary kilobytes away, and it still names the cause."""
+    frames = "".join(f"{n} paddle::framework::OperatorWithKernel::RunImpl<float>(paddle::framework::Scope const&, "
+                     f"paddle::platform::Place const&) const\n" for n in range(40))
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "infer.py", line 9, in <module>\n'
+                             "    predictor = inference.create_predictor(config)\n"
+                             "paddle.fluid.core_avx.EnforceNotMet:\n\n--------------------------------------\n"
+                             "C++ Traceback (most recent call last):\n--------------------------------------\n" + frames
+                             + "\n----------------------\nError Message Summary:\n----------------------\n"
+                             "NotFoundError: Operator (rnn) is not registered.\n"
+                             "  [Hint: op_info_ptr should not be null.] (at /paddle/paddle/fluid/framework/op_info.h:151)\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
