@@ -42,10 +42,11 @@ class CodeTables:
     errno: Mapping[int, NumberedCode]
     signal: Mapping[int, NumberedCode]
     lone: Mapping[str, CauseId | None] = dataclasses.field(default_factory=dict)  # name -> see lone_cause
+    ntstatus: Mapping[int, NumberedCode] = dataclasses.field(default_factory=dict)  # Windows' crash statuses
 
 
 _TABLES = (*ENUMS, "generic", "errno", "signal")
-_OPTIONAL_TABLES = ("lone",)
+_OPTIONAL_TABLES = ("lone", "ntstatus")
 
 
 def load_codes(path: Path = CODES_FILE) -> CodeTables:
@@ -61,7 +62,8 @@ def load_codes(path: Path = CODES_FILE) -> CodeTables:
                       generic={enum: cause_id(generic[enum], f"{path.name}: [generic] {enum}") for enum in ENUMS},
                       errno=_numbered(data["errno"], f"{path.name}: [errno]"),
                       signal=_numbered(data["signal"], f"{path.name}: [signal]"),
-                      lone=_enum(data.get("lone", {}), f"{path.name}: [lone]"))
+                      lone=_enum(data.get("lone", {}), f"{path.name}: [lone]"),
+                      ntstatus=_numbered(data.get("ntstatus", {}), f"{path.name}: [ntstatus]"))
 
 
 def _enum(value: object, where: str) -> dict[str, CauseId | None]:
@@ -116,3 +118,13 @@ def errno_cause(number: int | None) -> CauseId | None:
 def signal_of(number: int) -> NumberedCode | None:
     """What the catalog knows of signal ``number`` (a launcher's exit code -N is signal N)."""
     return code_tables().signal.get(number)
+
+
+def exit_status_of(code: int) -> NumberedCode | None:
+    """What a process's exit code says of its end: -N is signal N (Popen.returncode on POSIX); a Windows
+    status (codes.toml's ``[ntstatus]``, unsigned, or signed as some consoles print it) is the native fault
+    Windows ended it with. None for an ordinary exit code."""
+    status = code_tables().ntstatus.get(code & 0xFFFFFFFF)
+    if status is not None:
+        return status
+    return signal_of(-code) if code < 0 else None

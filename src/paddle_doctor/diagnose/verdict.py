@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..catalog import get_cause, is_generic, is_symptom
-from ..catalog.codes import NumberedCode, signal_of
+from ..catalog.codes import NumberedCode, exit_status_of
 from ..findings import Alternative, Confidence, EvidenceLine, Finding, Location
 from ..rules import Docs
 from .differential import alternatives_for
@@ -146,11 +146,12 @@ def format_title(event: Event) -> str:
 
 
 def fatal_signal(exit_code: int | None) -> NumberedCode | None:
-    """A launcher exit code -N means the rank died of signal N. With no text in its log, the signal
-    is the clue: the catalog's signal table (codes.toml) says which cause it points to, if any."""
-    if exit_code is None or exit_code >= 0:
+    """A launcher exit code -N means the rank died of signal N, a Windows crash status (0xC0000005) that
+    a native fault ended it. With no text in its log, that is the clue: the catalog's signal and ntstatus
+    tables (codes.toml) say which cause it points to, if any."""
+    if not exit_code:
         return None
-    signal = signal_of(-exit_code)
+    signal = exit_status_of(exit_code)
     return signal if signal is not None and signal.cause is not None else None
 
 

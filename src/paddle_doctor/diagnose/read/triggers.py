@@ -81,7 +81,7 @@ TRIGGERS: tuple[str, ...] = (
     "failed to import", "undefined symbol: PyUnicode",
     # batch 39: the loss's label-range check (its Python and its kernel wordings), PaddleSeg's unregistered component
     "is out of upper bound", "is out of lower bound", "should not out of bound", "The value of label",
-    "The specified component was not found",
+    "The specified component was not found", "ignore_index is not supported",
     "declarative() got an", "to_static() got an",
     # issue 29, batch 6: the inference predictor's GPU pool warning; a Windows crash status (cmd, subprocess)
     "too much memory for the GPU", "exited with code", "0xC0000", "0xc0000",

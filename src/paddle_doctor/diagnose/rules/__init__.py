@@ -100,6 +100,9 @@ RULES: tuple[VerdictRule, ...] = (
             "module and no other error follows", from_spawn_child, "corpus:real-dev2/058"),
     declare("failed_without_error", CauseId.unknown, "the launcher reports a rank failed and its log, which was "
             "read, holds no error", from_launcher_only, "tests/fixtures/smoke/exit_rank1"),
+    declare("pod_exit_status", None, "only the launcher's report was given and its pod exit code is a fatal signal "
+            "(-N) or a Windows crash status", from_launcher_only, "LAUNCH INFO ... Exit code 3221226505 after Pod "
+            "failed / Container failed !!!", defers_to="the signal and ntstatus tables of catalog/codes.toml"),
     declare("every_rank_aborted", CauseId.python_exception, "the old launcher reports every trainer aborted and no "
             "rank shows a peer's failure", from_launcher_only, "corpus:real-dev3/126"),
     declare("cause_not_given", CauseId.unknown, "only the launcher's report and symptoms were given: the file that "

@@ -12,7 +12,7 @@ from ...findings import Alternative, Finding
 from ..anatomy.components import RAISE_SITES
 from ..anatomy.wording import read_type_wording, read_wording
 from ..ranks import LauncherFacts
-from ..verdict import launcher_lines, make_verdict, peer_of
+from ..verdict import fatal_signal, launcher_lines, make_verdict, peer_of
 
 
 def from_launcher_only(ranks, unranked, facts) -> Finding | None:
@@ -39,6 +39,13 @@ def from_launcher_only(ranks, unranked, facts) -> Finding | None:
     note = (f"The cause is not in what was given: open {target}, or pass the whole log dir: "
             f"paddle-doctor diagnose {log_dir}/. If there is no log dir, rerun with "
             f"`python -m paddle.distributed.launch --log_dir {log_dir} ...`.")
+    status = fatal_signal(facts.exit_code) if not victims else None
+    if status is not None:  # the new launcher's "Exit code N" is its pod's: the first failed container's
+        return make_verdict(
+            "pod_exit_status", status.cause, rank, facts.events[:3], "medium",
+            f"the launcher's exit code {facts.exit_code} ({status.name}) is that of the container that failed, "
+            "and no text given names a cause: the status says how the process ended", notes=(note,),
+            title=f"a rank died of {status.name} (the launcher's exit code {facts.exit_code}); {status.note}")
     if every_rank_aborted(facts) and not victims:
         return make_verdict(
             "every_rank_aborted", CauseId.python_exception, rank, facts.events[:2], "low",

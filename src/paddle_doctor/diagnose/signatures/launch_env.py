@@ -301,6 +301,14 @@ LAUNCH_ENV = (
                 "expected >= 0 and < %ld, or == %ld, but got %ld. Please check label value.); pp 1.8-2.2 fluid/"
                 "operators/softmax_with_cross_entropy_op.cu (The value of label[%d] expected >= 0 and < %ld, or == "
                 "%ld,but got %ld. Please check input value.)", most="medium"),
+    # PaddleSeg's AUC-ROC metric refuses labels it cannot score: an ignore_index passed, or more distinct values
+    # in the label images than num_classes (a background class not counted, masks saved as 0/255).
+    _sig("seg_auc_labels_unsupported", r"labels with ignore_index is not supported yet", "cause",
+         CauseId.config_error, 85, "RuntimeError: labels with ignore_index is not supported yet.",
+         title="the AUC-ROC metric got labels it cannot score: more label values than num_classes, or an "
+               "ignore_index", source="PaddleSeg 2.1-2.10 paddleseg/utils/metrics.py auc_roc (if ignore_index or "
+         "len(np.unique(label)) > num_classes: raise RuntimeError('labels with ignore_index is not supported yet.'))",
+         most="medium"),
     # A config naming a component (dataset, model, loss, transform) the running suite never registered: another
     # suite's or a contrib folder's component (run from the wrong tools/), a misspelt type, an older release.
     _sig("config_component_unregistered", r"The specified component was not found (?P<com>\w+)", "cause",
