@@ -45,6 +45,21 @@ LOADING = (
          source="Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModel (std::ifstream file(model_dir + \"/\" + "
                 "var.name()); LoadLoDTensor(file, ...), no is_open check) and TensorFromStream / LoadLoDTensor "
                 "(CHECK_EQ(version, 0U) << \"Only version 0 is supported\"), a glog-style CHECK failure"),
+    # Paddle's tensor reader takes the first four bytes of a saved tensor as its format version (0, the only
+    # one ever written). A value of three or more digits is not a version at all: the bytes are another kind
+    # of file (a program file, a separate-parameter file, a page saved in its place) handed over as the
+    # parameters, i.e. model_filename/params_filename (or the converter's flags) name the wrong file. A damaged
+    # or cut parameter file fails at the end of the stream instead (EOF, partial data), so it stays the near
+    # cause only. One line, so medium.
+    _sig("tensor_stream_not_a_tensor", r"tensor version (?P<read>\d{3,}) is not supported, Only version 0 is "
+         r"supported", "cause", CauseId.config_error, 85,
+         "InvalidArgumentError: tensor version 1818584946 is not supported, Only version 0 is supported",
+         title="the file read as saved parameters is not a saved tensor (its version field reads {read}): the "
+               "model/params file names point at another file",
+         source="pp 1.6-3.3.1 paddle/fluid/framework/tensor_util.cc TensorFromStream (is.read(&version, "
+                "sizeof(version)); PADDLE_ENFORCE_EQ(version, 0U, errors::InvalidArgument(\"tensor version %u is not "
+                "supported, Only version 0 is supported\", version))), reached by load_combine_op.h / load_op.h",
+         most="medium"),
     # Paddle-Lite's runtime builds each op's kernel from the kernel type opt wrote into the optimised model
     # (op/alias/place): it asks its own registry for the op's kernels at that place, then for the one with that
     # alias. No kernel at all at that place: the model was optimised for a target this library does not run
