@@ -50,7 +50,7 @@ BACKLINKS = {
     },
     CauseId.dependency_version_mismatch: {
         'env_checks': ('protobuf_version',),
-        'signatures': ('system_lib_version_missing', 'protobuf_files_mixed', 'extension_for_other_machine', 'cxx_symbol_undefined', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
+        'signatures': ('system_lib_version_missing', 'protobuf_files_mixed', 'x2paddle_ops_unsupported', 'extension_for_other_machine', 'cxx_symbol_undefined', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'parallel_env_no_device_id', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
