@@ -69,6 +69,10 @@ TRIGGERS: tuple[str, ...] = (
     "Fail to allocate", "is not a file", "has no attribute", "or higher is required", "Descriptors cannot",
     "GLIBC", "is already registered", "No matching distribution", "cannot import name", "Could not acquire lock",
     "failed in paddle::", "cannot find paddle.fluid", "is not supported on cuda", "_num: ",
+    # the tensor reader's version check (tensor_util.cc TensorFromStream), printed bare in a converter's output
+    "Only version 0 is supported",
+    # X2Paddle's PyTorch converter listing the traced ops it has no mapper for (pytorch_op_mapper.py op_checker)
+    "OPs are not supported yet",
     # a signal's exit status as docker, Kubernetes and subprocess report it
     "Exit Code:", "Exited (", "exit status", "OOMKilled", "<Signals.", "with signal", "by signal",
     # glibc's ENOENT in zh_CN (a Chinese shell's cp, ls, python)

@@ -58,7 +58,13 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
     CauseId.wrong_host_ip: (Near(CauseId.config_error, "the launch may list the wrong hosts (--ips, --master) "
                                  "rather than a host having the wrong address", _IPS,
                                  settled_by=r"\b127\.\d+\.\d+\.\d+"),),
-    CauseId.config_error: (Near(CauseId.wrong_host_ip, "a host may have another address than the launch says",
+    CauseId.config_error: (# a tensor stream whose version field is no version: the file named may also be the
+                           # right one but damaged (a page saved in its place by a failed download)
+                           Near(CauseId.checkpoint_corrupt, "the file named may be the parameters but damaged (a "
+                                "failed download saved in its place)", "`ls -l` and `file` the params file: a "
+                                "saved parameter file is binary and as large as the model's weights",
+                                when=r"tensor version \d{3,} is not supported"),
+                           Near(CauseId.wrong_host_ip, "a host may have another address than the launch says",
                                 _IPS, when=r"(?i)\bips?\b|endpoint|node_ips|host|master"),
                            # a model saved by a newer Paddle (3.x's PIR inference.json) is no program an older
                            # paddle2onnx can parse, as a checkpoint given as the model is not

@@ -45,6 +45,34 @@ LOADING = (
          source="Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModel (std::ifstream file(model_dir + \"/\" + "
                 "var.name()); LoadLoDTensor(file, ...), no is_open check) and TensorFromStream / LoadLoDTensor "
                 "(CHECK_EQ(version, 0U) << \"Only version 0 is supported\"), a glog-style CHECK failure"),
+    # Paddle's tensor reader takes the first four bytes of a saved tensor as its format version (0, the only
+    # one ever written). A value of three or more digits is not a version at all: the bytes are another kind
+    # of file (a program file, a separate-parameter file, a page saved in its place) handed over as the
+    # parameters, i.e. model_filename/params_filename (or the converter's flags) name the wrong file. A damaged
+    # or cut parameter file fails at the end of the stream instead (EOF, partial data), so it stays the near
+    # cause only. One line, so medium.
+    _sig("tensor_stream_not_a_tensor", r"tensor version (?P<read>\d{3,}) is not supported, Only version 0 is "
+         r"supported", "cause", CauseId.config_error, 85,
+         "InvalidArgumentError: tensor version 1818584946 is not supported, Only version 0 is supported",
+         title="the file read as saved parameters is not a saved tensor (its version field reads {read}): the "
+               "model/params file names point at another file",
+         source="pp 1.6-3.3.1 paddle/fluid/framework/tensor_util.cc TensorFromStream (is.read(&version, "
+                "sizeof(version)); PADDLE_ENFORCE_EQ(version, 0U, errors::InvalidArgument(\"tensor version %u is not "
+                "supported, Only version 0 is supported\", version))), reached by load_combine_op.h / load_op.h",
+         most="medium"),
+    # X2Paddle's PyTorch converter checks every op of the traced graph against its own mappers before converting
+    # and stops on the first model with ops it cannot map. Its mappers follow the PyTorch release it was written
+    # for (a newer torch traces other aten ops) and some need an optional package (paddlenlp for aten::einsum):
+    # the library versions around the converter, not the user's model, decide it. One line, so medium.
+    _sig("x2paddle_ops_unsupported", r"=+ (?P<n>\d+) OPs are not supported yet =+", "cause",
+         CauseId.dependency_version_mismatch, 70, "========= 1 OPs are not supported yet ===========",
+         title="X2Paddle has no mapper for {n} op(s) of the traced model: the installed PyTorch (or an optional package "
+               "X2Paddle maps them with) is not the version this X2Paddle was written for",
+         source="X2Paddle 1.x x2paddle/op_mapper/pytorch2paddle/pytorch_op_mapper.py PyTorchOpMapper.__init__ (its op "
+                "check prints the header \"========= N OPs are not supported yet ===========\" and one \"========== "
+                "aten::<op> ============\" line per op, then raise Exception(\"Model is not supported yet.\"), as the "
+                "tracebacks of X2Paddle#698 and #958 show; X2Paddle#698: written against PyTorch 1.6)",
+         most="medium"),
     # Paddle-Lite's runtime builds each op's kernel from the kernel type opt wrote into the optimised model
     # (op/alias/place): it asks its own registry for the op's kernels at that place, then for the one with that
     # alias. No kernel at all at that place: the model was optimised for a target this library does not run
