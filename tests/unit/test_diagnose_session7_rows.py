@@ -103,3 +103,10 @@ def test_the_error_summary_after_a_long_cpp_traceback_is_read(tmp_path):
                              "NotFoundError: Operator (rnn) is not registered.\n"
                              "  [Hint: op_info_ptr should not be null.] (at /paddle/paddle/fluid/framework/op_info.h:151)\n")
     assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+def test_nvcc_without_the_gpus_architecture_is_a_toolkit_older_than_the_gpu(tmp_path):
+    """nvcc's own refusal while a custom op builds (Paddle's cpp_extension)."""
+    rc = _diagnose(tmp_path, "building 'custom_ops' extension\nnvcc fatal   : Unsupported gpu architecture 'compute_89'\n"
+                             "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)

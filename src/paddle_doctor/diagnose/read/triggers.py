@@ -45,6 +45,8 @@ TRIGGERS: tuple[str, ...] = (
     "static TLS",
     # paddle2onnx's list of operators it has no mapper for
     "operators not supported",
+    # nvcc's own errors (a custom op's build)
+    "nvcc fatal",
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
     "Mismatched GPU Architecture", "wheel package built for your GPU",

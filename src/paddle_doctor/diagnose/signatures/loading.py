@@ -161,6 +161,14 @@ LOADING = (
                "against another version of that library",
          source="glibc elf/dl-lookup.c _dl_lookup_symbol_x (_dl_signal_cexception (0, &exception, N_(\"symbol lookup "
                 "error\")) with \"undefined symbol: %s%s%s\"), for a mangled C++ name (_Z...)", most="medium"),
+    # nvcc knows only the architectures of its own CUDA release: a custom op (cpp_extension, a suite's ops) built for
+    # a newer GPU (compute_89 needs CUDA 11.8, compute_90 12.0) than the installed toolkit.
+    _sig("nvcc_arch_unknown", r"nvcc fatal\s*:\s*Unsupported gpu architecture '(?P<arch>compute_\d+\w*|sm_\d+\w*)'",
+         "cause", CauseId.cuda_cudnn_mismatch, 75, "nvcc fatal   : Unsupported gpu architecture 'compute_89'",
+         title="the CUDA toolkit's nvcc does not know the GPU architecture {arch}: it is older than the GPU",
+         source="CUDA nvcc (nvcc fatal   : Unsupported gpu architecture '%s'), as Paddle's cpp_extension and the "
+                "suites' custom-op builds run it; the CUDA 11.8 and 12.0 release notes add compute_89 and compute_90",
+         most="medium"),
     # glibc reserves a fixed surplus of static TLS for libraries opened after start-up; an older glibc's is too small
     # for Paddle's core (with libgomp) and the extensions loaded beside it, whatever their own versions.
     _sig("glibc_static_tls_exhausted", r"cannot (?:load any more object with static TLS|allocate memory in static TLS "
