@@ -110,3 +110,9 @@ def test_nvcc_without_the_gpus_architecture_is_a_toolkit_older_than_the_gpu(tmp_
     rc = _diagnose(tmp_path, "building 'custom_ops' extension\nnvcc fatal   : Unsupported gpu architecture 'compute_89'\n"
                              "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n")
     assert rc.cause == CauseId.cuda_cudnn_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_the_launchers_container_failed_line_alone_is_a_failure_whose_cause_is_in_the_worker_logs(tmp_path):
+    """A paste cut to the 2.x-3.x launcher's last line still says the job failed, and where to look."""
+    rc = _diagnose(tmp_path, "LAUNCH ERROR 2023-05-06 10:00:00,000 controller.py:123] Container failed !!!\n")
+    assert rc is not None and rc.cause == "unknown" and rc.code == "cause_not_given", rc
