@@ -116,3 +116,13 @@ def test_the_launchers_container_failed_line_alone_is_a_failure_whose_cause_is_i
     """A paste cut to the 2.x-3.x launcher's last line still says the job failed, and where to look."""
     rc = _diagnose(tmp_path, "LAUNCH ERROR 2023-05-06 10:00:00,000 controller.py:123] Container failed !!!\n")
     assert rc is not None and rc.cause == "unknown" and rc.code == "cause_not_given", rc
+
+
+def test_fleet_launchs_own_checks_of_devices_and_arguments(tmp_path):
+    """fleet/launch_utils.py: no accelerator on the pod; endpoints or nproc_per_node that do not fit the GPUs."""
+    rc = _diagnose(tmp_path, "AssertionError: this pod rank:0 id:a1 endpoint:127.0.0.1:6170 can't see any accelerators\n")
+    assert rc.cause == CauseId.device_not_found, (rc.cause, rc.why)
+    for line in ("AssertionError: gpus' number:3 mod args.nproc_per_node:2 must == 0",
+                 "AssertionError: current trainer_endpoints size should be greater equal than accelerators size."):
+        rc = _diagnose(tmp_path, line + "\n")
+        assert rc.cause == CauseId.config_error, (line, rc.cause)

@@ -47,6 +47,8 @@ TRIGGERS: tuple[str, ...] = (
     "operators not supported",
     # nvcc's own errors (a custom op's build)
     "nvcc fatal",
+    # fleet.launch's own device check
+    "see any accelerators",
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
     "Mismatched GPU Architecture", "wheel package built for your GPU",

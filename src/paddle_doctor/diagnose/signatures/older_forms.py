@@ -6,7 +6,8 @@ module attributes, Paddle 0.x-1.x (fluid) reported a failed CUDA call and a fail
 a shell in a non-English locale reports a killed job with its own word for "line", the host's kernel
 module loader reports a machine without the NVIDIA driver, PaddleHub's modules check the GPU
 variable themselves before predicting, 2.x refuses a static-graph API of 1.x code in its dynamic
-default, and to_static's old name declarative refuses a keyword of a later release.
+default, and to_static's old name declarative refuses a keyword of a later release. The older launcher
+(fleet.launch) checks the devices and its arguments before it starts a trainer.
 """
 
 from __future__ import annotations
@@ -182,4 +183,19 @@ OLDER_FORMS = (
                 "except: raise RuntimeError(\"Attempt to use GPU for prediction, but environment variable "
                 "CUDA_VISIBLE_DEVICES was not set correctly.\")); Paddle docs FAQ (AI Studio: %set_env "
                 "CUDA_VISIBLE_DEVICES=0) (PaddleHub#548)"),
+    # fleet.launch (the older launcher, 2.0-3.3.1) checks what it was given before it starts any trainer.
+    _sig("fleet_launch_no_accelerator", r"this pod .{0,200}?can't see any accelerators", "cause",
+         CauseId.device_not_found, 85, "AssertionError: this pod rank:0 id:abc endpoint:127.0.0.1:6170 can't see any "
+         "accelerators",
+         title="the launcher found no GPU (or XPU) on this node to start its trainers on",
+         source="pp 2.0-3.3.1 paddle/distributed/fleet/launch_utils.py Cluster/Pod get_visible_accelerators "
+                "(assert r != \"\", f\"this pod {self} can't see any accelerators\")"),
+    _sig("fleet_launch_counts_misfit", r"trainer_endpoints size should be greater equal than accelerators size|"
+         r"(?P<dev>gpus|xpus)' number:\d+ mod args\.nproc_per_node:\d+ must == 0", "cause", CauseId.config_error, 85,
+         "AssertionError: gpus' number:3 mod args.nproc_per_node:2 must == 0",
+         title="the launcher's arguments do not fit the devices: the endpoints, or nproc_per_node, against the GPUs",
+         source="pp 2.0-3.3.1 paddle/distributed/fleet/launch_utils.py get_mapped_cluster (assert len(...) >= ..., "
+                "\"current trainer_endpoints size should be greater equal than accelerators size.\") and "
+                "get_device_proc_info (f\"gpus' number:{len(gpus)} mod args.nproc_per_node:{args.nproc_per_node} "
+                "must == 0\")"),
 )
