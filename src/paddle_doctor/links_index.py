@@ -201,7 +201,7 @@ BACKLINKS = {
     },
     CauseId.wrong_host_ip: {
         'env_checks': ('host_ip',),
-        'signatures': ('fleet_local_ip_loopback',),
+        'signatures': ('fleet_local_ip_loopback', 'launch_ips_loopback',),
         'diagnose_rules': ('endpoints_never_ready', 'retries_own_port', 'rendezvous_never_met', 'loopback_endpoint',),
     },
 }

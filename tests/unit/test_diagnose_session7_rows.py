@@ -126,3 +126,9 @@ def test_fleet_launchs_own_checks_of_devices_and_arguments(tmp_path):
                  "AssertionError: current trainer_endpoints size should be greater equal than accelerators size."):
         rc = _diagnose(tmp_path, line + "\n")
         assert rc.cause == CauseId.config_error, (line, rc.cause)
+
+
+def test_the_launchers_refusal_of_loopback_in_a_multi_node_ips_list_is_a_wrong_host_ip(tmp_path):
+    """paddle/distributed/launch/plugins/__init__.py process_args."""
+    rc = _diagnose(tmp_path, "ValueError: 127.0.0.1 in ips is not allowed in multi-nodes.\n")
+    assert rc.cause == CauseId.wrong_host_ip, (rc.cause, rc.why)

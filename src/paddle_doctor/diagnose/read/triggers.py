@@ -48,7 +48,7 @@ TRIGGERS: tuple[str, ...] = (
     # nvcc's own errors (a custom op's build)
     "nvcc fatal",
     # fleet.launch's own device check
-    "see any accelerators",
+    "see any accelerators", "in ips is not allowed",
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
     "Mismatched GPU Architecture", "wheel package built for your GPU",

@@ -198,4 +198,10 @@ OLDER_FORMS = (
                 "\"current trainer_endpoints size should be greater equal than accelerators size.\") and "
                 "get_device_proc_info (f\"gpus' number:{len(gpus)} mod args.nproc_per_node:{args.nproc_per_node} "
                 "must == 0\")"),
+    # The 2.x-3.x launcher refuses a multi-node --ips list holding the loopback address (no other node reaches it).
+    _sig("launch_ips_loopback", r"127\.0\.0\.1 in ips is not allowed in multi-nodes", "cause", CauseId.wrong_host_ip,
+         90, "ValueError: 127.0.0.1 in ips is not allowed in multi-nodes.",
+         title="--ips lists 127.0.0.1 for a job on several nodes: the other nodes cannot reach that address",
+         source="pp 3.3.1 paddle/distributed/launch/plugins/__init__.py process_args (if '127.0.0.1' in ips and "
+                "len(ips) != 1: raise ValueError(\"127.0.0.1 in ips is not allowed in multi-nodes.\"))"),
 )
