@@ -357,7 +357,7 @@ def from_installation(parts: ErrorParts) -> Verdict | None:
 def from_wording(parts: ErrorParts) -> Verdict | None:
     """The error's own words (anatomy/wording.py), when no part above named a cause."""
     wording = read_wording(parts.message, parts.text) or read_type_wording(parts.qualified)
-    if wording is None:
+    if wording is None or (wording.also_users_slip and parts.innermost is not None and parts.innermost.owner == "user"):
         return None
     return Verdict(wording.cause, wording.specificity, f"its words say {wording.means} (as {wording.said_by} "
                    "word it)", "wording", sure=False)

@@ -48,6 +48,8 @@ class Wording:
     specificity: int  # below 90: a wording is at most medium
     means: str  # what the words say happened, for the verdict's why
     said_by: str  # who writes it (kinds of emitters, not one example)
+    # The words are as often a slip of the user's own code: not read where the user's own frame raised them.
+    also_users_slip: bool = False
 
 
 WORDINGS: tuple[Wording, ...] = (
@@ -85,7 +87,7 @@ WORDINGS: tuple[Wording, ...] = (
             r"['\"]\w+['\"]", 55,
             "a call passes a keyword argument the called function does not take (code of another release)",
             "CPython's argument check (ceval.c / getargs.c: %U() got an unexpected keyword argument '%S'), as the suites' "
-            "loggers and tracebacks print it"),
+            "loggers and tracebacks print it", also_users_slip=True),
     # A saved tensor's shape that is not the model's: the checkpoint was made for another configuration
     # (class count, input size) or another architecture.
     Wording("shape_mismatch", C.state_dict_shape_mismatch,

@@ -185,9 +185,9 @@ OLDER_FORMS = (
                 "CUDA_VISIBLE_DEVICES=0) (PaddleHub#548)"),
     # fleet.launch (the older launcher, 2.0-3.3.1) checks what it was given before it starts any trainer.
     _sig("fleet_launch_no_accelerator", r"this pod .{0,200}?can't see any accelerators", "cause",
-         CauseId.device_not_found, 85, "AssertionError: this pod rank:0 id:abc endpoint:127.0.0.1:6170 can't see any "
+         CauseId.config_error, 85, "AssertionError: this pod rank:0 id:abc endpoint:127.0.0.1:6170 can't see any "
          "accelerators",
-         title="the launcher found no GPU (or XPU) on this node to start its trainers on",
+         title="the launcher was given no GPU (or XPU) it can see on this node to start its trainers on",
          source="pp 2.0-3.3.1 paddle/distributed/fleet/launch_utils.py Cluster/Pod get_visible_accelerators "
                 "(assert r != \"\", f\"this pod {self} can't see any accelerators\")"),
     _sig("fleet_launch_counts_misfit", r"trainer_endpoints size should be greater equal than accelerators size|"
@@ -199,7 +199,7 @@ OLDER_FORMS = (
                 "get_device_proc_info (f\"gpus' number:{len(gpus)} mod args.nproc_per_node:{args.nproc_per_node} "
                 "must == 0\")"),
     # The 2.x-3.x launcher refuses a multi-node --ips list holding the loopback address (no other node reaches it).
-    _sig("launch_ips_loopback", r"127\.0\.0\.1 in ips is not allowed in multi-nodes", "cause", CauseId.wrong_host_ip,
+    _sig("launch_ips_loopback", r"127\.0\.0\.1 in ips is not allowed in multi-nodes", "cause", CauseId.config_error,
          90, "ValueError: 127.0.0.1 in ips is not allowed in multi-nodes.",
          title="--ips lists 127.0.0.1 for a job on several nodes: the other nodes cannot reach that address",
          source="pp 3.3.1 paddle/distributed/launch/plugins/__init__.py process_args (if '127.0.0.1' in ips and "
