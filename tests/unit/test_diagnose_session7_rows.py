@@ -133,3 +133,25 @@ def test_the_launchers_refusal_of_loopback_in_a_multi_node_ips_list_is_a_config_
     it (the coverage table reads it so with the launcher's frames; the line alone now reads the same)."""
     rc = _diagnose(tmp_path, "ValueError: 127.0.0.1 in ips is not allowed in multi-nodes.\n")
     assert rc.cause == CauseId.config_error, (rc.cause, rc.why)
+
+
+def test_onnx_runtimes_status_names_a_missing_model_or_a_runtime_older_than_the_model(tmp_path):
+    """ONNX Runtime's "[ONNXRuntimeError] : code : NAME : message" (pybind exceptions), model.cc's IR version check."""
+    rc = _diagnose(tmp_path, "onnxruntime.capi.onnxruntime_pybind11_state.NoSuchFile: [ONNXRuntimeError] : 3 : NO_SUCHFILE "
+                             ": Load model from ./inference/det.onnx failed:Load model ./inference/det.onnx failed. File "
+                             "doesn't exist\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.why)
+    rc = _diagnose(tmp_path, "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Load model "
+                             "from model.onnx failed:Unsupported model IR version: 9, max supported IR version: 8\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_protobufs_missing_builder_module_is_a_runtime_older_than_the_generated_code(tmp_path):
+    rc = _diagnose(tmp_path, "ImportError: cannot import name 'builder' from 'google.protobuf.internal' "
+                             "(/usr/lib/python3/dist-packages/google/protobuf/internal/__init__.py)\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+def test_tensorrts_cuda_runtime_out_of_memory_is_gpu_oom(tmp_path):
+    rc = _diagnose(tmp_path, "[TRT] [E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of memory)\n")
+    assert rc.cause == CauseId.gpu_oom, (rc.cause, rc.why)

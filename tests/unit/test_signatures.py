@@ -50,7 +50,7 @@ def test_every_signature_cites_its_source(sig):
                                                                    "numpy ", "glibc ", "protobuf ", "PaddleDetection ",
                                                                    "pybind11 ", "pip ", "safetensors ", "Paddle-Lite ",
                                                                    "Paddle2ONNX ", "Android ",
-                                                                   "Triton Inference Server "))
+                                                                   "Triton Inference Server ", "ONNX Runtime ", "TensorRT "))
 
 
 def test_signature_table_is_data_with_cause_ids():

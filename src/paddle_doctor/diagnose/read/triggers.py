@@ -49,6 +49,8 @@ TRIGGERS: tuple[str, ...] = (
     "nvcc fatal",
     # fleet.launch's own device check
     "see any accelerators", "in ips is not allowed",
+    # ONNX Runtime's status prefix, TensorRT's error codes
+    "ONNXRuntimeError", "Error Code", "supported IR version",
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
     "Mismatched GPU Architecture", "wheel package built for your GPU",

@@ -92,6 +92,29 @@ SIGNALS = (
          source="Windows ntstatus.h (STATUS_DLL_NOT_FOUND 0xC0000135 = 3221225781, -1073741515 signed), shown by the "
                 "loader's dialog (The program can't start because %s is missing from your computer. Try reinstalling "
                 "the program to fix this problem.; zh-CN 无法启动此程序，因为计算机中丢失 %s。尝试重新安装该程序以解决此问题。)"),
+    # ONNX Runtime (the runtime of Paddle2ONNX's exports, PaddleOCR's and FastDeploy's ORT backends) raises its status
+    # as "[ONNXRuntimeError] : <code> : <NAME> : <message>": the name says the kind, the message the object.
+    _sig("ort_model_file_missing", r"\[ONNXRuntimeError\] : 3 : NO_SUCHFILE : (?P<msg>.*)", "cause",
+         CauseId.file_not_found, 90, "onnxruntime.capi.onnxruntime_pybind11_state.NoSuchFile: [ONNXRuntimeError] : 3 : "
+         "NO_SUCHFILE : Load model from ./inference/det.onnx failed:Load model ./inference/det.onnx failed. File doesn't "
+         "exist", title="ONNX Runtime found no file to load: {msg}",
+         source="ONNX Runtime 1.x onnxruntime/python/onnxruntime_pybind_exceptions.cc ([ONNXRuntimeError] : %d : %s : "
+                "%s), include/onnxruntime/core/common/status.h (NO_SUCHFILE = 3)"),
+    _sig("ort_model_newer", r"Unsupported model IR version: (?P<ir>\d+), max supported IR version: (?P<max>\d+)|"
+         r"\[ONNXRuntimeError\] : 7 : INVALID_PROTOBUF : Load model from \S+ failed:Protobuf parsing failed", "cause",
+         CauseId.dependency_version_mismatch, 75,
+         "[ONNXRuntimeError] : 1 : FAIL : Load model from model.onnx failed:Unsupported model IR version: 9, max "
+         "supported IR version: 8",
+         title="the installed ONNX Runtime is older than the onnx that wrote the model (or the file is no model)",
+         source="ONNX Runtime 1.x onnxruntime/core/graph/model.cc Model::Model (\"Unsupported model IR version: \", "
+                "ir_version, \", max supported IR version: \", ...), inference_session.cc (Protobuf parsing failed, "
+                "INVALID_PROTOBUF = 7)", most="medium"),
+    # TensorRT (Paddle Inference's TRT subgraphs) logs a failed CUDA call by cudaGetErrorString's text.
+    _sig("trt_cuda_out_of_memory", r"Error Code \d+: Cuda Runtime \(out of memory\)", "cause", CauseId.gpu_oom, 90,
+         "[TRT] [E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of memory)",
+         title="TensorRT could not allocate GPU memory (its builder or engine)",
+         source="TensorRT 8.x-10.x logger (Error Code %d: Cuda Runtime (%s), the %s being CUDA's cudaGetErrorString: "
+                "out of memory = cudaErrorMemoryAllocation), as Paddle Inference's TRT engine logs it"),
     # .NET on Linux and macOS (and loaders built on NativeLibrary, as PaddleSharp's) words the same failure
     # "Unable to load shared library": dlopen found no file, or one the library depends on is missing.
     _sig("dotnet_shared_library_not_loaded", r"Unable to load shared library ['\"](?P<lib>(?!(?:lib)?(?:cudnn|cublas|"
