@@ -155,3 +155,12 @@ def test_protobufs_missing_builder_module_is_a_runtime_older_than_the_generated_
 def test_tensorrts_cuda_runtime_out_of_memory_is_gpu_oom(tmp_path):
     rc = _diagnose(tmp_path, "[TRT] [E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of memory)\n")
     assert rc.cause == CauseId.gpu_oom, (rc.cause, rc.why)
+
+
+def test_chinese_error_and_abnormal_exit_lines_are_error_lines(tmp_path):
+    """错误: (error:) and 异常退出 (exited abnormally) in a wrapper's or an IDE's Chinese output are error lines: at worst
+    unknown, never "no failure"; the words after them are read (不存在: does not exist)."""
+    rc = _diagnose(tmp_path, "错误：模型文件 ./inference/det/model.pdmodel 不存在\n")
+    assert rc is not None and rc.cause == CauseId.file_not_found, rc
+    rc = _diagnose(tmp_path, "程序异常退出\n")
+    assert rc is not None and rc.cause == "unknown", rc

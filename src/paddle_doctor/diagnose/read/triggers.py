@@ -40,7 +40,7 @@ TRIGGERS: tuple[str, ...] = (
     # a quoted `def` of the launcher's own functions (a report about the launcher)
     "def ",
     # an engine's start-up failure in English or Chinese (no other trigger on the line)
-    " fail", "失败",
+    " fail", "失败", "错误", "异常退出",
     # glibc's dlopen when its static TLS surplus is used up
     "static TLS",
     # paddle2onnx's list of operators it has no mapper for

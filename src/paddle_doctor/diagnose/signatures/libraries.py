@@ -372,9 +372,9 @@ LIBRARIES = (
     _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
          r"%?\s*(?:$|[,;|]))(?:[\s:\]!,(]|$)|EnforceNotMet|"
          r"\b(?:Exception|[A-Z]\w*(?:Error|Exception))\b:|"
-         r"ABORT!!!|\bWARN\b|\bFAILED\b|失败|\b(?:init|start|load)\w* fail(?:ed)?\b)", "error_line",
+         r"ABORT!!!|\bWARN\b|\bFAILED\b|失败|错误[:：]|异常退出|\b(?:init|start|load)\w* fail(?:ed)?\b)", "error_line",
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",
-         source="glog E/F lines (pp 1.x-3.x), 'NCCL WARN', enforce 'Error' headers, start-up 'init fail'/'失败'"),
+         source="glog E/F lines (pp 1.x-3.x), 'NCCL WARN', enforce 'Error' headers, 'init fail', 失败, 错误:, 异常退出"),
     # --- device facts (devices.py checks them against each other); after everything else: a line
     # that says an error is read as that error first ----------------------------------------------------
     _sig("launch_cmd_devices", r"--(?:gpus|devices|selected_gpus)(?:[= ]+|['\"],\s*)['\"]?\d+(?:\s*,\s*\d+)*",
