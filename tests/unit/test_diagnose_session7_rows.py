@@ -164,3 +164,9 @@ def test_chinese_error_and_abnormal_exit_lines_are_error_lines(tmp_path):
     assert rc is not None and rc.cause == CauseId.file_not_found, rc
     rc = _diagnose(tmp_path, "程序异常退出\n")
     assert rc is not None and rc.cause == "unknown", rc
+
+
+def test_a_custom_device_id_beyond_the_available_ones_is_a_device_not_found(tmp_path):
+    """paddle/device/__init__.py (3.x): Device id {device} not found in available_custom_devices."""
+    rc = _diagnose(tmp_path, "ValueError: Device id 3 not found in available_custom_devices: ['npu:0', 'npu:1']\n")
+    assert rc.cause == CauseId.device_not_found, (rc.cause, rc.why)

@@ -117,10 +117,11 @@ NATIVE = (
          r"because GPU number on your machine is|Only \d+ CUDA devices found, cannot set|Device id must be less than "
          r"GPU count|Cannot f(?:ou|i)nd \S+ \d+, please check visible devices|The index exceeds the size of devices|"
          r"Invalid CUDAPlace\(\d+\), (?:device id )?must inside|id must less than GPU count|Expected id < "
-         r"GetCUDADeviceCount\(\)", "cause", CauseId.device_not_found, 90,
+         r"GetCUDADeviceCount\(\)|Device id \d+ not found in available_custom_devices", "cause", CauseId.device_not_found, 90,
          "RuntimeError: Invalid CUDAPlace(2), must inside [0, 2), because GPU number on your machine is 2",
          title="a GPU id beyond the GPUs this process sees was asked for",
-         source="pp 2.6.2 so: platform/device/gpu/gpu_info.cc, phi/backends/gpu (Device id %d exceeds gpu card "
+         source="pp 3.x paddle/device/__init__.py (Device id {device} not found in available_custom_devices: ...); "
+                "pp 2.6.2 so: platform/device/gpu/gpu_info.cc, phi/backends/gpu (Device id %d exceeds gpu card "
                 "number %d; Device id %d exceeds the current device count: %d; Invalid CUDAPlace(%d), must inside "
                 "[0, %d), because GPU number on your machine is %d; Only %d CUDA devices found, cannot set to %d); pp "
                 "2.5-3.x phi/backends/gpu/cuda/cuda_info.cc (Device id must be less than GPU count, but received id "
