@@ -28,7 +28,7 @@ BACKLINKS = {
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
-        'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'nnadapter_hal_load_failed', 'nvcc_arch_unknown', 'paddle_core_unloadable', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
+        'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'nvml_driver_library_mismatch', 'nnadapter_hal_load_failed', 'nvcc_arch_unknown', 'paddle_core_unloadable', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
         'diagnose_rules': ('driver_older_than_cuda',),
     },
     CauseId.cuda_error_other: {
@@ -53,7 +53,7 @@ BACKLINKS = {
         'signatures': ('ort_model_newer', 'system_lib_version_missing', 'protobuf_files_mixed', 'protobuf_builder_missing', 'x2paddle_ops_unsupported', 'extension_for_other_machine', 'cxx_symbol_undefined', 'glibc_static_tls_exhausted', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'numpy_scalar_conversion_expired', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
     },
     CauseId.device_not_found: {
-        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'parallel_env_no_device_id', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
+        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'container_gpu_runtime_missing', 'parallel_env_no_device_id', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
         'diagnose_rules': ('driver_older_than_cuda', 'launch_devices_contradict', 'cpu_run_found_no_gpu',),
     },
     CauseId.duplicate_openmp_runtime: {
@@ -74,7 +74,7 @@ BACKLINKS = {
         'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'trt_cuda_out_of_memory', 'device_oom', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
-        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'zsh_killed', 'ide_sigkill', 'exit_status_killed', 'shell_killed_translated',),
+        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'zsh_killed', 'ide_sigkill', 'exit_status_killed', 'k8s_evicted_memory', 'shell_killed_translated',),
         'guard_kinds': ('dead',),
         'diagnose_rules': ('silent_death',),
     },

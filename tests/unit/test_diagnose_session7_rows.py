@@ -170,3 +170,19 @@ def test_a_custom_device_id_beyond_the_available_ones_is_a_device_not_found(tmp_
     """paddle/device/__init__.py (3.x): Device id {device} not found in available_custom_devices."""
     rc = _diagnose(tmp_path, "ValueError: Device id 3 not found in available_custom_devices: ['npu:0', 'npu:1']\n")
     assert rc.cause == CauseId.device_not_found, (rc.cause, rc.why)
+
+
+def test_container_and_driver_reports_name_their_causes(tmp_path):
+    """Docker's and libnvidia-container's GPU refusals, the kubelet's memory eviction, NVML's version mismatch."""
+    cases = (
+        ('docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
+         CauseId.device_not_found),
+        ("stderr: nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown",
+         CauseId.device_not_found),
+        ("Message: The node was low on resource: memory. Container trainer was using 30Gi, which exceeds its request "
+         "of 16Gi.", CauseId.host_oom_killed),
+        ("Failed to initialize NVML: Driver/library version mismatch", CauseId.cuda_cudnn_mismatch),
+    )
+    for line, cause in cases:
+        rc = _diagnose(tmp_path, line + "\n")
+        assert rc is not None and rc.cause == cause, (line, rc)

@@ -50,7 +50,8 @@ def test_every_signature_cites_its_source(sig):
                                                                    "numpy ", "glibc ", "protobuf ", "PaddleDetection ",
                                                                    "pybind11 ", "pip ", "safetensors ", "Paddle-Lite ",
                                                                    "Paddle2ONNX ", "Android ",
-                                                                   "Triton Inference Server ", "ONNX Runtime ", "TensorRT "))
+                                                                   "Triton Inference Server ", "ONNX Runtime ", "TensorRT ",
+                                                                   "Kubernetes ", "Docker ", "NVIDIA "))
 
 
 def test_signature_table_is_data_with_cause_ids():

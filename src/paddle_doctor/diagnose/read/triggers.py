@@ -51,6 +51,8 @@ TRIGGERS: tuple[str, ...] = (
     "see any accelerators", "in ips is not allowed",
     # ONNX Runtime's status prefix, TensorRT's error codes
     "ONNXRuntimeError", "Error Code", "supported IR version",
+    # the kubelet's eviction, the container runtime's GPU errors, NVML's version mismatch
+    "low on resource", "device driver", "nvidia-container-cli", "NVML",
     "CPU only version", "Check failed", "BKCL", "bkcl_", "not compatible with Paddle",
     # issue 29: 3.1+ wording of the GPU architecture check (gpu_resources.cc), an error since 3.1
     "Mismatched GPU Architecture", "wheel package built for your GPU",

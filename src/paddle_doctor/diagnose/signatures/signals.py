@@ -277,6 +277,28 @@ SIGNALS = (
          source="bash and sh (exit status 128 + 9), docker ps (Exited (137)), docker inspect (\"OOMKilled\": true), "
                 "Kubernetes (Last State: Terminated, Reason: OOMKilled, Exit Code: 137; kubectl get pods' STATUS "
                 "OOMKilled), CPython subprocess (returncode -9; died with <Signals.SIGKILL: 9>)"),
+    # The kubelet evicts a pod when its node runs short of memory: the pod is killed as the OOM killer would.
+    _sig("k8s_evicted_memory", r"The node was low on resource: memory\b", "cause", CauseId.host_oom_killed, 85,
+         "Message: The node was low on resource: memory. Container trainer was using 30Gi, which exceeds its request "
+         "of 16Gi.",
+         title="Kubernetes evicted the pod: its node ran short of memory",
+         source="Kubernetes pkg/kubelet/eviction/helpers.go (nodeLowMessageFmt = \"The node was low on resource: %v. \", "
+                "containerMessageFmt \"Container %s was using %s, which exceeds its request of %s. \")"),
+    # A container started with --gpus where the NVIDIA container toolkit is missing, or cannot reach a driver.
+    _sig("container_gpu_runtime_missing", r"could not select device driver \S* with capabilities: \[\[gpu\]\]|"
+         r"nvidia-container-cli: initialization error", "cause", CauseId.device_not_found, 85,
+         "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].",
+         title="the container was started without a usable GPU: the NVIDIA container toolkit is missing here, or finds "
+               "no driver",
+         source="Docker daemon/devices.go (could not select device driver %q with capabilities: %v); NVIDIA "
+                "libnvidia-container nvc.c (nvidia-container-cli: initialization error: %s)"),
+    # NVML finds the kernel module of one driver release and the user-space library of another: a driver upgraded
+    # without reloading its module (until a reboot, no process can use the GPU).
+    _sig("nvml_driver_library_mismatch", r"Failed to initialize NVML: Driver/library version mismatch", "cause",
+         CauseId.cuda_cudnn_mismatch, 80, "Failed to initialize NVML: Driver/library version mismatch",
+         title="the NVIDIA driver's kernel module and its library are of two releases (upgraded, not yet reloaded)",
+         source="NVIDIA NVML nvmlInit (NVML_ERROR_LIB_RM_VERSION_MISMATCH: nvmlErrorString \"Driver/library version "
+                "mismatch\"), as nvidia-smi prints it (Failed to initialize NVML: %s)", most="medium"),
     # Android's C library logs a native crash of an app (a Paddle-Lite demo, a mobile OCR app) in logcat before
     # debuggerd dumps it; the signal's name says which fault it was. SIGABRT (6) is left out: it follows an
     # abort (a failed CHECK, an uncaught C++ exception) whose own line says more.
