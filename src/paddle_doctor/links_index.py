@@ -119,7 +119,7 @@ BACKLINKS = {
     },
     CauseId.nccl_version_mismatch: {
         'env_checks': ('nccl_version',),
-        'signatures': ('nccl_warn_driver', 'nccl_version',),
+        'signatures': ('nccl_warn_driver', 'nccl_symbol_undefined', 'nccl_version',),
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {

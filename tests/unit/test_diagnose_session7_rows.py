@@ -186,3 +186,10 @@ def test_container_and_driver_reports_name_their_causes(tmp_path):
     for line, cause in cases:
         rc = _diagnose(tmp_path, line + "\n")
         assert rc is not None and rc.cause == cause, (line, rc)
+
+
+def test_an_undefined_nccl_symbol_is_an_nccl_older_than_the_library_that_calls_it(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "train.py", line 2, in <module>\n    import torch\n'
+                             "ImportError: /usr/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+                             "ncclCommInitRankScalable\n")
+    assert rc.cause == CauseId.nccl_version_mismatch, (rc.cause, rc.why)

@@ -169,6 +169,14 @@ LOADING = (
          source="CUDA nvcc (nvcc fatal   : Unsupported gpu architecture '%s'), as Paddle's cpp_extension and the "
                 "suites' custom-op builds run it; the CUDA 11.8 and 12.0 release notes add compute_89 and compute_90",
          most="medium"),
+    # A library built against a newer NCCL (torch's libtorch_cuda, a Paddle build) finds an older libnccl loaded first
+    # (another package's nvidia-nccl wheel, the system's): the function it calls does not exist there.
+    _sig("nccl_symbol_undefined", r"\bundefined symbol: (?P<sym>nccl[A-Z]\w+)", "cause", CauseId.nccl_version_mismatch, 85,
+         "ImportError: /usr/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+         "ncclCommInitRankScalable",
+         title="the NCCL library loaded lacks {sym}: it is older than the NCCL the calling library was built with",
+         source="glibc elf/dl-lookup.c (undefined symbol: %s), for a function of NCCL's API (nccl.h: ncclCommInitRankScalable "
+                "since NCCL 2.23, ncclCommSplit since 2.18), which only a libnccl of that release or later exports"),
     # glibc reserves a fixed surplus of static TLS for libraries opened after start-up; an older glibc's is too small
     # for Paddle's core (with libgomp) and the extensions loaded beside it, whatever their own versions.
     _sig("glibc_static_tls_exhausted", r"cannot (?:load any more object with static TLS|allocate memory in static TLS "
