@@ -193,3 +193,29 @@ def test_an_undefined_nccl_symbol_is_an_nccl_older_than_the_library_that_calls_i
                              "ImportError: /usr/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
                              "ncclCommInitRankScalable\n")
     assert rc.cause == CauseId.nccl_version_mismatch, (rc.cause, rc.why)
+
+
+def test_a_cuda_code_of_an_apis_refusal_is_at_most_medium_a_kernel_fault_stays_high(tmp_path):
+    """codes.toml's [unsure]: cudaErrorInvalidConfiguration names no cause, and a build that does not fit the machine
+    returns it as often as a bug; an illegal address (700) is a kernel's fault and keeps its high."""
+    rc = _diagnose(tmp_path, "SystemError: (Fatal) Operator gaussian_random raises an thrust::system::system_error "
+                             "exception.\nThe exception content is\n:parallel_for failed: cudaErrorInvalidConfiguration: "
+                             "invalid configuration argument. (at /paddle/paddle/fluid/imperative/tracer.cc:221)\n")
+    assert rc.cause == CauseId.cuda_error_other and rc.confidence == "medium", (rc.cause, rc.confidence)
+    rc = _diagnose(tmp_path, "OSError: (External) CUDA error(700), an illegal memory access was encountered.\n")
+    assert rc.cause == CauseId.cuda_error_other and rc.confidence == "high", (rc.cause, rc.confidence)
+
+
+def test_an_unsure_name_that_no_enum_lists_is_refused_by_the_catalog(tmp_path):
+    from paddle_doctor.catalog.codes import CODES_FILE, load_codes
+    from paddle_doctor.catalog.load import CatalogError
+
+    bad = tmp_path / "codes.toml"
+    bad.write_text(CODES_FILE.read_text().replace('"cudaErrorInvalidValue", "cudaErrorInvalidConfiguration"',
+                                                  '"cudaErrorNoSuchThing", "cudaErrorInvalidConfiguration"', 1))
+    try:
+        load_codes(bad)
+    except CatalogError as e:
+        assert "cudaErrorNoSuchThing" in str(e)
+    else:
+        raise AssertionError("a stray [unsure] name was accepted")

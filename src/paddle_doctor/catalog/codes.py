@@ -43,10 +43,11 @@ class CodeTables:
     signal: Mapping[int, NumberedCode]
     lone: Mapping[str, CauseId | None] = dataclasses.field(default_factory=dict)  # name -> see lone_cause
     ntstatus: Mapping[int, NumberedCode] = dataclasses.field(default_factory=dict)  # Windows' crash statuses
+    unsure: frozenset[str] = frozenset()  # names whose generic verdict is at most medium (see unsure_code)
 
 
 _TABLES = (*ENUMS, "generic", "errno", "signal")
-_OPTIONAL_TABLES = ("lone", "ntstatus")
+_OPTIONAL_TABLES = ("lone", "ntstatus", "unsure")
 
 
 def load_codes(path: Path = CODES_FILE) -> CodeTables:
@@ -63,7 +64,18 @@ def load_codes(path: Path = CODES_FILE) -> CodeTables:
                       errno=_numbered(data["errno"], f"{path.name}: [errno]"),
                       signal=_numbered(data["signal"], f"{path.name}: [signal]"),
                       lone=_enum(data.get("lone", {}), f"{path.name}: [lone]"),
-                      ntstatus=_numbered(data.get("ntstatus", {}), f"{path.name}: [ntstatus]"))
+                      ntstatus=_numbered(data.get("ntstatus", {}), f"{path.name}: [ntstatus]"),
+                      unsure=_unsure(data.get("unsure", {}), data, f"{path.name}: [unsure]"))
+
+
+def _unsure(value: object, data: dict, where: str) -> frozenset[str]:
+    """The ``names`` of ``[unsure]``, each an enumerator some enum table lists."""
+    names = string_list(table(value, where).get("names", []), f"{where} names")
+    known = {name for enum in ENUMS for names_ in table(data[enum], enum).values() for name in names_}
+    stray = sorted(set(names) - known)
+    if stray:
+        raise CatalogError(f"{where}: {stray[0]} is no enumerator of {', '.join(ENUMS)}")
+    return frozenset(names)
 
 
 def _enum(value: object, where: str) -> dict[str, CauseId | None]:
@@ -108,6 +120,11 @@ def lone_cause(name: str) -> CauseId | None:
     """The cause of the code ``name`` (one that names none of its own) when no other library's code
     is in its error (codes.toml's ``[lone]``), or None: then the generic id stands."""
     return code_tables().lone.get(name)
+
+
+def unsure_code(name: str) -> bool:
+    """Whether the generic verdict of the code ``name`` is at most medium (codes.toml's ``[unsure]``)."""
+    return name in code_tables().unsure
 
 
 def errno_cause(number: int | None) -> CauseId | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause
+from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause, unsure_code
 from ...catalog.ids import CauseId
 from ..signatures.checks import API_PACKAGES, VERSIONED_PACKAGES
 from . import codes as tables
@@ -88,7 +88,7 @@ def from_codes(parts: ErrorParts) -> Verdict | None:
             return Verdict(cause, 92, f"the error code {name} ({code.kind}) names it", "code")
         generic = generic or _lone(parts, code, name) or Verdict(
             generic_cause(_enum_of(code.kind)), 75, f"the error code {name or code.number} ({code.kind}) names no "
-            "cause of its own", "code", sure=code.kind not in ("cudnn", "cublas"))
+            "cause of its own", "code", sure=code.kind not in ("cudnn", "cublas") and not unsure_code(name or ""))
     return generic
 
 
