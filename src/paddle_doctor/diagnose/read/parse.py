@@ -124,7 +124,7 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
     stats = ScanStats()
     with _open_part(source, window, result.notes) as stream:
         start = stream.tell() if reusable(stream) else 0  # past a UTF-8 BOM: offsets count from here
-        prefix = _detect_prefix(stream, source)
+        prefix = index.prefix = _detect_prefix(stream, source)
         # Only a log with no rank from its name or its runner's prefixes is asked what it states.
         stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
         state = _SectionState(source.rank)

@@ -301,6 +301,7 @@ class LineIndex:
         self.reopen = reopen
         self.offsets: list[int] = []  # ascending: the scanner registers them in file order
         self.trailing = False  # the stream ends with a line that has no newline
+        self.prefix = None  # the runner's or paste's line prefix the reader took off (read.prefixes.LinePrefix)
         self._lines: dict[int, int] | None = None
         self._newlines = 0
 

@@ -11,7 +11,6 @@ from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..ranks import RankState
 from ..read.parse import Event
-from ..read.prefixes import SNIFF_BYTES, detect
 from ..verdict import make_verdict
 from .launcher import ERROR_ROLES
 
@@ -214,7 +213,7 @@ def _logged_after(event: Event) -> bool:
     except (OSError, ValueError):
         return True
     after = raw.decode("utf-8", errors="replace").split("\n")[1:]
-    prefix = detect(raw[:SNIFF_BYTES])
+    prefix = event.index.prefix
     if prefix is not None:  # a runner's or a paste's prefix (docker's times) is no log line of the job
         after = [split[0] if (split := prefix.split(line)) is not None else line for line in after]
     return any(_LOG_LINE.match(line) and "init nccl context" not in line for line in after)
