@@ -71,6 +71,7 @@ class LauncherFacts:
     exit_code: int | None = None
     completed: bool = False
     killed: bool = False  # the launcher itself got a signal (a hang ended by a timeout)
+    pod_failed: bool = False  # the 2.x-3.x launcher said "Pod failed" / "Container failed !!!"
     world: int | None = None  # number of ranks, when the launcher says
     config: dict = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
@@ -161,6 +162,8 @@ def _note_launcher(facts: LauncherFacts, e: Event) -> None:
         facts.kind, facts.completed = facts.kind or "launch", True
     elif e.sig.name == "launch_killed":
         facts.killed = True
+    elif e.sig.name == "launch_pod_failed":
+        facts.kind, facts.pod_failed = facts.kind or "launch", True
     elif "LAUNCH" in e.text:
         facts.kind = facts.kind or "launch"
     elif "terminate all the procs" in e.text:

@@ -16,9 +16,8 @@ from ..verdict import fatal_signal, launcher_lines, make_verdict, peer_of
 
 
 def from_launcher_only(ranks, unranked, facts) -> Finding | None:
-    # The 2.x-3.x launcher's "Pod failed" / "Container failed !!!" alone (a paste cut to its last lines) says as much.
-    pod_failed = any(e.sig.name == "launch_pod_failed" for e in facts.events)
-    if not (facts.failed or (facts.exit_code not in (None, 0)) or facts.killed or pod_failed):
+    # The launcher's "Pod failed" alone (a paste cut to its last lines) says as much as a failed rank's line.
+    if not (facts.failed or (facts.exit_code not in (None, 0)) or facts.killed or facts.pod_failed):
         return None
     victims = [s.first("peer_closed") for s in ranks.values() if s.has("peer_closed")]
     peer = next((p for s in ranks.values() if (p := peer_of(s.first("peer_closed"), s, ranks, facts)) is not None),
