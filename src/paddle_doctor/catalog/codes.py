@@ -59,20 +59,20 @@ def load_codes(path: Path = CODES_FILE) -> CodeTables:
     if missing:
         raise CatalogError(f"{path.name}: missing table [{missing[0]}]")
     generic = fields(data["generic"], f"{path.name}: [generic]", dict.fromkeys(ENUMS, str))
-    return CodeTables(enums={enum: _enum(data[enum], f"{path.name}: [{enum}]") for enum in ENUMS},
+    enums = {enum: _enum(data[enum], f"{path.name}: [{enum}]") for enum in ENUMS}
+    return CodeTables(enums=enums,
                       generic={enum: cause_id(generic[enum], f"{path.name}: [generic] {enum}") for enum in ENUMS},
                       errno=_numbered(data["errno"], f"{path.name}: [errno]"),
                       signal=_numbered(data["signal"], f"{path.name}: [signal]"),
                       lone=_enum(data.get("lone", {}), f"{path.name}: [lone]"),
                       ntstatus=_numbered(data.get("ntstatus", {}), f"{path.name}: [ntstatus]"),
-                      unsure=_unsure(data.get("unsure", {}), data, f"{path.name}: [unsure]"))
+                      unsure=_unsure(data.get("unsure", {}), enums, f"{path.name}: [unsure]"))
 
 
-def _unsure(value: object, data: dict, where: str) -> frozenset[str]:
+def _unsure(value: object, enums: Mapping[str, Mapping[str, CauseId | None]], where: str) -> frozenset[str]:
     """The ``names`` of ``[unsure]``, each an enumerator some enum table lists."""
     names = string_list(table(value, where).get("names", []), f"{where} names")
-    known = {name for enum in ENUMS for names_ in table(data[enum], enum).values() for name in names_}
-    stray = sorted(set(names) - known)
+    stray = sorted(set(names).difference(*enums.values()))
     if stray:
         raise CatalogError(f"{where}: {stray[0]} is no enumerator of {', '.join(ENUMS)}")
     return frozenset(names)
