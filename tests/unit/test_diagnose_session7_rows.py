@@ -182,6 +182,9 @@ def test_container_and_driver_reports_name_their_causes(tmp_path):
         ("Message: The node was low on resource: memory. Container trainer was using 30Gi, which exceeds its request "
          "of 16Gi.", CauseId.host_oom_killed),
         ("Failed to initialize NVML: Driver/library version mismatch", CauseId.cuda_cudnn_mismatch),
+        # the container runtime's own words for the same mismatch: the driver, not a missing GPU runtime
+        ("stderr: nvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown",
+         CauseId.cuda_cudnn_mismatch),
     )
     for line, cause in cases:
         rc = _diagnose(tmp_path, line + "\n")

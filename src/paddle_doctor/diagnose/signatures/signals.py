@@ -286,7 +286,7 @@ SIGNALS = (
                 "containerMessageFmt \"Container %s was using %s, which exceeds its request of %s. \")"),
     # A container started with --gpus where the NVIDIA container toolkit is missing, or cannot reach a driver.
     _sig("container_gpu_runtime_missing", r"could not select device driver \S* with capabilities: \[\[gpu\]\]|"
-         r"nvidia-container-cli: initialization error", "cause", CauseId.device_not_found, 85,
+         r"nvidia-container-cli: initialization error(?!.*version mismatch)", "cause", CauseId.device_not_found, 85,
          "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].",
          title="the container was started without a usable GPU: the NVIDIA container toolkit is missing here, or finds "
                "no driver",
@@ -294,11 +294,13 @@ SIGNALS = (
                 "libnvidia-container nvc.c (nvidia-container-cli: initialization error: %s)"),
     # NVML finds the kernel module of one driver release and the user-space library of another: a driver upgraded
     # without reloading its module (until a reboot, no process can use the GPU).
-    _sig("nvml_driver_library_mismatch", r"Failed to initialize NVML: Driver/library version mismatch", "cause",
+    _sig("nvml_driver_library_mismatch", r"(?:Failed to initialize NVML|nvml error): [Dd]river/library version "
+         r"mismatch", "cause",
          CauseId.cuda_cudnn_mismatch, 80, "Failed to initialize NVML: Driver/library version mismatch",
          title="the NVIDIA driver's kernel module and its library are of two releases (upgraded, not yet reloaded)",
          source="NVIDIA NVML nvmlInit (NVML_ERROR_LIB_RM_VERSION_MISMATCH: nvmlErrorString \"Driver/library version "
-                "mismatch\"), as nvidia-smi prints it (Failed to initialize NVML: %s)", most="medium"),
+                "mismatch\"), as nvidia-smi prints it (Failed to initialize NVML: %s) and libnvidia-container "
+                "(nvidia-container-cli: initialization error: nvml error: %s)", most="medium"),
     # Android's C library logs a native crash of an app (a Paddle-Lite demo, a mobile OCR app) in logcat before
     # debuggerd dumps it; the signal's name says which fault it was. SIGABRT (6) is left out: it follows an
     # abort (a failed CHECK, an uncaught C++ exception) whose own line says more.
