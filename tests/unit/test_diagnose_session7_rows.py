@@ -1,5 +1,6 @@
-"""Issue 29, seventh session: readings added before the session's batches were seen. Every line follows the
-emitting code's template cited in the signatures; none is a corpus log."""
+"""Issue 29, seventh session: the lead's readings (before the batches, between the rounds, and for round 2's two
+misses; the helpers' are in test_diagnose_batch45_rows.py ... batch48). Every line follows the emitting code's
+template cited in the signatures; none is a corpus log."""
 
 import pytest
 
