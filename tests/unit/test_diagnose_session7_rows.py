@@ -1,5 +1,6 @@
 """Issue 29, seventh session: the lead's readings (before the batches, between the rounds, and for round 2's two
-misses; the helpers' are in test_diagnose_batch45_rows.py ... batch48). Every line follows the emitting code's
+misses; the helpers' are in test_diagnose_batch45/46/47_rows.py, and for batch 48 in
+test_diagnose_wrapper_reports.py and test_diagnose_dependency_versions.py). Every line follows the emitting code's
 template cited in the signatures; none is a corpus log."""
 
 import pytest
