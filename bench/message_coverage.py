@@ -160,7 +160,7 @@ def coverage(era: str, root: Path) -> tuple[dict, list[tuple[str, ...]], list[tu
 
 # Why a template names no specific cause, first match wins (matched against "family|Type: message").
 # A "gap:" reason would be a template that names a cause of the catalog which no signature reads yet (the
-# review of issue 29 listed 217; signatures now read them, diagnose/signatures/checks.py): a new one is
+# review of issue 29 listed 217; signatures now read them, diagnose/signatures/rows/checks.py): a new one is
 # added here with its cause until a signature maps it.
 GENERIC_REASONS: tuple[tuple[str, str, str], ...] = (
     ("flag_help", r"^so:memory\|.*(?:The maximum gpu memory limit that the process can allocate|The retry time "

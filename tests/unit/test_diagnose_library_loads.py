@@ -96,7 +96,7 @@ def test_a_title_aside_whose_group_took_no_part_is_dropped_not_printed_empty():
     """A signature title's "({group})" with no value would print as "()"; the sentence reads without it."""
     from types import SimpleNamespace
 
-    from paddle_doctor.diagnose.signatures.libraries import LIBRARIES
+    from paddle_doctor.diagnose.signatures.rows.libraries import LIBRARIES
     from paddle_doctor.diagnose.verdict import _title
 
     sig = next(s for s in LIBRARIES if s.name == "cuda_lib_missing")

@@ -2,7 +2,7 @@
 "cudaXxx failed in paddle::platform::Func: <CUDA text>" and its host allocator's posix_memalign ENOMEM,
 modprobe's missing NVIDIA module, bash's kill report in a translated locale, PaddleHub's check of
 CUDA_VISIBLE_DEVICES. Every line follows the emitting code's template (cited in
-diagnose/signatures/older_forms.py); none is a corpus log."""
+diagnose/signatures/rows/older_forms.py); none is a corpus log."""
 
 import pytest
 

@@ -2,7 +2,7 @@
 Python data providers' glog CHECKs, Parameter::load's missing parameter file, the v2 trainer's new (Go)
 pserver updater in a build without it; an uncaught thrust CUDA error on libstdc++'s what() line, a
 protobuf install of mixed versions, PARL's own GPU count. Every line follows the emitting code's template
-(cited in diagnose/signatures/older_forms.py); none is a corpus log."""
+(cited in diagnose/signatures/rows/older_forms.py); none is a corpus log."""
 
 import pytest
 

@@ -88,7 +88,7 @@ def test_the_parts_read_a_plain_exception_after_frames():
     ("paddle.fluid.core.EnforceNotMet: enforce allocating <= available failed, 10513462067 > 1369702144\n"
      "at [/paddle/paddle/fluid/platform/gpu_info.cc:89]\n", CauseId.gpu_oom, "component"),
     # pp 2.0-2.6 set_dict -> set_value (varbase_patch_methods.py), with layers.py's other wording (no signature
-    # row reads it; set_value's own template is signatures/loading.py's load_shape_check): the frames decide
+    # row reads it; set_value's own template is signatures/rows/loading.py's load_shape_check): the frames decide
     (TRACE + USER + f'  File "{SITE}/fluid/dygraph/layers.py", line 1300, in set_dict\n    param.set_value(state)\n'
      f'  File "{SITE}/fluid/dygraph/varbase_patch_methods.py", line 129, in set_value\n'
      "    value.shape)\nValueError: linear_0.w_0 receives a shape [10, 3], but the expected shape is [10, 2].\n",

@@ -9,7 +9,7 @@ import pytest
 from paddle_doctor.catalog.codes import signal_of
 from paddle_doctor.catalog.ids import CauseId
 from paddle_doctor.diagnose import diagnose_paths
-from paddle_doctor.diagnose.signatures.checks import SPAWN_SIGNAL_CAUSES
+from paddle_doctor.diagnose.signatures.rows.checks import SPAWN_SIGNAL_CAUSES
 
 SITE = "/usr/local/lib/python3.8/site-packages/paddle/"
 

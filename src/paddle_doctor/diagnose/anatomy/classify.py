@@ -12,7 +12,7 @@ import re
 
 from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause, unsure_code
 from ...catalog.ids import CauseId
-from ..signatures.checks import API_PACKAGES, VERSIONED_PACKAGES
+from ..signatures.rows.checks import API_PACKAGES, VERSIONED_PACKAGES
 from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .installed import library_lacks_imported_name, protobuf_older_than_generated, shadowed_package

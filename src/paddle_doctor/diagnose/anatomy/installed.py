@@ -26,7 +26,7 @@ import re
 import sys
 
 from ...catalog.ids import CauseId
-from ..signatures.checks import VERSIONED_PACKAGES
+from ..signatures.rows.checks import VERSIONED_PACKAGES
 from .parts import ErrorParts
 
 # The module an import or attribute error names: CPython's AttributeError (module %r has no attribute

@@ -40,7 +40,7 @@ _CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*
                      r"(?P<base>[\w-]+\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
 _FRAME_RE = lazy_compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
 # A notebook's (IPython's ultratb) frame header and the line it was running ("----> 1 code", after context lines).
-# The same patterns are the signature rows ipython_frame and ipython_current_line (signatures/libraries.py).
+# The same patterns are the signature rows ipython_frame and ipython_current_line (signatures/rows/libraries.py).
 NOTEBOOK_FRAME = (r"^\s*(?:(?P<path>\S+\.py|<ipython-input-[\w-]+>) in (?P<func>[\w<>.]+)\(|"
                   r"(?P<cell>Cell In ?\[\d*\]), line \d+)")
 NOTEBOOK_LINE = r"^\s*-+>\s*\d+\s+(?P<code>\S.*)$"

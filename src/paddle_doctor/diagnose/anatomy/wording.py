@@ -68,7 +68,7 @@ WORDINGS: tuple[Wording, ...] = (
             "Chinese messages of the suites and wrappers"),
     # A version requirement that is not met: the code (a suite, a tool, a model) was written for
     # another Paddle release than the installed one. Paddle's own require_version templates and the suites'
-    # check_version are the signature row paddle_version_required (signatures/checks.py, high); this reads
+    # check_version are the signature row paddle_version_required (signatures/rows/checks.py, high); this reads
     # the other phrasings packages use ("requires paddlepaddle >= X", "please upgrade paddle to X").
     Wording("paddle_version_asked", C.paddle_api_mismatch,
             rf"\b{_PADDLE}\s*(?:version\s*)?(?:>=?|≥|==)?\s*{_VERSION}\s*(?:\+|or\s+(?:higher|above|later|newer|"

@@ -2,7 +2,7 @@
 
 A :class:`Signature` is a rule of the shared protocol (:mod:`paddle_doctor.rules`): ``code`` is its
 name, ``check`` its pattern, ``message`` its title, ``docs`` its source and example. The rows keep
-their own fields (``sig(...)`` in ``launch_env``, ``native``, ``libraries``); the protocol's names
+their own fields (``sig(...)`` in the modules of ``rows``); the protocol's names
 are properties over them.
 """
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from .launch_env import LAUNCH_ENV
-from .libraries import LIBRARIES
-from .loading import LOADING
+from .rows.launch_env import LAUNCH_ENV
+from .rows.libraries import LIBRARIES
+from .rows.loading import LOADING
 from .model import Signature
-from .native import NATIVE
-from .older_forms import OLDER_FORMS
-from .signals import SIGNALS
+from .rows.native import NATIVE
+from .rows.older_forms import OLDER_FORMS
+from .rows.signals import SIGNALS
 
 SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *SIGNALS, *OLDER_FORMS, *LOADING, *LIBRARIES)
 # The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.

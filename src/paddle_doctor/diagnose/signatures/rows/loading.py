@@ -10,8 +10,8 @@ pasted with it.
 
 from __future__ import annotations
 
-from ...catalog.ids import CauseId
-from .model import sig as _sig
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
 
 LOADING = (
     # Static-graph loaders compare each saved tensor's shape with the program's variable before copying it

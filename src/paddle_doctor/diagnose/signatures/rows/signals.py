@@ -8,8 +8,8 @@ process's output names a cause (refine/crash.py reads the error printed before a
 
 from __future__ import annotations
 
-from ...catalog.ids import CauseId
-from .model import sig as _sig
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
 
 # What precedes the shells' report of a child's death: bash "<script>: line N: <pid> ", zsh "[job] <pid> "
 # or "zsh: " (zsh prints its own lowercase signal names).

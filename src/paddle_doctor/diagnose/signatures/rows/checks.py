@@ -18,9 +18,9 @@ the real failure, or in a helper) stays low, so a real root cause on the same ra
 
 from __future__ import annotations
 
-from ...catalog.ids import CauseId
+from ....catalog.ids import CauseId
 from .loading import INTERPRETER_ROWS
-from .model import sig as _sig
+from ..model import sig as _sig
 
 # A spawned child's signal, as paddle.distributed.spawn names it (signal.Signals(-exitcode).name), to
 # the cause the catalog's signal table gives it (catalog/codes.toml [signal]; a test keeps them equal).

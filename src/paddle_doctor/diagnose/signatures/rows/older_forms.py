@@ -12,8 +12,8 @@ default, and to_static's old name declarative refuses a keyword of a later relea
 
 from __future__ import annotations
 
-from ...catalog.ids import CauseId
-from .model import sig as _sig
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
 
 OLDER_FORMS = (
     # Paddle 0.11-1.x: PADDLE_ENFORCE(cudaXxx(...), "cudaXxx failed in paddle::platform::Func") threw a

@@ -3,12 +3,12 @@ exceptions, the generic structure lines and the device facts (matched last)."""
 
 from __future__ import annotations
 
-from ...catalog.ids import CauseId
-from ...errors import CAUSE_BY_NAME
-from ..anatomy.parts import NOTEBOOK_FRAME, NOTEBOOK_LINE
+from ....catalog.ids import CauseId
+from ....errors import CAUSE_BY_NAME
+from ...anatomy.parts import NOTEBOOK_FRAME, NOTEBOOK_LINE
 from .checks import API_VERSION_ROWS, CHECKS, LOWERCASE_EXCEPTIONS
-from .model import Signature
-from .model import sig as _sig
+from ..model import Signature
+from ..model import sig as _sig
 
 # A victim's own exception (another rank failed first) must not outrank the real cause.
 _VICTIM_EXCEPTIONS = {"PeerFailedError": 45}

@@ -3,8 +3,8 @@ the run cannot take, builds without NCCL."""
 
 from __future__ import annotations
 
-from ...catalog.ids import CauseId
-from .model import sig as _sig
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
 
 LAUNCH_ENV = (
     # --- launchers -------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...catalog.ids import CauseId
+from ....catalog.ids import CauseId
 from .checks import SPAWN_SIGNAL_ROWS
-from .model import sig as _sig
+from ..model import sig as _sig
 
 NATIVE = (
     # --- NCCL's own WARN lines ------------------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""The signature rows, by family; :mod:`..table` joins them in match order."""
