@@ -243,7 +243,7 @@ class Verdict:
     cause: CauseId
     specificity: int
     why: str
-    part: str  # which part decided: code, operator, cpp_file, module, type, frame, component, call, wording
+    part: str  # which part decided: one of rules.STRUCTURE_PARTS (code, operator, cpp_file, ...)
     # False for a library status that names nothing read as its library's generic id (cuDNN's, cuBLAS's
     # INTERNAL_ERROR, MAPPING_ERROR, ...): the library failed for a reason the code does not say, so
     # the verdict may not be surer than medium. The CUDA runtime's own faults (illegal address, launch

@@ -34,7 +34,8 @@ CHAIN = (from_lock_wait, from_uneven_steps, from_candidates, from_divergent_wait
 
 _SIGNATURES = "the log signature of the chosen line (explain its cause for the list)"
 _ERROR_TABLES = "the error tables (codes, operators, C++ files, modules) of diagnose/anatomy"
-STRUCTURE_PARTS = ("code", "operator", "cpp_file", "module", "type", "frame", "component", "call", "suite_check", "wording")
+STRUCTURE_PARTS = ("code", "operator", "cpp_file", "module", "type", "frame", "component", "call", "suite_check", "wording",
+                   "error_class")
 
 RULES: tuple[VerdictRule, ...] = (
     declare("waits_in_file_lock", CauseId.stale_download_lock, "every waiting rank sleeps in a file lock's acquire "
@@ -57,7 +58,9 @@ RULES: tuple[VerdictRule, ...] = (
                                                  "tests/fixtures/gathered/batch1/110.log",
                                                  "tests/fixtures/gathered/batch1/113.log",
                                                  "a suite's own check of a path or a configured value",
-                                                 "an exception whose message words a known kind of failure"))),
+                                                 "an exception whose message words a known kind of failure",
+                                                 "tests/unit/test_error_parts.py (Paddle's error class and the object "
+                                                 "it names)"))),
     declare("rank_left_first", CauseId.rank_divergent_collective, "every rank waits in a different collective; "
             "the call sites show which rank left the common ones first", from_divergent_waits,
             "tests/fixtures/cases/22_rank_breaks_early/log"),
