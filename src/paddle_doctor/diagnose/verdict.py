@@ -268,3 +268,38 @@ def unless_contested(verdict: Finding, rival: Event | None) -> Finding:
     rest = tuple(a for a in verdict.alternatives if a.cause != rival.sig.cause)
     return dataclasses.replace(verdict, confidence=Confidence.MEDIUM, alternatives=(first, *rest)[:2],
                                why=f"{verdict.why}; another line names {rival.sig.cause}")
+
+
+# Exceptions raised while the program itself is loaded or compiled: no runtime condition a cause line reports
+# (a missing data file, memory, a device, a worker) leads to them, where a DataLoader's queue.Empty or a
+# chained traceback's last exception follows from the line before it.
+_PROGRAM_ERRORS = ("ModuleNotFoundError", "ImportError", "SyntaxError", "IndentationError", "NameError")
+
+
+def ended_elsewhere(events: list[Event], chosen: Event) -> Event | None:
+    """The exception line of a traceback that starts after ``chosen`` in its file, where ``chosen`` is a
+    cause line and that exception is an error in loading the program that names no cause: the process
+    went on past the line and died of something it does not explain (a ``cd`` that failed in a notebook,
+    then an import of a package that is not installed)."""
+    if chosen.role != "cause":
+        return None
+    later = [e for e in events if e.file == chosen.file and e.offset > chosen.offset]
+    started = next((e.offset for e in later if e.role == "traceback"), None)
+    if started is None:
+        return None
+    return next((e for e in reversed(later) if e.offset > started and e.role == "exception"
+                 and e.sig.cause == CauseId.python_exception
+                 and e.groups.get("exc", "").rsplit(".", 1)[-1] in _PROGRAM_ERRORS), None)
+
+
+def unless_ended_elsewhere(verdict: Finding, last: Event | None) -> Finding:
+    """``verdict``, at most medium when the process died later of an exception the chosen line does not name;
+    that exception becomes its first alternative."""
+    if last is None or verdict.confidence != Confidence.HIGH:
+        return verdict
+    first = Alternative(CauseId.python_exception, Confidence.LOW, f"the process died later of {last.file}:"
+                        f"{last.line}: {redact(last.text.strip())[:TITLE_MSG_CHARS]}",
+                        "read that traceback: does its failing call use what the chosen line says is missing?")
+    rest = tuple(a for a in verdict.alternatives if a.cause != CauseId.python_exception)
+    return dataclasses.replace(verdict, confidence=Confidence.MEDIUM, alternatives=(first, *rest)[:2],
+                               why=f"{verdict.why}; the process went on and died of a later exception")

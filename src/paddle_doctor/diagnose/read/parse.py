@@ -30,7 +30,7 @@ from .runners import match_runner
 from .selfrank import SECTION_RE, SECTION_WORD, StatedRank
 from .tracebacks import add_exception_lines, reopener, reusable
 from .scan import BinaryFileError, ScanStats, decode, scan_stream
-from ..signatures import Signature, match_line
+from ..signatures import Signature, match_line, match_quoted
 from ..timeline import LogSpan, log_span
 
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
@@ -140,6 +140,10 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
             if splitter is not None:
                 splitter.feed(hit.offset, text, own)
             matched = match_runner(text) or match_line(text)
+            if matched is None or matched[0].role == "error_line":
+                quoted = match_quoted(text)  # an error quoted in a sentence: read as the line it quotes
+                if quoted is not None:
+                    *matched, text = quoted
             if matched is None and marks_launch(text):
                 continue  # scanned only for the launch split: its time stays out of the events' bounds
             if matched is not None:

@@ -191,6 +191,11 @@ TRIGGERS: tuple[str, ...] = (
     # straight or a curly apostrophe, and zh-CN): no "error" on its line; numpy 2.4's refused scalar conversion
     # pasted without its TypeError
     "t start because", "因为计算机中丢失", "0-dimensional arrays",
+    # issue 29, batches 52-53: Paddle-TRT's dynamic-shape checks quoted without their exception name, FastDeploy's
+    # backend choice, onnx's IR version check, paddle2onnx's attribute lookup (no "error" on their lines)
+    "trt subgraph", "dynamic shape info", "TRT runtime input", "no valid backend", "higher than the checker",
+    "Cannot found attribute", "allocating <= available", "Insufficient GPU memory", "should have the same dimension",
+    "should have same dimension", "GetInputDim(", "undefined symbol: Py", "undefined symbol: _Py",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

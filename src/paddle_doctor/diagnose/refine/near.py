@@ -48,6 +48,7 @@ class Near:
 _ENV = "`env | grep -E '^(PADDLE_|FLAGS_selected)'` in the shell that ran it: no PADDLE_TRAINER_* means missing"
 _IPS = "compare --ips (or PADDLE_TRAINER_ENDPOINTS) with `hostname -I` on every node"
 _GPUS = "`echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` in the shell that ran it"
+_CUDA_LIBRARIES = r"(?i)cud(?:a|nn|art)|cublas|cufft|curand|cusolver|cusparse|nvinfer|nvrtc|nvjitlink|libnccl"
 _MEMORY = r"(?i)out of memory|alloc\w* fail|cudaErrorMemoryAllocation|ALLOC_FAILED|ncclSystemError"
 
 NEAR: dict[CauseId, tuple[Near, ...]] = {
@@ -80,7 +81,14 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                 "`<tool> --help` lists the options the installed release takes; compare its version "
                                 "with the one the docs are for",
                                 when=r"error: (?:unrecognized arguments|the following arguments are required|"
-                                     r"argument \S+: invalid choice)")),
+                                     r"argument \S+: invalid choice)"),
+                           # a name the installed suite does not know (an argument, a task, a model) may be one
+                           # another release of it has: added since, or renamed (PaddleOCR 3.x's arguments)
+                           Near(CauseId.paddle_api_mismatch, "the name may be one another release of the suite "
+                                "takes (added, renamed or removed since)", "the installed release's docs or "
+                                "`pip show <suite>`: compare with the release the code or command was written for",
+                                when=r"(?i)unknown argument|is not in \w+ list|is not a (?:known|registered|"
+                                     r"supported) (?:model|task|argument)")),
     CauseId.device_not_found: (Near(CauseId.cuda_visible_devices_misconfig, "CUDA_VISIBLE_DEVICES may hide or "
                                     "renumber the GPUs", _GPUS),),
     CauseId.cuda_visible_devices_misconfig: (Near(CauseId.device_not_found, "the machine or container may have no "
@@ -106,6 +114,13 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
              when=r"(?i)driver version is insufficient|cudaErrorInsufficientDriver|"
                   r"error(?: code)?\s*:?\s*\(?35\)?\b|\(0 vs\. 35\)",
              settled_by=r"(?i)driver(?: api)? version(?: is|:)?\s*\d"),
+        # A symbol the core library (or a device plugin) needs and a loaded library lacks: that library is of
+        # another version; a CUDA library is the catalog's case, any other (a device SDK built by hand, a
+        # system library) is a dependency of another version.
+        Near(CauseId.dependency_version_mismatch, "the library of another version may not be CUDA's (a device "
+             "SDK or a system library the build links)", "demangle the symbol (`c++filt`): its namespace names the "
+             "library; compare that library's version with the one the Paddle build was made against",
+             when=r"undefined symbol", settled_by=_CUDA_LIBRARIES),
         # core.py's line names the core file it could not import, not the library behind it: a system library
         # the core links (libgomp, libssl 1.1, libstdc++'s GLIBCXX) missing fails the import the same way as
         # CUDA's. The ImportError after it, where the log keeps it, names the library and settles it.
@@ -113,7 +128,13 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
              "missing, not CUDA's or cuDNN's", "the ImportError after the line names the library: rerun "
              "`python -c \"import paddle\"`, or `ldd` the core file it names and look for `not found`",
              when=r"Can not import (?:avx |noavx |paddle )?core while this file exists",
-             settled_by=r"(?i)cud(?:a|nn|art)|cublas|nvinfer"),
+             settled_by=_CUDA_LIBRARIES),
+        # A library the loader cannot open that is none of CUDA's: the app's own deployment (a library it ships,
+        # a device's HAL) may simply lack it, which is a missing file rather than a wrong version.
+        Near(CauseId.file_not_found, "the library that cannot be opened is not CUDA's: the deployment may simply "
+             "lack it (a library the app ships, a device plugin)", "`ldd` the binary or plugin and look for `not "
+             "found`; then `find / -name <library>` tells missing from not on the library path",
+             when=r"cannot open shared object file|HAL library", settled_by=_CUDA_LIBRARIES),
     ),
     # CUDA's error 3 says only that the driver and runtime could not be initialised together: a driver or
     # CUDA/cuDNN that does not match the build (PaddleX#1428) prints it as a fork or a broken driver does.

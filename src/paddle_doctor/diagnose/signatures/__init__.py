@@ -17,7 +17,7 @@ Roles:
 - ``traceback`` / ``frame`` / ``signal_time``: structure, used to read blocks.
 
 The table is data (the modules of ``rows``: ``launch_env``, ``native``, ``signals``, ``older_forms``, ``loading``,
-``inference``, ``libraries``, in match order, joined in ``table``);
+``inference``, ``installs``, ``libraries``, in match order, joined in ``table``);
 ``model`` holds the record type (a rule of :mod:`paddle_doctor.rules`: ``code`` = name, ``check`` =
 pattern, ``docs`` = source and example; ``CAUSE_SIGNATURES`` is the lens's registry), ``sources``
 where each message is emitted, ``matcher`` the first-match search and its cache.
@@ -25,9 +25,9 @@ where each message is emitted, ``matcher`` the first-match search and its cache.
 
 from __future__ import annotations
 
-from .matcher import match_line
+from .matcher import match_line, match_quoted
 from .model import VICTIM_ROLES, Signature
 from .table import CAUSE_SIGNATURES, SIGNATURES, signature_table, signatures_by_cause
 
-__all__ = ["CAUSE_SIGNATURES", "SIGNATURES", "VICTIM_ROLES", "Signature", "match_line", "signature_table",
+__all__ = ["CAUSE_SIGNATURES", "SIGNATURES", "VICTIM_ROLES", "Signature", "match_line", "match_quoted", "signature_table",
            "signatures_by_cause"]

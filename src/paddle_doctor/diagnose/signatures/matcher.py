@@ -29,6 +29,29 @@ def match_line(text: str) -> tuple[Signature, re.Match] | None:
     return (SIGNATURES[found[0]], found[1]) if found else None
 
 
+# A reporter's sentence that quotes the error inline, in Chinese or Japanese prose ("运行时出现AttributeError:
+# ...，请问"): the quote runs from the exception's name (right after a CJK character, where no word boundary
+# separates them) to the end of its clause. Read as the error line it quotes.
+_QUOTE_START = re.compile(r"(?<=[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef])"
+                          r"(?=(?:[A-Za-z_][\w.]*\.)?_?[A-Z]\w*(?:Error|Exception)\s*[:：])")
+_CLAUSE_END = re.compile(r"\s*[，。；！？][\s\u3000]*[\u3040-\u30ff\u4e00-\u9fff].*$")
+_QUOTED_ROLES = ("cause", "exception")
+
+
+def match_quoted(text: str) -> tuple[Signature, re.Match, str] | None:
+    """The cause or exception row matching an error quoted inside a sentence of ``text``, its match, and
+    the quote; None where the line quotes none (see ``_QUOTE_START``)."""
+    start = _QUOTE_START.search(text)
+    if start is None:
+        return None
+    quote = _CLAUSE_END.sub("", text[start.start():])
+    quote = re.sub(r"^([\w.]+?)\s*：\s*", r"\1: ", quote, count=1)
+    found = match_line(quote)
+    if found is None or found[0].role not in _QUOTED_ROLES:
+        return None
+    return found[0], found[1], quote
+
+
 def _search(text: str, order) -> tuple[int, re.Match] | None:
     for i in order:
         needs = _NEEDS[i]

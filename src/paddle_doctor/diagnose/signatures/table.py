@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .rows.inference import INFERENCE
+from .rows.installs import INSTALLS
 from .rows.launch_env import LAUNCH_ENV
 from .rows.libraries import LIBRARIES
 from .rows.loading import LOADING
@@ -10,7 +12,8 @@ from .rows.native import NATIVE
 from .rows.older_forms import OLDER_FORMS
 from .rows.signals import SIGNALS
 
-SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *SIGNALS, *OLDER_FORMS, *LOADING, *LIBRARIES)
+SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *SIGNALS, *OLDER_FORMS, *LOADING, *INFERENCE, *INSTALLS,
+                                     *LIBRARIES)
 # The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.
 CAUSE_SIGNATURES: tuple[Signature, ...] = tuple(s for s in SIGNATURES if s.points_at_cause)
 

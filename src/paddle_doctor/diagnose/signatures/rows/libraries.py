@@ -336,8 +336,8 @@ LIBRARIES = (
          source="CPython Lib/argparse.py ArgumentParser.error ('%(prog)s: error: %(message)s' with 'unrecognized "
                 "arguments: %s', 'the following arguments are required: %s', 'argument %s: invalid choice: ...')"),
     # --- a Paddle check that failed, seen without its exception line (a paste that starts at the hint) ----
-    _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.*?)\]\s*\(?\s*at\s*[\[(]?\s*\S+\.(?:cc|cu|h):\d+", "exception",
-         CauseId.python_exception, 50,
+    _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.*?)\](?:\s*\(?\s*at\s*[\[(]?\s*\S+\.(?:cc|cu|h):\d+|"
+         r"\s*$)", "exception", CauseId.python_exception, 50,
          "[Hint: Expected x == y, but received x:6 != y:1.] at (/paddle/paddle/fluid/framework/lod_tensor.cc:400)",
          title="a Paddle check failed: {hint}",
          source="pp 1.8.5-3.3.1 so: platform/enforce.h PADDLE_ENFORCE_* ([Hint: Expected %s, but received %s.] "

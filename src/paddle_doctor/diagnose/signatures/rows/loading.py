@@ -370,6 +370,15 @@ INTERPRETER_ROWS = (
          title="an extension built for a Python 2 of the other unicode width (UCS2/UCS4) than this interpreter ({sym})",
          source="CPython 2.x Include/unicodeobject.h (PyUnicode_* renamed PyUnicodeUCS2_* or PyUnicodeUCS4_* by "
                 "Py_UNICODE_SIZE, PEP 261: --enable-unicode=ucs2|ucs4)"),
+    # Any other CPython C-API symbol an extension module references and the interpreter does not export: the
+    # extension was compiled against another Python's headers (PyCMethod_New is 3.9+, _PyThreadState_UncheckedGet
+    # 3.5-3.12, PyUnicode_AsUTF8AndSize's private siblings move between releases).
+    _sig("python_c_api_symbol_missing", r"undefined symbol: (?P<sym>_?Py[A-Z][A-Za-z]*_\w+)", "cause",
+         CauseId.dependency_version_mismatch, 85, "ImportError: lite.so: undefined symbol: PyCMethod_New",
+         title="a compiled extension was built against another Python version's headers: this interpreter has no "
+               "{sym}; rebuild it (or install its wheel) for the Python that runs it",
+         source="CPython 3.x C API (PyCMethod_New added in 3.9, _PyThreadState_UncheckedGet 3.5-3.12, ...) with "
+                "glibc elf/dl-lookup.c (\"undefined symbol: %s\") when the extension is loaded"),
     _sig("python_other_libpython", r"Fatal Python error: PyThreadState_Get: no current thread", "cause",
          CauseId.dependency_version_mismatch, 80, "Fatal Python error: PyThreadState_Get: no current thread",
          title="an extension linked against another libpython than the running interpreter's",

@@ -3,6 +3,8 @@
 Paddle 0.x (the v1 trainer) checked its Python data providers and its parameter files with glog CHECKs
 and threw thrust's CUDA errors uncaught, protobuf 2.x/3.x files mixed in one install fail on their own
 module attributes, Paddle 0.x-1.x (fluid) reported a failed CUDA call and a failed host allocation in words of its own,
+its GPU memory pool's first chunk larger than the card's free memory, and an optimizer's accumulator of another
+shape than the parameter it updates (a parameter loaded from a checkpoint of another model),
 a shell in a non-English locale reports a killed job with its own word for "line", the host's kernel
 module loader reports a machine without the NVIDIA driver, PaddleHub's modules check the GPU
 variable themselves before predicting, 2.x refuses a static-graph API of 1.x code in its dynamic
@@ -16,6 +18,30 @@ from ....catalog.ids import CauseId
 from ..model import sig as _sig
 
 OLDER_FORMS = (
+    # Paddle 1.3-1.6 sized the GPU memory pool's first chunk from the free memory and checked it: the card is
+    # already full (another process, an earlier run) or FLAGS_fraction_of_gpu_memory_to_use asks too much.
+    _sig("gpu_pool_chunk_over_free", r"Expected allocating <= available|Insufficient GPU memory to allocation",
+         "cause", CauseId.gpu_oom, 90,
+         "paddle.fluid.core.EnforceNotMet: Enforce failed. Expected allocating <= available, but received "
+         "allocating:20998686233 > available:19587333888.",
+         title="the GPU memory pool asked for more than the card had free (another process holds memory, or "
+               "FLAGS_fraction_of_gpu_memory_to_use is too high)",
+         source="pp 1.3-1.6 paddle/fluid/platform/gpu_info.cc GpuMaxChunkSize (PADDLE_ENFORCE_LE(allocating, "
+                "available, \"Insufficient GPU memory to allocation.\"))"),
+    # 1.x optimizers create each accumulator (Velocity, Moment1/2) with the parameter's declared shape; the
+    # parameter's tensor is what was loaded into it. 1.x loaders before 1.6 did not compare shapes, so a
+    # pretrained parameter of another shape (a 1000-class head into a 14-class model) reaches the optimizer.
+    _sig("optimizer_accumulator_shape", r"Param and (?P<acc>Velocity|Moment\d?)(?: input)? of (?P<op>\w+)Op should "
+         r"have (?:the )?same dimension|Expected param_dims? == ctx->GetInputDim\(\"(?P<acc2>Velocity|Moment\d)\"\)",
+         "cause", CauseId.state_dict_shape_mismatch, 85,
+         "Param and Velocity of MomentumOp should have the same dimension. at "
+         "[/paddle/paddle/fluid/operators/optimizers/momentum_op.h:65]",
+         title="a parameter's loaded tensor has another shape than the model declares (its optimizer state does "
+               "not fit it): pretrained weights of another model, e.g. another class count",
+         source="pp 1.x paddle/fluid/operators/optimizers/momentum_op.h (PADDLE_ENFORCE_EQ(param_dim, "
+                "ctx->GetInputDim(\"Velocity\"), \"Param and Velocity of MomentumOp should have the same "
+                "dimension.\")), adam_op.cc (\"Param and Moment1 input of AdamOp should have same dimension\")",
+         most="medium"),
     # Paddle 0.11-1.x: PADDLE_ENFORCE(cudaXxx(...), "cudaXxx failed in paddle::platform::Func") threw a
     # thrust::system_error, whose what() is the message, ": ", then cudaGetErrorString's text. The texts
     # that name a cause of their own (no device, out of memory, no kernel image, driver too old) are left
@@ -119,7 +145,7 @@ OLDER_FORMS = (
                 "cudaErrorNoDevice (no CUDA-capable device is detected) (Paddle#7804)"),
     # bash reports a job that SIGKILL ended as "<script>: line N: <pid> Killed": in a translated locale both
     # "line" (bash's own catalog) and "Killed" (glibc's strsignal) come translated.
-    _sig("shell_killed_translated", r"^\S+: (?:行|Zeile|строка) \d+:\s+\d+\s+(?:已杀死|強制終了|Getötet|Убито)"
+    _sig("shell_killed_translated", r"^\S+?[:：] ?(?:行|Zeile|строка) \d+[:：]\s+\d+\s+(?:已杀死|強制終了|Getötet|Убито)"
          r"(?:\s+\S.*)?$", "cause", CauseId.host_oom_killed, 75,
          "script/run_ChnSentiCorp2.sh: 行 30: 23195 已杀死",
          title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
@@ -127,8 +153,11 @@ OLDER_FORMS = (
                 "ja \"行\", de \"Zeile\", ru \"строка\") with strsignal(SIGKILL) from glibc's (zh_CN 已杀死, ja "
                 "強制終了, de Getötet, ru Убито) (ERNIE#24)"),
     # The same report for a job that a native fault ended (SIGSEGV, SIGILL, SIGFPE): glibc's strsignal in the
-    # locale's words, bash's " (core dumped)" in its own (zh_CN "(吐核)" before bash 5, "(核心已转储)" after).
-    _sig("shell_native_crash_translated", r"^(?:\S+: (?:line|行|Zeile|строка) \d+:\s+\d+\s+)?(?P<sig>段错误|非法指令|"
+    # locale's words, bash's " (core dumped)" in its own (zh_CN "(吐核)" before bash 5, "(核心已转储)" after). A
+    # reporter's retyped paste may put a full-width colon after the script's name, or a short label of its own
+    # ("提示：") before the signal's name.
+    _sig("shell_native_crash_translated", r"^(?:\S+?[:：] ?(?:line|行|Zeile|строка) \d+[:：]\s+\d+\s+|[^\x00-\x7f]{1,6}"
+         r"[：:]\s*)?(?P<sig>段错误|非法指令|"
          r"浮点数例外|Speicherzugriffsfehler|Ungültiger Maschinenbefehl|Ошибка сегментирования|セグメンテーション違反"
          r"です)", "cause", CauseId.segfault, 88,
          "run_train.sh: 行 35:  2557 段错误               (吐核)python -u train.py --use_gpu=False",

@@ -1,0 +1,89 @@
+"""Signatures: deploying a saved model: Paddle Inference's TensorRT subgraphs, TensorRT's own engine files,
+FastDeploy's backends, and the converters around them (paddle2onnx, onnx's checker).
+
+These are the messages an inference or conversion tool prints when the model or the runtime was set up for
+something else than what it meets: a TensorRT subgraph whose input shapes vary but were given no range, an
+engine file written by another TensorRT, a build without the backend the device asks for, a model whose ops
+the converter reads by another version's attributes.
+"""
+
+from __future__ import annotations
+
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
+
+_DYNAMIC_SHAPE_FIX = "set min/max/opt shapes for every input of the TensorRT subgraphs (SetTRTDynamicShapeInfo)"
+
+INFERENCE = (
+    # --- Paddle Inference with TensorRT: inputs whose shape varies need a configured range ----------------
+    # A TensorRT subgraph's input with a -1 dimension can only be built in dynamic-shape mode, and in that mode
+    # every input of every subgraph needs its min/max/opt shapes; the runtime then checks each real input
+    # against them. All three say the predictor's config (the user's or the suite's deploy script) does not
+    # fit the model's inputs: the fix is in the config, not the model.
+    _sig("trt_dynamic_shape_needed", r"The input \[(?P<input>[^\]]+)\] shape of trt subgraph is \[[^\]]*\], please "
+         r"enable trt dynamic_shape mode by SetTRTDynamicShapeInfo", "cause", CauseId.config_error, 85,
+         "ValueError: (InvalidArgument) The input [deformable_conv_16.tmp_0] shape of trt subgraph is "
+         "[-1,128,-1,-1], please enable trt dynamic_shape mode by SetTRTDynamicShapeInfo.",
+         title="the TensorRT subgraph's input {input} has a variable shape and the predictor was configured "
+               f"without dynamic shapes: {_DYNAMIC_SHAPE_FIX}",
+         source="pp 2.0-2.6 paddle/fluid/inference/tensorrt/engine.h Vec2TRT_Dims (PADDLE_THROW(InvalidArgument("
+                "\"The input [%s] shape of trt subgraph is %s, please enable trt dynamic_shape mode by "
+                "SetTRTDynamicShapeInfo.\")))"),
+    _sig("trt_dynamic_shape_unset", r"some trt inputs dynamic shape info not set", "cause", CauseId.config_error,
+         85, "ValueError: (InvalidArgument) some trt inputs dynamic shape info not set, check the INFO log above for "
+             "more details.",
+         title=f"an input of a TensorRT subgraph has no dynamic-shape range in the predictor's config: "
+               f"{_DYNAMIC_SHAPE_FIX} (the INFO log names the input)",
+         source="pp 2.1-2.6 paddle/fluid/inference/tensorrt/convert/op_converter.h ConvertBlockToTRTEngine "
+                "(PADDLE_ENFORCE_EQ(all_dynamic_shape_set, true, InvalidArgument(\"some trt inputs dynamic shape "
+                "info not set, check the INFO log above for more details.\")))"),
+    _sig("trt_runtime_shape_outside", r"TRT runtime input shape of (?P<input>\S+) is invalid\. Expect runtime input "
+         r"shape to be within min/max input shape", "cause", CauseId.config_error, 85,
+         "InvalidArgumentError: TRT runtime input shape of image is invalid. Expect runtime input shape to be within "
+         "min/max input shape configured in SetTRTDynamicShapeInfo(),but got runtime input shape = [1, 3, 704, 1344], "
+         "min input shape = [1, 3, 1, 1], max input shape = [1, 3, 1280, 1280].",
+         title="input {input} is outside the min/max shapes the predictor's TensorRT config gives it: widen the "
+               "range (SetTRTDynamicShapeInfo) or resize the input",
+         source="pp 2.2-2.6 paddle/fluid/operators/tensorrt/tensorrt_engine_op.h RunTrt (PADDLE_ENFORCE_EQ("
+                "is_input_shape_valid(...), true, InvalidArgument(\"TRT runtime input shape of %s is invalid. Expect "
+                "runtime input shape to be within min/max input shape configured in SetTRTDynamicShapeInfo(),but "
+                "got runtime input shape = [%s], min input shape = [%s], max input shape = [%s].\")))"),
+    # A serialized engine (Paddle-TRT's or FastDeploy's cache) is only readable by the TensorRT release that wrote
+    # it; a cache left from another release fails its version check. Deleting the cache rebuilds it.
+    _sig("trt_engine_other_version", r"Serialization assertion stdVersionRead == serializationVersion failed|"
+         r"Version tag does not match\. Note: Current Version: \d+, Serialized Engine Version: \d+", "cause",
+         CauseId.cuda_cudnn_mismatch, 85,
+         "Error Code 1: Serialization (Serialization assertion stdVersionRead == serializationVersion failed.Version "
+         "tag does not match. Note: Current Version: 232, Serialized Engine Version: 205)",
+         title="a serialized TensorRT engine (a cache file) was written by another TensorRT release than the one "
+               "loaded: delete the engine cache so it is rebuilt, or use the TensorRT that wrote it",
+         source="TensorRT 8.x runtime StdArchiveReader (\"Serialization assertion stdVersionRead == "
+                "serializationVersion failed.Version tag does not match. Note: Current Version: %d, Serialized Engine "
+                "Version: %d\"), as FastDeploy's trt_backend.cc and Paddle-TRT log it", most="medium"),
+    # --- FastDeploy: the build has no backend for what the runtime option asks ------------------------------
+    _sig("fastdeploy_no_backend", r"Found no valid backend for model: (?P<model>\w+)", "cause", CauseId.config_error,
+         80, "[ERROR] fastdeploy/fastdeploy_model.cc(229)::CreateCpuBackend   Found no valid backend for model: ArcFace",
+         title="FastDeploy has no backend for {model} on the device the runtime option chose: the build lacks it "
+               "(compiled for another device) or the model does not support it",
+         source="FastDeploy 1.x fastdeploy/fastdeploy_model.cc CreateCpuBackend/CreateGpuBackend/... (FDERROR << "
+                "\"Found no valid backend for model: \" << ModelName() << std::endl)", most="medium"),
+    # --- converters -------------------------------------------------------------------------------------------
+    # onnx's checker refuses a model whose IR version is newer than the onnx package knows: the model was
+    # written by a newer exporter (paddle2onnx) than the installed onnx reads.
+    _sig("onnx_ir_newer_than_checker", r"Your model ir_version(?: \d+)? is higher than the checker'?s",
+         "cause", CauseId.dependency_version_mismatch, 85,
+         "onnx.onnx_cpp2py_export.checker.ValidationError: Your model ir_version is higher than the checker's.",
+         title="the ONNX model's IR version is newer than the installed onnx reads: upgrade onnx, or export with an "
+               "older opset/IR",
+         source="onnx 1.x onnx/checker.cc check_model (fail_check(\"Your model ir_version \", ..., \" is higher than "
+                "the checker's (\", IR_VERSION, \").\"); older: \"Your model ir_version is higher than the "
+                "checker's.\")"),
+    # paddle2onnx reads each op's attributes by the names of the Paddle version its mappers were written for: a
+    # model saved by a Paddle that did not write the attribute (or renamed it) lacks it.
+    _sig("p2o_attribute_missing", r"Cannot found attribute (?P<attr>\w+) in op: (?P<op>\w+)", "cause",
+         CauseId.paddle_api_mismatch, 80, "[ERROR] Cannot found attribute padding_algorithm in op: conv2d_transpose",
+         title="paddle2onnx expects attribute {attr} of op {op}, which the model's Paddle version did not write: "
+               "export the model with the Paddle this paddle2onnx supports, or use the paddle2onnx of the model's",
+         source="Paddle2ONNX 0.9-1.x paddle2onnx/parser/parser.cc PaddleParser::GetOpAttr (Assert(found, "
+                "\"Cannot found attribute \" + name + \" in op: \" + op.type()))", most="medium"),
+)

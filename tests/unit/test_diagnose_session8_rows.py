@@ -1,0 +1,143 @@
+"""Issue 29, eighth session: readings added after the first look at batches 52 and 53. Every line follows the
+emitting code's template cited in the signatures (Paddle-TRT, TensorRT, FastDeploy, onnx, paddle2onnx, pip, bash,
+CPython, Paddle 1.x); none is a corpus log."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of
+
+_diagnose = root_cause_of
+_TB = 'Traceback (most recent call last):\n  File "infer.py", line 12, in <module>\n    predictor = create_predictor(config)\n'
+
+
+@pytest.mark.parametrize("line", [
+    "ValueError: (InvalidArgument) some trt inputs dynamic shape info not set, check the INFO log above for more "
+    "details.",
+    "ValueError: (InvalidArgument) The input [conv2d_3.tmp_1] shape of trt subgraph is [-1,64,-1,-1], please enable "
+    "trt dynamic_shape mode by SetTRTDynamicShapeInfo.",
+    "InvalidArgumentError: TRT runtime input shape of x is invalid. Expect runtime input shape to be within min/max "
+    "input shape configured in SetTRTDynamicShapeInfo(),but got runtime input shape = [1, 3, 960, 1600], min input "
+    "shape = [1, 3, 32, 32], max input shape = [1, 3, 960, 960].",
+])
+def test_paddle_trts_dynamic_shape_checks_are_the_predictors_config(tmp_path, line):
+    rc = _diagnose(tmp_path, _TB + line + "\n")
+    assert rc.cause == CauseId.config_error and rc.confidence == "high", (rc.cause, rc.confidence, rc.why)
+
+
+def test_a_tensorrt_engine_cache_from_another_release_is_a_library_version_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "[E] 1: [stdArchiveReader.cpp::StdArchiveReader::42] Error Code 1: Serialization "
+                             "(Serialization assertion stdVersionRead == serializationVersion failed.Version tag does "
+                             "not match. Note: Current Version: 236, Serialized Engine Version: 213)\n"
+                             "[E] 4: [runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error (Engine "
+                             "deserialization failed.)\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_fastdeploy_without_a_backend_for_the_device_is_the_runtime_options_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "[ERROR] fastdeploy/fastdeploy_model.cc(250)::CreateGpuBackend\tFound no valid backend "
+                             "for model: PPYOLOE\n[ERROR] fastdeploy/vision/detection/ppdet/base.cc(40)::Initialize\t"
+                             "Failed to initialize fastdeploy backend.\n")
+    assert rc.cause == CauseId.config_error and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_onnxs_checker_older_than_the_model_is_a_dependency_version(tmp_path):
+    rc = _diagnose(tmp_path, _TB + "onnx.onnx_cpp2py_export.checker.ValidationError: Your model ir_version 9 is "
+                                   "higher than the checker's (8).\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+def test_paddle2onnx_missing_an_ops_attribute_is_a_version_misfit_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "[Paddle2ONNX] Start to parsing Paddle model...\n[ERROR] Cannot found attribute "
+                             "data_format in op: pool2d\nAborted (core dumped)\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_pips_failed_source_build_is_a_version_without_a_wheel_not_the_missing_build_tool(tmp_path):
+    rc = _diagnose(tmp_path, "  Running setup.py install for lap ... error\n  error: command 'gcc' failed: No such "
+                             "file or directory\n  ERROR: Failed building wheel for lap\nerror: legacy-install-failure\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_an_extension_built_for_another_python_is_a_dependency_version(tmp_path):
+    for sym in ("PyCMethod_New", "_PyThreadState_UncheckedGet"):
+        rc = _diagnose(tmp_path, _TB + f"ImportError: /opt/lib/paddlelite/lite.so: undefined symbol: {sym}\n")
+        assert rc.cause == CauseId.dependency_version_mismatch, (sym, rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line", ["./run.sh：行 12:  4242 段错误               ./demo model.nb",
+                                  "提示：非法指令 (核心已转储)"])
+def test_a_retyped_chinese_shell_crash_report_is_still_a_native_crash(tmp_path, line):
+    rc = _diagnose(tmp_path, "python housing.py\n" + line + "\n")
+    assert rc is not None and rc.cause == CauseId.segfault, (line, rc)
+
+
+def test_an_error_quoted_inside_a_chinese_sentence_is_read_as_that_error(tmp_path):
+    rc = _diagnose(tmp_path, "你好，我在运行predict时，出现ModuleNotFoundError: No module named 'paddle.fluid'，请问怎么办\n")
+    assert rc is not None and rc.cause == CauseId.paddle_api_mismatch, rc
+    assert "No module named 'paddle.fluid'" in rc.evidence[0].text
+
+
+def test_a_sentence_naming_an_error_without_quoting_it_is_not_an_error(tmp_path):
+    rc = _diagnose(tmp_path, "我想问一下ValueError这个问题怎么解决\n")
+    assert rc is None or rc.cause != CauseId.python_exception, rc
+
+
+def test_a_paddle_hint_alone_on_its_line_is_a_failed_check(tmp_path):
+    rc = _diagnose(tmp_path, "训练时报错\n[Hint: Expected labels_dims[axis] == 1UL, but received labels_dims[axis]:3 "
+                             "!= 1UL:1.]\n")
+    assert rc is not None and rc.cause == CauseId.python_exception, rc
+
+
+def test_fluids_gpu_pool_larger_than_the_free_memory_is_gpu_oom(tmp_path):
+    rc = _diagnose(tmp_path, "C++ Callstacks: \nEnforce failed. Expected allocating <= available, but received "
+                             "allocating:11177147796 > available:996212480.\nInsufficient GPU memory to allocation. at "
+                             "[/paddle/paddle/fluid/platform/gpu_info.cc:216]\n")
+    assert rc.cause == CauseId.gpu_oom, (rc.cause, rc.why)
+
+
+def test_an_optimizer_accumulator_of_another_shape_is_a_checkpoint_of_another_model(tmp_path):
+    rc = _diagnose(tmp_path, "C++ Callstacks: \nEnforce failed. Expected param_dim == ctx->GetInputDim(\"Velocity\"), "
+                             "but received param_dim:1000 != ctx->GetInputDim(\"Velocity\"):10.\nParam and Velocity "
+                             "of MomentumOp should have the same dimension. at [/paddle/paddle/fluid/operators/"
+                             "optimizers/momentum_op.h:65]\n")
+    assert rc.cause == CauseId.state_dict_shape_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_a_library_that_is_not_cudas_missing_keeps_a_missing_file_as_the_first_alternative(tmp_path):
+    rc = _diagnose(tmp_path, "Failed to load the nnadapter device HAL library for 'kunlunxin_xtcl' from "
+                             "libkunlunxin_xtcl.so, libxpuapi.so: cannot open shared object file: No such file or "
+                             "directory\n")
+    assert rc.confidence == "medium" and rc.alternatives[0].cause == CauseId.file_not_found, (rc.cause, rc.alternatives)
+    cuda = _diagnose(tmp_path, "Failed to load the nnadapter device HAL library for 'nvidia_tensorrt' from "
+                               "libnvidia_tensorrt.so, libnvinfer.so.8: cannot open shared object file\n")
+    assert cuda.cause == CauseId.cuda_cudnn_mismatch and cuda.confidence == "high", (cuda.cause, cuda.confidence)
+
+
+def test_a_name_the_suite_does_not_know_may_be_another_releases(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "/usr/lib/python3.10/site-packages/paddleocr/'
+                             '_common_args.py", line 43, in parse_common_args\n    raise ValueError(f"Unknown '
+                             'argument: {name}")\nValueError: Unknown argument: use_gpu\n')
+    assert rc.cause == CauseId.config_error and rc.alternatives[0].cause == CauseId.paddle_api_mismatch, (
+        rc.cause, rc.alternatives)
+
+
+def test_a_cause_line_the_process_went_on_past_is_medium_when_it_died_importing(tmp_path):
+    """A notebook's failed `cd` (IPython prints errno's text), then the script dies importing a package that
+    is not installed: the missing directory does not explain the import."""
+    text = ("[Errno 2] No such file or directory: 'applications/'\n/root/work\nTraceback (most recent call last):\n"
+            '  File "tools/run.py", line 18, in <module>\n    from ppgan.apps import Predictor\n'
+            "ModuleNotFoundError: No module named 'ppgan'\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.file_not_found and rc.confidence == "medium", (rc.cause, rc.confidence)
+    assert rc.alternatives[0].cause == CauseId.python_exception
+
+
+def test_a_cause_line_explained_by_the_later_exception_keeps_its_confidence(tmp_path):
+    """The DataLoader's worker died of a bus error; the main process's queue.Empty follows from it."""
+    text = ("ERROR: Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared "
+            "memory (shm), please check whether use_shared_memory is set and storage space in /dev/shm is enough\n"
+            "Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n    for data in loader:\n"
+            "_queue.Empty\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.shm_too_small and rc.confidence == "high", (rc.cause, rc.confidence)
