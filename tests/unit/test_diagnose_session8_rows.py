@@ -141,3 +141,9 @@ def test_a_cause_line_explained_by_the_later_exception_keeps_its_confidence(tmp_
             "_queue.Empty\n")
     rc = _diagnose(tmp_path, text)
     assert rc.cause == CauseId.shm_too_small and rc.confidence == "high", (rc.cause, rc.confidence)
+
+
+def test_a_module_python_cannot_find_keeps_a_missing_package_as_the_first_alternative(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "run.py", line 19, in <module>\n'
+                             "    from ppfleetx.distributed import dp\nModuleNotFoundError: No module named 'ppfleetx'\n")
+    assert rc.cause == CauseId.python_exception and rc.alternatives[0].cause == CauseId.dependency_version_mismatch

@@ -52,6 +52,14 @@ _CUDA_LIBRARIES = r"(?i)cud(?:a|nn|art)|cublas|cufft|curand|cusolver|cusparse|nv
 _MEMORY = r"(?i)out of memory|alloc\w* fail|cudaErrorMemoryAllocation|ALLOC_FAILED|ncclSystemError"
 
 NEAR: dict[CauseId, tuple[Near, ...]] = {
+    # A module Python cannot find is most often a package this environment lacks (never installed, installed for
+    # another interpreter, or shadowed by an unrelated package of the same name), not a mistake in the code.
+    CauseId.python_exception: (Near(CauseId.dependency_version_mismatch, "the module may belong to a package "
+                                    "this environment lacks (not installed, installed for another Python, or "
+                                    "shadowed by another package of the same name)", "`python -m pip show "
+                                    "<package>` with the same interpreter; `python -c \"import <top>; print(<top>."
+                                    "__file__)\"` shows which package a name resolves to",
+                                    when=r"No module named"),),
     CauseId.missing_dist_env: (Near(CauseId.residual_dist_env, "the PADDLE_* variables may be left over from "
                                     "another job rather than missing", _ENV + " (and set ones are stale)"),),
     CauseId.residual_dist_env: (Near(CauseId.missing_dist_env, "the launcher's variables may be missing rather "
