@@ -19,7 +19,7 @@ BACKLINKS = {
         'lint_rules': ('PDL303',),
     },
     CauseId.config_error: {
-        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'v2_new_remote_updater', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
+        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'lite_program_without_blocks', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
@@ -32,7 +32,7 @@ BACKLINKS = {
         'diagnose_rules': ('driver_older_than_cuda',),
     },
     CauseId.cuda_error_other: {
-        'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'thrust_what_cuda_error', 'cuda_other',),
+        'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'thrust_what_cuda_error', 'gpu_kernel_assertion', 'cuda_other',),
     },
     CauseId.cuda_visible_devices_misconfig: {
         'lint_rules': ('PDL501',),
@@ -53,7 +53,7 @@ BACKLINKS = {
         'signatures': ('ort_model_newer', 'system_lib_version_missing', 'protobuf_files_mixed', 'protobuf_builder_missing', 'x2paddle_ops_unsupported', 'extension_for_other_machine', 'cxx_symbol_undefined', 'glibc_static_tls_exhausted', 'onnx_ir_newer_than_checker', 'pip_source_build_failed', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'numpy_scalar_conversion_expired', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_c_api_symbol_missing', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
     },
     CauseId.device_not_found: {
-        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'container_gpu_runtime_missing', 'parallel_env_no_device_id', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
+        'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'container_gpu_runtime_missing', 'parallel_env_no_device_id', 'ascend_device_unopened', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
         'diagnose_rules': ('driver_older_than_cuda', 'launch_devices_contradict', 'cpu_run_found_no_gpu',),
     },
     CauseId.duplicate_openmp_runtime: {
@@ -71,7 +71,7 @@ BACKLINKS = {
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
-        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'trt_cuda_out_of_memory', 'gpu_pool_chunk_over_free', 'device_oom', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
+        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'trt_cuda_out_of_memory', 'gpu_pool_chunk_over_free', 'v2_gpu_alloc_failed', 'device_oom', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
         'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'zsh_killed', 'ide_sigkill', 'exit_status_killed', 'k8s_evicted_memory', 'shell_killed_translated',),

@@ -147,3 +147,80 @@ def test_a_module_python_cannot_find_keeps_a_missing_package_as_the_first_altern
     rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "run.py", line 19, in <module>\n'
                              "    from ppfleetx.distributed import dp\nModuleNotFoundError: No module named 'ppfleetx'\n")
     assert rc.cause == CauseId.python_exception and rc.alternatives[0].cause == CauseId.dependency_version_mismatch
+
+
+# --- after the first look at batches 54 and 55 ------------------------------------------------------------------
+
+
+def test_a_gpu_kernels_own_assertion_is_a_cuda_failure_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "Error: /paddle/paddle/phi/kernels/funcs/gather.cu.h:68 Assertion `index_value >= 0 && "
+                             "index_value < input_dims[j]` failed. The index is out of bounds, please check whether the "
+                             "dimensions of index and input meet the requirements.\n")
+    assert rc.cause == CauseId.cuda_error_other and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_fluids_failed_cuda_call_with_its_runtime_docs_link_is_a_cuda_error(tmp_path):
+    rc = _diagnose(tmp_path, "Error: cudaMemcpy failed in paddle::platform::GpuMemcpySync (0x7f00 -> 0x7f01, length: "
+                             "4) error code : 700, Please see detail in https://docs.nvidia.com/cuda/cuda-runtime-api/"
+                             "group__CUDART__TYPES.html: an illegal memory access was encountered at (/paddle/paddle/"
+                             "fluid/platform/gpu_info.cc:280)\n")
+    assert rc.cause == CauseId.cuda_error_other, (rc.cause, rc.why)
+
+
+def test_the_v2_trainers_gpu_allocator_failing_is_gpu_oom(tmp_path):
+    rc = _diagnose(tmp_path, "F0101 10:00:00.000000  4242 Allocator.h:89] Check failed: ptr Fail to allocate GPU "
+                             "memory 1048576 bytes\n*** Check failure stack trace: ***\n")
+    assert rc.cause == CauseId.gpu_oom, (rc.cause, rc.why)
+
+
+def test_an_ascend_device_the_runtime_cannot_open_is_no_device_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "Call aclrtSetDevice(device->id) failed : 107001 at file /work/PaddleCustomDevice/backends/"
+                             "npu/runtime/runtime.cc line 430\n")
+    assert rc.cause == CauseId.device_not_found and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_paddle_lites_opt_given_a_file_without_a_program_is_the_wrong_input(tmp_path):
+    rc = _diagnose(tmp_path, "[F  1/ 2  3: 4: 5.678 .../lite/core/model/general/program_desc.cc:51 GetBlock] Check "
+                             "failed: (idx < static_cast<int32_t>(BlocksSize())): 0!<0 idx >= blocks.size()\n")
+    assert rc.cause == CauseId.config_error and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_an_option_the_shell_ran_as_a_command_is_a_broken_line_continuation(tmp_path):
+    rc = _diagnose(tmp_path, "train.py: error: the following arguments are required: --data_dir\n"
+                             "run.sh: line 4: --data_dir=./data: No such file or directory\n")
+    assert rc.cause == CauseId.config_error and rc.code == "shell_option_run_as_command", (rc.cause, rc.code)
+
+
+def test_a_path_that_prints_as_none_is_a_setting_never_given(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "tools/infer.py", line 20, in <module>\n'
+                             '    files = get_image_file_list(args.image_dir)\n  File "ppocr/utils/utility.py", line 80, '
+                             'in get_image_file_list\n    raise Exception("not found any img file in {}".format(img_file))'
+                             "\nException: not found any img file in None\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.why)
+
+
+def test_a_decoders_index_past_its_character_list_is_a_dictionary_that_does_not_fit(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "/work/PaddleOCR/ppocr/postprocess/'
+                             'rec_postprocess.py", line 89, in decode\n    idx])])\nIndexError: list index out of range\n')
+    assert rc.cause == CauseId.config_error and rc.confidence == "medium", (rc.cause, rc.confidence)
+    other = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n'
+                                "    x = batch[3]\nIndexError: list index out of range\n")
+    assert other.cause == CauseId.python_exception, other.cause
+
+
+def test_ipython8_frames_show_which_installed_library_imports_what_another_lacks(tmp_path):
+    rc = _diagnose(tmp_path, "File ~/external-libraries/ppdiffusers/utils/download_utils.py:34\n     33 import os\n"
+                             "---> 34 from huggingface_hub.file_download import _chmod_and_replace\n\nImportError: cannot "
+                             "import name '_chmod_and_replace' from 'huggingface_hub.file_download' (/home/aistudio/"
+                             "external-libraries/huggingface_hub/file_download.py)\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+def test_a_version_warning_does_not_explain_a_pure_python_error(tmp_path):
+    rc = _diagnose(tmp_path, "W0101 10:00:00.000000  42 gpu_resources.cc:164] device: 0, cuDNN Version: 8.1.\n"
+                             "W0101 10:00:00.000000  42 gpu_resources.cc:196] WARNING: device: 0. The installed Paddle "
+                             "is compiled with CUDNN 8.2, but CUDNN version in your machine is 8.1, which may cause "
+                             "serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN "
+                             "version.\nTraceback (most recent call last):\n  File \"demo.py\", line 9, in <module>\n"
+                             "    out = F.interpolate(x, 512)\nTypeError: 'int' object is not iterable\n")
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)

@@ -16,6 +16,7 @@ from ..signatures.rows.checks import API_PACKAGES, VERSIONED_PACKAGES
 from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .installed import library_lacks_imported_name, protobuf_older_than_generated, shadowed_package
+from .lookups import from_empty_loader, from_state_dict_lookup, from_vocabulary_lookup
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts, Verdict
 from .suite_checks import find_check
@@ -312,42 +313,6 @@ def from_reader_thread(parts: ErrorParts) -> Verdict | None:
                    f"thread ({frame.module}, in {frame.func}): the dataset or reader code failed on a sample", "frame")
 
 
-# A division by the number of batches (or steps, or samples) of an epoch: the loader yields none. Paddle's
-# BatchSampler.__len__ is num_samples // batch_size with drop_last (pp 2.0-3.0.0 paddle/io/dataloader/
-# batch_sampler.py: 0 when the set is smaller than one batch, or empty), so a trainer's
-# ``step % iters_per_epoch`` or ``correct / total`` raises ZeroDivisionError; CPython prints the line.
-_PER_EPOCH_DIVISOR = re.compile(r"(?:%|//?)\s*\(?\s*(?:len\(\s*[\w.]*(?:loader|dataset|sampler|data)\w*\s*\)|[\w.]*?"
-                                r"(?:iters?_per_epoch|steps?_per_epoch|batch(?:es)?_per_epoch|num_batch(?:es)?|"
-                                r"batch_num|num_iters?|num_steps|total_steps|epoch_(?:iters?|steps)|num_samples|"
-                                r"total_samples|sample_num)\b)", re.I)
-
-
-def from_empty_loader(parts: ErrorParts) -> Verdict | None:
-    """A ZeroDivisionError whose line divides by an epoch's batch (step, sample) count: the loader is empty."""
-    frame = parts.innermost
-    if parts.exc_type != "ZeroDivisionError" or frame is None or not _PER_EPOCH_DIVISOR.search(frame.source or ""):
-        return None
-    return Verdict(CauseId.sampler_too_few_samples, 70, f"`{frame.source.strip()[:80]}` divides by an epoch's batch "
-                   "count, which was 0: the data loader yields no batch (an empty set, or fewer samples than one "
-                   "batch with drop_last)", "frame")
-
-
-# A line that looks a key up in a state dict (``state_dict[k]``, ``para_state_dict[name]``,
-# ``model.state_dict()[k]``): a KeyError there is a parameter one side names and the other lacks.
-_STATE_DICT_LOOKUP = re.compile(r"\w*state_dict\w*(?:\(\))?\s*\[")
-
-
-def from_state_dict_lookup(parts: ErrorParts) -> Verdict | None:
-    """A KeyError whose line indexes a state dict: the checkpoint and the model name their parameters
-    differently (a file of another architecture or implementation, a backbone-only file for a full model)."""
-    frame = parts.innermost
-    if parts.exc_type != "KeyError" or frame is None or not _STATE_DICT_LOOKUP.search(frame.source or ""):
-        return None
-    return Verdict(CauseId.state_dict_shape_mismatch, 70, f"`{frame.source.strip()[:80]}` looks up "
-                   f"{parts.message.strip()[:60]} in a state dict that lacks it: the checkpoint's parameter names "
-                   "are not the model's", "frame")
-
-
 def from_installation(parts: ErrorParts) -> Verdict | None:
     """The traceback's files say where the failing import came from (anatomy/installed.py)."""
     found = shadowed_package(parts) or protobuf_older_than_generated(parts) or library_lacks_imported_name(parts)
@@ -382,7 +347,8 @@ def classify(parts: ErrorParts) -> Verdict | None:
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_shared_memory_full, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
                  from_type_and_module, from_installation, from_suite_check, from_call_signature,
-                 from_package_arguments, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup):
+                 from_package_arguments, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
+                 from_vocabulary_lookup):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

@@ -110,7 +110,8 @@ _MISSING_PATH = rf"{PATH}\W*\s+(?:does not exist|doesn't exist|not exists?|is no
 
 # A missing path named None (None.pdparams, 'None', .../None): built from a setting that has no value.
 _NONE_PATH = r"(?:(?<=[/\\'\"(])None(?:\.\w+)?|(?<![\w.])None\.\w+)['\")]?\W*\s+(?:does not exist|doesn't exist|" \
-             r"not exists?|is not exist|not found)"
+             r"not exists?|is not exist|not found)|(?:not found any \w+(?: files?)? in|no such file or directory:?|can ?not " \
+             r"(?:find|open|load)|does not exist:?)\s+['\"(]?None['\")]?\W{0,2}$"
 
 # Exception type x the Python module that raised (innermost Paddle frame) -> cause.
 # (exception types, module pattern, message pattern, cause, specificity, why, source)

@@ -91,8 +91,10 @@ def protobuf_older_than_generated(parts: ErrorParts) -> tuple[CauseId, int, str]
 
 # Paddle's own packages and the suites' (code for another Paddle release: paddle_api_mismatch, read elsewhere).
 _PADDLE_PACKAGE = re.compile(rf"{VERSIONED_PACKAGES}|paddle\w*|pp[a-z]+|visualdl|fastdeploy")
-_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<top>\w+)")
-_IMPORT_FROM = re.compile(r"^cannot import name '(?P<name>\w+)' from '(?P<mod>[\w.]+)' \((?P<path>[^)]+)\)$")
+# pip's installation folders: site-/dist-packages, and AI Studio's persistent target (its docs have users
+# `pip install --target /home/aistudio/external-libraries` and put that folder on sys.path).
+_INSTALLED = re.compile(r"[/\\](?:site-packages|dist-packages|external-libraries)[/\\](?P<top>\w+)")
+_IMPORT_FROM = re.compile(r"^cannot import name '(?P<name>\w+)' from '(?P<mod>[\w.]+)' ?\((?P<path>[^)]+)\)$")
 
 
 # CPython's AttributeError of a module (module %r has no attribute %r); numpy's removals are rows of their own.

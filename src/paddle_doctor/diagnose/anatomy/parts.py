@@ -41,8 +41,11 @@ _CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*
 _FRAME_RE = lazy_compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
 # A notebook's (IPython's ultratb) frame header and the line it was running ("----> 1 code", after context lines).
 # The same patterns are the signature rows ipython_frame and ipython_current_line (signatures/rows/libraries.py).
+# IPython 7's frame header (``path.py in func(args)``), a cell's (``Cell In [3], line 5``), and IPython 8's
+# (``File ~/lib/x.py:34, in func(args)``; no ``, in`` at a module's top level).
 NOTEBOOK_FRAME = (r"^\s*(?:(?P<path>\S+\.py|<ipython-input-[\w-]+>) in (?P<func>[\w<>.]+)\(|"
-                  r"(?P<cell>Cell In ?\[\d*\]), line \d+)")
+                  r"(?P<cell>Cell In ?\[\d*\]), line \d+|File (?P<path8>(?:[A-Za-z]:)?[^:\"\n]+?\.py):\d+"
+                  r"(?:, in (?P<func8>[\w<>.]+))?)")
 NOTEBOOK_LINE = r"^\s*-+>\s*\d+\s+(?P<code>\S.*)$"
 _NOTEBOOK_FRAME_RE = lazy_compile(NOTEBOOK_FRAME)
 _NOTEBOOK_LINE_RE = lazy_compile(NOTEBOOK_LINE)
@@ -178,12 +181,13 @@ def _read_notebook_frame(parts: ErrorParts, line: str) -> bool:
         if current and parts.frames:
             parts.frames[-1].source = current["code"].strip()
             return True
-    if " in " not in line and "Cell In" not in line:
+    if " in " not in line and "Cell In" not in line and "File " not in line:
         return False
     header = _NOTEBOOK_FRAME_RE.match(line)
     if header is None:
         return False
-    parts.frames.append(Frame(header["path"] or header["cell"], header["func"] or "<module>"))
+    parts.frames.append(Frame(header["path"] or header["path8"] or header["cell"],
+                              header["func"] or header["func8"] or "<module>"))
     return True
 
 

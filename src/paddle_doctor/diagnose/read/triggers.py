@@ -135,6 +135,9 @@ TRIGGERS: tuple[str, ...] = (
     # a notebook traceback's frame header ("<file>.py in <function>(", a cell's in IPython 7 and 8) and its
     # current line ("----> 1 code", "--> 161 code": dashes, '>', a space, the line's number)
     ".py in ", "<ipython-input-", "Cell In[", "Cell In [", "-> ",
+    # IPython 8's frame header: "File <path>:<line>, in <function>" (the path unquoted: home-relative, absolute, or
+    # on a Windows drive)
+    "File ~", "File /", "File c:", "File C:", "File d:", "File D:", "File e:", "File E:",
     # issue 29, batch 15: a predictor's model file it cannot open (1.x, a C++ abort's `what():` line holds no
     # other trigger), FastDeploy's deployment config; glog's failure handler's faulting-instruction line
     "Cannot open file", "Failed to load yaml", "PC: @",

@@ -41,8 +41,13 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
 
 
 # CPython's import errors (Python/import.c, Python/ceval.c import_from): the import of a name or a module failed,
-# which no warning about the device (printed while the same import initialised Paddle) can explain.
-_IMPORT_FAILURE = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFoundError: No module named)")
+# which no warning about the device (printed while the same import initialised Paddle) can explain. Nor can it
+# explain Python's own errors of a program's logic (a wrong type, a missing attribute or key, an index past the
+# end) that carry no error class of Paddle's enforce ("(InvalidArgument) ..."): Python code raised them, not a
+# library of the wrong version.
+_IMPORT_FAILURE = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFoundError: No module named|"
+                             r"(?:TypeError|AttributeError|KeyError|IndexError|NameError|UnboundLocalError|"
+                             r"ZeroDivisionError|SyntaxError|RecursionError): (?!\(\w+\) ))")
 
 
 def _explains(warning: Event, error: Event) -> bool:

@@ -67,6 +67,16 @@ INFERENCE = (
                "(compiled for another device) or the model does not support it",
          source="FastDeploy 1.x fastdeploy/fastdeploy_model.cc CreateCpuBackend/CreateGpuBackend/... (FDERROR << "
                 "\"Found no valid backend for model: \" << ModelName() << std::endl)", most="medium"),
+    # Paddle-Lite's opt reads the model file's program and asks for its first block: a file that holds no program
+    # (a training checkpoint's .pdparams/.pdopt given as --model_file, an empty or foreign file) has none.
+    _sig("lite_program_without_blocks", r"GetBlock\] Check failed: \(idx < static_cast<int32_t>\(BlocksSize\(\)\)\): "
+         r"0!<0", "cause", CauseId.config_error, 80,
+         "[F  4/11 15:16:32.660 .../lite/core/model/general/program_desc.cc:51 GetBlock] Check failed: (idx < "
+         "static_cast<int32_t>(BlocksSize())): 0!<0 idx >= blocks.size()",
+         title="the file given as the model holds no program (no block 0): a training checkpoint or another file, "
+               "not an inference model (export one with paddle.jit.save / the suite's export script)",
+         source="Paddle-Lite 2.8-2.13 lite/core/model/general/program_desc.cc GetBlock (CHECK_LT(idx, "
+                "static_cast<int32_t>(BlocksSize())) << \"idx >= blocks.size()\")", most="medium"),
     # --- converters -------------------------------------------------------------------------------------------
     # onnx's checker refuses a model whose IR version is newer than the onnx package knows: the model was
     # written by a newer exporter (paddle2onnx) than the installed onnx reads.

@@ -28,6 +28,12 @@ OLDER_FORMS = (
                "FLAGS_fraction_of_gpu_memory_to_use is too high)",
          source="pp 1.3-1.6 paddle/fluid/platform/gpu_info.cc GpuMaxChunkSize (PADDLE_ENFORCE_LE(allocating, "
                 "available, \"Insufficient GPU memory to allocation.\"))"),
+    # The v2 trainer's GPU allocator (0.x) checked each cudaMalloc itself.
+    _sig("v2_gpu_alloc_failed", r"Fail to allocate GPU memory (?P<bytes>\d+) bytes", "cause", CauseId.gpu_oom, 90,
+         "F1213 13:58:37.907372 120471 Allocator.h:89] Check failed: ptr Fail to allocate GPU memory 37888 bytes",
+         title="the GPU had no memory left for {bytes} more bytes (the v2 trainer's allocator)",
+         source="pp 0.10-0.15 paddle/math/Allocator.h GpuAllocator::alloc (CHECK(ptr) << \"Fail to allocate GPU "
+                "memory \" << size << \" bytes\")"),
     # 1.x optimizers create each accumulator (Velocity, Moment1/2) with the parameter's declared shape; the
     # parameter's tensor is what was loaded into it. 1.x loaders before 1.6 did not compare shapes, so a
     # pretrained parameter of another shape (a 1000-class head into a 14-class model) reaches the optimizer.
@@ -145,6 +151,16 @@ OLDER_FORMS = (
                 "cudaErrorNoDevice (no CUDA-capable device is detected) (Paddle#7804)"),
     # bash reports a job that SIGKILL ended as "<script>: line N: <pid> Killed": in a translated locale both
     # "line" (bash's own catalog) and "Killed" (glibc's strsignal) come translated.
+    # bash runs each line of a script as a command: a line that starts with an option (--flag=...) ran alone
+    # because the line continuation before it broke (a blank or a CRLF after the backslash), so the command
+    # above lost its arguments and the shell reports the option as a program it cannot find.
+    _sig("shell_option_run_as_command", r"^\S+?[:：] ?(?:line|行|Zeile|строка) ?\d+[:：] (?P<opt>--?[A-Za-z][\w-]*)(?:=\S*)?"
+         r"[:：] (?:No such file or directory|command not found|没有那个文件或目录|未找到命令)", "cause",
+         CauseId.config_error, 97, "run.sh: line 7: --train_data_dir=./data/: No such file or directory",
+         title="the shell ran the option {opt} as a command: a line continuation in the script is broken (a blank "
+               "or a carriage return after the backslash), so the command above lost its arguments",
+         source="bash execute_cmd.c (\"%s: line %d: \" with \"%s: No such file or directory\" / \"%s: command not "
+                "found\" for a command word it cannot run; zh_CN catalog: 行, 没有那个文件或目录, 未找到命令)"),
     _sig("shell_killed_translated", r"^\S+?[:：] ?(?:行|Zeile|строка) \d+[:：]\s+\d+\s+(?:已杀死|強制終了|Getötet|Убито)"
          r"(?:\s+\S.*)?$", "cause", CauseId.host_oom_killed, 75,
          "script/run_ChnSentiCorp2.sh: 行 30: 23195 已杀死",

@@ -1,0 +1,68 @@
+"""What the failing line looks up or divides by, when the exception's type alone says nothing: a division by
+an epoch's batch count (the loader is empty), a state dict's key (the checkpoint names its parameters
+otherwise), a vocabulary's index (the dictionary file has fewer entries than the model's classes).
+Each reads the innermost frame's source line (or where it stands) and returns a Verdict, or None."""
+
+from __future__ import annotations
+
+import re
+
+from ...catalog.ids import CauseId
+from .parts import ErrorParts, Verdict
+
+# A division by the number of batches (or steps, or samples) of an epoch: the loader yields none. Paddle's
+# BatchSampler.__len__ is num_samples // batch_size with drop_last (pp 2.0-3.0.0 paddle/io/dataloader/
+# batch_sampler.py: 0 when the set is smaller than one batch, or empty), so a trainer's
+# ``step % iters_per_epoch`` or ``correct / total`` raises ZeroDivisionError; CPython prints the line.
+_PER_EPOCH_DIVISOR = re.compile(r"(?:%|//?)\s*\(?\s*(?:len\(\s*[\w.]*(?:loader|dataset|sampler|data)\w*\s*\)|[\w.]*?"
+                                r"(?:iters?_per_epoch|steps?_per_epoch|batch(?:es)?_per_epoch|num_batch(?:es)?|"
+                                r"batch_num|num_iters?|num_steps|total_steps|epoch_(?:iters?|steps)|num_samples|"
+                                r"total_samples|sample_num)\b)", re.I)
+
+
+def from_empty_loader(parts: ErrorParts) -> Verdict | None:
+    """A ZeroDivisionError whose line divides by an epoch's batch (step, sample) count: the loader is empty."""
+    frame = parts.innermost
+    if parts.exc_type != "ZeroDivisionError" or frame is None or not _PER_EPOCH_DIVISOR.search(frame.source or ""):
+        return None
+    return Verdict(CauseId.sampler_too_few_samples, 70, f"`{frame.source.strip()[:80]}` divides by an epoch's batch "
+                   "count, which was 0: the data loader yields no batch (an empty set, or fewer samples than one "
+                   "batch with drop_last)", "frame")
+
+
+# A line that looks a key up in a state dict (``state_dict[k]``, ``para_state_dict[name]``,
+# ``model.state_dict()[k]``): a KeyError there is a parameter one side names and the other lacks.
+_STATE_DICT_LOOKUP = re.compile(r"\w*state_dict\w*(?:\(\))?\s*\[")
+
+
+def from_state_dict_lookup(parts: ErrorParts) -> Verdict | None:
+    """A KeyError whose line indexes a state dict: the checkpoint and the model name their parameters
+    differently (a file of another architecture or implementation, a backbone-only file for a full model)."""
+    frame = parts.innermost
+    if parts.exc_type != "KeyError" or frame is None or not _STATE_DICT_LOOKUP.search(frame.source or ""):
+        return None
+    return Verdict(CauseId.state_dict_shape_mismatch, 70, f"`{frame.source.strip()[:80]}` looks up "
+                   f"{parts.message.strip()[:60]} in a state dict that lacks it: the checkpoint's parameter names "
+                   "are not the model's", "frame")
+
+
+# A decoder turning a model's class indices into characters or tokens: ``self.character[idx]`` in PaddleOCR's
+# rec_postprocess (every era), a vocabulary's ``id2token[i]``. An index past the end is a class the dictionary
+# lacks: the dictionary file (rec_char_dict_path, use_space_char, a vocab) is not the one the model was trained
+# with. The file says so where the source line is a continuation (a multi-line expression prints its last line).
+_VOCABULARY_LOOKUP = re.compile(r"\b(?:self\.)?(?:character|characters|char_list|charset|alphabet|vocab\w*|"
+                                r"id2\w+|idx2\w+|idx_to_\w+|id_to_\w+|label_list|dict_character)\s*\[")
+_DECODER = re.compile(r"(?:^|[/\\])\w*(?:postprocess|decod)\w*\.py$")
+
+
+def from_vocabulary_lookup(parts: ErrorParts) -> Verdict | None:
+    """An IndexError where a decoder looks a model's output index up in its character or token list."""
+    frame = parts.innermost
+    if parts.exc_type != "IndexError" or frame is None:
+        return None
+    in_decoder = frame.func.startswith("decode") and _DECODER.search(frame.path.replace("\\", "/"))
+    if not (_VOCABULARY_LOOKUP.search(frame.source or "") or in_decoder):
+        return None
+    return Verdict(CauseId.config_error, 70, f"`{(frame.source or '').strip()[:80]}` ({frame.func}) looks a model "
+                   "output up in a character or token list that is shorter: the dictionary file is not the one the "
+                   "model was trained with (rec_char_dict_path, use_space_char, the vocabulary)", "frame")

@@ -1,0 +1,39 @@
+"""Signatures: what a device reports about the work it was given or about itself: a GPU kernel's own
+assertion (Paddle's device-side checks of their inputs), and an accelerator runtime that cannot open the
+device it was asked for (Ascend's ACL through PaddleCustomDevice).
+
+A kernel's assertion says its input was out of range (a NaN, an index or label past a dimension); the
+CUDA error that follows (device-side assert, launch failure) says only that a kernel failed.
+"""
+
+from __future__ import annotations
+
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
+
+DEVICES = (
+    # Paddle's PADDLE_ENFORCE in device code cannot throw: it printf's the check and traps, and the host then
+    # sees a CUDA error (cudaErrorAssert, or a launch failure on an asynchronous call). The check's message says
+    # which input was out of range; that data fault (NaN from a diverged loss, a label or index past its
+    # dimension) is the catalog's generic CUDA failure, at medium: the data, not the GPU, is usually at fault.
+    _sig("gpu_kernel_assertion", r"^Error: (?P<file>\S+?\.cu(?:\.h)?):(?P<line>\d+) Assertion `(?P<cond>[^`]+)` failed",
+         "cause", CauseId.cuda_error_other, 75,
+         "Error: ../paddle/phi/kernels/gpu/bce_loss_kernel.cu:41 Assertion `(x_mt >= zero) && (x_mt <= one)` failed. "
+         "Input is expected to be within the interval [0, 1], but received nan.",
+         title="a GPU kernel's own check failed ({file}:{line}): its input is out of range (a NaN from a diverged "
+               "loss, a label or index past its dimension)",
+         source="pp 2.0-3.3.1 paddle/phi/core/enforce.h and pp 1.8 platform/enforce.h, PADDLE_ENFORCE in device code "
+                "(__CUDA_ARCH__: printf(\"Error: %s:%d Assertion `%s` failed. \" __FORMAT \"\\n\", __FILE__, __LINE__, "
+                "#_IS_NOT_ERROR, ...); asm(\"trap;\"))", most="medium"),
+    # The Ascend runtime refuses a device id it does not see (none visible to the container, another process's
+    # exclusive use, an id past the count): the plugin loaded, the device did not open.
+    _sig("ascend_device_unopened", r"Call aclrtSetDevice\([^)]*\) failed : (?P<code>\d+)|The device ID is invalid\.",
+         "cause", CauseId.device_not_found, 80,
+         "Call aclrtSetDevice(device->id) failed : 507033 at file /work/PaddleCustomDevice/backends/npu/runtime/"
+         "runtime.cc line 430",
+         title="the Ascend runtime could not open the NPU it was asked for (not visible here, held by another "
+               "process, or an id past the count)",
+         source="PaddleCustomDevice backends/npu/runtime/runtime.cc SetDevice (ACL_CHECK(aclrtSetDevice(device->id)): "
+                "\"Call %s failed : %d at file %s line %d\"); Ascend CANN error EL0002 (\"The device ID is invalid.\")",
+         most="medium"),
+)
