@@ -221,10 +221,9 @@ LIBRARIES = (
     _sig("cuda_other", r"\bcudaError\w+|CUDA error\b|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|"
          r"(?i:\bcuda (?:error|failure)\b)|CUDA RT call|== cudaSuccess|\bcuda[A-Z]\w* failed in paddle::", "cause",
          CauseId.cuda_error_other, 80, "ExternalError: CUDA error(719), unspecified launch failure.", title="CUDA error",
-         source="pp 1.8.5-3.3.1 so: platform/enforce.h (CUDA error(%d), %s); CUDA runtime error names; pp 2.6.2 so: "
-                "(ERROR: CUDA RT call \"%s\" in line %d of file %s failed with %s (%d).; Failed, cuda error %s:%d "
-                "'%s'; [%s:%d:%s] Cuda failure - %s; Check failed: e == cudaSuccess); pp 1.6-1.8 (%s failed in "
-                "paddle::platform::%s ... error code : %d, Please see detail in ...)"),
+         source="pp 1.8.5-3.3.1 so: platform/enforce.h (CUDA error(%d), %s); pp 1.6-1.8 (%s failed in paddle::platform::"
+                "%s ... error code : %d); pp 2.6.2 so: (ERROR: CUDA RT call \"%s\" in line %d of file %s failed with %s "
+                "(%d).; Failed, cuda error %s:%d '%s'; [%s:%d:%s] Cuda failure - %s; Check failed: e == cudaSuccess)"),
     # --- DataLoader --------------------------------------------------------------------------------------
     _sig("dl_worker_caught", r"DataLoader worker\((?P<worker>\d+)\) caught (?P<exc>\w+)", "cause",
          CauseId.dataloader_worker_crash, 85,
