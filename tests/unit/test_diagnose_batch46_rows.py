@@ -36,5 +36,12 @@ def test_x2paddles_list_of_ops_it_cannot_map_is_the_library_versions_around_it(t
                                  "\"trace\", [x])\n  File \"/py/site-packages/x2paddle/op_mapper/pytorch2paddle/pytorch_op_"
                                  "mapper.py\", line 41, in __init__\n    raise Exception(\"Model is not supported yet.\")\n"
                                  "Exception: Model is not supported yet.\n")
-    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "x2paddle_ops_unsupported", (rc.cause, rc.why)
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "x2paddle_torch_op_unsupported", (rc.cause, rc.why)
     assert rc.confidence.value == "medium"
+
+
+def test_x2paddles_list_of_another_frameworks_ops_is_the_converters_release(tmp_path):
+    """tf_op_mapper.py: the same header and op lines for TensorFlow ops, which only a later X2Paddle maps (session 8)."""
+    rc = root_cause_of(tmp_path, "========= 2 OPs are not supported yet ===========\n========== BatchToSpaceND ======"
+                                 "======\n========== SpaceToBatchND ============\nException: Model is not supported yet.\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.why)

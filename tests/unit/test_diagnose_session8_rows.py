@@ -114,10 +114,12 @@ def test_a_library_that_is_not_cudas_missing_keeps_a_missing_file_as_the_first_a
     assert cuda.cause == CauseId.cuda_cudnn_mismatch and cuda.confidence == "high", (cuda.cause, cuda.confidence)
 
 
-def test_a_name_the_suite_does_not_know_may_be_another_releases(tmp_path):
-    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "/usr/lib/python3.10/site-packages/paddleocr/'
-                             '_common_args.py", line 43, in parse_common_args\n    raise ValueError(f"Unknown '
-                             'argument: {name}")\nValueError: Unknown argument: use_gpu\n')
+def test_a_name_the_code_does_not_know_may_be_another_releases(tmp_path):
+    """Raised from a source tree, not an installed package: a configured value, with another release as the
+    first alternative."""
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "/work/PaddleOCR/tools/program.py", line 43, '
+                             'in parse\n    raise ValueError(f"Unknown argument: {name}")\nValueError: Unknown argument: '
+                             "use_gpu\n")
     assert rc.cause == CauseId.config_error and rc.alternatives[0].cause == CauseId.paddle_api_mismatch, (
         rc.cause, rc.alternatives)
 
@@ -224,3 +226,51 @@ def test_a_version_warning_does_not_explain_a_pure_python_error(tmp_path):
                              "version.\nTraceback (most recent call last):\n  File \"demo.py\", line 9, in <module>\n"
                              "    out = F.interpolate(x, 512)\nTypeError: 'int' object is not iterable\n")
     assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)
+
+
+# --- after the first look at batches 56 and 57 ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", ["ModuleNotFoundError: No module named 'skimage'",
+                                  "ModuleNotFoundError: No module named 'PyQt5.QtWidgets'",
+                                  "qtpy.QtBindingsNotFoundError: No Qt bindings could be found"])
+def test_a_third_party_package_not_installed_is_a_dependency_at_medium(tmp_path, line):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "PPOCRLabel.py", line 20, in <module>\n'
+                             f"    import x\n{line}\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.confidence == "medium", (line, rc.cause)
+
+
+def test_a_users_own_module_not_found_stays_the_generic_exception(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n'
+                             "    from mytools.infer import run\nModuleNotFoundError: No module named 'mytools'\n")
+    assert rc.cause == CauseId.python_exception, rc.cause
+
+
+def test_a_launch_failure_alone_is_a_cuda_failure_at_medium(tmp_path):
+    """CUDA error 719: a kernel trapped; a device-side assertion on data ends the same way (codes.toml [unsure])."""
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "train.py", line 80, in <module>\n'
+                             "    loss.backward()\nOSError: (External) CUDA error(719), unspecified launch failure.\n")
+    assert rc.cause == CauseId.cuda_error_other and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_an_installed_suites_registry_lacking_a_name_is_another_release_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "uie.py", line 4, in <module>\n'
+                             "    ie = Taskflow('information_extraction', schema=schema)\n  File \"/usr/lib/python3.8/"
+                             "site-packages/paddlenlp/taskflow/taskflow.py\", line 410, in __init__\n    assert task in "
+                             "TASKS, \"The task name:{} is not in Taskflow list, please check your task name.\".format("
+                             "task)\nAssertionError: The task name:information_extraction is not in Taskflow list, please "
+                             "check your task name.\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "medium", (rc.cause, rc.why)
+
+
+def test_the_legacy_paddle2onnx_listing_ops_it_cannot_convert_is_the_converters_release(tmp_path):
+    rc = _diagnose(tmp_path, "NotImplementedError: \nThere's 2 ops are not supported yet\n=========== pad3d ===========\n"
+                             "=========== roll ===========\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "medium", (rc.cause, rc.why)
+
+
+def test_an_installed_packages_argument_check_is_another_release_even_without_the_callers_frame(tmp_path):
+    rc = _diagnose(tmp_path, 'File "/opt/py/lib/python3.11/site-packages/paddleocr/_common_args.py", line 43, in '
+                             'parse_common_args\n    raise ValueError(f"Unknown argument: {name}")\nValueError: Unknown '
+                             "argument: use_angle_cls\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)

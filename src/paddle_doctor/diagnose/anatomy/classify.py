@@ -199,6 +199,7 @@ def from_type_and_module(parts: ErrorParts) -> Verdict | None:
     return None
 
 
+_NAME_UNKNOWN = re.compile(r"\bis not in \w+ list\b|\bis not (?:a )?(?:registered|known|supported) (?:task|model)\b")
 _CHECK_MEANS = {CauseId.file_not_found: "a file or directory it needs is not where the configuration says",
                CauseId.config_error: "a configured value is not one of the choices the code handles"}
 
@@ -213,6 +214,13 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
     if found is None:
         return None
     check, specificity = found
+    if check.cause == CauseId.config_error and frame is not None and _INSTALLED_PACKAGE.search(frame.path) and \
+            _NAME_UNKNOWN.search(parts.message):
+        # An installed package's registry of the names it takes (tasks, models) changes release by release: a name
+        # it lacks is, in the reports gathered, one from another release's docs more often than a typo.
+        return Verdict(CauseId.paddle_api_mismatch, 70, f"the installed package's own registry lacks the name it was "
+                       f"given ({check.suite}'s check at {check.path}:{check.line}): the code or command follows another "
+                       "release's docs (or mistypes the name)", "suite_check")
     return Verdict(check.cause, specificity, f"{check.suite}'s check at {check.path}:{check.line} raises it when "
                    f"`{check.test}` does not hold: {_CHECK_MEANS[check.cause]}", "suite_check")
 
@@ -235,9 +243,10 @@ def from_package_arguments(parts: ErrorParts) -> Verdict | None:
     if package is None:
         return None
     pkg, caller = package["pkg"], parts.innermost_of("user")
-    if parts.exc_type == "ValueError" and _ARGUMENT_REJECTED.search(parts.message) and caller is not None:
-        return Verdict(CauseId.paddle_api_mismatch, 75, f"the installed {pkg} rejects an argument ({parts.message[:60]}) "
-                       f"of the call `{caller.source[:80]}`: the code was written for another release of {pkg}", "call")
+    if parts.exc_type == "ValueError" and _ARGUMENT_REJECTED.search(parts.message):
+        call = f" of the call `{caller.source[:80]}`" if caller is not None else ""  # the caller may be cut off
+        return Verdict(CauseId.paddle_api_mismatch, 75, f"the installed {pkg} rejects an argument ({parts.message[:60]})"
+                       f"{call}: the code was written for another release of {pkg}", "call")
     if parts.exc_type == "TypeError" and _SIGNATURE_MISFIT.search(parts.message):
         return Verdict(CauseId.paddle_api_mismatch, 75, f"the installed {pkg}'s call `{frame.source[:80]}` does not fit "
                        f"the signature it calls ({parts.message[:60]}): {pkg} and what it calls come from releases "

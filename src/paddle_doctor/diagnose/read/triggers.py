@@ -199,6 +199,8 @@ TRIGGERS: tuple[str, ...] = (
     "trt subgraph", "dynamic shape info", "TRT runtime input", "no valid backend", "higher than the checker",
     "Cannot found attribute", "allocating <= available", "Insufficient GPU memory", "should have the same dimension",
     "should have same dimension", "GetInputDim(", "undefined symbol: Py", "undefined symbol: _Py",
+    # X2Paddle's list of PyTorch ops it cannot map, the legacy paddle2onnx's count of ops it cannot convert
+    "= aten::", "= prim::", "ops are not supported yet",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -78,6 +78,30 @@ INFERENCE = (
          source="Paddle-Lite 2.8-2.13 lite/core/model/general/program_desc.cc GetBlock (CHECK_LT(idx, "
                 "static_cast<int32_t>(BlocksSize())) << \"idx >= blocks.size()\")", most="medium"),
     # --- converters -------------------------------------------------------------------------------------------
+    # X2Paddle lists the ops of the source model it has no mapper for, then refuses the model. A PyTorch op
+    # (aten::/prim::) comes from the traced model's torch release, which X2Paddle was not written for; another
+    # framework's op (TensorFlow, ONNX, Caffe) is one this X2Paddle release has no converter for yet.
+    _sig("x2paddle_torch_op_unsupported", r"^=+ (?P<op>(?:aten|prim)::\w+) =+$", "cause",
+         CauseId.dependency_version_mismatch, 72, "========== aten::einsum ============",
+         title="X2Paddle has no mapper for {op}: the installed PyTorch traces the model into ops this X2Paddle was not "
+               "written for (use the torch release X2Paddle names, or a newer X2Paddle)",
+         source="X2Paddle 1.x x2paddle/op_mapper/pytorch2paddle/pytorch_op_mapper.py PyTorchOpMapper.op_checker "
+                "(print(\"========== {} ============\".format(op)) per unsupported op; X2Paddle#698: written against "
+                "PyTorch 1.6)", most="medium"),
+    _sig("x2paddle_ops_unsupported", r"=+ (?P<n>\d+) OPs are not supported yet =+", "cause",
+         CauseId.paddle_api_mismatch, 70, "========= 1 OPs are not supported yet ===========",
+         title="X2Paddle has no converter for {n} op(s) of the source model: this X2Paddle release does not support "
+               "them yet (a newer release may)",
+         source="X2Paddle 1.x x2paddle/op_mapper/*/..._op_mapper.py op_checker (print(\"\\n========= {} OPs are not "
+                "supported yet ===========\".format(len(unsupported_ops))), one \"========== {} ============\" line "
+                "per op; then __init__: raise Exception(\"Model is not supported yet.\"))", most="medium"),
+    # paddle2onnx before 1.0 converted in Python and listed the ops it had no mapper for the same way.
+    _sig("p2o_legacy_ops_unsupported", r"There's (?P<n>\d+) ops are not supported yet", "cause",
+         CauseId.paddle_api_mismatch, 70, "There's 1 ops are not supported yet",
+         title="paddle2onnx has no converter for {n} op(s) of the model: this paddle2onnx release does not support "
+               "them (a newer release may, or the model holds ops of another Paddle release)",
+         source="Paddle2ONNX 0.x paddle2onnx/op_mapper (print(\"There's {} ops are not supported yet\".format(...)), "
+                "one \"=========== {} ===========\" line per op, then raise NotImplementedError)", most="medium"),
     # onnx's checker refuses a model whose IR version is newer than the onnx package knows: the model was
     # written by a newer exporter (paddle2onnx) than the installed onnx reads.
     _sig("onnx_ir_newer_than_checker", r"Your model ir_version(?: \d+)? is higher than the checker'?s",

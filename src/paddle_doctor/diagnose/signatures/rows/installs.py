@@ -1,4 +1,5 @@
-"""Signatures: installing the packages a Paddle job needs, as pip reports it.
+"""Signatures: the packages a Paddle job needs: not installed in the environment that runs it, or not installed,
+as pip reports it.
 
 pip builds a package from its source only when no wheel of the asked version fits this Python and
 platform (an old pin, a new Python, Windows or ARM); a failed build then ends the install whatever
@@ -10,6 +11,10 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
+from .checks import SUITE_LIBRARIES
+
+# Qt's Python bindings, which the suites' annotation and GUI tools (PPOCRLabel, EISeg, PaddleX's GUI) import.
+_QT_BINDINGS = r"(?:PyQt[456]|PySide[26]?|qtpy|sip)"
 
 INSTALLS = (
     _sig("pip_source_build_failed", r"Failed building wheel for (?P<pkg>[\w.-]+)|Could not build wheels for "
@@ -22,4 +27,16 @@ INSTALLS = (
                 "install pyproject.toml-based projects\"); pip 22.0-23.0 exceptions.py LegacyInstallFailure "
                 "(reference=\"legacy-install-failure\", \"Encountered error while trying to install package.\")",
          most="medium"),
+    # A third-party package the code imports is not in this environment (never installed, installed for another
+    # interpreter, or removed by an upgrade): the import names it. Paddle's own packages (VisualDL, paddleaudio among
+    # the libraries the suites use) and the suites' are read elsewhere (code for another release, a source tree not
+    # installed); a user's own module is not in these lists.
+    _sig("third_party_package_missing", rf"No module named '(?!visualdl|paddleaudio)(?P<pkg>{SUITE_LIBRARIES}|{_QT_BINDINGS})(?:\.[\w.]+)?'|"
+         r"QtBindingsNotFoundError: No Qt bindings could be found", "cause", CauseId.dependency_version_mismatch, 65,
+         "ModuleNotFoundError: No module named 'skimage'",
+         title="a third-party package the code imports ({pkg}) is not installed in this environment (or was installed "
+               "for another Python): install the version the suite's requirements name",
+         source="CPython Lib/importlib/_bootstrap.py _find_and_load_unlocked (ModuleNotFoundError(f\"No module named "
+                "{name!r}\")); QtPy 1.x-2.x qtpy/__init__.py (raise QtBindingsNotFoundError: \"No Qt bindings could be "
+                "found\")", most="medium"),
 )

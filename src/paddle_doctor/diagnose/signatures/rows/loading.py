@@ -64,15 +64,6 @@ LOADING = (
     # and stops on the first model with ops it cannot map. Its mappers follow the PyTorch release it was written
     # for (a newer torch traces other aten ops) and some need an optional package (paddlenlp for aten::einsum):
     # the library versions around the converter, not the user's model, decide it. One line, so medium.
-    _sig("x2paddle_ops_unsupported", r"=+ (?P<n>\d+) OPs are not supported yet =+", "cause",
-         CauseId.dependency_version_mismatch, 70, "========= 1 OPs are not supported yet ===========",
-         title="X2Paddle has no mapper for {n} op(s) of the traced model: the installed PyTorch (or an optional package "
-               "X2Paddle maps them with) is not the version this X2Paddle was written for",
-         source="X2Paddle 1.x x2paddle/op_mapper/pytorch2paddle/pytorch_op_mapper.py PyTorchOpMapper.op_checker "
-                "(print(\"\\n========= {} OPs are not supported yet ===========\".format(len(unsupported_ops))), "
-                "one \"========== {} ============\" line per op; then __init__: raise Exception(\"Model is not "
-                "supported yet.\")); X2Paddle#698: written against PyTorch 1.6)",
-         most="medium"),
     # Paddle-Lite's runtime builds each op's kernel from the kernel type opt wrote into the optimised model
     # (op/alias/place): it asks its own registry for the op's kernels at that place, then for the one with that
     # alias. No kernel at all at that place: the model was optimised for a target this library does not run
