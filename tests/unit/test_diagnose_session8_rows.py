@@ -274,3 +274,10 @@ def test_an_installed_packages_argument_check_is_another_release_even_without_th
                              'parse_common_args\n    raise ValueError(f"Unknown argument: {name}")\nValueError: Unknown '
                              "argument: use_angle_cls\n")
     assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+def test_a_warning_that_an_optional_package_is_missing_does_not_outrank_the_error(tmp_path):
+    rc = _diagnose(tmp_path, "2020-09-08 17:05:49,662-WARNING: If you want to use MOT, please pip install lap first. "
+                             "Now states: No module named 'lap'\nTraceback (most recent call last):\n  File \"train.py\", "
+                             "line 9, in <module>\n    x = cfg['TrainReader']\nKeyError: 'TrainReader'\n")
+    assert rc.cause != CauseId.dependency_version_mismatch, (rc.cause, rc.why)
