@@ -281,3 +281,14 @@ def test_a_warning_that_an_optional_package_is_missing_does_not_outrank_the_erro
                              "Now states: No module named 'lap'\nTraceback (most recent call last):\n  File \"train.py\", "
                              "line 9, in <module>\n    x = cfg['TrainReader']\nKeyError: 'TrainReader'\n")
     assert rc.cause != CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("ImportError: No module named paddle.v2", CauseId.paddle_api_mismatch),
+    ("ImportError: No module named fluid.executor", CauseId.paddle_api_mismatch),
+    ("ImportError: No module named cv2", CauseId.dependency_version_mismatch),
+    ("ImportError: No module named mytools", CauseId.python_exception)])
+def test_python2s_unquoted_module_names_are_read_like_python3s(tmp_path, line, cause):
+    """Python 2.7's ImportError names the module unquoted, from its first missing part (Python/import.c)."""
+    rc = _diagnose(tmp_path, f'Traceback (most recent call last):\n  File "train.py", line 2, in <module>\n    import x\n{line}\n')
+    assert rc.cause == cause, (line, rc.cause)

@@ -259,7 +259,8 @@ API_VERSION_ROWS = (
     # shadowed by the user's tree is told apart by anatomy/installed.py from the traceback's frames).
     _sig("paddle_api_missing", rf"(?<!initialized )module '(?P<module>{API_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>"
          r"(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
-         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'|No module named '(?P<module3>{API_PACKAGES}\.[\w.]+)'",
+         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'|No module named '(?P<module3>{API_PACKAGES}\.[\w.]+)'|No module named "
+         r"(?P<module4>paddle\.[\w.]+|(?:v2|fluid|trainer_config_helpers)(?:\.[\w.]+)?)$",  # Python 2: unquoted, from the missing part
          "cause", CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
          title="the code uses an API this Paddle (or Paddle library) version does not have",
          source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "

@@ -32,7 +32,8 @@ INSTALLS = (
     # the libraries the suites use) and the suites' are read elsewhere (code for another release, a source tree not
     # installed); a user's own module is not in these lists. Only the exception itself: a suite's warning that an
     # optional package is missing ("... Now states: No module named 'lap'") is not why the run failed.
-    _sig("third_party_package_missing", rf"(?:ModuleNotFoundError|ImportError): No module named '(?!visualdl|paddleaudio)(?P<pkg>{SUITE_LIBRARIES}|{_QT_BINDINGS})(?:\.[\w.]+)?'|"
+    _sig("third_party_package_missing", rf"(?:ModuleNotFoundError|ImportError): No module named '?(?!visualdl|paddleaudio)(?P<pkg>{SUITE_LIBRARIES}|"
+         rf"{_QT_BINDINGS})(?:\.[\w.]+)?(?:'|$)|"
          r"QtBindingsNotFoundError: No Qt bindings could be found", "cause", CauseId.dependency_version_mismatch, 65,
          "ModuleNotFoundError: No module named 'skimage'",
          title="a third-party package the code imports ({pkg}) is not installed in this environment (or was installed "
