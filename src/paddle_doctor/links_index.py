@@ -4,7 +4,7 @@ from .catalog.ids import CauseId
 
 BACKLINKS = {
     CauseId.checkpoint_corrupt: {
-        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'safetensors_header_unreadable', 'archive_unreadable', 'ours_CheckpointError',),
+        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'safetensors_header_unreadable', 'archive_unreadable', 'hdf5_signature_missing', 'ours_CheckpointError',),
     },
     CauseId.checkpoint_unsafe: {
         'signatures': ('ours_UnsafeCheckpointError',),

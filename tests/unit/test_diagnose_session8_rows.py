@@ -292,3 +292,17 @@ def test_python2s_unquoted_module_names_are_read_like_python3s(tmp_path, line, c
     """Python 2.7's ImportError names the module unquoted, from its first missing part (Python/import.c)."""
     rc = _diagnose(tmp_path, f'Traceback (most recent call last):\n  File "train.py", line 2, in <module>\n    import x\n{line}\n')
     assert rc.cause == cause, (line, rc.cause)
+
+
+def test_a_weights_file_that_is_not_hdf5_is_a_damaged_checkpoint_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "convert.py", line 5, in <module>\n'
+                             "    model = load_model('weights.h5')\nOSError: Unable to open file (file signature not found)\n")
+    assert rc.cause == CauseId.checkpoint_corrupt and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+
+def test_a_users_file_shadowing_a_package_is_not_a_package_to_install(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "run.py", line 3, in <module>\n    from '
+                             "datasets.arrow_dataset import Dataset\nModuleNotFoundError: No module named "
+                             "'datasets.arrow_dataset'; 'datasets' is not a package\n")
+    assert rc.cause != CauseId.dependency_version_mismatch, (rc.cause, rc.why)

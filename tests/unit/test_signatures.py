@@ -51,7 +51,8 @@ def test_every_signature_cites_its_source(sig):
                                                                    "pybind11 ", "pip ", "safetensors ", "Paddle-Lite ",
                                                                    "Paddle2ONNX ", "Android ",
                                                                    "Triton Inference Server ", "ONNX Runtime ", "TensorRT ",
-                                                                   "Kubernetes ", "Docker ", "NVIDIA ", "FastDeploy ", "onnx ", "PaddleCustomDevice ", "X2Paddle "))
+                                                                   "Kubernetes ", "Docker ", "NVIDIA ", "FastDeploy ", "onnx ", "PaddleCustomDevice ", "X2Paddle ",
+                                                                   "HDF5 "))
 
 
 def test_signature_table_is_data_with_cause_ids():

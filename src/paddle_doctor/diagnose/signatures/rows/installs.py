@@ -30,10 +30,11 @@ INSTALLS = (
     # A third-party package the code imports is not in this environment (never installed, installed for another
     # interpreter, or removed by an upgrade): the import names it. Paddle's own packages (VisualDL, paddleaudio among
     # the libraries the suites use) and the suites' are read elsewhere (code for another release, a source tree not
-    # installed); a user's own module is not in these lists. Only the exception itself: a suite's warning that an
-    # optional package is missing ("... Now states: No module named 'lap'") is not why the run failed.
-    _sig("third_party_package_missing", rf"(?:ModuleNotFoundError|ImportError): No module named '?(?!visualdl|paddleaudio)(?P<pkg>{SUITE_LIBRARIES}|"
-         rf"{_QT_BINDINGS})(?:\.[\w.]+)?(?:'|$)|"
+    # installed); a user's own module is not in these lists, nor a file of the user's that shadows the package
+    # ("...; 'datasets' is not a package"). Only the exception itself: a suite's warning that an optional package
+    # is missing ("... Now states: No module named 'lap'") is not why the run failed.
+    _sig("third_party_package_missing", rf"(?:ModuleNotFoundError|ImportError): No module named '?(?!visualdl|paddleaudio)"
+         rf"(?P<pkg>{SUITE_LIBRARIES}|{_QT_BINDINGS})(?:\.[\w.]+)?(?:'(?!; '[\w.]+' is not a package)|$)|"
          r"QtBindingsNotFoundError: No Qt bindings could be found", "cause", CauseId.dependency_version_mismatch, 65,
          "ModuleNotFoundError: No module named 'skimage'",
          title="a third-party package the code imports ({pkg}) is not installed in this environment (or was installed "

@@ -314,6 +314,13 @@ LOADING = (
          source="Paddle2ONNX 1.x paddle2onnx/mapper/exporter.cc ModelExporter::CheckIfOpSupported (P2OLogger() << "
                 "\"Oops, there are some operators not supported yet, including \"; then Assert(1 == 0, \"Due to the "
                 "unsupported operators, the conversion is aborted.\"))", most="medium"),
+    # HDF5 checks a file's signature before anything else: a weights file (a Keras .h5 given to a converter, a
+    # suite's .h5 checkpoint) that is not HDF5 at all is truncated, an HTML page saved in its place, or another format.
+    _sig("hdf5_signature_missing", r"Unable to open file \(file signature not found\)", "cause", CauseId.checkpoint_corrupt,
+         80, "OSError: Unable to open file (file signature not found)",
+         title="the weights file is not an HDF5 file at all (truncated, a page saved in its place, or another format)",
+         source="HDF5 1.8-1.14 src/H5Fsuper.c H5F__super_read (\"file signature not found\"), raised by h5py 2.x-3.x "
+                "h5py/_hl/files.py make_fid as OSError(\"Unable to open file (file signature not found)\")", most="medium"),
 )
 
 
