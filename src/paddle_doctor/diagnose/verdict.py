@@ -265,9 +265,14 @@ def unless_contested(verdict: Finding, rival: Event | None) -> Finding:
     first = Alternative(rival.sig.cause, Confidence.LOW, f"{rival.file}:{rival.line} names it: "
                         f"{redact(rival.text.strip())[:TITLE_MSG_CHARS]}",
                         get_cause(rival.sig.cause).confirm.strip().splitlines()[0])
-    rest = tuple(a for a in verdict.alternatives if a.cause != rival.sig.cause)
+    return _demoted(verdict, first, f"another line names {rival.sig.cause}")
+
+
+def _demoted(verdict: Finding, first: Alternative, because: str) -> Finding:
+    """``verdict`` at medium, ``first`` leading its alternatives, and why appended."""
+    rest = tuple(a for a in verdict.alternatives if a.cause != first.cause)
     return dataclasses.replace(verdict, confidence=Confidence.MEDIUM, alternatives=(first, *rest)[:2],
-                               why=f"{verdict.why}; another line names {rival.sig.cause}")
+                               why=f"{verdict.why}; {because}")
 
 
 # Exceptions raised while the program itself is loaded or compiled: no runtime condition a cause line reports
@@ -300,6 +305,4 @@ def unless_ended_elsewhere(verdict: Finding, last: Event | None) -> Finding:
     first = Alternative(CauseId.python_exception, Confidence.LOW, f"the process died later of {last.file}:"
                         f"{last.line}: {redact(last.text.strip())[:TITLE_MSG_CHARS]}",
                         "read that traceback: does its failing call use what the chosen line says is missing?")
-    rest = tuple(a for a in verdict.alternatives if a.cause != CauseId.python_exception)
-    return dataclasses.replace(verdict, confidence=Confidence.MEDIUM, alternatives=(first, *rest)[:2],
-                               why=f"{verdict.why}; the process went on and died of a later exception")
+    return _demoted(verdict, first, "the process went on and died of a later exception")

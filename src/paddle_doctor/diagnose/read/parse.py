@@ -143,7 +143,7 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
             if matched is None or matched[0].role == "error_line":
                 quoted = match_quoted(text)  # an error quoted in a sentence: read as the line it quotes
                 if quoted is not None:
-                    *matched, text = quoted
+                    matched, text = quoted[:2], quoted[2]
             if matched is None and marks_launch(text):
                 continue  # scanned only for the launch split: its time stays out of the events' bounds
             if matched is not None:

@@ -45,7 +45,7 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
 # explain Python's own errors of a program's logic (a wrong type, a missing attribute or key, an index past the
 # end) that carry no error class of Paddle's enforce ("(InvalidArgument) ..."): Python code raised them, not a
 # library of the wrong version.
-_IMPORT_FAILURE = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFoundError: No module named|"
+_NOT_A_DEVICE_FAULT = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFoundError: No module named|"
                              r"(?:TypeError|AttributeError|KeyError|IndexError|NameError|UnboundLocalError|"
                              r"ZeroDivisionError|SyntaxError|RecursionError): (?!\(\w+\) ))")
 
@@ -56,7 +56,7 @@ def _explains(warning: Event, error: Event) -> bool:
     reports the failed call it comes from (init.cc's "no GPU found in runtime" is printed in the catch
     of the device query whose status follows): like a specific error, it stands against a less
     specific warning."""
-    if _IMPORT_FAILURE.search(error.text):
+    if _NOT_A_DEVICE_FAULT.search(error.text):
         return False  # an import that fails on a name or a module is about what is installed, not the device
     ranked = error.sig.cause in explains_also(warning.sig.cause) or error.sig.cause == CauseId.cuda_error_other
     if ranked:

@@ -35,6 +35,7 @@ def match_line(text: str) -> tuple[Signature, re.Match] | None:
 _QUOTE_START = re.compile(r"(?<=[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef])"
                           r"(?=(?:[A-Za-z_][\w.]*\.)?_?[A-Z]\w*(?:Error|Exception)\s*[:：])")
 _CLAUSE_END = re.compile(r"\s*[，。；！？][\s\u3000]*[\u3040-\u30ff\u4e00-\u9fff].*$")
+_FULL_WIDTH_COLON = re.compile(r"^([\w.]+?)\s*：\s*")  # "ValueError：..." as a retyped quote writes it
 _QUOTED_ROLES = ("cause", "exception")
 
 
@@ -45,7 +46,7 @@ def match_quoted(text: str) -> tuple[Signature, re.Match, str] | None:
     if start is None:
         return None
     quote = _CLAUSE_END.sub("", text[start.start():])
-    quote = re.sub(r"^([\w.]+?)\s*：\s*", r"\1: ", quote, count=1)
+    quote = _FULL_WIDTH_COLON.sub(r"\1: ", quote, count=1)
     found = match_line(quote)
     if found is None or found[0].role not in _QUOTED_ROLES:
         return None
