@@ -20,7 +20,7 @@ Then, in one run, alternating (diagnose first on even repetitions, grep first on
     wait4). It is per child, unlike ``getrusage(RUSAGE_CHILDREN)``, which is a max over all children
     ever waited for (grep, the generator...).
 (b) ``LC_ALL=C grep -c -F -f MARKERS FILES`` where MARKERS holds exactly
-    ``paddle_doctor.diagnose.read.scan.TRIGGERS``, one per line. ``-c`` with stdout to a pipe, never
+    ``paddle_doctor.diagnose.read.literals.triggers.TRIGGERS``, one per line. ``-c`` with stdout to a pipe, never
     ``> /dev/null``: GNU grep (3.8 here) treats a /dev/null stdout like ``-q`` and stops at the first
     match, even with ``-c`` (0.00 s on these files), so it would not read them. The locale makes no
     difference here (C and C.UTF-8 both ~2.2-2.3 s); LC_ALL=C is set for reproducibility.
@@ -29,7 +29,10 @@ The page cache is warmed first (every file read once), so both read from memory;
 bytecode cache of paddle-doctor's modules (``bytecode_env``: an installed package runs from the
 bytecode pip compiled; a checkout run with PYTHONDONTWRITEBYTECODE set, as this project's sandboxes
 set it, compiles every module again on each run: ~70 ms of CPU here). ``--no-bytecode-cache`` times
-diagnose with the environment as it is given. Prints the
+diagnose with the environment as it is given. Likewise the compiled trigger database
+(``diagnose/read/literals/finders.py``) is kept in ``DIR/cache`` by the untimed first run and loaded
+after it, as on a user's machine after the first big diagnosis; ``--no-db-cache`` compiles it on
+every run (~45 ms). Prints the
 medians, the ratio diagnose/grep (goal <= 4) and diagnose's peak RSS (goal <= 200 MB), and checks
 that the JSON says root_cause.category == "gpu_oom" and rank == 5: exit 1 otherwise (the figures are
 still printed and written).
@@ -421,6 +424,8 @@ def main() -> int:
     ap.add_argument("--scale", action="store_true",
                     help="1024 worker logs of 512 KiB (rank 777 OOM, 1023 gloo victims), compared with "
                          "grep -c -F -e Traceback -e Error -r; goal ratio <= 5, RSS <= 200 MB, report <= 60 lines")
+    ap.add_argument("--no-db-cache", dest="db_cache", action="store_false",
+                    help="compile Hyperscan's trigger database on every run (PADDLE_DOCTOR_NO_CACHE=1)")
     ap.add_argument("--no-bytecode-cache", dest="bytecode_cache", action="store_false",
                     help="time diagnose in the environment as given (with PYTHONDONTWRITEBYTECODE set, every "
                          "module is compiled again on each run)")
@@ -431,7 +436,7 @@ def main() -> int:
         if args.dir == "/tmp/paddle-doctor-bench":
             args.dir = "/tmp/paddle-doctor-bench-scale"
 
-    from paddle_doctor.diagnose.read.scan import TRIGGERS
+    from paddle_doctor.diagnose.read.literals.triggers import TRIGGERS
 
     scratch = Path(args.dir).resolve()
     repo = Path(__file__).resolve().parents[1]
@@ -457,12 +462,18 @@ def main() -> int:
     grep_env = dict(os.environ, LC_ALL="C")
 
     print(f"warming the page cache: {total_mb:.0f} MiB read in {warm(files):.1f} s", flush=True)
-    diag_env = bytecode_env(scratch) if args.bytecode_cache else None
-    bytecode = (f"cached in {diag_env['PYTHONPYCACHEPREFIX']} (warmed by one untimed run)" if diag_env else
+    diag_env = bytecode_env(scratch) if args.bytecode_cache else dict(os.environ)
+    bytecode = (f"cached in {diag_env['PYTHONPYCACHEPREFIX']} (warmed by one untimed run)" if args.bytecode_cache else
                 f"as the environment gives it (PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE')})")
-    if diag_env:
-        timed(diag_cmd, diag_env)
+    diag_env["XDG_CACHE_HOME"] = str(scratch / "cache")
+    if args.db_cache:
+        diag_env.pop("PADDLE_DOCTOR_NO_CACHE", None)
+    else:
+        diag_env["PADDLE_DOCTOR_NO_CACHE"] = "1"
+    timed(diag_cmd, diag_env)
     print(f"bytecode: {bytecode}", flush=True)
+    print("trigger database: " + (f"cached in {scratch / 'cache'} (written by the untimed run)" if args.db_cache
+                                  else "compiled on every run (--no-db-cache)"), flush=True)
     print(f"diagnose: {' '.join(diag_cmd)}")
     print(f"grep:     LC_ALL=C {' '.join(grep_cmd[:9])} ...")
 

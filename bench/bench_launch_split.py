@@ -25,7 +25,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
 from paddle_doctor.diagnose import diagnose_paths  # noqa: E402
-from paddle_doctor.diagnose.read import launches, parse, scan  # noqa: E402
+from paddle_doctor.diagnose.read import launches, parse
+from paddle_doctor.diagnose.read.literals import finders  # noqa: E402
 
 
 def _bench_diagnose():
@@ -48,15 +49,15 @@ class _NoSplit:
 
 def _without_split():
     """Patch the scanner and the reader back to before the split; returns the undo."""
-    saved = (scan.TRIGGERS, scan.WITH_SELF_RANK, parse.LaunchSplitter)
-    scan.TRIGGERS = tuple(t for t in scan.TRIGGERS if t not in launches.TRIGGERS)
-    scan.WITH_SELF_RANK = tuple(t for t in scan.WITH_SELF_RANK if t not in launches.TRIGGERS)
+    saved = (finders.TRIGGERS, finders.WITH_SELF_RANK, parse.LaunchSplitter)
+    finders.TRIGGERS = tuple(t for t in finders.TRIGGERS if t not in launches.TRIGGERS)
+    finders.WITH_SELF_RANK = tuple(t for t in finders.WITH_SELF_RANK if t not in launches.TRIGGERS)
     parse.LaunchSplitter = _NoSplit
-    scan._finder.cache_clear()
+    finders.trigger_finder.cache_clear()
 
     def undo():
-        scan.TRIGGERS, scan.WITH_SELF_RANK, parse.LaunchSplitter = saved
-        scan._finder.cache_clear()
+        finders.TRIGGERS, finders.WITH_SELF_RANK, parse.LaunchSplitter = saved
+        finders.trigger_finder.cache_clear()
     return undo
 
 

@@ -136,6 +136,7 @@ RANKS_PER_NODE_ENV = "PADDLE_DOCTOR_RANKS_PER_NODE"  # n: node = rank // n (fake
 VARIATIONS_ENV = "PADDLE_DOCTOR_VARIATIONS"  # comma list: triage's reruns (runtime/launch/variations.py)
 SMOKE_FAULT_ENV = "PADDLE_DOCTOR_SMOKE_FAULT"  # KIND:RANK, a fault smoke injects (runtime/smoke_worker.py)
 SMOKE_DEVICE_ENV = "PADDLE_DOCTOR_SMOKE_DEVICE"  # cpu | gpu
+NO_CACHE_ENV = "PADDLE_DOCTOR_NO_CACHE"  # "1": diagnose compiles its trigger database, never reads or writes ~/.cache
 
 # Variables of the processes paddle-doctor starts itself (process/): deliberately not PADDLE_*,
 # since recorded fixtures keep PADDLE_* keys.

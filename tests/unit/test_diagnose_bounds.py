@@ -45,13 +45,14 @@ def test_a_line_full_of_triggers_is_searched_back_once():
 
 
 def test_an_over_long_line_is_searched_only_up_to_its_first_trigger():
-    from paddle_doctor.diagnose.read.scan import FIRST_WINDOW, _finder
+    from paddle_doctor.diagnose.read.literals.finders import trigger_finder
+    from paddle_doctor.diagnose.read.scan import FIRST_WINDOW
 
     looked_at = []
 
     def counting(buf, end):
         looked_at.append(end)
-        return _finder()(buf, end)
+        return trigger_finder()(buf, end)
 
     scanner = _ChunkScanner(count_lines=False, finder=counting)
     hits = list(scanner.feed(b"Error " * 700_000))  # 4.2 MB, no newline: over MAX_LINE_BYTES

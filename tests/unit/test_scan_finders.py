@@ -11,6 +11,8 @@ import pytest
 
 from conftest import CORPUS
 from paddle_doctor.diagnose.read import scan
+from paddle_doctor.diagnose.read.literals import finders
+from paddle_doctor.diagnose.read.literals.triggers import TRIGGERS, WITH_SELF_RANK
 from paddle_doctor.diagnose.read.opener import open_log
 
 hyperscan = pytest.importorskip("hyperscan")
@@ -22,9 +24,9 @@ OVERLAPS = b"NCCL error Nccl nccl Errorerror ERROR Timeout timeout TIMEOUT Excep
 
 
 def _finders(self_rank):
-    patterns = sorted({t.encode() for t in (scan.WITH_SELF_RANK if self_rank else scan.TRIGGERS)})
-    fast = scan._hyperscan_finder(patterns)
-    small = scan._finder.__wrapped__(self_rank)  # a fresh one: Aho-Corasick until SMALL_SCAN_BYTES
+    patterns = sorted({t.encode() for t in (WITH_SELF_RANK if self_rank else TRIGGERS)})
+    fast = finders.hyperscan_finder(patterns)
+    small = finders.trigger_finder.__wrapped__(self_rank)  # a fresh one: Aho-Corasick until SMALL_SCAN_BYTES
     return fast, small
 
 

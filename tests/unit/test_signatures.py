@@ -5,7 +5,8 @@ import io
 
 import pytest
 
-from paddle_doctor.diagnose.read.scan import TRIGGERS, scan_stream
+from paddle_doctor.diagnose.read.scan import scan_stream
+from paddle_doctor.diagnose.read.literals.triggers import TRIGGERS
 from paddle_doctor.diagnose.signatures import SIGNATURES, match_line
 
 

@@ -24,7 +24,7 @@ from ...process import forked
 from ..signatures import Signature
 from .launches import LAST, LaunchChoice
 from .parse import BinaryFileError, FileEvents, NoSuchLaunch, read_events
-from .scan import SMALL_SCAN_BYTES
+from .literals.finders import SMALL_SCAN_BYTES
 from .sources import SourceFile
 
 SKIP_ROLES = ("env", "aux", "record")

@@ -15,17 +15,13 @@ and answers for every offset it registered.
 
 from __future__ import annotations
 
-import functools
 import io
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, NamedTuple
 
-import ahocorasick_rs
-
-from .triggers import TRIGGERS, WITH_SELF_RANK
+from .literals.finders import SMALL_SCAN_BYTES, trigger_finder
 
 CHUNK_BYTES = 8 << 20
 MAX_LINE_BYTES = 1 << 20
@@ -48,60 +44,6 @@ class Hit(NamedTuple):
 
 class BinaryFileError(ValueError):
     """The file looks binary (NUL bytes near its start): not a log."""
-
-
-# Below this many bytes scanned in one process, Aho-Corasick: importing Hyperscan and compiling its
-# database cost ~25 ms (more than a tiny log's whole diagnosis), and it pays off only after a few MiB.
-SMALL_SCAN_BYTES = 2 << 20
-
-
-@functools.lru_cache(maxsize=2)
-def _finder(self_rank: bool = False) -> Callable[[bytes, int], list[int]]:
-    """A function (buffer, end) -> sorted offsets of trigger matches, each inside its line.
-
-    Hyperscan (SIMD, about 3 GB/s on one core here, ~6x Aho-Corasick with these ~90 literals) where
-    its wheel exists (Linux x86-64) and once SMALL_SCAN_BYTES have been scanned; Aho-Corasick
-    (ahocorasick-rs) before that and everywhere else. Both give the same list: the offset of the
-    last byte of every match, overlapping ones included (Hyperscan reports where a match ends)."""
-    patterns = sorted({t.encode() for t in (WITH_SELF_RANK if self_rank else TRIGGERS)})
-    automaton = ahocorasick_rs.BytesAhoCorasick(patterns)
-
-    def small(buf: bytes, end: int) -> list[int]:
-        view = memoryview(buf)[:end]
-        return sorted(stop - 1 for _, _, stop in automaton.find_matches_as_indexes(view, overlapping=True))
-
-    scanned, fast = 0, None
-
-    def find(buf: bytes, end: int) -> list[int]:
-        nonlocal scanned, fast
-        if fast is None:
-            scanned += end
-            if scanned < SMALL_SCAN_BYTES:
-                return small(buf, end)
-            fast = _hyperscan_finder(patterns) or small
-        return fast(buf, end)
-
-    return find
-
-
-def _hyperscan_finder(patterns: list[bytes]) -> Callable[[bytes, int], list[int]] | None:
-    try:
-        import hyperscan
-    except ImportError:
-        return None
-    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-    expressions = [re.escape(p.decode()).encode() for p in patterns]
-    db.compile(expressions=expressions, ids=list(range(len(expressions))), elements=len(expressions))
-
-    def find(buf: bytes, end: int) -> list[int]:
-        ends: list[int] = []
-        # Hyperscan reports where a match ends; end - 1 lies inside the literal, so inside its line.
-        db.scan(buf if end == len(buf) else buf[:end],
-                match_event_handler=lambda _id, _from, to, _flags, _ctx: ends.append(to - 1))
-        ends.sort()
-        return ends
-
-    return find
 
 
 def decode(raw: bytes) -> str:
@@ -151,7 +93,7 @@ def scan_stream(stream: BinaryIO, stats: ScanStats | None = None, count_lines: b
     # error ..."), so a few NULs in text are a log; binary data has them everywhere.
     if b"\x00" in head and head.count(b"\x00") * 100 > len(head):  # memchr first: count is 5x slower
         raise BinaryFileError("binary data (NUL bytes)")
-    scanner = _ChunkScanner(count_lines, _finder(self_rank))
+    scanner = _ChunkScanner(count_lines, trigger_finder(self_rank))
     data = head
     while data:
         yield from scanner.feed(data)
@@ -186,7 +128,7 @@ class _ChunkScanner:
 
     def __init__(self, count_lines: bool = True, finder: Callable[[bytes, int], list[int]] | None = None) -> None:
         self.count_lines = count_lines
-        self.finder = finder or _finder()
+        self.finder = finder or trigger_finder()
         self.carry = b""
         self.base = 0  # stream offset of carry[0]
         self.line_no = 1  # number of the line that starts at carry[0] (when counting)

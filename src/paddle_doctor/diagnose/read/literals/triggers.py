@@ -1,15 +1,15 @@
 """The literals the scanner looks for: every line a signature can match contains one of them.
 
-Kept apart from :mod:`.scan` (how a file is read) because the list grows with every signature; the
+Kept apart from :mod:`..scan` (how a file is read) because the list grows with every signature; the
 scanner builds its matchers from :data:`TRIGGERS` (and :data:`WITH_SELF_RANK` for a log whose name
 gives no rank).
 """
 
 from __future__ import annotations
 
-from .launches import TRIGGERS as LAUNCH_TRIGGERS
-from .runners import TRIGGERS as RUNNER_TRIGGERS
-from .selfrank import TRIGGERS as SELF_RANK_TRIGGERS
+from ..launches import TRIGGERS as LAUNCH_TRIGGERS
+from ..runners import TRIGGERS as RUNNER_TRIGGERS
+from ..selfrank import TRIGGERS as SELF_RANK_TRIGGERS
 
 # Every line a signature can match contains one of these literals (signatures.py keeps them in
 # step: a test checks that each signature example contains a trigger).
