@@ -19,7 +19,7 @@ BACKLINKS = {
         'lint_rules': ('PDL303',),
     },
     CauseId.config_error: {
-        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'lite_program_without_blocks', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
+        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'lite_program_without_blocks', 'p2o_opset_too_low', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },

@@ -201,6 +201,8 @@ TRIGGERS: tuple[str, ...] = (
     "should have same dimension", "GetInputDim(", "undefined symbol: Py", "undefined symbol: _Py",
     # X2Paddle's list of PyTorch ops it cannot map, the legacy paddle2onnx's count of ops it cannot convert
     "= aten::", "= prim::", "ops are not supported yet",
+    # paddle2onnx's opset check (its Assert line may be printed without "[ERROR]")
+    "export to ONNX with opset", "export to onnx with opset", "Due to opset version",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

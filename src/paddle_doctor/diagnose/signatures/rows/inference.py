@@ -112,6 +112,17 @@ INFERENCE = (
          source="onnx 1.x onnx/checker.cc check_model (fail_check(\"Your model ir_version \", ..., \" is higher than "
                 "the checker's (\", IR_VERSION, \").\"); older: \"Your model ir_version is higher than the "
                 "checker's.\")"),
+    # paddle2onnx exports at the opset the user asked for (--opset_version); an op of the model that needs a later
+    # opset stops the export unless auto_upgrade_opset is on: the option asks too low.
+    _sig("p2o_opset_too_low", r"Due to opset version, the model exporting is aborted|This (?:PaddlePaddle )?model "
+         r"(?:is not able to|cannot) export to (?:ONNX|onnx) with opset[_ ]version ?= ?(?P<asked>\d+)", "cause",
+         CauseId.config_error, 85, "[ERROR] Due to opset version, the model exporting is aborted.",
+         title="an op of the model needs a later ONNX opset than the export asked for ({asked}): set a higher "
+               "--opset_version (or auto_upgrade_opset)",
+         source="Paddle2ONNX 0.9-1.x paddle2onnx/mapper/exporter.cc ModelExporter::SetOpsetVersion (P2OLogger: \"This "
+                "PaddlePaddle model is not able to export to ONNX with opset_version=\" ...; Assert(opset_is_legal, "
+                "\"Due to opset version, the model exporting is aborted.\")); 0.x paddle2onnx/exporter (\"This model "
+                "cannot export to onnx with opset version = \" ...)"),
     # paddle2onnx reads each op's attributes by the names of the Paddle version its mappers were written for: a
     # model saved by a Paddle that did not write the attribute (or renamed it) lacks it.
     _sig("p2o_attribute_missing", r"Cannot found attribute (?P<attr>\w+) in op: (?P<op>\w+)", "cause",
