@@ -19,7 +19,7 @@ BACKLINKS = {
         'lint_rules': ('PDL303',),
     },
     CauseId.config_error: {
-        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'lite_program_without_blocks', 'p2o_opset_too_low', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
+        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'lite_program_without_blocks', 'lite_opt_training_program', 'p2o_opset_too_low', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
@@ -50,7 +50,7 @@ BACKLINKS = {
     },
     CauseId.dependency_version_mismatch: {
         'env_checks': ('protobuf_version',),
-        'signatures': ('ort_model_newer', 'system_lib_version_missing', 'protobuf_files_mixed', 'protobuf_builder_missing', 'extension_for_other_machine', 'cxx_symbol_undefined', 'glibc_static_tls_exhausted', 'x2paddle_torch_op_unsupported', 'onnx_ir_newer_than_checker', 'pip_source_build_failed', 'third_party_package_missing', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'numpy_scalar_conversion_expired', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_c_api_symbol_missing', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
+        'signatures': ('ort_model_newer', 'system_lib_version_missing', 'protobuf_files_mixed', 'protobuf_builder_missing', 'extension_for_other_machine', 'cxx_symbol_undefined', 'glibc_static_tls_exhausted', 'x2paddle_torch_op_unsupported', 'onnx_ir_newer_than_checker', 'pip_source_build_failed', 'build_python_module_missing', 'third_party_package_missing', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'numpy_scalar_conversion_expired', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_c_api_symbol_missing', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'container_gpu_runtime_missing', 'parallel_env_no_device_id', 'ascend_device_unopened', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
@@ -74,7 +74,7 @@ BACKLINKS = {
         'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'trt_cuda_out_of_memory', 'gpu_pool_chunk_over_free', 'v2_gpu_alloc_failed', 'device_oom', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
-        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'zsh_killed', 'ide_sigkill', 'exit_status_killed', 'k8s_evicted_memory', 'shell_killed_translated',),
+        'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'compiler_killed', 'zsh_killed', 'ide_sigkill', 'exit_status_killed', 'k8s_evicted_memory', 'shell_killed_translated',),
         'guard_kinds': ('dead',),
         'diagnose_rules': ('silent_death',),
     },
@@ -123,14 +123,14 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('static_api_in_dygraph', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+        'signatures': ('static_api_in_dygraph', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),
         'signatures': ('libuv_port_busy', CauseId.port_in_use,),
     },
     CauseId.python_exception: {
-        'signatures': ('runpy_module_spec', 'runpy_no_module', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
+        'signatures': ('runpy_module_spec', 'runpy_no_module', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'enforce_failed_bare', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
         'guard_kinds': ('failed',),
         'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },
@@ -175,7 +175,7 @@ BACKLINKS = {
         'smoke_checks': ('save_load',),
     },
     CauseId.state_dict_shape_mismatch: {
-        'signatures': ('optimizer_accumulator_shape', 'load_shape_check', 'set_dict_param_missing', 'state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'seg_params_shape', 'ours_StateDictMismatchError',),
+        'signatures': ('optimizer_accumulator_shape', 'v2_no_such_parameter', 'load_shape_check', 'set_dict_param_missing', 'state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'seg_params_shape', 'ours_StateDictMismatchError',),
     },
     CauseId.too_many_open_files: {
         'env_checks': ('open_files',),

@@ -70,21 +70,23 @@ def _title(cause: str, events: list[Event], default: str) -> str:
     main = events[-1] if events else None
     text = default
     if main is not None and main.sig.cause == cause and main.sig.title:
-        text = _EMPTY_ASIDE.sub("", main.sig.title.format_map(_Groups(main.groups))).rstrip(": ")
+        text = _EMPTY_ASIDE.sub("", main.sig.title.format_map(_Groups(main.groups))).replace(_ABSENT, "").rstrip(": ")
         if cause == CauseId.python_exception and main.groups.get("msg"):
             text = f"{main.groups['exc']}: {_clip(main.groups['msg'].strip(), TITLE_MSG_CHARS)}"
     return redact(text)[:TITLE_CHARS]
 
 
 # A title's "({group})" aside whose group took no part in the match would print as "()": it is dropped.
-_EMPTY_ASIDE = re.compile(r" ?\(\s*\)")
+# (Only a group's own aside: a quoted "f()" in a message stays.)
+_ABSENT = "\x00"
+_EMPTY_ASIDE = re.compile(r" ?\(\s*\x00\s*\)")
 
 
 class _Groups(dict):
     """A named group that did not take part in the match reads as empty."""
 
     def __missing__(self, key: str) -> str:
-        return ""
+        return _ABSENT
 
 
 def _clip(text: str, width: int) -> str:

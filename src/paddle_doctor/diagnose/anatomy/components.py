@@ -113,6 +113,9 @@ _NONE_PATH = r"(?:(?<=[/\\'\"(])None(?:\.\w+)?|(?<![\w.])None\.\w+)['\")]?\W*\s+
              r"not exists?|is not exist|not found)|(?:not found any \w+(?: files?)? in|no such file or directory:?|can ?not " \
              r"(?:find|open|load)|does not exist:?)\s+['\"(]?None['\")]?\W{0,2}$"
 
+# A Windows path's repr ('E:\\data\\x07nntest') with a control character in it (see its row).
+_ESCAPED_PATH = r"'[A-Za-z]:\\\\[^']*?(?:\\x[01][0-9a-fA-F]|(?<!\\)\\[tnr])[^']*'"
+
 # Exception type x the Python module that raised (innermost Paddle frame) -> cause.
 # (exception types, module pattern, message pattern, cause, specificity, why, source)
 TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] = (
@@ -133,6 +136,14 @@ TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] =
     (("Exception", "ValueError", "AssertionError", "RuntimeError", "OSError", "IOError"), r"", _NONE_PATH, C.config_error, 85, "the missing path is named None: it was built from a setting that has no value",
      "CPython str(None) == 'None' in a formatted path; PaddleOCR 2.x-3.x ppocr/utils/save_load.py load_model "
      "(assert os.path.exists(checkpoints + \".pdparams\"), \"The {}.pdparams does not exists!\")"),
+    # A Windows path whose repr shows a control character (\a \b \f \v as \x07 ..., or a lone \t \n \r beside
+    # escaped separators): a backslash in a plain string literal became an escape ("E:\Record\annotest" ->
+    # "\x07nntest"). The code's string, not the file system, is wrong: write r"..." or forward slashes.
+    (("OSError", "IOError", "FileNotFoundError", "Exception", "ValueError"), r"",
+     _ESCAPED_PATH, C.python_exception, 80, "the path holds a control character where a backslash was: a plain "
+     "string literal turned a separator into an escape (write r\"...\" or /)",
+     "CPython string literal escapes (\\a \\b \\f \\v \\t \\n \\r), repr() of a str (\\x07 ...), OSError's "
+     "\"[Errno 22] Invalid argument: %r\" / \"[Errno 2] No such file or directory: %r\""),
     (("FileNotFoundError",), r"", r"", C.file_not_found, 90, "a file the run needs does not exist",
      "CPython (errno ENOENT)"),
     # A YAML file that does not parse, or names a tag no registered class answers (PaddleDetection's configs

@@ -13,7 +13,9 @@ code generated for it.
 - One installed library importing a name another installed library lacks (jinja2 2.x's ``from markupsafe
   import soft_unicode`` under markupsafe 2.1): the two come from releases that do not fit. Only when both
   files are installed ones: a user's import of a misspelt name (``from visualdl import Logwriter``) or of a
-  file of the user's that shadows the library (``datasets.py`` in the working folder) is not.
+  file of the user's that shadows the library (``datasets.py`` in the working folder) is not. A library whose
+  module CPython finds only as an empty folder ("(unknown location)": a namespace package, PEP 420) is not
+  installed whole: the same cause (Paddle's framework_pb2 importing ``google.protobuf.internal``).
 - Generated protobuf code (``*_pb2.py``) newer than the protobuf runtime: protoc passes keyword
   arguments to the descriptor classes that an older runtime's ``__init__`` does not take
   (``serialized_options`` from protobuf 3.6, ``create_key`` from 3.12; ``file`` before 3.4,
@@ -112,7 +114,12 @@ def library_lacks_imported_name(parts: ErrorParts) -> tuple[CauseId, int, str] |
         return None
     where, importer = _INSTALLED.search(m["path"]), _INSTALLED.search(frame.path)
     top = m["mod"].split(".", 1)[0]
-    if where is None or importer is None or importer["top"] == top or _PADDLE_PACKAGE.fullmatch(top):
+    if importer is None or importer["top"] == top or _PADDLE_PACKAGE.fullmatch(top) or top in sys.stdlib_module_names:
+        return None
+    if m["path"] == "unknown location":  # a namespace package: a folder of the library without its modules
+        return (CauseId.dependency_version_mismatch, 70, f"the installed {importer['top']} imports {m['name']} from "
+                f"{m['mod']}, which has no files (unknown location): {top} is not installed whole; reinstall it")
+    if where is None:
         return None
     return (CauseId.dependency_version_mismatch, 75, f"the installed {importer['top']} imports {m['name']} from the "
             f"installed {top}, which lacks it: the two come from releases that do not fit")

@@ -23,7 +23,7 @@ TRIGGERS: tuple[str, ...] = (
     "bad_alloc", "listen on", "Terminating", "code -", "exit code", "unused parameter",
     "not found in the provided dict", "expected shape", "CUDA_VISIBLE_DEVICES", "Exit with signal",
     "Process abort", "Local processes completed", "No stack trace", "Interrupt", "Watchdog",
-    "timeout", "Timeout", "HTTPStore", "TCPStore", "ReadNextList", "Warning", "enforce fail",
+    "timeout", "Timeout", "HTTPStore", "TCPStore", "ReadNextList", "Warning", "enforce fail", "Enforce failed",
     "EnforceNotMet", "preamble", "not been used", "ResourceExhausted", "nproc_per_node", "nnodes:",
     "total_size", "nranks ==", "not ready endpoints", "Device not found", "can't find PADDLE",
     "but not set", "Memory map failed", "open files", "Errno", "ancdata", "WARN", "insufficient",
@@ -203,6 +203,8 @@ TRIGGERS: tuple[str, ...] = (
     "= aten::", "= prim::", "ops are not supported yet",
     # paddle2onnx's opset check (its Assert line may be printed without "[ERROR]")
     "export to ONNX with opset", "export to onnx with opset", "Due to opset version",
+    # X2Paddle's failed node (printed bare by its opset9 mapper), Paddle's CMake check of a build-time Python package
+    "convert failed node", "Could NOT find PY_", "python module ",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -12,6 +12,9 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 
+_LITE_OPT_SOURCE = ("Paddle-Lite 2.x lite/api/opt.cc and lite/api/opt_base.cc CheckIfModelSupported (LOG(ERROR) / "
+                    "OPT_LOG_FATAL << \"Error: This model is not supported, because \" << unsupported_ops.size() << \" ops "
+                    "are not supported on '\" << targets_str << \"'. These unsupported ops are: '\" << ... << \"'.\")")
 _DYNAMIC_SHAPE_FIX = "set min/max/opt shapes for every input of the TensorRT subgraphs (SetTRTDynamicShapeInfo)"
 
 INFERENCE = (
@@ -95,6 +98,30 @@ INFERENCE = (
          source="X2Paddle 1.x x2paddle/op_mapper/*/..._op_mapper.py op_checker (print(\"\\n========= {} OPs are not "
                 "supported yet ===========\".format(len(unsupported_ops))), one \"========== {} ============\" line "
                 "per op; then __init__: raise Exception(\"Model is not supported yet.\"))", most="medium"),
+    # Paddle-Lite's opt lists the ops of the model it has no kernel for on the asked targets. Ops that only a training
+    # program holds (gradients, optimizers, readers) mean the file is not an inference model (save_inference_model /
+    # paddle.jit.save make one); other ops are ones this Lite release does not support on the target.
+    _sig("lite_opt_training_program", r"This model is not supported, because \d+ ops are not supported on '[^']*'\. "
+         r"These unsupported ops are: '(?=[^']*(?:_grad\b|\b(?:sgd|momentum|adam|adamw|rmsprop|create_py_reader|read)\b))",
+         "cause", CauseId.config_error, 85, "Error: This model is not supported, because 2 ops are not supported on "
+         "'arm'. These unsupported ops are: 'conv2d_grad, momentum'.",
+         title="the model given to Paddle-Lite's opt is a training program (its gradient, optimizer or reader ops "
+               "have no inference kernels): export an inference model (save_inference_model, paddle.jit.save) first",
+         source=_LITE_OPT_SOURCE),
+    _sig("lite_opt_ops_unsupported", r"This model is not supported, because (?P<n>\d+) ops are not supported on "
+         r"'(?P<target>[^']*)'", "cause", CauseId.paddle_api_mismatch, 75,
+         "Error: This model is not supported, because 1 ops are not supported on 'arm'. These unsupported ops are: "
+         "'pad'.",
+         title="this Paddle-Lite release has no kernel on {target} for {n} op(s) of the model: use a release (or a "
+               "with_extra build) that supports them, or export the model with ops Lite supports",
+         source=_LITE_OPT_SOURCE, most="medium"),
+    # X2Paddle's ONNX mappers wrap each op's conversion: one that fails names the node and its op type.
+    _sig("x2paddle_node_failed", r"convert failed node:\s*(?P<node>\S+?), op_type is (?P<op>\w+)", "cause",
+         CauseId.paddle_api_mismatch, 65, "WARNING: convert failed node:onnx__Concat_649, op_type is Resize",
+         title="X2Paddle's mapper for the source model's {op} node failed: this X2Paddle release does not convert "
+               "that node's form (a newer release may, or simplify the model first)",
+         source="X2Paddle 1.x x2paddle/op_mapper/onnx2paddle/opset*/opset.py print_mapping_info (raise Exception("
+                "\"convert failed node:{}, op_type is {}\"); opset9: print(...) then raise)", most="medium"),
     # paddle2onnx before 1.0 converted in Python and listed the ops it had no mapper for the same way.
     _sig("p2o_legacy_ops_unsupported", r"There's (?P<n>\d+) ops are not supported yet", "cause",
          CauseId.paddle_api_mismatch, 70, "There's 1 ops are not supported yet",

@@ -27,6 +27,15 @@ INSTALLS = (
                 "install pyproject.toml-based projects\"); pip 22.0-23.0 exceptions.py LegacyInstallFailure "
                 "(reference=\"legacy-install-failure\", \"Encountered error while trying to install package.\")",
          most="medium"),
+    # Paddle's CMake checks the Python packages its build scripts import (wheel, protobuf, numpy, yaml, ...) in the
+    # interpreter it builds for.
+    _sig("build_python_module_missing", r"python module (?P<pkg>[\w.]+) is not found|Could NOT find PY_(?P<pkg2>[\w.]+) "
+         r"\(missing", "cause", CauseId.dependency_version_mismatch, 85, "Could NOT find PY_wheel (missing: PY_WHEEL)",
+         title="Paddle's source build needs the Python package {pkg}{pkg2} in the interpreter it builds for: pip install "
+               "it there (python/requirements.txt), or point the build at the Python that has it",
+         source="pp 1.x-3.x cmake/python_module.cmake find_python_module (find_package_handle_standard_args: \"Could NOT "
+                "find PY_<module> (missing: ...)\"; message(FATAL_ERROR \"python module ${module} is not found\"))",
+         most="medium"),
     # A third-party package the code imports is not in this environment (never installed, installed for another
     # interpreter, or removed by an upgrade): the import names it. Paddle's own packages (VisualDL, paddleaudio among
     # the libraries the suites use) and the suites' are read elsewhere (code for another release, a source tree not

@@ -342,6 +342,13 @@ LIBRARIES = (
          title="a Paddle check failed: {hint}",
          source="pp 1.8.5-3.3.1 so: platform/enforce.h PADDLE_ENFORCE_* ([Hint: Expected %s, but received %s.] "
                 "(at %s:%d))"),
+    # Paddle 1.x's binary check printed its message on a line of its own after "C++ Callstacks:" (the exception's
+    # name stays with the Python call stack above it, which pastes often leave out).
+    _sig("enforce_failed_bare", r"^\s*Enforce failed\. (?P<hint>Expected\b.*)", "exception", CauseId.python_exception,
+         50, "Enforce failed. Expected out_dims[j] == ins[i][j], but received out_dims[j]:53 != ins[i][j]:57.",
+         title="a Paddle check failed: {hint}",
+         source="pp 1.0-1.8 platform/enforce.h __PADDLE_BINARY_COMPARE (\"Enforce failed. Expected %s == %s, but "
+                "received %s:%s != %s:%s.\\n%s\")"),
     # --- structure and the generic fallback ------------------------------------------------------------------
     _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
          example="Traceback (most recent call last):",

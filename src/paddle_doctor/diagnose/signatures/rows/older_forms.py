@@ -95,6 +95,14 @@ OLDER_FORMS = (
                 "python/paddle/v2/optimizer.py __create_new_remote_updater__ (called when the trainer has a "
                 "pserver_spec or use_etcd; paddle.init(pservers=...) takes the C++ pserver's createRemoteUpdater) "
                 "(Paddle#2920)", most="medium"),
+    # The v2 API looks each parameter of the network up by name in the loaded parameters (names are generated from
+    # the layer order, ___fc_layer_0__.w0): one the file lacks means the network is not the one that saved them.
+    _sig("v2_no_such_parameter", r"ValueError: No such parameter (?P<name>\S+)", "cause",
+         CauseId.state_dict_shape_mismatch, 75, "ValueError: No such parameter ___fc_layer_0__.w0",
+         title="the loaded parameters have no {name}, which the network asks for: they were saved from another "
+               "network definition (layer names follow the layer order)",
+         source="pp 0.10-0.14 python/paddle/v2/parameters.py Parameters.get_shape (raise ValueError(\"No such "
+                "parameter %s\" % key)), called by inference.py Inference.__init__ and Parameters.get", most="medium"),
     # libstdc++'s terminate handler prints the uncaught exception's what(); a thrust::system_error thrown
     # for a failed CUDA call (0.x ops, fluid's thrust kernels) carries cudaGetErrorString's text there.
     _sig("thrust_what_cuda_error", r"^\s*what\(\):\s+(?P<text>an illegal memory access was encountered|unspecified "

@@ -22,17 +22,30 @@ SIGNALS = (
          source="bash jobs.c / sh: a foreground job ended by SIGKILL is reported as 'Killed' (strsignal(SIGKILL)), "
                 "in the locale's words where glibc translates it (zh_CN 已杀死, ja 強制終了, de Getötet, ru Убито: "
                 "PaddleOCR#528)"),
+    # GCC's driver reports a compiler pass that a signal ended; while building Paddle or a custom op with many jobs
+    # (make -jN), SIGKILL is the kernel's OOM killer (each cc1plus of the Eigen/CUDA kernels takes GBs).
+    _sig("compiler_killed", r"(?:fatal|internal compiler) error: Killed(?: signal terminated program| \(program) "
+         r"(?P<prog>[\w+.-]+)", "cause", CauseId.host_oom_killed, 75,
+         "c++: fatal error: Killed signal terminated program cc1plus",
+         title="the compiler ({prog}) was killed (SIGKILL) during the build: the machine ran out of memory; build "
+               "with fewer parallel jobs (make -j2) or add memory/swap",
+         source="GCC gcc/gcc.c execute (GCC >= 9: fatal_error (\"%s signal terminated program %s\", strsignal "
+                "(sig), prog); earlier: internal_error_no_backtrace (\"%s (program %s)\", ...) as \"internal compiler "
+                "error: Killed (program cc1plus)\")", most="medium"),
     # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
     # prints it signed with the hex after it, cmd and subprocess unsigned.
     _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
-         r"-1073740791|3221226505|-1073741571|3221225725)\b|\((?P<status>0x[Cc]0000(?:005|409|0[Ff][Dd]))\)",
+         r"-1073740791|3221226505|-1073741571|3221225725|-1073741676|3221225620|-1073741682|3221225614|-1073740940|"
+         r"3221226356)\b|\((?P<status>0x[Cc]0000(?:005|409|0[Ff][Dd]|094|08[Ee]|374))\)",
          "cause", CauseId.segfault, 90, "Process finished with exit code -1073741819 (0xC0000005)",
-         title="the process was ended by a native fault (Windows status: an access violation, a fail-fast or a "
-               "stack overflow), Windows' segmentation fault",
+         title="the process was ended by a native fault (Windows status: an access violation, a fail-fast, a "
+               "stack overflow, a division by zero or a corrupted heap), Windows' segmentation fault",
          source="Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005 = -1073741819 signed, STATUS_STACK_BUFFER_OVERRUN "
                 "0xC0000409, raised by __fastfail and the CRT's abort on a security check, STATUS_STACK_OVERFLOW "
-                "0xC00000FD), the process exit code of a crashed process; JetBrains' run console (Process finished "
-                "with exit code %d (0x%X)), CPython subprocess (returned non-zero exit status %d)"),
+                "0xC00000FD, STATUS_INTEGER_DIVIDE_BY_ZERO 0xC0000094 (SIGFPE's), STATUS_FLOAT_DIVIDE_BY_ZERO "
+                "0xC000008E, STATUS_HEAP_CORRUPTION 0xC0000374), the process exit code of a crashed process; "
+                "JetBrains' run console (Process finished with exit code %d (0x%X)), CPython subprocess (returned "
+                "non-zero exit status %d)"),
     # Windows' status for an instruction the CPU does not have (SIGILL's): a build or a runtime that uses AVX,
     # AVX2 or AVX-512 on a CPU (or a VM's virtual CPU) without it. A native crash, as shell_sigill's.
     _sig("windows_illegal_instruction", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741795|"
