@@ -28,3 +28,154 @@ def test_paddle2onnx_upgrading_the_opset_itself_is_no_failure(tmp_path):
     rc = _diagnose(tmp_path, "[Paddle2ONNX] Opset version will change to 13 from 11\n[Paddle2ONNX] Use opset_version = "
                              "13 for ONNX export.\n[Paddle2ONNX] PaddlePaddle model is exported as ONNX format now.\n")
     assert rc is None or rc.cause != CauseId.config_error, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("ops, cause", [
+    ("'pad'", CauseId.paddle_api_mismatch),
+    ("'inverse, matmul_v2, nearest_interp_v2'", CauseId.paddle_api_mismatch),
+    ("'batch_norm_grad, conv2d_grad, create_py_reader, rmsprop'", CauseId.config_error),
+    ("'momentum, read'", CauseId.config_error),
+])
+def test_paddle_lite_opt_without_kernels_is_its_release_unless_the_model_is_a_training_program(tmp_path, ops, cause):
+    rc = _diagnose(tmp_path, "E0923 09:26:17.571808 12050 opt_base.cc:445] Error: This model is not supported, because 3 "
+                             f"ops are not supported on 'arm'. These unsupported ops are: {ops}.\nAborted (core dumped)\n")
+    assert rc.cause == cause, (rc.cause, rc.code, rc.why)
+
+
+def test_x2paddles_failed_node_is_the_converters_release_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "Converting node 666 ...     2022-11-09 06:28:18,955-WARNING: convert failed node:onnx__"
+                             "Concat_649, op_type is Resize\n2022-11-09 06:28:18,956-ERROR: x2paddle threw an exception, "
+                             "you can ask for help at: https://github.com/PaddlePaddle/X2Paddle/issues\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+@pytest.mark.parametrize("line", ["c++: fatal error: Killed signal terminated program cc1plus",
+                                  "g++: internal compiler error: Killed (program cc1plus)"])
+def test_a_compiler_killed_during_a_build_is_the_oom_killer_at_medium(tmp_path, line):
+    rc = _diagnose(tmp_path, f"[  8%] Building CXX object paddle/phi/kernels/funcs/eigen/broadcast.cc.o\n{line}\n"
+                             "compilation terminated.\nmake[2]: *** [broadcast.cc.o] Error 1\n")
+    assert rc.cause == CauseId.host_oom_killed and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+@pytest.mark.parametrize("text", ["-- Could NOT find PY_wheel (missing: PY_WHEEL)\nCMake Error at cmake/python_module.cmake"
+                                  ":27 (message):\n  python module wheel is not found\n",
+                                  "CMake Error at cmake/FindPythonModule.cmake:27 (message):\n  python module "
+                                  "google.protobuf is not found\n"])
+def test_pythons_missing_build_package_is_a_dependency(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "build_python_module_missing", rc.code
+
+
+def test_the_v2_loader_missing_a_parameter_is_a_checkpoint_of_another_network(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "/usr/lib/python2.7/site-packages/paddle/v2/'
+                             'parameters.py", line 200, in get_shape\n    raise ValueError("No such parameter %s" % key)\n'
+                             "ValueError: No such parameter ___fc_layer_0__.w0\n")
+    assert rc.cause == CauseId.state_dict_shape_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_fluids_bare_enforce_line_is_an_error(tmp_path):
+    rc = _diagnose(tmp_path, "C++ Callstacks:\nEnforce failed. Expected ins[0].size() > 0, but received 0.\n")
+    assert rc is not None and rc.cause == CauseId.python_exception and "ins[0].size() > 0" in rc.message, rc
+
+
+@pytest.mark.parametrize("code", ["-1073741676 (0xC0000094)", "-1073740940 (0xC0000374)", "3221225614"])
+def test_windows_arithmetic_and_heap_statuses_are_native_crashes(tmp_path, code):
+    rc = _diagnose(tmp_path, f"step 510, loss: 5.83\n\nProcess finished with exit code {code}\n")
+    assert rc.cause == CauseId.segfault, (rc.cause, rc.why)
+
+
+def test_a_windows_path_with_an_escaped_control_character_is_the_codes_string(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "demo.py", line 3, in <module>\n    with open(p) as f:\n'
+                             "OSError: [Errno 22] Invalid argument: 'E:\\\\Record\\x07nntest\\\\demo\\\\map.txt'\n")
+    assert rc.cause == CauseId.python_exception and "control character" in rc.why, (rc.cause, rc.why)
+
+
+def test_a_plain_windows_path_that_is_missing_stays_a_missing_file(tmp_path):
+    rc = _diagnose(tmp_path, "FileNotFoundError: [Errno 2] No such file or directory: 'C:\\\\data\\\\train.txt'\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.why)
+
+
+_SITE = "/opt/conda/lib/python3.9/site-packages"
+
+
+def test_a_third_party_namespace_package_imported_by_paddle_is_not_installed_whole(tmp_path):
+    rc = _diagnose(tmp_path, f'Traceback (most recent call last):\n  File "{_SITE}/paddle/fluid/proto/framework_pb2.py", '
+                             "line 6, in <module>\n    from google.protobuf.internal import enum_type_wrapper\n"
+                             "ImportError: cannot import name 'enum_type_wrapper' from 'google.protobuf.internal' "
+                             "(unknown location)\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("frames", ['  File "PPOCRLabel.py", line 80, in <module>\n', ""])
+def test_a_paddle_package_found_only_as_a_folder_is_not_another_release(tmp_path, frames):
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n{frames}    from paddleocr import PaddleOCR\n"
+                             "ImportError: cannot import name 'PaddleOCR' from 'paddleocr' (unknown location)\n")
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)
+
+
+def test_a_suites_class_imported_from_paddle_is_the_wrong_package(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "main.py", line 1, in <module>\n    from paddle '
+                             f"import PaddleOCR\nImportError: cannot import name 'PaddleOCR' from 'paddle' ({_SITE}/"
+                             "paddle/__init__.py)\n")
+    assert rc.cause == CauseId.python_exception and "paddleocr" in rc.why, (rc.cause, rc.why)
+
+
+def test_a_name_paddle_lacks_is_still_another_release(tmp_path):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "main.py", line 1, in <module>\n    from paddle '
+                             f"import einsum\nImportError: cannot import name 'einsum' from 'paddle' ({_SITE}/paddle/"
+                             "__init__.py)\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+def test_paddleocrs_pipeline_dependency_error_is_a_missing_extra(tmp_path):
+    rc = _diagnose(tmp_path, "RuntimeError: A dependency error occurred during pipeline creation. Please refer to the "
+                             "installation documentation to ensure all required dependencies are installed.\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("message", ["'Page' object has no attribute 'getPixmap'",
+                                     "'Document' object has no attribute 'pageCount'"])
+def test_pymupdfs_removed_camelcase_names_are_its_release(tmp_path, message):
+    rc = _diagnose(tmp_path, f'  File "{_SITE}/paddleocr/ppocr/utils/utility.py", line 99, in check_and_read\n    pm = '
+                             f"page.getPixmap(matrix=mat, alpha=False)\nAttributeError: {message}\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("module", ["Polygon", "easydict"])
+def test_the_suites_third_party_imports_not_installed_are_dependencies(tmp_path, module):
+    rc = _diagnose(tmp_path, f"ModuleNotFoundError: No module named '{module}'\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+def test_nvcc_failing_in_the_host_compilers_headers_is_the_toolchain_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, '/usr/lib/gcc/x86_64-linux-gnu/11/include/serializeintrin.h(41): error: identifier '
+                             '"__builtin_ia32_serialize" is undefined\n\n1 error detected in the compilation of '
+                             '"ppdet/ext_op/csrc/rbox_iou/rbox_iou.cu".\n')
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_pips_setup_subprocess_ended_by_sigsegv_is_a_native_crash(tmp_path):
+    rc = _diagnose(tmp_path, "  error: subprocess-exited-with-error\n\n  × python setup.py egg_info did not run "
+                             "successfully.\n  │ exit code: -11\n  ╰─> [0 lines of output]\n")
+    assert rc.cause == CauseId.segfault, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line", [
+    "kernel: traps: python3.8[66885] trap invalid opcode ip:73c69f6f9a77 sp:7ffe36ecd478 error:0 in libpaddle.so[7+d]",
+    "[12345.678] python[4242]: segfault at 0 ip 00007f1 sp 00007ffd error 4 in libpaddle.so[7f0+1000]",
+])
+def test_the_kernels_fault_report_is_a_native_crash(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.segfault, (rc.cause, rc.why)
+
+
+def test_a_quoted_frame_line_still_shows_which_library_windows_could_not_load(tmp_path):
+    rc = _diagnose(tmp_path, '>   File "D:\\\\ocr\\\\ppocr\\\\data\\\\det\\\\make_shrink_map.py", line 11, in <module>\n'
+                             "    import pyclipper\nImportError: DLL load failed: The specified module could not be "
+                             "found.\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+def test_markdown_bold_error_lines_are_still_errors(tmp_path):
+    rc = _diagnose(tmp_path, "[2023-12-07 15:44:23,956] [   **ERROR**] - **Failed to synthesized audio.**\n")
+    assert rc is not None, "an error line in Markdown bold read as no failure"

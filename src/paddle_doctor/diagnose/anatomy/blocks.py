@@ -12,8 +12,9 @@ from .parts import ErrorParts, parse_block
 # Signatures whose cause is generic: the structure may name a more specific one.
 REFINABLE = ("exception", "glog_check_failed", "cuda_other", "cuda_init_error", CauseId.nccl_error, "error_line", "launcher_frame",
              "enforce_hint")
-# Signatures of a name a package lacks: the traceback may show the package is not the installed one.
-SHADOWABLE = ("paddle_api_missing",)
+# Signatures of a name a package lacks, or a DLL it cannot load: the traceback may show the package is not the
+# installed one, or which library's wheel it is.
+SHADOWABLE = ("paddle_api_missing", "extension_dll_unloadable")
 GENERIC = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error)
 BLOCK_BYTES = 6000  # how far before the cause line its traceback frames may start
 AFTER_BYTES = 1500  # how far after it the hint, operator and C++ position may follow

@@ -28,7 +28,7 @@ import re
 import sys
 
 from ...catalog.ids import CauseId
-from ..signatures.rows.checks import VERSIONED_PACKAGES
+from ..signatures.rows.checks import SUITE_LIBRARIES, VERSIONED_PACKAGES
 from .parts import ErrorParts
 
 # The module an import or attribute error names: CPython's AttributeError (module %r has no attribute
@@ -54,14 +54,35 @@ def _package(parts: ErrorParts) -> str | None:
     return named.split(".", 1)[0] if named else None
 
 
+def _from_module(parts: ErrorParts) -> str | None:
+    m = _NAMED.match(parts.message)
+    return m["from_mod"] if m else None
+
+
+def _imported_name(parts: ErrorParts) -> str | None:
+    m = _NAMED.match(parts.message)
+    return m["name"] if m else None
+
+
 def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(python_exception, specificity, why) when the traceback shows that the package the error names
-    was imported from the user's tree, not from its installation."""
+    was imported from the user's tree, not from its installation; or the message does: CPython's "(unknown
+    location)" is a namespace package (a bare folder), and a suite's class asked of Paddle itself
+    (``from paddle import PaddleOCR``) is an import of the wrong package."""
     if parts.exc_type not in ("ImportError", "ModuleNotFoundError", "AttributeError"):
         return None
     top = _package(parts)
     if not top:
         return None
+    m_from = _from_module(parts)
+    if m_from and parts.message.endswith(f"from '{m_from}' (unknown location)") and _PADDLE_PACKAGE.fullmatch(top):
+        return (CauseId.python_exception, 70, f"{m_from} resolved to a folder without its modules (unknown location: "
+                f"an empty namespace package), not an installed {top}: it is not installed in this Python, or a folder "
+                f"named {top} on sys.path shadows it")
+    if parts.exc_type == "ImportError" and _PADDLE_PACKAGE.fullmatch(top) and (name := _imported_name(parts)) and \
+            name.lower() != top and _PIP_PACKAGES.fullmatch(name.lower()):
+        return (CauseId.python_exception, 75, f"{name} is the class of the {name.lower()} package, not a name of "
+                f"{top}: import it from {name.lower()}")
     if parts.message.startswith(f"module '{top}' has no attribute '__version__'"):
         return (CauseId.python_exception, 85, f"`{top}` has no __version__: the name resolved to a folder called "
                 f"{top} without __init__.py (an empty namespace package) on sys.path, not the installed package")
@@ -137,3 +158,21 @@ def _library_lacks_attribute(message: str, frame) -> tuple[CauseId, int, str] | 
         return None
     return (CauseId.dependency_version_mismatch, 70, f"the installed {importer['top']} uses {top}.{m['name']}, which "
             f"the installed {top} lacks: the two come from releases that do not fit")
+
+
+_THIRD_PARTY = re.compile(SUITE_LIBRARIES)
+
+
+def third_party_dll(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(dependency_version_mismatch, ...) for Windows' "DLL load failed" while the failing line imports a
+    third-party library the suites use (pyclipper, shapely, cv2): that library's installed wheel cannot load its
+    own extension, a release that does not fit this Python or Windows (Paddle's own core is another row)."""
+    frame = parts.innermost
+    line = _IMPORTS.match(frame.source or "") if frame is not None else None
+    if not parts.message.startswith("DLL load failed") or line is None:
+        return None
+    top = (line["from"] or line["mod"]).split(".", 1)[0]
+    if not _THIRD_PARTY.fullmatch(top):
+        return None
+    return (CauseId.dependency_version_mismatch, 70, f"importing the installed {top} fails to load its own DLL: that "
+            f"release of {top} does not fit this Python or Windows (reinstall another release of it)")

@@ -38,7 +38,7 @@ _OPERATOR_RE = lazy_compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\
                           r"|\bOperator\s*\(\s*(?P<op4>\w+)\s*\)\s*is not registered", re.I)
 _CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>(?:[A-Za-z]:)?/?[\w./\\-]*?"
                      r"(?P<base>[\w-]+\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
-_FRAME_RE = lazy_compile(r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
+_FRAME_RE = lazy_compile(r'^\s*(?:>\s*)?File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
 # A notebook's (IPython's ultratb) frame header and the line it was running ("----> 1 code", after context lines).
 # The same patterns are the signature rows ipython_frame and ipython_current_line (signatures/rows/libraries.py).
 # IPython 7's frame header (``path.py in func(args)``), a cell's (``Cell In [3], line 5``), and IPython 8's

@@ -205,6 +205,11 @@ TRIGGERS: tuple[str, ...] = (
     "export to ONNX with opset", "export to onnx with opset", "Due to opset version",
     # X2Paddle's failed node (printed bare by its opset9 mapper), Paddle's CMake check of a build-time Python package
     "convert failed node", "Could NOT find PY_", "python module ",
+    # Paddle-Lite's opt listing the ops it has no kernel for (its "Error:" may be cut from a paste)
+    "ops are not supported on",
+    # the kernel's fault reports, pip's subprocess status, nvcc's error in a header, PyMuPDF's removed names
+    "segfault at", "trap invalid opcode", "trap divide error", "general protection", "exit code: -", "): error",
+    "object has no attribute",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

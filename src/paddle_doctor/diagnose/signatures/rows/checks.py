@@ -243,15 +243,15 @@ SPAWN_SIGNAL_ROWS = _spawn_signal_rows()
 VERSIONED_PACKAGES = r"(?:paddle|paddlehub|paddlenlp|paddlex|paddleslim|paddle2onnx|x2paddle|pgl|parl|paddlespeech|" \
                      r"paddleformers)"
 API_PACKAGES = VERSIONED_PACKAGES[:-1] + "|paddleocr|paddleclas|paddlets|ppgan)"  # + suites used as wheels (issue 29)
-# Import names of the libraries the suites' wheels require (their Requires-Dist, issue 29), and of what those
-# pull in (markupsafe, werkzeug, pkg_resources): a name one of them lacks is a release boundary crossed. Not
+# Import names of the libraries the suites' wheels require (their Requires-Dist, issue 29; EISeg's easydict, the CT
+# transform's Polygon3), and what those pull in (markupsafe, werkzeug): a name one lacks is a release crossed. Not
 # numpy: its removals are known name by name (numpy_alias_removed), and another name it lacks is more often
 # asked of the wrong module (six's integer_types).
 SUITE_LIBRARIES = r"(?:scipy|PIL|cv2|skimage|sklearn|pandas|matplotlib|shapely|pyclipper|imgaug|albumentations|" \
                   r"librosa|soundfile|numba|onnx|onnxruntime|h5py|lmdb|yaml|google\.protobuf|markupsafe|jinja2|flask|" \
                   r"werkzeug|setuptools|pkg_resources|six|visualdl|transformers|tokenizers|sentencepiece|datasets|" \
                   r"huggingface_hub|pydantic|typeguard|attrdict|tqdm|requests|urllib3|packaging|decord|imageio|" \
-                  r"pycocotools|lap|motmetrics|faiss|jieba|nltk|rapidfuzz|sympy|pyworld|paddleaudio)"
+                  r"pycocotools|lap|motmetrics|faiss|jieba|nltk|rapidfuzz|sympy|pyworld|paddleaudio|Polygon|easydict)"
 # --- code written for another Paddle version (read in LIBRARIES after paddle-doctor's own exceptions) -----
 API_VERSION_ROWS = (
     # The Paddle libraries released with Paddle (PaddleHub, PARL, PGL, PaddleNLP, ...) change their APIs between
@@ -259,7 +259,7 @@ API_VERSION_ROWS = (
     # shadowed by the user's tree is told apart by anatomy/installed.py from the traceback's frames).
     _sig("paddle_api_missing", rf"(?<!initialized )module '(?P<module>{API_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>"
          r"(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
-         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'|No module named '(?P<module3>{API_PACKAGES}\.[\w.]+)'|No module named "
+         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'(?! \(unknown location\))|No module named '(?P<module3>{API_PACKAGES}\.[\w.]+)'|No module named "
          r"(?P<module4>paddle\.[\w.]+|(?:v2|fluid|trainer_config_helpers)(?:\.[\w.]+)?)$",  # Python 2: unquoted, from the missing part
          "cause", CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
          title="the code uses an API this Paddle (or Paddle library) version does not have",

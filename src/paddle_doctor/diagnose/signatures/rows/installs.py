@@ -36,6 +36,43 @@ INSTALLS = (
          source="pp 1.x-3.x cmake/python_module.cmake find_python_module (find_package_handle_standard_args: \"Could NOT "
                 "find PY_<module> (missing: ...)\"; message(FATAL_ERROR \"python module ${module} is not found\"))",
          most="medium"),
+    # PaddleOCR 3.x builds its pipelines with PaddleX, which checks the optional packages a pipeline needs (the
+    # paddlex[ocr] extra, the doc parser's) and raises DependencyError; paddleocr rewraps it without the names.
+    _sig("paddleocr_pipeline_dependency", r"A dependency error occurred during pipeline creation", "cause",
+         CauseId.dependency_version_mismatch, 85, "RuntimeError: A dependency error occurred during pipeline creation. "
+         "Please refer to the installation documentation to ensure all required dependencies are installed.",
+         title="packages the PaddleOCR/PaddleX pipeline needs are not installed (an optional extra, e.g. "
+               "paddlex[ocr]): install the extra the pipeline's documentation names",
+         source="PaddleOCR 3.x paddleocr/_pipelines/base.py _create_paddlex_pipeline (except DependencyError: raise "
+                "RuntimeError(\"A dependency error occurred during pipeline creation. Please refer to the installation "
+                "documentation to ensure all required dependencies are installed.\") from e)", most="medium"),
+    # PyMuPDF (fitz) 1.20 removed the camelCase aliases (getPixmap, pageCount, getText, ...) that PaddleOCR 2.x's PDF
+    # reading and older code call.
+    _sig("pymupdf_camelcase_removed", r"'(?:Page|Document|Pixmap)' object has no attribute '(?P<name>pageCount|"
+         r"(?:get|load|new|insert|write|search|extract)[A-Z]\w*)'", "cause", CauseId.dependency_version_mismatch, 80,
+         "AttributeError: 'Page' object has no attribute 'getPixmap'",
+         title="PyMuPDF 1.20 removed {name} (renamed in snake_case): install the PyMuPDF release the code was written "
+               "for (< 1.20), or a release of the code that uses the new names",
+         source="PyMuPDF 1.19-1.20 fitz/__init__.py (the camelCase aliases deprecated in 1.19 and removed in 1.20.0: "
+                "Page.getPixmap -> get_pixmap, Document.pageCount -> page_count, ...), changelog 1.20.0",
+         most="medium"),
+    # nvcc compiles a custom op (the suites' ext_op, setup.py of paddle.utils.cpp_extension) with the host GCC's
+    # headers; an error inside those headers means the host compiler is newer than this nvcc supports.
+    _sig("nvcc_host_compiler_headers", r"/gcc/[\w.-]+/\d+/include/\w+\.h\(\d+\): error\b", "cause",
+         CauseId.dependency_version_mismatch, 70, "/usr/lib/gcc/x86_64-linux-gnu/11/include/serializeintrin.h(41): error: "
+         "identifier \"__builtin_ia32_serialize\" is undefined",
+         title="nvcc failed inside the host compiler's own headers: this GCC is newer than the CUDA toolkit's nvcc "
+               "supports; build with an older gcc (CUDAHOSTCXX / -ccbin) or a newer CUDA",
+         source="NVIDIA nvcc (error position <file>(<line>): error: ...) on GCC 11's include/serializeintrin.h "
+                "(__builtin_ia32_serialize, unknown to nvcc before 11.6); CUDA's host compiler support matrix",
+         most="medium"),
+    # pip runs a package's setup.py in a subprocess and prints its exit status: negative is the signal that ended it.
+    _sig("pip_subprocess_crashed", r"^\s*[│|]?\s*exit code: -(?P<sig>11|4|8|7)\s*$", "cause", CauseId.segfault, 80,
+         "  │ exit code: -11",
+         title="the Python process pip ran for the package's setup crashed (signal {sig}): a native crash while "
+               "importing its build dependencies",
+         source="pip 22-24 src/pip/_internal/exceptions.py InstallationSubprocessError (\"exit code: {exit_code}\", "
+                "the subprocess's returncode: -N for signal N)", most="medium"),
     # A third-party package the code imports is not in this environment (never installed, installed for another
     # interpreter, or removed by an upgrade): the import names it. Paddle's own packages (VisualDL, paddleaudio among
     # the libraries the suites use) and the suites' are read elsewhere (code for another release, a source tree not

@@ -335,25 +335,18 @@ LIBRARIES = (
          title="the script's command line was rejected at start-up ({msg})",
          source="CPython Lib/argparse.py ArgumentParser.error ('%(prog)s: error: %(message)s' with 'unrecognized "
                 "arguments: %s', 'the following arguments are required: %s', 'argument %s: invalid choice: ...')"),
-    # --- a Paddle check that failed, seen without its exception line (a paste that starts at the hint) ----
+    # --- a Paddle check that failed, without its exception line (a paste from the hint; 1.x's line after C++ Callstacks)
     _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.*?)\](?:\s*\(?\s*at\s*[\[(]?\s*\S+\.(?:cc|cu|h):\d+|"
-         r"\s*$)", "exception", CauseId.python_exception, 50,
+         r"\s*$)|^\s*Enforce failed\. (?P<bare>Expected\b.*)", "exception", CauseId.python_exception, 50,
          "[Hint: Expected x == y, but received x:6 != y:1.] at (/paddle/paddle/fluid/framework/lod_tensor.cc:400)",
-         title="a Paddle check failed: {hint}",
+         title="a Paddle check failed: {hint}{bare}",
          source="pp 1.8.5-3.3.1 so: platform/enforce.h PADDLE_ENFORCE_* ([Hint: Expected %s, but received %s.] "
-                "(at %s:%d))"),
-    # Paddle 1.x's binary check printed its message on a line of its own after "C++ Callstacks:" (the exception's
-    # name stays with the Python call stack above it, which pastes often leave out).
-    _sig("enforce_failed_bare", r"^\s*Enforce failed\. (?P<hint>Expected\b.*)", "exception", CauseId.python_exception,
-         50, "Enforce failed. Expected out_dims[j] == ins[i][j], but received out_dims[j]:53 != ins[i][j]:57.",
-         title="a Paddle check failed: {hint}",
-         source="pp 1.0-1.8 platform/enforce.h __PADDLE_BINARY_COMPARE (\"Enforce failed. Expected %s == %s, but "
-                "received %s:%s != %s:%s.\\n%s\")"),
+                "(at %s:%d)); pp 1.0-1.8 __PADDLE_BINARY_COMPARE (\"Enforce failed. Expected %s == %s, but received ...\")"),
     # --- structure and the generic fallback ------------------------------------------------------------------
     _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
          example="Traceback (most recent call last):",
          source="CPython traceback.py (Traceback (most recent call last):)"),
-    _sig("frame", r'^\s*File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)', "frame",
+    _sig("frame", r'^\s*(?:>\s*)?File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)', "frame",
          example='  File "/tmp/probe/t.py", line 5, in <module>',
          source="CPython traceback.py (  File \"%s\", line %d, in %s)"),
     # A notebook's (IPython's) frame "<path> in <function>(<args>)" (a cell's: <ipython-input-N-hash>; IPython 8: "Cell In[N], line M") and its current line "--> N <code>".
@@ -376,8 +369,8 @@ LIBRARIES = (
     *LOWERCASE_EXCEPTIONS,
     # Last: a line that says an error happened, with nothing above to explain it. Never a cause by
     # itself; it keeps diagnose from calling a failed run "no failure found".
-    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
-         r"%?\s*(?:$|[,;|]))(?:[\s:\]!,(]|$)|EnforceNotMet|"
+    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])\**(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
+         r"%?\s*(?:$|[,;|]))\**(?:[\s:\]!,(]|$)|EnforceNotMet|"
          r"\b(?:Exception|[A-Z]\w*(?:Error|Exception))\b:|"
          r"ABORT!!!|\bWARN\b|\bFAILED\b|失败|错误[:：]|异常退出|\b(?:init|start|load)\w* fail(?:ed)?\b)", "error_line",
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",

@@ -244,7 +244,7 @@ LOADING = (
          r"not be found|找不到指定的模块|A dynamic link library \(DLL\) initialization routine failed|动态链接库\(DLL\)初始化例程"
          r"失败)", "cause", CauseId.file_not_found, 60,
          "ImportError: DLL load failed while importing fastdeploy_main: The specified module could not be found.",
-         title="Windows could not load a DLL the extension {ext} needs (missing from the search path, or failing to start)",
+         title="Windows could not load a DLL that an extension module ({ext}) needs (missing from the search path, or failing to start)",
          source="CPython 3.8+ Python/dynload_win.c (\"DLL load failed while importing %U: %s\", the message of "
                 "FormatMessageW for the LoadLibraryEx error; 3.7 and older \"DLL load failed: %s\"); Windows System "
                 "Error Codes ERROR_MOD_NOT_FOUND 126, ERROR_DLL_INIT_FAILED 1114 (en-US and zh-CN texts)", most="medium"),

@@ -32,6 +32,15 @@ SIGNALS = (
          source="GCC gcc/gcc.c execute (GCC >= 9: fatal_error (\"%s signal terminated program %s\", strsignal "
                 "(sig), prog); earlier: internal_error_no_backtrace (\"%s (program %s)\", ...) as \"internal compiler "
                 "error: Killed (program cc1plus)\")", most="medium"),
+    # The Linux kernel logs a user process's fatal fault (dmesg, journalctl -k): the signal is what ended it.
+    _sig("kernel_user_fault", r"\S+\[\d+\]: segfault at [0-9a-f]+ ip |\S+\[\d+\] (?:trap (?:invalid opcode|divide error)|"
+         r"general protection(?: fault)?) ip:", "cause", CauseId.segfault, 85,
+         "traps: python3.8[66885] trap invalid opcode ip:73c69f6f9a77 sp:7ffe36ecd478 error:0 in libpaddle.so[73c6+d79a000]",
+         title="the kernel logged a fatal fault of the process (a segfault, an illegal instruction or a division by "
+               "zero in native code)",
+         source="Linux kernel arch/x86/mm/fault.c show_signal_msg (\"%s%s[%d]: segfault at %lx ip %px sp %px error %lx\"), "
+                "arch/x86/kernel/traps.c do_trap/show_signal (\"%s[%d] trap %s ip:%lx sp:%lx error:%lx\"), "
+                "do_general_protection (\"%s[%d] general protection fault ip:%lx ...\")"),
     # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
     # prints it signed with the hex after it, cmd and subprocess unsigned.
     _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
