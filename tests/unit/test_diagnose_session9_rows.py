@@ -179,3 +179,17 @@ def test_a_quoted_frame_line_still_shows_which_library_windows_could_not_load(tm
 def test_markdown_bold_error_lines_are_still_errors(tmp_path):
     rc = _diagnose(tmp_path, "[2023-12-07 15:44:23,956] [   **ERROR**] - **Failed to synthesized audio.**\n")
     assert rc is not None, "an error line in Markdown bold read as no failure"
+
+
+def test_a_journalctl_log_is_read_without_its_prefix(tmp_path):
+    """journald's short form before each line: the traceback's frames are read (the shadowed package's folder)."""
+    from paddle_doctor.diagnose.read.prefixes import detect
+
+    body = ['Traceback (most recent call last):', '  File "/srv/app/ocr.py", line 3, in <module>',
+            '    from paddleocr import PaddleOCR', "ImportError: cannot import name 'PaddleOCR' from 'paddleocr' "
+            "(unknown location)"]
+    text = "".join(f"Nov 29 01:13:23 gpu01 ocr-api[6688]: {line}\n" for line in body)
+    assert detect(text.encode()).name == "journalctl"
+    rc = _diagnose(tmp_path, text + "Nov 29 01:13:25 gpu01 systemd[1]: ocr-api.service: Main process exited, "
+                                     "code=exited, status=1/FAILURE\n")
+    assert rc.cause == CauseId.python_exception and rc.evidence[0].text.startswith("ImportError"), (rc.cause, rc.evidence)

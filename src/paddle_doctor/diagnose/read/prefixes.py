@@ -19,6 +19,8 @@ Users paste what their runner printed, so one file may hold every rank's lines, 
   ``E``, ``i``...) and ``:``, then, inside a build step, a tab per level of nesting, a space and the
   innermost block's name in brackets (``[21:12:11] :<tab> [Step 1/1] Traceback ...``). No rank: a
   build step's log is one process's (Paddle's CI, Paddle#8392).
+- ``journalctl`` (journald's short output, syslog's format): ``Nov 29 01:13:25 host ident[pid]: ``, a job
+  run as a systemd service. No rank.
 - a Markdown quote: ``> `` (``> > `` nested) before each line, as a reply quotes a pasted log. No rank.
 - a paste indented as a whole (a Markdown code block made by indentation): each of the first lines starts
   with at least four spaces (or a tab); that common indentation is taken from each line. No rank.
@@ -107,6 +109,9 @@ PREFIXES = (
     LinePrefix("docker logs --timestamps", re.compile(rf"^(?P<ts>{_RFC3339}) ")),
     LinePrefix("docker compose logs", re.compile(r"^(?P<service>[A-Za-z0-9][\w.-]*?) +\| ")),
     LinePrefix("TeamCity build log", re.compile(r"^\[\d\d:\d\d:\d\d\][ A-Za-z]:(?:\t+ \[[^\]\n]*\](?: |$)| )")),
+    # journald's (and syslog's) short form, as `journalctl -u <service>` prints a job run as a systemd service:
+    # no year, no rank (one service's output; the kernel's own lines come as "kernel:").
+    LinePrefix("journalctl", re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [^\s\[:]+(?:\[\d+\])?: ")),
     # A Markdown quote (a reply quoting the post that pasted the log; e-mail replies): one ">" per level.
     LinePrefix("Markdown quote", re.compile(r"^(?:> ?)+")),
 )
@@ -116,7 +121,7 @@ PREFIXES = (
 # Every alternative starts with a character that is no space, so the leading \s* is given back at
 # most once per space (when " *\d+: " could share them it was quadratic: 0.25 s on a head of 4096
 # spaces; the head is cut at SNIFF_BYTES, so no worse, but linear is the rule; issue 28).
-QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |\[\d+,\d+\]<|\[pod/|(?:P\d+ +)?\d+: |\d{4}-\d\d-\d\dT|"
+QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |[A-Z][a-z]{2} [ \d]\d \d\d:|\[\d+,\d+\]<|\[pod/|(?:P\d+ +)?\d+: |\d{4}-\d\d-\d\dT|"
                       rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:|>)")
 
 
