@@ -94,7 +94,9 @@ def test_plain_logs_carry_no_prefix():
     assert (table is None or table.name == "indented paste") and detect(b"| loss | 0.5 |\n" * 5) is None
     # a time in brackets without TeamCity's status and colon is a logger's own format
     assert detect(b"[21:12:11] INFO step 1\n" * 5) is None
-    assert len(PREFIXES) == 7  # and the indentation of a paste indented as a whole, measured per file
+    # a glog or Python logging line that starts with a month's name is no journald line (no host, no ident)
+    assert detect(b"Nov 29 01:13:25.123 step 1 loss 0.5\n" * 5) is None
+    assert len(PREFIXES) == 8  # and the indentation of a paste indented as a whole, measured per file
 
 
 def test_kubectl_prefix_with_timestamps_gives_the_time():

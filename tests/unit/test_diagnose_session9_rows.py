@@ -193,3 +193,71 @@ def test_a_journalctl_log_is_read_without_its_prefix(tmp_path):
     rc = _diagnose(tmp_path, text + "Nov 29 01:13:25 gpu01 systemd[1]: ocr-api.service: Main process exited, "
                                      "code=exited, status=1/FAILURE\n")
     assert rc.cause == CauseId.python_exception and rc.evidence[0].text.startswith("ImportError"), (rc.cause, rc.evidence)
+
+
+@pytest.mark.parametrize("text", [
+    'qt.qpa.plugin: Could not load the Qt platform plugin "xcb" in "/env/lib/python3.12/site-packages/cv2/qt/plugins" '
+    "even though it was found.\nThis application failed to start because no Qt platform plugin could be initialized. "
+    "Reinstalling the application may fix this problem.\n",
+    'QLibraryPrivate::loadPlugin failed on "/env/site-packages/PyQt5/Qt5/plugins/platforms/libqxcb.so" : "Cannot load '
+    'library /env/site-packages/PyQt5/Qt5/plugins/platforms/libqxcb.so: (libxcb-util.so.1: cannot open shared object '
+    'file: No such file or directory)"\n',
+])
+def test_qts_platform_plugin_that_does_not_load_is_a_dependency_not_a_missing_file(tmp_path, text):
+    rc = _diagnose(tmp_path, text + "FatalError: `Process abort signal` is detected by the operating system.\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "qt_platform_plugin", (rc.cause, rc.code)
+
+
+def test_x2paddles_model_not_supported_is_the_converters_release(tmp_path):
+    rc = _diagnose(tmp_path, '  File "/env/site-packages/x2paddle/op_mapper/onnx2paddle/onnx_op_mapper.py", line 39, in '
+                             '__init__\n    raise Exception("Model is not supported yet.")\nException: Model is not '
+                             "supported yet.\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and "()" not in rc.message, (rc.cause, rc.message)
+
+
+def test_a_pyc_of_another_python_is_a_dependency(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"convert.py\", line 12, in <module>\n    import "
+                             "caffe_pb2\nImportError: bad magic number in 'caffe_pb2': b'\\x03\\xf3\\r\\n'\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line", ["sh: 1: patchelf: not found", "bash: cmake: command not found"])
+def test_a_build_tool_not_installed_is_a_dependency(tmp_path, line):
+    rc = _diagnose(tmp_path, f"Scanning dependencies of target publish_inference_python_installer\n{line}\nmake[3]: *** "
+                             "[publish_inference_python_installer] Error 1\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "build_tool_missing", (rc.cause, rc.code)
+
+
+def test_a_users_own_command_not_found_is_not_a_build_tool(tmp_path):
+    rc = _diagnose(tmp_path, "bash: paddleocrr: command not found\n")
+    assert rc is None or rc.code != "build_tool_missing", rc.code
+
+
+@pytest.mark.parametrize("text", ["CMake Error at cmake/os/android.cmake:23 (message):\n  Must set ANDROID_NDK or env "
+                                  "NDK_ROOT\n", "CMake Error at /usr/share/cmake-3.22/Modules/CMakeDetermineSystem.cmake"
+                                  ":130 (message):\n  Could not find toolchain file:\n  /home/a/android-ndk*/build/cmake/"
+                                  "android.toolchain.cmake\n"])
+def test_a_build_configure_step_missing_a_setting_is_the_config(tmp_path, text):
+    rc = _diagnose(tmp_path, text + "-- Configuring incomplete, errors occurred!\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.why)
+
+
+def test_an_onnx_model_given_to_the_rknn_runtime_is_the_config(tmp_path):
+    rc = _diagnose(tmp_path, "E RKNN: [02:14:42.649] parseRKNN: invalid RKNN_MAGIC!\nE RKNN: [02:14:42.649] rknn_init, "
+                             "load model failed!\n[ERROR] fastdeploy/runtime/runtime.cc(328)::CreateRKNPU2Backend Failed "
+                             "to initialize RKNPU2 backend.\nAborted\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.why)
+
+
+def test_protobuf_refusing_the_file_is_another_kind_of_file_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, '  File "/env/site-packages/x2paddle/decoder/tf_decoder.py", line 336, in __init__\n    '
+                             "graph_def.ParseFromString(f.read())\ngoogle.protobuf.message.DecodeError: Error parsing "
+                             "message with type 'tensorflow.GraphDef'\n")
+    assert rc.cause == CauseId.config_error and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_python36s_import_error_without_from_names_the_paddle_package_from_its_line(tmp_path):
+    rc = _diagnose(tmp_path, '  File "/usr/local/lib/python3.6/site-packages/paddle_serving_server/pipeline/operator.py", '
+                             "line 19, in <module>\n    from paddle_serving_client import MultiLangClient, Client\n"
+                             "ImportError: cannot import name 'MultiLangClient'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)

@@ -176,3 +176,19 @@ def third_party_dll(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
         return None
     return (CauseId.dependency_version_mismatch, 70, f"importing the installed {top} fails to load its own DLL: that "
             f"release of {top} does not fit this Python or Windows (reinstall another release of it)")
+
+
+def paddle_package_lacks_name(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(paddle_api_mismatch, ...) for Python 3.6's ``cannot import name 'N'`` (no "from"; the failing line says
+    from what) when the package is one of Paddle's: the importer and that package are of releases that do not fit
+    (the signature row paddle_api_missing reads the 3.7+ form)."""
+    frame = parts.innermost
+    line = _IMPORTS.match(frame.source or "") if frame is not None else None
+    if parts.exc_type != "ImportError" or line is None or not line["from"] or \
+            not re.fullmatch(r"cannot import name '?\w+'?", parts.message):
+        return None
+    top, name = line["from"].lstrip(".").split(".", 1)[0], parts.message.split()[-1].strip("'")
+    if not top or not _PIP_PACKAGES.fullmatch(top) or not re.search(rf"\bimport\b.*\b{re.escape(name)}\b", frame.source):
+        return None  # not this line's name: the frame shown is not the failing import
+    return (CauseId.paddle_api_mismatch, 75, f"{line['from']} has no {name}: the code importing it was written for "
+            f"another release of {top}")

@@ -210,6 +210,9 @@ TRIGGERS: tuple[str, ...] = (
     # the kernel's fault reports, pip's subprocess status, nvcc's error in a header, PyMuPDF's removed names
     "segfault at", "trap invalid opcode", "trap divide error", "general protection", "exit code: -", "): error",
     "object has no attribute",
+    # Qt's platform plugin, Rockchip's RKNN header, a missing tool, CMake settings
+    "Qt platform plugin", "RKNN", ": not found", "command not found", "Must set ANDROID_NDK",
+    "toolchain file", "bad magic number", "Model is not supported yet", "loadPlugin failed",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -91,10 +91,11 @@ INFERENCE = (
          source="X2Paddle 1.x x2paddle/op_mapper/pytorch2paddle/pytorch_op_mapper.py PyTorchOpMapper.op_checker "
                 "(print(\"========== {} ============\".format(op)) per unsupported op; X2Paddle#698: written against "
                 "PyTorch 1.6)", most="medium"),
-    _sig("x2paddle_ops_unsupported", r"=+ (?P<n>\d+) OPs are not supported yet =+", "cause",
+    _sig("x2paddle_ops_unsupported", r"=+ (?P<n>\d+) OPs are not supported yet =+|Exception: Model is not supported "
+         r"yet\.", "cause",
          CauseId.paddle_api_mismatch, 70, "========= 1 OPs are not supported yet ===========",
-         title="X2Paddle has no converter for {n} op(s) of the source model: this X2Paddle release does not support "
-               "them yet (a newer release may)",
+         title="X2Paddle has no converter for some op(s) of the source model ({n}): this X2Paddle release does not "
+               "support them yet (a newer release may)",
          source="X2Paddle 1.x x2paddle/op_mapper/*/..._op_mapper.py op_checker (print(\"\\n========= {} OPs are not "
                 "supported yet ===========\".format(len(unsupported_ops))), one \"========== {} ============\" line "
                 "per op; then __init__: raise Exception(\"Model is not supported yet.\"))", most="medium"),
@@ -122,6 +123,22 @@ INFERENCE = (
                "that node's form (a newer release may, or simplify the model first)",
          source="X2Paddle 1.x x2paddle/op_mapper/onnx2paddle/opset*/opset.py print_mapping_info (raise Exception("
                 "\"convert failed node:{}, op_type is {}\"); opset9: print(...) then raise)", most="medium"),
+    # Rockchip's NPU runtime checks an .rknn model's header: another file (an ONNX or Paddle model) has no RKNN magic.
+    _sig("rknn_not_rknn_model", r"invalid RKNN_MAGIC|Invalid RKNN format", "cause", CauseId.config_error, 80,
+         "E RKNN: [02:14:42.649] parseRKNN: invalid RKNN_MAGIC!",
+         title="the model given to the RKNPU2 backend is not an .rknn model (convert it with rknn-toolkit2 first, or "
+               "use another backend)",
+         source="Rockchip RKNPU2 librknnrt (\"E RKNN: parseRKNN: invalid RKNN_MAGIC!\", \"parseRKNN from path: Invalid "
+                "RKNN format!\"), reached by FastDeploy 1.x runtime/backends/rknpu2/rknpu2_backend.cc LoadModel",
+         most="medium"),
+    # protobuf's parser refuses bytes that are not the message the tool expects: the file given is another kind of
+    # model (a TensorFlow SavedModel for a frozen GraphDef, an ONNX file for a Paddle program) or damaged.
+    _sig("protobuf_wrong_message", r"DecodeError: Error parsing message(?: with type '(?P<type>[\w.]+)')?", "cause",
+         CauseId.config_error, 60, "google.protobuf.message.DecodeError: Error parsing message with type "
+         "'tensorflow.GraphDef'",
+         title="the file read as {type} is not one: another kind of model file was given (or it is damaged)",
+         source="protobuf 3.x-4.x python/google/protobuf/message.py DecodeError (\"Error parsing message\"; the C++ "
+                "implementation: \"Error parsing message with type '%s'\")", most="medium"),
     # paddle2onnx before 1.0 converted in Python and listed the ops it had no mapper for the same way.
     _sig("p2o_legacy_ops_unsupported", r"There's (?P<n>\d+) ops are not supported yet", "cause",
          CauseId.paddle_api_mismatch, 70, "There's 1 ops are not supported yet",

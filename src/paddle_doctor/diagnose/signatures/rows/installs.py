@@ -1,5 +1,5 @@
-"""Signatures: the packages a Paddle job needs: not installed in the environment that runs it, or not installed,
-as pip reports it.
+"""Signatures: the packages and tools a Paddle job (or its build) needs: not installed in the environment that runs
+it, not installed as pip reports it, or a build's configure step missing a setting.
 
 pip builds a package from its source only when no wheel of the asked version fits this Python and
 platform (an old pin, a new Python, Windows or ARM); a failed build then ends the install whatever
@@ -73,6 +73,41 @@ INSTALLS = (
                "importing its build dependencies",
          source="pip 22-24 src/pip/_internal/exceptions.py InstallationSubprocessError (\"exit code: {exit_code}\", "
                 "the subprocess's returncode: -N for signal N)", most="medium"),
+    # Qt cannot start its platform plugin: a system library the plugin links is missing (libxcb-*), or another
+    # package's bundled Qt plugins (opencv-python's cv2/qt/plugins) are loaded into PyQt's Qt. The GUI tools
+    # (PPOCRLabel, EISeg) then abort.
+    _sig("qt_platform_plugin", r"Could not load the Qt platform plugin \"(?P<plugin>\w+)\"|no Qt platform plugin could "
+         r"be initialized|QLibraryPrivate::loadPlugin failed on \"[^\"]*/plugins/platforms/", "cause", CauseId.dependency_version_mismatch, 85,
+         "qt.qpa.plugin: Could not load the Qt platform plugin \"xcb\" in \"\" even though it was found.",
+         title="Qt could not load its platform plugin ({plugin}): a system library it needs is missing (libxcb-*), or "
+               "opencv-python's own Qt plugins clash with PyQt's (install opencv-python-headless)",
+         source="Qt 5 qtbase/src/gui/kernel/qguiapplication.cpp init_platform (qWarning \"Could not load the Qt "
+                "platform plugin \\\"%s\\\" in \\\"%s\\\" even though it was found.\"; qFatal \"This application failed to "
+                "start because no Qt platform plugin could be initialized. ...\"); qtbase/src/corelib/plugin/qlibrary.cpp "
+                "QLibraryPrivate::loadPlugin (\"QLibraryPrivate::loadPlugin failed on %s : %s\", with QT_DEBUG_PLUGINS)",
+         most="medium"),
+    # CPython's import of a compiled module (.pyc) written by another Python version: its magic number differs.
+    _sig("pyc_of_another_python", r"ImportError: bad magic number in '?(?P<mod>[\w.]+)'?", "cause",
+         CauseId.dependency_version_mismatch, 80, "ImportError: bad magic number in 'caffe_pb2': b'\\x03\\xf3\\r\\n'",
+         title="the compiled module {mod} (.pyc) was built by another Python version: rebuild or reinstall it for "
+               "this Python (delete the stray .pyc)",
+         source="CPython 3.x Lib/importlib/_bootstrap_external.py _classify_pyc (raise ImportError(f'bad magic number "
+                "in {name!r}: {magic!r}'))", most="medium"),
+    # A tool the build or the packaging step runs is not installed: the shell says so.
+    _sig("build_tool_missing", r"(?:^|: )(?P<tool>patchelf|cmake|make|gcc|g\+\+|cc|c\+\+|nvcc|swig|protoc|ninja|ccache|"
+         r"bison|flex|git|wget|unzip|patch|autoreconf|pkg-config)(?:: command not found|: not found)\s*$", "cause",
+         CauseId.dependency_version_mismatch, 80, "sh: 1: patchelf: not found",
+         title="the build runs {tool}, which is not installed: install it (the build's documentation lists its tools)",
+         source="dash / bash 5 execute_cmd.c (\"%s: not found\" with the script's name and line, bash \"%s: command not "
+                "found\")", most="medium"),
+    # CMake's configure step stops on a setting the build needs: Paddle-Lite's Android NDK, a toolchain file.
+    _sig("cmake_build_setting", r"Must set ANDROID_NDK or env NDK_ROOT|Could not find toolchain file", "cause",
+         CauseId.config_error, 85, "  Must set ANDROID_NDK or env NDK_ROOT",
+         title="the build's configuration lacks a setting it needs (the Android NDK's path, a toolchain file that "
+               "exists): set it as the build's documentation says",
+         source="Paddle-Lite 2.x cmake/os/android.cmake, cmake/cross_compiling/android.cmake (message(FATAL_ERROR "
+                "\"Must set ANDROID_NDK or env NDK_ROOT\")); CMake 3.x Modules/CMakeDetermineSystem.cmake "
+                "(message(FATAL_ERROR \"Could not find toolchain file: ${CMAKE_TOOLCHAIN_FILE}\"))"),
     # A third-party package the code imports is not in this environment (never installed, installed for another
     # interpreter, or removed by an upgrade): the import names it. Paddle's own packages (VisualDL, paddleaudio among
     # the libraries the suites use) and the suites' are read elsewhere (code for another release, a source tree not
