@@ -213,6 +213,10 @@ TRIGGERS: tuple[str, ...] = (
     # Qt's platform plugin, Rockchip's RKNN header, a missing tool, CMake settings
     "Qt platform plugin", "RKNN", ": not found", "command not found", "Must set ANDROID_NDK",
     "toolchain file", "bad magic number", "Model is not supported yet", "loadPlugin failed",
+    # a build's compiler and linker: an id past an embedding table, protoc's generated check, the string ABI
+    "#error", "std::__cxx11::", "died due to signal", "of OP(fluid.layers.embedding)",
+    # fluid's op without an input its grad maker asks for; an option with a typographic dash in a quoted argv
+    "cannot be found in Op", "'\u2014", "'\u2013",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

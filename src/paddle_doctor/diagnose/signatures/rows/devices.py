@@ -16,6 +16,17 @@ DEVICES = (
     # sees a CUDA error (cudaErrorAssert, or a launch failure on an asynchronous call). The check's message says
     # which input was out of range; that data fault (NaN from a diverged loss, a label or index past its
     # dimension) is the catalog's generic CUDA failure, at medium: the data, not the GPU, is usually at fault.
+    # The embedding kernel's own range check: an id past the table (a vocabulary larger than the model's, a sequence
+    # longer than its position table) is the data or config not fitting the model, not the GPU.
+    _sig("embedding_id_out_of_range", r"of OP\(fluid\.layers\.embedding\) expected >= 0 and < (?P<n>\d+), but got "
+         r"(?P<got>-?\d+)", "cause", CauseId.config_error, 80,
+         "Error: /paddle/paddle/fluid/operators/lookup_table_v2_op.cu:43 Assertion `id < N` failed. Variable value "
+         "(input) of OP(fluid.layers.embedding) expected >= 0 and < 1024, but got 1053. Please check input value.",
+         title="an embedding got id {got}, past its table of {n} rows: the data's ids (vocabulary, sequence length) do "
+               "not fit the model's config (vocab_size, max position)",
+         source="pp 2.0-2.6 paddle/fluid/operators/lookup_table_v2_op.cu and phi/kernels/gpu/embedding_kernel.cu "
+                "(PADDLE_ENFORCE(id >= 0 && id < N, \"Variable value (input) of OP(fluid.layers.embedding) expected >= "
+                "0 and < %ld, but got %ld. Please check input value.\", N, id))", most="medium"),
     _sig("gpu_kernel_assertion", r"^Error: (?P<file>\S+?\.cu(?:\.h)?):(?P<line>\d+) Assertion `(?P<cond>[^`]+)` failed",
          "cause", CauseId.cuda_error_other, 75,
          "Error: ../paddle/phi/kernels/gpu/bce_loss_kernel.cu:41 Assertion `(x_mt >= zero) && (x_mt <= one)` failed. "

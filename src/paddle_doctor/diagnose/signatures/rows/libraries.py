@@ -289,7 +289,7 @@ LIBRARIES = (
          source="PaddleSeg 2.x paddleseg/utils/utils.py load_pretrained_model ([SKIP] Shape of pretrained params {} "
                 "doesn't match.(Pretrained: {}, Actual: {})); PaddleSeg 1.x ([SKIP] Shape of pretrained weight {} ...)"),
     _sig("load_not_exists", r"The `{0,2}path`{0,2} \((?P<path>[^)]*)\) to load model not exists|"
-         r"(?:^|\W)FileNotFoundError\b|No such file or directory|没有那个文件或目录|\[Errno 2\]", "cause", CauseId.file_not_found, 95,
+         r"(?:^|\W)(?<!raise )FileNotFoundError\b|No such file or directory|没有那个文件或目录|\[Errno 2\]", "cause", CauseId.file_not_found, 95,
          "ValueError: The ``path`` (output/best_model/model.pdparams) to load model not exists.",
          title="a file the script needs does not exist",
          source="pp 2.x-3.3.1 paddle/framework/io.py load (The ``path`` (%s) to load model not exists.); Python "

@@ -103,6 +103,16 @@ OLDER_FORMS = (
                "network definition (layer names follow the layer order)",
          source="pp 0.10-0.14 python/paddle/v2/parameters.py Parameters.get_shape (raise ValueError(\"No such "
                 "parameter %s\" % key)), called by inference.py Inference.__init__ and Parameters.get", most="medium"),
+    # fluid's OpDesc asked for an input the op in the program does not have: the program (a saved inference or hub
+    # module's) was written by another Paddle release, whose op had other inputs than this release's grad maker
+    # or kernel expects.
+    _sig("fluid_op_input_missing", r"Input (?P<input>\w+) cannot be found in Op (?P<op>\w+)", "cause",
+         CauseId.paddle_api_mismatch, 65, "EnforceNotMet: Input ShapeTensor cannot be found in Op reshape2 at "
+         "[/paddle/paddle/fluid/framework/op_desc.cc:306]",
+         title="the program's {op} op has no input {input}, which this Paddle expects of it: the program was saved by "
+               "another Paddle release (re-export it with this one, or use the release that saved it)",
+         source="pp 1.x paddle/fluid/framework/op_desc.cc OpDesc::Input (PADDLE_ENFORCE(it != inputs_.end(), \"Input %s "
+                "cannot be found in Op %s\", name, Type()))", most="medium"),
     # libstdc++'s terminate handler prints the uncaught exception's what(); a thrust::system_error thrown
     # for a failed CUDA call (0.x ops, fluid's thrust kernels) carries cudaGetErrorString's text there.
     _sig("thrust_what_cuda_error", r"^\s*what\(\):\s+(?P<text>an illegal memory access was encountered|unspecified "
