@@ -3,6 +3,7 @@ single process gives, whichever process read which file, and whatever goes wrong
 
 import os
 import threading
+import time
 
 import pytest
 
@@ -68,6 +69,20 @@ def forked(monkeypatch):
     return seen
 
 
+@pytest.fixture
+def slow_parent(monkeypatch):
+    """This process takes a while over each file it reads itself, so the child, however late the scheduler starts
+    it on a loaded machine, finds files left to take (the tests that check it read some)."""
+    parent, real_outcome = os.getpid(), readall._outcome
+
+    def outcome(source, year, choice):
+        if os.getpid() == parent and threading.current_thread() is threading.main_thread():
+            time.sleep(0.05)
+        return real_outcome(source, year, choice)
+
+    monkeypatch.setattr(readall, "_outcome", outcome)
+
+
 def _json(paths):
     return json_out.dumps(json_out.diagnosis_dict(diagnose_paths(paths)))
 
@@ -78,7 +93,7 @@ def _serial_json(monkeypatch, paths):
         return _json(paths)
 
 
-def test_two_processes_give_the_one_process_diagnosis(log_dir, forked, monkeypatch):
+def test_two_processes_give_the_one_process_diagnosis(log_dir, forked, slow_parent, monkeypatch):
     serial = _serial_json(monkeypatch, [str(log_dir)])
     assert forked["forks"] == 0
     assert _json([str(log_dir)]) == serial
@@ -87,7 +102,7 @@ def test_two_processes_give_the_one_process_diagnosis(log_dir, forked, monkeypat
     assert '"category": "python_exception"' in serial and "workerlog.99: skipped, binary" in serial
 
 
-def test_the_child_sends_back_the_parents_own_signatures_and_sources(log_dir, forked):
+def test_the_child_sends_back_the_parents_own_signatures_and_sources(log_dir, forked, slow_parent):
     sources, skipped = discover([str(log_dir)], None)
     files, _ = readall.read_all(sources, skipped)
     assert forked["from_child"] > 0
