@@ -168,7 +168,7 @@ INSTALLS = (
          source="libstdc++ Dual ABI (GCC 5+, std::__cxx11::basic_string; _GLIBCXX_USE_CXX11_ABI); GNU ld "
                 "(\"undefined reference to `%s'\", zh_CN \"对'%s'未定义的引用\")", most="medium"),
     # Paddle compiles with -Werror: a newer compiler's new warning stops the build in code that built before.
-    _sig("werror_newer_compiler", r"error: .*\[-Werror=(?P<flag>[\w+-]+)=?\]", "cause",
+    _sig("werror_newer_compiler", r"\[-Werror=(?P<flag>[\w+-]+)=?\]", "cause",
          CauseId.dependency_version_mismatch, 65,
          "tinyformat.h:673:15: error: this statement may fall through [-Werror=implicit-fallthrough=]",
          title="the build turns warnings into errors and this compiler warns ({flag}) where the code's tested "

@@ -33,7 +33,7 @@ SIGNALS = (
                 "(sig), prog); earlier: internal_error_no_backtrace (\"%s (program %s)\", ...) as \"internal compiler "
                 "error: Killed (program cc1plus)\")", most="medium"),
     # The Linux kernel logs a user process's fatal fault (dmesg, journalctl -k): the signal is what ended it.
-    _sig("kernel_user_fault", r"\S+\[\d+\]: segfault at [0-9a-f]+ ip |\S+\[\d+\] (?:trap (?:invalid opcode|divide error)|"
+    _sig("kernel_user_fault", r"\[\d+\]: segfault at [0-9a-f]+ ip |\[\d+\] (?:trap (?:invalid opcode|divide error)|"
          r"general protection(?: fault)?) ip:", "cause", CauseId.segfault, 85,
          "traps: python3.8[66885] trap invalid opcode ip:73c69f6f9a77 sp:7ffe36ecd478 error:0 in libpaddle.so[73c6+d79a000]",
          title="the kernel logged a fatal fault of the process (a segfault, an illegal instruction or a division by "
