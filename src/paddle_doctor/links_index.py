@@ -50,7 +50,7 @@ BACKLINKS = {
     },
     CauseId.dependency_version_mismatch: {
         'env_checks': ('protobuf_version',),
-        'signatures': ('ort_model_newer', 'system_lib_version_missing', 'protobuf_files_mixed', 'protobuf_builder_missing', 'extension_for_other_machine', 'cxx_symbol_undefined', 'glibc_static_tls_exhausted', 'x2paddle_torch_op_unsupported', 'onnx_ir_newer_than_checker', 'pip_source_build_failed', 'build_python_module_missing', 'paddleocr_pipeline_dependency', 'pymupdf_camelcase_removed', 'nvcc_host_compiler_headers', 'qt_platform_plugin', 'pyc_of_another_python', 'build_tool_missing', 'protoc_headers_mismatch', 'cxx11_abi_mismatch', 'werror_newer_compiler', 'third_party_package_missing', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'numpy_scalar_conversion_expired', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_c_api_symbol_missing', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
+        'signatures': ('ort_model_newer', 'system_lib_version_missing', 'protobuf_files_mixed', 'protobuf_builder_missing', 'extension_for_other_machine', 'cxx_symbol_undefined', 'glibc_static_tls_exhausted', 'x2paddle_torch_op_unsupported', 'onnx_ir_newer_than_checker', 'pip_source_build_failed', 'build_python_module_missing', 'paddleocr_pipeline_dependency', 'pymupdf_camelcase_removed', 'nvcc_host_compiler_headers', 'qt_platform_plugin', 'pyc_of_another_python', 'build_tool_missing', 'header_python_missing', 'protoc_headers_mismatch', 'cxx11_abi_mismatch', 'werror_newer_compiler', 'cmake_package_not_found', 'cmake_unknown_command', 'swig_syntax_error', 'third_party_package_missing', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'numpy_scalar_conversion_expired', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_c_api_symbol_missing', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'container_gpu_runtime_missing', 'parallel_env_no_device_id', 'ascend_device_unopened', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
@@ -67,7 +67,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'windows_dll_missing_at_start', 'ort_model_file_missing', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'file_not_found_unnamed', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
+        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'windows_dll_missing_at_start', 'ort_model_file_missing', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'file_not_found_unnamed', 'paddlenlp_config_missing', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -123,14 +123,14 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('fluid_op_input_missing', 'static_api_in_dygraph', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+        'signatures': ('fluid_op_input_missing', 'py2_paddle_module_missing', 'static_api_in_dygraph', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'hub_module_version_mismatch', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),
         'signatures': ('libuv_port_busy', CauseId.port_in_use,),
     },
     CauseId.python_exception: {
-        'signatures': ('runpy_module_spec', 'runpy_no_module', 'header_missing', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
+        'signatures': ('runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'header_missing', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
         'guard_kinds': ('failed',),
         'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },

@@ -217,6 +217,9 @@ TRIGGERS: tuple[str, ...] = (
     "#error", "std::__cxx11::", "died due to signal", "of OP(fluid.layers.embedding)",
     # fluid's op without an input its grad maker asks for; an option with a typographic dash in a quoted argv
     "cannot be found in Op", "'\u2014", "'\u2013",
+    # CMake's find modules, SWIG, PaddleHub's version table, PaddleNLP's config, GCC in zh_CN
+    "Could NOT find", "is not found", "Unknown CMake command", "Syntax error in input", "(Mismatch)",
+    "please make sure one of", "致命错误",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

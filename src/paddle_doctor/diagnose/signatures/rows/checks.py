@@ -259,8 +259,7 @@ API_VERSION_ROWS = (
     # shadowed by the user's tree is told apart by anatomy/installed.py from the traceback's frames).
     _sig("paddle_api_missing", rf"(?<!initialized )module '(?P<module>{API_PACKAGES}(?:\.[\w.]+)?)' has no attribute '(?P<name>"
          r"(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
-         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'(?! \(unknown location\))|No module named '(?P<module3>{API_PACKAGES}\.[\w.]+)'|No module named "
-         r"(?P<module4>paddle\.[\w.]+|(?:v2|fluid|trainer_config_helpers)(?:\.[\w.]+)?)$",  # Python 2: unquoted, from the missing part
+         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'(?! \(unknown location\))|No module named '(?P<module3>{API_PACKAGES}\.[\w.]+)'",
          "cause", CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
          title="the code uses an API this Paddle (or Paddle library) version does not have",
          source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "
@@ -315,14 +314,15 @@ API_VERSION_ROWS = (
          source="numpy 1.24.0 numpy/__init__.py __getattr__ (the expired aliases of __former_attrs__: "
                 "AttributeError(\"module 'numpy' has no attribute '{}'.\\n`np.{}` was a deprecated alias for ...\")), "
                 "release notes: np.int, np.float, np.bool, np.object, np.str, np.long, np.unicode, np.complex"),
-    _sig("numpy_abi_changed", r"A module that was compiled using NumPy 1\.x cannot be run in|_ARRAY_API not found|"
-         r"numpy\.(?:dtype|ndarray|ufunc) size changed, may indicate binary incompatibility", "cause",
+    _sig("numpy_abi_changed", r"A module that was compiled using NumPy 1\.x cannot be run in|_ARRAY_API not found|numpy\."
+         r"(?:dtype|ndarray|ufunc) (?:size changed, may indicate binary incompatibility|has the wrong size)", "cause",
          CauseId.dependency_version_mismatch, 85,
          "A module that was compiled using NumPy 1.x cannot be run in",
-         title="an extension compiled against another numpy (1.x) is loaded under the installed one (2.x)",
+         title="an extension compiled against another numpy is loaded under the installed one (1.x under 2.x, or another ABI)",
          source="numpy 2.0.0 numpy/_core/include/numpy/__multiarray_api.c _import_array (\"A module that was "
                 "compiled using NumPy 1.x cannot be run in\\nNumPy %s as it may crash.\"; AttributeError: _ARRAY_API "
-                "not found); Cython's module init (numpy.dtype/ndarray/ufunc size changed, may indicate binary incompatibility)"),
+                "not found); Cython's module init (numpy.dtype/ndarray/ufunc size changed, may indicate binary incompatibility; "
+                "older Cython: numpy.ndarray has the wrong size, try recompiling)"),
     # numpy 1.x's check when an extension module imports its C API: the module was built against another numpy
     # (a newer API version than the installed numpy has, or another ABI), so it cannot load under this one.
     _sig("numpy_api_version_mismatch", r"module compiled against (?P<what>API|ABI) version (?P<built>0x[0-9a-fA-F]+) "

@@ -15,6 +15,9 @@ from .checks import SUITE_LIBRARIES
 
 # Qt's Python bindings, which the suites' annotation and GUI tools (PPOCRLabel, EISeg, PaddleX's GUI) import.
 _QT_BINDINGS = r"(?:PyQt[456]|PySide[26]?|qtpy|sip)"
+# GCC's missing #include, in English or its zh_CN catalogue (full-width colons).
+_CC_FATAL = r"(?:fatal error|致命错误) ?[:：] ?"
+_NO_SUCH = r" ?[:：] ?(?:No such file or directory|没有那个文件或目录)"
 
 INSTALLS = (
     _sig("pip_source_build_failed", r"Failed building wheel for (?P<pkg>[\w.-]+)|Could not build wheels for "
@@ -111,20 +114,27 @@ INSTALLS = (
     # --- a build from source (Paddle, its inference demos, a custom op): the compiler's and linker's own words ---
     # A header the compiler cannot find: NCCL's (not installed: a GPU build needs NCCL2), the CUDA toolkit's, Python's
     # (the -dev package); another is a library the build downloads itself, not on that target's include path.
-    _sig("header_nccl_missing", r"(?:fatal )?error: (?:nccl\.h|rccl\.h|rccl/rccl\.h): No such file or directory", "cause",
+    _sig("header_nccl_missing", rf"{_CC_FATAL}(?:nccl\.h|rccl\.h|rccl/rccl\.h){_NO_SUCH}", "cause",
          CauseId.nccl_library_missing, 80, "/paddle/paddle/platform/dynload/nccl.h:18:18: fatal error: nccl.h: No such "
          "file or directory",
          title="the build found no NCCL header: install NCCL2 (its -dev package) before building Paddle with GPU",
          source="GCC cpp (\"fatal error: %s: No such file or directory\", a missing #include); pp 1.x "
                 "platform/dynload/nccl.h (#include <nccl.h>)", most="medium"),
-    _sig("header_cuda_missing", r"(?:fatal )?error: (?P<header>(?:cuda|cudnn|cublas|cusparse|curand|cufft|cusolver|nvrtc|"
-         r"nvToolsExt|thrust/|cub/)[\w/.]*\.(?:h|hpp|cuh)): No such file or directory", "cause", CauseId.cuda_cudnn_mismatch,
+    _sig("header_cuda_missing", rf"{_CC_FATAL}(?P<header>(?:cuda|cudnn|cublas|cusparse|curand|cufft|cusolver|nvrtc|"
+         rf"nvToolsExt|thrust/|cub/)[\w/.]*\.(?:h|hpp|cuh)){_NO_SUCH}", "cause", CauseId.cuda_cudnn_mismatch,
          75, "fatal error: cudnn.h: No such file or directory",
          title="the build found no {header}: the CUDA toolkit or cuDNN (its headers) is not installed where the build "
                "looks (CUDA_TOOLKIT_ROOT_DIR, CUDNN_ROOT)",
          source="GCC cpp (\"fatal error: %s: No such file or directory\"); nvcc (the same for a .cu file)",
          most="medium"),
-    _sig("header_missing", r"fatal error: (?P<header>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh)): No such file or directory", "cause",
+    # Python's own headers: the -dev package of the interpreter a C extension is built for (pip building one from source).
+    _sig("header_python_missing", rf"{_CC_FATAL}(?:Python\.h|pyconfig\.h){_NO_SUCH}", "cause",
+         CauseId.dependency_version_mismatch, 80, "fatal error: Python.h: No such file or directory",
+         title="a C extension is built from source and this Python's development headers (python3-dev / "
+               "python-devel) are not installed: install them, or a release of the package that has a wheel here",
+         source="GCC cpp (\"fatal error: %s: No such file or directory\"; zh_CN \"致命错误：%s：没有那个文件或目录\")",
+         most="medium"),
+    _sig("header_missing", rf"{_CC_FATAL}(?P<header>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh)){_NO_SUCH}", "cause",
          CauseId.python_exception, 70, "fatal error: boost/range/adaptor/reversed.hpp: No such file or directory",
          title="the compiler found no {header}: the build does not give that target the library's include path (or "
                "the library is not installed)",
@@ -188,6 +198,43 @@ INSTALLS = (
          title="a file was not found ({msg}); the message names no path",
          source="CPython FileNotFoundError raised by the library's own code (raise FileNotFoundError(\"...\")), "
                 "without errno or filename", most="medium"),
+    # CMake's find modules and Paddle's own checks: a library or tool the build needs is not found.
+    _sig("cmake_package_not_found", r"Could NOT find (?!PY_)(?P<pkg>\w+)(?: \(missing|:)|(?P<tool>[\w.+-]+) is not found\.?\s+"
+         r"Please install", "cause", CauseId.dependency_version_mismatch, 80,
+         "  Could NOT find Protobuf (missing: Protobuf_INCLUDE_DIR)",
+         title="the build needs {pkg}{tool}, which CMake did not find: install it (with its headers), or point the "
+               "build at it (<Pkg>_ROOT / CMAKE_PREFIX_PATH)",
+         source="CMake 3.x Modules/FindPackageHandleStandardArgs.cmake (\"Could NOT find %s (missing: %s)\"); pp 0.x "
+                "cmake/check_packages.cmake (message(FATAL_ERROR \"SWIG is not found. Please install swig or disable "
+                "WITH_SWIG_PY\"))", most="medium"),
+    _sig("cmake_unknown_command", r"Unknown CMake command \"(?P<cmd>\w+)\"", "cause", CauseId.dependency_version_mismatch,
+         60, "  Unknown CMake command \"SWIG_ADD_MODULE\".",
+         title="the build calls {cmd}, which no CMake module it loaded defines: the tool or CMake module that provides "
+               "it is missing or of another version",
+         source="CMake 3.x cmake/Source/cmMakefile.cxx (\"Unknown CMake command \\\"%s\\\".\")", most="medium"),
+    # SWIG cannot parse a header it wraps: a SWIG older than the C++ the header uses.
+    _sig("swig_syntax_error", r"^\S+\.(?:h|hpp|i):\d+: Error: Syntax error in input\(\d\)", "cause",
+         CauseId.dependency_version_mismatch, 70, "decoder_utils.h:55: Error: Syntax error in input(1).",
+         title="SWIG could not parse a header it wraps: this SWIG is older than the C++ the header uses (install the "
+               "SWIG version the build names)",
+         source="SWIG 2.x-4.x Source/CParse/parser.y (Swig_error(..., \"Syntax error in input(%d).\\n\"))", most="medium"),
+    # PaddleHub's list of a module's versions, marking the Paddle or PaddleHub release each needs that this one is not.
+    _sig("hub_module_version_mismatch", r"[<>=!]=?\s*[\d.]+\s*\(Mismatch\)", "cause", CauseId.paddle_api_mismatch, 85,
+         "|Pneumonia_CT_LKM_PP|  1.0.0   |         <=2.1.0(Mismatch)         |         <=2.2.0(Mismatch)         |",
+         title="the PaddleHub module needs another PaddlePaddle or PaddleHub release than the installed one (the table "
+               "marks it Mismatch)",
+         source="PaddleHub 2.x paddlehub/module/manager.py HubModuleNotFoundError (table 'Name', 'Version', "
+                "'PaddlePaddle Version Required', 'PaddleHub Version Required'; a range the environment misses is "
+                "printed with \"(Mismatch)\")", most="medium"),
+    # PaddleNLP's from_pretrained given a name or path whose folder has no config file.
+    _sig("paddlenlp_config_missing", r"please make sure one of the \[[^\]]*config\.json[^\]]*\] under (?P<path>\S+)", "cause",
+         CauseId.file_not_found, 80, "AssertionError: please make sure one of the ['config.json', 'model_config.json'] "
+         "under uie-x-base",
+         title="{path} has no model config file (config.json): the name is not a model PaddleNLP knows, or the folder "
+               "is not a saved model",
+         source="PaddleNLP 2.5-2.8 paddlenlp/transformers/configuration_utils.py PretrainedConfig._get_config_dict "
+                "(assert ..., f\"please make sure one of the {CONFIG_NAMES} under {pretrained_model_name_or_path}\")",
+         most="medium"),
     # A third-party package the code imports is not in this environment (never installed, installed for another
     # interpreter, or removed by an upgrade): the import names it. Paddle's own packages (VisualDL, paddleaudio among
     # the libraries the suites use) and the suites' are read elsewhere (code for another release, a source tree not

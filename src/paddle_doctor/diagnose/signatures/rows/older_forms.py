@@ -113,6 +113,21 @@ OLDER_FORMS = (
                "another Paddle release (re-export it with this one, or use the release that saved it)",
          source="pp 1.x paddle/fluid/framework/op_desc.cc OpDesc::Input (PADDLE_ENFORCE(it != inputs_.end(), \"Input %s "
                 "cannot be found in Op %s\", name, Type()))", most="medium"),
+    # Python 2's ImportError names the whole dotted path asked for, unquoted ("No module named paddle.trainer.X"),
+    # not its first missing part (Python 3's 'paddle.trainer'): code for another release, or no Paddle at all for
+    # this interpreter (installed for another Python, a script run outside the tools that set its path).
+    _sig("py2_paddle_module_missing", r"No module named (?P<module>paddle\.[\w.]+|(?:v2|fluid|trainer_config_helpers)"
+         r"(?:\.[\w.]+)?)$", "cause", CauseId.paddle_api_mismatch, 80,
+         "ImportError: No module named paddle.trainer.PyDataProvider2",
+         title="Python 2 could not import {module}: code for another Paddle release, or no Paddle for this interpreter",
+         source="CPython 2.7 Python/import.c import_submodule (PyErr_Format(PyExc_ImportError, \"No module named %.200s\", "
+                "name): the full dotted name, unquoted)", most="medium"),
+    # Paddle 0.x's PyDataProvider2 reports the Python exception of the user's data provider, then aborts.
+    _sig("pydataprovider_python_error", r"Python Error: <(?:type|class) '(?:exceptions\.)?(?P<exc>\w+)'> : (?P<msg>.*)",
+         "exception", CauseId.python_exception, 50, "Python Error: <type 'exceptions.IndexError'> : too many indices "
+         "for array", title="{exc}: {msg}",
+         source="pp 0.9-0.14 paddle/utils/PythonUtil.cpp PyErr printing (\"Python Error: \" << type << \" : \" << "
+                "value), reached by gserver/dataproviders/PyDataProvider2.cpp loadThread"),
     # libstdc++'s terminate handler prints the uncaught exception's what(); a thrust::system_error thrown
     # for a failed CUDA call (0.x ops, fluid's thrust kernels) carries cudaGetErrorString's text there.
     _sig("thrust_what_cuda_error", r"^\s*what\(\):\s+(?P<text>an illegal memory access was encountered|unspecified "
