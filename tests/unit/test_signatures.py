@@ -53,7 +53,8 @@ def test_every_signature_cites_its_source(sig):
                                                                    "Paddle2ONNX ", "Android ",
                                                                    "Triton Inference Server ", "ONNX Runtime ", "TensorRT ",
                                                                    "Kubernetes ", "Docker ", "NVIDIA ", "FastDeploy ", "onnx ", "PaddleCustomDevice ", "X2Paddle ",
-                                                                   "HDF5 ", "GCC ", "Linux kernel ", "PyMuPDF "))
+                                                                   "HDF5 ", "GCC ", "Linux kernel ", "PyMuPDF ", "CMake ", "SWIG ",
+                                                                   "PaddleHub ", "PaddleNLP "))
 
 
 def test_signature_table_is_data_with_cause_ids():
