@@ -19,7 +19,7 @@ BACKLINKS = {
         'lint_rules': ('PDL303',),
     },
     CauseId.config_error: {
-        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'option_typographic_dash', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'embedding_id_out_of_range', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'lite_program_without_blocks', 'lite_opt_training_program', 'rknn_not_rknn_model', 'protobuf_wrong_message', 'p2o_opset_too_low', 'cmake_build_setting', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
+        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'option_typographic_dash', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'embedding_id_out_of_range', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'lite_program_without_blocks', 'lite_opt_training_program', 'gunicorn_worker_timeout', 'brpc_connection_refused', 'rknn_not_rknn_model', 'protobuf_wrong_message', 'p2o_opset_too_low', 'cmake_build_setting', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
@@ -67,7 +67,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'windows_dll_missing_at_start', 'ort_model_file_missing', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'file_not_found_unnamed', 'paddlenlp_config_missing', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
+        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'windows_dll_missing_at_start', 'ort_model_file_missing', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'triton_model_version_missing', 'file_not_found_unnamed', 'paddlenlp_config_missing', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -130,7 +130,7 @@ BACKLINKS = {
         'signatures': ('libuv_port_busy', CauseId.port_in_use,),
     },
     CauseId.python_exception: {
-        'signatures': ('runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'header_missing', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
+        'signatures': ('runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'xmlrpc_fault', 'header_missing', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
         'guard_kinds': ('failed',),
         'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },
@@ -154,7 +154,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'kernel_user_fault', 'windows_native_crash', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'exit_status_native_signal', 'android_fatal_signal', 'shell_native_crash_translated', 'pip_subprocess_crashed',),
+        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'kernel_user_fault', 'windows_native_crash', 'windows_fail_fast', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'exit_status_native_signal', 'android_fatal_signal', 'shell_native_crash_translated', 'pip_subprocess_crashed',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

@@ -342,3 +342,98 @@ def test_a_file_not_found_that_names_no_path_is_medium_and_the_raise_line_is_cod
 def test_a_file_not_found_with_its_path_stays_high(tmp_path):
     rc = _diagnose(tmp_path, "FileNotFoundError: [Errno 2] No such file or directory: './train_data/x.jpg'\n")
     assert rc.cause == CauseId.file_not_found and rc.confidence == "high", (rc.cause, rc.confidence)
+
+
+def test_paddlehubs_module_version_table_marks_the_release_it_needs(tmp_path):
+    rc = _diagnose(tmp_path, "|       Name        | Version  |   PaddlePaddle Version Required   |    PaddleHub Version Required "
+                             "    |\n|Pneumonia_CT_LKM_PP|  1.0.0   |         <=2.1.0(Mismatch)         |         "
+                             "<=2.2.0(Mismatch)         |\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("text", [
+    "  Could NOT find Protobuf (missing: Protobuf_INCLUDE_DIR)\nCall Stack (most recent call first):\n",
+    "CMake Error at cmake/check_packages.cmake:38 (message):\n  SWIG is not found.  Please install swig or disable "
+    "WITH_SWIG_PY\n",
+    "CMake Error at python/CMakeLists.txt:12 (SWIG_ADD_MODULE):\n  Unknown CMake command \"SWIG_ADD_MODULE\".\n",
+    "decoder_utils.h:55: Error: Syntax error in input(1).\nerror: command 'swig' failed with exit status 1\n",
+    "  _posixsubprocess.c:3:20: 致命错误：Python.h：没有那个文件或目录\n   #include \"Python.h\"\n",
+    "  _posixsubprocess.c:16:20: fatal error: Python.h: No such file or directory\n",
+    "ValueError: numpy.ndarray has the wrong size, try recompiling\n",
+])
+def test_a_build_missing_a_library_or_tool_is_a_dependency(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code, rc.why)
+
+
+def test_paddlenlps_folder_without_a_config_is_a_missing_file(tmp_path):
+    rc = _diagnose(tmp_path, "AssertionError: please make sure one of the ['config.json', 'model_config.json'] under "
+                             "uie-x-base\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.why)
+
+
+def test_pydataprovider2s_python_error_is_the_providers_exception(tmp_path):
+    rc = _diagnose(tmp_path, "Python Error: <type 'exceptions.IndexError'> : too many indices for array\n")
+    assert rc.cause == CauseId.python_exception and "IndexError" in rc.message, (rc.cause, rc.message)
+
+
+def test_python2s_missing_paddle_module_is_another_release_only_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"dataprovider_bow.py\", line 15, in <module>\n"
+                             "    from paddle.trainer.PyDataProvider2 import *\nImportError: No module named "
+                             "paddle.trainer.PyDataProvider2\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+def test_gunicorns_worker_timeout_explains_the_sigkill_after_it(tmp_path):
+    rc = _diagnose(tmp_path, "[2024-03-27 07:25:18 +0000] [229325] [CRITICAL] WORKER TIMEOUT (pid:236752)\nFatalError: "
+                             "`Process abort signal` is detected by the operating system.\n[2024-03-27 07:25:19 +0000] "
+                             "[229325] [ERROR] Worker (pid:236752) was sent SIGKILL! Perhaps out of memory?\n")
+    assert rc.cause == CauseId.config_error and rc.code == "gunicorn_worker_timeout", (rc.cause, rc.code)
+
+
+def test_a_gunicorn_sigkill_without_a_timeout_stays_the_oom_killer(tmp_path):
+    rc = _diagnose(tmp_path, "[2025-06-23 10:58:53 +0000] [1] [ERROR] Worker (pid:8) was sent SIGKILL! Perhaps out of "
+                             "memory?\n")
+    assert rc.cause == CauseId.host_oom_killed, (rc.cause, rc.why)
+
+
+def test_windows_fail_fast_after_a_failed_check_is_an_abort_at_low(tmp_path):
+    rc = _diagnose(tmp_path, "*** Check failure stack trace: ***\n\nProcess finished with exit code -1073740791 "
+                             "(0xC0000409)\n")
+    assert rc.cause == CauseId.segfault and rc.confidence != "high", (rc.cause, rc.confidence)
+
+
+def test_tritons_model_without_a_version_folder_is_a_missing_file(tmp_path):
+    rc = _diagnose(tmp_path, "E1202 06:13:21.330861 189 model_repository_manager.cc:1395] failed to load model 'pp_ocr': "
+                             "at least one version must be available under the version policy of model 'pp_ocr'\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.why)
+
+
+def test_brpc_refused_connection_is_the_clients_address(tmp_path):
+    rc = _diagnose(tmp_path, "W0827 14:56:09.752732   538 predictor.hpp:129] inference call failed, message: [E112]1/1 "
+                             "channels failed, fail_limit=1 [C0][E111]Fail to connect Socket{id=1 addr=127.0.0.1:9400} "
+                             "(0x0x558f976c7070): Connection refused\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.why)
+
+
+def test_an_xmlrpc_fault_is_read_as_the_servers_exception(tmp_path):
+    rc = _diagnose(tmp_path, "xmlrpc.client.Fault: <Fault 1: \"<class 'AssertionError'>:ocr_version must in ['PP-OCR', "
+                             "'PP-OCRv3'], but get PP-OCRv4\">\n")
+    assert rc is not None and "AssertionError" in rc.message, rc
+
+
+def test_paddlexs_missing_extra_is_a_dependency(tmp_path):
+    rc = _diagnose(tmp_path, "RuntimeError: `OCR` requires additional dependencies. To install them, run `pip install "
+                             "\"paddlex[ocr]==<PADDLEX_VERSION>\"` if you're installing `paddlex` from an index\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+def test_a_users_file_imported_by_an_installed_package_as_its_module_shadows_it(tmp_path):
+    site = "D:\\env\\lib\\site-packages"
+    rc = _diagnose(tmp_path, f'Traceback (most recent call last):\n  File "{site}\\paddleocr\\paddleocr.py", line 32, '
+                             "in <module>\n    ppstructure = importlib.import_module('.', 'ppstructure')\n  File "
+                             '"D:\\env\\lib\\importlib\\__init__.py", line 127, in import_module\n    return '
+                             '_bootstrap._gcd_import(name[level:], package, level)\n  File "I:\\ocr\\ppstructure.py", '
+                             "line 9, in <module>\n    from paddleocr import PPStructure\nImportError: cannot import "
+                             f"name 'PPStructure' from 'paddleocr' ({site}\\paddleocr\\__init__.py)\n")
+    assert rc.cause == CauseId.python_exception and "shadows" in rc.why, (rc.cause, rc.why)

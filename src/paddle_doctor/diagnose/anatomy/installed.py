@@ -64,6 +64,25 @@ def _imported_name(parts: ErrorParts) -> str | None:
     return m["name"] if m else None
 
 
+_IMPORT_CALL = re.compile(r"^\s*(?:from\s+\S+\s+import\b|import\s+\S|.*\bimport_module\()")
+
+
+def _user_module_imported_by_library(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """An installed library's import statement that ran a file of the user's as that module (the next frame
+    past importlib's is the user's file, at module level): the user's file has the name of a module the
+    library imports (``ppstructure.py`` beside a script that imports paddleocr) and shadows it."""
+    frames = [f for f in parts.frames if "importlib" not in f.path.replace("\\", "/").split("/")[-2:-1]
+              and "<frozen importlib" not in f.path]
+    for importer, imported in zip(frames, frames[1:]):
+        if importer.owner == "library" and _IMPORT_CALL.match(importer.source or "") and imported.owner == "user" \
+                and imported.func == "<module>" and _INSTALLED.search(importer.path):
+            name = imported.path.replace("\\", "/").rsplit("/", 1)[-1]
+            return (CauseId.python_exception, 80, f"the installed {_INSTALLED.search(importer.path)['top']} imported "
+                    f"{imported.path} as one of its modules: the user's file {name} has the name of a module it "
+                    "imports and shadows it (rename the file)")
+    return None
+
+
 def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(python_exception, specificity, why) when the traceback shows that the package the error names
     was imported from the user's tree, not from its installation; or the message does: CPython's "(unknown
@@ -83,6 +102,9 @@ def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
             name.lower() != top and _PIP_PACKAGES.fullmatch(name.lower()):
         return (CauseId.python_exception, 75, f"{name} is the class of the {name.lower()} package, not a name of "
                 f"{top}: import it from {name.lower()}")
+    hijacked = _user_module_imported_by_library(parts)
+    if hijacked is not None:
+        return hijacked
     if parts.message.startswith(f"module '{top}' has no attribute '__version__'"):
         return (CauseId.python_exception, 85, f"`{top}` has no __version__: the name resolved to a folder called "
                 f"{top} without __init__.py (an empty namespace package) on sys.path, not the installed package")

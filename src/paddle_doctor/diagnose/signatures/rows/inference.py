@@ -123,6 +123,38 @@ INFERENCE = (
                "that node's form (a newer release may, or simplify the model first)",
          source="X2Paddle 1.x x2paddle/op_mapper/onnx2paddle/opset*/opset.py print_mapping_info (raise Exception("
                 "\"convert failed node:{}, op_type is {}\"); opset9: print(...) then raise)", most="medium"),
+    # gunicorn's arbiter ends a worker silent for longer than --timeout (SIGABRT, then SIGKILL, which it then reports
+    # as "Perhaps out of memory?"): a model load or a request slower than the timeout.
+    _sig("gunicorn_worker_timeout", r"WORKER TIMEOUT \(pid:\s?(?P<pid>\d+)\)", "cause", CauseId.config_error, 80,
+         "[2024-03-27 07:25:18 +0000] [229325] [CRITICAL] WORKER TIMEOUT (pid:236752)",
+         title="gunicorn ended worker {pid} after its --timeout (the worker was busy longer: loading the model or "
+               "serving a request): raise --timeout, or load the model before forking (--preload)",
+         source="gunicorn 20.x-23.x gunicorn/arbiter.py murder_workers (self.log.critical(\"WORKER TIMEOUT (pid:%s)\", "
+                "worker.pid); self.kill_worker(pid, signal.SIGABRT), then SIGKILL)", most="medium"),
+    # Triton (FastDeploy's serving) found a model folder without a numbered version folder holding the model.
+    _sig("triton_model_version_missing", r"failed to load model '(?P<model>[^']+)': at least one version must be "
+         r"available", "cause", CauseId.file_not_found, 80, "E1202 06:13:21.330861 189 model_repository_manager.cc:1395] "
+         "failed to load model 'pp_ocr': at least one version must be available under the version policy of model "
+         "'pp_ocr'",
+         title="the model repository has no version of {model} (a numbered folder, e.g. {model}/1/, holding its "
+               "files): the repository's layout is not the one the server reads",
+         source="Triton Inference Server 2.x core/src/model_repository_manager.cc (\"at least one version must be "
+                "available under the version policy of model '%s'\"), FastDeploy's fastdeployserver", most="medium"),
+    # brpc (Paddle Serving's client, the parameter server) finds nothing listening at the address it was given.
+    _sig("brpc_connection_refused", r"Fail to connect Socket\{id=\d+ addr=(?P<addr>[^}\s]+)\}[^:]*: Connection refused",
+         "cause", CauseId.config_error, 70, "W0827 14:56:09.752732   538 predictor.hpp:129] inference call failed, "
+         "message: [E112]1/1 channels failed, fail_limit=1 [C0][E111]Fail to connect Socket{id=1 addr=127.0.0.1:9400} "
+         "(0x0x558f976c7070): Connection refused",
+         title="nothing listens at {addr}: the client's address or port is not the one the server serves on (or the "
+               "server is not up)",
+         source="brpc src/brpc/socket.cpp Socket::Connect (\"Fail to connect %s: %s\", ECONNREFUSED's strerror), "
+                "reached by Paddle Serving's client (core/general-client/include/predictor.hpp)", most="medium"),
+    # A remote call's fault carries the server's exception as text: read it as that exception.
+    _sig("xmlrpc_fault", r"xmlrpc\.client\.Fault: <Fault \d+: [\"']<class '(?:[\w.]*\.)?(?P<exc>\w+)'>:(?P<msg>.*)",
+         "exception", CauseId.python_exception, 50, "xmlrpc.client.Fault: <Fault 1: \"<class 'AssertionError'>:ocr_version "
+         "must in ['PP-OCR', 'PP-OCRv2', 'PP-OCRv3'], but get PP-OCRv4\">", title="{exc}: {msg}",
+         source="CPython Lib/xmlrpc/server.py _marshaled_dispatch (Fault(1, \"%s:%s\" % (exc_type, exc_value))), "
+                "Lib/xmlrpc/client.py Fault.__repr__ (\"<%s %s: %r>\")"),
     # Rockchip's NPU runtime checks an .rknn model's header: another file (an ONNX or Paddle model) has no RKNN magic.
     _sig("rknn_not_rknn_model", r"invalid RKNN_MAGIC|Invalid RKNN format", "cause", CauseId.config_error, 80,
          "E RKNN: [02:14:42.649] parseRKNN: invalid RKNN_MAGIC!",

@@ -41,14 +41,17 @@ INSTALLS = (
          most="medium"),
     # PaddleOCR 3.x builds its pipelines with PaddleX, which checks the optional packages a pipeline needs (the
     # paddlex[ocr] extra, the doc parser's) and raises DependencyError; paddleocr rewraps it without the names.
-    _sig("paddleocr_pipeline_dependency", r"A dependency error occurred during pipeline creation", "cause",
+    _sig("paddleocr_pipeline_dependency", r"A dependency error occurred during pipeline creation|`(?P<what>[^`]+)` "
+         r"requires additional dependencies\. To install them", "cause",
          CauseId.dependency_version_mismatch, 85, "RuntimeError: A dependency error occurred during pipeline creation. "
          "Please refer to the installation documentation to ensure all required dependencies are installed.",
          title="packages the PaddleOCR/PaddleX pipeline needs are not installed (an optional extra, e.g. "
                "paddlex[ocr]): install the extra the pipeline's documentation names",
          source="PaddleOCR 3.x paddleocr/_pipelines/base.py _create_paddlex_pipeline (except DependencyError: raise "
                 "RuntimeError(\"A dependency error occurred during pipeline creation. Please refer to the installation "
-                "documentation to ensure all required dependencies are installed.\") from e)", most="medium"),
+                "documentation to ensure all required dependencies are installed.\") from e); PaddleX 3.x "
+                "paddlex/utils/deps.py require_extra (f\"`{obj_name}` requires additional dependencies. To install "
+                "them, run ...\")", most="medium"),
     # PyMuPDF (fitz) 1.20 removed the camelCase aliases (getPixmap, pageCount, getText, ...) that PaddleOCR 2.x's PDF
     # reading and older code call.
     _sig("pymupdf_camelcase_removed", r"'(?:Page|Document|Pixmap)' object has no attribute '(?P<name>pageCount|"

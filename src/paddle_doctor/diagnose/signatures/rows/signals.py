@@ -44,17 +44,25 @@ SIGNALS = (
     # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
     # prints it signed with the hex after it, cmd and subprocess unsigned.
     _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
-         r"-1073740791|3221226505|-1073741571|3221225725|-1073741676|3221225620|-1073741682|3221225614|-1073740940|"
-         r"3221226356)\b|\((?P<status>0x[Cc]0000(?:005|409|0[Ff][Dd]|094|08[Ee]|374))\)",
+         r"-1073741571|3221225725|-1073741676|3221225620|-1073741682|3221225614|-1073740940|"
+         r"3221226356)\b|\((?P<status>0x[Cc]0000(?:005|0[Ff][Dd]|094|08[Ee]|374))\)",
          "cause", CauseId.segfault, 90, "Process finished with exit code -1073741819 (0xC0000005)",
-         title="the process was ended by a native fault (Windows status: an access violation, a fail-fast, a "
-               "stack overflow, a division by zero or a corrupted heap), Windows' segmentation fault",
+         title="the process was ended by a native fault (Windows status: an access violation, a stack overflow, a "
+               "division by zero or a corrupted heap), Windows' segmentation fault",
          source="Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005 = -1073741819 signed, STATUS_STACK_BUFFER_OVERRUN "
                 "0xC0000409, raised by __fastfail and the CRT's abort on a security check, STATUS_STACK_OVERFLOW "
                 "0xC00000FD, STATUS_INTEGER_DIVIDE_BY_ZERO 0xC0000094 (SIGFPE's), STATUS_FLOAT_DIVIDE_BY_ZERO "
                 "0xC000008E, STATUS_HEAP_CORRUPTION 0xC0000374), the process exit code of a crashed process; "
                 "JetBrains' run console (Process finished with exit code %d (0x%X)), CPython subprocess (returned "
                 "non-zero exit status %d)"),
+    # Windows' fail-fast status: the C runtime's abort() and a failed security check end the process this way, as
+    # SIGABRT does elsewhere: what failed (a glog CHECK, an uncaught C++ exception) is said before it.
+    _sig("windows_fail_fast", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073740791|3221226505)\b|"
+         r"\(0x[Cc]0000409\)", "cause", CauseId.segfault, 45, "Process finished with exit code -1073740791 (0xC0000409)",
+         title="the process was ended by Windows' fail-fast (STATUS_STACK_BUFFER_OVERRUN: abort() or a failed check), "
+               "Windows' abort",
+         source="Windows ntstatus.h (STATUS_STACK_BUFFER_OVERRUN 0xC0000409 = -1073740791 signed), raised by "
+                "__fastfail and by the UCRT's abort()"),
     # Windows' status for an instruction the CPU does not have (SIGILL's): a build or a runtime that uses AVX,
     # AVX2 or AVX-512 on a CPU (or a VM's virtual CPU) without it. A native crash, as shell_sigill's.
     _sig("windows_illegal_instruction", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741795|"
