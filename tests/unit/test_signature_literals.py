@@ -114,3 +114,16 @@ def test_error_part_prefilters_never_skip_a_line_their_pattern_matches():
         if P._CPP_RE.search(line):
             assert "." in line and ":" in line, line
     assert hits > 50
+
+
+def test_the_matcher_gives_the_first_row_a_full_search_gives():
+    """match_line tries only the rows whose literals the line holds (one multi-literal pass), then a shape's
+    hint: the answer is the first row of the whole table whose regex matches, on every scanned fixture line."""
+    from paddle_doctor.diagnose.signatures import matcher
+
+    matcher.match_line.cache_clear()
+    matcher._FIRST_BY_SHAPE.clear()
+    for text in _scanned_lines():
+        full = next((sig for sig in SIGNATURES if sig.pattern.search(text)), None)
+        got = matcher.match_line(text)
+        assert (got[0] if got else None) is full, (text, full and full.name, got and got[0].name)

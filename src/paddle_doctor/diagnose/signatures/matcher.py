@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import re
 
+import ahocorasick_rs
+
 from .literals import required_literals
 from .model import Signature
 from .table import SIGNATURES
@@ -20,7 +22,7 @@ def match_line(text: str) -> tuple[Signature, re.Match] | None:
     shape = text.translate(_DIGITS_TO_ZERO)
     first = _FIRST_BY_SHAPE.get(shape)
     if first is None:
-        found = _search(text, range(len(SIGNATURES)))
+        found = _first_of(text, _candidates(text))
         if len(_FIRST_BY_SHAPE) >= _SHAPES_KEPT:
             _FIRST_BY_SHAPE.clear()
         _FIRST_BY_SHAPE[shape] = found[0] if found else len(SIGNATURES)
@@ -51,6 +53,24 @@ def match_quoted(text: str) -> tuple[Signature, re.Match, str] | None:
     if found is None or found[0].role not in _QUOTED_ROLES:
         return None
     return found[0], found[1], quote
+
+
+def _first_of(text: str, rows: list[int]) -> tuple[int, re.Match] | None:
+    """The first of ``rows`` (each holding one of its literals, in table order) whose regex matches."""
+    for i in rows:
+        m = SIGNATURES[i].pattern.search(text)
+        if m:
+            return i, m
+    return None
+
+
+def _candidates(text: str) -> list[int]:
+    """The rows ``text`` holds a literal of (and those that need none), in table order: one multi-literal pass over
+    the line instead of a substring test per row (the table has some 360 rows)."""
+    rows = set(_ALWAYS)
+    for literal, _, _ in _AUTOMATON.find_matches_as_indexes(text, overlapping=True):
+        rows.update(_ROWS_OF[literal])
+    return sorted(rows)
 
 
 def _search(text: str, order) -> tuple[int, re.Match] | None:
@@ -94,9 +114,24 @@ def _flags(pattern) -> int:
 _NEEDS: tuple[tuple[str, ...] | None, ...] = ()
 
 
+_LITERALS: tuple[str, ...] = ()
+_ROWS_OF: tuple[tuple[int, ...], ...] = ()  # per literal, the rows that need it
+_ALWAYS: tuple[int, ...] = ()  # rows that need no literal
+_AUTOMATON = None
+
+
 def _build_tables() -> None:
-    global _NEEDS
+    global _NEEDS, _LITERALS, _ROWS_OF, _ALWAYS, _AUTOMATON
     _NEEDS = tuple(required_literals(sig.pattern.pattern, _flags(sig.pattern)) for sig in SIGNATURES)
+    _LITERALS = tuple(sorted({lit for needs in _NEEDS if needs for lit in needs}))
+    index = {lit: n for n, lit in enumerate(_LITERALS)}
+    rows_of: list[list[int]] = [[] for _ in _LITERALS]
+    for i, needs in enumerate(_NEEDS):
+        for lit in needs or ():
+            rows_of[index[lit]].append(i)
+    _ROWS_OF = tuple(map(tuple, rows_of))
+    _ALWAYS = tuple(i for i, needs in enumerate(_NEEDS) if needs is None)
+    _AUTOMATON = ahocorasick_rs.AhoCorasick(list(_LITERALS))
 
 
 @functools.lru_cache(maxsize=1)
