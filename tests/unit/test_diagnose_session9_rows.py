@@ -437,3 +437,12 @@ def test_a_users_file_imported_by_an_installed_package_as_its_module_shadows_it(
                              "line 9, in <module>\n    from paddleocr import PPStructure\nImportError: cannot import "
                              f"name 'PPStructure' from 'paddleocr' ({site}\\paddleocr\\__init__.py)\n")
     assert rc.cause == CauseId.python_exception and "shadows" in rc.why, (rc.cause, rc.why)
+
+
+def test_one_installed_paddle_library_lacking_what_another_imports_is_at_most_medium(tmp_path):
+    site = "/env/lib/python3.10/site-packages"
+    rc = _diagnose(tmp_path, f'Traceback (most recent call last):\n  File "{site}/paddlespeech/cli/vector/infer.py", line '
+                             "25, in <module>\n    from paddleaudio.backends import load as load_audio\nImportError: cannot "
+                             f"import name 'load' from 'paddleaudio.backends' ({site}/paddleaudio/backends/__init__.py)\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
+    assert "paddleaudio" in rc.why and "paddlespeech" in rc.why, rc.why

@@ -214,3 +214,21 @@ def paddle_package_lacks_name(parts: ErrorParts) -> tuple[CauseId, int, str] | N
         return None  # not this line's name: the frame shown is not the failing import
     return (CauseId.paddle_api_mismatch, 75, f"{line['from']} has no {name}: the code importing it was written for "
             f"another release of {top}")
+
+
+def paddle_libraries_apart(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(paddle_api_mismatch, ...) at medium for an installed Paddle library importing a name another installed Paddle
+    library lacks (paddlespeech's ``from paddleaudio.backends import load``): the two releases do not fit, which
+    is as much a dependency pinned wrong as code for another release."""
+    m = _IMPORT_FROM.match(parts.message) if parts.exc_type == "ImportError" else None
+    frame = parts.innermost
+    if m is None or frame is None:
+        return None
+    where, importer = _INSTALLED.search(m["path"]), _INSTALLED.search(frame.path)
+    top = m["mod"].split(".", 1)[0]
+    if where is None or importer is None or where["top"] != top or importer["top"] == top:
+        return None
+    if not (_PADDLE_PACKAGE.fullmatch(top) and _PADDLE_PACKAGE.fullmatch(importer["top"])):
+        return None
+    return (CauseId.paddle_api_mismatch, 70, f"the installed {importer['top']} imports {m['name']} from the installed "
+            f"{top}, which lacks it: releases of the two that do not fit (pin the {top} that {importer['top']} needs)")
