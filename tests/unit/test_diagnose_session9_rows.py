@@ -446,3 +446,27 @@ def test_one_installed_paddle_library_lacking_what_another_imports_is_at_most_me
                              f"import name 'load' from 'paddleaudio.backends' ({site}/paddleaudio/backends/__init__.py)\n")
     assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence == "medium", (rc.cause, rc.confidence)
     assert "paddleaudio" in rc.why and "paddlespeech" in rc.why, rc.why
+
+
+@pytest.mark.parametrize("code, high", [('open(jsonPath, "w", encoding="utf-8").write(json.dumps(labels))', False),
+                                        ("paddle.save(state, save_path)", False),
+                                        ("with open(label_file, 'r') as f:", True)])
+def test_a_missing_file_the_failing_line_writes_is_at_most_medium(tmp_path, code, high):
+    rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "C:\\\\env\\\\site-packages\\\\eiseg\\\\app.py", line '
+                             f"2091, in exportLabel\n    {code}\nFileNotFoundError: [Errno 2] No such file or directory: "
+                             "'C:/data\\\\label\\\\labelme\\\\14_2_labelme.json'\n")
+    assert rc.cause == CauseId.file_not_found and (rc.confidence == "high") == high, (rc.cause, rc.confidence)
+
+
+def test_a_kill_after_the_process_failed_is_at_most_medium(tmp_path):
+    rc = _diagnose(tmp_path, "[DAG] Succ init\n[det|2] failed to init op: Log_id: 0  Raise_msg: sequence item 0: expected "
+                             "str instance, NoneType found  ClassName: Op._run.<locals>.check_helper  FunctionName: "
+                             "check_helper\n已杀死\n")
+    assert rc.cause == CauseId.host_oom_killed and rc.confidence == "medium", (rc.cause, rc.confidence)
+    assert rc.alternatives[0].cause == CauseId.python_exception, rc.alternatives
+
+
+def test_a_kill_with_no_error_before_it_stays_high(tmp_path):
+    rc = _diagnose(tmp_path, "epoch 1 step 200 loss 0.31\nepoch 1 step 210 loss 0.30\nrun.sh: line 3: 12345 Killed"
+                             "                  python train.py\n")
+    assert rc.cause == CauseId.host_oom_killed and rc.confidence == "high", (rc.cause, rc.confidence)

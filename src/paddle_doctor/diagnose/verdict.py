@@ -25,7 +25,7 @@ from ..catalog.codes import NumberedCode, exit_status_of
 from ..findings import Alternative, Confidence, EvidenceLine, Finding, Location
 from ..rules import Docs
 from .differential import alternatives_for
-from .anatomy.blocks import refine
+from .anatomy.blocks import parts_of, refine
 from .ranks import LauncherFacts, RankState, aborted_after_wait, most_specific_first
 from .read.parse import Event
 from ..redact import redact
@@ -268,6 +268,41 @@ def unless_contested(verdict: Finding, rival: Event | None) -> Finding:
                         f"{redact(rival.text.strip())[:TITLE_MSG_CHARS]}",
                         get_cause(rival.sig.cause).confirm.strip().splitlines()[0])
     return _demoted(verdict, first, f"another line names {rival.sig.cause}")
+
+
+# The failing line writes the file (open for writing, a save or dump): a missing path there is a folder that does not
+# exist, an output the code or its config points at, not an input the run needs.
+_WRITES = re.compile(r"""\bopen\([^)]*,\s*(?:mode\s*=\s*)?['"][wax]b?\+?['"]|\.(?:savefig|imwrite|to_csv|write_text|"""
+                     r"""write_bytes|save|dump)\(""")
+
+
+def unless_written(verdict: Finding, events: list[Event], event: Event) -> Finding:
+    """``verdict`` (a missing file), at most medium when the failing line writes the file rather than reads it."""
+    if verdict.cause != CauseId.file_not_found or verdict.confidence != Confidence.HIGH:
+        return verdict
+    frame = parts_of(events, event).innermost
+    if frame is None or not _WRITES.search(frame.source or ""):
+        return verdict
+    first = Alternative(CauseId.python_exception, Confidence.LOW, f"the failing line writes the file: "
+                        f"{redact(frame.source.strip())[:TITLE_MSG_CHARS]}",
+                        "does the folder it writes into exist, and is the path built as intended?")
+    return _demoted(verdict, first, "the missing path is one being written (its folder does not exist)")
+
+
+def unless_failed_before_kill(verdict: Finding, events: list[Event], event: Event) -> Finding:
+    """``verdict`` (a shell's "Killed"), at most medium when the same text shows an error before it: a runner or
+    service that ends its workers after a failure (a serving pipeline whose op failed to start) kills them too,
+    so the memory the kill suggests is one reading among two."""
+    if verdict.cause != CauseId.host_oom_killed or verdict.confidence != Confidence.HIGH or event.sig.name != "shell_killed":
+        return verdict
+    before = next((e for e in reversed(events) if e.file == event.file and e.offset < event.offset
+                   and e.role in ("exception", "error_line")), None)
+    if before is None:
+        return verdict
+    first = Alternative(CauseId.python_exception, Confidence.LOW, f"{before.file}:{before.line} failed before the kill: "
+                        f"{redact(before.text.strip())[:TITLE_MSG_CHARS]}",
+                        "did the process fail first, and its runner end it? (dmesg shows an OOM kill)")
+    return _demoted(verdict, first, "an error came before the kill")
 
 
 def _demoted(verdict: Finding, first: Alternative, because: str) -> Finding:

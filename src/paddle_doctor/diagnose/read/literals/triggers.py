@@ -222,6 +222,7 @@ TRIGGERS: tuple[str, ...] = (
     "please make sure one of", "致命错误",
     # gunicorn's timeout, Triton's model versions, brpc's refused connection, an xmlrpc fault, PaddleX's extras
     "WORKER TIMEOUT", "at least one version must be", "Fail to connect", "xmlrpc", "requires additional dependencies",
+    "Raise_msg",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -155,6 +155,13 @@ INFERENCE = (
          "must in ['PP-OCR', 'PP-OCRv2', 'PP-OCRv3'], but get PP-OCRv4\">", title="{exc}: {msg}",
          source="CPython Lib/xmlrpc/server.py _marshaled_dispatch (Fault(1, \"%s:%s\" % (exc_type, exc_value))), "
                 "Lib/xmlrpc/client.py Fault.__repr__ (\"<%s %s: %r>\")"),
+    # Paddle Serving's pipeline catches an op's exception and logs its message in its own format.
+    _sig("serving_op_failed", r"failed to (?:init|run|process) op: .*?Raise_msg: (?P<msg>.+?)\s+ClassName: (?P<cls>\S+)",
+         "exception", CauseId.python_exception, 50, "[det|2] failed to init op: Log_id: 0  Raise_msg: sequence item 0: "
+         "expected str instance, NoneType found  ClassName: Op._run.<locals>.check_helper  FunctionName: check_helper",
+         title="a Serving pipeline op failed: {msg}",
+         source="Paddle Serving 0.7-0.9 python/pipeline/error_catch.py ErrorCatch (\"Log_id: {}  Raise_msg: {}  "
+                "ClassName: {}  FunctionName: {}\"), operator.py (_LOGGER.error(\"{} failed to init op: {}\"))"),
     # Rockchip's NPU runtime checks an .rknn model's header: another file (an ONNX or Paddle model) has no RKNN magic.
     _sig("rknn_not_rknn_model", r"invalid RKNN_MAGIC|Invalid RKNN format", "cause", CauseId.config_error, 80,
          "E RKNN: [02:14:42.649] parseRKNN: invalid RKNN_MAGIC!",
