@@ -30,7 +30,7 @@ bytecode cache of paddle-doctor's modules (``bytecode_env``: an installed packag
 bytecode pip compiled; a checkout run with PYTHONDONTWRITEBYTECODE set, as this project's sandboxes
 set it, compiles every module again on each run: ~70 ms of CPU here). ``--no-bytecode-cache`` times
 diagnose with the environment as it is given. Likewise the compiled trigger database
-(``diagnose/read/literals/finders.py``) is kept in ``DIR/cache`` by the untimed first run and loaded
+(``diagnose/read/literals/hsdb.py``) is kept in ``DIR/cache`` by the untimed first run and loaded
 after it, as on a user's machine after the first big diagnosis; ``--no-db-cache`` compiles it on
 every run (~45 ms). Prints the
 medians, the ratio diagnose/grep (goal <= 4) and diagnose's peak RSS (goal <= 200 MB), and checks

@@ -36,7 +36,7 @@ def test_aho_corasick_and_hyperscan_give_the_same_offsets(self_rank):
     assert LOGS
     for path in LOGS:
         with open_log(str(path)) as stream:
-            data = stream.read(scan.SMALL_SCAN_BYTES // 2)
+            data = stream.read(finders.SMALL_SCAN_BYTES // 2)
         for buf in (data, OVERLAPS):
             assert small(buf, len(buf)) == fast(buf, len(buf)), path
             assert small(buf, len(buf) // 2) == fast(buf, len(buf) // 2), path
@@ -44,7 +44,7 @@ def test_aho_corasick_and_hyperscan_give_the_same_offsets(self_rank):
 
 def test_a_finder_switches_to_hyperscan_after_small_scan_bytes():
     fast, small = _finders(False)
-    big = OVERLAPS * (scan.SMALL_SCAN_BYTES // len(OVERLAPS) + 1)
+    big = OVERLAPS * (finders.SMALL_SCAN_BYTES // len(OVERLAPS) + 1)
     assert small(big, len(big)) == fast(big, len(big))
     assert small(OVERLAPS, len(OVERLAPS)) == fast(OVERLAPS, len(OVERLAPS))
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, NamedTuple
 
-from .literals.finders import SMALL_SCAN_BYTES, trigger_finder
+from .literals.finders import trigger_finder
 
 CHUNK_BYTES = 8 << 20
 MAX_LINE_BYTES = 1 << 20
