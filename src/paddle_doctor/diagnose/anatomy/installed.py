@@ -42,44 +42,40 @@ _PIP_PACKAGES = re.compile(rf"{VERSIONED_PACKAGES}|visualdl|fastdeploy|paddleocr
 _PB2_KEYWORD = re.compile(r"unexpected keyword argument '(?P<kw>\w+)'")
 
 
+def _import_line(frame) -> re.Match | None:
+    """The failing frame's line, when it is an import statement (``from X import ...`` / ``import X``)."""
+    return _IMPORTS.match(frame.source or "") if frame is not None else None
+
+
 def _package(parts: ErrorParts) -> str | None:
     """The top-level package the error says something is missing from."""
     m = _NAMED.match(parts.message)
     if m is None:
         return None
     named = m["attr_mod"] or m["from_mod"] or m["missing"]
-    if named is None and parts.innermost is not None:  # "cannot import name 'N'": the line says from what
-        line = _IMPORTS.match(parts.innermost.source or "")
+    if named is None:  # "cannot import name 'N'": the line says from what
+        line = _import_line(parts.innermost)
         named = (line["from"] or line["mod"]) if line else None
     return named.split(".", 1)[0] if named else None
 
 
-def _from_module(parts: ErrorParts) -> str | None:
-    m = _NAMED.match(parts.message)
-    return m["from_mod"] if m else None
-
-
-def _imported_name(parts: ErrorParts) -> str | None:
-    m = _NAMED.match(parts.message)
-    return m["name"] if m else None
-
-
 _IMPORT_CALL = re.compile(r"^\s*(?:from\s+\S+\s+import\b|import\s+\S|.*\bimport_module\()")
+_IMPORTLIB_FRAME = re.compile(r"[/\\]importlib[/\\][^/\\]+$|^<frozen importlib")
 
 
 def _user_module_imported_by_library(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """An installed library's import statement that ran a file of the user's as that module (the next frame
     past importlib's is the user's file, at module level): the user's file has the name of a module the
     library imports (``ppstructure.py`` beside a script that imports paddleocr) and shadows it."""
-    frames = [f for f in parts.frames if "importlib" not in f.path.replace("\\", "/").split("/")[-2:-1]
-              and "<frozen importlib" not in f.path]
+    frames = [f for f in parts.frames if not _IMPORTLIB_FRAME.search(f.path)]
     for importer, imported in zip(frames, frames[1:]):
-        if importer.owner == "library" and _IMPORT_CALL.match(importer.source or "") and imported.owner == "user" \
-                and imported.func == "<module>" and _INSTALLED.search(importer.path):
+        installed = _INSTALLED.search(importer.path)
+        if installed and importer.owner == "library" and _IMPORT_CALL.match(importer.source or "") and \
+                imported.owner == "user" and imported.func == "<module>":
             name = imported.path.replace("\\", "/").rsplit("/", 1)[-1]
-            return (CauseId.python_exception, 80, f"the installed {_INSTALLED.search(importer.path)['top']} imported "
-                    f"{imported.path} as one of its modules: the user's file {name} has the name of a module it "
-                    "imports and shadows it (rename the file)")
+            return (CauseId.python_exception, 80, f"the installed {installed['top']} imported {imported.path} as one "
+                    f"of its modules: the user's file {name} has the name of a module it imports and shadows it "
+                    "(rename the file)")
     return None
 
 
@@ -93,12 +89,13 @@ def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     top = _package(parts)
     if not top:
         return None
-    m_from = _from_module(parts)
+    named = _NAMED.match(parts.message)
+    m_from, name = (named["from_mod"], named["name"]) if named else (None, None)
     if m_from and parts.message.endswith(f"from '{m_from}' (unknown location)") and _PADDLE_PACKAGE.fullmatch(top):
         return (CauseId.python_exception, 70, f"{m_from} resolved to a folder without its modules (unknown location: "
                 f"an empty namespace package), not an installed {top}: it is not installed in this Python, or a folder "
                 f"named {top} on sys.path shadows it")
-    if parts.exc_type == "ImportError" and _PADDLE_PACKAGE.fullmatch(top) and (name := _imported_name(parts)) and \
+    if parts.exc_type == "ImportError" and _PADDLE_PACKAGE.fullmatch(top) and name and \
             name.lower() != top and _PIP_PACKAGES.fullmatch(name.lower()):
         return (CauseId.python_exception, 75, f"{name} is the class of the {name.lower()} package, not a name of "
                 f"{top}: import it from {name.lower()}")
@@ -148,7 +145,7 @@ _MODULE_ATTRIBUTE = re.compile(r"^module '(?P<mod>(?!numpy\b)[\w.]+)' has no att
 
 def library_lacks_imported_name(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(dependency_version_mismatch, ...) for an installed library's import of a name another installed,
-    non-Paddle library lacks (the Paddle libraries' own names are the signature row paddle_api_missing)."""
+    non-Paddle library lacks; (paddle_api_mismatch, 70) where both are Paddle's libraries."""
     m = _IMPORT_FROM.match(parts.message) if parts.exc_type == "ImportError" else None
     frame = parts.innermost
     if m is None and frame is not None and parts.exc_type == "AttributeError":
@@ -157,8 +154,16 @@ def library_lacks_imported_name(parts: ErrorParts) -> tuple[CauseId, int, str] |
         return None
     where, importer = _INSTALLED.search(m["path"]), _INSTALLED.search(frame.path)
     top = m["mod"].split(".", 1)[0]
-    if importer is None or importer["top"] == top or _PADDLE_PACKAGE.fullmatch(top) or top in sys.stdlib_module_names:
+    if importer is None or importer["top"] == top or top in sys.stdlib_module_names:
         return None
+    if _PADDLE_PACKAGE.fullmatch(top):  # the name itself: the signature row paddle_api_missing; one Paddle library
+        # lacking what another installed one imports (paddlespeech's ``from paddleaudio.backends import load``) is
+        # two releases that do not fit, as much a pin as code for another release: at most medium
+        if where is None or where["top"] != top or not _PADDLE_PACKAGE.fullmatch(importer["top"]):
+            return None
+        return (CauseId.paddle_api_mismatch, 70, f"the installed {importer['top']} imports {m['name']} from the "
+                f"installed {top}, which lacks it: releases of the two that do not fit (pin the {top} that "
+                f"{importer['top']} needs)")
     if m["path"] == "unknown location":  # a namespace package: a folder of the library without its modules
         return (CauseId.dependency_version_mismatch, 70, f"the installed {importer['top']} imports {m['name']} from "
                 f"{m['mod']}, which has no files (unknown location): {top} is not installed whole; reinstall it")
@@ -189,8 +194,7 @@ def third_party_dll(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(dependency_version_mismatch, ...) for Windows' "DLL load failed" while the failing line imports a
     third-party library the suites use (pyclipper, shapely, cv2): that library's installed wheel cannot load its
     own extension, a release that does not fit this Python or Windows (Paddle's own core is another row)."""
-    frame = parts.innermost
-    line = _IMPORTS.match(frame.source or "") if frame is not None else None
+    line = _import_line(parts.innermost)
     if not parts.message.startswith("DLL load failed") or line is None:
         return None
     top = (line["from"] or line["mod"]).split(".", 1)[0]
@@ -204,8 +208,7 @@ def paddle_package_lacks_name(parts: ErrorParts) -> tuple[CauseId, int, str] | N
     """(paddle_api_mismatch, ...) for Python 3.6's ``cannot import name 'N'`` (no "from"; the failing line says
     from what) when the package is one of Paddle's: the importer and that package are of releases that do not fit
     (the signature row paddle_api_missing reads the 3.7+ form)."""
-    frame = parts.innermost
-    line = _IMPORTS.match(frame.source or "") if frame is not None else None
+    frame, line = parts.innermost, _import_line(parts.innermost)
     if parts.exc_type != "ImportError" or line is None or not line["from"] or \
             not re.fullmatch(r"cannot import name '?\w+'?", parts.message):
         return None
@@ -215,20 +218,3 @@ def paddle_package_lacks_name(parts: ErrorParts) -> tuple[CauseId, int, str] | N
     return (CauseId.paddle_api_mismatch, 75, f"{line['from']} has no {name}: the code importing it was written for "
             f"another release of {top}")
 
-
-def paddle_libraries_apart(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
-    """(paddle_api_mismatch, ...) at medium for an installed Paddle library importing a name another installed Paddle
-    library lacks (paddlespeech's ``from paddleaudio.backends import load``): the two releases do not fit, which
-    is as much a dependency pinned wrong as code for another release."""
-    m = _IMPORT_FROM.match(parts.message) if parts.exc_type == "ImportError" else None
-    frame = parts.innermost
-    if m is None or frame is None:
-        return None
-    where, importer = _INSTALLED.search(m["path"]), _INSTALLED.search(frame.path)
-    top = m["mod"].split(".", 1)[0]
-    if where is None or importer is None or where["top"] != top or importer["top"] == top:
-        return None
-    if not (_PADDLE_PACKAGE.fullmatch(top) and _PADDLE_PACKAGE.fullmatch(importer["top"])):
-        return None
-    return (CauseId.paddle_api_mismatch, 70, f"the installed {importer['top']} imports {m['name']} from the installed "
-            f"{top}, which lacks it: releases of the two that do not fit (pin the {top} that {importer['top']} needs)")
