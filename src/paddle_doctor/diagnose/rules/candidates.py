@@ -9,9 +9,9 @@ from __future__ import annotations
 from ...findings import Finding
 from ..ranks import most_specific_first
 from ..refine.context import explained_by_facts
-from ..verdict import (by_structure, competing, confidence_of, ended_elsewhere, evidence_for, fatal_signal,
-                       launcher_lines, make_verdict, own_cause, pick, unless_contested, unless_ended_elsewhere,
-                       unless_failed_before_kill, unless_written, why_of)
+from ..refine.doubts import doubted
+from ..verdict import (by_structure, confidence_of, evidence_for, fatal_signal, launcher_lines, make_verdict, own_cause,
+                       pick, why_of)
 
 
 def from_candidates(ranks, unranked, facts) -> Finding | None:
@@ -36,9 +36,7 @@ def from_candidates(ranks, unranked, facts) -> Finding | None:
     verdict = (by_structure(ranks[rank].events, event, rank, evidence_for(ranks[rank], event), candidates)
                or make_verdict(event.sig.name, event.sig.cause, rank, evidence_for(ranks[rank], event),
                                confidence_of(event, candidates), why_of(event, candidates)))
-    verdict = unless_contested(verdict, competing([e for _, e in candidates] + unranked, event))
-    verdict = unless_failed_before_kill(unless_written(verdict, ranks[rank].events, event), ranks[rank].events, event)
-    return unless_ended_elsewhere(verdict, ended_elsewhere(ranks[rank].events, event))
+    return doubted(verdict, ranks[rank].events, event, [e for _, e in candidates] + unranked)
 
 
 def from_unranked(ranks, unranked, facts) -> Finding | None:
@@ -53,6 +51,4 @@ def from_unranked(ranks, unranked, facts) -> Finding | None:
     verdict = (by_structure(unranked, event, None, [event], [(None, event)])
                or make_verdict(event.sig.name, event.sig.cause, None, [event], confidence_of(event, [(None, event)]),
                                "a cause signature in the given text, which names no rank"))
-    verdict = unless_contested(verdict, competing(causes, event))
-    verdict = unless_failed_before_kill(unless_written(verdict, unranked, event), unranked, event)
-    return unless_ended_elsewhere(verdict, ended_elsewhere(unranked, event))
+    return doubted(verdict, unranked, event, causes)
