@@ -112,26 +112,23 @@ def _flags(pattern) -> int:
 # Per signature, literals of which every match holds one (None: always searched). Built on the first
 # match (``explain`` imports the table and matches nothing).
 _NEEDS: tuple[tuple[str, ...] | None, ...] = ()
-
-
-_LITERALS: tuple[str, ...] = ()
-_ROWS_OF: tuple[tuple[int, ...], ...] = ()  # per literal, the rows that need it
+_ROWS_OF: tuple[tuple[int, ...], ...] = ()  # per literal of _AUTOMATON, the rows that need it
 _ALWAYS: tuple[int, ...] = ()  # rows that need no literal
 _AUTOMATON = None
 
 
 def _build_tables() -> None:
-    global _NEEDS, _LITERALS, _ROWS_OF, _ALWAYS, _AUTOMATON
+    global _NEEDS, _ROWS_OF, _ALWAYS, _AUTOMATON
     _NEEDS = tuple(required_literals(sig.pattern.pattern, _flags(sig.pattern)) for sig in SIGNATURES)
-    _LITERALS = tuple(sorted({lit for needs in _NEEDS if needs for lit in needs}))
-    index = {lit: n for n, lit in enumerate(_LITERALS)}
-    rows_of: list[list[int]] = [[] for _ in _LITERALS]
+    literals = sorted({lit for needs in _NEEDS if needs for lit in needs})
+    index = {lit: n for n, lit in enumerate(literals)}
+    rows_of: list[list[int]] = [[] for _ in literals]
     for i, needs in enumerate(_NEEDS):
         for lit in needs or ():
             rows_of[index[lit]].append(i)
     _ROWS_OF = tuple(map(tuple, rows_of))
     _ALWAYS = tuple(i for i, needs in enumerate(_NEEDS) if needs is None)
-    _AUTOMATON = ahocorasick_rs.AhoCorasick(list(_LITERALS))
+    _AUTOMATON = ahocorasick_rs.AhoCorasick(literals)
 
 
 @functools.lru_cache(maxsize=1)
