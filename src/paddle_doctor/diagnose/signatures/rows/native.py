@@ -276,11 +276,13 @@ NATIVE = (
                 "GPU %d. Cannot allocate %s memory on GPU %d, %s memory has been allocated and available memory is "
                 "only %s)"),
     _sig(CauseId.gpu_oom, r"Out of memory error on GPU (?:Virtual Memory )?(?P<gpu>\d+)|CUDA out of memory|cudaErrorMemoryAllocation"
-         r"|CUBLAS_STATUS_ALLOC_FAILED", "cause", CauseId.gpu_oom, 100,
+         r"|CUDA error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED",
+         "cause", CauseId.gpu_oom, 100,
          "Out of memory error on GPU 0. Cannot allocate 80.000000MB memory on GPU 0",
          title="out of GPU memory",
          source="pp 1.8.5-3.3.1 so: memory/allocation (Out of memory error on GPU %d); CUDA runtime "
-                "cudaErrorMemoryAllocation; cuBLAS CUBLAS_STATUS_ALLOC_FAILED"),
+                "cudaErrorMemoryAllocation, its \"CUDA error: out of memory\" as torch/cupy print it; CUDA driver "
+                "CUDA_ERROR_OUT_OF_MEMORY; cuBLAS CUBLAS_STATUS_ALLOC_FAILED; cuDNN CUDNN_STATUS_ALLOC_FAILED"),
     # The inference predictor warns when its GPU memory pool would take more than 95 % of the card.
     _sig("predictor_gpu_pool", r"Allocate too much memory for the GPU memory pool, assigned (?P<mb>\d+) MB", "cause",
          CauseId.gpu_oom, 75,
