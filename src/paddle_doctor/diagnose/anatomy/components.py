@@ -181,6 +181,13 @@ TYPE_BY_MODULE: tuple[tuple[tuple[str, ...], str, str, C, int, str, str], ...] =
      "PaddleOCR 2.x-3.x ppocr/data/simple_dataset.py, pgnet_dataset.py, lmdb_dataset.py __init__ (assert "
      "len(ratio_list) == data_source_num, \"The length of ratio_list should be the same as the file_list.\"; "
      "assert self.data_dir is not None, \"Either data_dir or data_dir_list must be provided.\")"),
+    # The static graph's DataFeeder reshapes each sample to the shape the feed variable declares: a sample of
+    # another size is data (image size, sequence layout) the program's input was not built for.
+    (("ValueError",), r"data_feeder\.py", r"cannot reshape array of size \d+ into shape", C.config_error, 65,
+     "the DataFeeder could not reshape a sample to the shape the feed variable declares: the reader's data (its "
+     "image size, its layout) is not what the program's input takes",
+     "pp 1.x-2.x paddle/fluid/data_feeder.py DataToLoDTensorConverter.done (arr = arr.reshape(self.shape)), "
+     "numpy's ValueError (cannot reshape array of size %d into shape %s)"),
     (("ValueError", "RuntimeError"), r"distributed/spawn\.py", r"device|gpu|xpu|place",
      C.config_error, 85, "paddle.distributed.spawn rejected the device setting it was given",
      "pp 2.0.2-3.3.1 paddle/distributed/spawn.py _get_subprocess_env_list (The selected gpu card ...)"),

@@ -70,6 +70,27 @@ INFERENCE = (
                "(compiled for another device) or the model does not support it",
          source="FastDeploy 1.x fastdeploy/fastdeploy_model.cc CreateCpuBackend/CreateGpuBackend/... (FDERROR << "
                 "\"Found no valid backend for model: \" << ModelName() << std::endl)", most="medium"),
+    # FastDeploy's compiled module holds its vision/text bindings only where the build enabled them (ENABLE_VISION,
+    # ENABLE_TEXT): a wheel built without one lacks the submodule its Python package then reads.
+    _sig("fastdeploy_part_not_built", r"module 'fastdeploy\.c_lib_wrap' has no attribute '(?P<part>text|vision)'",
+         "cause", CauseId.config_error, 80, "AttributeError: module 'fastdeploy.c_lib_wrap' has no attribute 'text'",
+         title="this FastDeploy was built without its {part} part: rebuild it with that part on (-DENABLE_TEXT=ON or "
+               "-DENABLE_VISION=ON), or install a prebuilt wheel that has it",
+         source="FastDeploy python/fastdeploy/c_lib_wrap.py.in (from .libs.@PY_LIBRARY_NAME@ import *) and "
+                "fastdeploy/pybind/main.cc.in (the text and vision submodules, defined only #ifdef ENABLE_TEXT / "
+                "ENABLE_VISION); CMake options ENABLE_TEXT / ENABLE_VISION"),
+    # A FastDeploy backend maps each input's data type to its own; one it has no mapping for (a uint8 image input of
+    # a model exported with the normalisation folded in, under a release before that backend took it) stops
+    # the run: the model needs another FastDeploy release or another export. FastDeploy spells its name so.
+    _sig("fastdeploy_dtype_unmapped", r"Unrecognized fastdeply data type:\s*(?P<dtype>[\w:]+)", "cause",
+         CauseId.paddle_api_mismatch, 70,
+         "[ERROR] fastdeploy/runtime/backends/ort/utils.cc(30)::GetOrtDtype\tUnrecognized fastdeply data type:"
+         "FDDataType::UINT8.",
+         title="this FastDeploy's backend cannot take the model's input type {dtype}: the model needs another "
+               "FastDeploy release, or an export with another input type",
+         source="FastDeploy 0.x-1.x fastdeploy/backends/ort/utils.cc, runtime/backends/ort/utils.cc GetOrtDtype "
+                "(FDERROR << \"Unrecognized fastdeply data type:\" << Str(fd_dtype) << \".\" << std::endl)",
+         most="medium"),
     # Paddle-Lite's opt reads the model file's program and asks for its first block: a file that holds no program
     # (a training checkpoint's .pdparams/.pdopt given as --model_file, an empty or foreign file) has none.
     _sig("lite_program_without_blocks", r"GetBlock\] Check failed: \(idx < static_cast<int32_t>\(BlocksSize\(\)\)\): "

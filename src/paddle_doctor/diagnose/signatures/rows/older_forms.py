@@ -230,6 +230,28 @@ OLDER_FORMS = (
                 "in_dygraph_mode(), \"In PaddlePaddle 2.x, we turn on dynamic graph mode by default, and '%s()' is only "
                 "supported in static graph mode. So if you want to use this api, please call 'paddle.enable_static()' "
                 "before this api to enter static graph mode.\")", most="medium"),
+    # 1.6-2.x's fluid optimizers need the parameters in dynamic-graph mode: static-graph code (1.x's default) run
+    # under 2.x, where dynamic graphs are the default, builds one without them. A 1.x dygraph script that forgot
+    # parameter_list reads the same: at most medium.
+    _sig("fluid_optimizer_without_parameters", r"parameter_list argument given to the Optimizer should not be None in "
+         r"dygraph mode", "cause", CauseId.paddle_api_mismatch, 70,
+         "AttributeError: parameter_list argument given to the Optimizer should not be None in dygraph mode.",
+         title="a fluid optimizer was built without parameter_list in dynamic-graph mode: static-graph (1.x) code run "
+               "under 2.x's default mode (call paddle.enable_static(), or pass parameter_list)",
+         source="pp 1.6-2.x python/paddle/fluid/optimizer.py Optimizer.__init__ (if framework.in_dygraph_mode(): if "
+                "parameter_list is None: raise AttributeError(\"parameter_list argument given to the Optimizer should "
+                "not be None in dygraph mode.\"))", most="medium"),
+    # Paddle's tensor classes changed with each era and mode (1.x's Variable, 2.0-2.3's VarBase, 2.4's eager
+    # Tensor, 2.6/3.x's pir Value): an attribute one lacks is code, the user's or a suite's, written for another
+    # of them (.numpy() of a static Variable, .trainable of a plain Tensor given to a 2.0 optimizer), or a typo.
+    _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|Value|EagerParamBase)' object has no "
+         r"attribute '(?P<name>\w+)'", "cause", CauseId.paddle_api_mismatch, 65,
+         "AttributeError: 'Tensor' object has no attribute 'trainable'",
+         title="a Paddle {cls} has no attribute {name} in this Paddle version or mode: code written for another "
+               "version (or static vs dynamic graph), or a misspelt name",
+         source="pp 1.8.5-3.3.1 the tensor classes: fluid/framework.py Variable, core.VarBase (2.0-2.3, "
+                "varbase_patch_methods.py), core.eager.Tensor (2.4+, tensor_patch_methods.py), pir Value (2.6+); "
+                "CPython's AttributeError ('%.50s' object has no attribute '%U')", most="medium"),
     # PARL counts GPUs itself: from CUDA_VISIBLE_DEVICES when it is set (an id that is not an integer fails),
     # else from `nvidia-smi -L` (not on PATH, or no driver, fails); either way it falls back to the CPU.
     # medium: a machine with no GPU at all prints the same line.
