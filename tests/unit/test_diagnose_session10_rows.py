@@ -87,3 +87,89 @@ def test_a_fastdeploy_backend_without_the_models_input_type_is_a_release_that_do
     rc = _diagnose(tmp_path, "[ERROR] fastdeploy/runtime/backends/ort/utils.cc(30)::GetOrtDtype\tUnrecognized fastdeply "
                              "data type:FDDataType::UINT8.\nRuntimeError: tensor type 0 is not supported\n")
     assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+
+
+def test_uvs_report_of_no_wheel_for_this_python_is_the_interpreter_the_package_lacks(tmp_path):
+    rc = _diagnose(tmp_path, "  x No solution found when resolving dependencies:\n  Because all of:\n"
+                             "          paddlepaddle<=2.6.2\n      have no wheels with a matching Python version tag, we "
+                             "can conclude that all of:\n       cannot be used.\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "uv_no_matching_wheel", (rc.cause, rc.code)
+
+
+def test_easy_installs_failed_sdist_build_is_a_package_without_a_wheel_here(tmp_path):
+    rc = _diagnose(tmp_path, "Processing somepkg-1.0.tar.gz\nerror: Setup script exited with error: command 'gcc' failed "
+                             "with exit status 1\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("text", ["Collecting paddle\n  Downloading paddle-1.0.2.tar.gz (579 kB)\n",
+                                  "Collecting paddle==1.0.2\n  Using cached paddle-1.0.2.tar.gz\n"])
+def test_pip_fetching_pypis_unrelated_paddle_project_is_the_install_commands_name(tmp_path, text):
+    rc = _diagnose(tmp_path, text + "  error: subprocess-exited-with-error\n      ModuleNotFoundError: No module named "
+                                    "'common'\nerror: metadata-generation-failed\n")
+    assert rc.cause == CauseId.config_error and rc.code == "pip_unrelated_paddle_project", (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", ["Collecting paddlepaddle-gpu==2.4.2.post117\n", "Collecting paddle2onnx\n",
+                                  "  Downloading paddlepaddle-2.6.2-cp310-cp310-manylinux1_x86_64.whl (126 MB)\n"])
+def test_paddlepaddles_own_distributions_are_not_the_unrelated_project(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "ERROR: Could not install packages due to an OSError: [Errno 28] No space left\n")
+    assert rc is None or rc.code != "pip_unrelated_paddle_project", rc.code
+
+
+def test_1x_out_of_memory_in_the_device_context_is_the_jobs_gpu_memory(tmp_path):
+    rc = _diagnose(tmp_path, "paddle.fluid.core_avx.EnforceNotMet: out of memory at [/paddle/paddle/fluid/platform/"
+                             "device_context.cc:243]\n")
+    assert rc.cause == CauseId.gpu_oom and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+
+
+def test_a_legacy_variable_given_to_a_pir_op_is_old_ir_code_on_paddle_3(tmp_path):
+    rc = _diagnose(tmp_path, "TypeError: (InvalidType) multiply(): argument (position 1) must be Value, but got "
+                             "Variable (at /paddle/paddle/fluid/pybind/eager_utils.cc:2262)\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+
+
+def test_paddle_lite_reading_no_known_model_format_is_at_most_medium(tmp_path):
+    rc = _diagnose(tmp_path, "[F  5/ 9 14:40:46.375 ...e-Lite/lite/model_parser/model_parser.cc:134 "
+                             "PrintPbModelErrorMessage] \n Error, Unsupported model format!\nAborted (core dumped)\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+
+
+@pytest.mark.parametrize("dtype, place, read", [("float", "CUDAPlace(0)", True), ("float", "XPUPlace(0)", True),
+                                                ("int64_t", "CUDAPlace(0)", False), ("float", "CPUPlace", False)])
+def test_a_1x_op_without_a_float_kernel_on_a_device_is_the_release(tmp_path, dtype, place, read):
+    rc = _diagnose(tmp_path, f"PaddleCheckError: op data_norm does not have kernel for data_type[{dtype}]:data_layout"
+                             f"[ANY_LAYOUT]:place[{place}]:library_type[PLAIN] at [/paddle/paddle/fluid/framework/"
+                             "operator.cc:1010]\n")
+    assert (rc.code == "fluid_op_without_device_kernel") == read, (rc.cause, rc.code)
+
+
+def test_fastdeploy_without_the_devices_backend_is_its_build(tmp_path):
+    rc = _diagnose(tmp_path, "[ERROR] fastdeploy/fastdeploy_model.cc(200)::CreateRKNPUBackend Cannot find an available "
+                             "npu backend to load this model.\nAssertionError: PicoDet model initialize failed.\n")
+    assert rc.cause == CauseId.config_error and "npu" in rc.message, (rc.cause, rc.message)
+
+
+def test_a_class_id_the_label_list_lacks_is_the_datasets_classes(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/ppdet/utils/coco_eval.py\", line 315, in "
+                             "bbox2out\n    catid = (clsid2catid[int(clsid)])\nKeyError: 1\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.why)
+
+
+def test_a_string_key_missing_from_the_same_map_is_not_read_as_a_class_id(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/tools/x.py\", line 3, in f\n"
+                             "    v = label_map[name]\nKeyError: 'person'\n")
+    assert rc.code != "frame" or rc.cause != CauseId.config_error, (rc.cause, rc.why)
+
+
+def test_python_2s_module_attribute_error_at_a_paddle_name_is_the_release(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/models/ssd/net.py\", line 242, in "
+                             "net_conf\n    out = paddle.layer.detection_output(\nAttributeError: 'module' object has "
+                             "no attribute 'detection_output'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+def test_python_2s_module_attribute_error_at_another_modules_name_stays_generic(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/run.py\", line 3, in <module>\n"
+                             "    fleet.init()\nAttributeError: 'module' object has no attribute 'init'\n")
+    assert rc.cause != CauseId.paddle_api_mismatch, (rc.cause, rc.why)

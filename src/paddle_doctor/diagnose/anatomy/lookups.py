@@ -66,3 +66,22 @@ def from_vocabulary_lookup(parts: ErrorParts) -> Verdict | None:
     return Verdict(CauseId.config_error, 70, f"`{(frame.source or '').strip()[:80]}` ({frame.func}) looks a model "
                    "output up in a character or token list that is shorter: the dictionary file is not the one the "
                    "model was trained with (rec_char_dict_path, use_space_char, the vocabulary)", "frame")
+
+
+# A map from a model's class ids to the dataset's categories or names (PaddleDetection's clsid2catid and
+# catid2name, built from the label list / annotation file; a label map): an id it lacks is a class the model
+# predicts and the dataset does not have: num_classes and the weights, or the label list, are of another set.
+_CLASS_ID_LOOKUP = re.compile(r"\b(?:clsid2catid|catid2clsid|clsid2name|catid2name|cid2cname|cname2cid|label_?map|"
+                              r"label_?dict|id2label|idx2label|category_?map|class_?names?|labels_?list)\s*\[")
+
+
+def from_class_id_lookup(parts: ErrorParts) -> Verdict | None:
+    """A KeyError of a class id where the line maps class ids to the dataset's categories."""
+    frame = parts.innermost
+    if parts.exc_type != "KeyError" or frame is None or not re.fullmatch(r"'?-?\d+'?", parts.message.strip()):
+        return None
+    if not _CLASS_ID_LOOKUP.search(frame.source or ""):
+        return None
+    return Verdict(CauseId.config_error, 70, f"`{frame.source.strip()[:80]}` maps class id {parts.message.strip()} to "
+                   "a category the dataset's label list lacks: the model's classes (num_classes, the weights) and the "
+                   "label list or annotations are not of one set", "frame")

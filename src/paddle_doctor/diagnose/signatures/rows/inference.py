@@ -70,6 +70,13 @@ INFERENCE = (
                "(compiled for another device) or the model does not support it",
          source="FastDeploy 1.x fastdeploy/fastdeploy_model.cc CreateCpuBackend/CreateGpuBackend/... (FDERROR << "
                 "\"Found no valid backend for model: \" << ModelName() << std::endl)", most="medium"),
+    _sig("fastdeploy_no_device_backend", r"Cannot find an available (?P<device>\w+) backend to load this model",
+         "cause", CauseId.config_error, 80, "[ERROR] fastdeploy/fastdeploy_model.cc(200)::CreateRKNPUBackend Cannot "
+         "find an available npu backend to load this model.",
+         title="this FastDeploy has no {device} backend for the model: the package was built without it (the generic "
+               "wheel; build or install the one for the device) or the model's format is not the backend's",
+         source="FastDeploy 1.x fastdeploy/fastdeploy_model.cc CreateRKNPUBackend / CreateTimVXBackend / ... (FDERROR "
+                "<< \"Cannot find an available npu backend to load this model.\" << std::endl)", most="medium"),
     # FastDeploy's compiled module holds its vision/text bindings only where the build enabled them (ENABLE_VISION,
     # ENABLE_TEXT): a wheel built without one lacks the submodule its Python package then reads.
     _sig("fastdeploy_part_not_built", r"module 'fastdeploy\.c_lib_wrap' has no attribute '(?P<part>text|vision)'",
@@ -91,6 +98,14 @@ INFERENCE = (
          source="FastDeploy 0.x-1.x fastdeploy/backends/ort/utils.cc, runtime/backends/ort/utils.cc GetOrtDtype "
                 "(FDERROR << \"Unrecognized fastdeply data type:\" << Str(fd_dtype) << \".\" << std::endl)",
          most="medium"),
+    # Paddle-Lite reads a model directory in the formats it lists; Paddle 3.x saves its programs as model.json
+    # (PIR), which Lite's parser does not read, and a directory of neither is the wrong one: medium.
+    _sig("lite_model_format_unknown", r"PrintPbModelErrorMessage\]|Error, Unsupported model format!", "cause",
+         CauseId.paddle_api_mismatch, 60, " Error, Unsupported model format!",
+         title="Paddle-Lite reads none of the model formats it knows in that directory: a model saved by Paddle 3.x "
+               "(model.json, its new IR) that this Lite cannot read, or a directory without the model files",
+         source="Paddle-Lite 2.x lite/model_parser/model_parser.cc PrintPbModelErrorMessage (LOG(FATAL) << \"\\n Error, "
+                "Unsupported model format!\\n\" ... \"(3) model.pdmodel + model.pdiparams\")", most="medium"),
     # Paddle-Lite's opt reads the model file's program and asks for its first block: a file that holds no program
     # (a training checkpoint's .pdparams/.pdopt given as --model_file, an empty or foreign file) has none.
     _sig("lite_program_without_blocks", r"GetBlock\] Check failed: \(idx < static_cast<int32_t>\(BlocksSize\(\)\)\): "

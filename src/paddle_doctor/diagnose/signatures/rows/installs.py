@@ -21,14 +21,37 @@ _NO_SUCH = r" ?[:：] ?(?:No such file or directory|没有那个文件或目录)
 
 INSTALLS = (
     _sig("pip_source_build_failed", r"Failed building wheel for (?P<pkg>[\w.-]+)|Could not build wheels for "
-         r"(?P<pkgs>[\w.-]+)|Encountered error while trying to install package|error: legacy-install-failure",
+         r"(?P<pkgs>[\w.-]+)|Encountered error while trying to install package|error: legacy-install-failure|"
+         r"error: Setup script exited with error",
          "cause", CauseId.dependency_version_mismatch, 96, "error: legacy-install-failure",
          title="pip had to build a package from source (no wheel of the asked version for this Python and platform) "
                "and the build failed: install a version that has a wheel here (or give the build what it lacks)",
          source="pip 10-24 src/pip/_internal/wheel_builder.py (logger.error(\"Failed building wheel for %s\", "
                 "req.name)); pip 21-23 commands/install.py (\"Could not build wheels for {}, which is required to "
                 "install pyproject.toml-based projects\"); pip 22.0-23.0 exceptions.py LegacyInstallFailure "
-                "(reference=\"legacy-install-failure\", \"Encountered error while trying to install package.\")",
+                "(reference=\"legacy-install-failure\", \"Encountered error while trying to install package.\"); setuptools "
+                "easy_install's build of an sdist (\"error: Setup script exited with error: %s\")",
+         most="medium"),
+    # PyPI's "paddle" is another project (a 2016-2018 library, sdists 0.x-1.0.2, whose setup imports modules it
+    # does not ship); PaddlePaddle's distribution is paddlepaddle(-gpu). pip fetching it is the install command's name.
+    # As specific as an exception line, so the first in the text wins: after an import of paddle failed, it is the
+    # user's attempt to install it, not what failed first.
+    _sig("pip_unrelated_paddle_project", r"^\s*Downloading (?:\S+/)?paddle-(?P<version>\d[\w.]*)\.tar\.gz\b|"
+         r"^\s*Collecting paddle(?:[=<>!~]=?[\w.*]+)?\s*(?:\(|$)", "cause", CauseId.config_error, 50,
+         "  Downloading paddle-1.0.2.tar.gz (579 kB)",
+         title="pip is installing PyPI's \"paddle\", an unrelated project: PaddlePaddle is `pip install paddlepaddle` "
+               "(or paddlepaddle-gpu)",
+         source="pip 10-24 src/pip/_internal/operations/prepare.py (logger.info(\"Collecting %s\", req); "
+                "\"Downloading %s\"); PyPI's paddle project (paddle 1.0.2, an sdist, not PaddlePaddle)"),
+    # uv's resolver (PubGrub) when no release of a requirement has a wheel for this interpreter or platform:
+    # the package named on the lines above it has none built for them (a Python newer than its last wheel).
+    _sig("uv_no_matching_wheel", r"ha(?:s|ve) no wheels with a matching (?P<tag>Python(?: version| ABI)?|platform) tag",
+         "cause", CauseId.dependency_version_mismatch, 80,
+         "      have no wheels with a matching Python version tag, we can conclude that all of:",
+         title="uv finds no wheel of the requirement for this {tag} tag: no release was built for this interpreter "
+               "or platform (use a Python the package has wheels for)",
+         source="uv 0.4-0.5 crates/uv-resolver/src/pubgrub/report.rs (\"has no wheels with a matching Python version "
+                "tag\", \"...Python ABI tag\", \"...platform tag\"), in its unsatisfiable-requirements report",
          most="medium"),
     # Paddle's CMake checks the Python packages its build scripts import (wheel, protobuf, numpy, yaml, ...) in the
     # interpreter it builds for.

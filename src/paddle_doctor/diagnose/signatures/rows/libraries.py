@@ -35,8 +35,7 @@ LIBRARIES = (
                 "libnccl.so; Failed to open libnccl.so[.2])"),
     # The library's file name in either OS's spelling: libcudnn.so.8 (Linux) or cudnn64_8.dll,
     # "cublas64_118.dll;cublas64_11.dll" (Windows: the candidates Paddle tried, joined by ';').
-    # cudnn.cc's own wording ("Cannot load cudnn shared library") names the library too: it is read into the
-    # same group, so the verdict says which library, in every wording.
+    # cudnn.cc's own wording ("Cannot load cudnn shared library") and 1.x's warning name it too: every wording says which.
     _sig("cuda_lib_missing", r"(?i)(?:(?:failed to find (?:dynamic|cuda|cudnn) library|dynamic library \()\s*:?\s*|"
          r"Cannot load (?=cudnn shared library)|Can not find library:\s*)(?P<lib>(?:lib)?(?:cudnn|cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|"
          r"nvjitlink)(?:[\w;]|\.(?=\w))*)",
@@ -50,9 +49,8 @@ LIBRARIES = (
                 "shared library. Cannot invoke method cudnnGetVersion.); the Windows names, same file "
                 "(win_cudnn_lib = \"cudnn64_\" CUDNN_MAJOR_VERSION \".dll\", win_cublas_lib = \"cublas64_\" "
                 "CUDA_VERSION_MAJOR CUDA_VERSION_MINOR \".dll;cublas64_\" CUDA_VERSION_MAJOR \".dll\"); pp 1.5-1.8 "
-                "dynamic_loader.cc (LOG(WARNING) << \"Can not find library: \" << dso_path << \". The process maybe hang. "
-                "Please try to add the lib path to LD_LIBRARY_PATH.\"); v1 "
-                "cuda/src/hl_dso_loader.cc (Check failed: nullptr != *dso_handle Failed to find cuda library: %s)"),
+                "dynamic_loader.cc (LOG(WARNING) << \"Can not find library: \" << dso_path << ...); v1 cuda/src/"
+                "hl_dso_loader.cc (Check failed: nullptr != *dso_handle Failed to find cuda library: %s)"),
     # dlerror()'s own report names the library, whoever called dlopen (Paddle's loaders of every era, ctypes, an
     # import): a CUDA library the build needs is not on the loader's path; read before "No such file" below.
     _sig("cuda_lib_dlerror", r"(?P<lib>lib(?:cudnn|cublas\w*|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink)"

@@ -252,6 +252,39 @@ OLDER_FORMS = (
          source="pp 1.8.5-3.3.1 the tensor classes: fluid/framework.py Variable, core.VarBase (2.0-2.3, "
                 "varbase_patch_methods.py), core.eager.Tensor (2.4+, tensor_patch_methods.py), pir Value (2.6+); "
                 "CPython's AttributeError ('%.50s' object has no attribute '%U')", most="medium"),
+    # 1.x's CUDADeviceContext makes its cuDNN/cuBLAS handles and workspace after the allocator has taken its
+    # fraction of the GPU (FLAGS_fraction_of_gpu_memory_to_use): out of memory there is the job's own need.
+    _sig("fluid_device_context_oom", r"\bout of memory at \[[^\]]*platform/device_context\.cc", "cause",
+         CauseId.gpu_oom, 80, "paddle.fluid.core_avx.EnforceNotMet: out of memory at [/paddle/paddle/fluid/platform/"
+         "device_context.cc:243]",
+         title="the GPU ran out of memory while Paddle set up its CUDA context (cuDNN/cuBLAS handles, workspace) "
+               "after its allocator took its share: lower FLAGS_fraction_of_gpu_memory_to_use or the batch, or free "
+               "the GPU",
+         source="pp 1.4-1.8 platform/device_context.cc CUDADeviceContext (PADDLE_ENFORCE(cudaMalloc/cudnnCreate/"
+                "cublasCreate ...)), enforce.h's message for cudaErrorMemoryAllocation (out of memory)", most="medium"),
+    # 2.6/3.x's new IR (PIR): its ops take pir Values; a legacy static Variable reaching one is static code of the
+    # old IR (fluid/static programs, a suite's static export) run where PIR is on (3.x's default).
+    _sig("pir_value_given_variable", r"argument \(position \d+\) must be (?:Value|pir\.Value), but got Variable",
+         "cause", CauseId.paddle_api_mismatch, 75,
+         "TypeError: (InvalidType) multiply(): argument (position 1) must be Value, but got Variable (at "
+         "/paddle/paddle/fluid/pybind/eager_utils.cc:2262)",
+         title="a legacy static-graph Variable reached an op of Paddle's new IR (PIR): static code of the old IR run "
+               "where PIR is on (Paddle 3.x's default); use the suite release made for this Paddle, or "
+               "FLAGS_enable_pir_api=0",
+         source="pp 2.6-3.3.1 paddle/fluid/pybind/eager_utils.cc CastPyArg2Value (PADDLE_THROW(InvalidType(\"%s(): "
+                "argument (position %d) must be Value, but got %s\")))", most="medium"),
+    # 1.x's kernel choice: an op with no kernel for a float type on a device place is an op this release has not
+    # brought to that device (data_norm's CUDA kernel came in 1.7), or a build for another device. Another
+    # data type (int64, bool) is more often the caller's tensor: not read here.
+    _sig("fluid_op_without_device_kernel", r"op (?P<op>\w+) does not have kernel for data_type\[(?:float|float32|"
+         r"float16)\]:data_layout\[\w+\]:place\[(?P<place>CUDA|XPU|NPU|MLU|Custom)Place", "cause",
+         CauseId.paddle_api_mismatch, 65,
+         "PaddleCheckError: op data_norm does not have kernel for data_type[float]:data_layout[ANY_LAYOUT]:"
+         "place[CUDAPlace(0)]:library_type[PLAIN] at [/paddle/paddle/fluid/framework/operator.cc:1010]",
+         title="this Paddle has no {place} kernel for the operator {op}: a release that has not brought it to this "
+               "device (a later one has, or run it on the CPU), or a build for another device",
+         source="pp 1.x framework/operator.cc OperatorWithKernel::ChooseKernel (PADDLE_THROW(\"op %s does not have "
+                "kernel for %s\", type_, KernelTypeToString(expected_kernel_key)))", most="medium"),
     # PARL counts GPUs itself: from CUDA_VISIBLE_DEVICES when it is set (an id that is not an integer fails),
     # else from `nvidia-smi -L` (not on PATH, or no driver, fails); either way it falls back to the CPU.
     # medium: a machine with no GPU at all prints the same line.
