@@ -19,7 +19,7 @@ BACKLINKS = {
         'lint_rules': ('PDL303',),
     },
     CauseId.config_error: {
-        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'option_typographic_dash', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'embedding_id_out_of_range', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'lite_program_without_blocks', 'lite_opt_training_program', 'gunicorn_worker_timeout', 'brpc_connection_refused', 'rknn_not_rknn_model', 'protobuf_wrong_message', 'p2o_opset_too_low', 'cmake_build_setting', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
+        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'option_typographic_dash', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'p2o_model_unparsed', 'embedding_id_out_of_range', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'fastdeploy_no_device_backend', 'fastdeploy_part_not_built', 'lite_nnadapter_no_device', 'lite_program_without_blocks', 'lite_opt_training_program', 'gunicorn_worker_timeout', 'brpc_connection_refused', 'rknn_not_rknn_model', 'protobuf_wrong_message', 'p2o_opset_too_low', 'pip_unrelated_paddle_project', 'cmake_build_setting', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
@@ -28,7 +28,7 @@ BACKLINKS = {
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
-        'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'nvml_driver_library_mismatch', 'nnadapter_hal_load_failed', 'nvcc_arch_unknown', 'paddle_core_unloadable', 'trt_engine_other_version', 'header_cuda_missing', 'dynload_header_mismatch', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
+        'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'nvml_driver_library_mismatch', 'nnadapter_hal_load_failed', 'nvcc_arch_unknown', 'paddle_core_unloadable', 'trt_engine_other_version', 'trt_kernel_library_invalid', 'header_cuda_missing', 'dynload_header_mismatch', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
         'diagnose_rules': ('driver_older_than_cuda',),
     },
     CauseId.cuda_error_other: {
@@ -50,7 +50,7 @@ BACKLINKS = {
     },
     CauseId.dependency_version_mismatch: {
         'env_checks': ('protobuf_version',),
-        'signatures': ('ort_model_newer', 'system_lib_version_missing', 'protobuf_files_mixed', 'protobuf_builder_missing', 'extension_for_other_machine', 'cxx_symbol_undefined', 'glibc_static_tls_exhausted', 'x2paddle_torch_op_unsupported', 'onnx_ir_newer_than_checker', 'pip_source_build_failed', 'build_python_module_missing', 'paddleocr_pipeline_dependency', 'pymupdf_camelcase_removed', 'nvcc_host_compiler_headers', 'qt_platform_plugin', 'pyc_of_another_python', 'build_tool_missing', 'header_python_missing', 'protoc_headers_mismatch', 'cxx11_abi_mismatch', 'werror_newer_compiler', 'cmake_package_not_found', 'cmake_unknown_command', 'swig_syntax_error', 'third_party_package_missing', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'numpy_scalar_conversion_expired', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_c_api_symbol_missing', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
+        'signatures': ('ort_model_newer', 'system_lib_version_missing', 'protobuf_files_mixed', 'protobuf_builder_missing', 'extension_for_other_machine', 'cxx_symbol_undefined', 'glibc_static_tls_exhausted', 'x2paddle_torch_op_unsupported', 'onnx_ir_newer_than_checker', 'pip_source_build_failed', 'numpy_ndarray_method_release', 'uv_no_matching_wheel', 'build_python_module_missing', 'paddleocr_pipeline_dependency', 'pymupdf_camelcase_removed', 'nvcc_host_compiler_headers', 'qt_platform_plugin', 'pyc_of_another_python', 'build_tool_missing', 'header_python_missing', 'protoc_headers_mismatch', 'cxx11_abi_mismatch', 'werror_newer_compiler', 'cmake_package_not_found', 'cmake_unknown_command', 'swig_syntax_error', 'third_party_package_missing', 'protobuf_too_new', 'numpy_alias_removed', 'numpy_abi_changed', 'numpy_api_version_mismatch', 'system_library_too_old', 'pybind11_type_registered_twice', 'pip_no_paddle_wheel', 'python_too_new', 'numpy_c_api_import_failed', 'numpy_scalar_conversion_expired', 'gast_node_field_missing', 'python_unicode_width_mismatch', 'python_c_api_symbol_missing', 'python_other_libpython', 'python2_builtin_removed', 'library_name_missing',),
     },
     CauseId.device_not_found: {
         'signatures': ('launch_device_not_found', 'fleet_gpus_not_visible', 'device_not_compiled', 'device_id_out_of_range', 'no_gpu_driver_error', 'cpu_build_gpu_place', 'container_gpu_runtime_missing', 'parallel_env_no_device_id', 'ascend_device_unopened', 'no_device', 'launch_device_frame', 'cpu_only_build', 'serving_gpu_not_found', 'gpu_runtime_unavailable',),
@@ -71,7 +71,7 @@ BACKLINKS = {
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
-        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'trt_cuda_out_of_memory', 'gpu_pool_chunk_over_free', 'v2_gpu_alloc_failed', 'device_oom', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
+        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'trt_cuda_out_of_memory', 'gpu_pool_chunk_over_free', 'v2_gpu_alloc_failed', 'fluid_device_context_oom', 'device_oom', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
         'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'compiler_killed', 'zsh_killed', 'ide_sigkill', 'exit_status_killed', 'k8s_evicted_memory', 'shell_killed_translated', 'nvcc_tool_killed',),
@@ -123,11 +123,11 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('fluid_op_input_missing', 'py2_paddle_module_missing', 'static_api_in_dygraph', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'hub_module_version_mismatch', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+        'signatures': ('fluid_op_input_missing', 'py2_paddle_module_missing', 'static_api_in_dygraph', 'fluid_optimizer_without_parameters', 'tensor_attribute_missing', 'pir_value_given_variable', 'fluid_op_without_device_kernel', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'p2o_operators_unsupported', 'fastdeploy_dtype_unmapped', 'lite_model_format_unknown', 'lite_no_cast_kernel', 'x2paddle_ops_unsupported', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'hub_module_version_mismatch', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),
-        'signatures': ('libuv_port_busy', CauseId.port_in_use,),
+        'signatures': (CauseId.port_in_use, 'libuv_port_busy',),
     },
     CauseId.python_exception: {
         'signatures': ('runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'xmlrpc_fault', 'serving_op_failed', 'header_missing', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
@@ -154,7 +154,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'kernel_user_fault', 'windows_native_crash', 'windows_fail_fast', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'exit_status_native_signal', 'android_fatal_signal', 'shell_native_crash_translated', 'pip_subprocess_crashed',),
+        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', CauseId.segfault, 'sigabrt', 'paddle_sigbus', 'paddle_fatal_signal', 'gdb_core_signal', 'gdb_core_abort', 'kernel_user_fault', 'windows_native_crash', 'windows_fail_fast', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'exit_status_native_signal', 'android_fatal_signal', 'shell_native_crash_translated', 'pip_subprocess_crashed',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

@@ -49,7 +49,7 @@ def test_every_signature_cites_its_source(sig):
                                                                    "PaddleOCR ", "Paddle Serving ", "Jupyter ", "Ascend CANN ",
                                                                    "PaddleSeg ", "gunicorn ", "libstdc++ ", "Windows ",
                                                                    "numpy ", "glibc ", "protobuf ", "PaddleDetection ",
-                                                                   "pybind11 ", "pip ", "uv ", "safetensors ", "Paddle-Lite ",
+                                                                   "pybind11 ", "pip ", "uv ", "gdb ", "safetensors ", "Paddle-Lite ",
                                                                    "Paddle2ONNX ", "Android ",
                                                                    "Triton Inference Server ", "ONNX Runtime ", "TensorRT ",
                                                                    "Kubernetes ", "Docker ", "NVIDIA ", "FastDeploy ", "onnx ", "PaddleCustomDevice ", "X2Paddle ",

@@ -255,6 +255,9 @@ def from_package_arguments(parts: ErrorParts) -> Verdict | None:
         return Verdict(CauseId.paddle_api_mismatch, 75, f"{the_pkg} rejects an argument ({parts.message[:60]})"
                        f"{call}: the code was written for another release of {pkg}", "call")
     if parts.exc_type == "TypeError" and _SIGNATURE_MISFIT.search(parts.message):
+        if re.search(rf"\b{pkg}\.\w+\(", frame.source):  # its own function: the release's parts disagree
+            return Verdict(CauseId.python_exception, 60, f"{the_pkg} calls its own `{frame.source[:60]}` with "
+                           f"arguments it does not take ({parts.message[:60]}): a bug of that release", "call")
         return Verdict(CauseId.paddle_api_mismatch, 75, f"{the_pkg} calls `{frame.source[:80]}`, which does not fit "
                        f"the signature it calls ({parts.message[:60]}): {pkg} and what it calls come from releases "
                        "that do not fit", "call")
@@ -276,8 +279,9 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
 
 
 # Python 2's AttributeError of a module names no module ('module' object has no attribute 'x'): the failing
-# line says whose it is. A name read from paddle./fluid. there is an API this release lacks (0.x-1.x).
-_PY2_MODULE_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(?P<name>\w+)'$")
+# line says whose it is. A name read from paddle./fluid. (or fluid's layers, imported by that name) there is an API
+# this release lacks (0.x-1.x).
+_PY2_MODULE_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(?P<name>\w+)['‘’]\W*$")
 
 
 def from_paddle_attribute_py2(parts: ErrorParts) -> Verdict | None:
@@ -285,7 +289,7 @@ def from_paddle_attribute_py2(parts: ErrorParts) -> Verdict | None:
     m, frame = _PY2_MODULE_ATTRIBUTE.match(parts.message), parts.innermost
     if parts.exc_type != "AttributeError" or m is None or frame is None:
         return None
-    if not re.search(rf"\b(?:paddle|fluid)(?:\.\w+)*\.{m['name']}\b", frame.source or ""):
+    if not re.search(rf"\b(?:paddle|fluid|layers)(?:\.\w+)*\.{m['name']}\b", frame.source or ""):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 75, f"`{frame.source.strip()[:80]}` reads {m['name']} from a Paddle "
                    "module that lacks it in this release: the code was written for another Paddle version", "call")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .rows.crashes import CRASHES
 from .rows.devices import DEVICES
 from .rows.inference import INFERENCE
 from .rows.installs import INSTALLS
@@ -13,7 +14,7 @@ from .rows.native import NATIVE
 from .rows.older_forms import OLDER_FORMS
 from .rows.signals import SIGNALS
 
-SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *SIGNALS, *OLDER_FORMS, *LOADING, *DEVICES, *INFERENCE, *INSTALLS,
+SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *CRASHES, *SIGNALS, *OLDER_FORMS, *LOADING, *DEVICES, *INFERENCE, *INSTALLS,
                                      *LIBRARIES)
 # The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.
 CAUSE_SIGNATURES: tuple[Signature, ...] = tuple(s for s in SIGNATURES if s.points_at_cause)

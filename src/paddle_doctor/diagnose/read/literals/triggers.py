@@ -62,7 +62,7 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 5: phi dynload/cudnn.cc's message (no "error" in it); the device line of a CUDA runtime
     # older than Ampere (9.x/10.x: only such lines are hit, not every device line); gpu_resources.cc's other
     # architecture warning
-    "Cannot load cudnn", "Can not find library", "no wheels with a matching", "Downloading paddle-", "Collecting paddle", "should not be None in dygraph mode", "must be Value, but got", "does not have kernel for", "Cannot find an available", "Unrecognized fastdeply", "Runtime API Version: 9.", "Runtime API Version: 10.", "not supported by Paddle",
+    "Cannot load cudnn", "Can not find library", "no wheels with a matching", "Downloading paddle-", "Collecting paddle", "should not be None in dygraph mode", "must be Value, but got", "Access to an undefine", "Erroneous arithmetic", "Program terminated with signal", "createCaskKernelLibraryImpl", "validateCaskKLibSize", "No device specified", "find a Cast kernel", "unsupported operators, the conversion", "does not have kernel for", "Cannot find an available", "Unrecognized fastdeply", "Runtime API Version: 9.", "Runtime API Version: 10.", "not supported by Paddle",
     # the device line's driver and runtime versions (one line per GPU process: refine/versions.py compares them)
     "Driver API Version",
     # Paddle's dynamic loader naming the library (a paste without its "(error code is ...)" tail), and

@@ -106,6 +106,33 @@ INFERENCE = (
                "(model.json, its new IR) that this Lite cannot read, or a directory without the model files",
          source="Paddle-Lite 2.x lite/model_parser/model_parser.cc PrintPbModelErrorMessage (LOG(FATAL) << \"\\n Error, "
                 "Unsupported model format!\\n\" ... \"(3) model.pdmodel + model.pdiparams\")", most="medium"),
+    # TensorRT validates its kernel library (libnvinfer_builder_resource) when a builder is made: a size it does not
+    # expect is a library of another TensorRT release beside this libnvinfer (a minor version that does not fit).
+    _sig("trt_kernel_library_invalid", r"createCaskKernelLibraryImpl|validateCaskKLibSize", "cause",
+         CauseId.cuda_cudnn_mismatch, 80, "2: [builder.cpp::nvinfer1::builder::createCaskKernelLibraryImpl::137] Error "
+         "Code 2: Internal Error (Assertion validateCaskKLibSize(buffer.size) failed. )",
+         title="TensorRT's kernel library does not fit its libnvinfer: the TensorRT libraries on the path are of "
+               "another release (minor version) than the one the program was built for",
+         source="TensorRT 8.5-8.6 builder.cpp createCaskKernelLibraryImpl (Assertion validateCaskKLibSize(buffer.size) "
+                "failed), as FastDeploy's trt_backend.cc FDTrtLogger and Paddle-TRT log it", most="medium"),
+    # Paddle-Lite's NNAdapter subgraph runs on the devices the program names (set_nnadapter_device_names); a model
+    # converted for NNAdapter run by a program that names none (the ARM-CPU demos) has no device.
+    _sig("lite_nnadapter_no_device", r"Check failed: \(device_names\.size\(\) > 0\)[^\n]*No device specified", "cause",
+         CauseId.config_error, 85, "[F 12/ 1 14:47:20.689 ...le-Lite/lite/kernels/nnadapter/engine.cc:294 Engine] Check "
+         "failed: (device_names.size() > 0): 0!>0 No device specified.",
+         title="Paddle-Lite's NNAdapter subgraph was given no device: the program must name the NNAdapter device "
+               "(set_nnadapter_device_names) the model was converted for",
+         source="Paddle-Lite 2.10-2.13 lite/kernels/nnadapter/engine.cc Engine::Engine (CHECK_GT(device_names.size(), 0) "
+                "<< \"No device specified.\")"),
+    # Lite's opt inserts casts between kernels of different precisions; a pair it has no cast kernel for (an int64
+    # host tensor into an ARM float op) is a model this release's kernels cannot join.
+    _sig("lite_no_cast_kernel", r"Can't find a Cast kernel for Cast op", "cause", CauseId.paddle_api_mismatch, 70,
+         "[F  2/27 11:55: 5.352 ...ite/core/mir/type_precision_cast_pass.cc:133 AddCastInst] Check failed: is_found: "
+         "Can't find a Cast kernel for Cast op: Tensor<host,int64_t,NCHW,0>:x->Tensor<arm,float,NCHW,0>:y",
+         title="Paddle-Lite's opt has no cast kernel to join two of the model's ops (types or targets it cannot "
+               "convert between): a model this Lite release does not support",
+         source="Paddle-Lite 2.x lite/core/mir/type_precision_cast_pass.cc AddCastInst (CHECK(is_found) << \"Can't find "
+                "a Cast kernel for Cast op: \" << ...)", most="medium"),
     # Paddle-Lite's opt reads the model file's program and asks for its first block: a file that holds no program
     # (a training checkpoint's .pdparams/.pdopt given as --model_file, an empty or foreign file) has none.
     _sig("lite_program_without_blocks", r"GetBlock\] Check failed: \(idx < static_cast<int32_t>\(BlocksSize\(\)\)\): "

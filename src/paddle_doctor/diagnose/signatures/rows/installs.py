@@ -43,6 +43,16 @@ INSTALLS = (
                "(or paddlepaddle-gpu)",
          source="pip 10-24 src/pip/_internal/operations/prepare.py (logger.info(\"Collecting %s\", req); "
                 "\"Downloading %s\"); PyPI's paddle project (paddle 1.0.2, an sdist, not PaddlePaddle)"),
+    # ndarray methods that one numpy release line has and another lacks: tobytes came with 1.9 (before it, tostring),
+    # numpy 2.0 removed ptp, itemset and newbyteorder from ndarray, 2.3 tostring. Code (Paddle's, a suite's) calling
+    # one runs under a numpy of the other side.
+    _sig("numpy_ndarray_method_release", r"'numpy\.ndarray' object has no attribute '(?P<name>tobytes|tostring|ptp|"
+         r"itemset|newbyteorder)'", "cause", CauseId.dependency_version_mismatch, 85,
+         "AttributeError: 'numpy.ndarray' object has no attribute 'tobytes'",
+         title="the installed numpy's ndarray has no {name}(): the code was written for a numpy of another release line",
+         source="numpy 1.9.0 release notes (ndarray.tobytes added, tostring kept as its alias); numpy 2.0.0 release "
+                "notes (ndarray.ptp, itemset and newbyteorder removed); numpy 2.3.0 (ndarray.tostring removed); "
+                "CPython's AttributeError ('%.50s' object has no attribute '%U')"),
     # uv's resolver (PubGrub) when no release of a requirement has a wheel for this interpreter or platform:
     # the package named on the lines above it has none built for them (a Python newer than its last wheel).
     _sig("uv_no_matching_wheel", r"ha(?:s|ve) no wheels with a matching (?P<tag>Python(?: version| ABI)?|platform) tag",

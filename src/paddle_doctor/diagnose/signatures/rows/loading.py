@@ -306,10 +306,10 @@ LOADING = (
                 "buffer: \"Failed to parse PaddlePaddle model from memory buffer.\")", most="medium"),
     # paddle2onnx has no mapper for some of the model's operators: ops of a newer Paddle than this converter
     # knows (fused or renamed ops), or ones it converts only as experimental.
-    _sig("p2o_operators_unsupported", r"Oops, there are some operators not supported yet, including (?P<ops>\w+(?:, ?\w+)*)",
-         "cause", CauseId.paddle_api_mismatch, 70,
+    _sig("p2o_operators_unsupported", r"Oops, there are some operators not supported yet(?P<ops>, including \w+(?:, ?\w+)*)"
+         r"|Due to the unsupported operators, the conversion is aborted", "cause", CauseId.paddle_api_mismatch, 70,
          "[Paddle2ONNX] Oops, there are some operators not supported yet, including fused_conv2d_add_act,",
-         title="paddle2onnx cannot convert the model's operators {ops}: the model holds ops of another Paddle "
+         title="paddle2onnx cannot convert some of the model's operators{ops}: the model holds ops of another Paddle "
                "release than this converter knows",
          source="Paddle2ONNX 1.x paddle2onnx/mapper/exporter.cc ModelExporter::CheckIfOpSupported (P2OLogger() << "
                 "\"Oops, there are some operators not supported yet, including \"; then Assert(1 == 0, \"Due to the "

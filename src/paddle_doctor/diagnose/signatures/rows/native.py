@@ -1,4 +1,5 @@
-"""Signatures: NCCL WARN lines, CUDA start-up, native crashes, spawn children, memory, ports."""
+"""Signatures: NCCL WARN lines, CUDA start-up, native crash stacks, spawn children, memory, ports (the signals
+Paddle's handler reports are :mod:`.crashes`)."""
 
 from __future__ import annotations
 
@@ -332,38 +333,6 @@ NATIVE = (
          title="two OpenMP runtimes were loaded into the process; Intel's runtime aborted it",
          source="Intel OpenMP runtime (libiomp5) kmp_i18n message #15 (OMP: Error #15: Initializing %s, but found "
                 "%s already initialized. ... set the environment variable KMP_DUPLICATE_LIB_OK=TRUE), PaddleOCR#1641"),
-    # --- native crashes ---------------------------------------------------------------------------
-    _sig(CauseId.segfault, r"`?Segmentation fault`? is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
-         "cause", CauseId.segfault, 100,
-         "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault",
-         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the operating "
-                "system.); glibc strsignal(SIGSEGV)"),
-    _sig("sigbus", r"`?Bus error`? is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
-         "FatalError: `Bus error` is detected by the operating system.",
-         title="bus error (usually shared memory exhausted)",
-         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Bus error` is detected ...)"),
-    _sig("libuv_port_busy", r"uv__finish_close: Assertion", "cause", CauseId.port_in_use, 100,
-         "python: /paddle/third_party/libuv/src/unix/core.c:314: uv__finish_close: Assertion "
-         "`handle->flags & UV_HANDLE_CLOSING' failed.",
-         title="the TCP store could not bind its port (libuv assertion)",
-         source="pp 3.x so: third_party/libuv/src/unix/core.c uv__finish_close assertion (measured on 3.3.1)"),
-    _sig("sigterm", r"`?Termination signal`? is detected|\bSIGTERM \(@", "terminated",
-         example="FatalError: `Termination signal` is detected by the operating system.",
-         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Termination signal` is detected ...)"),
-    _sig("sigabrt", r"`?Process abort signal`? is detected|\bSIGABRT\b", "cause", CauseId.segfault, 45,
-         "FatalError: `Process abort signal` is detected by the operating system.",
-         title="native abort (SIGABRT)",
-         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Process abort signal` is detected ...)"),
-    _sig("signal_time", r"Aborted at (?P<unix>\d{9,11}) \(unix time\)", "signal_time",
-         example="[TimeInfo: *** Aborted at 1764452457 (unix time) try \"date -d @1764452457\" if you are using GNU date ***]",
-         source="pp 1.8.5-3.3.1 so: platform/init.cc (*** Aborted at %ld (unix time) ...)"),
-    _sig("hang_dataloader", r"ReadNextList|BlockingQueue<.*>::Receive", "hang_site",
-         example="3   paddle::operators::reader::MultiDeviceFeedReader<...>::ReadNextList()",
-         source="pp 2.x-3.3.1 so: operators/reader/buffered_reader / MultiDeviceFeedReader::ReadNextList frames"),
-    _sig("hang_rendezvous", r"HTTPStore|TCPStore::(?:wait|get)|GlooParallelContext|create_or_get_global_tcp_store"
-         r"|CheckKeys|_init_parallel_env", "hang_site",
-         example="2   gloo::rendezvous::HTTPStore::wait(std::vector<...> const&)",
-         source="pp 2.x-3.3.1 so: gloo rendezvous HTTPStore / phi TCPStore frames in a SIGTERM dump"),
     # --- ports, rendezvous, environment ---------------------------------------------------------------
     _sig(CauseId.port_in_use, r"Address already in use|Bind network on \S+ failed|\[Errno 98\]|"
          r"The parameter `\w+`:\d+ is already in use", "cause", CauseId.port_in_use, 100,

@@ -1,0 +1,67 @@
+"""Signatures: the signals a process died of, as Paddle's own handler (platform/init.cc) and gdb report them, and
+the frames of a hang's stack dump (where a stuck process waits), and libuv's assertion when the TCP store cannot bind."""
+
+from __future__ import annotations
+
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
+
+CRASHES = (
+    _sig(CauseId.segfault, r"`?Segmentation fault`? is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
+         "cause", CauseId.segfault, 100,
+         "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault",
+         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the operating "
+                "system.); glibc strsignal(SIGSEGV)"),
+    _sig("sigbus", r"`?Bus error`? is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
+         "FatalError: `Bus error` is detected by the operating system.",
+         title="bus error (usually shared memory exhausted)",
+         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Bus error` is detected ...)"),
+    _sig("libuv_port_busy", r"uv__finish_close: Assertion", "cause", CauseId.port_in_use, 100,
+         "python: /paddle/third_party/libuv/src/unix/core.c:314: uv__finish_close: Assertion "
+         "`handle->flags & UV_HANDLE_CLOSING' failed.",
+         title="the TCP store could not bind its port (libuv assertion)",
+         source="pp 3.x so: third_party/libuv/src/unix/core.c uv__finish_close assertion (measured on 3.3.1)"),
+    _sig("sigterm", r"`?Termination signal`? is detected|\bSIGTERM \(@", "terminated",
+         example="FatalError: `Termination signal` is detected by the operating system.",
+         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Termination signal` is detected ...)"),
+    _sig("sigabrt", r"`?Process abort signal`? is detected|\bSIGABRT\b", "cause", CauseId.segfault, 45,
+         "FatalError: `Process abort signal` is detected by the operating system.",
+         title="native abort (SIGABRT)",
+         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Process abort signal` is detected ...)"),
+    _sig("signal_time", r"Aborted at (?P<unix>\d{9,11}) \(unix time\)", "signal_time",
+         example="[TimeInfo: *** Aborted at 1764452457 (unix time) try \"date -d @1764452457\" if you are using GNU date ***]",
+         source="pp 1.8.5-3.3.1 so: platform/init.cc (*** Aborted at %ld (unix time) ...)"),
+    _sig("hang_dataloader", r"ReadNextList|BlockingQueue<.*>::Receive", "hang_site",
+         example="3   paddle::operators::reader::MultiDeviceFeedReader<...>::ReadNextList()",
+         source="pp 2.x-3.3.1 so: operators/reader/buffered_reader / MultiDeviceFeedReader::ReadNextList frames"),
+    _sig("hang_rendezvous", r"HTTPStore|TCPStore::(?:wait|get)|GlooParallelContext|create_or_get_global_tcp_store"
+         r"|CheckKeys|_init_parallel_env", "hang_site",
+         example="2   gloo::rendezvous::HTTPStore::wait(std::vector<...> const&)",
+         source="pp 2.x-3.3.1 so: gloo rendezvous HTTPStore / phi TCPStore frames in a SIGTERM dump"),
+    # Paddle's handler names SIGBUS by POSIX's description (its table: {SIGBUS, "SIGBUS", "Access to an undefined
+    # portion of a memory object"}). Without a DataLoader's shared memory in sight (those rows come first) it is
+    # a native crash: medium, the shared-memory reading its near cause.
+    _sig("paddle_sigbus", r"`?Access to an undefined? ?(?:portion|$)", "cause", CauseId.segfault, 60,
+         "FatalError: `Access to an undefined portion of a memory object` is detected by the operating system.",
+         title="the process died of SIGBUS (a mapped file or shared memory it could not access), reported by Paddle's "
+               "signal handler", source="pp 2.0.2-3.3.1 so: platform/init.cc kFailureSignals ({SIGBUS, \"SIGBUS\", "
+               "\"Access to an undefined portion of a memory object\"}) and SignalHandle (FatalError: `%s` is detected "
+               "by the operating system.)", most="medium"),
+    _sig("paddle_fatal_signal", r"`(?P<what>Erroneous arithmetic operation|Illegal instruction)` is detected", "cause",
+         CauseId.segfault, 90, "FatalError: `Erroneous arithmetic operation` is detected by the operating system.",
+         title="native crash: {what}, reported by Paddle's signal handler",
+         source="pp 2.0.2-3.3.1 so: platform/init.cc kFailureSignals ({SIGFPE, \"SIGFPE\", \"Erroneous arithmetic "
+                "operation\"}, {SIGILL, \"SIGILL\", \"Illegal instruction\"}) and SignalHandle"),
+    # gdb reading a core file: the signal that ended the process, in gdb's two spellings (number or name). An abort
+    # (6) is also how a C++ exception nobody caught, or a failed check, ends: at most medium.
+    _sig("gdb_core_signal", r"Program terminated with signal (?P<sig>SIG(?:SEGV|BUS|FPE|ILL)|11|7|8|4), "
+         r"(?P<what>[A-Za-z ]+)\.", "cause", CauseId.segfault, 85, "Program terminated with signal 11, Segmentation fault.",
+         title="native crash: the core file gdb read shows the process ended by signal {sig} ({what})",
+         source="gdb corelow.c core_target_open (\"Program terminated with signal %s, %s.\": gdb 7.x the number, "
+                "gdb 8+ the name)"),
+    _sig("gdb_core_abort", r"Program terminated with signal (?:SIGABRT|6), Aborted\.", "cause", CauseId.segfault, 60,
+         "Program terminated with signal 6, Aborted.",
+         title="native abort: the core file gdb read shows the process ended by SIGABRT (heap corruption, a failed "
+               "check, or an uncaught C++ exception)",
+         source="gdb corelow.c core_target_open (\"Program terminated with signal %s, %s.\")", most="medium"),
+)
