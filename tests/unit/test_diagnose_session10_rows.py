@@ -247,3 +247,10 @@ def test_paddle_lite_without_a_cast_kernel_is_the_release_at_medium(tmp_path):
                              "failed: is_found: Can't find a Cast kernel for Cast op: Tensor<host,int64_t,NCHW,0>:x->"
                              "Tensor<arm,float,NCHW,0>:y\n")
     assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+
+
+def test_paddle_lites_fatal_check_is_read_as_the_failure_it_ends_with(tmp_path):
+    rc = _diagnose(tmp_path, "[I 12/ 1 14:47:20.561 op_lite.cc:75] pick kernel\n[F 12/ 1 14:47:20.689 ...le-Lite/lite/"
+                             "kernels/x/engine.cc:294 Engine] Check failed: (n > 0): 0!>0 Something is wrong.\n"
+                             "terminate called after throwing an instance of 'paddle::lite::PaddleLiteException'\n")
+    assert rc is not None and "Something is wrong" in rc.message and "engine.cc" not in rc.cause, rc

@@ -354,21 +354,21 @@ LIBRARIES = (
          source="Jupyter (IPython core/ultratb.py VerboseTB: a frame's header \"<file> in <function>(<args>)\"; 8.x \"Cell In[%s], line %s\")"),
     _sig("ipython_current_line", NOTEBOOK_LINE, "frame", example="--> 161         raise "
          "ValueError(error_msg % path)", source="Jupyter (IPython core/ultratb.py VerboseTB: the current line, \"--> N\")"),
-    # glog's fatal check (CHECK/CHECK_EQ): the process aborts after it; read like an exception.
-    _sig("glog_check_failed", r"^F\d{4} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]\s*(?P<exc>Check failed):\s*(?P<msg>.*)$", "exception",
-         CauseId.python_exception, 50,
+    # glog's fatal check (CHECK/CHECK_EQ; Paddle-Lite's logger too): the process aborts after it; read as an exception.
+    _sig("glog_check_failed", r"^(?:F\d{4} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]|\[F\s+\d+/\s?\d+ [\d: .]+ \S*?(?P<lite>[\w.]+):"
+         r"\d+ \w+\])\s*(?P<exc>Check failed):\s*(?P<msg>.*)$", "exception", CauseId.python_exception, 50,
          "F1125 15:44:39.266677 200102 nccl_helper.h:62] Check failed: dynload::ncclGroupEnd() == ncclSuccess (1 vs. 0)",
-         title="a C++ check failed in {file}: {msg}",
-         source="glog logging.h CHECK / CHECK_EQ (F<mmdd> <time> <tid> <file>:<line>] Check failed: <cond> (<a> vs. "
-                "<b>)), used by pp 0.x-1.x for its own checks (platform/nccl_helper.h NCCLGroupGuard, ...)"),
+         title="a C++ check failed in {file}{lite}: {msg}",
+         source="glog logging.h CHECK / CHECK_EQ (F<mmdd> <time> <tid> <file>:<line>] Check failed: <cond> (<a> vs. <b>)), "
+                "pp 0.x-1.x's own checks (nccl_helper.h, ...); Paddle-Lite 2.x lite/utils/log/logging.h ([F m/ d time "
+                "file:line func] Check failed: ...)"),
     _sig("exception", r"^(?:\[[^\]]*\]\s*|[^\x00-\x7f]{1,12}[：:]\s*)?(?:[\w.]*\.)?(?P<exc>Exception|_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "ValueError: boom on rank 1", title="{exc}",
          source="CPython traceback.py (the last line: <qualified type>: <message>); pp enforce.h error types "
                 "(InvalidArgument, PreconditionNotMet, ...) are raised as ValueError, RuntimeError, ..."),
     *LOWERCASE_EXCEPTIONS,
-    # Last: a line that says an error happened, with nothing above to explain it. Never a cause by
-    # itself; it keeps diagnose from calling a failed run "no failure found".
+    # Last: a line that says an error happened, nothing above explaining it. Never a cause; it keeps "no failure found" away.
     _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])\**(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
          r"%?\s*(?:$|[,;|]))\**(?:[\s:\]!,(]|$)|EnforceNotMet|"
          r"\b(?:Exception|[A-Z]\w*(?:Error|Exception))\b:|"
