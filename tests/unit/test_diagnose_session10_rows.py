@@ -254,3 +254,31 @@ def test_paddle_lites_fatal_check_is_read_as_the_failure_it_ends_with(tmp_path):
                              "kernels/x/engine.cc:294 Engine] Check failed: (n > 0): 0!>0 Something is wrong.\n"
                              "terminate called after throwing an instance of 'paddle::lite::PaddleLiteException'\n")
     assert rc is not None and "Something is wrong" in rc.message and "engine.cc" not in rc.cause, rc
+
+
+@pytest.mark.parametrize("line", [
+    "AssertionError: The FastDeploy didn't compile with TrtBackend.",
+    "[ERROR] fastdeploy/runtime/runtime.cc(310)::CreateTrtBackend TrtBackend is not available, please compiled with "
+    "ENABLE_TRT_BACKEND=ON.",
+    "[ERROR] fastdeploy/core/fd_tensor.cc(75)::Data The FastDeploy didn't compile under -DWITH_GPU=ON, so this is an "
+    "unexpected problem happend.",
+])
+def test_fastdeploys_checks_of_its_own_build_are_the_build(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.config_error and rc.code == "fastdeploy_built_without", (rc.cause, rc.code)
+
+
+def test_fastdeploys_warning_that_it_falls_back_to_the_cpu_is_no_failure(tmp_path):
+    rc = _diagnose(tmp_path, "[WARNING] fastdeploy/runtime/runtime_option.cc(58)::UseGpu The FastDeploy didn't compile "
+                             "with GPU, will force to use CPU.\n")
+    assert rc is None or rc.code != "fastdeploy_built_without", rc.code
+
+
+@pytest.mark.parametrize("line", ["[ERROR] fastdeploy/utils/utils.cc(30)::ReadBinaryFromFile\tFail to open file:./m/"
+                                  "model.pdmodel",
+                                  "[ERROR] fastdeploy/vision/detection/ppdet/preprocessor.cc(34)::BuildPreprocessPipeline"
+                                  "FromConfig\tFailed to load yaml file ./m/infer_cfg.yml, maybe you should check this "
+                                  "file."])
+def test_fastdeploy_unable_to_read_a_model_file_is_a_missing_file(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.code)

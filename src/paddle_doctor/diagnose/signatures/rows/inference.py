@@ -86,6 +86,25 @@ INFERENCE = (
          source="FastDeploy python/fastdeploy/c_lib_wrap.py.in (from .libs.@PY_LIBRARY_NAME@ import *) and "
                 "fastdeploy/pybind/main.cc.in (the text and vision submodules, defined only #ifdef ENABLE_TEXT / "
                 "ENABLE_VISION); CMake options ENABLE_TEXT / ENABLE_VISION"),
+    # FastDeploy's own checks of its build (FDASSERT/FDERROR): a backend or device support the build left out. Its
+    # warnings of the same kind (", will force to use CPU") are not failures and are not read.
+    _sig("fastdeploy_built_without", r"FastDeploy (?:didn'?t compiled?|was not compiled|is not compiled) (?:with|under) "
+         r"(?P<what>[^,.!]+)(?=[.!]|, so|, but)|(?P<backend>\w+Backend) is not available, please compiled with|"
+         r"is not compiled with current FastDeploy library", "cause", CauseId.config_error, 85,
+         "FastDeploy didn't compile with TrtBackend.",
+         title="this FastDeploy was built without what the run asks for ({what}{backend}): use the package built "
+               "with it (the GPU/device wheel) or rebuild with that option on",
+         source="FastDeploy 1.0.x fastdeploy/runtime/runtime_option.cc (FDASSERT(false, \"The FastDeploy didn't compile "
+                "with TrtBackend.\")), runtime/runtime.cc (\"TrtBackend is not available, please compiled with "
+                "ENABLE_TRT_BACKEND=ON.\"), core/fd_tensor.cc (\"The FastDeploy didn't compile under -DWITH_GPU=ON, so "
+                "...\"), fastdeploy_model.cc (\"... is not compiled with current FastDeploy library.\")"),
+    _sig("fastdeploy_file_unreadable", r"Can't found file from (?P<path>\S+)|Fail to open file:\s*(?P<path2>\S+)|"
+         r"Failed to load yaml file (?P<path3>\S+)", "cause", CauseId.file_not_found, 80,
+         "[ERROR] fastdeploy/utils/utils.cc(30)::ReadBinaryFromFile  Fail to open file:./ppyoloe/model.pdmodel",
+         title="FastDeploy cannot read {path}{path2}{path3}: the model, parameters or deploy config is not at that path",
+         source="FastDeploy 1.0.x fastdeploy/utils/utils.cc ReadBinaryFromFile (FDERROR << \"Fail to open file:\" << "
+                "path), vision/*/preprocessor.cc BuildPreprocessPipelineFromConfig (\"Failed to load yaml file \" << "
+                "config_file), runtime backends (\"Can't found file from \" << path)"),
     # A FastDeploy backend maps each input's data type to its own; one it has no mapping for (a uint8 image input of
     # a model exported with the normalisation folded in, under a release before that backend took it) stops
     # the run: the model needs another FastDeploy release or another export. FastDeploy spells its name so.
