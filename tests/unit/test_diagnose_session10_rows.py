@@ -282,3 +282,69 @@ def test_fastdeploys_warning_that_it_falls_back_to_the_cpu_is_no_failure(tmp_pat
 def test_fastdeploy_unable_to_read_a_model_file_is_a_missing_file(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc.cause == CauseId.file_not_found, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("text", [
+    "The conflict is caused by:\n    torch 2.5.1 depends on nvidia-cuda-runtime-cu12==12.4.127\n    paddlepaddle-gpu 3.1.0 "
+    "depends on nvidia-cuda-runtime-cu12==12.3.101\n\nERROR: ResolutionImpossible: for help visit https://pip.pypa.io/"
+    "en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts\n",
+    "ERROR: Cannot install paddleocr==2.7.0 and numpy==2.0.0 because these package versions have conflicting "
+    "dependencies.\n",
+])
+def test_pips_resolver_finding_no_versions_that_fit_together_is_the_dependencies(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "pip_resolution_impossible", (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, read", [
+    ("/paddle/paddle/fluid/operators/math/cross_entropy.cu:40 Assertion `label[i] >= 0 && label[i] < D` failed.", True),
+    ("/w/Paddle/paddle/phi/kernels/funcs/gather.cu.h:61: operator(): block: [0,0,0], thread: [3,0,0] Assertion "
+     "`index_value >= 0 && index_value < input_dims[j]` failed.", True),
+    ("python: /usr/include/c++/9/bits/stl_vector.h:1042: Assertion `__n < this->size()' failed.", False),
+])
+def test_a_gpu_kernels_own_assertion_in_its_every_form_is_read_before_the_cuda_status_after_it(tmp_path, line, read):
+    rc = _diagnose(tmp_path, line + "\npaddle.fluid.core.EnforceNotMet: CUDNN_STATUS_EXECUTION_FAILED at [/paddle/paddle/"
+                                    "fluid/operators/batch_norm_op.cu.cc:289]\n")
+    assert (rc.code == "gpu_kernel_assertion") == read, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("event", [
+    "  Warning  FailedScheduling  12s  default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.",
+    "  5h  27s  1086  default-scheduler  Warning  FailedScheduling  No nodes are available that match all of the "
+    "following predicates:: Insufficient alpha.kubernetes.io/nvidia-gpu (3).",
+])
+def test_kubernetes_unable_to_place_the_jobs_pods_is_what_the_job_asks(tmp_path, event):
+    rc = _diagnose(tmp_path, "Events:\n" + event + "\n")
+    assert rc.cause == CauseId.config_error and rc.code == "k8s_insufficient_resource", (rc.cause, rc.code)
+
+
+def test_ppdets_1x_data_source_without_its_annotation_file_is_a_missing_file(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/ppdet/data/source/roidb_source.py\", line 63, "
+                             "in __init__\n    anno_file), 'invalid file[%s] for RoiDbSource' % (anno_file)\n"
+                             "AssertionError: invalid file[/d/coco/annotations/instances_train.json] for RoiDbSource\n")
+    assert rc.cause == CauseId.file_not_found and "instances_train.json" in rc.message, (rc.cause, rc.message)
+
+
+@pytest.mark.parametrize("source, read", [("self.task_type = self.config[\"Global\"].get(\"task_type\",", True),
+                                          ("alg = config['Architecture']['algorithm']", True),
+                                          ("value = row['algorithm']", False)])
+def test_a_config_key_the_code_reads_and_the_file_lacks_is_another_release_at_medium(tmp_path, source, read):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/ppocr/tools/program.py\", line 639, in "
+                             f"preprocess\n    {source}\nKeyError: 'algorithm'\n")
+    assert (rc.cause == CauseId.paddle_api_mismatch) == read, (rc.cause, rc.why)
+    assert not read or rc.confidence.value == "medium"
+
+
+def test_a_markdown_italic_exception_line_is_read_as_the_exception(tmp_path):
+    rc = _diagnose(tmp_path, "_Traceback (most recent call last):\n  File \"/w/tools/program.py\", line 639, in "
+                             "preprocess\n    alg = config['Architecture']['algorithm']_\n_KeyError: 'algorithm'_\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and "reads 'algorithm' from a configuration" in rc.why, rc.why
+    assert "_KeyError" not in rc.message and "_KeyError" not in rc.why
+
+
+def test_a_confusion_matrix_index_past_the_class_count_is_the_class_count(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/pdseg/metrics.py\", line 47, in calculate\n"
+                             "    shape=(self.num_classes, self.num_classes))\n  File \"/py/scipy/sparse/coo.py\", line "
+                             "285, in _check\n    raise ValueError('row index exceeds matrix dimensions')\n"
+                             "ValueError: row index exceeds matrix dimensions\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.why)

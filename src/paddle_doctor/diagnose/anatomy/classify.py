@@ -17,7 +17,8 @@ from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .installed import (library_lacks_imported_name, paddle_package_lacks_name, protobuf_older_than_generated,
                         shadowed_package, third_party_dll)
-from .lookups import from_class_id_lookup, from_empty_loader, from_state_dict_lookup, from_vocabulary_lookup
+from .lookups import (from_class_count_matrix, from_class_id_lookup, from_config_lookup, from_empty_loader,
+                      from_paddle_attribute_py2, from_state_dict_lookup, from_vocabulary_lookup)
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts, Verdict
 from .suite_checks import find_check
@@ -278,23 +279,6 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
                    "version's API does not take: the code was written for another version", "call")
 
 
-# Python 2's AttributeError of a module names no module ('module' object has no attribute 'x'): the failing
-# line says whose it is. A name read from paddle./fluid. (or fluid's layers, imported by that name) there is an API
-# this release lacks (0.x-1.x).
-_PY2_MODULE_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(?P<name>\w+)['‘’]\W*$")
-
-
-def from_paddle_attribute_py2(parts: ErrorParts) -> Verdict | None:
-    """Python 2's AttributeError of a module at a line that reads the name from ``paddle.``/``fluid.``."""
-    m, frame = _PY2_MODULE_ATTRIBUTE.match(parts.message), parts.innermost
-    if parts.exc_type != "AttributeError" or m is None or frame is None:
-        return None
-    if not re.search(rf"\b(?:paddle|fluid|layers)(?:\.\w+)*\.{m['name']}\b", frame.source or ""):
-        return None
-    return Verdict(CauseId.paddle_api_mismatch, 75, f"`{frame.source.strip()[:80]}` reads {m['name']} from a Paddle "
-                   "module that lacks it in this release: the code was written for another Paddle version", "call")
-
-
 # A failed import at a line that imports from one of Paddle's versioned packages (or a suite used as a wheel): CPython 3 names the dotted
 # path up to its first missing part ('paddle.fluid'), Python 2 that part and what follows it, unquoted
 # (fluid.executor; "paddle.fluid" there may be paddle itself missing), either "cannot import name" (not of a
@@ -386,7 +370,8 @@ def classify(parts: ErrorParts) -> Verdict | None:
     for rule in (from_operator, from_shared_memory_full, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
                  from_type_and_module, from_installation, from_suite_check, from_call_signature,
                  from_package_arguments, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
-                 from_vocabulary_lookup, from_class_id_lookup, from_paddle_attribute_py2):
+                 from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_class_count_matrix,
+                 from_paddle_attribute_py2):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

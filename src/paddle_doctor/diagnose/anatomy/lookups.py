@@ -1,7 +1,8 @@
 """What the failing line looks up or divides by, when the exception's type alone says nothing: a division by
 an epoch's batch count (the loader is empty), a state dict's key (the checkpoint names its parameters
-otherwise), a vocabulary's index (the dictionary file has fewer entries than the model's classes).
-Each reads the innermost frame's source line (or where it stands) and returns a Verdict, or None."""
+otherwise), a vocabulary's index (the dictionary file has fewer entries than the model's classes), a class id
+or a configuration key, a confusion matrix shaped by the class count, a name read from a Paddle module.
+Each reads the traceback's source lines (the innermost, or where it stands) and returns a Verdict, or None."""
 
 from __future__ import annotations
 
@@ -85,3 +86,55 @@ def from_class_id_lookup(parts: ErrorParts) -> Verdict | None:
     return Verdict(CauseId.config_error, 70, f"`{frame.source.strip()[:80]}` maps class id {parts.message.strip()} to "
                    "a category the dataset's label list lacks: the model's classes (num_classes, the weights) and the "
                    "label list or annotations are not of one set", "frame")
+
+
+# A line that reads a section or key of the run's configuration (``config["Global"]``, ``cfg['Architecture']
+# ['algorithm']``, ``self.config[...]``): a key the file lacks is, in the reports gathered, a config written for
+# another release of the code reading it (the suites rename sections between releases) more often than a key
+# left out by hand, so medium, with the config itself the alternative.
+_CONFIG_LOOKUP = re.compile(r"\b(?:self\.)?(?:config|configs|cfg|conf|global_config)\s*\[\s*['\"]")
+
+
+def from_config_lookup(parts: ErrorParts) -> Verdict | None:
+    """A KeyError of a string key where the line reads the configuration by key."""
+    frame = parts.innermost
+    if parts.exc_type != "KeyError" or frame is None or not re.fullmatch(r"'\w+'", parts.message.strip().strip("_")):
+        return None
+    if not _CONFIG_LOOKUP.search(frame.source or ""):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` reads {parts.message.strip()} from "
+                   "a configuration that lacks it: a config written for another release of the code reading it (its "
+                   "sections were renamed), or a key left out", "frame", sure=False)
+
+
+# A confusion matrix built as a (num_classes x num_classes) sparse matrix (PaddleSeg's metrics, scipy's
+# coo_matrix): a label or prediction not below num_classes is an index past it.
+_MATRIX_INDEX = re.compile(r"^(?:row|column) index exceeds matrix dimensions$")
+_CLASS_COUNT = re.compile(r"\b(?:num_classes|class_num|num_class|n_classes|nclass)\b", re.I)
+
+
+def from_class_count_matrix(parts: ErrorParts) -> Verdict | None:
+    """scipy's index check of a matrix the traceback shapes by the class count."""
+    if parts.exc_type != "ValueError" or not _MATRIX_INDEX.match(parts.message.strip()):
+        return None
+    if not any(_CLASS_COUNT.search(f.source or "") for f in parts.frames):
+        return None
+    return Verdict(CauseId.config_error, 70, "a label or prediction is not below the class count the confusion "
+                   "matrix is built with: the data's labels and the configured number of classes disagree", "frame")
+
+
+# Python 2's AttributeError of a module names no module ('module' object has no attribute 'x'): the failing
+# line says whose it is. A name read from paddle./fluid. (or fluid's layers, imported by that name) there is an API
+# this release lacks (0.x-1.x).
+_PY2_MODULE_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(?P<name>\w+)['‘’]\W*$")
+
+
+def from_paddle_attribute_py2(parts: ErrorParts) -> Verdict | None:
+    """Python 2's AttributeError of a module at a line that reads the name from ``paddle.``/``fluid.``."""
+    m, frame = _PY2_MODULE_ATTRIBUTE.match(parts.message), parts.innermost
+    if parts.exc_type != "AttributeError" or m is None or frame is None:
+        return None
+    if not re.search(rf"\b(?:paddle|fluid|layers)(?:\.\w+)*\.{m['name']}\b", frame.source or ""):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 75, f"`{frame.source.strip()[:80]}` reads {m['name']} from a Paddle "
+                   "module that lacks it in this release: the code was written for another Paddle version", "call")

@@ -15,7 +15,8 @@ DEVICES = (
     # Paddle's PADDLE_ENFORCE in device code cannot throw: it printf's the check and traps, and the host then
     # sees a CUDA error (cudaErrorAssert, or a launch failure on an asynchronous call). The check's message says
     # which input was out of range; that data fault (NaN from a diverged loss, a label or index past its
-    # dimension) is the catalog's generic CUDA failure, at medium: the data, not the GPU, is usually at fault.
+    # dimension) is the catalog's generic CUDA failure, at medium: the data, not the GPU, is usually at fault. More
+    # specific than the CUDA or cuDNN status that follows it (the trap breaks the context for every later call).
     # The embedding kernel's own range check: an id past the table (a vocabulary larger than the model's, a sequence
     # longer than its position table) is the data or config not fitting the model, not the GPU.
     _sig("embedding_id_out_of_range", r"of OP\(fluid\.layers\.embedding\) expected >= 0 and < (?P<n>\d+), but got "
@@ -27,15 +28,27 @@ DEVICES = (
          source="pp 2.0-2.6 paddle/fluid/operators/lookup_table_v2_op.cu and phi/kernels/gpu/embedding_kernel.cu "
                 "(PADDLE_ENFORCE(id >= 0 && id < N, \"Variable value (input) of OP(fluid.layers.embedding) expected >= "
                 "0 and < %ld, but got %ld. Please check input value.\", N, id))", most="medium"),
-    _sig("gpu_kernel_assertion", r"^Error: (?P<file>\S+?\.cu(?:\.h)?):(?P<line>\d+) Assertion `(?P<cond>[^`]+)` failed",
-         "cause", CauseId.cuda_error_other, 75,
+    _sig("gpu_kernel_assertion", r"^(?:Error: )?(?P<file>\S+?\.cu(?:\.h)?):(?P<line>\d+):? (?:\w+: )?(?:[^`\n]*: )?"
+         r"(?:block: \[[\d,]+\], thread: \[[\d,]+\] )?Assertion `(?P<cond>[^`]+)` failed",
+         "cause", CauseId.cuda_error_other, 85,
          "Error: ../paddle/phi/kernels/gpu/bce_loss_kernel.cu:41 Assertion `(x_mt >= zero) && (x_mt <= one)` failed. "
          "Input is expected to be within the interval [0, 1], but received nan.",
          title="a GPU kernel's own check failed ({file}:{line}): its input is out of range (a NaN from a diverged "
                "loss, a label or index past its dimension)",
          source="pp 2.0-3.3.1 paddle/phi/core/enforce.h and pp 1.8 platform/enforce.h, PADDLE_ENFORCE in device code "
                 "(__CUDA_ARCH__: printf(\"Error: %s:%d Assertion `%s` failed. \" __FORMAT \"\\n\", __FILE__, __LINE__, "
-                "#_IS_NOT_ERROR, ...); asm(\"trap;\"))", most="medium"),
+                "#_IS_NOT_ERROR, ...); asm(\"trap;\")); pp 1.x kernels' own assert() (CUDA's device assert: \"%s:%d: %s: "
+                "block: [%d,%d,%d], thread: [%d,%d,%d] Assertion `%s` failed.\", or the file, line and condition "
+                "alone)", most="medium"),
+    # Kubernetes cannot place a pod that asks for more GPUs (or CPU, memory) than any node has free: the job
+    # waits, never fails by itself. The job's request is what does not fit the cluster.
+    _sig("k8s_insufficient_resource", r"FailedScheduling\b.*\bInsufficient (?P<res>[\w./-]+)|nodes are available:.*?"
+         r"\d+ Insufficient (?P<res2>[\w./-]+)", "cause", CauseId.config_error, 80,
+         "Warning  FailedScheduling  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.",
+         title="Kubernetes cannot schedule the job's pods: no node has enough {res}{res2} for what each asks (ask for "
+               "fewer per pod or fewer pods, or add nodes)",
+         source="Kubernetes scheduler (FailedScheduling events: \"0/%d nodes are available: %d Insufficient %s.\"; 1.7-1.9 "
+                "\"No nodes are available that match all of the following predicates:: Insufficient %s (%d).\")"),
     # The Ascend runtime refuses a device id it does not see (none visible to the container, another process's
     # exclusive use, an id past the count): the plugin loaded, the device did not open.
     _sig("ascend_device_unopened", r"Call aclrtSetDevice\([^)]*\) failed : (?P<code>\d+)|The device ID is invalid\.",

@@ -53,6 +53,17 @@ INSTALLS = (
          source="numpy 1.9.0 release notes (ndarray.tobytes added, tostring kept as its alias); numpy 2.0.0 release "
                 "notes (ndarray.ptp, itemset and newbyteorder removed); numpy 2.3.0 (ndarray.tostring removed); "
                 "CPython's AttributeError ('%.50s' object has no attribute '%U')"),
+    # pip's resolver when the requirements pin versions of a shared dependency that no release satisfies together
+    # (paddlepaddle-gpu's and torch's nvidia-*-cu12 pins, a suite's numpy and another package's).
+    _sig("pip_resolution_impossible", r"ResolutionImpossible|because these package versions have conflicting "
+         r"dependencies", "cause", CauseId.dependency_version_mismatch, 85,
+         "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/",
+         title="pip cannot install the requirements together: they pin versions of a shared dependency that do not "
+               "fit one another (the lines above name them); install them in separate environments or pick releases "
+               "that agree",
+         source="pip 20.3-24 src/pip/_internal/resolution/resolvelib/factory.py get_installation_error "
+                "(\"Cannot install %s because these package versions have conflicting dependencies.\"; "
+                "DistributionNotFound(\"ResolutionImpossible: for help visit ...\"))"),
     # uv's resolver (PubGrub) when no release of a requirement has a wheel for this interpreter or platform:
     # the package named on the lines above it has none built for them (a Python newer than its last wheel).
     _sig("uv_no_matching_wheel", r"ha(?:s|ve) no wheels with a matching (?P<tag>Python(?: version| ABI)?|platform) tag",

@@ -285,6 +285,13 @@ OLDER_FORMS = (
                "device (a later one has, or run it on the CPU), or a build for another device",
          source="pp 1.x framework/operator.cc OperatorWithKernel::ChooseKernel (PADDLE_THROW(\"op %s does not have "
                 "kernel for %s\", type_, KernelTypeToString(expected_kernel_key)))", most="medium"),
+    # PaddleDetection's 1.x data sources (models/PaddleCV, ppdet 0.1-0.2) assert their annotation and image files.
+    _sig("ppdet_source_file_invalid", r"invalid file\[(?P<path>(?!%s\])[^\]]+)\] for \w+", "cause", CauseId.file_not_found, 85,
+         "AssertionError: invalid file[/root/.cache/paddle/dataset/coco/annotations/instances_train.json] for RoiDbSource",
+         title="PaddleDetection's data source found no file at {path}: the annotation file is not where the config's "
+               "dataset_dir/anno_path point",
+         source="PaddleDetection 0.1-0.2 ppdet/data/source/roidb_source.py RoiDbSource.__init__ (assert "
+                "os.path.isfile(anno_file), 'invalid file[%s] for RoiDbSource' % (anno_file))"),
     # PARL counts GPUs itself: from CUDA_VISIBLE_DEVICES when it is set (an id that is not an integer fails),
     # else from `nvidia-smi -L` (not on PATH, or no driver, fails); either way it falls back to the CPU.
     # medium: a machine with no GPU at all prints the same line.
