@@ -348,3 +348,38 @@ def test_a_confusion_matrix_index_past_the_class_count_is_the_class_count(tmp_pa
                              "285, in _check\n    raise ValueError('row index exceeds matrix dimensions')\n"
                              "ValueError: row index exceeds matrix dimensions\n")
     assert rc.cause == CauseId.config_error, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("text", [
+    "79792 Error: /paddle/paddle/fluid/operators/gather.cu.h:62 Assertion index_value >= 0 && index_value < "
+    "input_dims[j] failed. The index is out of bounds, please check whether the dimensions of index and input meet "
+    "the requirements. It should be less than [7] and greater or equal to 0, but received [32571]\n",
+    "Error: C:\\home\\workspace\\Paddle\\paddle\\phi\\kernels\\gpu\\one_hot_kernel.cu:37 \nAssertion `p_in_data[idx] >= 0 "
+    "&& p_in_data[idx] < depth` failed. \nIllegal index value, Input(input) value should be greater than or equal to "
+    "0, and less than depth [20], but received [20].\n",
+])
+def test_a_gpu_kernels_assertion_without_backticks_or_split_over_two_lines_is_read(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.cuda_error_other and rc.code == "gpu_kernel_assertion", (rc.cause, rc.code)
+
+
+def test_a_compilers_error_in_a_cu_file_is_not_read_as_a_kernels_assertion(tmp_path):
+    rc = _diagnose(tmp_path, "/w/Paddle/paddle/phi/kernels/gpu/x_kernel.cu:37:5: error: expected ';' before '}' token\n")
+    assert rc is None or rc.code != "gpu_kernel_assertion", rc.code
+
+
+def test_gast_making_nodes_with_other_fields_is_the_gast_release(tmp_path):
+    rc = _diagnose(tmp_path, "  File \"/py/paddle/fluid/dygraph/dygraph_to_static/utils.py\", line 446, in "
+                             "create_assign_node\n    assign_node = gast.Assign(targets=[targets], values=node)\n  File "
+                             "\"/py/gast/gast.py\", line 19, in create_node\n    format(Name, nbparam, len(Fields))\n"
+                             "AssertionError: Bad argument number for Assign: 2, expecting 3\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "gast_node_fields", (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("path, cause", [("paddle_model_temp_dir/model.pdmodel", CauseId.paddle_api_mismatch),
+                                         ("./inference/model.pdmodel", CauseId.file_not_found)])
+def test_paddle2onnx_unable_to_read_its_model_file_is_the_path_or_paddles_new_ir(tmp_path, path, cause):
+    rc = _diagnose(tmp_path, f"[Paddle2ONNX] Start to parsing Paddle model...\n[Paddle2ONNX] Failed to read model file: "
+                             f"{path}, please make sure your model file or file path is valid.\n[Paddle2ONNX] Paddle "
+                             "model convert failed.\n")
+    assert rc.cause == cause and rc.confidence.value == "medium", (rc.cause, rc.confidence)

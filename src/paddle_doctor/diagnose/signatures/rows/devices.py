@@ -28,18 +28,19 @@ DEVICES = (
          source="pp 2.0-2.6 paddle/fluid/operators/lookup_table_v2_op.cu and phi/kernels/gpu/embedding_kernel.cu "
                 "(PADDLE_ENFORCE(id >= 0 && id < N, \"Variable value (input) of OP(fluid.layers.embedding) expected >= "
                 "0 and < %ld, but got %ld. Please check input value.\", N, id))", most="medium"),
-    _sig("gpu_kernel_assertion", r"^(?:Error: )?(?P<file>\S+?\.cu(?:\.h)?):(?P<line>\d+):? (?:\w+: )?(?:[^`\n]*: )?"
-         r"(?:block: \[[\d,]+\], thread: \[[\d,]+\] )?Assertion `(?P<cond>[^`]+)` failed",
+    _sig("gpu_kernel_assertion", r"(?:^|\bError: )(?P<file>\S+?\.cu(?:\.h)?):(?P<line>\d+):? (?:\w+: )?(?:[^`\n]*: )?"
+         r"(?:block: \[[\d,]+\], thread: \[[\d,]+\] )?Assertion (?:`(?P<cond>[^`]+)`|(?P<bare>[^`\n]+?)) failed|"
+         r"\bError: (?P<file2>\S+?\.cu(?:\.h)?):(?P<line2>\d+)\s*$",
          "cause", CauseId.cuda_error_other, 85,
          "Error: ../paddle/phi/kernels/gpu/bce_loss_kernel.cu:41 Assertion `(x_mt >= zero) && (x_mt <= one)` failed. "
          "Input is expected to be within the interval [0, 1], but received nan.",
-         title="a GPU kernel's own check failed ({file}:{line}): its input is out of range (a NaN from a diverged "
+         title="a GPU kernel's own check failed ({file}{file2}:{line}{line2}): its input is out of range (a NaN from a diverged "
                "loss, a label or index past its dimension)",
          source="pp 2.0-3.3.1 paddle/phi/core/enforce.h and pp 1.8 platform/enforce.h, PADDLE_ENFORCE in device code "
                 "(__CUDA_ARCH__: printf(\"Error: %s:%d Assertion `%s` failed. \" __FORMAT \"\\n\", __FILE__, __LINE__, "
                 "#_IS_NOT_ERROR, ...); asm(\"trap;\")); pp 1.x kernels' own assert() (CUDA's device assert: \"%s:%d: %s: "
                 "block: [%d,%d,%d], thread: [%d,%d,%d] Assertion `%s` failed.\", or the file, line and condition "
-                "alone)", most="medium"),
+                "alone; 2.x without the backticks, or with the condition on the next line)", most="medium"),
     # Kubernetes cannot place a pod that asks for more GPUs (or CPU, memory) than any node has free: the job
     # waits, never fails by itself. The job's request is what does not fit the cluster.
     _sig("k8s_insufficient_resource", r"FailedScheduling\b.*\bInsufficient (?P<res>[\w./-]+)|nodes are available:.*?"

@@ -152,6 +152,48 @@ INFERENCE = (
                "convert between): a model this Lite release does not support",
          source="Paddle-Lite 2.x lite/core/mir/type_precision_cast_pass.cc AddCastInst (CHECK(is_found) << \"Can't find "
                 "a Cast kernel for Cast op: \" << ...)", most="medium"),
+    # --- paddle2onnx ------------------------------------------------------------------------------------------
+    # paddle2onnx reads the file given as the model and parses it as a Paddle program (a ProgramDesc): the
+    # file is there but is not one: a training checkpoint or a parameter file given as the model (the export
+    # to an inference model was skipped), or a model format this paddle2onnx does not read (refine/near.py).
+    _sig("p2o_model_unparsed", r"Failed to parse (?:paddlepaddle|PaddlePaddle) model from (?:read content|memory "
+         r"buffer)", "cause", CauseId.config_error, 70,
+         "[Paddle2ONNX] Failed to parse paddlepaddle model from read content.",
+         title="paddle2onnx read the model file but it is not a saved Paddle program: a checkpoint or parameter file "
+               "given as the model, or a model format this paddle2onnx does not read",
+         source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::LoadProgram (prog->ParseFromString("
+                "contents) fails: P2OLogger() << \"Failed to parse paddlepaddle model from read content.\"; from a "
+                "buffer: \"Failed to parse PaddlePaddle model from memory buffer.\")", most="medium"),
+    # paddle.onnx.export hands the layer to paddle2onnx's dygraph2onnx, which saves it with paddle.jit.save into
+    # paddle_model_temp_dir and reads model.pdmodel back: a Paddle that saves its new IR (model.json, 3.x) leaves
+    # no such file for a paddle2onnx that reads only the old program. Any other path unread is the path.
+    _sig("p2o_temp_model_unread", r"Failed to read model file: \S*paddle_model_temp_dir[/\\]model\.pdmodel", "cause",
+         CauseId.paddle_api_mismatch, 80, "[Paddle2ONNX] Failed to read model file: paddle_model_temp_dir/model.pdmodel, "
+         "please make sure your model file or file path is valid.",
+         title="paddle2onnx could not read back the model paddle.onnx.export saved: this Paddle saves model.json (its "
+               "new IR) and this paddle2onnx reads only model.pdmodel (use the paddle2onnx made for this Paddle)",
+         source="Paddle2ONNX 1.x paddle2onnx/convert.py dygraph2onnx (paddle.jit.save(layer, paddle_model_temp_dir/"
+                "model), then model_file = .../model.pdmodel) and parser.cc (\"Failed to read model file: %s, please "
+                "make sure your model file or file path is valid.\"); pp 3.0 paddle.jit.save writes model.json",
+         most="medium"),
+    _sig("p2o_model_unread", r"\[Paddle2ONNX\] Failed to read model file: (?P<path>\S+?),? please make sure", "cause",
+         CauseId.file_not_found, 75, "[Paddle2ONNX] Failed to read model file: ./inference/model.pdmodel, please make "
+         "sure your model file or file path is valid.",
+         title="paddle2onnx cannot read the model file {path}: it is not at that path (or the directory holds another "
+               "format)",
+         source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::Init (P2OLogger() << \"Failed to read "
+                "model file: \" << model_file << \", please make sure your model file or file path is valid.\")",
+         most="medium"),
+    # paddle2onnx has no mapper for some of the model's operators: ops of a newer Paddle than this converter
+    # knows (fused or renamed ops), or ones it converts only as experimental.
+    _sig("p2o_operators_unsupported", r"Oops, there are some operators not supported yet(?P<ops>, including \w+(?:, ?\w+)*)"
+         r"|Due to the unsupported operators, the conversion is aborted", "cause", CauseId.paddle_api_mismatch, 70,
+         "[Paddle2ONNX] Oops, there are some operators not supported yet, including fused_conv2d_add_act,",
+         title="paddle2onnx cannot convert some of the model's operators{ops}: the model holds ops of another Paddle "
+               "release than this converter knows",
+         source="Paddle2ONNX 1.x paddle2onnx/mapper/exporter.cc ModelExporter::CheckIfOpSupported (P2OLogger() << "
+                "\"Oops, there are some operators not supported yet, including \"; then Assert(1 == 0, \"Due to the "
+                "unsupported operators, the conversion is aborted.\"))", most="medium"),
     # Paddle-Lite's opt reads the model file's program and asks for its first block: a file that holds no program
     # (a training checkpoint's .pdparams/.pdopt given as --model_file, an empty or foreign file) has none.
     _sig("lite_program_without_blocks", r"GetBlock\] Check failed: \(idx < static_cast<int32_t>\(BlocksSize\(\)\)\): "

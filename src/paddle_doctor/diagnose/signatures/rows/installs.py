@@ -64,6 +64,16 @@ INSTALLS = (
          source="pip 20.3-24 src/pip/_internal/resolution/resolvelib/factory.py get_installation_error "
                 "(\"Cannot install %s because these package versions have conflicting dependencies.\"; "
                 "DistributionNotFound(\"ResolutionImpossible: for help visit ...\"))"),
+    # gast builds Python's AST nodes for Paddle's dygraph-to-static (paddle.jit.to_static, export): each gast release
+    # follows one Python's node fields, and Paddle pins the gast it was written for (0.3.3, 0.4.0); another
+    # release makes its nodes with another number of fields.
+    _sig("gast_node_fields", r"Bad argument number for (?P<node>\w+): (?P<got>\d+), expecting (?P<want>\d+)", "cause",
+         CauseId.dependency_version_mismatch, 85, "AssertionError: Bad argument number for Assign: 2, expecting 3",
+         title="the installed gast makes {node} nodes with {want} fields where Paddle's dygraph-to-static gives {got}: "
+               "a gast release other than the one this Paddle pins (pip install the gast of Paddle's requirements)",
+         source="gast 0.4-0.6 gast/gast.py _make_node.create_node (assert nbparam in (0, len(Fields)), \"Bad argument "
+                "number for {}: {}, expecting {}\".format(Name, nbparam, len(Fields))); pp 2.0-2.6 python/requirements.txt "
+                "(gast==0.3.3 / 0.4.0), fluid/dygraph/dygraph_to_static/utils.py"),
     # uv's resolver (PubGrub) when no release of a requirement has a wheel for this interpreter or platform:
     # the package named on the lines above it has none built for them (a Python newer than its last wheel).
     _sig("uv_no_matching_wheel", r"ha(?:s|ve) no wheels with a matching (?P<tag>Python(?: version| ABI)?|platform) tag",

@@ -293,27 +293,6 @@ LOADING = (
                 "header), Lib/_compression.py DecompressReader.read (EOFError: Compressed file ended before the "
                 "end-of-stream marker was reached: a gzip, bz2 or xz stream cut short); the suites' download helpers extract what they fetched (ppdet/utils/download.py, "
                 "ppocr/utils/network.py, ppgan/utils/download.py)", most="medium"),
-    # paddle2onnx reads the file given as the model and parses it as a Paddle program (a ProgramDesc): the
-    # file is there but is not one: a training checkpoint or a parameter file given as the model (the export
-    # to an inference model was skipped), or a model format this paddle2onnx does not read (refine/near.py).
-    _sig("p2o_model_unparsed", r"Failed to parse (?:paddlepaddle|PaddlePaddle) model from (?:read content|memory "
-         r"buffer)", "cause", CauseId.config_error, 70,
-         "[Paddle2ONNX] Failed to parse paddlepaddle model from read content.",
-         title="paddle2onnx read the model file but it is not a saved Paddle program: a checkpoint or parameter file "
-               "given as the model, or a model format this paddle2onnx does not read",
-         source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::LoadProgram (prog->ParseFromString("
-                "contents) fails: P2OLogger() << \"Failed to parse paddlepaddle model from read content.\"; from a "
-                "buffer: \"Failed to parse PaddlePaddle model from memory buffer.\")", most="medium"),
-    # paddle2onnx has no mapper for some of the model's operators: ops of a newer Paddle than this converter
-    # knows (fused or renamed ops), or ones it converts only as experimental.
-    _sig("p2o_operators_unsupported", r"Oops, there are some operators not supported yet(?P<ops>, including \w+(?:, ?\w+)*)"
-         r"|Due to the unsupported operators, the conversion is aborted", "cause", CauseId.paddle_api_mismatch, 70,
-         "[Paddle2ONNX] Oops, there are some operators not supported yet, including fused_conv2d_add_act,",
-         title="paddle2onnx cannot convert some of the model's operators{ops}: the model holds ops of another Paddle "
-               "release than this converter knows",
-         source="Paddle2ONNX 1.x paddle2onnx/mapper/exporter.cc ModelExporter::CheckIfOpSupported (P2OLogger() << "
-                "\"Oops, there are some operators not supported yet, including \"; then Assert(1 == 0, \"Due to the "
-                "unsupported operators, the conversion is aborted.\"))", most="medium"),
     # HDF5 checks a file's signature before anything else: a weights file (a Keras .h5 given to a converter, a
     # suite's .h5 checkpoint) that is not HDF5 at all is truncated, an HTML page saved in its place, or another format.
     _sig("hdf5_signature_missing", r"Unable to open file \(file signature not found\)", "cause", CauseId.checkpoint_corrupt,
