@@ -19,7 +19,7 @@ BACKLINKS = {
         'lint_rules': ('PDL303',),
     },
     CauseId.config_error: {
-        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'option_typographic_dash', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'embedding_id_out_of_range', 'k8s_insufficient_resource', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'fastdeploy_no_device_backend', 'fastdeploy_part_not_built', 'fastdeploy_built_without', 'lite_nnadapter_no_device', 'p2o_model_unparsed', 'lite_program_without_blocks', 'lite_opt_training_program', 'gunicorn_worker_timeout', 'brpc_connection_refused', 'rknn_not_rknn_model', 'protobuf_wrong_message', 'p2o_opset_too_low', 'pip_unrelated_paddle_project', 'cmake_build_setting', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
+        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'option_typographic_dash', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'k8s_insufficient_resource', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'fastdeploy_no_backend', 'fastdeploy_no_device_backend', 'fastdeploy_part_not_built', 'fastdeploy_built_without', 'lite_nnadapter_no_device', 'p2o_model_unparsed', 'lite_program_without_blocks', 'lite_opt_training_program', 'gunicorn_worker_timeout', 'brpc_connection_refused', 'rknn_not_rknn_model', 'protobuf_wrong_message', 'p2o_opset_too_low', 'pip_unrelated_paddle_project', 'cmake_build_setting', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
@@ -32,7 +32,7 @@ BACKLINKS = {
         'diagnose_rules': ('driver_older_than_cuda',),
     },
     CauseId.cuda_error_other: {
-        'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'thrust_what_cuda_error', 'gpu_kernel_assertion', 'cuda_other',),
+        'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'thrust_what_cuda_error', 'embedding_id_out_of_range', 'gpu_kernel_assertion', 'cuda_other',),
     },
     CauseId.cuda_visible_devices_misconfig: {
         'lint_rules': ('PDL501',),

@@ -307,11 +307,12 @@ def test_a_build_tool_killed_in_the_locales_words_or_nvccs_is_the_oom_killer(tmp
     assert rc.cause == CauseId.host_oom_killed, (rc.cause, rc.why)
 
 
-def test_an_embedding_id_past_its_table_is_the_config(tmp_path):
+def test_an_embedding_id_past_its_table_is_a_kernels_input_check_at_medium(tmp_path):
     rc = _diagnose(tmp_path, "Error: /paddle/paddle/fluid/operators/lookup_table_v2_op.cu:43 Assertion `id < N` failed. "
                              "Variable value (input) of OP(fluid.layers.embedding) expected >= 0 and < 1024, but got "
                              "1053. Please check input value.\n")
-    assert rc.cause == CauseId.config_error and rc.confidence == "medium", (rc.cause, rc.confidence)
+    assert rc.cause == CauseId.cuda_error_other and rc.confidence == "medium", (rc.cause, rc.confidence)
+    assert "past its table of 1024 rows" in rc.message
 
 
 def test_a_fluid_op_without_the_input_its_grad_maker_asks_for_is_another_release(tmp_path):

@@ -151,7 +151,15 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                     "`nvidia-smi` (the driver's CUDA version) against `python -c \"import paddle; "
                                     "print(paddle.version.cuda(), paddle.version.cudnn())\"`",
                                     when=r"(?i)error\s*\(?3\)?,?\s*initiali[sz]ation error|"
-                                         r"cudaErrorInitializationError|\(0 vs\. 3\)"),),
+                                         r"cudaErrorInitializationError|\(0 vs\. 3\)"),
+                                 # A kernel's own input check on an id or label past a table or class count: the
+                                 # data, or a config (vocab_size, num_classes) that does not fit it.
+                                 Near(CauseId.config_error, "an id or label past the table or class count may be a "
+                                      "config that does not fit the data (vocab_size, num_classes, max position)",
+                                      "compare the data's largest id or label with the model's vocab_size / "
+                                      "num_classes in the config",
+                                      when=r"expected >= 0 and < \d+, but got|Assertion `[^`]*(?:label|index|id|idx)"
+                                           r"[^`]*<")),
     # pybind11 turns a C++ std::bad_alloc into Python's MemoryError("std::bad_alloc"). Paddle's own
     # allocators never throw it bare (host: ResourceExhausted "Fail to alloc memory of N size"; devices:
     # their BadAlloc "Out of memory error on GPU"), so it came from a plain C++ allocation behind a bound

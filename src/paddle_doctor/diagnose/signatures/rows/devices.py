@@ -18,9 +18,10 @@ DEVICES = (
     # dimension) is the catalog's generic CUDA failure, at medium: the data, not the GPU, is usually at fault. More
     # specific than the CUDA or cuDNN status that follows it (the trap breaks the context for every later call).
     # The embedding kernel's own range check: an id past the table (a vocabulary larger than the model's, a sequence
-    # longer than its position table) is the data or config not fitting the model, not the GPU.
+    # longer than its position table, ids read as garbage) is the data or config not fitting the model. Labelled as
+    # every other kernel's input check (cuda_error_other, 12 gathered logs; one labelled config_error), at medium.
     _sig("embedding_id_out_of_range", r"of OP\(fluid\.layers\.embedding\) expected >= 0 and < (?P<n>\d+), but got "
-         r"(?P<got>-?\d+)", "cause", CauseId.config_error, 80,
+         r"(?P<got>-?\d+)", "cause", CauseId.cuda_error_other, 90,
          "Error: /paddle/paddle/fluid/operators/lookup_table_v2_op.cu:43 Assertion `id < N` failed. Variable value "
          "(input) of OP(fluid.layers.embedding) expected >= 0 and < 1024, but got 1053. Please check input value.",
          title="an embedding got id {got}, past its table of {n} rows: the data's ids (vocabulary, sequence length) do "
