@@ -32,7 +32,7 @@ BACKLINKS = {
         'diagnose_rules': ('driver_older_than_cuda',),
     },
     CauseId.cuda_error_other: {
-        'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'thrust_what_cuda_error', 'embedding_id_out_of_range', 'gpu_kernel_assertion', 'cuda_other',),
+        'signatures': ('cuda_init_error', 'fluid_cuda_call_failed', 'thrust_what_cuda_error', 'warpctc_execution_failed', 'embedding_id_out_of_range', 'gpu_kernel_assertion', 'cuda_other',),
     },
     CauseId.cuda_visible_devices_misconfig: {
         'lint_rules': ('PDL501',),
@@ -123,7 +123,8 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('fluid_op_input_missing', 'py2_paddle_module_missing', 'static_api_in_dygraph', 'fluid_optimizer_without_parameters', 'tensor_attribute_missing', 'pir_value_given_variable', 'fluid_op_without_device_kernel', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'fastdeploy_dtype_unmapped', 'lite_model_format_unknown', 'lite_no_cast_kernel', 'p2o_temp_model_unread', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'hub_module_version_mismatch', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+        'signatures': ('fluid_op_input_missing', 'py2_paddle_module_missing', 'static_api_in_dygraph', 'fluid_optimizer_without_parameters', 'tensor_attribute_missing', 'pir_value_given_variable', 'fluid_op_without_device_kernel', 'zero_d_meets_one_d', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'fastdeploy_dtype_unmapped', 'lite_model_format_unknown', 'lite_no_cast_kernel', 'p2o_temp_model_unread', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'hub_module_version_mismatch', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+        'diagnose_rules': ('lite_opt_runtime_versions',),
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),

@@ -36,15 +36,27 @@ def test_the_crash_after_a_missing_kernel_alias_is_what_the_alias_led_to(tmp_pat
     assert rc is not None and rc.cause == CauseId.paddle_api_mismatch, (rc and rc.cause, rc and rc.why)
 
 
+_NO_KERNEL = ("F0305 17:39:47.360001 13085 program.cc:346] Check failed: kernels.size() > 0 (0 vs. 0) \nError: This "
+              "model is not supported, because kernel for 'depthwise_conv2d' is not supported by Paddle-Lite.\n"
+              "*** Check failure stack trace: ***\nAborted\n")
+
+
 def test_no_kernel_of_the_op_for_the_models_target_is_how_the_model_was_converted(tmp_path):
-    """The first check (no kernel at all at the model's place) stands against the version warning above it."""
-    rc = root_cause_of(tmp_path, GLOG_PREFIX + VERSION_WARNING + "F0305 17:39:47.360001 13085 program.cc:346] Check "
-                                                                 "failed: kernels.size() > 0 (0 vs. 0) \nError: This "
-                                                                 "model is not supported, because kernel for "
-                                                                 "'depthwise_conv2d' is not supported by Paddle-Lite.\n"
-                                                                 "*** Check failure stack trace: ***\nAborted\n")
+    """No kernel at all at the model's place, with no word of another opt release: the conversion's targets."""
+    rc = root_cause_of(tmp_path, GLOG_PREFIX + _NO_KERNEL)
     assert rc is not None and rc.cause == CauseId.config_error, (rc and rc.cause, rc and rc.why)
     assert rc.confidence == "medium", rc.confidence
+
+
+def test_no_kernel_after_the_warning_of_another_opt_release_is_the_two_releases(tmp_path):
+    """The loader warned that another opt release made the model (batch53's 5343, batch72's 7210): the library
+    and the opt do not fit, unless the library also said it has no OpenCL for an OpenCL model (batch17's 1713)."""
+    rc = root_cause_of(tmp_path, GLOG_PREFIX + VERSION_WARNING + _NO_KERNEL)
+    assert rc is not None and rc.cause == CauseId.paddle_api_mismatch, (rc and rc.cause, rc and rc.why)
+    assert rc.confidence == "medium" and rc.alternatives[0].cause == CauseId.config_error, rc.alternatives
+    rc = root_cause_of(tmp_path, "is_opencl_backend_valid:0\nUnsupport opencl nb model.\n" + GLOG_PREFIX
+                       + VERSION_WARNING + _NO_KERNEL)
+    assert rc is not None and rc.cause == CauseId.config_error, (rc and rc.cause, rc and rc.why)
 
 
 def test_another_failed_check_of_paddle_lites_program_is_not_a_kernel_alias(tmp_path):

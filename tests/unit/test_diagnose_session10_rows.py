@@ -383,3 +383,43 @@ def test_paddle2onnx_unable_to_read_its_model_file_is_the_path_or_paddles_new_ir
                              f"{path}, please make sure your model file or file path is valid.\n[Paddle2ONNX] Paddle "
                              "model convert failed.\n")
     assert rc.cause == cause and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+
+
+def test_warp_ctcs_failed_gpu_computation_is_a_cuda_failure_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "RuntimeError: (PreconditionNotMet) warp-ctc [version 2] Error in get_workspace_size: "
+                             "execution failed\n  [Hint: Expected CTC_STATUS_SUCCESS == status, but received "
+                             "CTC_STATUS_SUCCESS:0 != status:3.] (at ../paddle/phi/kernels/impl/warpctc_kernel_impl.h:"
+                             "199)\n  [operator < warpctc > error]\n")
+    assert rc.cause == CauseId.cuda_error_other and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+
+
+@pytest.mark.parametrize("a, b, read", [("", "1", True), ("1", "", True), ("2", "3", False)])
+def test_a_zero_d_tensor_meeting_a_shape_one_tensor_is_paddle_2_5s_change(tmp_path, a, b, read):
+    rc = _diagnose(tmp_path, "InvalidArgumentError: The shape of input[0] and input[1] is expected to be equal.But "
+                             f"received input[0]'s shape = [{a}], input[1]'s shape = [{b}].\n")
+    assert (rc.code == "zero_d_meets_one_d") == read, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("path, read", [("/v/lib/python3.9/site-packages/paddlespeech/s2t/models/u2/u2.py", True),
+                                        ("/home/u/proj/model.py", False)])
+def test_a_suites_shape_index_past_a_zero_d_shape_is_code_before_paddle_2_5(tmp_path, path, read):
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n  File \"{path}\", line 532, in attention_rescoring\n"
+                             "    assert speech.shape[0] == speech_lengths.shape[0]\nIndexError: list index out of range\n")
+    assert (rc.cause == CauseId.paddle_api_mismatch) == read, (rc.cause, rc.why)
+
+
+def test_a_reshape_that_cannot_hold_the_input_is_the_inputs_size_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "InvalidArgumentError: The 'shape' attribute in ReshapeOp is invalid. The input tensor "
+                             "X'size must be divisible by known capacity of 'shape'. But received X's shape = [1, 8, 3, "
+                             "320, 320], X's size = 2457600, 'shape' is [-1, 3, 224, 224], known capacity of 'shape' is "
+                             "-150528.\n  [operator < reshape2 > error]\n")
+    assert rc.cause == CauseId.config_error and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+
+
+def test_a_reshape_check_failing_at_the_users_own_call_is_the_users_shape(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/tmp/run/case/eval.py\", line 49, in hits\n"
+                             "    x = paddle.reshape(x, [-1, 7])\n  File \"/py/site-packages/paddle/tensor/manipulation.py\","
+                             " line 4012, in reshape\n    return _C_ops.reshape(x, shape)\nValueError: (InvalidArgument) "
+                             "The 'shape' attribute in ReshapeOp is invalid. The input tensor X'size must be divisible by "
+                             "known capacity of 'shape'.\n")
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)

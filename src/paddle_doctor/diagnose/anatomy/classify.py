@@ -18,7 +18,8 @@ from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERA
 from .installed import (library_lacks_imported_name, paddle_package_lacks_name, protobuf_older_than_generated,
                         shadowed_package, third_party_dll)
 from .lookups import (from_class_count_matrix, from_class_id_lookup, from_config_lookup, from_empty_loader,
-                      from_paddle_attribute_py2, from_state_dict_lookup, from_vocabulary_lookup)
+                      from_paddle_attribute_py2, from_state_dict_lookup, from_vocabulary_lookup,
+                      from_reshape_misfit, from_zero_d_shape_index)
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts, Verdict
 from .suite_checks import find_check
@@ -371,7 +372,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
                  from_type_and_module, from_installation, from_suite_check, from_call_signature,
                  from_package_arguments, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
                  from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_class_count_matrix,
-                 from_paddle_attribute_py2):
+                 from_paddle_attribute_py2, from_zero_d_shape_index, from_reshape_misfit):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

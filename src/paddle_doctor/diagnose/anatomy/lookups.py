@@ -138,3 +138,41 @@ def from_paddle_attribute_py2(parts: ErrorParts) -> Verdict | None:
         return None
     return Verdict(CauseId.paddle_api_mismatch, 75, f"`{frame.source.strip()[:80]}` reads {m['name']} from a Paddle "
                    "module that lacks it in this release: the code was written for another Paddle version", "call")
+
+
+# A suite's line that indexes a tensor's shape (``speech_lengths.shape[0]``): under Paddle 2.5's 0-D tensors a
+# reduction or an index that gave shape [1] gives shape [], whose list has no index 0.
+_SHAPE_INDEX = re.compile(r"\.shape\[\s*-?\d+\s*\]")
+_SUITE_CODE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?:paddle\w+|pp\w+|parl|pgl)[/\\]|[/\\](?:ppdet|ppocr|ppcls|"
+                         r"paddleseg|ppgan|paddlespeech|paddlenlp|paddlex|ppsci|parl|pgl)[/\\]")
+
+
+def from_zero_d_shape_index(parts: ErrorParts) -> Verdict | None:
+    """An IndexError where a suite's line indexes a tensor's shape: code written before Paddle's 0-D tensors."""
+    frame = parts.innermost
+    if parts.exc_type != "IndexError" or frame is None or not _SHAPE_INDEX.search(frame.source or ""):
+        return None
+    if "index out of range" not in parts.message or not _SUITE_CODE.search(frame.path):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` indexes a shape that has no such "
+                   "entry: a 0-D tensor (shape []) where the suite's code, written before Paddle 2.5, expects shape [1]",
+                   "frame", sure=False)
+
+
+# Paddle's reshape check (1.8-2.6 reshape_op.cc ValidateShape: "The 'shape' in ReshapeOp is invalid", 2.x "The
+# 'shape' attribute in ReshapeOp is invalid"): the target cannot hold the input's elements. In a suite's model or
+# an exported predictor (no frame of the user's), the input is of another size than the model or its config
+# expects (image size, frame count, sequence length); in the user's own call, the user's shape arithmetic.
+_RESHAPE_INVALID = re.compile(r"The 'shape'(?: attribute)? in ReshapeOp is invalid")
+
+
+def from_reshape_misfit(parts: ErrorParts) -> Verdict | None:
+    """Paddle's reshape check failing where the reshape is not the user's own call."""
+    if not _RESHAPE_INVALID.search(parts.message) and not _RESHAPE_INVALID.search(parts.text):
+        return None
+    caller = next((f for f in reversed(parts.frames) if f.owner != "paddle"), None)
+    if caller is not None and caller.owner == "user":
+        return None
+    return Verdict(CauseId.config_error, 60, "a reshape inside the model cannot hold the input's elements: the input "
+                   "is of another size than the model or its config expects (image size, frame count, sequence "
+                   "length)", "frame", sure=False)

@@ -14,7 +14,7 @@ from .crash import explained_by_earlier_error
 from .devices import with_device_facts
 from .platform import explained_by_loopback, explained_by_windows
 from .ports import explained_by_port_race
-from .versions import explained_by_nccl_versions, explained_by_old_driver
+from .versions import explained_by_lite_versions, explained_by_nccl_versions, explained_by_old_driver
 
 REFINERS = (
     declare("launcher_chose_the_port", CauseId.launcher_port_race,
@@ -32,6 +32,10 @@ REFINERS = (
     declare("nccl_banner_mismatch", CauseId.nccl_version_mismatch,
             "the ranks' NCCL banners name two or more versions, and the later NCCL error is what that leads to",
             explained_by_nccl_versions, "NCCL INFO banners of two versions before an NCCL error"),
+    declare("lite_opt_runtime_versions", CauseId.paddle_api_mismatch,
+            "Paddle-Lite warned that another opt release made the model, then lacked a kernel it needs: the library "
+            "and the opt are of two releases", explained_by_lite_versions,
+            "tests/gathered-partial/batch53/5343.log"),
     declare("driver_older_than_cuda", CauseId.cuda_cudnn_mismatch,
             "no usable GPU (or a CUDA status with no reason) where the text's environment report pairs a CUDA "
             "toolkit with a driver older than NVIDIA's floor for it", explained_by_old_driver,

@@ -16,7 +16,7 @@ from ..verdict import format_title, make_verdict
 from .crash import explained_by_earlier_error
 from .platform import explained_by_loopback, explained_by_windows
 from .ports import explained_by_port_race
-from .versions import explained_by_nccl_versions
+from .versions import explained_by_lite_versions, explained_by_nccl_versions
 
 
 def explained_by_context(events: list[Event], event: Event, rank: int | None) -> Finding | None:
@@ -85,5 +85,6 @@ def explained_by_facts(everything, own, ranked, event, rank, facts) -> Finding |
     """A fact elsewhere in the text (``own``: the rank's lines) that explains the error ``event``."""
     return (explained_by_port_race(everything + facts.ports, event, rank) or explained_by_earlier_error(own, event, rank)
             or explained_by_context(own, event, rank)
-            or explained_by_nccl_versions(everything, event, rank) or leftover_env(ranked, event, rank, facts)
+            or explained_by_nccl_versions(everything, event, rank) or explained_by_lite_versions(own, event, rank)
+            or leftover_env(ranked, event, rank, facts)
             or explained_by_windows(own, event, rank) or explained_by_loopback(everything, event, rank))

@@ -64,6 +64,26 @@ def explained_by_nccl_versions(events: list[Event], event: Event, rank: int | No
         extra_facts={"nccl_versions": {v: _ranks_or_files(versions[v]) for v in ordered}})
 
 
+def explained_by_lite_versions(events: list[Event], event: Event, rank: int | None) -> Finding | None:
+    """``paddle_api_mismatch`` when the Paddle-Lite runtime lacks a kernel the model needs and, earlier, warned
+    that the model was optimised by another opt release: the library and the opt that made the .nb are of two
+    releases. Not where the runtime also said it has no OpenCL for an OpenCL model (a build, config_error)."""
+    if event.sig.name != "lite_kernel_for_target_missing":
+        return None
+    warned = next((e for e in events if e.sig.name == "lite_opt_version_differs" and e.file == event.file
+                   and e.offset < event.offset), None)
+    if warned is None or any(e.sig.name == "lite_opencl_model_unsupported" for e in events):
+        return None
+    return make_verdict(
+        "lite_opt_runtime_versions", CauseId.paddle_api_mismatch, rank, [warned, event], "medium",
+        "Paddle-Lite warned that the opt release that made the model is not the runtime's own, then found no kernel "
+        "for one of the model's ops: the two releases do not fit",
+        title="the model was optimised by another opt release than this Paddle-Lite library, which lacks a kernel it "
+              "needs: run the opt of the library's release (or the library of opt's)",
+        alternatives=(Alternative(event.sig.cause, "low", "the library may lack that target's kernels whatever its "
+                                  "release", "the opt --valid_targets the model was made for, against the library"),))
+
+
 def _one_banner_per_version(versions: dict[str, list[Event]], rank: int | None) -> list[Event]:
     """The failing rank's own banner first, then the first banner of every other version."""
     own = [b for banners in versions.values() for b in banners if rank is not None and b.rank == rank][:1]

@@ -194,6 +194,18 @@ INFERENCE = (
          source="Paddle2ONNX 1.x paddle2onnx/mapper/exporter.cc ModelExporter::CheckIfOpSupported (P2OLogger() << "
                 "\"Oops, there are some operators not supported yet, including \"; then Assert(1 == 0, \"Due to the "
                 "unsupported operators, the conversion is aborted.\"))", most="medium"),
+    # Paddle-Lite's loader warns when the .nb was made by another opt release than the library's (only then), and
+    # says so when an OpenCL model meets a library without OpenCL: facts a later missing kernel is read with
+    # (refine/versions.py explained_by_lite_versions).
+    _sig("lite_opt_version_differs", r"the version of opt that transformed this model is not consistent with current "
+         r"Paddle-Lite version", "version_banner",
+         example="warning: the version of opt that transformed this model is not consistent with current Paddle-Lite "
+                 "version.", source="Paddle-Lite 2.8-2.13 lite/model_parser/model_parser.cc LoadModelNaiveFromFile "
+                 "(LOG(WARNING) << \"warning: the version of opt that transformed this model is not consistent with "
+                 "current Paddle-Lite version.\" ... \"version of opt:\" ...)"),
+    _sig("lite_opencl_model_unsupported", r"Unsupport opencl nb model", "version_banner",
+         example="Unsupport opencl nb model.", source="Paddle-Lite 2.10-2.13 lite/api/paddle_api.cc "
+         "(\"Unsupport opencl nb model.\" when the library's OpenCL backend is not valid)"),
     # Paddle-Lite's opt reads the model file's program and asks for its first block: a file that holds no program
     # (a training checkpoint's .pdparams/.pdopt given as --model_file, an empty or foreign file) has none.
     _sig("lite_program_without_blocks", r"GetBlock\] Check failed: \(idx < static_cast<int32_t>\(BlocksSize\(\)\)\): "

@@ -292,6 +292,27 @@ OLDER_FORMS = (
                "dataset_dir/anno_path point",
          source="PaddleDetection 0.1-0.2 ppdet/data/source/roidb_source.py RoiDbSource.__init__ (assert "
                 "os.path.isfile(anno_file), 'invalid file[%s] for RoiDbSource' % (anno_file))"),
+    # Paddle 2.5 made reductions and indexing return 0-D tensors (shape []) where they gave shape [1]: a model
+    # exported, or code written, before it meets the other kind in one op's shape check.
+    _sig("zero_d_meets_one_d", r"input\[0\]'s shape = \[\], input\[\d+\]'s shape = \[1\]|input\[0\]'s shape = \[1\], "
+         r"input\[\d+\]'s shape = \[\]", "cause", CauseId.paddle_api_mismatch, 75,
+         "InvalidArgumentError: The shape of input[0] and input[1] is expected to be equal.But received input[0]'s shape "
+         "= [], input[1]'s shape = [1].",
+         title="a 0-D tensor (shape []) meets a shape-[1] one: a model exported, or code written, for a Paddle before "
+               "2.5's 0-D tensors, run on one with them (or the reverse)",
+         source="pp 2.5-3.3.1 phi/kernels/funcs/concat_funcs.h ComputeAndCheckShape (\"The shape of input[0] and "
+                "input[%d] is expected to be equal.But received input[0]'s shape = [%s], input[%d]'s shape = [%s].\"); "
+                "Paddle 2.5.0 release notes (0-D tensors)", most="medium"),
+    # warp-ctc's own status (ctcGetStatusString): "execution failed" is its GPU kernel failing (the CTC loss on
+    # a GPU the library was not built for, or a launch that failed).
+    _sig("warpctc_execution_failed", r"warp-ctc \[version \d+\] Error in (?P<fn>\w+): execution failed", "cause",
+         CauseId.cuda_error_other, 75,
+         "RuntimeError: (PreconditionNotMet) warp-ctc [version 2] Error in get_workspace_size: execution failed",
+         title="warp-ctc's GPU computation failed in {fn} (CTC_STATUS_EXECUTION_FAILED): its kernel could not run here",
+         source="pp 2.1-2.6 phi/kernels/impl/warpctc_kernel_impl.h (PADDLE_ENFORCE_EQ(CTC_STATUS_SUCCESS, status, "
+                "errors::PreconditionNotMet(\"warp-ctc [version %d] Error in get_workspace_size: %s\", ...)); warp-ctc "
+                "src/ctc_entrypoint.cpp ctcGetStatusString (CTC_STATUS_EXECUTION_FAILED: \"execution failed\")",
+         most="medium"),
     # PARL counts GPUs itself: from CUDA_VISIBLE_DEVICES when it is set (an id that is not an integer fails),
     # else from `nvidia-smi -L` (not on PATH, or no driver, fails); either way it falls back to the CPU.
     # medium: a machine with no GPU at all prints the same line.
