@@ -9,7 +9,18 @@ from __future__ import annotations
 import re
 
 from ...catalog.ids import CauseId
-from .parts import ErrorParts, Verdict
+from .parts import ErrorParts, Frame, Verdict
+
+def _failing_line(parts: ErrorParts, exc_type: str, pattern: re.Pattern, message: str | None = None) -> Frame | None:
+    """The innermost frame when ``exc_type`` was raised there, its source line holds ``pattern`` and (when given)
+    the exception's message, stripped, is all of ``message``; else None."""
+    frame = parts.innermost
+    if parts.exc_type != exc_type or frame is None or not pattern.search(frame.source or ""):
+        return None
+    if message is not None and not re.fullmatch(message, parts.message.strip()):
+        return None
+    return frame
+
 
 # A division by the number of batches (or steps, or samples) of an epoch: the loader yields none. Paddle's
 # BatchSampler.__len__ is num_samples // batch_size with drop_last (pp 2.0-3.0.0 paddle/io/dataloader/
@@ -23,8 +34,8 @@ _PER_EPOCH_DIVISOR = re.compile(r"(?:%|//?)\s*\(?\s*(?:len\(\s*[\w.]*(?:loader|d
 
 def from_empty_loader(parts: ErrorParts) -> Verdict | None:
     """A ZeroDivisionError whose line divides by an epoch's batch (step, sample) count: the loader is empty."""
-    frame = parts.innermost
-    if parts.exc_type != "ZeroDivisionError" or frame is None or not _PER_EPOCH_DIVISOR.search(frame.source or ""):
+    frame = _failing_line(parts, "ZeroDivisionError", _PER_EPOCH_DIVISOR)
+    if frame is None:
         return None
     return Verdict(CauseId.sampler_too_few_samples, 70, f"`{frame.source.strip()[:80]}` divides by an epoch's batch "
                    "count, which was 0: the data loader yields no batch (an empty set, or fewer samples than one "
@@ -39,8 +50,8 @@ _STATE_DICT_LOOKUP = re.compile(r"\w*state_dict\w*(?:\(\))?\s*\[")
 def from_state_dict_lookup(parts: ErrorParts) -> Verdict | None:
     """A KeyError whose line indexes a state dict: the checkpoint and the model name their parameters
     differently (a file of another architecture or implementation, a backbone-only file for a full model)."""
-    frame = parts.innermost
-    if parts.exc_type != "KeyError" or frame is None or not _STATE_DICT_LOOKUP.search(frame.source or ""):
+    frame = _failing_line(parts, "KeyError", _STATE_DICT_LOOKUP)
+    if frame is None:
         return None
     return Verdict(CauseId.state_dict_shape_mismatch, 70, f"`{frame.source.strip()[:80]}` looks up "
                    f"{parts.message.strip()[:60]} in a state dict that lacks it: the checkpoint's parameter names "
@@ -78,10 +89,8 @@ _CLASS_ID_LOOKUP = re.compile(r"\b(?:clsid2catid|catid2clsid|clsid2name|catid2na
 
 def from_class_id_lookup(parts: ErrorParts) -> Verdict | None:
     """A KeyError of a class id where the line maps class ids to the dataset's categories."""
-    frame = parts.innermost
-    if parts.exc_type != "KeyError" or frame is None or not re.fullmatch(r"'?-?\d+'?", parts.message.strip()):
-        return None
-    if not _CLASS_ID_LOOKUP.search(frame.source or ""):
+    frame = _failing_line(parts, "KeyError", _CLASS_ID_LOOKUP, message=r"'?-?\d+'?")
+    if frame is None:
         return None
     return Verdict(CauseId.config_error, 70, f"`{frame.source.strip()[:80]}` maps class id {parts.message.strip()} to "
                    "a category the dataset's label list lacks: the model's classes (num_classes, the weights) and the "
@@ -97,10 +106,8 @@ _CONFIG_LOOKUP = re.compile(r"\b(?:self\.)?(?:config|configs|cfg|conf|global_con
 
 def from_config_lookup(parts: ErrorParts) -> Verdict | None:
     """A KeyError of a string key where the line reads the configuration by key."""
-    frame = parts.innermost
-    if parts.exc_type != "KeyError" or frame is None or not re.fullmatch(r"'\w+'", parts.message.strip().strip("_")):
-        return None
-    if not _CONFIG_LOOKUP.search(frame.source or ""):
+    frame = _failing_line(parts, "KeyError", _CONFIG_LOOKUP, message=r"'\w+'")
+    if frame is None:
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` reads {parts.message.strip()} from "
                    "a configuration that lacks it: a config written for another release of the code reading it (its "
@@ -149,10 +156,8 @@ _SUITE_CODE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?:paddle\w+|pp\w+|pa
 
 def from_zero_d_shape_index(parts: ErrorParts) -> Verdict | None:
     """An IndexError where a suite's line indexes a tensor's shape: code written before Paddle's 0-D tensors."""
-    frame = parts.innermost
-    if parts.exc_type != "IndexError" or frame is None or not _SHAPE_INDEX.search(frame.source or ""):
-        return None
-    if "index out of range" not in parts.message or not _SUITE_CODE.search(frame.path):
+    frame = _failing_line(parts, "IndexError", _SHAPE_INDEX, message=r"(?:list|tuple) index out of range")
+    if frame is None or not _SUITE_CODE.search(frame.path):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` indexes a shape that has no such "
                    "entry: a 0-D tensor (shape []) where the suite's code, written before Paddle 2.5, expects shape [1]",
