@@ -77,7 +77,7 @@ def test_the_same_reshape_failure_in_the_users_code_stays_the_users(tmp_path):
     assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)
 
 
-@pytest.mark.parametrize("cls", ["Tensor", "Variable", "VarBase", "Value"])
+@pytest.mark.parametrize("cls", ["Tensor", "Variable", "VarBase", "EagerParamBase"])
 def test_a_paddle_tensor_lacking_an_attribute_is_code_of_another_version_at_medium(tmp_path, cls):
     rc = _diagnose(tmp_path, f"AttributeError: '{cls}' object has no attribute 'numpy'\n")
     assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.confidence)
@@ -336,7 +336,8 @@ def test_a_config_key_the_code_reads_and_the_file_lacks_is_another_release_at_me
 
 
 def test_a_markdown_italic_exception_line_is_read_as_the_exception(tmp_path):
-    rc = _diagnose(tmp_path, "_Traceback (most recent call last):\n  File \"/w/tools/program.py\", line 639, in "
+    rc = _diagnose(tmp_path, "_Traceback (most recent call last):\n  File \"/py/site-packages/paddleocr/tools/program.py\", "
+                             "line 639, in "
                              "preprocess\n    alg = config['Architecture']['algorithm']_\n_KeyError: 'algorithm'_\n")
     assert rc.cause == CauseId.paddle_api_mismatch and "reads 'algorithm' from a configuration" in rc.why, rc.why
     assert "_KeyError" not in rc.message and "_KeyError" not in rc.why
@@ -423,3 +424,58 @@ def test_a_reshape_check_failing_at_the_users_own_call_is_the_users_shape(tmp_pa
                              "The 'shape' attribute in ReshapeOp is invalid. The input tensor X'size must be divisible by "
                              "known capacity of 'shape'.\n")
     assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)
+
+
+def test_a_scheduling_warning_before_the_jobs_own_error_does_not_hide_it(tmp_path):
+    rc = _diagnose(tmp_path, "  Warning  FailedScheduling  12s  default-scheduler  0/3 nodes are available: 3 Insufficient "
+                             "nvidia.com/gpu.\n  Normal   Scheduled  2s  default-scheduler  Successfully assigned job\n"
+                             "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n    x = a[9]\n"
+                             "IndexError: list index out of range\n")
+    assert rc.cause != CauseId.config_error or rc.code != "k8s_insufficient_resource", rc.code
+
+
+def test_the_scheduler_names_the_resource_without_the_sentences_period(tmp_path):
+    rc = _diagnose(tmp_path, "  Warning  FailedScheduling  0/3 nodes are available: 3 Insufficient memory.\n")
+    assert "enough memory for" in rc.message, rc.message
+
+
+def test_a_numpy_shapes_index_past_its_end_in_a_suite_is_not_read_as_a_zero_d_tensor(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/py/site-packages/paddleocr/ppocr/data/imaug/"
+                             "operators.py\", line 80, in __call__\n    c = img.shape[2]\nIndexError: tuple index out of "
+                             "range\n")
+    assert rc.cause != CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+def test_the_users_own_script_missing_a_key_of_its_own_config_is_not_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/home/u/train.py\", line 12, in main\n"
+                             "    lr = config['learning_rate']\nKeyError: 'learning_rate'\n")
+    assert rc.cause != CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+def test_a_reshape_check_in_a_suites_source_checkout_is_the_input_size(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/home/u/PaddleDetection/ppdet/modeling/heads/"
+                             "x.py\", line 40, in forward\n    y = paddle.reshape(x, [-1, 3, 224, 224])\nValueError: "
+                             "(InvalidArgument) The 'shape' attribute in ReshapeOp is invalid. The input tensor X'size must "
+                             "be divisible by known capacity of 'shape'.\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.why)
+
+
+def test_fastdeploy_naming_a_backend_its_library_lacks_names_it_in_the_verdict(tmp_path):
+    rc = _diagnose(tmp_path, "[ERROR] fastdeploy/fastdeploy_model.cc(72)::InitRuntimeWithSpecifiedBackend\tBackend::TRT is "
+                             "not compiled with current FastDeploy library.\n")
+    assert rc.cause == CauseId.config_error and "(Backend::TRT)" in rc.message, rc.message
+
+
+@pytest.mark.parametrize("text", [
+    "Collecting paddle\n  Downloading http://mirrors.aliyun.com/pypi/packages/55/cf/e4b6/paddle-1.0.2.tar.gz (579 kB)\n",
+    "  Building wheel for paddle (setup.py) ... error\n  Failed building wheel for paddle\n",
+])
+def test_pypis_unrelated_paddle_project_is_read_from_a_mirrors_url_or_its_failed_wheel(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.config_error and rc.code == "pip_unrelated_paddle_project", (rc.cause, rc.code)
+
+
+def test_python_2s_module_attribute_error_at_another_frameworks_layers_stays_generic(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/net.py\", line 3, in build\n"
+                             "    x = keras.layers.Foo(3)\nAttributeError: 'module' object has no attribute 'Foo'\n")
+    assert rc.cause != CauseId.paddle_api_mismatch, (rc.cause, rc.why)

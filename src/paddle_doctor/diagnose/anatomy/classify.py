@@ -257,7 +257,7 @@ def from_package_arguments(parts: ErrorParts) -> Verdict | None:
         return Verdict(CauseId.paddle_api_mismatch, 75, f"{the_pkg} rejects an argument ({parts.message[:60]})"
                        f"{call}: the code was written for another release of {pkg}", "call")
     if parts.exc_type == "TypeError" and _SIGNATURE_MISFIT.search(parts.message):
-        if re.search(rf"\b{pkg}\.\w+\(", frame.source):  # its own function: the release's parts disagree
+        if re.search(rf"\b{pkg}(?:\.\w+)+\(", frame.source):  # its own function: the release's parts disagree
             return Verdict(CauseId.python_exception, 60, f"{the_pkg} calls its own `{frame.source[:60]}` with "
                            f"arguments it does not take ({parts.message[:60]}): a bug of that release", "call")
         return Verdict(CauseId.paddle_api_mismatch, 75, f"{the_pkg} calls `{frame.source[:80]}`, which does not fit "

@@ -105,9 +105,9 @@ _CONFIG_LOOKUP = re.compile(r"\b(?:self\.)?(?:config|configs|cfg|conf|global_con
 
 
 def from_config_lookup(parts: ErrorParts) -> Verdict | None:
-    """A KeyError of a string key where the line reads the configuration by key."""
+    """A KeyError of a string key where a suite's line reads the configuration by key."""
     frame = _failing_line(parts, "KeyError", _CONFIG_LOOKUP, message=r"'\w+'")
-    if frame is None:
+    if frame is None or not _SUITE_CODE.search(frame.path):  # the user's own script reading its own config: its own
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` reads {parts.message.strip()} from "
                    "a configuration that lacks it: a config written for another release of the code reading it (its "
@@ -141,7 +141,7 @@ def from_paddle_attribute_py2(parts: ErrorParts) -> Verdict | None:
     m, frame = _PY2_MODULE_ATTRIBUTE.match(parts.message), parts.innermost
     if parts.exc_type != "AttributeError" or m is None or frame is None:
         return None
-    if not re.search(rf"\b(?:paddle|fluid|layers)(?:\.\w+)*\.{m['name']}\b", frame.source or ""):
+    if not re.search(rf"(?<![\w.])(?:paddle|fluid|layers)(?:\.\w+)*\.{m['name']}\b", frame.source or ""):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 75, f"`{frame.source.strip()[:80]}` reads {m['name']} from a Paddle "
                    "module that lacks it in this release: the code was written for another Paddle version", "call")
@@ -150,13 +150,13 @@ def from_paddle_attribute_py2(parts: ErrorParts) -> Verdict | None:
 # A suite's line that indexes a tensor's shape (``speech_lengths.shape[0]``): under Paddle 2.5's 0-D tensors a
 # reduction or an index that gave shape [1] gives shape [], whose list has no index 0.
 _SHAPE_INDEX = re.compile(r"\.shape\[\s*-?\d+\s*\]")
-_SUITE_CODE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?:paddle\w+|pp\w+|parl|pgl)[/\\]|[/\\](?:ppdet|ppocr|ppcls|"
-                         r"paddleseg|ppgan|paddlespeech|paddlenlp|paddlex|ppsci|parl|pgl)[/\\]")
+_SUITE_CODE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?:paddle\w+|pp\w+|parl|pgl|passl)[/\\]|[/\\](?:ppdet|ppocr|"
+                         r"ppcls|paddleseg|ppgan|paddlespeech|paddlenlp|paddlex|ppsci|parl|pgl|passl|ppstructure)[/\\]")
 
 
 def from_zero_d_shape_index(parts: ErrorParts) -> Verdict | None:
     """An IndexError where a suite's line indexes a tensor's shape: code written before Paddle's 0-D tensors."""
-    frame = _failing_line(parts, "IndexError", _SHAPE_INDEX, message=r"(?:list|tuple) index out of range")
+    frame = _failing_line(parts, "IndexError", _SHAPE_INDEX, message=r"list index out of range")  # numpy's is a tuple
     if frame is None or not _SUITE_CODE.search(frame.path):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` indexes a shape that has no such "
@@ -164,8 +164,8 @@ def from_zero_d_shape_index(parts: ErrorParts) -> Verdict | None:
                    "frame", sure=False)
 
 
-# Paddle's reshape check (1.8-2.6 reshape_op.cc ValidateShape: "The 'shape' in ReshapeOp is invalid", 2.x "The
-# 'shape' attribute in ReshapeOp is invalid"): the target cannot hold the input's elements. In a suite's model or
+# Paddle's reshape check (reshape_op.cc ValidateShape, in one era's words "The 'shape' in ReshapeOp is invalid", in a
+# later one's "The 'shape' attribute in ReshapeOp is invalid"): the target cannot hold the input's elements. In a suite's model or
 # an exported predictor (no frame of the user's), the input is of another size than the model or its config
 # expects (image size, frame count, sequence length); in the user's own call, the user's shape arithmetic.
 _RESHAPE_INVALID = re.compile(r"The 'shape'(?: attribute)? in ReshapeOp is invalid")
@@ -176,7 +176,7 @@ def from_reshape_misfit(parts: ErrorParts) -> Verdict | None:
     if not _RESHAPE_INVALID.search(parts.message) and not _RESHAPE_INVALID.search(parts.text):
         return None
     caller = next((f for f in reversed(parts.frames) if f.owner != "paddle"), None)
-    if caller is not None and caller.owner == "user":
+    if caller is not None and caller.owner == "user" and not _SUITE_CODE.search(caller.path):
         return None
     return Verdict(CauseId.config_error, 60, "a reshape inside the model cannot hold the input's elements: the input "
                    "is of another size than the model or its config expects (image size, frame count, sequence "

@@ -158,7 +158,7 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                       "config that does not fit the data (vocab_size, num_classes, max position)",
                                       "compare the data's largest id or label with the model's vocab_size / "
                                       "num_classes in the config",
-                                      when=r"expected >= 0 and < \d+, but got|Assertion `[^`]*(?:label|index|id|idx)"
+                                      when=r"expected >= 0 and < \d+, but got|Assertion `[^`]*\b(?:label|index|id|idx)\w*"
                                            r"[^`]*<")),
     # pybind11 turns a C++ std::bad_alloc into Python's MemoryError("std::bad_alloc"). Paddle's own
     # allocators never throw it bare (host: ResourceExhausted "Fail to alloc memory of N size"; devices:

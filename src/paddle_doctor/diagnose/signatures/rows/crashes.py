@@ -7,15 +7,29 @@ from ....catalog.ids import CauseId
 from ..model import sig as _sig
 
 CRASHES = (
+    # gdb reading a core file: the signal that ended the process, in gdb's two spellings (number or name), first so
+    # that both spellings read alike. An abort (6) is also how a C++ exception nobody caught, or a failed check,
+    # ends: at most medium.
+    _sig("gdb_core_signal", r"Program terminated with signal (?P<sig>SIG(?:SEGV|BUS|FPE|ILL)|11|7|8|4), "
+         r"(?P<what>[A-Za-z ]+)\.", "cause", CauseId.segfault, 85, "Program terminated with signal 11, Segmentation fault.",
+         title="native crash: the core file gdb read shows the process ended by signal {sig} ({what})",
+         source="gdb corelow.c core_target_open (\"Program terminated with signal %s, %s.\": gdb 7.x the number, "
+                "gdb 8+ the name)"),
+    _sig("gdb_core_abort", r"Program terminated with signal (?:SIGABRT|6), Aborted\.", "cause", CauseId.segfault, 60,
+         "Program terminated with signal 6, Aborted.",
+         title="native abort: the core file gdb read shows the process ended by SIGABRT (heap corruption, a failed "
+               "check, or an uncaught C++ exception)",
+         source="gdb corelow.c core_target_open (\"Program terminated with signal %s, %s.\")", most="medium"),
     _sig(CauseId.segfault, r"`?Segmentation fault`? is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
          "cause", CauseId.segfault, 100,
          "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the operating "
                 "system.); glibc strsignal(SIGSEGV)"),
     _sig("sigbus", r"`?Bus error`? is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
-         "FatalError: `Bus error` is detected by the operating system.",
+         "Thread 1 \"python\" received signal SIGBUS, Bus error.",
          title="bus error (usually shared memory exhausted)",
-         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (`Bus error` is detected ...)"),
+         source="gdb infrun.c live stop (\"Thread %d \\\"%s\\\" received signal %s, %s.\"), any other line naming SIGBUS (Paddle's "
+                "own [SignalInfo: *** SIGBUS ...] is native_stack's); a wrapper's \"`Bus error` is detected\""),
     _sig("libuv_port_busy", r"uv__finish_close: Assertion", "cause", CauseId.port_in_use, 100,
          "python: /paddle/third_party/libuv/src/unix/core.c:314: uv__finish_close: Assertion "
          "`handle->flags & UV_HANDLE_CLOSING' failed.",
@@ -39,8 +53,8 @@ CRASHES = (
          example="2   gloo::rendezvous::HTTPStore::wait(std::vector<...> const&)",
          source="pp 2.x-3.3.1 so: gloo rendezvous HTTPStore / phi TCPStore frames in a SIGTERM dump"),
     # Paddle's handler names SIGBUS by POSIX's description (its table: {SIGBUS, "SIGBUS", "Access to an undefined
-    # portion of a memory object"}). Without a DataLoader's shared memory in sight (those rows come first) it is
-    # a native crash: medium, the shared-memory reading its near cause.
+    # portion of a memory object"}). Without a DataLoader's shared memory in sight (its rows are more specific) it
+    # is a native crash: medium, the shared-memory reading its near cause.
     _sig("paddle_sigbus", r"`?Access to an undefined? ?(?:portion|$)", "cause", CauseId.segfault, 60,
          "FatalError: `Access to an undefined portion of a memory object` is detected by the operating system.",
          title="the process died of SIGBUS (a mapped file or shared memory it could not access), reported by Paddle's "
@@ -52,16 +66,5 @@ CRASHES = (
          title="native crash: {what}, reported by Paddle's signal handler",
          source="pp 2.0.2-3.3.1 so: platform/init.cc kFailureSignals ({SIGFPE, \"SIGFPE\", \"Erroneous arithmetic "
                 "operation\"}, {SIGILL, \"SIGILL\", \"Illegal instruction\"}) and SignalHandle"),
-    # gdb reading a core file: the signal that ended the process, in gdb's two spellings (number or name). An abort
-    # (6) is also how a C++ exception nobody caught, or a failed check, ends: at most medium.
-    _sig("gdb_core_signal", r"Program terminated with signal (?P<sig>SIG(?:SEGV|BUS|FPE|ILL)|11|7|8|4), "
-         r"(?P<what>[A-Za-z ]+)\.", "cause", CauseId.segfault, 85, "Program terminated with signal 11, Segmentation fault.",
-         title="native crash: the core file gdb read shows the process ended by signal {sig} ({what})",
-         source="gdb corelow.c core_target_open (\"Program terminated with signal %s, %s.\": gdb 7.x the number, "
-                "gdb 8+ the name)"),
-    _sig("gdb_core_abort", r"Program terminated with signal (?:SIGABRT|6), Aborted\.", "cause", CauseId.segfault, 60,
-         "Program terminated with signal 6, Aborted.",
-         title="native abort: the core file gdb read shows the process ended by SIGABRT (heap corruption, a failed "
-               "check, or an uncaught C++ exception)",
-         source="gdb corelow.c core_target_open (\"Program terminated with signal %s, %s.\")", most="medium"),
+
 )

@@ -29,7 +29,7 @@ DEVICES = (
          source="pp 2.0-2.6 paddle/fluid/operators/lookup_table_v2_op.cu and phi/kernels/gpu/embedding_kernel.cu "
                 "(PADDLE_ENFORCE(id >= 0 && id < N, \"Variable value (input) of OP(fluid.layers.embedding) expected >= "
                 "0 and < %ld, but got %ld. Please check input value.\", N, id))", most="medium"),
-    _sig("gpu_kernel_assertion", r"(?:^|\bError: )(?P<file>\S+?\.cu(?:\.h)?):(?P<line>\d+):? (?:\w+: )?(?:[^`\n]*: )?"
+    _sig("gpu_kernel_assertion", r"(?:^|\bError: )(?P<file>\S+?\.cu(?:\.h)?):(?P<line>\d+):? (?:\w+: )?(?:[^`\n:]*: )?"
          r"(?:block: \[[\d,]+\], thread: \[[\d,]+\] )?Assertion (?:`(?P<cond>[^`]+)`|(?P<bare>[^`\n]+?)) failed|"
          r"\bError: (?P<file2>\S+?\.cu(?:\.h)?):(?P<line2>\d+)\s*$",
          "cause", CauseId.cuda_error_other, 85,
@@ -43,14 +43,16 @@ DEVICES = (
                 "block: [%d,%d,%d], thread: [%d,%d,%d] Assertion `%s` failed.\", or the file, line and condition "
                 "alone; 2.x without the backticks, or with the condition on the next line)", most="medium"),
     # Kubernetes cannot place a pod that asks for more GPUs (or CPU, memory) than any node has free: the job
-    # waits, never fails by itself. The job's request is what does not fit the cluster.
-    _sig("k8s_insufficient_resource", r"FailedScheduling\b.*\bInsufficient (?P<res>[\w./-]+)|nodes are available:.*?"
-         r"\d+ Insufficient (?P<res2>[\w./-]+)", "cause", CauseId.config_error, 80,
+    # waits, never fails by itself (nodes may be added and the pods start): below an exception line, so any error
+    # the job met once running is read first; alone, the job's request is what does not fit the cluster.
+    _sig("k8s_insufficient_resource", r"(?:FailedScheduling\b.*?|nodes are available:.*?\d+ |match all of the following "
+         r"predicates::\s*)Insufficient (?P<res>[\w/-](?:[\w./-]*[\w/-])?)", "cause", CauseId.config_error, 45,
          "Warning  FailedScheduling  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.",
-         title="Kubernetes cannot schedule the job's pods: no node has enough {res}{res2} for what each asks (ask for "
+         title="Kubernetes cannot schedule the job's pods: no node has enough {res} for what each asks (ask for "
                "fewer per pod or fewer pods, or add nodes)",
          source="Kubernetes scheduler (FailedScheduling events: \"0/%d nodes are available: %d Insufficient %s.\"; 1.7-1.9 "
-                "\"No nodes are available that match all of the following predicates:: Insufficient %s (%d).\")"),
+                "\"No nodes are available that match all of the following predicates:: Insufficient %s (%d).\")",
+         most="medium"),
     # The Ascend runtime refuses a device id it does not see (none visible to the container, another process's
     # exclusive use, an id past the count): the plugin loaded, the device did not open.
     _sig("ascend_device_unopened", r"Call aclrtSetDevice\([^)]*\) failed : (?P<code>\d+)|The device ID is invalid\.",

@@ -89,17 +89,17 @@ INFERENCE = (
     # FastDeploy's own checks of its build (FDASSERT/FDERROR): a backend or device support the build left out. Its
     # warnings of the same kind (", will force to use CPU") are not failures and are not read.
     _sig("fastdeploy_built_without", r"FastDeploy (?:didn'?t compiled?|was not compiled|is not compiled) (?:with|under) "
-         r"(?P<what>[^,.!]+)(?=[.!]|, so|, but)|(?P<backend>\w+Backend) is not available, please compiled with|"
-         r"is not compiled with current FastDeploy library", "cause", CauseId.config_error, 85,
+         r"(?P<what>[^,.!]+)(?=[.!]|, so|, but)|\b(?P<backend>[A-Z]\w*Backend) is not available, please compiled with|"
+         r"(?P<backend2>Backend::\w+) is not compiled with current FastDeploy library", "cause", CauseId.config_error, 85,
          "FastDeploy didn't compile with TrtBackend.",
-         title="this FastDeploy was built without what the run asks for ({what}{backend}): use the package built "
+         title="this FastDeploy was built without what the run asks for ({what}{backend}{backend2}): use the package built "
                "with it (the GPU/device wheel) or rebuild with that option on",
          source="FastDeploy 1.0.x fastdeploy/runtime/runtime_option.cc (FDASSERT(false, \"The FastDeploy didn't compile "
                 "with TrtBackend.\")), runtime/runtime.cc (\"TrtBackend is not available, please compiled with "
                 "ENABLE_TRT_BACKEND=ON.\"), core/fd_tensor.cc (\"The FastDeploy didn't compile under -DWITH_GPU=ON, so "
                 "...\"), fastdeploy_model.cc (\"... is not compiled with current FastDeploy library.\")"),
-    _sig("fastdeploy_file_unreadable", r"Can't found file from (?P<path>\S+)|Fail to open file:\s*(?P<path2>\S+)|"
-         r"Failed to load yaml file (?P<path3>\S+)", "cause", CauseId.file_not_found, 80,
+    _sig("fastdeploy_file_unreadable", r"Can't found file from (?P<path>\S+?)[.,]?(?:\s|$)|Fail to open file:\s*"
+         r"(?P<path2>\S+?)[.,]?(?:\s|$)|Failed to load yaml file (?P<path3>\S+?)[.,]?(?:\s|$)", "cause", CauseId.file_not_found, 80,
          "[ERROR] fastdeploy/utils/utils.cc(30)::ReadBinaryFromFile  Fail to open file:./ppyoloe/model.pdmodel",
          title="FastDeploy cannot read {path}{path2}{path3}: the model, parameters or deploy config is not at that path",
          source="FastDeploy 1.0.x fastdeploy/utils/utils.cc ReadBinaryFromFile (FDERROR << \"Fail to open file:\" << "

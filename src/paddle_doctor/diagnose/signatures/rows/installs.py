@@ -20,12 +20,13 @@ _CC_FATAL = r"(?:fatal error|致命错误) ?[:：] ?"
 _NO_SUCH = r" ?[:：] ?(?:No such file or directory|没有那个文件或目录)"
 
 INSTALLS = (
-    _sig("pip_source_build_failed", r"Failed building wheel for (?P<pkg>[\w.-]+)|Could not build wheels for "
+    _sig("pip_source_build_failed", r"Failed building wheel for (?P<pkg>(?!paddle\s*$)[\w.-]+)|Could not build wheels for "
          r"(?P<pkgs>[\w.-]+)|Encountered error while trying to install package|error: legacy-install-failure|"
          r"error: Setup script exited with error",
          "cause", CauseId.dependency_version_mismatch, 96, "error: legacy-install-failure",
-         title="pip had to build a package from source (no wheel of the asked version for this Python and platform) "
-               "and the build failed: install a version that has a wheel here (or give the build what it lacks)",
+         title="pip (or easy_install) had to build a package from source (no wheel of the asked version for this "
+               "Python and platform) and the build failed: install a version that has a wheel here (or give the build "
+               "what it lacks)",
          source="pip 10-24 src/pip/_internal/wheel_builder.py (logger.error(\"Failed building wheel for %s\", "
                 "req.name)); pip 21-23 commands/install.py (\"Could not build wheels for {}, which is required to "
                 "install pyproject.toml-based projects\"); pip 22.0-23.0 exceptions.py LegacyInstallFailure "
@@ -37,7 +38,8 @@ INSTALLS = (
     # As specific as an exception line, so the first in the text wins: after an import of paddle failed, it is the
     # user's attempt to install it, not what failed first.
     _sig("pip_unrelated_paddle_project", r"^\s*Downloading (?:\S+/)?paddle-(?P<version>\d[\w.]*)\.tar\.gz\b|"
-         r"^\s*Collecting paddle(?:[=<>!~]=?[\w.*]+)?\s*(?:\(|$)", "cause", CauseId.config_error, 50,
+         r"^\s*Collecting paddle(?:[=<>!~]=?[\w.*]+)?\s*(?:\(|$)|Failed building wheel for paddle\s*$", "cause",
+         CauseId.config_error, 50,
          "  Downloading paddle-1.0.2.tar.gz (579 kB)",
          title="pip is installing PyPI's \"paddle\", an unrelated project: PaddlePaddle is `pip install paddlepaddle` "
                "(or paddlepaddle-gpu)",

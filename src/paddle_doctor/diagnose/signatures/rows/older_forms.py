@@ -244,7 +244,7 @@ OLDER_FORMS = (
     # Paddle's tensor classes changed with each era and mode (1.x's Variable, 2.0-2.3's VarBase, 2.4's eager
     # Tensor, 2.6/3.x's pir Value): an attribute one lacks is code, the user's or a suite's, written for another
     # of them (.numpy() of a static Variable, .trainable of a plain Tensor given to a 2.0 optimizer), or a typo.
-    _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|Value|EagerParamBase)' object has no "
+    _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|EagerParamBase)' object has no "
          r"attribute '(?P<name>\w+)'", "cause", CauseId.paddle_api_mismatch, 65,
          "AttributeError: 'Tensor' object has no attribute 'trainable'",
          title="a Paddle {cls} has no attribute {name} in this Paddle version or mode: code written for another "
