@@ -479,3 +479,11 @@ def test_python_2s_module_attribute_error_at_another_frameworks_layers_stays_gen
     rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/net.py\", line 3, in build\n"
                              "    x = keras.layers.Foo(3)\nAttributeError: 'module' object has no attribute 'Foo'\n")
     assert rc.cause != CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("path, said", [("/py/lib/python3.8/site-packages/ppgan/apps/x.py", "the installed ppgan"),
+                                        ("/home/u/PaddleGAN/ppgan/apps/x.py", "ppgan (a source checkout)")])
+def test_a_suites_call_says_whether_the_suite_is_installed_or_a_checkout(tmp_path, path, said):
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n  File \"{path}\", line 9, in run\n    y = op(x, k=1)\n"
+                             "TypeError: op() got an unexpected keyword argument 'k'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and said in rc.why, rc.why

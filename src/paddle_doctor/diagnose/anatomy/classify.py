@@ -233,10 +233,6 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
 # call fails on the callee's signature (CPython's TypeError: the callee never ran, the caller's line is innermost;
 # the same TypeError at the user's own call to paddle is from_call_signature's).
 _INSTALLED_PACKAGE = re.compile(rf"[/\\](?:site|dist)-packages[/\\](?P<pkg>{VERSIONED_PACKAGES}|paddleocr)[/\\]")
-# A suite's own package in a source checkout (PaddleDetection-master/ppdet/...): the suite's code is of one release,
-# so its call that does not fit a callee is a call into another package of another release (Paddle, most often).
-_SUITE_SOURCE = re.compile(r"[/\\](?P<pkg>ppdet|ppocr|ppcls|paddleseg|ppgan|ppstructure|paddlevideo|paddle3d|paddlers|"
-                           r"ppsci|ppfleetx|paddlemix|ppdiffusers|paddlenlp|paddlespeech|paddlex|parl|pgl)[/\\]")
 _ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$")
 _SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ positional arguments? but \d+ (?:was|were) "
                                r"given|missing \d+ required positional arguments?")
@@ -246,11 +242,12 @@ def from_package_arguments(parts: ErrorParts) -> Verdict | None:
     """An installed Paddle package and the arguments it is given, or gives, do not fit: code (the user's, or
     the package's own call into another package) written for another release."""
     frame = parts.innermost
-    installed = _INSTALLED_PACKAGE.search(frame.path) if frame is not None else None
-    package = installed or (_SUITE_SOURCE.search(frame.path) if frame is not None else None)
-    if package is None:
+    # a versioned Paddle package installed, or any suite's code (Frame.suite: a source checkout's too)
+    listed = _INSTALLED_PACKAGE.search(frame.path) if frame is not None else None
+    suite = (listed["pkg"], True) if listed else frame.suite if frame is not None else None
+    if suite is None:
         return None
-    pkg, caller = package["pkg"], parts.innermost_of("user")
+    (pkg, installed), caller = suite, parts.innermost_of("user")
     the_pkg = f"the installed {pkg}" if installed else f"{pkg} (a source checkout)"
     if parts.exc_type == "ValueError" and _ARGUMENT_REJECTED.search(parts.message):
         call = f" of the call `{caller.source[:80]}`" if caller is not None else ""  # the caller may be cut off

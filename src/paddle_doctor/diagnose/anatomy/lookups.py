@@ -107,7 +107,7 @@ _CONFIG_LOOKUP = re.compile(r"\b(?:self\.)?(?:config|configs|cfg|conf|global_con
 def from_config_lookup(parts: ErrorParts) -> Verdict | None:
     """A KeyError of a string key where a suite's line reads the configuration by key."""
     frame = _failing_line(parts, "KeyError", _CONFIG_LOOKUP, message=r"'\w+'")
-    if frame is None or not _SUITE_CODE.search(frame.path):  # the user's own script reading its own config: its own
+    if frame is None or frame.suite is None:  # the user's own script reading its own config: its own
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` reads {parts.message.strip()} from "
                    "a configuration that lacks it: a config written for another release of the code reading it (its "
@@ -150,14 +150,12 @@ def from_paddle_attribute_py2(parts: ErrorParts) -> Verdict | None:
 # A suite's line that indexes a tensor's shape (``speech_lengths.shape[0]``): under Paddle 2.5's 0-D tensors a
 # reduction or an index that gave shape [1] gives shape [], whose list has no index 0.
 _SHAPE_INDEX = re.compile(r"\.shape\[\s*-?\d+\s*\]")
-_SUITE_CODE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?:paddle\w+|pp\w+|parl|pgl|passl)[/\\]|[/\\](?:ppdet|ppocr|"
-                         r"ppcls|paddleseg|ppgan|paddlespeech|paddlenlp|paddlex|ppsci|parl|pgl|passl|ppstructure)[/\\]")
 
 
 def from_zero_d_shape_index(parts: ErrorParts) -> Verdict | None:
     """An IndexError where a suite's line indexes a tensor's shape: code written before Paddle's 0-D tensors."""
     frame = _failing_line(parts, "IndexError", _SHAPE_INDEX, message=r"list index out of range")  # numpy's is a tuple
-    if frame is None or not _SUITE_CODE.search(frame.path):
+    if frame is None or frame.suite is None:
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` indexes a shape that has no such "
                    "entry: a 0-D tensor (shape []) where the suite's code, written before Paddle 2.5, expects shape [1]",
@@ -176,7 +174,7 @@ def from_reshape_misfit(parts: ErrorParts) -> Verdict | None:
     if not _RESHAPE_INVALID.search(parts.message) and not _RESHAPE_INVALID.search(parts.text):
         return None
     caller = next((f for f in reversed(parts.frames) if f.owner != "paddle"), None)
-    if caller is not None and caller.owner == "user" and not _SUITE_CODE.search(caller.path):
+    if caller is not None and caller.owner == "user" and caller.suite is None:
         return None
     return Verdict(CauseId.config_error, 60, "a reshape inside the model cannot hold the input's elements: the input "
                    "is of another size than the model or its config expects (image size, frame count, sequence "

@@ -102,6 +102,13 @@ def _holds(line: str, lowered: str | None, literal: str, caseless: bool) -> bool
 _PADDLE_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]paddle[/\\]|[/\\]paddle[/\\](?:fluid|distributed|"
                           r"framework|io|base|nn|incubate|utils|device|hapi|jit|static)[/\\]")
 _LIB_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ")
+# A suite's own package (PaddlePaddle's libraries built on Paddle): installed (any paddle*/pp* package, PARL, PGL,
+# PASSL under site-/dist-packages) or in a source checkout (PaddleDetection-master/ppdet/..., the suites' import
+# names). Its code is of one release: a call or a read it does not fit is another release's (Paddle's, a config's).
+_SUITE_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\](?P<installed>paddle\w+|pp\w+|parl|pgl|passl)[/\\]|"
+                           r"[/\\](?P<checkout>ppdet|ppocr|ppcls|paddleseg|ppgan|ppstructure|paddlevideo|paddle3d|"
+                           r"paddlers|ppsci|ppfleetx|paddlemix|ppdiffusers|paddlenlp|paddlespeech|paddlex|parl|pgl|"
+                           r"passl)[/\\]")
 
 
 @dataclass(frozen=True)
@@ -123,6 +130,12 @@ class Frame:
         if _PADDLE_PATH.search(self.path.replace("\\\\", "\\")):
             return "paddle"
         return "library" if _LIB_PATH.search(self.path) else "user"
+
+    @property
+    def suite(self) -> tuple[str, bool] | None:
+        """(the suite's package, whether it is installed) when the frame is a suite's own code, else None."""
+        m = _SUITE_PATH.search(self.path)
+        return (m["installed"], True) if m and m["installed"] else (m["checkout"], False) if m else None
 
     @property
     def module(self) -> str:
