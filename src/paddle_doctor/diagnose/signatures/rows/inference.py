@@ -150,8 +150,8 @@ INFERENCE = (
          "Can't find a Cast kernel for Cast op: Tensor<host,int64_t,NCHW,0>:x->Tensor<arm,float,NCHW,0>:y",
          title="Paddle-Lite's opt has no cast kernel to join two of the model's ops (types or targets it cannot "
                "convert between): a model this Lite release does not support",
-         source="Paddle-Lite 2.x lite/core/mir/type_precision_cast_pass.cc AddCastInst (CHECK(is_found) << \"Can't find "
-                "a Cast kernel for Cast op: \" << ...)", most="medium"),
+         source="Paddle-Lite v2.3.0 lite/core/mir/type_precision_cast_pass.cc PrecisionCastPass::AddCastInst "
+                "(CHECK(is_found) << \"Can't find a Cast kernel for Cast op: \" << from << ...)", most="medium"),
     # --- paddle2onnx ------------------------------------------------------------------------------------------
     # paddle2onnx reads the file given as the model and parses it as a Paddle program (a ProgramDesc): the
     # file is there but is not one: a training checkpoint or a parameter file given as the model (the export
@@ -200,12 +200,14 @@ INFERENCE = (
     _sig("lite_opt_version_differs", r"the version of opt that transformed this model is not consistent with current "
          r"Paddle-Lite version", "version_banner",
          example="warning: the version of opt that transformed this model is not consistent with current Paddle-Lite "
-                 "version.", source="Paddle-Lite 2.8-2.13 lite/model_parser/model_parser.cc LoadModelNaiveFromFile "
-                 "(LOG(WARNING) << \"warning: the version of opt that transformed this model is not consistent with "
-                 "current Paddle-Lite version.\" ... \"version of opt:\" ...)"),
+                 "version.", source="Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModelFbsFromFile (LOG(WARNING) << "
+                 "\"\\nwarning: the version of opt that transformed this model is not consistent with current "
+                 "Paddle-Lite version.\" ... \"version of opt:\" ...); the other loader's LOG(FATAL) \"Error: the version "
+                 "of opt ...\""),
     _sig("lite_opencl_model_unsupported", r"Unsupport opencl nb model", "version_banner",
-         example="Unsupport opencl nb model.", source="Paddle-Lite 2.10-2.13 lite/api/paddle_api.cc "
-         "(\"Unsupport opencl nb model.\" when the library's OpenCL backend is not valid)"),
+         example="Unsupport opencl nb model.", source="Paddle-Lite 2.10-2.13 lite/demo/cxx/x86_mobilenetv1_light_demo/"
+         "mobilenet_light_api.cc (std::cout << \"Unsupport opencl nb model.\" when is_opencl_backend_valid() is false), "
+         "the demo programs users build on"),
     # Paddle-Lite's opt reads the model file's program and asks for its first block: a file that holds no program
     # (a training checkpoint's .pdparams/.pdopt given as --model_file, an empty or foreign file) has none.
     _sig("lite_program_without_blocks", r"GetBlock\] Check failed: \(idx < static_cast<int32_t>\(BlocksSize\(\)\)\): "
