@@ -155,7 +155,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack', 'native_fault_pc', 'spawn_child_segfault', 'gdb_core_signal', 'gdb_core_abort', CauseId.segfault, 'sigabrt', 'paddle_sigbus', 'paddle_fatal_signal', 'kernel_user_fault', 'windows_native_crash', 'windows_fail_fast', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'exit_status_native_signal', 'android_fatal_signal', 'shell_native_crash_translated', 'pip_subprocess_crashed',),
+        'signatures': ('native_stack_sigbus', 'native_stack', 'native_fault_pc', 'spawn_child_segfault', 'gdb_core_signal', 'gdb_core_abort', CauseId.segfault, 'sigabrt', 'paddle_sigbus', 'paddle_fatal_signal', 'kernel_user_fault', 'windows_native_crash', 'windows_fail_fast', 'windows_illegal_instruction', 'windows_dll_init_failed', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'exit_status_native_signal', 'android_fatal_signal', 'shell_native_crash_translated', 'pip_subprocess_crashed',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

@@ -18,7 +18,8 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   (``host_out_of_memory``) or a model or package made for another Paddle (``paddle_api_mismatch``);
   Paddle's core library that would not import: a CUDA/cuDNN library (``cuda_cudnn_mismatch``) or a
   system library it links (``file_not_found``); pip finding no release of a package: none built for this Python
-  (``dependency_version_mismatch``) or the version only on another index (``config_error``). When the verdict rests on that one
+  (``dependency_version_mismatch``) or the version only on another index (``config_error``); a bus error: a native
+  crash (``segfault``) or /dev/shm run out (``shm_too_small``). When the verdict rests on that one
   line (the rank's own error line, a snippet's, or its structure) and no gathered fact settles which
   (a loopback address named, the launch's device lists read), the verdict is ``medium`` and the near
   cause is its first alternative, with the check that tells the two apart.
@@ -190,6 +191,12 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                                "`ldconfig -p | grep <library>`: another version listed means another "
                                                "version; none means it is missing",
                                                when=r"cannot open shared object file"),),
+    # SIGBUS: a mapped page the process could not access. In a Paddle job most often /dev/shm full under the
+    # DataLoader's workers (its own rows say so where its lines are in the text); without them, a native crash.
+    CauseId.segfault: (Near(CauseId.shm_too_small, "a bus error is most often shared memory (/dev/shm) running out "
+                            "under the DataLoader's workers", "`df -h /dev/shm` while the job runs (a container's "
+                            "default is 64 MB; `--shm-size` raises it), or rerun with `num_workers=0`",
+                            when=r"SIGBUS|Bus error|undefined portion of a memory object"),),
     CauseId.nccl_error: (
         Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
              "`nvidia-smi` during the run: memory near the total when the NCCL call fails", when=_MEMORY),

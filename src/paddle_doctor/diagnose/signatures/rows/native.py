@@ -209,7 +209,15 @@ NATIVE = (
          source="glog's failure signal handler (a stack frame: @ <address> <symbol>) over NCCL 2.x's init.cc "
                 "(ncclCommInitAll, ncclCommInitRank, commAlloc, commFree, initTransportsRank) and pp 1.x "
                 "platform/nccl_helper.h NCCLContextMap"),
-    _sig("native_stack", r"\*\*\* SIG(?:SEGV|BUS|ABRT|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|"
+    # glog's SIGBUS line: a mapped file or shared memory the process could not access. Without a DataLoader's
+    # shared memory in sight (its rows are more specific) a native crash, at most medium: /dev/shm is its near cause.
+    _sig("native_stack_sigbus", r"\*\*\* SIGBUS \(@0x[0-9a-f]+\) received by PID", "cause", CauseId.segfault, 60,
+         "W0430 16:08:55.097999 47477 init.cc:234] *** SIGBUS (@0x7f0f41ed000a) received by PID 47477 (TID "
+         "0x7f11829d9740) from PID 11060; stack trace: ***",
+         title="the process died of SIGBUS (a mapped file or shared memory it could not access), reported by glog's "
+               "failure handler", source="pp 1.8.5-2.2 so: platform/init.cc SignalHandle over glog's DumpSignalInfo "
+               "(*** SIGBUS (@0x%x) received by PID %d ...)", most="medium"),
+    _sig("native_stack", r"\*\*\* SIG(?:SEGV|ABRT|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|"
          r"init\.cc:\d+\]\s+@\s+0x[0-9a-f]+", "cause", CauseId.segfault, 70,
          "W1130 13:01:46.076011  4278 init.cc:234]     @     0x55629a51a1ba slot_tp_init",
          title="a native crash: Paddle's signal handler printed the C++ stack",

@@ -1,0 +1,35 @@
+"""Issue 29, eleventh session: readings added from emitters' templates (cited in the signatures); none is a corpus
+log."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of
+
+_diagnose = root_cause_of
+
+_GLOG_SIGBUS = ("W0101 10:00:00.000000  4711 init.cc:234] *** SIGBUS (@0x7f00c0de000a) received by PID 4711 (TID "
+                "0x7f00deadbeef) from PID 0; stack trace: ***\n")
+_PADDLE_SIGBUS = ("FatalError: `Access to an undefined portion of a memory object` is detected by the operating "
+                  "system.\n  [SignalInfo: *** SIGBUS (@0x7f00c0de000a) received by PID 4711 (TID 0x7f00deadbeef) "
+                  "from PID 0 ***]\n")
+
+
+@pytest.mark.parametrize("text", [_GLOG_SIGBUS, _PADDLE_SIGBUS])
+def test_a_bus_error_without_the_dataloaders_lines_is_a_native_crash_at_medium_with_shared_memory_next(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.segfault and rc.confidence.value == "medium", (rc.cause, rc.code, rc.confidence)
+    assert rc.alternatives[0].cause == CauseId.shm_too_small, rc.alternatives
+
+
+def test_glogs_other_fatal_signals_keep_the_native_stack_reading(tmp_path):
+    rc = _diagnose(tmp_path, _GLOG_SIGBUS.replace("SIGBUS", "SIGSEGV"))
+    assert rc.cause == CauseId.segfault and rc.code == "native_stack", (rc.cause, rc.code)
+    assert all(a.cause != CauseId.shm_too_small for a in rc.alternatives), rc.alternatives
+
+
+def test_a_bus_error_in_the_dataloaders_workers_stays_shared_memory(tmp_path):
+    rc = _diagnose(tmp_path, "RuntimeError: DataLoader worker (pid 3002) is killed by signal: Bus error. It is "
+                             "possible that dataloader's workers are out of shared memory. Please try to raise your "
+                             "shared memory limit.\n")
+    assert rc.cause == CauseId.shm_too_small, (rc.cause, rc.code)
