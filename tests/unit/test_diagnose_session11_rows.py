@@ -33,3 +33,24 @@ def test_a_bus_error_in_the_dataloaders_workers_stays_shared_memory(tmp_path):
                              "possible that dataloader's workers are out of shared memory. Please try to raise your "
                              "shared memory limit.\n")
     assert rc.cause == CauseId.shm_too_small, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("paddlex.utils.errors.others.ClassNotFoundException: `PP-OCRv9_server_det` is not registered on BasePredictor.",
+     CauseId.paddle_api_mismatch),
+    ("paddlex.utils.errors.others.KeyNotFoundError: `Global` not found in config.", CauseId.config_error),
+    ("paddlex.utils.errors.others.UnsupportedDeviceError: The device `mlu` is not supported! The supported device "
+     "types are: [cpu, gpu].", CauseId.config_error),
+    ("Exception: The pipeline (OCRv9) does not exist! Please use a pipeline name or a config file path!",
+     CauseId.file_not_found),
+])
+def test_paddlex_own_checks_name_their_cause(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause and rc.code.startswith("paddlex_"), (rc.cause, rc.code)
+
+
+def test_a_name_paddlex_does_not_register_is_another_release_at_medium_with_a_misspelling_next(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\n"
+                             "    model = create_model('PP-Foo')\npaddlex.utils.errors.others.ClassNotFoundException: "
+                             "`PP-Foo` is not registered on BasePredictor.\n")
+    assert rc.confidence.value == "medium" and rc.alternatives[0].cause == CauseId.config_error, rc.alternatives

@@ -166,6 +166,11 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
     # their BadAlloc "Out of memory error on GPU"), so it came from a plain C++ allocation behind a bound
     # call, which a size read from a model or program written by another Paddle asks for as readily as a
     # full host does (paddleclas 2.6.0 on paddle 2.6.x, PaddleClas#3338). No size, no telling them apart.
+    # A name a registry does not list (PaddleX's models and pipelines): another release's, or misspelt.
+    CauseId.paddle_api_mismatch: (Near(CauseId.config_error, "the name may be misspelt rather than another "
+                                       "release's", "the names the installed release lists (its error prints its "
+                                       "registered entities; the release's model list in its docs)",
+                                       when=r"is not registered on"),),
     CauseId.host_out_of_memory: (Near(CauseId.paddle_api_mismatch, "a bare std::bad_alloc from a Paddle call "
                                       "(building a predictor, loading a model) is also what a model or package "
                                       "made for another Paddle version asks for: a length misread from its file",
