@@ -54,3 +54,24 @@ def test_a_name_paddlex_does_not_register_is_another_release_at_medium_with_a_mi
                              "    model = create_model('PP-Foo')\npaddlex.utils.errors.others.ClassNotFoundException: "
                              "`PP-Foo` is not registered on BasePredictor.\n")
     assert rc.confidence.value == "medium" and rc.alternatives[0].cause == CauseId.config_error, rc.alternatives
+
+
+def _traceback(last: str) -> str:
+    return ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    model.fit(data)\n"
+            f"{last}\n")
+
+
+@pytest.mark.parametrize("last", ["AttributeError: 'Trainer' object has no attribute 'fit_loop'",
+                                  "TypeError: fit() got an unexpected keyword argument 'epochs'",
+                                  "ImportError: cannot import name 'Fit' from 'trainlib'"])
+def test_an_unresolved_name_or_call_has_another_release_as_its_first_alternative(tmp_path, last):
+    rc = _diagnose(tmp_path, _traceback(last))
+    assert rc.cause == CauseId.python_exception and rc.confidence.value == "medium", (rc.cause, rc.code)
+    assert rc.alternatives[0].cause == CauseId.paddle_api_mismatch, rc.alternatives
+
+
+@pytest.mark.parametrize("last", ["KeyError: 'num_classes'", "ValueError: invalid literal for int() with base 10: 'a'"])
+def test_a_value_or_key_error_has_a_config_value_as_its_first_alternative(tmp_path, last):
+    rc = _diagnose(tmp_path, _traceback(last))
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)
+    assert [a.cause for a in rc.alternatives] == [CauseId.config_error, CauseId.paddle_api_mismatch], rc.alternatives

@@ -60,7 +60,14 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                     "shadowed by another package of the same name)", "`python -m pip show "
                                     "<package>` with the same interpreter; `python -c \"import <top>; print(<top>."
                                     "__file__)\"` shows which package a name resolves to",
-                                    when=r"No module named"),),
+                                    when=r"No module named"),
+                               # A name or a call Python cannot resolve at a library's object (an attribute, an
+                               # import, the arguments a function takes) is what changes between releases.
+                               Near(CauseId.paddle_api_mismatch, "the name or call may be one of another release of "
+                                    "Paddle or of the suite the code was written for", "the installed "
+                                    "`paddle.__version__` (and the suite's) against the versions the code's README "
+                                    "or requirements name",
+                                    when=r"\b(?:AttributeError|ImportError|TypeError)\b"),),
     CauseId.missing_dist_env: (Near(CauseId.residual_dist_env, "the PADDLE_* variables may be left over from "
                                     "another job rather than missing", _ENV + " (and set ones are stale)"),),
     CauseId.residual_dist_env: (Near(CauseId.missing_dist_env, "the launcher's variables may be missing rather "
