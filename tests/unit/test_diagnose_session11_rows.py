@@ -75,3 +75,59 @@ def test_a_value_or_key_error_has_a_config_value_as_its_first_alternative(tmp_pa
     rc = _diagnose(tmp_path, _traceback(last))
     assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)
     assert [a.cause for a in rc.alternatives] == [CauseId.config_error, CauseId.paddle_api_mismatch], rc.alternatives
+
+
+@pytest.mark.parametrize("line", [
+    "  Building wheel for faiss-cpu (setup.py) ... error",
+    "  × python setup.py bdist_wheel did not run successfully.",
+    "  × Building wheel for PyMuPDF (pyproject.toml) did not run successfully.",
+])
+def test_pips_failed_source_build_in_its_newer_wordings_is_a_package_without_a_wheel_here(tmp_path, line):
+    rc = _diagnose(tmp_path, "Building wheels for collected packages: faiss-cpu\n" + line + "\n  │ exit code: 1\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "pip_source_build_failed", (rc.cause, rc.code)
+
+
+def test_the_unrelated_pypi_paddle_projects_build_is_not_read_as_any_packages(tmp_path):
+    rc = _diagnose(tmp_path, "  Building wheel for paddle (setup.py) ... error\n")
+    assert rc is None or rc.code != "pip_source_build_failed", rc.code
+
+
+def test_a_package_that_requires_another_python_names_both(tmp_path):
+    rc = _diagnose(tmp_path, "ERROR: Package 'scikit-image' requires a different Python: 3.6.9 not in '>=3.8'\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and "3.6.9" in rc.message, (rc.cause, rc.message)
+
+
+@pytest.mark.parametrize("line", ["ERROR: Could not find a version that satisfies the requirement lanms==1.0.2 (from "
+                                  "versions: none)", "No matching distribution found for opencv-python==4.2.0.32"])
+def test_pip_finding_no_release_of_any_package_is_that_package_not_installable_here(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.confidence.value == "medium", (rc.cause, rc.code)
+
+
+def test_paddles_own_code_missing_its_own_module_is_a_broken_installation_not_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+                             "  File \"/opt/py/lib/python3.8/site-packages/paddle/__init__.py\", line 30, in <module>\n"
+                             "    from .framework import monkey_patch\n"
+                             "  File \"/opt/py/lib/python3.8/site-packages/paddle/framework/patch.py\", line 12, in "
+                             "monkey_patch\n    methods = paddle.tensor.tensor_method_func\n"
+                             "AttributeError: module 'paddle' has no attribute 'tensor'\n")
+    assert rc.cause == CauseId.python_exception and "installation" in rc.why, (rc.cause, rc.code, rc.why)
+
+
+def test_the_users_own_call_of_a_paddle_module_it_lacks_stays_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
+                             "    y = paddle.tensor.foo(x)\nAttributeError: module 'paddle.tensor' has no attribute 'foo'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("module", ["zmq", "GPUtil", "pypinyin", "fitz", "osgeo"])
+def test_a_library_the_suites_require_missing_is_a_dependency(tmp_path, module):
+    rc = _diagnose(tmp_path, f"ModuleNotFoundError: No module named '{module}'\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code)
+
+
+def test_a_plugin_the_code_says_is_not_available_asks_for_its_installation(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/opt/lib/python3.11/site-packages/pkg/deps.py\", "
+                             "line 9, in require_plugin\n    raise RuntimeError(msg)\nRuntimeError: The serving plugins are "
+                             "not available. Please install it properly.\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code)

@@ -28,7 +28,8 @@ import re
 import sys
 
 from ...catalog.ids import CauseId
-from ..signatures.rows.checks import SUITE_LIBRARIES, VERSIONED_PACKAGES
+from ..signatures.packages import SUITE_LIBRARIES
+from ..signatures.rows.checks import VERSIONED_PACKAGES
 from .parts import ErrorParts
 
 # The module an import or attribute error names: CPython's AttributeError (module %r has no attribute
@@ -117,6 +118,21 @@ def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
             return (CauseId.python_exception, 85, f"the file {frame.path} is itself named {top}.py and imports {top}: "
                     f"it shadows the installed package")
     return None
+
+
+def package_lacks_own_module(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(python_exception, ...) when Paddle's own Python code, as installed, finds a Python module of its own package
+    missing (``module 'paddle' has no attribute 'tensor'`` raised in paddle/fluid/layers/math_op_patch.py while
+    ``import paddle`` runs): the files of one release always fit each other, so the installation itself is
+    incomplete or mixes two releases (a source build not installed whole, an upgrade over a broken one). The core
+    library's classes (``libpaddle``, ``core_avx``) are build options, read elsewhere."""
+    frame, named = parts.innermost, _NAMED.match(parts.message)
+    if parts.exc_type != "AttributeError" or frame is None or frame.owner != "paddle" or named is None or \
+            not named["attr_mod"] or not re.fullmatch(r"paddle(?:\.(?!\w*core|libpaddle)\w+)*", named["attr_mod"]):
+        return None
+    return (CauseId.python_exception, 70, f"Paddle's own code ({frame.module}, in {frame.func}) finds "
+            f"{named['attr_mod']}.{named['attr']} missing: the files of one release fit each other, so this "
+            "installation is incomplete or mixes two releases (reinstall the released wheel)")
 
 
 def protobuf_older_than_generated(parts: ErrorParts) -> tuple[CauseId, int, str] | None:

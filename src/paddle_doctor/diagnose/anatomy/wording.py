@@ -121,6 +121,12 @@ WORDINGS: tuple[Wording, ...] = (
             r"[^\n]{0,40}?\bin\s+(?:the\s+|your\s+)?(?:config(?:uration)?(?:\s+file)?|ya?ml|cfg)\b", 60,
             "the configuration lacks a setting the code needs",
             "the suites' config checks (PaddleSeg, PaddleDetection, PaddleOCR, PaddleClas: a key not set in the YAML)"),
+    # A package, plugin or optional part that this environment lacks, said so by the code that needs it.
+    Wording("package_absent", C.dependency_version_mismatch,
+            r"\b(?:is|are)\s+not\s+(?:installed|available)\b[^\n]{0,40}?\bplease\s+install\b|\b(?:package|module|"
+            r"library|plugins?|extension)\s+(?:\S+\s+)?(?:is|are)\s+not\s+installed\b", 60,
+            "a package the code needs is not installed",
+            "optional-dependency checks of the suites and tools (PaddleX's plugin checks, wrappers' import guards)"),
     # No GPU the process can use: none installed or visible, or a driver that does not answer.
     Wording("no_gpu", C.device_not_found, r"\bno\s+(?:cuda[- ]capable\s+)?(?:cuda\s+|nvidia\s+)?(?:gpus?|devices?)\b"
             r"[^\n]{0,20}?\b(?:(?:is|are|were|was)\s+)?(?:available|found|detected)\b|\b(?:cuda|gpus?)\s+(?:devices?\s+)?"

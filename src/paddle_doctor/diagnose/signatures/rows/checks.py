@@ -21,6 +21,7 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from .loading import INTERPRETER_ROWS
 from ..model import sig as _sig
+from ..packages import SUITE_LIBRARIES
 
 # A spawned child's signal, as paddle.distributed.spawn names it (signal.Signals(-exitcode).name), to
 # the cause the catalog's signal table gives it (catalog/codes.toml [signal]; a test keeps them equal).
@@ -243,15 +244,6 @@ SPAWN_SIGNAL_ROWS = _spawn_signal_rows()
 VERSIONED_PACKAGES = r"(?:paddle|paddlehub|paddlenlp|paddlex|paddleslim|paddle2onnx|x2paddle|pgl|parl|paddlespeech|" \
                      r"paddleformers)"
 API_PACKAGES = VERSIONED_PACKAGES[:-1] + "|paddleocr|paddleclas|paddlets|ppgan)"  # + suites used as wheels (issue 29)
-# Import names of the libraries the suites' wheels require (their Requires-Dist, issue 29; EISeg's easydict, the CT
-# transform's Polygon3), and what those pull in (markupsafe, werkzeug): a name one lacks is a release crossed. Not
-# numpy: its removals are known name by name (numpy_alias_removed), and another name it lacks is more often
-# asked of the wrong module (six's integer_types).
-SUITE_LIBRARIES = r"(?:scipy|PIL|cv2|skimage|sklearn|pandas|matplotlib|shapely|pyclipper|imgaug|albumentations|" \
-                  r"librosa|soundfile|numba|onnx|onnxruntime|h5py|lmdb|yaml|google\.protobuf|markupsafe|jinja2|flask|" \
-                  r"werkzeug|setuptools|pkg_resources|six|visualdl|transformers|tokenizers|sentencepiece|datasets|" \
-                  r"huggingface_hub|pydantic|typeguard|attrdict|tqdm|requests|urllib3|packaging|decord|imageio|" \
-                  r"pycocotools|lap|motmetrics|faiss|jieba|nltk|rapidfuzz|sympy|pyworld|paddleaudio|Polygon|easydict)"
 # --- code written for another Paddle version (read in LIBRARIES after paddle-doctor's own exceptions) -----
 API_VERSION_ROWS = (
     # The Paddle libraries released with Paddle (PaddleHub, PARL, PGL, PaddleNLP, ...) change their APIs between

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
-from .checks import SUITE_LIBRARIES
+from ..packages import SUITE_LIBRARIES
 
 # Qt's Python bindings, which the suites' annotation and GUI tools (PPOCRLabel, EISeg, PaddleX's GUI) import.
 _QT_BINDINGS = r"(?:PyQt[456]|PySide[26]?|qtpy|sip)"
@@ -22,7 +22,9 @@ _NO_SUCH = r" ?[:：] ?(?:No such file or directory|没有那个文件或目录)
 INSTALLS = (
     _sig("pip_source_build_failed", r"Failed building wheel for (?P<pkg>(?!paddle\s*$)[\w.-]+)|Could not build wheels for "
          r"(?P<pkgs>[\w.-]+)|Encountered error while trying to install package|error: legacy-install-failure|"
-         r"error: Setup script exited with error",
+         r"error: Setup script exited with error|Building wheel for (?P<built>(?!paddle \()[\w.-]+) \((?:setup\.py|"
+         r"pyproject\.toml)\)(?: \.\.\. error$| did not run successfully)|python setup\.py bdist_wheel did not run "
+         r"successfully",
          "cause", CauseId.dependency_version_mismatch, 96, "error: legacy-install-failure",
          title="pip (or easy_install) had to build a package from source (no wheel of the asked version for this "
                "Python and platform) and the build failed: install a version that has a wheel here (or give the build "
@@ -31,8 +33,30 @@ INSTALLS = (
                 "req.name)); pip 21-23 commands/install.py (\"Could not build wheels for {}, which is required to "
                 "install pyproject.toml-based projects\"); pip 22.0-23.0 exceptions.py LegacyInstallFailure "
                 "(reference=\"legacy-install-failure\", \"Encountered error while trying to install package.\"); setuptools "
-                "easy_install's build of an sdist (\"error: Setup script exited with error: %s\")",
+                "easy_install's build of an sdist (\"error: Setup script exited with error: %s\"); pip 22-24 "
+                "wheel_builder.py _build_one (open_spinner(f\"Building wheel for {req.name} ({backend})\"), finished "
+                "\"error\"), exceptions.py InstallationSubprocessError (\"{command_description} did not run "
+                "successfully.\": \"python setup.py bdist_wheel\", \"Building wheel for {name} (pyproject.toml)\")",
          most="medium"),
+    # pip's check of a package's Requires-Python against the running interpreter (a suite's requirement that dropped
+    # Python 2, or one that has not reached this Python yet).
+    _sig("pip_requires_other_python", r"Package '(?P<pkg>[^']{1,80})' requires a different Python: (?P<have>[\w.+]+) not "
+         r"in '(?P<want>[^']{1,40})'", "cause", CauseId.dependency_version_mismatch, 90,
+         "ERROR: Package 'imageio-ffmpeg' requires a different Python: 2.7.12 not in '>=3.4'",
+         title="{pkg} does not install on this Python ({have}; it requires {want}): use a Python it supports, or a "
+               "release of it that supports this one",
+         source="pip 9-24 src/pip/_internal/utils/packaging.py / resolution/legacy/resolver.py _check_dist_requires_"
+                "python (\"Package {!r} requires a different Python: {} not in {!r}\")"),
+    # The same resolver messages as pip_no_paddle_wheel (rows/checks.py) for any other package: no release of it that
+    # this Python and platform can install is on the index, or the version pinned is not there at all.
+    _sig("pip_no_matching_distribution", r"(?:No matching distribution found for|Could not find a version that "
+         r"satisfies the requirement) (?P<pkg>(?!(?i:paddle))[A-Za-z][\w.-]*)", "cause", CauseId.dependency_version_mismatch, 70,
+         "ERROR: No matching distribution found for numpy==1.13.3",
+         title="pip finds no release of {pkg} it can install here: none built for this Python and platform, or the "
+               "version asked for is not on the index",
+         source="pip 20.3-24 src/pip/_internal/resolution/resolvelib/factory.py (\"Could not find a version that "
+                "satisfies the requirement %s (from versions: %s)\"; DistributionNotFound(f\"No matching distribution "
+                "found for {req}\")); pip < 20.3 index/package_finder.py PackageFinder.find_requirement", most="medium"),
     # PyPI's "paddle" is another project (a 2016-2018 library, sdists 0.x-1.0.2, whose setup imports modules it
     # does not ship); PaddlePaddle's distribution is paddlepaddle(-gpu). pip fetching it is the install command's name.
     # As specific as an exception line, so the first in the text wins: after an import of paddle failed, it is the
