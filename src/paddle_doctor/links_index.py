@@ -67,7 +67,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'windows_dll_missing_at_start', 'ort_model_file_missing', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'ppdet_source_file_invalid', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'fastdeploy_file_unreadable', 'p2o_model_unread', 'triton_model_version_missing', 'paddlex_model_unknown', 'file_not_found_unnamed', 'paddlenlp_config_missing', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
+        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'windows_dll_missing_at_start', 'ort_model_file_missing', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'ppdet_source_file_invalid', 'paddle_mobile_open_failed', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'fastdeploy_file_unreadable', 'p2o_model_unread', 'triton_model_version_missing', 'paddlex_model_unknown', 'file_not_found_unnamed', 'paddlenlp_config_missing', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -79,7 +79,7 @@ BACKLINKS = {
         'diagnose_rules': ('silent_death',),
     },
     CauseId.host_out_of_memory: {
-        'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'v1_cpu_alloc_enomem', 'host_alloc_failed', 'numpy_array_alloc_failed',),
+        'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'v1_cpu_alloc_enomem', 'lite_host_malloc_failed', 'host_alloc_failed', 'numpy_array_alloc_failed',),
     },
     CauseId.launcher_bug: {
         'signatures': ('launcher_source_quoted', 'launcher_frame',),
@@ -131,7 +131,7 @@ BACKLINKS = {
         'signatures': (CauseId.port_in_use, 'libuv_port_busy',),
     },
     CauseId.python_exception: {
-        'signatures': ('runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'xmlrpc_fault', 'serving_op_failed', 'header_missing', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
+        'signatures': ('runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'xmlrpc_fault', 'serving_op_failed', 'native_build_command_failed', 'header_missing', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
         'guard_kinds': ('failed',),
         'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },

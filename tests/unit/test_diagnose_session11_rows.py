@@ -131,3 +131,55 @@ def test_a_plugin_the_code_says_is_not_available_asks_for_its_installation(tmp_p
                              "line 9, in require_plugin\n    raise RuntimeError(msg)\nRuntimeError: The serving plugins are "
                              "not available. Please install it properly.\n")
     assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", ["=========3 Ops are not supported yet======", "========= 3 OPs are not supported yet ==========="])
+def test_x2paddles_unsupported_ops_in_both_eras_wordings(tmp_path, line):
+    rc = _diagnose(tmp_path, f"Converting node 12 ...    {line}\n========== Ceil ==========\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "x2paddle_ops_unsupported", (rc.cause, rc.code)
+
+
+def test_paddle_lites_host_allocation_failing_is_host_memory(tmp_path):
+    rc = _diagnose(tmp_path, "[F  1/ 2  3: 4: 5.678 ...lite/backends/host/target_wrapper.cc:29 Malloc] Check failed: p: "
+                             "Error occurred in TargetWrapper::Malloc period: no enough for mallocing 1048576 bytes.\n")
+    assert rc.cause == CauseId.host_out_of_memory and "1048576" in rc.message, (rc.cause, rc.message)
+
+
+def test_paddle_mobiles_enforce_detail_of_a_file_it_cannot_open_is_that_file(tmp_path):
+    rc = _diagnose(tmp_path, "A/libc: abort_message: assertion \"terminating with uncaught exception of type "
+                             "paddle_mobile::PaddleMobileException: paddle mobile C++ Exception: \n    | [in file] : "
+                             "src/io/loader.cpp\n    | [on line] : 26\n    | [detail]  :  /sdcard/m/params open failed !\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("text", [
+    "System.DllNotFoundException: Dll was not found.\n   at Wrapper.Engine.Initialize(String model)\n",
+    "Exception in thread \"main\" java.lang.UnsatisfiedLinkError: no ocr_jni in java.library.path\n",
+    "java.lang.ExceptionInInitializerError: unable to load from [paddle_inference.dll]\n",
+])
+def test_a_wrappers_native_library_that_does_not_load_is_a_missing_file(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.code)
+
+
+def test_a_cuda_library_a_wrapper_cannot_load_is_the_cuda_installation(tmp_path):
+    rc = _diagnose(tmp_path, "java.lang.ExceptionInInitializerError: unable to load from [cudnn64_8.dll]\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch, (rc.cause, rc.code)
+
+
+def test_a_compiler_or_linker_failing_in_an_extension_the_code_builds_is_its_build(tmp_path):
+    rc = _diagnose(tmp_path, "error: command '/usr/bin/g++' failed with exit code 1\n")
+    assert rc.cause == CauseId.python_exception and rc.code == "native_build_command_failed", (rc.cause, rc.code)
+
+
+def test_calling_what_a_paddle_api_returned_when_it_is_not_callable_is_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"train.py\", line 50, in <lambda>\n"
+                             "    reader = paddle.dataset.mnist.train(size)()\nTypeError: 'generator' object is not "
+                             "callable\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.code)
+
+
+def test_calling_a_plain_value_that_is_not_callable_stays_the_users_exception(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"train.py\", line 50, in <module>\n"
+                             "    loss = total(3)\nTypeError: 'int' object is not callable\n")
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)

@@ -269,12 +269,22 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
     frame = parts.innermost
     if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
         return None
+    if _NOT_CALLABLE.match(parts.message) and _CALLS_RESULT.search(frame.source):
+        return Verdict(CauseId.paddle_api_mismatch, 70, f"`{frame.source[:80]}` calls what a Paddle API returned, "
+                       f"which is not callable in this version ({parts.message[:60]}): the API returns another kind "
+                       "of object here: code written for another version", "call")
     if not _SIGNATURE_MISFIT.search(parts.message):
         return None
     if not re.search(r"\b(?:paddle|fluid)\.\w", frame.source):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 75, f"the call `{frame.source[:80]}` passes arguments this Paddle "
                    "version's API does not take: the code was written for another version", "call")
+
+
+# CPython's TypeError for calling an object without __call__, at a line that calls the result of a Paddle call
+# (``paddle.dataset.imdb.train(word_dict)()``): what the API returns differs between releases.
+_NOT_CALLABLE = re.compile(r"^'\w+' object is not callable$")
+_CALLS_RESULT = re.compile(r"\b(?:paddle|fluid)\.[\w.]+\([^()]*\)\s*\(")
 
 
 # A failed import at a line that imports from one of Paddle's versioned packages (or a suite used as a wheel): CPython 3 names the dotted

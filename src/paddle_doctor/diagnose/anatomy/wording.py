@@ -37,6 +37,8 @@ _GONE = r"(?:does\s*not\s+exists?|doesn't\s+exists?|do\s+not\s+exist|not\s+exist
         r"missing|not\s+found|(?:can|could)\s*not\s+be\s+(?:found|opened)|is\s+not\s+(?:a\s+)?(?:valid\s+)?(?:file|" \
         r"dir(?:ectory)?|path))"
 _PADDLE = r"(?:paddle(?:paddle)?(?:[-_]gpu)?|PaddlePaddle)"
+_LOAD_FAILED = r"\b(?:unable\s+to|can\s*not|cannot|could\s*not|failed\s+to)\s+load\b[^\n]{0,30}?"
+_CUDA_LIBRARY = r"(?:cudnn|cublas|cudart|cufft|curand|cusolver|cusparse|nvrtc|nvinfer|nccl)"
 _VERSION = r"v?\d+(?:\.\d+)+\w*"
 
 
@@ -66,6 +68,15 @@ WORDINGS: tuple[Wording, ...] = (
             "it says a file or directory it names does not exist",
             "os.path.exists checks in suites and tools (assert/raise ... does not exist), native loaders, "
             "Chinese messages of the suites and wrappers"),
+    # A native library a wrapper loads (Paddle Inference's, PaddleOCR's C++ DLLs) that it cannot load: not where
+    # it looks, or a library it depends on is not (the Windows-DLL convention of the corpus: file_not_found).
+    # The CUDA stack's own libraries are the installation's CUDA/cuDNN (the corpus's convention), not a wrapper's file.
+    Wording("cuda_library_unloadable", C.cuda_cudnn_mismatch, rf"{_LOAD_FAILED}(?:lib)?{_CUDA_LIBRARY}\w*\.(?:dll|"
+            r"so(?:\.\d+)*)\b", 60, "it says a library of the CUDA stack could not be loaded",
+            "the JNI and P/Invoke loaders of wrappers around Paddle Inference (Java, .NET)"),
+    Wording("library_unloadable", C.file_not_found, rf"{_LOAD_FAILED}[\w.\-\\/]+\.(?:dll|dylib|so(?:\.\d+)*)\b", 60,
+            "it says a native library could not be loaded",
+            "the JNI and P/Invoke loaders of wrappers around Paddle Inference and PaddleOCR's C++ (Java, .NET)"),
     # A version requirement that is not met: the code (a suite, a tool, a model) was written for
     # another Paddle release than the installed one. Paddle's own require_version templates and the suites'
     # check_version are the signature row paddle_version_required (signatures/rows/checks.py, high); this reads
@@ -166,6 +177,10 @@ TYPE_WORDINGS: tuple[Wording, ...] = (
             r"\bBadGzipFile$", 60,
             "the raised class is an archive's read error (a download cut short, or not an archive)",
             "CPython's tarfile.ReadError, shutil.ReadError (unpack_archive), zipfile.BadZipFile, gzip.BadGzipFile"),
+    Wording("missing_library_class", C.file_not_found, r"\b(?:DllNotFound|UnsatisfiedLink)(?:Error|Exception)$", 60,
+            "the raised class says a native library was not found, or could not be loaded",
+            ".NET's System.DllNotFoundException (default message \"Dll was not found.\"), Java's "
+            "java.lang.UnsatisfiedLinkError: wrappers that load Paddle Inference's or PaddleOCR's DLLs"),
     Wording("missing_file_class", C.file_not_found, r"(?:FileNotFound|FileMissing|PathNotFound|ModelNotFound|"
             r"NoSuchFile)\w*(?:Error|Exception)$", 60,
             "the raised class is a missing-file error",

@@ -230,14 +230,16 @@ INFERENCE = (
          source="X2Paddle 1.x x2paddle/op_mapper/pytorch2paddle/pytorch_op_mapper.py PyTorchOpMapper.op_checker "
                 "(print(\"========== {} ============\".format(op)) per unsupported op; X2Paddle#698: written against "
                 "PyTorch 1.6)", most="medium"),
-    _sig("x2paddle_ops_unsupported", r"=+ (?P<n>\d+) OPs are not supported yet =+|Exception: Model is not supported "
+    _sig("x2paddle_ops_unsupported", r"=+ ?(?P<n>\d+) O[Pp]s are not supported yet ?=+|Exception: Model is not supported "
          r"yet\.", "cause",
          CauseId.paddle_api_mismatch, 70, "========= 1 OPs are not supported yet ===========",
          title="X2Paddle has no converter for some op(s) of the source model ({n}): this X2Paddle release does not "
                "support them yet (a newer release may)",
          source="X2Paddle 1.x x2paddle/op_mapper/*/..._op_mapper.py op_checker (print(\"\\n========= {} OPs are not "
                 "supported yet ===========\".format(len(unsupported_ops))), one \"========== {} ============\" line "
-                "per op; then __init__: raise Exception(\"Model is not supported yet.\"))", most="medium"),
+                "per op; then __init__: raise Exception(\"Model is not supported yet.\")); X2Paddle 0.x "
+                "x2paddle/op_mapper/tf_op_mapper.py (print(\"=========={} Ops are not supported yet======\"))",
+         most="medium"),
     # Paddle-Lite's opt lists the ops of the model it has no kernel for on the asked targets. Ops that only a training
     # program holds (gradients, optimizers, readers) mean the file is not an inference model (save_inference_model /
     # paddle.jit.save make one); other ops are ones this Lite release does not support on the target.
@@ -353,6 +355,14 @@ INFERENCE = (
                "export the model with the Paddle this paddle2onnx supports, or use the paddle2onnx of the model's",
          source="Paddle2ONNX 0.9-1.x paddle2onnx/parser/parser.cc PaddleParser::GetOpAttr (Assert(found, "
                 "\"Cannot found attribute \" + name + \" in op: \" + op.type()))", most="medium"),
+    # Paddle-Lite's host allocator checks what malloc returned: a board (or phone) without the memory the model needs.
+    _sig("lite_host_malloc_failed", r"TargetWrapper::Malloc period: no enough for mallocing (?P<bytes>\d+) bytes",
+         "cause", CauseId.host_out_of_memory, 90, "[F  8/ 5 17: 3:21.389 ...ite/lite/backends/host/target_wrapper.cc:29 "
+         "Malloc] Check failed: p: Error occurred in TargetWrapper::Malloc period: no enough for mallocing 57446400 bytes.",
+         title="Paddle-Lite could not allocate {bytes} bytes of host memory: the device has less free memory than the "
+               "model needs", source="Paddle-Lite 2.x lite/backends/host/target_wrapper.cc TargetWrapper<kHost>::Malloc "
+         "(CHECK(p) << \"Error occurred in TargetWrapper::Malloc period: no enough for mallocing \" << size << \" "
+         "bytes.\")"),
     # --- PaddleX 3.x (and PaddleOCR 3.x, which builds on it): its own checks of names, keys and devices -----------
     # Its registry knows the models and pipelines of its own release: a name it does not list is one of another
     # release (or misspelt: config_error is near); the rest say the user's config or choice.

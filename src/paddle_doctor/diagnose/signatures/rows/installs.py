@@ -38,6 +38,15 @@ INSTALLS = (
                 "\"error\"), exceptions.py InstallationSubprocessError (\"{command_description} did not run "
                 "successfully.\": \"python setup.py bdist_wheel\", \"Building wheel for {name} (pyproject.toml)\")",
          most="medium"),
+    # distutils/setuptools running a compiler or linker for an extension the code builds itself (a suite's custom op
+    # compiled at first use, a setup.py build_ext): the native build failed. Inside pip's build of a package the pip
+    # rows above are more specific.
+    _sig("native_build_command_failed", r"^error: command '(?P<cmd>[^']{1,300})' failed with exit (?:code|status) "
+         r"(?P<code>-?\d+)", "cause", CauseId.python_exception, 45,
+         "error: command 'D:\\VS\\bin\\HostX86\\x64\\link.exe' failed with exit code 1120",
+         title="a native build step failed (exit {code} of {cmd}): the extension or custom op the code compiles did not "
+               "build", source="CPython 3.x Lib/distutils/spawn.py and setuptools _distutils/spawn.py (DistutilsExecError("
+         "\"command %r failed with exit code %s\"); before 3.9 \"failed with exit status %d\")", most="medium"),
     # pip's check of a package's Requires-Python against the running interpreter (a suite's requirement that dropped
     # Python 2, or one that has not reached this Python yet).
     _sig("pip_requires_other_python", r"Package '(?P<pkg>[^']{1,80})' requires a different Python: (?P<have>[\w.+]+) not "

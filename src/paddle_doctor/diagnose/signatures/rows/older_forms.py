@@ -373,4 +373,11 @@ OLDER_FORMS = (
          title="--ips lists 127.0.0.1 for a job on several nodes: the other nodes cannot reach that address",
          source="pp 3.3.1 paddle/distributed/launch/plugins/__init__.py process_args (if '127.0.0.1' in ips and "
                 "len(ips) != 1: raise ValueError(\"127.0.0.1 in ips is not allowed in multi-nodes.\"))"),
+    # paddle-mobile (2018, Paddle-Lite's predecessor) reports its enforce failures as a block whose [detail] line is the
+    # message: its model loader could not open the file it names.
+    _sig("paddle_mobile_open_failed", r"\[detail\]\s*:\s*(?P<path>\S+) open failed", "cause", CauseId.file_not_found, 85,
+         "    | [detail]  :  /storage/emulated/0/models/GoogleNet/__model__ open failed !",
+         title="paddle-mobile could not open {path}: the model file is not where the loader looks",
+         source="paddle-mobile 2018 src/io/loader.cpp (PADDLE_MOBILE_ENFORCE(fp != NULL, \" %s open failed !\", "
+                "filename)) and src/common/enforce.h (the \"| [in file] ... | [detail] :\" block)"),
 )
