@@ -119,7 +119,16 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                   "tensor (truncated, another format, a combined params file)",
                                   "`ls -l` the model directory: one file per persistable variable for --model_dir, "
                                   "or pass --model_file/--param_file for a combined model",
-                                  when=r"Only version 0 is supported"),),
+                                  when=r"Only version 0 is supported"),
+                             # PaddleOCR 2.0 renamed the exported files (model/params -> inference.pdmodel/.pdiparams):
+                             # a model folder of one release looked up by the other release's file name is a model
+                             # of another release, not a missing download.
+                             Near(CauseId.paddle_api_mismatch, "the model folder may be of another PaddleOCR release, "
+                                  "whose files the code names otherwise (model/params before 2.0, inference.pdmodel/"
+                                  "inference.pdiparams from 2.0)", "`ls` the model folder: files named for the other "
+                                  "release mean the model and the code are of different releases",
+                                  when=r"_v1\.\d\w*_infer[/\\]+inference\.pd(?:model|iparams)\b|(?:_v2\.\d|PP-OCRv\d)\w*"
+                                       r"_infer[/\\]+(?:model|params)\b"),),
     # CUDA's error 35 says "driver older than the runtime", and says the same when there is no driver at
     # all to ask (a GPU image run without the NVIDIA container runtime, a stub libcuda): a version printed
     # beside it shows a driver is there.
@@ -143,7 +152,8 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
         Near(CauseId.file_not_found, "a system library the core library links (libgomp, libssl) may be the one "
              "missing, not CUDA's or cuDNN's", "the ImportError after the line names the library: rerun "
              "`python -c \"import paddle\"`, or `ldd` the core file it names and look for `not found`",
-             when=r"Can not import (?:avx |noavx |paddle )?core while this file exists",
+             when=r"Can not import (?:avx |noavx |paddle )?core while this file exists|DLL load failed while "
+                  r"importing (?:core_avx|core_noavx|libpaddle|core)\b",
              settled_by=_CUDA_LIBRARIES),
         # A library the loader cannot open that is none of CUDA's: the app's own deployment (a library it ships,
         # a device's HAL) may simply lack it, which is a missing file rather than a wrong version.

@@ -7,8 +7,7 @@ from ....catalog.ids import CauseId
 from ....errors import CAUSE_BY_NAME
 from ...anatomy.parts import NOTEBOOK_FRAME, NOTEBOOK_LINE
 from .checks import API_VERSION_ROWS, CHECKS, LOWERCASE_EXCEPTIONS
-from ..model import Signature
-from ..model import sig as _sig
+from ..model import Signature, sig as _sig
 
 # A victim's own exception (another rank failed first) must not outrank the real cause.
 _VICTIM_EXCEPTIONS = {"PeerFailedError": 45}
@@ -337,11 +336,12 @@ LIBRARIES = (
                 "arguments: %s', 'the following arguments are required: %s', 'argument %s: invalid choice: ...')"),
     # --- a Paddle check that failed, without its exception line (a paste from the hint; 1.x's line after C++ Callstacks)
     _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.*?)\](?:\s*\(?\s*at\s*[\[(]?\s*\S+\.(?:cc|cu|h):\d+|"
-         r"\s*$)|^\s*Enforce failed\. (?P<bare>Expected\b.*)", "exception", CauseId.python_exception, 50,
-         "[Hint: Expected x == y, but received x:6 != y:1.] at (/paddle/paddle/fluid/framework/lod_tensor.cc:400)",
-         title="a Paddle check failed: {hint}{bare}",
-         source="pp 1.8.5-3.3.1 so: platform/enforce.h PADDLE_ENFORCE_* ([Hint: Expected %s, but received %s.] "
-                "(at %s:%d)); pp 1.0-1.8 __PADDLE_BINARY_COMPARE (\"Enforce failed. Expected %s == %s, but received ...\")"),
+         r"\s*$)|^\s*Enforce failed\. (?P<bare>Expected\b.*)|\[\s*Hint\s*:\s*(?P<said>[^\]]{1,200})\]\s*at\s*\(\s*\S+"
+         r"\.(?:cc|cu|h):\d+\)|^(?P<said1x>\S.{0,300}?) at \[\S*paddle/\S+\.(?:cc|cu|h):\d+\]$", "exception",
+         CauseId.python_exception, 50, "[Hint: Expected x == y, but received x:6 != y:1.] at (/paddle/paddle/fluid/framework/"
+         "lod_tensor.cc:400)", title="a Paddle check failed: {hint}{bare}{said}{said1x}", source="pp 1.8.5-3.3.1 so: platform/enforce.h "
+         "PADDLE_ENFORCE_* ([Hint: %s] at (%s:%d)); pp 1.0-1.8 __PADDLE_BINARY_COMPARE (\"Enforce failed. Expected %s == "
+         "%s, but received ...\"); pp 1.0-1.5 EnforceNotMet (string::Sprintf(\"%s at [%s:%d]\", ...))"),
     # --- structure and the generic fallback ------------------------------------------------------------------
     _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
          example="Traceback (most recent call last):",

@@ -45,14 +45,16 @@ SIGNALS = (
     # prints it signed with the hex after it, cmd and subprocess unsigned.
     _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
          r"-1073741571|3221225725|-1073741676|3221225620|-1073741682|3221225614|-1073740940|"
-         r"3221226356)\b|\((?P<status>0x[Cc]0000(?:005|0[Ff][Dd]|094|08[Ee]|374))\)",
+         r"3221226356)\b|\((?P<status>0x[Cc]0000(?:005|0[Ff][Dd]|094|08[Ee]|374))\)|(?:Exception code|异常代码)\s*[:：]\s*"
+         r"(?P<logged>0x[Cc]0000(?:005|0[Ff][Dd]|094|08[Ee]|374|409))\b",
          "cause", CauseId.segfault, 90, "Process finished with exit code -1073741819 (0xC0000005)",
          title="the process was ended by a native fault (Windows status: an access violation, a stack overflow, a "
                "division by zero or a corrupted heap), Windows' segmentation fault",
          source="Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005 = -1073741819 signed, STATUS_STACK_BUFFER_OVERRUN "
                 "0xC0000409, raised by __fastfail and the CRT's abort on a security check, STATUS_STACK_OVERFLOW "
                 "0xC00000FD, STATUS_INTEGER_DIVIDE_BY_ZERO 0xC0000094 (SIGFPE's), STATUS_FLOAT_DIVIDE_BY_ZERO "
-                "0xC000008E, STATUS_HEAP_CORRUPTION 0xC0000374), the process exit code of a crashed process; "
+                "0xC000008E, STATUS_HEAP_CORRUPTION 0xC0000374), the process exit code of a crashed process; the Windows "
+                "event log's Application Error (event 1000: Exception code: 0x%x; zh-CN 异常代码： 0x%x); "
                 "JetBrains' run console (Process finished with exit code %d (0x%X)), CPython subprocess (returned "
                 "non-zero exit status %d)"),
     # Windows' fail-fast status: the C runtime's abort() and a failed security check end the process this way, as
