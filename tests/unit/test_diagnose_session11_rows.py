@@ -183,3 +183,47 @@ def test_calling_a_plain_value_that_is_not_callable_stays_the_users_exception(tm
     rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"train.py\", line 50, in <module>\n"
                              "    loss = total(3)\nTypeError: 'int' object is not callable\n")
     assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)
+
+
+def test_a_name_missing_from_a_pyinstaller_bundle_is_the_bundle_not_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "ImportError: cannot import name 'draw_ocr' from 'paddleocr' (C:\\Users\\u\\AppData\\Local\\"
+                             "Temp\\_MEI120394\\paddleocr.pyc)\n")
+    assert rc.cause == CauseId.python_exception and "PyInstaller" in rc.why, (rc.cause, rc.code, rc.why)
+
+
+def test_a_failed_cuda_call_in_1xs_glog_fatal_line_is_read_by_its_error_number(tmp_path):
+    rc = _diagnose(tmp_path, "F0101 10:00:00.000000  4711 device_context.cc:337] cudaGetLastError  out of memory "
+                             "errno:2\n*** Check failure stack trace: ***\n")
+    assert rc.cause == CauseId.gpu_oom, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, cause", [("No module named 'ppdet'", CauseId.python_exception),
+                                         ("No module named 'cv2'", CauseId.dependency_version_mismatch),
+                                         ("No module named 'paddle.fluid'", CauseId.paddle_api_mismatch)])
+def test_pythons_missing_module_message_pasted_without_its_type(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", [
+    "KeyError: \"Foo does not exist in availabel transforms:['Compose', 'Resize']\"",
+    "ValueError: The module FooHead is not registered",
+])
+def test_a_component_the_suites_registry_lacks_is_the_config(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.config_error and rc.code == "config_component_unregistered", (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, cause", [("RuntimeError: mklml.dll not found.", CauseId.file_not_found),
+                                         ("RuntimeError: cudnn64_7.dll not found.", CauseId.cuda_cudnn_mismatch),
+                                         ("ValueError: not find model.pdmodel or inference.pdmodel",
+                                          CauseId.file_not_found)])
+def test_a_library_or_model_file_said_not_found_in_plain_words(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause, (rc.cause, rc.code)
+
+
+def test_an_exception_after_a_loggers_error_prefix_is_read_as_the_exception(tmp_path):
+    rc = _diagnose(tmp_path, "error:   UnicodeDecodeError: 'gbk' codec can't decode byte 0x99 in position 996: illegal "
+                             "multibyte sequence\n")
+    assert rc.cause == CauseId.python_exception and "UnicodeDecodeError" in rc.message, (rc.cause, rc.message)

@@ -70,7 +70,7 @@ def _title(cause: str, events: list[Event], default: str) -> str:
     text = default
     if main is not None and main.sig.cause == cause and main.sig.title:
         text = _EMPTY_ASIDE.sub("", main.sig.title.format_map(_Groups(main.groups))).replace(_ABSENT, "").rstrip(": ")
-        if cause == CauseId.python_exception and main.groups.get("msg"):
+        if cause == CauseId.python_exception and main.groups.get("msg") and main.groups.get("exc"):
             text = f"{main.groups['exc']}: {_clip(main.groups['msg'].strip(), TITLE_MSG_CHARS)}"
     return redact(text)[:TITLE_CHARS]
 

@@ -40,6 +40,8 @@ _NAMED = re.compile(r"^module '(?P<attr_mod>[\w.]+)' has no attribute '(?P<attr>
 _IMPORTS = re.compile(r"^\s*(?:from\s+(?P<from>[\w.]+)\s+import\b|import\s+(?P<mod>[\w.]+))")
 # Packages users install with pip (a suite's own package, run from its clone, is its working tree: not these).
 _PIP_PACKAGES = re.compile(rf"{VERSIONED_PACKAGES}|visualdl|fastdeploy|paddleocr|paddle_serving_\w+")
+# PyInstaller's one-file bundle unpacks to a temporary _MEI<pid> folder: its modules are what the build collected.
+_FROZEN_BUNDLE = re.compile(r"[/\\]_MEI\d+[/\\]")
 _PB2_KEYWORD = re.compile(r"unexpected keyword argument '(?P<kw>\w+)'")
 
 
@@ -100,6 +102,10 @@ def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
             name.lower() != top and _PIP_PACKAGES.fullmatch(name.lower()):
         return (CauseId.python_exception, 75, f"{name} is the class of the {name.lower()} package, not a name of "
                 f"{top}: import it from {name.lower()}")
+    bundle = _FROZEN_BUNDLE.search(parts.message) or next((f for f in parts.frames if _FROZEN_BUNDLE.search(f.path)), None)
+    if bundle is not None:
+        return (CauseId.python_exception, 85, f"{top} was imported from a PyInstaller bundle (its _MEI folder), not "
+                f"from an installation: the bundle lacks part of {top} (collect it as a hidden import or data files)")
     hijacked = _user_module_imported_by_library(parts)
     if hijacked is not None:
         return hijacked

@@ -31,7 +31,8 @@ PATH = r"(?:(?<!\S)[^\s/\\]*[/\\]\S*|(?<![^\s'\"(\[])[^\s'\"]*\.(?:jpe?g|png|bmp
 # loader rows and the CUDA library rows read those).
 _NO_LIBRARY = r"^(?!.*\.(?:dll|dylib|so(?:\.\d+)*)\b)(?:.*?)"
 # The act that failed on it: opening, finding, reading or loading (any subject, any tense).
-_ACT = r"(?:can\s*not|can't|could\s*not|couldn't|unable\s+to|fail(?:ed|s)?\s+to|not\s+able\s+to|error\s+(?:when\s+)?" \
+_ACT = r"(?:can\s*not|can't|could\s*not|couldn't|unable\s+to|fail(?:ed|s)?\s+to|not\s+able\s+to|(?<![\w'])not(?=\s+find)|" \
+       r"error\s+(?:when\s+)?" \
        r"(?:opening|reading|loading))\s+(?:open|find|locate|read|load|access|stat)"
 _GONE = r"(?:does\s*not\s+exists?|doesn't\s+exists?|do\s+not\s+exist|not\s+exists?|is\s+not\s+exist|(?:is|was)\s+" \
         r"missing|not\s+found|(?:can|could)\s*not\s+be\s+(?:found|opened)|is\s+not\s+(?:a\s+)?(?:valid\s+)?(?:file|" \
@@ -72,9 +73,10 @@ WORDINGS: tuple[Wording, ...] = (
     # it looks, or a library it depends on is not (the Windows-DLL convention of the corpus: file_not_found).
     # The CUDA stack's own libraries are the installation's CUDA/cuDNN (the corpus's convention), not a wrapper's file.
     Wording("cuda_library_unloadable", C.cuda_cudnn_mismatch, rf"{_LOAD_FAILED}(?:lib)?{_CUDA_LIBRARY}\w*\.(?:dll|"
-            r"so(?:\.\d+)*)\b", 60, "it says a library of the CUDA stack could not be loaded",
+            rf"so(?:\.\d+)*)\b|\b(?:lib)?{_CUDA_LIBRARY}\w*\.dll\s+(?:was\s+|is\s+)?not\s+found\b", 60, "it says a library of the CUDA stack could not be loaded",
             "the JNI and P/Invoke loaders of wrappers around Paddle Inference (Java, .NET)"),
-    Wording("library_unloadable", C.file_not_found, rf"{_LOAD_FAILED}[\w.\-\\/]+\.(?:dll|dylib|so(?:\.\d+)*)\b", 60,
+    Wording("library_unloadable", C.file_not_found, rf"{_LOAD_FAILED}[\w.\-\\/]+\.(?:dll|dylib|so(?:\.\d+)*)\b|"
+            r"\b[\w.\-]+\.dll\s+(?:was\s+|is\s+)?not\s+found\b", 60,
             "it says a native library could not be loaded",
             "the JNI and P/Invoke loaders of wrappers around Paddle Inference and PaddleOCR's C++ (Java, .NET)"),
     # A version requirement that is not met: the code (a suite, a tool, a model) was written for

@@ -64,4 +64,12 @@ DEVICES = (
          source="PaddleCustomDevice backends/npu/runtime/runtime.cc SetDevice (ACL_CHECK(aclrtSetDevice(device->id)): "
                 "\"Call %s failed : %d at file %s line %d\"); Ascend CANN error EL0002 (\"The device ID is invalid.\")",
          most="medium"),
+    # Paddle 1.x checked a CUDA runtime call with glog's fatal log, naming the call, cudaGetErrorString's text and the
+    # error number: read as an exception, so the number decides through the CUDA code table (9, an invalid launch
+    # configuration, is the generic failure; 2 is out of memory; 35 a driver older than the runtime).
+    _sig("glog_cuda_call_failed", r"^F\d{4} [\d:.]+\s+\d+ \S+:\d+\]\s*(?P<exc>cuda[A-Z]\w+)\s+(?P<msg>.+?\berrno\s*:\s*\d+)\s*$",
+         "exception", CauseId.python_exception, 50,
+         "F0425 09:12:42.189702  9812 device_context.cc:337] cudaGetLastError  invalid configuration argument errno:9",
+         title="{exc}: {msg}", source="pp 1.3-1.4 so: platform/device_context.cc (LOG(FATAL) << \"cudaGetLastError  \" << "
+         "cudaGetErrorString(e_sync) << \" errno:\" << e_sync), as glog's F line"),
 )

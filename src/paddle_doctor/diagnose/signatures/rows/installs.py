@@ -333,7 +333,7 @@ INSTALLS = (
     # installed); a user's own module is not in these lists, nor a file of the user's that shadows the package
     # ("...; 'datasets' is not a package"). Only the exception itself: a suite's warning that an optional package
     # is missing ("... Now states: No module named 'lap'") is not why the run failed.
-    _sig("third_party_package_missing", rf"(?:ModuleNotFoundError|ImportError): No module named '?(?!visualdl|paddleaudio)"
+    _sig("third_party_package_missing", rf"(?:(?:ModuleNotFoundError|ImportError): |^)No module named '?(?!visualdl|paddleaudio)"
          rf"(?P<pkg>{SUITE_LIBRARIES}|{_QT_BINDINGS})(?:\.[\w.]+)?(?:'(?!; '[\w.]+' is not a package)|$)|"
          r"QtBindingsNotFoundError: No Qt bindings could be found", "cause", CauseId.dependency_version_mismatch, 65,
          "ModuleNotFoundError: No module named 'skimage'",
@@ -342,4 +342,11 @@ INSTALLS = (
          source="CPython Lib/importlib/_bootstrap.py _find_and_load_unlocked (ModuleNotFoundError(f\"No module named "
                 "{name!r}\")); QtPy 1.x-2.x qtpy/__init__.py (raise QtBindingsNotFoundError: \"No Qt bindings could be "
                 "found\")", most="medium"),
+    # CPython's message pasted without its type (a title, a log that keeps only the message): any other module,
+    # read as the exception it is. Paddle's own packages' submodules are left to paddle_api_missing (code of another
+    # release), which reads the bare form too.
+    _sig("bare_module_not_found", r"^No module named '(?P<mod>(?!(?:paddle|pp)\w*\.)[\w.]{1,100})'$", "exception",
+         CauseId.python_exception, 50, "No module named 'ppdet'", title="ModuleNotFoundError: No module named {mod}",
+         source="CPython Lib/importlib/_bootstrap.py _find_and_load_unlocked (ModuleNotFoundError(f\"No module named "
+                "{name!r}\")), pasted without the type"),
 )

@@ -311,11 +311,14 @@ LAUNCH_ENV = (
          most="medium"),
     # A config naming a component (dataset, model, loss, transform) the running suite never registered: another
     # suite's or a contrib folder's component (run from the wrong tools/), a misspelt type, an older release.
-    _sig("config_component_unregistered", r"The specified component was not found (?P<com>\w+)", "cause",
+    _sig("config_component_unregistered", r"The specified component was not found (?P<com>\w+)|(?P<item>\w+) does not "
+         r"exist in availabel (?P<kind>\w+)|The module (?P<module>\w+) is not registered", "cause",
          CauseId.config_error, 85, "RuntimeError: The specified component was not found MattingDataset.",
-         title="the config names a component ({com}) the running suite has not registered",
+         title="the config names a component ({com}{item}{module}) the running suite has not registered",
          source="PaddleSeg 2.x paddleseg/cvlibs/config.py Config._load_component (raise RuntimeError('The specified "
-                "component was not found {}.'.format(com_name)) when no manager of paddleseg.cvlibs.manager holds it)",
+                "component was not found {}.'.format(com_name)) when no manager of paddleseg.cvlibs.manager holds it), "
+                "cvlibs/manager.py ComponentManager.__getitem__ (KeyError(\"{} does not exist in availabel {}\")); "
+                "PaddleDetection ppdet/core/workspace.py create (ValueError(\"The module {} is not registered\"))",
          most="medium"),
     # --- builds without NCCL ------------------------------------------------------------------------------
     _sig("no_nccl_context", r"has no attribute '(?:NCCLParallelContext|NCCLCommContext)\b", "cause",
