@@ -227,3 +227,40 @@ def test_an_exception_after_a_loggers_error_prefix_is_read_as_the_exception(tmp_
     rc = _diagnose(tmp_path, "error:   UnicodeDecodeError: 'gbk' codec can't decode byte 0x99 in position 996: illegal "
                              "multibyte sequence\n")
     assert rc.cause == CauseId.python_exception and "UnicodeDecodeError" in rc.message, (rc.cause, rc.message)
+
+
+@pytest.mark.parametrize("text", [
+    "AttributeError: 'paddle.fluid.core_avx.AnalysisConfig' object has no attribute 'set_mkldnn_cache_capacity'\n",
+    "AttributeError: 'paddle.base.libpaddle.AnalysisConfig' object has\n",
+])
+def test_a_paddle_class_lacking_a_method_the_code_calls_is_another_release_or_build(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.code)
+
+
+def test_a_users_own_class_lacking_an_attribute_stays_the_users_exception(tmp_path):
+    rc = _diagnose(tmp_path, "AttributeError: 'mypkg.Trainer' object has no attribute 'fit_loop'\n")
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", ["OSError: ctypes.util.find_library() did not manage to locate a library called "
+                                  "`sndfile`", "OSError: sndfile library not found"])
+def test_a_system_library_a_python_binding_loads_is_a_dependency_with_a_missing_file_next(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.alternatives[0].cause == CauseId.file_not_found, \
+        (rc.cause, rc.alternatives)
+
+
+def test_paddles_own_import_of_a_module_the_environment_lacks_is_a_dependency(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+                             "  File \"/usr/local/lib/python2.7/dist-packages/paddle/fluid/incubate/fleet/base/"
+                             "fleet_base.py\", line 18, in <module>\n    from enum import Enum\n"
+                             "ImportError: No module named enum\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code, rc.why)
+
+
+def test_paddles_own_relative_import_of_its_core_is_not_read_as_a_dependency(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/usr/lib/python3.8/site-packages/paddle/fluid/"
+                             "core.py\", line 210, in <module>\n    from . import core_avx\n"
+                             "ImportError: No module named 'core_avx'\n")
+    assert "depends on" not in rc.why, (rc.cause, rc.code, rc.why)

@@ -141,6 +141,21 @@ def package_lacks_own_module(parts: ErrorParts) -> tuple[CauseId, int, str] | No
             "installation is incomplete or mixes two releases (reinstall the released wheel)")
 
 
+def paddle_dependency_missing(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(dependency_version_mismatch, ...) when Paddle's own code, as installed, imports a top-level module that is not
+    there (``from enum import Enum`` in 1.5's fleet_base.py under Python 2.7): a package Paddle depends on (or its
+    backport for this interpreter) is not installed. Paddle's own packages are read elsewhere."""
+    frame, line = parts.innermost, _import_line(parts.innermost)
+    said = re.fullmatch(r"No module named '?(?P<mod>\w+)'?", parts.message)
+    if parts.exc_type not in ("ImportError", "ModuleNotFoundError") or frame is None or frame.owner != "paddle" or \
+            line is None or said is None or said["mod"].startswith(("paddle", "_")):
+        return None
+    if (line["from"] or line["mod"] or "").lstrip(".").split(".")[0] != said["mod"]:
+        return None  # not this line's import: the frame shown is not the failing one
+    return (CauseId.dependency_version_mismatch, 75, f"Paddle's own code ({frame.module}) imports {said['mod']}, which "
+            "this environment lacks: a package Paddle depends on (or its backport for this Python) is not installed")
+
+
 def protobuf_older_than_generated(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(dependency_version_mismatch, ...) for a TypeError of an unexpected keyword argument raised in a
     generated ``*_pb2.py`` module: the installed protobuf is older than the protoc that generated it."""

@@ -212,7 +212,8 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                                "rather than installed in another version",
                                                "`ldconfig -p | grep <library>`: another version listed means another "
                                                "version; none means it is missing",
-                                               when=r"cannot open shared object file"),),
+                                               when=r"cannot open shared object file|did not manage to locate a "
+                                                    r"library|\bsndfile library not found"),),
     # SIGBUS: a mapped page the process could not access. In a Paddle job most often /dev/shm full under the
     # DataLoader's workers (its own rows say so where its lines are in the text); without them, a native crash.
     CauseId.segfault: (Near(CauseId.shm_too_small, "a bus error is most often shared memory (/dev/shm) running out "

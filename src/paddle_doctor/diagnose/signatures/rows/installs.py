@@ -342,6 +342,17 @@ INSTALLS = (
          source="CPython Lib/importlib/_bootstrap.py _find_and_load_unlocked (ModuleNotFoundError(f\"No module named "
                 "{name!r}\")); QtPy 1.x-2.x qtpy/__init__.py (raise QtBindingsNotFoundError: \"No Qt bindings could be "
                 "found\")", most="medium"),
+    # A native system library a Python binding loads at import (cffi's dlopen by name: soundfile's libsndfile, which
+    # librosa and the speech suites import) is not installed: the binding's dependency, outside pip's reach.
+    _sig("binding_system_library_missing", r"ctypes\.util\.find_library\(\) did not manage to locate a library called "
+         r"[`'\"](?P<lib>[\w.+-]{1,60})[`'\"]|\b(?P<lib2>sndfile) library not found", "cause",
+         CauseId.dependency_version_mismatch, 75,
+         "OSError: ctypes.util.find_library() did not manage to locate a library called `sndfile`",
+         title="the system library {lib}{lib2} that a Python package binds to is not installed (install it with the "
+               "system's package manager, e.g. libsndfile1)",
+         source="cffi 1.x cffi/api.py _load_backend_lib (\"ctypes.util.find_library() did not manage to locate a library "
+                "called %r\"); python-soundfile 0.10-0.12 soundfile.py (raise OSError('sndfile library not found'))",
+         most="medium"),
     # CPython's message pasted without its type (a title, a log that keeps only the message): any other module,
     # read as the exception it is. Paddle's own packages' submodules are left to paddle_api_missing (code of another
     # release), which reads the bare form too.

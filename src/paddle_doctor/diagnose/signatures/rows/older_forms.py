@@ -244,14 +244,18 @@ OLDER_FORMS = (
     # Paddle's tensor classes changed with each era and mode (1.x's Variable, 2.0-2.3's VarBase, 2.4's eager
     # Tensor, 2.6/3.x's pir Value): an attribute one lacks is code, the user's or a suite's, written for another
     # of them (.numpy() of a static Variable, .trainable of a plain Tensor given to a 2.0 optimizer), or a typo.
-    _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|EagerParamBase)' object has no "
-         r"attribute '(?P<name>\w+)'", "cause", CauseId.paddle_api_mismatch, 65,
-         "AttributeError: 'Tensor' object has no attribute 'trainable'",
-         title="a Paddle {cls} has no attribute {name} in this Paddle version or mode: code written for another "
-               "version (or static vs dynamic graph), or a misspelt name",
+    # Any other class of Paddle's named by its module (the core bindings' AnalysisConfig, a Layer): a method the
+    # code calls that this release, or this build (no MKLDNN on macOS, no XPU), does not have. A paste cut after
+    # "object has" keeps the class.
+    _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|EagerParamBase|paddle(?:\.\w+)+)' "
+         r"object has no attribute '(?P<name>\w+)'|AttributeError: '(?P<cut>paddle(?:\.\w+)+)' object has\s*$", "cause",
+         CauseId.paddle_api_mismatch, 65, "AttributeError: 'Tensor' object has no attribute 'trainable'",
+         title="a Paddle {cls}{cut} lacks an attribute the code uses ({name}) in this Paddle version, build or mode: "
+               "code written for another version (or static vs dynamic graph), or a misspelt name",
          source="pp 1.8.5-3.3.1 the tensor classes: fluid/framework.py Variable, core.VarBase (2.0-2.3, "
-                "varbase_patch_methods.py), core.eager.Tensor (2.4+, tensor_patch_methods.py), pir Value (2.6+); "
-                "CPython's AttributeError ('%.50s' object has no attribute '%U')", most="medium"),
+                "varbase_patch_methods.py), core.eager.Tensor (2.4+, tensor_patch_methods.py), pir Value (2.6+); the core "
+                "bindings' classes (core_avx/libpaddle AnalysisConfig); CPython's AttributeError ('%.50s' object has no "
+                "attribute '%U')", most="medium"),
     # 1.x's CUDADeviceContext makes its cuDNN/cuBLAS handles and workspace after the allocator has taken its
     # fraction of the GPU (FLAGS_fraction_of_gpu_memory_to_use): out of memory there is the job's own need.
     _sig("fluid_device_context_oom", r"\bout of memory at \[[^\]]*platform/device_context\.cc", "cause",
