@@ -15,9 +15,9 @@ from ...catalog.ids import CauseId
 from ..signatures.rows.checks import API_PACKAGES, VERSIONED_PACKAGES
 from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
-from .installed import (library_lacks_imported_name, package_lacks_own_module, paddle_dependency_missing,
+from .installed import (frozen_bundle_lacks, library_lacks_imported_name, package_lacks_own_module, paddle_dependency_missing,
                         paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package, third_party_dll)
-from .lookups import (from_class_count_matrix, from_class_id_lookup, from_config_lookup, from_empty_loader,
+from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_config_lookup, from_empty_loader,
                       from_paddle_attribute_py2, from_state_dict_lookup, from_vocabulary_lookup,
                       from_reshape_misfit, from_zero_d_shape_index)
 from .numbers import NUMBERS
@@ -269,22 +269,12 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
     frame = parts.innermost
     if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
         return None
-    if _NOT_CALLABLE.match(parts.message) and _CALLS_RESULT.search(frame.source):
-        return Verdict(CauseId.paddle_api_mismatch, 70, f"`{frame.source[:80]}` calls what a Paddle API returned, "
-                       f"which is not callable in this version ({parts.message[:60]}): the API returns another kind "
-                       "of object here: code written for another version", "call")
     if not _SIGNATURE_MISFIT.search(parts.message):
         return None
     if not re.search(r"\b(?:paddle|fluid)\.\w", frame.source):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 75, f"the call `{frame.source[:80]}` passes arguments this Paddle "
                    "version's API does not take: the code was written for another version", "call")
-
-
-# CPython's TypeError for calling an object without __call__, at a line that calls the result of a Paddle call
-# (``paddle.dataset.imdb.train(word_dict)()``): what the API returns differs between releases.
-_NOT_CALLABLE = re.compile(r"^'\w+' object is not callable$")
-_CALLS_RESULT = re.compile(r"\b(?:paddle|fluid)\.[\w.]+\([^()]*\)\s*\(")
 
 
 # A failed import at a line that imports from one of Paddle's versioned packages (or a suite used as a wheel): CPython 3 names the dotted
@@ -343,7 +333,8 @@ def from_reader_thread(parts: ErrorParts) -> Verdict | None:
 
 def from_installation(parts: ErrorParts) -> Verdict | None:
     """The traceback's files say where the failing import came from (anatomy/installed.py)."""
-    found = (shadowed_package(parts) or package_lacks_own_module(parts) or paddle_dependency_missing(parts)
+    found = (shadowed_package(parts) or frozen_bundle_lacks(parts) or package_lacks_own_module(parts)
+             or paddle_dependency_missing(parts)
              or protobuf_older_than_generated(parts) or library_lacks_imported_name(parts)
              or third_party_dll(parts) or paddle_package_lacks_name(parts))
     # Below 75 the traceback says only that two installed releases do not fit: at most medium.
@@ -377,7 +368,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_shared_memory_full, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
-                 from_type_and_module, from_installation, from_suite_check, from_call_signature,
+                 from_type_and_module, from_installation, from_suite_check, from_call_signature, from_called_result,
                  from_package_arguments, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
                  from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_class_count_matrix,
                  from_paddle_attribute_py2, from_zero_d_shape_index, from_reshape_misfit):

@@ -42,6 +42,11 @@ _IMPORTS = re.compile(r"^\s*(?:from\s+(?P<from>[\w.]+)\s+import\b|import\s+(?P<m
 _PIP_PACKAGES = re.compile(rf"{VERSIONED_PACKAGES}|visualdl|fastdeploy|paddleocr|paddle_serving_\w+")
 # PyInstaller's one-file bundle unpacks to a temporary _MEI<pid> folder: its modules are what the build collected.
 _FROZEN_BUNDLE = re.compile(r"[/\\]_MEI\d+[/\\]")
+# A Python module of Paddle's package (not the core library's bindings: their classes are build options).
+_PADDLE_PYTHON_MODULE = re.compile(r"paddle(?:\.(?!\w*core|libpaddle)\w+)*")
+# PEP 594 and PEP 632: modules Python 3.12 (distutils, imp, asynchat, asyncore, smtpd) and 3.13 removed.
+_REMOVED_FROM_STDLIB = frozenset("distutils imp asynchat asyncore smtpd aifc audioop cgi cgitb chunk crypt imghdr mailcap "
+                                 "msilib nis nntplib ossaudiodev pipes sndhdr spwd sunau telnetlib uu xdrlib lib2to3".split())
 _PB2_KEYWORD = re.compile(r"unexpected keyword argument '(?P<kw>\w+)'")
 
 
@@ -102,10 +107,6 @@ def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
             name.lower() != top and _PIP_PACKAGES.fullmatch(name.lower()):
         return (CauseId.python_exception, 75, f"{name} is the class of the {name.lower()} package, not a name of "
                 f"{top}: import it from {name.lower()}")
-    bundle = _FROZEN_BUNDLE.search(parts.message) or next((f for f in parts.frames if _FROZEN_BUNDLE.search(f.path)), None)
-    if bundle is not None:
-        return (CauseId.python_exception, 85, f"{top} was imported from a PyInstaller bundle (its _MEI folder), not "
-                f"from an installation: the bundle lacks part of {top} (collect it as a hidden import or data files)")
     hijacked = _user_module_imported_by_library(parts)
     if hijacked is not None:
         return hijacked
@@ -126,6 +127,19 @@ def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     return None
 
 
+def frozen_bundle_lacks(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(python_exception, ...) for an import that fails inside a PyInstaller bundle (the module the message names, or
+    the failing frame, lives in its _MEI folder): the bundle holds what the build collected, not the installation."""
+    frame = parts.innermost
+    if parts.exc_type not in ("ImportError", "ModuleNotFoundError"):
+        return None
+    if not _FROZEN_BUNDLE.search(parts.message) and not (frame is not None and _FROZEN_BUNDLE.search(frame.path)):
+        return None
+    what = _package(parts) or "the module"
+    return (CauseId.python_exception, 85, f"{what} was imported from a PyInstaller bundle (its _MEI folder), not from "
+            f"an installation: the bundle lacks part of it (collect it as a hidden import or data files)")
+
+
 def package_lacks_own_module(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(python_exception, ...) when Paddle's own Python code, as installed, finds a Python module of its own package
     missing (``module 'paddle' has no attribute 'tensor'`` raised in paddle/fluid/layers/math_op_patch.py while
@@ -133,8 +147,9 @@ def package_lacks_own_module(parts: ErrorParts) -> tuple[CauseId, int, str] | No
     incomplete or mixes two releases (a source build not installed whole, an upgrade over a broken one). The core
     library's classes (``libpaddle``, ``core_avx``) are build options, read elsewhere."""
     frame, named = parts.innermost, _NAMED.match(parts.message)
-    if parts.exc_type != "AttributeError" or frame is None or frame.owner != "paddle" or named is None or \
-            not named["attr_mod"] or not re.fullmatch(r"paddle(?:\.(?!\w*core|libpaddle)\w+)*", named["attr_mod"]):
+    if parts.exc_type != "AttributeError" or frame is None or frame.owner != "paddle" or named is None:
+        return None
+    if not named["attr_mod"] or not _PADDLE_PYTHON_MODULE.fullmatch(named["attr_mod"]):
         return None
     return (CauseId.python_exception, 70, f"Paddle's own code ({frame.module}, in {frame.func}) finds "
             f"{named['attr_mod']}.{named['attr']} missing: the files of one release fit each other, so this "
@@ -152,6 +167,10 @@ def paddle_dependency_missing(parts: ErrorParts) -> tuple[CauseId, int, str] | N
         return None
     if (line["from"] or line["mod"] or "").lstrip(".").split(".")[0] != said["mod"]:
         return None  # not this line's import: the frame shown is not the failing one
+    if said["mod"] in _REMOVED_FROM_STDLIB:
+        return (CauseId.dependency_version_mismatch, 75, f"Paddle's own code ({frame.module}) imports {said['mod']}, "
+                "which newer Pythons no longer ship (removed from the standard library in 3.12/3.13): this Paddle "
+                "release predates this Python")
     return (CauseId.dependency_version_mismatch, 75, f"Paddle's own code ({frame.module}) imports {said['mod']}, which "
             "this environment lacks: a package Paddle depends on (or its backport for this Python) is not installed")
 

@@ -1,7 +1,8 @@
 """What the failing line looks up or divides by, when the exception's type alone says nothing: a division by
 an epoch's batch count (the loader is empty), a state dict's key (the checkpoint names its parameters
 otherwise), a vocabulary's index (the dictionary file has fewer entries than the model's classes), a class id
-or a configuration key, a confusion matrix shaped by the class count, a name read from a Paddle module.
+or a configuration key, a confusion matrix shaped by the class count, a name read from a Paddle module, what a
+reader API returned.
 Each reads the traceback's source lines (the innermost, or where it stands) and returns a Verdict, or None."""
 
 from __future__ import annotations
@@ -179,3 +180,22 @@ def from_reshape_misfit(parts: ErrorParts) -> Verdict | None:
     return Verdict(CauseId.config_error, 60, "a reshape inside the model cannot hold the input's elements: the input "
                    "is of another size than the model or its config expects (image size, frame count, sequence "
                    "length)", "frame", sure=False)
+
+
+# CPython's TypeError for calling an object without __call__, at a line of the user's that calls what one of Paddle's
+# reader APIs returned (``paddle.dataset.imdb.train(word_dict)()``): a reader creator in one release, the reader (a
+# generator) in another. Any other call's result is the user's own slip.
+_NOT_CALLABLE = re.compile(r"^'\w+' object is not callable$")
+_CALLS_READER_RESULT = re.compile(r"\b(?:paddle|fluid)\.(?:v2\.)?(?:dataset|reader)\.[\w.]+\([^()]*\)\s*\(")
+
+
+def from_called_result(parts: ErrorParts) -> Verdict | None:
+    """A reader API's result called as the other release's kind of object: code written for another version."""
+    frame = parts.innermost
+    if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
+        return None
+    if not _NOT_CALLABLE.match(parts.message) or not _CALLS_READER_RESULT.search(frame.source):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 70, f"`{frame.source[:80]}` calls what a Paddle reader API returned, "
+                   f"which is not callable in this version ({parts.message[:60]}): code written for another version",
+                   "call")

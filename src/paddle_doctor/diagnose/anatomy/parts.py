@@ -23,7 +23,7 @@ _CLASS_RE = lazy_compile(r"\((" + "|".join(ERROR_CLASSES) + r")\)|\b(" + "|".joi
                        r"|\b(EnforceNotMet)\b")
 # An exception line may follow a bracketed prefix (a time, a logger) or a reporter's few words in another script
 # and a colon ("报错：RuntimeError: ..."), as pasted.
-_EXC_RE = lazy_compile(r"^(?:\[[^\]]*\]\s*|[^\x00-\x7f]{1,12}[：:]\s*|(?i:error):\s+)?(?P<type>(?:[A-Za-z_][\w]*\.)*(?:Exception|[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
+_EXC_RE = lazy_compile(r"^(?:\[[^\]]*\]\s*|[^\x00-\x7f]{1,12}[：:]\s*|(?i:error):\s+(?!Exception:?\s*$))?(?P<type>(?:[A-Za-z_][\w]*\.)*(?:Exception|[A-Z]\w*(?:Error|Exception|NotMet|Exit|"
                      r"Interrupt|Exhausted)))(?:\s*:\s?(?P<msg>.*))?$")
 # After a traceback's frames, the exception line is the first unindented line, whatever its type's
 # name (CPython traceback.py): ``Exception: ...``, ``cv2.error: ...``, ``StopIteration``.

@@ -38,7 +38,8 @@ _GONE = r"(?:does\s*not\s+exists?|doesn't\s+exists?|do\s+not\s+exist|not\s+exist
         r"missing|not\s+found|(?:can|could)\s*not\s+be\s+(?:found|opened)|is\s+not\s+(?:a\s+)?(?:valid\s+)?(?:file|" \
         r"dir(?:ectory)?|path))"
 _PADDLE = r"(?:paddle(?:paddle)?(?:[-_]gpu)?|PaddlePaddle)"
-_LOAD_FAILED = r"\b(?:unable\s+to|can\s*not|cannot|could\s*not|failed\s+to)\s+load\b[^\n]{0,30}?"
+_LOAD_FAILED = r"\b(?:unable\s+to|can\s*not|could\s*not|failed\s+to)\s+load\b[^\n]{0,30}?"
+_DLL_NOT_FOUND = r"\.dll\s+(?:was\s+|is\s+)?not\s+found\b"
 _CUDA_LIBRARY = r"(?:cudnn|cublas|cudart|cufft|curand|cusolver|cusparse|nvrtc|nvinfer|nccl)"
 _VERSION = r"v?\d+(?:\.\d+)+\w*"
 
@@ -73,10 +74,11 @@ WORDINGS: tuple[Wording, ...] = (
     # it looks, or a library it depends on is not (the Windows-DLL convention of the corpus: file_not_found).
     # The CUDA stack's own libraries are the installation's CUDA/cuDNN (the corpus's convention), not a wrapper's file.
     Wording("cuda_library_unloadable", C.cuda_cudnn_mismatch, rf"{_LOAD_FAILED}(?:lib)?{_CUDA_LIBRARY}\w*\.(?:dll|"
-            rf"so(?:\.\d+)*)\b|\b(?:lib)?{_CUDA_LIBRARY}\w*\.dll\s+(?:was\s+|is\s+)?not\s+found\b", 60, "it says a library of the CUDA stack could not be loaded",
+            rf"so(?:\.\d+)*)\b|\b(?:lib)?{_CUDA_LIBRARY}\w*{_DLL_NOT_FOUND}", 60, "it says a library of the CUDA stack could not be loaded",
             "the JNI and P/Invoke loaders of wrappers around Paddle Inference (Java, .NET)"),
-    Wording("library_unloadable", C.file_not_found, rf"{_LOAD_FAILED}[\w.\-\\/]+\.(?:dll|dylib|so(?:\.\d+)*)\b|"
-            r"\b[\w.\-]+\.dll\s+(?:was\s+|is\s+)?not\s+found\b", 60,
+    # The driver's own library (libcuda, nvcuda) missing is no driver at all: the device rows read it.
+    Wording("library_unloadable", C.file_not_found, rf"{_LOAD_FAILED}(?<![\w.\-\\/])(?![\w.\-\\/]*?(?:lib|nv)cuda\.)[\w.\-\\/]+\."
+            rf"(?:dll|dylib|so(?:\.\d+)*)\b|\b[\w.\-]+{_DLL_NOT_FOUND}", 60,
             "it says a native library could not be loaded",
             "the JNI and P/Invoke loaders of wrappers around Paddle Inference and PaddleOCR's C++ (Java, .NET)"),
     # A version requirement that is not met: the code (a suite, a tool, a model) was written for
@@ -134,18 +136,18 @@ WORDINGS: tuple[Wording, ...] = (
             r"[^\n]{0,40}?\bin\s+(?:the\s+|your\s+)?(?:config(?:uration)?(?:\s+file)?|ya?ml|cfg)\b", 60,
             "the configuration lacks a setting the code needs",
             "the suites' config checks (PaddleSeg, PaddleDetection, PaddleOCR, PaddleClas: a key not set in the YAML)"),
-    # A package, plugin or optional part that this environment lacks, said so by the code that needs it.
-    Wording("package_absent", C.dependency_version_mismatch,
-            r"\b(?:is|are)\s+not\s+(?:installed|available)\b[^\n]{0,40}?\bplease\s+install\b|\b(?:package|module|"
-            r"library|plugins?|extension)\s+(?:\S+\s+)?(?:is|are)\s+not\s+installed\b", 60,
-            "a package the code needs is not installed",
-            "optional-dependency checks of the suites and tools (PaddleX's plugin checks, wrappers' import guards)"),
     # No GPU the process can use: none installed or visible, or a driver that does not answer.
     Wording("no_gpu", C.device_not_found, r"\bno\s+(?:cuda[- ]capable\s+)?(?:cuda\s+|nvidia\s+)?(?:gpus?|devices?)\b"
             r"[^\n]{0,20}?\b(?:(?:is|are|were|was)\s+)?(?:available|found|detected)\b|\b(?:cuda|gpus?)\s+(?:devices?\s+)?"
             r"(?:is|are)\s+not\s+(?:available|found|detected)\b", 60,
             "the process found no GPU it can use",
             "device checks of the suites, tools and wrappers before they pick a GPU"),
+    # A package, plugin or optional part that this environment lacks, said so by the code that needs it.
+    Wording("package_absent", C.dependency_version_mismatch,
+            r"\b(?:is|are)\s+not\s+(?:installed|available)\b[^\n]{0,40}?\bplease\s+install\b|\b(?:package|module|"
+            r"library|plugins?|extension)\s+(?:\S+\s+)?(?:is|are)\s+not\s+installed\b", 60,
+            "a package the code needs is not installed",
+            "optional-dependency checks of the suites and tools (PaddleX's plugin checks, wrappers' import guards)"),
     # A file that is there but cannot be what it should be: cut short by a download, or not the format.
     Wording("file_damaged", C.checkpoint_corrupt,
             r"\b(?:file|model|checkpoint|archive|params|weights?)\b[^\n]{0,60}?\b(?:is\s+)?(?:truncated|corrupt(?:ed)?|"
@@ -179,10 +181,11 @@ TYPE_WORDINGS: tuple[Wording, ...] = (
             r"\bBadGzipFile$", 60,
             "the raised class is an archive's read error (a download cut short, or not an archive)",
             "CPython's tarfile.ReadError, shutil.ReadError (unpack_archive), zipfile.BadZipFile, gzip.BadGzipFile"),
-    Wording("missing_library_class", C.file_not_found, r"\b(?:DllNotFound|UnsatisfiedLink)(?:Error|Exception)$", 60,
-            "the raised class says a native library was not found, or could not be loaded",
-            ".NET's System.DllNotFoundException (default message \"Dll was not found.\"), Java's "
-            "java.lang.UnsatisfiedLinkError: wrappers that load Paddle Inference's or PaddleOCR's DLLs"),
+    # Java's UnsatisfiedLinkError is not here: it also says a symbol or a native method is missing (another version).
+    Wording("missing_library_class", C.file_not_found, r"\bDllNotFoundException$", 60,
+            "the raised class says a native library was not found",
+            ".NET's System.DllNotFoundException (default message \"Dll was not found.\"): wrappers that load Paddle "
+            "Inference's or PaddleOCR's DLLs"),
     Wording("missing_file_class", C.file_not_found, r"(?:FileNotFound|FileMissing|PathNotFound|ModelNotFound|"
             r"NoSuchFile)\w*(?:Error|Exception)$", 60,
             "the raised class is a missing-file error",

@@ -67,7 +67,8 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                     "Paddle or of the suite the code was written for", "the installed "
                                     "`paddle.__version__` (and the suite's) against the versions the code's README "
                                     "or requirements name",
-                                    when=r"\b(?:AttributeError|ImportError|TypeError)\b"),),
+                                    when=r"\b(?:AttributeError|ImportError)\b|TypeError: .*(?:unexpected keyword "
+                                         r"argument|positional argument|is not callable)"),),
     CauseId.missing_dist_env: (Near(CauseId.residual_dist_env, "the PADDLE_* variables may be left over from "
                                     "another job rather than missing", _ENV + " (and set ones are stale)"),),
     CauseId.residual_dist_env: (Near(CauseId.missing_dist_env, "the launcher's variables may be missing rather "

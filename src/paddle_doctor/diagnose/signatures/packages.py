@@ -21,7 +21,8 @@ _BY_SOURCE = {
               "pydantic typeguard attrdict tqdm requests urllib3 packaging decord imageio pycocotools lap motmetrics "
               "faiss jieba nltk rapidfuzz sympy pyworld paddleaudio Polygon easydict",
     "PaddleHub requirements.txt": "colorama colorlog filelock gradio gunicorn zmq rarfile",
-    "PaddleDetection requirements.txt": "Cython GPUtil llvmlite psutil pynvml terminaltables",
+    "PaddleDetection requirements.txt, test_tipc/requirements.txt and .travis/requirements.txt":
+        "Cython GPUtil llvmlite psutil pynvml terminaltables",
     "PaddleSpeech setup.py": "braceexpand configargparse editdistance g2p_en g2pM gpustat hyperpyyaml inflect "
                              "jsonlines loguru nara_wpe opencc phkit prettytable kenlm pypinyin dateutil sacrebleu "
                              "sox textgrid unidecode webrtcvad yacs zhon praatio resampy",

@@ -230,7 +230,7 @@ INFERENCE = (
          source="X2Paddle 1.x x2paddle/op_mapper/pytorch2paddle/pytorch_op_mapper.py PyTorchOpMapper.op_checker "
                 "(print(\"========== {} ============\".format(op)) per unsupported op; X2Paddle#698: written against "
                 "PyTorch 1.6)", most="medium"),
-    _sig("x2paddle_ops_unsupported", r"=+ ?(?P<n>\d+) O[Pp]s are not supported yet ?=+|Exception: Model is not supported "
+    _sig("x2paddle_ops_unsupported", r"(?<!=)=+ ?(?P<n>\d+) O[Pp]s are not supported yet ?=+|Exception: Model is not supported "
          r"yet\.", "cause",
          CauseId.paddle_api_mismatch, 70, "========= 1 OPs are not supported yet ===========",
          title="X2Paddle has no converter for some op(s) of the source model ({n}): this X2Paddle release does not "

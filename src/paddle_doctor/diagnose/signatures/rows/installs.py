@@ -12,6 +12,7 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 from ..packages import SUITE_LIBRARIES
+from .checks import VERSIONED_PACKAGES
 
 # Qt's Python bindings, which the suites' annotation and GUI tools (PPOCRLabel, EISeg, PaddleX's GUI) import.
 _QT_BINDINGS = r"(?:PyQt[456]|PySide[26]?|qtpy|sip)"
@@ -23,8 +24,7 @@ INSTALLS = (
     _sig("pip_source_build_failed", r"Failed building wheel for (?P<pkg>(?!paddle\s*$)[\w.-]+)|Could not build wheels for "
          r"(?P<pkgs>[\w.-]+)|Encountered error while trying to install package|error: legacy-install-failure|"
          r"error: Setup script exited with error|Building wheel for (?P<built>(?!paddle \()[\w.-]+) \((?:setup\.py|"
-         r"pyproject\.toml)\)(?: \.\.\. error$| did not run successfully)|python setup\.py bdist_wheel did not run "
-         r"successfully",
+         r"pyproject\.toml)\)(?: \.\.\. error$| did not run successfully)",
          "cause", CauseId.dependency_version_mismatch, 96, "error: legacy-install-failure",
          title="pip (or easy_install) had to build a package from source (no wheel of the asked version for this "
                "Python and platform) and the build failed: install a version that has a wheel here (or give the build "
@@ -47,6 +47,16 @@ INSTALLS = (
          title="a native build step failed (exit {code} of {cmd}): the extension or custom op the code compiles did not "
                "build", source="CPython 3.x Lib/distutils/spawn.py and setuptools _distutils/spawn.py (DistutilsExecError("
          "\"command %r failed with exit code %s\"); before 3.9 \"failed with exit status %d\")", most="medium"),
+    # The same failed build when the paste keeps only pip's report of the subprocess, which does not name the package:
+    # as specific as an exception line (50), so a line before it that names the package (the unrelated PyPI project
+    # "paddle", whose build fails the same way) is read first.
+    _sig("pip_build_subprocess_failed", r"python setup\.py bdist_wheel did not run successfully", "cause",
+         CauseId.dependency_version_mismatch, 50, "  × python setup.py bdist_wheel did not run successfully.",
+         title="pip had to build a package from source (no wheel of the asked version for this Python and platform) and "
+               "the build failed: install a version that has a wheel here",
+         source="pip 22-24 src/pip/_internal/exceptions.py InstallationSubprocessError (\"{command_description} did not "
+                "run successfully.\", command_description \"python setup.py bdist_wheel\" from "
+                "operations/build/wheel_legacy.py)", most="medium"),
     # pip's check of a package's Requires-Python against the running interpreter (a suite's requirement that dropped
     # Python 2, or one that has not reached this Python yet).
     _sig("pip_requires_other_python", r"Package '(?P<pkg>[^']{1,80})' requires a different Python: (?P<have>[\w.+]+) not "
@@ -333,7 +343,7 @@ INSTALLS = (
     # installed); a user's own module is not in these lists, nor a file of the user's that shadows the package
     # ("...; 'datasets' is not a package"). Only the exception itself: a suite's warning that an optional package
     # is missing ("... Now states: No module named 'lap'") is not why the run failed.
-    _sig("third_party_package_missing", rf"(?:(?:ModuleNotFoundError|ImportError): |^)No module named '?(?!visualdl|paddleaudio)"
+    _sig("third_party_package_missing", rf"(?:ModuleNotFoundError|ImportError): No module named '?(?!visualdl|paddleaudio)"
          rf"(?P<pkg>{SUITE_LIBRARIES}|{_QT_BINDINGS})(?:\.[\w.]+)?(?:'(?!; '[\w.]+' is not a package)|$)|"
          r"QtBindingsNotFoundError: No Qt bindings could be found", "cause", CauseId.dependency_version_mismatch, 65,
          "ModuleNotFoundError: No module named 'skimage'",
@@ -353,11 +363,12 @@ INSTALLS = (
          source="cffi 1.x cffi/api.py _load_backend_lib (\"ctypes.util.find_library() did not manage to locate a library "
                 "called %r\"); python-soundfile 0.10-0.12 soundfile.py (raise OSError('sndfile library not found'))",
          most="medium"),
-    # CPython's message pasted without its type (a title, a log that keeps only the message): any other module,
-    # read as the exception it is. Paddle's own packages' submodules are left to paddle_api_missing (code of another
-    # release), which reads the bare form too.
-    _sig("bare_module_not_found", r"^No module named '(?P<mod>(?!(?:paddle|pp)\w*\.)[\w.]{1,100})'$", "exception",
-         CauseId.python_exception, 50, "No module named 'ppdet'", title="ModuleNotFoundError: No module named {mod}",
+    # CPython's message pasted without its type (a title, a log that keeps only the message), read as the exception it
+    # is, below a traceback's own exception line (a script that prints a failed optional import and goes on). The
+    # versioned packages' submodules are left to paddle_api_missing (code of another release), which reads the bare
+    # form too.
+    _sig("bare_module_not_found", rf"^No module named '(?P<mod>(?!{VERSIONED_PACKAGES}\.)[\w.]{{1,100}})'$", "exception",
+         CauseId.python_exception, 45, "No module named 'ppdet'", title="ModuleNotFoundError: No module named {mod}",
          source="CPython Lib/importlib/_bootstrap.py _find_and_load_unlocked (ModuleNotFoundError(f\"No module named "
                 "{name!r}\")), pasted without the type"),
 )

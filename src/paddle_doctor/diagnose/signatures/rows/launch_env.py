@@ -311,7 +311,7 @@ LAUNCH_ENV = (
          most="medium"),
     # A config naming a component (dataset, model, loss, transform) the running suite never registered: another
     # suite's or a contrib folder's component (run from the wrong tools/), a misspelt type, an older release.
-    _sig("config_component_unregistered", r"The specified component was not found (?P<com>\w+)|(?P<item>\w+) does not "
+    _sig("config_component_unregistered", r"The specified component was not found (?P<com>\w+)|\b(?P<item>\w+) does not "
          r"exist in availabel (?P<kind>\w+)|The module (?P<module>\w+) is not registered", "cause",
          CauseId.config_error, 85, "RuntimeError: The specified component was not found MattingDataset.",
          title="the config names a component ({com}{item}{module}) the running suite has not registered",

@@ -337,7 +337,7 @@ LIBRARIES = (
     # --- a Paddle check that failed, without its exception line (a paste from the hint; 1.x's line after C++ Callstacks)
     _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.*?)\](?:\s*\(?\s*at\s*[\[(]?\s*\S+\.(?:cc|cu|h):\d+|"
          r"\s*$)|^\s*Enforce failed\. (?P<bare>Expected\b.*)|\[\s*Hint\s*:\s*(?P<said>[^\]]{1,200})\]\s*at\s*\(\s*\S+"
-         r"\.(?:cc|cu|h):\d+\)|^(?P<said1x>\S.{0,300}?) at \[\S*paddle/\S+\.(?:cc|cu|h):\d+\]$", "exception",
+         r"\.(?:cc|cu|h):\d+\)|^(?P<said1x>\S.{0,300}?) at \[(?=[^\]\s]*paddle/)[^\]\s]*\.(?:cc|cu|h):\d+\]$", "exception",
          CauseId.python_exception, 50, "[Hint: Expected x == y, but received x:6 != y:1.] at (/paddle/paddle/fluid/framework/"
          "lod_tensor.cc:400)", title="a Paddle check failed: {hint}{bare}{said}{said1x}", source="pp 1.8.5-3.3.1 so: platform/enforce.h "
          "PADDLE_ENFORCE_* ([Hint: %s] at (%s:%d)); pp 1.0-1.8 __PADDLE_BINARY_COMPARE (\"Enforce failed. Expected %s == "
@@ -362,7 +362,7 @@ LIBRARIES = (
          source="glog logging.h CHECK / CHECK_EQ (F<mmdd> <time> <tid> <file>:<line>] Check failed: <cond> (<a> vs. <b>)), "
                 "pp 0.x-1.x's own checks (nccl_helper.h, ...); Paddle-Lite 2.x lite/utils/log/logging.h ([F m/ d time "
                 "file:line func] Check failed: ...)"),
-    _sig("exception", r"^(?:\[[^\]]*\]\s*|[^\x00-\x7f]{1,12}[：:]\s*|(?i:error):\s+)?(?:[\w.]*\.)?(?P<exc>Exception|_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
+    _sig("exception", r"^(?:\[[^\]]*\]\s*|[^\x00-\x7f]{1,12}[：:]\s*|(?i:error):\s+(?!Exception:?\s*$))?(?:[\w.]*\.)?(?P<exc>Exception|_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "ValueError: boom on rank 1", title="{exc}",
          source="CPython traceback.py (the last line: <qualified type>: <message>); pp enforce.h error types "

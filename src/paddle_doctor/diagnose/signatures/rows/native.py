@@ -211,7 +211,8 @@ NATIVE = (
                 "platform/nccl_helper.h NCCLContextMap"),
     # glog's SIGBUS line: a mapped file or shared memory the process could not access. Without a DataLoader's
     # shared memory in sight (its rows are more specific) a native crash, at most medium: /dev/shm is its near cause.
-    _sig("native_stack_sigbus", r"\*\*\* SIGBUS \(@0x[0-9a-f]+\) received by PID", "cause", CauseId.segfault, 60,
+    # More specific than the stack frames glog prints after it (native_stack, 70), which would otherwise decide.
+    _sig("native_stack_sigbus", r"\*\*\* SIGBUS \(@0x[0-9a-f]+\) received by PID", "cause", CauseId.segfault, 75,
          "W0430 16:08:55.097999 47477 init.cc:234] *** SIGBUS (@0x7f0f41ed000a) received by PID 47477 (TID "
          "0x7f11829d9740) from PID 11060; stack trace: ***",
          title="the process died of SIGBUS (a mapped file or shared memory it could not access), reported by glog's "

@@ -46,7 +46,7 @@ SIGNALS = (
     _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
          r"-1073741571|3221225725|-1073741676|3221225620|-1073741682|3221225614|-1073740940|"
          r"3221226356)\b|\((?P<status>0x[Cc]0000(?:005|0[Ff][Dd]|094|08[Ee]|374))\)|(?:Exception code|异常代码)\s*[:：]\s*"
-         r"(?P<logged>0x[Cc]0000(?:005|0[Ff][Dd]|094|08[Ee]|374|409))\b",
+         r"(?P<logged>0x[Cc]0000(?:005|0[Ff][Dd]|094|08[Ee]|374))\b",
          "cause", CauseId.segfault, 90, "Process finished with exit code -1073741819 (0xC0000005)",
          title="the process was ended by a native fault (Windows status: an access violation, a stack overflow, a "
                "division by zero or a corrupted heap), Windows' segmentation fault",
@@ -60,11 +60,11 @@ SIGNALS = (
     # Windows' fail-fast status: the C runtime's abort() and a failed security check end the process this way, as
     # SIGABRT does elsewhere: what failed (a glog CHECK, an uncaught C++ exception) is said before it.
     _sig("windows_fail_fast", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073740791|3221226505)\b|"
-         r"\(0x[Cc]0000409\)", "cause", CauseId.segfault, 45, "Process finished with exit code -1073740791 (0xC0000409)",
+         r"\(0x[Cc]0000409\)|(?:Exception code|异常代码)\s*[:：]\s*0x[Cc]0000409\b", "cause", CauseId.segfault, 45, "Process finished with exit code -1073740791 (0xC0000409)",
          title="the process was ended by Windows' fail-fast (STATUS_STACK_BUFFER_OVERRUN: abort() or a failed check), "
                "Windows' abort",
          source="Windows ntstatus.h (STATUS_STACK_BUFFER_OVERRUN 0xC0000409 = -1073740791 signed), raised by "
-                "__fastfail and by the UCRT's abort()"),
+                "__fastfail and by the UCRT's abort(); the event log's Application Error, Exception code: 0xc0000409)"),
     # Windows' status for an instruction the CPU does not have (SIGILL's): a build or a runtime that uses AVX,
     # AVX2 or AVX-512 on a CPU (or a VM's virtual CPU) without it. A native crash, as shell_sigill's.
     _sig("windows_illegal_instruction", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741795|"
