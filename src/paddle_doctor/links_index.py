@@ -4,7 +4,7 @@ from .catalog.ids import CauseId
 
 BACKLINKS = {
     CauseId.checkpoint_corrupt: {
-        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'safetensors_header_unreadable', 'archive_unreadable', 'hdf5_signature_missing', 'ours_CheckpointError',),
+        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'safetensors_header_unreadable', 'archive_unreadable', 'hdf5_signature_missing', 'lite_model_file_short', 'ours_CheckpointError',),
     },
     CauseId.checkpoint_unsafe: {
         'signatures': ('ours_UnsafeCheckpointError',),
@@ -67,7 +67,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'windows_dll_missing_at_start', 'ort_model_file_missing', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'ppdet_source_file_invalid', 'paddle_mobile_open_failed', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'fastdeploy_file_unreadable', 'p2o_model_unread', 'triton_model_version_missing', 'paddlex_model_unknown', 'file_not_found_unnamed', 'paddlenlp_config_missing', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
+        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'windows_dll_missing_at_start', 'ort_model_file_missing', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'ppdet_source_file_invalid', 'paddle_mobile_open_failed', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'nnadapter_file_unopened', 'fastdeploy_file_unreadable', 'p2o_model_unread', 'triton_model_version_missing', 'paddlex_model_unknown', 'file_not_found_unnamed', 'paddlenlp_config_missing', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
@@ -123,7 +123,7 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('fluid_op_input_missing', 'py2_paddle_module_missing', 'static_api_in_dygraph', 'fluid_optimizer_without_parameters', 'tensor_attribute_missing', 'pir_value_given_variable', 'fluid_op_without_device_kernel', 'zero_d_meets_one_d', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'fastdeploy_dtype_unmapped', 'lite_model_format_unknown', 'lite_no_cast_kernel', 'p2o_temp_model_unread', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'paddlex_not_registered', 'hub_module_version_mismatch', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+        'signatures': ('fluid_op_input_missing', 'py2_paddle_module_missing', 'static_api_in_dygraph', 'fluid_optimizer_without_parameters', 'tensor_attribute_missing', 'pir_value_given_variable', 'fluid_op_without_device_kernel', 'zero_d_meets_one_d', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'lite_model_format_version', 'fastdeploy_dtype_unmapped', 'lite_model_format_unknown', 'lite_no_cast_kernel', 'p2o_temp_model_unread', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'paddlex_not_registered', 'hub_module_version_mismatch', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
         'diagnose_rules': ('lite_opt_runtime_versions',),
     },
     CauseId.port_in_use: {
@@ -131,7 +131,7 @@ BACKLINKS = {
         'signatures': (CauseId.port_in_use, 'libuv_port_busy',),
     },
     CauseId.python_exception: {
-        'signatures': ('runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'glog_cuda_call_failed', 'xmlrpc_fault', 'serving_op_failed', 'native_build_command_failed', 'header_missing', 'bare_module_not_found', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'exception', 'exception_lowercase_class',),
+        'signatures': ('runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'glog_cuda_call_failed', 'xmlrpc_fault', 'serving_op_failed', 'native_build_command_failed', 'header_missing', 'bare_module_not_found', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'glog_check_failed', 'fatal_log_line', 'exception', 'exception_lowercase_class',),
         'guard_kinds': ('failed',),
         'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },

@@ -337,3 +337,33 @@ def test_paddles_own_import_of_a_module_newer_pythons_removed_says_so(tmp_path):
                              "cpp_extension/extension_utils.py\", line 30, in <module>\n    from distutils import log\n"
                              "ModuleNotFoundError: No module named 'distutils'\n")
     assert rc.cause == CauseId.dependency_version_mismatch and "no longer ship" in rc.why, rc.why
+
+
+@pytest.mark.parametrize("line", [
+    "[F  1/ 1  1: 1: 1.000 ...lite/model_parser/model_parser.cc:764 LoadModelNaiveFromFile] Paddle-Lite v2.7 has upgraded "
+    "the naive-buffer model format. Please use the OPT to generate a new model. Thanks!",
+    "[F  1/ 1  1: 1: 1.000 ...lite/model_parser/model_parser.cc:898 LoadModelNaiveFromFile] Unspported model meta_version 3",
+    "[F  1/ 1  1: 1: 1.000 ...lite/model_parser/pb/tensor_io.cc:99 ReadTensor] Tiny-publish mode is not supported to read "
+    "the 0 version model.",
+])
+def test_paddle_lites_loaders_refusing_a_model_of_another_format_are_another_release(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "lite_model_format_version", (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("[F  1/ 1  1: 1: 1.000 ...naive_buffer/naive_buffer.cc:75 LoadFromFile] Read file error: ./m.nb",
+     CauseId.checkpoint_corrupt),
+    ("[F  1/ 1  1: 1: 1.000 ...nnadapter/src/utility/utility.cc:613 ReadFile] Open file: [/data/m.om] failed.",
+     CauseId.file_not_found),
+])
+def test_paddle_lites_file_readers(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", ["F0101 10:00:00.000000  4711 executor.cc:12] the program failed to find block 3",
+                                  "[F  1/ 1  1: 1: 1.000 ...lite/core/op_registry.cc:12 Create] Unknown supported target: X"])
+def test_a_fatal_log_line_without_a_failed_check_is_read_as_an_error(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc is not None and rc.cause == CauseId.python_exception, (rc and rc.cause, rc and rc.code)

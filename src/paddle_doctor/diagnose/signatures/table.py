@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .rows.crashes import CRASHES
-from .rows.devices import DEVICES
+from .rows.devices import DEVICE_FACTS, DEVICES
 from .rows.inference import INFERENCE
 from .rows.installs import INSTALLS
 from .rows.launch_env import LAUNCH_ENV
@@ -15,7 +15,7 @@ from .rows.older_forms import OLDER_FORMS
 from .rows.signals import SIGNALS
 
 SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *CRASHES, *SIGNALS, *OLDER_FORMS, *LOADING, *DEVICES, *INFERENCE, *INSTALLS,
-                                     *LIBRARIES)
+                                     *LIBRARIES, *DEVICE_FACTS)
 # The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.
 CAUSE_SIGNATURES: tuple[Signature, ...] = tuple(s for s in SIGNATURES if s.points_at_cause)
 

@@ -1,6 +1,7 @@
 """Signatures: what a device reports about the work it was given or about itself: a GPU kernel's own
 assertion (Paddle's device-side checks of their inputs), and an accelerator runtime that cannot open the
-device it was asked for (Ascend's ACL through PaddleCustomDevice).
+device it was asked for (Ascend's ACL through PaddleCustomDevice); ``DEVICE_FACTS``, the device lists a run states
+(its launch command, CUDA_VISIBLE_DEVICES), matched after every other row.
 
 A kernel's assertion says its input was out of range (a NaN, an index or label past a dimension); the
 CUDA error that follows (device-side assert, launch failure) says only that a kernel failed.
@@ -72,4 +73,29 @@ DEVICES = (
          "F0425 09:12:42.189702  9812 device_context.cc:337] cudaGetLastError  invalid configuration argument errno:9",
          title="{exc}: {msg}", source="pp 1.3-1.4 so: platform/device_context.cc (LOG(FATAL) << \"cudaGetLastError  \" << "
          "cudaGetErrorString(e_sync) << \" errno:\" << e_sync), as glog's F line"),
+)
+
+# Device facts (rules/devices.py checks them against each other): matched after every other row, so that a line
+# that says an error is read as that error first.
+DEVICE_FACTS = (
+    _sig("launch_cmd_devices", r"--(?:gpus|devices|selected_gpus)(?:[= ]+|['\"],\s*)['\"]?\d+(?:\s*,\s*\d+)*",
+         "device_fact", example='python -m paddle.distributed.launch --gpus 0,1,2,3 train.py',
+         source="pp 2.4.2 paddle/distributed/fleet/launch.py (--gpus, alias --selected_gpus) and launch/context/"
+                "args_envs.py (--devices, alias --gpus)"),
+    _sig("launch_args_devices", r"(?:^|\s)(?:gpus|devices|selected_gpus): \d+(?:,\d+)*\s*$", "device_fact",
+         example="LAUNCH INFO 2024-10-23 18:26:56,088 devices: 0,1,2,3",
+         source="pp 2.4.2 paddle/distributed/launch/context/__init__.py print_config (ctx.logger.info('%s: %s')) "
+                "and fleet/launch.py _print_arguments (print('%s: %s' % (arg, value)))"),
+    _sig("visible_devices_env", r"CUDA_VISIBLE_DEVICES['\"]?\s*[=:]\s*['\"]?\d", "device_fact",
+         example="export CUDA_VISIBLE_DEVICES=0,1",
+         source="CUDA runtime (CUDA_VISIBLE_DEVICES); read by pp 2.4.2 launch/context/device.py parse_device and "
+                "fleet/launch_utils.py get_gpus"),
+    _sig("cpu_run_requested", r"--use_gpu[= ]['\"]?(?:false|False|0)\b|\buse_gpu\s*=\s*(?:False|false)\b|"
+         r"--device[= ]['\"]?cpu\b", "device_fact", example="paddle_trainer --config=trainer_config.py --use_gpu=false",
+         source="pp 0.x-1.x paddle_trainer / paddle.init(use_gpu=...) flags, PaddleOCR/PaddleDetection "
+                "Global.use_gpu, pp 2.x-3.x --device cpu of the tools' command lines: the run asked for no GPU"),
+    _sig("selected_gpus_env", r"FLAGS_selected_gpus(?:['\"]?\s*[=:]\s*['\"]?|', current_value=')\d", "device_fact",
+         example="FLAGS(name='FLAGS_selected_gpus', current_value='3', default_value='')",
+         source="pp 2.4.2 launch/controllers/collective.py and fleet/launch_utils.py set FLAGS_selected_gpus per "
+                "worker; pp 3.x prints it in the 'Modified FLAGS detected' banner (FLAGS(name=..., current_value=...))"),
 )

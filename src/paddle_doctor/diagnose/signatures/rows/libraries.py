@@ -362,6 +362,14 @@ LIBRARIES = (
          source="glog logging.h CHECK / CHECK_EQ (F<mmdd> <time> <tid> <file>:<line>] Check failed: <cond> (<a> vs. <b>)), "
                 "pp 0.x-1.x's own checks (nccl_helper.h, ...); Paddle-Lite 2.x lite/utils/log/logging.h ([F m/ d time "
                 "file:line func] Check failed: ...)"),
+    # A fatal log line with no "Check failed" (LOG(FATAL) << ...): glog's F line, Paddle-Lite's [F ...] line. The process
+    # aborts after it: read as an exception, so its words and codes (anatomy) can say more.
+    _sig("fatal_log_line", r"^(?:F\d{4} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]|\[F\s+\d+/\s?\d+ [\d: .]+ \S*?(?P<lite>[\w.]+):\d+ "
+         r"\w+\])\s*(?P<said>\S.*)$", "exception", CauseId.python_exception, 48,
+         "[F  1/ 1  1: 1: 1.000 ...lite/core/op_registry.cc:12 Create] Unknown supported target: X",
+         title="a fatal error in {file}{lite}: {said}",
+         source="glog logging.h LOG(FATAL) (F<mmdd> <time> <tid> <file>:<line>] <message>); Paddle-Lite 2.x "
+                "lite/utils/log/logging.h ([F m/ d time file:line func] <message>)"),
     _sig("exception", r"^(?:\[[^\]]*\]\s*|[^\x00-\x7f]{1,12}[：:]\s*|(?i:error):\s+(?!Exception:?\s*$))?(?:[\w.]*\.)?(?P<exc>Exception|_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "ValueError: boom on rank 1", title="{exc}",
@@ -375,26 +383,4 @@ LIBRARIES = (
          r"ABORT!!!|\bWARN\b|\bFAILED\b|失败|错误[:：]|异常退出|\b(?:init|start|load)\w* fail(?:ed)?\b)", "error_line",
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",
          source="glog E/F lines (pp 1.x-3.x), 'NCCL WARN', enforce 'Error' headers, 'init fail', 失败, 错误:, 异常退出"),
-    # --- device facts (devices.py checks them against each other); after everything else: a line
-    # that says an error is read as that error first ----------------------------------------------------
-    _sig("launch_cmd_devices", r"--(?:gpus|devices|selected_gpus)(?:[= ]+|['\"],\s*)['\"]?\d+(?:\s*,\s*\d+)*",
-         "device_fact", example='python -m paddle.distributed.launch --gpus 0,1,2,3 train.py',
-         source="pp 2.4.2 paddle/distributed/fleet/launch.py (--gpus, alias --selected_gpus) and launch/context/"
-                "args_envs.py (--devices, alias --gpus)"),
-    _sig("launch_args_devices", r"(?:^|\s)(?:gpus|devices|selected_gpus): \d+(?:,\d+)*\s*$", "device_fact",
-         example="LAUNCH INFO 2024-10-23 18:26:56,088 devices: 0,1,2,3",
-         source="pp 2.4.2 paddle/distributed/launch/context/__init__.py print_config (ctx.logger.info('%s: %s')) "
-                "and fleet/launch.py _print_arguments (print('%s: %s' % (arg, value)))"),
-    _sig("visible_devices_env", r"CUDA_VISIBLE_DEVICES['\"]?\s*[=:]\s*['\"]?\d", "device_fact",
-         example="export CUDA_VISIBLE_DEVICES=0,1",
-         source="CUDA runtime (CUDA_VISIBLE_DEVICES); read by pp 2.4.2 launch/context/device.py parse_device and "
-                "fleet/launch_utils.py get_gpus"),
-    _sig("cpu_run_requested", r"--use_gpu[= ]['\"]?(?:false|False|0)\b|\buse_gpu\s*=\s*(?:False|false)\b|"
-         r"--device[= ]['\"]?cpu\b", "device_fact", example="paddle_trainer --config=trainer_config.py --use_gpu=false",
-         source="pp 0.x-1.x paddle_trainer / paddle.init(use_gpu=...) flags, PaddleOCR/PaddleDetection "
-                "Global.use_gpu, pp 2.x-3.x --device cpu of the tools' command lines: the run asked for no GPU"),
-    _sig("selected_gpus_env", r"FLAGS_selected_gpus(?:['\"]?\s*[=:]\s*['\"]?|', current_value=')\d", "device_fact",
-         example="FLAGS(name='FLAGS_selected_gpus', current_value='3', default_value='')",
-         source="pp 2.4.2 launch/controllers/collective.py and fleet/launch_utils.py set FLAGS_selected_gpus per "
-                "worker; pp 3.x prints it in the 'Modified FLAGS detected' banner (FLAGS(name=..., current_value=...))"),
 )
