@@ -67,7 +67,7 @@ BACKLINKS = {
         'lint_rules': ('PDL405',),
     },
     CauseId.file_not_found: {
-        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'windows_dll_missing_at_start', 'ort_model_file_missing', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'ppdet_source_file_invalid', 'paddle_mobile_open_failed', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'nnadapter_file_unopened', 'fastdeploy_file_unreadable', 'p2o_model_unread', 'triton_model_version_missing', 'paddlex_model_unknown', 'file_not_found_unnamed', 'paddlenlp_config_missing', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
+        'signatures': ('windows_dll_not_found', 'windows_dll_not_found_wrapped', 'windows_dll_missing_at_start', 'ort_model_file_missing', 'dotnet_shared_library_not_loaded', 'executable_not_found', 'android_library_not_found', 'android_jni_library_missing', 'lite_demo_library_unloaded', 'v1_parameter_file_missing', 'ppdet_source_file_invalid', 'paddle_mobile_open_failed', 'lite_param_unopened', 'ppocr_model_file_missing', 'model_file_unopened', 'extension_dll_unloadable', 'download_path_not_url', 'nnadapter_file_unopened', 'fastdeploy_file_unreadable', 'p2o_params_unread', 'p2o_model_unread', 'triton_model_version_missing', 'paddlex_model_unknown', 'file_not_found_unnamed', 'paddlenlp_config_missing', 'load_not_exists', 'open_failed_path', 'ppdet_dataset_config_invalid',),
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),

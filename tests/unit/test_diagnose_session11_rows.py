@@ -367,3 +367,11 @@ def test_paddle_lites_file_readers(tmp_path, line, cause):
 def test_a_fatal_log_line_without_a_failed_check_is_read_as_an_error(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc is not None and rc.cause == CauseId.python_exception, (rc and rc.cause, rc and rc.code)
+
+
+@pytest.mark.parametrize("line", ["[Paddle2ONNX] Cannot open file ./inference.pdiparams to read.",
+                                  "[Paddle2ONNX] Unexcepted situation happend while reading parameters of PaddlePaddle "
+                                  "model."])
+def test_paddle2onnx_reading_no_parameters_file_it_can_use(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.file_not_found and rc.code == "p2o_params_unread", (rc.cause, rc.code)

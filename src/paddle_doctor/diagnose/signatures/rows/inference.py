@@ -165,6 +165,15 @@ INFERENCE = (
          source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::LoadProgram (prog->ParseFromString("
                 "contents) fails: P2OLogger() << \"Failed to parse paddlepaddle model from read content.\"; from a "
                 "buffer: \"Failed to parse PaddlePaddle model from memory buffer.\")", most="medium"),
+    # paddle2onnx's parameter reader: a file it cannot open, or more tensors in it than the program's persistables (a
+    # parameters file of another export than the model file given with it).
+    _sig("p2o_params_unread", r"Cannot open file (?P<path>\S+) to read\.|Unexcepted situation happend while reading "
+         r"parameters of PaddlePaddle model", "cause", CauseId.file_not_found, 70,
+         "[Paddle2ONNX] Cannot open file ./inference.pdiparams to read.", most="medium",
+         title="paddle2onnx could not read the parameters file ({path}): missing, or not the one exported with the model",
+         source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::LoadParams (P2OLogger() << \"Cannot open "
+                "file \" << path << \" to read.\"; \"Unexcepted situation happend while reading parameters of "
+                "PaddlePaddle model.\" when more tensors than variables)"),
     # paddle.onnx.export hands the layer to paddle2onnx's dygraph2onnx, which saves it with paddle.jit.save into
     # paddle_model_temp_dir and reads model.pdmodel back: a Paddle that saves its new IR (model.json, 3.x) leaves
     # no such file for a paddle2onnx that reads only the old program. Any other path unread is the path.
