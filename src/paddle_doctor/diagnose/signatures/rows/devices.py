@@ -71,8 +71,9 @@ DEVICES = (
     _sig("glog_cuda_call_failed", r"^F\d{4} [\d:.]+\s+\d+ \S+:\d+\]\s*(?P<exc>cuda[A-Z]\w+)\s+(?P<msg>.+?\berrno\s*:\s*\d+)\s*$",
          "exception", CauseId.python_exception, 50,
          "F0425 09:12:42.189702  9812 device_context.cc:337] cudaGetLastError  invalid configuration argument errno:9",
-         title="{exc}: {msg}", source="pp 1.3-1.4 so: platform/device_context.cc (LOG(FATAL) << \"cudaGetLastError  \" << "
-         "cudaGetErrorString(e_sync) << \" errno:\" << e_sync), as glog's F line"),
+         title="{exc}: {msg}", source="pp 1.x paddle/fluid/framework/details/all_reduce_op_handle.cc (LOG(FATAL) << "
+         "\"cudaGetLastError  \" << cudaGetErrorString(e_get) << \" errno:\" << e_get); the same check at 1.4's "
+         "platform/device_context.cc:337, as the gathered log names it (its source not read), as glog's F line"),
 )
 
 # Device facts (rules/devices.py checks them against each other): matched after every other row, so that a line

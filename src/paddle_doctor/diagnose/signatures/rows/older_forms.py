@@ -382,6 +382,7 @@ OLDER_FORMS = (
     _sig("paddle_mobile_open_failed", r"\[detail\]\s*:\s*(?P<path>\S+) open failed", "cause", CauseId.file_not_found, 85,
          "    | [detail]  :  /storage/emulated/0/models/GoogleNet/__model__ open failed !",
          title="paddle-mobile could not open {path}: the model file is not where the loader looks",
-         source="paddle-mobile 2018 src/io/loader.cpp (PADDLE_MOBILE_ENFORCE(fp != NULL, \" %s open failed !\", "
-                "filename)) and src/common/enforce.h (the \"| [in file] ... | [detail] :\" block)"),
+         source="paddle-mobile (Paddle-Lite's history) 2018 src/io/loader.cpp:26, 2019 src/framework/loader.cpp "
+                "(PADDLE_MOBILE_ENFORCE(fp != NULL, \" %s open failed !\", file_name)); src/common/enforce.h "
+                "PaddleMobileException (\"%s| %s \\n| [in file] : %s\\n| [on line] : %d\\n| [detail]  : %s\\n\")"),
 )
