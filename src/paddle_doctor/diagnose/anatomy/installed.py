@@ -44,6 +44,8 @@ _PIP_PACKAGES = re.compile(rf"{VERSIONED_PACKAGES}|visualdl|fastdeploy|paddleocr
 _FROZEN_BUNDLE = re.compile(r"[/\\]_MEI\d+[/\\]")
 # A Python module of Paddle's package (not the core library's bindings: their classes are build options).
 _PADDLE_PYTHON_MODULE = re.compile(r"paddle(?:\.(?!\w*core|libpaddle)\w+)*")
+# CPython's ModuleNotFoundError (Python 2's ImportError unquoted) for a top-level module.
+_TOP_MODULE_MISSING = re.compile(r"No module named '?(?P<mod>\w+)'?")
 # PEP 594 and PEP 632: modules Python 3.12 (distutils, imp, asynchat, asyncore, smtpd) and 3.13 removed.
 _REMOVED_FROM_STDLIB = frozenset("distutils imp asynchat asyncore smtpd aifc audioop cgi cgitb chunk crypt imghdr mailcap "
                                  "msilib nis nntplib ossaudiodev pipes sndhdr spwd sunau telnetlib uu xdrlib lib2to3".split())
@@ -161,7 +163,7 @@ def paddle_dependency_missing(parts: ErrorParts) -> tuple[CauseId, int, str] | N
     there (``from enum import Enum`` in 1.5's fleet_base.py under Python 2.7): a package Paddle depends on (or its
     backport for this interpreter) is not installed. Paddle's own packages are read elsewhere."""
     frame, line = parts.innermost, _import_line(parts.innermost)
-    said = re.fullmatch(r"No module named '?(?P<mod>\w+)'?", parts.message)
+    said = _TOP_MODULE_MISSING.fullmatch(parts.message)
     if parts.exc_type not in ("ImportError", "ModuleNotFoundError") or frame is None or frame.owner != "paddle" or \
             line is None or said is None or said["mod"].startswith(("paddle", "_")):
         return None
