@@ -217,9 +217,9 @@ TRIGGERS: tuple[str, ...] = (
     "#error", "std::__cxx11::", "died due to signal", "of OP(fluid.layers.embedding)",
     # fluid's op without an input its grad maker asks for; an option with a typographic dash in a quoted argv
     "cannot be found in Op", "'\u2014", "'\u2013",
-    # CMake's find modules, SWIG, PaddleHub's version table, PaddleNLP's config, GCC in zh_CN
+    # CMake's find modules, SWIG, PaddleHub's version table and module names, PaddleNLP's config, GCC in zh_CN
     "Could NOT find", "is not found", "Unknown CMake command", "Syntax error in input", "(Mismatch)",
-    "please make sure one of", "致命错误",
+    "please make sure one of", "致命错误", "Can't find module", "No HubModule named",
     # gunicorn's timeout, Triton's model versions, brpc's refused connection, an xmlrpc fault, PaddleX's extras
     "WORKER TIMEOUT", "at least one version must be", "Fail to connect", "xmlrpc", "requires additional dependencies",
     "Raise_msg",

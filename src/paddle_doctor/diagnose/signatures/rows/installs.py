@@ -328,6 +328,13 @@ INSTALLS = (
          source="PaddleHub 2.x paddlehub/module/manager.py HubModuleNotFoundError (table 'Name', 'Version', "
                 "'PaddlePaddle Version Required', 'PaddleHub Version Required'; a range the environment misses is "
                 "printed with \"(Mismatch)\")", most="medium"),
+    # PaddleHub's server knows no module of the name (or not the version) the command asks for: a misspelled name, or a
+    # model of another suite's zoo. A module it knows for another release is the version table's Mismatch row above.
+    _sig("hub_module_name_unknown", r"(?:Can't find module|No HubModule named) (?P<module>[\w.-]+)", "cause",
+         CauseId.config_error, 75, "Can't find module lexical_analysis",
+         title="PaddleHub has no module named {module}: check its name (hub search) and the version asked",
+         source="PaddleHub 1.x paddlehub/module/manager.py install_module (\"Can't find module %s\"); 2.x "
+                "HubModuleNotFoundError (\"No HubModule named {} was found\")", most="medium"),
     # PaddleNLP's from_pretrained given a name or path whose folder has no config file.
     _sig("paddlenlp_config_missing", r"please make sure one of the \[[^\]]*config\.json[^\]]*\] under (?P<path>\S+)", "cause",
          CauseId.file_not_found, 80, "AssertionError: please make sure one of the ['config.json', 'model_config.json'] "
