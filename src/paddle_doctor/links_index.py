@@ -160,7 +160,7 @@ BACKLINKS = {
     },
     CauseId.shm_too_small: {
         'env_checks': ('shm_size',),
-        'signatures': ('shm_mmap_failed', 'dl_killed_bus', 'spawn_child_shm_too_small', 'shm_bus_error', 'sigbus', 'shell_sigbus', 'faulthandler_bus',),
+        'signatures': ('shm_mmap_failed', 'dl_killed_bus', 'shm_bus_error', 'sigbus', 'shell_sigbus', 'faulthandler_bus',),
     },
     CauseId.stale_download_lock: {
         'signatures': ('lock_timeout',),

@@ -29,3 +29,15 @@ def test_a_hub_module_known_for_another_release_stays_the_version_table(tmp_path
 def test_a_config_error_offers_another_release_before_the_hosts(tmp_path):
     rc = _diagnose(tmp_path, "Can't find module ernie_tiny_cls\n")
     assert rc.alternatives and rc.alternatives[0].cause == CauseId.paddle_api_mismatch, rc.alternatives
+
+
+@pytest.mark.parametrize("text", [
+    "LAUNCH INFO 2024-01-01 10:00:00,000 Exit code -7\n",
+    "Exception: \n\n-- Process 1 terminated with the following error:\nException: Process 1 terminated with signal "
+    "SIGBUS.\n",
+])
+def test_a_bus_error_by_status_alone_is_a_native_crash_with_shared_memory_next(tmp_path, text):
+    # as glog's SIGBUS line (eleventh session): without the DataLoader's lines, the signal says how, not why
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.segfault and rc.confidence.value == "medium", (rc.cause, rc.code, rc.confidence)
+    assert rc.alternatives[0].cause == CauseId.shm_too_small, rc.alternatives

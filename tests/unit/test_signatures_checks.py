@@ -64,7 +64,7 @@ def _raised(source: str, line: str) -> str:
     # paddle.distributed.spawn: the child's signal by name, the cause from the signal table
     ("distributed/spawn.py", "Exception: Process 1 terminated with signal SIGKILL.", CauseId.host_oom_killed),
     ("distributed/spawn.py", "Exception: Process 0 terminated with signal SIGSEGV.", CauseId.segfault),
-    ("distributed/spawn.py", "Exception: Process 1 terminated with signal SIGBUS.", CauseId.shm_too_small),
+    ("distributed/spawn.py", "Exception: Process 1 terminated with signal SIGBUS.", CauseId.segfault),
 ])
 def test_python_site_names_its_cause(source, line, cause):
     assert _cause(_raised(source, line)) == cause

@@ -220,7 +220,7 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
     CauseId.segfault: (Near(CauseId.shm_too_small, "a bus error is most often shared memory (/dev/shm) running out "
                             "under the DataLoader's workers", "`df -h /dev/shm` while the job runs (a container's "
                             "default is 64 MB; `--shm-size` raises it), or rerun with `num_workers=0`",
-                            when=r"SIGBUS|Bus error|undefined portion of a memory object"),),
+                            when=r"SIGBUS|Bus error|undefined portion of a memory object|[Ee]xit code:? -7\b"),),
     CauseId.nccl_error: (
         Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
              "`nvidia-smi` during the run: memory near the total when the NCCL call fails", when=_MEMORY),
@@ -233,8 +233,9 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
     ),
 }
 
-# The rules whose verdict rests on one error line (or its structure): the ones a near cause can fool.
-LINE_RULES = ("own_error", "unranked_error", "structure_")
+# The rules whose verdict rests on one error line (or its structure, or a launcher's one exit code): the ones a
+# near cause can fool.
+LINE_RULES = ("own_error", "unranked_error", "structure_", "pod_exit_status")
 
 
 def calibrated(root: Finding | None, rule_code: str | None) -> Finding | None:

@@ -27,7 +27,7 @@ from ..packages import SUITE_LIBRARIES
 # the cause the catalog's signal table gives it (catalog/codes.toml [signal]; a test keeps them equal).
 SPAWN_SIGNAL_CAUSES: dict[str, CauseId] = {
     "SIGKILL": CauseId.host_oom_killed, "SIGSEGV": CauseId.segfault, "SIGABRT": CauseId.segfault,
-    "SIGILL": CauseId.segfault, "SIGFPE": CauseId.segfault, "SIGBUS": CauseId.shm_too_small,
+    "SIGILL": CauseId.segfault, "SIGFPE": CauseId.segfault, "SIGBUS": CauseId.segfault,
 }
 _SPAWN_SOURCE = ("pp 2.0.2-3.3.1 paddle/distributed/spawn.py MultiprocessContext._throw_exception (Process %d "
                  "terminated with signal %s., the name from signal.Signals(-exitcode).name); the cause per signal "
