@@ -1,11 +1,10 @@
-"""The whole signature table, in match order (the first match wins: specific before generic)."""
+"""The whole signature table, in match order (the first match wins: specific before generic): the rows of Paddle
+and its suites (:mod:`.rows`) and of the tools around it (:mod:`.tools`)."""
 
 from __future__ import annotations
 
 from .rows.crashes import CRASHES
 from .rows.devices import DEVICE_FACTS, DEVICES
-from .rows.inference import INFERENCE
-from .rows.installs import INSTALLS
 from .rows.launch_env import LAUNCH_ENV
 from .rows.libraries import LIBRARIES
 from .rows.loading import LOADING
@@ -13,6 +12,8 @@ from .model import Signature
 from .rows.native import NATIVE
 from .rows.older_forms import OLDER_FORMS
 from .rows.signals import SIGNALS
+from .tools.inference import INFERENCE
+from .tools.installs import INSTALLS
 
 SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *CRASHES, *SIGNALS, *OLDER_FORMS, *LOADING, *DEVICES, *INFERENCE, *INSTALLS,
                                      *LIBRARIES, *DEVICE_FACTS)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 from ..packages import SUITE_LIBRARIES
-from .checks import VERSIONED_PACKAGES
+from ..rows.checks import VERSIONED_PACKAGES
 
 # Qt's Python bindings, which the suites' annotation and GUI tools (PPOCRLabel, EISeg, PaddleX's GUI) import.
 _QT_BINDINGS = r"(?:PyQt[456]|PySide[26]?|qtpy|sip)"
