@@ -41,3 +41,56 @@ def test_a_bus_error_by_status_alone_is_a_native_crash_with_shared_memory_next(t
     rc = _diagnose(tmp_path, text)
     assert rc.cause == CauseId.segfault and rc.confidence.value == "medium", (rc.cause, rc.code, rc.confidence)
     assert rc.alternatives[0].cause == CauseId.shm_too_small, rc.alternatives
+
+
+@pytest.mark.parametrize("line", [
+    "Unhandled exception at 0x00007FFB037684F6 (opencv_world440.dll) in ocr_system.exe: 0xC0000005: Access violation "
+    "reading location 0x0000000000000000.",
+    "Exception thrown at 0x00007FF6A1B2C3D4 (paddle_inference.dll) in demo.exe: 0xC00000FD: Stack overflow "
+    "(parameters: 0x0000000000000001, 0x000000C1A5E03FF8).",
+    "0x000007FEAECC3391 (paddle_inference.dll)处(位于 demo.exe 中)引发的异常: 0xC0000091: Floating-point overflow",
+    "0x00007FFB037684F6 (opencv_world440.dll) (demo.exe 中)处有未经处理的异常: 0xC0000005: 读取位置 0x0000000000000000 "
+    "时发生访问冲突。",
+])
+def test_visual_studios_report_of_a_native_fault_is_a_native_crash(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.segfault and rc.code == "msvc_debugger_fault", (rc.cause, rc.code)
+
+
+def test_a_thrown_cpp_exception_under_the_debugger_is_not_a_crash(tmp_path):
+    # 0xE06D7363 is any C++ throw, first chance: it may be caught
+    rc = _diagnose(tmp_path, "Exception thrown at 0x00007FFB83E4D759 (KernelBase.dll) in demo.exe: Microsoft C++ "
+                             "exception: cv::Exception at memory location 0x000000F9276FE930.\n")
+    assert rc is None or rc.code != "msvc_debugger_fault", (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", [
+    "ImportError: DLL load failed while importing paddle2onnx_cpp2py_export: The specified procedure could not be found.",
+    "ImportError: DLL load failed while importing fastdeploy_main: 找不到指定的程序。",
+])
+def test_an_extension_whose_dll_lacks_a_procedure_is_a_dll_of_another_version(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "extension_dll_entry_missing", (rc.cause, rc.code)
+    assert rc.confidence.value == "medium", rc.confidence
+
+
+def test_paddles_core_lacking_a_procedure_stays_the_core_reading(tmp_path):
+    rc = _diagnose(tmp_path, "ImportError: DLL load failed while importing libpaddle: The specified procedure could not "
+                             "be found.\n")
+    assert rc.code != "extension_dll_entry_missing" and rc.cause == CauseId.cuda_cudnn_mismatch, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", [
+    "AttributeError: module 'paddle.fluid.core_avx.ops' has no attribute 'sync_batch_norm'",
+    "AttributeError: module 'paddle._C_ops' has no attribute 'sync_batch_norm_'",
+    "RuntimeError: (NotFound) The kernel with key (CPU, NCHW, float32) of kernel `sync_batch_norm` is not registered. "
+    "Selected wrong Backend `CPU`. Paddle support following Backends: GPU.",
+])
+def test_synchronized_batch_norm_without_a_gpu_kernel_is_the_config(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.config_error and rc.code == "sync_batch_norm_without_gpu", (rc.cause, rc.code)
+
+
+def test_another_op_missing_from_the_core_stays_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "AttributeError: module 'paddle._C_ops' has no attribute 'fused_rotary_position_embedding'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.code)

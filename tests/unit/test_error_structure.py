@@ -83,7 +83,7 @@ def test_the_parts_read_a_plain_exception_after_frames():
      "  [operator < load > error]\n", CauseId.file_not_found, "component"),
     ("RuntimeError: (PreconditionNotMet) Not allowed to load partial data via load_combine_op, please use load_op "
      "instead.\n  [Hint: Expected tensor_size == 0, but received tensor_size:1 != 0:0.] (at /paddle/paddle/fluid/"
-     "operators/load_combine_op.h:90)\n  [operator < load_combine > error]\n", CauseId.checkpoint_corrupt, "component"),
+     "operators/load_combine_op.h:90)\n  [operator < load_combine > error]\n", CauseId.config_error, "component"),
     # pp 0.11-0.14 gpu_info.cc GpuMaxChunkSize
     ("paddle.fluid.core.EnforceNotMet: enforce allocating <= available failed, 10513462067 > 1369702144\n"
      "at [/paddle/paddle/fluid/platform/gpu_info.cc:89]\n", CauseId.gpu_oom, "component"),

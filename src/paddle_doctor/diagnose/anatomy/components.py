@@ -50,11 +50,19 @@ COMPONENT_MESSAGES: tuple[tuple[str, str, C, int, str, str], ...] = (
      "pp 0.12-1.8 operators/load_op.cc/.h (Cannot open file %s for load op); pp 1.8-2.x load_combine_op.h "
      "(LoadCombine operator fail(s) to open file %s, please check whether the model file is complete or damaged.); "
      "pp 3.3.1 libpaddle.so strings (Load operator fail to open file %s, please check ...)"),
-    (_LOAD_OPS, r"partial data|complete or damaged|not allowed to load|tensor version|EOF|cannot read more from file",
+    # load_combine reads one tensor per parameter of the program, then asks for the end of the file: data left over
+    # means the file holds more parameters than the program has, i.e. the network the script built is not the one
+    # saved (other layer sizes or shared weights in its arguments, or the parameters of another model).
+    (_LOAD_OPS, r"partial data|not allowed to load", C.config_error, 80,
+     "the parameter file holds more parameters than the program loads: the network built is not the one that was "
+     "saved (its config or arguments differ, or the file is another model's)",
+     "pp 1.8-3.3.1 load_combine_op.h LoadParamsFromBuffer (after one DeserializeFromStream per output variable: "
+     "PADDLE_ENFORCE_EQ(buffer->eof(), true, \"Not allowed to load partial data via load_combine_op, please use "
+     "load_op instead.\"))"),
+    (_LOAD_OPS, r"complete or damaged|tensor version|EOF|cannot read more from file",
      C.checkpoint_corrupt, 80,
      "the parameter-loading operator read a parameter file that is incomplete or not what the program expects",
-     "pp 1.8-3.3.1 load_combine_op.h / libpaddle.so strings (Not allowed to load partial data via load_combine_op, "
-     "please use load_op instead.; There is a problem with loading model parameters); pp 0.14-1.3 "
+     "pp 1.8-3.3.1 load_combine_op.h / libpaddle.so strings (There is a problem with loading model parameters); pp 0.14-1.3 "
      "operators/load_combine_op.cc RunImpl (the file opened, then before each variable PADDLE_ENFORCE("
      "static_cast<bool>(fin), \"Cannot read more from file %s\"): it ended before every variable was read)"),
     # nccl_helper.h both makes the communicators (NCCLContextMap, when ParallelExecutor is built, an error

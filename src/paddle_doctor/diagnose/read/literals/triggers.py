@@ -223,6 +223,8 @@ TRIGGERS: tuple[str, ...] = (
     # gunicorn's timeout, Triton's model versions, brpc's refused connection, an xmlrpc fault, PaddleX's extras
     "WORKER TIMEOUT", "at least one version must be", "Fail to connect", "xmlrpc", "requires additional dependencies",
     "Raise_msg",
+    # Visual Studio's debugger reporting a native fault (en, zh-CN)
+    "Exception thrown at", "Unhandled exception at", "First-chance exception at", "引发的异常", "有未经处理的异常",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -13,6 +13,18 @@ from ....catalog.ids import CauseId
 from ..model import sig as _sig
 
 DEVICES = (
+    # SyncBatchNorm has kernels for GPUs only (its op is built with CUDA; phi registers sync_batch_norm for GPU and XPU):
+    # a CPU build has no such op at all, a CPU run no kernel for it. A config asking for synchronized BN (the suites'
+    # use_sync_bn, norm_type: sync_bn) where it cannot run, not code of another Paddle release.
+    _sig("sync_batch_norm_without_gpu", r"has no attribute '(?:sync_batch_norm_?)'|kernel with key \((?:CPU|Undefined)"
+         r"[^)]*\) of kernel `sync_batch_norm_?` is not registered", "cause", CauseId.config_error, 80,
+         "AttributeError: module 'paddle.fluid.core_avx.ops' has no attribute 'sync_batch_norm'",
+         title="synchronized BatchNorm runs only on GPUs: this build or run has no GPU kernel for it (train on GPU, or "
+               "switch the config to plain BatchNorm: use_sync_bn false, norm_type bn)",
+         source="pp 1.8-2.6 paddle/fluid/operators/CMakeLists.txt (sync_batch_norm_op built only with WITH_GPU/ROCm), "
+                "sync_batch_norm_op.cu (REGISTER_OP_CUDA_KERNEL only); 2.4-3.x phi/kernels/gpu/sync_batch_norm_kernel.cu "
+                "(PD_REGISTER_KERNEL(sync_batch_norm, GPU, ...)); kernel_factory.cc (\"The kernel with key %s of kernel "
+                "`%s` is not registered.\")", most="medium"),
     # Paddle's PADDLE_ENFORCE in device code cannot throw: it printf's the check and traps, and the host then
     # sees a CUDA error (cudaErrorAssert, or a launch failure on an asynchronous call). The check's message says
     # which input was out of range; that data fault (NaN from a diverged loss, a label or index past its

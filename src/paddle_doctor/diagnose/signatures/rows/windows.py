@@ -1,0 +1,126 @@
+"""Signatures: Windows' own reports of a native failure: the status a crashed process exits with (as consoles and the
+event log print it), its debugger's report of a native fault, and its loader failing to find, load or start a DLL a
+process or an extension module needs (in the en-US and zh-CN wordings).
+
+None of the crash statuses says why the process died; a row here decides only when nothing above it in the process's
+output names a cause (refine/crash.py reads the error printed before a crash)."""
+
+from __future__ import annotations
+
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
+
+WINDOWS = (
+    # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
+    # prints it signed with the hex after it, cmd and subprocess unsigned.
+    _sig("windows_native_crash", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741819|3221225477|"
+         r"-1073741571|3221225725|-1073741676|3221225620|-1073741682|3221225614|-1073740940|"
+         r"3221226356)\b|\((?P<status>0x[Cc]0000(?:005|0[Ff][Dd]|094|08[Ee]|374))\)|(?:Exception code|异常代码)\s*[:：]\s*"
+         r"(?P<logged>0x[Cc]0000(?:005|0[Ff][Dd]|094|08[Ee]|374))\b",
+         "cause", CauseId.segfault, 90, "Process finished with exit code -1073741819 (0xC0000005)",
+         title="the process was ended by a native fault (Windows status: an access violation, a stack overflow, a "
+               "division by zero or a corrupted heap), Windows' segmentation fault",
+         source="Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005 = -1073741819 signed, STATUS_STACK_BUFFER_OVERRUN "
+                "0xC0000409, raised by __fastfail and the CRT's abort on a security check, STATUS_STACK_OVERFLOW "
+                "0xC00000FD, STATUS_INTEGER_DIVIDE_BY_ZERO 0xC0000094 (SIGFPE's), STATUS_FLOAT_DIVIDE_BY_ZERO "
+                "0xC000008E, STATUS_HEAP_CORRUPTION 0xC0000374), the process exit code of a crashed process; the Windows "
+                "event log's Application Error (event 1000: Exception code: 0x%x; zh-CN 异常代码： 0x%x); "
+                "JetBrains' run console (Process finished with exit code %d (0x%X)), CPython subprocess (returned "
+                "non-zero exit status %d)"),
+    # Windows' fail-fast status: the C runtime's abort() and a failed security check end the process this way, as
+    # SIGABRT does elsewhere: what failed (a glog CHECK, an uncaught C++ exception) is said before it.
+    _sig("windows_fail_fast", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073740791|3221226505)\b|"
+         r"\(0x[Cc]0000409\)|(?:Exception code|异常代码)\s*[:：]\s*0x[Cc]0000409\b", "cause", CauseId.segfault, 45, "Process finished with exit code -1073740791 (0xC0000409)",
+         title="the process was ended by Windows' fail-fast (STATUS_STACK_BUFFER_OVERRUN: abort() or a failed check), "
+               "Windows' abort",
+         source="Windows ntstatus.h (STATUS_STACK_BUFFER_OVERRUN 0xC0000409 = -1073740791 signed), raised by "
+                "__fastfail and by the UCRT's abort(); the event log's Application Error, Exception code: 0xc0000409)"),
+    # Windows' status for an instruction the CPU does not have (SIGILL's): a build or a runtime that uses AVX,
+    # AVX2 or AVX-512 on a CPU (or a VM's virtual CPU) without it. A native crash, as shell_sigill's.
+    _sig("windows_illegal_instruction", r"(?:exit(?:ed with)? code|returned non-zero exit status) (?:-1073741795|"
+         r"3221225501)\b|\(0x[Cc]000001[Dd]\)", "cause", CauseId.segfault, 88,
+         "The program '[1520] iisexpress.exe' has exited with code 3221225501 (0xc000001d) 'Illegal Instruction'.",
+         title="the process ran an instruction this CPU does not have (Windows STATUS_ILLEGAL_INSTRUCTION): a build "
+               "that uses AVX/AVX2 on a CPU without it",
+         source="Windows ntstatus.h (STATUS_ILLEGAL_INSTRUCTION 0xC000001D = 3221225501, -1073741795 signed), the "
+                "exit code of the process; Visual Studio's output window (The program '[%d] %s' has exited with "
+                "code %d (0x%x) 'Illegal Instruction'.), JetBrains' run console (Process finished with exit code %d "
+                "(0x%X)) (PaddleSharp#106)"),
+    # Windows ends a process whose DLL initialisation routine failed while it started (the loader's dialog
+    # "The application was unable to start correctly (0xc0000142)", .NET's HRESULT 0x8007045A): native code
+    # failed as it loaded, for Paddle's inference DLLs most often an instruction the CPU lacks. The status
+    # names no cause of its own, so it is the weakest native-crash reading.
+    _sig("windows_dll_init_failed", r"\((?:0x)?[Cc]0000142\)|(?:exit(?:ed with)? code|exit status) (?:-1073741502|"
+         r"3221225794)\b|HRESULT:?\s*0x8007045A\b", "cause", CauseId.segfault, 45,
+         "The application was unable to start correctly (0xc0000142). Click OK to close the application.",
+         title="a native library's initialisation failed as the process started (Windows STATUS_DLL_INIT_FAILED): "
+               "native code failed at load, often an instruction the CPU does not have",
+         source="Windows ntstatus.h (STATUS_DLL_INIT_FAILED 0xC0000142 = 3221225794, -1073741502 signed), shown by "
+                "the loader's dialog (The application was unable to start correctly (0x%lx); zh-CN 应用程序无法正常"
+                "启动(0x%lx)); winerror.h ERROR_DLL_INIT_FAILED 1114 as .NET's HRESULT 0x8007045A (A dynamic link "
+                "library (DLL) initialization routine failed) (Umi-OCR#453, PaddleSharp#10)"),
+    # .NET's DllNotFoundException for a native library of the program's (not CUDA's: libraries' rows read
+    # those): the file, or a DLL it depends on, is not where the loader looks (winerror.h ERROR_MOD_NOT_FOUND
+    # 126 as HRESULT 0x8007007E), as dlopen's "cannot open shared object file" on Linux.
+    _sig("windows_dll_not_found", r"(?:Unable to load DLL|无法加载 DLL)\s*['\"“](?P<lib>(?!(?:cudnn|cublas|cudart|"
+         r"cufft|curand|cusolver|cusparse|nvrtc|nccl)\w*\.dll)[^'\"”]+)['\"”][^\n]*?(?:0x8007007E|The specified "
+         r"module could not be found|找不到指定的模块)", "cause", CauseId.file_not_found, 85,
+         "System.DllNotFoundException: Unable to load DLL 'paddle_inference_c' or one of its dependencies: The "
+         "specified module could not be found. (Exception from HRESULT: 0x8007007E)",
+         title="the native library {lib}, or a DLL it depends on, is not where the program looks",
+         source="Windows winerror.h (ERROR_MOD_NOT_FOUND 126: The specified module could not be found.; zh-CN "
+                "找不到指定的模块。) as HRESULT 0x8007007E; .NET System.DllNotFoundException (Unable to load DLL '%s' "
+                "or one of its dependencies: %s; zh-CN 无法加载 DLL“%s”: %s) (PaddleSharp#52)"),
+    # The same message wrapped before its reason (a console or a dialog breaks the line after the colon): most
+    # often ERROR_MOD_NOT_FOUND, but a DLL of another architecture (0x800700C1) words its start alike.
+    _sig("windows_dll_not_found_wrapped", r"Unable to load DLL\s*['\"](?P<lib>(?!(?:cudnn|cublas|cudart|cufft|curand|"
+         r"cusolver|cusparse|nvrtc|nccl)\w*\.dll)[^'\"]+)['\"] or one of its dependencies:\s*$", "cause",
+         CauseId.file_not_found, 70, "Error: Unable to load DLL 'PaddleOCR' or one of its dependencies:",
+         title="the native library {lib}, or a DLL it depends on, could not be loaded (the reason is on the next line)",
+         source="Windows winerror.h HRESULTs (0x8007007E module not found, 0x800700C1 not a valid Win32 "
+                "application) as .NET System.DllNotFoundException's reason (Unable to load DLL '%s' or one of its "
+                "dependencies: %s), cut to the next line", most="medium"),
+    # Windows' loader cannot start a program one of whose imported DLLs it finds nowhere on the search path
+    # (STATUS_DLL_NOT_FOUND): its dialog names the DLL. An engine exe shipped without a runtime DLL, or an
+    # api-ms-win-* system DLL that an older Windows (7, Server 2008 R2) does not have. CUDA's DLLs are left
+    # to the libraries' rows.
+    _sig("windows_dll_missing_at_start", r"(?:The program can[\'’]t start because|无法启动此程序，因为计算机中丢失)\s*"
+         r"(?P<lib>(?!(?:cudnn|cublas|cudart|cufft|curand|cusolver|cusparse|nvrtc|nccl))[\w.\-]+\.dll)|"
+         r"\((?:0x)?[Cc]0000135\)|(?:exit(?:ed with)? code|exit status) (?:-1073741515|3221225781)\b", "cause",
+         CauseId.file_not_found, 85,
+         "The program can't start because MSVCP140.dll is missing from your computer. Try reinstalling the program "
+         "to fix this problem.",
+         title="Windows could not start the program: a DLL it imports ({lib}) is missing",
+         source="Windows ntstatus.h (STATUS_DLL_NOT_FOUND 0xC0000135 = 3221225781, -1073741515 signed), shown by the "
+                "loader's dialog (The program can't start because %s is missing from your computer. Try reinstalling "
+                "the program to fix this problem.; zh-CN 无法启动此程序，因为计算机中丢失 %s。尝试重新安装该程序以解决此问题。)"),
+    # Visual Studio's debugger names the native fault a process met by its NTSTATUS, first-chance ("Exception thrown")
+    # or unhandled: an access violation, a floating-point or integer fault, a stack overflow, a corrupted heap, an
+    # instruction the CPU lacks. A C++ exception (0xE06D7363, "Microsoft C++ exception: ...") is not among them: a
+    # thrown exception may be caught.
+    _sig("msvc_debugger_fault", r"(?:Exception thrown at|Unhandled exception at|First-chance exception at) 0x[0-9A-Fa-f]+ "
+         r"(?:\([^)]*\) )?in [^:]+: (?P<code>0x[Cc]0000(?:005|01[Dd]|0[Ff][Dd]|08[C-Fc-f]|09[0-5]|374))\b|"
+         r"(?:引发的异常|有未经处理的异常)\s*[:：]\s*(?P<code2>0x[Cc]0000(?:005|01[Dd]|0[Ff][Dd]|08[C-Fc-f]|09[0-5]|374))\b",
+         "cause", CauseId.segfault, 85,
+         "Unhandled exception at 0x00007FFB037684F6 (opencv_world440.dll) in ocr_system.exe: 0xC0000005: Access "
+         "violation reading location 0x0000000000000000.",
+         title="native crash: the debugger shows the process met a native fault (Windows status: an access violation, "
+               "an arithmetic fault, a stack overflow or a corrupted heap)",
+         source="Visual Studio debugger output window (\"Exception thrown at 0x%p (%s) in %s: 0x%08X: %s\", \"Unhandled "
+                "exception at 0x%p ...\"; zh-CN \"0x%p (%s)处(位于 %s 中)引发的异常: 0x%08X: %s\", \"...处有未经处理的异常: "
+                "...\"), the status from Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005, STATUS_ILLEGAL_INSTRUCTION "
+                "0xC000001D, STATUS_FLOAT_* 0xC000008C-0xC0000093, STATUS_INTEGER_* 0xC0000094-95, STATUS_STACK_OVERFLOW "
+                "0xC00000FD, STATUS_HEAP_CORRUPTION 0xC0000374)"),
+    # Windows' loader found every DLL an extension module links, but one of them lacks a procedure the others import
+    # (error 127): a DLL of another version was found first (a package built against another release of Paddle or
+    # of a library, two installs mixed on the search path). Paddle's own core is paddle_core_unloadable's.
+    _sig("extension_dll_entry_missing", r"DLL load failed(?: while importing (?P<ext>(?!(?:core_avx|core_noavx|libpaddle|"
+         r"core)\b)\w+))?: (?:The specified procedure could not be found|找不到指定的程序)", "cause",
+         CauseId.dependency_version_mismatch, 60,
+         "ImportError: DLL load failed while importing paddle2onnx_cpp2py_export: The specified procedure could not be found.",
+         title="a DLL that an extension module ({ext}) loads lacks a procedure it needs: another version of that DLL was "
+               "found first (a package built for another release of Paddle or of a library it links)",
+         source="CPython 3.8+ Python/dynload_win.c (\"DLL load failed while importing %U: %s\", FormatMessageW of the "
+                "LoadLibraryEx error); Windows System Error Codes ERROR_PROC_NOT_FOUND 127 (en-US \"The specified "
+                "procedure could not be found.\", zh-CN \"找不到指定的程序。\")", most="medium"),
+)
