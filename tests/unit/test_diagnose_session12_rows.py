@@ -94,3 +94,52 @@ def test_synchronized_batch_norm_without_a_gpu_kernel_is_the_config(tmp_path, li
 def test_another_op_missing_from_the_core_stays_another_release(tmp_path):
     rc = _diagnose(tmp_path, "AttributeError: module 'paddle._C_ops' has no attribute 'fused_rotary_position_embedding'\n")
     assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.code)
+
+
+def test_a_version_check_asking_for_a_pre_release_is_read(tmp_path):
+    rc = _diagnose(tmp_path, "Exception: PaddlePaddle version 2.0.0-rc0 or higher is required, or a suitable develop "
+                             "version is satisfied as well. \n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "paddle_version_required", (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", [
+    "Exception: There's no attribute PPYOLOv2 in paddlex.cv.models",
+    "Your running script needs PaddleX<2.0.0, please refer to https://github.com/PaddlePaddle/PaddleX to solve this issue.",
+])
+def test_a_paddlex_model_or_script_of_another_release(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "paddlex_release_mismatch", (rc.cause, rc.code)
+
+
+def test_paddles_own_module_importing_its_own_missing_module_is_an_incomplete_paddle(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "./train.py", line 3, in <module>\n    import paddle.v2 as paddle\n'
+            '  File "/src/Paddle/build/python/paddle/v2/__init__.py", line 15, in <module>\n    import optimizer\n'
+            '  File "/src/Paddle/build/python/paddle/proto/__init__.py", line 15, in <module>\n'
+            "    from paddle.proto.TrainerConfig_pb2 import OptimizationConfig, TrainerConfig\n"
+            "ImportError: No module named TrainerConfig_pb2\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)
+
+
+def test_the_users_import_of_a_name_paddle_lacks_stays_another_release(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n'
+            "    from paddle.distributed import fleet_v9\nImportError: cannot import name 'fleet_v9' from "
+            "'paddle.distributed' (/usr/lib/python3.10/site-packages/paddle/distributed/__init__.py)\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, cause", [
+    ('/paddle/paddle/fluid/platform/nccl_test.cu(92): error: no instance of function template '
+     '"paddle::platform::dynload::DynLoad__ncclGroupStart::operator()" matches the argument list',
+     CauseId.nccl_version_mismatch),
+    ('/src/paddle/phi/kernels/gpu/conv_kernel.cu(40): error: no instance of function template '
+     '"phi::dynload::DynLoad__cudnnGetConvolutionForwardAlgorithm::operator()" matches the argument list',
+     CauseId.cuda_cudnn_mismatch),
+    ("CMake Error at cmake/generic.cmake:120 (target_link_libraries):\n  Error evaluating generator expression:\n\n"
+     "    $<FILTER:,EXCLUDE,/Zc:inline>\n\n  Expression did not evaluate to a known generator expression",
+     CauseId.dependency_version_mismatch),
+])
+def test_a_build_against_another_library_or_cmake_release(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause, (rc.cause, rc.code)

@@ -149,13 +149,31 @@ def package_lacks_own_module(parts: ErrorParts) -> tuple[CauseId, int, str] | No
     incomplete or mixes two releases (a source build not installed whole, an upgrade over a broken one). The core
     library's classes (``libpaddle``, ``core_avx``) are build options, read elsewhere."""
     frame, named = parts.innermost, _NAMED.match(parts.message)
-    if parts.exc_type != "AttributeError" or frame is None or frame.owner != "paddle" or named is None:
+    if frame is None or frame.owner != "paddle":
+        return None
+    if parts.exc_type in ("ImportError", "ModuleNotFoundError"):
+        return _paddle_import_of_its_own(parts)
+    if parts.exc_type != "AttributeError" or named is None:
         return None
     if not named["attr_mod"] or not _PADDLE_PYTHON_MODULE.fullmatch(named["attr_mod"]):
         return None
     return (CauseId.python_exception, 70, f"Paddle's own code ({frame.module}, in {frame.func}) finds "
             f"{named['attr_mod']}.{named['attr']} missing: the files of one release fit each other, so this "
             "installation is incomplete or mixes two releases (reinstall the released wheel)")
+
+
+def _paddle_import_of_its_own(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """Paddle's own code failing to import a protobuf module its build generates (``from
+    paddle.proto.TrainerConfig_pb2 import ...`` in paddle/proto/__init__.py): a source tree whose build never ran (or
+    not installed). Another module of its own missing may be a newer tree's code run on an older installed Paddle:
+    the import-site reading decides that."""
+    line = _import_line(parts.innermost)
+    imported = (line["from"] or line["mod"] or "") if line else ""
+    if not _PADDLE_PYTHON_MODULE.fullmatch(imported) or not re.match(r"No module named '?\w*_pb2\b", parts.message):
+        return None
+    return (CauseId.python_exception, 70, f"Paddle's own code ({parts.innermost.module}) cannot import {imported}, a "
+            "module its build generates: this Paddle is a source tree whose build did not run or was not installed "
+            "(build it, or install the released wheel)")
 
 
 def paddle_dependency_missing(parts: ErrorParts) -> tuple[CauseId, int, str] | None:

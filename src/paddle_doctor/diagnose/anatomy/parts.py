@@ -100,7 +100,7 @@ def _holds(line: str, lowered: str | None, literal: str, caseless: bool) -> bool
 
 # Where a frame's file lives: Paddle's package (any OS separator), the standard library, or the user.
 _PADDLE_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]paddle[/\\]|[/\\]paddle[/\\](?:fluid|distributed|"
-                          r"framework|io|base|nn|incubate|utils|device|hapi|jit|static)[/\\]")
+                          r"framework|io|base|nn|incubate|utils|device|hapi|jit|static|proto|trainer|trainer_config_helpers|v2)[/\\]")
 _LIB_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ")
 # A suite's own package (PaddlePaddle's libraries built on Paddle): installed (any paddle*/pp* package, PARL, PGL,
 # PASSL under site-/dist-packages) or in a source checkout (PaddleDetection-master/ppdet/..., the suites' import

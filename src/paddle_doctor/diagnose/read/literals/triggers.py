@@ -225,6 +225,10 @@ TRIGGERS: tuple[str, ...] = (
     "Raise_msg",
     # Visual Studio's debugger reporting a native fault (en, zh-CN)
     "Exception thrown at", "Unhandled exception at", "First-chance exception at", "引发的异常", "有未经处理的异常",
+    # PaddleX 1.x-2.x: a model of another release, a script of 1.x
+    "There's no attribute", "Your running script needs PaddleX",
+    # nvcc's call through a dynload wrapper that fits no signature; CMake's unknown generator expression
+    "dynload::DynLoad__", "Error evaluating generator expression",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

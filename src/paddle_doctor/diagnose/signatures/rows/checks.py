@@ -273,9 +273,9 @@ API_VERSION_ROWS = (
     # A version check the code makes before it runs: Paddle's own require_version, and the suites' check_version
     # helpers (PaddleDetection, PaddleOCR, PaddleClas, models: the same template), raised or logged when the
     # installed version is below the code's minimum. The warning for a develop build ("Maybe you are using a
-    # develop version") is not a failure.
+    # develop version") is not a failure. The version asked may be a pre-release (2.0.0-rc0).
     _sig("paddle_version_required", r"(?i:\bpaddle(?:paddle)?(?:-gpu)?) ?(?:>= ?[\d.]+|version (?:in \[[^\]]*\]|"
-         r"[\d.]+ or higher)) (?:is )?required(?![^\n]*Maybe you are using a develop version)|PaddlePaddle version is "
+         r"[\d.]+(?:-?(?:rc|beta|post|dev)\d*)? or higher)) (?:is )?required(?![^\n]*Maybe you are using a develop version)|PaddlePaddle version is "
          r"out of date\. Your version is [\w.]+, while we need at least|only the following paddle versions are "
          r"supported: [^\n]*current paddle version", "cause",
          CauseId.paddle_api_mismatch, 85,

@@ -1,5 +1,6 @@
 """Signatures: deploying a saved model: Paddle Inference's TensorRT subgraphs, TensorRT's own engine files,
-FastDeploy's backends, and the converters around them (paddle2onnx, onnx's checker).
+FastDeploy's backends, and the converters around them (paddle2onnx, onnx's checker); PaddleX's own checks are
+:mod:`.paddlex`.
 
 These are the messages an inference or conversion tool prints when the model or the runtime was set up for
 something else than what it meets: a TensorRT subgraph whose input shapes vary but were given no range, an
@@ -15,7 +16,6 @@ from ..model import sig as _sig
 _LITE_OPT_SOURCE = ("Paddle-Lite 2.x lite/api/opt.cc and lite/api/opt_base.cc CheckIfModelSupported (LOG(ERROR) / "
                     "OPT_LOG_FATAL << \"Error: This model is not supported, because \" << unsupported_ops.size() << \" ops "
                     "are not supported on '\" << targets_str << \"'. These unsupported ops are: '\" << ... << \"'.\")")
-_PADDLEX_ERRORS = "PaddleX 3.x paddlex/utils/errors/others.py"
 _DYNAMIC_SHAPE_FIX = "set min/max/opt shapes for every input of the TensorRT subgraphs (SetTRTDynamicShapeInfo)"
 
 INFERENCE = (
@@ -372,29 +372,4 @@ INFERENCE = (
                "model needs", source="Paddle-Lite 2.x lite/backends/host/target_wrapper.cc TargetWrapper<kHost>::Malloc "
          "(CHECK(p) << \"Error occurred in TargetWrapper::Malloc period: no enough for mallocing \" << size << \" "
          "bytes.\")"),
-    # --- PaddleX 3.x (and PaddleOCR 3.x, which builds on it): its own checks of names, keys and devices -----------
-    # Its registry knows the models and pipelines of its own release: a name it does not list is one of another
-    # release (or misspelt: config_error is near); the rest say the user's config or choice.
-    _sig("paddlex_not_registered", r"`(?P<name>[^`]{1,80})` is not registered on (?P<base>\w+)\.", "cause",
-         CauseId.paddle_api_mismatch, 70, "paddlex.utils.errors.others.ClassNotFoundException: `PP-DocLayout-L` is not "
-         "registered on BasePredictor.",
-         title="the installed PaddleX does not know {name} ({base}'s registry): a model or pipeline of another "
-               "PaddleX/PaddleOCR release, or a misspelt name", source=_PADDLEX_ERRORS + " raise_class_not_found_error "
-         "(f\"`{cls_name}` is not registered on {base_cls_name}.\")", most="medium"),
-    _sig("paddlex_model_unknown", r"The (?P<what>model|pipeline) \((?P<name>[^)]{1,200})\) (?:is no exists|does not "
-         r"exist)!", "cause", CauseId.file_not_found, 75, "Exception: The model (/root/models/det) is no exists! Please "
-         "using directory of local model files or model name supported by PaddleX!",
-         title="PaddleX finds no {what} {name}: neither a local path nor a name its release lists", most="medium",
-         source="PaddleX 3.0b paddlex/inference/models/__init__.py check_model (f\"The model ({model}) is no exists! "
-                "...\"), paddlex/inference/pipelines/__init__.py load_pipeline_config (f\"The pipeline ({pipeline}) "
-                "does not exist! ...\")"),
-    _sig("paddlex_key_not_found", r"`(?P<key>[^`]{1,80})` not found in config\.", "cause", CauseId.config_error, 75,
-         "paddlex.utils.errors.others.KeyNotFoundError: `Global` not found in config.",
-         title="the config PaddleX was given lacks the key {key}", most="medium",
-         source=_PADDLEX_ERRORS + " raise_key_not_found_error (f\"`{key}` not found in config.\")"),
-    _sig("paddlex_device_unsupported", r"The device `(?P<dev>[^`]{1,40})` is not supported!", "cause",
-         CauseId.config_error, 80, "paddlex.utils.errors.others.UnsupportedDeviceError: The device `mlu` is not "
-         "supported! The supported device types are: [cpu, gpu, xpu, npu].",
-         title="PaddleX was asked for a device it does not run on ({dev}): choose one of the device types it lists",
-         source=_PADDLEX_ERRORS + " raise_unsupported_device_error (f\"The device `{device}` is not supported! \")"),
 )

@@ -242,23 +242,26 @@ INSTALLS = (
                "the library is not installed)",
          source="GCC cpp (\"fatal error: %s: No such file or directory\"), clang (\"fatal error: '%s' file not "
                 "found\")", most="medium"),
-    # Paddle's dynload wrappers declare the library's functions from its installed header: an error inside them
-    # means the header found is of another version than the one the code was written for.
-    _sig("dynload_nccl_header_mismatch", r"/platform/dynload/nccl\.h:\d+:\d+: error:", "cause",
+    # Paddle's dynload wrappers declare the library's functions from its installed header: an error inside them, or a
+    # call through one that fits no signature (nvcc: no instance of DynLoad__f::operator() matches), means the header
+    # found is of another version than the one the code was written for.
+    _sig("dynload_nccl_header_mismatch", r"(?:error: [^\n]*?dynload::DynLoad__|/platform/dynload/)nccl(?:\.h:\d+:\d+: "
+         r"error:|\w*::operator\(\))", "cause",
          CauseId.nccl_version_mismatch, 75, "/mnt/Paddle/paddle/fluid/platform/dynload/nccl.h:41:31: error: 'nccl_func' "
          "does not name a type",
          title="Paddle's NCCL wrapper does not compile against the nccl.h found: it is of another NCCL version (NCCL "
                "1.x lacks the NCCL2 calls Paddle wraps, e.g. ncclGroupStart)",
          source="pp 1.x-2.x paddle/fluid/platform/dynload/nccl.h (DECLARE_DYNAMIC_LOAD_NCCL_WRAP(ncclGroupStart), ...); "
                 "GCC (\"%s:%d:%d: error: ...\")", most="medium"),
-    _sig("dynload_header_mismatch", r"/platform/dynload/(?P<lib>cudnn|cublas|cusolver|cusparse|curand|cufft|nvrtc|"
-         r"cuda|tensorrt)\.h:\d+:\d+: error:", "cause", CauseId.cuda_cudnn_mismatch, 75,
+    _sig("dynload_header_mismatch", r"(?:error: [^\n]*?dynload::DynLoad__|/platform/dynload/)(?P<lib>cudnn|cublas|"
+         r"cusolver|cusparse|curand|cufft|nvrtc|cuda|tensorrt)(?:\.h:\d+:\d+: error:|\w*::operator\(\))", "cause", CauseId.cuda_cudnn_mismatch, 75,
          "/paddle/paddle/fluid/platform/dynload/cudnn.h:72:11: error: '::cudnnGetConvolutionForwardAlgorithm' has "
          "not been declared",
          title="Paddle's wrapper of {lib} does not compile against the installed {lib} header: that {lib} is of "
                "another version than this Paddle branch supports",
          source="pp 1.x-2.x paddle/fluid/platform/dynload/*.h (DECLARE_DYNAMIC_LOAD_*_WRAP of each function the "
-                "header declares); GCC (\"%s:%d:%d: error: ...\")", most="medium"),
+                "header declares); GCC (\"%s:%d:%d: error: ...\"), nvcc (\"error: no instance of function template "
+                "\\\"%s\\\" matches the argument list\")", most="medium"),
     # protoc writes a version check into each generated header: the protobuf headers the build uses are of another
     # release than the protoc that generated it.
     _sig("protoc_headers_mismatch", r"#error (?:incompatible with your Protocol Buffer headers|This file was generated "
@@ -320,6 +323,15 @@ INSTALLS = (
          title="SWIG could not parse a header it wraps: this SWIG is older than the C++ the header uses (install the "
                "SWIG version the build names)",
          source="SWIG 2.x-4.x Source/CParse/parser.y (Swig_error(..., \"Syntax error in input(%d).\\n\"))", most="medium"),
+    # CMake evaluates the generator expressions it knows ($<FILTER:...> came in 3.15, $<REMOVE_DUPLICATES:...> in 3.15,
+    # $<TARGET_EXISTS:...> in 3.12): one it does not know is from a newer CMake than this one.
+    _sig("cmake_generator_expression_unknown", r"Error evaluating generator expression", "cause",
+         CauseId.dependency_version_mismatch, 65, "Error evaluating generator expression:",
+         title="CMake does not know a generator expression the build uses: this CMake is older than the build needs "
+               "(install the CMake version its docs name)",
+         source="CMake 3.x Source/cmGeneratorExpressionDAGChecker / cmGeneratorExpressionNode.cxx (\"Error evaluating "
+                "generator expression:\" ... \"Expression did not evaluate to a known generator expression\")",
+         most="medium"),
     # PaddleHub's list of a module's versions, marking the Paddle or PaddleHub release each needs that this one is not.
     _sig("hub_module_version_mismatch", r"[<>=!]=?\s*[\d.]+\s*\(Mismatch\)", "cause", CauseId.paddle_api_mismatch, 85,
          "|Pneumonia_CT_LKM_PP|  1.0.0   |         <=2.1.0(Mismatch)         |         <=2.2.0(Mismatch)         |",
