@@ -143,3 +143,77 @@ def test_the_users_import_of_a_name_paddle_lacks_stays_another_release(tmp_path)
 def test_a_build_against_another_library_or_cmake_release(tmp_path, line, cause):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc.cause == cause, (rc.cause, rc.code)
+
+
+_TRT_WARNING = ("You are using Paddle compiled with TensorRT, but TensorRT dynamic library is not found. Ignore this if "
+                "TensorRT is not needed.\n")
+
+
+def test_an_optional_librarys_warning_does_not_explain_an_unrelated_error(tmp_path):
+    rc = _diagnose(tmp_path, _TRT_WARNING + 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n'
+                             "    main()\nValueError: Command line options config format error! Please check it: ['\\\\']\n")
+    assert rc.cause == CauseId.config_error and rc.code != "tensorrt_lib_missing", (rc.cause, rc.code)
+
+
+def test_an_optional_librarys_warning_still_explains_an_error_of_that_library(tmp_path):
+    rc = _diagnose(tmp_path, _TRT_WARNING + "RuntimeError: (PreconditionNotMet) TensorRT engine creation failed\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch, (rc.cause, rc.code)
+
+
+def test_an_abort_after_a_python_exception_is_that_exceptions_end(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "/app/eiseg/controller.py", line 214, in addClick\n'
+            "    pred = self.predictor.get_prediction(self.clicker)\nIndexError: list index out of range\n\n"
+            "FatalError: `Process abort signal` is detected by the operating system.\n"
+            "  [SignalInfo: *** SIGABRT (@0x3e8000007b3) received by PID 1971 (TID 0x7f24333f8740) from PID 1971 ***]\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.python_exception and rc.confidence.value == "medium", (rc.cause, rc.code, rc.confidence)
+    assert "IndexError" in rc.message, rc.message
+
+
+def test_an_abort_alone_is_a_native_crash_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "  [SignalInfo: *** SIGABRT (@0x3e8000007b3) received by PID 1971 (TID 0x7f2433) from PID "
+                             "1971 ***]\n")
+    assert rc.cause == CauseId.segfault and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+
+
+@pytest.mark.parametrize("path, source", [
+    ("/app/eiseg/inference/predictor/base.py", "self.input_handle_2 = self.net.get_input_handle(input_names[1])"),
+    ("C:\\PaddleOCR\\tools\\infer\\predict_det.py", "outs_dict['f_score'] = outputs[1]"),
+])
+def test_a_model_with_fewer_inputs_or_outputs_than_the_code_reads_is_the_wrong_model(tmp_path, path, source):
+    text = (f'Traceback (most recent call last):\n  File "{path}", line 146, in _get_prediction\n    {source}\n'
+            "IndexError: list index out of range\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.code)
+
+
+def test_an_index_past_a_training_scripts_outputs_stays_the_programs(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "/work/finetune/classifier.py", line 259, in evaluate\n'
+            '    ret["learning_rate"] = float(outputs[4][0])\nIndexError: list index out of range\n')
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)
+
+
+def test_an_annotation_class_name_the_label_list_lacks_is_the_config(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "/work/PaddleDetection/ppdet/data/source/voc.py", line 154, in '
+            "load_roidb_and_cname2cid\n    gt_class.append([cname2cid[cname]])\nKeyError: 'Light_delivery_box'\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, cause, code", [
+    ("TypeError: setValue(self, int): argument 1 has unexpected type 'float'", CauseId.dependency_version_mismatch,
+     "pyqt_float_for_int"),
+    ("Exception: The op DepthwiseConvolution in model is not supported yet.", CauseId.paddle_api_mismatch,
+     "x2paddle_op_unsupported_named"),
+    ("[F  8/27  2:35:29.277 ...-Lite/lite/core/model/general/op_desc.cc:63 Output] Check failed: it != outputs_.end(): ",
+     CauseId.paddle_api_mismatch, "lite_op_slot_missing"),
+    ("[F  9/25 15:28:58.946 ...odel_parser/naive_buffer/naive_buffer.cc:30 Consume] Check failed: bytes <= free_size(): "
+     "8!<=7 No free memory of 8, should Require the memory first", CauseId.paddle_api_mismatch, "lite_naive_buffer_overrun"),
+    ("'paddlelite.lite.Tensor' object has no attribute 'from_numpy'", CauseId.paddle_api_mismatch,
+     "tensor_attribute_missing"),
+    ("ValueError: Command line options config format error! Please check it: ['--x']", CauseId.config_error, None),
+])
+def test_batch80s_readings(tmp_path, line, cause, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause and (code is None or rc.code == code), (rc.cause, rc.code)

@@ -89,13 +89,35 @@ _CLASS_ID_LOOKUP = re.compile(r"\b(?:clsid2catid|catid2clsid|clsid2name|catid2na
 
 
 def from_class_id_lookup(parts: ErrorParts) -> Verdict | None:
-    """A KeyError of a class id where the line maps class ids to the dataset's categories."""
-    frame = _failing_line(parts, "KeyError", _CLASS_ID_LOOKUP, message=r"'?-?\d+'?")
+    """A KeyError of a class id (or a class name, ``cname2cid['person']``) where the line maps classes between the
+    model and the dataset's categories."""
+    frame = _failing_line(parts, "KeyError", _CLASS_ID_LOOKUP, message=r"'?-?\d+'?|'[^'\n]{1,80}'")
     if frame is None:
         return None
-    return Verdict(CauseId.config_error, 70, f"`{frame.source.strip()[:80]}` maps class id {parts.message.strip()} to "
-                   "a category the dataset's label list lacks: the model's classes (num_classes, the weights) and the "
-                   "label list or annotations are not of one set", "frame")
+    return Verdict(CauseId.config_error, 70, f"`{frame.source.strip()[:80]}` maps class {parts.message.strip()} to "
+                   "a category the other side lacks: the model's classes (num_classes, the weights), the label list and "
+                   "the annotations are not of one set", "frame")
+
+
+# A predictor's inputs or outputs read by position (``input_names[1]``, ``get_output_names()[2]``, a predict script's
+# ``outputs[1]``): a model with fewer of them than the code reads is another kind of model than the code was given for
+# (a plain segmentation model in an interactive tool, a detector exported for another algorithm than the flag says).
+_MODEL_IO_INDEX = re.compile(r"\b(?:input|output)_(?:names|handles|tensors)\s*\[|\bget_(?:input|output)_names\(\)\s*\[")
+_PREDICT_FILE = re.compile(r"(?:predict|infer)\w*\.py$")
+_OUTPUTS_BY_POSITION = re.compile(r"\bouts?(?:puts?)?\s*\[\s*\d+\s*\]")
+
+
+def from_model_io_index(parts: ErrorParts) -> Verdict | None:
+    """An IndexError where the line reads a predictor's inputs or outputs by position."""
+    frame = parts.innermost
+    if parts.exc_type != "IndexError" or frame is None or frame.owner == "paddle":
+        return None
+    source = frame.source or ""
+    if not (_MODEL_IO_INDEX.search(source) or _PREDICT_FILE.search(frame.path) and _OUTPUTS_BY_POSITION.search(source)):
+        return None
+    return Verdict(CauseId.config_error, 65, f"`{source.strip()[:80]}` reads the model's inputs or outputs by position "
+                   "and the model has fewer: the model given is not the kind this code runs (another task or algorithm "
+                   "than its settings say)", "frame", sure=False)
 
 
 # A line that reads a section or key of the run's configuration (``config["Global"]``, ``cfg['Architecture']

@@ -164,6 +164,12 @@ WORDINGS: tuple[Wording, ...] = (
             r"[\[({'\"]|\bonly\s+supports?\s+[\[({'\"]", 60,
             "a configured value is not one of the choices the code handles",
             "argument and config checks of the suites, tools and Paddle's Python API"),
+    # A config file or command line that the code cannot parse: its form, not a value, is wrong.
+    Wording("config_malformed", C.config_error,
+            r"\b(?:config(?:uration)?|options?|arguments?|command[- ]line)\b[^\n]{0,30}?\b(?:format\s+(?:error|is\s+"
+            r"(?:wrong|invalid|incorrect))|malformed|(?:wrong|bad|invalid)\s+format)\b|配置(?:文件)?格式(?:错误|有误|不正确)", 60,
+            "the config or command line is not in the form the code parses",
+            "the suites' option and config parsers (PaddleSeg 1.x pdseg's update_from_list, config loaders)"),
 )
 
 # A raised class named for what went wrong (searched on its qualified name): a library's own error class says it

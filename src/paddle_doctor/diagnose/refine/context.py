@@ -43,11 +43,14 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
 # CPython's import errors (Python/import.c, Python/ceval.c import_from): the import of a name or a module failed,
 # which no warning about the device (printed while the same import initialised Paddle) can explain. Nor can it
 # explain Python's own errors of a program's logic (a wrong type, a missing attribute or key, an index past the
-# end) that carry no error class of Paddle's enforce ("(InvalidArgument) ..."): Python code raised them, not a
-# library of the wrong version.
+# end, a value a check refused) that carry no error class of Paddle's enforce ("(InvalidArgument) ..."): Python code
+# raised them, not a library of the wrong version.
 _NOT_A_DEVICE_FAULT = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFoundError: No module named|"
                              r"(?:TypeError|AttributeError|KeyError|IndexError|NameError|UnboundLocalError|"
-                             r"ZeroDivisionError|SyntaxError|RecursionError): (?!\(\w+\) ))")
+                             r"ZeroDivisionError|SyntaxError|RecursionError|ValueError): (?!\(\w+\) ))")
+# Warnings about an optional library, printed whenever Paddle starts without it ("Ignore this if TensorRT is not
+# needed"): they explain only an error of a run that uses that library.
+_ONLY_EXPLAINS = {"tensorrt_lib_missing": re.compile(r"(?i)tensorrt|\btrt\b|nvinfer")}
 
 
 def _explains(warning: Event, error: Event) -> bool:
@@ -58,6 +61,8 @@ def _explains(warning: Event, error: Event) -> bool:
     specific warning."""
     if _NOT_A_DEVICE_FAULT.search(error.text):
         return False  # an import that fails on a name or a module is about what is installed, not the device
+    if warning.sig.name in _ONLY_EXPLAINS and not _ONLY_EXPLAINS[warning.sig.name].search(error.text):
+        return False
     ranked = error.sig.cause in explains_also(warning.sig.cause) or error.sig.cause == CauseId.cuda_error_other
     if ranked:
         return warning.sig.specificity >= error.sig.specificity

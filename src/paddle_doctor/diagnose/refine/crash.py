@@ -6,6 +6,8 @@ the process died of, and the crash is what it led to."""
 
 from __future__ import annotations
 
+import re
+
 from ...catalog import is_generic
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
@@ -32,18 +34,28 @@ def specific_cause(events: list[Event], event: Event) -> str | None:
 
 def explained_by_earlier_error(events: list[Event], event: Event, rank: int | None) -> Finding | None:
     """A crash summary (``event``) after an error of the same process that names a specific cause:
-    the latest such error before it decides, at medium (the crash may still have its own reason)."""
+    the latest such error before it decides, at medium (the crash may still have its own reason). An abort after
+    a Python exception is that exception's end (a C++ caller such as Qt or pybind11 aborts on an exception it
+    cannot pass on), whatever the exception names."""
     if event.sig.cause not in NATIVE_CRASH:
         return None
     earlier = [e for e in events if e.file == event.file and e.offset < event.offset
                and e.role in ("cause", "exception") and e.sig.cause not in NATIVE_CRASH]
     for error in reversed(earlier):
         cause = specific_cause(events, error)
+        if cause is None and error.role == "exception" and _ABORT.search(event.text):
+            read = refine(events, error)
+            cause = read.cause if read is not None else error.sig.cause
         if cause is not None:
+            title = f"{error.text.strip()[:120]} (then the process aborted)" if cause == CauseId.python_exception else ""
             return make_verdict(
                 "crash_after_error", cause, rank, [error, event], "medium",
                 f"the process printed an error that names the cause ({cause}) before it crashed; the crash "
-                "summary names no reason of its own", alternatives=(Alternative(
+                "summary names no reason of its own", title=title, alternatives=(Alternative(
                     CauseId.segfault, "low", "the crash may have a reason of its own",
                     "fix the earlier error and rerun: the crash goes away if it followed from it"),))
     return None
+
+
+# The crash lines that report an abort (Paddle's handler, glog's, the shells', faulthandler's, gdb's).
+_ABORT = re.compile(r"SIGABRT|Process abort signal|\bAborted\b|Fatal Python error: Aborted")

@@ -15,9 +15,10 @@ from .rows.signals import SIGNALS
 from .rows.windows import WINDOWS
 from .tools.inference import INFERENCE
 from .tools.installs import INSTALLS
+from .tools.lite import LITE_LOADERS
 from .tools.paddlex import PADDLEX
 
-SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *CRASHES, *WINDOWS, *SIGNALS, *OLDER_FORMS, *LOADING, *DEVICES, *INFERENCE, *PADDLEX, *INSTALLS,
+SIGNATURES: tuple[Signature, ...] = (*LAUNCH_ENV, *NATIVE, *CRASHES, *WINDOWS, *SIGNALS, *OLDER_FORMS, *LOADING, *LITE_LOADERS, *DEVICES, *INFERENCE, *PADDLEX, *INSTALLS,
                                      *LIBRARIES, *DEVICE_FACTS)
 # The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.
 CAUSE_SIGNATURES: tuple[Signature, ...] = tuple(s for s in SIGNATURES if s.points_at_cause)

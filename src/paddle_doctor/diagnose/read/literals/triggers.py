@@ -229,6 +229,14 @@ TRIGGERS: tuple[str, ...] = (
     "There's no attribute", "Your running script needs PaddleX",
     # nvcc's call through a dynload wrapper that fits no signature; CMake's unknown generator expression
     "dynload::DynLoad__", "Error evaluating generator expression",
+    # Paddle-Lite's naive buffer read past its end
+    "should Require the memory first",
+    # PyQt's sip refusing a float for an int (Python 3.10+)
+    "has unexpected type 'float'",
+    # X2Paddle 0.x's Caffe mapper
+    "in model is not supported yet",
+    # Paddle-Lite's op description without the slot a model's op names
+    "Check failed: it != inputs_.end()", "Check failed: it != outputs_.end()",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -300,30 +300,6 @@ LOADING = (
          title="the weights file is not an HDF5 file at all (truncated, a page saved in its place, or another format)",
          source="HDF5 1.8-1.14 src/H5Fsuper.c H5F__super_read (\"file signature not found\"), raised by h5py 2.x-3.x "
                 "h5py/_hl/files.py make_fid as OSError(\"Unable to open file (file signature not found)\")", most="medium"),
-    # Paddle-Lite's loaders of an optimized (.nb) model: a file opt wrote in another format than this runtime reads.
-    _sig("lite_model_format_version", r"Paddle-Lite v2\.7 has upgraded the naive-buffer model format|Unspported model "
-         r"meta_version (?P<meta>\d+)|Unsupported opt meta_version|Tiny-publish mode is not supported to read the 0 "
-         r"version model", "cause", CauseId.paddle_api_mismatch, 80, "[F  1/ 1  1: 1: 1.000 ...lite/model_parser/"
-         "model_parser.cc:764 LoadModelNaiveFromFile] Paddle-Lite v2.7 has upgraded the naive-buffer model format. Please "
-         "use the OPT to generate a new model. Thanks!",
-         title="the model is not in the format this Paddle-Lite runtime reads (an .nb of another opt release, or a model "
-               "opt never converted): convert it with the opt of the runtime's release",
-         source="Paddle-Lite 2.7-2.13 lite/model_parser/model_parser.cc LoadModelNaiveFromFile (LOG(FATAL) << \"Paddle-"
-                "Lite v2.7 has upgraded the naive-buffer model format. ...\"; \"Unspported model meta_version \" << "
-                "meta_version), SaveModelNaive (\"Error: Unsupported opt meta_version, ...\"), lite/model_parser/pb/"
-                "tensor_io.cc (\"Tiny-publish mode is not supported to read the 0 version model.\")", most="medium"),
-    _sig("lite_model_file_short", r"Read file error: (?P<path>\S+)", "cause", CauseId.checkpoint_corrupt, 75,
-         "[F  1/ 1  1: 1: 1.000 ...lite/model_parser/naive_buffer/naive_buffer.cc:75 LoadFromFile] Read file error: "
-         "./mobilenet_v1.nb",
-         title="Paddle-Lite read fewer bytes of {path} than the model needs: the file is cut short (a copy or a "
-               "download that did not finish)", most="medium",
-         source="Paddle-Lite 2.x lite/model_parser/naive_buffer/naive_buffer.cc BinaryTable::LoadFromFile (if (fread"
-                "(...) != buffer_size) LOG(FATAL) << \"Read file error: \" << filename)"),
-    _sig("nnadapter_file_unopened", r"Open file: \[(?P<path>[^\]]{1,300})\] failed", "cause", CauseId.file_not_found, 80,
-         "[F  1/ 1  1: 1: 1.000 ...nnadapter/src/utility/utility.cc:613 ReadFile] Open file: [/data/local/tmp/model.om] "
-         "failed.", title="Paddle-Lite's NNAdapter could not open {path}",
-         source="Paddle-Lite 2.10-2.13 lite/backends/nnadapter/nnadapter/src/utility/utility.cc ReadFile "
-                "(NNADAPTER_LOG(FATAL) << \"Open file: [\" << filename << \"] failed.\")"),
 )
 
 
@@ -391,4 +367,13 @@ INTERPRETER_ROWS = (
          title="Python 3 removed the builtin {name}, which this code (written for Python 2) uses",
          source="CPython 3.0 Doc/whatsnew/3.0.rst (basestring and unicode folded into str, xrange into range, raw_input "
                 "into input, unichr into chr, execfile removed)", most="medium"),
+    # PyQt's bindings (sip) take an int argument from any number through __int__ up to Python 3.9; 3.10 dropped the
+    # implicit conversion, so a float passed where Qt declares an int fails: GUI code (PPOCRLabel, EISeg) of a release
+    # made before Python 3.10, run on a newer one.
+    _sig("pyqt_float_for_int", r"\w+\(self(?:, [^)]*)?\): argument \d+ has unexpected type 'float'", "cause",
+         CauseId.dependency_version_mismatch, 75, "TypeError: setValue(self, int): argument 1 has unexpected type 'float'",
+         title="a Qt call was given a float where it takes an int, which Python 3.10+ no longer converts: the GUI code "
+               "predates this Python (run it on Python <= 3.9, or a release that passes int())",
+         source="sip 4.19-6.x (PyQt5) sip_api_parse_args (\"%s(%s): argument %d has unexpected type '%s'\"); CPython "
+                "3.10 bpo-37999 (no implicit __int__ for floats in int conversions)", most="medium"),
 )

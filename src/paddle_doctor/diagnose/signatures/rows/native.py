@@ -218,7 +218,14 @@ NATIVE = (
          title="the process died of SIGBUS (a mapped file or shared memory it could not access), reported by glog's "
                "failure handler", source="pp 1.8.5-2.2 so: platform/init.cc SignalHandle over glog's DumpSignalInfo "
                "(*** SIGBUS (@0x%x) received by PID %d ...)", most="medium"),
-    _sig("native_stack", r"\*\*\* SIG(?:SEGV|ABRT|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|"
+    # An abort is how a failed check, an uncaught C++ exception or a Python exception a C++ caller (Qt, pybind11)
+    # cannot pass on end the process: what was printed before it says more (refine/crash.py), so at most medium.
+    _sig("native_stack_sigabrt", r"\*\*\* SIGABRT \(@0x[0-9a-f]+\) received by PID", "cause", CauseId.segfault, 65,
+         "[SignalInfo: *** SIGABRT (@0x24d9066d001b916e) received by PID 1806702 (TID 0x7f24333f8740) from PID 1806702 ***]",
+         title="the process aborted (a failed check, or an exception nothing caught), reported by Paddle's signal "
+               "handler", source="pp 1.8.5-3.3.1 so: platform/init.cc SignalHandle over glog's DumpSignalInfo (*** "
+               "SIGABRT (@0x%x) received by PID %d ...)", most="medium"),
+    _sig("native_stack", r"\*\*\* SIG(?:SEGV|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|"
          r"init\.cc:\d+\]\s+@\s+0x[0-9a-f]+", "cause", CauseId.segfault, 70,
          "W1130 13:01:46.076011  4278 init.cc:234]     @     0x55629a51a1ba slot_tp_init",
          title="a native crash: Paddle's signal handler printed the C++ stack",

@@ -247,7 +247,7 @@ OLDER_FORMS = (
     # Any other class of Paddle's named by its module (the core bindings' AnalysisConfig, a Layer): a method the
     # code calls that this release, or this build (no MKLDNN on macOS, no XPU), does not have. A paste cut after
     # "object has" keeps the class.
-    _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|EagerParamBase|paddle(?:\.\w+)+)' "
+    _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|EagerParamBase|paddle(?:lite)?(?:\.\w+)+)' "
          r"object has no attribute '(?P<name>\w+)'|AttributeError: '(?P<cut>paddle(?:\.\w+)+)' object has\s*$", "cause",
          CauseId.paddle_api_mismatch, 65, "AttributeError: 'Tensor' object has no attribute 'trainable'",
          title="a Paddle {cls}{cut} lacks an attribute the code uses ({name}) in this Paddle version, build or mode: "
@@ -255,7 +255,7 @@ OLDER_FORMS = (
          source="pp 1.8.5-3.3.1 the tensor classes: fluid/framework.py Variable, core.VarBase (2.0-2.3, "
                 "varbase_patch_methods.py), core.eager.Tensor (2.4+, tensor_patch_methods.py), pir Value (2.6+); the core "
                 "bindings' classes (core_avx/libpaddle AnalysisConfig); CPython's AttributeError ('%.50s' object has no "
-                "attribute '%U')", most="medium"),
+                "attribute '%U')); Paddle-Lite's Python bindings (paddlelite.lite.Tensor, ...)", most="medium"),
     # 1.x's CUDADeviceContext makes its cuDNN/cuBLAS handles and workspace after the allocator has taken its
     # fraction of the GPU (FLAGS_fraction_of_gpu_memory_to_use): out of memory there is the job's own need.
     _sig("fluid_device_context_oom", r"\bout of memory at \[[^\]]*platform/device_context\.cc", "cause",

@@ -247,8 +247,15 @@ INFERENCE = (
          source="X2Paddle 1.x x2paddle/op_mapper/*/..._op_mapper.py op_checker (print(\"\\n========= {} OPs are not "
                 "supported yet ===========\".format(len(unsupported_ops))), one \"========== {} ============\" line "
                 "per op; then __init__: raise Exception(\"Model is not supported yet.\")); X2Paddle 0.x "
+
                 "x2paddle/op_mapper/tf_op_mapper.py (print(\"=========={} Ops are not supported yet======\"))",
          most="medium"),
+    _sig("x2paddle_op_unsupported_named", r"The op (?P<op>\w+) in model is not supported yet\.", "cause",
+         CauseId.paddle_api_mismatch, 70, "Exception: The op DepthwiseConvolution in model is not supported yet.",
+         title="X2Paddle has no converter for the source model's op {op}: this X2Paddle release does not support it yet "
+               "(a newer release may)", most="medium",
+         source="X2Paddle 0.x x2paddle/op_mapper/caffe_op_mapper.py CaffeOpMapper.__init__ (raise Exception(\"The op {} "
+                "in model is not supported yet.\".format(op)))"),
     # Paddle-Lite's opt lists the ops of the model it has no kernel for on the asked targets. Ops that only a training
     # program holds (gradients, optimizers, readers) mean the file is not an inference model (save_inference_model /
     # paddle.jit.save make one); other ops are ones this Lite release does not support on the target.

@@ -1,0 +1,55 @@
+"""Signatures: Paddle-Lite's loaders of an optimized (.nb) model and NNAdapter's of a device's model files: a file opt
+wrote in another format than this runtime reads, read through another release's API, cut short or not there. (Lite's
+program and kernel checks are :mod:`..rows.loading`'s, its host allocator :mod:`.inference`'s.)"""
+
+from __future__ import annotations
+
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
+
+LITE_LOADERS = (
+    # Paddle-Lite's loaders of an optimized (.nb) model: a file opt wrote in another format than this runtime reads.
+    _sig("lite_model_format_version", r"Paddle-Lite v2\.7 has upgraded the naive-buffer model format|Unspported model "
+         r"meta_version (?P<meta>\d+)|Unsupported opt meta_version|Tiny-publish mode is not supported to read the 0 "
+         r"version model", "cause", CauseId.paddle_api_mismatch, 80, "[F  1/ 1  1: 1: 1.000 ...lite/model_parser/"
+         "model_parser.cc:764 LoadModelNaiveFromFile] Paddle-Lite v2.7 has upgraded the naive-buffer model format. Please "
+         "use the OPT to generate a new model. Thanks!",
+         title="the model is not in the format this Paddle-Lite runtime reads (an .nb of another opt release, or a model "
+               "opt never converted): convert it with the opt of the runtime's release",
+         source="Paddle-Lite 2.7-2.13 lite/model_parser/model_parser.cc LoadModelNaiveFromFile (LOG(FATAL) << \"Paddle-"
+                "Lite v2.7 has upgraded the naive-buffer model format. ...\"; \"Unspported model meta_version \" << "
+                "meta_version), SaveModelNaive (\"Error: Unsupported opt meta_version, ...\"), lite/model_parser/pb/"
+                "tensor_io.cc (\"Tiny-publish mode is not supported to read the 0 version model.\")", most="medium"),
+    # Reading a naive-buffer model, Lite consumes the bytes each field's size says: a size past the buffer's end
+    # means the bytes are not laid out as this runtime reads them (an .nb of another opt release, or a single-file .nb
+    # handed to the older set_model_dir API), not a short read (that is Read file error).
+    _sig("lite_naive_buffer_overrun", r"No free memory of \d+, should Require the memory first", "cause",
+         CauseId.paddle_api_mismatch, 70, "[F  9/25 15:28:58.946 ...odel_parser/naive_buffer/naive_buffer.cc:30 Consume] "
+         "Check failed: bytes <= free_size(): 8!<=7 No free memory of 8, should Require the memory first",
+         title="Paddle-Lite parsed the model past its end: the .nb is not laid out as this runtime reads it (converted by "
+               "another opt release, or loaded through another release's API)", most="medium",
+         source="Paddle-Lite 2.x lite/model_parser/naive_buffer/naive_buffer.cc BinaryTable::Consume (CHECK_LE(bytes, "
+                "free_size()) << \"No free memory of \" << bytes << \", should Require the memory first\")"),
+    _sig("lite_model_file_short", r"Read file error: (?P<path>\S+)", "cause", CauseId.checkpoint_corrupt, 75,
+         "[F  1/ 1  1: 1: 1.000 ...lite/model_parser/naive_buffer/naive_buffer.cc:75 LoadFromFile] Read file error: "
+         "./mobilenet_v1.nb",
+         title="Paddle-Lite read fewer bytes of {path} than the model needs: the file is cut short (a copy or a "
+               "download that did not finish)", most="medium",
+         source="Paddle-Lite 2.x lite/model_parser/naive_buffer/naive_buffer.cc BinaryTable::LoadFromFile (if (fread"
+                "(...) != buffer_size) LOG(FATAL) << \"Read file error: \" << filename)"),
+    _sig("nnadapter_file_unopened", r"Open file: \[(?P<path>[^\]]{1,300})\] failed", "cause", CauseId.file_not_found, 80,
+         "[F  1/ 1  1: 1: 1.000 ...nnadapter/src/utility/utility.cc:613 ReadFile] Open file: [/data/local/tmp/model.om] "
+         "failed.", title="Paddle-Lite's NNAdapter could not open {path}",
+         source="Paddle-Lite 2.10-2.13 lite/backends/nnadapter/nnadapter/src/utility/utility.cc ReadFile "
+                "(NNADAPTER_LOG(FATAL) << \"Open file: [\" << filename << \"] failed.\")"),
+    # This Lite release's op reads an input or output slot (by name) that the model's op does not have: the model was
+    # exported by a Paddle of another release (its ops' slots renamed or changed) than the opt or runtime reading it.
+    _sig("lite_op_slot_missing", r"op_desc\.cc:\d+ (?:Input|Output)\] Check failed: it != (?:inputs|outputs)_\.end\(\)",
+         "cause", CauseId.paddle_api_mismatch, 70, "[F  8/27  2:35:29.277 ...-Lite/lite/core/model/general/op_desc.cc:63 "
+         "Output] Check failed: it != outputs_.end(): ",
+         title="an op of the model lacks an input or output this Paddle-Lite release reads: the model was exported by "
+               "a Paddle of another release than this opt or runtime supports (use a Lite release made for it)",
+         most="medium",
+         source="Paddle-Lite 2.x lite/core/model/general/op_desc.cc OpDesc::Input / OpDesc::Output (auto it = "
+                "inputs_.find(param); CHECK(it != inputs_.end()); the same for outputs_)"),
+)
