@@ -1,6 +1,6 @@
 """How diagnose holds up when a log is pasted in another form: each labelled log the working tree gets right
 is rewritten as users paste it (quoted in a reply, indented as a Markdown code block, fenced, with CRLF line
-ends, behind docker's timestamps, cut to its last lines) and diagnosed again.
+ends, behind docker's timestamps, cut to its last lines, its indentation lost) and diagnosed again.
 
     python bench/paste_forms.py                  # every form, every default set (score_corpus's)
     python bench/paste_forms.py quote indent     # some forms
@@ -32,6 +32,8 @@ FORMS = {
     "crlf": lambda t: t.replace("\n", "\r\n"),
     "docker_ts": lambda t: "".join("2024-05-01T10:00:00.123Z " + line for line in _lines(t)),
     "last5": lambda t: "\n".join([line for line in t.splitlines() if line.strip()][-5:]) + "\n",
+    # copied from a rendered page (a comment without a code block): every line's indentation is lost
+    "dedent": lambda t: "".join(line.lstrip(" \t") for line in _lines(t)),
 }
 
 

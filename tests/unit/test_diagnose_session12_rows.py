@@ -217,3 +217,20 @@ def test_an_annotation_class_name_the_label_list_lacks_is_the_config(tmp_path):
 def test_batch80s_readings(tmp_path, line, cause, code):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc.cause == cause and (code is None or rc.code == code), (rc.cause, rc.code)
+
+
+def test_a_traceback_pasted_without_its_indentation_keeps_its_frames_source_lines(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            'File "/app/eiseg/inference/predictor/base.py", line 147, in _get_prediction\n'
+            "self.input_handle_2 = self.net.get_input_handle(input_names[1])\n"
+            "IndexError: list index out of range\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.code)
+
+
+def test_an_unindented_frame_without_source_leaves_the_exception_line_alone(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            'File "<frozen importlib._bootstrap>", line 219, in _call_with_frames_removed\n'
+            "ModuleNotFoundError: No module named 'shapely'\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code)

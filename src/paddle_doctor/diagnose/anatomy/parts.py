@@ -178,12 +178,20 @@ def parse_block(lines: list[str]) -> ErrorParts:
     parts = ErrorParts(text="\n".join(lines))
     previous = ""
     for line in lines:
-        if parts.frames and _FRAME_RE.match(previous) and not _FRAME_RE.match(line) and line.startswith("    "):
+        if parts.frames and _FRAME_RE.match(previous) and not _FRAME_RE.match(line) and \
+                (line.startswith("    ") or _unindented_source(previous, line)):
             parts.frames[-1].source = line.strip()
         else:
             _read_line(parts, line.rstrip())
         previous = line
     return parts
+
+
+def _unindented_source(frame_line: str, line: str) -> bool:
+    """A paste that lost the traceback's indentation (copied from a rendered page): each frame's source line follows
+    it at the margin too. The exception line after a frame with no source is not one."""
+    return frame_line.lstrip("> ").startswith("File ") and not frame_line.startswith(" ") and bool(line.strip()) and \
+        not _EXC_RE.match(line.strip())
 
 
 def _read_notebook_frame(parts: ErrorParts, line: str) -> bool:
