@@ -234,3 +234,12 @@ def test_an_unindented_frame_without_source_leaves_the_exception_line_alone(tmp_
             "ModuleNotFoundError: No module named 'shapely'\n")
     rc = _diagnose(tmp_path, text)
     assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", [
+    "[2025/02/17 16:17:47] ppocr ERROR: error in layout recovery image:/data/a.pdf, err msg: list index out of range",
+    "[2023-01-01 10:00:00] [ERROR] - predict failed: unsupported operand type(s) for +: 'NoneType' and 'int'",
+])
+def test_a_logged_python_builtin_message_is_the_programs_own_error_at_low(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.python_exception and rc.confidence.value == "low", (rc.cause, rc.code, rc.confidence)

@@ -222,6 +222,25 @@ def read_type_wording(qualified: str) -> Wording | None:
     return next((w for w, pattern in _TYPES_COMPILED if qualified and pattern.search(qualified)), None)
 
 
+# CPython's own messages of its built-in exceptions (Objects/listobject.c, abstract.c, floatobject.c, ceval.c ...),
+# logged without their type by code that caught them ("err msg: list index out of range"): the program's own
+# exception, whatever logged it. Only for a line that shows no exception type (a typed one is read as such).
+LOGGED_PYTHON_ERROR = Wording(
+    "python_builtin_message", C.python_exception,
+    r"\b(?:list|tuple|string) index out of range\b|\bobject is not (?:subscriptable|iterable|callable)\b|\b(?:float )?"
+    r"division by zero\b|\bintegers? division or modulo by zero\b|\bunsupported operand type\(s\) for\b|\b(?:not enough|"
+    r"too many) values to unpack\b|\binvalid literal for int\(\) with base\b|\bcould not convert string to float\b|"
+    r"\bcan only concatenate \w+ \(not\b|\breferenced before assignment\b", 60,
+    "a Python built-in exception's own message, logged without its type: the program's own error",
+    "CPython's built-in exceptions (IndexError, TypeError, ZeroDivisionError, ValueError, UnboundLocalError), caught "
+    "and logged by the suites' and tools' error handlers")
+
+
+def read_logged_python_error(text: str) -> Wording | None:
+    """LOGGED_PYTHON_ERROR when ``text`` holds one of CPython's built-in messages, else None."""
+    return LOGGED_PYTHON_ERROR if re.search(LOGGED_PYTHON_ERROR.pattern, text, re.I) else None
+
+
 def read_wording(message: str, text: str = "") -> Wording | None:
     """The first wording (in table order) said on one line of the error, or None."""
     for line in _said(message, text):

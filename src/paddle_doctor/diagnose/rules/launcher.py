@@ -10,7 +10,7 @@ import re
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..anatomy.components import RAISE_SITES
-from ..anatomy.wording import read_type_wording, read_wording
+from ..anatomy.wording import read_logged_python_error, read_type_wording, read_wording
 from ..ranks import LauncherFacts
 from ..verdict import fatal_signal, launcher_lines, make_verdict, peer_of
 
@@ -91,7 +91,7 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
         return _cut_traceback(tracebacks, rank)
     # the line itself, or the one right after it (a native library's reason often follows on its own line)
     worded = next(((e, w) for e in errors if (w := read_wording("", f"{e.text}\n{e.next_text or ''}")) is not None),
-                  None)
+                  None) or next(((e, w) for e in errors if (w := read_logged_python_error(e.text)) is not None), None)
     if worded is not None:  # a line no signature knows, whose words say what kind of failure it is
         line, wording = worded
         return make_verdict("error_worded", wording.cause, rank, [line], "low" if wording.specificity < 65 else
