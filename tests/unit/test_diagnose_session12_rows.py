@@ -243,3 +243,39 @@ def test_an_unindented_frame_without_source_leaves_the_exception_line_alone(tmp_
 def test_a_logged_python_builtin_message_is_the_programs_own_error_at_low(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc.cause == CauseId.python_exception and rc.confidence.value == "low", (rc.cause, rc.code, rc.confidence)
+
+
+@pytest.mark.parametrize("line, cause, code", [
+    ("(Unimplemented) ConvertPirAttribute2RuntimeAttribute not support", CauseId.python_exception, "enforce_class_line"),
+    ("  ╰─▶ Because there is no version of paddlepaddle{platform_system == 'Linux'}==3.0.0b1 and magic-pdf==0.10.6 "
+     "depends on paddlepaddle{platform_system == 'Linux'}==3.0.0b1, we can", CauseId.dependency_version_mismatch,
+     "uv_no_version"),
+    ("/paddle/paddle/fluid/platform/device_tracer.cc:414: error: function dynload::cuptiEnableCallback( 1, subscriber_, "
+     "CUPTI_CB_DOMAIN_RUNTIME_API, cbid) failed with error CUPTI_ERROR_INVALID_PARAMETER.", CauseId.cuda_cudnn_mismatch,
+     "cupti_call_failed"),
+    ("[I 05:07:30.348 NotebookApp] KernelRestarter: restarting kernel (1/5)", CauseId.segfault, "jupyter_kernel_died"),
+])
+def test_batch81s_readings(tmp_path, line, cause, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause and rc.code == code, (rc.cause, rc.code)
+
+
+def test_a_dead_notebook_kernel_offers_the_oom_killer_first(tmp_path):
+    rc = _diagnose(tmp_path, "[I 05:07:30.348 NotebookApp] KernelRestarter: restarting kernel (1/5)\n")
+    assert rc.alternatives[0].cause == CauseId.host_oom_killed, rc.alternatives
+
+
+def test_cudnns_bad_param_is_at_most_medium_with_the_ops_inputs_next(tmp_path):
+    rc = _diagnose(tmp_path, "OSError: (External) CUDNN error(3), CUDNN_STATUS_BAD_PARAM. \n  [Hint: 'CUDNN_STATUS_BAD_PARAM'."
+                             "  An incorrect value or parameter was passed to the function.  ] (at /paddle/paddle/fluid/"
+                             "platform/cudnn_helper.h:293)\n  [operator < rnn > error]\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+    assert rc.alternatives[0].cause == CauseId.python_exception, rc.alternatives
+
+
+@pytest.mark.parametrize("path", ["/usr/local/lib/python3.10/dist-packages/paddlenlp/ops/ext_utils.py", "/work/my_train.py"])
+def test_a_module_of_a_dropped_stdlib_package_is_a_python_the_code_predates(tmp_path, path):
+    text = (f'Traceback (most recent call last):\n  File "{path}", line 21, in <module>\n'
+            "    from distutils.dep_util import newer_group\nModuleNotFoundError: No module named 'distutils.dep_util'\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code)

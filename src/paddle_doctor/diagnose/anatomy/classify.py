@@ -16,7 +16,8 @@ from ..signatures.rows.checks import API_PACKAGES, VERSIONED_PACKAGES
 from . import codes as tables
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .installed import (frozen_bundle_lacks, library_lacks_imported_name, package_lacks_own_module, paddle_dependency_missing,
-                        paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package, third_party_dll)
+                        paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package, stdlib_module_gone,
+                        third_party_dll)
 from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_config_lookup, from_empty_loader,
                       from_model_io_index, from_paddle_attribute_py2, from_state_dict_lookup, from_vocabulary_lookup,
                       from_reshape_misfit, from_zero_d_shape_index)
@@ -334,7 +335,7 @@ def from_reader_thread(parts: ErrorParts) -> Verdict | None:
 def from_installation(parts: ErrorParts) -> Verdict | None:
     """The traceback's files say where the failing import came from (anatomy/installed.py)."""
     found = (shadowed_package(parts) or frozen_bundle_lacks(parts) or package_lacks_own_module(parts)
-             or paddle_dependency_missing(parts)
+             or paddle_dependency_missing(parts) or stdlib_module_gone(parts)
              or protobuf_older_than_generated(parts) or library_lacks_imported_name(parts)
              or third_party_dll(parts) or paddle_package_lacks_name(parts))
     # Below 75 the traceback says only that two installed releases do not fit: at most medium.

@@ -195,6 +195,23 @@ def paddle_dependency_missing(parts: ErrorParts) -> tuple[CauseId, int, str] | N
             "this environment lacks: a package Paddle depends on (or its backport for this Python) is not installed")
 
 
+_STDLIB_GONE = re.compile(r"No module named '?(?P<mod>(?P<top>\w+)(?:\.[\w.]+)?)'?")
+
+
+def stdlib_module_gone(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(dependency_version_mismatch, ...) when code imports a module of one of the standard library's packages that
+    newer Pythons dropped (``distutils.dep_util`` on 3.12, or on a 3.10 whose distutils is setuptools' shim without it):
+    the code predates this Python, whoever wrote it."""
+    said = _STDLIB_GONE.fullmatch(parts.message)
+    if parts.exc_type not in ("ImportError", "ModuleNotFoundError") or said is None or \
+            said["top"] not in _REMOVED_FROM_STDLIB:
+        return None
+    return (CauseId.dependency_version_mismatch, 75, f"the code imports {said['mod']}, of the standard library's "
+            f"{said['top']}, which this Python no longer ships (removed in 3.12/3.13, or split out or replaced by "
+            "setuptools' shim): the code predates this Python (use an older Python, or a release of the package that "
+            "no longer needs it)")
+
+
 def protobuf_older_than_generated(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(dependency_version_mismatch, ...) for a TypeError of an unexpected keyword argument raised in a
     generated ``*_pb2.py`` module: the installed protobuf is older than the protoc that generated it."""

@@ -19,7 +19,8 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   Paddle's core library that would not import: a CUDA/cuDNN library (``cuda_cudnn_mismatch``) or a
   system library it links (``file_not_found``); pip finding no release of a package: none built for this Python
   (``dependency_version_mismatch``) or the version only on another index (``config_error``); a bus error: a native
-  crash (``segfault``) or /dev/shm run out (``shm_too_small``). When the verdict rests on that one
+  crash (``segfault``) or /dev/shm run out (``shm_too_small``); a notebook kernel that died: a crash or a kill
+  (``host_oom_killed``); cuDNN's BAD_PARAM: a cuDNN of another version or the op's own inputs (``python_exception``). When the verdict rests on that one
   line (the rank's own error line, a snippet's, or its structure) and no gathered fact settles which
   (a loopback address named, the launch's device lists read), the verdict is ``medium`` and the near
   cause is its first alternative, with the check that tells the two apart.
@@ -134,6 +135,12 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
     # all to ask (a GPU image run without the NVIDIA container runtime, a stub libcuda): a version printed
     # beside it shows a driver is there.
     CauseId.cuda_cudnn_mismatch: (
+        # cuDNN's BAD_PARAM from one of Paddle's kernels: the cuDNN loaded rejects what the build passes, or the values
+        # the op was given (an RNN's sequence lengths past its input, a shape) are ones cuDNN rejects.
+        Near(CauseId.python_exception, "cuDNN rejects a bad parameter also when the op's own inputs are out of range "
+             "(sequence lengths longer than the input, a zero-sized shape)", "check the op's inputs (the shapes and "
+             "lengths the code passes) first; the same script on another cuDNN fails the same way if they are at fault",
+             when=r"CUDNN_STATUS_BAD_PARAM\b(?!_)"),
         Near(CauseId.device_not_found, "CUDA says the same when no driver is reachable at all (a container started "
              "without --gpus / the NVIDIA runtime)", "`nvidia-smi` in the same shell or container: it fails when no "
              "driver is reachable; otherwise compare its driver version with the CUDA version",
@@ -220,7 +227,12 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
     CauseId.segfault: (Near(CauseId.shm_too_small, "a bus error is most often shared memory (/dev/shm) running out "
                             "under the DataLoader's workers", "`df -h /dev/shm` while the job runs (a container's "
                             "default is 64 MB; `--shm-size` raises it), or rerun with `num_workers=0`",
-                            when=r"SIGBUS|Bus error|undefined portion of a memory object|[Ee]xit code:? -7\b"),),
+                            when=r"SIGBUS|Bus error|undefined portion of a memory object|[Ee]xit code:? -7\b"),
+                      # A notebook's kernel that died: the kernel process was killed (the host's OOM killer, most
+                      # often) as often as it crashed, and the notebook says neither.
+                      Near(CauseId.host_oom_killed, "a notebook kernel that dies is as often killed for memory as "
+                           "crashed", "`dmesg -T | grep -i 'killed process'` on the notebook's host, or watch its memory "
+                           "while the cell runs", when=r"kernel appears to have died|KernelRestarter"),),
     CauseId.nccl_error: (
         Near(CauseId.gpu_oom, "NCCL failed on a memory allocation: the GPU may simply be full",
              "`nvidia-smi` during the run: memory near the total when the NCCL call fails", when=_MEMORY),

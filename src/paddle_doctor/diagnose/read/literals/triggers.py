@@ -237,6 +237,16 @@ TRIGGERS: tuple[str, ...] = (
     "in model is not supported yet",
     # Paddle-Lite's op description without the slot a model's op names
     "Check failed: it != inputs_.end()", "Check failed: it != outputs_.end()",
+    # Paddle's error summary without its exception type
+    "(InvalidArgument) ", "(NotFound) ", "(OutOfRange) ", "(AlreadyExists) ", "(ResourceExhausted) ",
+    "(PreconditionNotMet) ", "(PermissionDenied) ", "(ExecutionTimeout) ", "(Unimplemented) ", "(Unavailable) ",
+    "(Fatal) ", "(External) ",
+    # uv's resolver
+    "there is no version of",
+    # the profiler's CUPTI calls
+    "failed with error CUPTI_ERROR_",
+    # Jupyter's server restarting a kernel that died
+    "KernelRestarter: restarting kernel",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -199,6 +199,16 @@ NATIVE = (
          title="the CUDA runtime on this machine ({have}) is not the one Paddle was built with ({built})",
          source="pp 1.8.5-2.4.2 so: platform/device_context.cc / gpu_info (WARNING: device: %d. The installed "
                 "Paddle is compiled with CUDA %d.%d, but CUDA runtime version in your machine is %d.%d)"),
+    # The profiler's device tracer calls CUPTI (CUDA's profiling library, an optional part of the toolkit) through
+    # dynload: a failing call means the CUPTI found does not work with this CUDA and driver (missing, or another version).
+    _sig("cupti_call_failed", r"function dynload::cupti\w+\(.*\) failed with error (?P<err>CUPTI_ERROR_\w+)", "cause",
+         CauseId.cuda_cudnn_mismatch, 75, "/paddle/paddle/fluid/platform/device_tracer.cc:414: error: function "
+         "dynload::cuptiEnableCallback( 1, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API, cbid) failed with error "
+         "CUPTI_ERROR_INVALID_PARAMETER.",
+         title="the profiler's CUPTI call failed ({err}): CUDA's profiling library is missing or not of this CUDA "
+               "(install the toolkit's extras/CUPTI, on LD_LIBRARY_PATH), or profile without the device tracer",
+         source="pp 1.x platform/device_tracer.cc CUPTI_CALL (fprintf(stderr, \"%s:%d: error: function %s failed with "
+                "error %s.\\n\", __FILE__, __LINE__, #call, errstr))", most="medium"),
     # --- native crash stacks (glog's failure writer) ----------------------------------------------------
     # A frame of glog's crash stack inside NCCL's communicator set-up or teardown: the native crash
     # happened in NCCL (Paddle#18232: SIGSEGV in commFree / ncclCommInitAll under NCCLContextMap).

@@ -121,11 +121,13 @@ SIGNALS = (
                 "extension built with AVX on a CPU without it"),
     # Jupyter's notice that the kernel process is gone: it died of a signal (a native crash, or a kill by
     # the OOM killer); the notebook does not say which. The weakest native-crash reading.
-    _sig("jupyter_kernel_died", r"The kernel appears to have died\. It will restart automatically", "cause",
+    _sig("jupyter_kernel_died", r"The kernel appears to have died\. It will restart automatically|KernelRestarter: "
+         r"restarting kernel \(\d+/\d+\)", "cause",
          CauseId.segfault, 40, "The kernel appears to have died. It will restart automatically.",
          title="the Jupyter kernel process died (a native crash or a kill; the notebook does not say which)",
          source="Jupyter notebook static/notebook/js/kernelselector / services kernel.js (\"The kernel appears to "
-                "have died. It will restart automatically.\")"),
+                "have died. It will restart automatically.\"); jupyter_client restarter.py (the server's log: "
+                "\"KernelRestarter: restarting kernel (%d/%d)\")"),
     # The shell's report of a child that SIGABRT ended ("Aborted", zsh's "abort"), and libstdc++'s verbose
     # terminate handler before it: a native abort with nothing more specific above it (as sigabrt's).
     _sig("shell_sigabrt", r"^Aborted(?: \(core dumped\))?\s*$|^\S+: line \d+:\s+\d+\s+Aborted\b|"

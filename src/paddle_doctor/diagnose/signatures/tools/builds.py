@@ -1,0 +1,150 @@
+"""Signatures: building Paddle or a package it needs from source: the tools the build runs not installed, CMake's
+settings and modules, headers missing or of another library release than the code was written for (Paddle's dynload
+wrappers, protoc's generated check), the C++ ABI and compilers newer or older than the code; spliced by
+:mod:`.installs` among its rows, in match order."""
+
+from __future__ import annotations
+
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
+
+# GCC's missing #include, in English or its zh_CN catalogue (full-width colons).
+_CC_FATAL = r"(?:fatal error|致命错误) ?[:：] ?"
+_NO_SUCH = r" ?[:：] ?(?:No such file or directory|没有那个文件或目录)"
+
+BUILDS = (
+    # A tool the build or the packaging step runs is not installed: the shell says so.
+    _sig("build_tool_missing", r"(?:^|: )(?P<tool>patchelf|cmake|make|gcc|g\+\+|cc|c\+\+|nvcc|swig|protoc|ninja|ccache|"
+         r"bison|flex|git|wget|unzip|patch|autoreconf|pkg-config)(?:: command not found|: not found)\s*$", "cause",
+         CauseId.dependency_version_mismatch, 80, "sh: 1: patchelf: not found",
+         title="the build runs {tool}, which is not installed: install it (the build's documentation lists its tools)",
+         source="dash / bash 5 execute_cmd.c (\"%s: not found\" with the script's name and line, bash \"%s: command not "
+                "found\")", most="medium"),
+    # CMake's configure step stops on a setting the build needs: Paddle-Lite's Android NDK, a toolchain file.
+    _sig("cmake_build_setting", r"Must set ANDROID_NDK or env NDK_ROOT|Could not find toolchain file", "cause",
+         CauseId.config_error, 85, "  Must set ANDROID_NDK or env NDK_ROOT",
+         title="the build's configuration lacks a setting it needs (the Android NDK's path, a toolchain file that "
+               "exists): set it as the build's documentation says",
+         source="Paddle-Lite 2.x cmake/os/android.cmake, cmake/cross_compiling/android.cmake (message(FATAL_ERROR "
+                "\"Must set ANDROID_NDK or env NDK_ROOT\")); CMake 3.x Modules/CMakeDetermineSystem.cmake "
+                "(message(FATAL_ERROR \"Could not find toolchain file: ${CMAKE_TOOLCHAIN_FILE}\"))"),
+    # --- a build from source (Paddle, its inference demos, a custom op): the compiler's and linker's own words ---
+    # A header the compiler cannot find: NCCL's (not installed: a GPU build needs NCCL2), the CUDA toolkit's, Python's
+    # (the -dev package); another is a library the build downloads itself, not on that target's include path.
+    _sig("header_nccl_missing", rf"{_CC_FATAL}(?:nccl\.h|rccl\.h|rccl/rccl\.h){_NO_SUCH}", "cause",
+         CauseId.nccl_library_missing, 80, "/paddle/paddle/platform/dynload/nccl.h:18:18: fatal error: nccl.h: No such "
+         "file or directory",
+         title="the build found no NCCL header: install NCCL2 (its -dev package) before building Paddle with GPU",
+         source="GCC cpp (\"fatal error: %s: No such file or directory\", a missing #include); pp 1.x "
+                "platform/dynload/nccl.h (#include <nccl.h>)", most="medium"),
+    _sig("header_cuda_missing", rf"{_CC_FATAL}(?P<header>(?:cuda|cudnn|cublas|cusparse|curand|cufft|cusolver|nvrtc|"
+         rf"nvToolsExt|thrust/|cub/)[\w/.]*\.(?:h|hpp|cuh)){_NO_SUCH}", "cause", CauseId.cuda_cudnn_mismatch,
+         75, "fatal error: cudnn.h: No such file or directory",
+         title="the build found no {header}: the CUDA toolkit or cuDNN (its headers) is not installed where the build "
+               "looks (CUDA_TOOLKIT_ROOT_DIR, CUDNN_ROOT)",
+         source="GCC cpp (\"fatal error: %s: No such file or directory\"); nvcc (the same for a .cu file)",
+         most="medium"),
+    # Python's own headers: the -dev package of the interpreter a C extension is built for (pip building one from source).
+    _sig("header_python_missing", rf"{_CC_FATAL}(?:Python\.h|pyconfig\.h){_NO_SUCH}", "cause",
+         CauseId.dependency_version_mismatch, 80, "fatal error: Python.h: No such file or directory",
+         title="a C extension is built from source and this Python's development headers (python3-dev / "
+               "python-devel) are not installed: install them, or a release of the package that has a wheel here",
+         source="GCC cpp (\"fatal error: %s: No such file or directory\"; zh_CN \"致命错误：%s：没有那个文件或目录\")",
+         most="medium"),
+    _sig("header_missing", rf"{_CC_FATAL}(?P<header>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh)){_NO_SUCH}", "cause",
+         CauseId.python_exception, 70, "fatal error: boost/range/adaptor/reversed.hpp: No such file or directory",
+         title="the compiler found no {header}: the build does not give that target the library's include path (or "
+               "the library is not installed)",
+         source="GCC cpp (\"fatal error: %s: No such file or directory\"), clang (\"fatal error: '%s' file not "
+                "found\")", most="medium"),
+    # Paddle's dynload wrappers declare the library's functions from its installed header: an error inside them, or a
+    # call through one that fits no signature (nvcc: no instance of DynLoad__f::operator() matches), means the header
+    # found is of another version than the one the code was written for.
+    _sig("dynload_nccl_header_mismatch", r"(?:error: [^\n]*?dynload::DynLoad__|/platform/dynload/)nccl(?:\.h:\d+:\d+: "
+         r"error:|\w*::operator\(\))", "cause",
+         CauseId.nccl_version_mismatch, 75, "/mnt/Paddle/paddle/fluid/platform/dynload/nccl.h:41:31: error: 'nccl_func' "
+         "does not name a type",
+         title="Paddle's NCCL wrapper does not compile against the nccl.h found: it is of another NCCL version (NCCL "
+               "1.x lacks the NCCL2 calls Paddle wraps, e.g. ncclGroupStart)",
+         source="pp 1.x-2.x paddle/fluid/platform/dynload/nccl.h (DECLARE_DYNAMIC_LOAD_NCCL_WRAP(ncclGroupStart), ...); "
+                "GCC (\"%s:%d:%d: error: ...\")", most="medium"),
+    _sig("dynload_header_mismatch", r"(?:error: [^\n]*?dynload::DynLoad__|/platform/dynload/)(?P<lib>cudnn|cublas|"
+         r"cusolver|cusparse|curand|cufft|nvrtc|cuda|tensorrt)(?:\.h:\d+:\d+: error:|\w*::operator\(\))", "cause", CauseId.cuda_cudnn_mismatch, 75,
+         "/paddle/paddle/fluid/platform/dynload/cudnn.h:72:11: error: '::cudnnGetConvolutionForwardAlgorithm' has "
+         "not been declared",
+         title="Paddle's wrapper of {lib} does not compile against the installed {lib} header: that {lib} is of "
+               "another version than this Paddle branch supports",
+         source="pp 1.x-2.x paddle/fluid/platform/dynload/*.h (DECLARE_DYNAMIC_LOAD_*_WRAP of each function the "
+                "header declares); GCC (\"%s:%d:%d: error: ...\"), nvcc (\"error: no instance of function template "
+                "\\\"%s\\\" matches the argument list\")", most="medium"),
+    # protoc writes a version check into each generated header: the protobuf headers the build uses are of another
+    # release than the protoc that generated it.
+    _sig("protoc_headers_mismatch", r"#error (?:incompatible with your Protocol Buffer headers|This file was generated "
+         r"by (?:a newer|an older) version of protoc)", "cause", CauseId.dependency_version_mismatch, 85,
+         "framework.pb.h:18:2: error: #error incompatible with your Protocol Buffer headers. Please",
+         title="a generated .pb.h does not fit the protobuf headers the build uses: protoc and the protobuf library "
+               "are of different releases (regenerate with the build's own protoc)",
+         source="protobuf 3.x src/google/protobuf/compiler/cpp/cpp_file.cc (the generated #if GOOGLE_PROTOBUF_VERSION "
+                "check: \"#error This file was generated by a newer version of protoc which is\" / \"#error "
+                "incompatible with your Protocol Buffer headers. Please update\")", most="medium"),
+    # A library built with the other libstdc++ string ABI (gcc < 5, or _GLIBCXX_USE_CXX11_ABI=0) than the code
+    # linking it: every std::string in its symbols differs, so the linker finds none.
+    _sig("cxx11_abi_mismatch", r"(?:undefined reference to|对)\s*[`‘'][^’'`]*std::__cxx11::", "cause",
+         CauseId.dependency_version_mismatch, 75, "vis_demo.cc:(.text+0x12be): undefined reference to `paddle::"
+         "AnalysisConfig::SetModel(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > "
+         "const&)'",
+         title="the library and the code linking it were built with different libstdc++ string ABIs (gcc < 5 or "
+               "_GLIBCXX_USE_CXX11_ABI=0 on one side): build both with the same compiler and flag",
+         source="libstdc++ Dual ABI (GCC 5+, std::__cxx11::basic_string; _GLIBCXX_USE_CXX11_ABI); GNU ld "
+                "(\"undefined reference to `%s'\", zh_CN \"对'%s'未定义的引用\")", most="medium"),
+    # Paddle compiles with -Werror: a newer compiler's new warning stops the build in code that built before.
+    _sig("werror_newer_compiler", r"\[-Werror=(?P<flag>[\w+-]+)=?\]", "cause",
+         CauseId.dependency_version_mismatch, 65,
+         "tinyformat.h:673:15: error: this statement may fall through [-Werror=implicit-fallthrough=]",
+         title="the build turns warnings into errors and this compiler warns ({flag}) where the code's tested "
+               "compilers did not: build with a supported gcc version (or without -Werror)",
+         source="GCC (\"error: %s [-Werror=%s]\"; -Wimplicit-fallthrough in GCC 7, -Wclass-memaccess in 8, ...); pp "
+                "1.x-2.x cmake/flags.cmake (-Werror)", most="medium"),
+    # The nvcc driver's front end (cicc) or assembler killed by SIGKILL while building CUDA kernels: the OOM killer.
+    _sig("nvcc_tool_killed", r"nvcc error\s*: '(?P<prog>\w+)' died due to signal 9", "cause", CauseId.host_oom_killed,
+         75, "nvcc error   : 'cicc' died due to signal 9 (Kill signal)",
+         title="nvcc's {prog} was killed (SIGKILL) while building CUDA kernels: the machine ran out of memory; build "
+               "with fewer parallel jobs or add memory/swap",
+         source="NVIDIA nvcc (\"nvcc error   : '%s' died due to signal %d (%s)\")", most="medium"),
+    # A FileNotFoundError a library raises itself with a message that names no path: what is missing is the
+    # library's own notion (a remote file, a resource), not necessarily a file of the run's.
+    _sig("file_not_found_unnamed", r"^FileNotFoundError: (?P<msg>(?![^\n]*(?:[/\\'\"]|\.\w{2,5}\b|Errno))[^\n]+)$", "cause",
+         CauseId.file_not_found, 80, "FileNotFoundError: cannot locate the remote file",
+         title="a file was not found ({msg}); the message names no path",
+         source="CPython FileNotFoundError raised by the library's own code (raise FileNotFoundError(\"...\")), "
+                "without errno or filename", most="medium"),
+    # CMake's find modules and Paddle's own checks: a library or tool the build needs is not found.
+    _sig("cmake_package_not_found", r"Could NOT find (?!PY_)(?P<pkg>\w+)(?: \(missing|:)|(?P<tool>[\w.+-]+) is not found\.?\s+"
+         r"Please install", "cause", CauseId.dependency_version_mismatch, 80,
+         "  Could NOT find Protobuf (missing: Protobuf_INCLUDE_DIR)",
+         title="the build needs {pkg}{tool}, which CMake did not find: install it (with its headers), or point the "
+               "build at it (<Pkg>_ROOT / CMAKE_PREFIX_PATH)",
+         source="CMake 3.x Modules/FindPackageHandleStandardArgs.cmake (\"Could NOT find %s (missing: %s)\"); pp 0.x "
+                "cmake/check_packages.cmake (message(FATAL_ERROR \"SWIG is not found. Please install swig or disable "
+                "WITH_SWIG_PY\"))", most="medium"),
+    _sig("cmake_unknown_command", r"Unknown CMake command \"(?P<cmd>\w+)\"", "cause", CauseId.dependency_version_mismatch,
+         60, "  Unknown CMake command \"SWIG_ADD_MODULE\".",
+         title="the build calls {cmd}, which no CMake module it loaded defines: the tool or CMake module that provides "
+               "it is missing or of another version",
+         source="CMake 3.x cmake/Source/cmMakefile.cxx (\"Unknown CMake command \\\"%s\\\".\")", most="medium"),
+    # SWIG cannot parse a header it wraps: a SWIG older than the C++ the header uses.
+    _sig("swig_syntax_error", r"^\S+\.(?:h|hpp|i):\d+: Error: Syntax error in input\(\d\)", "cause",
+         CauseId.dependency_version_mismatch, 70, "decoder_utils.h:55: Error: Syntax error in input(1).",
+         title="SWIG could not parse a header it wraps: this SWIG is older than the C++ the header uses (install the "
+               "SWIG version the build names)",
+         source="SWIG 2.x-4.x Source/CParse/parser.y (Swig_error(..., \"Syntax error in input(%d).\\n\"))", most="medium"),
+    # CMake evaluates the generator expressions it knows ($<FILTER:...> came in 3.15, $<REMOVE_DUPLICATES:...> in 3.15,
+    # $<TARGET_EXISTS:...> in 3.12): one it does not know is from a newer CMake than this one.
+    _sig("cmake_generator_expression_unknown", r"Error evaluating generator expression", "cause",
+         CauseId.dependency_version_mismatch, 65, "Error evaluating generator expression:",
+         title="CMake does not know a generator expression the build uses: this CMake is older than the build needs "
+               "(install the CMake version its docs name)",
+         source="CMake 3.x Source/cmGeneratorExpressionDAGChecker / cmGeneratorExpressionNode.cxx (\"Error evaluating "
+                "generator expression:\" ... \"Expression did not evaluate to a known generator expression\")",
+         most="medium"),
+)
