@@ -99,7 +99,7 @@ def test_a_compressed_stream_cut_short_is_a_corrupt_archive(tmp_path):
 @pytest.mark.parametrize(("line", "cause"), [
     # Paddle's signal handler and paddle.load, pasted from a rendered page: Markdown ate their backquotes
     ("FatalError: Segmentation fault is detected by the operating system.", CauseId.segfault),
-    ("FatalError: Bus error is detected by the operating system.", CauseId.shm_too_small),
+    ("FatalError: Bus error is detected by the operating system.", CauseId.segfault),
     ("ValueError: The path (output/best_model/model.pdparams) to load model not exists.", CauseId.file_not_found),
 ])
 def test_paddles_messages_without_the_backquotes_markdown_ate(tmp_path, line, cause):

@@ -46,15 +46,32 @@ def test_a_bus_error_by_status_alone_is_a_native_crash_with_shared_memory_next(t
 @pytest.mark.parametrize("line", [
     "Unhandled exception at 0x00007FFB037684F6 (opencv_world440.dll) in ocr_system.exe: 0xC0000005: Access violation "
     "reading location 0x0000000000000000.",
-    "Exception thrown at 0x00007FF6A1B2C3D4 (paddle_inference.dll) in demo.exe: 0xC00000FD: Stack overflow "
-    "(parameters: 0x0000000000000001, 0x000000C1A5E03FF8).",
-    "0x000007FEAECC3391 (paddle_inference.dll)处(位于 demo.exe 中)引发的异常: 0xC0000091: Floating-point overflow",
     "0x00007FFB037684F6 (opencv_world440.dll) (demo.exe 中)处有未经处理的异常: 0xC0000005: 读取位置 0x0000000000000000 "
     "时发生访问冲突。",
 ])
-def test_visual_studios_report_of_a_native_fault_is_a_native_crash(tmp_path, line):
+def test_visual_studios_report_of_an_unhandled_native_fault_is_a_native_crash(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc.cause == CauseId.segfault and rc.code == "msvc_debugger_fault", (rc.cause, rc.code)
+    assert rc.confidence.value == "high", rc.confidence
+
+
+@pytest.mark.parametrize("line", [
+    "Exception thrown at 0x00007FF6A1B2C3D4 (paddle_inference.dll) in demo.exe: 0xC00000FD: Stack overflow "
+    "(parameters: 0x0000000000000001, 0x000000C1A5E03FF8).",
+    "0x000007FEAECC3391 (paddle_inference.dll)处(位于 demo.exe 中)引发的异常: 0xC0000091: Floating-point overflow",
+])
+def test_a_first_chance_fault_alone_is_a_native_crash_at_low(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.segfault and rc.code == "msvc_debugger_first_chance", (rc.cause, rc.code)
+    assert rc.confidence.value == "low", rc.confidence
+
+
+def test_a_first_chance_fault_does_not_outweigh_the_python_error_after_it(tmp_path):
+    text = ("Exception thrown at 0x00007FFB1A2B3C4D (nvcuda64.dll) in demo.exe: 0xC0000005: Access violation reading "
+            'location 0x10.\nTraceback (most recent call last):\n  File "train.py", line 3, in <module>\n    x = d["a"]\n'
+            "KeyError: 'a'\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.code != "msvc_debugger_first_chance", (rc.cause, rc.code)
 
 
 def test_a_thrown_cpp_exception_under_the_debugger_is_not_a_crash(tmp_path):
@@ -118,7 +135,7 @@ def test_paddles_own_module_importing_its_own_missing_module_is_an_incomplete_pa
             "    from paddle.proto.TrainerConfig_pb2 import OptimizationConfig, TrainerConfig\n"
             "ImportError: No module named TrainerConfig_pb2\n")
     rc = _diagnose(tmp_path, text)
-    assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)
+    assert rc.cause == CauseId.python_exception and "build" in rc.why, (rc.cause, rc.code, rc.why)
 
 
 def test_the_users_import_of_a_name_paddle_lacks_stays_another_release(tmp_path):
@@ -279,3 +296,53 @@ def test_a_module_of_a_dropped_stdlib_package_is_a_python_the_code_predates(tmp_
             "    from distutils.dep_util import newer_group\nModuleNotFoundError: No module named 'distutils.dep_util'\n")
     rc = _diagnose(tmp_path, text)
     assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code)
+
+
+# --- the review of the twelfth session's rows: what they must not read -----------------------------------------------
+
+@pytest.mark.parametrize("line", ["Bus error (core dumped)", "Fatal Python error: Bus error",
+                                  "Thread 1 \"python\" received signal SIGBUS, Bus error."])
+def test_every_bus_error_by_its_name_alone_offers_shared_memory_first(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.segfault and rc.alternatives[0].cause == CauseId.shm_too_small, (rc.cause, rc.alternatives)
+
+
+def test_an_object_of_the_users_lacking_sync_batch_norm_is_not_the_gpu_kernel(tmp_path):
+    rc = _diagnose(tmp_path, "AttributeError: 'Namespace' object has no attribute 'sync_batch_norm'\n")
+    assert rc.code != "sync_batch_norm_without_gpu", (rc.cause, rc.code)
+    rc = _diagnose(tmp_path, "AttributeError: module 'paddle.nn.functional' has no attribute 'sync_batch_norm'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code != "sync_batch_norm_without_gpu", (rc.cause, rc.code)
+
+
+def test_user_code_mounted_at_slash_paddle_is_not_paddles_own(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "/paddle/trainer/train.py", line 3, in <module>\n'
+            "    import my_utils\nModuleNotFoundError: No module named 'my_utils'\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)
+
+
+def test_a_numpy_index_error_in_an_infer_script_is_not_the_models_outputs(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "deploy/python/infer.py", line 90, in predict\n'
+            "    boxes = outputs[0][0]\nIndexError: index 0 is out of bounds for axis 0 with size 0\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)
+
+
+def test_cmakes_generator_expression_header_alone_is_low(tmp_path):
+    rc = _diagnose(tmp_path, "CMake Error at CMakeLists.txt:10 (add_custom_command):\n  Error evaluating generator "
+                             "expression:\n\n    $<TARGET_FILE:paddle_inference_shared>\n\n  No target "
+                             "\"paddle_inference_shared\"\n")
+    assert rc.confidence.value == "low", (rc.cause, rc.code, rc.confidence)
+
+
+def test_a_float_for_a_qt_str_parameter_is_not_pythons_int_conversion(tmp_path):
+    rc = _diagnose(tmp_path, "TypeError: setText(self, str): argument 1 has unexpected type 'float'\n")
+    assert rc.code != "pyqt_float_for_int", (rc.cause, rc.code)
+
+
+def test_an_unindented_frame_without_source_keeps_a_lowercase_module_exception(tmp_path):
+    text = ('Traceback (most recent call last):\nFile "<stdin>", line 1, in <module>\ncv2.error: OpenCV(4.5.1) '
+            "(-215:Assertion failed) !_src.empty() in function 'cvtColor'\n")
+    from paddle_doctor.diagnose.anatomy.parts import parse_block
+    parts = parse_block(text.splitlines())
+    assert parts.exc_type == "error" and "OpenCV" in parts.message, (parts.exc_type, parts.message)

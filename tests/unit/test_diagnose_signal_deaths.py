@@ -14,13 +14,13 @@ def _root(tmp_path, line):
 @pytest.mark.parametrize("line,cause,confidence", [
     ("Floating point exception (core dumped)", "segfault", "high"),
     ("./run.sh: line 4: 2211 Floating point exception(core dumped) python train.py", "segfault", "high"),
-    ("Bus error (core dumped)", "shm_too_small", "low"),
-    ("[1]    12345 bus error (core dumped)  python train.py", "shm_too_small", "low"),
+    ("Bus error (core dumped)", "segfault", "low"),
+    ("[1]    12345 bus error (core dumped)  python train.py", "segfault", "low"),
     ("Trace/breakpoint trap (core dumped)", "segfault", "low"),
     ("zsh: killed     python train.py", "host_oom_killed", "high"),  # as bash's "Killed"
     ("Fatal Python error: Segmentation fault", "segfault", "high"),
     ("Fatal Python error: Illegal instruction", "segfault", "high"),
-    ("Fatal Python error: Bus error", "shm_too_small", "low"),
+    ("Fatal Python error: Bus error", "segfault", "low"),
     ("Fatal Python error: Aborted", "segfault", "low"),
     ("double free or corruption (!prev)", "segfault", "low"),
     ("free(): invalid pointer", "segfault", "low"),

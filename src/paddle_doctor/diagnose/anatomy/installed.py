@@ -200,16 +200,17 @@ _STDLIB_GONE = re.compile(r"No module named '?(?P<mod>(?P<top>\w+)(?:\.[\w.]+)?)
 
 def stdlib_module_gone(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(dependency_version_mismatch, ...) when code imports a module of one of the standard library's packages that
-    newer Pythons dropped (``distutils.dep_util`` on 3.12, or on a 3.10 whose distutils is setuptools' shim without it):
-    the code predates this Python, whoever wrote it."""
+    this Python does not provide (``distutils.dep_util`` on 3.12; on a distribution's 3.8-3.11 without its distutils
+    package; under a setuptools whose distutils shim lacks it), whoever wrote the code."""
     said = _STDLIB_GONE.fullmatch(parts.message)
     if parts.exc_type not in ("ImportError", "ModuleNotFoundError") or said is None or \
             said["top"] not in _REMOVED_FROM_STDLIB:
         return None
     return (CauseId.dependency_version_mismatch, 75, f"the code imports {said['mod']}, of the standard library's "
-            f"{said['top']}, which this Python no longer ships (removed in 3.12/3.13, or split out or replaced by "
-            "setuptools' shim): the code predates this Python (use an older Python, or a release of the package that "
-            "no longer needs it)")
+            f"{said['top']}, which this Python does not provide: removed in 3.12/3.13 (use an older Python, or a "
+            "release of the package that no longer needs it), split out by the distribution (install its "
+            f"python3-{said['top']} package) or stood in for by a setuptools whose shim lacks it (pin an older "
+            "setuptools)")
 
 
 def protobuf_older_than_generated(parts: ErrorParts) -> tuple[CauseId, int, str] | None:

@@ -103,14 +103,16 @@ def from_class_id_lookup(parts: ErrorParts) -> Verdict | None:
 # ``outputs[1]``): a model with fewer of them than the code reads is another kind of model than the code was given for
 # (a plain segmentation model in an interactive tool, a detector exported for another algorithm than the flag says).
 _MODEL_IO_INDEX = re.compile(r"\b(?:input|output)_(?:names|handles|tensors)\s*\[|\bget_(?:input|output)_names\(\)\s*\[")
-_PREDICT_FILE = re.compile(r"(?:predict|infer)\w*\.py$")
+_PREDICT_FILE = re.compile(r"(?:^|[/\\])(?:predict|infer)\w*\.py$")
 _OUTPUTS_BY_POSITION = re.compile(r"\bouts?(?:puts?)?\s*\[\s*\d+\s*\]")
 
 
 def from_model_io_index(parts: ErrorParts) -> Verdict | None:
     """An IndexError where the line reads a predictor's inputs or outputs by position."""
     frame = parts.innermost
-    if parts.exc_type != "IndexError" or frame is None or frame.owner == "paddle":
+    # the predictor's names and outputs are Python lists: a numpy array's empty result is another error
+    if parts.exc_type != "IndexError" or frame is None or frame.owner == "paddle" or \
+            not re.fullmatch(r"(?:list|tuple) index out of range", parts.message.strip()):
         return None
     source = frame.source or ""
     if not (_MODEL_IO_INDEX.search(source) or _PREDICT_FILE.search(frame.path) and _OUTPUTS_BY_POSITION.search(source)):

@@ -9,6 +9,7 @@ spacing-tolerant so that one rule reads every spelling.
 
 from __future__ import annotations
 
+import keyword
 import re
 from dataclasses import dataclass, field
 
@@ -100,7 +101,10 @@ def _holds(line: str, lowered: str | None, literal: str, caseless: bool) -> bool
 
 # Where a frame's file lives: Paddle's package (any OS separator), the standard library, or the user.
 _PADDLE_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]paddle[/\\]|[/\\]paddle[/\\](?:fluid|distributed|"
-                          r"framework|io|base|nn|incubate|utils|device|hapi|jit|static|proto|trainer|trainer_config_helpers|v2)[/\\]")
+                          r"framework|io|base|nn|incubate|utils|device|hapi|jit|static)[/\\]|"
+                          # the v1 API's packages in a source tree (Paddle/python/paddle/proto/...), not the root
+                          # /paddle a container mounts the user's code at
+                          r"[/\\][^/\\]+[/\\]paddle[/\\](?:proto|trainer_config_helpers)[/\\]")
 _LIB_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ")
 # A suite's own package (PaddlePaddle's libraries built on Paddle): installed (any paddle*/pp* package, PARL, PGL,
 # PASSL under site-/dist-packages) or in a source checkout (PaddleDetection-master/ppdet/..., the suites' import
@@ -189,9 +193,14 @@ def parse_block(lines: list[str]) -> ErrorParts:
 
 def _unindented_source(frame_line: str, line: str) -> bool:
     """A paste that lost the traceback's indentation (copied from a rendered page): each frame's source line follows
-    it at the margin too. The exception line after a frame with no source is not one."""
-    return frame_line.lstrip("> ").startswith("File ") and not frame_line.startswith(" ") and bool(line.strip()) and \
-        not _EXC_RE.match(line.strip())
+    it at the margin too. The exception line after a frame with no source is not one (``cv2.error: ...``,
+    ``StopIteration``: a dotted name with a message, or a capitalised bare name; not a statement's keyword)."""
+    if not frame_line.lstrip("> ").startswith("File ") or frame_line.startswith(" ") or not line.strip():
+        return False
+    said = _AFTER_FRAMES_RE.match(line.strip())
+    exception = said is not None and not keyword.iskeyword(said["type"]) and \
+        (said["msg"] is not None or said["type"].rsplit(".", 1)[-1][:1].isupper())
+    return not (exception or _EXC_RE.match(line.strip()))
 
 
 def _read_notebook_frame(parts: ErrorParts, line: str) -> bool:

@@ -43,7 +43,8 @@ def explained_by_earlier_error(events: list[Event], event: Event, rank: int | No
                and e.role in ("cause", "exception") and e.sig.cause not in NATIVE_CRASH]
     for error in reversed(earlier):
         cause = specific_cause(events, error)
-        if cause is None and error.role == "exception" and _ABORT.search(event.text):
+        if cause is None and error.role == "exception" and _ABORT.search(event.text) and \
+                event.line - error.line <= _ABORT_AFTER_LINES:
             read = refine(events, error)
             cause = read.cause if read is not None else error.sig.cause
         if cause is not None:
@@ -57,5 +58,8 @@ def explained_by_earlier_error(events: list[Event], event: Event, rank: int | No
     return None
 
 
+# An abort that ends an exception follows its traceback within Paddle's crash summary (about 20 lines: its header,
+# the C++ traceback's "No stack trace" note, the error summary); an exception logged long before is not what aborted.
+_ABORT_AFTER_LINES = 30
 # The crash lines that report an abort (Paddle's handler, glog's, the shells', faulthandler's, gdb's).
 _ABORT = re.compile(r"SIGABRT|Process abort signal|\bAborted\b|Fatal Python error: Aborted")

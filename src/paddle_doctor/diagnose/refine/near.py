@@ -140,7 +140,7 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
         Near(CauseId.python_exception, "cuDNN rejects a bad parameter also when the op's own inputs are out of range "
              "(sequence lengths longer than the input, a zero-sized shape)", "check the op's inputs (the shapes and "
              "lengths the code passes) first; the same script on another cuDNN fails the same way if they are at fault",
-             when=r"CUDNN_STATUS_BAD_PARAM\b(?!_)"),
+             when=r"CUDNN_STATUS_BAD_PARAM\b"),
         Near(CauseId.device_not_found, "CUDA says the same when no driver is reachable at all (a container started "
              "without --gpus / the NVIDIA runtime)", "`nvidia-smi` in the same shell or container: it fails when no "
              "driver is reachable; otherwise compare its driver version with the CUDA version",

@@ -229,6 +229,7 @@ TRIGGERS: tuple[str, ...] = (
     "There's no attribute", "Your running script needs PaddleX",
     # nvcc's call through a dynload wrapper that fits no signature; CMake's unknown generator expression
     "dynload::DynLoad__", "Error evaluating generator expression",
+    "known generator expression",
     # Paddle-Lite's naive buffer read past its end
     "should Require the memory first",
     # PyQt's sip refusing a float for an int (Python 3.10+)

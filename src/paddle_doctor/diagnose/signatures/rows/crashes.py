@@ -25,9 +25,9 @@ CRASHES = (
          "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault",
          source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (FatalError: `%s` is detected by the operating "
                 "system.); glibc strsignal(SIGSEGV)"),
-    _sig("sigbus", r"`?Bus error`? is detected|\bSIGBUS\b", "cause", CauseId.shm_too_small, 90,
+    _sig("sigbus", r"`?Bus error`? is detected|\bSIGBUS\b", "cause", CauseId.segfault, 75,
          "Thread 1 \"python\" received signal SIGBUS, Bus error.",
-         title="bus error (usually shared memory exhausted)",
+         title="bus error: a native crash (in a Paddle job most often shared memory, /dev/shm, exhausted)",
          source="gdb infrun.c live stop (\"Thread %d \\\"%s\\\" received signal %s, %s.\"), any other line naming SIGBUS (Paddle's "
                 "own [SignalInfo: *** SIGBUS ...] is native_stack's); a wrapper's \"`Bus error` is detected\""),
     _sig("libuv_port_busy", r"uv__finish_close: Assertion", "cause", CauseId.port_in_use, 100,

@@ -16,7 +16,8 @@ DEVICES = (
     # SyncBatchNorm has kernels for GPUs only (its op is built with CUDA; phi registers sync_batch_norm for GPU and XPU):
     # a CPU build has no such op at all, a CPU run no kernel for it. A config asking for synchronized BN (the suites'
     # use_sync_bn, norm_type: sync_bn) where it cannot run, not code of another Paddle release.
-    _sig("sync_batch_norm_without_gpu", r"has no attribute '(?:sync_batch_norm_?)'|kernel with key \((?:CPU|Undefined)"
+    _sig("sync_batch_norm_without_gpu", r"module 'paddle\.(?:fluid\.core(?:_avx|_noavx)?|base\.core|core)\.ops' has no attribute "
+         r"'sync_batch_norm_?'|module 'paddle\._(?:legacy_)?C_ops' has no attribute 'sync_batch_norm_?'|kernel with key \((?:CPU|Undefined)"
          r"[^)]*\) of kernel `sync_batch_norm_?` is not registered", "cause", CauseId.config_error, 80,
          "AttributeError: module 'paddle.fluid.core_avx.ops' has no attribute 'sync_batch_norm'",
          title="synchronized BatchNorm runs only on GPUs: this build or run has no GPU kernel for it (train on GPU, or "

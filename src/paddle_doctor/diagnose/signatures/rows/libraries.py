@@ -344,7 +344,7 @@ LIBRARIES = (
          "%s, but received ...\"); pp 1.0-1.5 EnforceNotMet (string::Sprintf(\"%s at [%s:%d]\", ...))"),
     # Paddle 2.x-3.x's error summary "(Class) message" whose exception type was cut off the paste: still an exception.
     _sig("enforce_class_line", r"^\((?P<cls>InvalidArgument|NotFound|OutOfRange|AlreadyExists|ResourceExhausted|"
-         r"PreconditionNotMet|PermissionDenied|ExecutionTimeout|Unimplemented|Unavailable|Fatal|External)\)\s+(?P<said>\S.*)$",
+         r"PreconditionNotMet|PermissionDenied|ExecutionTimeout|Unimplemented|Unavailable|Fatal|External)\) (?P<said>\S.*)$",
          "exception", CauseId.python_exception, 50, "(Unimplemented) ConvertPirAttribute2RuntimeAttribute not support",
          title="a Paddle check failed ({cls}): {said}", source="pp 2.0-3.3.1 so: platform/errors.h ErrorSummary::to_string "
          "(\"(\" + error_name + \") \" + msg), the exception's message without its type"),

@@ -370,7 +370,8 @@ INTERPRETER_ROWS = (
     # PyQt's bindings (sip) take an int argument from any number through __int__ up to Python 3.9; 3.10 dropped the
     # implicit conversion, so a float passed where Qt declares an int fails: GUI code (PPOCRLabel, EISeg) of a release
     # made before Python 3.10, run on a newer one.
-    _sig("pyqt_float_for_int", r"\w+\(self(?:, [^)]*)?\): argument \d+ has unexpected type 'float'", "cause",
+    _sig("pyqt_float_for_int", r"(?<!\w)\w{1,60}\(self, (?:[^)]{0,200}[ ,(])?int\b[^)]{0,200}\): argument \d+ has unexpected type "
+         r"'float'", "cause",
          CauseId.dependency_version_mismatch, 75, "TypeError: setValue(self, int): argument 1 has unexpected type 'float'",
          title="a Qt call was given a float where it takes an int, which Python 3.10+ no longer converts: the GUI code "
                "predates this Python (run it on Python <= 3.9, or a release that passes int())",

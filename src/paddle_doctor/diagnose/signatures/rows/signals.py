@@ -155,7 +155,7 @@ SIGNALS = (
          title="the process died of SIGFPE (an arithmetic fault in native code: an integer division by zero)",
          source="bash 5 siglist.c / strsignal(SIGFPE) (\"Floating point exception\", \" (core dumped)\" from "
                 "jobs.c); zsh signames (\"floating point exception\")"),
-    _sig("shell_sigbus", _SHELL + r"(?:Bus error|bus error)\b", "cause", CauseId.shm_too_small, 48,
+    _sig("shell_sigbus", _SHELL + r"(?:Bus error|bus error)\b", "cause", CauseId.segfault, 48,
          "Bus error (core dumped)",
          title="the process died of SIGBUS (a bus error: in a Paddle job most often shared memory, /dev/shm, "
                "exhausted by DataLoader workers)",
@@ -175,7 +175,7 @@ SIGNALS = (
          title="{sig} (CPython's faulthandler): a native crash",
          source="CPython Modules/faulthandler.c faulthandler_handlers (SIGFPE \"Floating point exception\", SIGILL "
                 "\"Illegal instruction\")"),
-    _sig("faulthandler_bus", r"^Fatal Python error: Bus error\b", "cause", CauseId.shm_too_small, 48,
+    _sig("faulthandler_bus", r"^Fatal Python error: Bus error\b", "cause", CauseId.segfault, 48,
          "Fatal Python error: Bus error",
          title="the process died of SIGBUS (CPython's faulthandler; most often /dev/shm exhausted)",
          source="CPython Modules/faulthandler.c faulthandler_handlers (SIGBUS \"Bus error\")"),

@@ -10,6 +10,14 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 
+# Visual Studio's debugger output and the statuses its reports name (Windows ntstatus.h).
+_FAULTS = r"0x[Cc]0000(?:005|01[Dd]|0[Ff][Dd]|08[C-Fc-f]|09[0-5]|374)"
+_MSVC_SOURCE = ("Visual Studio debugger output window (\"Unhandled exception at 0x%p (%s) in %s: 0x%08X: %s\", \"Exception "
+                "thrown at 0x%p ...\"; zh-CN \"0x%p (%s)处(位于 %s 中)引发的异常: 0x%08X: %s\", \"...处有未经处理的异常: ...\"), the "
+                "status from Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005, STATUS_ILLEGAL_INSTRUCTION 0xC000001D, "
+                "STATUS_ARRAY_BOUNDS_EXCEEDED 0xC000008C, STATUS_FLOAT_* 0xC000008D-0xC0000093, STATUS_INTEGER_* "
+                "0xC0000094-95, STATUS_STACK_OVERFLOW 0xC00000FD, STATUS_HEAP_CORRUPTION 0xC0000374)")
+
 WINDOWS = (
     # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
     # prints it signed with the hex after it, cmd and subprocess unsigned.
@@ -94,28 +102,31 @@ WINDOWS = (
          source="Windows ntstatus.h (STATUS_DLL_NOT_FOUND 0xC0000135 = 3221225781, -1073741515 signed), shown by the "
                 "loader's dialog (The program can't start because %s is missing from your computer. Try reinstalling "
                 "the program to fix this problem.; zh-CN 无法启动此程序，因为计算机中丢失 %s。尝试重新安装该程序以解决此问题。)"),
-    # Visual Studio's debugger names the native fault a process met by its NTSTATUS, first-chance ("Exception thrown")
-    # or unhandled: an access violation, a floating-point or integer fault, a stack overflow, a corrupted heap, an
-    # instruction the CPU lacks. A C++ exception (0xE06D7363, "Microsoft C++ exception: ...") is not among them: a
-    # thrown exception may be caught.
-    _sig("msvc_debugger_fault", r"(?:Exception thrown at|Unhandled exception at|First-chance exception at) 0x[0-9A-Fa-f]+ "
-         r"(?:\([^)]*\) )?in [^:]+: (?P<code>0x[Cc]0000(?:005|01[Dd]|0[Ff][Dd]|08[C-Fc-f]|09[0-5]|374))\b|"
-         r"(?:引发的异常|有未经处理的异常)\s*[:：]\s*(?P<code2>0x[Cc]0000(?:005|01[Dd]|0[Ff][Dd]|08[C-Fc-f]|09[0-5]|374))\b",
+    # Visual Studio's debugger names the native fault a process met by its NTSTATUS. Unhandled, it ended the process: an
+    # access violation, an array-bounds or floating-point or integer fault, a stack overflow, a corrupted heap, an
+    # instruction the CPU lacks. A first-chance report ("Exception thrown") only says the fault was raised: a handler
+    # may take it (the CUDA driver and the CLR raise and handle access violations), so it is a weak clue on its own.
+    # A C++ exception (0xE06D7363, "Microsoft C++ exception: ...") is not read here at all.
+    _sig("msvc_debugger_fault", rf"Unhandled exception at 0x[0-9A-Fa-f]+ (?:\([^)]*\) )?in [^:]+: (?P<code>{_FAULTS})\b|"
+         rf"有未经处理的异常\s*[:：]\s*(?P<code2>{_FAULTS})\b",
          "cause", CauseId.segfault, 85,
          "Unhandled exception at 0x00007FFB037684F6 (opencv_world440.dll) in ocr_system.exe: 0xC0000005: Access "
          "violation reading location 0x0000000000000000.",
-         title="native crash: the debugger shows the process met a native fault (Windows status: an access violation, "
-               "an arithmetic fault, a stack overflow or a corrupted heap)",
-         source="Visual Studio debugger output window (\"Exception thrown at 0x%p (%s) in %s: 0x%08X: %s\", \"Unhandled "
-                "exception at 0x%p ...\"; zh-CN \"0x%p (%s)处(位于 %s 中)引发的异常: 0x%08X: %s\", \"...处有未经处理的异常: "
-                "...\"), the status from Windows ntstatus.h (STATUS_ACCESS_VIOLATION 0xC0000005, STATUS_ILLEGAL_INSTRUCTION "
-                "0xC000001D, STATUS_FLOAT_* 0xC000008C-0xC0000093, STATUS_INTEGER_* 0xC0000094-95, STATUS_STACK_OVERFLOW "
-                "0xC00000FD, STATUS_HEAP_CORRUPTION 0xC0000374)"),
+         title="native crash: the debugger shows the process met a native fault it did not handle (Windows status: an "
+               "access violation, an arithmetic fault, a stack overflow or a corrupted heap)",
+         source=_MSVC_SOURCE),
+    _sig("msvc_debugger_first_chance", r"(?:Exception thrown at|First-chance exception at) 0x[0-9A-Fa-f]+ (?:\([^)]*\) )?"
+         rf"in [^:]+: (?P<code>{_FAULTS})\b|引发的异常\s*[:：]\s*(?P<code2>{_FAULTS})\b", "cause", CauseId.segfault, 40,
+         "Exception thrown at 0x00007FF6A1B2C3D4 (paddle_inference.dll) in demo.exe: 0xC00000FD: Stack overflow "
+         "(parameters: 0x0000000000000001, 0x000000C1A5E03FF8).",
+         title="the debugger shows a native fault raised in the process (first chance: a handler may have taken it)",
+         source=_MSVC_SOURCE, most="low"),
     # Windows' loader found every DLL an extension module links, but one of them lacks a procedure the others import
     # (error 127): a DLL of another version was found first (a package built against another release of Paddle or
-    # of a library, two installs mixed on the search path). Paddle's own core is paddle_core_unloadable's.
-    _sig("extension_dll_entry_missing", r"DLL load failed(?: while importing (?P<ext>(?!(?:core_avx|core_noavx|libpaddle|"
-         r"core)\b)\w+))?: (?:The specified procedure could not be found|找不到指定的程序)", "cause",
+    # of a library, two installs mixed on the search path). Paddle's own core is paddle_core_unloadable's; Python 3.7's
+    # form names no module (Paddle's core among them), so only 3.8+'s is read.
+    _sig("extension_dll_entry_missing", r"DLL load failed while importing (?P<ext>(?!(?:core_avx|core_noavx|libpaddle|"
+         r"core)\b)\w+): (?:The specified procedure could not be found|找不到指定的程序)", "cause",
          CauseId.dependency_version_mismatch, 60,
          "ImportError: DLL load failed while importing paddle2onnx_cpp2py_export: The specified procedure could not be found.",
          title="a DLL that an extension module ({ext}) loads lacks a procedure it needs: another version of that DLL was "

@@ -11,6 +11,10 @@ from ..model import sig as _sig
 # GCC's missing #include, in English or its zh_CN catalogue (full-width colons).
 _CC_FATAL = r"(?:fatal error|致命错误) ?[:：] ?"
 _NO_SUCH = r" ?[:：] ?(?:No such file or directory|没有那个文件或目录)"
+# CMake's generator-expression errors.
+_CMAKE_GENEX = ("CMake 3.x Source/cmGeneratorExpressionEvaluator.cxx / cmGeneratorExpressionNode.cxx (\"Error evaluating "
+                "generator expression:\" then the expression and the reason, e.g. \"Expression did not evaluate to a "
+                "known generator expression\")")
 
 BUILDS = (
     # A tool the build or the packaging step runs is not installed: the shell says so.
@@ -139,12 +143,14 @@ BUILDS = (
                "SWIG version the build names)",
          source="SWIG 2.x-4.x Source/CParse/parser.y (Swig_error(..., \"Syntax error in input(%d).\\n\"))", most="medium"),
     # CMake evaluates the generator expressions it knows ($<FILTER:...> came in 3.15, $<REMOVE_DUPLICATES:...> in 3.15,
-    # $<TARGET_EXISTS:...> in 3.12): one it does not know is from a newer CMake than this one.
-    _sig("cmake_generator_expression_unknown", r"Error evaluating generator expression", "cause",
-         CauseId.dependency_version_mismatch, 65, "Error evaluating generator expression:",
+    # $<TARGET_EXISTS:...> in 3.12): one it does not know is from a newer CMake than this one. The header alone is
+    # also printed for a known expression that failed (a missing target, a wrong context): a weak clue.
+    _sig("cmake_generator_expression_unknown", r"did not evaluate to a known generator expression", "cause",
+         CauseId.dependency_version_mismatch, 75, "  Expression did not evaluate to a known generator expression",
          title="CMake does not know a generator expression the build uses: this CMake is older than the build needs "
-               "(install the CMake version its docs name)",
-         source="CMake 3.x Source/cmGeneratorExpressionDAGChecker / cmGeneratorExpressionNode.cxx (\"Error evaluating "
-                "generator expression:\" ... \"Expression did not evaluate to a known generator expression\")",
-         most="medium"),
+               "(install the CMake version its docs name)", source=_CMAKE_GENEX, most="medium"),
+    _sig("cmake_generator_expression_failed", r"Error evaluating generator expression", "cause",
+         CauseId.dependency_version_mismatch, 40, "Error evaluating generator expression:",
+         title="CMake could not evaluate a generator expression of the build: an expression newer than this CMake, or "
+               "a target or context it names that is not there", source=_CMAKE_GENEX, most="low"),
 )

@@ -247,7 +247,6 @@ INFERENCE = (
          source="X2Paddle 1.x x2paddle/op_mapper/*/..._op_mapper.py op_checker (print(\"\\n========= {} OPs are not "
                 "supported yet ===========\".format(len(unsupported_ops))), one \"========== {} ============\" line "
                 "per op; then __init__: raise Exception(\"Model is not supported yet.\")); X2Paddle 0.x "
-
                 "x2paddle/op_mapper/tf_op_mapper.py (print(\"=========={} Ops are not supported yet======\"))",
          most="medium"),
     _sig("x2paddle_op_unsupported_named", r"The op (?P<op>\w+) in model is not supported yet\.", "cause",
