@@ -346,3 +346,23 @@ def test_an_unindented_frame_without_source_keeps_a_lowercase_module_exception(t
     from paddle_doctor.diagnose.anatomy.parts import parse_block
     parts = parse_block(text.splitlines())
     assert parts.exc_type == "error" and "OpenCV" in parts.message, (parts.exc_type, parts.message)
+
+
+@pytest.mark.parametrize("line", ["已放弃 (核心已转储)", "总线错误 (核心已转储)",
+                                  "run.sh: 行 12:  2557 已放弃               python train.py"])
+def test_the_shells_abort_and_bus_error_in_zh_cn_are_a_native_crash_at_medium(tmp_path, line):
+    rc = _diagnose(tmp_path, "python train.py\n" + line + "\n")
+    assert rc.cause == CauseId.segfault and rc.code == "shell_abort_bus_translated", (rc.cause, rc.code)
+    assert rc.confidence.value != "high", rc.confidence
+
+
+def test_the_same_chinese_words_in_prose_are_not_a_crash(tmp_path):
+    rc = _diagnose(tmp_path, "我已放弃了这个方案，总线错误的说法也不对\n")
+    assert rc is None or rc.code != "shell_abort_bus_translated", (rc.cause, rc.code)
+
+
+def test_a_zh_cn_abort_after_a_python_exception_is_that_exceptions_end(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "app.py", line 9, in scroll\n    bar.setValue(x)\n'
+            "KeyError: 'x'\n已放弃 (核心已转储)\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)

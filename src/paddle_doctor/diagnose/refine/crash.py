@@ -62,4 +62,4 @@ def explained_by_earlier_error(events: list[Event], event: Event, rank: int | No
 # the C++ traceback's "No stack trace" note, the error summary); an exception logged long before is not what aborted.
 _ABORT_AFTER_LINES = 30
 # The crash lines that report an abort (Paddle's handler, glog's, the shells', faulthandler's, gdb's).
-_ABORT = re.compile(r"SIGABRT|Process abort signal|\bAborted\b|Fatal Python error: Aborted")
+_ABORT = re.compile(r"SIGABRT|Process abort signal|\bAborted\b|\babort\b|已放弃")

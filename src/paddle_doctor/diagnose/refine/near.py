@@ -227,7 +227,7 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
     CauseId.segfault: (Near(CauseId.shm_too_small, "a bus error is most often shared memory (/dev/shm) running out "
                             "under the DataLoader's workers", "`df -h /dev/shm` while the job runs (a container's "
                             "default is 64 MB; `--shm-size` raises it), or rerun with `num_workers=0`",
-                            when=r"SIGBUS|Bus error|undefined portion of a memory object|[Ee]xit code:? -7\b"),
+                            when=r"SIGBUS|Bus error|总线错误|undefined portion of a memory object|[Ee]xit code:? -7\b"),
                       # A notebook's kernel that died: the kernel process was killed (the host's OOM killer, most
                       # often) as often as it crashed, and the notebook says neither.
                       Near(CauseId.host_oom_killed, "a notebook kernel that dies is as often killed for memory as "

@@ -248,6 +248,8 @@ TRIGGERS: tuple[str, ...] = (
     "failed with error CUPTI_ERROR_",
     # Jupyter's server restarting a kernel that died
     "KernelRestarter: restarting kernel",
+    # the shells' abort and bus error in glibc's zh_CN words
+    "已放弃", "总线错误",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

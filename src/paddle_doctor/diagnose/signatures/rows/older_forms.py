@@ -216,6 +216,15 @@ OLDER_FORMS = (
                 "bash's catalog) with glibc's strsignal translated: zh_CN SIGSEGV 段错误, SIGILL 非法指令, SIGFPE "
                 "浮点数例外; de SIGSEGV Speicherzugriffsfehler, SIGILL Ungültiger Maschinenbefehl; ru SIGSEGV Ошибка "
                 "сегментирования; ja SIGSEGV セグメンテーション違反です (PaddleSpeech#442)"),
+    # The same shells' report of an abort or a bus error, in glibc's zh_CN words (SIGABRT 已放弃, SIGBUS 总线错误): only
+    # with the core-dump note or the job line, as the words alone are ordinary Chinese ("given up", "bus error").
+    _sig("shell_abort_bus_translated", r"(?:^|[:：]\s*\d+\s+|^\s*)(?P<sig>已放弃|总线错误)\s*\((?:核心已转储|吐核)\)|"
+         r"^\S+?[:：] ?行 \d+[:：]\s+\d+\s+(?P<sig2>已放弃|总线错误)", "cause", CauseId.segfault, 45,
+         "已放弃 (核心已转储)",
+         title="the shell reports the process died of {sig}{sig2} (an abort or a bus error: a native crash; an abort "
+               "often ends an error printed before it)",
+         source="bash jobs.c with glibc's strsignal in zh_CN (SIGABRT 已放弃, SIGBUS 总线错误, \" (core dumped)\" "
+                "核心已转储 / 吐核)", most="medium"),
     # 2.x runs dynamic graphs by default; the static-graph APIs of 1.x code (paddle.static.data, fluid.data,
     # Program-building layers) assert the mode. Code written for 1.x, or 2.x static code without
     # paddle.enable_static() (a port half done): at most medium.
