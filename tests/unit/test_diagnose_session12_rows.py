@@ -366,3 +366,34 @@ def test_a_zh_cn_abort_after_a_python_exception_is_that_exceptions_end(tmp_path)
             "KeyError: 'x'\n已放弃 (核心已转储)\n")
     rc = _diagnose(tmp_path, text)
     assert rc.cause == CauseId.python_exception, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("OSError: [WinError 127] 找不到指定的程序。", CauseId.dependency_version_mismatch),
+    ("OSError: [WinError 193] %1 is not a valid Win32 application", CauseId.dependency_version_mismatch),
+    ("'python' is not recognized as an internal or external command,", CauseId.launcher_python_not_found),
+    ("'python' 不是内部或外部命令，也不是可运行的程序", CauseId.launcher_python_not_found),
+    ('OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\\py\\nvidia\\cudnn\\bin\\'
+     'cudnn_ops64_9.dll" or one of its dependencies.', CauseId.cuda_cudnn_mismatch),
+])
+def test_windows_loader_errors_and_cmds_unknown_python(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause, (rc.cause, rc.code)
+
+
+def test_a_third_party_packages_own_dll_not_found_is_that_packages_install(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "D:\\env\\lib\\site-packages\\shapely\\geos.py", line 154, in '
+            "<module>\n    _lgeos = CDLL(os.path.join(sys.prefix, 'Library', 'bin', 'geos_c.dll'))\n"
+            '  File "D:\\env\\lib\\ctypes\\__init__.py", line 364, in __init__\n    self._handle = _dlopen(self._name, '
+            "mode)\nOSError: [WinError 126] 找不到指定的模块。\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code)
+
+
+def test_the_users_own_dll_not_found_stays_a_missing_file(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "D:\\work\\ocr_app.py", line 10, in <module>\n'
+            "    lib = CDLL('ocr_engine.dll')\n"
+            '  File "D:\\env\\lib\\ctypes\\__init__.py", line 364, in __init__\n    self._handle = _dlopen(self._name, '
+            "mode)\nOSError: [WinError 126] The specified module could not be found\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.code)

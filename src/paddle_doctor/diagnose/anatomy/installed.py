@@ -284,11 +284,28 @@ def _library_lacks_attribute(message: str, frame) -> tuple[CauseId, int, str] | 
 _THIRD_PARTY = re.compile(SUITE_LIBRARIES)
 
 
+_SITE_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<top>\w+)[/\\]")
+
+
+def _site_package(path: str) -> str | None:
+    """The installed package a file belongs to (its folder under site-packages), or None."""
+    m = _SITE_PACKAGE.search(path)
+    return m["top"] if m else None
+
+
 def third_party_dll(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(dependency_version_mismatch, ...) for Windows' "DLL load failed" while the failing line imports a
     third-party library the suites use (pyclipper, shapely, cv2): that library's installed wheel cannot load its
     own extension, a release that does not fit this Python or Windows (Paddle's own core is another row)."""
     line = _import_line(parts.innermost)
+    if parts.message.startswith("[WinError 126]"):
+        # ctypes loading a package's own DLL (shapely's CDLL(geos_c.dll)): the innermost installed package's frame
+        top = next((t for f in reversed(parts.frames) if (t := _site_package(f.path))), None)
+        if top is None or not _THIRD_PARTY.fullmatch(top):
+            return None
+        return (CauseId.dependency_version_mismatch, 70, f"the installed {top} cannot find its own DLL (or one it "
+                f"links): that install of {top} is incomplete or does not fit this Python or Windows (reinstall another "
+                "release of it, or from another channel)")
     if not parts.message.startswith("DLL load failed") or line is None:
         return None
     top = (line["from"] or line["mod"]).split(".", 1)[0]

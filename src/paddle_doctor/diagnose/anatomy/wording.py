@@ -170,6 +170,10 @@ WORDINGS: tuple[Wording, ...] = (
             r"(?:wrong|invalid|incorrect))|malformed|(?:wrong|bad|invalid)\s+format)\b|配置(?:文件)?格式(?:错误|有误|不正确)", 60,
             "the config or command line is not in the form the code parses",
             "the suites' option and config parsers (PaddleSeg 1.x pdseg's update_from_list, config loaders)"),
+    # Windows' loader found no DLL of that name, or not one the DLL links (ERROR_MOD_NOT_FOUND 126), as ctypes raises it.
+    Wording("windows_module_not_found", C.file_not_found, r"\[WinError 126\]|\bThe specified module could not be found\b|"
+            r"找不到指定的模块", 60, "Windows found no DLL the process loads, or one that DLL links",
+            "CPython ctypes (OSError: [WinError 126] The specified module could not be found.; zh-CN 找不到指定的模块。)"),
 )
 
 # A raised class named for what went wrong (searched on its qualified name): a library's own error class says it

@@ -250,6 +250,9 @@ TRIGGERS: tuple[str, ...] = (
     "KernelRestarter: restarting kernel",
     # the shells' abort and bus error in glibc's zh_CN words
     "已放弃", "总线错误",
+    # Windows' loader errors through ctypes; cmd.exe's unknown command
+    "[WinError 127]", "[WinError 193]", "is not recognized as an internal or external command",
+    "不是内部或外部命令",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -169,11 +169,13 @@ LAUNCH_ENV = (
                 "([Errno 2] No such file or directory: %r) for the missing executable (Paddle#47559)"),
     # The shell that was to run a worker (or the user's start script) finds no python on PATH.
     _sig("shell_python_not_found", r"(?:^|\s)(?:/bin/)?(?:ba|da|z)?sh(?:: line \d+|: \d+)?:\s*(?:\d+:\s*)?python[\d.]*\s*"
-         r"[:：]\s*(?:command not found|not found|未找到命令)", "cause", CauseId.launcher_python_not_found, 90,
+         r"[:：]\s*(?:command not found|not found|未找到命令)|^'python[\d.]*(?:\.exe)?' (?:is not recognized as an "
+         r"internal or external command|不是内部或外部命令)", "cause", CauseId.launcher_python_not_found, 90,
          "bash: python: command not found",
          title="the shell that runs the worker found no `python` on PATH",
          source="bash 5 execute_cmd.c (%s: command not found; zh_CN: %s：未找到命令), dash (%s: %d: %s: not found), as "
-                "the workers' shells print them (Paddle#47559's workerlog)"),
+                "the workers' shells print them (Paddle#47559's workerlog); Windows cmd.exe ('%s' is not recognized as "
+                "an internal or external command, ...; zh-CN '%s' 不是内部或外部命令，也不是可运行的程序)"),
     _sig(CauseId.too_many_open_files, r"Too many open files|\[Errno 24\]|received 0 items of ancdata", "cause",
          CauseId.too_many_open_files, 95,
          "OSError: [Errno 24] Too many open files: '/dev/shm/paddle_1234_5678'",

@@ -18,6 +18,13 @@ _MSVC_SOURCE = ("Visual Studio debugger output window (\"Unhandled exception at 
                 "STATUS_ARRAY_BOUNDS_EXCEEDED 0xC000008C, STATUS_FLOAT_* 0xC000008D-0xC0000093, STATUS_INTEGER_* "
                 "0xC0000094-95, STATUS_STACK_OVERFLOW 0xC00000FD, STATUS_HEAP_CORRUPTION 0xC0000374)")
 
+# Windows System Error Codes as ctypes and CPython raise them ([WinError N] <FormatMessage text>).
+_WINERROR = ("Windows System Error Codes ERROR_MOD_NOT_FOUND 126 (The specified module could not be found.; zh-CN "
+             "找不到指定的模块。), ERROR_PROC_NOT_FOUND 127 (The specified procedure could not be found.; 找不到指定的程序。), "
+             "ERROR_BAD_EXE_FORMAT 193 (%1 is not a valid Win32 application.; %1 不是有效的 Win32 应用程序。), raised by "
+             "CPython ctypes (OSError: [WinError %d] %s) and Paddle's Windows start-up")
+_CUDA_DLLS = r"(?:cudnn|cublas|cudart|cufft|curand|cusolver|cusparse|nvrtc|nvjitlink|nccl)\w*\.dll"
+
 WINDOWS = (
     # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
     # prints it signed with the hex after it, cmd and subprocess unsigned.
@@ -134,4 +141,16 @@ WINDOWS = (
          source="CPython 3.8+ Python/dynload_win.c (\"DLL load failed while importing %U: %s\", FormatMessageW of the "
                 "LoadLibraryEx error); Windows System Error Codes ERROR_PROC_NOT_FOUND 127 (en-US \"The specified "
                 "procedure could not be found.\", zh-CN \"找不到指定的程序。\")", most="medium"),
+    # ctypes and Python's loader raise the Windows error of LoadLibrary as OSError [WinError N]: 127 a procedure a DLL
+    # lacks (another version found first), 193 not a DLL for this process (32-bit against 64-bit, or not a DLL at all).
+    # CUDA's libraries are win_cuda_dll_load's (the CUDA stack); 126, a DLL not found, is read by its words and by
+    # whose code loads it (anatomy/installed.py).
+    _sig("win_dll_entry_missing", rf"^(?!.*{_CUDA_DLLS}).*?\[WinError 127\]", "cause", CauseId.dependency_version_mismatch,
+         60, "OSError: [WinError 127] The specified procedure could not be found.",
+         title="a DLL the process loads lacks a procedure another one needs: a DLL of another version was found first",
+         source=_WINERROR, most="medium"),
+    _sig("win_dll_wrong_architecture", r"\[WinError 193\]", "cause", CauseId.dependency_version_mismatch, 70,
+         "OSError: [WinError 193] %1 is not a valid Win32 application",
+         title="a DLL or program the process loads is not one this process can run: built for the other architecture "
+               "(32-bit against 64-bit) or not a DLL at all", source=_WINERROR, most="medium"),
 )
