@@ -397,3 +397,10 @@ def test_the_users_own_dll_not_found_stays_a_missing_file(tmp_path):
             "mode)\nOSError: [WinError 126] The specified module could not be found\n")
     rc = _diagnose(tmp_path, text)
     assert rc.cause == CauseId.file_not_found, (rc.cause, rc.code)
+
+
+def test_an_operator_without_kernels_in_this_build_is_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "RuntimeError: (NotFound) There are no kernels which are registered in the einsum operator.\n"
+                             "  [Hint: Expected kernels_iter != all_op_kernels.end(), but received kernels_iter == "
+                             "all_op_kernels.end().] (at /paddle/paddle/fluid/framework/operator.cc:1326)\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.code)

@@ -110,11 +110,13 @@ def _lone(parts: ErrorParts, code, name: str | None) -> Verdict | None:
 
 
 def _unregistered(parts: ErrorParts) -> bool:
-    """The op registry's own words for the operator: op_info.h's ``Operator (x) is not registered.``
-    or framework.py get_op_proto's ``Operator "x" has not been registered.`` (pp 1.8-3.3.1)."""
+    """The op registry's own words for the operator: op_info.h's ``Operator (x) is not registered.``,
+    framework.py get_op_proto's ``Operator "x" has not been registered.`` or operator.cc's ``There are no kernels which
+    are registered in the x operator.`` (pp 1.8-3.3.1; a build or release without the op's kernels)."""
     op = re.escape(parts.operator or "")
     return bool(op) and re.search(rf"Operator\s*(?:\(\s*{op}\s*\)\s*is\s+not|\"?{op}\"?\s+has\s+not\s+been)\s+"
-                                  r"registered", parts.text, re.I) is not None
+                                  rf"registered|no kernels which are registered in the {op} operator", parts.text,
+                                  re.I) is not None
 
 
 def from_operator(parts: ErrorParts) -> Verdict | None:

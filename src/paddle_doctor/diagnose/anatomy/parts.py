@@ -32,11 +32,13 @@ _AFTER_FRAMES_RE = lazy_compile(r"^(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::
 # glog's fatal check (logging.h CHECK/CHECK_EQ): ``F1125 15:44:39.26 200102 file.h:62] Check failed: A == B (1 vs. 0)``.
 _GLOG_CHECK_RE = lazy_compile(r"^F\d{4} [\d:.]+\s+\d+ \S+:\d+\]\s*Check failed:\s*(?P<msg>.*)$")
 _HINT_RE = lazy_compile(r"\[\s*Hint\s*:\s*(?P<hint>.*?)\s*\]", re.I)
-# The op registry's lookups: op_info.h (``Operator (x) is not registered.``) and framework.py
-# get_op_proto (``Operator "x" has not been registered.``).
+# The op registry's lookups: op_info.h (``Operator (x) is not registered.``), framework.py get_op_proto (``Operator
+# "x" has not been registered.``) and operator.cc's kernel lookup (``There are no kernels which are registered in the x
+# operator.``).
 _OPERATOR_RE = lazy_compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\]|\bOperator\s+\"?(?P<op2>\w+)\"?\s+"
                           r"(?:raises|has not been registered)|operator\s+(?P<op3>\w+)\s+(?:raises|error)"
-                          r"|\bOperator\s*\(\s*(?P<op4>\w+)\s*\)\s*is not registered", re.I)
+                          r"|\bOperator\s*\(\s*(?P<op4>\w+)\s*\)\s*is not registered"
+                          r"|no kernels which are registered in the (?P<op5>\w+) operator", re.I)
 _CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>(?:[A-Za-z]:)?/?[\w./\\-]*?"
                      r"(?P<base>[\w-]+\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
 _FRAME_RE = lazy_compile(r'^\s*(?:>\s*)?File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
@@ -257,7 +259,7 @@ def _read_line(parts: ErrorParts, line: str) -> None:
             setattr(parts, attr, m["hint"])
     op = _OPERATOR_RE.search(line) if _holds(line, lowered, "operator", True) else None
     if op and not parts.operator:
-        parts.operator = op["op"] or op["op2"] or op["op3"] or op["op4"]
+        parts.operator = op["op"] or op["op2"] or op["op3"] or op["op4"] or op["op5"]
     cpp = _CPP_RE.search(line) if "." in line and ":" in line else None
     if cpp and not parts.cpp_file:
         parts.cpp_file, parts.cpp_line = cpp["file"], int(cpp["line"])
