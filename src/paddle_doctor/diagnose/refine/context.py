@@ -48,9 +48,6 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
 _NOT_A_DEVICE_FAULT = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFoundError: No module named|"
                              r"(?:TypeError|AttributeError|KeyError|IndexError|NameError|UnboundLocalError|"
                              r"ZeroDivisionError|SyntaxError|RecursionError|ValueError): (?!\(\w+\) ))")
-# Warnings about an optional library, printed whenever Paddle starts without it ("Ignore this if TensorRT is not
-# needed"): they explain only an error of a run that uses that library.
-_ONLY_EXPLAINS = {"tensorrt_lib_missing": re.compile(r"(?i)tensorrt|\btrt\b|nvinfer")}
 
 
 def _explains(warning: Event, error: Event) -> bool:
@@ -61,8 +58,8 @@ def _explains(warning: Event, error: Event) -> bool:
     specific warning."""
     if _NOT_A_DEVICE_FAULT.search(error.text):
         return False  # an import that fails on a name or a module is about what is installed, not the device
-    if warning.sig.name in _ONLY_EXPLAINS and not _ONLY_EXPLAINS[warning.sig.name].search(error.text):
-        return False
+    if warning.sig.explains_only and not re.search(warning.sig.explains_only, error.text):
+        return False  # a warning about an optional part (TensorRT) explains only an error of a run that uses it
     ranked = error.sig.cause in explains_also(warning.sig.cause) or error.sig.cause == CauseId.cuda_error_other
     if ranked:
         return warning.sig.specificity >= error.sig.specificity

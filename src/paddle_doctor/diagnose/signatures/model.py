@@ -29,6 +29,9 @@ class Signature:
     # The surest the line alone can make a verdict: "medium" for a message its emitter prints for several
     # different failed checks (one line, more than one cause), however specific its wording looks.
     most: str = "high"
+    # For a warning (role "context"): the errors it can explain, when it is about an optional part that only some runs
+    # use ("Ignore this if TensorRT is not needed"); empty: any error its cause explains.
+    explains_only: str = ""
 
     # --- the rule protocol (paddle_doctor.rules.Rule) ---
     @property
@@ -60,5 +63,7 @@ class Signature:
 VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 
 
-def sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source="", most="high"):
-    return Signature(name, LazyPattern(pattern, flags), role, cause, specificity, example, title, source, most)
+def sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source="", most="high",
+        explains_only=""):
+    return Signature(name, LazyPattern(pattern, flags), role, cause, specificity, example, title, source, most,
+                     explains_only)
