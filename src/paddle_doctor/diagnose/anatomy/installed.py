@@ -188,9 +188,7 @@ def paddle_dependency_missing(parts: ErrorParts) -> tuple[CauseId, int, str] | N
     if (line["from"] or line["mod"] or "").lstrip(".").split(".")[0] != said["mod"]:
         return None  # not this line's import: the frame shown is not the failing one
     if said["mod"] in _REMOVED_FROM_STDLIB:
-        return (CauseId.dependency_version_mismatch, 75, f"Paddle's own code ({frame.module}) imports {said['mod']}, "
-                "which newer Pythons no longer ship (removed from the standard library in 3.12/3.13): this Paddle "
-                "release predates this Python")
+        return None  # the standard library's, not a dependency: stdlib_module_gone's
     return (CauseId.dependency_version_mismatch, 75, f"Paddle's own code ({frame.module}) imports {said['mod']}, which "
             "this environment lacks: a package Paddle depends on (or its backport for this Python) is not installed")
 
@@ -284,15 +282,6 @@ def _library_lacks_attribute(message: str, frame) -> tuple[CauseId, int, str] | 
 _THIRD_PARTY = re.compile(SUITE_LIBRARIES)
 
 
-_SITE_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<top>\w+)[/\\]")
-
-
-def _site_package(path: str) -> str | None:
-    """The installed package a file belongs to (its folder under site-packages), or None."""
-    m = _SITE_PACKAGE.search(path)
-    return m["top"] if m else None
-
-
 def third_party_dll(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(dependency_version_mismatch, ...) for Windows' "DLL load failed" while the failing line imports a
     third-party library the suites use (pyclipper, shapely, cv2): that library's installed wheel cannot load its
@@ -300,7 +289,7 @@ def third_party_dll(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     line = _import_line(parts.innermost)
     if parts.message.startswith("[WinError 126]"):
         # ctypes loading a package's own DLL (shapely's CDLL(geos_c.dll)): the innermost installed package's frame
-        top = next((t for f in reversed(parts.frames) if (t := _site_package(f.path))), None)
+        top = next((f.installed_package for f in reversed(parts.frames) if f.installed_package), None)
         if top is None or not _THIRD_PARTY.fullmatch(top):
             return None
         return (CauseId.dependency_version_mismatch, 70, f"the installed {top} cannot find its own DLL (or one it "

@@ -107,6 +107,7 @@ _PADDLE_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]paddle[/\\]|[/\\]p
                           # the v1 API's packages in a source tree (Paddle/python/paddle/proto/...), not the root
                           # /paddle a container mounts the user's code at
                           r"[/\\][^/\\]+[/\\]paddle[/\\](?:proto|trainer_config_helpers)[/\\]")
+_INSTALLED_RE = lazy_compile(r"[/\\](?:site|dist)-packages[/\\](?P<top>\w+)[/\\]")
 _LIB_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]|^<frozen ")
 # A suite's own package (PaddlePaddle's libraries built on Paddle): installed (any paddle*/pp* package, PARL, PGL,
 # PASSL under site-/dist-packages) or in a source checkout (PaddleDetection-master/ppdet/..., the suites' import
@@ -142,6 +143,12 @@ class Frame:
         """(the suite's package, whether it is installed) when the frame is a suite's own code, else None."""
         m = _SUITE_PATH.search(self.path)
         return (m["installed"], True) if m and m["installed"] else (m["checkout"], False) if m else None
+
+    @property
+    def installed_package(self) -> str | None:
+        """The top-level package under site-/dist-packages the frame's file belongs to (``shapely``), or None."""
+        m = _INSTALLED_RE.search(self.path)
+        return m["top"] if m else None
 
     @property
     def module(self) -> str:

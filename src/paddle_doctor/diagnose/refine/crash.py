@@ -20,16 +20,18 @@ NATIVE_CRASH = (CauseId.segfault,)
 _NOT_A_REASON = (CauseId.unknown, CauseId.python_exception, *NATIVE_CRASH)
 
 
-def specific_cause(events: list[Event], event: Event) -> str | None:
-    """The specific cause ``event`` names: its signature's, or its structure's when the signature is
-    generic; None when neither names one."""
-    cause = event.sig.cause
-    if is_generic(cause):
-        read = refine(events, event)
-        cause = read.cause if read is not None else None
-    if cause is None or cause in _NOT_A_REASON or is_generic(cause):
-        return None
-    return cause
+def _named_cause(events: list[Event], event: Event) -> str | None:
+    """The cause ``event`` names: its signature's, or its structure's when the signature's is generic (None when
+    the structure names none)."""
+    if not is_generic(event.sig.cause):
+        return event.sig.cause
+    read = refine(events, event)
+    return read.cause if read is not None else None
+
+
+def _specific(cause: str | None) -> str | None:
+    """``cause`` when it is specific (not the fallback, a crash or a generic cause), else None."""
+    return None if cause is None or cause in _NOT_A_REASON or is_generic(cause) else cause
 
 
 def explained_by_earlier_error(events: list[Event], event: Event, rank: int | None) -> Finding | None:
@@ -42,13 +44,14 @@ def explained_by_earlier_error(events: list[Event], event: Event, rank: int | No
     earlier = [e for e in events if e.file == event.file and e.offset < event.offset
                and e.role in ("cause", "exception") and e.sig.cause not in NATIVE_CRASH]
     for error in reversed(earlier):
-        cause = specific_cause(events, error)
+        named = _named_cause(events, error)
+        cause = _specific(named)
         if cause is None and error.role == "exception" and _ABORT.search(event.text) and \
                 event.line - error.line <= _ABORT_AFTER_LINES:
-            read = refine(events, error)
-            cause = read.cause if read is not None else error.sig.cause
+            cause = named or error.sig.cause
         if cause is not None:
-            title = f"{error.text.strip()[:120]} (then the process aborted)" if cause == CauseId.python_exception else ""
+            aborted = cause == CauseId.python_exception
+            title = f"{error.text.strip()[:120]} (then the process aborted)" if aborted else ""
             return make_verdict(
                 "crash_after_error", cause, rank, [error, event], "medium",
                 f"the process printed an error that names the cause ({cause}) before it crashed; the crash "

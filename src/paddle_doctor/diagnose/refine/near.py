@@ -20,10 +20,11 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   system library it links (``file_not_found``); pip finding no release of a package: none built for this Python
   (``dependency_version_mismatch``) or the version only on another index (``config_error``); a bus error: a native
   crash (``segfault``) or /dev/shm run out (``shm_too_small``); a notebook kernel that died: a crash or a kill
-  (``host_oom_killed``); cuDNN's BAD_PARAM: a cuDNN of another version or the op's own inputs (``python_exception``). When the verdict rests on that one
-  line (the rank's own error line, a snippet's, or its structure) and no gathered fact settles which
-  (a loopback address named, the launch's device lists read), the verdict is ``medium`` and the near
-  cause is its first alternative, with the check that tells the two apart.
+  (``host_oom_killed``); cuDNN's BAD_PARAM: a cuDNN of another version or the op's own inputs
+  (``python_exception``). When the verdict rests on that one line (the rank's own error line, a snippet's,
+  or its structure) and no gathered fact settles which (a loopback address named, the launch's device lists
+  read), the verdict is ``medium`` and the near cause is its first alternative, with the check that tells the
+  two apart.
 """
 
 from __future__ import annotations
