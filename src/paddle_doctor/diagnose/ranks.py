@@ -9,6 +9,17 @@ from .read.parse import Event, FileEvents
 from .read.runners import RUNNER_SIGNATURES, failed_ranks
 
 CAUSE_ROLES = ("cause", "exception")
+# glog's failure handler (Paddle 1.x) prints one dump for every signal it takes, SIGTERM included: its header,
+# the faulting PC and the stack frames are a crash's only when the dump's own line does not name SIGTERM.
+_DUMP_ROWS = ("native_stack", "paddle_failure_signal_header", "native_fault_pc")
+_DUMP_BEFORE, _DUMP_AFTER = 8, 64  # lines of a dump before its signal line (header, time, PC) and after (frames)
+
+
+def cause_events(events: list[Event]) -> list[Event]:
+    """The events that may name a cause: not those of a failure dump that names SIGTERM (a process killed)."""
+    killed = [e for e in events if e.role == "terminated"]
+    return [e for e in events if e.role in CAUSE_ROLES and not (killed and e.sig.name in _DUMP_ROWS and any(
+        k.file == e.file and -_DUMP_BEFORE <= e.line - k.line <= _DUMP_AFTER for k in killed))]
 RUNNER_NAMES = tuple(sig.name for sig in RUNNER_SIGNATURES)
 
 
@@ -28,7 +39,7 @@ class RankState:
         return self.line_index.total() if self.line_index is not None else 0
 
     def causes(self) -> list[Event]:
-        return [e for e in self.events if e.role in CAUSE_ROLES]
+        return cause_events(self.events)
 
     def best_cause(self) -> Event | None:
         return most_specific_first(self.causes())

@@ -122,21 +122,32 @@ def from_model_io_index(parts: ErrorParts) -> Verdict | None:
                    "than its settings say)", "frame", sure=False)
 
 
-# A line that reads a section or key of the run's configuration (``config["Global"]``, ``cfg['Architecture']
-# ['algorithm']``, ``self.config[...]``): a key the file lacks is, in the reports gathered, a config written for
-# another release of the code reading it (the suites rename sections between releases) more often than a key
-# left out by hand, so medium, with the config itself the alternative.
-_CONFIG_LOOKUP = re.compile(r"\b(?:self\.)?(?:config|configs|cfg|conf|global_config)\s*\[\s*['\"]")
+# A line that reads a section or key of the run's configuration (``config["Global"]``, ``cfg[name]['nms_offset']``,
+# ``self.config[...]``, ``dataset_args.pop("name")``, ``global_params['infer_img']``): the configuration handed in
+# lacks a key its code reads. The suites name their top-level sections in CamelCase (``Global``, ``Architecture``,
+# ``TestReader``) and rename or restructure them between releases, so a lookup through one is, in the reports
+# gathered, a config written for another release of the code reading it; a key read from a component's own
+# arguments is one left out of or misspelt in the config given. Medium either way, the other its alternative.
+# A bare ``params``/``args`` is left out: it as often holds a model's parameters or a parser's namespace.
+_CONFIG_NAME = r"\b(?:self\.)?(?:\w+_)?(?:configs?|cfg|conf)\b|\b\w+_(?:params|args)\b"
+_CONFIG_LOOKUP = re.compile(rf"(?:{_CONFIG_NAME})(?:\s*\[\s*[\w'\"]+\s*\])*\s*(?:\[\s*['\"]|\.pop\(\s*['\"])")
+_SECTION_LOOKUP = re.compile(rf"(?:{_CONFIG_NAME})\s*\[\s*['\"][A-Z][A-Za-z]*['\"]\s*\]")
 
 
 def from_config_lookup(parts: ErrorParts) -> Verdict | None:
-    """A KeyError of a string key where a suite's line reads the configuration by key."""
+    """A KeyError of a string key where the failing line reads the run's configuration by key."""
     frame = _failing_line(parts, "KeyError", _CONFIG_LOOKUP, message=r"'\w+'")
-    if frame is None or frame.suite is None:  # the user's own script reading its own config: its own
+    if frame is None:
         return None
-    return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` reads {parts.message.strip()} from "
-                   "a configuration that lacks it: a config written for another release of the code reading it (its "
-                   "sections were renamed), or a key left out", "frame", sure=False)
+    line, key = frame.source.strip()[:80], parts.message.strip()
+    if _SECTION_LOOKUP.search(frame.source):
+        return Verdict(CauseId.paddle_api_mismatch, 65, f"`{line}` reads {key} from a configuration whose top-level "
+                       "section lacks it: a config written for another release of the code reading it "
+                       "(the suites rename and restructure their sections between releases), or a key left out",
+                       "frame", sure=False)
+    return Verdict(CauseId.config_error, 65, f"`{line}` reads {key} from a component's settings that lack it: a key "
+                   "left out of or misspelt in the config given, or a config written for another release", "frame",
+                   sure=False)
 
 
 # A confusion matrix built as a (num_classes x num_classes) sparse matrix (PaddleSeg's metrics, scipy's

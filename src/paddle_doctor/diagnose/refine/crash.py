@@ -17,6 +17,9 @@ from ..verdict import make_verdict
 
 # The causes of a native crash summary: a crash that does not say why.
 NATIVE_CRASH = (CauseId.segfault,)
+# Reports whose own lines carry the crash (pip's "... did not run successfully." over the subprocess's "exit code:
+# -11"): the report states that the step failed, not why, so it does not explain the crash inside it.
+_OWN_REPORT = ("pip_build_subprocess_failed",)
 _NOT_A_REASON = (CauseId.unknown, CauseId.python_exception, *NATIVE_CRASH)
 
 
@@ -41,7 +44,7 @@ def explained_by_earlier_error(events: list[Event], event: Event, rank: int | No
     cannot pass on), whatever the exception names."""
     if event.sig.cause not in NATIVE_CRASH:
         return None
-    earlier = [e for e in events if e.file == event.file and e.offset < event.offset
+    earlier = [e for e in events if e.file == event.file and e.offset < event.offset and e.sig.name not in _OWN_REPORT
                and e.role in ("cause", "exception") and e.sig.cause not in NATIVE_CRASH]
     for error in reversed(earlier):
         named = _named_cause(events, error)

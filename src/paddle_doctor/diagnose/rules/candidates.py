@@ -7,7 +7,7 @@ more specific cause. Each returns the root-cause Finding or None."""
 from __future__ import annotations
 
 from ...findings import Finding
-from ..ranks import most_specific_first
+from ..ranks import cause_events, most_specific_first
 from ..refine.context import explained_by_facts
 from ..refine.doubts import doubted
 from ..verdict import (by_structure, confidence_of, evidence_for, fatal_signal, launcher_lines, make_verdict, own_cause,
@@ -41,7 +41,7 @@ def from_candidates(ranks, unranked, facts) -> Finding | None:
 
 def from_unranked(ranks, unranked, facts) -> Finding | None:
     """A pasted snippet with no rank information: judge it as one process."""
-    causes = [e for e in unranked if e.role in ("cause", "exception")]
+    causes = cause_events(unranked)
     if not causes:
         return None
     event = most_specific_first(causes)

@@ -45,6 +45,15 @@ CRASHES = (
     _sig("signal_time", r"Aborted at (?P<unix>\d{9,11}) \(unix time\)", "signal_time",
          example="[TimeInfo: *** Aborted at 1764452457 (unix time) try \"date -d @1764452457\" if you are using GNU date ***]",
          source="pp 1.8.5-3.3.1 so: platform/init.cc (*** Aborted at %ld (unix time) ...)"),
+    # Paddle 1.x's handler opens every failure dump with this warning, once, before glog names the signal: a paste
+    # cut after it still says a fatal signal ended the process. glog's handler also takes SIGTERM, whose own line
+    # (the sigterm row) outweighs this one, so alone it is a native crash at most at medium.
+    _sig("paddle_failure_signal_header", r"PaddlePaddle catches a failure signal", "cause", CauseId.segfault, 30,
+         "W0902 21:18:45.540113 67477504 init.cc:209] Warning: PaddlePaddle catches a failure signal, it may not work "
+         "properly", title="a fatal signal, caught by Paddle's handler (the signal's own line is not in the text)",
+         source="pp 1.8.5 so: platform/init.cc SignalHandle (Warning: PaddlePaddle catches a failure signal, it may not "
+                "work properly), glog InstallFailureSignalHandler (SIGSEGV, SIGILL, SIGFPE, SIGABRT, SIGBUS, SIGTERM)",
+         most="medium"),
     _sig("hang_dataloader", r"ReadNextList|BlockingQueue<.*>::Receive", "hang_site",
          example="3   paddle::operators::reader::MultiDeviceFeedReader<...>::ReadNextList()",
          source="pp 2.x-3.3.1 so: operators/reader/buffered_reader / MultiDeviceFeedReader::ReadNextList frames"),

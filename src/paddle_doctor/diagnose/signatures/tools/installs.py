@@ -48,13 +48,18 @@ INSTALLS = (
     # The same failed build when the paste keeps only pip's report of the subprocess, which does not name the package:
     # as specific as an exception line (50), so a line before it that names the package (the unrelated PyPI project
     # "paddle", whose build fails the same way) is read first.
-    _sig("pip_build_subprocess_failed", r"python setup\.py bdist_wheel did not run successfully", "cause",
+    _sig("pip_build_subprocess_failed", r"(?:python setup\.py (?:bdist_wheel|egg_info)|Preparing (?:editable )?metadata "
+         r"\((?:pyproject\.toml|setup\.py)\)|Getting requirements to build (?:wheel|editable)) did not run successfully|"
+         r"Encountered error while generating package metadata", "cause",
          CauseId.dependency_version_mismatch, 50, "  × python setup.py bdist_wheel did not run successfully.",
          title="pip had to build a package from source (no wheel of the asked version for this Python and platform) and "
                "the build failed: install a version that has a wheel here",
          source="pip 22-24 src/pip/_internal/exceptions.py InstallationSubprocessError (\"{command_description} did not "
                 "run successfully.\", command_description \"python setup.py bdist_wheel\" from "
-                "operations/build/wheel_legacy.py)", most="medium"),
+                "operations/build/wheel_legacy.py, the spinner messages \"Preparing metadata (pyproject.toml)\" of "
+                "operations/build/metadata.py and \"Getting requirements to build wheel\" of distributions/sdist.py); "
+                "exceptions MetadataGenerationFailed (\"Encountered error while generating package metadata.\")",
+         most="medium"),
     # pip's check of a package's Requires-Python against the running interpreter (a suite's requirement that dropped
     # Python 2, or one that has not reached this Python yet).
     _sig("pip_requires_other_python", r"Package '(?P<pkg>[^']{1,80})' requires a different Python: (?P<have>[\w.+]+) not "

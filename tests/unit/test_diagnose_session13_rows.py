@@ -1,0 +1,77 @@
+"""Readings added in issue 29's thirteenth session, each from an emitter's template or a mechanism."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of
+
+
+def _diagnose(tmp_path, text):
+    return root_cause_of(tmp_path, text)
+
+
+def _key_error(source: str, key: str = "nms_offset", path: str = "/w/PaddleVideo/predict/models/lstm_infer.py") -> str:
+    return (f"Traceback (most recent call last):\n  File \"{path}\", line 31, in __init__\n    {source}\n"
+            f"KeyError: '{key}'\n")
+
+
+@pytest.mark.parametrize("source", ["self.frame_offset   = cfg[name]['nms_offset']",
+                                    "type = dataset_args.pop(\"name\")",
+                                    "self.infer_img = global_params['infer_img']",
+                                    "x = self.model_config['nms_offset']"])
+def test_a_key_a_component_reads_from_its_settings_is_the_config_at_medium(tmp_path, source):
+    rc = _diagnose(tmp_path, _key_error(source))
+    assert rc.cause == CauseId.config_error and rc.confidence.value == "medium", (rc.cause, rc.why)
+    assert CauseId.paddle_api_mismatch in [a.cause for a in rc.alternatives], rc.alternatives
+
+
+@pytest.mark.parametrize("source", ["alg = config['Architecture']['algorithm']",
+                                    "self.task_type = self.config[\"Global\"].get(\"task_type\","])
+def test_a_key_read_through_a_top_level_section_stays_another_release(tmp_path, source):
+    rc = _diagnose(tmp_path, _key_error(source, "algorithm", "/w/ppocr/tools/program.py"))
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("source", ["self.char_ops = params['char_ops']", "x = reconfig['nms_offset']",
+                                    "value = row['nms_offset']"])
+def test_a_lookup_in_something_not_named_a_config_is_not_the_config(tmp_path, source):
+    rc = _diagnose(tmp_path, _key_error(source))
+    assert rc.cause != CauseId.config_error, (rc.cause, rc.why)
+
+
+_HEADER = ("W0902 21:18:45.540113 67477504 init.cc:209] Warning: PaddlePaddle catches a failure signal, it may not work "
+           "properly\nW0902 21:18:45.540398 67477504 init.cc:211] You could check whether you killed PaddlePaddle "
+           "thread/process accidentally or report the case to PaddlePaddle\nW0902 21:18:45.540506 67477504 init.cc:214] "
+           "The detail failure signal is:\n\n")
+
+
+def test_paddle_1x_failure_dump_cut_before_its_signal_is_a_native_crash_at_low(tmp_path):
+    rc = _diagnose(tmp_path, _HEADER + "W0902 21:18:45.540666 67477504 init.cc:217] *** Aborted at 1599052725 (unix "
+                                       "time) try \"date -d @1599052725\n")
+    assert rc.cause == CauseId.segfault and rc.confidence.value == "low", (rc.cause, rc.confidence)
+
+
+@pytest.mark.parametrize("header", [_HEADER, ""])
+def test_paddle_1x_failure_dump_naming_sigterm_is_not_a_native_crash(tmp_path, header):
+    rc = _diagnose(tmp_path, header + "W0902 21:18:45.540875 67477504 init.cc:217] *** SIGTERM (@0x3e800001e2d) "
+                                      "received by PID 1234 (TID 0x7f) from PID 7725; stack trace: ***\n"
+                                      "W0902 21:18:45.541 67477504 init.cc:217]     @     0x7f2b1c8d8390 (unknown)\n"
+                                      "W0902 21:18:45.542 67477504 init.cc:217]     @     0x7f2b1c3e5e2b epoll_wait\n")
+    assert rc is None or rc.cause != CauseId.segfault, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("step", ["Preparing metadata (pyproject.toml)", "Getting requirements to build wheel",
+                                  "python setup.py egg_info"])
+def test_pips_failed_build_step_of_a_package_is_the_package_at_medium(tmp_path, step):
+    rc = _diagnose(tmp_path, "Collecting numpy==1.26.4\n  Using cached numpy-1.26.4.tar.gz (15.8 MB)\n"
+                             f"  error: subprocess-exited-with-error\n\n  × {step} did not run successfully.\n"
+                             "  │ exit code: 1\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.confidence.value == "medium", (rc.cause, rc.why)
+
+
+def test_a_build_step_that_crashed_stays_a_crash_not_the_report_around_it(tmp_path):
+    rc = _diagnose(tmp_path, "  Preparing metadata (setup.py) ... error\n  error: subprocess-exited-with-error\n\n"
+                             "  × python setup.py egg_info did not run successfully.\n  │ exit code: -11\n"
+                             "  ╰─> [0 lines of output]\nerror: metadata-generation-failed\n\n"
+                             "× Encountered error while generating package metadata.\n")
+    assert rc.cause == CauseId.segfault, (rc.cause, rc.why)
