@@ -123,7 +123,7 @@ BACKLINKS = {
         'diagnose_rules': ('nccl_banner_mismatch',),
     },
     CauseId.paddle_api_mismatch: {
-        'signatures': ('fluid_op_input_missing', 'py2_paddle_module_missing', 'static_api_in_dygraph', 'fluid_optimizer_without_parameters', 'tensor_attribute_missing', 'pir_value_given_variable', 'fluid_op_without_device_kernel', 'zero_d_meets_one_d', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'lite_model_format_version', 'lite_naive_buffer_overrun', 'lite_op_slot_missing', 'fastdeploy_dtype_unmapped', 'lite_model_format_unknown', 'lite_no_cast_kernel', 'p2o_temp_model_unread', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'x2paddle_op_unsupported_named', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'paddlex_release_mismatch', 'paddlex_not_registered', 'hub_module_version_mismatch', 'paddle_api_missing', 'paddle_fluid_not_found', 'paddle_version_required',),
+        'signatures': ('fluid_op_input_missing', 'py2_paddle_module_missing', 'static_api_in_dygraph', 'fluid_optimizer_without_parameters', 'tensor_attribute_missing', 'pir_value_given_variable', 'fluid_op_without_device_kernel', 'zero_d_meets_one_d', 'to_static_keyword_unknown', 'lite_kernel_alias_missing', 'lite_op_attr_missing', 'c_ops_argument_type', 'lite_model_format_version', 'lite_naive_buffer_overrun', 'lite_op_slot_missing', 'fastdeploy_dtype_unmapped', 'lite_model_format_unknown', 'lite_no_cast_kernel', 'p2o_temp_model_unread', 'p2o_operators_unsupported', 'x2paddle_ops_unsupported', 'x2paddle_op_unsupported_named', 'lite_opt_ops_unsupported', 'x2paddle_node_failed', 'p2o_legacy_ops_unsupported', 'p2o_attribute_missing', 'paddlex_release_mismatch', 'paddlex_not_registered', 'hub_module_version_mismatch', 'paddle_api_missing', 'zero_dim_tensor_axis', 'paddle_fluid_not_found', 'paddle_version_required',),
         'diagnose_rules': ('lite_opt_runtime_versions',),
     },
     CauseId.port_in_use: {
@@ -131,7 +131,7 @@ BACKLINKS = {
         'signatures': (CauseId.port_in_use, 'libuv_port_busy',),
     },
     CauseId.python_exception: {
-        'signatures': ('runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'glog_cuda_call_failed', 'xmlrpc_fault', 'serving_op_failed', 'native_build_command_failed', 'header_missing', 'bare_module_not_found', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'enforce_hint', 'enforce_class_line', 'glog_check_failed', 'fatal_log_line', 'exception', 'exception_lowercase_class',),
+        'signatures': ('runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'glog_cuda_call_failed', 'xmlrpc_fault', 'serving_op_failed', 'native_build_command_failed', 'header_missing', 'bare_module_not_found', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'package_not_whole', 'enforce_hint', 'enforce_class_line', 'glog_check_failed', 'fatal_log_line', 'exception', 'exception_lowercase_class',),
         'guard_kinds': ('failed',),
         'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },

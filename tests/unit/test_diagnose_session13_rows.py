@@ -75,3 +75,70 @@ def test_a_build_step_that_crashed_stays_a_crash_not_the_report_around_it(tmp_pa
                              "  ╰─> [0 lines of output]\nerror: metadata-generation-failed\n\n"
                              "× Encountered error while generating package metadata.\n")
     assert rc.cause == CauseId.segfault, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("AttributeError: module 'paddlehub' has no attribute 'Module'", CauseId.python_exception),
+    ("AttributeError: module 'paddle' has no attribute '__version__'", CauseId.python_exception),
+    ("AttributeError: module 'paddlehub' has no attribute 'version'", CauseId.paddle_api_mismatch),
+    ("AttributeError: module 'paddle' has no attribute 'fluid'", CauseId.paddle_api_mismatch),
+])
+def test_a_name_every_release_has_missing_means_the_package_is_not_whole(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause, (rc.cause, rc.code)
+    assert cause != CauseId.python_exception or rc.confidence.value == "medium"
+
+
+@pytest.mark.parametrize("message", ["The axis is expected to be in range of [0, 0), but got 0",
+                                     "Attr(axis) is out of range, It's expected to be in range of [-0, 0]. But received "
+                                     "Attr(axis) = 0."])
+def test_an_axis_checked_against_rank_zero_is_code_older_than_zero_d_tensors(tmp_path, message):
+    rc = _diagnose(tmp_path, "  File \"/py/site-packages/paddleseg/utils/metrics.py\", line 57, in calculate_area\n"
+                             f"    pred_area = paddle.concat(pred_area)\nValueError: (InvalidArgument) {message}\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.code)
+
+
+def test_an_axis_out_of_a_real_range_is_not_the_zero_d_change(tmp_path):
+    rc = _diagnose(tmp_path, "ValueError: (InvalidArgument) The axis is expected to be in range of [-2, 2), but got 3\n")
+    assert rc.code != "zero_dim_tensor_axis", rc.code
+
+
+def _serving_call(source: str, message: str) -> str:
+    return ("Traceback (most recent call last):\n  File \"d:\\python36\\lib\\site-packages\\paddlehub\\commands\\"
+            f"serving.py\", line 357, in start_serving\n    {source}\nTypeError: {message}\n")
+
+
+def test_a_packages_method_called_on_its_class_is_a_bug_of_that_code(tmp_path):
+    rc = _diagnose(tmp_path, _serving_call("ServingCommand.start_single_app_with_file(configs)",
+                                           "start_single_app_with_file() missing 1 required positional argument: "
+                                           "'configs'"))
+    assert rc.cause == CauseId.python_exception and "on the class" in rc.why, (rc.cause, rc.why)
+
+
+def test_a_packages_call_of_another_class_that_does_not_fit_stays_another_release(tmp_path):
+    rc = _diagnose(tmp_path, _serving_call("pp_option = PaddlePredictorOption(device)",
+                                           "__init__() takes 1 positional argument but 2 were given"))
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+_ARCH_NOTE = ("W1125 12:07:24.788084   312 gpu_context.cc:278] Please NOTE: device: 0, GPU Compute Capability: 8.6, "
+              "Driver API Version: 12.2, Runtime API Version: 10.2\n")
+
+
+def test_a_crash_after_a_warning_that_the_gpu_is_too_new_is_that_warning_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, _ARCH_NOTE + "FatalError: `Segmentation fault` is detected by the operating system.\n"
+                                          "  [SignalInfo: *** SIGSEGV (@0x0) received by PID 312 (TID 0x7f5c) from PID 0 ***]\n")
+    assert rc.cause == CauseId.cuda_arch_unsupported and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+    assert rc.alternatives[0].cause == CauseId.segfault
+
+
+def test_a_library_error_after_that_warning_stays_high(tmp_path):
+    rc = _diagnose(tmp_path, _ARCH_NOTE + "OSError: (External) CUBLAS error(15). \n")
+    assert rc.cause == CauseId.cuda_arch_unsupported and rc.confidence.value == "high", (rc.cause, rc.confidence)
+
+
+@pytest.mark.parametrize("line", ["98781 bus error  paddlespeech tts --am fastspeech2_mix --input hi",
+                                  "[1]  + 98781 bus error  python tts.py", "zsh: bus error  python tts.py"])
+def test_zshs_job_report_of_a_bus_error_is_a_native_crash(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.segfault and rc.code == "shell_sigbus", (rc.cause, rc.code)

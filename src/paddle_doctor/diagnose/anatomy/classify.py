@@ -12,8 +12,9 @@ import re
 
 from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause, unsure_code
 from ...catalog.ids import CauseId
-from ..signatures.rows.checks import API_PACKAGES, VERSIONED_PACKAGES
+from ..signatures.rows.api_versions import API_PACKAGES
 from . import codes as tables
+from .calls import INSTALLED_PACKAGE, from_call_signature, from_package_arguments
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .installed import (frozen_bundle_lacks, library_lacks_imported_name, package_lacks_own_module, paddle_dependency_missing,
                         paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package, stdlib_module_gone,
@@ -220,7 +221,7 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
     if found is None:
         return None
     check, specificity = found
-    if check.cause == CauseId.config_error and frame is not None and _INSTALLED_PACKAGE.search(frame.path) and \
+    if check.cause == CauseId.config_error and frame is not None and INSTALLED_PACKAGE.search(frame.path) and \
             _NAME_UNKNOWN.search(parts.message):
         # An installed package's registry of the names it takes (tasks, models) changes release by release: a name
         # it lacks is, in the reports gathered, one from another release's docs more often than a typo.
@@ -229,55 +230,6 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
                        "release's docs (or mistypes the name)", "suite_check")
     return Verdict(check.cause, specificity, f"{check.suite}'s check at {check.path}:{check.line} raises it when "
                    f"`{check.test}` does not hold: {_CHECK_MEANS[check.cause]}", "suite_check")
-
-
-# An installed Paddle package (pip) whose arguments do not fit: its own check rejects an argument of the call
-# (paddleocr 3.x _common_args.parse_common_args: ValueError("Unknown argument: {name}") for 2.x names), or its own
-# call fails on the callee's signature (CPython's TypeError: the callee never ran, the caller's line is innermost;
-# the same TypeError at the user's own call to paddle is from_call_signature's).
-_INSTALLED_PACKAGE = re.compile(rf"[/\\](?:site|dist)-packages[/\\](?P<pkg>{VERSIONED_PACKAGES}|paddleocr)[/\\]")
-_ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$")
-_SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ positional arguments? but \d+ (?:was|were) "
-                               r"given|missing \d+ required positional arguments?")
-
-
-def from_package_arguments(parts: ErrorParts) -> Verdict | None:
-    """An installed Paddle package and the arguments it is given, or gives, do not fit: code (the user's, or
-    the package's own call into another package) written for another release."""
-    frame = parts.innermost
-    # a versioned Paddle package installed, or any suite's code (Frame.suite: a source checkout's too)
-    listed = _INSTALLED_PACKAGE.search(frame.path) if frame is not None else None
-    suite = (listed["pkg"], True) if listed else frame.suite if frame is not None else None
-    if suite is None:
-        return None
-    (pkg, installed), caller = suite, parts.innermost_of("user")
-    the_pkg = f"the installed {pkg}" if installed else f"{pkg} (a source checkout)"
-    if parts.exc_type == "ValueError" and _ARGUMENT_REJECTED.search(parts.message):
-        call = f" of the call `{caller.source[:80]}`" if caller is not None else ""  # the caller may be cut off
-        return Verdict(CauseId.paddle_api_mismatch, 75, f"{the_pkg} rejects an argument ({parts.message[:60]})"
-                       f"{call}: the code was written for another release of {pkg}", "call")
-    if parts.exc_type == "TypeError" and _SIGNATURE_MISFIT.search(parts.message):
-        if re.search(rf"\b{pkg}(?:\.\w+)+\(", frame.source):  # its own function: the release's parts disagree
-            return Verdict(CauseId.python_exception, 60, f"{the_pkg} calls its own `{frame.source[:60]}` with "
-                           f"arguments it does not take ({parts.message[:60]}): a bug of that release", "call")
-        return Verdict(CauseId.paddle_api_mismatch, 75, f"{the_pkg} calls `{frame.source[:80]}`, which does not fit "
-                       f"the signature it calls ({parts.message[:60]}): {pkg} and what it calls come from releases "
-                       "that do not fit", "call")
-    return None
-
-
-def from_call_signature(parts: ErrorParts) -> Verdict | None:
-    """A TypeError at a call the user wrote to a Paddle API (the innermost frame's source line calls
-    ``paddle.``/``fluid.``): the API takes other arguments in this version."""
-    frame = parts.innermost
-    if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
-        return None
-    if not _SIGNATURE_MISFIT.search(parts.message):
-        return None
-    if not re.search(r"\b(?:paddle|fluid)\.\w", frame.source):
-        return None
-    return Verdict(CauseId.paddle_api_mismatch, 75, f"the call `{frame.source[:80]}` passes arguments this Paddle "
-                   "version's API does not take: the code was written for another version", "call")
 
 
 # A failed import at a line that imports from one of Paddle's versioned packages (or a suite used as a wheel): CPython 3 names the dotted

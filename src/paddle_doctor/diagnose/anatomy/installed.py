@@ -29,7 +29,7 @@ import sys
 
 from ...catalog.ids import CauseId
 from ..signatures.packages import SUITE_LIBRARIES
-from ..signatures.rows.checks import VERSIONED_PACKAGES
+from ..signatures.rows.api_versions import VERSIONED_PACKAGES
 from .parts import ErrorParts
 
 # The module an import or attribute error names: CPython's AttributeError (module %r has no attribute

@@ -13,7 +13,7 @@ from ...findings import Alternative, Finding
 from ..ranks import LauncherFacts
 from ..read.parse import Event
 from ..verdict import format_title, make_verdict
-from .crash import explained_by_earlier_error
+from .crash import NATIVE_CRASH, explained_by_earlier_error
 from .platform import explained_by_loopback, explained_by_windows
 from .ports import explained_by_port_race
 from .versions import explained_by_lite_versions, explained_by_nccl_versions
@@ -31,8 +31,10 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
     if not context:
         return None
     warning = context[-1]
+    # A native crash has many possible reasons; the warning names the likeliest (as an earlier error does for
+    # explained_by_earlier_error), so medium. A generic error of the warning's own family stays high.
     return make_verdict(
-        warning.sig.name, warning.sig.cause, rank, [warning, event], "high",
+        warning.sig.name, warning.sig.cause, rank, [warning, event], "medium" if event.sig.cause in NATIVE_CRASH else "high",
         f"an earlier warning names the cause ({warning.sig.cause}); the later error ({event.sig.cause}) is what "
         "it leads to",
         title=format_title(warning), alternatives=(Alternative(

@@ -6,7 +6,8 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ....errors import CAUSE_BY_NAME
 from ...anatomy.parts import NOTEBOOK_FRAME, NOTEBOOK_LINE
-from .checks import API_VERSION_ROWS, CHECKS, LOWERCASE_EXCEPTIONS
+from .api_versions import API_VERSION_ROWS
+from .checks import CHECKS, LOWERCASE_EXCEPTIONS
 from ..model import Signature, sig as _sig
 
 # A victim's own exception (another rank failed first) must not outrank the real cause.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 from ..packages import SUITE_LIBRARIES
-from ..rows.checks import VERSIONED_PACKAGES
+from ..rows.api_versions import VERSIONED_PACKAGES
 from .builds import BUILDS
 
 # Qt's Python bindings, which the suites' annotation and GUI tools (PPOCRLabel, EISeg, PaddleX's GUI) import.

@@ -1,0 +1,74 @@
+"""What a call's arguments say when they do not fit the callee: the user's call to a Paddle API this version takes
+otherwise, an installed Paddle package's call into another package of another release, a package's call of its own
+method on the class instead of an instance (a bug of that release)."""
+
+from __future__ import annotations
+
+import re
+
+from ...catalog.ids import CauseId
+from ..signatures.rows.api_versions import VERSIONED_PACKAGES
+from .parts import ErrorParts, Verdict
+
+
+# An installed Paddle package (pip) whose arguments do not fit: its own check rejects an argument of the call
+# (paddleocr 3.x _common_args.parse_common_args: ValueError("Unknown argument: {name}") for 2.x names), or its own
+# call fails on the callee's signature (CPython's TypeError: the callee never ran, the caller's line is innermost;
+# the same TypeError at the user's own call to paddle is from_call_signature's).
+INSTALLED_PACKAGE = re.compile(rf"[/\\](?:site|dist)-packages[/\\](?P<pkg>{VERSIONED_PACKAGES}|paddleocr)[/\\]")
+_ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$")
+_SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ positional arguments? but \d+ (?:was|were) "
+                               r"given|missing \d+ required positional arguments?")
+
+
+# A method called on its class (``ServingCommand.start(configs)``) rather than an instance: the first argument is
+# taken as ``self`` and CPython reports the last parameter missing, naming the method.
+_UNBOUND_CALL = re.compile(r"\b[A-Z]\w*\.(?P<method>[a-z_]\w*)\(")
+
+
+def _names_the_method(source: str, message: str) -> bool:
+    m = re.match(r"(?P<method>\w+)\(\) missing \d+ required positional argument", message)
+    return m is not None and any(c["method"] == m["method"] for c in _UNBOUND_CALL.finditer(source))
+
+
+def from_package_arguments(parts: ErrorParts) -> Verdict | None:
+    """An installed Paddle package and the arguments it is given, or gives, do not fit: code (the user's, or
+    the package's own call into another package) written for another release."""
+    frame = parts.innermost
+    # a versioned Paddle package installed, or any suite's code (Frame.suite: a source checkout's too)
+    listed = INSTALLED_PACKAGE.search(frame.path) if frame is not None else None
+    suite = (listed["pkg"], True) if listed else frame.suite if frame is not None else None
+    if suite is None:
+        return None
+    (pkg, installed), caller = suite, parts.innermost_of("user")
+    the_pkg = f"the installed {pkg}" if installed else f"{pkg} (a source checkout)"
+    if parts.exc_type == "ValueError" and _ARGUMENT_REJECTED.search(parts.message):
+        call = f" of the call `{caller.source[:80]}`" if caller is not None else ""  # the caller may be cut off
+        return Verdict(CauseId.paddle_api_mismatch, 75, f"{the_pkg} rejects an argument ({parts.message[:60]})"
+                       f"{call}: the code was written for another release of {pkg}", "call")
+    if parts.exc_type == "TypeError" and _SIGNATURE_MISFIT.search(parts.message):
+        if _UNBOUND_CALL.search(frame.source or "") and _names_the_method(frame.source, parts.message):
+            return Verdict(CauseId.python_exception, 60, f"{the_pkg} calls `{frame.source.strip()[:60]}` on the class, "
+                           "not on an instance, so its first argument became `self` and one is missing: a bug of "
+                           "the code that calls it", "call")
+        if re.search(rf"\b{pkg}(?:\.\w+)+\(", frame.source):  # its own function: the release's parts disagree
+            return Verdict(CauseId.python_exception, 60, f"{the_pkg} calls its own `{frame.source[:60]}` with "
+                           f"arguments it does not take ({parts.message[:60]}): a bug of that release", "call")
+        return Verdict(CauseId.paddle_api_mismatch, 75, f"{the_pkg} calls `{frame.source[:80]}`, which does not fit "
+                       f"the signature it calls ({parts.message[:60]}): {pkg} and what it calls come from releases "
+                       "that do not fit", "call")
+    return None
+
+
+def from_call_signature(parts: ErrorParts) -> Verdict | None:
+    """A TypeError at a call the user wrote to a Paddle API (the innermost frame's source line calls
+    ``paddle.``/``fluid.``): the API takes other arguments in this version."""
+    frame = parts.innermost
+    if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
+        return None
+    if not _SIGNATURE_MISFIT.search(parts.message):
+        return None
+    if not re.search(r"\b(?:paddle|fluid)\.\w", frame.source):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 75, f"the call `{frame.source[:80]}` passes arguments this Paddle "
+                   "version's API does not take: the code was written for another version", "call")

@@ -1,0 +1,178 @@
+"""Signatures: code and libraries written for another release than the one installed (``API_VERSION_ROWS``): a
+name or module a Paddle package lacks, a library's API the suites' code calls that the installed library
+renamed or removed, a package that is not a whole release. Spliced into ``libraries``' order after paddle-doctor's
+own exceptions; the package names (``VERSIONED_PACKAGES``, ``API_PACKAGES``) are shared with the anatomy readers."""
+
+from __future__ import annotations
+
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
+from ..packages import SUITE_LIBRARIES
+from .loading import INTERPRETER_ROWS
+
+# Packages of PaddlePaddle's own that are installed as versioned releases (pip), each paired with a Paddle
+# range: a submodule one of them lacks ("No module named 'paddlehub.vision'": CPython names the dotted path
+# up to the first part it could not find, so the package itself was found) is code written for another
+# release. Suites run from a clone (ppdet, ppocr, paddleseg) are left out: there it is the working directory.
+VERSIONED_PACKAGES = r"(?:paddle|paddlehub|paddlenlp|paddlex|paddleslim|paddle2onnx|x2paddle|pgl|parl|paddlespeech|" \
+                     r"paddleformers)"
+API_PACKAGES = VERSIONED_PACKAGES[:-1] + "|paddleocr|paddleclas|paddlets|ppgan)"  # + suites used as wheels (issue 29)
+# Names every release of the package has (its version, PaddleHub's Module class since 1.0): a package that lacks one is
+# not a whole release of it, whatever its version.
+_EVERY_RELEASE_HAS = rf"module '{API_PACKAGES}' has no attribute '__version__'|module 'paddlehub' has no attribute 'Module'"
+# --- code written for another Paddle version (read in LIBRARIES after paddle-doctor's own exceptions) -----
+API_VERSION_ROWS = (
+    # What is imported under the package's name is not the package: a file or folder of the user's with its name,
+    # found first on sys.path (paddlehub.py beside the script, a folder called paddle), or what an uninstall of one
+    # of two wheels sharing the folder left behind. The user's own tree (python_exception in the catalog's terms).
+    _sig("package_not_whole", rf"(?<!initialized )(?={_EVERY_RELEASE_HAS})module '(?P<module>\w+)' has no attribute "
+         r"'(?P<name>\w+)'", "cause", CauseId.python_exception, 70,
+         "AttributeError: module 'paddlehub' has no attribute 'Module'",
+         title="what Python imported as {module} has no {name}, which every release of {module} has: a file or folder "
+               "of yours named {module} found first on sys.path (rename it), or a partial install (reinstall)",
+         source="CPython AttributeError (module %R has no attribute %R); paddle/__init__.py (pp 1.8.5-3.3.1: from "
+                "paddle.version import full_version as __version__), paddlehub/__init__.py (1.0-2.4: from "
+                "paddlehub.module.module import Module)", most="medium"),
+    # The Paddle libraries released with Paddle (PaddleHub, PARL, PGL, PaddleNLP, ...) change their APIs between
+    # releases as Paddle does: a name missing from one of them is code written for another release (a package
+    # shadowed by the user's tree is told apart by anatomy/installed.py from the traceback's frames).
+    _sig("paddle_api_missing", rf"(?<!initialized )(?!{_EVERY_RELEASE_HAS})module '(?P<module>{API_PACKAGES}(?:\.[\w.]+)?)' has no "
+         r"attribute '(?P<name>(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
+         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'(?! \(unknown location\))|No module named '(?P<module3>{API_PACKAGES}\.[\w.]+)'",
+         "cause", CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
+         title="the code uses an API this Paddle (or Paddle library) version does not have",
+         source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "
+                "%r), ModuleNotFoundError (No module named %r: the dotted name up to its first missing part); pp "
+                "2.6.0 removed paddle.fluid (Paddle#18926 and the 2.6 release notes); PaddleHub 2.0 dropped the 1.x "
+                "module API (hub.version, hub.RunConfig; PaddleHub 2.0 release notes); PARL 2.x imports its Paddle classes "
+                "only when it finds a Paddle it supports (parl/algorithms/__init__.py: if _HAS_PADDLE ... else "
+                "logger.warning(\"No deep learning framework was found, but it's ok for parallel computation.\"))"),
+    # A library that imports paddle.fluid in a try block and says so when the import fails (jieba's paddle
+    # mode): the installed Paddle no longer has the fluid API the library was written for.
+    # An axis checked against a rank of 0 ("in range of [0, 0)", "[-0, 0)"): the op got a 0-D tensor where the code
+    # expects at least one dimension. Paddle 2.5 made reductions, indexing and a tensor's item return 0-D tensors
+    # (shape []), so code written for an older Paddle concatenates or indexes them and fails here.
+    _sig("zero_dim_tensor_axis", r"\b(?:axis|dim)\b[^\n]{0,80}?range of \[-?0, ?0[)\]]", "cause",
+         CauseId.paddle_api_mismatch, 60,
+         "ValueError: (InvalidArgument) The axis is expected to be in range of [0, 0), but got 0",
+         title="an op got a 0-D tensor (rank 0) where the code expects a dimension: Paddle 2.5 made reductions and "
+               "indexing return 0-D tensors, and this code was written for an older Paddle (or its suite release is)",
+         source="pp 2.5.0 release notes (0-D tensors: paddle.sum/mean and x[i] of a 1-D tensor return shape []); pp "
+                "2.5 phi/infermeta/multiary.cc ConcatInferMeta (\"The axis is expected to be in range of [%d, %d), but "
+                "got %d\") and the other ops' axis checks (\"... expected to be in range of [-%d, %d) ...\")",
+         most="medium"),
+    _sig("paddle_fluid_not_found", r"\bcannot (?:find|import) (?:module )?['\"]?paddle\.fluid\b", "cause",
+         CauseId.paddle_api_mismatch, 80,
+         "Import error, cannot find paddle.fluid and jieba.lac_small.predict module. Now, back to jieba basic cut......",
+         title="a library could not import paddle.fluid: it was written for an older Paddle",
+         source="jieba 0.42 jieba/_compat.py enable_paddle (try: import jieba.lac_small.predict (paddle.fluid "
+                "layers) except ImportError: default_logger.debug(\"Import error, cannot find paddle.fluid and "
+                "jieba.lac_small.predict module. Now, back to jieba basic cut......\")) (jieba#996: 2.4.2 works, 2.5.0 "
+                "fails); pp 2.6.0 removed paddle.fluid itself (2.6 release notes)"),
+    # A version check the code makes before it runs: Paddle's own require_version, and the suites' check_version
+    # helpers (PaddleDetection, PaddleOCR, PaddleClas, models: the same template), raised or logged when the
+    # installed version is below the code's minimum. The warning for a develop build ("Maybe you are using a
+    # develop version") is not a failure. The version asked may be a pre-release (2.0.0-rc0).
+    _sig("paddle_version_required", r"(?i:\bpaddle(?:paddle)?(?:-gpu)?) ?(?:>= ?[\d.]+|version (?:in \[[^\]]*\]|"
+         r"[\d.]+(?:-?(?:rc|beta|post|dev)\d*)? or higher)) (?:is )?required(?![^\n]*Maybe you are using a develop version)|PaddlePaddle version is "
+         r"out of date\. Your version is [\w.]+, while we need at least|only the following paddle versions are "
+         r"supported: [^\n]*current paddle version", "cause",
+         CauseId.paddle_api_mismatch, 85,
+         "Exception: VersionError: PaddlePaddle version 2.0.0 or higher is required, but 1.8.5 installed, please "
+         "upgrade your PaddlePaddle to 2.0.0 or other higher version.",
+         title="the code requires another Paddle version than the one installed",
+         source="pp 1.8.5-2.x paddle/fluid/framework.py require_version (VersionError: PaddlePaddle version in [%s, "
+                "%s] required, but %s installed.; VersionError: PaddlePaddle version %s or higher is required, but %s "
+                "installed, please upgrade your PaddlePaddle to %s or other higher version.); PaddleDetection "
+                "ppdet/utils/check.py check_version (PaddlePaddle version {} or higher is required, ...); X2Paddle 1.x "
+                "x2paddle/utils.py PaddleDtypes (Paddle>=2.0.0 is required, Please update version!); PGL 2.2 pgl/__init__.py "
+                "(warnings.warn(\"The PaddlePaddle version is out of date. Your version is %s, while we need at least "
+                "2.2.0.\" % paddle.__version__)); PaddleTS 1.0 paddlets/__init__.py (ValueError: only the following "
+                "paddle versions are supported: %s, current paddle version: %s)"),
+    # The libraries under Paddle moved on: each message names the library and the version boundary it crossed.
+    _sig("protobuf_too_new", r"Descriptors cannot (?:not )?be created directly", "cause",
+         CauseId.dependency_version_mismatch, 90,
+         "TypeError: Descriptors cannot not be created directly.",
+         title="the installed protobuf (4.21 or newer) cannot read the _pb2.py files this Paddle was generated with",
+         source="protobuf 4.21.0 python/google/protobuf/descriptor.py (_Deprecated / FieldDescriptor.__new__: "
+                "TypeError(\"Descriptors cannot not be created directly.\\nIf this call came from a _pb2.py file, your "
+                "generated code is out of date and must be regenerated with protoc >= 3.19.0.\")); pp <= 2.3 "
+                "framework_pb2.py generated with protoc 3.x"),
+    _sig("numpy_alias_removed", r"module 'numpy' has no attribute '(?P<alias>int|float|bool|object|str|long|unicode|"
+         r"complex)'|`np\.(?P<alias2>int|float|bool|object|str|long|unicode|complex)` was a deprecated alias",
+         "cause", CauseId.dependency_version_mismatch, 88, "AttributeError: module 'numpy' has no attribute 'int'.",
+         title="numpy 1.24 removed np.{alias}{alias2}, which this code (Paddle's or the suite's) still uses",
+         source="numpy 1.24.0 numpy/__init__.py __getattr__ (the expired aliases of __former_attrs__: "
+                "AttributeError(\"module 'numpy' has no attribute '{}'.\\n`np.{}` was a deprecated alias for ...\")), "
+                "release notes: np.int, np.float, np.bool, np.object, np.str, np.long, np.unicode, np.complex"),
+    _sig("numpy_abi_changed", r"A module that was compiled using NumPy 1\.x cannot be run in|_ARRAY_API not found|numpy\."
+         r"(?:dtype|ndarray|ufunc) (?:size changed, may indicate binary incompatibility|has the wrong size)", "cause",
+         CauseId.dependency_version_mismatch, 85,
+         "A module that was compiled using NumPy 1.x cannot be run in",
+         title="an extension compiled against another numpy is loaded under the installed one (1.x under 2.x, or another ABI)",
+         source="numpy 2.0.0 numpy/_core/include/numpy/__multiarray_api.c _import_array (\"A module that was "
+                "compiled using NumPy 1.x cannot be run in\\nNumPy %s as it may crash.\"; AttributeError: _ARRAY_API "
+                "not found); Cython's module init (numpy.dtype/ndarray/ufunc size changed, may indicate binary incompatibility; "
+                "older Cython: numpy.ndarray has the wrong size, try recompiling)"),
+    # numpy 1.x's check when an extension module imports its C API: the module was built against another numpy
+    # (a newer API version than the installed numpy has, or another ABI), so it cannot load under this one.
+    _sig("numpy_api_version_mismatch", r"module compiled against (?P<what>API|ABI) version (?P<built>0x[0-9a-fA-F]+) "
+         r"but this version of numpy is (?P<have>0x[0-9a-fA-F]+)", "cause", CauseId.dependency_version_mismatch, 85,
+         "RuntimeError: module compiled against API version 0x10 but this version of numpy is 0xf",
+         title="an extension was built against another numpy C {what} ({built}) than the installed numpy has "
+               "({have})",
+         source="numpy 1.x numpy/core/code_generators/generate_numpy_api.py _import_array (PyErr_Format("
+                "PyExc_RuntimeError, \"module compiled against ABI version 0x%x but this version of numpy is 0x%x\"), "
+                "(\"module compiled against API version 0x%x but this version of numpy is 0x%x\") when NPY_FEATURE_"
+                "VERSION > PyArray_GetNDArrayCFeatureVersion()) (PaddleSpeech#2982)"),
+    # the quotes around the version are optional: a paste rendered as Markdown (or a translated copy) loses the
+    # opening backquote and keeps the rest of the line as dl-version.c wrote it.
+    _sig("system_library_too_old", r"version [`'\u2018]?(?P<need>(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)['`\u2019]? "
+         r"not found", "cause", CauseId.dependency_version_mismatch, 88,
+         "ImportError: /lib64/libc.so.6: version `GLIBC_2.27' not found (required by /usr/lib/python3.8/"
+         "site-packages/paddle/fluid/core_avx.so)",
+         title="the system's C or C++ runtime is older than this build needs ({need})",
+         source="glibc elf/dl-version.c match_symbol (\"version `%s' not found (required by %s)\"), for libc.so.6 "
+                "(GLIBC_*) and libstdc++.so.6 (GLIBCXX_*, CXXABI_*)"),
+    # pybind11 keeps one registry of C++ types per process: a second extension module that binds a type of the
+    # same name fails at import. torch and paddlepaddle-gpu both bind their CUDA device properties type, so
+    # builds of the two that were not made to coexist cannot be imported into one process (which of them is
+    # imported second decides the message; the fix is a pair of versions that coexist, or two processes).
+    _sig("pybind11_type_registered_twice", r'generic_type: type "(?P<type>\w+)" is already registered!', "cause",
+         CauseId.dependency_version_mismatch, 80, 'ImportError: generic_type: type "_gpuDeviceProperties" is already '
+         "registered!",
+         title="two native libraries loaded into one process bind the same type ({type}): builds of them (torch and "
+               "paddlepaddle-gpu) that cannot be imported together",
+         source="pybind11 include/pybind11/pybind11.h generic_type::initialize (pybind11_fail(\"generic_type: type \\\"\" "
+                "+ rec.name + \"\\\" is already registered!\")) (video-subtitle-remover#26, PaddleOCR#10558: torch with "
+                "paddlepaddle-gpu 2.5+)", most="medium"),
+    # pip's resolver when no release of a Paddle package has a wheel this interpreter and platform can install
+    # (a Python newer than the package's last build: paddlepaddle-tiny stops at 3.7; an OS or CPU it was not built
+    # for). The same two lines also follow a version pinned that the index does not carry (Paddle's GPU builds are
+    # served from paddlepaddle.org.cn, not PyPI): one line, two causes, so at most medium.
+    _sig("pip_no_paddle_wheel", r"(?:No matching distribution found for|Could not find a version that satisfies the "
+         r"requirement) (?P<pkg>(?i:paddle)[\w.-]*)|(?P<whl>(?i:paddle)[\w.+-]*\.whl) is not a supported wheel on this "
+         r"platform", "cause", CauseId.dependency_version_mismatch, 80,
+         "ERROR: No matching distribution found for paddlepaddle-tiny",
+         title="pip cannot install {pkg}{whl} here: no wheel of it is built for this Python and platform (or on the index)",
+         source="pip 20.3-24 src/pip/_internal/resolution/resolvelib/factory.py Factory._report_single_requirement_"
+                "conflict (logger.critical(\"Could not find a version that satisfies the requirement %s (from versions: "
+                "%s)\"); DistributionNotFound(f\"No matching distribution found for {req}\")); pip < 20.3 "
+                "src/pip/_internal/index/package_finder.py PackageFinder.find_requirement (the same two messages); "
+                "pip 19-24 src/pip/_internal/req/constructors.py (\"{wheel.filename} is not a supported wheel on this platform.\") "
+                "(jieba#920: paddlepaddle-tiny under Python 3.8)", most="medium"),
+    # Code built or written for another interpreter (loading.py: an extension that cannot load under this one).
+    *INTERPRETER_ROWS,
+    # Any other library the suites depend on that lacks a name the code (or a package built on it) uses: the
+    # installed release is past the boundary (a removed name: Pillow 10's Image.ANTIALIAS) or before it. After
+    # the rows above, which name their boundary.
+    # Not "cannot import name": that one is as often a misspelt name or the user's own file of the library's
+    # name (batch24's 2415, batch25's 2507), which the missing module attribute of a release is not.
+    _sig("library_name_missing", rf"(?<!initialized )module '(?P<lib>{SUITE_LIBRARIES})(?:\.[\w.]+)?' has no attribute '(?P<name>\w+)'",
+         "cause", CauseId.dependency_version_mismatch, 65,
+         "AttributeError: module 'PIL.Image' has no attribute 'ANTIALIAS'",
+         title="the installed {lib} lacks {name}: a release the code was not written for",
+         source="CPython's module getattr (AttributeError: module %R has no attribute %R), on the libraries the "
+                "suites' wheels require (Requires-Dist of paddleocr 2.0-2.10, paddledet, paddleseg, paddleclas, paddlenlp, paddlespeech, "
+                "paddlex, paddlehub, ppgan, paddle3d, paddlets)", most="medium"),
+)
