@@ -142,3 +142,48 @@ def test_a_library_error_after_that_warning_stays_high(tmp_path):
 def test_zshs_job_report_of_a_bus_error_is_a_native_crash(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc.cause == CauseId.segfault and rc.code == "shell_sigbus", (rc.cause, rc.code)
+
+
+def test_a_class_name_a_registry_lacks_is_the_config_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, _key_error("class_name = cls._name_mapping[init_class]", "Ernie35Tokenizer",
+                                        "/py/site-packages/paddlenlp/transformers/auto/tokenizer.py"))
+    assert rc.cause == CauseId.config_error and rc.confidence.value == "medium", (rc.cause, rc.why)
+
+
+def test_a_missing_key_of_a_plain_mapping_is_not_a_registry(tmp_path):
+    rc = _diagnose(tmp_path, _key_error("value = row_mapping[idx]", "17"))
+    assert rc.cause != CauseId.config_error, (rc.cause, rc.why)
+
+
+def test_fluid_layers_called_by_their_import_name_with_other_arguments_is_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"F:\\lessons\\model.py\", line 26, in __init__\n"
+                             "    self.fc1 = layers.fc(size=hid1_size, act='relu')\n"
+                             "TypeError: fc() missing 1 required positional argument: 'input'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line, cause, code", [
+    ("[F 10/15 20:31:47. 20 .../Paddle-Lite/lite/core/program.cc:141 Build] Check failed: op: no Op found for "
+     "depthwise_conv2d_transpose", CauseId.paddle_api_mismatch, "lite_op_not_found"),
+    ("[ERROR] fastdeploy/backends/tensorrt/trt_backend.cc(637)::CreateTrtEngineFromOnnx\tFailed to parse ONNX model by "
+     "TensorRT.", CauseId.dependency_version_mismatch, "trt_onnx_unparsed"),
+    ("RuntimeError: (PreconditionNotMet) The third-party dynamic library (mklml.dll) that Paddle depends on is not "
+     "configured correctly. (error code is 182)", CauseId.dependency_version_mismatch, "dynload_library_version"),
+    ("RuntimeError: (PreconditionNotMet) The third-party dynamic library (libwarpctc.so) that Paddle depends on is not "
+     "configured correctly. (error code is libwarpctc.so: cannot open shared object file: No such file or directory)",
+     CauseId.file_not_found, "dynload_library_missing"),
+    ("RuntimeError: (PreconditionNotMet) The third-party dynamic library (cudnn64_8.dll) that Paddle depends on is not "
+     "configured correctly. (error code is 126)", CauseId.cuda_cudnn_mismatch, None),
+    ("RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is not "
+     "configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)",
+     CauseId.nccl_library_missing, None),
+])
+def test_batch84s_readings(tmp_path, line, cause, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause and (code is None or rc.code == code), (rc.cause, rc.code)
+    assert code is None or rc.confidence.value == "medium"
+
+
+def test_a_device_plugin_that_cannot_be_opened_is_medium(tmp_path):
+    rc = _diagnose(tmp_path, "ValueError: (InvalidArgument) Fail to open library: /usr\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch and rc.confidence.value == "medium", (rc.cause, rc.confidence)

@@ -62,13 +62,14 @@ def from_package_arguments(parts: ErrorParts) -> Verdict | None:
 
 def from_call_signature(parts: ErrorParts) -> Verdict | None:
     """A TypeError at a call the user wrote to a Paddle API (the innermost frame's source line calls
-    ``paddle.``/``fluid.``): the API takes other arguments in this version."""
+    ``paddle.``/``fluid.``/``layers.``): the API takes other arguments in this version."""
     frame = parts.innermost
     if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
         return None
     if not _SIGNATURE_MISFIT.search(parts.message):
         return None
-    if not re.search(r"\b(?:paddle|fluid)\.\w", frame.source):
+    # fluid's layers are imported by that name (``from paddle.fluid import layers``, PARL's ``parl.layers``)
+    if not re.search(r"(?<![\w.])(?:paddle|fluid|layers)\.\w", frame.source):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 75, f"the call `{frame.source[:80]}` passes arguments this Paddle "
                    "version's API does not take: the code was written for another version", "call")

@@ -150,6 +150,22 @@ def from_config_lookup(parts: ErrorParts) -> Verdict | None:
                    sure=False)
 
 
+# A registry or name mapping (``cls._name_mapping[init_class]``, ``MODEL_REGISTRY[name]``, ``ARCH_MAP[arch]``) asked for a
+# class name it lacks: the config or the checkpoint's own config names a class this code has not registered (a
+# name misspelt, or one that only another release of the code has, the alternative).
+_REGISTRY_LOOKUP = re.compile(r"\b\w*(?:_?mapping|[Rr]egistry|REGISTRY|MAPPING|_map|_MAP)\s*\[")
+
+
+def from_registry_lookup(parts: ErrorParts) -> Verdict | None:
+    """A KeyError of a class name at a line that looks it up in a registry or name mapping."""
+    frame = _failing_line(parts, "KeyError", _REGISTRY_LOOKUP, message=r"'[A-Z]\w+'")
+    if frame is None:
+        return None
+    return Verdict(CauseId.config_error, 60, f"`{frame.source.strip()[:80]}` looks up {parts.message.strip()} in a "
+                   "registry that lacks it: the config (or the checkpoint's config) names a class this code has not "
+                   "registered, misspelt or of another release", "frame", sure=False)
+
+
 # A confusion matrix built as a (num_classes x num_classes) sparse matrix (PaddleSeg's metrics, scipy's
 # coo_matrix): a label or prediction not below num_classes is an index past it.
 _MATRIX_INDEX = re.compile(r"^(?:row|column) index exceeds matrix dimensions$")

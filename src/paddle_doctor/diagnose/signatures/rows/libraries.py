@@ -61,7 +61,8 @@ LIBRARIES = (
                 "dlerror() as \"<name>: cannot open shared object file: <strerror>\""),
     # At start-up Paddle dlopens every plugin of a custom device (Ascend NPU, MLU, ...); the plugin fails to load
     # when a library of the device's toolkit it links is missing or of another version (dlerror: "libatb.so:
-    # cannot open shared object file", "undefined symbol: ..."): the installed toolkit does not fit the build.
+    # cannot open shared object file", "undefined symbol: ..."): the installed toolkit does not fit the build. A
+    # plugin built for another Paddle release fails the same way (its symbols), so medium.
     _sig("device_lib_load_failed", r"Fail to open library:\s*(?P<path>\S*)", "cause", CauseId.cuda_cudnn_mismatch,
          95, "ValueError: (InvalidArgument) Fail to open library: /py/site-packages/paddle_custom_device/"
          "libpaddle-custom-npu.so with error: libatb.so: cannot open shared object file: No such file or directory",
@@ -69,7 +70,7 @@ LIBRARIES = (
                "missing or of another version",
          source="pp 2.5-3.3.1 so: platform/init.cc LoadCustomDevice and framework/custom_kernel.cc "
                 "LoadCustomKernelLib (dlopen; PADDLE_ENFORCE_NOT_NULL(dso_handle, InvalidArgument(\"Fail to open "
-                "library: %s with error: %s\", lib_path, dlerror())))"),
+                "library: %s with error: %s\", lib_path, dlerror())))", most="medium"),
     # Paddle's Windows start-up (as torch's) loads each DLL of the pip nvidia-* packages and of paddle/libs
     # itself and raises the Windows error with the file it could not load: a CUDA library that cannot load
     # (WinError 126 missing, 127 a missing entry point: another version of it or of a dependency is found first).

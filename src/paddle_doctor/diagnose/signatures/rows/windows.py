@@ -25,6 +25,9 @@ _WINERROR = ("Windows System Error Codes ERROR_MOD_NOT_FOUND 126 (The specified 
              "CPython ctypes (OSError: [WinError %d] %s) and Paddle's Windows start-up")
 _CUDA_DLLS = r"(?:cudnn|cublas|cudart|cufft|curand|cusolver|cusparse|nvrtc|nvjitlink|nccl)\w*\.dll"
 
+# The GPU libraries whose loading failures the libraries rows read as CUDA's, cuDNN's, TensorRT's or NCCL's.
+_GPU_LIBRARIES = r"(?:nccl|cudnn|cublas|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink|nvinfer)"
+
 WINDOWS = (
     # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console
     # prints it signed with the hex after it, cmd and subprocess unsigned.
@@ -153,4 +156,25 @@ WINDOWS = (
          "OSError: [WinError 193] %1 is not a valid Win32 application",
          title="a DLL or program the process loads is not one this process can run: built for the other architecture "
                "(32-bit against 64-bit) or not a DLL at all", source=_WINERROR, most="medium"),
+    # Paddle's loader of a third-party library other than CUDA's, TensorRT's and NCCL's (their rows name them): on
+    # Windows it prints GetLastError(). 127 (a procedure) and 182 (an ordinal) not found in the DLL it loaded: another
+    # version of the library (mklml, libiomp5md, a warpctc) found first on the path; 126 or dlerror's "cannot open":
+    # the library is not there (the corpus's file_not_found for a library the loader cannot find).
+    _sig("dynload_library_version", rf"dynamic library \((?P<lib>(?![^)]*{_GPU_LIBRARIES})[^)]{{1,120}})\) that Paddle depends on is not configured "
+         r"correctly\. \(error code is (?:127|182)\b", "cause", CauseId.dependency_version_mismatch, 80,
+         "RuntimeError: (PreconditionNotMet) The third-party dynamic library (mklml.dll) that Paddle depends on is not "
+         "configured correctly. (error code is 182)",
+         title="{lib} was loaded but is another version than Paddle was built with (a procedure or ordinal Paddle needs "
+               "is not in it): another copy of it earlier on the PATH", most="medium",
+         source="pp 2.0-3.3.1 so: platform/dynload/dynamic_loader.cc GetDsoHandleFromSearchPath (\"The third-party "
+                "dynamic library (%s) that Paddle depends on is not configured correctly. (error code is %s)\", the "
+                "Windows GetLastError(): 127 ERROR_PROC_NOT_FOUND, 182 ERROR_INVALID_ORDINAL)"),
+    _sig("dynload_library_missing", rf"dynamic library \((?P<lib>(?![^)]*{_GPU_LIBRARIES})[^)]{{1,120}})\) that Paddle depends on is not configured "
+         r"correctly\. \(error code is (?:126\b|[^)\n]*cannot open shared object)", "cause", CauseId.file_not_found, 80,
+         "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libwarpctc.so) that Paddle depends on is "
+         "not configured correctly. (error code is libwarpctc.so: cannot open shared object file: No such file or "
+         "directory)", title="{lib}, which Paddle loads, is not found: not installed, or its folder not on the loader's "
+         "path", most="medium",
+         source="pp 2.0-3.3.1 so: platform/dynload/dynamic_loader.cc GetDsoHandleFromSearchPath (error code: dlerror() "
+                "on Linux, GetLastError() on Windows, 126 ERROR_MOD_NOT_FOUND)"),
 )

@@ -52,4 +52,13 @@ LITE_LOADERS = (
          most="medium",
          source="Paddle-Lite 2.x lite/core/model/general/op_desc.cc OpDesc::Input / OpDesc::Output (auto it = "
                 "inputs_.find(param); CHECK(it != inputs_.end()); the same for outputs_)"),
+    # Lite's program builder creates each op of the model from its registry: an op type this Lite release (or this
+    # build of it, tiny publish) never registered stops the build. The model uses an op the release does not support.
+    _sig("lite_op_not_found", r"no Op found for (?P<op>\w+)", "cause", CauseId.paddle_api_mismatch, 70,
+         "[F 10/15 20:31:47. 20 .../github/Paddle-Lite/lite/core/program.cc:141 Build] Check failed: op: no Op found "
+         "for depthwise_conv2d_transpose",
+         title="this Paddle-Lite release (or build) has no {op} op, which the model uses: a Lite release (or a full "
+               "build) that supports it, or a model without it",
+         source="Paddle-Lite 2.0-2.13 lite/core/program.cc RuntimeProgram / Program::Build (auto op = "
+                "LiteOpRegistry::Global().Create(op_type); CHECK(op) << \"no Op found for \" << op_type)", most="medium"),
 )
