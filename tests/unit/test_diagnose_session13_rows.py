@@ -187,3 +187,11 @@ def test_batch84s_readings(tmp_path, line, cause, code):
 def test_a_device_plugin_that_cannot_be_opened_is_medium(tmp_path):
     rc = _diagnose(tmp_path, "ValueError: (InvalidArgument) Fail to open library: /usr\n")
     assert rc.cause == CauseId.cuda_cudnn_mismatch and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+
+
+def test_an_uncaught_enforce_errors_what_line_is_the_error_not_a_bare_abort(tmp_path):
+    rc = _diagnose(tmp_path, "terminate called after throwing an instance of 'phi::enforce::EnforceNotMet'\n"
+                             "  what():  (NotFound) Operator (hard_voxelize) is not registered.\n"
+                             "  [Hint: op_info_ptr should not be null.] (at /paddle/paddle/fluid/framework/op_info.h:156)\n"
+                             "Aborted (core dumped)\n")
+    assert rc.cause != CauseId.segfault and "hard_voxelize" in rc.evidence[0].text, (rc.cause, rc.evidence)

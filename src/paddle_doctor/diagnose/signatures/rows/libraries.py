@@ -344,12 +344,14 @@ LIBRARIES = (
          "lod_tensor.cc:400)", title="a Paddle check failed: {hint}{bare}{said}{said1x}", source="pp 1.8.5-3.3.1 so: platform/enforce.h "
          "PADDLE_ENFORCE_* ([Hint: %s] at (%s:%d)); pp 1.0-1.8 __PADDLE_BINARY_COMPARE (\"Enforce failed. Expected %s == "
          "%s, but received ...\"); pp 1.0-1.5 EnforceNotMet (string::Sprintf(\"%s at [%s:%d]\", ...))"),
-    # Paddle 2.x-3.x's error summary "(Class) message" whose exception type was cut off the paste: still an exception.
-    _sig("enforce_class_line", r"^\((?P<cls>InvalidArgument|NotFound|OutOfRange|AlreadyExists|ResourceExhausted|"
+    # Paddle 2.x-3.x's error summary "(Class) message" whose exception type was cut off the paste, or printed by
+    # libstdc++'s terminate handler as an uncaught EnforceNotMet's what(): still an exception.
+    _sig("enforce_class_line", r"^(?:\s*what\(\):\s+)?\((?P<cls>InvalidArgument|NotFound|OutOfRange|AlreadyExists|ResourceExhausted|"
          r"PreconditionNotMet|PermissionDenied|ExecutionTimeout|Unimplemented|Unavailable|Fatal|External)\) (?P<said>\S.*)$",
          "exception", CauseId.python_exception, 50, "(Unimplemented) ConvertPirAttribute2RuntimeAttribute not support",
          title="a Paddle check failed ({cls}): {said}", source="pp 2.0-3.3.1 so: platform/errors.h ErrorSummary::to_string "
-         "(\"(\" + error_name + \") \" + msg), the exception's message without its type"),
+         "(\"(\" + error_name + \") \" + msg), the exception's message without its type; libstdc++ "
+         "vterminate.cc (terminate called after throwing an instance of '%s' /   what():  %s)"),
     # --- structure and the generic fallback ------------------------------------------------------------------
     _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
          example="Traceback (most recent call last):",
