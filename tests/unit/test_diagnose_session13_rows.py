@@ -195,3 +195,45 @@ def test_an_uncaught_enforce_errors_what_line_is_the_error_not_a_bare_abort(tmp_
                              "  [Hint: op_info_ptr should not be null.] (at /paddle/paddle/fluid/framework/op_info.h:156)\n"
                              "Aborted (core dumped)\n")
     assert rc.cause != CauseId.segfault and "hard_voxelize" in rc.evidence[0].text, (rc.cause, rc.evidence)
+
+
+@pytest.mark.parametrize("line, cause, code", [
+    ("W1104 19:03:37.945456 29266 operator.cc:187] elementwise_max raises an exception thrust::system::system_error, "
+     "parallel_for failed: invalid configuration argument", CauseId.cuda_error_other, "thrust_parallel_for_failed"),
+    ("There are 1 ops not supported yet, list as below", CauseId.paddle_api_mismatch, "x2paddle_ops_unsupported"),
+    ("paddlehub.module.manager.EnvironmentMismatchError: ernie cannot be installed because some conditions are not met:",
+     CauseId.paddle_api_mismatch, "hub_module_environment_mismatch"),
+    ("(InvalidArgument) Pass tensorrt_subgraph_pass has not been registered. Please use the paddle inference library "
+     "compiled with tensorrt or disable the tensorrt engine in inference configuration! ", CauseId.config_error,
+     "trt_pass_not_built"),
+])
+def test_batch85s_readings(tmp_path, line, cause, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause and rc.code == code and rc.confidence.value == "medium", (rc.cause, rc.code, rc.confidence)
+
+
+def test_thrusts_out_of_memory_is_left_to_the_memory_rows(tmp_path):
+    rc = _diagnose(tmp_path, "elementwise_add raises an exception thrust::system::system_error, parallel_for failed: out "
+                             "of memory\n")
+    assert rc is None or rc.code != "thrust_parallel_for_failed", rc.code
+
+
+def test_a_crash_after_paddles_library_loading_suggestions_is_that_library_at_medium(tmp_path):
+    rc = _diagnose(tmp_path, "  1. Check if the third-party dynamic library (e.g. CUDA, CUDNN) is installed correctly and "
+                             "its version is matched with paddlepaddle you installed.\n  2. Configure third-party dynamic "
+                             "library environment variables as follows:\nSegmentation fault (core dumped)\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+    assert rc.alternatives[0].cause == CauseId.segfault
+
+
+@pytest.mark.parametrize("attr, read", [("model", True), ("train_dataset", True)])
+def test_a_suite_script_reading_a_property_its_config_class_lacks_is_another_release(tmp_path, attr, read):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"D:\\PaddleSeg\\contrib\\export.py\", line 84, in "
+                             f"main\n    net = cfg.{attr}\nAttributeError: 'Config' object has no attribute '{attr}'\n")
+    assert (rc.cause == CauseId.paddle_api_mismatch) == read and rc.confidence.value == "medium", (rc.cause, rc.why)
+
+
+def test_another_objects_missing_attribute_is_not_the_config_api(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/train.py\", line 84, in main\n"
+                             "    net = model.backbone\nAttributeError: 'Config' object has no attribute 'model'\n")
+    assert rc.why is None or "config API" not in rc.why, rc.why

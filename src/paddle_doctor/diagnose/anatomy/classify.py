@@ -19,9 +19,10 @@ from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERA
 from .installed import (frozen_bundle_lacks, library_lacks_imported_name, package_lacks_own_module, paddle_dependency_missing,
                         paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package, stdlib_module_gone,
                         third_party_dll)
-from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_config_lookup, from_empty_loader,
-                      from_model_io_index, from_paddle_attribute_py2, from_registry_lookup, from_state_dict_lookup, from_vocabulary_lookup,
-                      from_reshape_misfit, from_zero_d_shape_index)
+from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_config_attribute,
+                      from_config_lookup, from_empty_loader, from_model_io_index, from_paddle_attribute_py2,
+                      from_registry_lookup, from_reshape_misfit, from_state_dict_lookup, from_vocabulary_lookup,
+                      from_zero_d_shape_index)
 from .numbers import NUMBERS
 from .parts import Code, ErrorParts, Verdict
 from .suite_checks import find_check
@@ -325,8 +326,9 @@ def classify(parts: ErrorParts) -> Verdict | None:
     for rule in (from_operator, from_shared_memory_full, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
                  from_type_and_module, from_installation, from_suite_check, from_call_signature, from_called_result,
                  from_package_arguments, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
-                 from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_registry_lookup, from_model_io_index, from_class_count_matrix,
-                 from_paddle_attribute_py2, from_zero_d_shape_index, from_reshape_misfit):
+                 from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_registry_lookup,
+                 from_config_attribute, from_model_io_index, from_class_count_matrix, from_paddle_attribute_py2,
+                 from_zero_d_shape_index, from_reshape_misfit):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

@@ -166,6 +166,24 @@ def from_registry_lookup(parts: ErrorParts) -> Verdict | None:
                    "registered, misspelt or of another release", "frame", sure=False)
 
 
+# A script reading a property of a suite's config object (``cfg.model``, ``cfg.train_dataset``) that the Config class
+# of the installed (or checked-out) suite does not have: the script was written for another release of the suite's
+# config API (PaddleSeg 2.8 rebuilt its Config, and the contrib scripts still read the old properties).
+_CONFIG_OBJECT_ATTRIBUTE = re.compile(r"^'(?:\w*Config|\w*Cfg)' object has no attribute '(?P<name>\w+)'$")
+
+
+def from_config_attribute(parts: ErrorParts) -> Verdict | None:
+    """An AttributeError of a config object at a line that reads that attribute from ``cfg``/``config``."""
+    m, frame = _CONFIG_OBJECT_ATTRIBUTE.match(parts.message.strip()), parts.innermost
+    if parts.exc_type != "AttributeError" or m is None or frame is None:
+        return None
+    if not re.search(rf"\b(?:self\.)?(?:cfg|config|conf)\.{m['name']}\b", frame.source or ""):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 60, f"`{frame.source.strip()[:80]}` reads {m['name']} from a config "
+                   "object whose class has no such attribute: the script was written for another release of the "
+                   "suite's config API", "frame", sure=False)
+
+
 # A confusion matrix built as a (num_classes x num_classes) sparse matrix (PaddleSeg's metrics, scipy's
 # coo_matrix): a label or prediction not below num_classes is an index past it.
 _MATRIX_INDEX = re.compile(r"^(?:row|column) index exceeds matrix dimensions$")

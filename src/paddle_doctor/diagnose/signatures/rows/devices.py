@@ -87,6 +87,20 @@ DEVICES = (
          title="{exc}: {msg}", source="pp 1.x paddle/fluid/framework/details/all_reduce_op_handle.cc (LOG(FATAL) << "
          "\"cudaGetLastError  \" << cudaGetErrorString(e_get) << \" errno:\" << e_get); the same check at 1.4's "
          "platform/device_context.cc:337, as the gathered log names it (its source not read), as glog's F line"),
+    # thrust's parallel_for (fluid's elementwise and reduction kernels) throws system_error("parallel_for failed: " +
+    # cudaGetErrorString): the kernel launch itself failed. "invalid configuration argument" is a grid of no blocks or
+    # too many threads (an empty tensor, a dimension past the launch limits); the texts that name a cause of their own
+    # (out of memory, no kernel image) are left to their rows.
+    _sig("thrust_parallel_for_failed", r"parallel_for failed: (?!out of memory|no kernel image)(?P<text>[a-z][a-z ]{5,80}"
+         r"[a-z])", "cause", CauseId.cuda_error_other, 80,
+         "W1104 19:03:37.945456 29266 operator.cc:187] elementwise_max raises an exception thrust::system::system_error, "
+         "parallel_for failed: invalid configuration argument",
+         title="a GPU kernel could not be launched: {text} (thrust's parallel_for; often an empty tensor or a "
+               "dimension past the launch limits)",
+         source="thrust 1.9-1.17 thrust/system/cuda/detail/parallel_for.h (cuda_cub::throw_on_error(status, "
+                "\"parallel_for failed\"): system_error what() \"parallel_for failed: \" + cudaGetErrorString); pp "
+                "1.x framework/operator.cc (LOG(WARNING) << type << \" raises an exception \" << demangled type << "
+                "\", \" << what)", most="medium"),
 )
 
 # Device facts (rules/devices.py checks them against each other): matched after every other row, so that a line

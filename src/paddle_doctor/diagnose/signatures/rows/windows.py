@@ -177,4 +177,14 @@ WINDOWS = (
          "path", most="medium",
          source="pp 2.0-3.3.1 so: platform/dynload/dynamic_loader.cc GetDsoHandleFromSearchPath (error code: dlerror() "
                 "on Linux, GetLastError() on Windows, 126 ERROR_MOD_NOT_FOUND)"),
+    # The suggestions Paddle's loader prints under that error: a paste that kept only them still says a library it
+    # needs did not load (a GPU library most often, the one its first suggestion names); weaker than the error itself.
+    _sig("dynload_suggestions", r"Check if the third-party dynamic library \(e\.g\. CUDA, CUDNN\) is installed correctly",
+         "cause", CauseId.cuda_cudnn_mismatch, 40,
+         "  1. Check if the third-party dynamic library (e.g. CUDA, CUDNN) is installed correctly and its version is "
+         "matched with paddlepaddle you installed.",
+         title="Paddle could not load a dynamic library it needs (its name is on the error line before these "
+               "suggestions, not in the text): a CUDA or cuDNN library most often", most="medium",
+         source="pp 1.8.5-2.6 so: platform/dynload/dynamic_loader.cc (\"  1. Check if the third-party dynamic library "
+                "(e.g. CUDA, CUDNN) is installed correctly and its version is matched with paddlepaddle you installed.\")"),
 )

@@ -220,6 +220,14 @@ INSTALLS = (
          source="PaddleHub 2.x paddlehub/module/manager.py HubModuleNotFoundError (table 'Name', 'Version', "
                 "'PaddlePaddle Version Required', 'PaddleHub Version Required'; a range the environment misses is "
                 "printed with \"(Mismatch)\")", most="medium"),
+    # The same refusal's own line: every release of the module needs another PaddlePaddle or PaddleHub than installed.
+    _sig("hub_module_environment_mismatch", r"(?:EnvironmentMismatchError: )?(?P<module>[\w.-]+) cannot be installed because "
+         r"some conditions are not met", "cause", CauseId.paddle_api_mismatch, 85,
+         "paddlehub.module.manager.EnvironmentMismatchError: ernie cannot be installed because some conditions are not met:",
+         title="the PaddleHub module {module} needs another PaddlePaddle or PaddleHub release than the installed one "
+               "(install a module version that fits: hub install {module}==<version>)",
+         source="PaddleHub 2.x paddlehub/module/manager.py EnvironmentMismatchError.__str__ ('{} cannot be installed "
+                "because some conditions are not met', then the version table)", most="medium"),
     # PaddleHub's server knows no module of the name (or not the version) the command asks for: a misspelled name, or a
     # model of another suite's zoo. A module it knows for another release is the version table's Mismatch row above.
     _sig("hub_module_name_unknown", r"(?:Can't find module|No HubModule named) (?P<module>[\w.-]+)", "cause",

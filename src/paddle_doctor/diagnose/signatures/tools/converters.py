@@ -1,0 +1,166 @@
+"""Signatures: the converters and servers around a deployed model: X2Paddle's and Paddle-Lite opt's lists of ops
+they cannot convert, Paddle Serving's and Triton's failures to load or run a model, the brpc and xmlrpc links between
+them, paddle2onnx's and onnx's version checks. Spliced at the end of :mod:`.inference`'s rows, in this order."""
+
+from __future__ import annotations
+
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
+
+_LITE_OPT_SOURCE = ("Paddle-Lite 2.x lite/api/opt.cc and lite/api/opt_base.cc CheckIfModelSupported (LOG(ERROR) / "
+                    "OPT_LOG_FATAL << \"Error: This model is not supported, because \" << unsupported_ops.size() << \" ops "
+                    "are not supported on '\" << targets_str << \"'. These unsupported ops are: '\" << ... << \"'.\")")
+
+CONVERTERS = (
+    # --- converters -------------------------------------------------------------------------------------------
+    # X2Paddle lists the ops of the source model it has no mapper for, then refuses the model. A PyTorch op
+    # (aten::/prim::) comes from the traced model's torch release, which X2Paddle was not written for; another
+    # framework's op (TensorFlow, ONNX, Caffe) is one this X2Paddle release has no converter for yet.
+    _sig("x2paddle_torch_op_unsupported", r"^=+ (?P<op>(?:aten|prim)::\w+) =+$", "cause",
+         CauseId.dependency_version_mismatch, 72, "========== aten::einsum ============",
+         title="X2Paddle has no mapper for {op}: the installed PyTorch traces the model into ops this X2Paddle was not "
+               "written for (use the torch release X2Paddle names, or a newer X2Paddle)",
+         source="X2Paddle 1.x x2paddle/op_mapper/pytorch2paddle/pytorch_op_mapper.py PyTorchOpMapper.op_checker "
+                "(print(\"========== {} ============\".format(op)) per unsupported op; X2Paddle#698: written against "
+                "PyTorch 1.6)", most="medium"),
+    _sig("x2paddle_ops_unsupported", r"(?<!=)=+ ?(?P<n>\d+) O[Pp]s are not supported yet ?=+|Exception: Model is not supported "
+         r"yet\.|There are (?P<n2>\d+) ops not supported yet, list as below", "cause",
+         CauseId.paddle_api_mismatch, 70, "========= 1 OPs are not supported yet ===========",
+         title="X2Paddle has no converter for some ops of the source model: this X2Paddle release does not "
+               "support them yet (a newer release may)",
+         source="X2Paddle 1.x x2paddle/op_mapper/*/..._op_mapper.py op_checker (print(\"\\n========= {} OPs are not "
+                "supported yet ===========\".format(len(unsupported_ops))), one \"========== {} ============\" line "
+                "per op; then __init__: raise Exception(\"Model is not supported yet.\")); X2Paddle 0.x "
+                "x2paddle/op_mapper/tf_op_mapper.py (print(\"=========={} Ops are not supported yet======\")); X2Paddle "
+                "0.x x2paddle/core/op_mapper.py (print(\"There are {} ops not supported yet, list as below\"))",
+         most="medium"),
+    _sig("x2paddle_op_unsupported_named", r"The op (?P<op>\w+) in model is not supported yet\.", "cause",
+         CauseId.paddle_api_mismatch, 70, "Exception: The op DepthwiseConvolution in model is not supported yet.",
+         title="X2Paddle has no converter for the source model's op {op}: this X2Paddle release does not support it yet "
+               "(a newer release may)", most="medium",
+         source="X2Paddle 0.x x2paddle/op_mapper/caffe_op_mapper.py CaffeOpMapper.__init__ (raise Exception(\"The op {} "
+                "in model is not supported yet.\".format(op)))"),
+    # Paddle-Lite's opt lists the ops of the model it has no kernel for on the asked targets. Ops that only a training
+    # program holds (gradients, optimizers, readers) mean the file is not an inference model (save_inference_model /
+    # paddle.jit.save make one); other ops are ones this Lite release does not support on the target.
+    _sig("lite_opt_training_program", r"This model is not supported, because \d+ ops are not supported on '[^']*'\. "
+         r"These unsupported ops are: '(?=[^']*(?:_grad\b|\b(?:sgd|momentum|adam|adamw|rmsprop|create_py_reader|read)\b))",
+         "cause", CauseId.config_error, 85, "Error: This model is not supported, because 2 ops are not supported on "
+         "'arm'. These unsupported ops are: 'conv2d_grad, momentum'.",
+         title="the model given to Paddle-Lite's opt is a training program (its gradient, optimizer or reader ops "
+               "have no inference kernels): export an inference model (save_inference_model, paddle.jit.save) first",
+         source=_LITE_OPT_SOURCE),
+    _sig("lite_opt_ops_unsupported", r"This model is not supported, because (?P<n>\d+) ops are not supported on "
+         r"'(?P<target>[^']*)'", "cause", CauseId.paddle_api_mismatch, 75,
+         "Error: This model is not supported, because 1 ops are not supported on 'arm'. These unsupported ops are: "
+         "'pad'.",
+         title="this Paddle-Lite release has no kernel on {target} for {n} op(s) of the model: use a release (or a "
+               "with_extra build) that supports them, or export the model with ops Lite supports",
+         source=_LITE_OPT_SOURCE, most="medium"),
+    # X2Paddle's ONNX mappers wrap each op's conversion: one that fails names the node and its op type.
+    _sig("x2paddle_node_failed", r"convert failed node:\s*(?P<node>\S+?), op_type is (?P<op>\w+)", "cause",
+         CauseId.paddle_api_mismatch, 65, "WARNING: convert failed node:onnx__Concat_649, op_type is Resize",
+         title="X2Paddle's mapper for the source model's {op} node failed: this X2Paddle release does not convert "
+               "that node's form (a newer release may, or simplify the model first)",
+         source="X2Paddle 1.x x2paddle/op_mapper/onnx2paddle/opset*/opset.py print_mapping_info (raise Exception("
+                "\"convert failed node:{}, op_type is {}\"); opset9: print(...) then raise)", most="medium"),
+    # gunicorn's arbiter ends a worker silent for longer than --timeout (SIGABRT, then SIGKILL, which it then reports
+    # as "Perhaps out of memory?"): a model load or a request slower than the timeout.
+    _sig("gunicorn_worker_timeout", r"WORKER TIMEOUT \(pid:\s?(?P<pid>\d+)\)", "cause", CauseId.config_error, 80,
+         "[2024-03-27 07:25:18 +0000] [229325] [CRITICAL] WORKER TIMEOUT (pid:236752)",
+         title="gunicorn ended worker {pid} after its --timeout (the worker was busy longer: loading the model or "
+               "serving a request): raise --timeout, or load the model before forking (--preload)",
+         source="gunicorn 20.x-23.x gunicorn/arbiter.py murder_workers (self.log.critical(\"WORKER TIMEOUT (pid:%s)\", "
+                "worker.pid); self.kill_worker(pid, signal.SIGABRT), then SIGKILL)", most="medium"),
+    # Triton (FastDeploy's serving) found a model folder without a numbered version folder holding the model.
+    _sig("triton_model_version_missing", r"failed to load model '(?P<model>[^']+)': at least one version must be "
+         r"available", "cause", CauseId.file_not_found, 80, "E1202 06:13:21.330861 189 model_repository_manager.cc:1395] "
+         "failed to load model 'pp_ocr': at least one version must be available under the version policy of model "
+         "'pp_ocr'",
+         title="the model repository has no version of {model} (a numbered folder, e.g. {model}/1/, holding its "
+               "files): the repository's layout is not the one the server reads",
+         source="Triton Inference Server 2.x core/src/model_repository_manager.cc (\"at least one version must be "
+                "available under the version policy of model '%s'\"), FastDeploy's fastdeployserver", most="medium"),
+    # brpc (Paddle Serving's client, the parameter server) finds nothing listening at the address it was given.
+    _sig("brpc_connection_refused", r"Fail to connect Socket\{id=\d+ addr=(?P<addr>[^}\s]+)\}[^:]*: Connection refused",
+         "cause", CauseId.config_error, 70, "W0827 14:56:09.752732   538 predictor.hpp:129] inference call failed, "
+         "message: [E112]1/1 channels failed, fail_limit=1 [C0][E111]Fail to connect Socket{id=1 addr=127.0.0.1:9400} "
+         "(0x0x558f976c7070): Connection refused",
+         title="nothing listens at {addr}: the client's address or port is not the one the server serves on (or the "
+               "server is not up)",
+         source="brpc src/brpc/socket.cpp Socket::Connect (\"Fail to connect %s: %s\", ECONNREFUSED's strerror), "
+                "reached by Paddle Serving's client (core/general-client/include/predictor.hpp)", most="medium"),
+    # A remote call's fault carries the server's exception as text: read it as that exception.
+    _sig("xmlrpc_fault", r"xmlrpc\.client\.Fault: <Fault \d+: [\"']<class '(?:[\w.]*\.)?(?P<exc>\w+)'>:(?P<msg>.*)",
+         "exception", CauseId.python_exception, 50, "xmlrpc.client.Fault: <Fault 1: \"<class 'AssertionError'>:ocr_version "
+         "must in ['PP-OCR', 'PP-OCRv2', 'PP-OCRv3'], but get PP-OCRv4\">", title="{exc}: {msg}",
+         source="CPython Lib/xmlrpc/server.py _marshaled_dispatch (Fault(1, \"%s:%s\" % (exc_type, exc_value))), "
+                "Lib/xmlrpc/client.py Fault.__repr__ (\"<%s %s: %r>\")"),
+    # Paddle Serving's pipeline catches an op's exception and logs its message in its own format.
+    _sig("serving_op_failed", r"failed to (?:init|run|process) op: .*?Raise_msg: (?P<msg>.+?)\s+ClassName: (?P<cls>\S+)",
+         "exception", CauseId.python_exception, 50, "[det|2] failed to init op: Log_id: 0  Raise_msg: sequence item 0: "
+         "expected str instance, NoneType found  ClassName: Op._run.<locals>.check_helper  FunctionName: check_helper",
+         title="a Serving pipeline op failed: {msg}",
+         source="Paddle Serving 0.7-0.9 python/pipeline/error_catch.py ErrorCatch (\"Log_id: {}  Raise_msg: {}  "
+                "ClassName: {}  FunctionName: {}\"), operator.py (_LOGGER.error(\"{} failed to init op: {}\"))"),
+    # Rockchip's NPU runtime checks an .rknn model's header: another file (an ONNX or Paddle model) has no RKNN magic.
+    _sig("rknn_not_rknn_model", r"invalid RKNN_MAGIC|Invalid RKNN format", "cause", CauseId.config_error, 80,
+         "E RKNN: [02:14:42.649] parseRKNN: invalid RKNN_MAGIC!",
+         title="the model given to the RKNPU2 backend is not an .rknn model (convert it with rknn-toolkit2 first, or "
+               "use another backend)",
+         source="Rockchip RKNPU2 librknnrt (\"E RKNN: parseRKNN: invalid RKNN_MAGIC!\", \"parseRKNN from path: Invalid "
+                "RKNN format!\"), reached by FastDeploy 1.x runtime/backends/rknpu2/rknpu2_backend.cc LoadModel",
+         most="medium"),
+    # protobuf's parser refuses bytes that are not the message the tool expects: the file given is another kind of
+    # model (a TensorFlow SavedModel for a frozen GraphDef, an ONNX file for a Paddle program) or damaged.
+    _sig("protobuf_wrong_message", r"DecodeError: Error parsing message(?: with type '(?P<type>[\w.]+)')?", "cause",
+         CauseId.config_error, 60, "google.protobuf.message.DecodeError: Error parsing message with type "
+         "'tensorflow.GraphDef'",
+         title="the file read as {type} is not one: another kind of model file was given (or it is damaged)",
+         source="protobuf 3.x-4.x python/google/protobuf/message.py DecodeError (\"Error parsing message\"; the C++ "
+                "implementation: \"Error parsing message with type '%s'\")", most="medium"),
+    # paddle2onnx before 1.0 converted in Python and listed the ops it had no mapper for the same way.
+    _sig("p2o_legacy_ops_unsupported", r"There's (?P<n>\d+) ops are not supported yet", "cause",
+         CauseId.paddle_api_mismatch, 70, "There's 1 ops are not supported yet",
+         title="paddle2onnx has no converter for {n} op(s) of the model: this paddle2onnx release does not support "
+               "them (a newer release may, or the model holds ops of another Paddle release)",
+         source="Paddle2ONNX 0.x paddle2onnx/op_mapper (print(\"There's {} ops are not supported yet\".format(...)), "
+                "one \"=========== {} ===========\" line per op, then raise NotImplementedError)", most="medium"),
+    # onnx's checker refuses a model whose IR version is newer than the onnx package knows: the model was
+    # written by a newer exporter (paddle2onnx) than the installed onnx reads.
+    _sig("onnx_ir_newer_than_checker", r"Your model ir_version(?: \d+)? is higher than the checker'?s",
+         "cause", CauseId.dependency_version_mismatch, 85,
+         "onnx.onnx_cpp2py_export.checker.ValidationError: Your model ir_version is higher than the checker's.",
+         title="the ONNX model's IR version is newer than the installed onnx reads: upgrade onnx, or export with an "
+               "older opset/IR",
+         source="onnx 1.x onnx/checker.cc check_model (fail_check(\"Your model ir_version \", ..., \" is higher than "
+                "the checker's (\", IR_VERSION, \").\"); older: \"Your model ir_version is higher than the "
+                "checker's.\")"),
+    # paddle2onnx exports at the opset the user asked for (--opset_version); an op of the model that needs a later
+    # opset stops the export unless auto_upgrade_opset is on: the option asks too low.
+    _sig("p2o_opset_too_low", r"Due to opset version, the model exporting is aborted|This (?:PaddlePaddle )?model "
+         r"(?:is not able to|cannot) export to (?:ONNX|onnx) with opset[_ ]version ?= ?(?P<asked>\d+)", "cause",
+         CauseId.config_error, 85, "[ERROR] Due to opset version, the model exporting is aborted.",
+         title="an op of the model needs a later ONNX opset than the export asked for ({asked}): set a higher "
+               "--opset_version (or auto_upgrade_opset)",
+         source="Paddle2ONNX 0.9-1.x paddle2onnx/mapper/exporter.cc ModelExporter::SetOpsetVersion (P2OLogger: \"This "
+                "PaddlePaddle model is not able to export to ONNX with opset_version=\" ...; Assert(opset_is_legal, "
+                "\"Due to opset version, the model exporting is aborted.\")); 0.x paddle2onnx/exporter (\"This model "
+                "cannot export to onnx with opset version = \" ...)"),
+    # paddle2onnx reads each op's attributes by the names of the Paddle version its mappers were written for: a
+    # model saved by a Paddle that did not write the attribute (or renamed it) lacks it.
+    _sig("p2o_attribute_missing", r"Cannot found attribute (?P<attr>\w+) in op: (?P<op>\w+)", "cause",
+         CauseId.paddle_api_mismatch, 80, "[ERROR] Cannot found attribute padding_algorithm in op: conv2d_transpose",
+         title="paddle2onnx expects attribute {attr} of op {op}, which the model's Paddle version did not write: "
+               "export the model with the Paddle this paddle2onnx supports, or use the paddle2onnx of the model's",
+         source="Paddle2ONNX 0.9-1.x paddle2onnx/parser/parser.cc PaddleParser::GetOpAttr (Assert(found, "
+                "\"Cannot found attribute \" + name + \" in op: \" + op.type()))", most="medium"),
+    # Paddle-Lite's host allocator checks what malloc returned: a board (or phone) without the memory the model needs.
+    _sig("lite_host_malloc_failed", r"TargetWrapper::Malloc period: no enough for mallocing (?P<bytes>\d+) bytes",
+         "cause", CauseId.host_out_of_memory, 90, "[F  8/ 5 17: 3:21.389 ...ite/lite/backends/host/target_wrapper.cc:29 "
+         "Malloc] Check failed: p: Error occurred in TargetWrapper::Malloc period: no enough for mallocing 57446400 bytes.",
+         title="Paddle-Lite could not allocate {bytes} bytes of host memory: the device has less free memory than the "
+               "model needs", source="Paddle-Lite 2.x lite/backends/host/target_wrapper.cc TargetWrapper<kHost>::Malloc "
+         "(CHECK(p) << \"Error occurred in TargetWrapper::Malloc period: no enough for mallocing \" << size << \" "
+         "bytes.\")"),
+)
