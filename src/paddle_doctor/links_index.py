@@ -19,7 +19,7 @@ BACKLINKS = {
         'lint_rules': ('PDL303',),
     },
     CauseId.config_error: {
-        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'option_typographic_dash', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'sync_batch_norm_without_gpu', 'k8s_insufficient_resource', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'trt_pass_not_built', 'fastdeploy_no_backend', 'fastdeploy_no_device_backend', 'fastdeploy_part_not_built', 'fastdeploy_built_without', 'lite_nnadapter_no_device', 'p2o_model_unparsed', 'lite_program_without_blocks', 'lite_opt_training_program', 'gunicorn_worker_timeout', 'brpc_connection_refused', 'rknn_not_rknn_model', 'protobuf_wrong_message', 'p2o_opset_too_low', 'paddlex_key_not_found', 'paddlex_device_unsupported', 'pip_unrelated_paddle_project', 'cmake_build_setting', 'hub_module_name_unknown', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
+        'signatures': ('fleet_local_ip_not_in_ips', 'label_beyond_classes', 'seg_auc_labels_unsupported', 'config_component_unregistered', 'option_typographic_dash', 'v2_new_remote_updater', 'shell_option_run_as_command', 'fleet_launch_no_accelerator', 'fleet_launch_counts_misfit', 'launch_ips_loopback', 'tensor_stream_not_a_tensor', 'lite_kernel_for_target_missing', 'lite_check_shape_failed', 'triton_cpu_group_gpus', 'sync_batch_norm_without_gpu', 'k8s_insufficient_resource', 'trt_dynamic_shape_needed', 'trt_dynamic_shape_unset', 'trt_runtime_shape_outside', 'trt_pass_not_built', 'fastdeploy_no_backend', 'fastdeploy_no_device_backend', 'fastdeploy_part_not_built', 'fastdeploy_built_without', 'lite_nnadapter_no_device', 'p2o_model_unparsed', 'lite_program_without_blocks', 'lite_opt_training_program', 'gunicorn_worker_timeout', 'brpc_connection_refused', 'brpc_listen_failed', 'json_empty_input', 'rknn_not_rknn_model', 'protobuf_wrong_message', 'p2o_opset_too_low', 'paddlex_key_not_found', 'paddlex_device_unsupported', 'pip_unrelated_paddle_project', 'cmake_build_setting', 'hub_module_name_unknown', 'training_role_invalid', 'hybrid_degrees_mismatch', 'managed_memory_unsupported', 'predictor_stream_binding', 'paddleseg_config_check', 'ours_PreflightError', 'argparse_usage',),
         'guard_kinds': ('preflight',),
         'diagnose_rules': ('launch_ips_disagree', 'nodes_never_registered', 'peers_never_joined', 'store_workers_never_came',),
     },
@@ -99,7 +99,7 @@ BACKLINKS = {
         'diagnose_rules': ('spawn_child_failed',),
     },
     CauseId.missing_dist_env: {
-        'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group', 'role_maker_env_missing',),
+        'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group', 'go_dial_empty_host', 'role_maker_env_missing',),
     },
     CauseId.model_not_in_eval_mode: {
         'lint_rules': ('PDL404',),

@@ -125,11 +125,11 @@ _ARCH_NOTE = ("W1125 12:07:24.788084   312 gpu_context.cc:278] Please NOTE: devi
               "Driver API Version: 12.2, Runtime API Version: 10.2\n")
 
 
-def test_a_crash_after_a_warning_that_the_gpu_is_too_new_is_that_warning_at_medium(tmp_path):
+def test_a_crash_after_a_warning_that_the_gpu_is_too_new_stays_the_crash_with_the_warning_next(tmp_path):
     rc = _diagnose(tmp_path, _ARCH_NOTE + "FatalError: `Segmentation fault` is detected by the operating system.\n"
                                           "  [SignalInfo: *** SIGSEGV (@0x0) received by PID 312 (TID 0x7f5c) from PID 0 ***]\n")
-    assert rc.cause == CauseId.cuda_arch_unsupported and rc.confidence.value == "medium", (rc.cause, rc.confidence)
-    assert rc.alternatives[0].cause == CauseId.segfault
+    assert rc.cause == CauseId.segfault and rc.confidence.value == "medium", (rc.cause, rc.confidence)
+    assert rc.alternatives[0].cause == CauseId.cuda_arch_unsupported, rc.alternatives
 
 
 def test_a_library_error_after_that_warning_stays_high(tmp_path):
@@ -237,3 +237,21 @@ def test_another_objects_missing_attribute_is_not_the_config_api(tmp_path):
     rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/train.py\", line 84, in main\n"
                              "    net = model.backbone\nAttributeError: 'Config' object has no attribute 'model'\n")
     assert rc.why is None or "config API" not in rc.why, rc.why
+
+
+@pytest.mark.parametrize("line, cause, code", [
+    ("E1216 14:35:24.990741  2665 server.cpp:965] Fail to listen 10.0.0.2:8814", CauseId.config_error,
+     "brpc_listen_failed"),
+    ("time=\"2017-08-07T09:41:47Z\" level=error msg=\"connect to etcd error: dial tcp :2379: getsockopt: connection "
+     "refused\"", CauseId.missing_dist_env, "go_dial_empty_host"),
+    ("[2023-12-07 15:44:23,956] [   ERROR] - Expecting value: line 1 column 1 (char 0)", CauseId.config_error,
+     "json_empty_input"),
+])
+def test_errors_that_had_no_reading(tmp_path, line, cause, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause and rc.code == code and rc.confidence.value == "medium", (rc.cause, rc.code)
+
+
+def test_a_dial_to_a_named_host_that_refuses_is_not_an_empty_variable(tmp_path):
+    rc = _diagnose(tmp_path, "connect to etcd error: dial tcp 10.0.0.5:2379: getsockopt: connection refused\n")
+    assert rc is None or rc.code != "go_dial_empty_host", rc.code

@@ -31,15 +31,25 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
     if not context:
         return None
     warning = context[-1]
-    # A native crash has many possible reasons; the warning names the likeliest (as an earlier error does for
-    # explained_by_earlier_error), so medium. A generic error of the warning's own family stays high.
+    if event.sig.cause in NATIVE_CRASH:
+        return _crash_after_warning(warning, event, rank)
     return make_verdict(
-        warning.sig.name, warning.sig.cause, rank, [warning, event], "medium" if event.sig.cause in NATIVE_CRASH else "high",
+        warning.sig.name, warning.sig.cause, rank, [warning, event], "high",
         f"an earlier warning names the cause ({warning.sig.cause}); the later error ({event.sig.cause}) is what "
         "it leads to",
         title=format_title(warning), alternatives=(Alternative(
             event.sig.cause, "low", "the later error may have its own reason",
             "fix the mismatch the warning names and rerun: the error goes away if it was the cause"),))
+
+
+def _crash_after_warning(warning: Event, crash: Event, rank: int | None) -> Finding:
+    """A native crash after a warning that names a cause: a crash has many possible reasons and the warning only
+    the likeliest, so the crash stands, at medium, with the warning's cause as its first alternative."""
+    return make_verdict(
+        crash.sig.name, crash.sig.cause, rank, [crash, warning], "medium",
+        f"the process crashed; an earlier warning names a likely reason ({warning.sig.cause})", title=format_title(crash),
+        alternatives=(Alternative(warning.sig.cause, "medium", f"the earlier warning: {format_title(warning)}",
+                                  "fix what the warning names and rerun: the crash goes away if it was the reason"),))
 
 
 # CPython's import errors (Python/import.c, Python/ceval.c import_from): the import of a name or a module failed,

@@ -90,6 +90,33 @@ CONVERTERS = (
                "server is not up)",
          source="brpc src/brpc/socket.cpp Socket::Connect (\"Fail to connect %s: %s\", ECONNREFUSED's strerror), "
                 "reached by Paddle Serving's client (core/general-client/include/predictor.hpp)", most="medium"),
+    # A brpc server (Paddle's parameter servers, PGL's graph engine) that cannot bind the endpoint its list gives it:
+    # the address is not one of this host's (a list written for other machines, or in another order) or the port is
+    # taken. Either way the endpoints the job was given do not fit the host it runs on.
+    _sig("brpc_listen_failed", r"\] Fail to listen (?P<ep>\S+)", "cause", CauseId.config_error, 60,
+         "E1216 14:35:24.990741  2665 server.cpp:965] Fail to listen 10.0.0.2:8814",
+         title="the server could not listen on {ep}: that address is not one of this host's (the endpoint list names "
+               "another machine) or its port is taken", most="medium",
+         source="brpc src/brpc/server.cpp Server::StartInternal (LOG(ERROR) << \"Fail to listen \" << _listen_addr), "
+                "then Paddle's distributed/ps/service/graph_brpc_server.cc (\"GraphBrpcServer start failed, ip_port=\")"),
+    # Go's net.Dial names the address it dialed: ":2379" (no host) is an endpoint built from an empty variable (the
+    # etcd or master address the job's environment should have set), not a server that is down.
+    _sig("go_dial_empty_host", r"dial tcp :(?P<port>\d+): (?:getsockopt: )?connection refused", "cause",
+         CauseId.missing_dist_env, 65,
+         "time=\"2017-08-07T09:41:47Z\" level=error msg=\"connect to etcd error: dial tcp :2379: getsockopt: connection "
+         "refused\"", title="the address dialed has no host (\":{port}\"): the variable that should name the server "
+                           "(etcd's or the master's endpoint) was empty in this job's environment", most="medium",
+         source="Go net/net.go OpError.Error (\"dial tcp \" + addr + \": \" + err, the address as host:port, \":port\" for an "
+                "empty host); PaddleCloud's Go pserver and master (etcd client) of the v2 era"),
+    # A JSON reader handed an empty or non-JSON text (a server's answer on the wrong port or protocol, an empty file):
+    # CPython's json says so at the first character.
+    _sig("json_empty_input", r"Expecting value: line 1 column 1 \(char 0\)", "cause", CauseId.config_error, 55,
+         "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+         title="a JSON reader got an empty or non-JSON text: the file given is empty, or the server answered something "
+               "else (another port, protocol or service)", most="medium",
+         source="CPython Lib/json/decoder.py JSONDecoder.raw_decode (raise JSONDecodeError(\"Expecting value\", s, "
+                "err.value)); json/__init__.py: the message \"Expecting value: line 1 column 1 (char 0)\" for '' or text "
+                "that does not start a JSON value"),
     # A remote call's fault carries the server's exception as text: read it as that exception.
     _sig("xmlrpc_fault", r"xmlrpc\.client\.Fault: <Fault \d+: [\"']<class '(?:[\w.]*\.)?(?P<exc>\w+)'>:(?P<msg>.*)",
          "exception", CauseId.python_exception, 50, "xmlrpc.client.Fault: <Fault 1: \"<class 'AssertionError'>:ocr_version "
