@@ -53,7 +53,7 @@ def test_every_signature_cites_its_source(sig):
                                                                    "Paddle2ONNX ", "Android ",
                                                                    "Triton Inference Server ", "ONNX Runtime ", "TensorRT ",
                                                                    "Kubernetes ", "Docker ", "NVIDIA ", "FastDeploy ", "onnx ", "PaddleCustomDevice ", "X2Paddle ",
-                                                                   "HDF5 ", "GCC ", "Linux kernel ", "PyMuPDF ", "CMake ", "SWIG ",
+                                                                   "HDF5 ", "GCC ", "Linux kernel ", "PyMuPDF ", "CMake ", "SWIG ", "Go ",
                                                                    "PaddleHub ", "PaddleNLP ", "PaddleX ", "cffi "))
 
 

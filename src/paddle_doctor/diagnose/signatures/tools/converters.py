@@ -109,9 +109,10 @@ CONVERTERS = (
          source="Go net/net.go OpError.Error (\"dial tcp \" + addr + \": \" + err, the address as host:port, \":port\" for an "
                 "empty host); PaddleCloud's Go pserver and master (etcd client) of the v2 era"),
     # A JSON reader handed an empty or non-JSON text (a server's answer on the wrong port or protocol, an empty file):
-    # CPython's json says so at the first character.
-    _sig("json_empty_input", r"Expecting value: line 1 column 1 \(char 0\)", "cause", CauseId.config_error, 55,
-         "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+    # CPython's json says so at the first character. Only as a client logs it: a traceback's JSONDecodeError is read by
+    # its frames (a DataLoader's reader thread, the user's own file).
+    _sig("json_empty_input", r"^(?!.*(?:JSONDecodeError|ValueError))[^\n]*Expecting value: line 1 column 1 \(char 0\)", "cause",
+         CauseId.config_error, 55, "[2023-12-07 15:44:23,956] [   ERROR] - Expecting value: line 1 column 1 (char 0)",
          title="a JSON reader got an empty or non-JSON text: the file given is empty, or the server answered something "
                "else (another port, protocol or service)", most="medium",
          source="CPython Lib/json/decoder.py JSONDecoder.raw_decode (raise JSONDecodeError(\"Expecting value\", s, "
