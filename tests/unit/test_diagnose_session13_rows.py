@@ -255,3 +255,12 @@ def test_errors_that_had_no_reading(tmp_path, line, cause, code):
 def test_a_dial_to_a_named_host_that_refuses_is_not_an_empty_variable(tmp_path):
     rc = _diagnose(tmp_path, "connect to etcd error: dial tcp 10.0.0.5:2379: getsockopt: connection refused\n")
     assert rc is None or rc.code != "go_dial_empty_host", rc.code
+
+
+@pytest.mark.parametrize("source, read", [("model_cfg = self.dic.get('model').copy()", True),
+                                          ("head = cfg.get('head')['type']", True),
+                                          ("if idx % config.get('print_interval', 10) == 0:", False)])
+def test_a_config_section_read_with_get_and_used_at_once_is_the_config(tmp_path, source, read):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/paddleseg/cvlibs/config.py\", line 284, in "
+                             f"model\n    {source}\nAttributeError: 'NoneType' object has no attribute 'copy'\n")
+    assert (rc.cause == CauseId.config_error) == read, (rc.cause, rc.why)

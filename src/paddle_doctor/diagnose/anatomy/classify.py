@@ -20,6 +20,7 @@ from .installed import (frozen_bundle_lacks, library_lacks_imported_name, packag
                         paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package, stdlib_module_gone,
                         third_party_dll)
 from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_config_attribute,
+                      from_config_get_none,
                       from_config_lookup, from_empty_loader, from_model_io_index, from_paddle_attribute_py2,
                       from_registry_lookup, from_reshape_misfit, from_state_dict_lookup, from_vocabulary_lookup,
                       from_zero_d_shape_index)
@@ -327,8 +328,8 @@ def classify(parts: ErrorParts) -> Verdict | None:
                  from_type_and_module, from_installation, from_suite_check, from_call_signature, from_called_result,
                  from_package_arguments, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
                  from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_registry_lookup,
-                 from_config_attribute, from_model_io_index, from_class_count_matrix, from_paddle_attribute_py2,
-                 from_zero_d_shape_index, from_reshape_misfit):
+                 from_config_attribute, from_config_get_none, from_model_io_index, from_class_count_matrix,
+                 from_paddle_attribute_py2, from_zero_d_shape_index, from_reshape_misfit):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

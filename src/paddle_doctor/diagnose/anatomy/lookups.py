@@ -150,6 +150,24 @@ def from_config_lookup(parts: ErrorParts) -> Verdict | None:
                    sure=False)
 
 
+# A config section read with ``.get('model')`` and used at once (``.copy()``, ``['type']``): None back means the config
+# given has no such section (PaddleSeg's Config.model on a ``_base_`` file that holds only the datasets).
+_CONFIG_GET_USED = re.compile(rf"(?:{_CONFIG_NAME}|\b(?:self\.)?dic)\.get\(\s*['\"](?P<key>\w+)['\"]\s*\)\s*(?:\.\w|\[)")
+
+
+def from_config_get_none(parts: ErrorParts) -> Verdict | None:
+    """'NoneType' has no attribute (or is not subscriptable) at a line that uses a config section read by ``.get``."""
+    frame = parts.innermost
+    if parts.exc_type not in ("AttributeError", "TypeError") or "'NoneType' object" not in parts.message or frame is None:
+        return None
+    m = _CONFIG_GET_USED.search(frame.source or "")
+    if m is None:
+        return None
+    return Verdict(CauseId.config_error, 60, f"`{frame.source.strip()[:80]}` uses the config's {m['key']!r} section, and "
+                   "the config given has none (a base file or another task's config, or the section misspelt)", "frame",
+                   sure=False)
+
+
 # A registry or name mapping (``cls._name_mapping[init_class]``, ``MODEL_REGISTRY[name]``, ``ARCH_MAP[arch]``) asked for a
 # class name it lacks: the config or the checkpoint's own config names a class this code has not registered (a
 # name misspelt, or one that only another release of the code has, the alternative).

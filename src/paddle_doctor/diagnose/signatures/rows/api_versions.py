@@ -24,7 +24,8 @@ _EVERY_RELEASE_HAS = rf"module '{API_PACKAGES}' has no attribute '__version__'|m
 API_VERSION_ROWS = (
     # What is imported under the package's name is not the package: a file or folder of the user's with its name,
     # found first on sys.path (paddlehub.py beside the script, a folder called paddle), or what an uninstall of one
-    # of two wheels sharing the folder left behind. The user's own tree (python_exception in the catalog's terms).
+    # of two wheels sharing the folder left behind. The user's own tree (python_exception in the catalog's terms); the
+    # traceback's frames may say which (anatomy/installed.py: blocks.SHADOWABLE).
     _sig("package_not_whole", rf"(?<!initialized )(?={_EVERY_RELEASE_HAS})module '(?P<module>\w+)' has no attribute "
          r"'(?P<name>\w+)'", "cause", CauseId.python_exception, 70,
          "AttributeError: module 'paddlehub' has no attribute 'Module'",
