@@ -21,7 +21,9 @@ _diagnose = root_cause_of
 def test_a_name_missing_from_a_suite_package_is_code_for_another_release(tmp_path, line):
     rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "tools/run.py", line 4, in <module>\n'
                              "    main()\n" + line + "\n")
-    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "paddle_api_missing", (rc.cause, rc.why)
+    # a suite's missing submodule has its own row (another release at most at medium: session 13)
+    expected = "suite_module_missing" if "No module named" in line else "paddle_api_missing"
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == expected, (rc.cause, rc.code, rc.why)
 
 
 def test_a_suite_run_from_its_clone_is_left_to_the_working_tree(tmp_path):

@@ -264,3 +264,34 @@ def test_a_config_section_read_with_get_and_used_at_once_is_the_config(tmp_path,
     rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/paddleseg/cvlibs/config.py\", line 284, in "
                              f"model\n    {source}\nAttributeError: 'NoneType' object has no attribute 'copy'\n")
     assert (rc.cause == CauseId.config_error) == read, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line, cause, code, confidence", [
+    ("RuntimeError: function_attributes(): after cudaFuncGetAttributes: invalid device function",
+     CauseId.cuda_arch_unsupported, "thrust_no_kernel_for_gpu", "high"),
+    ("ModuleNotFoundError: No module named 'ppgan.gan_model'", CauseId.paddle_api_mismatch, "suite_module_missing",
+     "medium"),
+    ("ModuleNotFoundError: No module named 'paddle.fluid'", CauseId.paddle_api_mismatch, "paddle_api_missing", "high"),
+    ("F0817 19:56:11.205682  5200 ClassRegistrar.h:65] Check failed: mapGet(type, creatorMap_, &creator) Unknown class "
+     "type: data", CauseId.python_exception, "v1_registry_empty", "medium"),
+    ("Signal (11) received.", CauseId.segfault, "triton_fatal_signal", "high"),
+    ("ImportError: Failed to import 'Milvus2DocumentStore', which is an optional component in pipelines.",
+     CauseId.dependency_version_mismatch, "pipelines_optional_component", "medium"),
+])
+def test_batch86s_readings(tmp_path, line, cause, code, confidence):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.code, rc.confidence.value) == (cause, code, confidence)
+
+
+def test_a_v1_layer_type_of_the_users_own_is_still_a_registry_without_it(tmp_path):
+    rc = _diagnose(tmp_path, "F0817 19:56:11.205682  5200 ClassRegistrar.h:65] Check failed: mapGet(type, creatorMap_, "
+                             "&creator) Unknown class type: my_custom_layer\n")
+    assert rc.code != "v1_registry_empty", rc.code
+
+
+@pytest.mark.parametrize("path, read", [("/w/PaddleOCR/ppstructure/predict_system.py", True), ("/w/my_app/run.py", False)])
+def test_parsed_arguments_a_suites_code_reads_and_lack_are_another_release(tmp_path, path, read):
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n  File \"{path}\", line 82, in __init__\n"
+                             "    self.return_word_box = args.return_word_box\n"
+                             "AttributeError: 'Namespace' object has no attribute 'return_word_box'\n")
+    assert (rc.cause == CauseId.paddle_api_mismatch) == read, (rc.cause, rc.why)

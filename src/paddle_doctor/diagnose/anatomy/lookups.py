@@ -190,16 +190,26 @@ def from_registry_lookup(parts: ErrorParts) -> Verdict | None:
 _CONFIG_OBJECT_ATTRIBUTE = re.compile(r"^'(?:\w*Config|\w*Cfg)' object has no attribute '(?P<name>\w+)'$")
 
 
+# The same for the parsed arguments a suite's own code reads (``args.return_word_box``): the parser that built them is
+# another release's (a pip-installed suite's utility parser driving a checkout's code); in the user's own script it is
+# the script's bug, so only in a suite's frame.
+_ARGS_ATTRIBUTE = re.compile(r"^'Namespace' object has no attribute '(?P<name>\w+)'$")
+
+
 def from_config_attribute(parts: ErrorParts) -> Verdict | None:
-    """An AttributeError of a config object at a line that reads that attribute from ``cfg``/``config``."""
-    m, frame = _CONFIG_OBJECT_ATTRIBUTE.match(parts.message.strip()), parts.innermost
-    if parts.exc_type != "AttributeError" or m is None or frame is None:
+    """An AttributeError of a config object (or, in a suite's code, of its parsed arguments) at a line that reads that
+    attribute from ``cfg``/``config`` (``args``)."""
+    frame, message = parts.innermost, parts.message.strip()
+    if parts.exc_type != "AttributeError" or frame is None:
         return None
-    if not re.search(rf"\b(?:self\.)?(?:cfg|config|conf)\.{m['name']}\b", frame.source or ""):
+    m, holder = _CONFIG_OBJECT_ATTRIBUTE.match(message), r"(?:self\.)?(?:cfg|config|conf)"
+    if m is None and frame.suite is not None:
+        m, holder = _ARGS_ATTRIBUTE.match(message), r"(?:self\.)?args"
+    if m is None or not re.search(rf"\b{holder}\.{m['name']}\b", frame.source or ""):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 60, f"`{frame.source.strip()[:80]}` reads {m['name']} from a config "
-                   "object whose class has no such attribute: the script was written for another release of the "
-                   "suite's config API", "frame", sure=False)
+                   "object (or parsed arguments) that has no such attribute: the code was written for another release "
+                   "of the suite's config or its argument parser", "frame", sure=False)
 
 
 # A confusion matrix built as a (num_classes x num_classes) sparse matrix (PaddleSeg's metrics, scipy's

@@ -16,7 +16,8 @@ from .loading import INTERPRETER_ROWS
 # release. Suites run from a clone (ppdet, ppocr, paddleseg) are left out: there it is the working directory.
 VERSIONED_PACKAGES = r"(?:paddle|paddlehub|paddlenlp|paddlex|paddleslim|paddle2onnx|x2paddle|pgl|parl|paddlespeech|" \
                      r"paddleformers)"
-API_PACKAGES = VERSIONED_PACKAGES[:-1] + "|paddleocr|paddleclas|paddlets|ppgan)"  # + suites used as wheels (issue 29)
+SUITE_WHEELS = r"(?:paddleocr|paddleclas|paddlets|ppgan)"  # suites also installed as wheels (issue 29)
+API_PACKAGES = VERSIONED_PACKAGES[:-1] + "|" + SUITE_WHEELS[3:]
 # Names every release of the package has (its version, PaddleHub's Module class since 1.0): a package that lacks one is
 # not a whole release of it, whatever its version.
 _EVERY_RELEASE_HAS = rf"module '{API_PACKAGES}' has no attribute '__version__'|module 'paddlehub' has no attribute 'Module'"
@@ -39,7 +40,7 @@ API_VERSION_ROWS = (
     # shadowed by the user's tree is told apart by anatomy/installed.py from the traceback's frames).
     _sig("paddle_api_missing", rf"(?<!initialized )(?!{_EVERY_RELEASE_HAS})module '(?P<module>{API_PACKAGES}(?:\.[\w.]+)?)' has no "
          r"attribute '(?P<name>(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
-         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'(?! \(unknown location\))|No module named '(?P<module3>{API_PACKAGES}\.[\w.]+)'",
+         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'(?! \(unknown location\))|No module named '(?P<module3>{VERSIONED_PACKAGES}\.[\w.]+)'",
          "cause", CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
          title="the code uses an API this Paddle (or Paddle library) version does not have",
          source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "
@@ -48,6 +49,14 @@ API_VERSION_ROWS = (
                 "module API (hub.version, hub.RunConfig; PaddleHub 2.0 release notes); PARL 2.x imports its Paddle classes "
                 "only when it finds a Paddle it supports (parl/algorithms/__init__.py: if _HAS_PADDLE ... else "
                 "logger.warning(\"No deep learning framework was found, but it's ok for parallel computation.\"))"),
+    # The same for a suite's own submodule: the suite's layout differs between releases, and between a clone and its
+    # wheel, and a module the user's code invents reads alike; so another release at most at medium.
+    _sig("suite_module_missing", rf"No module named '(?P<module>{SUITE_WHEELS}\.[\w.]+)'", "cause",
+         CauseId.paddle_api_mismatch, 80, "ModuleNotFoundError: No module named 'ppgan.gan_model'",
+         title="the installed suite has no module {module}: code written for another release of it (or a module name "
+               "it never had)", most="medium",
+         source="CPython ModuleNotFoundError (No module named %r: the dotted name up to its first missing part, so the "
+                "suite itself was found)"),
     # A library that imports paddle.fluid in a try block and says so when the import fails (jieba's paddle
     # mode): the installed Paddle no longer has the fluid API the library was written for.
     # An axis checked against a rank of 0 ("in range of [0, 0)", "[-0, 0)"): the op got a 0-D tensor where the code

@@ -54,6 +54,13 @@ CRASHES = (
          source="pp 1.8.5 so: platform/init.cc SignalHandle (Warning: PaddlePaddle catches a failure signal, it may not "
                 "work properly), glog InstallFailureSignalHandler (SIGSEGV, SIGILL, SIGFPE, SIGABRT, SIGBUS, SIGTERM)",
          most="medium"),
+    # Triton Inference Server's own handler (the FastDeploy and Paddle backends run inside it) names the signal by
+    # number before its stack: 11 SIGSEGV, 7 SIGBUS, 4 SIGILL, 8 SIGFPE are a native crash, 6 SIGABRT an abort.
+    _sig("triton_fatal_signal", r"^Signal \((?P<sig>11|7|4|8)\) received\.", "cause", CauseId.segfault, 80,
+         "Signal (11) received.",
+         title="native crash: the server died of signal {sig} (a fault in a backend's or library's native code)",
+         source="Triton Inference Server src/main.cc / signal.cc ErrorSignalHandler (std::cerr << \"Signal (\" << "
+                "signum << \") received.\" << std::endl, then the boost stacktrace)"),
     _sig("hang_dataloader", r"ReadNextList|BlockingQueue<.*>::Receive", "hang_site",
          example="3   paddle::operators::reader::MultiDeviceFeedReader<...>::ReadNextList()",
          source="pp 2.x-3.3.1 so: operators/reader/buffered_reader / MultiDeviceFeedReader::ReadNextList frames"),

@@ -91,6 +91,17 @@ DEVICES = (
     # cudaGetErrorString): the kernel launch itself failed. "invalid configuration argument" is a grid of no blocks or
     # too many threads (an empty tensor, a dimension past the launch limits); the texts that name a cause of their own
     # (out of memory, no kernel image) are left to their rows.
+    # thrust asks the runtime for a kernel's attributes before it launches it; "invalid device function" (or "no kernel
+    # image") there is cudaErrorInvalidDeviceFunction: the build has no code for this GPU's architecture.
+    _sig("thrust_no_kernel_for_gpu", r"(?:after cuda[A-Z]\w*|parallel_for failed): (?P<text>invalid device function|no "
+         r"kernel image is available for execution on the device)", "cause", CauseId.cuda_arch_unsupported, 85,
+         "RuntimeError: function_attributes(): after cudaFuncGetAttributes: invalid device function",
+         title="the GPU build has no kernel for this GPU's architecture ({text}, thrust's kernel launch): a build for "
+               "this compute capability",
+         source="thrust 1.8-1.9 thrust/system/cuda/detail/bulk/detail/cuda_launcher/runtime_introspection.inl "
+                "function_attributes (throw_on_error(cudaFuncGetAttributes(...), \"function_attributes(): after "
+                "cudaFuncGetAttributes\")), system_error what() + \": \" + cudaGetErrorString: CUDA driver_types.h "
+                "cudaErrorInvalidDeviceFunction (\"invalid device function\")"),
     _sig("thrust_parallel_for_failed", r"parallel_for failed: (?!out of memory|no kernel image)(?P<text>[a-z][a-z ]{5,80}"
          r"[a-z])", "cause", CauseId.cuda_error_other, 80,
          "W1104 19:03:37.945456 29266 operator.cc:187] elementwise_max raises an exception thrust::system::system_error, "

@@ -300,6 +300,16 @@ LOADING = (
          title="the weights file is not an HDF5 file at all (truncated, a page saved in its place, or another format)",
          source="HDF5 1.8-1.14 src/H5Fsuper.c H5F__super_read (\"file signature not found\"), raised by h5py 2.x-3.x "
                 "h5py/_hl/files.py make_fid as OSError(\"Unable to open file (file signature not found)\")", most="medium"),
+    # Paddle 0.x builds a network's layers from a registry its init fills (paddle.init, swig_paddle.initPaddle,
+    # paddle_init in the C-API): a built-in layer type unknown there ("data", "fc") means the registry is empty, i.e.
+    # the process built the network before initialising Paddle (glog's "Logging before InitGoogleLogging()" too).
+    _sig("v1_registry_empty", r"Unknown class type: (?P<type>data|fc|mixed)\b", "cause", CauseId.python_exception, 75,
+         "F0817 19:56:11.205682  5200 ClassRegistrar.h:65] Check failed: mapGet(type, creatorMap_, &creator) Unknown "
+         "class type: data", title="Paddle's layer registry does not know the built-in layer {type}: the network was "
+                               "built before Paddle was initialised (call paddle.init / initPaddle / paddle_init first)",
+         most="medium",
+         source="pp 0.9-0.14 paddle/utils/ClassRegistrar.h ClassRegistrar::createByType (CHECK(mapGet(type, creatorMap_, "
+                "&creator)) << \"Unknown class type: \" << type), registered by initMain / paddle.init"),
 )
 
 

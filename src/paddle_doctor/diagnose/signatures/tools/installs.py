@@ -228,6 +228,17 @@ INSTALLS = (
                "(install a module version that fits: hub install {module}==<version>)",
          source="PaddleHub 2.x paddlehub/module/manager.py EnvironmentMismatchError.__str__ ('{} cannot be installed "
                 "because some conditions are not met', then the version table)", most="medium"),
+    # PaddleNLP pipelines (as haystack) wraps the classes that need an optional package: when that package does not
+    # import, the class's name is all the error gives; the cause is in the import error it chains (not installed, or
+    # a version the class cannot use).
+    _sig("pipelines_optional_component", r"Failed to import '(?P<cls>\w+)', which is an optional component in "
+         r"(?P<pkg>\w+)", "cause", CauseId.dependency_version_mismatch, 80,
+         "ImportError: Failed to import 'Milvus2DocumentStore', which is an optional component in pipelines.",
+         title="{cls} needs a package {pkg} installs only as an option, and it did not import: install {pkg}'s extra for "
+               "it (or the version it supports)", most="medium",
+         source="PaddleNLP pipelines/utils/import_utils.py _optional_component_not_installed (raise ImportError(f\"Failed "
+                "to import '{component}', which is an optional component in pipelines.\\n...\") from import_error), as "
+                "haystack's"),
     # PaddleHub's server knows no module of the name (or not the version) the command asks for: a misspelled name, or a
     # model of another suite's zoo. A module it knows for another release is the version table's Mismatch row above.
     _sig("hub_module_name_unknown", r"(?:Can't find module|No HubModule named) (?P<module>[\w.-]+)", "cause",
