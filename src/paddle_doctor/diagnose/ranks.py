@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .read.scan import LineIndex
@@ -9,18 +10,35 @@ from .read.parse import Event, FileEvents
 from .read.runners import RUNNER_SIGNATURES, failed_ranks
 
 CAUSE_ROLES = ("cause", "exception")
-# glog's failure handler (Paddle 1.x) prints one dump for every signal it takes, SIGTERM included: its header,
-# the faulting PC and the stack frames are a crash's only when the dump's own line does not name SIGTERM.
-_DUMP_ROWS = ("native_stack", "paddle_failure_signal_header", "native_fault_pc")
-_DUMP_BEFORE, _DUMP_AFTER = 8, 64  # lines of a dump before its signal line (header, time, PC) and after (frames)
+RUNNER_NAMES = tuple(sig.name for sig in RUNNER_SIGNATURES)
+# glog's failure handler (Paddle 1.x) prints one dump for every signal it takes, SIGTERM included: its header and
+# the faulting PC come before the dump's signal line, its stack frames after it. They are a crash's only when that
+# signal line (the nearest after a header, the nearest before a frame) is not SIGTERM's.
+_DUMP_HEAD_ROWS = ("paddle_failure_signal_header", "native_fault_pc")
+_DUMP_HEAD_LINES = 8  # the header, the time and the PC lines before the signal's own
+_SIGNAL_LINE = re.compile(r"\*\*\* SIG(?P<sig>[A-Z]+) \(@")
+
+
+def _in_sigterm_dump(event: Event, signals: list[tuple[str, int, bool]]) -> bool:
+    """Whether a dump row's event belongs to a dump whose signal line is SIGTERM's (``signals``: (file, line,
+    is_sigterm) of every signal line, in order)."""
+    same = [(line, term) for file, line, term in signals if file == event.file]
+    if event.sig.name in _DUMP_HEAD_ROWS:
+        after = [(line, term) for line, term in same if 0 < line - event.line <= _DUMP_HEAD_LINES]
+        return bool(after) and after[0][1]
+    if event.sig.name == "native_stack" and not _SIGNAL_LINE.search(event.text):
+        before = [(line, term) for line, term in same if line < event.line]
+        return bool(before) and before[-1][1]
+    return False
 
 
 def cause_events(events: list[Event]) -> list[Event]:
     """The events that may name a cause: not those of a failure dump that names SIGTERM (a process killed)."""
-    killed = [e for e in events if e.role == "terminated"]
-    return [e for e in events if e.role in CAUSE_ROLES and not (killed and e.sig.name in _DUMP_ROWS and any(
-        k.file == e.file and -_DUMP_BEFORE <= e.line - k.line <= _DUMP_AFTER for k in killed))]
-RUNNER_NAMES = tuple(sig.name for sig in RUNNER_SIGNATURES)
+    signals = [(e.file, e.line, e.role == "terminated") for e in events
+               if e.role == "terminated" or (e.sig.name == "native_stack" and _SIGNAL_LINE.search(e.text))]
+    if not any(term for _, _, term in signals):
+        return [e for e in events if e.role in CAUSE_ROLES]
+    return [e for e in events if e.role in CAUSE_ROLES and not _in_sigterm_dump(e, signals)]
 
 
 @dataclass

@@ -23,11 +23,12 @@ _SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ pos
 
 # A method called on its class (``ServingCommand.start(configs)``) rather than an instance: the first argument is
 # taken as ``self`` and CPython reports the last parameter missing, naming the method.
-_UNBOUND_CALL = re.compile(r"\b[A-Z]\w*\.(?P<method>[a-z_]\w*)\(")
+_UNBOUND_CALL = re.compile(r"\b[A-Z][a-z]\w*\.(?P<method>[a-z_]\w*)\(")  # a CamelCase class, not F. or np.
 
 
 def _names_the_method(source: str, message: str) -> bool:
-    m = re.match(r"(?P<method>\w+)\(\) missing \d+ required positional argument", message)
+    # CPython 3.10+ names the method by its qualified name (ServingCommand.start() missing ...)
+    m = re.match(r"(?:\w+\.)*(?P<method>\w+)\(\) missing \d+ required positional argument", message)
     return m is not None and any(c["method"] == m["method"] for c in _UNBOUND_CALL.finditer(source))
 
 
@@ -68,8 +69,13 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
         return None
     if not _SIGNATURE_MISFIT.search(parts.message):
         return None
-    # fluid's layers are imported by that name (``from paddle.fluid import layers``, PARL's ``parl.layers``)
-    if not re.search(r"(?<![\w.])(?:paddle|fluid|layers)\.\w", frame.source):
-        return None
-    return Verdict(CauseId.paddle_api_mismatch, 75, f"the call `{frame.source[:80]}` passes arguments this Paddle "
-                   "version's API does not take: the code was written for another version", "call")
+    if re.search(r"(?<![\w.])(?:paddle|fluid)\.\w", frame.source):
+        return Verdict(CauseId.paddle_api_mismatch, 75, f"the call `{frame.source[:80]}` passes arguments this Paddle "
+                       "version's API does not take: the code was written for another version", "call")
+    # fluid's layers are imported by that name (``from paddle.fluid import layers``, PARL's ``parl.layers``); a module
+    # of the user's own may be called so too, so the name alone is weaker (medium at most)
+    if re.search(r"(?<![\w.])layers\.\w", frame.source):
+        return Verdict(CauseId.paddle_api_mismatch, 60, f"the call `{frame.source[:80]}` passes arguments that fluid's "
+                       "layers of this Paddle do not take (if `layers` is fluid's): code written for another version",
+                       "call", sure=False)
+    return None

@@ -152,15 +152,19 @@ def from_config_lookup(parts: ErrorParts) -> Verdict | None:
 
 # A config section read with ``.get('model')`` and used at once (``.copy()``, ``['type']``): None back means the config
 # given has no such section (PaddleSeg's Config.model on a ``_base_`` file that holds only the datasets).
-_CONFIG_GET_USED = re.compile(rf"(?:{_CONFIG_NAME}|\b(?:self\.)?dic)\.get\(\s*['\"](?P<key>\w+)['\"]\s*\)\s*(?:\.\w|\[)")
+_CONFIG_GET_USED = re.compile(rf"(?P<holder>{_CONFIG_NAME}|\b(?:self\.)?dic)\.get\(\s*['\"](?P<key>\w+)['\"]\s*\)\s*"
+                              r"(?:\.(?P<attr>\w+)|\[)")
+_NONE_USED = re.compile(r"^'NoneType' object (?:has no attribute '(?P<attr>\w+)'|is not subscriptable)$")
 
 
 def from_config_get_none(parts: ErrorParts) -> Verdict | None:
-    """'NoneType' has no attribute (or is not subscriptable) at a line that uses a config section read by ``.get``."""
-    frame = parts.innermost
-    if parts.exc_type not in ("AttributeError", "TypeError") or "'NoneType' object" not in parts.message or frame is None:
+    """'NoneType' has no attribute (or is not subscriptable) at a line that uses a config section read by ``.get``:
+    the attribute the message names is the one used on the section (``dic`` only in a suite's own code)."""
+    frame, none = parts.innermost, _NONE_USED.match(parts.message.strip())
+    if parts.exc_type not in ("AttributeError", "TypeError") or none is None or frame is None:
         return None
-    m = _CONFIG_GET_USED.search(frame.source or "")
+    m = next((c for c in _CONFIG_GET_USED.finditer(frame.source or "") if c["attr"] == none["attr"]
+              and (frame.suite is not None or not c["holder"].endswith("dic"))), None)
     if m is None:
         return None
     return Verdict(CauseId.config_error, 60, f"`{frame.source.strip()[:80]}` uses the config's {m['key']!r} section, and "
@@ -171,7 +175,8 @@ def from_config_get_none(parts: ErrorParts) -> Verdict | None:
 # A registry or name mapping (``cls._name_mapping[init_class]``, ``MODEL_REGISTRY[name]``, ``ARCH_MAP[arch]``) asked for a
 # class name it lacks: the config or the checkpoint's own config names a class this code has not registered (a
 # name misspelt, or one that only another release of the code has, the alternative).
-_REGISTRY_LOOKUP = re.compile(r"\b\w*(?:_?mapping|[Rr]egistry|REGISTRY|MAPPING|_map|_MAP)\s*\[")
+_REGISTRY_LOOKUP = re.compile(r"\b(?:\w*(?:[Rr]egistry|REGISTRY)\w*|\w*(?:name|cls|class|arch|type|model|NAME|CLS|CLASS|ARCH|"
+                              r"TYPE|MODEL)\w*?_?(?:mapping|map|MAPPING|MAP))\s*\[")
 
 
 def from_registry_lookup(parts: ErrorParts) -> Verdict | None:
@@ -191,9 +196,12 @@ _CONFIG_OBJECT_ATTRIBUTE = re.compile(r"^'(?:\w*Config|\w*Cfg)' object has no at
 
 
 # The same for the parsed arguments a suite's own code reads (``args.return_word_box``): the parser that built them is
-# another release's (a pip-installed suite's utility parser driving a checkout's code); in the user's own script it is
-# the script's bug, so only in a suite's frame.
+# another release's (a pip-installed suite's utility parser driving a checkout's code). Both only in a suite's (or an
+# installed package's) frame: in the user's own script it is the script's typo.
 _ARGS_ATTRIBUTE = re.compile(r"^'Namespace' object has no attribute '(?P<name>\w+)'$")
+# A suite's clone, whose scripts (contrib/, deploy/, tools/) live beside its package rather than inside it.
+_SUITE_TREE = re.compile(r"[/\\]Paddle(?:Seg|OCR|Detection|Clas|NLP|Speech|GAN|Video|3D|X|Rec|Slim|Hub|MIX|RS|Sleeve|"
+                         r"Helix|Science|TS|FleetX|YOLO)[\w.-]*[/\\]")
 
 
 def from_config_attribute(parts: ErrorParts) -> Verdict | None:
@@ -202,8 +210,10 @@ def from_config_attribute(parts: ErrorParts) -> Verdict | None:
     frame, message = parts.innermost, parts.message.strip()
     if parts.exc_type != "AttributeError" or frame is None:
         return None
+    if frame.suite is None and frame.installed_package is None and not _SUITE_TREE.search(frame.path):
+        return None  # the user's own config class or parser: a typo of theirs
     m, holder = _CONFIG_OBJECT_ATTRIBUTE.match(message), r"(?:self\.)?(?:cfg|config|conf)"
-    if m is None and frame.suite is not None:
+    if m is None:
         m, holder = _ARGS_ATTRIBUTE.match(message), r"(?:self\.)?args"
     if m is None or not re.search(rf"\b{holder}\.{m['name']}\b", frame.source or ""):
         return None

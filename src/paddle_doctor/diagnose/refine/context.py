@@ -44,9 +44,10 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
 
 def _crash_after_warning(warning: Event, crash: Event, rank: int | None) -> Finding:
     """A native crash after a warning that names a cause: a crash has many possible reasons and the warning only
-    the likeliest, so the crash stands, at medium, with the warning's cause as its first alternative."""
+    the likeliest, so the crash stands, at medium at most (a crash known only by a weak sign stays low), with the
+    warning's cause as its first alternative."""
     return make_verdict(
-        crash.sig.name, crash.sig.cause, rank, [crash, warning], "medium",
+        crash.sig.name, crash.sig.cause, rank, [crash, warning], "low" if crash.sig.specificity < 50 else "medium",
         f"the process crashed; an earlier warning names a likely reason ({warning.sig.cause})", title=format_title(crash),
         alternatives=(Alternative(warning.sig.cause, "medium", f"the earlier warning: {format_title(warning)}",
                                   "fix what the warning names and rerun: the crash goes away if it was the reason"),))

@@ -17,9 +17,10 @@ from ..verdict import make_verdict
 
 # The causes of a native crash summary: a crash that does not say why.
 NATIVE_CRASH = (CauseId.segfault,)
-# Reports whose own lines carry the crash (pip's "... did not run successfully." over the subprocess's "exit code:
-# -11"): the report states that the step failed, not why, so it does not explain the crash inside it.
-_OWN_REPORT = ("pip_build_subprocess_failed",)
+# Reports whose own lines carry the crash (pip's "... did not run successfully." or "Building wheel for X ... error"
+# over the subprocess's "exit code: -11"): the report states that the step failed, not why, so it does not explain
+# the crash inside it.
+_OWN_REPORT = ("pip_build_subprocess_failed", "pip_source_build_failed")
 _NOT_A_REASON = (CauseId.unknown, CauseId.python_exception, *NATIVE_CRASH)
 
 

@@ -38,9 +38,17 @@ API_VERSION_ROWS = (
     # The Paddle libraries released with Paddle (PaddleHub, PARL, PGL, PaddleNLP, ...) change their APIs between
     # releases as Paddle does: a name missing from one of them is code written for another release (a package
     # shadowed by the user's tree is told apart by anatomy/installed.py from the traceback's frames).
+    # CPython imported a module (a file) under the package's name and was asked for a submodule of it: a file of the
+    # user's (or a clone's paddleocr.py) named like the package, found first on sys.path.
+    _sig("package_is_a_file", rf"No module named '(?P<module>{API_PACKAGES})\.[\w.]+'; '(?P=module)' is not a package",
+         "cause", CauseId.python_exception, 70, "ModuleNotFoundError: No module named 'paddleocr.tools'; 'paddleocr' is not a "
+         "package", title="what Python imported as {module} is a file, not the installed package: a {module}.py of yours "
+         "(or of a source checkout) found first on sys.path (rename it, or run from elsewhere)", most="medium",
+         source="CPython Lib/importlib/_bootstrap.py _find_and_load_unlocked (ModuleNotFoundError(f\"No module named "
+                "{name!r}; {parent!r} is not a package\") when the parent module has no __path__)"),
     _sig("paddle_api_missing", rf"(?<!initialized )(?!{_EVERY_RELEASE_HAS})module '(?P<module>{API_PACKAGES}(?:\.[\w.]+)?)' has no "
          r"attribute '(?P<name>(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
-         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'(?! \(unknown location\))|No module named '(?P<module3>{VERSIONED_PACKAGES}\.[\w.]+)'",
+         rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'(?! \(unknown location\))|No module named '(?P<module3>{VERSIONED_PACKAGES}\.[\w.]+)'(?!;\s*'[\w.]+' is not a package)",
          "cause", CauseId.paddle_api_mismatch, 85, "AttributeError: module 'paddle.nn' has no attribute 'Conv2d'",
          title="the code uses an API this Paddle (or Paddle library) version does not have",
          source="CPython AttributeError (module %r has no attribute %r), ImportError (cannot import name %r from "
@@ -50,8 +58,10 @@ API_VERSION_ROWS = (
                 "only when it finds a Paddle it supports (parl/algorithms/__init__.py: if _HAS_PADDLE ... else "
                 "logger.warning(\"No deep learning framework was found, but it's ok for parallel computation.\"))"),
     # The same for a suite's own submodule: the suite's layout differs between releases, and between a clone and its
-    # wheel, and a module the user's code invents reads alike; so another release at most at medium.
-    _sig("suite_module_missing", rf"No module named '(?P<module>{SUITE_WHEELS}\.[\w.]+)'", "cause",
+    # wheel, and a module the user's code invents reads alike; so another release at most at medium. CPython's "; 'x' is
+    # not a package" says a file of that name (a clone's paddleocr.py) was imported instead: not another release.
+    _sig("suite_module_missing", rf"No module named '(?P<module>{SUITE_WHEELS}\.[\w.]+)'(?!;\s*'[\w.]+' is not a package)",
+         "cause",
          CauseId.paddle_api_mismatch, 80, "ModuleNotFoundError: No module named 'ppgan.gan_model'",
          title="the installed suite has no module {module}: code written for another release of it (or a module name "
                "it never had)", most="medium",

@@ -88,13 +88,14 @@ DEVICES = (
          "\"cudaGetLastError  \" << cudaGetErrorString(e_get) << \" errno:\" << e_get); the same check at 1.4's "
          "platform/device_context.cc:337, as the gathered log names it (its source not read), as glog's F line"),
     # thrust's parallel_for (fluid's elementwise and reduction kernels) throws system_error("parallel_for failed: " +
-    # cudaGetErrorString): the kernel launch itself failed. "invalid configuration argument" is a grid of no blocks or
-    # too many threads (an empty tensor, a dimension past the launch limits); the texts that name a cause of their own
-    # (out of memory, no kernel image) are left to their rows.
+    # cudaGetErrorString; newer thrust puts the error's name first): a kernel of the op failed, most often its launch
+    # was refused ("invalid configuration argument": a grid of no blocks or too many threads, an empty tensor). Out of
+    # memory is the memory rows', no kernel image the row above's.
     # thrust asks the runtime for a kernel's attributes before it launches it; "invalid device function" (or "no kernel
     # image") there is cudaErrorInvalidDeviceFunction: the build has no code for this GPU's architecture.
-    _sig("thrust_no_kernel_for_gpu", r"(?:after cuda[A-Z]\w*|parallel_for failed): (?P<text>invalid device function|no "
-         r"kernel image is available for execution on the device)", "cause", CauseId.cuda_arch_unsupported, 85,
+    _sig("thrust_no_kernel_for_gpu", r"(?:after cuda[A-Z]\w*|parallel_for failed): (?:cudaError\w+: )?(?P<text>invalid "
+         r"device function|no kernel image is available for execution on the device)", "cause",
+         CauseId.cuda_arch_unsupported, 85,
          "RuntimeError: function_attributes(): after cudaFuncGetAttributes: invalid device function",
          title="the GPU build has no kernel for this GPU's architecture ({text}, thrust's kernel launch): a build for "
                "this compute capability",
@@ -102,12 +103,12 @@ DEVICES = (
                 "function_attributes (throw_on_error(cudaFuncGetAttributes(...), \"function_attributes(): after "
                 "cudaFuncGetAttributes\")), system_error what() + \": \" + cudaGetErrorString: CUDA driver_types.h "
                 "cudaErrorInvalidDeviceFunction (\"invalid device function\")"),
-    _sig("thrust_parallel_for_failed", r"parallel_for failed: (?!out of memory|no kernel image)(?P<text>[a-z][a-z ]{5,80}"
+    _sig("thrust_parallel_for_failed", r"parallel_for failed: (?:cudaError\w+: )?(?!out of memory)(?P<text>[a-z][a-z ]{5,80}"
          r"[a-z])", "cause", CauseId.cuda_error_other, 80,
          "W1104 19:03:37.945456 29266 operator.cc:187] elementwise_max raises an exception thrust::system::system_error, "
          "parallel_for failed: invalid configuration argument",
-         title="a GPU kernel could not be launched: {text} (thrust's parallel_for; often an empty tensor or a "
-               "dimension past the launch limits)",
+         title="a GPU kernel thrust's parallel_for ran failed: {text} (\"invalid configuration argument\": a launch "
+               "with no blocks or too many threads, often an empty tensor)",
          source="thrust 1.9-1.17 thrust/system/cuda/detail/parallel_for.h (cuda_cub::throw_on_error(status, "
                 "\"parallel_for failed\"): system_error what() \"parallel_for failed: \" + cudaGetErrorString); pp "
                 "1.x framework/operator.cc (LOG(WARNING) << type << \" raises an exception \" << demangled type << "

@@ -211,7 +211,7 @@ LIBRARIES = (
          "cudaErrorNoDevice: no CUDA-capable device is detected", title="CUDA sees no GPU at all",
          source="CUDA runtime cudaGetErrorString (cudaErrorNoDevice: no CUDA-capable device is detected), quoted by "
                 "pp 1.8.5-2.0.2 so gpu_info.cc (cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCount)"),
-    _sig("invalid_device", r"invalid device ordinal|cudaErrorInvalidDevice", "cause", CauseId.cuda_visible_devices_misconfig,
+    _sig("invalid_device", r"invalid device ordinal|cudaErrorInvalidDevice\b", "cause", CauseId.cuda_visible_devices_misconfig,
          95, "cudaErrorInvalidDevice: invalid device ordinal", title="the requested GPU is not visible",
          source="CUDA runtime cudaGetErrorString (cudaErrorInvalidDevice: invalid device ordinal), pp 1.8.5-2.0.2 gpu_info.cc"),
     _sig("launch_device_frame", r'launch/context/device\.py", line \d+, in get_selected_devices', "cause",

@@ -14,7 +14,7 @@ from ..model import sig as _sig
 # What precedes the shells' report of a child's death: bash "<script>: line N: <pid> ", zsh's job line
 # "[job]  + <pid> " (the current-job mark optional, and the job spec left out when a paste keeps only "<pid> ")
 # or "zsh: " (zsh prints its own lowercase signal names).
-_SHELL = r"^(?:\S+: line \d+:\s+\d+\s+|(?:\[\d+\]\s+[+-]?\s*)?\d+\s+|zsh: )?"
+_SHELL = r"^(?:\S+: line \d+:\s+\d+\s+|(?:\[\d+\]\s+(?:[+-]\s+)?)?\d+\s+|zsh: )?"
 
 SIGNALS = (
     _sig("shell_killed", r"^(?:\S+: line \d+:\s+\d+\s+)?(?:Killed|已杀死|強制終了|Getötet|Убито)(?:\s+\S.*)?$", "cause",

@@ -25,8 +25,9 @@ _WINERROR = ("Windows System Error Codes ERROR_MOD_NOT_FOUND 126 (The specified 
              "CPython ctypes (OSError: [WinError %d] %s) and Paddle's Windows start-up")
 _CUDA_DLLS = r"(?:cudnn|cublas|cudart|cufft|curand|cusolver|cusparse|nvrtc|nvjitlink|nccl)\w*\.dll"
 
-# The GPU libraries whose loading failures the libraries rows read as CUDA's, cuDNN's, TensorRT's or NCCL's.
-_GPU_LIBRARIES = r"(?:nccl|cudnn|cublas|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink|nvinfer)"
+# The GPU libraries whose loading failures the libraries rows read as CUDA's, cuDNN's, TensorRT's or NCCL's (in any
+# case: Windows' file names are not case-sensitive), and the driver's own library.
+_GPU_LIBRARIES = r"(?i:nccl|cudnn|cublas|cudart|cusolver|cufft|curand|cusparse|nvrtc|nvjitlink|nvinfer|libcuda\b|nvcuda)"
 
 WINDOWS = (
     # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console

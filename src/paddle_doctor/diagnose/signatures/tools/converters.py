@@ -101,7 +101,7 @@ CONVERTERS = (
                 "then Paddle's distributed/ps/service/graph_brpc_server.cc (\"GraphBrpcServer start failed, ip_port=\")"),
     # Go's net.Dial names the address it dialed: ":2379" (no host) is an endpoint built from an empty variable (the
     # etcd or master address the job's environment should have set), not a server that is down.
-    _sig("go_dial_empty_host", r"dial tcp :(?P<port>\d+): (?:getsockopt: )?connection refused", "cause",
+    _sig("go_dial_empty_host", r"dial tcp :(?P<port>\d+): (?:getsockopt: |connect: )?connection refused", "cause",
          CauseId.missing_dist_env, 65,
          "time=\"2017-08-07T09:41:47Z\" level=error msg=\"connect to etcd error: dial tcp :2379: getsockopt: connection "
          "refused\"", title="the address dialed has no host (\":{port}\"): the variable that should name the server "

@@ -185,7 +185,8 @@ INSTALLS = (
                 "(__builtin_ia32_serialize, unknown to nvcc before 11.6); CUDA's host compiler support matrix",
          most="medium"),
     # pip runs a package's setup.py in a subprocess and prints its exit status: negative is the signal that ended it.
-    _sig("pip_subprocess_crashed", r"^\s*[│|]?\s*exit code: -(?P<sig>11|4|8|7)\s*$", "cause", CauseId.segfault, 80,
+    # Above the build-failure rows (96): the signal says why the build step failed, which their report does not.
+    _sig("pip_subprocess_crashed", r"^\s*[│|]?\s*exit code: -(?P<sig>11|4|8|7)\s*$", "cause", CauseId.segfault, 98,
          "  │ exit code: -11",
          title="the Python process pip ran for the package's setup crashed (signal {sig}): a native crash while "
                "importing its build dependencies",
@@ -221,7 +222,7 @@ INSTALLS = (
                 "'PaddlePaddle Version Required', 'PaddleHub Version Required'; a range the environment misses is "
                 "printed with \"(Mismatch)\")", most="medium"),
     # The same refusal's own line: every release of the module needs another PaddlePaddle or PaddleHub than installed.
-    _sig("hub_module_environment_mismatch", r"(?:EnvironmentMismatchError: )?(?P<module>[\w.-]+) cannot be installed because "
+    _sig("hub_module_environment_mismatch", r"(?<![\w.-])(?P<module>[\w.-]{1,80}) cannot be installed because "
          r"some conditions are not met", "cause", CauseId.paddle_api_mismatch, 85,
          "paddlehub.module.manager.EnvironmentMismatchError: ernie cannot be installed because some conditions are not met:",
          title="the PaddleHub module {module} needs another PaddlePaddle or PaddleHub release than the installed one "
