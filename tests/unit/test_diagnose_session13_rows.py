@@ -380,6 +380,7 @@ def test_newer_thrusts_named_errors_are_read(tmp_path, line, cause):
 def test_an_illegal_address_in_parallel_for_is_a_cuda_error_not_a_launch_refusal(tmp_path):
     rc = _diagnose(tmp_path, "parallel_for failed: an illegal memory access was encountered\n")
     assert rc.cause == CauseId.cuda_error_other and "illegal memory access" in rc.message, (rc.cause, rc.message)
+    assert "could not be launched" not in rc.message, rc.message
 
 
 @pytest.mark.parametrize("lib", ["CUDNN64_8.DLL", "cuDNN64_8.dll", "libcuda.so.1"])
@@ -392,3 +393,29 @@ def test_gpu_libraries_in_any_case_stay_with_their_rows(tmp_path, lib):
 def test_gos_newer_dial_wording_is_read(tmp_path):
     rc = _diagnose(tmp_path, "connect to etcd error: dial tcp :2379: connect: connection refused\n")
     assert rc.code == "go_dial_empty_host", rc.code
+
+
+@pytest.mark.parametrize("source, path", [("ASRExecutor.infer(model_type)", "/py/site-packages/paddlespeech/cli/asr/infer.py"),
+                                          ("PPStructure.predict(img)", "/py/site-packages/paddleocr/paddleocr.py")])
+def test_a_class_named_with_an_acronym_called_without_an_instance(tmp_path, source, path):
+    method = source.split(".")[1].split("(")[0]
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n  File \"{path}\", line 5, in run\n    {source}\n"
+                             f"TypeError: {method}() missing 1 required positional argument: 'x'\n")
+    assert rc.cause == CauseId.python_exception and "on the class" in rc.why, (rc.cause, rc.why)
+
+
+_FRAMES = "".join(f"W0902 21:18:47.5 100 init.cc:217]     @     0x7f2b1c3e5e0{i} paddle::foo{i}()\n" for i in range(3))
+
+
+def test_frames_far_after_a_sigterm_dump_are_not_its_own(tmp_path):
+    rc = _diagnose(tmp_path, _SIGTERM_DUMP + "info\n" * 500 + _FRAMES)
+    assert rc.cause == CauseId.segfault, (rc.cause, rc.code)
+
+
+def test_an_abort_dump_after_a_sigterm_dump_keeps_its_frames(tmp_path):
+    alone = _diagnose(tmp_path, "W0902 21:18:47.5 100 init.cc:217] *** SIGABRT (@0x3e8) received by PID 100 (TID 0x7e) "
+                                "from PID 100; stack trace: ***\n" + _FRAMES)
+    after = _diagnose(tmp_path, _SIGTERM_DUMP + "W0902 21:18:47.5 100 init.cc:217] *** SIGABRT (@0x3e8) received by PID "
+                                                "100 (TID 0x7e) from PID 100; stack trace: ***\n" + _FRAMES)
+    assert (after.cause, after.code) == (alone.cause, alone.code), (alone.code, after.code)
+

@@ -16,26 +16,26 @@ RUNNER_NAMES = tuple(sig.name for sig in RUNNER_SIGNATURES)
 # signal line (the nearest after a header, the nearest before a frame) is not SIGTERM's.
 _DUMP_HEAD_ROWS = ("paddle_failure_signal_header", "native_fault_pc")
 _DUMP_HEAD_LINES = 8  # the header, the time and the PC lines before the signal's own
+_DUMP_FRAME_LINES = 64  # the stack frames after it
 _SIGNAL_LINE = re.compile(r"\*\*\* SIG(?P<sig>[A-Z]+) \(@")
 
 
 def _in_sigterm_dump(event: Event, signals: list[tuple[str, int, bool]]) -> bool:
     """Whether a dump row's event belongs to a dump whose signal line is SIGTERM's (``signals``: (file, line,
-    is_sigterm) of every signal line, in order)."""
+    is_sigterm) of every glog signal line, in order)."""
     same = [(line, term) for file, line, term in signals if file == event.file]
     if event.sig.name in _DUMP_HEAD_ROWS:
         after = [(line, term) for line, term in same if 0 < line - event.line <= _DUMP_HEAD_LINES]
         return bool(after) and after[0][1]
     if event.sig.name == "native_stack" and not _SIGNAL_LINE.search(event.text):
-        before = [(line, term) for line, term in same if line < event.line]
+        before = [(line, term) for line, term in same if 0 < event.line - line <= _DUMP_FRAME_LINES]
         return bool(before) and before[-1][1]
     return False
 
 
 def cause_events(events: list[Event]) -> list[Event]:
     """The events that may name a cause: not those of a failure dump that names SIGTERM (a process killed)."""
-    signals = [(e.file, e.line, e.role == "terminated") for e in events
-               if e.role == "terminated" or (e.sig.name == "native_stack" and _SIGNAL_LINE.search(e.text))]
+    signals = [(e.file, e.line, m["sig"] == "TERM") for e in events if (m := _SIGNAL_LINE.search(e.text))]
     if not any(term for _, _, term in signals):
         return [e for e in events if e.role in CAUSE_ROLES]
     return [e for e in events if e.role in CAUSE_ROLES and not _in_sigterm_dump(e, signals)]

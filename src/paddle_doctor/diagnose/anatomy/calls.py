@@ -23,7 +23,8 @@ _SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ pos
 
 # A method called on its class (``ServingCommand.start(configs)``) rather than an instance: the first argument is
 # taken as ``self`` and CPython reports the last parameter missing, naming the method.
-_UNBOUND_CALL = re.compile(r"\b[A-Z][a-z]\w*\.(?P<method>[a-z_]\w*)\(")  # a CamelCase class, not F. or np.
+# a class's name (a capital and a lower-case letter somewhere: ServingCommand, ASRExecutor), not an alias (F., np.)
+_UNBOUND_CALL = re.compile(r"\b[A-Z](?=\w*[a-z])\w*\.(?P<method>[a-z_]\w*)\(")
 
 
 def _names_the_method(source: str, message: str) -> bool:

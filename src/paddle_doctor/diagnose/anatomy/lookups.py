@@ -175,8 +175,21 @@ def from_config_get_none(parts: ErrorParts) -> Verdict | None:
 # A registry or name mapping (``cls._name_mapping[init_class]``, ``MODEL_REGISTRY[name]``, ``ARCH_MAP[arch]``) asked for a
 # class name it lacks: the config or the checkpoint's own config names a class this code has not registered (a
 # name misspelt, or one that only another release of the code has, the alternative).
-_REGISTRY_LOOKUP = re.compile(r"\b(?:\w*(?:[Rr]egistry|REGISTRY)\w*|\w*(?:name|cls|class|arch|type|model|NAME|CLS|CLASS|ARCH|"
-                              r"TYPE|MODEL)\w*?_?(?:mapping|map|MAPPING|MAP))\s*\[")
+_SUBSCRIPTED = re.compile(r"\b(?P<name>\w{1,80})\s*\[")
+_REGISTRY_NAME = re.compile(r"[Rr]egistry|REGISTRY|(?:name|cls|class|arch|type|model|NAME|CLS|CLASS|ARCH|TYPE|MODEL)\w*?_?"
+                            r"(?:mapping|map|MAPPING|MAP)$")
+
+
+class _RegistryLookup:
+    """A line that subscripts a registry or a name mapping (names checked one by one: a single pattern over the
+    whole line backtracks on long identifiers)."""
+
+    @staticmethod
+    def search(source: str):
+        return next((m for m in _SUBSCRIPTED.finditer(source) if _REGISTRY_NAME.search(m["name"])), None)
+
+
+_REGISTRY_LOOKUP = _RegistryLookup()
 
 
 def from_registry_lookup(parts: ErrorParts) -> Verdict | None:
