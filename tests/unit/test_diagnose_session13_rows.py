@@ -419,3 +419,18 @@ def test_an_abort_dump_after_a_sigterm_dump_keeps_its_frames(tmp_path):
                                                 "100 (TID 0x7e) from PID 100; stack trace: ***\n" + _FRAMES)
     assert (after.cause, after.code) == (alone.cause, alone.code), (alone.code, after.code)
 
+
+
+@pytest.mark.parametrize("line, code", [
+    ("ModuleNotFoundError: No module named 'tools.infer'", "paddleocr_tools_shadowed"),
+    ("SystemError: <built-in function connectSlotsByName> returned a result with an error set",
+     "pyqt_connect_slots_failed"),
+])
+def test_the_partial_sets_dependency_readings(tmp_path, line, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.dependency_version_mismatch, code, "medium")
+
+
+def test_a_tools_module_of_the_users_own_is_not_paddleocrs(tmp_path):
+    rc = _diagnose(tmp_path, "ModuleNotFoundError: No module named 'tools.my_helper'\n")
+    assert rc.code != "paddleocr_tools_shadowed", rc.code

@@ -240,6 +240,25 @@ INSTALLS = (
          source="PaddleNLP pipelines/utils/import_utils.py _optional_component_not_installed (raise ImportError(f\"Failed "
                 "to import '{component}', which is an optional component in pipelines.\\n...\") from import_error), as "
                 "haystack's"),
+    # PaddleOCR's wheel imports its bundled folders by bare top-level names (tools, ppocr); another installed package
+    # that ships a top-level "tools" (PyPI's "tools", mmdetection's, detectron2's) is found first and has no infer.
+    _sig("paddleocr_tools_shadowed", r"No module named 'tools\.(?P<sub>infer|program)\b", "cause",
+         CauseId.dependency_version_mismatch, 80, "ModuleNotFoundError: No module named 'tools.infer'",
+         title="another installed package named tools (PyPI's tools, or one that mmdetection or detectron2 installs) "
+               "shadows the tools folder PaddleOCR imports (pip uninstall tools, or a separate environment)",
+         most="medium",
+         source="PaddleOCR 2.x paddleocr.py (from tools.infer import predict_system: its own folder by a top-level "
+                "name, found through sys.path); CPython ModuleNotFoundError (No module named %r)"),
+    # Older PyQt5 (< 5.13) fails while Qt connects a window's slots by name (connectSlotsByName raises from Python's
+    # __getattribute__): the PyQt5 release does not fit the GUI tool (EISeg, PPOCRLabel).
+    _sig("pyqt_connect_slots_failed", r"<built-in function connectSlotsByName> returned a result with an error", "cause",
+         CauseId.dependency_version_mismatch, 75,
+         "SystemError: <built-in function connectSlotsByName> returned a result with an error set",
+         title="PyQt could not connect the window's slots (connectSlotsByName): a PyQt5 release the tool does not "
+               "support (EISeg asks for 5.13 or later)", most="medium",
+         source="CPython Objects/call.c _Py_CheckFunctionResult (\"%R returned a result with an error set\"), raised "
+                "through PyQt5's QtCore.QMetaObject.connectSlotsByName (the maintainers in EISeg#36: upgrade PyQt5 to "
+                "5.13 or later)"),
     # PaddleHub's server knows no module of the name (or not the version) the command asks for: a misspelled name, or a
     # model of another suite's zoo. A module it knows for another release is the version table's Mismatch row above.
     _sig("hub_module_name_unknown", r"(?:Can't find module|No HubModule named) (?P<module>[\w.-]+)", "cause",
