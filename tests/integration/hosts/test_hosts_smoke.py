@@ -34,7 +34,7 @@ def test_smoke_passes_across_two_hosts(make_hosts, tmp_path):
     hosts = make_hosts(2)
     procs, outs, took = _smoke_on_each_host(hosts, tmp_path, ["--nnodes", "2", "--master",
                                                              f"{hosts.addr(0)}:{MASTER_PORT}"])
-    assert [p.returncode for p in procs] == [0, 0], outs
+    assert [p.returncode for p in procs] == [0, 0], "\n\n".join(f"--- node {i} ---\n{out}" for i, out in enumerate(outs))
     for rank, out in enumerate(outs):
         assert f"ranks reporting here: {rank}" in out and "SMOKE PASSED" in out, out
     print(f"smoke across two hosts: passed in {took:.1f} s")
@@ -44,7 +44,8 @@ def test_smoke_passes_across_two_hosts(make_hosts, tmp_path):
 def test_smoke_with_the_host_list_passes_and_each_node_knows_which_it_is(make_hosts, tmp_path):
     hosts = make_hosts(2)
     procs, outs, _ = _smoke_on_each_host(hosts, tmp_path, ["--hosts", f"{hosts.addr(0)}:{MASTER_PORT},{hosts.addr(1)}"])
-    assert [p.returncode for p in procs] == [0, 0], outs
+    # each node's whole output as text (a list's repr is cut short in pytest's report): what a node that failed said
+    assert [p.returncode for p in procs] == [0, 0], "\n\n".join(f"--- node {i} ---\n{out}" for i, out in enumerate(outs))
     assert f"this machine is {hosts.addr(0)}, the master" in outs[0], outs[0]
     assert f"this machine is {hosts.addr(1)}, node 1" in outs[1], outs[1]
     for rank, out in enumerate(outs):
