@@ -434,3 +434,21 @@ def test_the_partial_sets_dependency_readings(tmp_path, line, code):
 def test_a_tools_module_of_the_users_own_is_not_paddleocrs(tmp_path):
     rc = _diagnose(tmp_path, "ModuleNotFoundError: No module named 'tools.my_helper'\n")
     assert rc.code != "paddleocr_tools_shadowed", rc.code
+
+
+_CPP_STACK = ("--------------------------------------\nC++ Traceback (most recent call last):\n"
+              "--------------------------------------\n0   paddle::framework::SignalHandle(char const*, int)\n"
+              "1   paddle::platform::GetCurrentTraceBackString[abi:cxx11]()\n\n")
+
+
+def test_paddle_2x_handlers_stack_cut_before_its_summary_is_a_native_crash_at_low(tmp_path):
+    rc = _diagnose(tmp_path, "[2021/03/09 20:03:40] root INFO: cls num  : 26, elapse : 0.117\n" + _CPP_STACK)
+    assert rc.cause == CauseId.segfault and rc.confidence.value == "low", (rc.cause, rc.confidence)
+
+
+def test_paddle_2x_handlers_stack_for_a_termination_signal_is_not_a_crash(tmp_path):
+    rc = _diagnose(tmp_path, _CPP_STACK + "----------------------\nError Message Summary:\n----------------------\n"
+                             "FatalError: `Termination signal` is detected by the operating system.\n"
+                             "  [TimeInfo: *** Aborted at 1764452457 (unix time) try \"date -d @1764452457\" ***]\n"
+                             "  [SignalInfo: *** SIGTERM (@0x3e8) received by PID 12 (TID 0x7f) from PID 1000 ***]\n")
+    assert rc is None or rc.cause != CauseId.segfault, (rc.cause, rc.code)

@@ -12,12 +12,14 @@ from .read.runners import RUNNER_SIGNATURES, failed_ranks
 CAUSE_ROLES = ("cause", "exception")
 RUNNER_NAMES = tuple(sig.name for sig in RUNNER_SIGNATURES)
 # glog's failure handler (Paddle 1.x) prints one dump for every signal it takes, SIGTERM included: its header and
-# the faulting PC come before the dump's signal line, its stack frames after it. They are a crash's only when that
+# the faulting PC come before the dump's signal line, its stack frames after it (Paddle 2.x-3.x: its handler's own C++
+# frame comes a few lines before the summary's FatalError line). They are a crash's only when that
 # signal line (the nearest after a header, the nearest before a frame) is not SIGTERM's.
-_DUMP_HEAD_ROWS = ("paddle_failure_signal_header", "native_fault_pc")
+_DUMP_HEAD_ROWS = ("paddle_failure_signal_header", "native_fault_pc", "paddle_signal_handle_frame")
 _DUMP_HEAD_LINES = 8  # the header, the time and the PC lines before the signal's own
 _DUMP_FRAME_LINES = 64  # the stack frames after it
-_SIGNAL_LINE = re.compile(r"\*\*\* SIG(?P<sig>[A-Z]+) \(@")
+# glog's "*** SIGTERM (@0x...) received by PID", and Paddle 2.x-3.x's "FatalError: `Termination signal` is detected"
+_SIGNAL_LINE = re.compile(r"\*\*\* SIG(?P<sig>[A-Z]+) \(@|`(?P<what>[A-Z][a-z][^`]{3,60})` is detected by the operating")
 
 
 def _in_sigterm_dump(event: Event, signals: list[tuple[str, int, bool]]) -> bool:
@@ -35,7 +37,8 @@ def _in_sigterm_dump(event: Event, signals: list[tuple[str, int, bool]]) -> bool
 
 def cause_events(events: list[Event]) -> list[Event]:
     """The events that may name a cause: not those of a failure dump that names SIGTERM (a process killed)."""
-    signals = [(e.file, e.line, m["sig"] == "TERM") for e in events if (m := _SIGNAL_LINE.search(e.text))]
+    signals = [(e.file, e.line, m["sig"] == "TERM" or m["what"] == "Termination signal") for e in events
+               if (m := _SIGNAL_LINE.search(e.text))]
     if not any(term for _, _, term in signals):
         return [e for e in events if e.role in CAUSE_ROLES]
     return [e for e in events if e.role in CAUSE_ROLES and not _in_sigterm_dump(e, signals)]

@@ -54,6 +54,15 @@ CRASHES = (
          source="pp 1.8.5 so: platform/init.cc SignalHandle (Warning: PaddlePaddle catches a failure signal, it may not "
                 "work properly), glog InstallFailureSignalHandler (SIGSEGV, SIGILL, SIGFPE, SIGABRT, SIGBUS, SIGTERM)",
          most="medium"),
+    # Paddle 2.x-3.x's handler prints the C++ stack it was called on before its error summary: its own frame there
+    # says a fatal signal arrived, even in a paste cut before the summary's `FatalError` line. A SIGTERM prints the
+    # same frame; ranks.cause_events leaves it out when the summary after it names the termination signal.
+    _sig("paddle_signal_handle_frame", r"^\s*\d+\s+paddle::framework::SignalHandle\(", "cause", CauseId.segfault, 30,
+         "0   paddle::framework::SignalHandle(char const*, int)",
+         title="a fatal signal, caught by Paddle's handler (its C++ stack shown; the signal's own line is not in the "
+               "text)", most="medium",
+         source="pp 2.0.2-3.3.1 so: platform/init.cc SignalHandle (GetCurrentTraceBackString(), then the Error Message "
+                "Summary's FatalError: `%s` is detected by the operating system.)"),
     # Triton Inference Server's own handler (the FastDeploy and Paddle backends run inside it) names the signal by
     # number before its stack: 11 SIGSEGV, 7 SIGBUS, 4 SIGILL, 8 SIGFPE are a native crash, 6 SIGABRT an abort.
     _sig("triton_fatal_signal", r"^Signal \((?P<sig>11|7|4|8)\) received\.", "cause", CauseId.segfault, 80,
