@@ -180,22 +180,13 @@ _REGISTRY_NAME = re.compile(r"[Rr]egistry|REGISTRY|(?:name|cls|class|arch|type|m
                             r"(?:mapping|map|MAPPING|MAP)$")
 
 
-class _RegistryLookup:
-    """A line that subscripts a registry or a name mapping (names checked one by one: a single pattern over the
-    whole line backtracks on long identifiers)."""
-
-    @staticmethod
-    def search(source: str):
-        return next((m for m in _SUBSCRIPTED.finditer(source) if _REGISTRY_NAME.search(m["name"])), None)
-
-
-_REGISTRY_LOOKUP = _RegistryLookup()
-
-
 def from_registry_lookup(parts: ErrorParts) -> Verdict | None:
-    """A KeyError of a class name at a line that looks it up in a registry or name mapping."""
-    frame = _failing_line(parts, "KeyError", _REGISTRY_LOOKUP, message=r"'[A-Z]\w+'")
-    if frame is None:
+    """A KeyError of a class name at a line that looks it up in a registry or name mapping (each subscripted name
+    checked on its own: one pattern over the whole line backtracks on long identifiers)."""
+    frame = parts.innermost
+    if parts.exc_type != "KeyError" or frame is None or not re.fullmatch(r"'[A-Z]\w+'", parts.message.strip()):
+        return None
+    if not any(_REGISTRY_NAME.search(m["name"]) for m in _SUBSCRIPTED.finditer(frame.source or "")):
         return None
     return Verdict(CauseId.config_error, 60, f"`{frame.source.strip()[:80]}` looks up {parts.message.strip()} in a "
                    "registry that lacks it: the config (or the checkpoint's config) names a class this code has not "
@@ -212,9 +203,6 @@ _CONFIG_OBJECT_ATTRIBUTE = re.compile(r"^'(?:\w*Config|\w*Cfg)' object has no at
 # another release's (a pip-installed suite's utility parser driving a checkout's code). Both only in a suite's (or an
 # installed package's) frame: in the user's own script it is the script's typo.
 _ARGS_ATTRIBUTE = re.compile(r"^'Namespace' object has no attribute '(?P<name>\w+)'$")
-# A suite's clone, whose scripts (contrib/, deploy/, tools/) live beside its package rather than inside it.
-_SUITE_TREE = re.compile(r"[/\\]Paddle(?:Seg|OCR|Detection|Clas|NLP|Speech|GAN|Video|3D|X|Rec|Slim|Hub|MIX|RS|Sleeve|"
-                         r"Helix|Science|TS|FleetX|YOLO)[\w.-]*[/\\]")
 
 
 def from_config_attribute(parts: ErrorParts) -> Verdict | None:
@@ -223,7 +211,7 @@ def from_config_attribute(parts: ErrorParts) -> Verdict | None:
     frame, message = parts.innermost, parts.message.strip()
     if parts.exc_type != "AttributeError" or frame is None:
         return None
-    if frame.suite is None and frame.installed_package is None and not _SUITE_TREE.search(frame.path):
+    if frame.suite is None and frame.installed_package is None and not frame.in_suite_clone:
         return None  # the user's own config class or parser: a typo of theirs
     m, holder = _CONFIG_OBJECT_ATTRIBUTE.match(message), r"(?:self\.)?(?:cfg|config|conf)"
     if m is None:

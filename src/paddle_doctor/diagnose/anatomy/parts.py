@@ -116,6 +116,10 @@ _SUITE_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\](?P<installed>paddl
                            r"[/\\](?P<checkout>ppdet|ppocr|ppcls|paddleseg|ppgan|ppstructure|paddlevideo|paddle3d|"
                            r"paddlers|ppsci|ppfleetx|paddlemix|ppdiffusers|paddlenlp|paddlespeech|paddlex|parl|pgl|"
                            r"passl)[/\\]")
+# A suite's clone by its repository's folder name (PaddleSeg-release-2.8, PaddleOCR), whose scripts (contrib/,
+# deploy/, tools/) live beside the package _SUITE_PATH reads.
+_SUITE_CLONE = lazy_compile(r"[/\\]Paddle(?:Seg|OCR|Detection|Clas|NLP|Speech|GAN|Video|3D|X|Rec|Slim|Hub|MIX|RS|Sleeve|"
+                            r"Helix|Science|TS|FleetX|YOLO)[\w.-]*[/\\]")
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,11 @@ class Frame:
         """(the suite's package, whether it is installed) when the frame is a suite's own code, else None."""
         m = _SUITE_PATH.search(self.path)
         return (m["installed"], True) if m and m["installed"] else (m["checkout"], False) if m else None
+
+    @property
+    def in_suite_clone(self) -> bool:
+        """Whether the frame's file is in a suite's clone, outside its package too (contrib/, deploy/, tools/)."""
+        return bool(_SUITE_CLONE.search(self.path))
 
     @property
     def installed_package(self) -> str | None:
