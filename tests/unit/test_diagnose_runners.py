@@ -161,7 +161,7 @@ def test_a_quoted_paste_reads_as_the_log_it_quotes(tmp_path):
     quoted.write_text("".join("> " + line for line in text.splitlines(True)))
     want = diagnose_paths([str(plain)]).root_cause
     got = diagnose_paths([str(quoted)]).root_cause
-    assert (got.cause, got.confidence) == (want.cause, want.confidence) == ("file_not_found", "high")
+    assert (got.cause, got.confidence) == (want.cause, want.confidence) == ("file_not_found", "medium")
 
 
 @pytest.mark.parametrize("indent", ["    ", "        ", "\t"])
@@ -174,7 +174,7 @@ def test_a_paste_indented_as_a_whole_reads_as_the_log(tmp_path, indent):
     log.write_text("".join(indent + line for line in text.splitlines(True)))
     got = diagnose_paths([str(log)]).root_cause
     assert (got.cause, got.confidence, got.evidence[-1].text.startswith("FileNotFoundError")) == (
-        "file_not_found", "high", True)
+        "file_not_found", "medium", True)
 
 
 def test_a_log_whose_own_lines_are_indented_is_not_an_indented_paste():

@@ -340,9 +340,10 @@ def test_a_file_not_found_that_names_no_path_is_medium_and_the_raise_line_is_cod
     assert rc.evidence[0].text.startswith("FileNotFoundError"), rc.evidence
 
 
-def test_a_file_not_found_with_its_path_stays_high(tmp_path):
+def test_a_file_not_found_with_its_path_is_medium(tmp_path):
+    """The line says what is missing, not why (first looks: right 17 times in 27 when it was said high)."""
     rc = _diagnose(tmp_path, "FileNotFoundError: [Errno 2] No such file or directory: './train_data/x.jpg'\n")
-    assert rc.cause == CauseId.file_not_found and rc.confidence == "high", (rc.cause, rc.confidence)
+    assert rc.cause == CauseId.file_not_found and rc.confidence == "medium", (rc.cause, rc.confidence)
 
 
 def test_paddlehubs_module_version_table_marks_the_release_it_needs(tmp_path):
@@ -449,14 +450,16 @@ def test_one_installed_paddle_library_lacking_what_another_imports_is_at_most_me
     assert "paddleaudio" in rc.why and "paddlespeech" in rc.why, rc.why
 
 
-@pytest.mark.parametrize("code, high", [('open(jsonPath, "w", encoding="utf-8").write(json.dumps(labels))', False),
-                                        ("paddle.save(state, save_path)", False),
-                                        ("with open(label_file, 'r') as f:", True)])
-def test_a_missing_file_the_failing_line_writes_is_at_most_medium(tmp_path, code, high):
+@pytest.mark.parametrize("code, written", [('open(jsonPath, "w", encoding="utf-8").write(json.dumps(labels))', True),
+                                           ("paddle.save(state, save_path)", True),
+                                           ("with open(label_file, 'r') as f:", False)])
+def test_a_missing_file_the_failing_line_writes_puts_the_code_first_among_alternatives(tmp_path, code, written):
     rc = _diagnose(tmp_path, 'Traceback (most recent call last):\n  File "C:\\\\env\\\\site-packages\\\\eiseg\\\\app.py", line '
                              f"2091, in exportLabel\n    {code}\nFileNotFoundError: [Errno 2] No such file or directory: "
                              "'C:/data\\\\label\\\\labelme\\\\14_2_labelme.json'\n")
-    assert rc.cause == CauseId.file_not_found and (rc.confidence == "high") == high, (rc.cause, rc.confidence)
+    assert rc.cause == CauseId.file_not_found and rc.confidence == "medium", (rc.cause, rc.confidence)
+    assert ("being written" in rc.why) == written, rc.why
+    assert (rc.alternatives[0].cause == CauseId.python_exception) == written, rc.alternatives
 
 
 def test_a_kill_after_the_process_failed_is_at_most_medium(tmp_path):

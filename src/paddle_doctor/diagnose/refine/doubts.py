@@ -1,7 +1,7 @@
 """Doubts: what lowers the confidence of the error line a rule chose. Another line naming another specific cause,
 a missing file the failing line writes rather than reads, a shell's "Killed" after an error, a process that went
-on and died of an error in loading the program: each makes a `high` verdict `medium`, with the other reading first
-among its alternatives (the catalog-wide calibration of near causes is :mod:`.near`, applied last)."""
+on and died of an error in loading the program: each makes a `high` verdict `medium` (a `medium` one stays so), with
+the other reading first among its alternatives (the catalog-wide calibration of near causes is :mod:`.near`, applied last)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def competing(causes: list[Event], chosen: Event) -> Event | None:
 def unless_contested(verdict: Finding, rival: Event | None) -> Finding:
     """``verdict``, at most medium when another line of the text names another specific cause; that
     cause becomes its first alternative."""
-    if rival is None or verdict.confidence != Confidence.HIGH or rival.sig.cause == verdict.cause:
+    if rival is None or verdict.confidence == Confidence.LOW or rival.sig.cause == verdict.cause:
         return verdict
     first = Alternative(rival.sig.cause, Confidence.LOW, f"{rival.file}:{rival.line} names it: "
                         f"{redact(rival.text.strip())[:TITLE_MSG_CHARS]}",
@@ -57,7 +57,7 @@ _WRITES = re.compile(r"""\bopen\([^)]*,\s*(?:mode\s*=\s*)?['"][wax]b?\+?['"]|\.(
 
 def unless_written(verdict: Finding, events: list[Event], event: Event) -> Finding:
     """``verdict`` (a missing file), at most medium when the failing line writes the file rather than reads it."""
-    if verdict.cause != CauseId.file_not_found or verdict.confidence != Confidence.HIGH:
+    if verdict.cause != CauseId.file_not_found or verdict.confidence == Confidence.LOW:
         return verdict
     frame = parts_of(events, event).innermost
     if frame is None or not _WRITES.search(frame.source or ""):
@@ -72,7 +72,7 @@ def unless_failed_before_kill(verdict: Finding, events: list[Event], event: Even
     """``verdict`` (a shell's "Killed"), at most medium when the same text shows an error before it: a runner or
     service that ends its workers after a failure (a serving pipeline whose op failed to start) kills them too,
     so the memory the kill suggests is one reading among two."""
-    if verdict.cause != CauseId.host_oom_killed or verdict.confidence != Confidence.HIGH or event.sig.name != "shell_killed":
+    if verdict.cause != CauseId.host_oom_killed or verdict.confidence == Confidence.LOW or event.sig.name != "shell_killed":
         return verdict
     before = next((e for e in reversed(events) if e.file == event.file and e.offset < event.offset
                    and e.role in ("exception", "error_line")), None)
@@ -116,7 +116,7 @@ def ended_elsewhere(events: list[Event], chosen: Event) -> Event | None:
 def unless_ended_elsewhere(verdict: Finding, last: Event | None) -> Finding:
     """``verdict``, at most medium when the process died later of an exception the chosen line does not name;
     that exception becomes its first alternative."""
-    if last is None or verdict.confidence != Confidence.HIGH:
+    if last is None or verdict.confidence == Confidence.LOW:
         return verdict
     first = Alternative(CauseId.python_exception, Confidence.LOW, f"the process died later of {last.file}:"
                         f"{last.line}: {redact(last.text.strip())[:TITLE_MSG_CHARS]}",

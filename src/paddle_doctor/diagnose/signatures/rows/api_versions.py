@@ -46,6 +46,18 @@ API_VERSION_ROWS = (
          "(or of a source checkout) found first on sys.path (rename it, or run from elsewhere)", most="medium",
          source="CPython Lib/importlib/_bootstrap.py _find_and_load_unlocked (ModuleNotFoundError(f\"No module named "
                 "{name!r}; {parent!r} is not a package\") when the parent module has no __path__)"),
+    # Paddle 2.6 removed paddle.fluid as a whole: the package itself found without it (CPython names the dotted path up
+    # to its first missing part, so "paddle.fluid" alone) is code written for Paddle <= 2.5, whatever else is true.
+    _sig("paddle_fluid_removed", r"(?<!initialized )module 'paddle' has no attribute 'fluid'|No module named "
+         r"'paddle\.fluid'(?![.\w])", "cause", CauseId.paddle_api_mismatch, 85,
+         "ModuleNotFoundError: No module named 'paddle.fluid'",
+         title="the code imports paddle.fluid, which Paddle 2.6 removed: it was written for Paddle 2.5 or older",
+         source="pp 2.6.0 release notes (paddle.fluid removed; Paddle#56566 and the PRs it lists); CPython "
+                "ModuleNotFoundError (No module named %r: the dotted name up to its first missing part), AttributeError "
+                "(module %r has no attribute %r)"),
+    # At most medium: a name missing from a package has several causes the line cannot tell apart (another release,
+    # a shadowing file, a broken or partial install, the user's typo); when first looks said high here they were right
+    # 25 times in 38 (batches 52-86, bench/results/29-session14.md).
     _sig("paddle_api_missing", rf"(?<!initialized )(?!{_EVERY_RELEASE_HAS})module '(?P<module>{API_PACKAGES}(?:\.[\w.]+)?)' has no "
          r"attribute '(?P<name>(?!NCCLParallelContext\b|ProcessGroupNCCL\b|NCCLCommContext\b)\w+)'|cannot import name '(?P<name2>\w+)' "
          rf"from '(?P<module2>{API_PACKAGES}[\w.]*)'(?! \(unknown location\))|No module named '(?P<module3>{VERSIONED_PACKAGES}\.[\w.]+)'(?!;\s*'[\w.]+' is not a package)",
@@ -56,7 +68,8 @@ API_VERSION_ROWS = (
                 "2.6.0 removed paddle.fluid (Paddle#18926 and the 2.6 release notes); PaddleHub 2.0 dropped the 1.x "
                 "module API (hub.version, hub.RunConfig; PaddleHub 2.0 release notes); PARL 2.x imports its Paddle classes "
                 "only when it finds a Paddle it supports (parl/algorithms/__init__.py: if _HAS_PADDLE ... else "
-                "logger.warning(\"No deep learning framework was found, but it's ok for parallel computation.\"))"),
+                "logger.warning(\"No deep learning framework was found, but it's ok for parallel computation.\"))",
+         most="medium"),
     # The same for a suite's own submodule: the suite's layout differs between releases, and between a clone and its
     # wheel, and a module the user's code invents reads alike; so another release at most at medium. CPython's "; 'x' is
     # not a package" says a file of that name (a clone's paddleocr.py) was imported instead: not another release.

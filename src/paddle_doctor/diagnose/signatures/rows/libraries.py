@@ -289,12 +289,15 @@ LIBRARIES = (
          "[256, 640, 3, 3])", title="pretrained parameter {key} has shape {got}, the model's is {want}: it was skipped",
          source="PaddleSeg 2.x paddleseg/utils/utils.py load_pretrained_model ([SKIP] Shape of pretrained params {} "
                 "doesn't match.(Pretrained: {}, Actual: {})); PaddleSeg 1.x ([SKIP] Shape of pretrained weight {} ...)"),
+    # At most medium: a file that is not there says what failed, not why (a wrong path in the config, the user's code,
+    # a library or model never installed); when first looks said high here they were right 17 times in 27 (batches
+    # 52-86, bench/results/29-session14.md).
     _sig("load_not_exists", r"The `{0,2}path`{0,2} \((?P<path>[^)]*)\) to load model not exists|"
          r"(?:^|\W)(?<!raise )FileNotFoundError\b|No such file or directory|没有那个文件或目录|\[Errno 2\]", "cause", CauseId.file_not_found, 95,
          "ValueError: The ``path`` (output/best_model/model.pdparams) to load model not exists.",
          title="a file the script needs does not exist",
          source="pp 2.x-3.3.1 paddle/framework/io.py load (The ``path`` (%s) to load model not exists.); Python "
-                "FileNotFoundError / errno ENOENT"),
+                "FileNotFoundError / errno ENOENT", most="medium"),
     _sig("open_failed_path", r"\b(?:Fail(?:ed)? to open (?:file:? )?|Unable to open file: )['\"]?(?P<path>\S*[/\\]\S+)",
          "cause", CauseId.file_not_found, 85,
          "Check failed: is Fail to open ./train_data_dir/20171016/dnn_instance_007855",
