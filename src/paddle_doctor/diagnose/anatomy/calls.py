@@ -80,3 +80,24 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
                        "layers of this Paddle do not take (if `layers` is fluid's): code written for another version",
                        "call", sure=False)
     return None
+
+
+# A dataclass's generated __init__ runs its __post_init__, where arguments classes (PaddleNLP's TrainingArguments,
+# PaddleMIX's and PaddleFormers' copies of it, any HfArgumentParser-style parser) check the values they were given
+# together: a ValueError there is the arguments (the command line, a JSON or YAML of settings) rejected before any work.
+_DATACLASS_INIT = re.compile(r"^<string>$")
+_VALUE_CHECKS = ("ValueError", "AssertionError", "NotImplementedError")
+
+
+def from_argument_check(parts: ErrorParts) -> Verdict | None:
+    """An arguments dataclass's own check (its ``__post_init__``, called by the generated ``__init__``) rejected the
+    values it was built with: the configuration given to the run."""
+    frame = parts.innermost
+    if parts.exc_type not in _VALUE_CHECKS or frame is None or frame.func != "__post_init__" or frame.owner == "paddle":
+        return None
+    built = any(f.func == "__init__" and _DATACLASS_INIT.match(f.path) for f in parts.frames[:-1])
+    if not built:
+        return None
+    return Verdict(CauseId.config_error, 65, f"the arguments class's own check ({frame.module}, in __post_init__) rejects "
+                   f"the values it was given ({parts.message[:80]}): the run's arguments or settings do not fit "
+                   "together", "call")

@@ -14,9 +14,9 @@ from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause
 from ...catalog.ids import CauseId
 from ..signatures.rows.api_versions import API_PACKAGES
 from . import codes as tables
-from .calls import INSTALLED_PACKAGE, from_call_signature, from_package_arguments
+from .calls import INSTALLED_PACKAGE, from_call_signature, from_argument_check, from_package_arguments
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
-from .installed import (frozen_bundle_lacks, library_lacks_imported_name, package_lacks_own_module, paddle_dependency_missing,
+from .installed import (frozen_bundle_lacks, import_as_before_python37, library_lacks_imported_name, package_lacks_own_module, paddle_dependency_missing,
                         paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package, stdlib_module_gone,
                         third_party_dll)
 from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_config_attribute,
@@ -290,7 +290,7 @@ def from_reader_thread(parts: ErrorParts) -> Verdict | None:
 
 def from_installation(parts: ErrorParts) -> Verdict | None:
     """The traceback's files say where the failing import came from (anatomy/installed.py)."""
-    found = (shadowed_package(parts) or frozen_bundle_lacks(parts) or package_lacks_own_module(parts)
+    found = (import_as_before_python37(parts) or shadowed_package(parts) or frozen_bundle_lacks(parts) or package_lacks_own_module(parts)
              or paddle_dependency_missing(parts) or stdlib_module_gone(parts)
              or protobuf_older_than_generated(parts) or library_lacks_imported_name(parts)
              or third_party_dll(parts) or paddle_package_lacks_name(parts))
@@ -326,7 +326,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_shared_memory_full, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
                  from_type_and_module, from_installation, from_suite_check, from_call_signature, from_called_result,
-                 from_package_arguments, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
+                 from_package_arguments, from_argument_check, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
                  from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_registry_lookup,
                  from_config_attribute, from_config_get_none, from_model_io_index, from_class_count_matrix,
                  from_paddle_attribute_py2, from_zero_d_shape_index, from_reshape_misfit):

@@ -59,12 +59,15 @@ COMPONENT_MESSAGES: tuple[tuple[str, str, C, int, str, str], ...] = (
      "pp 1.8-3.3.1 load_combine_op.h LoadParamsFromBuffer (after one DeserializeFromStream per output variable: "
      "PADDLE_ENFORCE_EQ(buffer->eof(), true, \"Not allowed to load partial data via load_combine_op, please use "
      "load_op instead.\"))"),
-    (_LOAD_OPS, r"complete or damaged|tensor version|EOF|cannot read more from file",
+    (_LOAD_OPS, r"complete or damaged|tensor version|EOF|cannot read more from file|cannot parse tensor desc",
      C.checkpoint_corrupt, 80,
      "the parameter-loading operator read a parameter file that is incomplete or not what the program expects",
      "pp 1.8-3.3.1 load_combine_op.h / libpaddle.so strings (There is a problem with loading model parameters); pp 0.14-1.3 "
      "operators/load_combine_op.cc RunImpl (the file opened, then before each variable PADDLE_ENFORCE("
-     "static_cast<bool>(fin), \"Cannot read more from file %s\"): it ended before every variable was read)"),
+     "static_cast<bool>(fin), \"Cannot read more from file %s\"): it ended before every variable was read); pp "
+     "1.6-3.3.1 framework/tensor_util.cc TensorFromStream (PADDLE_ENFORCE_EQ(desc.ParseFromArray(buf.get(), size), "
+     "true, InvalidArgument(\"Cannot parse tensor desc\")): the bytes where a tensor's description should be are not "
+     "one)"),
     # nccl_helper.h both makes the communicators (NCCLContextMap, when ParallelExecutor is built, an error
     # that reaches Python) and guards every collective of the graph's op handles (NCCLGroupGuard), which run
     # on the executor's threads: an uncaught exception there ends the process with std::terminate, and a

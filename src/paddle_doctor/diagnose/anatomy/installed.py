@@ -129,6 +129,31 @@ def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     return None
 
 
+# `import a.b.c as m` inside package a's own import: Pythons before 3.7 bind m by looking a.b up as an attribute of a,
+# which a half-initialised package does not have yet (bpo-30024, fixed in 3.7 by falling back to sys.modules).
+_IMPORT_AS = re.compile(r"^import\s+(?P<dotted>\w+(?:\.\w+)+)\s+as\s+\w+\s*$")
+_OLD_PYTHON = re.compile(r"[/\\]python(?:2\.\d+|3\.[0-6])[/\\]", re.I)
+
+
+def import_as_before_python37(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(dependency_version_mismatch, ...) for ``module 'a' has no attribute 'b'`` raised at ``import a.b.c as m`` in
+    a's own files: an interpreter older than 3.7 cannot bind that circular import; the package needs 3.7 or newer."""
+    frame, named = parts.innermost, _NAMED.match(parts.message)
+    if parts.exc_type != "AttributeError" or frame is None or named is None or not named["attr_mod"]:
+        return None
+    line = _IMPORT_AS.match(frame.source or "")
+    package = named["attr_mod"].split(".")[0]
+    if line is None or not line["dotted"].startswith(f"{named['attr_mod']}.{named['attr']}."):
+        return None
+    if not re.search(rf"[/\\]{re.escape(package)}[/\\]", frame.path):
+        return None
+    seen = _OLD_PYTHON.search(frame.path)
+    return (CauseId.dependency_version_mismatch, 80 if seen else 65, f"`{frame.source.strip()}` in {package}'s own "
+            f"import: Python before 3.7 looks {named['attr_mod']}.{named['attr']} up on the half-imported package and "
+            f"fails{' (this is ' + seen.group(0).strip('/').strip(chr(92)) + ')' if seen else ''}; run it with Python "
+            "3.7 or newer")
+
+
 def frozen_bundle_lacks(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """(python_exception, ...) for an import that fails inside a PyInstaller bundle (the module the message names, or
     the failing frame, lives in its _MEI folder): the bundle holds what the build collected, not the installation."""

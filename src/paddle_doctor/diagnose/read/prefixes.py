@@ -21,6 +21,9 @@ Users paste what their runner printed, so one file may hold every rank's lines, 
   build step's log is one process's (Paddle's CI, Paddle#8392).
 - ``journalctl`` (journald's short output, syslog's format): ``Nov 29 01:13:25 host ident[pid]: ``, a job
   run as a systemd service. No rank.
+- Android's ``adb logcat``: ``A/Tag: `` or ``E/Tag( 1234): `` (the brief format), ``06-18 18:42:06.401  1234  5678 F
+  Tag: `` (threadtime, the default since Android 7): an app's native library (Paddle-Lite, FastDeploy) logs through
+  it. No rank.
 - a Markdown quote: ``> `` (``> > `` nested) before each line, as a reply quotes a pasted log. No rank.
 - a paste indented as a whole (a Markdown code block made by indentation): each of the first lines starts
   with at least four spaces (or a tab); that common indentation is taken from each line. No rank.
@@ -112,6 +115,10 @@ PREFIXES = (
     # journald's (and syslog's) short form, as `journalctl -u <service>` prints a job run as a systemd service:
     # no year, no rank (one service's output; the kernel's own lines come as "kernel:").
     LinePrefix("journalctl", re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [^\s\[:]+(?:\[\d+\])?: ")),
+    # Android's logcat (system/logging/logcat: the brief format "P/tag(pid): " and threadtime's "date time pid tid P tag: "):
+    # a priority letter and the tag (Paddle-Lite logs as "Paddle-Lite", bionic's crash report as "libc"). No rank.
+    LinePrefix("adb logcat", re.compile(r"^(?:[VDIWEFA]/[^\s:(]+\s*(?:\(\s*\d+\))?: |(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
+                                        r" +\d+ +\d+ [VDIWEFA] [^:\n]{1,64}?: )")),
     # A Markdown quote (a reply quoting the post that pasted the log; e-mail replies): one ">" per level.
     LinePrefix("Markdown quote", re.compile(r"^(?:> ?)+")),
 )
@@ -122,7 +129,7 @@ PREFIXES = (
 # most once per space (when " *\d+: " could share them it was quadratic: 0.25 s on a head of 4096
 # spaces; the head is cut at SNIFF_BYTES, so no worse, but linear is the rule; issue 28).
 QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |[A-Z][a-z]{2} [ \d]\d \d\d:|\[\d+,\d+\]<|\[pod/|(?:P\d+ +)?\d+: |\d{4}-\d\d-\d\dT|"
-                      rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:|>)")
+                      rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:|>|[VDIWEFA]/|\d\d-\d\d \d\d:)")
 
 
 def detect(head: bytes) -> LinePrefix | None:

@@ -209,3 +209,18 @@ API_VERSION_ROWS = (
                 "suites' wheels require (Requires-Dist of paddleocr 2.0-2.10, paddledet, paddleseg, paddleclas, paddlenlp, paddlespeech, "
                 "paddlex, paddlehub, ppgan, paddle3d, paddlets)", most="medium"),
 )
+
+# Modules a later release renamed, read before every other table (table.py puts them first): the generic rows of a module
+# Python cannot find (launch_env's runpy_no_module, `python -m X` in an environment without X) would take the line.
+RENAMED_MODULES = (
+    # Paddle Serving's GPU server was its own module (paddle_serving_server_gpu) up to 0.6; from 0.7 the GPU wheels install
+    # paddle_serving_server too, so the older docs' `-m paddle_serving_server_gpu.serve` and imports find nothing.
+    _sig("serving_gpu_module_merged", r"No module named '?paddle_serving_server_gpu\b", "cause", CauseId.paddle_api_mismatch,
+         80, "/usr/bin/python: No module named paddle_serving_server_gpu.serve",
+         title="paddle_serving_server_gpu is the GPU server's module of Serving 0.6 and older; from 0.7 it is "
+               "paddle_serving_server (the command or code follows an older release's docs, or no server is installed)",
+         source="Paddle Serving 0.6 python/paddle_serving_server_gpu (and its version.py, updated by the release scripts); "
+                "Paddle Serving 0.7+ docs (python -m paddle_serving_server.serve ... --gpu_ids 0 for the GPU wheel) and "
+                "Serving's own fallbacks (try: from paddle_serving_server import ... except ImportError: from "
+                "paddle_serving_server_gpu import ...)", most="medium"),
+)

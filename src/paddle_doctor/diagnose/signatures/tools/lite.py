@@ -54,6 +54,20 @@ LITE_LOADERS = (
                 "inputs_.find(param); CHECK(it != inputs_.end()); the same for outputs_)"),
     # Lite's program builder creates each op of the model from its registry: an op type this Lite release (or this
     # build of it, tiny publish) never registered stops the build. The model uses an op the release does not support.
+    # A kernel of one backend (lite/kernels/<target>/: arm, opencl, x86, xpu, metal, ...) stops on an input it was never
+    # written for: about half of the kernels' LOG(FATAL) messages say so ("unsupported ...", "... not supported", "not
+    # implemented"). The model asks this release's kernel for a case it lacks (another backend or release, or a model
+    # exported otherwise).
+    _sig("lite_kernel_case_unsupported", r"\[F [^\]]*?kernels/(?P<target>\w+)/\w+\.(?:cc|h|cpp|mm):\d+ \w+\]\s*"
+         r"(?P<said>[^\n]{0,200}?(?i:unsupport|not (?:be )?support|not implement|not impl\b)[^\n]*)", "cause",
+         CauseId.paddle_api_mismatch, 70, "[F  6/18 18:42: 6.401 ...e/kernels/opencl/matmul_image_compute.cc:342 "
+         "ReInitWhenNeeded] unsupported input case.",
+         title="Paddle-Lite's {target} kernel does not support what the model asks of it ({said}): another backend (the "
+               "CPU's), another Lite release, or a model exported for it", most="medium",
+         source="Paddle-Lite 2.x lite/kernels/<target>/*.cc (LOG(FATAL) << \"unsupported input case.\" in "
+                "opencl/matmul_image_compute.cc; 177 of the 367 LOG(FATAL) messages under lite/kernels at develop say "
+                "unsupported, not supported or not implemented), printed by lite/utils/log/logging.h ([F m/ d time "
+                "file:line func] <message>)"),
     _sig("lite_op_not_found", r"no Op found for (?P<op>\w+)", "cause", CauseId.paddle_api_mismatch, 70,
          "[F 10/15 20:31:47. 20 .../github/Paddle-Lite/lite/core/program.cc:141 Build] Check failed: op: no Op found "
          "for depthwise_conv2d_transpose",
