@@ -99,7 +99,7 @@ def test_plain_logs_carry_no_prefix():
     # "I/O error" is no logcat priority and tag; a logger's month-day time without logcat's pid, tid and priority neither
     assert detect(b"I/O error: cannot read /data/x.bin\n" * 5) is None
     assert detect(b"06-18 18:42:06.401 INFO step 1: loss 0.5\n" * 5) is None
-    assert len(PREFIXES) == 9  # and the indentation of a paste indented as a whole, measured per file
+    assert len(PREFIXES) == 10  # and the indentation of a paste indented as a whole, measured per file
 
 
 def test_kubectl_prefix_with_timestamps_gives_the_time():

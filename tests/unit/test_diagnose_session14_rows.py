@@ -105,3 +105,109 @@ def test_a_logcat_paste_is_read_without_its_prefixes(tmp_path, prefix):
     rc = _diagnose(tmp_path, f"{prefix}[I  6/18 18:42: 6.301 ...lite/api/light_api.cc:20 Build] load model\n{prefix}"
                              "[F  6/18 18:42: 6.401 ...lite/core/op_registry.cc:12 Create] Unknown supported target: X\n")
     assert rc.code == "fatal_log_line" and rc.evidence[-1].text.startswith("[F"), (rc.code, rc.evidence)
+
+
+@pytest.mark.parametrize("source, message", [
+    ("from ppocr.utils.utility import initial_logger", "ImportError: cannot import name 'initial_logger'"),
+    ("from ppocr.utils.utility import check_and_read, get_image_file_list",
+     "ImportError: cannot import name 'check_and_read' from 'ppocr.utils.utility' (..\\ppocr\\utils\\utility.py)"),
+    ("from ppdet.modeling import ops", "ImportError: cannot import name 'ops' from 'ppdet.modeling' (/w/ppdet/modeling/"
+     "__init__.py)")])
+def test_a_name_a_suites_own_package_lacks_is_two_releases_mixed(tmp_path, source, message):
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n  File \"tools/infer/predict_system.py\", line 21, in "
+                             f"<module>\n    {source}\n{message}\n")
+    assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium"), (rc.cause, rc.why)
+
+
+def test_a_name_the_users_own_package_lacks_is_not_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"run.py\", line 2, in <module>\n    from myocr.utils "
+                             "import initial_logger\nImportError: cannot import name 'initial_logger'\n")
+    assert rc.cause != CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+def _membership(path: str, source: str) -> str:
+    return (f"Traceback (most recent call last):\n  File \"e:\\\\project\\\\test.py\", line 5, in <module>\n    ie = "
+            f"Taskflow('information_extraction', model='paddlenlp/PP-UIE-0.5B')\n  File \"{path}\", line 794, in __init__\n"
+            f"    {source}\nAssertionError: The models name: paddlenlp/PP-UIE-0.5B is not\n")
+
+
+def test_an_installed_packages_table_lacking_the_name_is_another_release(tmp_path):
+    rc = _diagnose(tmp_path, _membership("F:\\env\\lib\\site-packages\\paddlenlp\\taskflow\\taskflow.py",
+                                         'assert self.model in set(TASKS[task][tag].keys()), f"The {tag} name: {model} '
+                                         'is not in task:[{task}]"'))
+    assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium"), (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("path, source", [
+    ("/w/my_project/pipeline.py", "assert self.model in set(TASKS[task][tag].keys())"),
+    ("/env/lib/python3.9/site-packages/paddlenlp/taskflow/taskflow.py", "assert len(inputs) > 0, 'empty input'")])
+def test_other_assertions_are_not_a_table_of_another_release(tmp_path, path, source):
+    rc = _diagnose(tmp_path, _membership(path, source))
+    assert rc.cause != CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+def test_colabs_linked_frame_headers_are_frames(tmp_path):
+    """Colab writes each file as a Markdown link: the frames are read, so the innermost is the library's."""
+    from paddle_doctor.diagnose.anatomy.parts import parse_block
+    parts = parse_block(["AssertionError                            Traceback (most recent call last)",
+                         "[<ipython-input-3-3aeadfaecdff>](https://localhost:8080/#) in <module>()",
+                         "----> 2 ie = Taskflow('information_extraction', model='uie-base-en')",
+                         "[/usr/local/lib/python3.7/dist-packages/paddlenlp/taskflow/taskflow.py](https://localhost:8080/#)"
+                         " in __init__(self, task, model, mode, device_id, **kwargs)",
+                         "--> 304             )), \"The {} name: {} is not in task:[{}]\".format(tag, model, task)",
+                         "AssertionError: The"])
+    assert [f.func for f in parts.frames] == ["<module>", "__init__"], parts.frames
+    assert parts.innermost.path.endswith("paddlenlp/taskflow/taskflow.py"), parts.innermost.path
+
+
+def test_an_installed_library_lacking_a_name_another_imports_needs_no_path_in_the_message(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"E:\\p\\.venv\\lib\\site-packages\\ppdiffusers\\"
+                             "utils\\download_utils.py\", line 34, in <module>\n    from huggingface_hub.file_download import "
+                             "_chmod_and_replace, http_get\nImportError: cannot import name '_chmod_and_replace' from "
+                             "'huggingface_hub.file_download'\n")
+    assert (rc.cause, rc.confidence.value) == (CauseId.dependency_version_mismatch, "medium"), (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line", [
+    "config.go:504:2: could not determine kind of name for C.PD_ConfigEnableVarseqlen",
+    "cgo-gcc-prolog:415: undefined reference to `PD_ModelDir'",
+    "cgo-gcc-prolog:415: 错误: 对‘PD_ModelDir’未定义的引用"])
+def test_a_c_api_name_the_library_lacks_is_another_release(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\ncollect2: error: ld returned 1 exit status\n")
+    assert (rc.cause, rc.code) == (CauseId.paddle_api_mismatch, "c_api_symbol_missing"), (rc.cause, rc.code)
+
+
+def test_another_undefined_reference_is_not_the_c_api(tmp_path):
+    rc = _diagnose(tmp_path, "main.o: undefined reference to `cv::imread(std::string const&, int)'\ncollect2: error: ld "
+                             "returned 1 exit status\n")
+    assert rc.code != "c_api_symbol_missing", rc.code
+
+
+def test_a_library_the_linker_cannot_find_is_a_missing_file(tmp_path):
+    rc = _diagnose(tmp_path, "/usr/local/bin/ld: cannot find -lpaddle_fluid_c\ncollect2: error: ld returned 1 exit status\n")
+    assert (rc.cause, rc.code) == (CauseId.file_not_found, "linker_library_not_found"), (rc.cause, rc.code)
+
+
+_NUMBERED = ("/home/u/venv/lib/python2.7/site-packages/paddle/fluid/evaluator.py:64: Warning: deprecated\n"
+             "  2   % (self.__class__.__name__), Warning)\n  3 `feed_dict` is deprecated\n"
+             "  4 terminate called after throwing an instance of 'paddle::platform::EnforceNotMet'\n"
+             "  5   what():  an illegal memory access was encountered at [/paddle/fluid/framework/details/op_handle_base.cc:37]\n"
+             "  6 PaddlePaddle Call Stacks:\n")
+
+
+def test_a_paste_with_line_numbers_is_read_without_them(tmp_path):
+    rc = _diagnose(tmp_path, _NUMBERED)
+    assert (rc.cause, rc.code) == (CauseId.cuda_error_other, "thrust_what_cuda_error"), (rc.cause, rc.code)
+
+
+def test_leading_numbers_that_do_not_count_up_are_the_logs_own():
+    from paddle_doctor.diagnose.read.prefixes import detect
+    assert detect(b"10 loss 0.5\n20 loss 0.4\n30 loss 0.3\n40 loss 0.2\n50 loss 0.1\n") is None
+    assert detect(_NUMBERED.encode()).name == "numbered lines"
+
+
+@pytest.mark.parametrize("lib, cause", [("cublasLt", CauseId.cuda_cudnn_mismatch), ("cudart", CauseId.cuda_cudnn_mismatch),
+                                        ("opencv_core", CauseId.file_not_found)])
+def test_a_cuda_library_the_linker_cannot_find_is_the_toolkits(tmp_path, lib, cause):
+    rc = _diagnose(tmp_path, f"RuntimeError: Failed to compile FasterTransformer, errors: /usr/bin/ld: cannot find -l{lib}\n")
+    assert rc.cause == cause, (rc.cause, rc.code)

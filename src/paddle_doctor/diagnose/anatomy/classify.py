@@ -12,7 +12,7 @@ import re
 
 from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause, unsure_code
 from ...catalog.ids import CauseId
-from ..signatures.rows.api_versions import API_PACKAGES
+from ..signatures.rows.api_versions import API_PACKAGES, SUITE_PACKAGES
 from . import codes as tables
 from .calls import INSTALLED_PACKAGE, from_call_signature, from_argument_check, from_package_arguments
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
@@ -20,7 +20,7 @@ from .installed import (frozen_bundle_lacks, import_as_before_python37, library_
                         paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package, stdlib_module_gone,
                         third_party_dll)
 from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_config_attribute,
-                      from_config_get_none,
+                      from_config_get_none, from_membership_assert,
                       from_config_lookup, from_empty_loader, from_model_io_index, from_paddle_attribute_py2,
                       from_registry_lookup, from_reshape_misfit, from_state_dict_lookup, from_vocabulary_lookup,
                       from_zero_d_shape_index)
@@ -234,11 +234,12 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
                    f"`{check.test}` does not hold: {_CHECK_MEANS[check.cause]}", "suite_check")
 
 
-# A failed import at a line that imports from one of Paddle's versioned packages (or a suite used as a wheel): CPython 3 names the dotted
+# A failed import at a line that imports from one of Paddle's versioned packages (or a suite used as a wheel, or a suite's
+# own package, as a clone holds it: a name one of its modules lacks is two releases mixed): CPython 3 names the dotted
 # path up to its first missing part ('paddle.fluid'), Python 2 that part and what follows it, unquoted
 # (fluid.executor; "paddle.fluid" there may be paddle itself missing), either "cannot import name" (not of a
 # partially initialized module: a circular import). The package was found and lacks the module or the name.
-_IMPORT_LINE = re.compile(rf"^(?:from\s+(?P<pkg>{API_PACKAGES}(?:\.\w+)*)\s+import\s+(?P<names>[\w\s,()]+?)"
+_IMPORT_LINE = re.compile(rf"^(?:from\s+(?P<pkg>(?:{API_PACKAGES}|{SUITE_PACKAGES})(?:\.\w+)*)\s+import\s+(?P<names>[\w\s,()]+?)"
                           rf"(?:\s+as\s+\w+)?|import\s+(?P<mod>{API_PACKAGES}(?:\.\w+)+)(?:\s+as\s+\w+)?)\s*$")
 _MISSING = re.compile(r"^No module named '?(?P<mod>[\w.]+?)'?$|^cannot import name (?!.*partially initialized)'?(?P<name>\w+)")
 
@@ -327,7 +328,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
     for rule in (from_operator, from_shared_memory_full, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
                  from_type_and_module, from_installation, from_suite_check, from_call_signature, from_called_result,
                  from_package_arguments, from_argument_check, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
-                 from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_registry_lookup,
+                 from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_registry_lookup, from_membership_assert,
                  from_config_attribute, from_config_get_none, from_model_io_index, from_class_count_matrix,
                  from_paddle_attribute_py2, from_zero_d_shape_index, from_reshape_misfit):
         verdict = rule(parts)

@@ -253,7 +253,8 @@ _PADDLE_PACKAGE = re.compile(rf"{VERSIONED_PACKAGES}|paddle\w*|pp[a-z]+|visualdl
 # pip's installation folders: site-/dist-packages, and AI Studio's persistent target (its docs have users
 # `pip install --target /home/aistudio/external-libraries` and put that folder on sys.path).
 _INSTALLED = re.compile(r"[/\\](?:site-packages|dist-packages|external-libraries)[/\\](?P<top>\w+)")
-_IMPORT_FROM = re.compile(r"^cannot import name '(?P<name>\w+)' from '(?P<mod>[\w.]+)' ?\((?P<path>[^)]+)\)$")
+# CPython 3.8+ ends the message with the module's file; a paste, or a module without __file__, may not.
+_IMPORT_FROM = re.compile(r"^cannot import name '(?P<name>\w+)' from '(?P<mod>[\w.]+)'(?: ?\((?P<path>[^)]+)\))?$")
 
 
 # CPython's AttributeError of a module (module %r has no attribute %r); numpy's removals are rows of their own.
@@ -269,7 +270,7 @@ def library_lacks_imported_name(parts: ErrorParts) -> tuple[CauseId, int, str] |
         return _library_lacks_attribute(parts.message, frame)
     if m is None or frame is None:
         return None
-    where, importer = _INSTALLED.search(m["path"]), _INSTALLED.search(frame.path)
+    where, importer = _INSTALLED.search(m["path"] or ""), _INSTALLED.search(frame.path)
     top = m["mod"].split(".", 1)[0]
     if importer is None or importer["top"] == top or top in sys.stdlib_module_names:
         return None
@@ -284,6 +285,9 @@ def library_lacks_imported_name(parts: ErrorParts) -> tuple[CauseId, int, str] |
     if m["path"] == "unknown location":  # a namespace package: a folder of the library without its modules
         return (CauseId.dependency_version_mismatch, 70, f"the installed {importer['top']} imports {m['name']} from "
                 f"{m['mod']}, which has no files (unknown location): {top} is not installed whole; reinstall it")
+    if m["path"] is None:  # where the library lives is not said: the importer's own frame is all there is
+        return (CauseId.dependency_version_mismatch, 65, f"the installed {importer['top']} imports {m['name']} from "
+                f"{m['mod']}, which lacks it: {top} is of a release that does not fit {importer['top']}'s")
     if where is None:
         return None
     return (CauseId.dependency_version_mismatch, 75, f"the installed {importer['top']} imports {m['name']} from the "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ...catalog.ids import CauseId
+from .calls import INSTALLED_PACKAGE
 from .parts import ErrorParts, Frame, Verdict
 
 def _failing_line(parts: ErrorParts, exc_type: str, pattern: re.Pattern, message: str | None = None) -> Frame | None:
@@ -191,6 +192,31 @@ def from_registry_lookup(parts: ErrorParts) -> Verdict | None:
     return Verdict(CauseId.config_error, 60, f"`{frame.source.strip()[:80]}` looks up {parts.message.strip()} in a "
                    "registry that lacks it: the config (or the checkpoint's config) names a class this code has not "
                    "registered, misspelt or of another release", "frame", sure=False)
+
+
+# An installed Paddle package asserting that the name it was given is one of its table's (PaddleNLP's Taskflow: ``assert
+# self.model in set(TASKS[task][tag].keys())``): the table is the release's, so a name it lacks is, in the reports
+# gathered, one a later (or earlier) release has more often than a typo. A notebook shows the assert among the context
+# lines above its current line, so the block's text is read when the frame's own line is not the assert.
+_ASSERT_IN_TABLE = re.compile(r"\bassert\s+[\w.\[\]'\"]{1,80}\s+in\s+(?:set\()?(?P<table>[\w.]{1,80})(?:\[[^\]\n]{0,40}\]){0,3}"
+                              r"(?P<keys>\.keys\()?")
+
+
+def from_membership_assert(parts: ErrorParts) -> Verdict | None:
+    """An AssertionError of an installed Paddle package's check that a given name is in its table of names."""
+    frame = parts.innermost
+    if parts.exc_type != "AssertionError" or frame is None:
+        return None
+    package = INSTALLED_PACKAGE.search(frame.path)
+    if package is None:
+        return None
+    source = frame.source if "assert" in (frame.source or "") else parts.text
+    m = _ASSERT_IN_TABLE.search(source or "")
+    if m is None or not (m["keys"] or re.search(r"[A-Z]{3}|registry|support|map", m["table"])):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 65, f"the installed {package['pkg']} checks that the name it was given "
+                   f"is in its table {m['table']}, and it is not: a name of another release of {package['pkg']} (or "
+                   "misspelt)", "frame", sure=False)
 
 
 # A script reading a property of a suite's config object (``cfg.model``, ``cfg.train_dataset``) that the Config class

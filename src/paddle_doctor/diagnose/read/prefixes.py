@@ -24,6 +24,8 @@ Users paste what their runner printed, so one file may hold every rank's lines, 
 - Android's ``adb logcat``: ``A/Tag: `` or ``E/Tag( 1234): `` (the brief format), ``06-18 18:42:06.401  1234  5678 F
   Tag: `` (threadtime, the default since Android 7): an app's native library (Paddle-Lite, FastDeploy) logs through
   it. No rank.
+- a paste with line numbers (vim's ``:set number``, ``less -N``, ``cat -n``): a right-aligned number, then a space or
+  a tab; the numbers go up by one from line to line. No rank.
 - a Markdown quote: ``> `` (``> > `` nested) before each line, as a reply quotes a pasted log. No rank.
 - a paste indented as a whole (a Markdown code block made by indentation): each of the first lines starts
   with at least four spaces (or a tab); that common indentation is taken from each line. No rank.
@@ -119,17 +121,20 @@ PREFIXES = (
     # a priority letter and the tag (Paddle-Lite logs as "Paddle-Lite", bionic's crash report as "libc"). No rank.
     LinePrefix("adb logcat", re.compile(r"^(?:[VDIWEFA]/[^\s:(]+\s*(?:\(\s*\d+\))?: |(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
                                         r" +\d+ +\d+ [VDIWEFA] [^:\n]{1,64}?: )")),
+    # Line numbers an editor or pager shows (vim's number column, less -N, cat -n): told from a log's own leading numbers
+    # by counting up by one (see _plausible). No rank.
+    LinePrefix("numbered lines", re.compile(r"^ {0,7}(?P<lineno>\d{1,7})(?:\t| )")),
     # A Markdown quote (a reply quoting the post that pasted the log; e-mail replies): one ">" per level.
     LinePrefix("Markdown quote", re.compile(r"^(?:> ?)+")),
 )
 
 
-# The first line of a prefixed file starts like one of PREFIXES (one cheap test for the plain log).
+# The first (or second) line of a prefixed file starts like one of PREFIXES (one cheap test for the plain log).
 # Every alternative starts with a character that is no space, so the leading \s* is given back at
 # most once per space (when " *\d+: " could share them it was quadratic: 0.25 s on a head of 4096
 # spaces; the head is cut at SNIFF_BYTES, so no worse, but linear is the rule; issue 28).
 QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |[A-Z][a-z]{2} [ \d]\d \d\d:|\[\d+,\d+\]<|\[pod/|(?:P\d+ +)?\d+: |\d{4}-\d\d-\d\dT|"
-                      rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:|>|[VDIWEFA]/|\d\d-\d\d \d\d:)")
+                      rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:|>|[VDIWEFA]/|\d\d-\d\d \d\d:|\d{1,7}[\t ])")
 
 
 def detect(head: bytes) -> LinePrefix | None:
@@ -149,7 +154,8 @@ def _detect_one(head: bytes) -> LinePrefix | None:
         indented = _indentation(head)
         if indented is not None:
             return indented
-    if not QUICK_RE.match(head):
+    second = head.find(b"\n") + 1  # or the second line: a banner, or a first line cut off its prefix, may come first
+    if not QUICK_RE.match(head) and not (second and QUICK_RE.match(head, second)):
         return None
     lines = [ln for ln in head.decode("utf-8", errors="replace").splitlines()[:SNIFF_LINES] if ln.strip()]
     if len(lines) > 1 and not head.endswith(b"\n"):
@@ -184,7 +190,12 @@ def _indentation(head: bytes) -> LinePrefix | None:
 
 def _plausible(prefix: LinePrefix, matches: list[re.Match]) -> bool:
     """A bare ``N: `` is also CTest's prefix for test N's output (``91: ...`` on every line): an
-    srun label is taken for one when the lines show two tasks, or task 0 alone."""
+    srun label is taken for one when the lines show two tasks, or task 0 alone. Line numbers count up by one
+    (four lines at least, almost every step +1), where a log's own leading numbers (a step, a count) do not."""
+    if prefix.name == "numbered lines":
+        numbers = [int(m["lineno"]) for m in matches]
+        steps = [b - a for a, b in zip(numbers, numbers[1:])]
+        return len(numbers) >= 4 and sum(s == 1 for s in steps) >= 0.9 * len(steps)
     if prefix.name != "srun --label":
         return True
     ranks = {m["rank"].lstrip("0") or "0" for m in matches}

@@ -132,13 +132,15 @@ OLDER_FORMS = (
     # for a failed CUDA call (0.x ops, fluid's thrust kernels) carries cudaGetErrorString's text there.
     _sig("thrust_what_cuda_error", r"^\s*what\(\):\s+(?P<text>an illegal memory access was encountered|unspecified "
          r"launch failure|misaligned address|an illegal instruction was encountered|too many resources requested "
-         r"for launch)\s*$", "cause", CauseId.cuda_error_other, 80,
+         r"for launch)(?:\s+at \[[^\]\n]{1,400}\])?\s*$", "cause", CauseId.cuda_error_other, 80,
          "  what():  an illegal memory access was encountered",
          title="an uncaught CUDA error aborted the process: {text}",
          source="libstdc++ vterminate.cc __verbose_terminate_handler (\"  what():  %s\" after \"terminate called after "
                 "throwing an instance of 'thrust::system::system_error'\"); thrust system_error(e, cuda_category()) "
                 "whose what() is cudaGetErrorString(e): cudaErrorIllegalAddress, cudaErrorLaunchFailure, "
-                "cudaErrorMisalignedAddress, cudaErrorIllegalInstruction, cudaErrorLaunchOutOfResources (Paddle#6896)"),
+                "cudaErrorMisalignedAddress, cudaErrorIllegalInstruction, cudaErrorLaunchOutOfResources (Paddle#6896); pp "
+                "0.11-0.14 platform/enforce.h EnforceNotMet (what() is the message and \" at [%s:%d]\", the file and line; "
+                "its CUDA checks carry cudaGetErrorString's text)"),
     # protobuf's python package from two versions in one site-packages (a pip install over the distribution's
     # python-protobuf): its own descriptor_pool.py (3.x) reads a name its descriptor.py (2.x) lacks. (Generated
     # code newer than the runtime, _internal_create_key, is read by checks.library_name_missing.)

@@ -23,12 +23,12 @@ _WINERROR = ("Windows System Error Codes ERROR_MOD_NOT_FOUND 126 (The specified 
              "找不到指定的模块。), ERROR_PROC_NOT_FOUND 127 (The specified procedure could not be found.; 找不到指定的程序。), "
              "ERROR_BAD_EXE_FORMAT 193 (%1 is not a valid Win32 application.; %1 不是有效的 Win32 应用程序。), raised by "
              "CPython ctypes (OSError: [WinError %d] %s) and Paddle's Windows start-up")
-_CUDA_LIBRARIES = "cudnn|cublas|cudart|cufft|curand|cusolver|cusparse|nvrtc|nvjitlink"
-_CUDA_DLLS = rf"(?:{_CUDA_LIBRARIES}|nccl)\w*\.dll"
+CUDA_LIBRARIES = "cudnn|cublas|cudart|cufft|curand|cusolver|cusparse|nvrtc|nvjitlink"
+_CUDA_DLLS = rf"(?:{CUDA_LIBRARIES}|nccl)\w*\.dll"
 
 # The GPU libraries whose loading failures the libraries rows read as CUDA's, cuDNN's, TensorRT's or NCCL's (in any
 # case: Windows' file names are not case-sensitive), and the driver's own library.
-_GPU_LIBRARIES = rf"(?i:{_CUDA_LIBRARIES}|nccl|nvinfer|libcuda\b|nvcuda)"
+_GPU_LIBRARIES = rf"(?i:{CUDA_LIBRARIES}|nccl|nvinfer|libcuda\b|nvcuda)"
 
 WINDOWS = (
     # Windows reports a process that a native fault ended by its NTSTATUS as the exit code: an IDE's console

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
+from ..rows.windows import CUDA_LIBRARIES
 
 # GCC's missing #include, in English or its zh_CN catalogue (full-width colons).
 _CC_FATAL = r"(?:fatal error|致命错误) ?[:：] ?"
 _NO_SUCH = r" ?[:：] ?(?:No such file or directory|没有那个文件或目录)"
+_LD_SOURCE = ("GNU ld ldfile.c (\"cannot find -l%s\"), gold and lld (\"error: cannot find -l%s\"); GCC collect2 "
+              "(\"collect2: error: ld returned 1 exit status\")")
 # CMake's generator-expression errors.
 _CMAKE_GENEX = ("CMake 3.x Source/cmGeneratorExpressionEvaluator.cxx / cmGeneratorExpressionNode.cxx (\"Error evaluating "
                 "generator expression:\" then the expression and the reason, e.g. \"Expression did not evaluate to a "
@@ -93,6 +96,28 @@ BUILDS = (
                 "incompatible with your Protocol Buffer headers. Please update\")", most="medium"),
     # A library built with the other libstdc++ string ABI (gcc < 5, or _GLIBCXX_USE_CXX11_ABI=0) than the code
     # linking it: every std::string in its symbols differs, so the linker finds none.
+    # Paddle's C inference API (pd_*.h, every name PD_...): the binding (the Go package, a C demo) calls a name that the
+    # header it compiles against (cgo) or the library it links lacks: the binding and the library are two releases (the
+    # Go package fetched at another commit; 2.0's old C API header against 2.1's new library).
+    _sig("c_api_symbol_missing", r"could not determine kind of name for C\.(?P<sym>PD_\w+)|(?:undefined reference to|对)"
+         r"\s*[`‘'](?P<sym2>PD_\w+)[’'`]", "cause", CauseId.paddle_api_mismatch, 75,
+         "config.go:504:2: could not determine kind of name for C.PD_ConfigEnableVarseqlen",
+         title="Paddle's C inference API has no {sym}{sym2} in the header or library used: the binding (Go, C) and the "
+               "inference library come from different releases",
+         source="Go cmd/cgo gcc.go (\"could not determine kind of name for C.%s\"); GNU ld ldmisc.c (\"undefined "
+                "reference to `%s'\", zh_CN \"对'%s'未定义的引用\"); pp 2.1+ paddle/fluid/inference/capi_exp/pd_*.h (PD_Config*, "
+                "PD_Predictor*), pp 1.8-2.0 capi/paddle_c_api.h (PD_NewAnalysisConfig, PD_ModelDir)", most="medium"),
+    # The linker finds no library named by -l on its search path (-L, LIBRARY_PATH): not installed there, or the path
+    # not given (a C inference library built but not copied where the build looks). CUDA's libraries are the toolkit's
+    # (a custom op or FasterTransformer linking cuBLASLt), NCCL's are left to the NCCL rows.
+    _sig("linker_cuda_library_not_found", rf"\bld(?:\.\w+)?(?:\.exe)?: (?:error: )?cannot find -l(?P<lib>(?:{CUDA_LIBRARIES})"
+         r"[\w.+-]*)", "cause", CauseId.cuda_cudnn_mismatch, 75, "/usr/bin/ld: cannot find -lcublasLt",
+         title="the linker found no lib{lib} (a CUDA library) on its search path: the CUDA toolkit installed lacks it, or "
+               "its lib64 folder is not on the library path", source=_LD_SOURCE, most="medium"),
+    _sig("linker_library_not_found", rf"\bld(?:\.\w+)?(?:\.exe)?: (?:error: )?cannot find -l(?P<lib>(?!{CUDA_LIBRARIES}|nccl)"
+         r"[\w.+-]+)", "cause", CauseId.file_not_found, 75, "/usr/bin/ld: cannot find -lpaddle_fluid_c",
+         title="the linker found no lib{lib} on its search path: the library is not where -L or LIBRARY_PATH points",
+         source=_LD_SOURCE, most="medium"),
     _sig("cxx11_abi_mismatch", r"(?:undefined reference to|对)\s*[`‘'][^’'`]*std::__cxx11::", "cause",
          CauseId.dependency_version_mismatch, 75, "vis_demo.cc:(.text+0x12be): undefined reference to `paddle::"
          "AnalysisConfig::SetModel(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > "
