@@ -211,3 +211,13 @@ def test_leading_numbers_that_do_not_count_up_are_the_logs_own():
 def test_a_cuda_library_the_linker_cannot_find_is_the_toolkits(tmp_path, lib, cause):
     rc = _diagnose(tmp_path, f"RuntimeError: Failed to compile FasterTransformer, errors: /usr/bin/ld: cannot find -l{lib}\n")
     assert rc.cause == cause, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, cause", [("ImportError: DLL load failed: 找不到指定的程序。", CauseId.dependency_version_mismatch),
+                                         ("ImportError: DLL load failed: The specified procedure could not be found.",
+                                          CauseId.dependency_version_mismatch),
+                                         ("ImportError: DLL load failed: 找不到指定的模块。", CauseId.file_not_found)])
+def test_python_37s_dll_load_failure_is_read_by_its_windows_error(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"D:\\Python37\\lib\\site-packages\\fastdeploy\\"
+                             "c_lib_wrap.py\", line 159, in <module>\n    from .libs.fastdeploy_main import *\n" + line + "\n")
+    assert rc.cause == cause, (rc.cause, rc.why)

@@ -57,6 +57,14 @@ class Wording:
 
 
 WORDINGS: tuple[Wording, ...] = (
+    # Windows' loader found the DLLs, but one lacks a procedure another imports (ERROR_PROC_NOT_FOUND 127): a DLL of
+    # another version found first. Before the wordings of a missing file, which "找不到" (cannot find) would take.
+    Wording("windows_procedure_not_found", C.dependency_version_mismatch, r"\bThe specified procedure could not be found\b|"
+            r"找不到指定的程序", 65, "Windows loaded the DLLs, and one of them lacks a procedure another imports (a DLL of "
+            "another version found first)",
+            "CPython 3.7 Python/dynload_win.c (ImportError: DLL load failed: %s, FormatMessage of the LoadLibraryEx error); "
+            "Windows System Error Codes ERROR_PROC_NOT_FOUND 127 (en-US The specified procedure could not be found.; zh-CN "
+            "找不到指定的程序。)"),
     # A path and a failed act on it, or a path said to be gone: the run looked for a file that is not
     # there (a relative path from another working directory, a model not downloaded or exported yet).
     Wording("path_unopened", C.file_not_found, rf"{_NO_LIBRARY}{_ACT}\b[^\n]{{0,40}}?{PATH}", 70,
