@@ -221,3 +221,37 @@ def test_python_37s_dll_load_failure_is_read_by_its_windows_error(tmp_path, line
     rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"D:\\Python37\\lib\\site-packages\\fastdeploy\\"
                              "c_lib_wrap.py\", line 159, in <module>\n    from .libs.fastdeploy_main import *\n" + line + "\n")
     assert rc.cause == cause, (rc.cause, rc.why)
+
+
+def test_a_paddle_library_module_parakeet_lacks_is_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/tools/generate_audio/frontend.py\", line 8, in "
+                             "<module>\n    from parakeet.frontend.cn_frontend import Frontend as cnFrontend\n"
+                             "ModuleNotFoundError: No module named 'parakeet.frontend.cn_frontend'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line, code", [
+    ("{'err_no': 8, 'err_msg': '(data_id=4 log_id=0) [det|0] Failed to postprocess: postprocess() takes 4 positional "
+     "arguments but 5 were given', 'key': []}", "serving_op_hook_signature"),
+    ("E0408 03:22:22.416058 364 model_repository_manager.cc:1890] Poll failed for model directory 'cls_runtime': instance "
+     "group cls_runtime_0 of model cls_runtime has kind KIND_GPU but server does not support GPUs",
+     "triton_gpu_instance_on_cpu_server"),
+    ("F0909 14:42:51.584151 15056 LightNetwork.cpp:71] Check failed: ioctl(sock, 0x8915, &ifr) >= 0 (-1 vs. 0)",
+     "v1_nics_interface_missing")])
+def test_batch89s_template_rows(tmp_path, line, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.code, rc.confidence.value) == (code, "medium"), (rc.code, rc.cause)
+
+
+def test_a_hook_failing_on_its_own_bug_is_not_a_signature_misfit(tmp_path):
+    rc = _diagnose(tmp_path, "{'err_no': 8, 'err_msg': '(data_id=4 log_id=0) [det|0] Failed to postprocess: list index out "
+                             "of range'}\n")
+    assert rc is None or rc.code != "serving_op_hook_signature", rc.code
+
+
+@pytest.mark.parametrize("line", [
+    "错误\tLNK1181\t无法打开输入文件“E:\\fluid_inference_install_dir\\third_party\\install\\mklml\\lib\\libmklml_intel.dll”\tdemo",
+    "LINK : fatal error LNK1181: cannot open input file 'libmklml_intel.lib'"])
+def test_a_file_msvcs_linker_cannot_open_is_missing(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.code) == (CauseId.file_not_found, "msvc_input_file_unopened"), (rc.cause, rc.code)

@@ -15,7 +15,7 @@ from .loading import INTERPRETER_ROWS
 # up to the first part it could not find, so the package itself was found) is code written for another
 # release. Suites run from a clone (ppdet, ppocr, paddleseg) are left out: there it is the working directory.
 VERSIONED_PACKAGES = r"(?:paddle|paddlehub|paddlenlp|paddlex|paddleslim|paddle2onnx|x2paddle|pgl|parl|paddlespeech|" \
-                     r"paddleformers)"
+                     r"paddleformers|parakeet)"
 SUITE_WHEELS = r"(?:paddleocr|paddleclas|paddlets|ppgan)"  # suites also installed as wheels (issue 29)
 API_PACKAGES = VERSIONED_PACKAGES[:-1] + "|" + SUITE_WHEELS[3:]
 # The suites' own packages, as a clone or a wheel holds them (PaddleOCR's ppocr and ppstructure, PaddleDetection's ppdet,

@@ -44,6 +44,15 @@ def _spawn_signal_rows() -> tuple:
 
 
 CHECKS = (
+    # Paddle 0.x's parameter server and trainer look up the IPv4 address of the interface --nics names (SIOCGIFADDR,
+    # 0x8915): the check fails when this host has no interface of that name, or it has no IPv4 address.
+    _sig("v1_nics_interface_missing", r"LightNetwork\.cpp:\d+\] Check failed: ioctl\(sock, (?:0x8915|SIOCGIFADDR)",
+         "cause", CauseId.config_error, 80, "F0909 14:42:51.584151 15056 LightNetwork.cpp:71] Check failed: ioctl(sock, "
+         "0x8915, &ifr) >= 0 (-1 vs. 0)",
+         title="the network interface --nics names has no IPv4 address on this host (no such interface): give one of "
+               "this host's interfaces (ip addr)", most="medium",
+         source="pp 0.9-0.14 paddle/pserver/LightNetwork.cpp getIpAddr (CHECK_GE(ioctl(sock, SIOCGIFADDR, &ifr), 0) for "
+                "FLAGS_nics; SIOCGIFADDR is 0x8915 in linux/sockios.h), printed by glog as a Check failed line"),
     # --- the launcher's environment, read by a role maker or init_parallel_env -------------------------
     _sig("role_maker_env_missing", r"Can not [Ff]ind (?P<var>[A-Z][A-Z0-9_]+)(?:, please check your environment| in env)|"
          r"please set the (?P<var2>[A-Z][A-Z0-9_]+) variable|The environment variable 'MASTER_ADDR' and 'MASTER_PORT' "

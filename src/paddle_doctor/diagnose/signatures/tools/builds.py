@@ -118,6 +118,16 @@ BUILDS = (
          r"[\w.+-]+)", "cause", CauseId.file_not_found, 75, "/usr/bin/ld: cannot find -lpaddle_fluid_c",
          title="the linker found no lib{lib} on its search path: the library is not where -L or LIBRARY_PATH points",
          source=_LD_SOURCE, most="medium"),
+    # MSVC's linker cannot open a library the project lists (a Linux name such as libmklml_intel in a demo's CMakeLists,
+    # or a path the package does not have).
+    _sig("msvc_input_file_unopened", r"\bLNK1181\b[^\n]{0,40}?(?:cannot open input file|无法打开输入文件)\s*[“\"'](?P<path>"
+         r"[^”\"'\n]{1,300})", "cause", CauseId.file_not_found, 75,
+         "错误\tLNK1181\t无法打开输入文件“E:\\fluid_inference_install_dir\\third_party\\install\\mklml\\lib\\"
+         "libmklml_intel.dll”\tthread_mobilenet_test",
+         title="the linker cannot open {path}: the project links a file that is not there (a name or path of another "
+               "platform's package, or not installed)", most="medium",
+         source="Windows Microsoft C++ linker tools error LNK1181 (\"cannot open input file 'filename'\"; zh-CN "
+                "\"无法打开输入文件“%s”\"), as Visual Studio's error list and msbuild print it"),
     _sig("cxx11_abi_mismatch", r"(?:undefined reference to|对)\s*[`‘'][^’'`]*std::__cxx11::", "cause",
          CauseId.dependency_version_mismatch, 75, "vis_demo.cc:(.text+0x12be): undefined reference to `paddle::"
          "AnalysisConfig::SetModel(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > "

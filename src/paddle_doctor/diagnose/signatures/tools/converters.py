@@ -81,6 +81,27 @@ CONVERTERS = (
                "files): the repository's layout is not the one the server reads",
          source="Triton Inference Server 2.x core/src/model_repository_manager.cc (\"at least one version must be "
                 "available under the version policy of model '%s'\"), FastDeploy's fastdeployserver", most="medium"),
+    # A model's config asks for GPU instances of a server built or run without GPU support (a CPU-only image).
+    _sig("triton_gpu_instance_on_cpu_server", r"instance group \S+ of model (?P<model>\S+) has kind KIND_GPU but server "
+         r"does not support GPUs", "cause", CauseId.config_error, 80, "E0408 03:22:22.416058 364 model_repository_manager."
+         "cc:1890] Poll failed for model directory 'cls_runtime': instance group cls_runtime_0 of model cls_runtime has "
+         "kind KIND_GPU but server does not support GPUs",
+         title="the config of model {model} asks for GPU instances (KIND_GPU) and this server has no GPU support: set "
+               "its instance_group to KIND_CPU, or run a GPU image on a GPU", most="medium",
+         source="Triton Inference Server 2.x core/src/model_config_utils.cc ValidateInstanceGroup (\"instance group \" "
+                "+ group.name() + \" of model \" + name + \" has kind KIND_GPU but server does not support GPUs\"), "
+                "FastDeploy's fastdeployserver"),
+    # Paddle Serving's pipeline calls each Op's hooks with the arguments of its own release: a web service's Op written
+    # for another release (PaddleClas's, PaddleOCR's deploy/pipeline) defines preprocess/postprocess with fewer or more.
+    _sig("serving_op_hook_signature", r"Failed to (?P<hook>preprocess|postprocess|process): (?P=hook)\(\) (?:takes \d+ "
+         r"positional arguments? but \d+ (?:was|were) given|missing \d+ required positional arguments?)", "cause",
+         CauseId.paddle_api_mismatch, 75, "{'err_no': 8, 'err_msg': '(data_id=4 log_id=0) [det|0] Failed to postprocess: "
+         "postprocess() takes 4 positional arguments but 5 were given'}",
+         title="the pipeline's Op defines {hook}() for another release of Paddle Serving (its arguments differ): the "
+               "web service's code and the installed Serving do not fit", most="medium",
+         source="Paddle Serving python/pipeline/operator.py Op._run_preprocess / _run_postprocess (\"{} Failed to "
+                "postprocess: {}\"); the hooks' arguments changed between releases (self.postprocess(parsed_data, "
+                "midped_data) in the early pipeline; (input_dicts, fetch_dict, data_id, log_id) in the later)"),
     # brpc (Paddle Serving's client, the parameter server) finds nothing listening at the address it was given.
     _sig("brpc_connection_refused", r"Fail to connect Socket\{id=\d+ addr=(?P<addr>[^}\s]+)\}[^:]*: Connection refused",
          "cause", CauseId.config_error, 70, "W0827 14:56:09.752732   538 predictor.hpp:129] inference call failed, "
