@@ -255,3 +255,29 @@ def test_a_hook_failing_on_its_own_bug_is_not_a_signature_misfit(tmp_path):
 def test_a_file_msvcs_linker_cannot_open_is_missing(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert (rc.cause, rc.code) == (CauseId.file_not_found, "msvc_input_file_unopened"), (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("paddleocr: error: argument subcommand: invalid choice: 'chart_parsing' (choose from 'doc_preprocessor', 'ocr')",
+     CauseId.paddle_api_mismatch),
+    ("paddlex: error: argument {install,serve}: invalid choice: 'pipeline' (choose from 'install', 'serve')",
+     CauseId.paddle_api_mismatch),
+    ("train.py: error: argument subcommand: invalid choice: 'chart_parsing' (choose from 'a', 'b')", CauseId.config_error),
+    ("paddleocr: error: argument --device: invalid choice: 'npu' (choose from 'cpu', 'gpu')", CauseId.config_error)])
+def test_a_paddle_tools_unknown_subcommand_is_another_release(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, "usage: tool [-h]\n" + line + "\n")
+    assert rc.cause == cause, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", [
+    "Error: trainable_statistics should be in AttributeMap at (/paddle/paddle/fluid/framework/attribute.h:177)",
+    "(NotFound) Attribute (use_mkldnn) should be in AttributeMap."])
+def test_an_op_attribute_this_paddle_requires_missing_is_another_release(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n  [operator < batch_norm > error]\n")
+    assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium"), (rc.cause, rc.code)
+
+
+def test_an_op_onnxs_checker_does_not_know_at_that_opset_is_the_onnx_package(tmp_path):
+    rc = _diagnose(tmp_path, "onnx.onnx_cpp2py_export.checker.ValidationError: No Op registered for Einsum with "
+                             "domain_version of 12\n")
+    assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "onnx_op_not_in_opset"), (rc.cause, rc.code)

@@ -87,6 +87,26 @@ API_VERSION_ROWS = (
                 "suite itself was found)"),
     # A library that imports paddle.fluid in a try block and says so when the import fails (jieba's paddle
     # mode): the installed Paddle no longer has the fluid API the library was written for.
+    # A Paddle tool's own command line (paddleocr, paddlex, paddlespeech, hub, ...) rejecting a subcommand: its list of
+    # subcommands is the installed release's (PaddleOCR 3.x adds pipelines release by release), and a command from the
+    # docs of another release names one it lacks more often than a mistyped one. Read before argparse_usage (libraries).
+    _sig("paddle_cli_subcommand_unknown", rf"^(?P<prog>{API_PACKAGES}|hub|paddle_serving_\w+|fastdeploy): error: argument "
+         r"(?:\w*command\w*|\{[^}]*\}): invalid choice: '(?P<choice>[^']+)'", "cause", CauseId.paddle_api_mismatch, 92,
+         "paddleocr: error: argument subcommand: invalid choice: 'chart_parsing' (choose from 'doc_preprocessor', 'ocr')",
+         title="the installed {prog} has no subcommand {choice}: the command follows the docs of another release of it "
+               "(or mistypes the name)", most="medium",
+         source="CPython Lib/argparse.py _SubParsersAction / ArgumentParser._check_value (\"argument %s: invalid choice: "
+                "%r (choose from %s)\"); paddleocr 3.x paddleocr/__main__.py (subparsers dest=\"subcommand\", one per "
+                "pipeline and module of the release)"),
+    # An op of the program lacks an attribute this Paddle's definition of the op requires: the program (a saved model,
+    # or one a converter built) was made by another Paddle release, whose op had other attributes.
+    _sig("op_attribute_missing", r"(?:Attribute \((?P<attr>\w+)\)|(?P<attr1x>\w+)) should be in AttributeMap", "cause",
+         CauseId.paddle_api_mismatch, 75, "Error: trainable_statistics should be in AttributeMap at (/paddle/paddle/fluid/"
+         "framework/attribute.h:177)",
+         title="an op of the program lacks the attribute {attr}{attr1x} this Paddle's op requires: the program (a saved "
+               "model, or what a converter built) comes from another Paddle release", most="medium",
+         source="pp 1.8 paddle/fluid/framework/attribute.h (PADDLE_ENFORCE(attrs.count(name) != 0, \"%s should be in "
+                "AttributeMap\", name)); pp 3.3.1 libpaddle.so strings (\"Attribute (%s) should be in AttributeMap.\")"),
     # An axis checked against a rank of 0 ("in range of [0, 0)", "[-0, 0)"): the op got a 0-D tensor where the code
     # expects at least one dimension. Paddle 2.5 made reductions, indexing and a tensor's item return 0-D tensors
     # (shape []), so code written for an older Paddle concatenates or indexes them and fails here.

@@ -81,6 +81,15 @@ CONVERTERS = (
                "files): the repository's layout is not the one the server reads",
          source="Triton Inference Server 2.x core/src/model_repository_manager.cc (\"at least one version must be "
                 "available under the version policy of model '%s'\"), FastDeploy's fastdeployserver", most="medium"),
+    # ONNX's checker knows the ops of each opset up to its own release: a model exported at a newer opset (torch's Einsum
+    # at 12) fails the checker of an older onnx package (x2paddle's ONNX decoder runs it first).
+    _sig("onnx_op_not_in_opset", r"No Op registered for (?P<op>\w+) with domain_version of (?P<opset>\d+)", "cause",
+         CauseId.dependency_version_mismatch, 70, "onnx.onnx_cpp2py_export.checker.ValidationError: No Op registered for "
+         "Einsum with domain_version of 12",
+         title="the installed onnx knows no {op} at opset {opset}: it is older than the exporter that wrote the model (or "
+               "the model was exported at an opset the converter does not read)", most="medium",
+         source="onnx onnx/checker.cc check_node (fail_check(\"No Op registered for \" + node.op_type() + \" with "
+                "domain_version of \" + ...)), raised as onnx.onnx_cpp2py_export.checker.ValidationError"),
     # A model's config asks for GPU instances of a server built or run without GPU support (a CPU-only image).
     _sig("triton_gpu_instance_on_cpu_server", r"instance group \S+ of model (?P<model>\S+) has kind KIND_GPU but server "
          r"does not support GPUs", "cause", CauseId.config_error, 80, "E0408 03:22:22.416058 364 model_repository_manager."
