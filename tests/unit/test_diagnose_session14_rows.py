@@ -281,3 +281,19 @@ def test_an_op_onnxs_checker_does_not_know_at_that_opset_is_the_onnx_package(tmp
     rc = _diagnose(tmp_path, "onnx.onnx_cpp2py_export.checker.ValidationError: No Op registered for Einsum with "
                              "domain_version of 12\n")
     assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "onnx_op_not_in_opset"), (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("start", ["`", "Traceback (most recent call last):", ""])
+def test_a_traceback_pasted_on_one_line_still_has_its_exception(tmp_path, start):
+    rc = _diagnose(tmp_path, start + 'File "/env/site-packages/paddlespeech/s2t/models/u2/u2.py", line 532, in attention '
+                             'rescoringassert speech.shape[o] speech lengths.shaperoIndexError: list index out of range'
+                             '2024-01-21 15:09:16,837]INFO Traceback (most recent call last):File "/env/asrengine.py", '
+                             'line 116,in run\n')
+    assert rc is not None and rc.cause == CauseId.python_exception and "IndexError" in rc.evidence[-1].text, rc
+
+
+@pytest.mark.parametrize("text", ['  File "train.py", line 9, in <module>\n    x = f()\nValueError: boom\n',
+                                  'File "a.py", line 3, in f: raise MyOwnError: not a builtin\n'])
+def test_a_normal_traceback_or_a_users_class_is_not_read_as_run_together(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc is None or rc.code != "exception_run_together", rc.code

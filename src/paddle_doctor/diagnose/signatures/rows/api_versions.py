@@ -100,7 +100,7 @@ API_VERSION_ROWS = (
                 "pipeline and module of the release)"),
     # An op of the program lacks an attribute this Paddle's definition of the op requires: the program (a saved model,
     # or one a converter built) was made by another Paddle release, whose op had other attributes.
-    _sig("op_attribute_missing", r"(?:Attribute \((?P<attr>\w+)\)|(?P<attr1x>\w+)) should be in AttributeMap", "cause",
+    _sig("op_attribute_missing", r"(?:Attribute \((?P<attr>\w{1,80})\)|\b(?P<attr1x>\w{1,80})) should be in AttributeMap", "cause",
          CauseId.paddle_api_mismatch, 75, "Error: trainable_statistics should be in AttributeMap at (/paddle/paddle/fluid/"
          "framework/attribute.h:177)",
          title="an op of the program lacks the attribute {attr}{attr1x} this Paddle's op requires: the program (a saved "

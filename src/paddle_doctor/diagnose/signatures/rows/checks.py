@@ -256,3 +256,20 @@ LOWERCASE_EXCEPTIONS = (
                 "TimeoutError from 3.10), Modules/selectmodule.c (select.error); OpenCV's cv2.error (cv::Exception); "
                 "lmdb.Error, h5py and pyzmq's exceptions, printed by CPython's traceback.py as '<module>.<name>: <msg>'"),
 )
+
+
+# Read first of all (table.py): such a line starts like a frame or a traceback header, which would take it.
+RUN_TOGETHER_ROWS = (
+    # A traceback pasted with its line breaks lost (copied from a screenshot's text, a web form): the frames and the
+    # exception run together on one line, the exception's name glued to the source line before it. Only Python's own
+    # exception classes, only after a frame's "line N, in" on the same line, so a normal log never reads so.
+    _sig("exception_run_together", r"\bline \d+ ?[,，] ?in ?[^\n]{0,300}?(?<=[a-z\d)\]'\"])(?P<exc>(?:Index|Key|Value|Type|"
+         r"Attribute|Runtime|Assertion|Import|ModuleNotFound|FileNotFound|OS|Name|ZeroDivision|NotImplemented|Memory|"
+         r"Recursion|Permission|UnicodeDecode)Error): ?(?P<msg>[^\n]{0,120}?)(?=\d{4}-\d\d-\d\d|Traceback|File|$)",
+         "exception", CauseId.python_exception, 45,
+         "Traceback (most recent call last):File \"/w/u2.py\", line 532, in attention rescoringassert speech.shape[0] == lengths.shape[0]IndexError: list "
+         "index out of range2024-01-21 15:09:16,837",
+         title="{exc}: {msg} (a traceback pasted on one line)", most="medium",
+         source="CPython traceback.py (File \"%s\", line %d, in %s; then <type>: <message>), as a paste that lost its "
+                "line breaks shows them"),
+)
