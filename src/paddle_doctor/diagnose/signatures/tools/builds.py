@@ -158,7 +158,7 @@ BUILDS = (
          source="CPython FileNotFoundError raised by the library's own code (raise FileNotFoundError(\"...\")), "
                 "without errno or filename", most="medium"),
     # CMake's find modules and Paddle's own checks: a library or tool the build needs is not found.
-    _sig("cmake_package_not_found", r"Could NOT find (?!PY_)(?P<pkg>\w+)(?: \(missing|:)|(?P<tool>[\w.+-]+) is not found\.?\s+"
+    _sig("cmake_package_not_found", r"Could NOT find (?!PY_)(?P<pkg>\w+)(?: \(missing|:)|(?<![\w.+-])(?P<tool>[\w.+-]{1,80}) is not found\.?\s+"
          r"Please install", "cause", CauseId.dependency_version_mismatch, 80,
          "  Could NOT find Protobuf (missing: Protobuf_INCLUDE_DIR)",
          title="the build needs {pkg}{tool}, which CMake did not find: install it (with its headers), or point the "
