@@ -131,7 +131,7 @@ BACKLINKS = {
         'signatures': (CauseId.port_in_use, 'libuv_port_busy',),
     },
     CauseId.python_exception: {
-        'signatures': ('exception_run_together', 'runpy_module_spec', 'runpy_no_module', 'pydataprovider_python_error', 'v1_registry_empty', 'glog_cuda_call_failed', 'xmlrpc_fault', 'serving_op_failed', 'native_build_command_failed', 'header_missing', 'bare_module_not_found', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'package_not_whole', 'package_is_a_file', 'enforce_hint', 'enforce_class_line', 'glog_check_failed', 'fatal_log_line', 'exception', 'exception_lowercase_class',),
+        'signatures': ('exception_run_together', 'runpy_module_spec', 'runpy_no_module', 'py2_paddle_not_importable', 'pydataprovider_python_error', 'v1_registry_empty', 'glog_cuda_call_failed', 'xmlrpc_fault', 'serving_op_failed', 'native_build_command_failed', 'header_missing', 'bare_module_not_found', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'package_not_whole', 'package_is_a_file', 'enforce_hint', 'enforce_class_line', 'glog_check_failed', 'fatal_log_line', 'exception', 'exception_lowercase_class',),
         'guard_kinds': ('failed',),
         'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },

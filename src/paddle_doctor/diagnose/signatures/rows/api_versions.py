@@ -249,3 +249,22 @@ RENAMED_MODULES = (
                 "Serving's own fallbacks (try: from paddle_serving_server import ... except ImportError: from "
                 "paddle_serving_server_gpu import ...)", most="medium"),
 )
+
+
+_PY2_IMPORT = ("CPython 2.7 Python/import.c load_next (PyErr_Format(PyExc_ImportError, \"No module named %.200s\", name) "
+               "with name the dotted path from the part that failed on: 'import paddle.v2' says \"paddle.v2\" when no "
+               "paddle is found, \"v2\" when paddle is found without it)")
+# Read among older_forms' rows (before the generic exception row): Python 2's unquoted "No module named" forms.
+PY2_IMPORT_ROWS = (
+    # Python 2 names the dotted path from the first part it could not find, unquoted: "v2" or "fluid.executor" is a
+    # part below a paddle it found (code for another release); "paddle.v2" is paddle itself not found.
+    _sig("py2_paddle_module_missing", r"No module named (?P<module>(?:v2|fluid|trainer_config_helpers)(?:\.[\w.]+)?)$",
+         "cause", CauseId.paddle_api_mismatch, 80, "ImportError: No module named fluid.executor",
+         title="Python 2 found paddle but not its {module}: code written for another Paddle release",
+         source=_PY2_IMPORT, most="medium"),
+    _sig("py2_paddle_not_importable", r"No module named (?P<module>paddle\.[\w.]+)$", "cause", CauseId.python_exception, 75,
+         "ImportError: No module named paddle.trainer.PyDataProvider2",
+         title="Python 2 found no paddle package at all (it names {module} from its first part): Paddle is not installed "
+               "for this interpreter (another Python's, or not on its path)",
+         source=_PY2_IMPORT, most="medium"),
+)

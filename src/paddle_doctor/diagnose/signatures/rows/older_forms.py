@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
+from .api_versions import PY2_IMPORT_ROWS
+
 
 OLDER_FORMS = (
     # Paddle 1.3-1.6 sized the GPU memory pool's first chunk from the free memory and checked it: the card is
@@ -116,12 +118,7 @@ OLDER_FORMS = (
     # Python 2's ImportError names the whole dotted path asked for, unquoted ("No module named paddle.trainer.X"),
     # not its first missing part (Python 3's 'paddle.trainer'): code for another release, or no Paddle at all for
     # this interpreter (installed for another Python, a script run outside the tools that set its path).
-    _sig("py2_paddle_module_missing", r"No module named (?P<module>paddle\.[\w.]+|(?:v2|fluid|trainer_config_helpers)"
-         r"(?:\.[\w.]+)?)$", "cause", CauseId.paddle_api_mismatch, 80,
-         "ImportError: No module named paddle.trainer.PyDataProvider2",
-         title="Python 2 could not import {module}: code for another Paddle release, or no Paddle for this interpreter",
-         source="CPython 2.7 Python/import.c import_submodule (PyErr_Format(PyExc_ImportError, \"No module named %.200s\", "
-                "name): the full dotted name, unquoted)", most="medium"),
+    *PY2_IMPORT_ROWS,
     # Paddle 0.x's PyDataProvider2 reports the Python exception of the user's data provider, then aborts.
     _sig("pydataprovider_python_error", r"Python Error: <(?:type|class) '(?:exceptions\.)?(?P<exc>\w+)'> : (?P<msg>.*)",
          "exception", CauseId.python_exception, 50, "Python Error: <type 'exceptions.IndexError'> : too many indices "
