@@ -297,3 +297,31 @@ def test_a_traceback_pasted_on_one_line_still_has_its_exception(tmp_path, start)
 def test_a_normal_traceback_or_a_users_class_is_not_read_as_run_together(tmp_path, text):
     rc = _diagnose(tmp_path, text)
     assert rc is None or rc.code != "exception_run_together", rc.code
+
+
+def test_a_symbol_the_devices_libraries_lack_is_their_version(tmp_path):
+    rc = _diagnose(tmp_path, "09-01 10:16:07.724 10374-10422/com.baidu.paddle.lite.demo E/dalvikvm: dlopen(\"/data/app-lib/"
+                             "libpaddle_lite_jni.so\") failed: dlopen failed: could not load library \"libhiai.so\" needed by "
+                             "\"libpaddle_lite_jni.so\"; caused by cannot locate symbol \"__register_atfork\" referenced by "
+                             "\"libhiai.so\"...\n09-01 10:16:07.724 10374-10422/com.baidu.paddle.lite.demo W/dalvikvm: "
+                             "Exception Ljava/lang/UnsatisfiedLinkError; thrown\n")
+    assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "android_symbol_missing"), (rc.cause, rc.code)
+
+
+def test_android_studios_logcat_prefix_comes_off():
+    from paddle_doctor.diagnose.read.prefixes import detect
+    line = b"09-01 10:16:07.724 10374-10422/com.baidu.paddle.lite.demo E/dalvikvm: text\n"
+    assert detect(line * 3).name == "adb logcat"
+
+
+@pytest.mark.parametrize("line", ["Exception Type:  EXC_BAD_ACCESS (KERN_INVALID_ADDRESS)", "Caused by:Attempted to "
+                                  "dereference garbage 0x....", "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)"])
+def test_an_ios_crash_reports_bad_access_is_a_native_crash(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.segfault, (rc.cause, rc.code)
+
+
+def test_gflags_registered_twice_is_two_copies_of_a_library(tmp_path):
+    rc = _diagnose(tmp_path, "ERROR: flag 'logtostderr' was defined more than once (in files '/tmp/glog-0.3.5/src/logging.cc'"
+                             " and '/Paddle/build/third_party/glog/src/extern_glog/src/logging.cc').\n")
+    assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "gflags_flag_defined_twice"), (rc.cause, rc.code)

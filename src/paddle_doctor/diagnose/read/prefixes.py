@@ -22,8 +22,8 @@ Users paste what their runner printed, so one file may hold every rank's lines, 
 - ``journalctl`` (journald's short output, syslog's format): ``Nov 29 01:13:25 host ident[pid]: ``, a job
   run as a systemd service. No rank.
 - Android's ``adb logcat``: ``A/Tag: `` or ``E/Tag( 1234): `` (the brief format), ``06-18 18:42:06.401  1234  5678 F
-  Tag: `` (threadtime, the default since Android 7): an app's native library (Paddle-Lite, FastDeploy) logs through
-  it. No rank.
+  Tag: `` (threadtime, the default since Android 7), Android Studio's ``09-01 10:16:07.724 10374-10422/app E/Tag: ``:
+  an app's native library (Paddle-Lite, FastDeploy) logs through it. No rank.
 - a paste with line numbers (vim's ``:set number``, ``less -N``, ``cat -n``): a right-aligned number, then a space or
   a tab; the numbers go up by one from line to line. No rank.
 - a Markdown quote: ``> `` (``> > `` nested) before each line, as a reply quotes a pasted log. No rank.
@@ -120,7 +120,7 @@ PREFIXES = (
     # Android's logcat (system/logging/logcat: the brief format "P/tag(pid): " and threadtime's "date time pid tid P tag: "):
     # a priority letter and the tag (Paddle-Lite logs as "Paddle-Lite", bionic's crash report as "libc"). No rank.
     LinePrefix("adb logcat", re.compile(r"^(?:[VDIWEFA]/[^\s:(]+\s*(?:\(\s*\d+\))?: |(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
-                                        r" +\d+ +\d+ [VDIWEFA] [^:\n]{1,64}?: )")),
+                                        r" +\d+ +\d+ [VDIWEFA] [^:\n]{1,64}?: |\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} +\d+-\d+/[\w.:-]+ [VDIWEFA]/[^:\n]{1,64}?: )")),
     # Line numbers an editor or pager shows (vim's number column, less -N, cat -n): told from a log's own leading numbers
     # by counting up by one (see _plausible). No rank.
     LinePrefix("numbered lines", re.compile(r"^ {0,7}(?P<lineno>\d{1,7})(?:\t| )")),

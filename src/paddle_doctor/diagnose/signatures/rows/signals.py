@@ -266,6 +266,22 @@ SIGNALS = (
                 "name from signal.h (SIGILL 4, SIGFPE 8, SIGSEGV 11)"),
     # Android's dynamic linker (bionic) when a program, or an app's JNI library, needs a shared library that is not
     # on the device where it looks (not pushed with the program, not in the APK's jniLibs for this ABI).
+    # Android's linker found the library but not a symbol it uses: the device's system libraries are older than the
+    # ones it was built against (an API level the device lacks), or another build of a library it links came first.
+    _sig("android_symbol_missing", r"cannot locate symbol \"(?P<sym>[^\"]{1,200})\" referenced by \"(?P<lib>[^\"]{1,200})\"",
+         "cause", CauseId.dependency_version_mismatch, 80, "dlopen failed: could not load library \"libhiai.so\" needed by "
+         "\"libpaddle_lite_jni.so\"; caused by cannot locate symbol \"__register_atfork\" referenced by \"libhiai.so\"...",
+         title="{lib} uses {sym}, which the device's libraries lack: it was built for a newer Android (API level) or "
+               "against another build of a library it links", most="medium",
+         source="Android bionic linker/linker_relocate.cpp / linker.cpp (DL_ERR(\"cannot locate symbol \\\"%s\\\" "
+                "referenced by \\\"%s\\\"...\", ...)), shown in dlopen's error and Java's UnsatisfiedLinkError"),
+    # An iOS app's crash report: the Mach exception of a bad memory access, or the reporter's reading of its address.
+    _sig("ios_bad_access", r"\bEXC_BAD_ACCESS\b|Attempted to dereference (?:garbage|null)\b", "cause", CauseId.segfault, 80,
+         "Caused by:Attempted to dereference garbage pointer 0x10.",
+         title="the iOS app died of a bad memory access (a native crash)", most="medium",
+         source="Apple crash reports (Exception Type: EXC_BAD_ACCESS (SIGSEGV|SIGBUS), Mach exception EXC_BAD_ACCESS), "
+                "PLCrashReporter / KSCrash's notes (\"Attempted to dereference garbage pointer %p.\", \"Attempted to "
+                "dereference null pointer.\")"),
     _sig("android_library_not_found", r"library \"(?P<lib>[^\"]+)\" not found|UnsatisfiedLinkError: no (?P<jni>\S+) in "
          r"java\.library\.path", "cause", CauseId.file_not_found, 85,
          "CANNOT LINK EXECUTABLE \"./mobilenetv1_light_api\": library \"libc++_shared.so\" not found",

@@ -19,6 +19,16 @@ from .builds import BUILDS
 _QT_BINDINGS = r"(?:PyQt[456]|PySide[26]?|qtpy|sip)"
 
 INSTALLS = (
+    # Two copies of gflags (bundled by glog) in one process: each registers its flags, and the second registration
+    # aborts. Two libraries each built with its own (Paddle's wheel and another extension, or a Homebrew glog).
+    _sig("gflags_flag_defined_twice", r"ERROR: flag '(?P<flag>\w{1,80})' was defined more than once \(in files "
+         r"'(?P<first>[^']{1,300})' and '(?P<second>[^']{1,300})'\)", "cause", CauseId.dependency_version_mismatch, 80,
+         "ERROR: flag 'logtostderr' was defined more than once (in files '/tmp/glog-0.3.5/src/logging.cc' and "
+         "'/Paddle/build/third_party/glog/src/extern_glog/src/logging.cc').",
+         title="two copies of gflags/glog are loaded in one process (from {first} and {second}): two libraries each "
+               "built with its own; load them in separate processes, or use builds that share one", most="medium",
+         source="glog gflags src/gflags.cc FlagRegistry::RegisterFlag (\"ERROR: flag '%s' was defined more than once "
+                "(in files '%s' and '%s').\\n\", then exit)"),
     _sig("pip_source_build_failed", r"Failed building wheel for (?P<pkg>(?!paddle\s*$)[\w.-]+)|Could not build wheels for "
          r"(?P<pkgs>[\w.-]+)|Encountered error while trying to install package|error: legacy-install-failure|"
          r"error: Setup script exited with error|Building wheel for (?P<built>(?!paddle \()[\w.-]+) \((?:setup\.py|"
