@@ -325,3 +325,50 @@ def test_gflags_registered_twice_is_two_copies_of_a_library(tmp_path):
     rc = _diagnose(tmp_path, "ERROR: flag 'logtostderr' was defined more than once (in files '/tmp/glog-0.3.5/src/logging.cc'"
                              " and '/Paddle/build/third_party/glog/src/extern_glog/src/logging.cc').\n")
     assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "gflags_flag_defined_twice"), (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", [
+    "E0615 07:36:18.786679  3867 grpc_client.cc:248] var: name:[fc_18.w_0.block1] ep:[127.0.0.1:5002] grpc error:Deadline "
+    "Exceeded",
+    "F0830 13:20:26.802268  1993 grpc_client.cc:504] SendRPC name:[fc_0.b_0.opti.trainer_0], ep:[127.0.0.1:8181], status:[-1]"
+    " meets grpc error, error_code:4 error_message:Deadline Exceeded error_details:"])
+def test_a_parameter_server_rpc_past_its_deadline_is_a_timeout(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.collective_timeout, "pserver_rpc_deadline", "medium"), rc
+
+
+@pytest.mark.parametrize("msg, cause", [
+    ("Traceback (most recent call last):\\n  File \"ppocr/data/simple_dataset.py\", line 150, in __getitem__\\n    label = "
+     "substr[1]\\nIndexError: list index out of range\\n", CauseId.config_error),
+    ("Traceback (most recent call last):\\n  File \"ppocr/data/imaug/operators.py\", line 40, in __call__\\nFileNotFoundError: "
+     "[Errno 2] No such file or directory: 'train/1.jpg'\\n", CauseId.file_not_found)])
+def test_paddleocrs_label_line_it_could_not_read(tmp_path, msg, cause):
+    rc = _diagnose(tmp_path, f"Message: 'When parsing line train/1.jpg   text\\r\\n, error happened with msg: {msg}'\n")
+    assert rc.cause == cause, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line, cause, code", [
+    ("java.lang.UnsatisfiedLinkError: Can't load library: C:\\Users\\a\\.djl.ai\\paddle\\paddle_fluid.dll",
+     CauseId.file_not_found, "java_library_path_missing"),
+    ("`error: device 'a133d8abb26137b2' not found`", CauseId.config_error, "adb_device_not_found"),
+    ("[libprotobuf ERROR google/protobuf/text_format.cc:298] Error parsing text-format caffe.NetParameter: 243:18: Message "
+     "type \"caffe.LayerParameter\" has no field named \"proposal_param\".", CauseId.paddle_api_mismatch,
+     "prototxt_field_unknown")])
+def test_batch92s_template_rows(tmp_path, line, cause, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.code) == (cause, code), (rc.cause, rc.code)
+
+
+def test_a_users_file_a_library_imports_at_module_level_shadows_it_without_its_source_line(tmp_path):
+    site = "/env/lib/python3.6/site-packages/paddle2onnx-0.8.1-py3.6.egg"
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n  File \"{site}/paddle2onnx/constant/dtypes.py\", line 17, in "
+                             "<module>\n  File \"/home/u/test/onnx.py\", line 84, in <module>\n    paddle.onnx.export(layer, "
+                             "path)\n  File \"/env/lib/python3.6/site-packages/paddle/onnx/export.py\", line 100, in export\n"
+                             "    p2o.dygraph2onnx(\nAttributeError: module 'paddle2onnx' has no attribute 'dygraph2onnx'\n")
+    assert rc.cause == CauseId.python_exception and "onnx.py" in rc.why, (rc.cause, rc.why)
+
+
+def test_a_pserver_timeout_puts_a_trainer_that_finished_early_first_among_alternatives(tmp_path):
+    rc = _diagnose(tmp_path, "E0523 18:38:30.051322  1004 grpc_client.cc:236] proc param error:name:[fc_0.w_0] "
+                             "ep:[127.0.0.1:30002] grpc error:Deadline Exceeded\n")
+    assert rc.alternatives[0].cause == CauseId.uneven_train_batches, rc.alternatives

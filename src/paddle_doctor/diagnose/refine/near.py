@@ -244,6 +244,14 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
              "`python -c \"import paddle; print(paddle.version.nccl(), paddle.version.cuda())\"` and `nvidia-smi`",
              when=r"(?i)unhandled cuda error|ncclUnhandledCudaError"),
     ),
+    # A synchronous parameter server answers no trainer until every trainer has sent: one that ran out of batches and
+    # finished (a shorter data shard) leaves the others' RPCs to time out as a hung server does.
+    CauseId.collective_timeout: (
+        Near(CauseId.uneven_train_batches, "a trainer that ran out of batches and finished leaves a synchronous "
+             "parameter server waiting at its barrier, and the other trainers' RPCs time out", "compare the trainers' "
+             "logs: did one finish (its last step, or its exit) before the others timed out?",
+             when=r"grpc_client\.cc"),
+    ),
 }
 
 # The rules whose verdict rests on one error line (or its structure, or a launcher's one exit code): the ones a

@@ -4,7 +4,6 @@ and its suites (:mod:`.rows`) and of the tools around it (:mod:`.tools`)."""
 from __future__ import annotations
 
 from .rows.api_versions import RENAMED_MODULES
-from .rows.checks import RUN_TOGETHER_ROWS
 from .rows.crashes import CRASHES
 from .rows.devices import DEVICE_FACTS, DEVICES
 from .rows.launch_env import LAUNCH_ENV
@@ -20,7 +19,7 @@ from .tools.installs import INSTALLS
 from .tools.lite import LITE_LOADERS
 from .tools.paddlex import PADDLEX
 
-SIGNATURES: tuple[Signature, ...] = (*RUN_TOGETHER_ROWS, *RENAMED_MODULES, *LAUNCH_ENV, *NATIVE, *CRASHES, *WINDOWS, *SIGNALS, *OLDER_FORMS, *LOADING, *LITE_LOADERS, *DEVICES, *INFERENCE, *PADDLEX, *INSTALLS,
+SIGNATURES: tuple[Signature, ...] = (*RENAMED_MODULES, *LAUNCH_ENV, *NATIVE, *CRASHES, *WINDOWS, *SIGNALS, *OLDER_FORMS, *LOADING, *LITE_LOADERS, *DEVICES, *INFERENCE, *PADDLEX, *INSTALLS,
                                      *LIBRARIES, *DEVICE_FACTS)
 # The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.
 CAUSE_SIGNATURES: tuple[Signature, ...] = tuple(s for s in SIGNATURES if s.points_at_cause)

@@ -27,6 +27,9 @@ SPAWN_SIGNAL_CAUSES: dict[str, CauseId] = {
     "SIGKILL": CauseId.host_oom_killed, "SIGSEGV": CauseId.segfault, "SIGABRT": CauseId.segfault,
     "SIGILL": CauseId.segfault, "SIGFPE": CauseId.segfault, "SIGBUS": CauseId.segfault,
 }
+_PPOCR_PARSE = ("PaddleOCR 2.x ppocr/data/simple_dataset.py SimpleDataSet.__getitem__ (self.logger.error(\"When parsing line "
+                "{}, error happened with msg: {}\".format(data_line, traceback.format_exc())), the line split on "
+                "Train.dataset.delimiter (a tab by default))")
 _SPAWN_SOURCE = ("pp 2.0.2-3.3.1 paddle/distributed/spawn.py MultiprocessContext._throw_exception (Process %d "
                  "terminated with signal %s., the name from signal.Signals(-exitcode).name); the cause per signal "
                  "from catalog/codes.toml [signal]")
@@ -44,6 +47,25 @@ def _spawn_signal_rows() -> tuple:
 
 
 CHECKS = (
+    # Paddle 0.14-1.x's parameter-server RPCs (fluid's gRPC client): the pserver did not answer within the deadline. In
+    # synchronous training it waits at a barrier for every trainer, so one that finished early (fewer batches) or died
+    # leaves the others' sends and gets to time out.
+    _sig("pserver_rpc_deadline", r"grpc_client\.cc:\d+\][^\n]{0,400}?(?:grpc error:|error_message:) ?Deadline Exceeded",
+         "cause", CauseId.collective_timeout, 75, "E0615 07:36:18.786679  3867 grpc_client.cc:248] var: name:[fc_18.w_0] "
+         "ep:[127.0.0.1:5002] grpc error:Deadline Exceeded",
+         title="an RPC to the parameter server timed out (the server did not answer: waiting at its barrier for a "
+               "trainer that finished early or died, or gone itself)", most="medium",
+         source="pp 0.14-1.8 paddle/fluid/operators/distributed/grpc/grpc_client.cc (LOG(ERROR) << \"proc param error:name:"
+                "[\" ... \"] grpc error:\" << status.error_message(); GRPCClient::Proceed LOG(FATAL) << \"... meets grpc "
+                "error, error_code:\" << error_code << \" error_message:\" ...); gRPC StatusCode DEADLINE_EXCEEDED (4, "
+                "\"Deadline Exceeded\")"),
+    # PaddleOCR's dataset logs a label-file line it could not read, with the traceback: a missing image is read by the
+    # rows of a missing file before this one (the line holds FileNotFoundError); anything else is the line's form.
+    _sig("ppocr_label_line_unparsed", r"When parsing line (?P<line>[^\n]{0,200}?), error happened with msg", "cause",
+         CauseId.config_error, 70, "When parsing line train/1.jpg 文本, error happened with msg: Traceback (most recent call "
+         "last): ... IndexError: list index out of range",
+         title="PaddleOCR's dataset could not parse a line of its label file ({line}): the line is not in the form the "
+               "config's delimiter and columns say (image path, a tab, the label)", most="medium", source=_PPOCR_PARSE),
     # Paddle 0.x's parameter server and trainer look up the IPv4 address of the interface --nics names (SIOCGIFADDR,
     # 0x8915): the check fails when this host has no interface of that name, or it has no IPv4 address.
     _sig("v1_nics_interface_missing", r"LightNetwork\.cpp:\d+\] Check failed: ioctl\(sock, (?:0x8915|SIOCGIFADDR)",
@@ -258,7 +280,8 @@ LOWERCASE_EXCEPTIONS = (
 )
 
 
-# Read first of all (table.py): such a line starts like a frame or a traceback header, which would take it.
+# Spliced by libraries.py before its traceback rows: such a line starts like a frame or a traceback header, which
+# would take it; every specific row before them still reads the line first.
 RUN_TOGETHER_ROWS = (
     # A traceback pasted with its line breaks lost (copied from a screenshot's text, a web form): the frames and the
     # exception run together on one line, the exception's name glued to the source line before it. Only Python's own

@@ -7,7 +7,7 @@ from ....catalog.ids import CauseId
 from ....errors import CAUSE_BY_NAME
 from ...anatomy.parts import NOTEBOOK_FRAME, NOTEBOOK_LINE
 from .api_versions import API_VERSION_ROWS
-from .checks import CHECKS, LOWERCASE_EXCEPTIONS
+from .checks import CHECKS, LOWERCASE_EXCEPTIONS, RUN_TOGETHER_ROWS
 from ..model import Signature, sig as _sig
 
 # A victim's own exception (another rank failed first) must not outrank the real cause.
@@ -331,7 +331,7 @@ LIBRARIES = (
     # --- paddle-doctor's own exceptions --------------------------------------------------------------------
     *_our_exceptions(),
     # --- code written for another Paddle version ---------------------------------------------------------
-    *API_VERSION_ROWS,
+    *API_VERSION_ROWS, *RUN_TOGETHER_ROWS,  # before the traceback rows: a run-together line starts like one
     # --- start-up configuration rejected -------------------------------------------------------------------
     _sig("argparse_usage", r"^\S+: error: (?P<msg>unrecognized arguments|the following arguments are required|"
          r"argument \S+: (?:invalid|expected|not allowed|ignored)|one of the arguments)", "cause", CauseId.config_error, 90,

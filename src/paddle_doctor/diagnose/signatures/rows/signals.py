@@ -282,6 +282,19 @@ SIGNALS = (
          source="Apple crash reports (Exception Type: EXC_BAD_ACCESS (SIGSEGV|SIGBUS), Mach exception EXC_BAD_ACCESS), "
                 "PLCrashReporter / KSCrash's notes (\"Attempted to dereference garbage pointer %p.\", \"Attempted to "
                 "dereference null pointer.\")"),
+    # Java's System.load of a path where no file is (a library a wrapper was to download or unpack first).
+    _sig("java_library_path_missing", r"UnsatisfiedLinkError: Can't load library: (?P<path>\S{1,300})", "cause",
+         CauseId.file_not_found, 80, "java.lang.UnsatisfiedLinkError: Can't load library: C:\\Users\\a\\.djl.ai\\paddle\\"
+         "paddle_fluid.dll", title="the JVM found no library at {path}", most="medium",
+         source="OpenJDK java/lang/ClassLoader.java loadLibrary (throw new UnsatisfiedLinkError(\"Can't load library: \" "
+                "+ file) when the file at an absolute path does not exist; a file whose dependencies are missing says "
+                "\"Can't find dependent libraries\")"),
+    # adb given a device serial that is not connected (a command copied with another device's serial).
+    _sig("adb_device_not_found", r"(?<![\w-])error: device '(?P<serial>[^']{1,80})' not found", "cause", CauseId.config_error, 75,
+         "error: device 'a133d8abb26137b2' not found",
+         title="adb has no connected device {serial}: the command names another device (adb devices lists this one's)",
+         most="medium", source="Android platform/packages/modules/adb transport.cpp acquire_one_transport (\"device '%s' "
+                               "not found\"), printed by the adb client as error: %s"),
     _sig("android_library_not_found", r"library \"(?P<lib>[^\"]+)\" not found|UnsatisfiedLinkError: no (?P<jni>\S+) in "
          r"java\.library\.path", "cause", CauseId.file_not_found, 85,
          "CANNOT LINK EXECUTABLE \"./mobilenetv1_light_api\": library \"libc++_shared.so\" not found",

@@ -90,6 +90,17 @@ CONVERTERS = (
                "the model was exported at an opset the converter does not read)", most="medium",
          source="onnx onnx/checker.cc check_node (fail_check(\"No Op registered for \" + node.op_type() + \" with "
                 "domain_version of \" + ...)), raised as onnx.onnx_cpp2py_export.checker.ValidationError"),
+    # A text-format model file (Caffe's prototxt) with a field the reading tool's schema lacks: a layer or parameter of
+    # another framework release (Faster R-CNN's proposal_param) that the converter's copy of caffe.proto never defined.
+    _sig("prototxt_field_unknown", r"Error parsing text-format (?P<msg>[\w.]{1,80}): \d+:\d+: Message type \"(?P<type>[\w.]{1,80})"
+         r"\" has no field named \"(?P<field>\w{1,80})\"", "cause", CauseId.paddle_api_mismatch, 70,
+         "[libprotobuf ERROR google/protobuf/text_format.cc:298] Error parsing text-format caffe.NetParameter: 243:18: "
+         "Message type \"caffe.LayerParameter\" has no field named \"proposal_param\".",
+         title="the model file uses {field}, which the tool's {type} schema does not have: a layer or option of another "
+               "release than the converter reads", most="medium",
+         source="protobuf src/google/protobuf/text_format.cc ParserImpl::ConsumeField (ReportError(\"Message type \\\"\" + "
+                "descriptor->full_name() + \"\\\" has no field named \\\"\" + field_name + \"\\\".\")), logged as "
+                "Error parsing text-format %s: %d:%d: %s"),
     # A model's config asks for GPU instances of a server built or run without GPU support (a CPU-only image).
     _sig("triton_gpu_instance_on_cpu_server", r"instance group \S+ of model (?P<model>\S+) has kind KIND_GPU but server "
          r"does not support GPUs", "cause", CauseId.config_error, 80, "E0408 03:22:22.416058 364 model_repository_manager."
