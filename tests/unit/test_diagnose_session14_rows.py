@@ -289,7 +289,8 @@ def test_a_traceback_pasted_on_one_line_still_has_its_exception(tmp_path, start)
                              'rescoringassert speech.shape[o] speech lengths.shaperoIndexError: list index out of range'
                              '2024-01-21 15:09:16,837]INFO Traceback (most recent call last):File "/env/asrengine.py", '
                              'line 116,in run\n')
-    assert rc is not None and rc.cause == CauseId.python_exception and "IndexError" in rc.evidence[-1].text, rc
+    assert (rc.cause, rc.code) == (CauseId.python_exception, "exception_run_together"), (rc.cause, rc.code)
+    assert "IndexError" in rc.evidence[-1].text, rc.evidence
 
 
 @pytest.mark.parametrize("text", ['  File "train.py", line 9, in <module>\n    x = f()\nValueError: boom\n',
@@ -372,3 +373,111 @@ def test_a_pserver_timeout_puts_a_trainer_that_finished_early_first_among_altern
     rc = _diagnose(tmp_path, "E0523 18:38:30.051322  1004 grpc_client.cc:236] proc param error:name:[fc_0.w_0] "
                              "ep:[127.0.0.1:30002] grpc error:Deadline Exceeded\n")
     assert rc.alternatives[0].cause == CauseId.uneven_train_batches, rc.alternatives
+
+
+# --- the review's faults (fourteenth session), each shown by the input that showed it ---------------------------------
+
+_CPP_TRACE = "".join(f"{i}   paddle::framework::Frame{i}::Run()\n" for i in range(9)) + \
+    "9   paddle::framework::SignalHandle(char const*, int)\n10  paddle::platform::GetCurrentTraceBackString[abi:cxx11]()\n"
+
+
+@pytest.mark.parametrize("head", ["", "C++ Traceback (most recent call last):\n"])
+def test_paddles_own_cpp_traceback_is_not_a_numbered_paste(tmp_path, head):
+    from paddle_doctor.diagnose.read.prefixes import detect
+    assert detect((head + _CPP_TRACE).encode()) is None
+    assert _diagnose(tmp_path, head + _CPP_TRACE).cause == CauseId.segfault
+
+
+def test_a_numbered_paste_with_blank_lines_is_still_numbered():
+    from paddle_doctor.diagnose.read.prefixes import detect
+    text = "  1 import paddle\n  2 x = 1\n  3\n  4 y = 2\n  5\n  6 z = 3\n"
+    assert detect(text.encode()).name == "numbered lines"
+
+
+@pytest.mark.parametrize("prefix", ["09-01 10:16:07.724 10374-10422/? E/Paddle-Lite: ",
+                                    "06-18 18:42:06.401 E/Paddle-Lite( 4321): "])
+def test_logcats_other_formats_come_off(tmp_path, prefix):
+    rc = _diagnose(tmp_path, f"{prefix}[F  1/ 1  1: 1: 1.000 ...lite/core/op_registry.cc:12 Create] Unknown supported "
+                             f"target: X\n{prefix}[F  1/ 1  1: 1: 1.000 ...lite/core/op_registry.cc:12 Create] again\n")
+    assert rc.code == "fatal_log_line", rc.code
+
+
+def test_a_taskflow_assert_cpython_shows_cut_after_in_set_is_read(tmp_path):
+    rc = _diagnose(tmp_path, _membership("/env/lib/python3.9/site-packages/paddlenlp/taskflow/taskflow.py",
+                                         "assert self.model in set("))
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+def test_a_table_read_through_keys_is_a_table(tmp_path):
+    rc = _diagnose(tmp_path, _membership("/env/lib/python3.9/site-packages/paddlenlp/taskflow/taskflow.py",
+                                         "assert model in self.models.keys()"))
+    assert rc.cause == CauseId.paddle_api_mismatch and "self.models" in rc.why, (rc.cause, rc.why)
+
+
+def test_colabs_linked_frames_are_read_end_to_end(tmp_path):
+    rc = _diagnose(tmp_path, "AssertionError                            Traceback (most recent call last)\n"
+                             "[<ipython-input-3-3aeadfaecdff>](https://localhost:8080/#) in <module>()\n"
+                             "----> 2 ie = Taskflow('information_extraction', model='uie-base-en')\n\n"
+                             "[/usr/local/lib/python3.7/dist-packages/paddlenlp/taskflow/taskflow.py](https://localhost:8080/#) "
+                             "in __init__(self, task, model, mode, device_id, **kwargs)\n"
+                             "--> 304             )), \"The {} name: {} is not in task:[{}]\".format(tag, model, task)\n\n"
+                             "AssertionError: The\n")
+    assert "taskflow.py" in rc.why, rc.why
+
+
+def test_paddleocrs_missing_image_in_a_label_line_is_a_missing_file(tmp_path):
+    rc = _diagnose(tmp_path, "Message: 'When parsing line train/1.jpg\\ttext\\n, error happened with msg: Traceback (most "
+                             "recent call last):\\n  File \"ppocr/data/imaug/operators.py\", line 40, in __call__\\n"
+                             "Exception: ./train_data/train/1.jpg does not exist!\\n'\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, rc.code)
+
+
+def test_a_data_classs_own_check_outside_the_runs_arguments_is_not_the_config(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/w/dataset.py\", line 30, in __getitem__\n"
+                             "    box = Box(*row)\n  File \"<string>\", line 6, in __init__\n  File \"/w/types.py\", line 12, "
+                             "in __post_init__\n    raise ValueError('box has negative width')\nValueError: box has negative "
+                             "width\n")
+    assert rc.cause != CauseId.config_error, (rc.cause, rc.why)
+
+
+def test_a_librarys_other_function_running_the_users_file_is_not_an_import(tmp_path):
+    egg = "/env/lib/python3.8/site-packages/memory_profiler-0.61-py3.8.egg/memory_profiler.py"
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n  File \"{egg}\", line 1351, in <module>\n"
+                             f"  File \"{egg}\", line 1200, in exec_with_profiler\n  File \"/w/train.py\", line 5, in "
+                             "<module>\n    model = paddle.vision.models.resnet5()\nAttributeError: module "
+                             "'paddle.vision.models' has no attribute 'resnet5'\n")
+    assert "shadows" not in rc.why, rc.why
+
+
+def test_import_as_of_two_parts_before_python_37_is_the_interpreter_too(tmp_path):
+    rc = _diagnose(tmp_path, _import_as("python3.6", "import paddleseg.optimizers as opt"))
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line", ["/usr/bin/ld: 找不到 -lpaddle_inference",
+                                  "ld.lld: error: unable to find library -lpaddle_inference"])
+def test_the_linkers_other_wordings(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.code) == (CauseId.file_not_found, "linker_library_not_found"), (rc.cause, rc.code)
+
+
+def test_fluid_imported_by_name_from_paddle_is_removed(tmp_path):
+    rc = _diagnose(tmp_path, "ImportError: cannot import name 'fluid' from 'paddle' (/env/lib/python3.10/site-packages/paddle/"
+                             "__init__.py)\n")
+    assert (rc.code, rc.confidence.value) == ("paddle_fluid_removed", "high"), (rc.code, rc.confidence)
+
+
+def test_fluid_missing_from_a_paddle_checkout_on_the_path_is_the_checkout(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"run.py\", line 1, in <module>\n    import paddle\n"
+                             "  File \"/home/u/Paddle/python/paddle/__init__.py\", line 30, in <module>\n    x = paddle.fluid\n"
+                             "AttributeError: module 'paddle' has no attribute 'fluid'\n")
+    assert rc.cause != CauseId.paddle_api_mismatch or rc.confidence.value != "high", (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("line", ['google.protobuf.text_format.ParseError: 2:1 : Message type "caffe.LayerParameter" has no '
+                                  'field named "proposal_param".',
+                                  "[F  6/18 18:42: 6.401 D:\\Paddle-Lite\\lite\\kernels\\x86\\pool_compute.h:51 Run] Pooling "
+                                  "type is not supported: lp"])
+def test_the_reviews_minor_wordings(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.code)

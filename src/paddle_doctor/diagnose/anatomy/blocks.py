@@ -14,7 +14,7 @@ REFINABLE = ("exception", "glog_check_failed", "cuda_other", "cuda_init_error", 
              "enforce_hint", "glog_cuda_call_failed")
 # Signatures of a name a package lacks, or a DLL it cannot load: the traceback may show the package is not the
 # installed one, or which library's wheel it is.
-SHADOWABLE = ("paddle_api_missing", "package_not_whole", "extension_dll_unloadable")
+SHADOWABLE = ("paddle_api_missing", "paddle_fluid_removed", "package_not_whole", "extension_dll_unloadable")
 GENERIC = (CauseId.python_exception, CauseId.cuda_error_other, CauseId.nccl_error)
 BLOCK_BYTES = 6000  # how far before the cause line its traceback frames may start
 AFTER_BYTES = 1500  # how far after it the hint, operator and C++ position may follow

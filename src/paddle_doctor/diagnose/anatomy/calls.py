@@ -87,6 +87,9 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
 # together: a ValueError there is the arguments (the command line, a JSON or YAML of settings) rejected before any work.
 _DATACLASS_INIT = re.compile(r"^<string>$")
 _VALUE_CHECKS = ("ValueError", "AssertionError", "NotImplementedError")
+# what says the dataclass holds the run's arguments: a parser's frame above it, or a file of arguments or settings
+_ARGUMENTS_PARSER = re.compile(r"^parse_\w*(?:args|dataclass|json|yaml|dict)\w*$")
+_ARGUMENTS_FILE = re.compile(r"(?:^|[/\\_])(?:args|arguments|argparser|config|configuration|settings|options)\.py$")
 
 
 def from_argument_check(parts: ErrorParts) -> Verdict | None:
@@ -96,7 +99,8 @@ def from_argument_check(parts: ErrorParts) -> Verdict | None:
     if parts.exc_type not in _VALUE_CHECKS or frame is None or frame.func != "__post_init__" or frame.owner == "paddle":
         return None
     built = any(f.func == "__init__" and _DATACLASS_INIT.match(f.path) for f in parts.frames[:-1])
-    if not built:
+    arguments = any(_ARGUMENTS_PARSER.match(f.func) for f in parts.frames) or _ARGUMENTS_FILE.search(frame.path)
+    if not built or not arguments:
         return None
     return Verdict(CauseId.config_error, 65, f"the arguments class's own check ({frame.module}, in __post_init__) rejects "
                    f"the values it was given ({parts.message[:80]}): the run's arguments or settings do not fit "

@@ -240,7 +240,7 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
 # (fluid.executor; "paddle.fluid" there may be paddle itself missing), either "cannot import name" (not of a
 # partially initialized module: a circular import). The package was found and lacks the module or the name.
 _IMPORT_LINE = re.compile(rf"^(?:from\s+(?P<pkg>(?:{API_PACKAGES}|{SUITE_PACKAGES})(?:\.\w+)*)\s+import\s+(?P<names>[\w\s,()]+?)"
-                          rf"(?:\s+as\s+\w+)?|import\s+(?P<mod>{API_PACKAGES}(?:\.\w+)+)(?:\s+as\s+\w+)?)\s*$")
+                          rf"(?:\s+as\s+\w+)?|import\s+(?P<mod>(?:{API_PACKAGES}|{SUITE_PACKAGES})(?:\.\w+)+)(?:\s+as\s+\w+)?)\s*$")
 _MISSING = re.compile(r"^No module named '?(?P<mod>[\w.]+?)'?$|^cannot import name (?!.*partially initialized)'?(?P<name>\w+)")
 
 

@@ -86,7 +86,8 @@ def _user_module_imported_by_library(parts: ErrorParts) -> tuple[CauseId, int, s
         installed = _INSTALLED.search(importer.path)
         # module-level code of the library running a file's module-level code is an import, its line shown or not (a
         # CPython frame that says "in <module>"; a notebook's frame header may not name its function at all)
-        imports = _IMPORT_CALL.match(importer.source or "") or (not importer.source and _says_module_level(parts, importer))
+        imports = _IMPORT_CALL.match(importer.source or "") or (
+            not importer.source and importer.func == "<module>" and _says_module_level(parts, importer))
         if installed and importer.owner == "library" and imports and imported.owner == "user" and imported.func == "<module>":
             name = imported.path.replace("\\", "/").rsplit("/", 1)[-1]
             return (CauseId.python_exception, 80, f"the installed {installed['top']} imported {imported.path} as one "
@@ -149,7 +150,7 @@ def import_as_before_python37(parts: ErrorParts) -> tuple[CauseId, int, str] | N
         return None
     line = _IMPORT_AS.match(frame.source or "")
     package = named["attr_mod"].split(".")[0]
-    if line is None or not line["dotted"].startswith(f"{named['attr_mod']}.{named['attr']}."):
+    if line is None or not f"{line['dotted']}.".startswith(f"{named['attr_mod']}.{named['attr']}."):
         return None
     if not re.search(rf"[/\\]{re.escape(package)}[/\\]", frame.path):
         return None

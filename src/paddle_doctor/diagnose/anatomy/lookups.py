@@ -198,8 +198,9 @@ def from_registry_lookup(parts: ErrorParts) -> Verdict | None:
 # self.model in set(TASKS[task][tag].keys())``): the table is the release's, so a name it lacks is, in the reports
 # gathered, one a later (or earlier) release has more often than a typo. A notebook shows the assert among the context
 # lines above its current line, so the block's text is read when the frame's own line is not the assert.
-_ASSERT_IN_TABLE = re.compile(r"\bassert\s+[\w.\[\]'\"]{1,80}\s+in\s+(?:set\()?(?P<table>[\w.]{1,80})(?:\[[^\]\n]{0,40}\]){0,3}"
-                              r"(?P<keys>\.keys\()?")
+# CPython before 3.11 shows a statement's first line only: an assert split after "in set(" shows no table at all.
+_ASSERT_IN_TABLE = re.compile(r"\bassert\s+[\w.\[\]'\"]{1,80}\s+in\s+(?:(?P<cut>set\(\s*$)|(?:set\()?(?P<table>\w{1,40}(?:\.(?!"
+                              r"keys\b)\w{1,40}){0,4})(?:\[[^\]\n]{0,40}\]){0,3}(?P<keys>\.keys\()?)")
 
 
 def from_membership_assert(parts: ErrorParts) -> Verdict | None:
@@ -212,10 +213,10 @@ def from_membership_assert(parts: ErrorParts) -> Verdict | None:
         return None
     source = frame.source if "assert" in (frame.source or "") else parts.text
     m = _ASSERT_IN_TABLE.search(source or "")
-    if m is None or not (m["keys"] or re.search(r"[A-Z]{3}|registry|support|map", m["table"])):
+    if m is None or not (m["cut"] or m["keys"] or re.search(r"[A-Z]{3}|registry|support|map", m["table"])):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"the installed {package['pkg']} checks that the name it was given "
-                   f"is in its table {m['table']}, and it is not: a name of another release of {package['pkg']} (or "
+                   f"is in its table {m['table'] or '(a set of its names)'}, and it is not: a name of another release of {package['pkg']} (or "
                    "misspelt)", "frame", sure=False)
 
 

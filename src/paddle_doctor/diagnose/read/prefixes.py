@@ -120,10 +120,11 @@ PREFIXES = (
     # Android's logcat (system/logging/logcat: the brief format "P/tag(pid): " and threadtime's "date time pid tid P tag: "):
     # a priority letter and the tag (Paddle-Lite logs as "Paddle-Lite", bionic's crash report as "libc"). No rank.
     LinePrefix("adb logcat", re.compile(r"^(?:[VDIWEFA]/[^\s:(]+\s*(?:\(\s*\d+\))?: |(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
-                                        r" +\d+ +\d+ [VDIWEFA] [^:\n]{1,64}?: |\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} +\d+-\d+/[\w.:-]+ [VDIWEFA]/[^:\n]{1,64}?: )")),
+                                        r" +\d+ +\d+ [VDIWEFA] [^:\n]{1,64}?: |\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} +\d+-\d+/[\w.:?-]+ [VDIWEFA]/[^:\n]{1,64}?: |"
+                                        r"\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [VDIWEFA]/[^:(\n]{1,64}(?:\(\s*\d+\))?: )")),
     # Line numbers an editor or pager shows (vim's number column, less -N, cat -n): told from a log's own leading numbers
     # by counting up by one (see _plausible). No rank.
-    LinePrefix("numbered lines", re.compile(r"^ {0,7}(?P<lineno>\d{1,7})(?:\t| )")),
+    LinePrefix("numbered lines", re.compile(r"^ {0,7}(?P<lineno>\d{1,7})(?:\t| |$)")),
     # A Markdown quote (a reply quoting the post that pasted the log; e-mail replies): one ">" per level.
     LinePrefix("Markdown quote", re.compile(r"^(?:> ?)+")),
 )
@@ -191,11 +192,14 @@ def _indentation(head: bytes) -> LinePrefix | None:
 def _plausible(prefix: LinePrefix, matches: list[re.Match]) -> bool:
     """A bare ``N: `` is also CTest's prefix for test N's output (``91: ...`` on every line): an
     srun label is taken for one when the lines show two tasks, or task 0 alone. Line numbers count up by one
-    (four lines at least, almost every step +1), where a log's own leading numbers (a step, a count) do not."""
+    (four lines at least, almost every step +1), right-aligned (every number ends in one column, padded with spaces),
+    where a log's own leading numbers (a step, a count) and Paddle's C++ traceback (frames numbered from 0, left-aligned:
+    "0   paddle::...", "10  paddle::...") do not."""
     if prefix.name == "numbered lines":
         numbers = [int(m["lineno"]) for m in matches]
         steps = [b - a for a, b in zip(numbers, numbers[1:])]
-        return len(numbers) >= 4 and sum(s == 1 for s in steps) >= 0.9 * len(steps)
+        aligned = len({m.end("lineno") for m in matches}) == 1 and any(m.start("lineno") > 0 for m in matches)
+        return len(numbers) >= 4 and aligned and numbers[0] > 0 and sum(s == 1 for s in steps) >= 0.9 * len(steps)
     if prefix.name != "srun --label":
         return True
     ranks = {m["rank"].lstrip("0") or "0" for m in matches}

@@ -54,7 +54,7 @@ API_VERSION_ROWS = (
     # Paddle 2.6 removed paddle.fluid as a whole: the package itself found without it (CPython names the dotted path up
     # to its first missing part, so "paddle.fluid" alone) is code written for Paddle <= 2.5, whatever else is true.
     _sig("paddle_fluid_removed", r"(?<!initialized )module 'paddle' has no attribute 'fluid'|No module named "
-         r"'paddle\.fluid'(?![.\w])", "cause", CauseId.paddle_api_mismatch, 85,
+         r"'paddle\.fluid'(?![.\w])|cannot import name 'fluid' from 'paddle'", "cause", CauseId.paddle_api_mismatch, 85,
          "ModuleNotFoundError: No module named 'paddle.fluid'",
          title="the code imports paddle.fluid, which Paddle 2.6 removed: it was written for Paddle 2.5 or older",
          source="pp 2.6.0 release notes (paddle.fluid removed; Paddle#56566 and the PRs it lists); CPython "
@@ -91,7 +91,7 @@ API_VERSION_ROWS = (
     # subcommands is the installed release's (PaddleOCR 3.x adds pipelines release by release), and a command from the
     # docs of another release names one it lacks more often than a mistyped one. Read before argparse_usage (libraries).
     _sig("paddle_cli_subcommand_unknown", rf"^(?P<prog>{API_PACKAGES}|hub|paddle_serving_\w+|fastdeploy): error: argument "
-         r"(?:\w*command\w*|\{[^}]*\}): invalid choice: '(?P<choice>[^']+)'", "cause", CauseId.paddle_api_mismatch, 92,
+         r"(?:[a-z_]{0,30}command[a-z_]{0,30}|\{[^}]{0,2000}\}): invalid choice: '(?P<choice>[^']+)'", "cause", CauseId.paddle_api_mismatch, 92,
          "paddleocr: error: argument subcommand: invalid choice: 'chart_parsing' (choose from 'doc_preprocessor', 'ocr')",
          title="the installed {prog} has no subcommand {choice}: the command follows the docs of another release of it "
                "(or mistypes the name)", most="medium",

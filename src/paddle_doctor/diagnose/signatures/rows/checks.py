@@ -59,8 +59,14 @@ CHECKS = (
                 "[\" ... \"] grpc error:\" << status.error_message(); GRPCClient::Proceed LOG(FATAL) << \"... meets grpc "
                 "error, error_code:\" << error_code << \" error_message:\" ...); gRPC StatusCode DEADLINE_EXCEEDED (4, "
                 "\"Deadline Exceeded\")"),
-    # PaddleOCR's dataset logs a label-file line it could not read, with the traceback: a missing image is read by the
-    # rows of a missing file before this one (the line holds FileNotFoundError); anything else is the line's form.
+    # PaddleOCR's dataset logs a label-file line it could not read, with the traceback: an image that is not there
+    # (its DecodeImage raises Exception("{} does not exist!"); FileNotFoundError is read by the rows of a missing file
+    # before these), or anything else: the line's form. Read in the one-line form the logger's repr gives.
+    _sig("ppocr_label_line_image_missing", r"When parsing line [^\n]{0,400}?error happened with msg:[^\n]*?(?:does "
+         r"not exist|not exists?\b)", "cause", CauseId.file_not_found, 72,
+         "When parsing line train/1.jpg\ttext, error happened with msg: Traceback ... Exception: train/1.jpg does not exist!",
+         title="PaddleOCR's dataset could not read an image its label file names: it is not under data_dir",
+         most="medium", source=_PPOCR_PARSE),
     _sig("ppocr_label_line_unparsed", r"When parsing line (?P<line>[^\n]{0,200}?), error happened with msg", "cause",
          CauseId.config_error, 70, "When parsing line train/1.jpg 文本, error happened with msg: Traceback (most recent call "
          "last): ... IndexError: list index out of range",

@@ -290,7 +290,7 @@ SIGNALS = (
                 "+ file) when the file at an absolute path does not exist; a file whose dependencies are missing says "
                 "\"Can't find dependent libraries\")"),
     # adb given a device serial that is not connected (a command copied with another device's serial).
-    _sig("adb_device_not_found", r"(?<![\w-])error: device '(?P<serial>[^']{1,80})' not found", "cause", CauseId.config_error, 75,
+    _sig("adb_device_not_found", r"(?<![\w-])(?:error|adb): device '(?P<serial>[^']{1,80})' not found", "cause", CauseId.config_error, 75,
          "error: device 'a133d8abb26137b2' not found",
          title="adb has no connected device {serial}: the command names another device (adb devices lists this one's)",
          most="medium", source="Android platform/packages/modules/adb transport.cpp acquire_one_transport (\"device '%s' "

@@ -92,7 +92,7 @@ CONVERTERS = (
                 "domain_version of \" + ...)), raised as onnx.onnx_cpp2py_export.checker.ValidationError"),
     # A text-format model file (Caffe's prototxt) with a field the reading tool's schema lacks: a layer or parameter of
     # another framework release (Faster R-CNN's proposal_param) that the converter's copy of caffe.proto never defined.
-    _sig("prototxt_field_unknown", r"Error parsing text-format (?P<msg>[\w.]{1,80}): \d+:\d+: Message type \"(?P<type>[\w.]{1,80})"
+    _sig("prototxt_field_unknown", r"Message type \"(?P<type>[\w.]{1,80})"
          r"\" has no field named \"(?P<field>\w{1,80})\"", "cause", CauseId.paddle_api_mismatch, 70,
          "[libprotobuf ERROR google/protobuf/text_format.cc:298] Error parsing text-format caffe.NetParameter: 243:18: "
          "Message type \"caffe.LayerParameter\" has no field named \"proposal_param\".",
