@@ -111,7 +111,7 @@ BACKLINKS = {
     },
     CauseId.nccl_library_missing: {
         'env_checks': ('nccl_library',),
-        'signatures': ('header_nccl_missing', 'nccl_lib_missing',),
+        'signatures': ('header_nccl_missing', 'linker_nccl_library_not_found', 'nccl_lib_missing',),
     },
     CauseId.nccl_network_interface: {
         'signatures': ('nccl_interface',),

@@ -481,3 +481,86 @@ def test_fluid_missing_from_a_paddle_checkout_on_the_path_is_the_checkout(tmp_pa
 def test_the_reviews_minor_wordings(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.code)
+
+
+# --- the second review's faults ---------------------------------------------------------------------------------------
+
+_SOURCE = ["import paddle", "x = 1", "print(x)", "y = 2", "z = 3", "w = 4"]
+
+
+@pytest.mark.parametrize("form", ["{i:6d}\t{line}", "{i:7d} {line}", "{i:3d} {line}"])
+@pytest.mark.parametrize("start", [1, 10, 100])
+def test_numbered_pastes_of_one_digit_count_are_numbered(form, start):
+    from paddle_doctor.diagnose.read.prefixes import detect
+    text = "".join(form.format(i=start + k, line=line) + "\n" for k, line in enumerate(_SOURCE))
+    found = detect(text.encode())
+    assert found is not None and "numbered lines" in found.name, found
+
+
+@pytest.mark.parametrize("trace", [
+    "".join(f"{i:2d}   paddle::framework::Frame{i}::Run()\n" for i in range(0, 8)),    # right-aligned, from 0
+    "".join(f"{i}   paddle::framework::Frame{i}::Run()\n" for i in range(3, 9)),        # from 3, one digit: aligned
+    "".join(f"{i:<4d}paddle::framework::Frame{i}::Run()\n" for i in range(5, 12))])    # left-aligned
+def test_paddles_cpp_frames_are_never_a_numbered_paste(trace):
+    from paddle_doctor.diagnose.read.prefixes import detect
+    found = detect(trace.encode())
+    assert found is None or "numbered" not in found.name, found
+
+
+@pytest.mark.parametrize("source", ["assert key in state_dict.keys()", "assert 'gt_bbox' in sample.keys()"])
+def test_any_dicts_keys_are_not_a_table_of_names(tmp_path, source):
+    rc = _diagnose(tmp_path, _membership("/env/lib/python3.9/site-packages/paddlenlp/transformers/model_utils.py", source))
+    assert rc.cause != CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+def test_an_assert_cut_after_in_set_needs_the_message_to_say_not_in(tmp_path):
+    text = _membership("/env/lib/python3.9/site-packages/paddle/io/reader.py", "assert mode in set(").replace(
+        "AssertionError: The models name: paddlenlp/PP-UIE-0.5B is not", "AssertionError")
+    assert _diagnose(tmp_path, text).cause != CauseId.paddle_api_mismatch
+
+
+@pytest.mark.parametrize("message", ["KeyError: 'key does not exist in the dict'",
+                                     "ValueError: character 文 does not exist in character_dict"])
+def test_a_label_line_failing_on_another_not_exist_is_not_a_missing_image(tmp_path, message):
+    rc = _diagnose(tmp_path, f"Message: 'When parsing line train/1.jpg\\ttext\\n, error happened with msg: Traceback (most "
+                             f"recent call last):\\n  File \"ppocr/data/simple_dataset.py\", line 150\\n{message}\\n'\n")
+    assert rc.cause != CauseId.file_not_found, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("frames", [
+    '  File "/w/dataset.py", line 20, in parse_json_line\n    return Box(**rec)\n',
+    '  File "/w/box_options.py", line 20, in make\n    return Box(**rec)\n'])
+def test_a_data_record_built_by_a_parser_of_data_is_not_the_runs_arguments(tmp_path, frames):
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n{frames}  File \"<string>\", line 6, in __init__\n"
+                             "  File \"/w/types.py\", line 12, in __post_init__\n    raise ValueError('negative width')\n"
+                             "ValueError: negative width\n")
+    assert rc.cause != CauseId.config_error, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("prefix", ["2023-06-18 18:42:06.401  4321  4350 F Paddle-Lite: ",
+                                    "2019-09-01 10:16:07.724 10374-10422/com.app E/Paddle-Lite: "])
+def test_logcats_forms_with_a_year_come_off(tmp_path, prefix):
+    rc = _diagnose(tmp_path, f"{prefix}[F  1/ 1  1: 1: 1.000 ...lite/core/op_registry.cc:12 Create] Unknown supported "
+                             f"target: X\n{prefix}[F  1/ 1  1: 1: 1.000 ...lite/core/op_registry.cc:12 Create] again\n")
+    assert rc.code == "fatal_log_line", rc.code
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("/usr/bin/ld: cannot find -lnccl", CauseId.nccl_library_missing),
+    ("ld: library not found for -lpaddle_inference", CauseId.file_not_found),
+    ("ld64.lld: error: library not found for -lpaddle_inference", CauseId.file_not_found),
+    ("adb: device 'a133d8abb26137b2' not found", CauseId.config_error),
+    ("[F  6/18 18:42: 6.401 ...lite/kernels/arm/fp16/conv_compute.cc:80 Run] this type conv not supported",
+     CauseId.paddle_api_mismatch),
+    ("paddlex: error: argument COMMAND: invalid choice: 'pipeline' (choose from 'install', 'serve')",
+     CauseId.paddle_api_mismatch)])
+def test_the_second_reviews_wordings(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause, (rc.cause, rc.code)
+
+
+def test_a_suite_module_imported_with_as_is_two_releases_mixed(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"tools/infer_e2e.py\", line 30, in <module>\n    import "
+                             "ppocr.utils.e2e_utils.pgnet_pp_utils as pp_utils\nModuleNotFoundError: No module named "
+                             "'ppocr.utils.e2e_utils'\n")
+    assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium"), (rc.cause, rc.why)

@@ -88,8 +88,9 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
 _DATACLASS_INIT = re.compile(r"^<string>$")
 _VALUE_CHECKS = ("ValueError", "AssertionError", "NotImplementedError")
 # what says the dataclass holds the run's arguments: a parser's frame above it, or a file of arguments or settings
-_ARGUMENTS_PARSER = re.compile(r"^parse_\w*(?:args|dataclass|json|yaml|dict)\w*$")
-_ARGUMENTS_FILE = re.compile(r"(?:^|[/\\_])(?:args|arguments|argparser|config|configuration|settings|options)\.py$")
+_ARGUMENTS_PARSER = re.compile(r"^parse_(?:args|known_args|args_into_dataclasses|json_file|yaml_file|dict)$")
+_ARGUMENTS_FILE = re.compile(r"(?:^|[/\\])(?:\w+_)?(?:args|arguments|argparser)\.py$|(?:^|[/\\])(?:config|configuration|"
+                            r"settings)\.py$")
 
 
 def from_argument_check(parts: ErrorParts) -> Verdict | None:

@@ -213,7 +213,10 @@ def from_membership_assert(parts: ErrorParts) -> Verdict | None:
         return None
     source = frame.source if "assert" in (frame.source or "") else parts.text
     m = _ASSERT_IN_TABLE.search(source or "")
-    if m is None or not (m["cut"] or m["keys"] or re.search(r"[A-Z]{3}|registry|support|map", m["table"])):
+    # a table of the names the package takes (TASKS, MODEL_REGISTRY, self.models), not any dict (a state dict, a sample)
+    names = m is not None and m["table"] and re.search(r"[A-Z]{3}|registry|support|map|models?$|tasks?$|names$|choices|"
+                                                       r"modules$", m["table"])
+    if m is None or not (names or m["cut"] and re.search(r"\bnot\b", parts.message)):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"the installed {package['pkg']} checks that the name it was given "
                    f"is in its table {m['table'] or '(a set of its names)'}, and it is not: a name of another release of {package['pkg']} (or "

@@ -120,7 +120,7 @@ PREFIXES = (
     # Android's logcat (system/logging/logcat: the brief format "P/tag(pid): " and threadtime's "date time pid tid P tag: "):
     # a priority letter and the tag (Paddle-Lite logs as "Paddle-Lite", bionic's crash report as "libc"). No rank.
     LinePrefix("adb logcat", re.compile(r"^(?:[VDIWEFA]/[^\s:(]+\s*(?:\(\s*\d+\))?: |(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
-                                        r" +\d+ +\d+ [VDIWEFA] [^:\n]{1,64}?: |\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} +\d+-\d+/[\w.:?-]+ [VDIWEFA]/[^:\n]{1,64}?: |"
+                                        r" +\d+ +\d+ [VDIWEFA] [^:\n]{1,64}?: |(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} +\d+-\d+/[\w.:?-]+ [VDIWEFA]/[^:\n]{1,64}?: |"
                                         r"\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [VDIWEFA]/[^:(\n]{1,64}(?:\(\s*\d+\))?: )")),
     # Line numbers an editor or pager shows (vim's number column, less -N, cat -n): told from a log's own leading numbers
     # by counting up by one (see _plausible). No rank.
@@ -135,7 +135,7 @@ PREFIXES = (
 # most once per space (when " *\d+: " could share them it was quadratic: 0.25 s on a head of 4096
 # spaces; the head is cut at SNIFF_BYTES, so no worse, but linear is the rule; issue 28).
 QUICK_RE = re.compile(rb"\s*(?:[A-Z][a-z]{2} [A-Z][a-z]{2} |[A-Z][a-z]{2} [ \d]\d \d\d:|\[\d+,\d+\]<|\[pod/|(?:P\d+ +)?\d+: |\d{4}-\d\d-\d\dT|"
-                      rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:|>|[VDIWEFA]/|\d\d-\d\d \d\d:|\d{1,7}[\t ])")
+                      rb"[A-Za-z0-9][\w.-]* +\| |\[\d\d:\d\d:\d\d\][ A-Za-z]:|>|[VDIWEFA]/|\d\d-\d\d \d\d:|\d{4}-\d\d-\d\d \d\d:|\d{1,7}[\t \r\n])")
 
 
 def detect(head: bytes) -> LinePrefix | None:
@@ -189,6 +189,10 @@ def _indentation(head: bytes) -> LinePrefix | None:
     return LinePrefix("indented paste", re.compile(f"^ {{{width}}}")) if width >= MIN_INDENT else None
 
 
+# A frame of Paddle's C++ traceback after its number ("0   paddle::framework::Run()"): spaces, then a qualified name.
+_CPP_FRAME = re.compile(r"\s{2,}[\w~<>]+::")
+
+
 def _plausible(prefix: LinePrefix, matches: list[re.Match]) -> bool:
     """A bare ``N: `` is also CTest's prefix for test N's output (``91: ...`` on every line): an
     srun label is taken for one when the lines show two tasks, or task 0 alone. Line numbers count up by one
@@ -198,8 +202,10 @@ def _plausible(prefix: LinePrefix, matches: list[re.Match]) -> bool:
     if prefix.name == "numbered lines":
         numbers = [int(m["lineno"]) for m in matches]
         steps = [b - a for a, b in zip(numbers, numbers[1:])]
-        aligned = len({m.end("lineno") for m in matches}) == 1 and any(m.start("lineno") > 0 for m in matches)
-        return len(numbers) >= 4 and aligned and numbers[0] > 0 and sum(s == 1 for s in steps) >= 0.9 * len(steps)
+        aligned = len({m.end("lineno") for m in matches}) == 1
+        cpp_frames = sum(bool(_CPP_FRAME.match(m.string[m.end():])) for m in matches)
+        return (len(numbers) >= 4 and aligned and numbers[0] > 0 and cpp_frames * 2 < len(matches)
+                and sum(s == 1 for s in steps) >= 0.9 * len(steps))
     if prefix.name != "srun --label":
         return True
     ranks = {m["rank"].lstrip("0") or "0" for m in matches}

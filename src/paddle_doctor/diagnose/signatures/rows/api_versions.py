@@ -91,7 +91,7 @@ API_VERSION_ROWS = (
     # subcommands is the installed release's (PaddleOCR 3.x adds pipelines release by release), and a command from the
     # docs of another release names one it lacks more often than a mistyped one. Read before argparse_usage (libraries).
     _sig("paddle_cli_subcommand_unknown", rf"^(?P<prog>{API_PACKAGES}|hub|paddle_serving_\w+|fastdeploy): error: argument "
-         r"(?:[a-z_]{0,30}command[a-z_]{0,30}|\{[^}]{0,2000}\}): invalid choice: '(?P<choice>[^']+)'", "cause", CauseId.paddle_api_mismatch, 92,
+         r"(?:[a-z_]{0,30}(?:command|COMMAND)[a-z_]{0,30}|\{[^}]{0,2000}\}): invalid choice: '(?P<choice>[^']+)'", "cause", CauseId.paddle_api_mismatch, 92,
          "paddleocr: error: argument subcommand: invalid choice: 'chart_parsing' (choose from 'doc_preprocessor', 'ocr')",
          title="the installed {prog} has no subcommand {choice}: the command follows the docs of another release of it "
                "(or mistypes the name)", most="medium",

@@ -61,10 +61,11 @@ CHECKS = (
                 "\"Deadline Exceeded\")"),
     # PaddleOCR's dataset logs a label-file line it could not read, with the traceback: an image that is not there
     # (its DecodeImage raises Exception("{} does not exist!"); FileNotFoundError is read by the rows of a missing file
-    # before these), or anything else: the line's form. Read in the one-line form the logger's repr gives.
-    _sig("ppocr_label_line_image_missing", r"When parsing line [^\n]{0,400}?error happened with msg:[^\n]*?(?:does "
-         r"not exist|not exists?\b)", "cause", CauseId.file_not_found, 72,
-         "When parsing line train/1.jpg\ttext, error happened with msg: Traceback ... Exception: train/1.jpg does not exist!",
+    # before these), or anything else: the line's form. Read in the one-line form the logger's repr gives (its "\n"
+    # escaped; the traceback printed as such is read by its structure, a path named "None" as a setting left empty).
+    _sig("ppocr_label_line_image_missing", r"\\nException: (?P<path>(?!(?:\S*[/\\])?None\b)[^\s\\]{1,300}) does not exist!", "cause",
+         CauseId.file_not_found, 72,
+         "When parsing line train/1.jpg\ttext, error happened with msg: Traceback ...\\nException: train/1.jpg does not exist!",
          title="PaddleOCR's dataset could not read an image its label file names: it is not under data_dir",
          most="medium", source=_PPOCR_PARSE),
     _sig("ppocr_label_line_unparsed", r"When parsing line (?P<line>[^\n]{0,200}?), error happened with msg", "cause",
@@ -292,7 +293,7 @@ RUN_TOGETHER_ROWS = (
     # A traceback pasted with its line breaks lost (copied from a screenshot's text, a web form): the frames and the
     # exception run together on one line, the exception's name glued to the source line before it. Only Python's own
     # exception classes, only after a frame's "line N, in" on the same line, so a normal log never reads so.
-    _sig("exception_run_together", r"\bline \d+ ?[,，] ?in ?[^\n]{0,300}?(?<=[a-z\d)\]'\"])(?P<exc>(?:Index|Key|Value|Type|"
+    _sig("exception_run_together", r"\bline \d+ ?[,，] ?in ?[^\n]{0,160}?(?<=[a-z\d)\]'\"])(?=[A-Z][a-z])(?P<exc>(?:Index|Key|Value|Type|"
          r"Attribute|Runtime|Assertion|Import|ModuleNotFound|FileNotFound|OS|Name|ZeroDivision|NotImplemented|Memory|"
          r"Recursion|Permission|UnicodeDecode)Error): ?(?P<msg>[^\n]{0,120}?)(?=\d{4}-\d\d-\d\d|Traceback|File|$)",
          "exception", CauseId.python_exception, 45,

@@ -12,9 +12,9 @@ from ..rows.windows import CUDA_LIBRARIES
 # GCC's missing #include, in English or its zh_CN catalogue (full-width colons).
 _CC_FATAL = r"(?:fatal error|致命错误) ?[:：] ?"
 _NO_SUCH = r" ?[:：] ?(?:No such file or directory|没有那个文件或目录)"
-_LD_MISSING = r"(?:cannot find|找不到|unable to find library)"  # GNU ld and gold, ld's zh_CN catalogue, lld
+_LD_MISSING = r"(?:cannot find|找不到|unable to find library|library not found for)"  # GNU ld and gold, ld's zh_CN catalogue, lld
 _LD_SOURCE = ("GNU ld ldfile.c (\"cannot find -l%s\"; zh_CN \"找不到 -l%s\"), gold (\"error: cannot find -l%s\"), lld "
-              "(\"error: unable to find library -l%s\"); GCC collect2 "
+              "(\"error: unable to find library -l%s\"), Apple ld64 (\"library not found for -l%s\"); GCC collect2 "
               "(\"collect2: error: ld returned 1 exit status\")")
 # CMake's generator-expression errors.
 _CMAKE_GENEX = ("CMake 3.x Source/cmGeneratorExpressionEvaluator.cxx / cmGeneratorExpressionNode.cxx (\"Error evaluating "
@@ -112,11 +112,15 @@ BUILDS = (
     # The linker finds no library named by -l on its search path (-L, LIBRARY_PATH): not installed there, or the path
     # not given (a C inference library built but not copied where the build looks). CUDA's libraries are the toolkit's
     # (a custom op or FasterTransformer linking cuBLASLt), NCCL's are left to the NCCL rows.
-    _sig("linker_cuda_library_not_found", rf"\bld(?:\.\w+)?(?:\.exe)?: (?:error: )?{_LD_MISSING} ?-l(?P<lib>(?:{CUDA_LIBRARIES})"
+    _sig("linker_cuda_library_not_found", rf"\b(?:ld\w*|mold)(?:\.\w+)?(?:\.exe)?: (?:error: )?{_LD_MISSING} ?-l(?P<lib>(?:{CUDA_LIBRARIES})"
          r"[\w.+-]*)", "cause", CauseId.cuda_cudnn_mismatch, 75, "/usr/bin/ld: cannot find -lcublasLt",
          title="the linker found no lib{lib} (a CUDA library) on its search path: the CUDA toolkit installed lacks it, or "
                "its lib64 folder is not on the library path", source=_LD_SOURCE, most="medium"),
-    _sig("linker_library_not_found", rf"\bld(?:\.\w+)?(?:\.exe)?: (?:error: )?{_LD_MISSING} ?-l(?P<lib>(?!{CUDA_LIBRARIES}|nccl)"
+    _sig("linker_nccl_library_not_found", rf"\b(?:ld\w*|mold)(?:\.\w+)?(?:\.exe)?: (?:error: )?{_LD_MISSING} ?-l(?P<lib>nccl"
+         r"[\w.+-]*)", "cause", CauseId.nccl_library_missing, 75, "/usr/bin/ld: cannot find -lnccl",
+         title="the linker found no lib{lib} on its search path: NCCL is not installed where the build looks (its lib "
+               "folder on the library path)", source=_LD_SOURCE, most="medium"),
+    _sig("linker_library_not_found", rf"\b(?:ld\w*|mold)(?:\.\w+)?(?:\.exe)?: (?:error: )?{_LD_MISSING} ?-l(?P<lib>(?!{CUDA_LIBRARIES}|nccl)"
          r"[\w.+-]+)", "cause", CauseId.file_not_found, 75, "/usr/bin/ld: cannot find -lpaddle_fluid_c",
          title="the linker found no lib{lib} on its search path: the library is not where -L or LIBRARY_PATH points",
          source=_LD_SOURCE, most="medium"),

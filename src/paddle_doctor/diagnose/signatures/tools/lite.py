@@ -58,7 +58,7 @@ LITE_LOADERS = (
     # written for: about half of the kernels' LOG(FATAL) messages say so ("unsupported ...", "... not supported", "not
     # implemented"). The model asks this release's kernel for a case it lacks (another backend or release, or a model
     # exported otherwise).
-    _sig("lite_kernel_case_unsupported", r"\[F [^\]]{0,300}?kernels[/\\](?P<target>\w+)[/\\]\w+\.(?:cc|h|cpp|mm):\d+ \w+\] ?"
+    _sig("lite_kernel_case_unsupported", r"\[F\s+\d+/\s?\d+ [\d: .]{1,24} [^\]\s]{0,200}?kernels[/\\](?P<target>\w+)[/\\](?:\w+[/\\]){0,3}\w+\.(?:cc|h|cpp|mm):\d+ \w+\] ?"
          r"(?P<said>[^\n]{0,200}?(?i:unsupport|not (?:be )?support|not implement|not impl\b)[^\n]*)", "cause",
          CauseId.paddle_api_mismatch, 70, "[F  6/18 18:42: 6.401 ...e/kernels/opencl/matmul_image_compute.cc:342 "
          "ReInitWhenNeeded] unsupported input case.",

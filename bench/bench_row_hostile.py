@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Benchmark: every signature row's regex alone on hostile 100 000-character lines (issue 29's reviews).
+
+usage: .venv/bin/python bench/bench_row_hostile.py [--bound 0.05]
+
+diagnose reads rows on windows around their trigger literals (``read/scan.py``), so a row that backtracks badly on a long
+line does not slow diagnose itself (``bench/bench_hostile.py`` measures that); but the same rows read an error record's
+whole message (``errors.records``) and any future caller. Each row's ``pattern.search`` is timed on each line below;
+a row over ``--bound`` seconds on one of them is listed, and the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+# Runs that a row's name group, a lazy span or a repeated literal could each start a new attempt in.
+HOSTILE = ("a" * 100_000, "x " * 50_000, "{" * 100_000, "[F " * 30_000, "line 1, in " * 9_000,
+           "x" * 100_000 + "IndexError: ", "undefined reference to `" * 4_000, "LNK1181 " * 12_000,
+           "Attribute (" * 9_000, "cannot find -l" * 7_000, "No module named 'paddle.fluid" * 3_000, "E/" * 50_000,
+           "06-18 18:42:06.401  1 " * 4_000, "  4 " * 25_000, "paddleocr: error: argument " + "command" * 14_000,
+           "[F kernels/arm/a.cc:1 f]" + " " * 100_000, "When parsing line , error happened with msg:" * 2_200,
+           "\\nException: " * 8_000)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bound", type=float, default=0.05, help="seconds a row may take on one line")
+    args = parser.parse_args(argv)
+    from paddle_doctor.diagnose.signatures.table import SIGNATURES
+
+    slow = []
+    for sig in SIGNATURES:
+        worst = max((_timed(sig.pattern, line) for line in HOSTILE), key=lambda r: r[0])
+        if worst[0] > args.bound:
+            slow.append((sig.name, *worst))
+    print(f"{len(SIGNATURES)} rows x {len(HOSTILE)} hostile lines of up to 100 000 characters; bound {args.bound} s")
+    for name, seconds, line in slow:
+        print(f"  over the bound: {name} {seconds:.3f} s on {line!r}")
+    print("every row within the bound" if not slow else f"{len(slow)} row(s) over the bound")
+    return 1 if slow else 0
+
+
+def _timed(pattern, line: str) -> tuple[float, str]:
+    start = time.perf_counter()
+    pattern.search(line)
+    return time.perf_counter() - start, line[:24]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
