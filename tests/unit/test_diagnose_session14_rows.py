@@ -564,3 +564,13 @@ def test_a_suite_module_imported_with_as_is_two_releases_mixed(tmp_path):
                              "ppocr.utils.e2e_utils.pgnet_pp_utils as pp_utils\nModuleNotFoundError: No module named "
                              "'ppocr.utils.e2e_utils'\n")
     assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium"), (rc.cause, rc.why)
+
+
+def test_spyders_frame_header_names_its_function():
+    """Spyder writes ``path:line in func`` (no comma): the function is read, not taken for module level."""
+    from paddle_doctor.diagnose.anatomy.parts import parse_block
+    parts = parse_block(["Traceback (most recent call last):", "",
+                         "  File C:\\ProgramData\\anaconda3\\lib\\site-packages\\spyder_kernels\\py3compat.py:356 in compat_exec",
+                         "    exec(code, globals, locals)", "", "  File c:\\alpha\\untitled1.py:8", "    import paddlenlp",
+                         "", "AttributeError: module 'paddle' has no attribute 'io'"])
+    assert [f.func for f in parts.frames] == ["compat_exec", "<module>"], parts.frames

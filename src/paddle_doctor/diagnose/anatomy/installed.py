@@ -73,10 +73,6 @@ _IMPORT_CALL = re.compile(r"^\s*(?:from\s+\S+\s+import\b|import\s+\S|.*\bimport_
 _IMPORTLIB_FRAME = re.compile(r"[/\\]importlib[/\\][^/\\]+$|^<frozen importlib")
 
 
-def _says_module_level(parts: ErrorParts, frame) -> bool:
-    return bool(re.search(re.escape(f'"{frame.path}", line') + r" \d+, in <module>", parts.text))
-
-
 def _user_module_imported_by_library(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
     """An installed library's import statement that ran a file of the user's as that module (the next frame
     past importlib's is the user's file, at module level): the user's file has the name of a module the
@@ -84,10 +80,8 @@ def _user_module_imported_by_library(parts: ErrorParts) -> tuple[CauseId, int, s
     frames = [f for f in parts.frames if not _IMPORTLIB_FRAME.search(f.path)]
     for importer, imported in zip(frames, frames[1:]):
         installed = _INSTALLED.search(importer.path)
-        # module-level code of the library running a file's module-level code is an import, its line shown or not (a
-        # CPython frame that says "in <module>"; a notebook's frame header may not name its function at all)
-        imports = _IMPORT_CALL.match(importer.source or "") or (
-            not importer.source and importer.func == "<module>" and _says_module_level(parts, importer))
+        # module-level code of the library running a file's module-level code is an import, its line shown or not
+        imports = _IMPORT_CALL.match(importer.source or "") or (not importer.source and importer.func == "<module>")
         if installed and importer.owner == "library" and imports and imported.owner == "user" and imported.func == "<module>":
             name = imported.path.replace("\\", "/").rsplit("/", 1)[-1]
             return (CauseId.python_exception, 80, f"the installed {installed['top']} imported {imported.path} as one "

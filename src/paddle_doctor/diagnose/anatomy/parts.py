@@ -45,11 +45,11 @@ _FRAME_RE = lazy_compile(r'^\s*(?:>\s*)?File "(?P<path>[^"]+)", line (?P<lineno>
 # A notebook's (IPython's ultratb) frame header and the line it was running ("----> 1 code", after context lines).
 # The same patterns are the signature rows ipython_frame and ipython_current_line (signatures/rows/libraries.py).
 # IPython 7's frame header (``path.py in func(args)``), a cell's (``Cell In [3], line 5``), and IPython 8's
-# (``File ~/lib/x.py:34, in func(args)``; no ``, in`` at a module's top level).
+# (``File ~/lib/x.py:34, in func(args)``; no ``, in`` at a module's top level; Spyder's console writes ``x.py:34 in func``).
 # Colab writes the header's file as a Markdown link to itself ("[/usr/.../taskflow.py](https://localhost:8080/#) in ...").
 NOTEBOOK_FRAME = (r"^\s*(?:\[?(?P<path>[^\s\[\]]+\.py|<ipython-input-[\w-]+>)(?:\]\([^()\s]{0,200}\))? in (?P<func>[\w<>.]+)\(|"
                   r"(?P<cell>Cell In ?\[\d*\]), line \d+|File (?P<path8>(?:[A-Za-z]:)?[^:\"\n]+?\.py):\d+"
-                  r"(?:, in (?P<func8>[\w<>.]+))?)")
+                  r"(?:,? in (?P<func8>[\w<>.]+))?)")
 NOTEBOOK_LINE = r"^\s*-+>\s*\d+\s+(?P<code>\S.*)$"
 _NOTEBOOK_FRAME_RE = lazy_compile(NOTEBOOK_FRAME)
 _NOTEBOOK_LINE_RE = lazy_compile(NOTEBOOK_LINE)
