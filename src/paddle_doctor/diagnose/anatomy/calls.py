@@ -85,7 +85,6 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
 # A dataclass's generated __init__ runs its __post_init__, where arguments classes (PaddleNLP's TrainingArguments,
 # PaddleMIX's and PaddleFormers' copies of it, any HfArgumentParser-style parser) check the values they were given
 # together: a ValueError there is the arguments (the command line, a JSON or YAML of settings) rejected before any work.
-_DATACLASS_INIT = re.compile(r"^<string>$")
 _VALUE_CHECKS = ("ValueError", "AssertionError", "NotImplementedError")
 # what says the dataclass holds the run's arguments: a parser's frame above it, or a file of arguments or settings
 _ARGUMENTS_PARSER = re.compile(r"^parse_(?:args|known_args|args_into_dataclasses|json_file|yaml_file|dict)$")
@@ -99,7 +98,7 @@ def from_argument_check(parts: ErrorParts) -> Verdict | None:
     frame = parts.innermost
     if parts.exc_type not in _VALUE_CHECKS or frame is None or frame.func != "__post_init__" or frame.owner == "paddle":
         return None
-    built = any(f.func == "__init__" and _DATACLASS_INIT.match(f.path) for f in parts.frames[:-1])
+    built = any(f.func == "__init__" and f.path == "<string>" for f in parts.frames[:-1])  # the generated __init__
     arguments = any(_ARGUMENTS_PARSER.match(f.func) for f in parts.frames) or _ARGUMENTS_FILE.search(frame.path)
     if not built or not arguments:
         return None

@@ -12,20 +12,19 @@ import re
 
 from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause, unsure_code
 from ...catalog.ids import CauseId
-from ..signatures.rows.api_versions import API_PACKAGES, SUITE_PACKAGES
+from ..signatures.rows.api_versions import API_PACKAGES
 from . import codes as tables
 from .calls import INSTALLED_PACKAGE, from_call_signature, from_argument_check, from_package_arguments
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
-from .installed import (frozen_bundle_lacks, import_as_before_python37, library_lacks_imported_name, package_lacks_own_module, paddle_dependency_missing,
-                        paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package, stdlib_module_gone,
-                        third_party_dll)
+from .installed import (frozen_bundle_lacks, import_as_before_python37, library_lacks_imported_name,
+                        package_lacks_own_module, paddle_dependency_missing, paddle_package_lacks_name,
+                        protobuf_older_than_generated, shadowed_package, stdlib_module_gone, third_party_dll)
 from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_config_attribute,
-                      from_config_get_none, from_membership_assert,
-                      from_config_lookup, from_empty_loader, from_model_io_index, from_paddle_attribute_py2,
-                      from_registry_lookup, from_reshape_misfit, from_state_dict_lookup, from_vocabulary_lookup,
-                      from_zero_d_shape_index)
+                      from_config_get_none, from_config_lookup, from_empty_loader, from_membership_assert,
+                      from_model_io_index, from_paddle_attribute_py2, from_registry_lookup, from_reshape_misfit,
+                      from_state_dict_lookup, from_vocabulary_lookup, from_zero_d_shape_index)
 from .numbers import NUMBERS
-from .parts import Code, ErrorParts, Verdict
+from .parts import SUITE_PACKAGES, Code, ErrorParts, Verdict
 from .suite_checks import find_check
 from .wording import read_type_wording, read_wording
 
@@ -239,8 +238,9 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
 # path up to its first missing part ('paddle.fluid'), Python 2 that part and what follows it, unquoted
 # (fluid.executor; "paddle.fluid" there may be paddle itself missing), either "cannot import name" (not of a
 # partially initialized module: a circular import). The package was found and lacks the module or the name.
-_IMPORT_LINE = re.compile(rf"^(?:from\s+(?P<pkg>(?:{API_PACKAGES}|{SUITE_PACKAGES})(?:\.\w+)*)\s+import\s+(?P<names>[\w\s,()]+?)"
-                          rf"(?:\s+as\s+\w+)?|import\s+(?P<mod>(?:{API_PACKAGES}|{SUITE_PACKAGES})(?:\.\w+)+)(?:\s+as\s+\w+)?)\s*$")
+_PACKAGED = rf"(?:{API_PACKAGES}|{SUITE_PACKAGES})"
+_IMPORT_LINE = re.compile(rf"^(?:from\s+(?P<pkg>{_PACKAGED}(?:\.\w+)*)\s+import\s+(?P<names>[\w\s,()]+?)(?:\s+as\s+\w+)?|"
+                          rf"import\s+(?P<mod>{_PACKAGED}(?:\.\w+)+)(?:\s+as\s+\w+)?)\s*$")
 _MISSING = re.compile(r"^No module named '?(?P<mod>[\w.]+?)'?$|^cannot import name (?!.*partially initialized)'?(?P<name>\w+)")
 
 
@@ -291,8 +291,8 @@ def from_reader_thread(parts: ErrorParts) -> Verdict | None:
 
 def from_installation(parts: ErrorParts) -> Verdict | None:
     """The traceback's files say where the failing import came from (anatomy/installed.py)."""
-    found = (import_as_before_python37(parts) or shadowed_package(parts) or frozen_bundle_lacks(parts) or package_lacks_own_module(parts)
-             or paddle_dependency_missing(parts) or stdlib_module_gone(parts)
+    found = (import_as_before_python37(parts) or shadowed_package(parts) or frozen_bundle_lacks(parts)
+             or package_lacks_own_module(parts) or paddle_dependency_missing(parts) or stdlib_module_gone(parts)
              or protobuf_older_than_generated(parts) or library_lacks_imported_name(parts)
              or third_party_dll(parts) or paddle_package_lacks_name(parts))
     # Below 75 the traceback says only that two installed releases do not fit: at most medium.

@@ -133,7 +133,7 @@ def shadowed_package(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
 # `import a.b.c as m` inside package a's own import: Pythons before 3.7 bind m by looking a.b up as an attribute of a,
 # which a half-initialised package does not have yet (bpo-30024, fixed in 3.7 by falling back to sys.modules).
 _IMPORT_AS = re.compile(r"^import\s+(?P<dotted>\w+(?:\.\w+)+)\s+as\s+\w+\s*$")
-_OLD_PYTHON = re.compile(r"[/\\]python(?:2\.\d+|3\.[0-6])[/\\]", re.I)
+_OLD_PYTHON = re.compile(r"[/\\](?P<python>python(?:2\.\d+|3\.[0-6]))[/\\]", re.I)
 
 
 def import_as_before_python37(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
@@ -149,10 +149,10 @@ def import_as_before_python37(parts: ErrorParts) -> tuple[CauseId, int, str] | N
     if not re.search(rf"[/\\]{re.escape(package)}[/\\]", frame.path):
         return None
     seen = _OLD_PYTHON.search(frame.path)
+    this = f" (this is {seen['python']})" if seen else ""
     return (CauseId.dependency_version_mismatch, 80 if seen else 65, f"`{frame.source.strip()}` in {package}'s own "
             f"import: Python before 3.7 looks {named['attr_mod']}.{named['attr']} up on the half-imported package and "
-            f"fails{' (this is ' + seen.group(0).strip('/').strip(chr(92)) + ')' if seen else ''}; run it with Python "
-            "3.7 or newer")
+            f"fails{this}; run it with Python 3.7 or newer")
 
 
 def frozen_bundle_lacks(parts: ErrorParts) -> tuple[CauseId, int, str] | None:

@@ -196,11 +196,14 @@ def from_registry_lookup(parts: ErrorParts) -> Verdict | None:
 
 # An installed Paddle package asserting that the name it was given is one of its table's (PaddleNLP's Taskflow: ``assert
 # self.model in set(TASKS[task][tag].keys())``): the table is the release's, so a name it lacks is, in the reports
-# gathered, one a later (or earlier) release has more often than a typo. A notebook shows the assert among the context
-# lines above its current line, so the block's text is read when the frame's own line is not the assert.
-# CPython before 3.11 shows a statement's first line only: an assert split after "in set(" shows no table at all.
+# gathered, one a later (or earlier) release has more often than a typo. CPython shows a statement's first line only
+# (before 3.11): an assert split after "in set(" shows no table, and then the message has to say the name is not in it.
 _ASSERT_IN_TABLE = re.compile(r"\bassert\s+[\w.\[\]'\"]{1,80}\s+in\s+(?:(?P<cut>set\(\s*$)|(?:set\()?(?P<table>\w{1,40}(?:\.(?!"
                               r"keys\b)\w{1,40}){0,4})(?:\[[^\]\n]{0,40}\]){0,3}(?P<keys>\.keys\()?)")
+
+
+# a table of the names the package takes (TASKS, MODEL_REGISTRY, self.models), not any dict (a state dict, a sample)
+_TABLE_OF_NAMES = re.compile(r"[A-Z]{3}|registry|support|map|models?$|tasks?$|names$|choices|modules$")
 
 
 def from_membership_assert(parts: ErrorParts) -> Verdict | None:
@@ -211,16 +214,18 @@ def from_membership_assert(parts: ErrorParts) -> Verdict | None:
     package = INSTALLED_PACKAGE.search(frame.path)
     if package is None:
         return None
-    source = frame.source if "assert" in (frame.source or "") else parts.text
-    m = _ASSERT_IN_TABLE.search(source or "")
-    # a table of the names the package takes (TASKS, MODEL_REGISTRY, self.models), not any dict (a state dict, a sample)
-    names = m is not None and m["table"] and re.search(r"[A-Z]{3}|registry|support|map|models?$|tasks?$|names$|choices|"
-                                                       r"modules$", m["table"])
-    if m is None or not (names or m["cut"] and re.search(r"\bnot\b", parts.message)):
+    m = _ASSERT_IN_TABLE.search(frame.source or "")
+    if m is None:
         return None
-    return Verdict(CauseId.paddle_api_mismatch, 65, f"the installed {package['pkg']} checks that the name it was given "
-                   f"is in its table {m['table'] or '(a set of its names)'}, and it is not: a name of another release of {package['pkg']} (or "
-                   "misspelt)", "frame", sure=False)
+    if m["cut"] and re.search(r"\bnot\b", parts.message):
+        table = "(a set of its names)"
+    elif m["table"] and _TABLE_OF_NAMES.search(m["table"]):
+        table = m["table"]
+    else:
+        return None
+    pkg = package["pkg"]
+    return Verdict(CauseId.paddle_api_mismatch, 65, f"the installed {pkg} checks that the name it was given is in its "
+                   f"table {table}, and it is not: a name of another release of {pkg} (or misspelt)", "frame", sure=False)
 
 
 # A script reading a property of a suite's config object (``cfg.model``, ``cfg.train_dataset``) that the Config class

@@ -113,10 +113,13 @@ _LIB_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\
 # A suite's own package (PaddlePaddle's libraries built on Paddle): installed (any paddle*/pp* package, PARL, PGL,
 # PASSL under site-/dist-packages) or in a source checkout (PaddleDetection-master/ppdet/..., the suites' import
 # names). Its code is of one release: a call or a read it does not fit is another release's (Paddle's, a config's).
+# The suites' own packages, as a clone or a wheel holds them (PaddleOCR's ppocr and ppstructure, PaddleDetection's ppdet,
+# ...): one release's scripts import names of the same release's package, so a name its package lacks is two releases
+# mixed (a wheel's tools with a clone's ppocr, an old checkout's scripts with a newer package).
+SUITE_PACKAGES = (r"(?:ppocr|ppstructure|ppdet|ppcls|paddleseg|paddlevideo|paddle3d|paddlers|ppsci|ppfleetx|paddlemix|"
+                  r"ppdiffusers)")
 _SUITE_PATH = lazy_compile(r"[/\\](?:site|dist)-packages[/\\](?P<installed>paddle\w+|pp\w+|parl|pgl|passl)[/\\]|"
-                           r"[/\\](?P<checkout>ppdet|ppocr|ppcls|paddleseg|ppgan|ppstructure|paddlevideo|paddle3d|"
-                           r"paddlers|ppsci|ppfleetx|paddlemix|ppdiffusers|paddlenlp|paddlespeech|paddlex|parl|pgl|"
-                           r"passl)[/\\]")
+                           rf"[/\\](?P<checkout>{SUITE_PACKAGES}|ppgan|paddlenlp|paddlespeech|paddlex|parl|pgl|passl)[/\\]")
 # A suite's clone by its repository's folder name (PaddleSeg-release-2.8, PaddleOCR), whose scripts (contrib/,
 # deploy/, tools/) live beside the package _SUITE_PATH reads.
 _SUITE_CLONE = lazy_compile(r"[/\\]Paddle(?:Seg|OCR|Detection|Clas|NLP|Speech|GAN|Video|3D|X|Rec|Slim|Hub|MIX|RS|Sleeve|"

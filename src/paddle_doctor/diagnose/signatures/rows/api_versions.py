@@ -18,11 +18,6 @@ VERSIONED_PACKAGES = r"(?:paddle|paddlehub|paddlenlp|paddlex|paddleslim|paddle2o
                      r"paddleformers|parakeet)"
 SUITE_WHEELS = r"(?:paddleocr|paddleclas|paddlets|ppgan)"  # suites also installed as wheels (issue 29)
 API_PACKAGES = VERSIONED_PACKAGES[:-1] + "|" + SUITE_WHEELS[3:]
-# The suites' own packages, as a clone or a wheel holds them (PaddleOCR's ppocr and ppstructure, PaddleDetection's ppdet,
-# ...): one release's scripts import names of the same release's package, so a name its package lacks is two releases
-# mixed (a wheel's tools with a clone's ppocr, an old checkout's scripts with a newer package).
-SUITE_PACKAGES = r"(?:ppocr|ppstructure|ppdet|ppcls|paddleseg|paddlevideo|paddle3d|paddlers|ppsci|ppfleetx|paddlemix|" \
-                 r"ppdiffusers)"
 # Names every release of the package has (its version, PaddleHub's Module class since 1.0): a package that lacks one is
 # not a whole release of it, whatever its version.
 _EVERY_RELEASE_HAS = rf"module '{API_PACKAGES}' has no attribute '__version__'|module 'paddlehub' has no attribute 'Module'"
