@@ -18,6 +18,8 @@ the real failure, or in a helper) stays low, so a real root cause on the same ra
 
 from __future__ import annotations
 
+import builtins
+
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 
@@ -59,10 +61,10 @@ CHECKS = (
                 "[\" ... \"] grpc error:\" << status.error_message(); GRPCClient::Proceed LOG(FATAL) << \"... meets grpc "
                 "error, error_code:\" << error_code << \" error_message:\" ...); gRPC StatusCode DEADLINE_EXCEEDED (4, "
                 "\"Deadline Exceeded\")"),
-    # PaddleOCR's dataset logs a label-file line it could not read, with the traceback: an image that is not there
-    # (its DecodeImage raises Exception("{} does not exist!"); FileNotFoundError is read by the rows of a missing file
-    # before these), or anything else: the line's form. Read in the one-line form the logger's repr gives (its "\n"
-    # escaped; the traceback printed as such is read by its structure, a path named "None" as a setting left empty).
+    # PaddleOCR's dataset logs a label-file line it could not read, with the traceback: an image that is not there (its
+    # __getitem__ raises Exception("{} does not exist!".format(img_path)); FileNotFoundError is read by the rows of a
+    # missing file before these), or anything else: the line's form. Read in the one-line form the logger's repr gives
+    # (its "\n" escaped; the traceback printed as such is read by its structure, a path named "None" as an empty setting).
     _sig("ppocr_label_line_image_missing", r"\\nException: (?P<path>(?!(?:\S*[/\\])?None\b)[^\s\\]{1,300}) does not exist!", "cause",
          CauseId.file_not_found, 72,
          "When parsing line train/1.jpg\ttext, error happened with msg: Traceback ...\\nException: train/1.jpg does not exist!",
@@ -287,19 +289,22 @@ LOWERCASE_EXCEPTIONS = (
 )
 
 
+# Python's own exception classes (its builtins module): the names a run-together traceback may end on, longest first.
+_BUILTIN_ERRORS = "|".join(sorted((name for name, obj in vars(builtins).items() if name.endswith("Error")
+                                   and isinstance(obj, type) and issubclass(obj, BaseException)), key=len, reverse=True))
+
 # Spliced by libraries.py before its traceback rows: such a line starts like a frame or a traceback header, which
 # would take it; every specific row before them still reads the line first.
 RUN_TOGETHER_ROWS = (
     # A traceback pasted with its line breaks lost (copied from a screenshot's text, a web form): the frames and the
     # exception run together on one line, the exception's name glued to the source line before it. Only Python's own
     # exception classes, only after a frame's "line N, in" on the same line, so a normal log never reads so.
-    _sig("exception_run_together", r"\bline \d+ ?[,，] ?in ?[^\n]{0,160}?(?<=[a-z\d)\]'\"])(?=[A-Z][a-z])(?P<exc>(?:Index|Key|Value|Type|"
-         r"Attribute|Runtime|Assertion|Import|ModuleNotFound|FileNotFound|OS|Name|ZeroDivision|NotImplemented|Memory|"
-         r"Recursion|Permission|UnicodeDecode)Error): ?(?P<msg>[^\n]{0,120}?)(?=\d{4}-\d\d-\d\d|Traceback|File|$)",
+    _sig("exception_run_together", r"\bline \d+ ?[,，] ?in ?[^\n]{0,160}?(?<=[a-z\d)\]'\"])(?=[A-Z][a-z])"
+         rf"(?P<exc>{_BUILTIN_ERRORS}): ?(?P<msg>[^\n]{{0,120}}?)(?=\d{{4}}-\d\d-\d\d|Traceback|File|$)",
          "exception", CauseId.python_exception, 45,
-         "Traceback (most recent call last):File \"/w/u2.py\", line 532, in attention rescoringassert speech.shape[0] == lengths.shape[0]IndexError: list "
-         "index out of range2024-01-21 15:09:16,837",
+         "Traceback (most recent call last):File \"/w/u2.py\", line 532, in attention rescoringassert speech.shape[0] == "
+         "lengths.shape[0]IndexError: list index out of range2024-01-21 15:09:16,837",
          title="{exc}: {msg} (a traceback pasted on one line)", most="medium",
          source="CPython traceback.py (File \"%s\", line %d, in %s; then <type>: <message>), as a paste that lost its "
-                "line breaks shows them"),
+                "line breaks shows them; the class names from CPython's builtins"),
 )

@@ -279,9 +279,9 @@ SIGNALS = (
     _sig("ios_bad_access", r"\bEXC_BAD_ACCESS\b|Attempted to dereference (?:garbage|null)\b", "cause", CauseId.segfault, 80,
          "Caused by:Attempted to dereference garbage pointer 0x10.",
          title="the iOS app died of a bad memory access (a native crash)", most="medium",
-         source="Apple crash reports (Exception Type: EXC_BAD_ACCESS (SIGSEGV|SIGBUS), Mach exception EXC_BAD_ACCESS), "
-                "PLCrashReporter / KSCrash's notes (\"Attempted to dereference garbage pointer %p.\", \"Attempted to "
-                "dereference null pointer.\")"),
+         source="Apple crash reports (Exception Type: EXC_BAD_ACCESS (SIGSEGV|SIGBUS), Mach exception EXC_BAD_ACCESS); "
+                "KSCrash's crash doctor, as Bugsnag's and Sentry's iOS reporters ship it (\"Attempted to dereference "
+                "null pointer.\", \"Attempted to dereference garbage pointer %p.\")"),
     # Java's System.load of a path where no file is (a library a wrapper was to download or unpack first).
     _sig("java_library_path_missing", r"UnsatisfiedLinkError: Can't load library: (?P<path>\S{1,300})", "cause",
          CauseId.file_not_found, 80, "java.lang.UnsatisfiedLinkError: Can't load library: C:\\Users\\a\\.djl.ai\\paddle\\"
