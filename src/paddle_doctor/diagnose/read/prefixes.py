@@ -106,6 +106,12 @@ def _rank_of(m: re.Match) -> int | None:
     return None
 
 
+_LOGCAT_TIME = r"(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"  # a year only with -v year
+_LOGCAT = (r"[VDIWEFA]/[^\s:(]+\s*(?:\(\s*\d+\))?: ",  # brief: "E/Paddle-Lite( 4321): "
+           rf"{_LOGCAT_TIME} +\d+ +\d+ [VDIWEFA] [^:\n]{{1,64}}?: ",  # threadtime: "06-18 18:42:06.401  4321  4350 F Tag: "
+           rf"{_LOGCAT_TIME} +\d+-\d+/[\w.:?-]+ [VDIWEFA]/[^:\n]{{1,64}}?: ",  # Android Studio: "... 10374-10422/app E/Tag: "
+           rf"{_LOGCAT_TIME} [VDIWEFA]/[^:(\n]{{1,64}}(?:\(\s*\d+\))?: ")  # -v time: "06-18 18:42:06.401 E/Tag( 4321): "
+
 PREFIXES = (
     LinePrefix("mpirun --tag-output",
                re.compile(rf"^{_CTIME}\[\d+,(?P<rank>\d+)\]<std(?:out|err|diag)>: ?")),
@@ -117,11 +123,9 @@ PREFIXES = (
     # journald's (and syslog's) short form, as `journalctl -u <service>` prints a job run as a systemd service:
     # no year, no rank (one service's output; the kernel's own lines come as "kernel:").
     LinePrefix("journalctl", re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [^\s\[:]+(?:\[\d+\])?: ")),
-    # Android's logcat (system/logging/logcat: the brief format "P/tag(pid): " and threadtime's "date time pid tid P tag: "):
-    # a priority letter and the tag (Paddle-Lite logs as "Paddle-Lite", bionic's crash report as "libc"). No rank.
-    LinePrefix("adb logcat", re.compile(r"^(?:[VDIWEFA]/[^\s:(]+\s*(?:\(\s*\d+\))?: |(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
-                                        r" +\d+ +\d+ [VDIWEFA] [^:\n]{1,64}?: |(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} +\d+-\d+/[\w.:?-]+ [VDIWEFA]/[^:\n]{1,64}?: |"
-                                        r"\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [VDIWEFA]/[^:(\n]{1,64}(?:\(\s*\d+\))?: )")),
+    # Android's logcat (system/logging/logcat): a priority letter and the tag (Paddle-Lite logs as "Paddle-Lite", bionic's
+    # crash report as "libc"), in each of its formats (_LOGCAT). No rank.
+    LinePrefix("adb logcat", re.compile("^(?:" + "|".join(_LOGCAT) + ")")),
     # Line numbers an editor or pager shows (vim's number column, less -N, cat -n): told from a log's own leading numbers
     # by counting up by one (see _plausible). No rank.
     LinePrefix("numbered lines", re.compile(r"^ {0,7}(?P<lineno>\d{1,7})(?:\t| |$)")),
@@ -195,21 +199,25 @@ _CPP_FRAME = re.compile(r"\s{2,}[\w~<>]+::")
 
 def _plausible(prefix: LinePrefix, matches: list[re.Match]) -> bool:
     """A bare ``N: `` is also CTest's prefix for test N's output (``91: ...`` on every line): an
-    srun label is taken for one when the lines show two tasks, or task 0 alone. Line numbers count up by one
-    (four lines at least, almost every step +1), right-aligned (every number ends in one column, padded with spaces),
-    where a log's own leading numbers (a step, a count) and Paddle's C++ traceback (frames numbered from 0, left-aligned:
-    "0   paddle::...", "10  paddle::...") do not."""
+    srun label is taken for one when the lines show two tasks, or task 0 alone."""
     if prefix.name == "numbered lines":
-        numbers = [int(m["lineno"]) for m in matches]
-        steps = [b - a for a, b in zip(numbers, numbers[1:])]
-        aligned = len({m.end("lineno") for m in matches}) == 1
-        cpp_frames = sum(bool(_CPP_FRAME.match(m.string[m.end():])) for m in matches)
-        return (len(numbers) >= 4 and aligned and numbers[0] > 0 and cpp_frames * 2 < len(matches)
-                and sum(s == 1 for s in steps) >= 0.9 * len(steps))
+        return _numbered(matches)
     if prefix.name != "srun --label":
         return True
     ranks = {m["rank"].lstrip("0") or "0" for m in matches}
     return len(ranks) >= 2 or ranks == {"0"}
+
+
+def _numbered(matches: list[re.Match]) -> bool:
+    """Line numbers count up by one (four lines at least, almost every step +1) from above 0, right-aligned (every
+    number ends in one column), where a log's own leading numbers (a step, a count) and Paddle's C++ traceback (frames
+    numbered from 0, left-aligned: "0   paddle::...", "10  paddle::...") do not."""
+    numbers = [int(m["lineno"]) for m in matches]
+    steps = [b - a for a, b in zip(numbers, numbers[1:])]
+    aligned = len({m.end("lineno") for m in matches}) == 1
+    cpp_frames = sum(bool(_CPP_FRAME.match(m.string[m.end():])) for m in matches)
+    return (len(numbers) >= 4 and aligned and numbers[0] > 0 and cpp_frames * 2 < len(matches)
+            and sum(s == 1 for s in steps) >= 0.9 * len(steps))
 
 
 def rfc3339_epoch(text: str) -> float | None:
