@@ -23,6 +23,9 @@ from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+from score_corpus import exported_src  # noqa: E402  (bench/ is not a package)
+
 ROW = re.compile(r"^\| batch(?P<n>\d+)\b.*?code at (?P<commit>[0-9a-f]{7,40})", re.M)
 
 # Run in the child, with the first look's paddle_doctor importable: one tab-separated line per log.
@@ -53,14 +56,9 @@ def batches(lo: int, hi: int) -> list[tuple[int, str, Path]]:
 
 
 def first_look(commit: str, folder: Path) -> list[list[str]]:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "src"], check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        out = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {tmp + '/src'!r}); " + CHILD,
-                              str(folder)], capture_output=True, text=True, check=False, cwd=tmp).stdout
+    with exported_src(commit) as src:
+        out = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(src)!r}); " + CHILD,
+                              str(folder)], capture_output=True, text=True, check=False, cwd=src).stdout
     return [line.split("\t") for line in out.splitlines() if line.count("\t") == 4]
 
 

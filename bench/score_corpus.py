@@ -21,6 +21,7 @@ of logs given no verdict at all.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
@@ -78,15 +79,22 @@ def line(s: dict) -> str:
             f"failing rank {pct(s['rank_right'], s['rank_n'])}, no verdict {s['no_verdict']}; calibration: {cal}")
 
 
-def run_at_commit(commit: str, argv: list[str], script: str = __file__) -> int:
-    """Re-run ``script`` (this one by default) in a child whose ``paddle_doctor`` is the one of ``commit``."""
+@contextlib.contextmanager
+def exported_src(commit: str):
+    """The ``src/`` folder of ``commit`` (``git archive``), in a temporary folder while the block runs."""
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "src"], check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        yield Path(tmp) / "src"
+
+
+def run_at_commit(commit: str, argv: list[str], script: str = __file__) -> int:
+    """Re-run ``script`` (this one by default) in a child whose ``paddle_doctor`` is the one of ``commit``."""
+    with exported_src(commit) as src:
         code = ("import sys; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[2:]; "
                 "import runpy; runpy.run_path(sys.argv[0], run_name='__main__')")
-        child = [sys.executable, "-c", code, f"{tmp}/src", str(Path(script).resolve()), *argv]
+        child = [sys.executable, "-c", code, str(src), str(Path(script).resolve()), *argv]
         print(f"# code of commit {commit}", flush=True)
         return subprocess.run(child, check=False).returncode
 
