@@ -105,3 +105,26 @@ def from_argument_check(parts: ErrorParts) -> Verdict | None:
     return Verdict(CauseId.config_error, 65, f"the arguments class's own check ({frame.module}, in __post_init__) rejects "
                    f"the values it was given ({parts.message[:80]}): the run's arguments or settings do not fit "
                    "together", "call")
+
+
+# Paddle's C++ on Windows (1.x-2.x) opens model files through narrow-character paths, which cannot hold a character
+# outside the ANSI code page: a model under a folder named in Chinese (C:\Users\华康\.paddlehub\modules\...) is not
+# opened, and creating the predictor fails with whatever that build says ("Unknown exception", "Cannot open file").
+_WINDOWS_NON_ASCII_PATH = re.compile(r"(?<![\w])[A-Za-z]:[\\/][^\"'\n]{0,300}?[^\x00-\x7f]")
+_MODEL_LOADING_CALL = re.compile(r"\b(?:create_paddle_predictor|create_predictor|load_inference_model|AnalysisConfig|"
+                                 r"jit\.load|load_program_state|set_model(?:_from_file)?)\(")
+_OPEN_FAILURES = ("RuntimeError", "OSError", "IOError", "EnforceNotMet", "Exception", "NotFoundError",
+                  "PreconditionNotMetError", "UnavailableError", "ExternalError")
+
+
+def from_unopenable_model_path(parts: ErrorParts) -> Verdict | None:
+    """A model loaded from a Windows path with non-ASCII characters, failing in Paddle's loader: the path."""
+    if parts.exc_type not in _OPEN_FAILURES:
+        return None
+    loading = next((f for f in reversed(parts.frames) if _MODEL_LOADING_CALL.search(f.source)), None)
+    where = _WINDOWS_NON_ASCII_PATH.search(" ".join([parts.message, *(f.path for f in parts.frames)]))
+    if loading is None or where is None:
+        return None
+    return Verdict(CauseId.file_not_found, 70, f"`{loading.source.strip()[:60]}` loads a model under a Windows path "
+                   f"with non-ASCII characters ({where.group(0)[:60]}...), which Paddle's loader on Windows cannot "
+                   "open: move the model (or HUB_HOME, the suite's model folder) to an ASCII-only path", "call")

@@ -14,11 +14,13 @@ from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause
 from ...catalog.ids import CauseId
 from ..signatures.rows.api_versions import API_PACKAGES
 from . import codes as tables
-from .calls import INSTALLED_PACKAGE, from_call_signature, from_argument_check, from_package_arguments
+from .calls import (INSTALLED_PACKAGE, from_argument_check, from_call_signature, from_package_arguments,
+                    from_unopenable_model_path)
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .installed import (frozen_bundle_lacks, import_as_before_python37, library_lacks_imported_name,
-                        package_lacks_own_module, paddle_dependency_missing, paddle_package_lacks_name,
-                        protobuf_older_than_generated, shadowed_package, stdlib_module_gone, third_party_dll)
+                        optional_import_failed, package_lacks_own_module, paddle_dependency_missing,
+                        paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package,
+                        stdlib_module_gone, third_party_dll)
 from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_config_attribute,
                       from_config_get_none, from_config_lookup, from_empty_loader, from_membership_assert,
                       from_model_io_index, from_paddle_attribute_py2, from_registry_lookup, from_reshape_misfit,
@@ -294,7 +296,7 @@ def from_installation(parts: ErrorParts) -> Verdict | None:
     found = (import_as_before_python37(parts) or shadowed_package(parts) or frozen_bundle_lacks(parts)
              or package_lacks_own_module(parts) or paddle_dependency_missing(parts) or stdlib_module_gone(parts)
              or protobuf_older_than_generated(parts) or library_lacks_imported_name(parts)
-             or third_party_dll(parts) or paddle_package_lacks_name(parts))
+             or third_party_dll(parts) or paddle_package_lacks_name(parts) or optional_import_failed(parts))
     # Below 75 the traceback says only that two installed releases do not fit: at most medium.
     return Verdict(found[0], found[1], found[2], "frame", sure=found[1] >= 75) if found else None
 
@@ -326,7 +328,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
     """The most telling part decides: an operator, a code, the C++ file, the type in its module."""
     codes = None  # a code's generic verdict (any CUDA or NCCL error) stands if nothing more telling does
     for rule in (from_operator, from_shared_memory_full, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
-                 from_type_and_module, from_installation, from_suite_check, from_call_signature, from_called_result,
+                 from_type_and_module, from_installation, from_unopenable_model_path, from_suite_check, from_call_signature, from_called_result,
                  from_package_arguments, from_argument_check, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
                  from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_registry_lookup, from_membership_assert,
                  from_config_attribute, from_config_get_none, from_model_io_index, from_class_count_matrix,

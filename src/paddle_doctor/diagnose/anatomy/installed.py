@@ -348,3 +348,23 @@ def paddle_package_lacks_name(parts: ErrorParts) -> tuple[CauseId, int, str] | N
     return (CauseId.paddle_api_mismatch, 75, f"{line['from']} has no {name}: the code importing it was written for "
             f"another release of {top}")
 
+
+# A library bound to None by an import that failed quietly (pp 0.11-1.8 paddle/dataset/image.py and paddle/v2/image.py:
+# ``try: import cv2 except ImportError: cv2 = None``): a call on it fails on None, naming the library's function.
+_NONE_ATTRIBUTE = re.compile(r"^'NoneType' object has no attribute '(?P<attr>\w+)'$")
+# import names that are as often a variable of the user's (a dataset list, a tokenizer): not read as the library
+_ALSO_VARIABLE_NAMES = frozenset({"datasets", "tokenizers", "transformers", "requests", "packaging", "Polygon"})
+
+
+def optional_import_failed(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
+    """(dependency_version_mismatch, ...) when the failing line calls a library's function on the library's name and
+    the name is None: the code imported it in a try block that binds None when the import fails."""
+    frame, said = parts.innermost, _NONE_ATTRIBUTE.match(parts.message)
+    if parts.exc_type != "AttributeError" or frame is None or said is None:
+        return None
+    call = re.search(rf"(?<![\w.])(?P<mod>{SUITE_LIBRARIES})\.{said['attr']}\b", frame.source)
+    if call is None or call["mod"] in _ALSO_VARIABLE_NAMES:
+        return None
+    return (CauseId.dependency_version_mismatch, 70, f"`{frame.source.strip()[:60]}` calls {said['attr']} on "
+            f"{call['mod']}, which is None: the code imports {call['mod']} in a try block that leaves None when the "
+            "import fails, so the library is not installed or cannot load (import it alone to see why)")

@@ -12,6 +12,10 @@ from ..model import Signature, sig as _sig
 
 # A victim's own exception (another rank failed first) must not outrank the real cause.
 _VICTIM_EXCEPTIONS = {"PeerFailedError": 45}
+# A glog line glued to a print that did not end its line ("...in a single call.F1114 03:19:54.470163 96 x.cc:73] ..."):
+# Python's print(end="") or a C++ cout without endl, then glog's header. Glued after punctuation only, so a word that
+# happens to end in F and digits is not read as a header.
+_GLUED = r"(?:[^\n]{0,2000}?(?<=[^\w\s]))?"
 
 
 def _our_exceptions() -> tuple[Signature, ...]:
@@ -368,7 +372,7 @@ LIBRARIES = (
     _sig("ipython_current_line", NOTEBOOK_LINE, "frame", example="--> 161         raise "
          "ValueError(error_msg % path)", source="Jupyter (IPython core/ultratb.py VerboseTB: the current line, \"--> N\")"),
     # glog's fatal check (CHECK/CHECK_EQ; Paddle-Lite's logger too): the process aborts after it; read as an exception.
-    _sig("glog_check_failed", r"^(?:F\d{4} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]|\[F\s+\d+/\s?\d+ [\d: .]+ \S*?(?P<lite>[\w.]+):"
+    _sig("glog_check_failed", rf"^(?:{_GLUED}F\d{{4}} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]|\[F\s+\d+/\s?\d+ [\d: .]+ \S*?(?P<lite>[\w.]+):"
          r"\d+ \w+\])\s*(?P<exc>Check failed):\s*(?P<msg>.*)$", "exception", CauseId.python_exception, 50,
          "F1125 15:44:39.266677 200102 nccl_helper.h:62] Check failed: dynload::ncclGroupEnd() == ncclSuccess (1 vs. 0)",
          title="a C++ check failed in {file}{lite}: {msg}",
@@ -377,7 +381,7 @@ LIBRARIES = (
                 "file:line func] Check failed: ...)"),
     # A fatal log line with no "Check failed" (LOG(FATAL) << ...): glog's F line, Paddle-Lite's [F ...] line. The process
     # aborts after it: read as an exception, so its words and codes (anatomy) can say more.
-    _sig("fatal_log_line", r"^(?:F\d{4} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]|\[F\s+\d+/\s?\d+ [\d: .]+ \S*?(?P<lite>[\w.]+):\d+ "
+    _sig("fatal_log_line", rf"^(?:{_GLUED}F\d{{4}} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]|\[F\s+\d+/\s?\d+ [\d: .]+ \S*?(?P<lite>[\w.]+):\d+ "
          r"\w+\])\s*(?P<said>\S.*)$", "exception", CauseId.python_exception, 48,
          "[F  1/ 1  1: 1: 1.000 ...lite/core/op_registry.cc:12 Create] Unknown supported target: X",
          title="a fatal error in {file}{lite}: {said}",

@@ -13,13 +13,13 @@ _LITE_OPT_SOURCE = ("Paddle-Lite 2.x lite/api/opt.cc and lite/api/opt_base.cc Ch
 
 CONVERTERS = (
     # --- converters -------------------------------------------------------------------------------------------
-    # X2Paddle lists the ops of the source model it has no mapper for, then refuses the model. A PyTorch op
-    # (aten::/prim::) comes from the traced model's torch release, which X2Paddle was not written for; another
-    # framework's op (TensorFlow, ONNX, Caffe) is one this X2Paddle release has no converter for yet.
+    # X2Paddle lists the ops of the source model it has no mapper for, then refuses the model: this X2Paddle release
+    # does not support them (a newer one may). A PyTorch op (aten::/prim::) may also come from a torch release newer
+    # than the one X2Paddle was written for; the corpus labels it the converter's release 4 times in 6, so that first.
     _sig("x2paddle_torch_op_unsupported", r"^=+ (?P<op>(?:aten|prim)::\w+) =+$", "cause",
-         CauseId.dependency_version_mismatch, 72, "========== aten::einsum ============",
-         title="X2Paddle has no mapper for {op}: the installed PyTorch traces the model into ops this X2Paddle was not "
-               "written for (use the torch release X2Paddle names, or a newer X2Paddle)",
+         CauseId.paddle_api_mismatch, 72, "========== aten::einsum ============",
+         title="this X2Paddle release has no mapper for {op} (a newer X2Paddle may; or the installed PyTorch traces the "
+               "model into ops newer than the torch release X2Paddle names)",
          source="X2Paddle 1.x x2paddle/op_mapper/pytorch2paddle/pytorch_op_mapper.py PyTorchOpMapper.op_checker "
                 "(print(\"========== {} ============\".format(op)) per unsupported op; X2Paddle#698: written against "
                 "PyTorch 1.6)", most="medium"),
@@ -40,6 +40,16 @@ CONVERTERS = (
                "(a newer release may)", most="medium",
          source="X2Paddle 0.x x2paddle/op_mapper/caffe_op_mapper.py CaffeOpMapper.__init__ (raise Exception(\"The op {} "
                 "in model is not supported yet.\".format(op)))"),
+    # Anakin's factories (operators, layers of a parsed graph) abort on a name nothing registered: the graph was
+    # converted with ops this Anakin build or target does not have.
+    _sig("anakin_op_unregistered", r"\bfactory\.h:\d+\] (?P<op>\S{1,120}?) (?:'s original \S{1,120} )?has not been "
+         r"registered!", "cause", CauseId.paddle_api_mismatch, 72,
+         "FTL| 16:01:55.00997| 0.221s| main_thread| factory.h:37] LRN has not been registered!",
+         title="this Anakin build has no {op}: the model was converted with an op (or a fused op) that this Anakin "
+               "release or target does not register", most="medium",
+         source="Anakin framework/core/factory.h FactoryBase::Create / ObjectRegisterBase::Get (LOG(FATAL) << type_id << "
+                "\" has not been registered! \"), __ALIAS__ (\" 's original \" << ori_type_id << \" has not been "
+                "registered! \")"),
     # Paddle-Lite's opt lists the ops of the model it has no kernel for on the asked targets. Ops that only a training
     # program holds (gradients, optimizers, readers) mean the file is not an inference model (save_inference_model /
     # paddle.jit.save make one); other ops are ones this Lite release does not support on the target.

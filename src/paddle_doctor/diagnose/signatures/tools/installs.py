@@ -271,6 +271,31 @@ INSTALLS = (
                 "5.13 or later)"),
     # PaddleHub's server knows no module of the name (or not the version) the command asks for: a misspelled name, or a
     # model of another suite's zoo. A module it knows for another release is the version table's Mismatch row above.
+    # The interpreter cannot find its own standard library (no site, no encodings): PYTHONHOME or PYTHONPATH point at
+    # another Python's, or a binary embedding Python (0.x's paddle_trainer, a C++ demo) runs with a home it was not
+    # built against. Nothing of the job ran yet.
+    _sig("python_home_unfound", r"Could not find platform independent libraries <prefix>|Fatal Python error: "
+         r"(?:init_fs_encoding: failed to get the Python codec of the filesystem encoding|initfsencoding: unable to load "
+         r"the file system codec|Py_Initialize: Unable to get the locale encoding)", "cause", CauseId.config_error, 80,
+         "Could not find platform independent libraries <prefix>",
+         title="the Python interpreter cannot find its standard library: PYTHONHOME or PYTHONPATH point at another "
+               "Python's (unset them, or set them to the install the program was built with)", most="medium",
+         source="CPython 2.7-3.9 Modules/getpath.c calculate_path (\"Could not find platform independent libraries "
+                "<prefix>\\n\"), 3.8+ Python/pylifecycle.c init_fs_encoding (\"failed to get the Python codec of the "
+                "filesystem encoding\"), 3.3-3.7 initfsencoding (\"unable to load the file system codec\"), 3.0-3.2 "
+                "Py_Initialize (\"Unable to get the locale encoding\")"),
+    # PaddleNLP's from_pretrained looks a name its release does not list up under the community prefix; a 404 there
+    # is a model this paddlenlp does not know (a newer release's, or a misspelt name).
+    _sig("paddlenlp_community_model_unknown", r"Downloading from \S{0,200}?/models/(?:transformers/)?community/"
+         r"(?P<name>\S{1,200})/[^/\s]{1,200} failed with code 404", "cause", CauseId.paddle_api_mismatch, 75,
+         "RuntimeError: Downloading from https://bj.bcebos.com/paddlenlp/models/transformers/community/rocketqa-zh-"
+         "dureader-query-encoder/model_state.pdparams failed with code 404!",
+         title="the installed paddlenlp does not know the model {name}: it is a newer release's (upgrade paddlenlp) or "
+               "the name is misspelt", most="medium",
+         source="PaddleNLP paddlenlp/utils/downloader.py (COMMUNITY_MODEL_PREFIX = \"https://bj.bcebos.com/paddlenlp/"
+                "models/transformers/community/\", later .../models/community/; _download: raise RuntimeError("
+                "\"Downloading from {} failed with code {}!\")); transformers/model_utils.py from_pretrained (a name "
+                "not in pretrained_init_configuration is looked up under that prefix)"),
     _sig("hub_module_name_unknown", r"(?:Can't find module|No HubModule named) (?P<module>[\w.-]+)", "cause",
          CauseId.config_error, 75, "Can't find module lexical_analysis",
          title="PaddleHub has no module named {module}: check its name (hub search) and the version asked",

@@ -1,0 +1,151 @@
+"""Readings added in issue 29's fifteenth session, each from an emitter's template or a mechanism."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of
+
+
+def _diagnose(tmp_path, text):
+    return root_cause_of(tmp_path, text)
+
+
+# --- a glog line glued to a print that did not end its line ------------------------------------------------------
+
+_GLUED = ("get_startup_program() is deprecated, call get_pserver_programs() to get pserver main and startup in a single "
+          "call.{sep}F1114 03:19:54.470163    96 listen_and_serv_op.cc:73] run sub program:9 error Input rows index "
+          "should less than height at [/Paddle/Paddle/paddle/fluid/operators/sgd_op.h:113]\n")
+
+
+def test_a_glog_fatal_line_glued_after_a_print_is_read_as_the_error(tmp_path):
+    rc = _diagnose(tmp_path, _GLUED.format(sep=""))
+    assert rc.cause == CauseId.python_exception and "Input rows index" in rc.message, (rc.cause, rc.code, rc.message)
+    assert not rc.message.startswith("get_startup_program"), rc.message
+
+
+def test_the_same_glued_line_without_the_header_is_no_error(tmp_path):
+    rc = _diagnose(tmp_path, _GLUED.format(sep="").replace("F1114 03:19:54.470163    96 listen_and_serv_op.cc:73] ", ""))
+    assert rc is None or "Input rows index" not in rc.message or rc.cause != CauseId.python_exception or \
+        rc.code != "fatal_log_line", (rc and rc.code)
+
+
+def test_a_glued_glog_check_is_read_as_the_check(tmp_path):
+    rc = _diagnose(tmp_path, "Start training...F0627 17:52:19.446719 22211 PythonUtil.h:211] Check failed: "
+                             "PySequence_Check(seq_)\n")
+    assert rc.code == "v1_data_provider_check" or rc.code == "glog_check_failed", (rc.code, rc.why)
+
+
+def test_a_word_ending_in_f_and_digits_is_not_a_glued_header(tmp_path):
+    # "0xF1114" and "REF1114" run into the digits of a word: no punctuation before the F, so no header
+    rc = _diagnose(tmp_path, "value REF1114 03:19:54.470163    96 x.cc:73] all good\n")
+    assert rc is None or rc.code != "fatal_log_line", (rc.code, rc.why)
+
+
+# --- an assertion that quotes an API call, not a value --------------------------------------------------------
+
+def test_only_support_a_quoted_call_in_a_mode_is_not_a_config_value(tmp_path):
+    rc = _diagnose(tmp_path, "AssertionError: We only support 'to_tensor()' in dynamic graph mode, please call "
+                             "'paddle.disable_static()' to enter dynamic graph mode.\n")
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)
+
+
+def test_only_support_a_quoted_value_is_still_a_config_value(tmp_path):
+    rc = _diagnose(tmp_path, "ValueError: We only support ['resnet50', 'mobilenet'] as the backbone, got vgg\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, rc.why)
+
+
+# --- converters ---------------------------------------------------------------------------------------------
+
+def test_anakins_factory_without_the_op_is_the_converted_models_release(tmp_path):
+    rc = _diagnose(tmp_path, "   0| 16:01:55.00997| 0.221s| main_thread| input.cpp:19]  |-- shape [3]: 227\n"
+                             "FTL| 16:01:55.00997| 0.221s| main_thread| factory.h:37] LRN has not been registered!\n"
+                             "***  fatal error: stack trace: ***\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "anakin_op_unregistered", (rc.cause, rc.code)
+    assert "LRN" in rc.message and rc.confidence.value == "medium", rc.message
+
+
+def test_anakins_alias_of_an_unregistered_op_names_the_alias(tmp_path):
+    rc = _diagnose(tmp_path, "FTL| 16:01:55.00997| 0.221s| main_thread| factory.h:51] Pooling 's original Pool has "
+                             "not been registered!\n")
+    assert rc.code == "anakin_op_unregistered" and "Pooling" in rc.message, (rc.code, rc.message)
+
+
+# --- the interpreter, the suites' downloads -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Could not find platform independent libraries <prefix>\nCould not find platform dependent libraries <exec_prefix>\n"
+    "Consider setting $PYTHONHOME to <prefix>[:<exec_prefix>]\nImportError: No module named site\n",
+    "Fatal Python error: init_fs_encoding: failed to get the Python codec of the filesystem encoding\nPython runtime "
+    "state: core initialized\nModuleNotFoundError: No module named 'encodings'\n",
+    "Fatal Python error: initfsencoding: unable to load the file system codec\nModuleNotFoundError: No module named "
+    "'encodings'\n",
+])
+def test_an_interpreter_without_its_standard_library_is_its_home_setting(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.config_error and rc.code == "python_home_unfound", (rc.cause, rc.code)
+    assert "PYTHONHOME" in rc.message
+
+
+def test_a_missing_module_named_site_alone_is_not_read_as_the_home(tmp_path):
+    rc = _diagnose(tmp_path, "ModuleNotFoundError: No module named 'site_packages_helper'\n")
+    assert rc.code != "python_home_unfound", rc.code
+
+
+@pytest.mark.parametrize("url", [
+    "https://paddlenlp.bj.bcebos.com/models/transformers/community/rocketqa-zh-dureader-query-encoder/"
+    "model_state.pdparams",
+    "https://bj.bcebos.com/paddlenlp/models/community/junnyu/tiny-bert/model_config.json",
+])
+def test_a_paddlenlp_community_404_is_a_model_this_release_does_not_know(tmp_path, url):
+    rc = _diagnose(tmp_path, f"RuntimeError: Downloading from {url} failed with code 404!\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "paddlenlp_community_model_unknown", rc.code
+    assert rc.confidence.value == "medium"
+
+
+def test_another_download_failure_is_not_the_community_row(tmp_path):
+    rc = _diagnose(tmp_path, "RuntimeError: Downloading from https://paddlenlp.bj.bcebos.com/models/transformers/ernie/"
+                             "ernie_v1_chn_base.pdparams failed with code 503!\n")
+    assert rc.code != "paddlenlp_community_model_unknown", rc.code
+
+
+# --- a library bound to None by a quiet failed import ----------------------------------------------------------
+
+def _none_call(source: str, attr: str = "imdecode") -> str:
+    return ("Traceback (most recent call last):\n  File \"/usr/local/lib/python2.7/dist-packages/paddle/v2/image.py\", "
+            f"line 131, in load_image_bytes\n    {source}\nAttributeError: 'NoneType' object has no attribute '{attr}'\n")
+
+
+def test_a_call_on_a_library_name_that_is_none_is_its_failed_import(tmp_path):
+    rc = _diagnose(tmp_path, _none_call("img = cv2.imdecode(file_bytes, flag)"))
+    assert rc.cause == CauseId.dependency_version_mismatch and "cv2" in rc.why, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("source,attr", [("img = reader.imdecode(file_bytes)", "imdecode"),
+                                         ("rows = datasets.map(fn)", "map"),
+                                         ("img = cv2.imread(path)", "shape")])
+def test_none_of_a_variable_or_another_attribute_is_not_a_failed_import(tmp_path, source, attr):
+    rc = _diagnose(tmp_path, _none_call(source, attr))
+    assert rc.cause != CauseId.dependency_version_mismatch, (rc.cause, rc.why)
+
+
+# --- a model under a Windows path Paddle cannot open ------------------------------------------------------------
+
+def _predictor(user: str, exc: str = "RuntimeError: Unknown exception",
+               source: str = "predictor = create_paddle_predictor(config)") -> str:
+    return ("Traceback (most recent call last):\n  File \"ocr.py\", line 3, in <module>\n"
+            "    ocr = hub.Module(name=\"chinese_ocr_db_crnn_mobile\")\n"
+            f"  File \"C:\\Users\\{user}\\.paddlehub\\modules\\chinese_ocr_db_crnn_mobile\\module.py\", line 84, in "
+            f"_set_config\n    {source}\n{exc}\n")
+
+
+def test_a_predictor_under_a_non_ascii_windows_path_is_the_path(tmp_path):
+    rc = _diagnose(tmp_path, _predictor("华康"))
+    assert rc.cause == CauseId.file_not_found and rc.confidence.value == "medium", (rc.cause, rc.why)
+    assert "ASCII" in rc.why
+
+
+@pytest.mark.parametrize("kwargs", [{"user": "hua"}, {"user": "华康", "source": "result = model.predict(img)"},
+                                    {"user": "华康", "exc": "TypeError: an integer is required"}])
+def test_an_ascii_path_another_call_or_another_error_is_not_read_so(tmp_path, kwargs):
+    rc = _diagnose(tmp_path, _predictor(**kwargs))
+    assert not (rc.cause == CauseId.file_not_found and "ASCII" in rc.why), (rc.cause, rc.why)
