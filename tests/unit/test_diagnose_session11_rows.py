@@ -62,12 +62,19 @@ def _traceback(last: str) -> str:
 
 
 @pytest.mark.parametrize("last", ["AttributeError: 'Trainer' object has no attribute 'fit_loop'",
-                                  "TypeError: fit() got an unexpected keyword argument 'epochs'",
+                                  "TypeError: fit() missing 1 required positional argument: 'epochs'",
                                   "ImportError: cannot import name 'Fit' from 'trainlib'"])
 def test_an_unresolved_name_or_call_has_another_release_as_its_first_alternative(tmp_path, last):
     rc = _diagnose(tmp_path, _traceback(last))
     assert rc.cause == CauseId.python_exception and rc.confidence.value == "medium", (rc.cause, rc.code)
     assert rc.alternatives[0].cause == CauseId.paddle_api_mismatch, rc.alternatives
+
+
+def test_a_refused_keyword_is_another_release_first_and_the_users_slip_next(tmp_path):
+    """Session 15: the gathered logs' refused keywords at a user's call were all another release (5 of 5)."""
+    rc = _diagnose(tmp_path, _traceback("TypeError: fit() got an unexpected keyword argument 'epochs'"))
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.code)
+    assert rc.alternatives[0].cause == CauseId.python_exception, rc.alternatives
 
 
 @pytest.mark.parametrize("last", ["KeyError: 'num_classes'", "ValueError: invalid literal for int() with base 10: 'a'"])

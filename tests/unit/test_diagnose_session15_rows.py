@@ -149,3 +149,86 @@ def test_a_predictor_under_a_non_ascii_windows_path_is_the_path(tmp_path):
 def test_an_ascii_path_another_call_or_another_error_is_not_read_so(tmp_path, kwargs):
     rc = _diagnose(tmp_path, _predictor(**kwargs))
     assert not (rc.cause == CauseId.file_not_found and "ASCII" in rc.why), (rc.cause, rc.why)
+
+
+# --- batch 94: inline code, the linkers and loaders, Lite's targets, 0.x's launcher script, a refused keyword ------
+
+def test_an_exception_line_quoted_as_inline_code_is_read(tmp_path):
+    rc = _diagnose(tmp_path, "不引入，执行\n`fetch_map = client.predict(feed={\"x\": np.array(data)}, fetch=[\"price\"])`\n报错\n"
+                             "`NameError: name 'np' is not defined`\n")
+    assert rc.cause == CauseId.python_exception and "NameError" in rc.message, (rc.cause, rc.message)
+
+
+def test_a_line_with_inline_code_inside_it_is_left_as_it_is(tmp_path):
+    # backticks inside the line (not around all of it) are the line's own text
+    rc = _diagnose(tmp_path, "ValueError: `x` must be positive, got `-1`\n")
+    assert "`x`" in rc.message, rc.message
+
+
+def test_an_undefined_reference_of_another_library_is_its_version(tmp_path):
+    rc = _diagnose(tmp_path, "../libpaddle_math.a(MathFunctions.cpp.o): In function `int paddle::getrf<float>()':\n"
+                             "/root/paddle/paddle/math/MathFunctions.cpp:91: undefined reference to `LAPACKE_sgetrf'\n"
+                             "collect2: error: ld returned 1 exit status\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "linker_symbol_undefined", (rc.cause, rc.code)
+    assert "LAPACKE_sgetrf" in rc.message and rc.confidence.value == "medium"
+
+
+def test_an_undefined_reference_of_paddles_c_api_stays_the_c_api_row(tmp_path):
+    rc = _diagnose(tmp_path, "main.c:(.text+0x1a): undefined reference to `PD_NewAnalysisConfig'\n")
+    assert rc.code == "c_api_symbol_missing", rc.code
+
+
+def test_a_symbol_version_not_defined_is_another_build_of_the_library(tmp_path):
+    rc = _diagnose(tmp_path, "paddle/fluid/../libs/libmklml_intel.so: symbol __kmpc_omp_task_with_deps, version VERSION "
+                             "not defined in file libiomp5.so with link time reference\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "symbol_version_undefined", rc.code
+    assert "libiomp5.so" in rc.message
+
+
+def test_macos_dyld_without_a_symbol_is_a_build_for_another_macos(tmp_path):
+    rc = _diagnose(tmp_path, "ImportError: dlopen(/u/lib/python3.9/site-packages/paddle/fluid/libpaddle.so, 2): Symbol not "
+                             "found: __ZNSt3__113basic_filebufIcNS_11char_traitsIcEEE5closeEv\n  Referenced from: /u/lib/"
+                             "python3.9/site-packages/paddle/fluid/libpaddle.so (which was built for Mac OS X 13.0)\n"
+                             "  Expected in: /usr/lib/libc++.1.dylib\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "macos_symbol_not_found", rc.code
+
+
+@pytest.mark.parametrize("target,cause", [("nnadapter", CauseId.config_error), ("opencl", CauseId.config_error),
+                                          ("arm", CauseId.paddle_api_mismatch), ("x86", CauseId.paddle_api_mismatch)])
+def test_lite_opt_without_a_cpu_target_is_the_targets_given(tmp_path, target, cause):
+    rc = _diagnose(tmp_path, f"Error: This model is not supported, because 1 ops are not supported on '{target}'. These "
+                             "unsupported ops are: 'rnn'.\n")
+    assert rc.cause == cause, (target, rc.cause, rc.code)
+
+
+def test_paddle_0x_launcher_script_failing_is_the_launcher(tmp_path):
+    rc = _diagnose(tmp_path, "/usr/local/bin/paddle: line 82: [: 1.0.2: binary operator expected\n  File \"<stdin>\", "
+                             "line 3\n    if LooseVersion(\"1.0.2\n                         ^\nSyntaxError: EOL while "
+                             "scanning string literal\n")
+    assert rc.cause == CauseId.launcher_bug and rc.code == "v1_paddle_script_error", (rc.cause, rc.code)
+
+
+def test_a_start_scripts_bash_error_is_not_paddles_launcher_but_what_it_says(tmp_path):
+    rc = _diagnose(tmp_path, "./run.sh: line 12: python3: command not found\n")
+    assert rc.cause == CauseId.launcher_python_not_found and rc.code == "shell_python_not_found", (rc.cause, rc.code)
+
+
+def _keyword(source: str, path: str = "tools/train.py", message: str = "__init__() got an unexpected keyword "
+             "argument 'output'") -> str:
+    return (f"Traceback (most recent call last):\n  File \"{path}\", line 165, in main\n    {source}\n"
+            f"TypeError: {message}\n")
+
+
+def test_a_keyword_the_callee_refuses_at_the_users_call_is_another_release(tmp_path):
+    rc = _diagnose(tmp_path, _keyword("logger = Logger(output=args.save_dir)"))
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.why)
+    assert any(a.cause == CauseId.python_exception for a in rc.alternatives) or "misspel" in rc.why, rc.why
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"message": "main() missing 1 required positional argument: 'args'", "source": "main()"},
+    {"path": "/usr/lib/python3.8/site-packages/somelib/core.py", "source": "fn(x, mode=1)"},
+])
+def test_other_type_errors_or_a_librarys_own_call_are_not_read_so(tmp_path, kwargs):
+    rc = _diagnose(tmp_path, _keyword(**kwargs))
+    assert f"the call `{kwargs['source']}` passes a keyword" not in rc.why, rc.why

@@ -17,6 +17,7 @@ from .parts import ErrorParts, Verdict
 # the same TypeError at the user's own call to paddle is from_call_signature's).
 INSTALLED_PACKAGE = re.compile(rf"[/\\](?:site|dist)-packages[/\\](?P<pkg>{VERSIONED_PACKAGES}|paddleocr)[/\\]")
 _ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$")
+_KEYWORD_REFUSED = re.compile(r"got an unexpected keyword argument '\w+'")
 _SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ positional arguments? but \d+ (?:was|were) "
                                r"given|missing \d+ required positional arguments?")
 
@@ -79,6 +80,13 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
         return Verdict(CauseId.paddle_api_mismatch, 60, f"the call `{frame.source[:80]}` passes arguments that fluid's "
                        "layers of this Paddle do not take (if `layers` is fluid's): code written for another version",
                        "call", sure=False)
+    # Any other callee refusing a keyword by name: the keyword is one that another release of the callee takes (the
+    # corpus: 5 such logs of 5 were code and library of two releases, a suite's script and its package, Paddle's
+    # DataLoader's prefetch_factor), more often than a misspelt one.
+    if _KEYWORD_REFUSED.search(parts.message) and frame.suite is None:  # a suite's own call: from_package_arguments
+        return Verdict(CauseId.paddle_api_mismatch, 55, f"the call `{frame.source.strip()[:80]}` passes a keyword the "
+                       f"function it calls does not take ({parts.message[:60]}): the code was written for another "
+                       "release of what it calls (or misspells the keyword)", "call", sure=False)
     return None
 
 

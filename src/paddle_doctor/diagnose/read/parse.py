@@ -194,19 +194,23 @@ def _exception_event(sig: Signature, groups: dict, source: SourceFile, offset: i
 
 
 def _plain(line: str) -> str:
-    """The line without terminal colours, and without the Markdown bold or italics a pasted issue wraps an
-    error line in (``**AssertionError: ...**``: PaddleOCR#7166, #7710; ``_KeyError: 'x'_``)."""
+    """The line without terminal colours, and without the Markdown bold, italics or inline code a pasted issue wraps
+    an error line in (``**AssertionError: ...**``: PaddleOCR#7166, #7710; ``_KeyError: 'x'_``; a line quoted in
+    backticks, Serving#982)."""
     line = ANSI_RE.sub("", line) if "\x1b" in line else line
     return _unbold(line)
 
 
 def _unbold(text: str) -> str:
+    if text.lstrip().startswith("`") and text.rstrip().endswith("`"):
+        text = _CODE_SPAN_RE.sub(r"\1\2", text)  # `NameError: name 'np' is not defined`: a whole line as inline code
     if text.lstrip().startswith("_") and text.rstrip().endswith("_"):
         text = _ITALIC_RE.sub(r"\1\2", text)  # ``_KeyError: 'x'_``: Markdown italics around a whole line
     return _BOLD_RE.sub(r"\1\2", text) if "**" in text else text
 
 
 _BOLD_RE = re.compile(r"^(\s*)\*\*(?=[^\s*])(.*?)(?:\*\*)?\s*$")
+_CODE_SPAN_RE = re.compile(r"^(\s*)`(?!`)([^`\n]+)`\s*$")
 _ITALIC_RE = re.compile(r"^(\s*)_(?=[A-Z])(.*[^\s_])_\s*$")
 
 

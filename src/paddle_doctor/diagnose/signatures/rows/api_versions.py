@@ -187,6 +187,27 @@ API_VERSION_ROWS = (
          title="the system's C or C++ runtime is older than this build needs ({need})",
          source="glibc elf/dl-version.c match_symbol (\"version `%s' not found (required by %s)\"), for libc.so.6 "
                 "(GLIBC_*) and libstdc++.so.6 (GLIBCXX_*, CXXABI_*)"),
+    # The loader found the library a binary was linked against, but another build of it, without the symbol version
+    # the binary was linked with (libmklml_intel.so resolved against another libiomp5.so on the library path).
+    _sig("symbol_version_undefined", r"symbol (?P<sym>\S{1,200}), version (?P<ver>\S{1,80}) not defined in file "
+         r"(?P<lib>\S{1,200}) with link time reference", "cause", CauseId.dependency_version_mismatch, 80,
+         "libmklml_intel.so: symbol __kmpc_omp_task_with_deps, version VERSION not defined in file libiomp5.so with "
+         "link time reference",
+         title="{lib} is another build than the one the library was linked against (it lacks {sym}, version {ver}): "
+               "another copy of {lib} comes first on the library path", most="medium",
+         source="glibc elf/dl-lookup.c _dl_lookup_symbol_x (\"symbol %s version %s not defined in file %s with link "
+                "time reference\"; 2.x: \"symbol %s, version %s not defined ...\")"),
+    # macOS's dynamic loader: a symbol the binary needs is not in the library it was linked against (the next line
+    # names it: "Expected in: /usr/lib/libc++.1.dylib"); the binary was built for a newer macOS, or another release of
+    # that library, than the one loaded.
+    _sig("macos_symbol_not_found", r"\bdlopen\([^)]{1,400}\): Symbol not found: (?P<sym>\S{1,300})|^\s*Symbol not "
+         r"found: (?P<sym2>\S{1,300})", "cause", CauseId.dependency_version_mismatch, 75,
+         "ImportError: dlopen(/u/site-packages/paddle/fluid/libpaddle.so, 2): Symbol not found: __ZNSt3__113basic_file"
+         "bufIcNS_11char_traitsIcEEE5closeEv",
+         title="a library lacks {sym}{sym2}: the binary was built for a newer macOS (or another release of that library) "
+               "than the one loaded (install a build made for this macOS, or upgrade it)", most="medium",
+         source="Apple dyld 2 (\"dlopen(%s, %d): Symbol not found: %s\\n  Referenced from: %s\\n  Expected in: %s\"; "
+                "\"(which was built for Mac OS X %s)\")"),
     # pybind11 keeps one registry of C++ types per process: a second extension module that binds a type of the
     # same name fails at import. torch and paddlepaddle-gpu both bind their CUDA device properties type, so
     # builds of the two that were not made to coexist cannot be imported into one process (which of them is

@@ -20,6 +20,15 @@ LAUNCH_ENV = (
          example="ABORT!!! Out of all 2 trainers, the trainer process with rank=[0] was aborted.",
          source="pp 1.8.5 paddle/distributed/utils.py; pp 2.0.2-3.3.1 paddle/distributed/fleet/launch_utils.py "
                 "(ABORT!!! Out of all {} trainers ...)"),
+    # Paddle 0.x's `paddle` command (train, pserver, merge_model) is a bash script: bash reporting an error at one of
+    # its lines is the launcher script itself failing (its version check, its first-run install), before any job.
+    _sig("v1_paddle_script_error", r"^(?:\S*/)?(?:bin/)?paddle: line (?P<line>\d+): (?P<said>.{1,300})$", "cause",
+         CauseId.launcher_bug, 60, "/usr/local/bin/paddle: line 82: [: 1.0.2: binary operator expected",
+         title="Paddle 0.x's `paddle` launcher script fails at its line {line} ({said}) before starting the job: "
+               "the script of this install (update or reinstall it)", most="medium",
+         source="pp 0.10-0.14 paddle/scripts/submit_local.sh.in (installed as bin/paddle: ver2num's version check "
+                "`[ \"$(ver2num ...)\" -lt $(ver2num $SERVER_VER) ]`, the LooseVersion check piped to python); bash "
+                "error format (\"%s: line %d: %s\")"),
     # A report that quotes the launcher's own code (a `def` of its functions) is about the launcher itself.
     _sig("launcher_source_quoted", r"^\s*def (?:watch_local_trainers|start_local_trainers|terminate_local_procs|"
          r"pull_worker_log|launch_collective|launch_ps|get_cluster_from_args|which_distributed_mode|"
@@ -167,8 +176,9 @@ LAUNCH_ENV = (
          source="pp 2.4.2-3.3.1 paddle/distributed/launch/job/container.py and fleet/launch_utils.py "
                 "start_local_trainers (subprocess.Popen of the worker command); CPython FileNotFoundError "
                 "([Errno 2] No such file or directory: %r) for the missing executable (Paddle#47559)"),
-    # The shell that was to run a worker (or the user's start script) finds no python on PATH.
-    _sig("shell_python_not_found", r"(?:^|\s)(?:/bin/)?(?:ba|da|z)?sh(?:: line \d+|: \d+)?:\s*(?:\d+:\s*)?python[\d.]*\s*"
+    # The shell that was to run a worker (or the user's start script, which bash names: "./run.sh: line 12: python3:
+    # command not found") finds no python on PATH.
+    _sig("shell_python_not_found", r"(?:^|\s)(?:(?:/bin/)?(?:ba|da|z)?sh|[^\s:]{0,200}\.sh)(?:: line \d+|: \d+)?:\s*(?:\d+:\s*)?python[\d.]*\s*"
          r"[:：]\s*(?:command not found|not found|未找到命令)|^'python[\d.]*(?:\.exe)?' (?:is not recognized as an "
          r"internal or external command|不是内部或外部命令)", "cause", CauseId.launcher_python_not_found, 90,
          "bash: python: command not found",

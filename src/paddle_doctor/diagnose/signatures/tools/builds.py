@@ -142,6 +142,15 @@ BUILDS = (
                "_GLIBCXX_USE_CXX11_ABI=0 on one side): build both with the same compiler and flag",
          source="libstdc++ Dual ABI (GCC 5+, std::__cxx11::basic_string; _GLIBCXX_USE_CXX11_ABI); GNU ld "
                 "(\"undefined reference to `%s'\", zh_CN \"对'%s'未定义的引用\")", most="medium"),
+    # Any other symbol the linker finds in no library it was given: a library on the link line is another build or
+    # version than the code was written against (an OpenBLAS built without LAPACKE, a library of an older release).
+    # After the rows above (the string ABI, Paddle's C API), which name which side.
+    _sig("linker_symbol_undefined", r"(?:undefined reference to|对)\s*[`‘'](?P<sym>[^’'`\n]{1,200})[’'`](?:未定义的引用)?",
+         "cause", CauseId.dependency_version_mismatch, 60,
+         "MathFunctions.cpp:91: undefined reference to `LAPACKE_sgetrf'",
+         title="the linker found {sym} in no library it was given: a library on the link line is another build or "
+               "version than the code expects (or one is missing from the link line)", most="medium",
+         source="GNU ld ldmisc.c (\"undefined reference to `%s'\", zh_CN \"对'%s'未定义的引用\")"),
     # Paddle compiles with -Werror: a newer compiler's new warning stops the build in code that built before.
     _sig("werror_newer_compiler", r"\[-Werror=(?P<flag>[\w+-]+)=?\]", "cause",
          CauseId.dependency_version_mismatch, 65,
