@@ -232,3 +232,12 @@ def test_a_keyword_the_callee_refuses_at_the_users_call_is_another_release(tmp_p
 def test_other_type_errors_or_a_librarys_own_call_are_not_read_so(tmp_path, kwargs):
     rc = _diagnose(tmp_path, _keyword(**kwargs))
     assert f"the call `{kwargs['source']}` passes a keyword" not in rc.why, rc.why
+
+
+@pytest.mark.parametrize("what", ["image and label path, so the space cannot be in the image or label path",
+                                  "source and target image path, so the space cannot be in the source image or target "
+                                  "image path"])
+def test_paddlex_file_list_with_a_space_in_a_path_is_the_data_given(tmp_path, what):
+    rc = _diagnose(tmp_path, f"Exception: A space is defined as the delimiter to separate the {what}, but the "
+                             "line[JPEGImages\\1007 (2).jpg Annotations\\1007 (2).png\n] of\n")
+    assert rc.cause == CauseId.config_error and rc.code == "paddlex_file_list_space", (rc.cause, rc.code)

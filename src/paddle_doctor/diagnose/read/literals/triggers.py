@@ -256,7 +256,7 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 93: Anakin's factories' unregistered name; CPython that cannot find its standard library
     "has not been registered", "platform independent libraries", "Python codec of the filesystem encoding",
     # batch 94: glibc's symbol-version lookup, macOS dyld's missing symbol (a paste without the ImportError around it)
-    "with link time reference", "Symbol not found", "paddle: line ",
+    "with link time reference", "Symbol not found", "paddle: line ", "defined as the delimiter",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -9,6 +9,19 @@ from ..model import sig as _sig
 _PADDLEX_ERRORS = "PaddleX 3.x paddlex/utils/errors/others.py"
 
 PADDLEX = (
+    # --- PaddleX 1.x-2.x (and PaddleRS built on it): a dataset's file list splits each line at spaces --------------
+    _sig("paddlex_file_list_space", r"A space is defined as the delimiter to separate the (?P<what>[\w ]{1,40}?) "
+         r"paths?, so the space cannot be in the", "cause", CauseId.config_error, 85,
+         "Exception: A space is defined as the delimiter to separate the image and label path, so the space cannot be "
+         "in the image or label path, but the line[a b.jpg c.png] of  file_list[train.txt] has a space in the image "
+         "or label path.",
+         title="a line of the dataset's file list has a space inside a path: the list separates the {what} paths by "
+               "spaces (rename the files or folders without spaces)",
+         source="PaddleX 1.x-2.x paddlex/cv/datasets/seg_dataset.py SegDataset.__init__ (items = line.strip().split(); "
+                "if len(items) > 2: raise Exception(\"A space is defined as the delimiter to separate the image and "
+                "label path, so the space cannot be in the image or label path, but the line[{}] of  file_list[{}] "
+                "has a space in the image or label path.\")); PaddleRS's change-detection dataset (ValueError, "
+                "\"... the source and target image path ...\")"),
     # --- PaddleX 1.x-2.x: a saved model's model.yml names its class; 2.x's old entry points refuse to run --------------
     # load_model builds the class model.yml names from paddlex.cv.models: a class this release lacks is a model saved
     # by another PaddleX release; 2.x's paddlex.cls/det/seg modules stop scripts written for 1.x.
