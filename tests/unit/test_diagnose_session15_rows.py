@@ -241,3 +241,63 @@ def test_paddlex_file_list_with_a_space_in_a_path_is_the_data_given(tmp_path, wh
     rc = _diagnose(tmp_path, f"Exception: A space is defined as the delimiter to separate the {what}, but the "
                              "line[JPEGImages\\1007 (2).jpg Annotations\\1007 (2).png\n] of\n")
     assert rc.cause == CauseId.config_error and rc.code == "paddlex_file_list_space", (rc.cause, rc.code)
+
+
+# --- batch 95 -------------------------------------------------------------------------------------------------------
+
+def test_a_version_part_evaluated_as_a_name_is_a_pre_release_paddle(tmp_path):
+    rc = _diagnose(tmp_path, "  File \"E:\\env\\Lib\\site-packages\\paddleclas\\deploy\\utils\\predictor.py\", line 60, in "
+                             "create_paddle_predictor\n    pd_version = 10 * pd_version + eval(v)\n  File \"<string>\", "
+                             "line 1, in <module>\nNameError: name 'beta2' is not defined\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "paddle_version_part_evaluated", (rc.cause, rc.code)
+
+
+def test_another_undefined_name_is_not_a_version_part(tmp_path):
+    rc = _diagnose(tmp_path, "NameError: name 'betas' is not defined\n")
+    assert rc.code != "paddle_version_part_evaluated", rc.code
+
+
+def test_a_cut_symbol_lookup_error_is_a_library_of_another_build(tmp_path):
+    rc = _diagnose(tmp_path, "/env/site-packages/paddle_serving_server/serving-cpu-avx-mkl-0.9.0/serving: symbol lookup "
+                             "error: /env/site-packages/paddle_serving_server\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "native_symbol_lookup_error", rc.code
+
+
+@pytest.mark.parametrize("lib,sym,cause", [
+    ("/home/u/proj/ops/nms_impl.so", "_Z16nms_cuda_forwardRKN6paddle12experimental6TensorES3_fl",
+     CauseId.python_exception),
+    ("/home/u/proj/ops/nms_impl.so", "_ZN6paddle12experimental6Tensor5shapeEv", CauseId.dependency_version_mismatch),
+    ("/usr/lib/python3.8/site-packages/fastdeploy/libs/libx.so", "_Z9my_kernelv", CauseId.dependency_version_mismatch),
+])
+def test_an_undefined_symbol_of_a_library_built_here_is_its_own_only_when_unscoped(tmp_path, lib, sym, cause):
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+                             f"ImportError: {lib}: undefined symbol: {sym}\n")
+    assert rc.cause == cause, (lib, sym, rc.cause, rc.code)
+
+
+def test_a_pir_attribute_of_another_type_is_a_model_of_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "ValueError: (InvalidArgument) Type of attribute: strides is not right.\n  [Hint: Expected "
+                             "attributes.at(\"strides\").dyn_cast<pir::ArrayAttribute>().at(i).isa<pir::Int32Attribute>()"
+                             " == true, but received ...:0 != true:1.] (at /paddle/build/paddle/fluid/pir/dialect/"
+                             "operator/ir/pd_op3.cc:29084)\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and rc.code == "pir_attribute_type", (rc.cause, rc.code)
+
+
+def test_fluids_read_op_without_its_reader_is_the_feeding_thread(tmp_path):
+    rc = _diagnose(tmp_path, "----------------------\nError Message Summary:\n----------------------\nError: Paddle internal "
+                             "Check failed. (Please help us create a new issue)\n  [Hint: reader_ should not be null.] at "
+                             "(/paddle/paddle/fluid/framework/reader.h:110)\n  [operator < read > error]\n")
+    assert rc.cause == CauseId.dataloader_worker_crash and rc.confidence.value == "medium", (rc.cause, rc.code)
+
+
+def test_paddlex_high_performance_inference_without_a_backend_is_the_setting(tmp_path):
+    rc = _diagnose(tmp_path, "RuntimeError: No inference backend and configuration could be suggested. Reason: "
+                             "'PP-LCNet_x1_0_textline_ori' is not a known model.\n")
+    assert rc.cause == CauseId.config_error and rc.code == "paddlex_hpi_no_backend", (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("code,crash", [("-1073741795", True), ("3221225501", True), ("126", False)])
+def test_a_dll_load_failing_with_the_illegal_instruction_status_is_the_crash(tmp_path, code, crash):
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n  File \"paddle\\fluid\\core.py\", line 269, in "
+                             f"<module>\nImportError: DLL load failed with error code {code}\n")
+    assert (rc.code == "windows_illegal_instruction") == crash, (code, rc.code)

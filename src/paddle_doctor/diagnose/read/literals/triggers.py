@@ -257,6 +257,8 @@ TRIGGERS: tuple[str, ...] = (
     "has not been registered", "platform independent libraries", "Python codec of the filesystem encoding",
     # batch 94: glibc's symbol-version lookup, macOS dyld's missing symbol (a paste without the ImportError around it)
     "with link time reference", "Symbol not found", "paddle: line ", "defined as the delimiter",
+    # batch 95: fluid's read op without its reader; PIR's attribute check (an enforce line may lose its type)
+    "reader_ should not be null", "Type of attribute", "could be suggested",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -93,6 +93,22 @@ API_VERSION_ROWS = (
          source="CPython Lib/argparse.py _SubParsersAction / ArgumentParser._check_value (\"argument %s: invalid choice: "
                 "%r (choose from %s)\"); paddleocr 3.x paddleocr/__main__.py (subparsers dest=\"subcommand\", one per "
                 "pipeline and module of the release)"),
+    # Code that reads Paddle's version by eval()-ing each dotted part (PaddleClas's predictor) meets a pre-release's
+    # part ("0-beta2", "0rc1"): the installed Paddle is a release the code was not written for.
+    _sig("paddle_version_part_evaluated", r"NameError: name '(?P<part>(?:alpha|beta|rc|post|dev)\d*)' is not defined",
+         "cause", CauseId.paddle_api_mismatch, 70, "NameError: name 'beta2' is not defined",
+         title="the code evaluates the parts of Paddle's version and meets '{part}': the installed Paddle is a "
+               "pre-release (or post-release) the code was not written for; install a final release", most="medium",
+         source="PaddleClas 2.x deploy/utils/predictor.py create_paddle_predictor (for v in paddle.__version__.split("
+                "\".\")[:3]: pd_version = 10 * pd_version + eval(v)); pp 3.0.0-beta1/-beta2/-rc0 version strings"),
+    # Paddle 3.x's PIR ops check each attribute's type when a program is built or deserialized: a stored program (a
+    # .json inference model) whose attribute has another type was saved by another Paddle release.
+    _sig("pir_attribute_type", r"Type of attribute: (?P<attr>\w{1,80}) is not right", "cause", CauseId.paddle_api_mismatch,
+         70, "ValueError: (InvalidArgument) Type of attribute: strides is not right.",
+         title="an op of the program has its {attr} attribute of another type than this Paddle's op takes: the program "
+               "(a PIR .json model) was saved by another Paddle release", most="medium",
+         source="pp 3.0-3.3.1 generated paddle/fluid/pir/dialect/operator/ir/pd_op*.cc <Op>::VerifySig "
+                "(phi::errors::InvalidArgument(\"Type of attribute: %s is not right.\"))"),
     # An op of the program lacks an attribute this Paddle's definition of the op requires: the program (a saved model,
     # or one a converter built) was made by another Paddle release, whose op had other attributes.
     _sig("op_attribute_missing", r"(?:Attribute \((?P<attr>\w{1,80})\)|\b(?P<attr1x>\w{1,80})) should be in AttributeMap", "cause",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
+from .windows import CUDA_LIBRARIES
 
 LOADING = (
     # Static-graph loaders compare each saved tensor's shape with the program's variable before copying it
@@ -142,6 +143,18 @@ LOADING = (
          source="glibc elf/dl-load.c open_verify (if (! elf_machine_matches_host (ehdr)) goto close_and_out; ... "
                 "__set_errno (ENOENT)): an ELF for another machine is skipped as not found; CPython's importer "
                 "(importlib FileFinder) only asks for a file it found", most="medium"),
+    # A library built here (not an installed package) lacks a function of the global namespace (an unscoped mangled name,
+    # _Z<length><name>: libraries keep theirs in namespaces, _ZN...): its own function, declared and called but not
+    # compiled into it (a custom op's .cu left out of the build, a definition whose signature differs).
+    _sig("cxx_own_symbol_undefined", r"ImportError: (?P<lib>(?![^:]*[/\\](?:site|dist)-packages[/\\])[^:\n]{1,300}\.(?:so|pyd))"
+         r": undefined symbol: (?P<sym>_Z\d+[A-Za-z_]\w*)", "cause", CauseId.python_exception, 62,
+         "ImportError: /home/aistudio/PPlanedet/pplanedet/ops/nms_impl.so: undefined symbol: _Z16nms_cuda_forwardRKN6paddle"
+         "12experimental6TensorES3_fl",
+         title="{lib}, built here, lacks its own function {sym}: it is declared and called but no compiled source "
+               "defines it (a .cu file left out of the build, or a definition with another signature)", most="medium",
+         source="glibc elf/dl-lookup.c (\"undefined symbol: %s\"); Itanium C++ ABI mangling (<unscoped-name> "
+                "_Z<length><identifier> for a global-namespace function, <nested-name> _ZN...E for a namespace's); pp "
+                "2.x paddle.utils.cpp_extension (a custom op's sources listed in setup(ext_modules=...))"),
     # The dynamic loader resolves a native library's C++ symbols against the libraries it loaded: one missing means
     # the library was built against another version of them (an SDK updated on the build machine, not on the
     # device). A device plugin's failed load (Fail to open library) is read by its own row.
@@ -152,6 +165,17 @@ LOADING = (
                "against another version of that library",
          source="glibc elf/dl-lookup.c _dl_lookup_symbol_x (_dl_signal_cexception (0, &exception, N_(\"symbol lookup "
                 "error\")) with \"undefined symbol: %s%s%s\"), for a mangled C++ name (_Z...)", most="medium"),
+    # The same loader error cut before its symbol (a paste, a wrapped line): a native program needs a symbol the
+    # libraries it loaded lack (glibc's private _dl_sym of an older glibc, a library of another release). A CUDA
+    # library's is left to the rows and warnings that read CUDA's versions.
+    _sig("native_symbol_lookup_error", rf"^(?P<prog>\S{{1,300}}): symbol lookup error: (?!.*lib(?:{CUDA_LIBRARIES}))", "cause",
+         CauseId.dependency_version_mismatch, 55,
+         "/site-packages/paddle_serving_server/serving-cpu-avx-mkl-0.9.0/serving: symbol lookup error: /site-packages/"
+         "paddle_serving_server/serving-cpu-avx-mkl-0.9.0/serving: undefined symbol: _dl_sym, version GLIBC_PRIVATE",
+         title="{prog} needs a symbol that the libraries loaded for it lack: it was built against other versions of "
+               "them (the system's glibc, a library of another release)", most="medium",
+         source="glibc elf/dl-lookup.c _dl_lookup_symbol_x (_dl_signal_cexception (0, &exception, N_(\"symbol lookup "
+                "error\")) with \"undefined symbol: %s%s%s\"; the program's name first, as dl-error-skeleton.c prints)"),
     # nvcc knows only the architectures of its own CUDA release: a custom op (cpp_extension, a suite's ops) built for
     # a newer GPU (compute_89 needs CUDA 11.8, compute_90 12.0) than the installed toolkit.
     _sig("nvcc_arch_unknown", r"nvcc fatal\s*:\s*Unsupported gpu architecture '(?P<arch>compute_\d+\w*|sm_\d+\w*)'",

@@ -9,6 +9,14 @@ from ..model import sig as _sig
 _PADDLEX_ERRORS = "PaddleX 3.x paddlex/utils/errors/others.py"
 
 PADDLEX = (
+    # --- PaddleX 3.x's high-performance inference: no backend known for the model on this device -----------------
+    _sig("paddlex_hpi_no_backend", r"No inference backend and configuration could be suggested\. Reason: (?P<why>.{1,300})",
+         "cause", CauseId.config_error, 75, "RuntimeError: No inference backend and configuration could be suggested. "
+         "Reason: 'PP-LCNet_x1_0_textline_ori' is not a known model.",
+         title="high-performance inference was asked for a model or device it has no configuration for ({why}): run "
+               "without it (or set its backend by hand)", most="medium",
+         source="PaddleX 3.x paddlex/inference/models/common/static_infer.py HPInfer._determine_backend_and_config "
+                "(raise RuntimeError(f\"No inference backend and configuration could be suggested. Reason: {ret[1]}\"))"),
     # --- PaddleX 1.x-2.x (and PaddleRS built on it): a dataset's file list splits each line at spaces --------------
     _sig("paddlex_file_list_space", r"A space is defined as the delimiter to separate the (?P<what>[\w ]{1,40}?) "
          r"paths?, so the space cannot be in the", "cause", CauseId.config_error, 85,
