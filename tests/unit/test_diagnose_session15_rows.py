@@ -301,3 +301,13 @@ def test_a_dll_load_failing_with_the_illegal_instruction_status_is_the_crash(tmp
     rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n  File \"paddle\\fluid\\core.py\", line 269, in "
                              f"<module>\nImportError: DLL load failed with error code {code}\n")
     assert (rc.code == "windows_illegal_instruction") == crash, (code, rc.code)
+
+
+# --- batch 96 -------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line", ["[2020/12/31 11:11:56] root ERROR: error in loading image:F:\\DataSets\\车牌\\藏ED2029.jpg",
+                                  "[2023/05/01 10:00:00] ppocr INFO: error in loading image:./doc/imgs/11.jpg"])
+def test_paddleocrs_image_that_cv2_could_not_read_is_the_file(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.file_not_found and rc.code == "ppocr_image_unloaded", (rc.cause, rc.code)
+    assert rc.confidence.value == "medium"

@@ -65,6 +65,16 @@ CHECKS = (
     # __getitem__ raises Exception("{} does not exist!".format(img_path)); FileNotFoundError is read by the rows of a
     # missing file before these), or anything else: the line's form. Read in the one-line form the logger's repr gives
     # (its "\n" escaped; the traceback printed as such is read by its structure, a path named "None" as an empty setting).
+    # PaddleOCR's inference scripts and wheel read each image with cv2.imread (or imdecode) and log the path when it
+    # gives None: the file is not there, is not an image cv2 decodes, or (Windows) its path holds characters outside
+    # the ANSI code page, which cv2.imread cannot open.
+    _sig("ppocr_image_unloaded", r"error in loading image:\s*(?P<path>\S[^\n]{0,300})", "cause", CauseId.file_not_found, 72,
+         "[2020/12/31 11:11:56] root ERROR: error in loading image:F:\\DataSets\\车牌\\藏ED2029.jpg",
+         title="PaddleOCR could not read the image {path}: it is not there, is not an image, or (on Windows) its path "
+               "holds non-ASCII characters cv2.imread cannot open", most="medium",
+         source="PaddleOCR 2.x-3.x tools/infer/predict_det.py, predict_rec.py, predict_system.py, ppstructure/"
+                "predict_system.py and paddleocr.py (img = cv2.imread(image_file); if img is None: logger.error/info("
+                "\"error in loading image:{}\".format(image_file)))"),
     _sig("ppocr_label_line_image_missing", r"\\nException: (?P<path>(?!(?:\S*[/\\])?None\b)[^\s\\]{1,300}) does not exist!", "cause",
          CauseId.file_not_found, 72,
          "When parsing line train/1.jpg\ttext, error happened with msg: Traceback ...\\nException: train/1.jpg does not exist!",
