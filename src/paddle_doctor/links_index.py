@@ -41,7 +41,7 @@ BACKLINKS = {
         'diagnose_rules': ('launch_devices_contradict', 'visible_devices_hide_all', 'visible_devices_renumbered',),
     },
     CauseId.dataloader_worker_crash: {
-        'signatures': ('dl_killed_other', 'dl_worker_exited', 'collate_shapes_differ', 'v1_data_provider_check', 'fluid_reader_gone', 'dl_worker_caught', 'dl_worker_signal', 'dl_reader_thread', 'dl_blocking_queue',),
+        'signatures': ('dl_killed_other', 'dl_worker_exited', 'collate_shapes_differ', 'v1_data_provider_check', 'dl_worker_caught', 'dl_worker_signal', 'dl_reader_thread', 'dl_blocking_queue', 'fluid_reader_gone',),
         'smoke_checks': ('dataloader_workers',),
         'diagnose_rules': ('stuck_in_dataloader',),
     },

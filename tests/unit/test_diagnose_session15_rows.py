@@ -19,20 +19,19 @@ _GLUED = ("get_startup_program() is deprecated, call get_pserver_programs() to g
 
 def test_a_glog_fatal_line_glued_after_a_print_is_read_as_the_error(tmp_path):
     rc = _diagnose(tmp_path, _GLUED.format(sep=""))
-    assert rc.cause == CauseId.python_exception and "Input rows index" in rc.message, (rc.cause, rc.code, rc.message)
-    assert not rc.message.startswith("get_startup_program"), rc.message
+    assert rc.cause == CauseId.python_exception and rc.code in ("enforce_hint", "fatal_log_line"), (rc.cause, rc.code)
+    assert "Input rows index" in rc.message and "get_startup_program" not in rc.message, rc.message
 
 
-def test_the_same_glued_line_without_the_header_is_no_error(tmp_path):
-    rc = _diagnose(tmp_path, _GLUED.format(sep="").replace("F1114 03:19:54.470163    96 listen_and_serv_op.cc:73] ", ""))
-    assert rc is None or "Input rows index" not in rc.message or rc.cause != CauseId.python_exception or \
-        rc.code != "fatal_log_line", (rc and rc.code)
+def test_the_glued_line_with_its_call_stack_is_the_fatal_line(tmp_path):
+    rc = _diagnose(tmp_path, _GLUED.format(sep="") + "PaddlePaddle Call Stacks:\n0       0x7fd627b387b7p paddle::platform::"
+                             "EnforceNotMet::EnforceNotMet(std::__exception_ptr::exception_ptr, char const*, int) + 727\n")
+    assert "Input rows index" in rc.message and "get_startup_program" not in rc.message, rc.message
 
 
 def test_a_glued_glog_check_is_read_as_the_check(tmp_path):
-    rc = _diagnose(tmp_path, "Start training...F0627 17:52:19.446719 22211 PythonUtil.h:211] Check failed: "
-                             "PySequence_Check(seq_)\n")
-    assert rc.code == "v1_data_provider_check" or rc.code == "glog_check_failed", (rc.code, rc.why)
+    rc = _diagnose(tmp_path, "Epoch 1 done.F0627 17:52:19.446719 22211 some_op.cc:211] Check failed: x == y (1 vs. 2)\n")
+    assert rc.code == "glog_check_failed" and "x == y" in rc.message, (rc.code, rc.message)
 
 
 def test_a_word_ending_in_f_and_digits_is_not_a_glued_header(tmp_path):
@@ -86,9 +85,11 @@ def test_an_interpreter_without_its_standard_library_is_its_home_setting(tmp_pat
     assert "PYTHONHOME" in rc.message
 
 
-def test_a_missing_module_named_site_alone_is_not_read_as_the_home(tmp_path):
-    rc = _diagnose(tmp_path, "ModuleNotFoundError: No module named 'site_packages_helper'\n")
-    assert rc.code != "python_home_unfound", rc.code
+@pytest.mark.parametrize("text", ["Could not find platform independent libraries <prefix>\n",
+                                  "ModuleNotFoundError: No module named 'site_packages_helper'\n"])
+def test_the_prefix_warning_alone_or_another_module_is_not_read_as_the_home(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc is None or rc.code != "python_home_unfound", rc.code
 
 
 @pytest.mark.parametrize("url", [
@@ -193,7 +194,8 @@ def test_macos_dyld_without_a_symbol_is_a_build_for_another_macos(tmp_path):
     assert rc.cause == CauseId.dependency_version_mismatch and rc.code == "macos_symbol_not_found", rc.code
 
 
-@pytest.mark.parametrize("target,cause", [("nnadapter", CauseId.config_error), ("opencl", CauseId.config_error),
+@pytest.mark.parametrize("target,cause", [("nnadapter", CauseId.config_error), ("huawei_ascend_npu", CauseId.config_error),
+                                          ("opencl", CauseId.paddle_api_mismatch),
                                           ("arm", CauseId.paddle_api_mismatch), ("x86", CauseId.paddle_api_mismatch)])
 def test_lite_opt_without_a_cpu_target_is_the_targets_given(tmp_path, target, cause):
     rc = _diagnose(tmp_path, f"Error: This model is not supported, because 1 ops are not supported on '{target}'. These "
@@ -222,25 +224,106 @@ def _keyword(source: str, path: str = "tools/train.py", message: str = "__init__
 def test_a_keyword_the_callee_refuses_at_the_users_call_is_another_release(tmp_path):
     rc = _diagnose(tmp_path, _keyword("logger = Logger(output=args.save_dir)"))
     assert rc.cause == CauseId.paddle_api_mismatch and rc.confidence.value == "medium", (rc.cause, rc.why)
-    assert any(a.cause == CauseId.python_exception for a in rc.alternatives) or "misspel" in rc.why, rc.why
+    assert rc.alternatives[0].cause == CauseId.python_exception, rc.alternatives
 
 
 @pytest.mark.parametrize("kwargs", [
     {"message": "main() missing 1 required positional argument: 'args'", "source": "main()"},
     {"path": "/usr/lib/python3.8/site-packages/somelib/core.py", "source": "fn(x, mode=1)"},
+    {"source": "json.dumps(cfg, indnt=2)", "message": "dumps() got an unexpected keyword argument 'indnt'. Did you mean "
+     "'indent'?"},
+    {"source": "", "message": "f() got an unexpected keyword argument 'k'"},
 ])
-def test_other_type_errors_or_a_librarys_own_call_are_not_read_so(tmp_path, kwargs):
+def test_other_type_errors_a_named_misspelling_or_a_librarys_own_call_are_not_read_so(tmp_path, kwargs):
     rc = _diagnose(tmp_path, _keyword(**kwargs))
-    assert f"the call `{kwargs['source']}` passes a keyword" not in rc.why, rc.why
+    assert "passes a keyword the function it calls does not take" not in rc.why, rc.why
 
 
-@pytest.mark.parametrize("what", ["image and label path, so the space cannot be in the image or label path",
-                                  "source and target image path, so the space cannot be in the source image or target "
-                                  "image path"])
-def test_paddlex_file_list_with_a_space_in_a_path_is_the_data_given(tmp_path, what):
-    rc = _diagnose(tmp_path, f"Exception: A space is defined as the delimiter to separate the {what}, but the "
-                             "line[JPEGImages\\1007 (2).jpg Annotations\\1007 (2).png\n] of\n")
-    assert rc.cause == CauseId.config_error and rc.code == "paddlex_file_list_space", (rc.cause, rc.code)
+def test_a_keyword_refused_by_the_users_own_function_is_the_users_slip(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"train.py\", line 90, in main\n    run(model)\n"
+                             "  File \"train.py\", line 40, in run\n    evaluate(model, epoch=epoch)\n"
+                             "  File \"train.py\", line 12, in evaluate\n    score(m, epochs=3)\n"
+                             "TypeError: score() got an unexpected keyword argument 'epochs'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)  # score is not one of the user's frames
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"train.py\", line 90, in main\n    evaluate(m)\n"
+                             "  File \"train.py\", line 12, in evaluate\n    evaluate(m, epochs=3)\n"
+                             "TypeError: evaluate() got an unexpected keyword argument 'epochs'\n")
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)  # evaluate is the user's own (a frame above)
+
+
+# --- what the review of the session's rows found (session 15) ----------------------------------------------------
+
+@pytest.mark.parametrize("line", ["ValueError: 请对'image_shape'设置正确的值", "[ERROR] 对'config.yml'的解析失败"])
+def test_chinese_prose_with_dui_and_quotes_is_not_the_linker(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc is None or rc.code != "linker_symbol_undefined", rc.code
+
+
+def test_the_linkers_zh_cn_undefined_reference_is_read(tmp_path):
+    rc = _diagnose(tmp_path, "a.cpp:(.text+0x1a)：对‘LAPACKE_sgetrf’未定义的引用\ncollect2: 错误：ld 返回 1\n")
+    assert rc.code == "linker_symbol_undefined" and "LAPACKE_sgetrf" in rc.message, (rc.code, rc.message)
+
+
+@pytest.mark.parametrize("name", ["dev", "rc", "beta"])
+def test_a_bare_pre_release_word_is_a_name_not_a_version_part(tmp_path, name):
+    rc = _diagnose(tmp_path, f"NameError: name '{name}' is not defined\n")
+    assert rc.code != "paddle_version_part_evaluated", rc.code
+
+
+@pytest.mark.parametrize("line,code", [("/home/u/paddle: line 3: cd: /data: No such file or directory", None),
+                                       ("/usr/local/bin/paddle: line 82: python: command not found",
+                                        "shell_python_not_found")])
+def test_a_script_named_paddle_or_what_another_row_reads_is_not_the_launcher_script(tmp_path, line, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc is None or rc.code != "v1_paddle_script_error", rc.code
+    assert code is None or rc.code == code, rc.code
+
+
+@pytest.mark.parametrize("line", ["zsh: command not found: python3", "./run.sh:3: command not found: python"])
+def test_zshs_command_not_found_is_no_python(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.code == "shell_python_not_found", rc and rc.code
+
+
+def test_glibcs_newer_symbol_version_form_is_read(tmp_path):
+    rc = _diagnose(tmp_path, "./demo: relocation error: ./demo: symbol foo version GLIBC_2.34 not defined in file "
+                             "libc.so.6 with link time reference\n")
+    assert rc.code == "symbol_version_undefined", rc.code
+
+
+@pytest.mark.parametrize("line", ["dyld: Symbol not found: _PyCMethod_New", "dyld[1234]: Symbol not found: _foo",
+                                  "ImportError: dlopen(/Users/u/My (env)/lib/x.so, 0x0002): symbol not found in flat "
+                                  "namespace '_PyCMethod_New'"])
+def test_dylds_other_forms_are_read(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.code == "macos_symbol_not_found", (line, rc and rc.code)
+
+
+def test_a_lone_backticked_class_name_is_prose_and_bold_inline_code_is_read(tmp_path):
+    assert _diagnose(tmp_path, "是不是需要 catch\n`RuntimeError`\n") is None
+    rc = _diagnose(tmp_path, "**`ValueError: bad value`**\n")
+    assert rc.cause == CauseId.python_exception and "bad value" in rc.message, rc.message
+
+
+@pytest.mark.parametrize("message", ["RuntimeError: (InvalidArgument) The input tensor X's dimensions should be 4",
+                                     "Exception: something unrelated happened"])
+def test_a_users_non_ascii_folder_with_an_unrelated_error_is_not_the_path(tmp_path, message):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"C:\\Users\\张三\\Desktop\\infer.py\", line 9, "
+                             f"in <module>\n    predictor = create_predictor(config)\n{message}\n")
+    assert "ASCII" not in rc.why, rc.why
+
+
+def test_a_linux_path_with_prose_after_a_windows_path_is_not_the_path(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"/home/u/infer.py\", line 9, in <module>\n"
+                             "    predictor = create_predictor(config)\nRuntimeError: Unknown exception, model_dir=C:\\models"
+                             "\\det – see log\n")
+    assert "ASCII" not in rc.why, rc.why
+
+
+def test_torchs_global_symbol_is_not_the_librarys_own(tmp_path):
+    rc = _diagnose(tmp_path, "ImportError: /home/u/.cache/torch_extensions/foo/foo.so: undefined symbol: "
+                             "_Z16THPVariable_WrapN2at10TensorBaseE\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, rc.code)
 
 
 # --- batch 95 -------------------------------------------------------------------------------------------------------

@@ -17,7 +17,15 @@ from .parts import ErrorParts, Verdict
 # the same TypeError at the user's own call to paddle is from_call_signature's).
 INSTALLED_PACKAGE = re.compile(rf"[/\\](?:site|dist)-packages[/\\](?P<pkg>{VERSIONED_PACKAGES}|paddleocr)[/\\]")
 _ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$")
-_KEYWORD_REFUSED = re.compile(r"got an unexpected keyword argument '\w+'")
+# CPython: "<callee>() got an unexpected keyword argument 'k'"; 3.13 adds ". Did you mean 'j'?" for a misspelt one
+_KEYWORD_REFUSED = re.compile(r"(?:^|\.)(?P<callee>\w+)\(\) got an unexpected keyword argument '\w+'(?!\. Did you mean)")
+
+
+def _users_own_function(parts: ErrorParts, callee: str) -> bool:
+    """Whether a function of that name is one of the user's frames: their own function, not another release's."""
+    return callee != "__init__" and any(f.func == callee and f.owner == "user" for f in parts.frames)
+
+
 _SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ positional arguments? but \d+ (?:was|were) "
                                r"given|missing \d+ required positional arguments?")
 
@@ -83,7 +91,8 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
     # Any other callee refusing a keyword by name: the keyword is one that another release of the callee takes (the
     # corpus: 5 such logs of 5 were code and library of two releases, a suite's script and its package, Paddle's
     # DataLoader's prefetch_factor), more often than a misspelt one.
-    if _KEYWORD_REFUSED.search(parts.message) and frame.suite is None:  # a suite's own call: from_package_arguments
+    refused = _KEYWORD_REFUSED.search(parts.message)
+    if refused and frame.suite is None and frame.source and not _users_own_function(parts, refused["callee"]):
         return Verdict(CauseId.paddle_api_mismatch, 55, f"the call `{frame.source.strip()[:80]}` passes a keyword the "
                        f"function it calls does not take ({parts.message[:60]}): the code was written for another "
                        "release of what it calls (or misspells the keyword)", "call", sure=False)
@@ -118,20 +127,26 @@ def from_argument_check(parts: ErrorParts) -> Verdict | None:
 # Paddle's C++ on Windows (1.x-2.x) opens model files through narrow-character paths, which cannot hold a character
 # outside the ANSI code page: a model under a folder named in Chinese (C:\Users\华康\.paddlehub\modules\...) is not
 # opened, and creating the predictor fails with whatever that build says ("Unknown exception", "Cannot open file").
-_WINDOWS_NON_ASCII_PATH = re.compile(r"(?<![\w])[A-Za-z]:[\\/][^\"'\n]{0,300}?[^\x00-\x7f]")
+_WINDOWS_PATH = re.compile(r"(?<![\w])[A-Za-z]:[\\/][^\s\"'<>|*?]{1,300}")
 _MODEL_LOADING_CALL = re.compile(r"\b(?:create_paddle_predictor|create_predictor|load_inference_model|AnalysisConfig|"
                                  r"jit\.load|load_program_state|set_model(?:_from_file)?)\(")
 _OPEN_FAILURES = ("RuntimeError", "OSError", "IOError", "EnforceNotMet", "Exception", "NotFoundError",
                   "PreconditionNotMetError", "UnavailableError", "ExternalError")
+# what such a build says: nothing (an uncaught C++ exception turned into "Unknown exception") or that it cannot open
+_OPEN_FAILED = re.compile(r"Unknown exception|[Cc]an ?not (?:open|load|read|find)|[Ff]ail(?:ed|s)? to (?:open|load|read)|"
+                          r"[Nn]o such file|(?:does not|doesn't|not) exists?|[Nn]ot found")
 
 
 def from_unopenable_model_path(parts: ErrorParts) -> Verdict | None:
     """A model loaded from a Windows path with non-ASCII characters, failing in Paddle's loader: the path."""
-    if parts.exc_type not in _OPEN_FAILURES:
+    if parts.exc_type not in _OPEN_FAILURES or not _OPEN_FAILED.search(parts.message):
         return None
     loading = next((f for f in reversed(parts.frames) if _MODEL_LOADING_CALL.search(f.source)), None)
-    where = _WINDOWS_NON_ASCII_PATH.search(" ".join([parts.message, *(f.path for f in parts.frames)]))
-    if loading is None or where is None:
+    if loading is None:
+        return None
+    # the path the message names, else the loading frame's own file (a hub module's folder holds its model)
+    where = next((m for m in _WINDOWS_PATH.finditer(f"{parts.message} {loading.path}") if not m.group(0).isascii()), None)
+    if where is None:
         return None
     return Verdict(CauseId.file_not_found, 70, f"`{loading.source.strip()[:60]}` loads a model under a Windows path "
                    f"with non-ASCII characters ({where.group(0)[:60]}...), which Paddle's loader on Windows cannot "

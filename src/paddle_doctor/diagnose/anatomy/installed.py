@@ -352,8 +352,11 @@ def paddle_package_lacks_name(parts: ErrorParts) -> tuple[CauseId, int, str] | N
 # A library bound to None by an import that failed quietly (pp 0.11-1.8 paddle/dataset/image.py and paddle/v2/image.py:
 # ``try: import cv2 except ImportError: cv2 = None``): a call on it fails on None, naming the library's function.
 _NONE_ATTRIBUTE = re.compile(r"^'NoneType' object has no attribute '(?P<attr>\w+)'$")
-# import names that are as often a variable of the user's (a dataset list, a tokenizer): not read as the library
-_ALSO_VARIABLE_NAMES = frozenset({"datasets", "tokenizers", "transformers", "requests", "packaging", "Polygon"})
+# the libraries such code imports so (optional image, audio and format readers); a name that is as often a variable
+# of the user's (datasets, lap, wget, imagesize) is not read as a library bound to None
+_OPTIONALLY_IMPORTED = ("cv2", "PIL", "scipy", "sklearn", "skimage", "matplotlib", "pandas", "shapely", "pyclipper",
+                        "imgaug", "albumentations", "librosa", "soundfile", "numba", "onnx", "onnxruntime", "h5py", "lmdb",
+                        "yaml", "jieba", "sentencepiece", "pycocotools", "decord", "imageio", "paddleaudio", "visualdl")
 
 
 def optional_import_failed(parts: ErrorParts) -> tuple[CauseId, int, str] | None:
@@ -362,8 +365,8 @@ def optional_import_failed(parts: ErrorParts) -> tuple[CauseId, int, str] | None
     frame, said = parts.innermost, _NONE_ATTRIBUTE.match(parts.message)
     if parts.exc_type != "AttributeError" or frame is None or said is None:
         return None
-    call = re.search(rf"(?<![\w.])(?P<mod>{SUITE_LIBRARIES})\.{said['attr']}\b", frame.source)
-    if call is None or call["mod"] in _ALSO_VARIABLE_NAMES:
+    call = re.search(rf"(?<![\w.])(?P<mod>{'|'.join(_OPTIONALLY_IMPORTED)})\.{said['attr']}\b", frame.source)
+    if call is None:
         return None
     return (CauseId.dependency_version_mismatch, 70, f"`{frame.source.strip()[:60]}` calls {said['attr']} on "
             f"{call['mod']}, which is None: the code imports {call['mod']} in a try block that leaves None when the "

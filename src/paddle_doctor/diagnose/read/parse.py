@@ -31,14 +31,13 @@ from .selfrank import SECTION_RE, SECTION_WORD, StatedRank
 from .tracebacks import add_exception_lines, reopener, reusable
 from .scan import BinaryFileError, ScanStats, decode, scan_stream
 from ..signatures import Signature, match_line, match_quoted
+from .markdown import ANSI_RE, plain, unwrapped
 from ..timeline import LogSpan, log_span
 
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
 MPI_PREFIX_RE = lazy_compile(r"^.*?\[\d+,(?P<rank>\d+)\]<std(?:err|out)>:")
 SPAWN_RANK_RE = re.compile(r"Process (?P<rank>\d+) terminated with the following error")
 ERROR_DETAIL = "ERROR LOG DETAIL"
-# Colour codes (Paddle's glog and the launcher colour some lines on a TTY; pastes keep them).
-ANSI_RE = lazy_compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 _GLOG_TS = re.compile(r"^[IWEF](?P<mo>\d\d)(?P<d>\d\d) (?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d(?:\.\d+)?)")
 _PYLOG_TS = re.compile(r"(?P<y>\d{4})[-/](?P<mo>\d\d)[-/](?P<d>\d\d)[ T](?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?:[,.](?P<f>\d+))?")
@@ -131,7 +130,7 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
         last_time = None
         kept = KeepEnds(KEEP_EVENTS, MAX_EVENTS)
         for hit in scan_stream(stream, stats, count_lines=False, self_rank=stated is not None):
-            clean = _plain(hit.text)
+            clean = plain(hit.text)
             text, prefix_rank, own = _strip_prefix(clean, prefix)
             own = own if own is not None else _timestamp(text, year)
             rank = state.rank_for(text, prefix_rank)
@@ -158,7 +157,7 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
                 last_time = own
         result.events = _kept_events(kept, index, result.notes)
         add_exception_lines(result.events, reopener(stream, start, lambda: _open_part(source, window)),
-                            lambda line: _strip_prefix(_plain(line), prefix)[0],
+                            lambda line: _strip_prefix(plain(line), prefix)[0],
                             lambda sig, groups, offset, text, like: _exception_event(sig, groups, source, offset,
                                                                                      text, like, index))
     index.trailing = stats.trailing
@@ -191,27 +190,6 @@ def _exception_event(sig: Signature, groups: dict, source: SourceFile, offset: i
     (the index counts its offsets in ascending order, in one pass)."""
     bisect.insort(index.offsets, offset)
     return Event(sig, groups, source.path, offset, text, "", None, like.when, like.rank, index)
-
-
-def _plain(line: str) -> str:
-    """The line without terminal colours, and without the Markdown bold, italics or inline code a pasted issue wraps
-    an error line in (``**AssertionError: ...**``: PaddleOCR#7166, #7710; ``_KeyError: 'x'_``; a line quoted in
-    backticks, Serving#982)."""
-    line = ANSI_RE.sub("", line) if "\x1b" in line else line
-    return _unbold(line)
-
-
-def _unbold(text: str) -> str:
-    if text.lstrip().startswith("`") and text.rstrip().endswith("`"):
-        text = _CODE_SPAN_RE.sub(r"\1\2", text)  # `NameError: name 'np' is not defined`: a whole line as inline code
-    if text.lstrip().startswith("_") and text.rstrip().endswith("_"):
-        text = _ITALIC_RE.sub(r"\1\2", text)  # ``_KeyError: 'x'_``: Markdown italics around a whole line
-    return _BOLD_RE.sub(r"\1\2", text) if "**" in text else text
-
-
-_BOLD_RE = re.compile(r"^(\s*)\*\*(?=[^\s*])(.*?)(?:\*\*)?\s*$")
-_CODE_SPAN_RE = re.compile(r"^(\s*)`(?!`)([^`\n]+)`\s*$")
-_ITALIC_RE = re.compile(r"^(\s*)_(?=[A-Z])(.*[^\s_])_\s*$")
 
 
 def _apply_stated_rank(result: FileEvents, rank: int | None) -> None:
@@ -271,7 +249,7 @@ def _strip_prefix(text: str, prefix: LinePrefix | None) -> tuple[str, int | None
     if prefix is not None:
         split = prefix.split(text)
         if split is not None:  # the bold of a quoted or indented error line is inside the prefix
-            return _unbold(split[0]), split[1], split[2]
+            return unwrapped(split[0]), split[1], split[2]
     m = MPI_PREFIX_RE.match(text) if "]<std" in text else None
     if m:
         return text[m.end():], int(m.group("rank")), None

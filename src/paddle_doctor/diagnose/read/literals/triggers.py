@@ -254,11 +254,11 @@ TRIGGERS: tuple[str, ...] = (
     "[WinError 127]", "[WinError 193]", "is not recognized as an internal or external command",
     "不是内部或外部命令",
     # issue 29, batch 93: Anakin's factories' unregistered name; CPython that cannot find its standard library
-    "has not been registered", "platform independent libraries", "Python codec of the filesystem encoding",
+    "has not been registered", "Python codec of the filesystem encoding",
     # batch 94: glibc's symbol-version lookup, macOS dyld's missing symbol (a paste without the ImportError around it)
     "with link time reference", "Symbol not found", "paddle: line ", "defined as the delimiter",
     # batch 95: fluid's read op without its reader; PIR's attribute check (an enforce line may lose its type)
-    "reader_ should not be null", "Type of attribute", "could be suggested",
+    "reader_ should not be null", "Type of attribute", "could be suggested", "未定义的引用",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

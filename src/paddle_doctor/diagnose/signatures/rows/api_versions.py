@@ -8,7 +8,7 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 from ..packages import SUITE_LIBRARIES
-from .loading import INTERPRETER_ROWS
+from ..tools.interpreter import INTERPRETER_ROWS
 
 # Packages of PaddlePaddle's own that are installed as versioned releases (pip), each paired with a Paddle
 # range: a submodule one of them lacks ("No module named 'paddlehub.vision'": CPython names the dotted path
@@ -95,7 +95,7 @@ API_VERSION_ROWS = (
                 "pipeline and module of the release)"),
     # Code that reads Paddle's version by eval()-ing each dotted part (PaddleClas's predictor) meets a pre-release's
     # part ("0-beta2", "0rc1"): the installed Paddle is a release the code was not written for.
-    _sig("paddle_version_part_evaluated", r"NameError: name '(?P<part>(?:alpha|beta|rc|post|dev)\d*)' is not defined",
+    _sig("paddle_version_part_evaluated", r"NameError: name '(?P<part>(?:alpha|beta|rc|post|dev)\d+)' is not defined",
          "cause", CauseId.paddle_api_mismatch, 70, "NameError: name 'beta2' is not defined",
          title="the code evaluates the parts of Paddle's version and meets '{part}': the installed Paddle is a "
                "pre-release (or post-release) the code was not written for; install a final release", most="medium",
@@ -205,7 +205,7 @@ API_VERSION_ROWS = (
                 "(GLIBC_*) and libstdc++.so.6 (GLIBCXX_*, CXXABI_*)"),
     # The loader found the library a binary was linked against, but another build of it, without the symbol version
     # the binary was linked with (libmklml_intel.so resolved against another libiomp5.so on the library path).
-    _sig("symbol_version_undefined", r"symbol (?P<sym>\S{1,200}), version (?P<ver>\S{1,80}) not defined in file "
+    _sig("symbol_version_undefined", r"symbol (?P<sym>[^\s,]{1,200}),? version (?P<ver>\S{1,80}) not defined in file "
          r"(?P<lib>\S{1,200}) with link time reference", "cause", CauseId.dependency_version_mismatch, 80,
          "libmklml_intel.so: symbol __kmpc_omp_task_with_deps, version VERSION not defined in file libiomp5.so with "
          "link time reference",
@@ -216,14 +216,15 @@ API_VERSION_ROWS = (
     # macOS's dynamic loader: a symbol the binary needs is not in the library it was linked against (the next line
     # names it: "Expected in: /usr/lib/libc++.1.dylib"); the binary was built for a newer macOS, or another release of
     # that library, than the one loaded.
-    _sig("macos_symbol_not_found", r"\bdlopen\([^)]{1,400}\): Symbol not found: (?P<sym>\S{1,300})|^\s*Symbol not "
-         r"found: (?P<sym2>\S{1,300})", "cause", CauseId.dependency_version_mismatch, 75,
+    _sig("macos_symbol_not_found", r"\bdlopen\(.{1,400}?\): [Ss]ymbol not found(?: in flat namespace)?:? '?(?P<sym>[^\s']{1,300})|"
+         r"^\s*(?:dyld(?:\[\d+\])?: )?Symbol not found: (?P<sym2>\S{1,300})", "cause", CauseId.dependency_version_mismatch, 75,
          "ImportError: dlopen(/u/site-packages/paddle/fluid/libpaddle.so, 2): Symbol not found: __ZNSt3__113basic_file"
          "bufIcNS_11char_traitsIcEEE5closeEv",
          title="a library lacks {sym}{sym2}: the binary was built for a newer macOS (or another release of that library) "
                "than the one loaded (install a build made for this macOS, or upgrade it)", most="medium",
          source="Apple dyld 2 (\"dlopen(%s, %d): Symbol not found: %s\\n  Referenced from: %s\\n  Expected in: %s\"; "
-                "\"(which was built for Mac OS X %s)\")"),
+                "\"(which was built for Mac OS X %s)\"; dyld 3-4 \"dyld[%d]: Symbol not found: %s\"; macOS 12+ \"symbol not "
+                "found in flat namespace '%s'\")"),
     # pybind11 keeps one registry of C++ types per process: a second extension module that binds a type of the
     # same name fails at import. torch and paddlepaddle-gpu both bind their CUDA device properties type, so
     # builds of the two that were not made to coexist cannot be imported into one process (which of them is

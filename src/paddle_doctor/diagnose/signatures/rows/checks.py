@@ -281,6 +281,14 @@ CHECKS = (
                 "{} is not exits, dataset config is not valid'), ('Config annotation {} is not a file, dataset config "
                 "is not valid'), ('Config image_dir {} is not a directory, dataset config is not valid')), then "
                 "get_dataset_path searches the cache or downloads (PaddleDetection#5246, #6982)", most="medium"),
+    # fluid 1.x's read op takes batches from a py_reader/DataLoader whose reader the feeding thread resets when the
+    # user's reader raises: the op then finds no reader. The reader's own error came earlier in the output.
+    _sig("fluid_reader_gone", r"reader_ should not be null", "cause", CauseId.dataloader_worker_crash, 70,
+         "  [Hint: reader_ should not be null.] at (/paddle/paddle/fluid/framework/reader.h:110)",
+         title="the read op found no reader: the thread feeding the py_reader/DataLoader stopped (its reader raised: "
+               "look for its error earlier in the output), or the reader was not started", most="medium",
+         source="pp 1.5-2.x paddle/fluid/framework/reader.h ReaderHolder::ReadNext (PADDLE_ENFORCE_NOT_NULL(reader_, "
+                "\"reader_ should not be null\")); operators/reader/read_op.cc"),
 )
 # Read before the native rows that name a signal anywhere on a line (native.py): spawn's line says whose it is.
 SPAWN_SIGNAL_ROWS = _spawn_signal_rows()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
+from ..tools.commands import COMMAND_LINE_ROWS
 
 LAUNCH_ENV = (
     # --- launchers -------------------------------------------------------------------------
@@ -22,7 +23,8 @@ LAUNCH_ENV = (
                 "(ABORT!!! Out of all {} trainers ...)"),
     # Paddle 0.x's `paddle` command (train, pserver, merge_model) is a bash script: bash reporting an error at one of
     # its lines is the launcher script itself failing (its version check, its first-run install), before any job.
-    _sig("v1_paddle_script_error", r"^(?:\S*/)?(?:bin/)?paddle: line (?P<line>\d+): (?P<said>.{1,300})$", "cause",
+    _sig("v1_paddle_script_error", r"^(?:\S*/)?bin/paddle: line (?P<line>\d+): (?!.*(?:command not found|No such file or "
+         r"directory)$)(?P<said>.{1,300})$", "cause",
          CauseId.launcher_bug, 60, "/usr/local/bin/paddle: line 82: [: 1.0.2: binary operator expected",
          title="Paddle 0.x's `paddle` launcher script fails at its line {line} ({said}) before starting the job: "
                "the script of this install (update or reinstall it)", most="medium",
@@ -178,12 +180,15 @@ LAUNCH_ENV = (
                 "([Errno 2] No such file or directory: %r) for the missing executable (Paddle#47559)"),
     # The shell that was to run a worker (or the user's start script, which bash names: "./run.sh: line 12: python3:
     # command not found") finds no python on PATH.
-    _sig("shell_python_not_found", r"(?:^|\s)(?:(?:/bin/)?(?:ba|da|z)?sh|[^\s:]{0,200}\.sh)(?:: line \d+|: \d+)?:\s*(?:\d+:\s*)?python[\d.]*\s*"
-         r"[:：]\s*(?:command not found|not found|未找到命令)|^'python[\d.]*(?:\.exe)?' (?:is not recognized as an "
+    _sig("shell_python_not_found", r"(?:^|\s)(?:(?:(?:/bin/)?(?:ba|da|z)?sh|[^\s:]{0,200}\.sh)(?:: line \d+|: \d+)?|"
+         r"[^\s:]{1,200}: line \d+):\s*(?:\d+:\s*)?python[\d.]*\s*"
+         r"[:：]\s*(?:command not found|not found|未找到命令)|(?:^|\s)(?:zsh|[^\s:]{0,200}\.sh)(?::\d+)?: command not found: "
+         r"python[\d.]*\s*$|^'python[\d.]*(?:\.exe)?' (?:is not recognized as an "
          r"internal or external command|不是内部或外部命令)", "cause", CauseId.launcher_python_not_found, 90,
          "bash: python: command not found",
          title="the shell that runs the worker found no `python` on PATH",
-         source="bash 5 execute_cmd.c (%s: command not found; zh_CN: %s：未找到命令), dash (%s: %d: %s: not found), as "
+         source="bash 5 execute_cmd.c (%s: command not found; zh_CN: %s：未找到命令), dash (%s: %d: %s: not found), zsh "
+                "(zsh: command not found: %s; a script's <name>:<line>: command not found: %s), as "
                 "the workers' shells print them (Paddle#47559's workerlog); Windows cmd.exe ('%s' is not recognized as "
                 "an internal or external command, ...; zh-CN '%s' 不是内部或外部命令，也不是可运行的程序)"),
     _sig(CauseId.too_many_open_files, r"Too many open files|\[Errno 24\]|received 0 items of ancdata", "cause",
@@ -381,28 +386,5 @@ LAUNCH_ENV = (
          source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
                 "(\", Driver API Version: \" << driver_version / 1000 << \".\" << (driver_version % 100) / 10 << "
                 "\", Runtime API Version: \" << runtime_version / 1000 << ...)"),
-    # --- `python -m MODULE` when the interpreter cannot find MODULE (no traceback: runpy prints one line) --------
-    _sig("runpy_module_spec", r"^\S*?python[\w.]*: Error while finding module specification for '(?P<module>[\w.]+)' "
-         r"\((?P<exc>\w+Error): (?P<msg>.*)\)$", "exception", CauseId.python_exception, 50,
-         "/usr/bin/python3: Error while finding module specification for 'paddle.distributed.launch' "
-         "(ModuleNotFoundError: No module named 'paddle')",
-         title="{exc}: {msg} (this interpreter cannot run `-m {module}`: is it the environment Paddle is installed in?)",
-         source="CPython Lib/runpy.py _get_module_details ('Error while finding module specification for %r (%s: %s)'), "
-                "printed by Modules/main.c pymain_run_module as '<argv0>: <message>'"),
-    # An option typed with a typographic dash (an em or en dash, as a rendered README or a word processor turns
-    # "--" into): the program takes it for a positional value, not the option. Seen in the command a launcher or
-    # subprocess reports (a Python list's repr).
-    _sig("option_typographic_dash", r"'[\u2014\u2013]{1,2}(?P<opt>[A-Za-z][\w-]*)'", "cause", CauseId.config_error, 75,
-         "subprocess.CalledProcessError: Command '['python', '-u', './train.py', '\u2014param_path', './config.json']' "
-         "returned non-zero exit status 1.",
-         title="the command passes \u2014{opt} with a typographic dash, not --{opt}: the option is not recognised (retype "
-               "the dashes; a copied README turns -- into a dash)",
-         source="CPython Lib/subprocess.py CalledProcessError (\"Command '%s' returned non-zero exit status %d.\", the "
-                "argument list's repr); Lib/argparse.py (prefix_chars '-' only)", most="medium"),
-    _sig("runpy_no_module", r"^\S*?python[\w.]*: No module named (?P<module>[\w.]+)$", "exception",
-         CauseId.python_exception, 50, "/usr/bin/python3: No module named paddle.distributed",
-         title="ModuleNotFoundError: no module named {module} (this interpreter cannot run `-m {module}`: is it the "
-               "environment Paddle is installed in?)",
-         source="CPython Lib/runpy.py _get_module_details ('No module named %s'), printed by Modules/main.c as "
-                "'<argv0>: <message>'"),
+    *COMMAND_LINE_ROWS,
 )

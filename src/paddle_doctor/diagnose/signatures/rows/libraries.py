@@ -5,17 +5,13 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ....errors import CAUSE_BY_NAME
-from ...anatomy.parts import NOTEBOOK_FRAME, NOTEBOOK_LINE
+from ...anatomy.parts import GLOG_HEADER, GLUED, NOTEBOOK_FRAME, NOTEBOOK_LINE
 from .api_versions import API_VERSION_ROWS
 from .checks import CHECKS, LOWERCASE_EXCEPTIONS, RUN_TOGETHER_ROWS
 from ..model import Signature, sig as _sig
 
 # A victim's own exception (another rank failed first) must not outrank the real cause.
 _VICTIM_EXCEPTIONS = {"PeerFailedError": 45}
-# A glog line glued to a print that did not end its line ("...in a single call.F1114 03:19:54.470163 96 x.cc:73] ..."):
-# Python's print(end="") or a C++ cout without endl, then glog's header. Glued after punctuation only, so a word that
-# happens to end in F and digits is not read as a header.
-_GLUED = r"(?:[^\n]{0,2000}?(?<=[^\w\s]))?"
 
 
 def _our_exceptions() -> tuple[Signature, ...]:
@@ -346,7 +342,8 @@ LIBRARIES = (
     # --- a Paddle check that failed, without its exception line (a paste from the hint; 1.x's line after C++ Callstacks)
     _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.*?)\](?:\s*\(?\s*at\s*[\[(]?\s*\S+\.(?:cc|cu|h):\d+|"
          r"\s*$)|^\s*Enforce failed\. (?P<bare>Expected\b.*)|\[\s*Hint\s*:\s*(?P<said>[^\]]{1,200})\]\s*at\s*\(\s*\S+"
-         r"\.(?:cc|cu|h):\d+\)|^(?P<said1x>\S.{0,300}?) at \[(?=[^\]\s]*paddle/)[^\]\s]*\.(?:cc|cu|h):\d+\]$", "exception",
+         r"\.(?:cc|cu|h):\d+\)|^" + GLOG_HEADER + r"(?P<said1x>\S.{0,300}?) at \[(?=[^\]\s]*paddle/)[^\]\s]*\.(?:cc|cu|h):\d+\]$",
+         "exception",
          CauseId.python_exception, 50, "[Hint: Expected x == y, but received x:6 != y:1.] at (/paddle/paddle/fluid/framework/"
          "lod_tensor.cc:400)", title="a Paddle check failed: {hint}{bare}{said}{said1x}", source="pp 1.8.5-3.3.1 so: platform/enforce.h "
          "PADDLE_ENFORCE_* ([Hint: %s] at (%s:%d)); pp 1.0-1.8 __PADDLE_BINARY_COMPARE (\"Enforce failed. Expected %s == "
@@ -372,7 +369,7 @@ LIBRARIES = (
     _sig("ipython_current_line", NOTEBOOK_LINE, "frame", example="--> 161         raise "
          "ValueError(error_msg % path)", source="Jupyter (IPython core/ultratb.py VerboseTB: the current line, \"--> N\")"),
     # glog's fatal check (CHECK/CHECK_EQ; Paddle-Lite's logger too): the process aborts after it; read as an exception.
-    _sig("glog_check_failed", rf"^(?:{_GLUED}F\d{{4}} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]|\[F\s+\d+/\s?\d+ [\d: .]+ \S*?(?P<lite>[\w.]+):"
+    _sig("glog_check_failed", rf"^(?:{GLUED}F\d{{4}} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]|\[F\s+\d+/\s?\d+ [\d: .]+ \S*?(?P<lite>[\w.]+):"
          r"\d+ \w+\])\s*(?P<exc>Check failed):\s*(?P<msg>.*)$", "exception", CauseId.python_exception, 50,
          "F1125 15:44:39.266677 200102 nccl_helper.h:62] Check failed: dynload::ncclGroupEnd() == ncclSuccess (1 vs. 0)",
          title="a C++ check failed in {file}{lite}: {msg}",
@@ -381,7 +378,7 @@ LIBRARIES = (
                 "file:line func] Check failed: ...)"),
     # A fatal log line with no "Check failed" (LOG(FATAL) << ...): glog's F line, Paddle-Lite's [F ...] line. The process
     # aborts after it: read as an exception, so its words and codes (anatomy) can say more.
-    _sig("fatal_log_line", rf"^(?:{_GLUED}F\d{{4}} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]|\[F\s+\d+/\s?\d+ [\d: .]+ \S*?(?P<lite>[\w.]+):\d+ "
+    _sig("fatal_log_line", rf"^(?:{GLUED}F\d{{4}} [\d:.]+\s+\d+ (?P<file>\S+):\d+\]|\[F\s+\d+/\s?\d+ [\d: .]+ \S*?(?P<lite>[\w.]+):\d+ "
          r"\w+\])\s*(?P<said>\S.*)$", "exception", CauseId.python_exception, 48,
          "[F  1/ 1  1: 1: 1.000 ...lite/core/op_registry.cc:12 Create] Unknown supported target: X",
          title="a fatal error in {file}{lite}: {said}",

@@ -74,14 +74,6 @@ OLDER_FORMS = (
          source="pp 0.9-0.14 paddle/utils/PythonUtil.h SequenceHelper (CHECK(PySequence_Check(seq_)): a provider "
                 "yielded a sample that is not a list or tuple); paddle/gserver/dataproviders/PyDataProvider2.cpp "
                 "getNextBatchInternal (CHECK(poolPtr != nullptr)) (Paddle#2622, Paddle#1796)", most="medium"),
-    # fluid 1.x's read op takes batches from a py_reader/DataLoader whose reader the feeding thread resets when the
-    # user's reader raises: the op then finds no reader. The reader's own error came earlier in the output.
-    _sig("fluid_reader_gone", r"reader_ should not be null", "cause", CauseId.dataloader_worker_crash, 70,
-         "  [Hint: reader_ should not be null.] at (/paddle/paddle/fluid/framework/reader.h:110)",
-         title="the read op found no reader: the thread feeding the py_reader/DataLoader stopped (its reader raised: "
-               "look for its error earlier in the output), or the reader was not started", most="medium",
-         source="pp 1.5-2.x paddle/fluid/framework/reader.h ReaderHolder::ReadNext (PADDLE_ENFORCE_NOT_NULL(reader_, "
-                "\"reader_ should not be null\")); operators/reader/read_op.cc"),
     # Paddle 0.x's Parameter::load opens one file per parameter in the model directory; a file it cannot
     # open is fatal under the default --load_missing_parameter_strategy=fail. The path names the file; a
     # directory that holds another network's parameters (other names) reads the same, hence medium.

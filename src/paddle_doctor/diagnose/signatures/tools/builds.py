@@ -106,7 +106,7 @@ BUILDS = (
          "config.go:504:2: could not determine kind of name for C.PD_ConfigEnableVarseqlen",
          title="Paddle's C inference API has no {sym}{sym2} in the header or library used: the binding (Go, C) and the "
                "inference library come from different releases",
-         source="Go cmd/cgo gcc.go (\"could not determine kind of name for C.%s\"); GNU ld ldmisc.c (\"undefined "
+         source="Go cmd/cgo gcc.go (\"could not determine kind of name for C.%s\"); GNU ld ldmain.c undefined_symbol (\"undefined "
                 "reference to `%s'\", zh_CN \"对'%s'未定义的引用\"); pp 2.1+ paddle/fluid/inference/capi_exp/pd_*.h (PD_Config*, "
                 "PD_Predictor*), pp 1.8-2.0 capi/paddle_c_api.h (PD_NewAnalysisConfig, PD_ModelDir)", most="medium"),
     # The linker finds no library named by -l on its search path (-L, LIBRARY_PATH): not installed there, or the path
@@ -145,12 +145,13 @@ BUILDS = (
     # Any other symbol the linker finds in no library it was given: a library on the link line is another build or
     # version than the code was written against (an OpenBLAS built without LAPACKE, a library of an older release).
     # After the rows above (the string ABI, Paddle's C API), which name which side.
-    _sig("linker_symbol_undefined", r"(?:undefined reference to|对)\s*[`‘'](?P<sym>[^’'`\n]{1,200})[’'`](?:未定义的引用)?",
+    _sig("linker_symbol_undefined", r"undefined reference to\s*[`‘'](?P<sym>[^’'`\n]{1,200})[’'`]|对\s*[`‘']"
+         r"(?P<sym2>[^’'`\n]{1,200})[’'`]\s*未定义的引用",
          "cause", CauseId.dependency_version_mismatch, 60,
          "MathFunctions.cpp:91: undefined reference to `LAPACKE_sgetrf'",
-         title="the linker found {sym} in no library it was given: a library on the link line is another build or "
+         title="the linker found {sym}{sym2} in no library it was given: a library on the link line is another build or "
                "version than the code expects (or one is missing from the link line)", most="medium",
-         source="GNU ld ldmisc.c (\"undefined reference to `%s'\", zh_CN \"对'%s'未定义的引用\")"),
+         source="GNU ld ldmain.c undefined_symbol (\"undefined reference to `%s'\", zh_CN \"对‘%s’未定义的引用\")"),
     # Paddle compiles with -Werror: a newer compiler's new warning stops the build in code that built before.
     _sig("werror_newer_compiler", r"\[-Werror=(?P<flag>[\w+-]+)=?\]", "cause",
          CauseId.dependency_version_mismatch, 65,

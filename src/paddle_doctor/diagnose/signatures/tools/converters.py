@@ -60,10 +60,12 @@ CONVERTERS = (
          title="the model given to Paddle-Lite's opt is a training program (its gradient, optimizer or reader ops "
                "have no inference kernels): export an inference model (save_inference_model, paddle.jit.save) first",
          source=_LITE_OPT_SOURCE),
-    # Targets with no CPU among them (a device's NNAdapter, OpenCL, NPU alone): an op the device lacks has nowhere to
-    # fall back to, so opt refuses the model; listing arm (or x86) after the device lets such ops run on the CPU.
+    # An NNAdapter device's targets with no CPU among them (huawei_ascend_npu, rockchip_npu, ... alone): an op the
+    # device lacks has nowhere to fall back to, so opt refuses the model; listing arm (or x86) after the device lets
+    # such ops run on the CPU. (OpenCL and XPU alone are not read so: whether opt adds a CPU place is not known here.)
     _sig("lite_opt_targets_without_cpu", r"This model is not supported, because (?P<n>\d+) ops are not supported on "
-         r"'(?P<target>(?![^']*\b(?:arm|x86|host|X86|ARM)\b)[^']+)'", "cause", CauseId.config_error, 78,
+         r"'(?P<target>(?![^']*\b(?:arm|x86|host|X86|ARM)\b)(?=[^']*(?:nnadapter|npu|huawei|rockchip|mediatek|cambricon|"
+         r"verisilicon|kunlunxin|amlogic|imagination|nnapi|openvino))[^']+)'", "cause", CauseId.config_error, 78,
          "Error: This model is not supported, because 1 ops are not supported on 'nnadapter'. These unsupported ops "
          "are: 'rnn'.",
          title="the targets given to opt ({target}) hold no CPU target, so the {n} op(s) the device lacks have nowhere "

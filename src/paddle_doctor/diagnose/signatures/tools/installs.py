@@ -273,15 +273,17 @@ INSTALLS = (
     # model of another suite's zoo. A module it knows for another release is the version table's Mismatch row above.
     # The interpreter cannot find its own standard library (no site, no encodings): PYTHONHOME or PYTHONPATH point at
     # another Python's, or a binary embedding Python (0.x's paddle_trainer, a C++ demo) runs with a home it was not
-    # built against. Nothing of the job ran yet.
-    _sig("python_home_unfound", r"Could not find platform independent libraries <prefix>|Fatal Python error: "
+    # built against. Nothing of the job ran yet. ("Could not find platform independent libraries <prefix>" alone is
+    # not read: Windows venvs print it as a harmless warning.)
+    _sig("python_home_unfound", r"^(?:ImportError: )?No module named '?site'?$|Fatal Python error: "
          r"(?:init_fs_encoding: failed to get the Python codec of the filesystem encoding|initfsencoding: unable to load "
          r"the file system codec|Py_Initialize: Unable to get the locale encoding)", "cause", CauseId.config_error, 80,
-         "Could not find platform independent libraries <prefix>",
+         "ImportError: No module named site",
          title="the Python interpreter cannot find its standard library: PYTHONHOME or PYTHONPATH point at another "
                "Python's (unset them, or set them to the install the program was built with)", most="medium",
-         source="CPython 2.7-3.9 Modules/getpath.c calculate_path (\"Could not find platform independent libraries "
-                "<prefix>\\n\"), 3.8+ Python/pylifecycle.c init_fs_encoding (\"failed to get the Python codec of the "
+         source="CPython 2.7 Python/pythonrun.c initsite (PyErr_Print of the failed `import site`: \"ImportError: No "
+                "module named site\", then exit), "
+                "3.8+ Python/pylifecycle.c init_fs_encoding (\"failed to get the Python codec of the "
                 "filesystem encoding\"), 3.3-3.7 initfsencoding (\"unable to load the file system codec\"), 3.0-3.2 "
                 "Py_Initialize (\"Unable to get the locale encoding\")"),
     # PaddleNLP's from_pretrained looks a name its release does not list up under the community prefix; a 404 there

@@ -1,0 +1,35 @@
+"""What a pasted issue wraps a log line in: terminal colours kept by a copy from a terminal, and the Markdown bold,
+italics or inline code a reporter puts around the error line. Taken off before the line is matched."""
+
+from __future__ import annotations
+
+import re
+
+from ...lazy import lazy_compile
+
+# Colour codes (Paddle's glog and the launcher colour some lines on a TTY; pastes keep them).
+ANSI_RE = lazy_compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+
+
+def plain(line: str) -> str:
+    """The line without terminal colours, and without the Markdown bold, italics or inline code a pasted issue wraps
+    an error line in (``**AssertionError: ...**``: PaddleOCR#7166, #7710; ``_KeyError: 'x'_``; a line quoted in
+    backticks, Serving#982)."""
+    line = ANSI_RE.sub("", line) if "\x1b" in line else line
+    return unwrapped(line)
+
+
+def unwrapped(text: str) -> str:
+    """The line without the Markdown emphasis or inline code around the whole of it (a prefix already taken off)."""
+    if text.lstrip().startswith("_") and text.rstrip().endswith("_"):
+        text = _ITALIC_RE.sub(r"\1\2", text)  # ``_KeyError: 'x'_``: Markdown italics around a whole line
+    text = _BOLD_RE.sub(r"\1\2", text) if "**" in text else text
+    if text.lstrip().startswith("`") and text.rstrip().endswith("`"):
+        # `NameError: name 'np' is not defined`: a whole line as inline code; a lone name (`RuntimeError`) is prose's
+        text = _CODE_SPAN_RE.sub(r"\1\2", text)
+    return text
+
+
+_BOLD_RE = re.compile(r"^(\s*)\*\*(?=[^\s*])(.*?)(?:\*\*)?\s*$")
+_CODE_SPAN_RE = re.compile(r"^(\s*)`(?!`)([^`\n]*?[\s:][^`\n]*)`\s*$")
+_ITALIC_RE = re.compile(r"^(\s*)_(?=[A-Z])(.*[^\s_])_\s*$")

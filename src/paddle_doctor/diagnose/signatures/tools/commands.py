@@ -1,0 +1,34 @@
+"""Signatures: the command line a job was started with: `python -m MODULE` that the interpreter cannot find (runpy's
+one line, no traceback), an option typed with a typographic dash (spliced at the end of :mod:`..rows.launch_env`)."""
+
+from __future__ import annotations
+
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
+
+COMMAND_LINE_ROWS = (
+    # `python -m MODULE` when the interpreter cannot find MODULE (no traceback: runpy prints one line)
+    _sig("runpy_module_spec", r"^\S*?python[\w.]*: Error while finding module specification for '(?P<module>[\w.]+)' "
+         r"\((?P<exc>\w+Error): (?P<msg>.*)\)$", "exception", CauseId.python_exception, 50,
+         "/usr/bin/python3: Error while finding module specification for 'paddle.distributed.launch' "
+         "(ModuleNotFoundError: No module named 'paddle')",
+         title="{exc}: {msg} (this interpreter cannot run `-m {module}`: is it the environment Paddle is installed in?)",
+         source="CPython Lib/runpy.py _get_module_details ('Error while finding module specification for %r (%s: %s)'), "
+                "printed by Modules/main.c pymain_run_module as '<argv0>: <message>'"),
+    # An option typed with a typographic dash (an em or en dash, as a rendered README or a word processor turns
+    # "--" into): the program takes it for a positional value, not the option. Seen in the command a launcher or
+    # subprocess reports (a Python list's repr).
+    _sig("option_typographic_dash", r"'[\u2014\u2013]{1,2}(?P<opt>[A-Za-z][\w-]*)'", "cause", CauseId.config_error, 75,
+         "subprocess.CalledProcessError: Command '['python', '-u', './train.py', '\u2014param_path', './config.json']' "
+         "returned non-zero exit status 1.",
+         title="the command passes \u2014{opt} with a typographic dash, not --{opt}: the option is not recognised (retype "
+               "the dashes; a copied README turns -- into a dash)",
+         source="CPython Lib/subprocess.py CalledProcessError (\"Command '%s' returned non-zero exit status %d.\", the "
+                "argument list's repr); Lib/argparse.py (prefix_chars '-' only)", most="medium"),
+    _sig("runpy_no_module", r"^\S*?python[\w.]*: No module named (?P<module>[\w.]+)$", "exception",
+         CauseId.python_exception, 50, "/usr/bin/python3: No module named paddle.distributed",
+         title="ModuleNotFoundError: no module named {module} (this interpreter cannot run `-m {module}`: is it the "
+               "environment Paddle is installed in?)",
+         source="CPython Lib/runpy.py _get_module_details ('No module named %s'), printed by Modules/main.c as "
+                "'<argv0>: <message>'"),
+)
