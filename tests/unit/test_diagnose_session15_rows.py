@@ -394,3 +394,21 @@ def test_paddleocrs_image_that_cv2_could_not_read_is_the_file(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc.cause == CauseId.file_not_found and rc.code == "ppocr_image_unloaded", (rc.cause, rc.code)
     assert rc.confidence.value == "medium"
+
+
+# --- pytest's forms of a failed test's exception ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "tests/test_x.py:12: in test_train\n    model.fit(data)\nE   RuntimeError: (PreconditionNotMet) The parallel "
+    "environment is not ready.\n",
+    "FAILED tests/test_x.py::test_train - RuntimeError: (PreconditionNotMet) The parallel environment is not ready.\n",
+])
+def test_pytests_failure_lines_are_read_as_the_exception(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.python_exception and "parallel environment is not ready" in rc.message, rc.message
+
+
+@pytest.mark.parametrize("line", ["E   no exception here", "FAILED to start the server - please retry"])
+def test_pytest_like_words_without_an_exception_are_not_an_exception(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc is None or rc.code != "exception", rc.code

@@ -1,5 +1,6 @@
-"""What a pasted issue wraps a log line in: terminal colours kept by a copy from a terminal, and the Markdown bold,
-italics or inline code a reporter puts around the error line. Taken off before the line is matched."""
+"""What a pasted issue wraps a log line in: terminal colours kept by a copy from a terminal, the Markdown bold,
+italics or inline code a reporter puts around the error line, pytest's failure marker. Taken off before the line is
+matched."""
 
 from __future__ import annotations
 
@@ -27,9 +28,16 @@ def unwrapped(text: str) -> str:
     if text.lstrip().startswith("`") and text.rstrip().endswith("`"):
         # `NameError: name 'np' is not defined`: a whole line as inline code; a lone name (`RuntimeError`) is prose's
         text = _CODE_SPAN_RE.sub(r"\1\2", text)
+    if text.startswith(("E  ", "FAILED ", "ERROR ")):
+        text = _PYTEST_FAILURE.sub("", text)
     return text
 
 
 _BOLD_RE = re.compile(r"^(\s*)\*\*(?=[^\s*])(.*?)(?:\*\*)?\s*$")
 _CODE_SPAN_RE = re.compile(r"^(\s*)`(?!`)([^`\n]*?[\s:][^`\n]*)`\s*$")
+# pytest marks the exception's lines of a failed test "E" and indents them (_pytest/_code/code.py FormattedExcinfo
+# fail_marker = "E": "E       RuntimeError: ..."), and its short summary names the test before the exception
+# (_pytest/terminal.py: "FAILED tests/t.py::test_x - RuntimeError: ..."): the rest of the line is the exception's.
+_PYTEST_FAILURE = re.compile(r"^(?:E {3,}(?=\S)|(?:FAILED|ERROR) \S+::\S+ - (?=[\w.]*(?:Error|Exception|Exit|Interrupt|"
+                             r"NotMet)\b))")
 _ITALIC_RE = re.compile(r"^(\s*)_(?=[A-Z])(.*[^\s_])_\s*$")
