@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Benchmark: every signature row's regex alone on hostile 100 000-character lines (issue 29's reviews).
+"""Benchmark: every signature row's regex alone, and the line cleaner, on hostile 100 000-character lines (issue 29).
 
 usage: .venv/bin/python bench/bench_row_hostile.py [--bound 0.05]
 
 diagnose reads rows on windows around their trigger literals (``read/scan.py``), so a row that backtracks badly on a long
 line does not slow diagnose itself (``bench/bench_hostile.py`` measures that); but the same rows read an error record's
-whole message (``errors.records``) and any future caller. Each row's ``pattern.search`` is timed on each line below;
-a row over ``--bound`` seconds on one of them is listed, and the exit status is 1.
+whole message (``errors.records``) and any future caller. Each row's ``pattern.search`` is timed on each line below,
+and so is ``read.markdown.plain`` (the wrappers taken off every scanned line before any row reads it); one over
+``--bound`` seconds on one of them is listed, and the exit status is 1.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ HOSTILE = ("a" * 100_000, "x " * 50_000, "{" * 100_000, "[F " * 30_000, "line 1,
            "Attribute (" * 9_000, "cannot find -l" * 7_000, "No module named 'paddle.fluid" * 3_000, "E/" * 50_000,
            "06-18 18:42:06.401  1 " * 4_000, "  4 " * 25_000, "paddleocr: error: argument " + "command" * 14_000,
            "[F kernels/arm/a.cc:1 f]" + " " * 100_000, "When parsing line , error happened with msg:" * 2_200,
-           "\\nException: " * 8_000)
+           "\\nException: " * 8_000, " " * 100_000, "`" + " a" * 50_000 + "`x`", "**a" + " " * 100_000 + "x",
+           "dlopen(" * 14_000, "E" * 100_000)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,21 +32,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from paddle_doctor.diagnose.signatures.table import SIGNATURES
 
+    from paddle_doctor.diagnose.read.markdown import plain
+
     slow = []
-    for sig in SIGNATURES:
-        worst = max((_timed(sig.pattern, line) for line in HOSTILE), key=lambda r: r[0])
+    for name, search in [(sig.name, sig.pattern.search) for sig in SIGNATURES] + [("read.markdown.plain", plain)]:
+        worst = max((_timed(search, line) for line in HOSTILE), key=lambda r: r[0])
         if worst[0] > args.bound:
-            slow.append((sig.name, *worst))
-    print(f"{len(SIGNATURES)} rows x {len(HOSTILE)} hostile lines of up to 100 000 characters; bound {args.bound} s")
+            slow.append((name, *worst))
+    print(f"{len(SIGNATURES)} rows and the line cleaner x {len(HOSTILE)} hostile lines of up to 100 000 characters; "
+          f"bound {args.bound} s")
     for name, seconds, line in slow:
         print(f"  over the bound: {name} {seconds:.3f} s on {line!r}")
     print("every row within the bound" if not slow else f"{len(slow)} row(s) over the bound")
     return 1 if slow else 0
 
 
-def _timed(pattern, line: str) -> tuple[float, str]:
+def _timed(search, line: str) -> tuple[float, str]:
     start = time.perf_counter()
-    pattern.search(line)
+    search(line)
     return time.perf_counter() - start, line[:24]
 
 

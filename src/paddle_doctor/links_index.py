@@ -88,7 +88,7 @@ BACKLINKS = {
         'diagnose_rules': ('launcher_chose_the_port',),
     },
     CauseId.launcher_python_not_found: {
-        'signatures': ('launcher_python_missing', 'shell_python_not_found',),
+        'signatures': ('launcher_python_missing', 'shell_python_not_found', 'script_python_not_found',),
     },
     CauseId.leftover_paddle_process: {
         'env_checks': ('leftover_processes',),

@@ -23,12 +23,6 @@ def test_a_glog_fatal_line_glued_after_a_print_is_read_as_the_error(tmp_path):
     assert "Input rows index" in rc.message and "get_startup_program" not in rc.message, rc.message
 
 
-def test_the_glued_line_with_its_call_stack_is_the_fatal_line(tmp_path):
-    rc = _diagnose(tmp_path, _GLUED.format(sep="") + "PaddlePaddle Call Stacks:\n0       0x7fd627b387b7p paddle::platform::"
-                             "EnforceNotMet::EnforceNotMet(std::__exception_ptr::exception_ptr, char const*, int) + 727\n")
-    assert "Input rows index" in rc.message and "get_startup_program" not in rc.message, rc.message
-
-
 def test_a_glued_glog_check_is_read_as_the_check(tmp_path):
     rc = _diagnose(tmp_path, "Epoch 1 done.F0627 17:52:19.446719 22211 some_op.cc:211] Check failed: x == y (1 vs. 2)\n")
     assert rc.code == "glog_check_failed" and "x == y" in rc.message, (rc.code, rc.message)
@@ -212,7 +206,7 @@ def test_paddle_0x_launcher_script_failing_is_the_launcher(tmp_path):
 
 def test_a_start_scripts_bash_error_is_not_paddles_launcher_but_what_it_says(tmp_path):
     rc = _diagnose(tmp_path, "./run.sh: line 12: python3: command not found\n")
-    assert rc.cause == CauseId.launcher_python_not_found and rc.code == "shell_python_not_found", (rc.cause, rc.code)
+    assert rc.cause == CauseId.launcher_python_not_found and rc.code == "script_python_not_found", (rc.cause, rc.code)
 
 
 def _keyword(source: str, path: str = "tools/train.py", message: str = "__init__() got an unexpected keyword "
@@ -240,15 +234,27 @@ def test_other_type_errors_a_named_misspelling_or_a_librarys_own_call_are_not_re
 
 
 def test_a_keyword_refused_by_the_users_own_function_is_the_users_slip(tmp_path):
-    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"train.py\", line 90, in main\n    run(model)\n"
-                             "  File \"train.py\", line 40, in run\n    evaluate(model, epoch=epoch)\n"
-                             "  File \"train.py\", line 12, in evaluate\n    score(m, epochs=3)\n"
-                             "TypeError: score() got an unexpected keyword argument 'epochs'\n")
-    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)  # score is not one of the user's frames
     rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"train.py\", line 90, in main\n    evaluate(m)\n"
                              "  File \"train.py\", line 12, in evaluate\n    evaluate(m, epochs=3)\n"
                              "TypeError: evaluate() got an unexpected keyword argument 'epochs'\n")
-    assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)  # evaluate is the user's own (a frame above)
+    assert rc.cause == CauseId.python_exception, (rc.cause, rc.why)
+
+
+def test_another_objects_method_named_like_the_users_function_is_still_another_release(tmp_path):
+    # the user's own train() calls PaddleX's model.train(..., use_vdl=True): the method is PaddleX's, not the user's
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"train.py\", line 90, in <module>\n    train(args)\n"
+                             "  File \"train.py\", line 40, in train\n    model.train(num_epochs=100, use_vdl=True)\n"
+                             "TypeError: train() got an unexpected keyword argument 'use_vdl'\n")
+    assert rc.cause == CauseId.paddle_api_mismatch, (rc.cause, rc.why)
+
+
+@pytest.mark.parametrize("what", ["image and label path, so the space cannot be in the image or label path",
+                                  "source and target image path, so the space cannot be in the source image or target "
+                                  "image path"])
+def test_paddlex_file_list_with_a_space_in_a_path_is_the_data_given(tmp_path, what):
+    rc = _diagnose(tmp_path, f"Exception: A space is defined as the delimiter to separate the {what}, but the "
+                             "line[JPEGImages\\1007 (2).jpg Annotations\\1007 (2).png\n] of\n")
+    assert rc.cause == CauseId.config_error and rc.code == "paddlex_file_list_space", (rc.cause, rc.code)
 
 
 # --- what the review of the session's rows found (session 15) ----------------------------------------------------
@@ -272,7 +278,7 @@ def test_a_bare_pre_release_word_is_a_name_not_a_version_part(tmp_path, name):
 
 @pytest.mark.parametrize("line,code", [("/home/u/paddle: line 3: cd: /data: No such file or directory", None),
                                        ("/usr/local/bin/paddle: line 82: python: command not found",
-                                        "shell_python_not_found")])
+                                        "script_python_not_found")])
 def test_a_script_named_paddle_or_what_another_row_reads_is_not_the_launcher_script(tmp_path, line, code):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc is None or rc.code != "v1_paddle_script_error", rc.code
@@ -282,7 +288,14 @@ def test_a_script_named_paddle_or_what_another_row_reads_is_not_the_launcher_scr
 @pytest.mark.parametrize("line", ["zsh: command not found: python3", "./run.sh:3: command not found: python"])
 def test_zshs_command_not_found_is_no_python(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
-    assert rc.code == "shell_python_not_found", rc and rc.code
+    assert rc.code == "script_python_not_found", rc and rc.code
+
+
+def test_a_first_try_without_python_yields_to_the_error_of_the_run_after_it(tmp_path):
+    rc = _diagnose(tmp_path, "% python train.py\nzsh: command not found: python\n% python3 train.py\nTraceback (most recent "
+                             "call last):\n  File \"train.py\", line 3, in <module>\n    import paddle\nModuleNotFoundError: "
+                             "No module named 'paddle'\n")
+    assert rc.cause != CauseId.launcher_python_not_found, (rc.cause, rc.code)
 
 
 def test_glibcs_newer_symbol_version_form_is_read(tmp_path):
@@ -408,7 +421,22 @@ def test_pytests_failure_lines_are_read_as_the_exception(tmp_path, text):
     assert rc.cause == CauseId.python_exception and "parallel environment is not ready" in rc.message, rc.message
 
 
-@pytest.mark.parametrize("line", ["E   no exception here", "FAILED to start the server - please retry"])
-def test_pytest_like_words_without_an_exception_are_not_an_exception(tmp_path, line):
-    rc = _diagnose(tmp_path, line + "\n")
-    assert rc is None or rc.code != "exception", rc.code
+@pytest.mark.parametrize("line,plain_line", [
+    ("E       RuntimeError: boom", "RuntimeError: boom"),
+    ("FAILED tests/t.py::test_x[a b] - ValueError: x", "ValueError: x"),
+    ("ERROR tests/test_x.py - ModuleNotFoundError: No module named 'x'", "ModuleNotFoundError: No module named 'x'"),
+    ("E1216 14:35:24.967613  2666 server.cpp:965] Fail to listen", None),
+    ("ERROR 2024-01-01 10:00:00 - ValueError: x", None),
+    ("LAUNCH ERROR 2024-01-01 10:00:00 worker failed", None),
+    ("FAILED to start the server - please retry", None),
+])
+def test_pytests_wrappers_are_taken_off_and_nothing_else(line, plain_line):
+    from paddle_doctor.diagnose.read.markdown import plain
+    assert plain(line) == (plain_line or line)
+
+
+@pytest.mark.parametrize("line,plain_line", [("`Killed`", "Killed"), ("`RuntimeError`", None), ("**`ValueError: x`**",
+                                              "ValueError: x"), ("`a` and `b`", None), ("  File \"a.py\", line 1", None)])
+def test_inline_code_is_taken_off_a_whole_line_but_a_lone_exception_name_stays_prose(line, plain_line):
+    from paddle_doctor.diagnose.read.markdown import plain
+    assert plain(line) == (plain_line or line)

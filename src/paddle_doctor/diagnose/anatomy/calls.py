@@ -18,12 +18,16 @@ from .parts import ErrorParts, Verdict
 INSTALLED_PACKAGE = re.compile(rf"[/\\](?:site|dist)-packages[/\\](?P<pkg>{VERSIONED_PACKAGES}|paddleocr)[/\\]")
 _ARGUMENT_REJECTED = re.compile(r"^Unknown argument: \w+$")
 # CPython: "<callee>() got an unexpected keyword argument 'k'"; 3.13 adds ". Did you mean 'j'?" for a misspelt one
-_KEYWORD_REFUSED = re.compile(r"(?:^|\.)(?P<callee>\w+)\(\) got an unexpected keyword argument '\w+'(?!\. Did you mean)")
+_KEYWORD_REFUSED = re.compile(r"(?:^|[.\s])(?P<callee>\w+|<lambda>)\(\) got an unexpected keyword argument '\w+'"
+                              r"(?!\. Did you mean)")
 
 
-def _users_own_function(parts: ErrorParts, callee: str) -> bool:
-    """Whether a function of that name is one of the user's frames: their own function, not another release's."""
-    return callee != "__init__" and any(f.func == callee and f.owner == "user" for f in parts.frames)
+def _users_own_function(parts: ErrorParts, callee: str, source: str) -> bool:
+    """Whether the call is to one of the user's own functions: called bare or through ``self.`` and a frame of the
+    user's of that name (``model.train(...)`` from the user's own ``train`` is another object's method)."""
+    called_so = re.search(rf"(?:(?<![\w.])|\bself\.){re.escape(callee)}\(", source)
+    return callee != "__init__" and called_so is not None and \
+        any(f.func == callee and f.owner == "user" for f in parts.frames)
 
 
 _SIGNATURE_MISFIT = re.compile(r"unexpected keyword argument '\w+'|takes \d+ positional arguments? but \d+ (?:was|were) "
@@ -92,7 +96,7 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
     # corpus: 5 such logs of 5 were code and library of two releases, a suite's script and its package, Paddle's
     # DataLoader's prefetch_factor), more often than a misspelt one.
     refused = _KEYWORD_REFUSED.search(parts.message)
-    if refused and frame.suite is None and frame.source and not _users_own_function(parts, refused["callee"]):
+    if refused and frame.suite is None and frame.source and not _users_own_function(parts, refused["callee"], frame.source):
         return Verdict(CauseId.paddle_api_mismatch, 55, f"the call `{frame.source.strip()[:80]}` passes a keyword the "
                        f"function it calls does not take ({parts.message[:60]}): the code was written for another "
                        "release of what it calls (or misspells the keyword)", "call", sure=False)
@@ -133,6 +137,7 @@ _MODEL_LOADING_CALL = re.compile(r"\b(?:create_paddle_predictor|create_predictor
 _OPEN_FAILURES = ("RuntimeError", "OSError", "IOError", "EnforceNotMet", "Exception", "NotFoundError",
                   "PreconditionNotMetError", "UnavailableError", "ExternalError")
 # what such a build says: nothing (an uncaught C++ exception turned into "Unknown exception") or that it cannot open
+_LIBRARY_FILE = re.compile(r"\.(?:dll|so(?:\.\d+)*|dylib)\b", re.I)
 _OPEN_FAILED = re.compile(r"Unknown exception|[Cc]an ?not (?:open|load|read|find)|[Ff]ail(?:ed|s)? to (?:open|load|read)|"
                           r"[Nn]o such file|(?:does not|doesn't|not) exists?|[Nn]ot found")
 
@@ -144,10 +149,13 @@ def from_unopenable_model_path(parts: ErrorParts) -> Verdict | None:
     loading = next((f for f in reversed(parts.frames) if _MODEL_LOADING_CALL.search(f.source)), None)
     if loading is None:
         return None
+    if _LIBRARY_FILE.search(parts.message):
+        return None  # a DLL or shared library not found: a library load, read by the library rows
     # the path the message names, else the loading frame's own file (a hub module's folder holds its model)
-    where = next((m for m in _WINDOWS_PATH.finditer(f"{parts.message} {loading.path}") if not m.group(0).isascii()), None)
+    named = [m.group(0) for m in _WINDOWS_PATH.finditer(parts.message)]
+    where = next((p for p in named or _WINDOWS_PATH.findall(loading.path) if not p.isascii()), None)
     if where is None:
         return None
     return Verdict(CauseId.file_not_found, 70, f"`{loading.source.strip()[:60]}` loads a model under a Windows path "
-                   f"with non-ASCII characters ({where.group(0)[:60]}...), which Paddle's loader on Windows cannot "
+                   f"with non-ASCII characters ({where[:60]}...), which Paddle's loader on Windows cannot "
                    "open: move the model (or HUB_HOME, the suite's model folder) to an ASCII-only path", "call")

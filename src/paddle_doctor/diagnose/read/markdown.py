@@ -24,20 +24,22 @@ def unwrapped(text: str) -> str:
     """The line without the Markdown emphasis or inline code around the whole of it (a prefix already taken off)."""
     if text.lstrip().startswith("_") and text.rstrip().endswith("_"):
         text = _ITALIC_RE.sub(r"\1\2", text)  # ``_KeyError: 'x'_``: Markdown italics around a whole line
-    text = _BOLD_RE.sub(r"\1\2", text) if "**" in text else text
+    text = _BOLD_RE.sub(r"\1\2", text.rstrip()) if "**" in text else text
     if text.lstrip().startswith("`") and text.rstrip().endswith("`"):
-        # `NameError: name 'np' is not defined`: a whole line as inline code; a lone name (`RuntimeError`) is prose's
+        # `NameError: name 'np' is not defined`: a whole line as inline code; a lone exception class (`RuntimeError`)
+        # is a name in prose, a lone word that is the error itself (`Killed`) is read
         text = _CODE_SPAN_RE.sub(r"\1\2", text)
     if text.startswith(("E  ", "FAILED ", "ERROR ")):
         text = _PYTEST_FAILURE.sub("", text)
     return text
 
 
-_BOLD_RE = re.compile(r"^(\s*)\*\*(?=[^\s*])(.*?)(?:\*\*)?\s*$")
-_CODE_SPAN_RE = re.compile(r"^(\s*)`(?!`)([^`\n]*?[\s:][^`\n]*)`\s*$")
+# applied to the line without its trailing spaces: a lazy span followed by "\s*$" backtracks quadratically on them
+_BOLD_RE = re.compile(r"^(\s*)\*\*(?=[^\s*])(.*?)(?:\*\*)?$")
+_CODE_SPAN_RE = re.compile(r"^(\s*)`(?!`|[\w.]*(?:Error|Exception|Warning|Exit|Interrupt)`)([^`\n]+)`\s*$")
 # pytest marks the exception's lines of a failed test "E" and indents them (_pytest/_code/code.py FormattedExcinfo
 # fail_marker = "E": "E       RuntimeError: ..."), and its short summary names the test before the exception
 # (_pytest/terminal.py: "FAILED tests/t.py::test_x - RuntimeError: ..."): the rest of the line is the exception's.
-_PYTEST_FAILURE = re.compile(r"^(?:E {3,}(?=\S)|(?:FAILED|ERROR) \S+::\S+ - (?=[\w.]*(?:Error|Exception|Exit|Interrupt|"
-                             r"NotMet)\b))")
+_PYTEST_FAILURE = re.compile(r"^(?:E {3,}(?=\S)|(?:FAILED|ERROR) \S+(?:::[^\n]+?)? - (?=[\w.]*(?:Error|Exception|Exit|"
+                             r"Interrupt|NotMet)\b))")
 _ITALIC_RE = re.compile(r"^(\s*)_(?=[A-Z])(.*[^\s_])_\s*$")

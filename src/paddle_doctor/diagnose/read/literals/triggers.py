@@ -256,7 +256,7 @@ TRIGGERS: tuple[str, ...] = (
     # issue 29, batch 93: Anakin's factories' unregistered name; CPython that cannot find its standard library
     "has not been registered", "Python codec of the filesystem encoding",
     # batch 94: glibc's symbol-version lookup, macOS dyld's missing symbol (a paste without the ImportError around it)
-    "with link time reference", "Symbol not found", "paddle: line ", "defined as the delimiter",
+    "with link time reference", "Symbol not found", "symbol not found in flat namespace", "paddle: line ", "defined as the delimiter",
     # batch 95: fluid's read op without its reader; PIR's attribute check (an enforce line may lose its type)
     "reader_ should not be null", "Type of attribute", "could be suggested", "未定义的引用",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS

@@ -217,7 +217,7 @@ API_VERSION_ROWS = (
     # names it: "Expected in: /usr/lib/libc++.1.dylib"); the binary was built for a newer macOS, or another release of
     # that library, than the one loaded.
     _sig("macos_symbol_not_found", r"\bdlopen\(.{1,400}?\): [Ss]ymbol not found(?: in flat namespace)?:? '?(?P<sym>[^\s']{1,300})|"
-         r"^\s*(?:dyld(?:\[\d+\])?: )?Symbol not found: (?P<sym2>\S{1,300})", "cause", CauseId.dependency_version_mismatch, 75,
+         r"^\s*(?:dyld(?:\[\d+\])?: )?[Ss]ymbol not found(?: in flat namespace)?:? '?(?P<sym2>[^\s']{1,300})", "cause", CauseId.dependency_version_mismatch, 75,
          "ImportError: dlopen(/u/site-packages/paddle/fluid/libpaddle.so, 2): Symbol not found: __ZNSt3__113basic_file"
          "bufIcNS_11char_traitsIcEEE5closeEv",
          title="a library lacks {sym}{sym2}: the binary was built for a newer macOS (or another release of that library) "
@@ -252,7 +252,7 @@ API_VERSION_ROWS = (
                 "src/pip/_internal/index/package_finder.py PackageFinder.find_requirement (the same two messages); "
                 "pip 19-24 src/pip/_internal/req/constructors.py (\"{wheel.filename} is not a supported wheel on this platform.\") "
                 "(jieba#920: paddlepaddle-tiny under Python 3.8)", most="medium"),
-    # Code built or written for another interpreter (loading.py: an extension that cannot load under this one).
+    # Code built or written for another interpreter (tools/interpreter.py: an extension that cannot load under this one).
     *INTERPRETER_ROWS,
     # Any other library the suites depend on that lacks a name the code (or a package built on it) uses: the
     # installed release is past the boundary (a removed name: Pillow 10's Image.ANTIALIAS) or before it. After

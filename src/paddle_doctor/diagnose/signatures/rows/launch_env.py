@@ -178,19 +178,23 @@ LAUNCH_ENV = (
          source="pp 2.4.2-3.3.1 paddle/distributed/launch/job/container.py and fleet/launch_utils.py "
                 "start_local_trainers (subprocess.Popen of the worker command); CPython FileNotFoundError "
                 "([Errno 2] No such file or directory: %r) for the missing executable (Paddle#47559)"),
-    # The shell that was to run a worker (or the user's start script, which bash names: "./run.sh: line 12: python3:
-    # command not found") finds no python on PATH.
-    _sig("shell_python_not_found", r"(?:^|\s)(?:(?:(?:/bin/)?(?:ba|da|z)?sh|[^\s:]{0,200}\.sh)(?:: line \d+|: \d+)?|"
-         r"[^\s:]{1,200}: line \d+):\s*(?:\d+:\s*)?python[\d.]*\s*"
-         r"[:：]\s*(?:command not found|not found|未找到命令)|(?:^|\s)(?:zsh|[^\s:]{0,200}\.sh)(?::\d+)?: command not found: "
-         r"python[\d.]*\s*$|^'python[\d.]*(?:\.exe)?' (?:is not recognized as an "
+    # The shell that was to run a worker finds no python on PATH.
+    _sig("shell_python_not_found", r"(?:^|\s)(?:/bin/)?(?:ba|da|z)?sh(?:: line \d+|: \d+)?:\s*(?:\d+:\s*)?python[\d.]*\s*"
+         r"[:：]\s*(?:command not found|not found|未找到命令)|^'python[\d.]*(?:\.exe)?' (?:is not recognized as an "
          r"internal or external command|不是内部或外部命令)", "cause", CauseId.launcher_python_not_found, 90,
          "bash: python: command not found",
          title="the shell that runs the worker found no `python` on PATH",
-         source="bash 5 execute_cmd.c (%s: command not found; zh_CN: %s：未找到命令), dash (%s: %d: %s: not found), zsh "
-                "(zsh: command not found: %s; a script's <name>:<line>: command not found: %s), as "
+         source="bash 5 execute_cmd.c (%s: command not found; zh_CN: %s：未找到命令), dash (%s: %d: %s: not found), as "
                 "the workers' shells print them (Paddle#47559's workerlog); Windows cmd.exe ('%s' is not recognized as "
                 "an internal or external command, ...; zh-CN '%s' 不是内部或外部命令，也不是可运行的程序)"),
+    # A start script's own line ("./run.sh: line 12: python3: command not found") or zsh's order ("zsh: command not
+    # found: python"): as often a user's first try, followed by one that ran, so below any error that comes after it.
+    _sig("script_python_not_found", r"(?:^|\s)[^\s:]{1,200}: line \d+: python[\d.]*: command not found|(?:^|\s)(?:zsh|"
+         r"[^\s:]{0,200}\.sh)(?::\d+)?: command not found: python[\d.]*\s*$", "cause", CauseId.launcher_python_not_found,
+         45, "./run.sh: line 12: python3: command not found",
+         title="the script found no `python` on PATH (if a later command ran it, look past this line)", most="medium",
+         source="bash 5 execute_cmd.c (a script's \"%s: line %d: %s: command not found\"), zsh (\"zsh: command not "
+                "found: %s\"; a script's \"<name>:<line>: command not found: %s\")"),
     _sig(CauseId.too_many_open_files, r"Too many open files|\[Errno 24\]|received 0 items of ancdata", "cause",
          CauseId.too_many_open_files, 95,
          "OSError: [Errno 24] Too many open files: '/dev/shm/paddle_1234_5678'",

@@ -146,7 +146,7 @@ LOADING = (
     # _Z<length><name>: libraries keep theirs in namespaces, _ZN...): its own function, declared and called but not
     # compiled into it (a custom op's .cu left out of the build, a definition whose signature differs).
     _sig("cxx_own_symbol_undefined", r"ImportError: (?P<lib>(?![^:]*[/\\](?:site|dist)-packages[/\\])[^:\n]{1,300}\.(?:so|pyd))"
-         r": undefined symbol: (?P<sym>_Z\d+(?!THP|_?Py)[A-Za-z_]\w*)", "cause", CauseId.python_exception, 62,
+         r": undefined symbol: (?P<sym>_Z\d+(?!THP[A-Z]|_?Py[A-Z_])[A-Za-z_]\w*)", "cause", CauseId.python_exception, 62,
          "ImportError: /home/aistudio/PPlanedet/pplanedet/ops/nms_impl.so: undefined symbol: _Z16nms_cuda_forwardRKN6paddle"
          "12experimental6TensorES3_fl",
          title="{lib}, built here, lacks its own function {sym}: it is declared and called but no compiled source "
@@ -167,7 +167,7 @@ LOADING = (
     # The same loader error cut before its symbol (a paste, a wrapped line): a native program needs a symbol the
     # libraries it loaded lack (glibc's private _dl_sym of an older glibc, a library of another release). A CUDA,
     # NCCL or TensorRT library's is left to the rows and warnings that read their versions.
-    _sig("native_symbol_lookup_error", rf"^(?P<prog>\S{{1,300}}): symbol lookup error: (?!.*lib(?:{CUDA_LIBRARIES}|cuda|nccl|nvinfer))", "cause",
+    _sig("native_symbol_lookup_error", rf"^(?P<prog>\S{{1,300}}): symbol lookup error: (?!.*lib(?:{CUDA_LIBRARIES}|cuda|nccl|nvinfer)[\w.]*\.so)", "cause",
          CauseId.dependency_version_mismatch, 55,
          "/site-packages/paddle_serving_server/serving-cpu-avx-mkl-0.9.0/serving: symbol lookup error: /site-packages/"
          "paddle_serving_server/serving-cpu-avx-mkl-0.9.0/serving: undefined symbol: _dl_sym, version GLIBC_PRIVATE",

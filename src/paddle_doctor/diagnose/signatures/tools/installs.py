@@ -196,7 +196,7 @@ INSTALLS = (
          most="medium"),
     # pip runs a package's setup.py in a subprocess and prints its exit status: negative is the signal that ended it.
     # Above the build-failure rows (96): the signal says why the build step failed, which their report does not.
-    _sig("pip_subprocess_crashed", r"^\s*[│|]?\s*exit code: -(?P<sig>11|4|8|7)\s*$", "cause", CauseId.segfault, 98,
+    _sig("pip_subprocess_crashed", r"^\s*(?:[│|]\s*)?exit code: -(?P<sig>11|4|8|7)\s*$", "cause", CauseId.segfault, 98,
          "  │ exit code: -11",
          title="the Python process pip ran for the package's setup crashed (signal {sig}): a native crash while "
                "importing its build dependencies",
@@ -275,7 +275,7 @@ INSTALLS = (
     # another Python's, or a binary embedding Python (0.x's paddle_trainer, a C++ demo) runs with a home it was not
     # built against. Nothing of the job ran yet. ("Could not find platform independent libraries <prefix>" alone is
     # not read: Windows venvs print it as a harmless warning.)
-    _sig("python_home_unfound", r"^(?:ImportError: )?No module named '?site'?$|Fatal Python error: "
+    _sig("python_home_unfound", r"^(?:(?:ImportError|ModuleNotFoundError): )?No module named '?site'?$|Fatal Python error: "
          r"(?:init_fs_encoding: failed to get the Python codec of the filesystem encoding|initfsencoding: unable to load "
          r"the file system codec|Py_Initialize: Unable to get the locale encoding)", "cause", CauseId.config_error, 80,
          "ImportError: No module named site",
