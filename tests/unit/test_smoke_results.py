@@ -8,7 +8,7 @@ import sys
 
 from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.smoke.launch import SmokeOptions, build_command, check_fault, parse_master
-from paddle_doctor.smoke.results import CHECKS, check_findings, passed
+from paddle_doctor.smoke.results import CHECKS, check_findings, launch_finding, passed
 
 import pytest
 
@@ -54,6 +54,22 @@ def test_a_silent_rank_fails_everything(tmp_path):
     _write(tmp_path, 0, [(n, True, "") for n in CHECKS])
     findings, _ = check_findings(tmp_path, 2, None)
     assert not any(f.fact("passed") for f in findings) and "1 rank(s) reported nothing" in findings[0].message
+
+
+@pytest.mark.parametrize("timed_out,returncode,said", [(True, None, "timed out after 2 s"),
+                                                       (False, 1, "the launcher exited 1")])
+def test_a_launch_that_failed_after_every_check_passed_is_a_failed_check(timed_out, returncode, said):
+    """Smoke stopped at --timeout while the ranks were ending (every check done): the run fails, so its table and
+    JUnit file must hold a failure too (a flaky CI run showed a green JUnit file for a failed smoke)."""
+    launch = launch_finding(timed_out, returncode, 2.0, None)
+    assert launch.code == "smoke.launch" and launch.outcome.value == "fail" and said in launch.message
+    assert not passed((launch,))
+    from paddle_doctor.render.ci.junit import junit_xml
+    assert 'failures="1"' in junit_xml([launch], "paddle-doctor smoke", 2.0)
+
+
+def test_a_clean_launch_adds_no_check():
+    assert launch_finding(False, 0, 2.0, None) is None
 
 
 def test_options():

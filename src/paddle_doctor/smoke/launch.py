@@ -12,7 +12,7 @@ from paddle_doctor.findings import Diagnosis, Finding
 from paddle_doctor.process.after_launch import launch_then_diagnose
 from paddle_doctor.process.bounded_run import BoundedRun
 from paddle_doctor.process.workers_python import ensure_guards
-from paddle_doctor.smoke.results import check_findings, passed
+from paddle_doctor.smoke.results import check_findings, launch_finding, passed
 
 WORKER = Path(__file__).resolve().parents[1] / "runtime" / "smoke_worker.py"  # what each launched rank runs
 FAULTS = ("raise", "kill", "exit")
@@ -79,7 +79,9 @@ def run_smoke(options: SmokeOptions) -> SmokeRun:
     done = launch_then_diagnose(cmd, cwd=out, env=build_env(options, cmd), log_dir=out / "log",
                                 output=out / "terminal.out", timeout=options.timeout)
     findings, ranks = check_findings(out / "results", _expected_ranks(options), done.diagnosis)
-    return SmokeRun(options, done.launch, findings, done.diagnosis, ranks)
+    launch = launch_finding(done.launch.timed_out, done.launch.returncode, options.timeout, done.diagnosis) \
+        if passed(findings) else None
+    return SmokeRun(options, done.launch, findings + ((launch,) if launch else ()), done.diagnosis, ranks)
 
 
 def _expected_ranks(options: SmokeOptions) -> int | None:

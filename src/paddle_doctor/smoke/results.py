@@ -121,5 +121,20 @@ def _message(name, proves, ok, failed, missing, silent, details, root_ranks) -> 
     return f"{name}: " + "; ".join(parts)
 
 
+def launch_finding(timed_out: bool, returncode: int | None, timeout: float,
+                   diagnosis: Diagnosis | None) -> Finding | None:
+    """The launch's own outcome as one more check, when it failed although every check passed (smoke stopped it at
+    --timeout while the ranks were ending, or the launcher exited non-zero after them): without it, a failed run's
+    table and JUnit file would hold no failure. None otherwise (the failed checks already say the run failed)."""
+    if not timed_out and returncode == 0:
+        return None
+    root = diagnosis.root_cause if diagnosis else None
+    how = f"timed out after {timeout:g} s" if timed_out else f"the launcher exited {returncode}"
+    return Finding(code="smoke.launch", cause=root.cause if root is not None else CauseId.unknown, severity="error",
+                   message=f"launch: every check passed, but the launch did not end cleanly ({how})",
+                   confidence="medium", outcome=Outcome.FAIL,
+                   facts={"check": "launch", "passed": False, "timed_out": timed_out, "returncode": returncode})
+
+
 def passed(findings) -> bool:
     return bool(findings) and all(f.outcome is Outcome.PASS for f in findings)
