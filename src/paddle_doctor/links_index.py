@@ -71,7 +71,7 @@ BACKLINKS = {
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
-        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'trt_cuda_out_of_memory', 'gpu_pool_chunk_over_free', 'v2_gpu_alloc_failed', 'fluid_device_context_oom', 'device_oom', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
+        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'trt_cuda_out_of_memory', 'gpu_pool_chunk_over_free', 'v2_gpu_alloc_failed', 'fluid_device_context_oom', 'device_oom', 'device_oom_advice', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
         'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'compiler_killed', 'zsh_killed', 'ide_sigkill', 'exit_status_killed', 'k8s_evicted_memory', 'shell_killed_translated', 'nvcc_tool_killed',),
@@ -155,7 +155,7 @@ BACKLINKS = {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
     },
     CauseId.segfault: {
-        'signatures': ('native_stack_sigbus', 'native_stack_sigabrt', 'native_stack', 'native_fault_pc', 'spawn_child_segfault', 'gdb_core_signal', 'gdb_core_abort', CauseId.segfault, 'sigbus', 'sigabrt', 'paddle_failure_signal_header', 'paddle_signal_handle_frame', 'triton_fatal_signal', 'paddle_sigbus', 'paddle_fatal_signal', 'windows_native_crash', 'windows_fail_fast', 'windows_illegal_instruction', 'windows_dll_init_failed', 'msvc_debugger_fault', 'msvc_debugger_first_chance', 'kernel_user_fault', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigbus', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_bus', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'exit_status_native_signal', 'android_fatal_signal', 'ios_bad_access', 'shell_native_crash_translated', 'shell_abort_bus_translated', 'pip_subprocess_crashed',),
+        'signatures': ('native_stack_sigbus', 'native_stack_sigabrt', 'native_stack', 'native_fault_pc', 'spawn_child_segfault', 'gdb_core_signal', 'gdb_core_abort', CauseId.segfault, 'sigbus', 'sigabrt', 'paddle_failure_signal_header', 'paddle_signal_handle_frame', 'triton_fatal_signal', 'paddle_sigbus', 'paddle_fatal_signal', 'glog_stack_frame', 'windows_native_crash', 'windows_fail_fast', 'windows_illegal_instruction', 'windows_dll_init_failed', 'msvc_debugger_fault', 'msvc_debugger_first_chance', 'kernel_user_fault', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigbus', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_bus', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'exit_status_native_signal', 'android_fatal_signal', 'ios_bad_access', 'shell_native_crash_translated', 'shell_abort_bus_translated', 'pip_subprocess_crashed',),
         'guard_kinds': ('crashed',),
     },
     CauseId.shm_too_small: {

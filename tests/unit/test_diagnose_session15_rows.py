@@ -440,3 +440,36 @@ def test_pytests_wrappers_are_taken_off_and_nothing_else(line, plain_line):
 def test_inline_code_is_taken_off_a_whole_line_but_a_lone_exception_name_stays_prose(line, plain_line):
     from paddle_doctor.diagnose.read.markdown import plain
     assert plain(line) == (plain_line or line)
+
+
+# --- a paste of a message's tail only ------------------------------------------------------------------------------
+
+def test_the_allocators_advice_alone_is_out_of_device_memory(tmp_path):
+    rc = _diagnose(tmp_path, "Please check whether there is any other process using GPU 0.\n1. If yes, please stop them, "
+                             "or start PaddlePaddle on another GPU.\n2. If no, please decrease the batch size of your "
+                             "model.\n (at D:\\v2.0.1\\paddle\\paddle\\fluid\\memory\\allocation\\cuda_allocator.cc:69)\n")
+    assert rc.cause == CauseId.gpu_oom and rc.code == "device_oom_advice", (rc.cause, rc.code)
+
+
+def test_advice_to_decrease_the_batch_size_in_prose_is_not_the_allocators(tmp_path):
+    rc = _diagnose(tmp_path, "Tip: if training is slow, you may decrease the batch size of your model and retry.\n")
+    assert rc is None or rc.code != "device_oom_advice", rc.code
+
+
+def test_glogs_native_stack_alone_is_a_native_crash_at_low_confidence(tmp_path):
+    rc = _diagnose(tmp_path, "    @        0x10a5d1205 paddle::TrainerInternal::trainOneBatch()\n"
+                             "    @        0x10a5cea78 paddle::Trainer::trainOneDataBatch()\n"
+                             "    @        0x10a4b0e0a main\n")
+    assert rc.cause == CauseId.segfault and rc.confidence.value == "low", (rc.cause, rc.confidence)
+
+
+def test_glogs_stack_after_an_error_that_names_a_cause_leaves_the_verdict_to_it(tmp_path):
+    rc = _diagnose(tmp_path, "Out of memory error on GPU 0. Cannot allocate 80.000000MB memory on GPU 0\n"
+                             "    @     0x7fd50635ef9d  google::LogMessage::Fail()\n")
+    assert rc.cause == CauseId.gpu_oom, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", ["    @property", "contact me @ 0xdeadbeef tomorrow please", "@   0x12 is a value"])
+def test_other_at_signs_are_not_a_native_stack(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc is None or rc.code != "glog_stack_frame", rc.code

@@ -259,6 +259,10 @@ TRIGGERS: tuple[str, ...] = (
     "with link time reference", "Symbol not found", "symbol not found in flat namespace", "paddle: line ", "defined as the delimiter",
     # batch 95: fluid's read op without its reader; PIR's attribute check (an enforce line may lose its type)
     "reader_ should not be null", "Type of attribute", "could be suggested", "未定义的引用",
+    # the allocators' out-of-memory advice, the message's last lines (a paste of the tail)
+    "decrease the batch size of your model", "any other process using",
+    # glog's native stack frames ("    @     0x7fd5..."), the tail of a crash's paste
+    "@  ", "@ 0x",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

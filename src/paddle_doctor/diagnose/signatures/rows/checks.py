@@ -206,6 +206,16 @@ CHECKS = (
          source="pp 2.4.2-3.3.1 so strings (custom device / XPU allocators: Out of memory error on %s:%d. "
                 "Cannot allocate %s memory on %s:%d, available memory is only %s.; Out of memory error on %s %d. "
                 "total memory is %s, used memory is %s, available memory is only %s.)"),
+    # The advice that closes the allocators' out-of-memory message, alone at the end of a paste that cut its first line.
+    _sig("device_oom_advice", r"Please check whether there is any other process using (?P<dev>GPU|NPU|XPU|MLU) (?P<id>\d+)\.|"
+         r"^\s*2\. If no, please decrease the batch size of your model\b|^\s*Please decrease the batch size of your "
+         r"model\.", "cause", CauseId.gpu_oom, 90, "2. If no, please decrease the batch size of your model.",
+         title="out of device memory (the allocator's advice that ends its out-of-memory message)",
+         source="pp 2.0-3.3.1 memory/allocation/cuda_allocator.cc, cuda_managed_allocator.cc, cuda_malloc_async_allocator"
+                ".cc, npu_allocator.cc (PADDLE_THROW_BAD_ALLOC(errors::ResourceExhausted(\"\\n\\nOut of memory error on GPU %d. "
+                "... Please check whether there is any other process using GPU %d.\\n1. If yes, please stop them, or "
+                "start PaddlePaddle on another GPU.\\n2. If no, please decrease the batch size of your model. %s\\n\"))); "
+                "cuda_virtual_mem_allocator.cc (\"Please decrease the batch size of your model.\")"),
     # Fluid's legacy (buddy) allocator warns and returns nullptr when cudaMalloc fails: the warnings come before
     # whatever the null block then breaks (an enforce, an empty metric), which may not say "memory" at all.
     _sig("legacy_gpu_alloc_failed", r"Cannot malloc [\d.]+ MB GPU memory|Cannot allocate (?P<req>[\d.]+ ?(?:bytes|"

@@ -92,4 +92,13 @@ CRASHES = (
          source="pp 2.0.2-3.3.1 so: platform/init.cc kFailureSignals ({SIGFPE, \"SIGFPE\", \"Erroneous arithmetic "
                 "operation\"}, {SIGILL, \"SIGILL\", \"Illegal instruction\"}) and SignalHandle"),
 
+    # glog's native stack ("    @     0x7fd5... paddle::Trainer::train()"), printed after a fatal signal (its failure
+    # handler) or a failed CHECK ("*** Check failure stack trace: ***"): a paste of its tail alone still shows the
+    # process died in native code. The weakest reading: any line that says more decides.
+    _sig("glog_stack_frame", r"^\s*@\s+0x[0-9a-f]{4,16}\s+(?:\(unknown\)|[A-Za-z_~][\w:<>~,*&() .\[\]-]{0,300})$", "cause",
+         CauseId.segfault, 30, "    @     0x7fe350b92ed5  hl_create_global_resources()",
+         title="a native stack as glog prints it after a fatal signal or a failed check: the process died in native "
+               "code (the lines before the stack say why)", most="low",
+         source="glog src/signalhandler.cc DumpStackFrame and src/logging.cc (a failed CHECK: \"*** Check failure "
+                "stack trace: ***\"), each frame \"    @ %*p  %s\"; used by pp 0.x-3.x (platform/init.cc)"),
 )
