@@ -71,7 +71,7 @@ BACKLINKS = {
     },
     CauseId.gpu_oom: {
         'lint_rules': ('PDL403',),
-        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'trt_cuda_out_of_memory', 'gpu_pool_chunk_over_free', 'v2_gpu_alloc_failed', 'fluid_device_context_oom', 'device_oom', 'device_oom_advice', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
+        'signatures': ('gpu_alloc_frame', CauseId.gpu_oom, 'predictor_gpu_pool', 'device_bad_alloc', 'trt_cuda_out_of_memory', 'gpu_pool_chunk_over_free', 'v2_gpu_alloc_failed', 'fluid_device_context_oom', 'device_oom', 'device_oom_advice', 'device_alloc_frames', 'legacy_gpu_alloc_failed', 'gpu_oom_hint',),
     },
     CauseId.host_oom_killed: {
         'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'compiler_killed', 'zsh_killed', 'ide_sigkill', 'exit_status_killed', 'k8s_evicted_memory', 'shell_killed_translated', 'nvcc_tool_killed',),
@@ -79,7 +79,7 @@ BACKLINKS = {
         'diagnose_rules': ('silent_death',),
     },
     CauseId.host_out_of_memory: {
-        'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'v1_cpu_alloc_enomem', 'lite_host_malloc_failed', 'host_alloc_failed', 'numpy_array_alloc_failed',),
+        'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'v1_cpu_alloc_enomem', 'lite_host_malloc_failed', 'host_alloc_frames', 'host_alloc_failed', 'numpy_array_alloc_failed',),
     },
     CauseId.launcher_bug: {
         'signatures': ('v1_paddle_script_error', 'launcher_source_quoted', 'launcher_frame',),

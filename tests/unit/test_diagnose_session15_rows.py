@@ -473,3 +473,22 @@ def test_glogs_stack_after_an_error_that_names_a_cause_leaves_the_verdict_to_it(
 def test_other_at_signs_are_not_a_native_stack(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc is None or rc.code != "glog_stack_frame", rc.code
+
+
+@pytest.mark.parametrize("frames,cause", [
+    ("4   paddle::memory::allocation::Allocator::Allocate(unsigned long)\n5   paddle::memory::allocation::RetryAllocator::"
+     "AllocateImpl(unsigned long)\n6   paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, "
+     "unsigned long)\n", CauseId.gpu_oom),
+    ("3       0x7fdd810c49d5p paddle::memory::detail::BuddyAllocator::RefillPool() + 53\n5       0x7fdd810c1e25p void* "
+     "paddle::memory::legacy::Alloc<paddle::platform::CPUPlace>(paddle::platform::CPUPlace const&, unsigned long) + 117\n",
+     CauseId.host_out_of_memory),
+])
+def test_paddles_allocation_frames_alone_are_a_failed_allocation_at_low_confidence(tmp_path, frames, cause):
+    rc = _diagnose(tmp_path, frames)
+    assert rc.cause == cause and rc.confidence.value == "low", (rc.cause, rc.code)
+
+
+def test_a_message_before_the_allocation_frames_decides(tmp_path):
+    rc = _diagnose(tmp_path, "OSError: (External) CUDA error(700), an illegal memory access was encountered.\n"
+                             "4   paddle::memory::allocation::Allocator::Allocate(unsigned long)\n")
+    assert rc.cause == CauseId.cuda_error_other, (rc.cause, rc.code)

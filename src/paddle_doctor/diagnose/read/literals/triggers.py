@@ -263,6 +263,8 @@ TRIGGERS: tuple[str, ...] = (
     "decrease the batch size of your model", "any other process using",
     # glog's native stack frames ("    @     0x7fd5..."), the tail of a crash's paste
     "@  ", "@ 0x",
+    # Paddle's allocation path on a C++ stack (a paste of its tail)
+    "paddle::memory::", "GpuMaxChunkSize", "DeviceContext::Alloc",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

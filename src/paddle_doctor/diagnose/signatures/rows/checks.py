@@ -216,6 +216,27 @@ CHECKS = (
                 "... Please check whether there is any other process using GPU %d.\\n1. If yes, please stop them, or "
                 "start PaddlePaddle on another GPU.\\n2. If no, please decrease the batch size of your model. %s\\n\"))); "
                 "cuda_virtual_mem_allocator.cc (\"Please decrease the batch size of your model.\")"),
+    # A C++ stack in Paddle's allocation path (the numbered frames enforce prints before its message; a paste of the
+    # tail keeps only them): an allocation failed. On the host when the frame names CPUPlace, else on the device. The
+    # weakest reading of memory (a CUDA error raised while allocating reads the same frames): any message decides.
+    _sig("host_alloc_frames", r"\bpaddle::memory::(?:\w+::)*(?:Alloc(?:Shared)?|Allocate(?:Impl)?)\s*<\s*paddle::platform::"
+         r"CPUPlace\b|\bpaddle::memory::detail::BuddyAllocator::RefillPool\(\).*CPUPlace", "cause",
+         CauseId.host_out_of_memory, 47,  # above the device's: a CPUPlace frame names the place of the whole path
+         "5  0x7fdd810c1e25p void* paddle::memory::legacy::Alloc<paddle::platform::CPUPlace>(paddle::platform::"
+         "CPUPlace const&, unsigned long) + 117",
+         title="a host allocation failed (Paddle's allocator for CPUPlace is on the C++ stack)", most="low",
+         source="pp 1.x memory/malloc.cc legacy::Alloc<CPUPlace>, memory/detail/buddy_allocator.cc RefillPool, "
+                "system_allocator.cc CPUAllocator::Alloc; enforce.h prints the stack (\"PaddlePaddle Call Stacks\" / "
+                "\"C++ Traceback\") before the message"),
+    _sig("device_alloc_frames", r"\bpaddle::memory::(?:\w+::)*(?:Alloc(?:Shared)?|Allocate(?:Impl)?|RefillPool|"
+         r"GetGPUBuddyAllocator)\b(?!\s*<\s*paddle::platform::CPUPlace)|\bpaddle::platform::GpuMaxChunkSize\(\)|"
+         r"\bphi::DeviceContext::Alloc\s*<", "cause", CauseId.gpu_oom, 45,
+         "6   paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, unsigned long)",
+         title="a device allocation failed (Paddle's allocation path is on the C++ stack)", most="low",
+         source="pp 1.x-3.x memory/allocation (AllocatorFacade::Alloc, RetryAllocator::AllocateImpl, Allocator::"
+                "Allocate), memory/malloc.cc AllocShared, legacy::Alloc<CUDAPlace>, detail/buddy_allocator.cc, "
+                "platform/gpu_info.cc GpuMaxChunkSize, phi/core/device_context.cc DeviceContext::Alloc; enforce.h "
+                "prints the stack before the message"),
     # Fluid's legacy (buddy) allocator warns and returns nullptr when cudaMalloc fails: the warnings come before
     # whatever the null block then breaks (an enforce, an empty metric), which may not say "memory" at all.
     _sig("legacy_gpu_alloc_failed", r"Cannot malloc [\d.]+ MB GPU memory|Cannot allocate (?P<req>[\d.]+ ?(?:bytes|"
