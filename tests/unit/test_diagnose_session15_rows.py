@@ -492,3 +492,26 @@ def test_a_message_before_the_allocation_frames_decides(tmp_path):
     rc = _diagnose(tmp_path, "OSError: (External) CUDA error(700), an illegal memory access was encountered.\n"
                              "4   paddle::memory::allocation::Allocator::Allocate(unsigned long)\n")
     assert rc.cause == CauseId.cuda_error_other, (rc.cause, rc.code)
+
+
+def test_fluids_out_of_memory_advice_alone_is_out_of_device_memory(tmp_path):
+    rc = _diagnose(tmp_path, "2. If no, please try one of the following suggestions:\n   1) Decrease the batch size of your "
+                             "model.\n   2) FLAGS_fraction_of_gpu_memory_to_use is 0.92 now, please set it to a higher "
+                             "value but less than 1.0.\n at (/paddle/paddle/fluid/memory/detail/system_allocator.cc:151)\n")
+    assert rc.cause == CauseId.gpu_oom and rc.code == "device_oom_advice", (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("text,code", [
+    ("backtrace:\n      #00 pc 000000000004a5c0  /apex/com.android.runtime/lib64/bionic/libc.so (memset+256)\n"
+     "      #01 pc 00000000000ef340  libpaddle_light_api_shared.so (offset 0xa3f000)\n", "android_crash_frame"),
+    ("#2  0x00007f3ddd5a4ed7 in __libc_message () from /lib64/libc.so.6\n#3  0x00007f3ddd5ad299 in _int_free () from "
+     "/lib64/libc.so.6\n", "gdb_abort_frame"),
+])
+def test_android_and_gdb_crash_frames_alone_are_a_native_crash_at_low_confidence(tmp_path, text, code):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.segfault and rc.code == code and rc.confidence.value == "low", (rc.cause, rc.code)
+
+
+def test_a_gdb_frame_of_a_waiting_process_is_not_an_abort(tmp_path):
+    rc = _diagnose(tmp_path, "#0  0x00007f3ddd5a4ed7 in pthread_cond_wait@@GLIBC_2.3.2 () from /lib64/libpthread.so.0\n")
+    assert rc is None or rc.code != "gdb_abort_frame", rc.code

@@ -265,6 +265,10 @@ TRIGGERS: tuple[str, ...] = (
     "@  ", "@ 0x",
     # Paddle's allocation path on a C++ stack (a paste of its tail)
     "paddle::memory::", "GpuMaxChunkSize", "DeviceContext::Alloc",
+    # 1.x's out-of-memory advice; Android's and gdb's crash frames
+    "Decrease the batch size", "FLAGS_fraction_of_gpu_memory_to_use is", " pc 0", "in __libc_message", "in abort (",
+    "in raise (", "in __GI_raise", "in __GI_abort", "in malloc_printerr", "in _int_free", "in __assert_fail",
+    "in __fortify_fail", "in __stack_chk_fail",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -209,13 +209,17 @@ CHECKS = (
     # The advice that closes the allocators' out-of-memory message, alone at the end of a paste that cut its first line.
     _sig("device_oom_advice", r"Please check whether there is any other process using (?P<dev>GPU|NPU|XPU|MLU) (?P<id>\d+)\.|"
          r"^\s*2\. If no, please decrease the batch size of your model\b|^\s*Please decrease the batch size of your "
-         r"model\.", "cause", CauseId.gpu_oom, 90, "2. If no, please decrease the batch size of your model.",
+         r"model\.|^\s*1\) Decrease the batch size of your model\.|FLAGS_fraction_of_gpu_memory_to_use is [\d.]+ now, "
+         r"please set it to a higher value", "cause", CauseId.gpu_oom, 90, "2. If no, please decrease the batch size of your model.",
          title="out of device memory (the allocator's advice that ends its out-of-memory message)",
          source="pp 2.0-3.3.1 memory/allocation/cuda_allocator.cc, cuda_managed_allocator.cc, cuda_malloc_async_allocator"
                 ".cc, npu_allocator.cc (PADDLE_THROW_BAD_ALLOC(errors::ResourceExhausted(\"\\n\\nOut of memory error on GPU %d. "
                 "... Please check whether there is any other process using GPU %d.\\n1. If yes, please stop them, or "
                 "start PaddlePaddle on another GPU.\\n2. If no, please decrease the batch size of your model. %s\\n\"))); "
-                "cuda_virtual_mem_allocator.cc (\"Please decrease the batch size of your model.\")"),
+                "cuda_virtual_mem_allocator.cc (\"Please decrease the batch size of your model.\"); pp 1.6-1.8 "
+                "memory/detail/system_allocator.cc GPUAllocator::Alloc (\"2. If no, please try one of the following "
+                "suggestions:\\n   1) Decrease the batch size of your model.\\n   2) FLAGS_fraction_of_gpu_memory_to_use is "
+                "%.2lf now, please set it to a higher value but less than 1.0.\")"),
     # A C++ stack in Paddle's allocation path (the numbered frames enforce prints before its message; a paste of the
     # tail keeps only them): an allocation failed. On the host when the frame names CPUPlace, else on the device. The
     # weakest reading of memory (a CUDA error raised while allocating reads the same frames): any message decides.

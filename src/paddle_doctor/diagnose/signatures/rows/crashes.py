@@ -101,4 +101,18 @@ CRASHES = (
                "code (the lines before the stack say why)", most="low",
          source="glog src/signalhandler.cc DumpStackFrame and src/logging.cc (a failed CHECK: \"*** Check failure "
                 "stack trace: ***\"), each frame \"    @ %*p  %s\"; used by pp 0.x-3.x (platform/init.cc)"),
+    # Android's crash dump (debuggerd's tombstone, logcat's "backtrace:"): its frames alone still show a native crash.
+    _sig("android_crash_frame", r"^\s*#\d{2,3} pc [0-9a-f]{8,16}\s+\S", "cause", CauseId.segfault, 30,
+         "      #00 pc 000000000004a5c0  /apex/com.android.runtime/lib64/bionic/libc.so (memset+256)",
+         title="a native crash: Android's crash dump lists the frames (the lines before it say which signal)",
+         most="low", source="Android system/core debuggerd libunwindstack (\"    #%02d pc %016\" PRIx64 \"  %s (%s+%d)\"), "
+                            "in a tombstone and in logcat's DEBUG lines after \"backtrace:\""),
+    # gdb's backtrace of a process stopped in glibc's abort path (a heap check, a failed assert, abort()): the
+    # process was ending on a signal. A gdb backtrace of any other frame may be a hang, not read here.
+    _sig("gdb_abort_frame", r"^#\d{1,3}\s+(?:0x[0-9a-f]+ in )?(?:__GI_)?(?:raise|abort|__libc_message|malloc_printerr|"
+         r"_int_free|__fortify_fail|__stack_chk_fail|__assert_fail(?:_base)?)\s*\(", "cause", CauseId.segfault, 30,
+         "#2  0x00007f3ddd5a4ed7 in __libc_message () from /lib64/libc.so.6",
+         title="a native abort: gdb shows the process in glibc's abort path (a heap check, a failed assertion)",
+         most="low", source="gdb stack.c print_frame (\"#%-2d 0x%016lx in %s (...) from %s\"); glibc abort(), "
+                            "__libc_message, malloc_printerr, __assert_fail"),
 )
