@@ -3,11 +3,7 @@
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
-from pastes import root_cause_of
-
-
-def _diagnose(tmp_path, text):
-    return root_cause_of(tmp_path, text)
+from pastes import root_cause_of as _diagnose
 
 
 # --- a glog line glued to a print that did not end its line ------------------------------------------------------
@@ -26,6 +22,14 @@ def test_a_glog_fatal_line_glued_after_a_print_is_read_as_the_error(tmp_path):
 def test_a_glued_glog_check_is_read_as_the_check(tmp_path):
     rc = _diagnose(tmp_path, "Epoch 1 done.F0627 17:52:19.446719 22211 some_op.cc:211] Check failed: x == y (1 vs. 2)\n")
     assert rc.code == "glog_check_failed" and "x == y" in rc.message, (rc.code, rc.message)
+
+
+@pytest.mark.parametrize("line", ["F0627 17:52:19.446719 22211 some_op.cc:211] Check failed: x == y (1 vs. 2)",
+                                  "Epoch 1 done.F0627 17:52:19.446719 22211 some_op.cc:211] Check failed: x == y (1 vs. 2)"])
+def test_the_error_parts_read_a_glued_glog_check_as_its_own_line(line):
+    from paddle_doctor.diagnose.anatomy.parts import parse_block
+    parts = parse_block([line])
+    assert (parts.exc_type, parts.message) == ("CheckFailed", "x == y (1 vs. 2)")
 
 
 def test_a_word_ending_in_f_and_digits_is_not_a_glued_header(tmp_path):

@@ -29,14 +29,15 @@ _EXC_RE = lazy_compile(r"^(?:\[[^\]]*\]\s*|[^\x00-\x7f]{1,12}[：:]\s*|(?i:error
 # After a traceback's frames, the exception line is the first unindented line, whatever its type's
 # name (CPython traceback.py): ``Exception: ...``, ``cv2.error: ...``, ``StopIteration``.
 _AFTER_FRAMES_RE = lazy_compile(r"^(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::\s?(?P<msg>.*)|\s*)$")
-# glog's fatal check (logging.h CHECK/CHECK_EQ): ``F1125 15:44:39.26 200102 file.h:62] Check failed: A == B (1 vs. 0)``.
 # A glog line glued to a print that did not end its line ("...in a single call.F1114 03:19:54.470163 96 x.cc:73] ..."):
 # Python's print(end="") or a C++ cout without endl, then glog's header. Glued after punctuation only, so a word that
-# happens to end in F and digits is not read as a header.
+# happens to end in F and digits is not read as a header. (The signature rows of glog's lines use it too.)
 GLUED = r"(?:[^\n]{0,2000}?(?<=[^\w\s]))?"
 # glog's header before a 1.x enforce message (its own line, or glued after a print): the message is what follows it
 GLOG_HEADER = rf"(?:{GLUED}[IWEF]\d{{4}} [\d:.]+\s+\d+ \S+:\d+\]\s*)?"
-_GLOG_CHECK_RE = lazy_compile(r"^F\d{4} [\d:.]+\s+\d+ \S+:\d+\]\s*Check failed:\s*(?P<msg>.*)$")
+# glog's fatal check (logging.h CHECK/CHECK_EQ): ``F1125 15:44:39.26 200102 file.h:62] Check failed: A == B (1 vs. 0)``,
+# glued or not, as the glog_check_failed row reads it.
+_GLOG_CHECK_RE = lazy_compile(rf"^{GLUED}F\d{{4}} [\d:.]+\s+\d+ \S+:\d+\]\s*Check failed:\s*(?P<msg>.*)$")
 _HINT_RE = lazy_compile(r"\[\s*Hint\s*:\s*(?P<hint>.*?)\s*\]", re.I)
 # The op registry's lookups: op_info.h (``Operator (x) is not registered.``), framework.py get_op_proto (``Operator
 # "x" has not been registered.``) and operator.cc's kernel lookup (``There are no kernels which are registered in the x
