@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import subprocess
 import sys
 
@@ -56,12 +57,17 @@ def test_a_silent_rank_fails_everything(tmp_path):
     assert not any(f.fact("passed") for f in findings) and "1 rank(s) reported nothing" in findings[0].message
 
 
+def _ended(timed_out, returncode):
+    from paddle_doctor.process.bounded_run import BoundedRun
+    return BoundedRun(("python",), returncode, timed_out, 2.0, Path("/nonexistent"))
+
+
 @pytest.mark.parametrize("timed_out,returncode,said", [(True, None, "timed out after 2 s"),
-                                                       (False, 1, "the launcher exited 1")])
+                                                       (False, 1, "launcher exit 1")])
 def test_a_launch_that_failed_after_every_check_passed_is_a_failed_check(timed_out, returncode, said):
     """Smoke stopped at --timeout while the ranks were ending (every check done): the run fails, so its table and
     JUnit file must hold a failure too (a flaky CI run showed a green JUnit file for a failed smoke)."""
-    launch = launch_finding(timed_out, returncode, 2.0, None)
+    launch = launch_finding(_ended(timed_out, returncode), 2.0, None)
     assert launch.code == "smoke.launch" and launch.outcome.value == "fail" and said in launch.message
     assert not passed((launch,))
     from paddle_doctor.render.ci.junit import junit_xml
@@ -69,7 +75,7 @@ def test_a_launch_that_failed_after_every_check_passed_is_a_failed_check(timed_o
 
 
 def test_a_clean_launch_adds_no_check():
-    assert launch_finding(False, 0, 2.0, None) is None
+    assert launch_finding(_ended(False, 0), 2.0, None) is None
 
 
 def test_options():

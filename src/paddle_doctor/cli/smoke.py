@@ -125,8 +125,10 @@ def _report(run) -> int:
     if run.ok:
         text.echo([text.Line(f"SMOKE PASSED  {len(run.findings)} checks in {launch.wall_s:.1f} s", "ok")])
         return 0
-    how = f"timed out after {o.timeout:g} s" if launch.timed_out else f"launcher exit {launch.returncode}"
-    text.echo([text.Line(f"SMOKE FAILED  ({how}; logs in {run.log_dir}). Diagnosis:", "verdict")])
+    from ..smoke.results import how_it_ended
+
+    text.echo([text.Line(f"SMOKE FAILED  ({how_it_ended(launch, o.timeout)}; logs in {run.log_dir}). Diagnosis:",
+                         "verdict")])
     _print_diagnosis(run)
     return 1
 

@@ -79,8 +79,7 @@ def run_smoke(options: SmokeOptions) -> SmokeRun:
     done = launch_then_diagnose(cmd, cwd=out, env=build_env(options, cmd), log_dir=out / "log",
                                 output=out / "terminal.out", timeout=options.timeout)
     findings, ranks = check_findings(out / "results", _expected_ranks(options), done.diagnosis)
-    launch = launch_finding(done.launch.timed_out, done.launch.returncode, options.timeout, done.diagnosis) \
-        if passed(findings) else None
+    launch = launch_finding(done.launch, options.timeout, done.diagnosis) if passed(findings) else None
     return SmokeRun(options, done.launch, findings + ((launch,) if launch else ()), done.diagnosis, ranks)
 
 

@@ -121,19 +121,23 @@ def _message(name, proves, ok, failed, missing, silent, details, root_ranks) -> 
     return f"{name}: " + "; ".join(parts)
 
 
-def launch_finding(timed_out: bool, returncode: int | None, timeout: float,
-                   diagnosis: Diagnosis | None) -> Finding | None:
-    """The launch's own outcome as one more check, when it failed although every check passed (smoke stopped it at
-    --timeout while the ranks were ending, or the launcher exited non-zero after them): without it, a failed run's
-    table and JUnit file would hold no failure. None otherwise (the failed checks already say the run failed)."""
-    if not timed_out and returncode == 0:
+def how_it_ended(launch, timeout: float) -> str:
+    """A failed launch's end in words: stopped at --timeout, or the launcher's exit status."""
+    return f"timed out after {timeout:g} s" if launch.timed_out else f"launcher exit {launch.returncode}"
+
+
+def launch_finding(launch, timeout: float, diagnosis: Diagnosis | None) -> Finding | None:
+    """The launch's own outcome (a ``BoundedRun``) as one more check, when it failed although every check passed (smoke
+    stopped it at --timeout while the ranks were ending, or the launcher exited non-zero after them): without it, a
+    failed run's table and JUnit file would hold no failure. None otherwise (the failed checks already say so)."""
+    if not launch.timed_out and launch.returncode == 0:
         return None
-    root = diagnosis.root_cause if diagnosis else None
-    how = f"timed out after {timeout:g} s" if timed_out else f"the launcher exited {returncode}"
+    root, how = diagnosis.root_cause if diagnosis else None, how_it_ended(launch, timeout)
     return Finding(code="smoke.launch", cause=root.cause if root is not None else CauseId.unknown, severity="error",
                    message=f"launch: every check passed, but the launch did not end cleanly ({how})",
                    confidence="medium", outcome=Outcome.FAIL,
-                   facts={"check": "launch", "passed": False, "timed_out": timed_out, "returncode": returncode})
+                   facts={"check": "launch", "passed": False, "timed_out": launch.timed_out,
+                          "returncode": launch.returncode})
 
 
 def passed(findings) -> bool:
