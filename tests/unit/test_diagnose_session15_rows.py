@@ -519,3 +519,18 @@ def test_android_and_gdb_crash_frames_alone_are_a_native_crash_at_low_confidence
 def test_a_gdb_frame_of_a_waiting_process_is_not_an_abort(tmp_path):
     rc = _diagnose(tmp_path, "#0  0x00007f3ddd5a4ed7 in pthread_cond_wait@@GLIBC_2.3.2 () from /lib64/libpthread.so.0\n")
     assert rc is None or rc.code != "gdb_abort_frame", rc.code
+
+
+# --- a model path with a space before its non-ASCII folder -------------------------------------------------------
+
+def test_a_windows_path_with_a_space_before_its_non_ascii_folder_is_read_whole(tmp_path):
+    rc = _diagnose(tmp_path, _predictor("hua", exc="RuntimeError: Failed to load model from "
+                                        "C:\\Program Files\\模型\\inference.pdmodel", source="predictor = create_predictor(config)"))
+    assert rc.cause == CauseId.file_not_found and "Program Files\\模型" in rc.why, (rc.cause, rc.why)
+
+
+def test_a_path_followed_by_words_or_another_drive_stops_at_its_end():
+    from paddle_doctor.diagnose.anatomy.calls import _WINDOWS_PATH
+
+    found = [m.group(0) for m in _WINDOWS_PATH.finditer("C:\\a\\b.txt failed and D:\\c d\\e")]
+    assert found == ["C:\\a\\b.txt", "D:\\c d\\e"]

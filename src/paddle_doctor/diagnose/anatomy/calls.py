@@ -131,7 +131,9 @@ def from_argument_check(parts: ErrorParts) -> Verdict | None:
 # Paddle's C++ on Windows (1.x-2.x) opens model files through narrow-character paths, which cannot hold a character
 # outside the ANSI code page: a model under a folder named in Chinese (C:\Users\华康\.paddlehub\modules\...) is not
 # opened, and creating the predictor fails with whatever that build says ("Unknown exception", "Cannot open file").
-_WINDOWS_PATH = re.compile(r"(?<![\w])[A-Za-z]:[\\/][^\s\"'<>|*?]{1,300}")
+# A space belongs to the path when the word after it still has a separator (`C:\Program Files\模型\x`)
+# and is not another drive's path: each space looks ahead one word only, so the match stays linear.
+_WINDOWS_PATH = re.compile(r"(?<![\w])[A-Za-z]:[\\/](?:[^\s\"'<>|*?]| (?![A-Za-z]:)(?=[^\s\"'<>|*?]*[\\/])){1,300}")
 _MODEL_LOADING_CALL = re.compile(r"\b(?:create_paddle_predictor|create_predictor|load_inference_model|AnalysisConfig|"
                                  r"jit\.load|load_program_state|set_model(?:_from_file)?)\(")
 _OPEN_FAILURES = ("RuntimeError", "OSError", "IOError", "EnforceNotMet", "Exception", "NotFoundError",
