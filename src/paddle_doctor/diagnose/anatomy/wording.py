@@ -163,12 +163,13 @@ WORDINGS: tuple[Wording, ...] = (
             60, "it says a file it read is cut short or damaged",
             "archive and pickle readers, Paddle's loaders and the suites' download checks"),
     # A setting the code does not know: a value outside the choices it handles, named after the words (a
-    # quoted value or one after a colon: "invalid value encountered in divide" is numpy's arithmetic). "only
-    # support 'to_tensor()' in dynamic graph mode" quotes a call, not a value: the code's use of an API, not a setting.
+    # quoted value, one after a colon, or a bare word that ends the message: "unknown metric type voc"; "invalid value
+    # encountered in divide" is numpy's arithmetic). "only support 'to_tensor()' in dynamic graph mode" quotes a
+    # call, not a value: the code's use of an API, not a setting.
     Wording("value_unknown", C.config_error,
             r"\b(?:unknown|unsupported|invalid|unrecognized|illegal)\s+(?!operand)(?:\w+\s+)?(?:model(?:[_ ]name)?|"
             r"config(?:uration)?|argument|option|parameter|value|mode|type|key|name|choice|architecture|backbone)s?"
-            r"(?:\s*[:=]\s*\S|\s+['\"\[{(])|"
+            r"(?:\s*[:=]\s*\S|\s+['\"\[{(]|\s+[\w.-]{1,40}\s*$)|"
             r"\b(?:must|should)\s+be\s+(?:one\s+of|in)\s*[\[({'\"]|\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"
             r"[\[({'\"]|\bonly\s+supports?\s+(?![\[({'\"][\w.]+\(\))[\[({'\"]", 60,
             "a configured value is not one of the choices the code handles",

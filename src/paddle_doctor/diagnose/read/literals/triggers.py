@@ -266,6 +266,8 @@ TRIGGERS: tuple[str, ...] = (
     # Paddle's allocation path on a C++ stack (a paste of its tail)
     "paddle::memory::", "GpuMaxChunkSize", "DeviceContext::Alloc",
     # 1.x's out-of-memory advice; Android's and gdb's crash frames
+    # sixteenth session: Paddle-Lite's kernel pick, PaddleSlim's swallowed X2Paddle exception, protobuf's parse
+    "No kernels found for", "x2paddle threw an exception", "Can't parse message of type",
     "Decrease the batch size", "FLAGS_fraction_of_gpu_memory_to_use is", " pc 0", "in __libc_message", "in abort (",
     "in raise (", "in __GI_raise", "in __GI_abort", "in malloc_printerr", "in _int_free", "in __assert_fail",
     "in __fortify_fail", "in __stack_chk_fail",

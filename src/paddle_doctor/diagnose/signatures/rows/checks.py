@@ -324,6 +324,21 @@ CHECKS = (
                "look for its error earlier in the output), or the reader was not started", most="medium",
          source="pp 1.5-2.x paddle/fluid/framework/reader.h ReaderHolder::ReadNext (PADDLE_ENFORCE_NOT_NULL(reader_, "
                 "\"reader_ should not be null\")); operators/reader/read_op.cc"),
+    # Backward was asked through an operator that has no gradient (a random op, a cast of labels, an index): the
+    # registry has the op, not its grad maker. Paddle's own advice is in the user's network: stop_gradient on its
+    # inputs and outputs. 1.4 printed the enforce without the op's name ("Operator GradOpMaker has not been ...").
+    _sig("grad_op_maker_missing", r"(?:[Oo]perator (?:(?P<op>\w+)'s )?GradOpMaker (?:nor CompGradOpMaker )?has not been "
+         r"registered|Neither operator (?P<op2>\w+)'s GradOpMaker nor CompGradOpMaker has been registered|"
+         r"grad_op_maker_ should not be null)", "cause", CauseId.python_exception, 75,
+         "Operator gaussian_random's GradOpMaker has not been registered.",
+         title="the network takes a gradient through an operator that has none (a random, cast or index op): set "
+               "stop_gradient=True on its input and output variables, or build that tensor outside the graph the "
+               "loss differentiates", most="medium",
+         source="pp 1.4-3.3.1 paddle/fluid/framework/op_info.h OpInfo::GradOpMaker (PADDLE_ENFORCE_NOT_NULL("
+                "grad_op_maker_, \"Operator %s's GradOpMaker has not been registered.\\nPlease check whether (%s) "
+                "operator has gradient operator.\\nIf not, please set stop_gradient to be True ...\"); 3.x "
+                "\"Neither operator %s's GradOpMaker nor CompGradOpMaker has been registered.\"; 1.4's enforce "
+                "\"grad_op_maker_ should not be null\" without the op's name)"),
 )
 # Read before the native rows that name a signal anywhere on a line (native.py): spawn's line says whose it is.
 SPAWN_SIGNAL_ROWS = _spawn_signal_rows()

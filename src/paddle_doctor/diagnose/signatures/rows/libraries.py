@@ -391,10 +391,10 @@ LIBRARIES = (
                 "(InvalidArgument, PreconditionNotMet, ...) are raised as ValueError, RuntimeError, ..."),
     *LOWERCASE_EXCEPTIONS,
     # Last: a line that says an error happened, nothing above explaining it. Never a cause; it keeps "no failure found" away.
-    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:])\**(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
-         r"%?\s*(?:$|[,;|]))\**(?:[\s:\]!,(]|$)|EnforceNotMet|"
-         r"\b(?:Exception|[A-Z]\w*(?:Error|Exception))\b:|"
+    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:]|(?<=\d)-)\**(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
+         r"%?\s*(?:$|[,;|]))\**(?:[\s:\]!,(]|$)|EnforceNotMet|\b(?:Exception|[A-Z]\w*(?:Error|Exception))\b:|"
          r"ABORT!!!|\bWARN\b|\bFAILED\b|失败|错误[:：]|异常退出|\b(?:init|start|load)\w* fail(?:ed)?\b)", "error_line",
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",
-         source="glog E/F lines (pp 1.x-3.x), 'NCCL WARN', enforce 'Error' headers, 'init fail', 失败, 错误:, 异常退出"),
+         source="glog E/F lines (pp 1.x-3.x), 'NCCL WARN', enforce 'Error' headers, 'init fail', 失败, 错误:, 异常退出; a "
+                "level glued to a timestamp by a hyphen (PaddleSlim's '%(asctime)s-%(levelname)s: %(message)s')"),
 )

@@ -23,6 +23,18 @@ CONVERTERS = (
          source="X2Paddle 1.x x2paddle/op_mapper/pytorch2paddle/pytorch_op_mapper.py PyTorchOpMapper.op_checker "
                 "(print(\"========== {} ============\".format(op)) per unsupported op; X2Paddle#698: written against "
                 "PyTorch 1.6)", most="medium"),
+    # PaddleSlim's ONNX loader (auto-compression) converts through X2Paddle and swallows the exception: its text is the
+    # WARNING line just before. The corpus's such logs are X2Paddle's release against its caller's or the model's ops.
+    _sig("paddleslim_x2paddle_failed", r"x2paddle threw an exception, you can ask for help", "cause",
+         CauseId.paddle_api_mismatch, 60,
+         "2023-02-09 11:47:31,706-ERROR: x2paddle threw an exception, you can ask for help at: "
+         "https://github.com/PaddlePaddle/X2Paddle/issues",
+         title="PaddleSlim's conversion of the ONNX model through X2Paddle failed (the WARNING line before it is the "
+               "exception): the installed X2Paddle does not fit PaddleSlim's call or the model's ops; install the X2Paddle "
+               "release PaddleSlim asks for (or X2Paddle's develop)", most="medium",
+         source="PaddleSlim paddleslim/common/load_model.py load_onnx_model (except Exception as e: _logger.warning(e); "
+                "_logger.error(\"x2paddle threw an exception, you can ask for help at: ...\"); sys.exit(1)); "
+                "log_helper.py fmt '%(asctime)s-%(levelname)s: %(message)s'"),
     _sig("x2paddle_ops_unsupported", r"(?<!=)=+ ?(?P<n>\d+) O[Pp]s are not supported yet ?=+|Exception: Model is not supported "
          r"yet\.|There are (?P<n2>\d+) ops not supported yet, list as below", "cause",
          CauseId.paddle_api_mismatch, 70, "========= 1 OPs are not supported yet ===========",

@@ -174,6 +174,20 @@ INFERENCE = (
     # paddle2onnx reads the file given as the model and parses it as a Paddle program (a ProgramDesc): the
     # file is there but is not one: a training checkpoint or a parameter file given as the model (the export
     # to an inference model was skipped), or a model format this paddle2onnx does not read (refine/near.py).
+    # protobuf's own line before it says why the parse failed: an op attribute whose `type` this reader's copy of
+    # framework.proto does not know (an enum value it lacks is dropped, and `type` is required): the program was saved
+    # by a newer Paddle (attribute types such as SCALAR were added later). Paddle's own loader prints the same.
+    _sig("program_attr_type_unknown", r"Can't parse message of type \"(?P<proto>[\w.]{0,40}framework\.proto\."
+         r"ProgramDesc)\" because it is missing required fields: [^\n]{0,400}?attrs\[\d+\]\.type\b", "cause",
+         CauseId.paddle_api_mismatch, 78,
+         "[libprotobuf ERROR message_lite.cc:133] Can't parse message of type \"paddle2onnx.framework.proto.ProgramDesc"
+         "\" because it is missing required fields: blocks[0].ops[27].attrs[7].type",
+         title="the model was saved by a newer Paddle than this reader's program format ({proto}): its op attributes "
+               "have types the reader does not know; export with the Paddle release the reader supports, or upgrade "
+               "the reader", most="medium",
+         source="protobuf src/google/protobuf/message_lite.cc LogParseError (\"Can't parse message of type \\\"%s\\\" "
+                "because it is missing required fields: %s\"); Paddle framework.proto OpDesc.Attr (required AttrType "
+                "type; types added in later releases); Paddle2ONNX carries its own copy of the proto"),
     _sig("p2o_model_unparsed", r"Failed to parse (?:paddlepaddle|PaddlePaddle) model from (?:read content|memory "
          r"buffer)", "cause", CauseId.config_error, 70,
          "[Paddle2ONNX] Failed to parse paddlepaddle model from read content.",

@@ -29,6 +29,19 @@ INSTALLS = (
                "built with its own; load them in separate processes, or use builds that share one", most="medium",
          source="glog gflags src/gflags.cc FlagRegistry::RegisterFlag (\"ERROR: flag '%s' was defined more than once "
                 "(in files '%s' and '%s').\\n\", then exit)"),
+    # The same registry's other abort: one flag registered twice from the same file, the file linked into the binary
+    # both statically and through a shared library (a build or an install that mixes two copies of Paddle's code).
+    _sig("gflags_flag_linked_twice", r"ERROR: something wrong with flag '(?P<flag>\w{1,80})' in file '(?P<file>[^']{1,300})'"
+         r"\.\s{1,4}One possibility: file '[^']{1,300}' is being linked both statically and dynamically",
+         "cause", CauseId.dependency_version_mismatch, 80,
+         "ERROR: something wrong with flag 'x' in file '/b/paddle/pserver/S.cpp'.  One possibility: file '/b/paddle/"
+         "pserver/S.cpp' is being linked both statically and dynamically into this executable.",
+         title="gflags found flag {flag} registered twice: {file} is linked into this program both statically and "
+               "through a shared library (two copies of one library in the process); use a build or install whose "
+               "binaries share one copy", most="medium",
+         source="glog gflags src/gflags.cc FlagRegistry::RegisterFlag (\"ERROR: something wrong with flag '%s' in file '%s'.  "
+                "One possibility: file '%s' is being linked both statically and dynamically into this executable.\\n\", "
+                "then exit)"),
     _sig("pip_source_build_failed", r"Failed building wheel for (?P<pkg>(?!paddle\s*$)[\w.-]+)|Could not build wheels for "
          r"(?P<pkgs>[\w.-]+)|Encountered error while trying to install package|error: legacy-install-failure|"
          r"error: Setup script exited with error|Building wheel for (?P<built>(?!paddle \()[\w.-]+) \((?:setup\.py|"
@@ -286,10 +299,22 @@ INSTALLS = (
                 "3.8+ Python/pylifecycle.c init_fs_encoding (\"failed to get the Python codec of the "
                 "filesystem encoding\"), 3.3-3.7 initfsencoding (\"unable to load the file system codec\"), 3.0-3.2 "
                 "Py_Initialize (\"Unable to get the locale encoding\")"),
+    # A URL joined with Windows' path separator (os.path.join on a URL): the server cannot have that file. PaddleNLP
+    # builds such URLs on Windows before its 2022 fix (PR 3640), and only for a name its release does not list (a
+    # community model, or a newer release's): a newer paddlenlp fixes both, so the release, as the row below.
+    _sig("download_url_backslash", r"Downloading from (?P<url>https?://[^\s\\]{1,300}\\\S{0,200}?) failed with code "
+         r"(?P<code>\d+)", "cause", CauseId.paddle_api_mismatch, 72,
+         "RuntimeError: Downloading from https://bj.bcebos.com/paddlenlp/models/community/x/codegen\\vocab.json failed "
+         "with code 404!",
+         title="the download URL was joined with Windows' path separator ('\\'), so the server answers {code}: this "
+               "release builds URLs with os.path.join on Windows (fixed in later paddlenlp releases), and looks the name "
+               "up among community models because it does not list it; upgrade paddlenlp", most="medium",
+         source="PaddleNLP paddlenlp/utils/downloader.py _download (raise RuntimeError(\"Downloading from {} failed with "
+                "code {}!\")); the community URL built with os.path.join on Windows before PaddleNLP PR 3640 (2022)"),
     # PaddleNLP's from_pretrained looks a name its release does not list up under the community prefix; a 404 there
     # is a model this paddlenlp does not know (a newer release's, or a misspelt name).
     _sig("paddlenlp_community_model_unknown", r"Downloading from \S{0,200}?/models/(?:transformers/)?community/"
-         r"(?P<name>\S{1,200})/[^/\s]{1,200} failed with code 404", "cause", CauseId.paddle_api_mismatch, 75,
+         r"(?P<name>[^\s\\]{1,200})/[^/\s\\]{1,200} failed with code 404", "cause", CauseId.paddle_api_mismatch, 75,
          "RuntimeError: Downloading from https://bj.bcebos.com/paddlenlp/models/transformers/community/rocketqa-zh-"
          "dureader-query-encoder/model_state.pdparams failed with code 404!",
          title="the installed paddlenlp does not know the model {name}: it is a newer release's (upgrade paddlenlp) or "

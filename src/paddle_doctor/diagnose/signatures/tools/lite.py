@@ -68,6 +68,16 @@ LITE_LOADERS = (
                 "opencl/matmul_image_compute.cc; 177 of the 367 LOG(FATAL) messages under lite/kernels at develop say "
                 "unsupported, not supported or not implemented), printed by lite/utils/log/logging.h ([F m/ d time "
                 "file:line func] <message>)"),
+    # feed and fetch have only host kernels: a predictor whose valid places name only a device (kOpenCL, kARM, ...)
+    # and not kHost picks none for them. The user's MobileConfig/CxxConfig, not the model or the release.
+    _sig("lite_io_kernel_unpicked", r"No kernels found for (?P<op>feed|fetch)\b", "cause", CauseId.config_error, 75,
+         "F0322 10:22:15.475234 29111 static_kernel_pick_pass.cc:71] Check failed: !instruct.kernels().empty() No "
+         "kernels found for feed",
+         title="Paddle-Lite picked no kernel for {op}, which runs on the host only: the predictor's valid places lack "
+               "Place{{TARGET(kHost), PRECISION(kFloat)}} (add it beside the device's places)", most="medium",
+         source="Paddle-Lite 2.x lite/core/optimizer/mir/static_kernel_pick_pass.cc StaticKernelPickPass::Apply "
+                "(CHECK(!instruct.kernels().empty()) << \"No kernels found for \" << instruct.op_type()); feed/fetch "
+                "kernels are registered for kHost only (lite/kernels/host/feed_compute.cc, fetch_compute.cc)"),
     _sig("lite_op_not_found", r"no Op found for (?P<op>\w+)", "cause", CauseId.paddle_api_mismatch, 70,
          "[F 10/15 20:31:47. 20 .../github/Paddle-Lite/lite/core/program.cc:141 Build] Check failed: op: no Op found "
          "for depthwise_conv2d_transpose",
