@@ -34,6 +34,8 @@ FORMS = {
     "last5": lambda t: "\n".join([line for line in t.splitlines() if line.strip()][-5:]) + "\n",
     # copied from a rendered page (a comment without a code block): every line's indentation is lost
     "dedent": lambda t: "".join(line.lstrip(" \t") for line in _lines(t)),
+    # copied from a page or a mail that puts a blank line after every line
+    "double": lambda t: "".join(line.rstrip("\r\n") + "\n\n" for line in _lines(t)),
 }
 
 

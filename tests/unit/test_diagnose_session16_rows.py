@@ -127,3 +127,96 @@ def test_a_community_url_without_a_backslash_names_the_model(tmp_path):
     rc = _diagnose(tmp_path, "RuntimeError: Downloading from https://bj.bcebos.com/paddlenlp/models/community/"
                              "my-model/model_state.pdparams failed with code 404!\n")
     assert rc.cause == CauseId.paddle_api_mismatch and "my-model" in _said(rc), _said(rc)
+
+
+# --- batch 98: a double-spaced paste, a rank's endpoint by its id, a config key that does not exist -----------------
+
+_FLEET = ("Traceback (most recent call last):\n  File \"train.py\", line 82, in set_optimizer\n"
+          "    sgd_optimizer.minimize(loss)\n  File \"/usr/lib/python2.7/site-packages/paddle/fluid/incubate/fleet/"
+          "collective/__init__.py\", line 125, in minimize\n    current_endpoint = fleet.worker_endpoints()[trainer_id]\n"
+          "IndexError: list index out of range\n")
+
+
+def _double_spaced(text: str) -> str:
+    return "".join(line + "\n\n" for line in text.splitlines())
+
+
+@pytest.mark.parametrize("text", [_FLEET, _double_spaced(_FLEET)], ids=["plain", "double-spaced"])
+def test_a_ranks_endpoint_read_by_its_id_past_the_list_is_the_launch_environment(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.missing_dist_env and "PADDLE_TRAINER_ENDPOINTS" in _said(rc), (rc.cause, _said(rc))
+
+
+def test_another_index_past_a_list_is_not_the_launch_environment(tmp_path):
+    rc = _diagnose(tmp_path, _FLEET.replace("fleet.worker_endpoints()[trainer_id]", "boxes[trainer_id]"))
+    assert rc.cause != CauseId.missing_dist_env, (rc.cause, _said(rc))
+
+
+def test_a_double_spaced_frames_source_is_quoted_from_its_own_line():
+    import io
+    from types import SimpleNamespace
+
+    from paddle_doctor.diagnose.read.scan import scan_stream
+    from paddle_doctor.diagnose.verdict import _evidence
+
+    hits = list(scan_stream(io.BytesIO(_double_spaced(_FLEET).encode())))
+    frame = next(h for h in hits if "collective/__init__.py" in h.text)
+    assert frame.line == 7 and frame.next_text.strip().startswith("current_endpoint"), frame
+    event = SimpleNamespace(file="paste.log", line=frame.line, text=frame.text, role="frame", next_text=frame.next_text)
+    assert [e.line for e in _evidence([event])] == [7, 9]  # the frame, then its source after the blank line 8
+
+
+def test_a_run_of_blank_lines_after_a_frame_is_not_walked(tmp_path):
+    text = "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n" + "  \n" * 50000 + \
+        "ValueError: x\n"
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.python_exception and "ValueError" in rc.message, rc.message
+
+
+def test_a_config_key_that_does_not_exist_is_a_config_value(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"pdseg/utils/collect.py\", line 90, in "
+                             "update_from_segconfig\n    raise KeyError('Non-existent config key: {}'.format(key))\n"
+                             "KeyError: 'Non-existent config key: MODEL.HRNET.OCR_MID_CHANNELS'\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, _said(rc))
+
+
+# --- batch 98: native and toolchain messages ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line", ["#  SIGILL (0x4) at pc=0x00007feb1f99806e, pid=25314, tid=0x00007feb349b8700",
+                                  "#  EXCEPTION_ACCESS_VIOLATION (0xc0000005) at pc=0x000000006d0a1b2c, pid=4, tid=8"])
+def test_the_jvms_fatal_error_report_is_a_native_crash(tmp_path, line):
+    rc = _diagnose(tmp_path, f"#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n{line}\n")
+    assert rc.cause == CauseId.segfault and "Java" in _said(rc), (rc.cause, _said(rc))
+
+
+def test_cudas_own_double_atomic_add_against_old_code_is_the_toolkit(tmp_path):
+    rc = _diagnose(tmp_path, "/p/paddle/cuda/include/hl_device_functions.cuh:39:13: error: 'double hppl::atomicAdd("
+                             "double*, double)' conflicts with a previous declaration\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch, (rc.cause, _said(rc))
+
+
+@pytest.mark.parametrize("line", ["Intel MKL function load error: cpu specific dynamic library is not loaded.",
+                                  "Intel MKL FATAL ERROR: Cannot load libmkl_avx2.so or libmkl_def.so."])
+def test_mkl_without_its_cpu_library_is_the_environments_packages(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and "MKL" in _said(rc), (rc.cause, _said(rc))
+
+
+def test_a_paddle_jar_calling_a_native_method_its_library_lacks_is_two_releases(tmp_path):
+    rc = _diagnose(tmp_path, "E/AndroidRuntime: FATAL EXCEPTION: main\n    java.lang.UnsatisfiedLinkError: No "
+                             "implementation found for boolean com.baidu.paddle.lite.Tensor.nativeSetData(long[]) "
+                             "(tried Java_com_baidu_paddle_lite_Tensor_nativeSetData and ...)\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and "com.baidu.paddle.lite.Tensor" in _said(rc), _said(rc)
+
+
+def test_a_fastdeploy_backend_its_release_lacks_for_the_platform_is_the_release(tmp_path):
+    rc = _diagnose(tmp_path, "CMake Error at cmake/paddle_inference.cmake:67 (message):\n  Paddle Backend doesn't "
+                             "support linux aarch64 now.\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and "no Paddle backend for linux aarch64" in _said(rc), _said(rc)
+
+
+def test_fastdeploy_asking_for_a_backend_it_was_built_without_is_the_build(tmp_path):
+    rc = _diagnose(tmp_path, "[ERROR] fastdeploy/runtime.cc(319)::EnablePaddleToTrt   While using TrtBackend with "
+                             "EnablePaddleToTrt, require the FastDeploy is compiled with Paddle Inference Backend, please "
+                             "rebuild your FastDeploy.\n")
+    assert rc.cause == CauseId.config_error and "Paddle Inference Backend" in _said(rc), _said(rc)

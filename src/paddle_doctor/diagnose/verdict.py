@@ -61,8 +61,8 @@ def _evidence(events: list[Event]) -> Iterable[EvidenceLine]:
     """Quoted lines, redacted; a traceback frame brings its source line along."""
     for e in events:
         yield EvidenceLine(e.file, e.line, redact(e.text.strip()))
-        if e.role == "frame" and e.next_text.strip():
-            yield EvidenceLine(e.file, e.line + 1, redact(e.next_text.strip()))
+        if e.role == "frame" and e.next_text.strip():  # one line further after a double-spaced paste's blank line
+            yield EvidenceLine(e.file, e.line + 1 + e.next_text.startswith("\n"), redact(e.next_text.strip()))
 
 
 def _title(cause: str, events: list[Event], default: str) -> str:

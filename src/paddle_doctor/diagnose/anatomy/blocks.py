@@ -66,7 +66,7 @@ def parts_of(events: list, event) -> ErrorParts:
     for e in block_of(events, event):
         lines.append(e.text)
         if e.next_text:
-            lines.append(e.next_text)
+            lines.extend(e.next_text.split("\n"))  # a double-spaced paste's blank line, then the source
     return parse_block(lines)
 
 

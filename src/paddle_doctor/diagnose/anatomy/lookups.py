@@ -123,6 +123,25 @@ def from_model_io_index(parts: ErrorParts) -> Verdict | None:
                    "than its settings say)", "frame", sure=False)
 
 
+# A rank's own endpoint read by its id from the list the launcher's environment gives (fleet's
+# ``worker_endpoints()[trainer_id]``, ``trainer_endpoints[rank]``): the list is shorter than the ids run, so the
+# job was started without the variables of a multi-trainer launch (PADDLE_TRAINER_ENDPOINTS for every trainer), or
+# with a trainer id and a trainer count that do not fit them.
+_ENDPOINT_BY_RANK = re.compile(r"\w*endpoints?\w*(?:\(\))?\s*\[\s*(?:self\.)?\w*(?:trainer_id|rank|_id|idx|index)\w*\s*\]",
+                               re.I)
+
+
+def from_endpoint_index(parts: ErrorParts) -> Verdict | None:
+    """An IndexError where the failing line reads this rank's endpoint from the trainers' endpoint list."""
+    frame = parts.innermost
+    if parts.exc_type != "IndexError" or frame is None or not _ENDPOINT_BY_RANK.search(frame.source or ""):
+        return None
+    return Verdict(CauseId.missing_dist_env, 65, f"`{frame.source.strip()[:80]}` reads this rank's endpoint by its "
+                   "id and the endpoint list is shorter: the job's environment does not list every trainer "
+                   "(PADDLE_TRAINER_ENDPOINTS, PADDLE_TRAINER_ID and PADDLE_TRAINERS_NUM do not fit): start it with "
+                   "the launcher, or set them for every trainer", "frame", sure=False)
+
+
 # A line that reads a section or key of the run's configuration (``config["Global"]``, ``cfg[name]['nms_offset']``,
 # ``self.config[...]``, ``dataset_args.pop("name")``, ``global_params['infer_img']``): the configuration handed in
 # lacks a key its code reads. The suites name their top-level sections in CamelCase (``Global``, ``Architecture``,

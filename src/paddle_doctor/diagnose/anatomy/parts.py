@@ -216,7 +216,8 @@ def parse_block(lines: list[str]) -> ErrorParts:
             parts.frames[-1].source = line.strip()
         else:
             _read_line(parts, line.rstrip())
-        previous = line
+        if line.strip():  # a double-spaced paste (a blank line after each) keeps a frame's source after it
+            previous = line
     return parts
 
 

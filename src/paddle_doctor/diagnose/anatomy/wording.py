@@ -167,7 +167,7 @@ WORDINGS: tuple[Wording, ...] = (
     # encountered in divide" is numpy's arithmetic). "only support 'to_tensor()' in dynamic graph mode" quotes a
     # call, not a value: the code's use of an API, not a setting.
     Wording("value_unknown", C.config_error,
-            r"\b(?:unknown|unsupported|invalid|unrecognized|illegal)\s+(?!operand)(?:\w+\s+)?(?:model(?:[_ ]name)?|"
+            r"\b(?:unknown|unsupported|invalid|unrecognized|illegal|non-?existent)\s+(?!operand)(?:\w+\s+)?(?:model(?:[_ ]name)?|"
             r"config(?:uration)?|argument|option|parameter|value|mode|type|key|name|choice|architecture|backbone)s?"
             r"(?:\s*[:=]\s*\S|\s+['\"\[{(]|\s+[\w.-]{1,40}\s*$)|"
             r"\b(?:must|should)\s+be\s+(?:one\s+of|in)\s*[\[({'\"]|\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"

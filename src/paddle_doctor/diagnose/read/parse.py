@@ -230,8 +230,9 @@ def _next_of_same_rank(raw: str, prefix: LinePrefix | None, rank: int | None) ->
     clean = ANSI_RE.sub("", raw) if "\x1b" in raw else raw
     if prefix is None:
         return clean
-    text, next_rank, _ = _strip_prefix(clean, prefix)
-    return text if next_rank == rank else ""
+    gap = "\n" if clean.startswith("\n") else ""  # the blank line of a double-spaced paste (scan._next_line)
+    text, next_rank, _ = _strip_prefix(clean[len(gap):], prefix)
+    return gap + text if next_rank == rank else ""
 
 
 def _detect_prefix(stream, source: SourceFile) -> LinePrefix | None:

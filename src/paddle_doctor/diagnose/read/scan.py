@@ -224,12 +224,22 @@ def _line_text(buf: bytes, line_start: int, match: int, end: int) -> tuple[str, 
 
 
 def _next_line(buf: bytes, line_end: int, end: int) -> str:
-    """The line after a hit (a traceback frame's source line), when it is in this chunk."""
-    start = line_end + 1
+    """The line after a hit (a traceback frame's source line), when it is in this chunk. A paste that puts a
+    blank line after every line (copied from a page or a mail) keeps a frame's source one line further: an
+    indented line after one blank line is taken, with a newline in front for the line it skipped."""
+    text, nl = _line_from(buf, line_end + 1, end)
+    if text.strip() or nl == -1 or buf[nl + 1:nl + 2] not in (b" ", b"\t"):
+        return text
+    after, _ = _line_from(buf, nl + 1, end)  # one blank line only: no walk over a run of them
+    return "\n" + after if after.strip() else text
+
+
+def _line_from(buf: bytes, start: int, end: int) -> tuple[str, int]:
+    """The line that starts at ``start`` (at most WINDOW_BYTES of it) and where its newline is (-1: none)."""
     if start >= end:
-        return ""
+        return "", -1
     nl = buf.find(b"\n", start, min(end, start + WINDOW_BYTES))
-    return decode(buf[start:nl if nl != -1 else min(end, start + WINDOW_BYTES)])
+    return decode(buf[start:nl if nl != -1 else min(end, start + WINDOW_BYTES)]), nl
 
 
 class LineIndex:

@@ -268,6 +268,9 @@ TRIGGERS: tuple[str, ...] = (
     # 1.x's out-of-memory advice; Android's and gdb's crash frames
     # sixteenth session: Paddle-Lite's kernel pick, PaddleSlim's swallowed X2Paddle exception, protobuf's parse
     "No kernels found for", "x2paddle threw an exception", "Can't parse message of type",
+    # HotSpot's fatal error report; CUDA's own atomicAdd against an old code's; Intel MKL's dispatcher
+    ") at pc=0x", "previous declaration", "Intel MKL", "No implementation found for", "Backend doesn't support",
+    "require the FastDeploy is compiled",
     "Decrease the batch size", "FLAGS_fraction_of_gpu_memory_to_use is", " pc 0", "in __libc_message", "in abort (",
     "in raise (", "in __GI_raise", "in __GI_abort", "in malloc_printerr", "in _int_free", "in __assert_fail",
     "in __fortify_fail", "in __stack_chk_fail",

@@ -20,6 +20,15 @@ CRASHES = (
          title="native abort: the core file gdb read shows the process ended by SIGABRT (heap corruption, a failed "
                "check, or an uncaught C++ exception)",
          source="gdb corelow.c core_target_open (\"Program terminated with signal %s, %s.\")", most="medium"),
+    # HotSpot's fatal error report (hs_err): a Java program (a Solr plugin, an Android or JNI app) that loads Paddle's
+    # native library and dies in it. Its signal line, then "Problematic frame: # C  [libpaddle_fluid.so+0x...]".
+    _sig("jvm_native_crash", r"^#\s+(?P<sig>SIG(?:SEGV|ILL|BUS|FPE|ABRT)|EXCEPTION_[A-Z_]{4,40}) \(0x[0-9a-fA-F]{1,8}\) at "
+         r"pc=0x[0-9a-fA-F]{1,16}", "cause", CauseId.segfault, 90,
+         "#  SIGILL (0x4) at pc=0x00007feb1f99806e, pid=25314, tid=0x00007feb349b8700",
+         title="native crash ({sig}) in a Java process, in native code (the JVM's report names the library under "
+               "'Problematic frame'; SIGILL: a build for CPU instructions this machine lacks, such as AVX)",
+         source="OpenJDK hotspot/share/utilities/vmError.cpp VMError::report (\"#  %s (0x%x) at pc=\" PTR_FORMAT "
+                "\", pid=%d, tid=\" ...), under \"# A fatal error has been detected by the Java Runtime Environment:\""),
     _sig(CauseId.segfault, r"`?Segmentation fault`? is detected|\bSIGSEGV\b|Segmentation fault \(core dumped\)",
          "cause", CauseId.segfault, 100,
          "FatalError: `Segmentation fault` is detected by the operating system.", title="segmentation fault",

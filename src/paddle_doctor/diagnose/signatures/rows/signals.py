@@ -289,6 +289,17 @@ SIGNALS = (
          source="OpenJDK java/lang/ClassLoader.java loadLibrary (throw new UnsatisfiedLinkError(\"Can't load library: \" "
                 "+ file) when the file at an absolute path does not exist; a file whose dependencies are missing says "
                 "\"Can't find dependent libraries\")"),
+    # The JNI library loaded, but lacks the native method a Java class declares: the jar and the .so come from
+    # different releases (Paddle Lite's PaddlePredictor.jar beside another release's libpaddle_lite_jni.so).
+    _sig("jni_method_missing", r"No implementation found for [^\n]{0,200}?\b(?P<cls>com\.baidu\.paddle\.[\w.$]{1,200})\.\w+\(",
+         "cause", CauseId.paddle_api_mismatch, 75,
+         "java.lang.UnsatisfiedLinkError: No implementation found for boolean com.baidu.paddle.lite.Tensor.nativeSetData("
+         "long[]) (tried Java_com_baidu_paddle_lite_Tensor_nativeSetData and ...)",
+         title="the JNI library loaded has no native method that {cls} declares: the jar and the native library come "
+               "from different Paddle releases (use the .jar and .so of one package)", most="medium",
+         source="Android art/runtime/jni/java_vm_ext.cc FindNativeMethod (\"No implementation found for %s (tried %s "
+                "and %s)\", thrown as UnsatisfiedLinkError); Paddle-Lite lite/api/android/jni (PaddlePredictor.jar, "
+                "libpaddle_lite_jni.so)"),
     # adb given a device serial that is not connected (a command copied with another device's serial).
     _sig("adb_device_not_found", r"(?<![\w-])(?:error|adb): device '(?P<serial>[^']{1,80})' not found", "cause", CauseId.config_error, 75,
          "error: device 'a133d8abb26137b2' not found",

@@ -86,6 +86,18 @@ BUILDS = (
          source="pp 1.x-2.x paddle/fluid/platform/dynload/*.h (DECLARE_DYNAMIC_LOAD_*_WRAP of each function the "
                 "header declares); GCC (\"%s:%d:%d: error: ...\"), nvcc (\"error: no instance of function template "
                 "\\\"%s\\\" matches the argument list\")", most="medium"),
+    # CUDA 8 declares a double atomicAdd for sm_60 and newer; code written before it defined its own (Paddle's 2016
+    # hl_device_functions.cuh, many CUDA projects): the toolkit is newer than the code supports.
+    _sig("cuda_atomic_add_redeclared", r"atomicAdd\(double ?\*, ?double\)'? conflicts with a previous declaration|"
+         r"sm_60_atomic_functions\.h:\d+:\d+: note: previous declaration", "cause", CauseId.cuda_cudnn_mismatch, 75,
+         "hl_device_functions.cuh:39:13: error: 'double hppl::atomicAdd(double*, double)' conflicts with a previous "
+         "declaration",
+         title="the code defines its own double atomicAdd, which the installed CUDA toolkit (8.0 and newer) declares "
+               "itself: a toolkit newer than this code supports (build with the CUDA it names, or a newer release of "
+               "the code)", most="medium",
+         source="CUDA 8.0 include/sm_60_atomic_functions.h (__SM_60_ATOMIC_FUNCTIONS_DECL__ double atomicAdd(double "
+                "*address, double val)); GCC (\"'%s' conflicts with a previous declaration\"); pp 0.8 "
+                "paddle/cuda/include/hl_device_functions.cuh (hppl::atomicAdd)"),
     # protoc writes a version check into each generated header: the protobuf headers the build uses are of another
     # release than the protoc that generated it.
     _sig("protoc_headers_mismatch", r"#error (?:incompatible with your Protocol Buffer headers|This file was generated "

@@ -100,14 +100,26 @@ INFERENCE = (
     # warnings of the same kind (", will force to use CPU") are not failures and are not read.
     _sig("fastdeploy_built_without", r"FastDeploy (?:didn'?t compiled?|was not compiled|is not compiled) (?:with|under) "
          r"(?P<what>[^,.!]+)(?=[.!]|, so|, but)|\b(?P<backend>[A-Z]\w*Backend) is not available, please compiled with|"
-         r"(?P<backend2>Backend::\w+) is not compiled with current FastDeploy library", "cause", CauseId.config_error, 85,
+         r"(?P<backend2>Backend::\w+) is not compiled with current FastDeploy library|require the FastDeploy is compiled "
+         r"with (?P<backend3>[\w ]{1,40}?Backend)", "cause", CauseId.config_error, 85,
          "FastDeploy didn't compile with TrtBackend.",
-         title="this FastDeploy was built without what the run asks for ({what}{backend}{backend2}): use the package built "
+         title="this FastDeploy was built without what the run asks for ({what}{backend}{backend2}{backend3}): use the "
+               "package built "
                "with it (the GPU/device wheel) or rebuild with that option on",
          source="FastDeploy 1.0.x fastdeploy/runtime/runtime_option.cc (FDASSERT(false, \"The FastDeploy didn't compile "
                 "with TrtBackend.\")), runtime/runtime.cc (\"TrtBackend is not available, please compiled with "
                 "ENABLE_TRT_BACKEND=ON.\"), core/fd_tensor.cc (\"The FastDeploy didn't compile under -DWITH_GPU=ON, so "
-                "...\"), fastdeploy_model.cc (\"... is not compiled with current FastDeploy library.\")"),
+                "...\"), fastdeploy_model.cc (\"... is not compiled with current FastDeploy library.\"), runtime.cc "
+                "EnablePaddleToTrt (\"require the FastDeploy is compiled with Paddle Inference Backend\")"),
+    # FastDeploy's build refuses a backend on a platform its release has no package for (Paddle Inference on
+    # Jetson/aarch64 before 1.0): what the run asks for is not in this release for this machine.
+    _sig("fastdeploy_backend_platform_unsupported", r"(?P<backend>\w[\w ]{0,39}?) Backend doesn't support (?P<platform>[\w .-]"
+         r"{1,40}?) now", "cause", CauseId.paddle_api_mismatch, 88,
+         "  Paddle Backend doesn't support linux aarch64 now.",
+         title="this FastDeploy release has no {backend} backend for {platform}: a release (or a backend) that supports "
+               "this platform", most="medium",
+         source="FastDeploy 0.x-1.0 cmake/paddle_inference.cmake, onnxruntime.cmake, ... (message(FATAL_ERROR \"Paddle "
+                "Backend doesn't support linux aarch64 now.\"))"),
     _sig("fastdeploy_file_unreadable", r"Can't found file from (?P<path>\S+?)[.,]?(?:\s|$)|Fail to open file:\s*"
          r"(?P<path2>\S+?)[.,]?(?:\s|$)|Failed to load yaml file (?P<path3>\S+?)[.,]?(?:\s|$)", "cause", CauseId.file_not_found, 80,
          "[ERROR] fastdeploy/utils/utils.cc(30)::ReadBinaryFromFile  Fail to open file:./ppyoloe/model.pdmodel",

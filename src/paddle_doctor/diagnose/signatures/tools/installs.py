@@ -42,6 +42,16 @@ INSTALLS = (
          source="glog gflags src/gflags.cc FlagRegistry::RegisterFlag (\"ERROR: something wrong with flag '%s' in file '%s'.  "
                 "One possibility: file '%s' is being linked both statically and dynamically into this executable.\\n\", "
                 "then exit)"),
+    # Intel MKL's dispatcher loads a CPU-specific library (libmkl_avx2, libmkl_def, ...) at the first call: in an env
+    # that mixes two MKL copies (conda's numpy/scipy beside pip's packages) or an MKL without them, it cannot.
+    _sig("mkl_cpu_library_unloaded", r"Intel MKL (?:function load error: cpu specific dynamic library is not loaded|"
+         r"FATAL ERROR: Cannot load (?P<lib>\S+))", "cause", CauseId.dependency_version_mismatch, 70,
+         "Intel MKL function load error: cpu specific dynamic library is not loaded.",
+         title="Intel MKL could not load its CPU-specific library ({lib}): the environment mixes MKL copies (conda's "
+               "numpy/scipy beside pip packages) or has an MKL without them; install the numpy/scipy versions the code "
+               "pins, from one channel", most="medium",
+         source="Intel MKL mkl_serv dispatcher (\"Intel MKL FATAL ERROR: Cannot load %s.\", \"Intel MKL function load "
+                "error: cpu specific dynamic library is not loaded.\"), as numpy/scipy from conda's mkl package print it"),
     _sig("pip_source_build_failed", r"Failed building wheel for (?P<pkg>(?!paddle\s*$)[\w.-]+)|Could not build wheels for "
          r"(?P<pkgs>[\w.-]+)|Encountered error while trying to install package|error: legacy-install-failure|"
          r"error: Setup script exited with error|Building wheel for (?P<built>(?!paddle \()[\w.-]+) \((?:setup\.py|"
