@@ -220,3 +220,70 @@ def test_fastdeploy_asking_for_a_backend_it_was_built_without_is_the_build(tmp_p
                              "EnablePaddleToTrt, require the FastDeploy is compiled with Paddle Inference Backend, please "
                              "rebuild your FastDeploy.\n")
     assert rc.cause == CauseId.config_error and "Paddle Inference Backend" in _said(rc), _said(rc)
+
+
+# --- batch 99: builds, sanitizers, cuDNN's load check, a cut hint, config words, class ids ----------------------------
+
+def test_cmake_without_a_languages_compiler_is_a_missing_build_tool(tmp_path):
+    rc = _diagnose(tmp_path, "CMake Error at CMakeLists.txt:22 (project):\n  No CMAKE_Go_COMPILER could be found.\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and "Go compiler" in _said(rc), _said(rc)
+
+
+def test_a_build_linking_paddle_1xs_library_name_is_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "make[2]: *** No rule to make target '/d/paddle_inference/paddle/lib/libpaddle_fluid.a', "
+                             "needed by 'lac_demo'.  Stop.\nmake[1]: *** [CMakeFiles/lac_demo.dir/all] Error 2\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and "libpaddle_inference" in _said(rc), _said(rc)
+
+
+def test_make_without_another_target_is_not_read_as_paddles_library(tmp_path):
+    rc = _diagnose(tmp_path, "make[2]: *** No rule to make target '/usr/lib/libfoo.a', needed by 'demo'.  Stop.\n")
+    assert rc is None or rc.cause != CauseId.paddle_api_mismatch, _said(rc)
+
+
+def test_addresssanitizers_report_is_a_native_memory_fault(tmp_path):
+    rc = _diagnose(tmp_path, "==1816849==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x625000a4bff8 at pc "
+                             "0x7f3a bp 0x7ffd sp 0x7ffd\nWRITE of size 8 at 0x625000a4bff8 thread T0\n")
+    assert rc.cause == CauseId.segfault and "heap-buffer-overflow" in _said(rc), _said(rc)
+
+
+def test_cudnns_load_check_on_the_stack_is_cudnn(tmp_path):
+    rc = _diagnose(tmp_path, "paddle.fluid.core_avx.EnforceNotMet: \n\n--------------------------------------------\n"
+                             "C++ Call Stacks (More useful to developers):\n-------------------------------------------\n"
+                             "0   std::string paddle::platform::GetTraceBackString<char const*>(char const*&&, char const*, int)\n"
+                             "2   paddle::platform::dynload::EnforceCUDNNLoaded(char const*)\n"
+                             "3   paddle::platform::CUDADeviceContext::CUDADeviceContext(paddle::platform::CUDAPlace)\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch, (rc.cause, _said(rc))
+
+
+def test_a_hint_whose_position_the_paste_cut_is_still_the_check(tmp_path):
+    rc = _diagnose(tmp_path, "Error Message Summary:\n----------------------\n  [Hint: Expected dim_a.width_ == "
+                             "dim_b.height_, but received dim_a.width_:256 != dim_b.height_:1024.] at (/paddle/paddle/fluid\n")
+    assert rc.cause == CauseId.python_exception and "dim_a.width_" in rc.message, rc.message
+
+
+def test_a_config_that_should_contain_keys_is_a_config_value(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"paddleseg/cvlibs/config.py\", line 236, in "
+                             "loss\n    raise ValueError('Loss config should contain keys of \"types\" and \"coef\"')\n"
+                             "ValueError: Loss config should contain keys of \"types\" and \"coef\"\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, _said(rc))
+
+
+_TARGET = ("Traceback (most recent call last):\n  File \"ppdet/data/transform/batch_operators.py\", line 240, in __call__\n"
+           "    {source}\nIndexError: index 834 is out of bounds for axis 1 with size 56\n")
+
+
+def test_a_class_id_past_the_class_channels_is_num_classes(tmp_path):
+    rc = _diagnose(tmp_path, _TARGET.format(source="target[best_n, 6 + cls, gj, gi] = 1."))
+    assert rc.cause == CauseId.config_error and "num_classes" in _said(rc), (rc.cause, _said(rc))
+
+
+def test_another_index_past_an_axis_is_not_num_classes(tmp_path):
+    rc = _diagnose(tmp_path, _TARGET.format(source="target[best_n, 6 + k, gj, gi] = 1."))
+    assert "num_classes" not in _said(rc), _said(rc)
+
+
+def test_a_label_name_a_labels_map_lacks_is_the_configured_labels(tmp_path):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n  File \"ppocr/data/imaug/vqa/token/vqa_token_chunk.py\", "
+                             "line 110, in <listcomp>\n    self.entities_labels[x] for x in item['entities']['label']\n"
+                             "KeyError: 'NAME_KEY'\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, _said(rc))

@@ -21,10 +21,11 @@ from .installed import (frozen_bundle_lacks, import_as_before_python37, library_
                         optional_import_failed, package_lacks_own_module, paddle_dependency_missing,
                         paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package,
                         stdlib_module_gone, third_party_dll)
-from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_config_attribute,
-                      from_config_get_none, from_config_lookup, from_empty_loader, from_membership_assert,
-                      from_model_io_index, from_endpoint_index, from_paddle_attribute_py2, from_registry_lookup, from_reshape_misfit,
-                      from_state_dict_lookup, from_vocabulary_lookup, from_zero_d_shape_index)
+from .lookups import (from_called_result, from_class_count_matrix, from_class_id_lookup, from_class_index_bounds,
+                      from_config_attribute, from_config_get_none, from_config_lookup, from_empty_loader,
+                      from_endpoint_index, from_membership_assert, from_model_io_index, from_paddle_attribute_py2,
+                      from_registry_lookup, from_reshape_misfit, from_state_dict_lookup, from_vocabulary_lookup,
+                      from_zero_d_shape_index)
 from .numbers import NUMBERS
 from .parts import SUITE_PACKAGES, Code, ErrorParts, Verdict
 from .suite_checks import find_check
@@ -333,7 +334,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
                  from_type_and_module, from_installation, from_unopenable_model_path, from_suite_check, from_call_signature, from_called_result,
                  from_package_arguments, from_argument_check, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
                  from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_registry_lookup, from_membership_assert,
-                 from_config_attribute, from_config_get_none, from_model_io_index, from_endpoint_index, from_class_count_matrix,
+                 from_config_attribute, from_config_get_none, from_model_io_index, from_endpoint_index, from_class_index_bounds, from_class_count_matrix,
                  from_paddle_attribute_py2, from_zero_d_shape_index, from_reshape_misfit):
         verdict = rule(parts)
         if rule is from_codes:

@@ -86,7 +86,7 @@ def from_vocabulary_lookup(parts: ErrorParts) -> Verdict | None:
 # catid2name, built from the label list / annotation file; a label map): an id it lacks is a class the model
 # predicts and the dataset does not have: num_classes and the weights, or the label list, are of another set.
 _CLASS_ID_LOOKUP = re.compile(r"\b(?:clsid2catid|catid2clsid|clsid2name|catid2name|cid2cname|cname2cid|label_?map|"
-                              r"label_?dict|id2label|idx2label|category_?map|class_?names?|labels_?list)\s*\[")
+                              r"label_?dict|id2label|idx2label|category_?map|class_?names?|labels_?list|\w+_labels)\s*\[")
 
 
 def from_class_id_lookup(parts: ErrorParts) -> Verdict | None:
@@ -98,6 +98,24 @@ def from_class_id_lookup(parts: ErrorParts) -> Verdict | None:
     return Verdict(CauseId.config_error, 70, f"`{frame.source.strip()[:80]}` maps class {parts.message.strip()} to "
                    "a category the other side lacks: the model's classes (num_classes, the weights), the label list and "
                    "the annotations are not of one set", "frame")
+
+
+# A class id used as an index into an array sized by the number of classes (a YOLO target's class channels, a one-hot
+# row): numpy's "index 834 is out of bounds for axis 1 with size 56" there is a dataset whose class ids pass the
+# configured num_classes.
+_CLASS_INDEX = re.compile(r"\[[^\]\n]{0,80}\b(?:cls|cls_?id|class_?id|classes|gt_class|label|labels|cat_?id|category)"
+                          r"\b[^\]\n]{0,80}\]")
+_OUT_OF_BOUNDS = re.compile(r"index (?P<index>-?\d+) is out of bounds for axis \d+ with size (?P<size>\d+)")
+
+
+def from_class_index_bounds(parts: ErrorParts) -> Verdict | None:
+    """A numpy IndexError past an axis where the failing line indexes it with a class id."""
+    frame, said = parts.innermost, _OUT_OF_BOUNDS.search(parts.message)
+    if parts.exc_type != "IndexError" or frame is None or said is None or not _CLASS_INDEX.search(frame.source or ""):
+        return None
+    return Verdict(CauseId.config_error, 65, f"`{frame.source.strip()[:80]}` indexes by a class id ({said['index']}) "
+                   f"past the {said['size']} entries sized by the number of classes: the dataset's class ids do not fit "
+                   "the configured num_classes (or the label list)", "frame", sure=False)
 
 
 # A predictor's inputs or outputs read by position (``input_names[1]``, ``get_output_names()[2]``, a predict script's

@@ -177,9 +177,11 @@ WORDINGS: tuple[Wording, ...] = (
     # A config file or command line that the code cannot parse: its form, not a value, is wrong.
     Wording("config_malformed", C.config_error,
             r"\b(?:config(?:uration)?|options?|arguments?|command[- ]line)\b[^\n]{0,30}?\b(?:format\s+(?:error|is\s+"
-            r"(?:wrong|invalid|incorrect))|malformed|(?:wrong|bad|invalid)\s+format)\b|配置(?:文件)?格式(?:错误|有误|不正确)", 60,
+            r"(?:wrong|invalid|incorrect))|malformed|(?:wrong|bad|invalid)\s+format|(?:should|must)\s+(?:contain|"
+            r"include|have)\s+(?:the\s+)?keys?)\b|配置(?:文件)?格式(?:错误|有误|不正确)", 60,
             "the config or command line is not in the form the code parses",
-            "the suites' option and config parsers (PaddleSeg 1.x pdseg's update_from_list, config loaders)"),
+            "the suites' option and config parsers (PaddleSeg 1.x pdseg's update_from_list, config loaders; PaddleSeg "
+            "2.x cvlibs/config.py's \"Loss config should contain keys of ...\")"),
     # Windows' loader found no DLL of that name, or not one the DLL links (ERROR_MOD_NOT_FOUND 126), as ctypes raises it.
     Wording("windows_module_not_found", C.file_not_found, r"\[WinError 126\]|\bThe specified module could not be found\b|"
             r"找不到指定的模块", 60, "Windows found no DLL the process loads, or one that DLL links",

@@ -271,6 +271,8 @@ TRIGGERS: tuple[str, ...] = (
     # HotSpot's fatal error report; CUDA's own atomicAdd against an old code's; Intel MKL's dispatcher
     ") at pc=0x", "previous declaration", "Intel MKL", "No implementation found for", "Backend doesn't support",
     "require the FastDeploy is compiled",
+    # CMake without a language's compiler, make without Paddle 1.x's library, ASAN's report, cuDNN's load check
+    "COMPILER could be found", "No rule to make target", "AddressSanitizer", "EnforceCUDNNLoaded",
     "Decrease the batch size", "FLAGS_fraction_of_gpu_memory_to_use is", " pc 0", "in __libc_message", "in abort (",
     "in raise (", "in __GI_raise", "in __GI_abort", "in malloc_printerr", "in _int_free", "in __assert_fail",
     "in __fortify_fail", "in __stack_chk_fail",

@@ -20,6 +20,14 @@ CRASHES = (
          title="native abort: the core file gdb read shows the process ended by SIGABRT (heap corruption, a failed "
                "check, or an uncaught C++ exception)",
          source="gdb corelow.c core_target_open (\"Program terminated with signal %s, %s.\")", most="medium"),
+    # A build with AddressSanitizer (Paddle's WITH_ASAN, a CI job) stops the process at the first bad access it sees:
+    # a native memory fault, as a crash would be without it.
+    _sig("asan_memory_error", r"==\d{1,10}==ERROR: AddressSanitizer: (?P<kind>[\w-]{3,40})", "cause", CauseId.segfault, 85,
+         "==1816849==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x625000a4bff8 at pc 0x7f",
+         title="AddressSanitizer stopped the process at a native memory error ({kind}): a bad access in native code, "
+               "which a build without it may crash on or corrupt memory with",
+         source="LLVM compiler-rt lib/asan/asan_errors.cpp (Report(\"ERROR: AddressSanitizer: %s on address %p ...\"), "
+                "each line prefixed \"==%d==\" with the pid)"),
     # HotSpot's fatal error report (hs_err): a Java program (a Solr plugin, an Android or JNI app) that loads Paddle's
     # native library and dies in it. Its signal line, then "Problematic frame: # C  [libpaddle_fluid.so+0x...]".
     _sig("jvm_native_crash", r"^#\s+(?P<sig>SIG(?:SEGV|ILL|BUS|FPE|ABRT)|EXCEPTION_[A-Z_]{4,40}) \(0x[0-9a-fA-F]{1,8}\) at "

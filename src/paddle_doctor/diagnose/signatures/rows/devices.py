@@ -26,6 +26,15 @@ DEVICES = (
                 "sync_batch_norm_op.cu (REGISTER_OP_CUDA_KERNEL only); 2.4-3.x phi/kernels/gpu/sync_batch_norm_kernel.cu "
                 "(PD_REGISTER_KERNEL(sync_batch_norm, GPU, ...)); kernel_factory.cc (\"The kernel with key %s of kernel "
                 "`%s` is not registered.\")", most="medium"),
+    # Creating a GPU's device context checks that cuDNN loaded: its frame on the C++ stack says so even where the
+    # message was cut from the paste (1.x-2.x print the stack before the message).
+    _sig("cudnn_load_check_frame", r"\bdynload::EnforceCUDNNLoaded\b", "cause", CauseId.cuda_cudnn_mismatch, 80,
+         "2   paddle::platform::dynload::EnforceCUDNNLoaded(char const*)",
+         title="Paddle could not load cuDNN when it set up the GPU (its cuDNN load check failed): cuDNN is not "
+               "installed, not on the library path, or not the version this build needs", most="medium",
+         source="pp 1.6-2.6 paddle/fluid/platform/dynload/cudnn.cc EnforceCUDNNLoaded (PADDLE_ENFORCE_NOT_NULL("
+                "cudnn_dso_handle, \"Cannot load cudnn shared library. Cannot invoke method %s.\")), called from "
+                "CUDADeviceContext's constructor (device_context.cc)"),
     # Paddle's PADDLE_ENFORCE in device code cannot throw: it printf's the check and traps, and the host then
     # sees a CUDA error (cudaErrorAssert, or a launch failure on an asynchronous call). The check's message says
     # which input was out of range; that data fault (NaN from a diverged loss, a label or index past its

@@ -29,6 +29,25 @@ BUILDS = (
          title="the build runs {tool}, which is not installed: install it (the build's documentation lists its tools)",
          source="dash / bash 5 execute_cmd.c (\"%s: not found\" with the script's name and line, bash \"%s: command not "
                 "found\")", most="medium"),
+    # CMake's project() enables a language whose compiler is not installed (Paddle's 2018 tree enabled Go for its
+    # pserver; CUDA, Fortran, ...): a build tool missing, as above.
+    _sig("cmake_compiler_missing", r"No CMAKE_(?P<lang>\w{1,20})_COMPILER could be found", "cause",
+         CauseId.dependency_version_mismatch, 80, "No CMAKE_Go_COMPILER could be found.",
+         title="CMake finds no {lang} compiler, which the build enables: install it (or turn off the part that needs "
+               "it, as the build's options allow)", most="medium",
+         source="CMake Modules/CMakeDetermine*Compiler.cmake (message(FATAL_ERROR \"No CMAKE_${lang}_COMPILER could be "
+                "found.\")), under project() at the build's CMakeLists.txt"),
+    # A build that links Paddle 1.x's inference library by its file name (fluid_inference: libpaddle_fluid.a/.so)
+    # against a 2.x Paddle Inference package, where it is libpaddle_inference: make has no rule for that file.
+    _sig("build_wants_fluid_library", r"No rule to make target [`'‘](?P<path>[^'’\s]{0,300}libpaddle_fluid\.(?:a|so|"
+         r"dylib))['’], needed by [`'‘](?P<target>[^'’\s]{1,200})['’]", "cause", CauseId.paddle_api_mismatch, 75,
+         "make[2]: *** No rule to make target '/d/paddle_inference/paddle/lib/libpaddle_fluid.a', needed by 'lac_demo'.  "
+         "Stop.",
+         title="{target} links {path}, Paddle 1.x's inference library name: the package given is another release "
+               "(2.x names it libpaddle_inference); use the release the build was written for, or change its library "
+               "name", most="medium",
+         source="GNU make remake.c (\"No rule to make target '%s', needed by '%s'\"); pp 1.x fluid_inference "
+                "(paddle/lib/libpaddle_fluid.a|so), pp 2.0+ paddle_inference (paddle/lib/libpaddle_inference.a|so)"),
     # CMake's configure step stops on a setting the build needs: Paddle-Lite's Android NDK, a toolchain file.
     _sig("cmake_build_setting", r"Must set ANDROID_NDK or env NDK_ROOT|Could not find toolchain file", "cause",
          CauseId.config_error, 85, "  Must set ANDROID_NDK or env NDK_ROOT",
