@@ -287,3 +287,18 @@ def test_a_label_name_a_labels_map_lacks_is_the_configured_labels(tmp_path):
                              "line 110, in <listcomp>\n    self.entities_labels[x] for x in item['entities']['label']\n"
                              "KeyError: 'NAME_KEY'\n")
     assert rc.cause == CauseId.config_error, (rc.cause, _said(rc))
+
+
+# --- batch 100: a bare word where the script's path goes ----------------------------------------------------------
+
+@pytest.mark.parametrize("line", ["python3.7: can't open file 'gpu': [Errno 2] No such file or directory",
+                                  "/usr/bin/python3: can't open file '/home/u/PaddleDetection/gpu|cpu': [Errno 2] No "
+                                  "such file or directory"])
+def test_a_bare_word_given_as_the_script_is_the_command_line(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.config_error and "script's path" in _said(rc), (rc.cause, _said(rc))
+
+
+def test_a_missing_script_file_is_still_a_missing_file(tmp_path):
+    rc = _diagnose(tmp_path, "python: can't open file '/home/u/tools/train.py': [Errno 2] No such file or directory\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, _said(rc))

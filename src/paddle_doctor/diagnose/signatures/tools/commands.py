@@ -1,5 +1,6 @@
 """Signatures: the command line a job was started with: `python -m MODULE` that the interpreter cannot find (runpy's
-one line, no traceback), an option typed with a typographic dash (spliced at the end of :mod:`..rows.launch_env`)."""
+one line, no traceback), an option typed with a typographic dash, a bare word given as the script (spliced at the end
+of :mod:`..rows.launch_env`)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,17 @@ COMMAND_LINE_ROWS = (
                "the dashes; a copied README turns -- into a dash)",
          source="CPython Lib/subprocess.py CalledProcessError (\"Command '%s' returned non-zero exit status %d.\", the "
                 "argument list's repr); Lib/argparse.py (prefix_chars '-' only)", most="medium"),
+    # The interpreter given a bare word where the script's path goes (`python3.7 gpu|cpu ...`: a script that builds the
+    # command from a config read by position, shifted by one line; `python train` without .py): the command is wrong,
+    # not a file lost. CPython 3.10+ prints it made absolute ('/cwd/gpu'): its last part is what was given. A name
+    # with a dot (a script, a file) is read as a missing file (load_not_exists).
+    _sig("python_script_not_a_path", r"^\S*?python[\w.]*(?:\.exe)?: can't open file ['\"](?:[^'\"\s]{0,300}[/\\])?(?P<arg>[^'\"/\\.\s]{1,60})['\"]: "
+         r"\[Errno 2\]", "cause", CauseId.config_error, 75,
+         "python3.7: can't open file 'gpu': [Errno 2] No such file or directory",
+         title="the interpreter was given '{arg}' where the script's path goes: the command line is wrong (a value "
+               "shifted into the script's place, or the script named without its .py)", most="medium",
+         source="CPython Modules/main.c pymain_run_file (\"%ls: can't open file %R: [Errno %d] %s\"; 3.10+ with the path "
+                "made absolute, 2.7 with \"'%s'\")"),
     _sig("runpy_no_module", r"^\S*?python[\w.]*: No module named (?P<module>[\w.]+)$", "exception",
          CauseId.python_exception, 50, "/usr/bin/python3: No module named paddle.distributed",
          title="ModuleNotFoundError: no module named {module} (this interpreter cannot run `-m {module}`: is it the "
