@@ -6,7 +6,9 @@ usage: .venv/bin/python bench/bench_row_hostile.py [--bound 0.05]
 diagnose reads rows on windows around their trigger literals (``read/scan.py``), so a row that backtracks badly on a long
 line does not slow diagnose itself (``bench/bench_hostile.py`` measures that); but the same rows read an error record's
 whole message (``errors.records``) and any future caller. Each row's ``pattern.search`` is timed on each line below,
-and so is ``read.markdown.plain`` (the wrappers taken off every scanned line before any row reads it); one over
+and so are ``read.markdown.plain`` (the wrappers taken off every scanned line before any row reads it) and the error
+readers' compiled patterns (``diagnose/anatomy``: frames' source lines, messages, wordings; these only ever see the
+scanner's lines, at most 1 200 characters, and are timed on the hostile lines cut to that); one over
 ``--bound`` seconds on one of them is listed, and the exit status is 1.
 """
 
@@ -23,7 +25,7 @@ HOSTILE = ("a" * 100_000, "x " * 50_000, "{" * 100_000, "[F " * 30_000, "line 1,
            "06-18 18:42:06.401  1 " * 4_000, "  4 " * 25_000, "paddleocr: error: argument " + "command" * 14_000,
            "[F kernels/arm/a.cc:1 f]" + " " * 100_000, "When parsing line , error happened with msg:" * 2_200,
            "\\nException: " * 8_000, " " * 100_000, "`" + " a" * 50_000 + "`x`", "**a" + " " * 100_000 + "x",
-           "dlopen(" * 14_000, "E" * 100_000)
+           "dlopen(" * 14_000, "E" * 100_000, "[Hint: Expected " * 6_250, "endpoints[" + "rank" * 25_000, "[" * 100_000)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,16 +37,46 @@ def main(argv: list[str] | None = None) -> int:
     from paddle_doctor.diagnose.read.markdown import plain
 
     slow = []
-    for name, search in [(sig.name, sig.pattern.search) for sig in SIGNATURES] + [("read.markdown.plain", plain)]:
+    checks = [(sig.name, sig.pattern.search) for sig in SIGNATURES] + [("read.markdown.plain", plain)] + _anatomy()
+    for name, search in checks:
         worst = max((_timed(search, line) for line in HOSTILE), key=lambda r: r[0])
         if worst[0] > args.bound:
             slow.append((name, *worst))
-    print(f"{len(SIGNATURES)} rows and the line cleaner x {len(HOSTILE)} hostile lines of up to 100 000 characters; "
-          f"bound {args.bound} s")
+    print(f"{len(SIGNATURES)} rows, the line cleaner and {len(checks) - len(SIGNATURES) - 1} patterns of the error "
+          f"readers (lines cut to the scanner's 1 200 characters) x {len(HOSTILE)} hostile lines of up to 100 000 "
+          f"characters; bound {args.bound} s")
     for name, seconds, line in slow:
         print(f"  over the bound: {name} {seconds:.3f} s on {line!r}")
     print("every row within the bound" if not slow else f"{len(slow)} row(s) over the bound")
     return 1 if slow else 0
+
+
+def _anatomy() -> list:
+    """The compiled patterns of the error readers (``diagnose/anatomy``: a frame's source, the message, the words)."""
+    import importlib
+    import pkgutil
+    import re
+
+    from paddle_doctor.diagnose import anatomy
+    from paddle_doctor.lazy import LazyPattern
+
+    found = []
+    for info in pkgutil.iter_modules(anatomy.__path__):
+        module = importlib.import_module(f"{anatomy.__name__}.{info.name}")
+        for name, value in vars(module).items():
+            if isinstance(value, (re.Pattern, LazyPattern)):
+                found.append((f"anatomy.{info.name}.{name}", _capped(value.search)))
+    from paddle_doctor.diagnose.anatomy.wording import _COMPILED, _TYPES_COMPILED
+    found += [(f"anatomy.wording.{w.name}", _capped(p.search)) for w, p in (*_COMPILED, *_TYPES_COMPILED)]
+    return found
+
+
+def _capped(search):
+    """The readers see only the scanner's lines, cut to 2 x WINDOW_BYTES around their trigger (``read/scan.py``): a
+    pattern is timed on the hostile line cut to that length, where its worst case can happen."""
+    from paddle_doctor.diagnose.read.scan import WINDOW_BYTES
+
+    return lambda line: search(line[:2 * WINDOW_BYTES])
 
 
 def _timed(search, line: str) -> tuple[float, str]:

@@ -28,7 +28,7 @@ BACKLINKS = {
     },
     CauseId.cuda_cudnn_mismatch: {
         'env_checks': ('cuda_versions',),
-        'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'cupti_call_failed', 'dynload_suggestions', 'nvml_driver_library_mismatch', 'nnadapter_hal_load_failed', 'nvcc_arch_unknown', 'paddle_core_unloadable', 'cudnn_load_check_frame', 'trt_engine_other_version', 'trt_kernel_library_invalid', 'header_cuda_missing', 'dynload_header_mismatch', 'cuda_atomic_add_redeclared', 'linker_cuda_library_not_found', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
+        'signatures': ('driver_insufficient', 'cudnn_sublib_load', 'cupti_call_failed', 'dynload_suggestions', 'nvml_driver_library_mismatch', 'nnadapter_hal_load_failed', 'nvcc_arch_unknown', 'paddle_core_unloadable', 'cudnn_load_check_frame', 'trt_engine_other_version', 'trt_kernel_library_invalid', 'cmake_cuda_compiler_missing', 'header_cuda_missing', 'dynload_header_mismatch', 'cuda_atomic_add_redeclared', 'linker_cuda_library_not_found', 'cuda_lib_missing', 'cuda_lib_dlerror', 'device_lib_load_failed', 'win_cuda_dll_load', 'serving_cuda_not_found', 'cuda_stub_library', 'cudnn_mismatch', 'bf16_shuffle_old_cuda',),
         'diagnose_rules': ('driver_older_than_cuda',),
     },
     CauseId.cuda_error_other: {
@@ -79,7 +79,7 @@ BACKLINKS = {
         'diagnose_rules': ('silent_death',),
     },
     CauseId.host_out_of_memory: {
-        'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'fluid_cpu_alloc_enomem', 'v1_cpu_alloc_enomem', 'lite_host_malloc_failed', 'host_alloc_frames', 'host_alloc_failed', 'numpy_array_alloc_failed',),
+        'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'asan_allocation_failed', 'fluid_cpu_alloc_enomem', 'v1_cpu_alloc_enomem', 'lite_host_malloc_failed', 'host_alloc_frames', 'host_alloc_failed', 'numpy_array_alloc_failed',),
     },
     CauseId.launcher_bug: {
         'signatures': ('v1_paddle_script_error', 'launcher_source_quoted', 'launcher_frame',),

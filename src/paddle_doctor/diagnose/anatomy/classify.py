@@ -304,9 +304,14 @@ def from_installation(parts: ErrorParts) -> Verdict | None:
     return Verdict(found[0], found[1], found[2], "frame", sure=found[1] >= 75) if found else None
 
 
+# A failing line that takes its values from a config or the arguments (``cfg.metric``, ``args.model``, ``FLAGS.x``).
+_CONFIG_SOURCE = re.compile(r"\b(?:cfg|configs?|conf|args|FLAGS|opts?|settings)\b")
+
+
 def from_wording(parts: ErrorParts) -> Verdict | None:
     """The error's own words (anatomy/wording.py), when no part above named a cause."""
-    wording = read_wording(parts.message, parts.text) or read_type_wording(parts.qualified)
+    config_line = parts.innermost is not None and _CONFIG_SOURCE.search(parts.innermost.source or "") is not None
+    wording = read_wording(parts.message, parts.text, config_line) or read_type_wording(parts.qualified)
     if wording is None or (wording.also_users_slip and parts.innermost is not None and parts.innermost.owner == "user"):
         return None
     return Verdict(wording.cause, wording.specificity, f"its words say {wording.means} (as {wording.said_by} "

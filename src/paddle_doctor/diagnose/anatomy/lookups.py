@@ -93,8 +93,8 @@ def from_class_id_lookup(parts: ErrorParts) -> Verdict | None:
     """A KeyError of a class id (or a class name, ``cname2cid['person']``) where the line maps classes between the
     model and the dataset's categories."""
     frame = _failing_line(parts, "KeyError", _CLASS_ID_LOOKUP, message=r"'?-?\d+'?|'[^'\n]{1,80}'")
-    if frame is None:
-        return None
+    if frame is None or re.search(r"\.[A-Za-z]\w{1,4}'$", parts.message.strip()):
+        return None  # a file's name ('img_0001.jpg') is a sample's key, not a class
     return Verdict(CauseId.config_error, 70, f"`{frame.source.strip()[:80]}` maps class {parts.message.strip()} to "
                    "a category the other side lacks: the model's classes (num_classes, the weights), the label list and "
                    "the annotations are not of one set", "frame")
@@ -103,8 +103,9 @@ def from_class_id_lookup(parts: ErrorParts) -> Verdict | None:
 # A class id used as an index into an array sized by the number of classes (a YOLO target's class channels, a one-hot
 # row): numpy's "index 834 is out of bounds for axis 1 with size 56" there is a dataset whose class ids pass the
 # configured num_classes.
-_CLASS_INDEX = re.compile(r"\[[^\]\n]{0,80}\b(?:cls|cls_?id|class_?id|classes|gt_class|label|labels|cat_?id|category)"
-                          r"\b[^\]\n]{0,80}\]")
+# The class word is a variable: not a quoted dict key (``sample['gt_class'][i]``), an attribute or a call (``cls._table``).
+_CLASS_INDEX = re.compile(r"\[[^\]\n]{0,80}(?<![\w'\".])(?:cls|cls_?id|class_?id|classes|gt_class|label|labels|cat_?id|"
+                          r"category)(?![\w'\".(])[^\]\n]{0,80}\]")
 _OUT_OF_BOUNDS = re.compile(r"index (?P<index>-?\d+) is out of bounds for axis \d+ with size (?P<size>\d+)")
 
 
@@ -141,12 +142,12 @@ def from_model_io_index(parts: ErrorParts) -> Verdict | None:
                    "than its settings say)", "frame", sure=False)
 
 
-# A rank's own endpoint read by its id from the list the launcher's environment gives (fleet's
-# ``worker_endpoints()[trainer_id]``, ``trainer_endpoints[rank]``): the list is shorter than the ids run, so the
-# job was started without the variables of a multi-trainer launch (PADDLE_TRAINER_ENDPOINTS for every trainer), or
-# with a trainer id and a trainer count that do not fit them.
-_ENDPOINT_BY_RANK = re.compile(r"\w*endpoints?\w*(?:\(\))?\s*\[\s*(?:self\.)?\w*(?:trainer_id|rank|_id|idx|index)\w*\s*\]",
-                               re.I)
+# A rank's own endpoint read by its id from the trainers' list the launcher's environment gives (fleet's
+# ``worker_endpoints()[trainer_id]``, ``trainer_endpoints[rank]``; not a server list): the list is shorter than the ids
+# run, so the job was started without the variables of a multi-trainer launch (PADDLE_TRAINER_ENDPOINTS for every
+# trainer), or with a trainer id and a trainer count that do not fit them. Bounded words: a linear search.
+_ENDPOINT_BY_RANK = re.compile(r"\b(?:worker|trainer)_?endpoints?(?:\(\))?\s*\[\s*(?:self\.)?(?=[\w.]{0,40}\])\w{0,40}"
+                               r"(?:trainer_id|rank|_id|idx|index)\s*\]", re.I)
 
 
 def from_endpoint_index(parts: ErrorParts) -> Verdict | None:

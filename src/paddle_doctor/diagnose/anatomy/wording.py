@@ -54,6 +54,9 @@ class Wording:
     said_by: str  # who writes it (kinds of emitters, not one example)
     # The words are as often a slip of the user's own code: not read where the user's own frame raised them.
     also_users_slip: bool = False
+    # The words name a value only where the failing line takes it from a config or the arguments (a library's
+    # "unsupported hash type md5" is not a setting): read only when the caller saw such a line.
+    said_of_config: bool = False
 
 
 WORDINGS: tuple[Wording, ...] = (
@@ -163,22 +166,31 @@ WORDINGS: tuple[Wording, ...] = (
             60, "it says a file it read is cut short or damaged",
             "archive and pickle readers, Paddle's loaders and the suites' download checks"),
     # A setting the code does not know: a value outside the choices it handles, named after the words (a
-    # quoted value, one after a colon, or a bare word that ends the message: "unknown metric type voc"; "invalid value
-    # encountered in divide" is numpy's arithmetic). "only support 'to_tensor()' in dynamic graph mode" quotes a
-    # call, not a value: the code's use of an API, not a setting.
+    # quoted value or one after a colon: "invalid value encountered in divide" is numpy's arithmetic). "only support
+    # 'to_tensor()' in dynamic graph mode" quotes a call, not a value: the code's use of an API, not a setting.
     Wording("value_unknown", C.config_error,
             r"\b(?:unknown|unsupported|invalid|unrecognized|illegal|non-?existent)\s+(?!operand)(?:\w+\s+)?(?:model(?:[_ ]name)?|"
             r"config(?:uration)?|argument|option|parameter|value|mode|type|key|name|choice|architecture|backbone)s?"
-            r"(?:\s*[:=]\s*\S|\s+['\"\[{(]|\s+[\w.-]{1,40}\s*$)|"
+            r"(?:\s*[:=]\s*\S|\s+['\"\[{(])|"
             r"\b(?:must|should)\s+be\s+(?:one\s+of|in)\s*[\[({'\"]|\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"
             r"[\[({'\"]|\bonly\s+supports?\s+(?![\[({'\"][\w.]+\(\))[\[({'\"]", 60,
             "a configured value is not one of the choices the code handles",
             "argument and config checks of the suites, tools and Paddle's Python API"),
+    # The same words with the value bare at the end ("unknown metric type voc"), read only where the failing line
+    # takes the value from a config or the arguments: "unknown data type 7" or hashlib's "unsupported hash type md5"
+    # are a library's words about its input, not a setting.
+    Wording("value_unknown_bare", C.config_error,
+            r"\b(?:unknown|unsupported|invalid|unrecognized|illegal|non-?existent)\s+(?!operand)(?:\w+\s+)?(?:model(?:[_ ]"
+            r"name)?|config(?:uration)?|argument|option|parameter|value|mode|type|key|name|choice|architecture|backbone|"
+            r"metric)s?\s+[\w.-]{1,40}\s*$", 60,
+            "a configured value is not one of the choices the code handles",
+            "config checks of the suites and the user's scripts (PaddleDetection's tools/eval.py \"unknown metric type "
+            "{}\".format(cfg.metric))", said_of_config=True),
     # A config file or command line that the code cannot parse: its form, not a value, is wrong.
     Wording("config_malformed", C.config_error,
             r"\b(?:config(?:uration)?|options?|arguments?|command[- ]line)\b[^\n]{0,30}?\b(?:format\s+(?:error|is\s+"
-            r"(?:wrong|invalid|incorrect))|malformed|(?:wrong|bad|invalid)\s+format|(?:should|must)\s+(?:contain|"
-            r"include|have)\s+(?:the\s+)?keys?)\b|配置(?:文件)?格式(?:错误|有误|不正确)", 60,
+            r"(?:wrong|invalid|incorrect))|malformed|(?:wrong|bad|invalid)\s+format)\b|\bconfig(?:uration)?\b[^\n]{0,30}?"
+            r"\b(?:should|must)\s+(?:contain|include|have)\s+(?:the\s+)?keys?\b|配置(?:文件)?格式(?:错误|有误|不正确)", 60,
             "the config or command line is not in the form the code parses",
             "the suites' option and config parsers (PaddleSeg 1.x pdseg's update_from_list, config loaders; PaddleSeg "
             "2.x cvlibs/config.py's \"Loss config should contain keys of ...\")"),
@@ -257,10 +269,11 @@ def read_logged_python_error(text: str) -> Wording | None:
     return LOGGED_PYTHON_ERROR if re.search(LOGGED_PYTHON_ERROR.pattern, text, re.I) else None
 
 
-def read_wording(message: str, text: str = "") -> Wording | None:
-    """The first wording (in table order) said on one line of the error, or None."""
+def read_wording(message: str, text: str = "", config_line: bool = False) -> Wording | None:
+    """The first wording (in table order) said on one line of the error, or None. ``config_line``: the failing
+    line takes its values from a config or the arguments (the wordings ``said_of_config`` need it)."""
     for line in _said(message, text):
         for wording, pattern in _COMPILED:
-            if pattern.search(line):
+            if (config_line or not wording.said_of_config) and pattern.search(line):
                 return wording
     return None

@@ -150,9 +150,12 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}
                 if sig.role == "signal_time" and own is None:
                     own = float(groups["unix"])
+                # the line after a blank one (a double-spaced paste) is read only as a frame's source or an exception's
+                # next line (its C++ position, its summary); other lines keep "" as before
+                after = hit.next_text if sig.role in ("frame", "exception") or not hit.next_text.startswith("\n") else ""
                 kept.add((sig.name, rank, groups.get("rank")), functools.partial(
                     Event, sig, groups, source.path, hit.offset, text,
-                    _next_of_same_rank(hit.next_text, prefix, prefix_rank), own, last_time, rank, index))
+                    _next_of_same_rank(after, prefix, prefix_rank), own, last_time, rank, index))
             if own is not None:
                 last_time = own
         result.events = _kept_events(kept, index, result.notes)

@@ -231,7 +231,7 @@ def _next_line(buf: bytes, line_end: int, end: int) -> str:
     if text.strip() or nl == -1 or buf[nl + 1:nl + 2] not in (b" ", b"\t"):
         return text
     after, _ = _line_from(buf, nl + 1, end)  # one blank line only: no walk over a run of them
-    return "\n" + after if after.strip() else text
+    return "\n" + after if after.strip() and not after.lstrip().startswith('File "') else text
 
 
 def _line_from(buf: bytes, start: int, end: int) -> tuple[str, int]:

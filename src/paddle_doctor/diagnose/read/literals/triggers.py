@@ -265,14 +265,14 @@ TRIGGERS: tuple[str, ...] = (
     "@  ", "@ 0x",
     # Paddle's allocation path on a C++ stack (a paste of its tail)
     "paddle::memory::", "GpuMaxChunkSize", "DeviceContext::Alloc",
-    # 1.x's out-of-memory advice; Android's and gdb's crash frames
     # sixteenth session: Paddle-Lite's kernel pick, PaddleSlim's swallowed X2Paddle exception, protobuf's parse
     "No kernels found for", "x2paddle threw an exception", "Can't parse message of type",
-    # HotSpot's fatal error report; CUDA's own atomicAdd against an old code's; Intel MKL's dispatcher
+    # HotSpot's fatal error report; CUDA's own atomicAdd; Intel MKL's dispatcher; a JNI method; FastDeploy's backends
     ") at pc=0x", "previous declaration", "Intel MKL", "No implementation found for", "Backend doesn't support",
     "require the FastDeploy is compiled",
     # CMake without a language's compiler, make without Paddle 1.x's library, ASAN's report, cuDNN's load check
     "COMPILER could be found", "No rule to make target", "AddressSanitizer", "EnforceCUDNNLoaded",
+    # 1.x's out-of-memory advice; Android's and gdb's crash frames
     "Decrease the batch size", "FLAGS_fraction_of_gpu_memory_to_use is", " pc 0", "in __libc_message", "in abort (",
     "in raise (", "in __GI_raise", "in __GI_abort", "in malloc_printerr", "in _int_free", "in __assert_fail",
     "in __fortify_fail", "in __stack_chk_fail",

@@ -22,12 +22,23 @@ CRASHES = (
          source="gdb corelow.c core_target_open (\"Program terminated with signal %s, %s.\")", most="medium"),
     # A build with AddressSanitizer (Paddle's WITH_ASAN, a CI job) stops the process at the first bad access it sees:
     # a native memory fault, as a crash would be without it.
-    _sig("asan_memory_error", r"==\d{1,10}==ERROR: AddressSanitizer: (?P<kind>[\w-]{3,40})", "cause", CauseId.segfault, 85,
+    _sig("asan_memory_error", r"==\d{1,10}==ERROR: AddressSanitizer: (?!out of memory|requested allocation size|"
+         r"allocation-size-too-big|allocator is out of memory)(?P<kind>[\w -]{3,60}?)(?= on | \(|:|$)", "cause",
+         CauseId.segfault, 85,
          "==1816849==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x625000a4bff8 at pc 0x7f",
          title="AddressSanitizer stopped the process at a native memory error ({kind}): a bad access in native code, "
                "which a build without it may crash on or corrupt memory with",
          source="LLVM compiler-rt lib/asan/asan_errors.cpp (Report(\"ERROR: AddressSanitizer: %s on address %p ...\"), "
                 "each line prefixed \"==%d==\" with the pid)"),
+    # The same report of an allocation the host cannot give: memory, not a bad access.
+    _sig("asan_allocation_failed", r"==\d{1,10}==ERROR: AddressSanitizer: (?:out of memory|requested allocation size|"
+         r"allocation-size-too-big|allocator is out of memory)", "cause", CauseId.host_out_of_memory, 80,
+         "==12==ERROR: AddressSanitizer: out of memory: allocator is trying to allocate 0x10000000000 bytes",
+         title="AddressSanitizer found an allocation the host cannot give (out of memory, or a size past its limit): "
+               "a huge or runaway allocation", most="medium",
+         source="LLVM compiler-rt lib/asan/asan_errors.cpp (ErrorOutOfMemory \"out of memory: allocator is trying to "
+                "allocate 0x%zx bytes\", ErrorAllocationSizeTooBig \"requested allocation size 0x%zx ... exceeds "
+                "maximum supported size\")"),
     # HotSpot's fatal error report (hs_err): a Java program (a Solr plugin, an Android or JNI app) that loads Paddle's
     # native library and dies in it. Its signal line, then "Problematic frame: # C  [libpaddle_fluid.so+0x...]".
     _sig("jvm_native_crash", r"^#\s+(?P<sig>SIG(?:SEGV|ILL|BUS|FPE|ABRT)|EXCEPTION_[A-Z_]{4,40}) \(0x[0-9a-fA-F]{1,8}\) at "

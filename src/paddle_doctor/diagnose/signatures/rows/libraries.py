@@ -340,7 +340,7 @@ LIBRARIES = (
          source="CPython Lib/argparse.py ArgumentParser.error ('%(prog)s: error: %(message)s' with 'unrecognized "
                 "arguments: %s', 'the following arguments are required: %s', 'argument %s: invalid choice: ...')"),
     # --- a Paddle check that failed, without its exception line (a paste from the hint; 1.x's line after C++ Callstacks)
-    _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.*?)\](?:\s*\(?\s*at\s*[\[(]?\s*\S+\.(?:cc|cu|h):\d+|"
+    _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.{0,400}?)\](?:\s*\(?\s*at\s*[\[(]?\s*[^\s\])]{1,300}\.(?:cc|cu|h):\d+|"
          r"\s*$|\s*at\s*\(\s*/[\w./-]*$)|^\s*Enforce failed\. (?P<bare>Expected\b.*)|\[\s*Hint\s*:\s*(?P<said>[^\]]{1,200})\]\s*at\s*\(\s*\S+"
          r"\.(?:cc|cu|h):\d+\)|^" + GLOG_HEADER + r"(?P<said1x>\S.{0,300}?) at \[(?=[^\]\s]*paddle/)[^\]\s]*\.(?:cc|cu|h):\d+\]$",
          "exception",
@@ -391,7 +391,7 @@ LIBRARIES = (
                 "(InvalidArgument, PreconditionNotMet, ...) are raised as ValueError, RuntimeError, ..."),
     *LOWERCASE_EXCEPTIONS,
     # Last: a line that says an error happened, nothing above explaining it. Never a cause; it keeps "no failure found" away.
-    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:]|(?<=\d)-)\**(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
+    _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:]|(?<=:\d\d[,.]\d\d\d)-)\**(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
          r"%?\s*(?:$|[,;|]))\**(?:[\s:\]!,(]|$)|EnforceNotMet|\b(?:Exception|[A-Z]\w*(?:Error|Exception))\b:|"
          r"ABORT!!!|\bWARN\b|\bFAILED\b|失败|错误[:：]|异常退出|\b(?:init|start|load)\w* fail(?:ed)?\b)", "error_line",
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",

@@ -295,8 +295,8 @@ SIGNALS = (
          "cause", CauseId.paddle_api_mismatch, 75,
          "java.lang.UnsatisfiedLinkError: No implementation found for boolean com.baidu.paddle.lite.Tensor.nativeSetData("
          "long[]) (tried Java_com_baidu_paddle_lite_Tensor_nativeSetData and ...)",
-         title="the JNI library loaded has no native method that {cls} declares: the jar and the native library come "
-               "from different Paddle releases (use the .jar and .so of one package)", most="medium",
+         title="no native method that {cls} declares was found: the jar and the JNI library come from different Paddle "
+               "releases (use the .jar and .so of one package), or that library was never loaded", most="medium",
          source="Android art/runtime/jni/java_vm_ext.cc FindNativeMethod (\"No implementation found for %s (tried %s "
                 "and %s)\", thrown as UnsatisfiedLinkError); Paddle-Lite lite/api/android/jni (PaddlePredictor.jar, "
                 "libpaddle_lite_jni.so)"),

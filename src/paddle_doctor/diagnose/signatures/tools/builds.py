@@ -31,15 +31,22 @@ BUILDS = (
                 "found\")", most="medium"),
     # CMake's project() enables a language whose compiler is not installed (Paddle's 2018 tree enabled Go for its
     # pserver; CUDA, Fortran, ...): a build tool missing, as above.
-    _sig("cmake_compiler_missing", r"No CMAKE_(?P<lang>\w{1,20})_COMPILER could be found", "cause",
+    _sig("cmake_cuda_compiler_missing", r"No CMAKE_CUDA_COMPILER could be found", "cause", CauseId.cuda_cudnn_mismatch, 80,
+         "No CMAKE_CUDA_COMPILER could be found.",
+         title="CMake finds no CUDA compiler (nvcc), which a GPU build needs: install the CUDA toolkit the build "
+               "supports, or point CMAKE_CUDA_COMPILER at its nvcc", most="medium",
+         source="CMake Modules/CMakeDetermineCUDACompiler.cmake (message(FATAL_ERROR \"No CMAKE_CUDA_COMPILER could be "
+                "found.\"))"),
+    _sig("cmake_compiler_missing", r"No CMAKE_(?P<lang>(?!CUDA_)\w{1,20})_COMPILER could be found", "cause",
          CauseId.dependency_version_mismatch, 80, "No CMAKE_Go_COMPILER could be found.",
          title="CMake finds no {lang} compiler, which the build enables: install it (or turn off the part that needs "
                "it, as the build's options allow)", most="medium",
          source="CMake Modules/CMakeDetermine*Compiler.cmake (message(FATAL_ERROR \"No CMAKE_${lang}_COMPILER could be "
                 "found.\")), under project() at the build's CMakeLists.txt"),
     # A build that links Paddle 1.x's inference library by its file name (fluid_inference: libpaddle_fluid.a/.so)
-    # against a 2.x Paddle Inference package, where it is libpaddle_inference: make has no rule for that file.
-    _sig("build_wants_fluid_library", r"No rule to make target [`'‘](?P<path>[^'’\s]{0,300}libpaddle_fluid\.(?:a|so|"
+    # against a 2.x Paddle Inference package (its folder is paddle_inference/), where it is libpaddle_inference: make
+    # has no rule for that file. A 1.x package (fluid_inference_install_dir/) at a wrong path is not this.
+    _sig("build_wants_fluid_library", r"No rule to make target [`'‘](?P<path>[^'’\s]{0,300}paddle_inference[/\\][^'’\s]{0,100}libpaddle_fluid\.(?:a|so|"
          r"dylib))['’], needed by [`'‘](?P<target>[^'’\s]{1,200})['’]", "cause", CauseId.paddle_api_mismatch, 75,
          "make[2]: *** No rule to make target '/d/paddle_inference/paddle/lib/libpaddle_fluid.a', needed by 'lac_demo'.  "
          "Stop.",

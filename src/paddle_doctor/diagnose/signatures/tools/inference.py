@@ -113,7 +113,7 @@ INFERENCE = (
                 "EnablePaddleToTrt (\"require the FastDeploy is compiled with Paddle Inference Backend\")"),
     # FastDeploy's build refuses a backend on a platform its release has no package for (Paddle Inference on
     # Jetson/aarch64 before 1.0): what the run asks for is not in this release for this machine.
-    _sig("fastdeploy_backend_platform_unsupported", r"(?P<backend>\w[\w ]{0,39}?) Backend doesn't support (?P<platform>[\w .-]"
+    _sig("fastdeploy_backend_platform_unsupported", r"\b(?P<backend>\w{1,40}) Backend doesn't support (?P<platform>[\w .-]"
          r"{1,40}?) now", "cause", CauseId.paddle_api_mismatch, 88,
          "  Paddle Backend doesn't support linux aarch64 now.",
          title="this FastDeploy release has no {backend} backend for {platform}: a release (or a backend) that supports "
