@@ -416,3 +416,29 @@ def test_another_suites_url_with_a_backslash_is_not_read_as_paddlenlp(tmp_path):
     rc = _diagnose(tmp_path, "RuntimeError: Downloading from https://paddledet.bj.bcebos.com/models\\ppyolo_r50vd_dcn_1x_"
                              "coco.pdparams failed with code 404!\n")
     assert "paddlenlp" not in _said(rc), _said(rc)
+
+
+# --- the readers' patterns made linear keep what they read -------------------------------------------------------
+
+@pytest.mark.parametrize("line,read", [('  File "a.py", line 3, in f', True), ("---> 12 x = f()", True),
+                                       ("  > 3 y = 1", True), ("   12 foo", True), ("a.py in f(x)", True),
+                                       ("ValueError: 3 things", False), ("    ", False)])
+def test_the_frame_or_source_shape_is_read_as_before(line, read):
+    from paddle_doctor.diagnose.anatomy.wording import _FRAME_OR_SOURCE
+
+    assert bool(_FRAME_OR_SOURCE.match(line)) is read
+
+
+@pytest.mark.parametrize("source,read", [("from paddle.fluid import core", True), ("  import cv2", True),
+                                         ("mod = importlib.import_module(name)", True), ("x = important(1)", False)])
+def test_the_import_line_shape_is_read_as_before(source, read):
+    from paddle_doctor.diagnose.anatomy.installed import _IMPORT_CALL
+
+    assert bool(_IMPORT_CALL.match(source)) is read
+
+
+def test_a_hint_ends_at_its_first_bracket_without_its_trailing_spaces():
+    from paddle_doctor.diagnose.anatomy.parts import parse_block
+
+    parts = parse_block(["ValueError: (InvalidArgument) bad", "  [Hint: Expected x.dims()  ] at (/p/a.cc:1)"])
+    assert parts.hint == "Expected x.dims()", parts.hint

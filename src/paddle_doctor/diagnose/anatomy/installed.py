@@ -69,7 +69,7 @@ def _package(parts: ErrorParts) -> str | None:
     return named.split(".", 1)[0] if named else None
 
 
-_IMPORT_CALL = re.compile(r"^\s*(?:from\s+\S+\s+import\b|import\s+\S|.*\bimport_module\()")
+_IMPORT_CALL = re.compile(r"^(?:\s*(?:from\s+\S+\s+import\b|import\s+\S)|.*\bimport_module\()")  # one \s* run: linear
 _IMPORTLIB_FRAME = re.compile(r"[/\\]importlib[/\\][^/\\]+$|^<frozen importlib")
 
 

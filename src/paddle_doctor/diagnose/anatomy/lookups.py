@@ -46,7 +46,7 @@ def from_empty_loader(parts: ErrorParts) -> Verdict | None:
 
 # A line that looks a key up in a state dict (``state_dict[k]``, ``para_state_dict[name]``,
 # ``model.state_dict()[k]``): a KeyError there is a parameter one side names and the other lacks.
-_STATE_DICT_LOOKUP = re.compile(r"\w*state_dict\w*(?:\(\))?\s*\[")
+_STATE_DICT_LOOKUP = re.compile(r"(?<!\w)\w{0,80}state_dict\w{0,80}(?:\(\))?\s*\[")  # from a word's start: linear
 
 
 def from_state_dict_lookup(parts: ErrorParts) -> Verdict | None:

@@ -38,7 +38,8 @@ GLOG_HEADER = rf"(?:{GLUED}[IWEF]\d{{4}} [\d:.]+\s+\d+ \S+:\d+\]\s*)?"
 # glog's fatal check (logging.h CHECK/CHECK_EQ): ``F1125 15:44:39.26 200102 file.h:62] Check failed: A == B (1 vs. 0)``,
 # glued or not, as the glog_check_failed row reads it.
 _GLOG_CHECK_RE = lazy_compile(rf"^{GLUED}F\d{{4}} [\d:.]+\s+\d+ \S+:\d+\]\s*Check failed:\s*(?P<msg>.*)$")
-_HINT_RE = lazy_compile(r"\[\s*Hint\s*:\s*(?P<hint>.*?)\s*\]", re.I)
+# The hint ends at its first "]" (as a lazy match would end it); the bounded class keeps repeated hints linear.
+_HINT_RE = lazy_compile(r"\[\s*Hint\s*:\s*(?P<hint>[^\]]{0,1000})\]", re.I)
 # The op registry's lookups: op_info.h (``Operator (x) is not registered.``), framework.py get_op_proto (``Operator
 # "x" has not been registered.``) and operator.cc's kernel lookup (``There are no kernels which are registered in the x
 # operator.``).
@@ -46,8 +47,8 @@ _OPERATOR_RE = lazy_compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\
                           r"(?:raises|has not been registered)|operator\s+(?P<op3>\w+)\s+(?:raises|error)"
                           r"|\bOperator\s*\(\s*(?P<op4>\w+)\s*\)\s*is not registered"
                           r"|no kernels which are registered in the (?P<op5>\w+) operator", re.I)
-_CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>(?:[A-Za-z]:)?/?[\w./\\-]*?"
-                     r"(?P<base>[\w-]+\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
+_CPP_RE = lazy_compile(r"(?:\bat\s*[\[(]?\s*|enforce fail at\s*|^\s*what\(\):\s*\[|\[)(?P<file>(?:[A-Za-z]:)?/?[\w./\\-]{0,300}?"
+                     r"(?P<base>[\w-]{1,120}\.(?:cc|cu|h|cpp|hpp|cuh))):(?P<line>\d+)", re.I)
 _FRAME_RE = lazy_compile(r'^\s*(?:>\s*)?File "(?P<path>[^"]+)", line (?P<lineno>\d+), in (?P<func>\S+)')
 # A notebook's (IPython's ultratb) frame header and the line it was running ("----> 1 code", after context lines).
 # The same patterns are the signature rows ipython_frame and ipython_current_line (signatures/rows/libraries.py).
@@ -284,7 +285,7 @@ def _read_line(parts: ErrorParts, line: str) -> None:
     for regex, attr in ((_HINT_RE, "hint"),):
         m = regex.search(line) if _holds(line, lowered, "hint", True) else None
         if m and not getattr(parts, attr):
-            setattr(parts, attr, m["hint"])
+            setattr(parts, attr, m["hint"].rstrip())
     op = _OPERATOR_RE.search(line) if _holds(line, lowered, "operator", True) else None
     if op and not parts.operator:
         parts.operator = op["op"] or op["op2"] or op["op3"] or op["op4"] or op["op5"]

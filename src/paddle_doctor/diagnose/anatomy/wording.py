@@ -228,7 +228,8 @@ TYPE_WORDINGS: tuple[Wording, ...] = (
 
 _COMPILED = tuple((w, lazy_compile(w.pattern, re.I)) for w in WORDINGS)
 _TYPES_COMPILED = tuple((w, lazy_compile(w.pattern)) for w in TYPE_WORDINGS)
-_FRAME_OR_SOURCE = lazy_compile(r'^\s*(?:File "|\S+\.py in |-*>?\s*\d+\s)')
+# (one run of spaces before the number, not two in a row: linear on a line of spaces)
+_FRAME_OR_SOURCE = lazy_compile(r'^\s*(?:File "|\S+\.py in |\d+\s|-+>?\s*\d+\s|>\s*\d+\s)')
 
 
 # A wording's cue and its object sit close together: each line is read up to here, which keeps the patterns'
