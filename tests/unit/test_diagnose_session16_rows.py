@@ -442,3 +442,12 @@ def test_a_hint_ends_at_its_first_bracket_without_its_trailing_spaces():
 
     parts = parse_block(["ValueError: (InvalidArgument) bad", "  [Hint: Expected x.dims()  ] at (/p/a.cc:1)"])
     assert parts.hint == "Expected x.dims()", parts.hint
+
+
+# --- PaddleOCR-json's engine that exited while starting (five corpus logs: three a CPU without AVX) ------------------
+
+@pytest.mark.parametrize("line", ["[Error] OCR init fail. Argd: {'enable_mkldnn': True, 'cpu_threads': 4}",
+                                  "Exception: OCR init fail."])
+def test_paddleocr_jsons_engine_that_exited_at_start_is_read_as_a_native_crash_first(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.segfault and rc.confidence.value == "medium" and "AVX" in _said(rc), _said(rc)

@@ -272,6 +272,8 @@ TRIGGERS: tuple[str, ...] = (
     "require the FastDeploy is compiled",
     # CMake without a language's compiler, make without Paddle 1.x's library, ASAN's report, cuDNN's load check
     "COMPILER could be found", "No rule to make target", "AddressSanitizer", "EnforceCUDNNLoaded",
+    # PaddleOCR-json's engine that exited while starting
+    "OCR init fail",
     # 1.x's out-of-memory advice; Android's and gdb's crash frames
     "Decrease the batch size", "FLAGS_fraction_of_gpu_memory_to_use is", " pc 0", "in __libc_message", "in abort (",
     "in raise (", "in __GI_raise", "in __GI_abort", "in malloc_printerr", "in _int_free", "in __assert_fail",

@@ -81,6 +81,17 @@ WINDOWS = (
                 "the loader's dialog (The application was unable to start correctly (0x%lx); zh-CN 应用程序无法正常"
                 "启动(0x%lx)); winerror.h ERROR_DLL_INIT_FAILED 1114 as .NET's HRESULT 0x8007045A (A dynamic link "
                 "library (DLL) initialization routine failed) (Umi-OCR#453, PaddleSharp#10)"),
+    # PaddleOCR-json (the engine Umi-OCR and other wrappers start) exited before it said it was ready: its
+    # prebuilt Paddle Inference engine needs AVX (its README's first requirement), so on a CPU without it the engine
+    # dies at start (Windows shows 0xc0000142). An OS older than its build, or models it cannot find, end it too.
+    _sig("ppocr_json_engine_init_failed", r"\bOCR init fail\b", "cause", CauseId.segfault, 50,
+         "[Error] OCR init fail. Argd: {'enable_mkldnn': True, 'cpu_threads': 4, 'config_path': 'models/config.txt'}",
+         title="the PaddleOCR-json engine exited while starting: most often a CPU without AVX, which its prebuilt "
+               "Paddle Inference engine needs (use the Rapid/ONNX engine there); else a Windows older than its build, "
+               "or its models not found beside it", most="medium",
+         source="PaddleOCR-json api/python/PPOCR_api.py PPOCR_pipe.__init__ (raise Exception(f\"OCR init fail.\") when "
+                "the engine process exits before it prints 'OCR init completed.'); its README (CPU必须具有AVX指令集); "
+                "Umi-OCR's \"[Error] OCR init fail. Argd: ...\" (Umi-OCR#246, #308)"),
     # .NET's DllNotFoundException for a native library of the program's (not CUDA's: libraries' rows read
     # those): the file, or a DLL it depends on, is not where the loader looks (winerror.h ERROR_MOD_NOT_FOUND
     # 126 as HRESULT 0x8007007E), as dlopen's "cannot open shared object file" on Linux.
