@@ -451,3 +451,18 @@ def test_a_hint_ends_at_its_first_bracket_without_its_trailing_spaces():
 def test_paddleocr_jsons_engine_that_exited_at_start_is_read_as_a_native_crash_first(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc.cause == CauseId.segfault and rc.confidence.value == "medium" and "AVX" in _said(rc), _said(rc)
+
+
+# --- Paddle-Lite's NNAdapter HAL: a library the loader cannot find is a missing file, a symbol the SDK's version --------
+
+def test_a_hal_whose_sdk_library_the_loader_cannot_find_is_a_missing_file(tmp_path):
+    rc = _diagnose(tmp_path, "Failed to load the nnadapter device HAL library for 'huawei_ascend_npu' from "
+                             "libhuawei_ascend_npu.so, libascendcl.so: cannot open shared object file: No such file or "
+                             "directory\n")
+    assert rc.cause == CauseId.file_not_found and "libascendcl.so" in _said(rc), (rc.cause, _said(rc))
+
+
+def test_a_hal_missing_a_symbol_of_its_sdk_is_still_the_sdks_version(tmp_path):
+    rc = _diagnose(tmp_path, "Failed to load the nnadapter device HAL library for 'huawei_ascend_npu' from "
+                             "libhuawei_ascend_npu.so, libhuawei_ascend_npu.so: undefined symbol: _ZN2ge8Operator7Set\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch, (rc.cause, _said(rc))

@@ -78,7 +78,13 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
     CauseId.wrong_host_ip: (Near(CauseId.config_error, "the launch may list the wrong hosts (--ips, --master) "
                                  "rather than a host having the wrong address", _IPS,
                                  settled_by=r"\b127\.\d+\.\d+\.\d+"),),
-    CauseId.config_error: (# a tensor stream whose version field is no version: the file named may also be the
+    CauseId.config_error: (# Paddle-Lite's unread parameter file (a combined model given as a directory): the
+                           # directory may also simply not be the model's (a wrong path)
+                           Near(CauseId.file_not_found, "the model directory given may not hold the model's files (a "
+                                "wrong path)", "`ls -l` the model directory: one file per persistable variable for "
+                                "--model_dir; a model of two files needs --model_file and --param_file",
+                                when=r"model_parser\.cc:\d+\] Check failed: version == 0U"),
+                           # a tensor stream whose version field is no version: the file named may also be the
                            # right one but damaged (a page saved in its place by a failed download)
                            Near(CauseId.checkpoint_corrupt, "the file named may be the parameters but damaged (a "
                                 "failed download saved in its place)", "`ls -l` and `file` the params file: a "

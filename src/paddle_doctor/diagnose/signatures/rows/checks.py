@@ -366,8 +366,9 @@ _BUILTIN_ERRORS = "|".join(sorted((name for name, obj in vars(builtins).items() 
 RUN_TOGETHER_ROWS = (
     # A traceback pasted with its line breaks lost (copied from a screenshot's text, a web form): the frames and the
     # exception run together on one line, the exception's name glued to the source line before it. Only Python's own
-    # exception classes, only after a frame's "line N, in" on the same line, so a normal log never reads so.
-    _sig("exception_run_together", r"\bline \d+ ?[,，] ?in ?[^\n]{0,160}?(?<=[a-z\d)\]'\"])(?=[A-Z][a-z])"
+    # exception classes, only after a frame's "line N, in" on the same line, so a normal log never reads so. The span
+    # after the last frame's "line N, in" does not cross another frame's (linear on a line of many frames).
+    _sig("exception_run_together", r"\bline \d+ ?[,，] ?in ?(?:[^\nl]|l(?!ine \d)){0,160}?(?<=[a-z\d)\]'\"])(?=[A-Z][a-z])"
          rf"(?P<exc>{_BUILTIN_ERRORS}): ?(?P<msg>[^\n]{{0,120}}?)(?=\d{{4}}-\d\d-\d\d|Traceback|File|$)",
          "exception", CauseId.python_exception, 45,
          "Traceback (most recent call last):File \"/w/u2.py\", line 532, in attention rescoringassert speech.shape[0] == "

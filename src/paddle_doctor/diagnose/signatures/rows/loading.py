@@ -36,12 +36,15 @@ LOADING = (
     # variable with a bare std::ifstream and no open check, then reads the tensor's version from it: a file
     # that is not in --model_dir (a combined model given as a directory, a wrong path) fails the version
     # check with whatever the unread variable held. A file that is there but not a saved tensor fails the
-    # same way (refine/near.py gives checkpoint_corrupt as the near cause).
+    # same way (refine/near.py gives checkpoint_corrupt as the near cause). The corpus's such logs are a combined model
+    # given with --model_dir twice, a wrong path once: the command's options first.
     _sig("lite_param_unopened", r"model_parser\.cc:\d+\] Check failed: version == 0U \((?P<read>\d+) vs\. 0\) Only "
-         r"version 0 is supported", "cause", CauseId.file_not_found, 70,
+         r"version 0 is supported", "cause", CauseId.config_error, 70,
          "F0911 15:20:10.428884 22732 model_parser.cc:63] Check failed: version == 0U (32767 vs. 0) Only version 0 "
          "is supported",
-         title="a parameter file Paddle-Lite reads is not in the model directory (or is not a saved tensor)",
+         title="Paddle-Lite read a parameter file that is not one saved tensor: a combined model (one program file, one "
+               "params file) given with --model_dir instead of --model_file and --param_file, or a model_dir that does "
+               "not hold the model's files", most="medium",
          source="Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModel (std::ifstream file(model_dir + \"/\" + "
                 "var.name()); LoadLoDTensor(file, ...), no is_open check) and TensorFromStream / LoadLoDTensor "
                 "(CHECK_EQ(version, 0U) << \"Only version 0 is supported\"), a glog-style CHECK failure"),

@@ -344,6 +344,21 @@ SIGNALS = (
     # Paddle-Lite's NNAdapter dlopens the device's HAL library (Huawei Ascend NPU, Kunlunxin XTCL, Rockchip NPU,
     # ...) built against the vendor's SDK; dlerror says why it failed: a library of the SDK is missing, or a
     # symbol is undefined (the HAL library was built against another SDK version than the one installed).
+    # dlerror's tail says which: a library the loader cannot find (the HAL itself, or the SDK's runtime it links, not
+    # on the library path) is a file not found, as the corpus labels missing shared libraries (3 of 3 logs; CUDA's,
+    # TensorRT's and NCCL's have their own causes); a symbol the HAL needs and the SDK lacks is the SDK's version (the
+    # row after).
+    _sig("nnadapter_hal_library_missing", r"Failed to load the nnadapter device HAL library for '(?P<device>\w+)' from "
+         r"[^,\s]{1,300}, (?P<lib>(?![^:\s]*(?:cudnn|cublas|cudart|nvinfer|nccl|libcuda\.))[^:\s]{1,300}): cannot open "
+         r"shared object file", "cause", CauseId.file_not_found, 90,
+         "Failed to load the nnadapter device HAL library for 'huawei_ascend_npu' from libhuawei_ascend_npu.so, "
+         "libascendcl.so: cannot open shared object file: No such file or directory",
+         title="Paddle-Lite cannot load the {device} HAL library: the loader does not find {lib} (put the HAL's and the "
+               "device SDK's library folders on LD_LIBRARY_PATH, or copy the whole lib folder of the package)",
+         most="medium",
+         source="Paddle-Lite 2.10-2.13 lite/backends/nnadapter/nnadapter/src/runtime/device.cc Find (dlopen(path, "
+                "RTLD_NOW); NNADAPTER_LOG(FATAL) << \"Failed to load the nnadapter device HAL library for '\" << name "
+                "<< \"' from \" << path << \", \" << dlerror()); glibc dlerror (\"%s: cannot open shared object file\")"),
     _sig("nnadapter_hal_load_failed", r"Failed to load the nnadapter device HAL library for '(?P<device>\w+)'", "cause",
          CauseId.cuda_cudnn_mismatch, 90,
          "Failed to load the nnadapter device HAL library for 'huawei_ascend_npu' from libhuawei_ascend_npu.so, "
