@@ -10,7 +10,7 @@ BACKLINKS = {
         'signatures': ('ours_UnsafeCheckpointError',),
     },
     CauseId.collective_timeout: {
-        'signatures': ('nccl_async_timeout', 'pserver_rpc_deadline', 'process_group_keys_timeout', 'ours_StoreTimeoutError',),
+        'signatures': ('nccl_async_timeout', 'process_group_keys_timeout', 'ours_StoreTimeoutError',),
         'guard_kinds': ('stuck', 'missing',),
         'smoke_checks': ('barrier',),
         'diagnose_rules': ('lone_collective_timeout',),
@@ -189,6 +189,7 @@ BACKLINKS = {
         'diagnose_rules': ('uneven_steps_per_epoch', 'peer_exited_cleanly',),
     },
     CauseId.uneven_train_batches: {
+        'signatures': ('pserver_rpc_deadline',),
         'diagnose_rules': ('uneven_steps_per_epoch',),
     },
     CauseId.unknown: {

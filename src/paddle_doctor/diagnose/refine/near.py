@@ -251,7 +251,12 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
              when=r"(?i)unhandled cuda error|ncclUnhandledCudaError"),
     ),
     # A synchronous parameter server answers no trainer until every trainer has sent: one that ran out of batches and
-    # finished (a shorter data shard) leaves the others' RPCs to time out as a hung server does.
+    # finished (a shorter data shard) leaves the others' RPCs to time out as a hung server does, and the other way round.
+    CauseId.uneven_train_batches: (
+        Near(CauseId.collective_timeout, "the parameter server may itself be stuck (at a barrier after a test phase) "
+             "or gone, with every trainer still running", "the servers' own logs, and whether any trainer finished or "
+             "exited before the others timed out", when=r"grpc_client\.cc"),
+    ),
     CauseId.collective_timeout: (
         Near(CauseId.uneven_train_batches, "a trainer that ran out of batches and finished leaves a synchronous "
              "parameter server waiting at its barrier, and the other trainers' RPCs time out", "compare the trainers' "

@@ -51,12 +51,14 @@ def _spawn_signal_rows() -> tuple:
 CHECKS = (
     # Paddle 0.14-1.x's parameter-server RPCs (fluid's gRPC client): the pserver did not answer within the deadline. In
     # synchronous training it waits at a barrier for every trainer, so one that finished early (fewer batches) or died
-    # leaves the others' sends and gets to time out.
+    # leaves the others' sends and gets to time out. The corpus's such logs: a trainer that finished its data first 2
+    # times (one file split unevenly, one trainer reaching its end), the servers stuck at a barrier once.
     _sig("pserver_rpc_deadline", r"grpc_client\.cc:\d+\][^\n]{0,400}?(?:grpc error:|error_message:) ?Deadline Exceeded",
-         "cause", CauseId.collective_timeout, 75, "E0615 07:36:18.786679  3867 grpc_client.cc:248] var: name:[fc_18.w_0] "
+         "cause", CauseId.uneven_train_batches, 70, "E0615 07:36:18.786679  3867 grpc_client.cc:248] var: name:[fc_18.w_0] "
          "ep:[127.0.0.1:5002] grpc error:Deadline Exceeded",
-         title="an RPC to the parameter server timed out (the server did not answer: waiting at its barrier for a "
-               "trainer that finished early or died, or gone itself)", most="medium",
+         title="an RPC to the parameter server timed out: a synchronous server answers only when every trainer has sent, "
+               "so a trainer that ran out of batches and finished (or died) leaves the others waiting; give the "
+               "trainers shards of one size (or check the server's own log)", most="medium",
          source="pp 0.14-1.8 paddle/fluid/operators/distributed/grpc/grpc_client.cc (LOG(ERROR) << \"proc param error:name:"
                 "[\" ... \"] grpc error:\" << status.error_message(); GRPCClient::Proceed LOG(FATAL) << \"... meets grpc "
                 "error, error_code:\" << error_code << \" error_message:\" ...); gRPC StatusCode DEADLINE_EXCEEDED (4, "
