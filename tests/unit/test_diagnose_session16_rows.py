@@ -466,3 +466,16 @@ def test_a_hal_missing_a_symbol_of_its_sdk_is_still_the_sdks_version(tmp_path):
     rc = _diagnose(tmp_path, "Failed to load the nnadapter device HAL library for 'huawei_ascend_npu' from "
                              "libhuawei_ascend_npu.so, libhuawei_ascend_npu.so: undefined symbol: _ZN2ge8Operator7Set\n")
     assert rc.cause == CauseId.cuda_cudnn_mismatch, (rc.cause, _said(rc))
+
+
+@pytest.mark.parametrize("lines", [
+    ["paddle.fluid.core.EnforceNotMet: grad_op_maker_ should not be null",
+     "Operator GradOpMaker has not been registered. at [D:\\1.4.1\\paddle/fluid/framework/op_info.h:64]"],
+    ["  [operator < gaussian_random > error]",
+     "NotFoundError: Operator gaussian_random's GradOpMaker has not been registered."]])
+def test_a_gradients_maker_not_registered_is_not_an_operator_the_release_lacks(lines):
+    from paddle_doctor.diagnose.anatomy.classify import from_operator
+    from paddle_doctor.diagnose.anatomy.parts import parse_block
+
+    parts = parse_block(lines)
+    assert parts.operator != "GradOpMaker" and from_operator(parts) is None, (parts.operator, from_operator(parts))

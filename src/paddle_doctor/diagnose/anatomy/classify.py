@@ -119,8 +119,6 @@ def _unregistered(parts: ErrorParts) -> bool:
     framework.py get_op_proto's ``Operator "x" has not been registered.`` or operator.cc's ``There are no kernels which
     are registered in the x operator.`` (pp 1.8-3.3.1; a build or release without the op's kernels)."""
     op = re.escape(parts.operator or "")
-    if parts.operator == "GradOpMaker" or re.search(r"'s GradOpMaker", parts.text):
-        return False  # the op is registered, its gradient is not: the network differentiates through it
     return bool(op) and re.search(rf"Operator\s*(?:\(\s*{op}\s*\)\s*is\s+not|\"?{op}\"?\s+has\s+not\s+been)\s+"
                                   rf"registered|no kernels which are registered in the {op} operator", parts.text,
                                   re.I) is not None

@@ -111,8 +111,8 @@ _OUT_OF_BOUNDS = re.compile(r"index (?P<index>-?\d+) is out of bounds for axis \
 
 def from_class_index_bounds(parts: ErrorParts) -> Verdict | None:
     """A numpy IndexError past an axis where the failing line indexes it with a class id."""
-    frame, said = parts.innermost, _OUT_OF_BOUNDS.search(parts.message)
-    if parts.exc_type != "IndexError" or frame is None or said is None or not _CLASS_INDEX.search(frame.source or ""):
+    frame, said = _failing_line(parts, "IndexError", _CLASS_INDEX), _OUT_OF_BOUNDS.search(parts.message)
+    if frame is None or said is None:
         return None
     return Verdict(CauseId.config_error, 65, f"`{frame.source.strip()[:80]}` indexes by a class id ({said['index']}) "
                    f"past the {said['size']} entries sized by the number of classes: the dataset's class ids do not fit "
@@ -152,8 +152,8 @@ _ENDPOINT_BY_RANK = re.compile(r"\b(?:worker|trainer)_?endpoints?(?:\(\))?\s*\[\
 
 def from_endpoint_index(parts: ErrorParts) -> Verdict | None:
     """An IndexError where the failing line reads this rank's endpoint from the trainers' endpoint list."""
-    frame = parts.innermost
-    if parts.exc_type != "IndexError" or frame is None or not _ENDPOINT_BY_RANK.search(frame.source or ""):
+    frame = _failing_line(parts, "IndexError", _ENDPOINT_BY_RANK)
+    if frame is None:
         return None
     return Verdict(CauseId.missing_dist_env, 65, f"`{frame.source.strip()[:80]}` reads this rank's endpoint by its "
                    "id and the endpoint list is shorter: the job's environment does not list every trainer "

@@ -42,8 +42,9 @@ _GLOG_CHECK_RE = lazy_compile(rf"^{GLUED}F\d{{4}} [\d:.]+\s+\d+ \S+:\d+\]\s*Chec
 _HINT_RE = lazy_compile(r"\[\s*Hint\s*:\s*(?P<hint>[^\]]{0,1000})\]", re.I)
 # The op registry's lookups: op_info.h (``Operator (x) is not registered.``), framework.py get_op_proto (``Operator
 # "x" has not been registered.``) and operator.cc's kernel lookup (``There are no kernels which are registered in the x
-# operator.``).
-_OPERATOR_RE = lazy_compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\]|\bOperator\s+\"?(?P<op2>\w+)\"?\s+"
+# operator.``). Paddle 1.4's op_info.h check of a gradient's maker printed "Operator GradOpMaker has not been
+# registered" without the op's name: that word is not an operator.
+_OPERATOR_RE = lazy_compile(r"\[\s*operator\s*<\s*(?P<op>[\w.]+)\s*>\s*error\s*\]|\bOperator\s+\"?(?!GradOpMaker\b)(?P<op2>\w+)\"?\s+"
                           r"(?:raises|has not been registered)|operator\s+(?P<op3>\w+)\s+(?:raises|error)"
                           r"|\bOperator\s*\(\s*(?P<op4>\w+)\s*\)\s*is not registered"
                           r"|no kernels which are registered in the (?P<op5>\w+) operator", re.I)
