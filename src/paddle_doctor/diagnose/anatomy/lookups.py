@@ -168,9 +168,9 @@ def from_endpoint_index(parts: ErrorParts) -> Verdict | None:
 # gathered, a config written for another release of the code reading it; a key read from a component's own
 # arguments is one left out of or misspelt in the config given. Medium either way, the other its alternative.
 # A bare ``params``/``args`` is left out: it as often holds a model's parameters or a parser's namespace.
-_CONFIG_NAME = r"\b(?:self\.)?(?:\w+_)?(?:configs?|cfg|conf)\b|\b\w+_(?:params|args)\b"
-_CONFIG_LOOKUP = re.compile(rf"(?:{_CONFIG_NAME})(?:\s*\[\s*[\w'\"]+\s*\])*\s*(?:\[\s*['\"]|\.pop\(\s*['\"])")
-_SECTION_LOOKUP = re.compile(rf"(?:{_CONFIG_NAME})\s*\[\s*['\"][A-Z][A-Za-z]*['\"]\s*\]")
+CONFIG_NAME = r"\b(?:self\.)?(?:\w+_)?(?:configs?|cfg|conf)\b|\b\w+_(?:params|args)\b"
+_CONFIG_LOOKUP = re.compile(rf"(?:{CONFIG_NAME})(?:\s*\[\s*[\w'\"]+\s*\])*\s*(?:\[\s*['\"]|\.pop\(\s*['\"])")
+_SECTION_LOOKUP = re.compile(rf"(?:{CONFIG_NAME})\s*\[\s*['\"][A-Z][A-Za-z]*['\"]\s*\]")
 
 
 def from_config_lookup(parts: ErrorParts) -> Verdict | None:
@@ -191,7 +191,7 @@ def from_config_lookup(parts: ErrorParts) -> Verdict | None:
 
 # A config section read with ``.get('model')`` and used at once (``.copy()``, ``['type']``): None back means the config
 # given has no such section (PaddleSeg's Config.model on a ``_base_`` file that holds only the datasets).
-_CONFIG_GET_USED = re.compile(rf"(?P<holder>{_CONFIG_NAME}|\b(?:self\.)?dic)\.get\(\s*['\"](?P<key>\w+)['\"]\s*\)\s*"
+_CONFIG_GET_USED = re.compile(rf"(?P<holder>{CONFIG_NAME}|\b(?:self\.)?dic)\.get\(\s*['\"](?P<key>\w+)['\"]\s*\)\s*"
                               r"(?:\.(?P<attr>\w+)|\[)")
 _NONE_USED = re.compile(r"^'NoneType' object (?:has no attribute '(?P<attr>\w+)'|is not subscriptable)$")
 
