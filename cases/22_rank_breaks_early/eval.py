@@ -8,6 +8,8 @@ after 3 batches and goes on to gather the predictions (all_gather). Rank 0 is st
 calls the per-batch all_reduce of batch 4. Each waits in a different collective for the other.
 """
 
+import time
+
 import numpy as np
 import paddle
 import paddle.distributed as dist
@@ -38,6 +40,12 @@ def evaluate(model, loader, rank):
     preds = []
     with paddle.no_grad():
         for step, (x, y) in enumerate(loader):
+            if step == 3:
+                # Batch 4 is slow (only rank 0 gets that far). It keeps the two 30 s timeouts 2 s apart:
+                # without it they raced within milliseconds, and when rank 0's came first rank 1 could
+                # abort in gloo's I/O thread with no Python stack, so no log showed where rank 1 waited
+                # (tests/fixtures/variants/22_rank_breaks_early@rank1_gloo_loop_abort/).
+                time.sleep(2.0)
             pred = model(x).squeeze(-1) * 0.0  # an untrained model that predicts 0 everywhere
             loss = ((pred - y) ** 2).mean()
             preds.append(pred)

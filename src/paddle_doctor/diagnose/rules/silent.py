@@ -19,8 +19,9 @@ def from_silent_peer(ranks, unranked, facts) -> Finding | None:
         if peer is None:
             continue
         peer_state = ranks.get(peer)
-        if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")):
-            continue
+        if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")
+                                       or peer_state.has("real_timeout")):
+            continue  # the peer said why it ended: its own error, a SIGTERM, or a wait it gave up on
         if finished_cleanly(peer, facts, peer_state):
             return make_verdict("peer_exited_cleanly", CauseId.uneven_eval_batches, state.rank, [closed], "medium",
                            f"rank {peer} had already exited cleanly while rank {state.rank} was still in a "
