@@ -88,11 +88,8 @@ LAUNCH_ENV = (
          source="pp 2.0.2-2.6.2 so: gloo/transport/tcp/pair.cc (Read error {}: Connection reset by peer); pp 3.3.1 "
                 "libphi_core.so: gloo/transport/tcp/pair.cc (writev {peer}: {strerror}, Read error {peer}: "
                 "{strerror}, Socket closed {peer}, Socket unexpectedly closed)"),
-    # gloo's I/O thread found an error already recorded on a pair (the peer closed it, or a read or
-    # write failed) and aborted the whole process from the loop thread: the same dead connection as
-    # above, with a SIGABRT dump after it. Seen in a run of case 22 on CI (2026-12-06): the rank
-    # that waited in all_gather aborted when its peer exited after its own timeout
-    # (tests/fixtures/variants/).
+    # gloo's I/O thread found an error already set on a pair (peer closed, read/write failed) and
+    # aborted the process: the same dead connection, then a SIGABRT (tests/fixtures/variants/, case 22).
     _sig("gloo_pair_error_set", r"pair\.cc:\d+\] ex_ == nullptr", "peer_closed",
          example="  what():  [enforce fail at /paddle/third_party/gloo/gloo/transport/tcp/pair.cc:1195] ex_ == nullptr. ",
          source="pp 3.3.1 libphi_core.so strings: gloo/transport/tcp/pair.cc (GLOO_ENFORCE(ex_ == nullptr) in the "
