@@ -78,10 +78,15 @@ def aborted_after_wait(state: RankState, event: Event) -> bool:
     C++ terminates (``terminate called after throwing an instance of 'gloo::TimeoutException'``,
     ``what(): ... pair.cc:584] TIMEOUT``) and Paddle's handler prints the SIGABRT dump (measured on
     3.3.1, case 23)."""
+    return abort_follows_wait(state.events, event)
+
+
+def abort_follows_wait(events: list[Event], event: Event) -> bool:
+    """:func:`aborted_after_wait` over the events of one file or paste (a snippet without ranks too)."""
     if not ("SIGABRT" in event.text or "Process abort signal" in event.text):
         return False
     return any(w.role in ("peer_closed", "real_timeout") and w.file == event.file and w.offset < event.offset
-               for w in state.events)
+               for w in events)
 
 
 def most_specific_first(causes: list[Event]) -> Event | None:

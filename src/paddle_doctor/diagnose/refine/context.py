@@ -34,7 +34,7 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
     if event.sig.cause in NATIVE_CRASH:
         return _crash_after_warning(warning, event, rank)
     return make_verdict(
-        warning.sig.name, warning.sig.cause, rank, [warning, event], "high",
+        warning.sig.name, warning.sig.cause, rank, [warning, event], warning.sig.most,
         f"an earlier warning names the cause ({warning.sig.cause}); the later error ({event.sig.cause}) is what "
         "it leads to",
         title=format_title(warning), alternatives=(Alternative(
@@ -64,15 +64,17 @@ _NOT_A_DEVICE_FAULT = re.compile(r"^\s*(?:ImportError: cannot import name|Module
 
 
 def _explains(warning: Event, error: Event) -> bool:
-    """Whether an earlier warning can explain a later error. A CUDA status the catalog reads as generic
+    """Whether an earlier warning can explain a later error. A Python error its row names (``explains_only``: a
+    failed image read, then ``'NoneType' object has no attribute 'shape'``) is explained by it. A CUDA status the catalog reads as generic
     (cuda_error_other: 999 unknown, 3 initialisation, ...) still says more than a warning that only
     reports the failed call it comes from (init.cc's "no GPU found in runtime" is printed in the catch
     of the device query whose status follows): like a specific error, it stands against a less
     specific warning."""
-    if _NOT_A_DEVICE_FAULT.search(error.text):
-        return False  # an import that fails on a name or a module is about what is installed, not the device
-    if warning.sig.explains_only and not re.search(warning.sig.explains_only, error.text):
+    named = bool(warning.sig.explains_only) and re.search(warning.sig.explains_only, error.text) is not None
+    if warning.sig.explains_only and not named:
         return False  # a warning about an optional part (TensorRT) explains only an error of a run that uses it
+    if _NOT_A_DEVICE_FAULT.search(error.text) and not named:
+        return False  # an import that fails on a name or a module is about what is installed, not the device
     ranked = error.sig.cause in explains_also(warning.sig.cause) or error.sig.cause == CauseId.cuda_error_other
     if ranked:
         return warning.sig.specificity >= error.sig.specificity

@@ -278,6 +278,8 @@ TRIGGERS: tuple[str, ...] = (
     "Decrease the batch size", "FLAGS_fraction_of_gpu_memory_to_use is", " pc 0", "in __libc_message", "in abort (",
     "in raise (", "in __GI_raise", "in __GI_abort", "in malloc_printerr", "in _int_free", "in __assert_fail",
     "in __fortify_fail", "in __stack_chk_fail",
+    # CMake's generator without platforms or toolsets; macOS's loader (dyld's own line); numpy's C API; OpenCV's failed read
+    "specification, but", "Library not loaded", "PyArray_", "imread_(",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -225,6 +225,16 @@ API_VERSION_ROWS = (
          source="Apple dyld 2 (\"dlopen(%s, %d): Symbol not found: %s\\n  Referenced from: %s\\n  Expected in: %s\"; "
                 "\"(which was built for Mac OS X %s)\"; dyld 3-4 \"dyld[%d]: Symbol not found: %s\"; macOS 12+ \"symbol not "
                 "found in flat namespace '%s'\")"),
+    # macOS's dynamic loader cannot load a library a binary was linked against (a Homebrew Python framework on a
+    # Mac with the system Python): dyld 2 says "image not found" on the next lines; dyld 3-4 list the paths tried.
+    _sig("macos_library_not_loaded", r"\bdlopen\(.{1,400}?\): Library not loaded: (?P<lib>\S{1,300})|"
+         r"^\s*dyld(?:\[\d+\])?: Library not loaded: (?P<lib2>\S{1,300})", "cause", CauseId.file_not_found, 75,
+         "ImportError: dlopen(/Library/Python/2.7/site-packages/visualdl/core.so, 2): Library not loaded: "
+         "/usr/local/opt/python/Frameworks/Python.framework/Versions/2.7/Python",
+         title="macOS's loader cannot find {lib}{lib2}, which the library was linked against: install it there (or "
+               "a build of the package made for this machine)", most="medium",
+         source="Apple dyld 2 (\"dlopen(%s, %d): Library not loaded: %s\\n  Referenced from: %s\\n  Reason: image not "
+                "found\"); dyld 3-4 (\"dyld[%d]: Library not loaded: %s ... Reason: tried: ...\")"),
     # pybind11 keeps one registry of C++ types per process: a second extension module that binds a type of the
     # same name fails at import. torch and paddlepaddle-gpu both bind their CUDA device properties type, so
     # builds of the two that were not made to coexist cannot be imported into one process (which of them is

@@ -77,6 +77,17 @@ CHECKS = (
          source="PaddleOCR 2.x-3.x tools/infer/predict_det.py, predict_rec.py, predict_system.py, ppstructure/"
                 "predict_system.py and paddleocr.py (img = cv2.imread(image_file); if img is None: logger.error/info("
                 "\"error in loading image:{}\".format(image_file)))"),
+    # OpenCV's warning when imread cannot open the file (cv2.imread then returns None, and the first use of the
+    # image fails on None: the error it explains).
+    _sig("cv2_imread_unopened", r"cv::findDecoder imread_\(|imread_\('[^\n]{0,300}'\): can't open/read file", "context",
+         CauseId.file_not_found, 60,
+         "[ WARN:0@370.018] global loadsave.cpp (239) cv::findDecoder imread_('D:/img/1.jpg'): can't open/read file: "
+         "check file path/integrity",
+         title="OpenCV could not open an image file (cv2.imread gave None): it is not there, or (on Windows) its path "
+               "holds characters cv2.imread cannot open", most="medium",
+         explains_only=r"'NoneType' object (?:has no attribute|is not subscriptable)",
+         source="OpenCV 4.x modules/imgcodecs/src/loadsave.cpp findDecoder (CV_LOG_WARNING(NULL, \"imread_('\" << "
+                "filename << \"'): can't open/read file: check file path/integrity\"))"),
     _sig("ppocr_label_line_image_missing", r"\\nException: (?P<path>(?!(?:\S*[/\\])?None\b)[^\s\\]{1,300}) does not exist!", "cause",
          CauseId.file_not_found, 72,
          "When parsing line train/1.jpg\ttext, error happened with msg: Traceback ...\\nException: train/1.jpg does not exist!",

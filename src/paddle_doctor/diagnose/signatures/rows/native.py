@@ -354,7 +354,8 @@ NATIVE = (
          "MemoryError: ", title="MemoryError (its message, further down, says which memory ran out)",
          source="pp 2.0-2.6 pybind/exception.cc (RESOURCE_EXHAUSTED -> PyExc_MemoryError, the message after the "
                 "C++ Traceback and Error Message Summary blocks); CPython MemoryError"),
-    _sig("omp_duplicate", r"OMP: Error #15: Initializing lib\w*omp|KMP_DUPLICATE_LIB_OK", "cause",
+    _sig("omp_duplicate", r"OMP: Error #15: Initializing lib\w*omp|Initializing lib\w*omp[\w.]*, but found lib\w*omp[\w.]* "
+         r"already initialized|KMP_DUPLICATE_LIB_OK", "cause",
          CauseId.duplicate_openmp_runtime, 100,
          "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.",
          title="two OpenMP runtimes were loaded into the process; Intel's runtime aborted it",

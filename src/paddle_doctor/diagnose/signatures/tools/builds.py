@@ -43,6 +43,25 @@ BUILDS = (
                "it, as the build's options allow)", most="medium",
          source="CMake Modules/CMakeDetermine*Compiler.cmake (message(FATAL_ERROR \"No CMAKE_${lang}_COMPILER could be "
                 "found.\")), under project() at the build's CMakeLists.txt"),
+    # CMake's -A (platform) or -T (toolset) given to a generator that has none (Unix Makefiles, Ninja): an option of
+    # the command line, often a -D whose D was lost (-ANDROID_... is read as -A NDROID_...).
+    _sig("cmake_generator_option_unsupported", r"does not support (?P<what>platform|toolset) specification, but "
+         r"(?:platform|toolset)", "cause", CauseId.config_error, 80,
+         "does not support platform specification, but platform",
+         title="the cmake command gives a {what} (-A/-T, or a -D option missing its D) that its generator does not "
+               "take: correct the command's options",
+         source="CMake Source/cmGlobalGenerator.cxx SetGeneratorPlatform / SetGeneratorToolset (\"Generator\\n  %s\\n"
+                "does not support platform specification, but platform\\n  %s\\nwas specified.\"; toolset alike)"),
+    # A build that compiles against numpy's C API (Paddle 0.x-1.x's legacy PyDataProvider2, custom extensions) with
+    # numpy headers older than that API (PyArray_DTYPE came with numpy 1.7), or of another Python than the one
+    # whose numpy was upgraded: the compiler does not know the macro.
+    _sig("numpy_c_api_undeclared", r"[‘'`](?P<name>PyArray_\w{1,60})[’'] (?:was not declared in this scope|undeclared)|"
+         r"use of undeclared identifier '(?P<name2>PyArray_\w{1,60})'", "cause", CauseId.dependency_version_mismatch, 75,
+         "PyDataProvider2.cpp:693:53: error: ‘PyArray_DTYPE’ was not declared in this scope",
+         title="the compiler does not know numpy's {name}{name2}: the numpy headers the build found are older than "
+               "that C API (or of another Python's numpy)", most="medium",
+         source="gcc (‘%s’ was not declared in this scope; C: ‘%s’ undeclared), clang (use of undeclared identifier "
+                "'%s'), on numpy's C API macros (numpy/ndarraytypes.h, PyArray_DTYPE since numpy 1.7)"),
     # A build that links Paddle 1.x's inference library by its file name (fluid_inference: libpaddle_fluid.a/.so)
     # against a 2.x Paddle Inference package (its folder is paddle_inference/), where it is libpaddle_inference: make
     # has no rule for that file. A 1.x package (fluid_inference_install_dir/) at a wrong path is not this.

@@ -1,0 +1,97 @@
+"""Readings added in issue 29's seventeenth session, each from an emitter's template or a mechanism."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of as _diagnose
+
+
+def _said(rc) -> str:
+    return f"{rc.message} {rc.why}"
+
+
+# --- CMake: a platform or toolset its generator does not take -----------------------------------------------------
+
+@pytest.mark.parametrize("what", ["platform", "toolset"])
+def test_a_cmake_generator_given_a_platform_it_lacks_is_the_commands_options(tmp_path, what):
+    rc = _diagnose(tmp_path, f"CMake Error at CMakeLists.txt:2 (project):\n  Generator\n\n    Unix Makefiles\n\n  does "
+                             f"not support {what} specification, but {what}\n\n    NDROID_TOOLCHAIN=/x\n\n  was specified.\n"
+                             "-- Configuring incomplete, errors occurred!\n")
+    assert rc.cause == CauseId.config_error and what in _said(rc), (rc.cause, _said(rc))
+
+
+# --- the compiler without numpy's C API ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line", [
+    "PyDataProvider2.cpp:693:53: error: ‘PyArray_DTYPE’ was not declared in this scope",
+    "ext.c:12:5: error: ‘PyArray_NDIM’ undeclared (first use in this function)",
+    "ext.cc:12:5: error: use of undeclared identifier 'PyArray_SHAPE'"])
+def test_a_numpy_c_api_macro_the_compiler_lacks_is_numpys_headers(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == CauseId.dependency_version_mismatch and "numpy" in _said(rc), (rc.cause, _said(rc))
+
+
+def test_another_undeclared_name_is_not_read_as_numpy(tmp_path):
+    rc = _diagnose(tmp_path, "op.cc:12:5: error: ‘my_helper’ was not declared in this scope\n")
+    assert rc is None or rc.cause != CauseId.dependency_version_mismatch, (rc.cause, _said(rc))
+
+
+# --- macOS's loader: a library the binary was linked against is not there ------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "ImportError: dlopen(/L/site-packages/visualdl/core.so, 2): Library not loaded: /usr/local/opt/python/Python\n"
+    "  Referenced from: /L/site-packages/visualdl/core.so\n  Reason: image not found\n",
+    "dyld[4211]: Library not loaded: @rpath/libpaddle_inference.dylib\n  Referenced from: /u/demo\n  Reason: tried: "
+    "'/u/lib/libpaddle_inference.dylib' (no such file)\n"])
+def test_a_library_macos_cannot_load_is_a_missing_file(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.file_not_found and rc.confidence == "medium", (rc.cause, rc.confidence, _said(rc))
+
+
+def test_a_symbol_macos_cannot_find_stays_another_build(tmp_path):
+    rc = _diagnose(tmp_path, "ImportError: dlopen(/u/libpaddle.so, 2): Symbol not found: __ZNSt3__1\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, rc.cause
+
+
+# --- Intel's OpenMP runtime, its message number rewritten by a page ------------------------------------------------
+
+@pytest.mark.parametrize("line", [
+    "OMP: Error https://github.com/o/r/pull/15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.",
+    "OMP: Error #15: Initializing libiomp5.dylib, but found libomp.dylib already initialized."])
+def test_two_openmp_runtimes_are_read_whatever_the_message_number_became(tmp_path, line):
+    assert _diagnose(tmp_path, line + "\n").cause == CauseId.duplicate_openmp_runtime
+
+
+# --- OpenCV's failed read, then the image used as if it were there -------------------------------------------------
+
+_UNREAD = ("[ WARN:0@370.018] global D:\\a\\opencv\\modules\\imgcodecs\\src\\loadsave.cpp (239) cv::findDecoder "
+           "imread_('D:/data/1.jpg'): can't open/read file: check file path/integrity\n")
+
+
+@pytest.mark.parametrize("error", ["AttributeError: 'NoneType' object has no attribute 'shape'",
+                                   "TypeError: 'NoneType' object is not subscriptable"])
+def test_an_image_opencv_could_not_open_explains_the_none_after_it(tmp_path, error):
+    rc = _diagnose(tmp_path, _UNREAD + f"Traceback (most recent call last):\n  File \"app.py\", line 9, in f\n"
+                                       f"    size = img.shape\n{error}\n")
+    assert rc.cause == CauseId.file_not_found and rc.confidence == "medium", (rc.cause, rc.confidence, _said(rc))
+
+
+def test_an_unrelated_error_after_the_warning_stays_its_own(tmp_path):
+    rc = _diagnose(tmp_path, _UNREAD + "Traceback (most recent call last):\n  File \"app.py\", line 9, in f\n"
+                                       "    n = cfg['epochs']\nKeyError: 'epochs'\n")
+    assert rc.cause != CauseId.file_not_found, (rc.cause, _said(rc))
+
+
+def test_the_warning_alone_is_a_low_reading(tmp_path):
+    rc = _diagnose(tmp_path, _UNREAD)
+    assert rc.cause == CauseId.file_not_found and rc.confidence == "low", (rc.cause, rc.confidence)
+
+
+# --- gloo's I/O thread aborting on a pair that already failed --------------------------------------------------------
+
+def test_gloos_loop_abort_on_a_failed_pair_is_a_closed_connection_not_a_crash(tmp_path):
+    rc = _diagnose(tmp_path, "terminate called after throwing an instance of 'gloo::EnforceNotMet'\n  what():  [enforce "
+                             "fail at /paddle/third_party/gloo/gloo/transport/tcp/pair.cc:1195] ex_ == nullptr. \n"
+                             "FatalError: `Process abort signal` is detected by the operating system.\n"
+                             "  [SignalInfo: *** SIGABRT (@0x6154) received by PID 24916 (TID 0x7e) from PID 24916 ***]\n")
+    assert rc is None or rc.cause != CauseId.segfault, (rc.cause, _said(rc))
