@@ -95,3 +95,48 @@ def test_gloos_loop_abort_on_a_failed_pair_is_a_closed_connection_not_a_crash(tm
                              "FatalError: `Process abort signal` is detected by the operating system.\n"
                              "  [SignalInfo: *** SIGABRT (@0x6154) received by PID 24916 (TID 0x7e) from PID 24916 ***]\n")
     assert rc is None or rc.cause != CauseId.segfault, (rc.cause, _said(rc))
+
+
+# --- the Windows event log's Application Error, in Chinese --------------------------------------------------------
+
+def test_the_event_logs_illegal_instruction_is_a_cpu_without_the_instructions(tmp_path):
+    rc = _diagnose(tmp_path, "错误应用程序名称: python.exe，版本: 3.12.9150.1013\n错误模块名称: simsimd.cp312-win_amd64.pyd\n"
+                             "异常代码: 0xc000001d\n错误偏移量: 0x0000000000003ad6\n")
+    assert rc.cause == CauseId.segfault and "instruction" in _said(rc), (rc.cause, _said(rc))
+
+
+# --- a library PARL uses, of a release without the name it calls ---------------------------------------------------
+
+def test_a_name_parls_pyarrow_lacks_is_another_release_of_pyarrow(tmp_path):
+    rc = _diagnose(tmp_path, "  File \"/u/site-packages/parl/remote/communication.py\", line 38, in <module>\n    context = "
+                             "pyarrow.default_serialization_context()\nAttributeError: module 'pyarrow' has no attribute "
+                             "'default_serialization_context'\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, _said(rc))
+
+
+# --- soundfile: a file it cannot open, or a data list's whole line given as the path ----------------------------------
+
+@pytest.mark.parametrize("path", ["dataset/wav/G1.wav  神鹿五两三四\\n", "data/a.wav\\ttranscript", "data/a.flac\\n"])
+def test_a_data_list_line_given_as_the_audio_path_is_the_lists_form(tmp_path, path):
+    rc = _diagnose(tmp_path, f"RuntimeError: Error opening '{path}': System error.\n")
+    assert rc.cause == CauseId.config_error, (rc.cause, _said(rc))
+
+
+@pytest.mark.parametrize("path", ["data/a.wav", "D:/语音 数据/a b.wav", "data/clip.wav.bak"])
+def test_an_audio_file_soundfile_cannot_open_is_a_missing_file(tmp_path, path):
+    rc = _diagnose(tmp_path, f"soundfile.LibsndfileError: Error opening '{path}': System error.\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, _said(rc))
+
+
+# --- PaddleHub's check of the Paddle it imports; PaddleDetection's component without a section ----------------------
+
+def test_paddlehub_refusing_an_old_paddle_is_another_release(tmp_path):
+    rc = _diagnose(tmp_path, "RuntimeError: Version mismatch in PaddleHub and PaddlePaddle, you need to upgrade "
+                             "PaddlePaddle to version 2.0.0 or above.\n")
+    assert rc.cause == CauseId.paddle_api_mismatch and "2.0.0" in _said(rc), (rc.cause, _said(rc))
+
+
+def test_a_ppdet_component_the_config_never_defines_is_the_config(tmp_path):
+    rc = _diagnose(tmp_path, "  File \"/p/ppdet/core/workspace.py\", line 256, in create\n    if 'name' not in "
+                             "target_key.keys():\nAttributeError: 'SchemaValue' object has no attribute 'keys'\n")
+    assert rc.cause == CauseId.config_error and rc.confidence == "medium", (rc.cause, rc.confidence)

@@ -31,6 +31,8 @@ _BY_SOURCE = {
     "PaddleX setup.py": "chardet chinese_calendar erniebot erniebot_agent imagesize langchain langchain_community lxml "
                         "networkx openpyxl parsley premailer fitz ruamel qianfan unstructured",
     "FastDeploy requirements.txt": "fastapi",
+    "PARL setup.py and parl/remote/communication.py (pyarrow, used when installed)":
+        "termcolor cloudpickle tensorboardX tensorboard flask_cors click grpc pyarrow",
 }
 SUITE_LIBRARY_NAMES: tuple[str, ...] = tuple(dict.fromkeys(n for names in _BY_SOURCE.values() for n in names.split()))
 # Longest first, so that a name is never cut short by one it starts with (lap, lapx).

@@ -280,6 +280,10 @@ TRIGGERS: tuple[str, ...] = (
     "in __fortify_fail", "in __stack_chk_fail",
     # CMake's generator without platforms or toolsets; macOS's loader (dyld's own line); numpy's C API; OpenCV's failed read
     "specification, but", "Library not loaded", "PyArray_", "imread_(",
+    # the Windows event log's Application Error in Chinese (its English "Exception code" is scanned as "Exception")
+    "异常代码",
+    # PaddleHub 2.x's check of the Paddle it imports
+    "Version mismatch in PaddleHub",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -235,6 +235,15 @@ API_VERSION_ROWS = (
                "a build of the package made for this machine)", most="medium",
          source="Apple dyld 2 (\"dlopen(%s, %d): Library not loaded: %s\\n  Referenced from: %s\\n  Reason: image not "
                 "found\"); dyld 3-4 (\"dyld[%d]: Library not loaded: %s ... Reason: tried: ...\")"),
+    # PaddleHub 2.x checks the Paddle it imports: a Paddle 1.x (another env's, or an old one first on the path).
+    _sig("paddlehub_needs_newer_paddle", r"Version mismatch in PaddleHub and PaddlePaddle, you need to upgrade "
+         r"PaddlePaddle to version (?P<ver>[\d.]+) or above", "cause", CauseId.paddle_api_mismatch, 88,
+         "RuntimeError: Version mismatch in PaddleHub and PaddlePaddle, you need to upgrade PaddlePaddle to version 2.0.0 "
+         "or above.",
+         title="this PaddleHub needs PaddlePaddle {ver} or above, and the Python that runs it imports an older one",
+         source="PaddleHub 2.x paddlehub/__init__.py (if Version(paddle.__version__) < Version('2.0.0'): raise "
+                "RuntimeError('Version mismatch in PaddleHub and PaddlePaddle, you need to upgrade PaddlePaddle to "
+                "version 2.0.0 or above.'))"),
     # pybind11 keeps one registry of C++ types per process: a second extension module that binds a type of the
     # same name fails at import. torch and paddlepaddle-gpu both bind their CUDA device properties type, so
     # builds of the two that were not made to coexist cannot be imported into one process (which of them is

@@ -336,4 +336,27 @@ LOADING = (
          most="medium",
          source="pp 0.9-0.14 paddle/utils/ClassRegistrar.h ClassRegistrar::createByType (CHECK(mapGet(type, creatorMap_, "
                 "&creator)) << \"Unknown class type: \" << type), registered by initMain / paddle.init"),
+    # pysoundfile's failed open (libsndfile's SF_ERR_SYSTEM: the file could not be opened). A "path" that goes on past
+    # an audio file's extension with more words, or ends in a newline, is a whole line of a data list that was not
+    # split (a space where the list wants a tab, a line not stripped): the list's form, not a missing file.
+    _sig("soundfile_list_line_as_path", r"Error opening '[^'\n]{0,300}?\.(?:wav|flac|mp3|ogg|opus|m4a|pcm)(?:(?:\s|\\t)+"
+         r"[^'\n]{0,200}|\\n)': System error", "cause", CauseId.config_error, 82,
+         "RuntimeError: Error opening 'dataset/wav/G1.wav  神鹿五两\\n': System error.",
+         title="the audio path soundfile was given is a whole line of the data list (path and transcript, or its "
+               "newline): the list's lines are not in the form the reader splits (its delimiter, a tab)", most="medium",
+         source="pysoundfile soundfile.py SoundFile._open (_error_check(..., \"Error opening {0!r}: \".format(self.name)); "
+                "0.11+ LibsndfileError), libsndfile sf_error_number (SF_ERR_SYSTEM: \"System error.\")"),
+    _sig("soundfile_unopened", r"Error opening '(?P<path>[^'\n]{1,400})': System error", "cause", CauseId.file_not_found,
+         75, "soundfile.LibsndfileError: Error opening 'data/a.wav': System error.",
+         title="soundfile could not open {path}: it is not there (or not readable)", most="medium",
+         source="pysoundfile soundfile.py SoundFile._open (\"Error opening {0!r}: \"), libsndfile sf_error_number "
+                "(SF_ERR_SYSTEM: \"System error.\")"),
+    # PaddleDetection builds each component an architecture names from the config's section of that name; a name
+    # the config never defines stays the schema's placeholder, and create() fails reading it as a section.
+    _sig("ppdet_component_unconfigured", r"'SchemaValue' object has no attribute '(?:keys|items|__dict__|get)'", "cause",
+         CauseId.config_error, 80, "AttributeError: 'SchemaValue' object has no attribute 'keys'",
+         title="PaddleDetection's config names a component that it never defines (its section is missing, misnamed, or "
+               "in a _BASE_ file that is not included)", most="medium",
+         source="PaddleDetection 2.x ppdet/core/workspace.py create (target_key = config[k]; ... if 'name' not in "
+                "target_key.keys()), ppdet/core/config/schema.py SchemaValue (a default that no config section replaced)"),
 )

@@ -59,7 +59,8 @@ WINDOWS = (
     # AVX2 or AVX-512 on a CPU (or a VM's virtual CPU) without it. A native crash, as shell_sigill's.
     _sig("windows_illegal_instruction", r"(?:exit(?:ed with)? code|returned non-zero exit status|DLL load failed with "
          r"error code) (?:-1073741795|"
-         r"3221225501)\b|\(0x[Cc]000001[Dd]\)", "cause", CauseId.segfault, 88,
+         r"3221225501)\b|\(0x[Cc]000001[Dd]\)|(?:Exception code|异常代码)\s*[:：]\s*0x[Cc]000001[Dd]\b", "cause",
+         CauseId.segfault, 88,
          "The program '[1520] iisexpress.exe' has exited with code 3221225501 (0xc000001d) 'Illegal Instruction'.",
          title="the process ran an instruction this CPU does not have (Windows STATUS_ILLEGAL_INSTRUCTION): a build "
                "that uses AVX/AVX2 on a CPU without it",
@@ -67,7 +68,8 @@ WINDOWS = (
                 "exit code of the process; Visual Studio's output window (The program '[%d] %s' has exited with "
                 "code %d (0x%x) 'Illegal Instruction'.), JetBrains' run console (Process finished with exit code %d "
                 "(0x%X)) (PaddleSharp#106); CPython 3.7 Python/dynload_win.c (\"DLL load failed with error code %d\" "
-                "when Windows has no message for the status: the DLL's initialisation ran the instruction)"),
+                "when Windows has no message for the status: the DLL's initialisation ran the instruction); the event "
+                "log's Application Error (event 1000: Exception code: 0xc000001d; zh-CN 异常代码: 0xc000001d)"),
     # Windows ends a process whose DLL initialisation routine failed while it started (the loader's dialog
     # "The application was unable to start correctly (0xc0000142)", .NET's HRESULT 0x8007045A): native code
     # failed as it loaded, for Paddle's inference DLLs most often an instruction the CPU lacks. The status
