@@ -140,3 +140,53 @@ def test_a_ppdet_component_the_config_never_defines_is_the_config(tmp_path):
     rc = _diagnose(tmp_path, "  File \"/p/ppdet/core/workspace.py\", line 256, in create\n    if 'name' not in "
                              "target_key.keys():\nAttributeError: 'SchemaValue' object has no attribute 'keys'\n")
     assert rc.cause == CauseId.config_error and rc.confidence == "medium", (rc.cause, rc.confidence)
+
+
+# --- batch103: builds, runners, pip, NCCL's own error string --------------------------------------------------------
+
+@pytest.mark.parametrize("line, cause", [
+    ("pybind11/detail/common.h:112:10: fatal error: 'Python.h' file not found", CauseId.file_not_found),
+    ("tensor_py.h:59:10: error: ‘PYBIND11_DESCR’ does not name a type", CauseId.dependency_version_mismatch),
+    ("  LINK : fatal error LNK1102: out of memory [D:\\b\\paddle_fluid_c_shared.vcxproj]", CauseId.host_out_of_memory),
+    ("op.cc(12): fatal error C1060: compiler is out of heap space", CauseId.host_out_of_memory),
+    ("ERROR: parl 1.2.3 has requirement flask==1.0.4, but you'll have flask 1.1.1 which is incompatible.",
+     CauseId.dependency_version_mismatch),
+    ("ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. "
+     "paddleocr 2.7.0 requires numpy<2, but you have numpy 2.0.1 which is incompatible.",
+     CauseId.dependency_version_mismatch),
+    ("2020-06-27 22:09:59  -  [WinError 126] 找不到指定的模块。", CauseId.file_not_found),
+    ('docker: Error response from daemon: OCI runtime create failed: container_linux.go:349: starting container process '
+     'caused "exec: \\"-p\\": executable file not found in $PATH": unknown.', CauseId.config_error)])
+def test_batch103_lines_name_their_causes(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause, (rc.cause, _said(rc))
+
+
+def test_a_program_docker_cannot_find_is_still_a_missing_file(tmp_path):
+    rc = _diagnose(tmp_path, 'starting container process caused "exec: \\"python3.8\\": executable file not found in '
+                             '$PATH": unknown.\n')
+    assert rc.cause == CauseId.file_not_found, (rc.cause, _said(rc))
+
+
+_NCCL_MAP = ("  File \"/u/paddle/fluid/compiler.py\", line 253, in _compile_data_parallel\n"
+             "    self._exec_strategy, self._build_strategy, self._graph)\n"
+             "paddle.fluid.core.EnforceNotMet: {msg} at [/paddle/paddle/fluid/platform/nccl_helper.h:113]\n")
+
+
+def test_nccls_own_error_string_at_the_communicators_is_nccls_failure(tmp_path):
+    rc = _diagnose(tmp_path, _NCCL_MAP.format(msg="internal error"))
+    assert rc.cause == CauseId.nccl_error, (rc.cause, _said(rc))
+
+
+def test_another_enforce_at_the_communicators_stays_the_library_reading(tmp_path):
+    rc = _diagnose(tmp_path, _NCCL_MAP.format(msg="Enforce failed. Expected nccl_id != nullptr"))
+    assert rc.cause == CauseId.nccl_library_missing, (rc.cause, _said(rc))
+
+
+def test_a_winerror_126_raised_by_a_binding_stays_its_loaders_reading(tmp_path):
+    """The logged-line row reads a WinError 126 no exception carries; an OSError's own line is read by its frames."""
+    rc = _diagnose(tmp_path, "  File \"C:\\env\\lib\\site-packages\\shapely\\geos.py\", line 154, in <module>\n    _lgeos = "
+                             "CDLL(os.path.join(sys.prefix, 'Library', 'bin', 'geos_c.dll'))\n  File \"C:\\env\\lib\\"
+                             "ctypes\\__init__.py\", line 364, in __init__\n    self._handle = _dlopen(self._name, mode)\n"
+                             "OSError: [WinError 126] 找不到指定的模块。\n")
+    assert rc.code != "win_dll_missing_logged", (rc.code, rc.cause)

@@ -80,6 +80,16 @@ COMPONENT_MESSAGES: tuple[tuple[str, str, C, int, str, str], ...] = (
      "pp 1.0-1.8 framework/details/all_reduce_op_handle.cc RunAllReduce / broadcast_op_handle.cc (NCCLGroupGuard "
      "and the ncclAllReduce/ncclBcast calls under platform/nccl_helper.h, enforced with ncclGetErrorString's text, "
      "e.g. unhandled cuda error) (Paddle#18576)"),
+    # NCCLContextMap's enforce carries ncclGetErrorString's text when the library was loaded and its call failed: that
+    # is NCCL's own failure, not a library that could not be found (nccl_helper.h's reading by its file alone).
+    # (Not "unhandled cuda error": at the communicators' creation the corpus's log with it is a libnccl that does not
+    # fit, real-dev3/102.)
+    (r"cpp:nccl_helper\.h\b", r"\b(?:unhandled system error|internal error|invalid usage|remote process exited or there "
+     r"was a network error)\b", C.nccl_error, 90,
+     "NCCL's own error string: the library was loaded and one of its calls failed",
+     "NCCL src/init.cc ncclGetErrorString (unhandled cuda error, unhandled system error, internal error, invalid "
+     "argument, invalid usage, remote process exited or there was a network error), enforced by pp 0.14-1.8 "
+     "platform/nccl_helper.h NCCLContextMap (PADDLE_ENFORCE(platform::dynload::ncclCommInitAll(...)) prints it)"),
     (r"cpp:\S*gpu_info\.cc\b", r"allocating\s*<=\s*available", C.gpu_oom, 85,
      "the GPU allocator's first chunk is larger than the GPU memory still free (another process holds it, or "
      "the fraction to use is too high)",

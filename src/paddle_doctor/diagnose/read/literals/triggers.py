@@ -284,6 +284,10 @@ TRIGGERS: tuple[str, ...] = (
     "异常代码",
     # PaddleHub 2.x's check of the Paddle it imports
     "Version mismatch in PaddleHub",
+    # pybind11's removed macros; clang's missing header
+    "PYBIND11_", "file not found",
+    # pip's conflicting pins
+    "which is incompatible",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -76,6 +76,17 @@ SIGNALS = (
                 "shared library '%s' or one of its dependencies. In order to help diagnose loading problems, consider "
                 "setting the LD_DEBUG environment variable: %s); PaddleSharp's loader listing each dependency (Unable to load shared library '%s', "
                 "dependencies load status: ... FAIL) (PaddleSharp#156, #168)"),
+    # Docker (or any runner) told to execute an option: `docker run IMAGE -p 80:80` takes everything after the image as
+    # the container's command, so "-p" is looked up as a program. The command line's order, not a missing file.
+    _sig("option_run_as_command", r"exec: \\?\"(?P<opt>-[^\"\\\s]{1,40})\\?\": executable file not found", "cause",
+         CauseId.config_error, 85, 'starting container process caused "exec: \\"-p\\": executable file not found in $PATH": '
+         "unknown.",
+         title="the option {opt} was run as the command: it stands after the image (or program) name, where the "
+               "command's own arguments go (put the runner's options before the image)",
+         source="Go os/exec LookPath ('exec: %q: executable file not found in $PATH'), reached through runc's "
+                "container_linux.go (starting container process caused %q) when docker run's arguments after the "
+                "image name become the container's command (Docker run reference: docker run [OPTIONS] IMAGE "
+                "[COMMAND] [ARG...])"),
     # A program that runs an engine binary (Go's os/exec, wrappers around PaddleOCR-json) cannot find it.
     _sig("executable_not_found", r"\bexecutable file (?:(?P<path>\S+) )?not found\b", "cause", CauseId.file_not_found,
          75, 'exec: "PaddleOCR-json.exe": executable file not found in %PATH%',

@@ -62,6 +62,30 @@ BUILDS = (
                "that C API (or of another Python's numpy)", most="medium",
          source="gcc (‘%s’ was not declared in this scope; C: ‘%s’ undeclared), clang (use of undeclared identifier "
                 "'%s'), on numpy's C API macros (numpy/ndarraytypes.h, PyArray_DTYPE since numpy 1.7)"),
+    # pybind11's macros that later releases removed (PYBIND11_DESCR went with 2.3's descr rework): the build found
+    # pybind11 headers of a release other than the one the code was written for.
+    _sig("pybind11_macro_unknown", r"[‘'`](?P<name>PYBIND11_\w{1,60})[’'] (?:does not name a type|was not declared in "
+         r"this scope)", "cause", CauseId.dependency_version_mismatch, 75,
+         "tensor_py.h:59:10: error: ‘PYBIND11_DESCR’ does not name a type",
+         title="the compiler does not know pybind11's {name}: the pybind11 headers the build found are of another "
+               "release than the code's", most="medium",
+         source="gcc (‘%s’ does not name a type; ‘%s’ was not declared in this scope), on pybind11's macros "
+                "(include/pybind11/detail/descr.h: PYBIND11_DESCR until 2.2, removed in 2.3)"),
+    # A compiler that cannot find a header: clang's wording (gcc's "X.h: No such file or directory" is read as a
+    # missing file already). Python.h: the interpreter's headers (its -dev package, or PYTHON_INCLUDE_DIR).
+    _sig("header_not_found", r"fatal error: '(?P<header>[^'\n]{1,200}\.(?:h|hpp|hh|hxx|cuh|inc))' file not found", "cause",
+         CauseId.file_not_found, 78, "pybind11/detail/common.h:112:10: fatal error: 'Python.h' file not found",
+         title="the compiler cannot find the header {header}: the package that provides it, or the include path the "
+               "build passes, is missing", most="medium",
+         source="clang Basic/DiagnosticLexKinds.td err_pp_file_not_found (\"'%0' file not found\")"),
+    # MSVC's linker or compiler out of memory: the build's processes, not the job's.
+    _sig("msvc_out_of_memory", r"fatal error (?:LNK1102: out of memory|C1060: compiler is out of heap space|C1076: "
+         r"compiler limit: internal heap limit reached)", "cause", CauseId.host_out_of_memory, 85,
+         "LINK : fatal error LNK1102: out of memory [D:\\b\\paddle_fluid_c_shared.vcxproj]",
+         title="Visual C++'s linker or compiler ran out of memory while building (fewer parallel jobs, a 64-bit "
+               "toolset, or a larger paging file)",
+         source="Microsoft C++ build errors LNK1102 (out of memory), C1060 (compiler is out of heap space), C1076 "
+                "(compiler limit: internal heap limit reached)"),
     # A build that links Paddle 1.x's inference library by its file name (fluid_inference: libpaddle_fluid.a/.so)
     # against a 2.x Paddle Inference package (its folder is paddle_inference/), where it is libpaddle_inference: make
     # has no rule for that file. A 1.x package (fluid_inference_install_dir/) at a wrong path is not this.
