@@ -190,3 +190,47 @@ def test_a_winerror_126_raised_by_a_binding_stays_its_loaders_reading(tmp_path):
                              "ctypes\\__init__.py\", line 364, in __init__\n    self._handle = _dlopen(self._name, mode)\n"
                              "OSError: [WinError 126] 找不到指定的模块。\n")
     assert rc.code != "win_dll_missing_logged", (rc.code, rc.cause)
+
+
+# --- the review's cases: warnings that must not take over a later error ---------------------------------------------
+
+def test_a_python_package_tensorrt_missing_is_not_explained_by_the_library_warning(tmp_path):
+    rc = _diagnose(tmp_path, "W0101 00:00:00.000 1 dynamic_loader.cc:307] The third-party dynamic library (libnvinfer.so) "
+                             "that Paddle depends on is not configured correctly. (error code is libnvinfer.so: cannot "
+                             "open shared object file: No such file or directory)\nTraceback (most recent call last):\n"
+                             "  File \"x.py\", line 1, in <module>\n    import tensorrt\n"
+                             "ModuleNotFoundError: No module named 'tensorrt'\n")
+    assert rc.cause != CauseId.cuda_cudnn_mismatch, (rc.cause, _said(rc))
+
+
+def test_pips_conflicting_pins_do_not_outrank_a_later_error(tmp_path):
+    rc = _diagnose(tmp_path, "ERROR: parl 1.2.3 has requirement click==7.0, but you'll have click 8.1.3 which is "
+                             "incompatible.\nTraceback (most recent call last):\n  File \"t.py\", line 3, in <module>\n"
+                             "    cfg['epochs']\nKeyError: 'epochs'\n")
+    assert rc.cause != CauseId.dependency_version_mismatch, (rc.cause, _said(rc))
+
+
+def test_pips_pin_with_a_comma_is_read(tmp_path):
+    rc = _diagnose(tmp_path, "paddleocr 2.7.0 requires numpy<1.24,>=1.22, but you have numpy 2.0.1 which is "
+                             "incompatible.\n")
+    assert rc.cause == CauseId.dependency_version_mismatch, (rc.cause, _said(rc))
+
+
+def test_a_logged_winerror_126_does_not_outrank_a_later_error_about_something_else(tmp_path):
+    rc = _diagnose(tmp_path, "2024-01-01 10:00:00 - INFO - optional backend unavailable: [WinError 126] The specified "
+                             "module could not be found\nTraceback (most recent call last):\n  File \"t.py\", line 3, in "
+                             "<module>\n    cfg['epochs']\nKeyError: 'epochs'\n")
+    assert rc.cause != CauseId.file_not_found, (rc.cause, _said(rc))
+
+
+@pytest.mark.parametrize("path", ["D:/my.wav files/a.wav", "songs/a.mp3 (1).wav"])
+def test_a_real_path_with_spaces_after_an_extension_is_still_a_missing_file(tmp_path, path):
+    rc = _diagnose(tmp_path, f"RuntimeError: Error opening '{path}': System error.\n")
+    assert rc.cause == CauseId.file_not_found, (rc.cause, _said(rc))
+
+
+def test_a_none_model_after_an_imread_warning_is_not_the_image(tmp_path):
+    rc = _diagnose(tmp_path, _UNREAD + "Traceback (most recent call last):\n  File \"app.py\", line 9, in f\n"
+                                       "    out = model.predict(img)\nAttributeError: 'NoneType' object has no attribute "
+                                       "'predict'\n")
+    assert rc.cause != CauseId.file_not_found, (rc.cause, _said(rc))

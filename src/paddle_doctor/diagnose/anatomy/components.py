@@ -83,12 +83,12 @@ COMPONENT_MESSAGES: tuple[tuple[str, str, C, int, str, str], ...] = (
     # NCCLContextMap's enforce carries ncclGetErrorString's text when the library was loaded and its call failed: that
     # is NCCL's own failure, not a library that could not be found (nccl_helper.h's reading by its file alone).
     # (Not "unhandled cuda error": at the communicators' creation the corpus's log with it is a libnccl that does not
-    # fit, real-dev3/102.)
+    # fit, real-dev3/102; nor "invalid argument", which a libnccl of another version gives as often.)
     (r"cpp:nccl_helper\.h\b", r"\b(?:unhandled system error|internal error|invalid usage|remote process exited or there "
      r"was a network error)\b", C.nccl_error, 90,
      "NCCL's own error string: the library was loaded and one of its calls failed",
-     "NCCL src/init.cc ncclGetErrorString (unhandled cuda error, unhandled system error, internal error, invalid "
-     "argument, invalid usage, remote process exited or there was a network error), enforced by pp 0.14-1.8 "
+     "NCCL src/init.cc ncclGetErrorString (unhandled system error, internal error, invalid "
+     "usage, remote process exited or there was a network error), enforced by pp 0.14-1.8 "
      "platform/nccl_helper.h NCCLContextMap (PADDLE_ENFORCE(platform::dynload::ncclCommInitAll(...)) prints it)"),
     (r"cpp:\S*gpu_info\.cc\b", r"allocating\s*<=\s*available", C.gpu_oom, 85,
      "the GPU allocator's first chunk is larger than the GPU memory still free (another process holds it, or "

@@ -63,6 +63,9 @@ _NOT_A_DEVICE_FAULT = re.compile(r"^\s*(?:ImportError: cannot import name|Module
                              r"ZeroDivisionError|SyntaxError|RecursionError|ValueError): (?!\(\w+\) ))")
 
 
+_IMPORT_FAILED = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFoundError: No module named)")
+
+
 def _explains(warning: Event, error: Event) -> bool:
     """Whether an earlier warning can explain a later error. A Python error its row names (``explains_only``: a
     failed image read, then ``'NoneType' object has no attribute 'shape'``) is explained by it. A CUDA status the catalog reads as generic
@@ -73,7 +76,7 @@ def _explains(warning: Event, error: Event) -> bool:
     named = bool(warning.sig.explains_only) and re.search(warning.sig.explains_only, error.text) is not None
     if warning.sig.explains_only and not named:
         return False  # a warning about an optional part (TensorRT) explains only an error of a run that uses it
-    if _NOT_A_DEVICE_FAULT.search(error.text) and not named:
+    if _NOT_A_DEVICE_FAULT.search(error.text) and not (named and not _IMPORT_FAILED.search(error.text)):
         return False  # an import that fails on a name or a module is about what is installed, not the device
     ranked = error.sig.cause in explains_also(warning.sig.cause) or error.sig.cause == CauseId.cuda_error_other
     if ranked:

@@ -231,8 +231,8 @@ API_VERSION_ROWS = (
          r"^\s*dyld(?:\[\d+\])?: Library not loaded: (?P<lib2>\S{1,300})", "cause", CauseId.file_not_found, 75,
          "ImportError: dlopen(/Library/Python/2.7/site-packages/visualdl/core.so, 2): Library not loaded: "
          "/usr/local/opt/python/Frameworks/Python.framework/Versions/2.7/Python",
-         title="macOS's loader cannot find {lib}{lib2}, which the library was linked against: install it there (or "
-               "a build of the package made for this machine)", most="medium",
+         title="macOS's loader could not load {lib}{lib2}, which the library was linked against (the Reason line "
+               "says why: most often not there; else another architecture or version)", most="medium",
          source="Apple dyld 2 (\"dlopen(%s, %d): Library not loaded: %s\\n  Referenced from: %s\\n  Reason: image not "
                 "found\"); dyld 3-4 (\"dyld[%d]: Library not loaded: %s ... Reason: tried: ...\")"),
     # PaddleHub 2.x checks the Paddle it imports: a Paddle 1.x (another env's, or an old one first on the path).

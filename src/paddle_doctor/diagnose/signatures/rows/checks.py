@@ -85,7 +85,8 @@ CHECKS = (
          "check file path/integrity",
          title="OpenCV could not open an image file (cv2.imread gave None): it is not there, or (on Windows) its path "
                "holds characters cv2.imread cannot open", most="medium",
-         explains_only=r"'NoneType' object (?:has no attribute|is not subscriptable)",
+         explains_only=r"'NoneType' object (?:has no attribute '(?:shape|copy|astype|size|ndim|dtype|transpose|reshape)'|is "
+                      r"not subscriptable)",
          source="OpenCV 4.x modules/imgcodecs/src/loadsave.cpp findDecoder (CV_LOG_WARNING(NULL, \"imread_('\" << "
                 "filename << \"'): can't open/read file: check file path/integrity\"))"),
     _sig("ppocr_label_line_image_missing", r"\\nException: (?P<path>(?!(?:\S*[/\\])?None\b)[^\s\\]{1,300}) does not exist!", "cause",

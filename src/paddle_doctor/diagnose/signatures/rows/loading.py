@@ -340,7 +340,7 @@ LOADING = (
     # an audio file's extension with more words, or ends in a newline, is a whole line of a data list that was not
     # split (a space where the list wants a tab, a line not stripped): the list's form, not a missing file.
     _sig("soundfile_list_line_as_path", r"Error opening '[^'\n]{0,300}?\.(?:wav|flac|mp3|ogg|opus|m4a|pcm)(?:(?:\s|\\t)+"
-         r"[^'\n]{0,200}|\\n)': System error", "cause", CauseId.config_error, 82,
+         r"(?![^'\n]{0,200}\.(?:wav|flac|mp3|ogg|opus|m4a|pcm)')[^'\n]{0,200}|\\n)': System error", "cause", CauseId.config_error, 82,
          "RuntimeError: Error opening 'dataset/wav/G1.wav  神鹿五两\\n': System error.",
          title="the audio path soundfile was given is a whole line of the data list (path and transcript, or its "
                "newline): the list's lines are not in the form the reader splits (its delimiter, a tab)", most="medium",

@@ -169,12 +169,12 @@ WINDOWS = (
          60, "OSError: [WinError 127] The specified procedure could not be found.",
          title="a DLL the process loads lacks a procedure another one needs: a DLL of another version was found first",
          source=_WINERROR, most="medium"),
-    # A WinError 126 that no exception line carries (a server's logger prints the error alone): a DLL not found, the
-    # weakest reading of it; an exception line's words and its loader's code say more where they are there.
+    # A WinError 126 that no exception line carries (a server's logger prints the error alone): a DLL not found, read
+    # as a warning (an optional backend's probe logs it too), which explains only a later error about a DLL.
     _sig("win_dll_missing_logged", rf"^(?!.*{_CUDA_DLLS})(?!\s*[\w.]*(?:Error|Exception)\s*:).*?\[WinError 126\] (?:The specified module could not be found|"
-         r"找不到指定的模块)", "cause", CauseId.file_not_found, 55, "2020-06-27 22:09:59  -  [WinError 126] 找不到指定的模块。",
+         r"找不到指定的模块)", "context", CauseId.file_not_found, 55, "2020-06-27 22:09:59  -  [WinError 126] 找不到指定的模块。",
          title="a DLL the process loads (or one it depends on) is not where Windows looks", source=_WINERROR,
-         most="medium"),
+         most="medium", explains_only=r"(?i)WinError|\bDLL\b|\.dll\b"),
     _sig("win_dll_wrong_architecture", r"\[WinError 193\]", "cause", CauseId.dependency_version_mismatch, 70,
          "OSError: [WinError 193] %1 is not a valid Win32 application",
          title="a DLL or program the process loads is not one this process can run: built for the other architecture "

@@ -58,8 +58,8 @@ BUILDS = (
     _sig("numpy_c_api_undeclared", r"[‘'`](?P<name>PyArray_\w{1,60})[’'] (?:was not declared in this scope|undeclared)|"
          r"use of undeclared identifier '(?P<name2>PyArray_\w{1,60})'", "cause", CauseId.dependency_version_mismatch, 75,
          "PyDataProvider2.cpp:693:53: error: ‘PyArray_DTYPE’ was not declared in this scope",
-         title="the compiler does not know numpy's {name}{name2}: the numpy headers the build found are older than "
-               "that C API (or of another Python's numpy)", most="medium",
+         title="the compiler does not know numpy's {name}{name2}: the numpy headers the build found are of another "
+               "release than the code's (older, or a 2.x that removed it; or another Python's numpy)", most="medium",
          source="gcc (‘%s’ was not declared in this scope; C: ‘%s’ undeclared), clang (use of undeclared identifier "
                 "'%s'), on numpy's C API macros (numpy/ndarraytypes.h, PyArray_DTYPE since numpy 1.7)"),
     # pybind11's macros that later releases removed (PYBIND11_DESCR went with 2.3's descr rework): the build found

@@ -21,12 +21,13 @@ _QT_BINDINGS = r"(?:PyQt[456]|PySide[26]?|qtpy|sip)"
 INSTALLS = (
     # pip's check of what it just installed against the requirements of what was there: two packages pin one library
     # to versions that do not meet (pip warns; whichever was installed last breaks the other).
-    _sig("pip_requirement_conflict", r"(?P<pkg>[\w.-]{1,80}) [\d.\w+-]{1,40} (?:has requirement|requires) (?P<req>[^,\n]{1,120}), "
-         r"but you(?:'ll)? have (?P<have>[^\n]{1,80}?) which is incompatible", "cause",
+    _sig("pip_requirement_conflict", r"(?P<pkg>[\w.-]{1,80}) [\d.\w+-]{1,40} (?:has requirement|requires) (?P<req>[^\n]{1,120}?), "
+         r"but you(?:'ll)? have (?P<have>[^\n]{1,80}?) which is incompatible", "context",
          CauseId.dependency_version_mismatch, 70,
          "ERROR: parl 1.2.3 has requirement flask==1.0.4, but you'll have flask 1.1.1 which is incompatible.",
          title="{pkg} needs {req}, and the environment has {have}: two packages pin that library to versions that do "
                "not meet", most="medium",
+         explains_only=r"ImportError|ModuleNotFoundError|AttributeError: module|has no attribute",
          source="pip 10-20.2 pip/_internal/operations/check.py via commands/install.py (\"%s %s has requirement %s, but "
                 "you'll have %s %s which is incompatible.\"); pip 20.3+ (\"%s %s requires %s, but you have %s %s which is "
                 "incompatible.\")"),
