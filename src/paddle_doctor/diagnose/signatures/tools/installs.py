@@ -21,7 +21,7 @@ _QT_BINDINGS = r"(?:PyQt[456]|PySide[26]?|qtpy|sip)"
 INSTALLS = (
     # pip's check of what it just installed against the requirements of what was there: two packages pin one library
     # to versions that do not meet (pip warns; whichever was installed last breaks the other).
-    _sig("pip_requirement_conflict", r"(?P<pkg>[\w.-]{1,80}) [\d.\w+-]{1,40} (?:has requirement|requires) (?P<req>[^\n]{1,120}?), "
+    _sig("pip_requirement_conflict", r"(?:^|(?<=\s))(?P<pkg>[\w.-]{1,80}) \d[\w.+-]{0,40} (?:has requirement|requires) (?P<req>[^\n]{1,120}?), "
          r"but you(?:'ll)? have (?P<have>[^\n]{1,80}?) which is incompatible", "context",
          CauseId.dependency_version_mismatch, 70,
          "ERROR: parl 1.2.3 has requirement flask==1.0.4, but you'll have flask 1.1.1 which is incompatible.",
