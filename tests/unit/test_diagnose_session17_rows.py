@@ -234,3 +234,33 @@ def test_a_none_model_after_an_imread_warning_is_not_the_image(tmp_path):
                                        "    out = model.predict(img)\nAttributeError: 'NoneType' object has no attribute "
                                        "'predict'\n")
     assert rc.cause != CauseId.file_not_found, (rc.cause, _said(rc))
+
+
+# --- batch104: a Python built without an extension, gdb's other faults, ppdet's -c, a config run as a script ---------
+
+@pytest.mark.parametrize("line, cause", [
+    ("ImportError: No module named '_sqlite3'", CauseId.dependency_version_mismatch),
+    ("ModuleNotFoundError: No module named '_ctypes'", CauseId.dependency_version_mismatch),
+    ('Thread 1 "benchmark" received signal SIGFPE, Arithmetic exception.', CauseId.segfault),
+    ("FTL| 10:01:02 logger caught a signal: SIGILL", CauseId.segfault),
+    ("AssertionError: Please specify --config=configure_file_path.", CauseId.config_error),
+    ("three_interp_op.cc:120:8: error: ‘void paddle::operators::ThreeInterpGradDescMaker<T>::Apply(int) const [with T = "
+     "paddle::framework::OpDesc]’ marked ‘override’, but does not override", CauseId.paddle_api_mismatch)])
+def test_batch104_lines_name_their_causes(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc.cause == cause, (rc.cause, _said(rc))
+
+
+def test_a_module_named_like_an_extension_is_not_read_as_pythons_build(tmp_path):
+    rc = _diagnose(tmp_path, "ModuleNotFoundError: No module named '_sqlite3_helpers'\n")
+    assert rc.cause != CauseId.dependency_version_mismatch or "built without" not in _said(rc), _said(rc)
+
+
+def test_a_syntax_error_in_a_yaml_file_is_a_config_run_as_the_script(tmp_path):
+    rc = _diagnose(tmp_path, '  File "./configs/x.yaml", line 2\n    Global:\n          ^\nSyntaxError: invalid syntax\n')
+    assert rc.cause == CauseId.config_error and "x.yaml" in _said(rc), (rc.cause, _said(rc))
+
+
+def test_a_syntax_error_in_a_python_file_stays_the_users_code(tmp_path):
+    rc = _diagnose(tmp_path, '  File "./tools/train.py", line 2\n    def f(:\n          ^\nSyntaxError: invalid syntax\n')
+    assert rc.cause == CauseId.python_exception, (rc.cause, _said(rc))

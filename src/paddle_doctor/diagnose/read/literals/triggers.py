@@ -288,6 +288,8 @@ TRIGGERS: tuple[str, ...] = (
     "PYBIND11_", "file not found",
     # pip's conflicting pins
     "which is incompatible",
+    # gdb's and a logger's signal lines; ppdet's -c check; gcc's unmatched override
+    "received signal", "caught a signal", "Signal caught", "Please specify --config", "but does not override",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

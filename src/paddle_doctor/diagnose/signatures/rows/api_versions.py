@@ -227,7 +227,7 @@ API_VERSION_ROWS = (
                 "found in flat namespace '%s'\")"),
     # macOS's dynamic loader cannot load a library a binary was linked against (a Homebrew Python framework on a
     # Mac with the system Python): dyld 2 says "image not found" on the next lines; dyld 3-4 list the paths tried.
-    _sig("macos_library_not_loaded", r"\bdlopen\(.{1,400}?\): Library not loaded: (?P<lib>\S{1,300})|"
+    _sig("macos_library_not_loaded", r"\bdlopen\([^()\n]{1,400}\): Library not loaded: (?P<lib>\S{1,300})|"
          r"^\s*dyld(?:\[\d+\])?: Library not loaded: (?P<lib2>\S{1,300})", "cause", CauseId.file_not_found, 75,
          "ImportError: dlopen(/Library/Python/2.7/site-packages/visualdl/core.so, 2): Library not loaded: "
          "/usr/local/opt/python/Frameworks/Python.framework/Versions/2.7/Python",
@@ -244,6 +244,17 @@ API_VERSION_ROWS = (
          source="PaddleHub 2.x paddlehub/__init__.py (if Version(paddle.__version__) < Version('2.0.0'): raise "
                 "RuntimeError('Version mismatch in PaddleHub and PaddlePaddle, you need to upgrade PaddlePaddle to "
                 "version 2.0.0 or above.'))"),
+    # CPython's optional C extensions are built only where their system library's headers were there when Python was
+    # built (a Python compiled by hand, or a slim image): the stdlib module that wraps one then fails to import.
+    _sig("python_built_without_module", r"No module named '?(?P<mod>_sqlite3|_ctypes|_bz2|_lzma|_ssl|_tkinter|_curses|"
+         r"_hashlib|_uuid|_dbm|_gdbm|readline)'?(?![\w.])", "cause", CauseId.dependency_version_mismatch, 75,
+         "ImportError: No module named '_sqlite3'",
+         title="this Python was built without its {mod} extension (its system library was missing when Python was "
+               "compiled): install that library's development package and rebuild Python, or use a packaged Python",
+         most="medium",
+         source="CPython setup.py / Modules/Setup (optional extension modules built only when their library is found: "
+                "\"The necessary bits to build these optional modules were not found\"); Lib/sqlite3/dbapi2.py (from "
+                "_sqlite3 import *), Lib/ctypes/__init__.py (from _ctypes import ...)"),
     # pybind11 keeps one registry of C++ types per process: a second extension module that binds a type of the
     # same name fails at import. torch and paddlepaddle-gpu both bind their CUDA device properties type, so
     # builds of the two that were not made to coexist cannot be imported into one process (which of them is

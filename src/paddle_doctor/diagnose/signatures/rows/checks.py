@@ -89,6 +89,11 @@ CHECKS = (
                       r"not subscriptable)",
          source="OpenCV 4.x modules/imgcodecs/src/loadsave.cpp findDecoder (CV_LOG_WARNING(NULL, \"imread_('\" << "
                 "filename << \"'): can't open/read file: check file path/integrity\"))"),
+    _sig("ppdet_config_not_given", r"Please specify --config=configure_file_path", "cause", CauseId.config_error, 85,
+         "AssertionError: Please specify --config=configure_file_path.",
+         title="PaddleDetection's tool was run without -c/--config: give it the config file (configs/...yml)",
+         source="PaddleDetection 1.x-2.x ppdet/utils/cli.py ArgsParser.parse_args (assert args.config is not None, "
+                "\"Please specify --config=configure_file_path.\")"),
     _sig("ppocr_label_line_image_missing", r"\\nException: (?P<path>(?!(?:\S*[/\\])?None\b)[^\s\\]{1,300}) does not exist!", "cause",
          CauseId.file_not_found, 72,
          "When parsing line train/1.jpg\ttext, error happened with msg: Traceback ...\\nException: train/1.jpg does not exist!",

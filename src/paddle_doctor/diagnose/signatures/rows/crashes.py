@@ -58,6 +58,12 @@ CRASHES = (
          title="bus error: a native crash (in a Paddle job most often shared memory, /dev/shm, exhausted)",
          source="gdb infrun.c live stop (\"Thread %d \\\"%s\\\" received signal %s, %s.\"), any other line naming SIGBUS (Paddle's "
                 "own [SignalInfo: *** SIGBUS ...] is native_stack's); a wrapper's \"`Bus error` is detected\""),
+    # gdb's live stop, or a logger's signal handler, on the other native faults (SIGSEGV and SIGBUS have rows above).
+    _sig("gdb_fault_signal", r"received signal (?P<sig>SIGFPE|SIGILL), |(?:caught a signal|Signal caught): (?P<sig2>SIGFPE|SIGILL)\b",
+         "cause", CauseId.segfault, 75, "Thread 1 \"benchmark\" received signal SIGFPE, Arithmetic exception.",
+         title="native crash: {sig}{sig2} (an arithmetic fault, or an instruction this CPU lacks)",
+         source="gdb infrun.c live stop (\"Thread %d \\\"%s\\\" received signal %s, %s.\"); a C++ logger's signal handler "
+                "(logger caught a signal: %s; Signal caught: %s) as Anakin's (Anakin#516)"),
     _sig("libuv_port_busy", r"uv__finish_close: Assertion", "cause", CauseId.port_in_use, 100,
          "python: /paddle/third_party/libuv/src/unix/core.c:314: uv__finish_close: Assertion "
          "`handle->flags & UV_HANDLE_CLOSING' failed.",

@@ -71,6 +71,16 @@ BUILDS = (
                "release than the code's", most="medium",
          source="gcc (‘%s’ does not name a type; ‘%s’ was not declared in this scope), on pybind11's macros "
                 "(include/pybind11/detail/descr.h: PYBIND11_DESCR until 2.2, removed in 2.3)"),
+    # A custom operator compiled against the installed Paddle's headers overrides a method whose signature those
+    # headers do not have (GradOpPtr<T> came with 1.7's grad-op makers): code written for another Paddle's API.
+    _sig("custom_op_override_unmatched", r"[‘'`]\w[^’'\n]{0,300}?(?:paddle::|GradOpPtr|OpDesc)[^’'\n]{0,300}[’'] marked "
+         r"[‘'`]override[’'], but does not override", "cause", CauseId.paddle_api_mismatch, 72,
+         "three_interp_op.cc:120:8: error: ‘void paddle::operators::ThreeInterpGradDescMaker<T>::Apply(int) const [with T "
+         "= paddle::framework::OpDesc]’ marked ‘override’, but does not override",
+         title="a custom operator overrides a Paddle method the installed Paddle's headers do not have: the op was "
+               "written for another Paddle release", most="medium",
+         source="gcc (%qD marked %<override%>, but does not override), on a class deriving from Paddle's headers "
+                "(pp 1.7+ framework/grad_op_desc_maker.h Apply(GradOpPtr<T>); 1.6 Apply() returning op descs)"),
     # A compiler that cannot find a header: clang's wording (gcc's "X.h: No such file or directory" is read as a
     # missing file already). Python.h: the interpreter's headers (its -dev package, or PYTHON_INCLUDE_DIR).
     _sig("header_not_found", r"fatal error: '(?P<header>[^'\n]{1,200}\.(?:h|hpp|hh|hxx|cuh|inc))' file not found", "cause",

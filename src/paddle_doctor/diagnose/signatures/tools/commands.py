@@ -43,4 +43,13 @@ COMMAND_LINE_ROWS = (
                "environment Paddle is installed in?)",
          source="CPython Lib/runpy.py _get_module_details ('No module named %s'), printed by Modules/main.c as "
                 "'<argv0>: <message>'"),
+    # A SyntaxError located in a config file (YAML, JSON): Python ran the config as its script, i.e. the command puts
+    # the config where the script goes (`launch --gpus 0 -c x.yaml` without tools/train.py). The location line of a
+    # SyntaxError has no ", in <function>" after its line number.
+    _sig("config_run_as_script", r'^\s*File "(?P<path>[^"\n]{1,300}\.(?:ya?ml|json))", line \d+\s*$', "cause",
+         CauseId.config_error, 80, '  File "./ppcls/configs/PULC/vehicle_attribute/PPLCNet_x1_0.yaml", line 2',
+         title="Python ran the config file {path} as its script: the command gives the config where the script goes "
+               "(the tool's script, such as tools/train.py, before -c)", most="medium",
+         source="CPython's SyntaxError report (traceback.format_exception_only: '  File \"%s\", line %d', without the "
+                "frame's ', in %s'), for a file run as __main__ (runpy / the launcher's training_script)"),
 )
