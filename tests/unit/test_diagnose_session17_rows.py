@@ -145,7 +145,7 @@ def test_a_ppdet_component_the_config_never_defines_is_the_config(tmp_path):
 # --- batch103: builds, runners, pip, NCCL's own error string --------------------------------------------------------
 
 @pytest.mark.parametrize("line, cause", [
-    ("pybind11/detail/common.h:112:10: fatal error: 'Python.h' file not found", CauseId.file_not_found),
+    ("pybind11/detail/common.h:112:10: fatal error: 'Python.h' file not found", CauseId.dependency_version_mismatch),
     ("tensor_py.h:59:10: error: ‘PYBIND11_DESCR’ does not name a type", CauseId.dependency_version_mismatch),
     ("  LINK : fatal error LNK1102: out of memory [D:\\b\\paddle_fluid_c_shared.vcxproj]", CauseId.host_out_of_memory),
     ("op.cc(12): fatal error C1060: compiler is out of heap space", CauseId.host_out_of_memory),
@@ -264,3 +264,11 @@ def test_a_syntax_error_in_a_yaml_file_is_a_config_run_as_the_script(tmp_path):
 def test_a_syntax_error_in_a_python_file_stays_the_users_code(tmp_path):
     rc = _diagnose(tmp_path, '  File "./tools/train.py", line 2\n    def f(:\n          ^\nSyntaxError: invalid syntax\n')
     assert rc.cause == CauseId.python_exception, (rc.cause, _said(rc))
+
+
+@pytest.mark.parametrize("header", ["cuda_runtime.h", "Python.h", "nccl.h", "boost/any.hpp"])
+def test_clangs_missing_header_reads_as_gccs(tmp_path, header):
+    """One header, one cause, whichever compiler said it could not find it."""
+    gcc = _diagnose(tmp_path, f"x.cc:3:10: fatal error: {header}: No such file or directory\n")
+    clang = _diagnose(tmp_path, f"x.cc:3:10: fatal error: '{header}' file not found\n")
+    assert (clang.cause, clang.code) == (gcc.cause, gcc.code), (clang.code, gcc.code)

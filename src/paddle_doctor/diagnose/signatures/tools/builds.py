@@ -12,6 +12,18 @@ from ..rows.windows import CUDA_LIBRARIES
 # GCC's missing #include, in English or its zh_CN catalogue (full-width colons).
 _CC_FATAL = r"(?:fatal error|致命错误) ?[:：] ?"
 _NO_SUCH = r" ?[:：] ?(?:No such file or directory|没有那个文件或目录)"
+
+# The CUDA toolkit's and cuDNN's headers.
+_CUDA_HEADER = r"(?:cuda|cudnn|cublas|cusparse|curand|cufft|cusolver|nvrtc|nvToolsExt|thrust/|cub/)[\w/.]*\.(?:h|hpp|cuh)"
+
+
+def _header_absent(name: str, clang_name: str | None = None) -> str:
+    """A header the compiler cannot find, in GCC's words (``fatal error: X: No such file or directory``) or clang's
+    (``fatal error: 'X' file not found``); ``clang_name`` is the pattern for clang's branch where ``name`` holds a
+    named group (a group name may stand once in a pattern)."""
+    return rf"{_CC_FATAL}(?:{name}){_NO_SUCH}|fatal error: '(?:{clang_name or name})' file not found"
+
+
 _LD_MISSING = r"(?:cannot find|找不到|unable to find library|library not found for)"  # GNU ld and gold, ld's zh_CN catalogue, lld
 _LD_SOURCE = ("GNU ld ldfile.c (\"cannot find -l%s\"; zh_CN \"找不到 -l%s\"), gold (\"error: cannot find -l%s\"), lld "
               "(\"error: unable to find library -l%s\"), Apple ld64 (\"library not found for -l%s\"); GCC collect2 "
@@ -81,13 +93,6 @@ BUILDS = (
                "written for another Paddle release", most="medium",
          source="gcc (%qD marked %<override%>, but does not override), on a class deriving from Paddle's headers "
                 "(pp 1.7+ framework/grad_op_desc_maker.h Apply(GradOpPtr<T>); 1.6 Apply() returning op descs)"),
-    # A compiler that cannot find a header: clang's wording (gcc's "X.h: No such file or directory" is read as a
-    # missing file already). Python.h: the interpreter's headers (its -dev package, or PYTHON_INCLUDE_DIR).
-    _sig("header_not_found", r"fatal error: '(?P<header>[^'\n]{1,200}\.(?:h|hpp|hh|hxx|cuh|inc))' file not found", "cause",
-         CauseId.file_not_found, 78, "pybind11/detail/common.h:112:10: fatal error: 'Python.h' file not found",
-         title="the compiler cannot find the header {header}: the package that provides it, or the include path the "
-               "build passes, is missing", most="medium",
-         source="clang Basic/DiagnosticLexKinds.td err_pp_file_not_found (\"'%0' file not found\")"),
     # MSVC's linker or compiler out of memory: the build's processes, not the job's.
     _sig("msvc_out_of_memory", r"fatal error (?:LNK1102: out of memory|C1060: compiler is out of heap space|C1076: "
          r"compiler limit: internal heap limit reached)", "cause", CauseId.host_out_of_memory, 85,
@@ -119,29 +124,30 @@ BUILDS = (
     # --- a build from source (Paddle, its inference demos, a custom op): the compiler's and linker's own words ---
     # A header the compiler cannot find: NCCL's (not installed: a GPU build needs NCCL2), the CUDA toolkit's, Python's
     # (the -dev package); another is a library the build downloads itself, not on that target's include path.
-    _sig("header_nccl_missing", rf"{_CC_FATAL}(?:nccl\.h|rccl\.h|rccl/rccl\.h){_NO_SUCH}", "cause",
+    _sig("header_nccl_missing", _header_absent(r"nccl\.h|rccl\.h|rccl/rccl\.h"), "cause",
          CauseId.nccl_library_missing, 80, "/paddle/paddle/platform/dynload/nccl.h:18:18: fatal error: nccl.h: No such "
          "file or directory",
          title="the build found no NCCL header: install NCCL2 (its -dev package) before building Paddle with GPU",
          source="GCC cpp (\"fatal error: %s: No such file or directory\", a missing #include); pp 1.x "
                 "platform/dynload/nccl.h (#include <nccl.h>)", most="medium"),
-    _sig("header_cuda_missing", rf"{_CC_FATAL}(?P<header>(?:cuda|cudnn|cublas|cusparse|curand|cufft|cusolver|nvrtc|"
-         rf"nvToolsExt|thrust/|cub/)[\w/.]*\.(?:h|hpp|cuh)){_NO_SUCH}", "cause", CauseId.cuda_cudnn_mismatch,
+    _sig("header_cuda_missing", _header_absent(rf"(?P<header>{_CUDA_HEADER})", rf"(?P<header2>{_CUDA_HEADER})"), "cause",
+         CauseId.cuda_cudnn_mismatch,
          75, "fatal error: cudnn.h: No such file or directory",
-         title="the build found no {header}: the CUDA toolkit or cuDNN (its headers) is not installed where the build "
+         title="the build found no {header}{header2}: the CUDA toolkit or cuDNN (its headers) is not installed where the build "
                "looks (CUDA_TOOLKIT_ROOT_DIR, CUDNN_ROOT)",
-         source="GCC cpp (\"fatal error: %s: No such file or directory\"); nvcc (the same for a .cu file)",
-         most="medium"),
+         source="GCC cpp (\"fatal error: %s: No such file or directory\"); nvcc (the same for a .cu file); clang "
+                "(\"fatal error: '%s' file not found\")", most="medium"),
     # Python's own headers: the -dev package of the interpreter a C extension is built for (pip building one from source).
-    _sig("header_python_missing", rf"{_CC_FATAL}(?:Python\.h|pyconfig\.h){_NO_SUCH}", "cause",
+    _sig("header_python_missing", _header_absent(r"Python\.h|pyconfig\.h"), "cause",
          CauseId.dependency_version_mismatch, 80, "fatal error: Python.h: No such file or directory",
          title="a C extension is built from source and this Python's development headers (python3-dev / "
                "python-devel) are not installed: install them, or a release of the package that has a wheel here",
-         source="GCC cpp (\"fatal error: %s: No such file or directory\"; zh_CN \"致命错误：%s：没有那个文件或目录\")",
-         most="medium"),
-    _sig("header_missing", rf"{_CC_FATAL}(?P<header>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh)){_NO_SUCH}", "cause",
+         source="GCC cpp (\"fatal error: %s: No such file or directory\"; zh_CN \"致命错误：%s：没有那个文件或目录\"), clang "
+                "(\"fatal error: '%s' file not found\")", most="medium"),
+    _sig("header_missing", _header_absent(r"(?P<header>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh))", r"(?P<header2>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh))"),
+         "cause",
          CauseId.python_exception, 70, "fatal error: boost/range/adaptor/reversed.hpp: No such file or directory",
-         title="the compiler found no {header}: the build does not give that target the library's include path (or "
+         title="the compiler found no {header}{header2}: the build does not give that target the library's include path (or "
                "the library is not installed)",
          source="GCC cpp (\"fatal error: %s: No such file or directory\"), clang (\"fatal error: '%s' file not "
                 "found\")", most="medium"),
