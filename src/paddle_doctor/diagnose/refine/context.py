@@ -54,30 +54,28 @@ def _crash_after_warning(warning: Event, crash: Event, rank: int | None) -> Find
 
 
 # CPython's import errors (Python/import.c, Python/ceval.c import_from): the import of a name or a module failed,
-# which no warning about the device (printed while the same import initialised Paddle) can explain. Nor can it
-# explain Python's own errors of a program's logic (a wrong type, a missing attribute or key, an index past the
-# end, a value a check refused) that carry no error class of Paddle's enforce ("(InvalidArgument) ..."): Python code
-# raised them, not a library of the wrong version.
-_NOT_A_DEVICE_FAULT = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFoundError: No module named|"
-                             r"(?:TypeError|AttributeError|KeyError|IndexError|NameError|UnboundLocalError|"
-                             r"ZeroDivisionError|SyntaxError|RecursionError|ValueError): (?!\(\w+\) ))")
-
-
+# which no warning (printed while the same import initialised Paddle) can explain: it is about what is installed.
 _IMPORT_FAILED = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFoundError: No module named)")
+# Python's own errors of a program's logic (a wrong type, a missing attribute or key, an index past the end, a value a
+# check refused) that carry no error class of Paddle's enforce ("(InvalidArgument) ..."): Python code raised them, not
+# a device or a library of the wrong version; only a warning whose row names them (``explains_only``) explains them.
+_PROGRAM_ERROR = re.compile(r"^\s*(?:TypeError|AttributeError|KeyError|IndexError|NameError|UnboundLocalError|"
+                            r"ZeroDivisionError|SyntaxError|RecursionError|ValueError): (?!\(\w+\) )")
 
 
 def _explains(warning: Event, error: Event) -> bool:
     """Whether an earlier warning can explain a later error. A Python error its row names (``explains_only``: a
-    failed image read, then ``'NoneType' object has no attribute 'shape'``) is explained by it. A CUDA status the catalog reads as generic
-    (cuda_error_other: 999 unknown, 3 initialisation, ...) still says more than a warning that only
-    reports the failed call it comes from (init.cc's "no GPU found in runtime" is printed in the catch
-    of the device query whose status follows): like a specific error, it stands against a less
-    specific warning."""
-    named = bool(warning.sig.explains_only) and re.search(warning.sig.explains_only, error.text) is not None
-    if warning.sig.explains_only and not named:
-        return False  # a warning about an optional part (TensorRT) explains only an error of a run that uses it
-    if _NOT_A_DEVICE_FAULT.search(error.text) and not (named and not _IMPORT_FAILED.search(error.text)):
-        return False  # an import that fails on a name or a module is about what is installed, not the device
+    failed image read, then ``'NoneType' object has no attribute 'shape'``) is explained by it. A CUDA status the
+    catalog reads as generic (cuda_error_other: 999 unknown, 3 initialisation, ...) still says more than a warning
+    that only reports the failed call it comes from (init.cc's "no GPU found in runtime" is printed in the catch of
+    the device query whose status follows): like a specific error, it stands against a less specific warning."""
+    if _IMPORT_FAILED.search(error.text):
+        return False
+    if warning.sig.explains_only:  # a warning about one thing (TensorRT, an image read) explains only its errors
+        if re.search(warning.sig.explains_only, error.text) is None:
+            return False
+    elif _PROGRAM_ERROR.search(error.text):
+        return False
     ranked = error.sig.cause in explains_also(warning.sig.cause) or error.sig.cause == CauseId.cuda_error_other
     if ranked:
         return warning.sig.specificity >= error.sig.specificity
