@@ -59,6 +59,12 @@ class Wording:
     said_of_config: bool = False
 
 
+# "unknown <setting>" in the words of argument and config checks (value_unknown and value_unknown_bare below).
+_UNKNOWN_SETTING = r"\b(?:unknown|unsupported|invalid|unrecognized|illegal|non-?existent)\s+(?!operand)(?:\w+\s+)?"
+_SETTING_WORDS = (r"model(?:[_ ]name)?|config(?:uration)?|argument|option|parameter|value|mode|type|key|name|choice|"
+                  r"architecture|backbone")
+
+
 WORDINGS: tuple[Wording, ...] = (
     # Windows' loader found the DLLs, but one lacks a procedure another imports (ERROR_PROC_NOT_FOUND 127): a DLL of
     # another version found first. Before the wordings of a missing file, which "找不到" (cannot find) would take.
@@ -169,9 +175,7 @@ WORDINGS: tuple[Wording, ...] = (
     # quoted value or one after a colon: "invalid value encountered in divide" is numpy's arithmetic). "only support
     # 'to_tensor()' in dynamic graph mode" quotes a call, not a value: the code's use of an API, not a setting.
     Wording("value_unknown", C.config_error,
-            r"\b(?:unknown|unsupported|invalid|unrecognized|illegal|non-?existent)\s+(?!operand)(?:\w+\s+)?(?:model(?:[_ ]name)?|"
-            r"config(?:uration)?|argument|option|parameter|value|mode|type|key|name|choice|architecture|backbone)s?"
-            r"(?:\s*[:=]\s*\S|\s+['\"\[{(])|"
+            rf"{_UNKNOWN_SETTING}(?:{_SETTING_WORDS})s?(?:\s*[:=]\s*\S|\s+['\"\[{{(])|"
             r"\b(?:must|should)\s+be\s+(?:one\s+of|in)\s*[\[({'\"]|\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"
             r"[\[({'\"]|\bonly\s+supports?\s+(?![\[({'\"][\w.]+\(\))[\[({'\"]", 60,
             "a configured value is not one of the choices the code handles",
@@ -180,9 +184,7 @@ WORDINGS: tuple[Wording, ...] = (
     # takes the value from a config or the arguments: "unknown data type 7" or hashlib's "unsupported hash type md5"
     # are a library's words about its input, not a setting.
     Wording("value_unknown_bare", C.config_error,
-            r"\b(?:unknown|unsupported|invalid|unrecognized|illegal|non-?existent)\s+(?!operand)(?:\w+\s+)?(?:model(?:[_ ]"
-            r"name)?|config(?:uration)?|argument|option|parameter|value|mode|type|key|name|choice|architecture|backbone|"
-            r"metric)s?\s+[\w.-]{1,40}\s*$", 60,
+            rf"{_UNKNOWN_SETTING}(?:{_SETTING_WORDS}|metric)s?\s+[\w.-]{{1,40}}\s*$", 60,
             "a configured value is not one of the choices the code handles",
             "config checks of the suites and the user's scripts (PaddleDetection's tools/eval.py \"unknown metric type "
             "{}\".format(cfg.metric))", said_of_config=True),
