@@ -284,8 +284,8 @@ TRIGGERS: tuple[str, ...] = (
     "异常代码",
     # PaddleHub 2.x's check of the Paddle it imports
     "Version mismatch in PaddleHub",
-    # pybind11's removed macros; clang's missing header
-    "PYBIND11_", "file not found",
+    # pybind11's removed macros
+    "PYBIND11_",
     # pip's conflicting pins
     "which is incompatible",
     # gdb's and a logger's signal lines; ppdet's -c check; gcc's unmatched override
