@@ -96,15 +96,19 @@ def test_a_fact_that_settles_it_keeps_the_verdict_high(tmp_path):
 
 
 def test_a_core_that_will_not_import_puts_a_system_library_first(tmp_path):
-    # core.py names the core file, not the library it links: libgomp or libssl missing fails it as CUDA does
+    # core.py names the core file, not the library it links: libgomp or the MSVC runtime missing fails it as CUDA does
     line = ("Error: Can not import avx core while this file exists: "
             "/usr/lib/python3.8/site-packages/paddle/fluid/core_avx.so")
     root = _diagnose_text(tmp_path, line)
-    assert (root.cause, root.confidence.value) == (CauseId.cuda_cudnn_mismatch, "medium")
-    assert root.alternatives[0].cause == CauseId.file_not_found and root.alternatives[0].confirm
+    assert (root.cause, root.confidence.value) == (CauseId.file_not_found, "medium")
+    assert root.alternatives[0].cause == CauseId.cuda_cudnn_mismatch and root.alternatives[0].confirm
+    # the loader's own line after it names the library, and its row decides
     root = _diagnose_text(tmp_path, line + "\nImportError: libcudart.so.10.2: cannot open shared object file")
     assert root.cause == CauseId.cuda_cudnn_mismatch
     assert not root.alternatives or root.alternatives[0].cause != CauseId.file_not_found
+    root = _diagnose_text(tmp_path, line + "\nImportError: libgomp.so.1: cannot open shared object file: No such file")
+    assert (root.cause, root.code) == (CauseId.file_not_found, "shared_library_not_found")
+    assert not root.alternatives or root.alternatives[0].cause != CauseId.cuda_cudnn_mismatch
 
 
 def test_an_oom_away_from_nccl_is_not_near_nccl(tmp_path):

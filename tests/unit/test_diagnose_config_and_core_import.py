@@ -1,7 +1,8 @@
 """Two readings of issue 29's "read the whole error": a YAML configuration that does not parse (PyYAML's
 errors, by their module-qualified type) is ``config_error``; ``import paddle`` whose core extension cannot
 be loaded (the Windows loader's "DLL load failed while importing libpaddle", core.py's "Can not import ...
-core while this file exists") is ``cuda_cudnn_mismatch``, never surer than medium."""
+core while this file exists") is a library it links that the loader cannot find (``file_not_found``, CUDA's
+reading its near alternative), never surer than medium."""
 
 from __future__ import annotations
 
@@ -44,9 +45,9 @@ def test_another_librarys_parser_error_is_not_read_as_yaml(tmp_path):
     "Error: Can not import paddle core while this file exists: C:\\\\Python37\\\\lib\\\\site-packages\\\\paddle\\\\"
     "fluid\\\\libpaddle.pyd\nImportError: DLL load failed: The specified module could not be found.\n",
 ])
-def test_paddles_core_that_cannot_load_is_a_library_mismatch_at_most_medium(tmp_path, text):
+def test_paddles_core_that_cannot_load_is_a_library_not_found_at_most_medium(tmp_path, text):
     finding = root_cause_of(tmp_path, text)
-    assert finding.cause == CauseId.cuda_cudnn_mismatch and finding.confidence == "medium"
+    assert finding.cause == CauseId.file_not_found and finding.confidence == "medium"
 
 
 def test_another_modules_dll_failure_is_not_paddles_core(tmp_path):

@@ -272,6 +272,11 @@ def test_an_extension_windows_cannot_load_lacks_a_dll(tmp_path, line):
     assert (finding.cause, finding.confidence.value) == (CauseId.file_not_found, "medium")
 
 
-def test_paddles_own_core_unloadable_stays_the_cuda_stack(tmp_path):
+def test_paddles_own_core_unloadable_is_a_library_not_found_with_cuda_as_its_near_cause(tmp_path):
+    """A library Paddle's core links and the loader cannot find: the MSVC runtime or libgomp in 5 of the 7 labelled
+    threads, a GPU build's CUDA library in 1; the line does not say which, so CUDA's reading comes second."""
     line = "ImportError: DLL load failed while importing libpaddle: The specified module could not be found.\n"
-    assert verdict_of(tmp_path, line).cause == CauseId.cuda_cudnn_mismatch
+    finding = verdict_of(tmp_path, line)
+    assert (finding.cause, finding.confidence.value) == (CauseId.file_not_found, "medium")
+    assert finding.alternatives[0].cause == CauseId.cuda_cudnn_mismatch
+    assert "Visual C++ Redistributable" in finding.fix and "absolute paths" not in finding.fix

@@ -27,6 +27,7 @@ from .differential import alternatives_for
 from .anatomy.blocks import refine
 from .ranks import LauncherFacts, RankState, aborted_after_wait, most_specific_first
 from .read.parse import Event
+from .signatures.model import Signature
 from ..redact import redact
 from ..catalog.ids import CauseId
 
@@ -47,14 +48,27 @@ def make_verdict(code: str, cause: str, rank: int | None, events: Iterable[Event
     if last_line is not None:
         file, line, text = last_line
         evidence += (EvidenceLine(file, line, redact(f"(the log ends here) {text.strip()}")),)
-    facts = {**(extra_facts or {}), "confirm": entry.confirm.strip(), "time_source": _time_source(events),
-             "notes": list(notes)}
+    own = _own_row(cause, events)
+    facts = {**(extra_facts or {}), "confirm": (own.confirm or entry.confirm).strip(),
+             "time_source": _time_source(events), "notes": list(notes)}
     return Finding(
         code=code, cause=cause, message=title or _title(cause, events, entry.title),
         locations=tuple(Location(path=e.path, line=e.line, rank=rank) for e in evidence[:1]),
-        evidence=evidence, ranks=(rank,) if rank is not None else (), fix=entry.fix.strip(),
+        evidence=evidence, ranks=(rank,) if rank is not None else (), fix=(own.fix or entry.fix).strip(),
         confidence=Confidence(confidence), why=why,
-        alternatives=alternatives_for(cause, Confidence(confidence), first=alternatives), facts=facts)
+        alternatives=alternatives if own.fix else alternatives_for(cause, Confidence(confidence), first=alternatives),
+        facts=facts)
+
+
+_NO_ADVICE = Signature("", re.compile(""), "")
+
+
+def _own_row(cause: str, events: list[Event]) -> Signature:
+    """The row of the main line (the last quoted) where it points at the verdict's cause: its own confirm and fix,
+    where it has them, replace the catalog's, and so do its near causes the catalog's table of alternatives
+    (a missing library is no "path from a config value"; see :class:`.signatures.model.Signature`)."""
+    main = events[-1] if events else None
+    return main.sig if main is not None and main.sig is not None and main.sig.cause == cause else _NO_ADVICE
 
 
 def _evidence(events: list[Event]) -> Iterable[EvidenceLine]:

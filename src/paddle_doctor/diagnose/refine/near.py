@@ -16,8 +16,8 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   stream that is not version 0: a parameter file missing (``file_not_found``) or not a saved tensor
   (``checkpoint_corrupt``); a bare ``MemoryError: std::bad_alloc`` from a Paddle call: a full host
   (``host_out_of_memory``) or a model or package made for another Paddle (``paddle_api_mismatch``);
-  Paddle's core library that would not import: a CUDA/cuDNN library (``cuda_cudnn_mismatch``) or a
-  system library it links (``file_not_found``); pip finding no release of a package: none built for this Python
+  Paddle's core library that would not import: a system library it links (``file_not_found``) or a
+  GPU build's CUDA/cuDNN library (``cuda_cudnn_mismatch``); pip finding no release of a package: none built for this Python
   (``dependency_version_mismatch``) or the version only on another index (``config_error``); a bus error: a native
   crash (``segfault``) or /dev/shm run out (``shm_too_small``); a notebook kernel that died: a crash or a kill
   (``host_oom_killed``); cuDNN's BAD_PARAM: a cuDNN of another version or the op's own inputs
@@ -137,7 +137,18 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                   "inference.pdiparams from 2.0)", "`ls` the model folder: files named for the other "
                                   "release mean the model and the code are of different releases",
                                   when=r"_v1\.\d\w*_infer[/\\]+inference\.pd(?:model|iparams)\b|(?:_v2\.\d|PP-OCRv\d)\w*"
-                                       r"_infer[/\\]+(?:model|params)\b"),),
+                                       r"_infer[/\\]+(?:model|params)\b"),
+                             # core.py's line names the core file it could not import, not the library behind it:
+                             # a system library it links (libgomp, the MSVC runtime) missing fails the import the same
+                             # way as a GPU build's CUDA or cuDNN library not found. A library named settles it.
+                             Near(CauseId.cuda_cudnn_mismatch, "a GPU build's CUDA or cuDNN library may be the one "
+                                  "missing (not on PATH / LD_LIBRARY_PATH, or of another version than the build's)",
+                                  "the ImportError after the line names the library: rerun `python -c \"import "
+                                  "paddle\"`, or `ldd` the core file it names (Windows: Dependencies.exe) and look "
+                                  "for `not found`",
+                                  when=r"Can not import (?:avx |noavx |paddle )?core while this file exists|DLL load "
+                                       r"failed while importing (?:core_avx|core_noavx|libpaddle|core)\b",
+                                  settled_by=r"(?i)libgomp|msvcp|vcruntime|vc_redist|libstdc|libssl|libcrypto"),),
     # CUDA's error 35 says "driver older than the runtime", and says the same when there is no driver at
     # all to ask (a GPU image run without the NVIDIA container runtime, a stub libcuda): a version printed
     # beside it shows a driver is there.
@@ -161,15 +172,6 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
              "SDK or a system library the build links)", "demangle the symbol (`c++filt`): its namespace names the "
              "library; compare that library's version with the one the Paddle build was made against",
              when=r"undefined symbol", settled_by=_CUDA_LIBRARIES),
-        # core.py's line names the core file it could not import, not the library behind it: a system library
-        # the core links (libgomp, libssl 1.1, libstdc++'s GLIBCXX) missing fails the import the same way as
-        # CUDA's. The ImportError after it, where the log keeps it, names the library and settles it.
-        Near(CauseId.file_not_found, "a system library the core library links (libgomp, libssl) may be the one "
-             "missing, not CUDA's or cuDNN's", "the ImportError after the line names the library: rerun "
-             "`python -c \"import paddle\"`, or `ldd` the core file it names and look for `not found`",
-             when=r"Can not import (?:avx |noavx |paddle )?core while this file exists|DLL load failed while "
-                  r"importing (?:core_avx|core_noavx|libpaddle|core)\b",
-             settled_by=_CUDA_LIBRARIES),
         # A library the loader cannot open that is none of CUDA's: the app's own deployment (a library it ships,
         # a device's HAL) may simply lack it, which is a missing file rather than a wrong version.
         Near(CauseId.file_not_found, "the library that cannot be opened is not CUDA's: the deployment may simply "

@@ -32,6 +32,10 @@ class Signature:
     # For a warning (role "context"): the errors it can explain, when it is about an optional part that only some runs
     # use ("Ignore this if TensorRT is not needed"); empty: any error its cause explains.
     explains_only: str = ""
+    # What to check and do when this row decides the verdict, where the cause's own advice (the catalog's confirm and
+    # fix) would mislead: a missing shared library is file_not_found, yet "use absolute paths" does not install it.
+    confirm: str = ""
+    fix: str = ""
 
     # --- the rule protocol (paddle_doctor.rules.Rule) ---
     @property
@@ -64,6 +68,6 @@ VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 
 
 def sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source="", most="high",
-        explains_only=""):
+        explains_only="", confirm="", fix=""):
     return Signature(name, LazyPattern(pattern, flags), role, cause, specificity, example, title, source, most,
-                     explains_only)
+                     explains_only, confirm, fix)

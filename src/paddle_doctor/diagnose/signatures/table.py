@@ -8,7 +8,7 @@ from .rows.crashes import CRASHES
 from .rows.devices import DEVICE_FACTS, DEVICES
 from .rows.launch_env import LAUNCH_ENV
 from .rows.libraries import LIBRARIES
-from .rows.loading import LOADING
+from .rows.loading import LIBRARY_NOT_FOUND, LOADING
 from .model import Signature
 from .rows.native import NATIVE
 from .rows.older_forms import OLDER_FORMS
@@ -20,7 +20,7 @@ from .tools.lite import LITE_LOADERS
 from .tools.paddlex import PADDLEX
 
 SIGNATURES: tuple[Signature, ...] = (*RENAMED_MODULES, *LAUNCH_ENV, *NATIVE, *CRASHES, *WINDOWS, *SIGNALS, *OLDER_FORMS, *LOADING, *LITE_LOADERS, *DEVICES, *INFERENCE, *PADDLEX, *INSTALLS,
-                                     *LIBRARIES, *DEVICE_FACTS)
+                                     *LIBRARY_NOT_FOUND, *LIBRARIES, *DEVICE_FACTS)
 # The lens's registry of rules (paddle_doctor.rules): the rows that are evidence of a cause.
 CAUSE_SIGNATURES: tuple[Signature, ...] = tuple(s for s in SIGNATURES if s.points_at_cause)
 

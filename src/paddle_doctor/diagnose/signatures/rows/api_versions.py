@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
+from ..advice import LIBRARY_CONFIRM, LIBRARY_FIX
 from ..packages import SUITE_LIBRARIES
 from ..tools.interpreter import INTERPRETER_ROWS
 
@@ -234,7 +235,7 @@ API_VERSION_ROWS = (
          title="macOS's loader could not load {lib}{lib2}, which the library was linked against (the Reason line "
                "says why: most often not there; else another architecture or version)", most="medium",
          source="Apple dyld 2 (\"dlopen(%s, %d): Library not loaded: %s\\n  Referenced from: %s\\n  Reason: image not "
-                "found\"); dyld 3-4 (\"dyld[%d]: Library not loaded: %s ... Reason: tried: ...\")"),
+                "found\"); dyld 3-4 (\"dyld[%d]: Library not loaded: %s ... Reason: tried: ...\")", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),
     # PaddleHub 2.x checks the Paddle it imports: a Paddle 1.x (another env's, or an old one first on the path).
     _sig("paddlehub_needs_newer_paddle", r"Version mismatch in PaddleHub and PaddlePaddle, you need to upgrade "
          r"PaddlePaddle to version (?P<ver>[\d.]+) or above", "cause", CauseId.paddle_api_mismatch, 88,

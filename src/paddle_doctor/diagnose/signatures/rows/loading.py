@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
+from ..advice import LIBRARY_CONFIRM, LIBRARY_FIX
 from .windows import CUDA_LIBRARIES
 
 LOADING = (
@@ -248,21 +249,32 @@ LOADING = (
                 "load yaml file \" << config_file << \", maybe you should check this file.) (FastDeploy#750); "
                 "Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModelPb (CHECK(fin.is_open()) << \"Cannot "
                 "open file: \" << file), the program file opt or a full-API predictor reads first"),
-    # ``import paddle`` loads the core extension (core_avx / core_noavx before 2.4, libpaddle after): on Windows
-    # a DLL it depends on that cannot be found (the CUDA and cuDNN DLLs a GPU build was made with, or the MSVC
-    # runtime) fails that import with the loader's error 126, and core.py first names the core file it could
-    # not import. A library's own name, where the line gives it, is read by the library rows instead.
+    # ``import paddle`` loads the core extension (core_avx / core_noavx before 2.4, libpaddle after): a library it
+    # links that the loader cannot find (the MSVC runtime or libgomp most often in the labelled threads, 5 of 7;
+    # a GPU build's CUDA or cuDNN DLLs) fails that import (Windows' error 126), and core.py first names the core
+    # file it could not import. A missing library is the corpus's file_not_found; CUDA's is the near alternative.
+    # The loader's own line after it (an undefined symbol, a named library) says more, so its rows outrank this one.
+    # Windows' 127 instead: a DLL the core links was found, of another version than the build's (one that lacks a
+    # procedure the core calls), which for Paddle's core is most often CUDA's or cuDNN's.
+    _sig("paddle_core_procedure_missing", r"DLL load failed while importing (?P<core>core_avx|core_noavx|libpaddle|core)"
+         r": (?:The specified procedure could not be found|找不到指定的程序)", "cause", CauseId.cuda_cudnn_mismatch, 60,
+         "ImportError: DLL load failed while importing libpaddle: The specified procedure could not be found.",
+         title="a DLL that Paddle's core library links lacks a procedure it calls: another version of that DLL (most "
+               "often CUDA's or cuDNN's) was found first",
+         source="CPython 3.8+ Python/dynload_win.c (\"DLL load failed while importing %U: %s\"); Windows System Error "
+                "Codes ERROR_PROC_NOT_FOUND 127 (en-US \"The specified procedure could not be found.\", zh-CN "
+                "\"找不到指定的程序。\")", most="medium"),
     _sig("paddle_core_unloadable", r"DLL load failed while importing (?P<core>core_avx|core_noavx|libpaddle|core)\b|"
          r"Can not import (?:avx |noavx |paddle )?core while this file exists", "cause",
-         CauseId.cuda_cudnn_mismatch, 65,
+         CauseId.file_not_found, 50,
          "ImportError: DLL load failed while importing libpaddle: The specified module could not be found.",
-         title="Paddle's core library could not be loaded: a library it depends on (CUDA, cuDNN, the MSVC runtime) "
-               "is missing or of another version",
+         title="Paddle's core library could not be loaded: a library it links (the MSVC runtime, libgomp, a GPU "
+               "build's CUDA or cuDNN) is not found",
          source="CPython 3.8+ Python/dynload_win.c (\"DLL load failed while importing %U: %s\"; 3.7 and older: "
                 "\"DLL load failed: %s\"); pp 1.8.5-2.x fluid/core.py and 2.6-3.x base/core.py (sys.stderr.write("
                 "'Error: Can not import avx core while this file exists: ' ...), 'Error: Can not import paddle core "
                 "while this file exists: ' + current_path + os.sep + 'libpaddle.' + dy_lib_suffix; then raise e)",
-         most="medium"),  # which library is missing, the line does not say
+         most="medium", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),  # which library is missing, the line does not say
     # Any other extension module (a suite's, FastDeploy's, OpenCV's) that Windows' loader cannot load: a DLL it
     # links is not on the search path (not installed, not bundled by PyInstaller) or cannot initialise. Windows'
     # own words follow (FormatMessage of the error: 126 not found, 1114 initialisation failed), in the locale.
@@ -273,7 +285,7 @@ LOADING = (
          title="Windows could not load a DLL that an extension module ({ext}) needs (missing from the search path, or failing to start)",
          source="CPython 3.8+ Python/dynload_win.c (\"DLL load failed while importing %U: %s\", the message of "
                 "FormatMessageW for the LoadLibraryEx error; 3.7 and older \"DLL load failed: %s\"); Windows System "
-                "Error Codes ERROR_MOD_NOT_FOUND 126, ERROR_DLL_INIT_FAILED 1114 (en-US and zh-CN texts)", most="medium"),
+                "Error Codes ERROR_MOD_NOT_FOUND 126, ERROR_DLL_INIT_FAILED 1114 (en-US and zh-CN texts)", most="medium", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),
     # The download helpers are called for a weights or config file that is not on disk at the local path the
     # code built (paddle.utils.download, PaddleNLP's from_pretrained, the suites' copies); given a path that is
     # not a URL they assert: the local file the code expected (a checkpoint folder without model_state.pdparams,
@@ -359,4 +371,21 @@ LOADING = (
                "in a _BASE_ file that is not included)", most="medium",
          source="PaddleDetection 2.x ppdet/core/workspace.py create (target_key = config[k]; ... if 'name' not in "
                 "target_key.keys()), ppdet/core/config/schema.py SchemaValue (a default that no config section replaced)"),
+)
+
+
+# Matched after the tools' rows (a Qt plugin's load failure quotes the loader's line) and before the missing-file rows
+# of :mod:`.libraries`, which would read the line's "No such file or directory" as a path (see :mod:`..table`).
+LIBRARY_NOT_FOUND = (
+    # The loader names a shared library it found nowhere on its search path (libGL for OpenCV, libgomp for Paddle's
+    # core, a library an app ships): the corpus's file_not_found, ranked as a missing file is, with the advice
+    # of a library rather than of a path. GPU libraries (CUDA's, NCCL's, TensorRT's) have their own rows, and so has
+    # a device plugin whose load failed ("... with error: <library>: cannot open shared object file").
+    _sig("shared_library_not_found", rf"(?<!with error: )(?P<lib>(?<![\w.+-])(?!lib(?:{CUDA_LIBRARIES}|cuda\b|nccl|nvinfer))[\w.+-]{{1,80}}"
+         r"\.(?:so(?:\.\d[\w.]*)?|dylib)): cannot open shared object file", "cause", CauseId.file_not_found, 95,
+         "ImportError: libGL.so.1: cannot open shared object file: No such file or directory",
+         title="the shared library {lib} is not found: not installed, or its folder not on the loader's path",
+         source="glibc elf/dl-load.c _dl_map_object (N_(\"cannot open shared object file\")), reported by dlerror() "
+                "as \"<name>: cannot open shared object file: <strerror>\" (CPython's importer, ctypes.CDLL, dlopen)",
+         most="medium", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
+from ..advice import LIBRARY_CONFIRM, LIBRARY_FIX
 
 # Visual Studio's debugger output and the statuses its reports name (Windows ntstatus.h).
 _FAULTS = r"0x[Cc]0000(?:005|01[Dd]|0[Ff][Dd]|08[C-Fc-f]|09[0-5]|374)"
@@ -105,7 +106,7 @@ WINDOWS = (
          title="the native library {lib}, or a DLL it depends on, is not where the program looks",
          source="Windows winerror.h (ERROR_MOD_NOT_FOUND 126: The specified module could not be found.; zh-CN "
                 "找不到指定的模块。) as HRESULT 0x8007007E; .NET System.DllNotFoundException (Unable to load DLL '%s' "
-                "or one of its dependencies: %s; zh-CN 无法加载 DLL“%s”: %s) (PaddleSharp#52)"),
+                "or one of its dependencies: %s; zh-CN 无法加载 DLL“%s”: %s) (PaddleSharp#52)", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),
     # The same message wrapped before its reason (a console or a dialog breaks the line after the colon): most
     # often ERROR_MOD_NOT_FOUND, but a DLL of another architecture (0x800700C1) words its start alike.
     _sig("windows_dll_not_found_wrapped", r"Unable to load DLL\s*['\"](?P<lib>(?!(?:cudnn|cublas|cudart|cufft|curand|"
@@ -114,7 +115,7 @@ WINDOWS = (
          title="the native library {lib}, or a DLL it depends on, could not be loaded (the reason is on the next line)",
          source="Windows winerror.h HRESULTs (0x8007007E module not found, 0x800700C1 not a valid Win32 "
                 "application) as .NET System.DllNotFoundException's reason (Unable to load DLL '%s' or one of its "
-                "dependencies: %s), cut to the next line", most="medium"),
+                "dependencies: %s), cut to the next line", most="medium", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),
     # Windows' loader cannot start a program one of whose imported DLLs it finds nowhere on the search path
     # (STATUS_DLL_NOT_FOUND): its dialog names the DLL. An engine exe shipped without a runtime DLL, or an
     # api-ms-win-* system DLL that an older Windows (7, Server 2008 R2) does not have. CUDA's DLLs are left
@@ -128,7 +129,7 @@ WINDOWS = (
          title="Windows could not start the program: a DLL it imports ({lib}) is missing",
          source="Windows ntstatus.h (STATUS_DLL_NOT_FOUND 0xC0000135 = 3221225781, -1073741515 signed), shown by the "
                 "loader's dialog (The program can't start because %s is missing from your computer. Try reinstalling "
-                "the program to fix this problem.; zh-CN 无法启动此程序，因为计算机中丢失 %s。尝试重新安装该程序以解决此问题。)"),
+                "the program to fix this problem.; zh-CN 无法启动此程序，因为计算机中丢失 %s。尝试重新安装该程序以解决此问题。)", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),
     # Visual Studio's debugger names the native fault a process met by its NTSTATUS. Unhandled, it ended the process: an
     # access violation, an array-bounds or floating-point or integer fault, a stack overflow, a corrupted heap, an
     # instruction the CPU lacks. A first-chance report ("Exception thrown") only says the fault was raised: a handler
@@ -174,7 +175,7 @@ WINDOWS = (
     _sig("win_dll_missing_logged", rf"^(?!.*{_CUDA_DLLS})(?!\s*[\w.]*(?:Error|Exception)\s*:).*?\[WinError 126\] (?:The specified module could not be found|"
          r"找不到指定的模块)", "context", CauseId.file_not_found, 55, "2020-06-27 22:09:59  -  [WinError 126] 找不到指定的模块。",
          title="a DLL the process loads (or one it depends on) is not where Windows looks", source=_WINERROR,
-         most="medium", explains_only=r"(?i)WinError|\bDLL\b|\.dll\b"),
+         most="medium", explains_only=r"(?i)WinError|\bDLL\b|\.dll\b", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),
     _sig("win_dll_wrong_architecture", r"\[WinError 193\]", "cause", CauseId.dependency_version_mismatch, 70,
          "OSError: [WinError 193] %1 is not a valid Win32 application",
          title="a DLL or program the process loads is not one this process can run: built for the other architecture "
@@ -199,7 +200,7 @@ WINDOWS = (
          "directory)", title="{lib}, which Paddle loads, is not found: not installed, or its folder not on the loader's "
          "path", most="medium",
          source="pp 2.0-3.3.1 so: platform/dynload/dynamic_loader.cc GetDsoHandleFromSearchPath (error code: dlerror() "
-                "on Linux, GetLastError() on Windows, 126 ERROR_MOD_NOT_FOUND)"),
+                "on Linux, GetLastError() on Windows, 126 ERROR_MOD_NOT_FOUND)", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),
     # The suggestions Paddle's loader prints under that error: a paste that kept only them still says a library it
     # needs did not load (a GPU library most often, the one its first suggestion names); weaker than the error itself.
     _sig("dynload_suggestions", r"Check if the third-party dynamic library \(e\.g\. CUDA, CUDNN\) is installed correctly",
