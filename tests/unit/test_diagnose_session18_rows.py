@@ -50,3 +50,56 @@ def test_the_loaders_line_after_paddles_core_line_decides(tmp_path):
 def test_paddles_core_lacking_a_procedure_is_a_library_of_another_version(tmp_path):
     rc = _diagnose(tmp_path, "ImportError: DLL load failed while importing libpaddle: 找不到指定的程序。\n")
     assert (rc.cause, rc.code) == (CauseId.cuda_cudnn_mismatch, "paddle_core_procedure_missing")
+
+
+# --- batch105's first look ----------------------------------------------------------------------------------------
+
+def test_condas_packages_not_found_is_a_dependency_with_the_channel_as_near_cause(tmp_path):
+    rc = _diagnose(tmp_path, "PackagesNotFoundError: The following packages are not available from current channels:"
+                             "\n\n  - cudatoolkit=11.7\n\nCurrent channels:\n\n  - https://mirrors.x/anaconda/cloud/Paddle/"
+                             "win-64\n")
+    assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "conda_packages_not_found")
+    assert rc.alternatives[0].cause == CauseId.config_error and "conda search" in rc.alternatives[0].confirm
+
+
+@pytest.mark.parametrize("text", ["an illegal memory access was encountered", "unspecified launch failure"])
+def test_fluids_enforce_carrying_a_kernel_fault_is_cudas_error(tmp_path, text):
+    rc = _diagnose(tmp_path, f"paddle.fluid.core.EnforceNotMet: {text} at [/paddle/paddle/fluid/platform/"
+                             "device_context.cc:179]\n")
+    assert (rc.cause, rc.code) == (CauseId.cuda_error_other, "enforce_cuda_fault_text"), (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("line", ["typeError: cannot unpack non-iterable bool object", "valueerror: bad value"])
+def test_a_builtin_exception_whose_case_a_paste_changed_is_still_read(tmp_path, line):
+    rc = _diagnose(tmp_path, "tokenizer, d = super().from_pretrained()\n" + line + "\n")
+    assert (rc.cause, rc.code) == (CauseId.python_exception, "exception_case_changed"), (rc.cause, rc.code)
+
+
+def test_a_word_that_only_ends_like_an_exception_is_not_read_as_one(tmp_path):
+    rc = _diagnose(tmp_path, "step 3: loss 0.2\nmyerror: nothing here\n")
+    assert rc is None or rc.code != "exception_case_changed"
+
+
+def test_servings_client_asked_for_unsaved_fetch_names_is_the_config(tmp_path):
+    rc = _diagnose(tmp_path, "    fetch=[\"multiclass_nms\"])\nValueError: Fetch names should not be empty or out of "
+                             "saved fetch list.\n")
+    assert (rc.cause, rc.code) == (CauseId.config_error, "serving_fetch_name_unknown")
+
+
+def test_a_lite_ops_shape_check_is_a_verdict_with_another_lite_release_near(tmp_path):
+    rc = _diagnose(tmp_path, "[I  1/ 4  0:28: 2.711 /Paddle-Lite/lite/operators/concat_op.cc InferShape:44] "
+                             "out_dims[j] == input_dims[i][j] check failed!\n[I  1/ 4  0:28: 2.711 /Paddle-Lite/lite/"
+                             "operators/concat_op.cc InferShape:44] 246 != 120\n")
+    assert (rc.cause, rc.code) == (CauseId.python_exception, "lite_op_shape_check"), (rc.cause, rc.code)
+    assert rc.alternatives[0].cause == CauseId.paddle_api_mismatch
+
+
+def test_a_cmake_status_line_is_not_the_builds_error(tmp_path):
+    """find_package without REQUIRED prints "-- Could NOT find X" and goes on; the CMake Error after it is the error."""
+    rc = _diagnose(tmp_path, "-- Could NOT find Protobuf (missing:  Protobuf_INCLUDE_DIR)\n-- Checking whether "
+                             "/usr/bin/gfortran supports Fortran 90 -- yes\nCMake Error at cmake/external/openblas.cmake:"
+                             "46 (message):\n  Cannot found gfortran library which it is used by openblas\n")
+    assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "paddle_cmake_blas_missing"), (rc.cause, rc.code)
+    rc = _diagnose(tmp_path, "CMake Error at /usr/share/cmake-3.7/Modules/FindPackageHandleStandardArgs.cmake:138 "
+                             "(message):\n  Could NOT find Protobuf (missing: Protobuf_INCLUDE_DIR)\n")
+    assert rc.code == "cmake_package_not_found"

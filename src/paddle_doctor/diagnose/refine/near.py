@@ -70,7 +70,14 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                     "`paddle.__version__` (and the suite's) against the versions the code's README "
                                     "or requirements name",
                                     when=r"\b(?:AttributeError|ImportError)\b|TypeError: .*(?:unexpected keyword "
-                                         r"argument|positional argument|is not callable)"),),
+                                         r"argument|positional argument|is not callable)"),
+                               # A Lite op's shape check on a model that runs in Paddle: an op attribute this Lite
+                               # release does not implement yet computes another shape (Paddle-Lite#2724).
+                               Near(CauseId.paddle_api_mismatch, "the model may use an op feature (an attribute, a "
+                                    "mode) that this Paddle-Lite release does not implement, so its op computes "
+                                    "another shape", "run the model in Paddle Inference with the same input: it "
+                                    "works there if Lite's op is at fault; then try the newest Paddle-Lite and its "
+                                    "opt", when=r"lite/(?:operators|kernels)/\S+ \w+:\d+\] .* check failed!"),),
     CauseId.missing_dist_env: (Near(CauseId.residual_dist_env, "the PADDLE_* variables may be left over from "
                                     "another job rather than missing", _ENV + " (and set ones are stale)"),),
     CauseId.residual_dist_env: (Near(CauseId.missing_dist_env, "the launcher's variables may be missing rather "
@@ -213,7 +220,8 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                       "the model was exported with or the suite release asks for, and retry with it",
                                       when=r"MemoryError:\s*std::bad_alloc\s*$"),),
     # pip prints the same two lines when no release of the package fits this Python or platform and when the
-    # version asked for is only on another index (Paddle's GPU builds live on paddlepaddle.org.cn, not PyPI).
+    # version asked for is only on another index (Paddle's GPU builds live on paddlepaddle.org.cn, not PyPI); conda
+    # the same of a channel that is not configured.
     # A versioned system library the loader cannot open (libcrypto.so.10): the system has another version of
     # it, or none at all; only the machine's library folder tells which.
     CauseId.dependency_version_mismatch: (Near(CauseId.config_error, "the version asked for may exist only on "
@@ -225,6 +233,12 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                                "build is on",
                                                when=r"No matching distribution found for|Could not find a version "
                                                     r"that satisfies the requirement"),
+                                          Near(CauseId.config_error, "the package may exist for this platform in a "
+                                               "channel conda was not told to search (Paddle's own channel, "
+                                               "conda-forge, nvidia)", "`conda search -c <channel> '<package>'` for "
+                                               "the channel the installation guide names: found there means the "
+                                               "command lacked the channel; none anywhere means no build for this "
+                                               "platform", when=r"PackagesNotFoundError"),
                                           Near(CauseId.file_not_found, "the library may not be installed at all "
                                                "rather than installed in another version",
                                                "`ldconfig -p | grep <library>`: another version listed means another "

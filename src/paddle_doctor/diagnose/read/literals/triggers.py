@@ -290,6 +290,10 @@ TRIGGERS: tuple[str, ...] = (
     "which is incompatible",
     # gdb's and a logger's signal lines; ppdet's -c check; gcc's unmatched override
     "received signal", "caught a signal", "Signal caught", "Please specify --config", "but does not override",
+    # Paddle 0.x's CMake checks of its BLAS; Paddle-Lite's shape checks that return false
+    "CBlas must be set", "Cannot found gfortran", " check failed!",
+    # Paddle Serving's client given fetch names its config does not save
+    "out of saved fetch list",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -8,8 +8,7 @@ allocation that failed, a spawned child ended by a signal. ``CHECKS`` sits after
 of ``libraries`` (a line that names a CUDA error is read as that error first) and before the
 structure rows; ``SPAWN_SIGNAL_ROWS`` sits in ``native`` before the rows that read a signal's name
 anywhere on a line (spawn's line says whose signal it is). ``API_VERSION_ROWS`` (code and libraries of
-another version) and ``LOWERCASE_EXCEPTIONS`` (exception classes named in lower case, read after the
-generic exception row) are spliced into ``libraries``' order the same way.
+another version) is spliced into ``libraries``' order the same way (and :mod:`..exception_forms`' rows).
 
 Specificity follows the catalog's rule: a row that names its cause outright (a missing variable, a
 device's OOM) is as strong as its siblings elsewhere; a host allocation that failed (often after
@@ -17,8 +16,6 @@ the real failure, or in a helper) stays low, so a real root cause on the same ra
 """
 
 from __future__ import annotations
-
-import builtins
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
@@ -361,38 +358,3 @@ CHECKS = (
 )
 # Read before the native rows that name a signal anywhere on a line (native.py): spawn's line says whose it is.
 SPAWN_SIGNAL_ROWS = _spawn_signal_rows()
-
-
-# Spliced by libraries.py right after the generic exception row (before the catch-all error_line): a
-# specific row for one of these lines (socket.error's 'Address already in use') still wins.
-LOWERCASE_EXCEPTIONS = (
-    _sig("exception_lowercase_class", r"^(?P<exc>(?:cv2|socket|select|ssl|lmdb|h5py|zmq)\.(?:error|gaierror|"
-         r"herror|timeout|Error))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
-         "socket.gaierror: [Errno -2] Name or service not known",
-         title="{exc}: {msg}",
-         source="CPython Modules/socketmodule.c (socket.gaierror, socket.herror, socket.timeout: an alias of "
-                "TimeoutError from 3.10), Modules/selectmodule.c (select.error); OpenCV's cv2.error (cv::Exception); "
-                "lmdb.Error, h5py and pyzmq's exceptions, printed by CPython's traceback.py as '<module>.<name>: <msg>'"),
-)
-
-
-# Python's own exception classes (its builtins module): the names a run-together traceback may end on, longest first.
-_BUILTIN_ERRORS = "|".join(sorted((name for name, obj in vars(builtins).items() if name.endswith("Error")
-                                   and isinstance(obj, type) and issubclass(obj, BaseException)), key=len, reverse=True))
-
-# Spliced by libraries.py before its traceback rows: such a line starts like a frame or a traceback header, which
-# would take it; every specific row before them still reads the line first.
-RUN_TOGETHER_ROWS = (
-    # A traceback pasted with its line breaks lost (copied from a screenshot's text, a web form): the frames and the
-    # exception run together on one line, the exception's name glued to the source line before it. Only Python's own
-    # exception classes, only after a frame's "line N, in" on the same line, so a normal log never reads so. The span
-    # after the last frame's "line N, in" does not cross another frame's (linear on a line of many frames).
-    _sig("exception_run_together", r"\bline \d+ ?[,，] ?in ?(?:[^\nl]|l(?!ine \d)){0,160}?(?<=[a-z\d)\]'\"])(?=[A-Z][a-z])"
-         rf"(?P<exc>{_BUILTIN_ERRORS}): ?(?P<msg>[^\n]{{0,120}}?)(?=\d{{4}}-\d\d-\d\d|Traceback|File|$)",
-         "exception", CauseId.python_exception, 45,
-         "Traceback (most recent call last):File \"/w/u2.py\", line 532, in attention rescoringassert speech.shape[0] == "
-         "lengths.shape[0]IndexError: list index out of range2024-01-21 15:09:16,837",
-         title="{exc}: {msg} (a traceback pasted on one line)", most="medium",
-         source="CPython traceback.py (File \"%s\", line %d, in %s; then <type>: <message>), as a paste that lost its "
-                "line breaks shows them; the class names from CPython's builtins"),
-)

@@ -1,5 +1,4 @@
-"""Signatures: NCCL/CUDA errors, DataLoader, checkpoints, the launcher's frames, paddle-doctor's own
-exceptions, the generic structure lines and the device facts (matched last)."""
+"""Signatures: NCCL/CUDA errors, DataLoader, checkpoints, launcher frames, our exceptions, structure, device facts."""
 
 from __future__ import annotations
 
@@ -7,7 +6,8 @@ from ....catalog.ids import CauseId
 from ....errors import CAUSE_BY_NAME
 from ...anatomy.parts import GLOG_HEADER, GLUED, NOTEBOOK_FRAME, NOTEBOOK_LINE
 from .api_versions import API_VERSION_ROWS
-from .checks import CHECKS, LOWERCASE_EXCEPTIONS, RUN_TOGETHER_ROWS
+from ..exception_forms import LOWERCASE_EXCEPTIONS, RUN_TOGETHER_ROWS
+from .checks import CHECKS
 from ..model import Signature, sig as _sig
 
 # A victim's own exception (another rank failed first) must not outrank the real cause.

@@ -5,7 +5,8 @@ and threw thrust's CUDA errors uncaught, protobuf 2.x/3.x files mixed in one ins
 module attributes, Paddle 0.x-1.x (fluid) reported a failed CUDA call and a failed host allocation in words of its own,
 its GPU memory pool's first chunk larger than the card's free memory, and an optimizer's accumulator of another
 shape than the parameter it updates (a parameter loaded from a checkpoint of another model),
-a shell in a non-English locale reports a killed job with its own word for "line", the host's kernel
+a shell in a non-English locale reports a killed job with its own word for "line" (:mod:`..tools.shells`, spliced
+here), the host's kernel
 module loader reports a machine without the NVIDIA driver, PaddleHub's modules check the GPU
 variable themselves before predicting, 2.x refuses a static-graph API of 1.x code in its dynamic
 default, and to_static's old name declarative refuses a keyword of a later release. The older launcher
@@ -16,7 +17,14 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
+from ..tools.shells import SHELL_ROWS
 from .api_versions import PY2_IMPORT_ROWS
+
+
+# cudaGetErrorString's texts for a kernel that faulted on the device (CUDA runtime's cudaErrorIllegalAddress,
+# cudaErrorLaunchFailure, cudaErrorMisalignedAddress, cudaErrorIllegalInstruction, cudaErrorLaunchOutOfResources).
+_KERNEL_FAULTS = (r"an illegal memory access was encountered|unspecified launch failure|misaligned address|an illegal "
+                  r"instruction was encountered|too many resources requested for launch")
 
 
 OLDER_FORMS = (
@@ -127,9 +135,8 @@ OLDER_FORMS = (
                 "value), reached by gserver/dataproviders/PyDataProvider2.cpp loadThread"),
     # libstdc++'s terminate handler prints the uncaught exception's what(); a thrust::system_error thrown
     # for a failed CUDA call (0.x ops, fluid's thrust kernels) carries cudaGetErrorString's text there.
-    _sig("thrust_what_cuda_error", r"^\s*what\(\):\s+(?P<text>an illegal memory access was encountered|unspecified "
-         r"launch failure|misaligned address|an illegal instruction was encountered|too many resources requested "
-         r"for launch)(?:\s+at \[[^\]\n]{1,400}\])?\s*$", "cause", CauseId.cuda_error_other, 80,
+    _sig("thrust_what_cuda_error", rf"^\s*what\(\):\s+(?P<text>{_KERNEL_FAULTS})(?:\s+at \[[^\]\n]{{1,400}}\])?\s*$",
+         "cause", CauseId.cuda_error_other, 80,
          "  what():  an illegal memory access was encountered",
          title="an uncaught CUDA error aborted the process: {text}",
          source="libstdc++ vterminate.cc __verbose_terminate_handler (\"  what():  %s\" after \"terminate called after "
@@ -138,6 +145,16 @@ OLDER_FORMS = (
                 "cudaErrorMisalignedAddress, cudaErrorIllegalInstruction, cudaErrorLaunchOutOfResources (Paddle#6896); pp "
                 "0.11-0.14 platform/enforce.h EnforceNotMet (what() is the message and \" at [%s:%d]\", the file and line; "
                 "its CUDA checks carry cudaGetErrorString's text)"),
+    # The same text as the message of fluid's EnforceNotMet (0.13-1.x: PADDLE_ENFORCE(cudaStreamSynchronize(...)) in a
+    # device context's Wait, whose message is cudaGetErrorString's text, then " at [file:line]").
+    _sig("enforce_cuda_fault_text", rf"\bEnforceNotMet: (?P<text>{_KERNEL_FAULTS}) at \[", "cause",
+         CauseId.cuda_error_other, 80, "paddle.fluid.core.EnforceNotMet: an illegal memory access was encountered at "
+         "[/paddle/paddle/fluid/platform/device_context.cc:179]",
+         title="a CUDA kernel failed on the device: {text}",
+         source="pp 0.13-1.x paddle/fluid/platform/device_context.cc CUDADeviceContext::Wait (PADDLE_ENFORCE("
+                "cudaStreamSynchronize(stream_))) and platform/enforce.h (an EnforceNotMet whose message is "
+                "cudaGetErrorString(e), then \" at [%s:%d]\"): cudaErrorIllegalAddress, cudaErrorLaunchFailure, "
+                "cudaErrorMisalignedAddress, cudaErrorIllegalInstruction, cudaErrorLaunchOutOfResources"),
     # protobuf's python package from two versions in one site-packages (a pip install over the distribution's
     # python-protobuf): its own descriptor_pool.py (3.x) reads a name its descriptor.py (2.x) lacks. (Generated
     # code newer than the runtime, _internal_create_key, is read by checks.library_name_missing.)
@@ -181,49 +198,7 @@ OLDER_FORMS = (
          source="kmod tools/modprobe.c (ERR(\"Module %s not found in directory %s\\n\"), printed as \"modprobe: "
                 "FATAL: ...\"); module-init-tools (FATAL: Module %s not found.); the CUDA runtime then reports "
                 "cudaErrorNoDevice (no CUDA-capable device is detected) (Paddle#7804)"),
-    # bash reports a job that SIGKILL ended as "<script>: line N: <pid> Killed": in a translated locale both
-    # "line" (bash's own catalog) and "Killed" (glibc's strsignal) come translated.
-    # bash runs each line of a script as a command: a line that starts with an option (--flag=...) ran alone
-    # because the line continuation before it broke (a blank or a CRLF after the backslash), so the command
-    # above lost its arguments and the shell reports the option as a program it cannot find.
-    _sig("shell_option_run_as_command", r"^\S+?[:：] ?(?:line|行|Zeile|строка) ?\d+[:：] (?P<opt>--?[A-Za-z][\w-]*)(?:=\S*)?"
-         r"[:：] (?:No such file or directory|command not found|没有那个文件或目录|未找到命令)", "cause",
-         CauseId.config_error, 97, "run.sh: line 7: --train_data_dir=./data/: No such file or directory",
-         title="the shell ran the option {opt} as a command: a line continuation in the script is broken (a blank "
-               "or a carriage return after the backslash), so the command above lost its arguments",
-         source="bash execute_cmd.c (\"%s: line %d: \" with \"%s: No such file or directory\" / \"%s: command not "
-                "found\" for a command word it cannot run; zh_CN catalog: 行, 没有那个文件或目录, 未找到命令)"),
-    _sig("shell_killed_translated", r"^\S+?[:：] ?(?:行|Zeile|строка) \d+[:：]\s+\d+\s+(?:已杀死|強制終了|Getötet|Убито)"
-         r"(?:\s+\S.*)?$", "cause", CauseId.host_oom_killed, 75,
-         "script/run_ChnSentiCorp2.sh: 行 30: 23195 已杀死",
-         title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
-         source="bash jobs.c / execute_cmd.c (_(\"%s: line %d: \") from bash's message catalog: zh_CN \"行\", "
-                "ja \"行\", de \"Zeile\", ru \"строка\") with strsignal(SIGKILL) from glibc's (zh_CN 已杀死, ja "
-                "強制終了, de Getötet, ru Убито) (ERNIE#24)"),
-    # The same report for a job that a native fault ended (SIGSEGV, SIGILL, SIGFPE): glibc's strsignal in the
-    # locale's words, bash's " (core dumped)" in its own (zh_CN "(吐核)" before bash 5, "(核心已转储)" after). A
-    # reporter's retyped paste may put a full-width colon after the script's name, or a short label of its own
-    # ("提示：") before the signal's name.
-    _sig("shell_native_crash_translated", r"^(?:\S+?[:：] ?(?:line|行|Zeile|строка) \d+[:：]\s+\d+\s+|[^\x00-\x7f]{1,6}"
-         r"[：:]\s*)?(?P<sig>段错误|非法指令|"
-         r"浮点数例外|Speicherzugriffsfehler|Ungültiger Maschinenbefehl|Ошибка сегментирования|セグメンテーション違反"
-         r"です)", "cause", CauseId.segfault, 88,
-         "run_train.sh: 行 35:  2557 段错误               (吐核)python -u train.py --use_gpu=False",
-         title="the shell reports the process died of a native fault ({sig}: a segmentation fault, an illegal "
-               "instruction or an arithmetic fault)",
-         source="bash jobs.c (a job a signal ended: \"%s: line %d: \" and strsignal(sig), \" (core dumped)\" from "
-                "bash's catalog) with glibc's strsignal translated: zh_CN SIGSEGV 段错误, SIGILL 非法指令, SIGFPE "
-                "浮点数例外; de SIGSEGV Speicherzugriffsfehler, SIGILL Ungültiger Maschinenbefehl; ru SIGSEGV Ошибка "
-                "сегментирования; ja SIGSEGV セグメンテーション違反です (PaddleSpeech#442)"),
-    # The same shells' report of an abort or a bus error, in glibc's zh_CN words (SIGABRT 已放弃, SIGBUS 总线错误): only
-    # with the core-dump note or the job line, as the words alone are ordinary Chinese ("given up", "bus error").
-    _sig("shell_abort_bus_translated", r"(?:^|[:：]\s*\d+\s+|^\s*)(?P<sig>已放弃|总线错误)\s*\((?:核心已转储|吐核)\)|"
-         r"^\S+?[:：] ?行 \d+[:：]\s+\d+\s+(?P<sig2>已放弃|总线错误)", "cause", CauseId.segfault, 45,
-         "已放弃 (核心已转储)",
-         title="the shell reports the process died of {sig}{sig2} (an abort or a bus error: a native crash; an abort "
-               "often ends an error printed before it)",
-         source="bash jobs.c with glibc's strsignal in zh_CN (SIGABRT 已放弃, SIGBUS 总线错误, \" (core dumped)\" "
-                "核心已转储 / 吐核)", most="medium"),
+    *SHELL_ROWS,
     # 2.x runs dynamic graphs by default; the static-graph APIs of 1.x code (paddle.static.data, fluid.data,
     # Program-building layers) assert the mode. Code written for 1.x, or 2.x static code without
     # paddle.enable_static() (a port half done): at most medium.

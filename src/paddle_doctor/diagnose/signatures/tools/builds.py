@@ -270,8 +270,10 @@ BUILDS = (
          title="a file was not found ({msg}); the message names no path",
          source="CPython FileNotFoundError raised by the library's own code (raise FileNotFoundError(\"...\")), "
                 "without errno or filename", most="medium"),
-    # CMake's find modules and Paddle's own checks: a library or tool the build needs is not found.
-    _sig("cmake_package_not_found", r"Could NOT find (?!PY_)(?P<pkg>\w+)(?: \(missing|:)|(?<![\w.+-])(?P<tool>[\w.+-]{1,80}) is not found\.?\s+"
+    # CMake's find modules and Paddle's own checks: a library or tool the build needs is not found. A status line
+    # ("-- Could NOT find X") is not an error: the build goes on without X or builds it itself (Paddle's
+    # cmake/external/*.cmake); only a find_package(... REQUIRED) prints it under a "CMake Error" header.
+    _sig("cmake_package_not_found", r"(?<!-- )Could NOT find (?!PY_)(?P<pkg>\w+)(?: \(missing|:)|(?<![\w.+-])(?P<tool>[\w.+-]{1,80}) is not found\.?\s+"
          r"Please install", "cause", CauseId.dependency_version_mismatch, 80,
          "  Could NOT find Protobuf (missing: Protobuf_INCLUDE_DIR)",
          title="the build needs {pkg}{tool}, which CMake did not find: install it (with its headers), or point the "
@@ -279,6 +281,17 @@ BUILDS = (
          source="CMake 3.x Modules/FindPackageHandleStandardArgs.cmake (\"Could NOT find %s (missing: %s)\"); pp 0.x "
                 "cmake/check_packages.cmake (message(FATAL_ERROR \"SWIG is not found. Please install swig or disable "
                 "WITH_SWIG_PY\"))", most="medium"),
+    # Paddle 0.x's own CMake checks for the BLAS it links (cmake/cblas.cmake, cmake/external/openblas.cmake): no CBLAS
+    # found under the roots it searches, or the gfortran runtime OpenBLAS needs.
+    _sig("paddle_cmake_blas_missing", r"CBlas must be set\.|Cannot found gfortran library which it is used by "
+         r"openblas", "cause", CauseId.dependency_version_mismatch, 80,
+         "  CBlas must be set.  Paddle support MKL, ATLAS, OpenBlas, reference-cblas.",
+         title="the build needs a BLAS library (and OpenBLAS the gfortran runtime) that CMake did not find: install it, "
+               "or point the build at it (MKL_ROOT, ATLAS_ROOT, OPENBLAS_ROOT)",
+         source="pp 0.9-0.11 cmake/cblas.cmake (message(FATAL_ERROR \"CBlas must be set. Paddle support MKL, ATLAS, "
+                "OpenBlas, reference-cblas. Try set MKL_ROOT, ATLAS_ROOT, OPENBLAS_ROOT or REFERENCE_CBLAS_ROOT.\")) "
+                "and cmake/external/openblas.cmake (message(FATAL_ERROR \"Cannot found gfortran library which it is "
+                "used by openblas\")), as Paddle#710 and Paddle#3880 print them", most="medium"),
     _sig("cmake_unknown_command", r"Unknown CMake command \"(?P<cmd>\w+)\"", "cause", CauseId.dependency_version_mismatch,
          60, "  Unknown CMake command \"SWIG_ADD_MODULE\".",
          title="the build calls {cmd}, which no CMake module it loaded defines: the tool or CMake module that provides "

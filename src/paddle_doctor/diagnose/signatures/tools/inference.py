@@ -141,6 +141,24 @@ INFERENCE = (
          most="medium"),
     # Paddle-Lite reads a model directory in the formats it lists; Paddle 3.x saves its programs as model.json
     # (PIR), which Lite's parser does not read, and a directory of neither is the wrong one: medium.
+    # Paddle Serving's client keeps only the fetch names its client config (serving_client_conf.prototxt, written with
+    # the model) saves; none of the names asked for is one of them (an example's names, another export's).
+    _sig("serving_fetch_name_unknown", r"Fetch names should not be empty or out of saved fetch list", "cause",
+         CauseId.config_error, 80, "ValueError: Fetch names should not be empty or out of saved fetch list.",
+         title="the client asked for fetch names that the model's client config does not save (or none): use the fetch "
+               "vars listed in serving_client_conf.prototxt", most="medium",
+         source="Paddle Serving 0.2-0.9 python/paddle_serving_client/__init__.py Client.predict (fetch names kept only if "
+                "in self.fetch_names_; if len(fetch_names) == 0: raise ValueError(\"Fetch names should not be empty "
+                "or out of saved fetch list.\"))"),
+    # Paddle-Lite's ops check their shapes in InferShape with CHECK_*_OR_FALSE, which logs the condition and returns
+    # false (the predictor then stops): the model's shapes do not fit what this Lite's op computes.
+    _sig("lite_op_shape_check", r"lite/(?:operators|kernels)/(?:\w+/)*(?P<file>\w+)\.cc \w+:\d+\] (?P<cond>[^\n]{1,200}?) "
+         r"check failed!", "exception", CauseId.python_exception, 50,
+         "[I  1/ 4  0:28: 2.711 /Paddle-Lite/lite/operators/concat_op.cc InferShape:44] out_dims[j] == input_dims[i][j] "
+         "check failed!",
+         title="Paddle-Lite's {file} shape check failed ({cond}): the model's shapes do not fit what this Lite computes",
+         source="Paddle-Lite 2.x lite/utils/cp_logging.h CHECK_EQ_OR_FALSE (LOG(ERROR) << #a << \" == \" << #b << \" "
+                "check failed!\"; then the two values; return false), in the ops' InferShape", most="medium"),
     _sig("lite_model_format_unknown", r"PrintPbModelErrorMessage\]|Error, Unsupported model format!", "cause",
          CauseId.paddle_api_mismatch, 60, " Error, Unsupported model format!",
          title="Paddle-Lite reads none of the model formats it knows in that directory: a model saved by Paddle 3.x "

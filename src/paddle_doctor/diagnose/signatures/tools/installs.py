@@ -14,23 +14,13 @@ from ..model import sig as _sig
 from ..packages import SUITE_LIBRARIES
 from ..rows.api_versions import VERSIONED_PACKAGES
 from .builds import BUILDS
+from .resolvers import RESOLVERS
 
 # Qt's Python bindings, which the suites' annotation and GUI tools (PPOCRLabel, EISeg, PaddleX's GUI) import.
 _QT_BINDINGS = r"(?:PyQt[456]|PySide[26]?|qtpy|sip)"
 
 INSTALLS = (
-    # pip's check of what it just installed against the requirements of what was there: two packages pin one library
-    # to versions that do not meet (pip warns; whichever was installed last breaks the other).
-    _sig("pip_requirement_conflict", r"(?:^|(?<=\s))(?P<pkg>[\w.-]{1,80}) \d[\w.+-]{0,40} (?:has requirement|requires) (?P<req>[^\n]{1,120}?), "
-         r"but you(?:'ll)? have (?P<have>[^\n]{1,80}?) which is incompatible", "context",
-         CauseId.dependency_version_mismatch, 70,
-         "ERROR: parl 1.2.3 has requirement flask==1.0.4, but you'll have flask 1.1.1 which is incompatible.",
-         title="{pkg} needs {req}, and the environment has {have}: two packages pin that library to versions that do "
-               "not meet", most="medium",
-         explains_only=r"ImportError|ModuleNotFoundError|AttributeError: module|has no attribute",
-         source="pip 10-20.2 pip/_internal/operations/check.py via commands/install.py (\"%s %s has requirement %s, but "
-                "you'll have %s %s which is incompatible.\"); pip 20.3+ (\"%s %s requires %s, but you have %s %s which is "
-                "incompatible.\")"),
+    *RESOLVERS,
     # Two copies of gflags (bundled by glog) in one process: each registers its flags, and the second registration
     # aborts. Two libraries each built with its own (Paddle's wheel and another extension, or a Homebrew glog).
     _sig("gflags_flag_defined_twice", r"ERROR: flag '(?P<flag>\w{1,80})' was defined more than once \(in files "
@@ -105,25 +95,6 @@ INSTALLS = (
                 "operations/build/metadata.py and \"Getting requirements to build wheel\" of distributions/sdist.py); "
                 "exceptions MetadataGenerationFailed (\"Encountered error while generating package metadata.\")",
          most="medium"),
-    # pip's check of a package's Requires-Python against the running interpreter (a suite's requirement that dropped
-    # Python 2, or one that has not reached this Python yet).
-    _sig("pip_requires_other_python", r"Package '(?P<pkg>[^']{1,80})' requires a different Python: (?P<have>[\w.+]+) not "
-         r"in '(?P<want>[^']{1,40})'", "cause", CauseId.dependency_version_mismatch, 90,
-         "ERROR: Package 'imageio-ffmpeg' requires a different Python: 2.7.12 not in '>=3.4'",
-         title="{pkg} does not install on this Python ({have}; it requires {want}): use a Python it supports, or a "
-               "release of it that supports this one",
-         source="pip 9-24 src/pip/_internal/utils/packaging.py / resolution/legacy/resolver.py _check_dist_requires_"
-                "python (\"Package {!r} requires a different Python: {} not in {!r}\")"),
-    # The same resolver messages as pip_no_paddle_wheel (rows/checks.py) for any other package: no release of it that
-    # this Python and platform can install is on the index, or the version pinned is not there at all.
-    _sig("pip_no_matching_distribution", r"(?:No matching distribution found for|Could not find a version that "
-         r"satisfies the requirement) (?P<pkg>(?!(?i:paddle))[A-Za-z][\w.-]*)", "cause", CauseId.dependency_version_mismatch, 70,
-         "ERROR: No matching distribution found for numpy==1.13.3",
-         title="pip finds no release of {pkg} it can install here: none built for this Python and platform, or the "
-               "version asked for is not on the index",
-         source="pip 20.3-24 src/pip/_internal/resolution/resolvelib/factory.py (\"Could not find a version that "
-                "satisfies the requirement %s (from versions: %s)\"; DistributionNotFound(f\"No matching distribution "
-                "found for {req}\")); pip < 20.3 index/package_finder.py PackageFinder.find_requirement", most="medium"),
     # PyPI's "paddle" is another project (a 2016-2018 library, sdists 0.x-1.0.2, whose setup imports modules it
     # does not ship); PaddlePaddle's distribution is paddlepaddle(-gpu). pip fetching it is the install command's name.
     # As specific as an exception line, so the first in the text wins: after an import of paddle failed, it is the
@@ -146,17 +117,6 @@ INSTALLS = (
          source="numpy 1.9.0 release notes (ndarray.tobytes added, tostring kept as its alias); numpy 2.0.0 release "
                 "notes (ndarray.ptp, itemset and newbyteorder removed); numpy 2.3.0 (ndarray.tostring removed); "
                 "CPython's AttributeError ('%.50s' object has no attribute '%U')"),
-    # pip's resolver when the requirements pin versions of a shared dependency that no release satisfies together
-    # (paddlepaddle-gpu's and torch's nvidia-*-cu12 pins, a suite's numpy and another package's).
-    _sig("pip_resolution_impossible", r"ResolutionImpossible|because these package versions have conflicting "
-         r"dependencies", "cause", CauseId.dependency_version_mismatch, 85,
-         "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/",
-         title="pip cannot install the requirements together: they pin versions of a shared dependency that do not "
-               "fit one another (the lines above name them); install them in separate environments or pick releases "
-               "that agree",
-         source="pip 20.3-24 src/pip/_internal/resolution/resolvelib/factory.py get_installation_error "
-                "(\"Cannot install %s because these package versions have conflicting dependencies.\"; "
-                "DistributionNotFound(\"ResolutionImpossible: for help visit ...\"))"),
     # gast builds Python's AST nodes for Paddle's dygraph-to-static (paddle.jit.to_static, export): each gast release
     # follows one Python's node fields, and Paddle pins the gast it was written for (0.3.3, 0.4.0); another
     # release makes its nodes with another number of fields.
@@ -167,26 +127,6 @@ INSTALLS = (
          source="gast 0.4-0.6 gast/gast.py _make_node.create_node (assert nbparam in (0, len(Fields)), \"Bad argument "
                 "number for {}: {}, expecting {}\".format(Name, nbparam, len(Fields))); pp 2.0-2.6 python/requirements.txt "
                 "(gast==0.3.3 / 0.4.0), fluid/dygraph/dygraph_to_static/utils.py"),
-    # uv's resolver (PubGrub) when no release of a requirement has a wheel for this interpreter or platform:
-    # the package named on the lines above it has none built for them (a Python newer than its last wheel).
-    _sig("uv_no_matching_wheel", r"ha(?:s|ve) no wheels with a matching (?P<tag>Python(?: version| ABI)?|platform) tag",
-         "cause", CauseId.dependency_version_mismatch, 80,
-         "      have no wheels with a matching Python version tag, we can conclude that all of:",
-         title="uv finds no wheel of the requirement for this {tag} tag: no release was built for this interpreter "
-               "or platform (use a Python the package has wheels for)",
-         source="uv 0.4-0.5 crates/uv-resolver/src/pubgrub/report.rs (\"has no wheels with a matching Python version "
-                "tag\", \"...Python ABI tag\", \"...platform tag\"), in its unsatisfiable-requirements report",
-         most="medium"),
-    # uv's resolver when a requirement pins a release that no index it reads has (a pre-release only on an extra index
-    # that uv does not take it from, as pip would: uv's default index strategy takes a name PyPI lists from PyPI only).
-    _sig("uv_no_version", r"there is no version of (?P<pkg>[\w.-]+)(?:\{[^}]*\})?(?P<want>[=<>!~]=?[^\s,]+)",
-         "cause", CauseId.dependency_version_mismatch, 75,
-         "  ╰─▶ Because there is no version of paddlepaddle{platform_system == 'Linux'}==3.0.0b1 and magic-pdf[full]==0.10.6 "
-         "depends on paddlepaddle{platform_system == 'Linux'}==3.0.0b1, we can",
-         title="uv finds no release {pkg}{want} on the indexes it reads: none exists for this platform, or it is on an "
-               "extra index uv does not take that package from (--index-strategy unsafe-best-match, or name that index)",
-         source="uv 0.4-0.5 crates/uv-resolver/src/pubgrub/report.rs (\"there is no version of {package}{range}\"), in its "
-                "\"No solution found when resolving dependencies\" report", most="medium"),
     # Paddle's CMake checks the Python packages its build scripts import (wheel, protobuf, numpy, yaml, ...) in the
     # interpreter it builds for.
     _sig("build_python_module_missing", r"python module (?P<pkg>[\w.]+) is not found|Could NOT find PY_(?P<pkg2>[\w.]+) "
