@@ -103,3 +103,45 @@ def test_a_cmake_status_line_is_not_the_builds_error(tmp_path):
     rc = _diagnose(tmp_path, "CMake Error at /usr/share/cmake-3.7/Modules/FindPackageHandleStandardArgs.cmake:138 "
                              "(message):\n  Could NOT find Protobuf (missing: Protobuf_INCLUDE_DIR)\n")
     assert rc.code == "cmake_package_not_found"
+
+
+# --- batch106's first look ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "[2023/12/09 20:45:37] ppocr ERROR: When parsing line crop_img/1.jpg      6.车辆识别代号\n, error happened with msg: "
+    "Traceback (most recent call last):\n  File \"ppocr/data/simple_dataset.py\", line 124, in get_ext_data\n"
+    "    label = substr[1]\nIndexError: list index out of range\n",
+    "ppocr ERROR: When parsing line {\"filename\": \"img/1.jpg\", \"html\": {\"structure\": etc...}\n\nFile \"ppocr/data/"
+    "imaug/label_ops.py\", line 673, in __call__\n    bboxes[i] = bbox\nValueError: could not broadcast input array "
+    "from shape (8,) into shape (4,)\n",
+])
+def test_ppocrs_label_line_whose_message_broke_at_its_newline_is_still_the_label_file(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.config_error, "ppocr_label_line_unparsed"), (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("frame", ['  File "/content/PaddleOCR/tools/program.py", line 70, in _parse_opt',
+                                   '  File "/w/PaddleDetection/ppdet/utils/cli.py", line 64, in _parse_opt'])
+def test_a_suites_override_without_an_equals_sign_is_the_command(tmp_path, frame):
+    rc = _diagnose(tmp_path, "Traceback (most recent call last):\n" + frame + "\n    k, v = s.split('=')\n"
+                             "ValueError: not enough values to unpack (expected 2, got 1)\n")
+    assert (rc.cause, rc.code) == (CauseId.config_error, "suite_option_unparsed"), (rc.cause, rc.code)
+    assert "***" not in rc.message
+
+
+@pytest.mark.parametrize("text, cause, code", [
+    ("NOT PASS label class check!\nfatal error: label class is out of range [0, 1]\n", CauseId.config_error,
+     "seg_label_class_out_of_range"),
+    ("  File \"/usr/lib/python2.7/os.py\", line 157, in makedirs\n    mkdir(name, mode)\nOSError: [Errno 17] File exists: "
+     "'cluster_model/epoch_5'\n", CauseId.concurrent_checkpoint_write, "makedirs_exists_race"),
+    ("CMake Error: The source directory \"/xxx/paddle/build\" does not appear to contain CMakeLists.txt.\n",
+     CauseId.config_error, "cmake_source_dir_wrong"),
+    ("ValueError: (InvalidArgument) Input shapes are inconsistent with the model. Expect [3, 32, 100] in model "
+     "description, but got [3, 32, 163] in runtime. TRT 5 or lower version does not support dynamic input shapes.\n",
+     CauseId.config_error, "trt_static_shape_differs"),
+    ("ERROR: unknown command line flag 'fraction_of_gpu_memory_to_use'\n", CauseId.config_error, "gflags_flag_unknown"),
+])
+def test_batch106s_emitters_name_their_causes(tmp_path, text, cause, code):
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (cause, code), (rc.cause, rc.code)
+    assert rc.confidence.value == "medium"

@@ -294,6 +294,9 @@ TRIGGERS: tuple[str, ...] = (
     "CBlas must be set", "Cannot found gfortran", " check failed!",
     # Paddle Serving's client given fetch names its config does not save
     "out of saved fetch list",
+    # batch106: TensorRT 5's fixed input shape, cmake outside the source tree, a suite's -o parser, PaddleSeg's check
+    "Input shapes are inconsistent", "does not appear to contain CMakeLists", "in _parse_opt",
+    "label class is out of range",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -96,11 +96,39 @@ CHECKS = (
          "When parsing line train/1.jpg\ttext, error happened with msg: Traceback ...\\nException: train/1.jpg does not exist!",
          title="PaddleOCR's dataset could not read an image its label file names: it is not under data_dir",
          most="medium", source=_PPOCR_PARSE),
-    _sig("ppocr_label_line_unparsed", r"When parsing line (?P<line>[^\n]{0,200}?), error happened with msg", "cause",
+    # The label line ends in its own newline (a CRLF file, a line copied with its break), so ", error happened with
+    # msg" goes to the next line; or a paste kept only the first line of the message.
+    _sig("ppocr_label_line_unparsed", r"When parsing line (?P<line>[^\n]{0,200}?), error happened with msg|"
+         r"ppocr ERROR: When parsing line (?P<cut>[^\n]{0,200}?)\s*$", "cause",
          CauseId.config_error, 70, "When parsing line train/1.jpg 文本, error happened with msg: Traceback (most recent call "
          "last): ... IndexError: list index out of range",
-         title="PaddleOCR's dataset could not parse a line of its label file ({line}): the line is not in the form the "
+         title="PaddleOCR's dataset could not parse a line of its label file ({line}{cut}): the line is not in the form the "
                "config's delimiter and columns say (image path, a tab, the label)", most="medium", source=_PPOCR_PARSE),
+    # The suites' -o overrides (PaddleOCR tools/program.py, PaddleDetection ppdet/utils/cli.py) are split on "=": an item
+    # without one (a space around "=", a path with no key) fails in the parser, before anything runs.
+    _sig("suite_option_unparsed", r'(?:tools[/\\]program|ppdet[/\\]utils[/\\]cli)\.py", line \d+, in _parse_opt\b',
+         "cause", CauseId.config_error, 70, 'File "/content/PaddleOCR/tools/program.py", line 70, in _parse_opt',
+         title="an -o override of the command line has no '=' between a key and its value (the suite's option parser failed on it)",
+         most="medium", source="PaddleOCR 2.x tools/program.py ArgsParser._parse_opt (for s in opts: k, v = s.split('=')); "
+                               "PaddleDetection 2.x ppdet/utils/cli.py ArgsParser._parse_opt (k, v = s.split('=', 1))"),
+    # PaddleSeg's dataset check (pdseg/check.py, before training) reads every label image: a class value past the
+    # configured number of classes (and not the ignore index) fails it.
+    _sig("seg_label_class_out_of_range", r"label class is out of range \[(?P<low>\d+), (?P<high>\d+)\]", "cause",
+         CauseId.config_error, 80, "fatal error: label class is out of range [0, 1]",
+         title="label images hold class values outside [{low}, {high}], the range the configured number of classes "
+               "allows: set NUM_CLASSES to the data's classes, or map the label values", most="medium",
+         source="PaddleSeg 0.x pdseg/check.py label_class_check (\"NOT PASS label class check!\", \"fatal error: label "
+                "class is out of range [0, {}]\")"),
+    # Python's os.makedirs raises EEXIST for a directory that is there; code that checks first (Paddle's and the
+    # suites' save functions: if not os.path.isdir(d): os.makedirs(d)) meets it only when another process made it
+    # between the two: ranks or workers saving to one path at once.
+    _sig("makedirs_exists_race", r"(?:OSError|FileExistsError): \[Errno 17\] File exists", "cause",
+         CauseId.concurrent_checkpoint_write, 60, "OSError: [Errno 17] File exists: 'cluster_model/epoch_5'",
+         title="a directory the run creates already exists: most often another process (a rank, a trainer on the same "
+               "host) created it between the check and the call; save from one rank, or pass exist_ok=True",
+         most="medium", source="CPython Lib/os.py makedirs (mkdir raises FileExistsError, errno EEXIST 17, for a "
+                               "directory that exists; Python 2: OSError [Errno 17]); pp 1.x fluid/io.py "
+                               "save_inference_model (if not os.path.isdir(dirname): os.makedirs(dirname))"),
     # Paddle 0.x's parameter server and trainer look up the IPv4 address of the interface --nics names (SIOCGIFADDR,
     # 0x8915): the check fails when this host has no interface of that name, or it has no IPv4 address.
     _sig("v1_nics_interface_missing", r"LightNetwork\.cpp:\d+\] Check failed: ioctl\(sock, (?:0x8915|SIOCGIFADDR)",

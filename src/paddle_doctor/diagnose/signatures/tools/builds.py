@@ -292,6 +292,14 @@ BUILDS = (
                 "OpenBlas, reference-cblas. Try set MKL_ROOT, ATLAS_ROOT, OPENBLAS_ROOT or REFERENCE_CBLAS_ROOT.\")) "
                 "and cmake/external/openblas.cmake (message(FATAL_ERROR \"Cannot found gfortran library which it is "
                 "used by openblas\")), as Paddle#710 and Paddle#3880 print them", most="medium"),
+    # cmake run in a folder that is not the source tree (the build folder, without the ".." that names the source).
+    _sig("cmake_source_dir_wrong", r"The source directory \"(?P<dir>[^\"]{1,300})\" does not appear to contain "
+         r"CMakeLists\.txt", "cause", CauseId.config_error, 80,
+         "CMake Error: The source directory \"/xxx/paddle/build\" does not appear to contain CMakeLists.txt.",
+         title="cmake was given {dir} as the source tree, which has no CMakeLists.txt: run it from the build folder "
+               "with the source path (cmake ..)", most="medium",
+         source="CMake 3.x Source/cmake.cxx (\"The source directory \\\"%s\\\" does not appear to contain "
+                "CMakeLists.txt.\")"),
     _sig("cmake_unknown_command", r"Unknown CMake command \"(?P<cmd>\w+)\"", "cause", CauseId.dependency_version_mismatch,
          60, "  Unknown CMake command \"SWIG_ADD_MODULE\".",
          title="the build calls {cmd}, which no CMake module it loaded defines: the tool or CMake module that provides "

@@ -52,6 +52,17 @@ INFERENCE = (
                 "got runtime input shape = [%s], min input shape = [%s], max input shape = [%s].\")))"),
     # A serialized engine (Paddle-TRT's or FastDeploy's cache) is only readable by the TensorRT release that wrote
     # it; a cache left from another release fails its version check. Deleting the cache rebuilds it.
+    # Before dynamic shapes (TensorRT 5, Paddle 1.x-2.0), an engine is built for the input shape it first met; a
+    # later input of another shape (variable-width text crops) is refused: the predictor needs the shape fixed.
+    _sig("trt_static_shape_differs", r"Input shapes are inconsistent with the model\. Expect \[(?P<want>[^\]]*)\] in "
+         r"model description, but got \[(?P<got>[^\]]*)\]", "cause", CauseId.config_error, 80,
+         "ValueError: (InvalidArgument) Input shapes are inconsistent with the model. Expect [3, 32, 100] in model "
+         "description, but got [3, 32, 163] in runtime.",
+         title=f"the TensorRT engine was built for input [{{want}}] and got [{{got}}]: {_DYNAMIC_SHAPE_FIX}, or feed "
+               "the shape it was built for", most="medium",
+         source="pp 1.8-2.2 paddle/fluid/operators/tensorrt/tensorrt_engine_op.h (\"Input shapes are inconsistent with "
+                "the model. Expect [%s] in model description, but got [%s] in runtime. TRT 5 or lower version does not "
+                "support dynamic input shapes. Please check and modify your input shapes.\")"),
     _sig("trt_engine_other_version", r"Serialization assertion stdVersionRead == serializationVersion failed|"
          r"Version tag does not match\. Note: Current Version: \d+, Serialized Engine Version: \d+", "cause",
          CauseId.cuda_cudnn_mismatch, 85,

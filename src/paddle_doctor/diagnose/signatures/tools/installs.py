@@ -33,6 +33,14 @@ INSTALLS = (
                 "(in files '%s' and '%s').\\n\", then exit)"),
     # The same registry's other abort: one flag registered twice from the same file, the file linked into the binary
     # both statically and through a shared library (a build or an install that mixes two copies of Paddle's code).
+    # gflags refuses a flag that no library of this process defines: a GPU-only flag (fraction_of_gpu_memory_to_use)
+    # given to a CPU build, or a flag of another Paddle release.
+    _sig("gflags_flag_unknown", r"ERROR: unknown command line flag '(?P<flag>\w{1,80})'", "cause", CauseId.config_error,
+         70, "ERROR: unknown command line flag 'fraction_of_gpu_memory_to_use'",
+         title="the flag {flag} is not defined by this build (a GPU-only flag given to a CPU build, or one of another "
+               "release): drop it, or use a build that has it", most="medium",
+         source="gflags 2.x src/gflags.cc CommandLineFlagParser::ParseNewCommandLineFlags (\"unknown command line flag "
+                "'%s'\"), printed as \"ERROR: ...\" by Paddle's InitGflags"),
     _sig("gflags_flag_linked_twice", r"ERROR: something wrong with flag '(?P<flag>\w{1,80})' in file '(?P<file>[^']{1,300})'"
          r"\.\s{1,4}One possibility: file '[^']{1,300}' is being linked both statically and dynamically",
          "cause", CauseId.dependency_version_mismatch, 80,
