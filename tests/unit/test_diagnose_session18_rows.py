@@ -145,3 +145,59 @@ def test_batch106s_emitters_name_their_causes(tmp_path, text, cause, code):
     rc = _diagnose(tmp_path, text)
     assert (rc.cause, rc.code) == (cause, code), (rc.cause, rc.code)
     assert rc.confidence.value == "medium"
+
+
+# --- batch107's first look ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, cause, code", [
+    ("E0921 22:37:35.347833 13728 analysis_config.cc:73] Please compile with gpu to EnableGpu()\n", CauseId.config_error,
+     "inference_gpu_in_cpu_build"),
+    ("/usr/bin/ld: warning: libjasper.so.1, needed by ../deps/opencv/lib/libopencv_imgcodecs.so.3.4.6, not found (try "
+     "using -rpath or -rpath-link)\n/usr/bin/ld: ../deps/opencv/lib/libopencv_imgcodecs.so.3.4.6: undefined reference "
+     "to `jas_image_writecmpt'\n", CauseId.file_not_found, "linker_needed_library_missing"),
+    ("      File \"/private/var/folders/T/pip-install-sazg3s7j/paddle/setup.py\", line 3, in <module>\n        import "
+     "paddle\n    ModuleNotFoundError: No module named 'common'\n", CauseId.config_error, "pip_unrelated_paddle_project"),
+    ("F0914 15:47:05.081784  3788 NeuralNetwork.cpp:250] Check failed: inArgs.size() == dataLayers_.size() (1 vs. 0)\n",
+     CauseId.config_error, "v2_inputs_unlike_data_layers"),
+    ("RuntimeError: The current Numpy installation ('D:\\\\py\\\\numpy\\\\__init__.py') fails to pass a sanity che\n",
+     CauseId.dependency_version_mismatch, "numpy_windows_sanity_check"),
+    ("【'/paddle/lib/libpaddle_fluid.lib', needed by 'ocr_system.exe', missing and no known rule to make it\n",
+     CauseId.config_error, "paddle_lib_setting_empty"),
+    ("错误\tLNK1104\t无法打开文件“\\paddle\\lib\\paddle_inference.lib”\tppocr\n", CauseId.config_error,
+     "paddle_lib_setting_empty"),
+    ("CMake Error at CMakeLists.txt:48 (find_package):\n  Could not find a package configuration file provided by "
+     "\"OpenCV\" with any\n  of the following names:\n", CauseId.config_error, "cmake_package_config_missing"),
+])
+def test_batch107s_emitters_name_their_causes(tmp_path, text, cause, code):
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (cause, code), (rc.cause, rc.code)
+
+
+def test_a_library_linked_from_a_folder_is_no_empty_setting(tmp_path):
+    rc = _diagnose(tmp_path, "ninja: error: '/opt/x/paddle/lib/libpaddle_fluid.so', needed by 'demo', missing and no known "
+                             "rule to make it\n")
+    assert rc is None or rc.code != "paddle_lib_setting_empty"
+
+
+def test_a_hub_serving_response_is_the_modules_error(tmp_path):
+    rc = _diagnose(tmp_path, "{'msg': \"'Predictor' object has no attribute 'batch_predict'\", 'results': '', "
+                             "'status': '101'}\n")
+    assert (rc.cause, rc.code) == (CauseId.python_exception, "hub_serving_module_raised")
+    assert "batch_predict" in rc.message
+
+
+def test_glog_records_run_together_on_one_line_are_each_read(tmp_path):
+    """A paste that lost its line breaks: the cuDNN warning and the error after it on one line. The warning explains
+    the generic error after it, as on separate lines."""
+    warning = ("W0309 22:57:00.701028 37327 device_context.cc:295] WARNING: device: 0. The installed Paddle is compiled "
+               "with CUDNN 7.3, but CUDNN version in your machine is 5.1, which may cause serious incompatible bug. Please "
+               "recompile or reinstall Paddle with compatible CUDNN version.")
+    error = ("Traceback (most recent call last): File \"p_train.py\", line 79, in train_loop exe.run(fluid.default_"
+             "startup_program()) File \"/x/paddle/fluid/executor.py\", line 591, in _run exe.run(program.desc, scope, 0, "
+             "True, True) paddle.fluid.core.EnforceNotMet: Invoke operator fill_constant error. Python Callstacks: File "
+             "\"/x/framework.py\", line 1, in append_op")
+    rc = _diagnose(tmp_path, warning + " " + error + "\n")
+    assert rc.cause == CauseId.cuda_cudnn_mismatch, (rc.cause, rc.code)
+    assert any("EnforceNotMet" in e.text for e in rc.evidence)
+    rc = _diagnose(tmp_path, error + "\n")
+    assert rc.cause == CauseId.python_exception and "EnforceNotMet: Invoke operator fill_constant" in rc.message

@@ -1,6 +1,6 @@
 """What a pasted issue wraps a log line in: terminal colours kept by a copy from a terminal, the Markdown bold,
 italics or inline code a reporter puts around the error line, pytest's failure marker. Taken off before the line is
-matched."""
+matched. And what it takes out: the line breaks between glog's records, run together on one line."""
 
 from __future__ import annotations
 
@@ -43,3 +43,20 @@ _CODE_SPAN_RE = re.compile(r"^(\s*)`(?!`|[\w.]*(?:Error|Exception|Warning|Exit|I
 _PYTEST_FAILURE = re.compile(r"^(?:E {3,}(?=\S)|(?:FAILED|ERROR) \S+(?:::[^\n]+?)? - (?=[\w.]*(?:Error|Exception|Exit|"
                              r"Interrupt|NotMet)\b))")
 _ITALIC_RE = re.compile(r"^(\s*)_(?=[A-Z])(.*[^\s_])_\s*$")
+
+
+# glog's record header (severity and date, time, thread, file:line]) or Python's traceback header, inside a long line:
+# a paste that lost its line breaks (a web form, a copy from a rendered page) runs the records together, and one line
+# can be read only once, as its first match (a warning, where an error follows it on the same line).
+_RECORD_START = re.compile(r"(?<=\S)\s+(?=[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] |"
+                           r"Traceback \(most recent call last\):)")
+_RUN_TOGETHER_MIN = 400  # a record with a traceback after it on one line is longer than a log's own lines
+
+
+def records(line: str) -> list[tuple[int, str]]:
+    """The records a run-together line holds, each with where it starts in the line (the line itself when it is one)."""
+    if len(line) < _RUN_TOGETHER_MIN:
+        return [(0, line)]
+    starts = [0, *(m.end() for m in _RECORD_START.finditer(line))]
+    return [(start, line[start:end].rstrip()) for start, end in zip(starts, [*starts[1:], len(line)])]
+

@@ -15,7 +15,7 @@ import io
 import os
 import re
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,9 +29,9 @@ from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .runners import match_runner
 from .selfrank import SECTION_RE, SECTION_WORD, StatedRank
 from .tracebacks import add_exception_lines, reopener, reusable
-from .scan import BinaryFileError, ScanStats, decode, scan_stream
+from .scan import BinaryFileError, Hit, ScanStats, decode, scan_stream
 from ..signatures import Signature, match_line, match_quoted
-from .markdown import ANSI_RE, plain, unwrapped
+from .markdown import ANSI_RE, plain, records, unwrapped
 from ..timeline import LogSpan, log_span
 
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
@@ -129,8 +129,7 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
         state = _SectionState(source.rank)
         last_time = None
         kept = KeepEnds(KEEP_EVENTS, MAX_EVENTS)
-        for hit in scan_stream(stream, stats, count_lines=False, self_rank=stated is not None):
-            clean = plain(hit.text)
+        for hit, clean in _records(scan_stream(stream, stats, count_lines=False, self_rank=stated is not None)):
             text, prefix_rank, own = _strip_prefix(clean, prefix)
             own = own if own is not None else _timestamp(text, year)
             rank = state.rank_for(text, prefix_rank)
@@ -173,6 +172,14 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
     elif stated is not None:
         _apply_stated_rank(result, stated.rank())
     return result
+
+
+def _records(hits: Iterable[Hit]) -> Iterator[tuple[Hit, str]]:
+    """Each hit with its line's text cleaned (:func:`.markdown.plain`), once per record a run-together line holds;
+    a later record's offset is moved into the line by where it starts (its events keep their line and their order)."""
+    for hit in hits:
+        for start, text in records(plain(hit.text)):
+            yield (hit._replace(offset=hit.offset + start) if start else hit), text
 
 
 def _kept_events(kept: KeepEnds, index: LineIndex, notes: list[str]) -> list[Event]:

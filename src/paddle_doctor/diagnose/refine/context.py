@@ -26,7 +26,7 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
     A warning less specific than such an error only reports what the error explains (Paddle's
     "Compiled with WITH_GPU, but no GPU found in runtime" follows any failed device count, a driver
     too old for the runtime included: Paddle#28360): it does not explain it."""
-    context = [e for e in events if e.role == "context" and (e.file, e.line) < (event.file, event.line)
+    context = [e for e in events if e.role == "context" and (e.file, e.line, e.offset) < (event.file, event.line, event.offset)
                and _explains(e, event)]
     if not context:
         return None

@@ -25,7 +25,7 @@ def from_named_warning(ranks, unranked, facts) -> Finding | None:
         return None
     rank = next(r for r, e in owned if e is warning)
     after = [e for _, e in owned if e.role in ERROR_ROLES and e.role != "context" and e.file == warning.file
-             and e.line > warning.line]
+             and (e.line, e.offset) > (warning.line, warning.offset)]
     confidence = "medium" if after else "low"
     led_to = f"; the error after it ({after[0].file}:{after[0].line}) is what it leads to" if after else ""
     return make_verdict(

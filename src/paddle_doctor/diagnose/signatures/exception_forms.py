@@ -49,4 +49,16 @@ RUN_TOGETHER_ROWS = (
          title="{exc}: {msg} (a traceback pasted on one line)", most="medium",
          source="CPython traceback.py (File \"%s\", line %d, in %s; then <type>: <message>), as a paste that lost its "
                 "line breaks shows them; the class names from CPython's builtins"),
+    # The same paste ending on Paddle's own exception (fluid's EnforceNotMet, core's *Error), which follows the last
+    # frame's source after a space, with its module path, and runs on into Paddle's call stacks.
+    _sig("paddle_exception_run_together", r"\bline \d+ ?, ?in ?(?:[^\nl]|l(?!ine \d)){0,160}?\s(?P<exc>(?:paddle\."
+         r"(?:fluid|base)\.core\.)?EnforceNotMet|paddle\.(?:fluid|base)\.core\.[A-Z]\w*Error): ?(?P<msg>[^\n]{0,160}?)"
+         r"(?=\s*(?:Python Call ?[Ss]tacks|C\+\+ Call ?[Ss]tacks|PaddlePaddle Call Stacks|\[operator|File \")|$)",
+         "exception", CauseId.python_exception, 45,
+         "Traceback (most recent call last): File \"x.py\", line 591, in _run exe.run(program.desc, scope, 0, True, "
+         "True) paddle.fluid.core.EnforceNotMet: Invoke operator fill_constant error. Python Callstacks: File \"a.py\"",
+         title="{exc}: {msg} (a traceback pasted on one line)", most="medium",
+         source="pp 1.x python/paddle/fluid/executor.py (the EnforceNotMet of core, printed by CPython's traceback.py "
+                "after the frames; \"Python Callstacks:\" / \"PaddlePaddle Call Stacks:\" from platform/enforce.h), as a "
+                "paste that lost its line breaks shows them"),
 )

@@ -297,6 +297,10 @@ TRIGGERS: tuple[str, ...] = (
     # batch106: TensorRT 5's fixed input shape, cmake outside the source tree, a suite's -o parser, PaddleSeg's check
     "Input shapes are inconsistent", "does not appear to contain CMakeLists", "in _parse_opt",
     "label class is out of range",
+    # batch107: Paddle Inference's GPU call in a CPU build, a library another library needs, numpy 1.19.4's Windows
+    # check, CMake's config-mode find_package
+    "to EnableGpu()", ", needed by", "fails to pass a sanity", "Could not find a package configuration file",
+    "'status': '101'",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -13,6 +13,13 @@ from ....catalog.ids import CauseId
 from ..model import sig as _sig
 
 DEVICES = (
+    # Paddle Inference's config asked for the GPU (a suite's use_gpu=True default) in a CPU-only build.
+    _sig("inference_gpu_in_cpu_build", r"Please compile with gpu to EnableGpu\(\)", "cause", CauseId.config_error, 85,
+         "E0921 22:37:35.347833 13728 analysis_config.cc:73] Please compile with gpu to EnableGpu()",
+         title="the inference config asks for the GPU and this Paddle is a CPU-only build: predict with use_gpu=False, "
+               "or install paddlepaddle-gpu", most="medium",
+         source="pp 1.6-2.x paddle/fluid/inference/api/analysis_config.cc EnableUseGpu (LOG(ERROR) << \"Please compile "
+                "with gpu to EnableGpu()\"; use_gpu_ = false)"),
     # SyncBatchNorm has kernels for GPUs only (its op is built with CUDA; phi registers sync_batch_norm for GPU and XPU):
     # a CPU build has no such op at all, a CPU run no kernel for it. A config asking for synchronized BN (the suites'
     # use_sync_bn, norm_type: sync_bn) where it cannot run, not code of another Paddle release.

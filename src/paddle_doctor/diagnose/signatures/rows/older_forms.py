@@ -128,6 +128,15 @@ OLDER_FORMS = (
     # this interpreter (installed for another Python, a script run outside the tools that set its path).
     *PY2_IMPORT_ROWS,
     # Paddle 0.x's PyDataProvider2 reports the Python exception of the user's data provider, then aborts.
+    # The v1/v2 gradient machine (and its C API) takes one argument per data layer of the network config: a config
+    # loaded without the data layers the caller feeds (a merged or inference config of another shape).
+    _sig("v2_inputs_unlike_data_layers", r"Check failed: inArgs\.size\(\) == dataLayers_\.size\(\) \((?P<got>\d+) vs\. "
+         r"(?P<want>\d+)\)", "cause", CauseId.config_error, 80,
+         "F0914 15:47:05.081784  3788 NeuralNetwork.cpp:250] Check failed: inArgs.size() == dataLayers_.size() (1 vs. 0)",
+         title="the network was given {got} input(s) and its config declares {want} data layer(s): feed one argument "
+               "per data layer, in the config the model was trained with", most="medium",
+         source="pp 0.9-1.x paddle/legacy/gserver/gradientmachines/NeuralNetwork.cpp forward (CHECK_EQ(inArgs.size(), "
+                "dataLayers_.size())), reached by the C API's paddle_gradient_machine_forward"),
     _sig("pydataprovider_python_error", r"Python Error: <(?:type|class) '(?:exceptions\.)?(?P<exc>\w+)'> : (?P<msg>.*)",
          "exception", CauseId.python_exception, 50, "Python Error: <type 'exceptions.IndexError'> : too many indices "
          "for array", title="{exc}: {msg}",

@@ -6,6 +6,7 @@ wrappers, protoc's generated check), the C++ ABI and compilers newer or older th
 from __future__ import annotations
 
 from ....catalog.ids import CauseId
+from ..advice import LIBRARY_CONFIRM, LIBRARY_FIX
 from ..model import sig as _sig
 from ..rows.windows import CUDA_LIBRARIES
 
@@ -206,6 +207,36 @@ BUILDS = (
          source="Go cmd/cgo gcc.go (\"could not determine kind of name for C.%s\"); GNU ld ldmain.c undefined_symbol (\"undefined "
                 "reference to `%s'\", zh_CN \"对'%s'未定义的引用\"); pp 2.1+ paddle/fluid/inference/capi_exp/pd_*.h (PD_Config*, "
                 "PD_Predictor*), pp 1.8-2.0 capi/paddle_c_api.h (PD_NewAnalysisConfig, PD_ModelDir)", most="medium"),
+    # A shared library on the link line needs another (its DT_NEEDED) that the linker finds nowhere: the undefined
+    # references that follow are that library's symbols. Missing, not of another version.
+    _sig("linker_needed_library_missing", r"\bwarning: (?P<lib>[\w.+-]{1,80}\.so[\w.]*), needed by (?P<by>\S{1,300}), "
+         r"not found", "cause", CauseId.file_not_found, 70,
+         "/usr/bin/ld: warning: libjasper.so.1, needed by ../deps/opencv/lib/libopencv_imgcodecs.so.3.4.6, not found "
+         "(try using -rpath or -rpath-link)",
+         title="{by} needs {lib}, which the linker finds nowhere: install it, or add its folder (-rpath-link, "
+               "LD_LIBRARY_PATH)", most="medium", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX,
+         source="GNU ld emultempl/elf.em (\"warning: %s, needed by %pB, not found (try using -rpath or -rpath-link)\")"),
+    # Paddle Inference's demos (and PaddleOCR's cpp_infer) link ${PADDLE_LIB}/paddle/lib/...: a path that starts at
+    # the root with paddle/lib is that setting left empty in the CMake configuration the build used.
+    _sig("paddle_lib_setting_empty", r"(?:needed by|LNK1104|cannot open file|无法打开文件)[^\n]{0,60}?[\'\"“](?:[A-Za-z]:)?[/\\]"
+         r"paddle[/\\]lib[/\\](?P<lib>[\w.+-]{1,80})|[\'\"“](?:[A-Za-z]:)?[/\\]paddle[/\\]lib[/\\](?P<lib2>[\w.+-]{1,80})"
+         r"[\'\"”], needed by", "cause", CauseId.config_error, 80,
+         "ninja: error: '/paddle/lib/libpaddle_fluid.lib', needed by 'ocr_system.exe', missing and no known rule to make it",
+         title="the build links /paddle/lib/{lib}{lib2} at the root: PADDLE_LIB (the inference library's folder) is "
+               "empty in the CMake configuration it used; set it and configure again", most="medium",
+         source="Paddle Inference demos' and PaddleOCR deploy/cpp_infer CMakeLists.txt (${PADDLE_LIB}/paddle/lib/"
+                "paddle_inference${CMAKE_STATIC_LIBRARY_SUFFIX}); ninja (\"'%s', needed by '%s', missing and no known rule "
+                "to make it\"), Microsoft linker LNK1104 (\"cannot open file '%s'\"; zh-CN 无法打开文件“%s”)"),
+    # find_package in config mode (the demos' find_package(OpenCV REQUIRED PATHS ${OPENCV_DIR}/share/OpenCV ...))
+    # finds no <Pkg>Config.cmake where its setting points: the setting names the wrong folder, or the package is
+    # not installed with its CMake files.
+    _sig("cmake_package_config_missing", r"Could not find a package configuration file provided by \"(?P<pkg>[\w.+-]+)\"",
+         "cause", CauseId.config_error, 70,
+         "  Could not find a package configuration file provided by \"OpenCV\" with any",
+         title="CMake found no {pkg}Config.cmake where the build looks: point {pkg}_DIR (or the project's setting, "
+               "e.g. OPENCV_DIR) at the folder that holds it, or install {pkg} with its CMake files", most="medium",
+         source="CMake 3.x Source/cmFindPackageCommand.cxx (\"Could not find a package configuration file provided "
+                "by \\\"%s\\\" with any of the following names:\")"),
     # The linker finds no library named by -l on its search path (-L, LIBRARY_PATH): not installed there, or the path
     # not given (a C inference library built but not copied where the build looks). CUDA's libraries are the toolkit's
     # (a custom op or FasterTransformer linking cuBLASLt), NCCL's are left to the NCCL rows.

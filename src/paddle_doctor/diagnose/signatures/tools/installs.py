@@ -108,13 +108,25 @@ INSTALLS = (
     # As specific as an exception line, so the first in the text wins: after an import of paddle failed, it is the
     # user's attempt to install it, not what failed first.
     _sig("pip_unrelated_paddle_project", r"^\s*Downloading (?:\S+/)?paddle-(?P<version>\d[\w.]*)\.tar\.gz\b|"
-         r"^\s*Collecting paddle(?:[=<>!~]=?[\w.*]+)?\s*(?:\(|$)|Failed building wheel for paddle\s*$", "cause",
+         r"^\s*Collecting paddle(?:[=<>!~]=?[\w.*]+)?\s*(?:\(|$)|Failed building wheel for paddle\s*$|"
+         r"pip-(?:install|req-build)-\w+[/\\]paddle[/\\]setup\.py", "cause",
          CauseId.config_error, 50,
          "  Downloading paddle-1.0.2.tar.gz (579 kB)",
          title="pip is installing PyPI's \"paddle\", an unrelated project: PaddlePaddle is `pip install paddlepaddle` "
                "(or paddlepaddle-gpu)",
          source="pip 10-24 src/pip/_internal/operations/prepare.py (logger.info(\"Collecting %s\", req); "
-                "\"Downloading %s\"); PyPI's paddle project (paddle 1.0.2, an sdist, not PaddlePaddle)"),
+                "\"Downloading %s\"); PyPI's paddle project (paddle 1.0.2, an sdist, not PaddlePaddle; PaddlePaddle ships "
+                "wheels only, so a setup.py of a 'paddle' in pip's build folder is that project's)"),
+    # numpy 1.19.4 on Windows checks the C runtime at import (a fmod bug of Windows' 2004 update) and refuses to load.
+    _sig("numpy_windows_sanity_check", r"The current Numpy installation \(.{0,300}?\) fails to pass a sanity\b", "cause",
+         CauseId.dependency_version_mismatch, 85,
+         "RuntimeError: The current Numpy installation ('C:\\py\\numpy\\__init__.py') fails to pass a sanity check due "
+         "to a bug in the windows runtime.",
+         title="this numpy release (1.19.4) refuses to load on this Windows runtime: install numpy 1.19.3 or a newer "
+               "release", most="medium",
+         source="numpy 1.19.4 numpy/__init__.py _win_os_check (RuntimeError(\"The current Numpy installation ({!r}) fails "
+                "to pass a sanity check due to a bug in the windows runtime. See this issue for more information: "
+                "https://tinyurl.com/y3dm3h86\"))"),
     # ndarray methods that one numpy release line has and another lacks: tobytes came with 1.9 (before it, tostring),
     # numpy 2.0 removed ptp, itemset and newbyteorder from ndarray, 2.3 tostring. Code (Paddle's, a suite's) calling
     # one runs under a numpy of the other side.
@@ -207,6 +219,13 @@ INSTALLS = (
                 "in {name!r}: {magic!r}'))", most="medium"),
     *BUILDS,
     # PaddleHub's list of a module's versions, marking the Paddle or PaddleHub release each needs that this one is not.
+    # PaddleHub Serving answers a request whose module raised with status 101 and the exception's text as msg: the
+    # module's error, without its type or traceback (they stay in the server's own log).
+    _sig("hub_serving_module_raised", r"'msg': (?P<q>['\"])(?P<msg>[^\n]{1,300}?)(?P=q),[^\n]{0,40}?'status': '101'", "exception",
+         CauseId.python_exception, 45, "{'msg': \"'Predictor' object has no attribute 'batch_predict'\", 'results': '', "
+         "'status': '101'}", title="the PaddleHub module raised while serving the request: {msg}", most="medium",
+         source="PaddleHub 1.x-2.x paddlehub/serving/app_compat.py predict_* (except Exception as err: ... "
+                "gen_result(\"101\", str(err), \"\")), the response JSON {\"msg\": ..., \"results\": ..., \"status\": ...}"),
     _sig("hub_module_version_mismatch", r"[<>=!]=?\s*[\d.]+\s*\(Mismatch\)", "cause", CauseId.paddle_api_mismatch, 85,
          "|Pneumonia_CT_LKM_PP|  1.0.0   |         <=2.1.0(Mismatch)         |         <=2.2.0(Mismatch)         |",
          title="the PaddleHub module needs another PaddlePaddle or PaddleHub release than the installed one (the table "
