@@ -18,7 +18,7 @@ from paddle_doctor.diagnose import diagnose_paths
 from paddle_doctor.diagnose.refine.ports import ENDPOINT_RE, PORT_IN_TEXT
 from paddle_doctor.diagnose.read import opener, parse
 from paddle_doctor.diagnose.read.parse import KeepEnds, read_events
-from paddle_doctor.diagnose.read.scan import _ChunkScanner
+from paddle_doctor.diagnose.read.scan import LINE_WINDOWS, _ChunkScanner
 from paddle_doctor.diagnose.read.sources import SourceFile
 
 CAUSE = "Traceback (most recent call last):\n  File \"eval.py\", line 3, in <module>\nValueError: the real cause\n"
@@ -40,7 +40,10 @@ def test_a_line_full_of_triggers_is_searched_back_once():
     CountingBytes.rfinds = 0
     scanner = _ChunkScanner(count_lines=True)
     hits = list(scanner.feed(CountingBytes(b"Error " * 10_000 + b"\nValueError: x\n")))
-    assert [h.line for h in hits] == [1, 2]
+    # the over-long line gives a window per trigger past the one before, at most LINE_WINDOWS, in order
+    first = [h for h in hits if h.line == 1]
+    assert [h.line for h in hits] == [1] * len(first) + [2] and 1 < len(first) <= LINE_WINDOWS
+    assert [h.offset for h in first] == sorted({h.offset for h in first})
     assert CountingBytes.rfinds <= 3  # the chunk's last newline, and one per line with a hit
 
 
@@ -295,3 +298,18 @@ def test_a_head_of_blanks_is_no_runner_prefix(tmp_path, fill):
     assert QUICK_RE.match(b"   12: x") and QUICK_RE.match(b"P3   4: y") and not QUICK_RE.match(b"P 3: x")
     (tmp_path / "train.log").write_bytes(fill * SNIFF_BYTES + b"\n" + CAUSE.encode())
     assert diagnose_paths([str(tmp_path)]).root_cause.message.startswith("ValueError: the real cause")
+
+
+def test_an_over_long_run_together_line_is_read_in_windows_that_start_at_a_record():
+    """A paste that lost its line breaks (issue 29, batch107): a warning in the middle of a line over the window's
+    size, the error at its end; each is read, the warning from the start of its glog record."""
+    head = b"W0309 22:57:00.700938 37327 device_context.cc:263] Please NOTE: device: 0, CUDA Capability: 61 " * 9
+    warning = (b"W0309 22:57:00.701028 37327 device_context.cc:295] WARNING: device: 0. The installed Paddle is compiled "
+               b"with CUDNN 7.3, but CUDNN version in your machine is 5.1, which may cause serious incompatible bug. ")
+    error = (b"Traceback (most recent call last): " + b"File \"a.py\", line 3, in f x() " * 12 + b"File \"/x/paddle/"
+             b"fluid/executor.py\", line 591, in _run exe.run(program.desc) paddle.fluid.core.EnforceNotMet: Invoke "
+             b"operator fill_constant error. Python Callstacks: File \"/x/f.py\"")
+    hits = list(_ChunkScanner(count_lines=False).feed(head + warning + error + b"\n"))
+    assert len(hits) > 1 and {h.offset for h in hits[1:]} != {0}
+    assert any(h.text.startswith("…W0309 22:57:00.701028") and "CUDNN version in your machine" in h.text for h in hits)
+    assert any("EnforceNotMet: Invoke operator" in h.text for h in hits)

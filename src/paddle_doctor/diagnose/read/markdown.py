@@ -50,7 +50,7 @@ _ITALIC_RE = re.compile(r"^(\s*)_(?=[A-Z])(.*[^\s_])_\s*$")
 # can be read only once, as its first match (a warning, where an error follows it on the same line).
 _RECORD_START = re.compile(r"(?<=\S)\s+(?=[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] |"
                            r"Traceback \(most recent call last\):)")
-_RUN_TOGETHER_MIN = 400  # a record with a traceback after it on one line is longer than a log's own lines
+_RUN_TOGETHER_MIN = 200  # two records on one line are longer than this (a window of an over-long line is 300-600)
 
 
 def records(line: str) -> list[tuple[int, str]]:

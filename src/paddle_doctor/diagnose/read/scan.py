@@ -16,6 +16,7 @@ and answers for every offset it registered.
 from __future__ import annotations
 
 import io
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from .literals.finders import trigger_finder
 CHUNK_BYTES = 8 << 20
 MAX_LINE_BYTES = 1 << 20
 WINDOW_BYTES = 600  # evidence text kept around a trigger on an over-long line
+LINE_WINDOWS = 16  # at most this many windows of one over-long line, each round a trigger past the one before
 SNIFF_BYTES = 8192
 FIRST_WINDOW = 1 << 16  # an over-long line is searched for its first trigger in windows from this size
 TAIL_KEEP_BYTES = 64 << 10  # the end of a file, kept for the timeline (its last progress line and time)
@@ -182,16 +184,22 @@ class _ChunkScanner:
     def _hits_in(self, buf: bytes, end: int) -> Iterator[Hit]:
         counted_to, line_no = 0, self.line_no
         line_end = -1  # where the line of the last hit ends: hits before it are on that line
+        long = None  # an over-long line's first hit, the end of its last window, how many windows it has had
         for start in self.finder(buf, end):
-            if start < line_end:
-                continue  # another trigger on a line already yielded: no search back (linear time)
+            if start < line_end:  # another trigger on a line already yielded: no search back (linear time)
+                if long is not None and start >= long[1] and long[2] < LINE_WINDOWS:
+                    hit, long[1] = _next_window(buf, long[0], long[3], start, long[1], line_end)
+                    long[2] += 1
+                    yield hit
+                continue
             line_start = buf.rfind(b"\n", 0, start) + 1
             if self.count_lines:
                 line_no += buf.count(b"\n", counted_to, line_start)
                 counted_to = line_start
-            text, line_end = _line_text(buf, line_start, start, end)
-            yield Hit(line_no if self.count_lines else 0, text, _next_line(buf, line_end, end),
-                      self.base + line_start)
+            text, line_end, shown_to = _line_text(buf, line_start, start, end)
+            hit = Hit(line_no if self.count_lines else 0, text, _next_line(buf, line_end, end), self.base + line_start)
+            long = [hit, shown_to, 1, line_start] if shown_to < line_end else None
+            yield hit
         self._hit_line_no, self._hit_counted_to = line_no, counted_to
 
 
@@ -213,14 +221,35 @@ def _last_line(tail: bytes) -> str:
     return decode(lines[-1]) if lines else ""
 
 
-def _line_text(buf: bytes, line_start: int, match: int, end: int) -> tuple[str, int]:
+def _next_window(buf: bytes, first: Hit, line_start: int, match: int, after: int, line_end: int) -> tuple[Hit, int]:
+    """The next window of an over-long line, round a trigger past the previous window (``after``), and where it ends:
+    a paste that lost its line breaks holds the warning and the error that follows it on one line. The window's offset
+    points inside the line, where it starts (the same line; read in order)."""
+    lo = _window_start(buf, max(line_start, after), match)
+    hi = min(line_end, lo + WINDOW_BYTES)
+    return first._replace(text="…" + decode(buf[lo:hi]) + "…", offset=first.offset + (lo - line_start)), hi
+
+
+def _window_start(buf: bytes, floor: int, match: int) -> int:
+    """Where a window round ``match`` starts: at the start of the record the trigger is in, where one is that near
+    (a glog record or a traceback of a run-together line), else half a window before it; never before ``floor``."""
+    starts = [m.start() for m in _RECORD_START.finditer(buf, max(floor, match - WINDOW_BYTES * 2 // 3), match + 1)]
+    return starts[-1] if starts else max(floor, match - WINDOW_BYTES // 2)
+
+
+# glog's record header and Python's traceback header (the run-together records of :func:`.markdown.records`).
+_RECORD_START = re.compile(rb"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\] |Traceback \(most recent call last\)")
+
+
+def _line_text(buf: bytes, line_start: int, match: int, end: int) -> tuple[str, int, int]:
+    """The text of the line ``match`` is on (a window of it when over-long), where the line ends, where the text ends."""
     nl = buf.find(b"\n", match, end)
     line_end = nl if nl != -1 else end
     if line_end - line_start <= 2 * WINDOW_BYTES:
-        return decode(buf[line_start:line_end]), line_end
-    lo = max(line_start, match - WINDOW_BYTES // 2)
-    hi = min(line_end, match + WINDOW_BYTES // 2)
-    return "…" + decode(buf[lo:hi]) + "…", line_end
+        return decode(buf[line_start:line_end]), line_end, line_end
+    lo = _window_start(buf, line_start, match)
+    hi = min(line_end, max(match + WINDOW_BYTES // 2, lo + WINDOW_BYTES))
+    return "…" + decode(buf[lo:hi]) + "…", line_end, hi
 
 
 def _next_line(buf: bytes, line_end: int, end: int) -> str:
