@@ -59,13 +59,16 @@ def test_each_reasoning_rule_is_right_at_least_90_percent(corpus):
 
 # What "carries an error" means (issue 9): a traceback, an Error / EnforceNotMet / FatalError /
 # ABORT!!! line, an NCCL WARN line, or (issue 29) a shell's report of a segmentation fault or an abort,
-# a glog FATAL line (the v1 trainer's checks: F<mmdd> <time> <tid> <file>:<line>]).
+# a glog FATAL line (the v1 trainer's checks: F<mmdd> <time> <tid> <file>:<line>]), a glog ERROR line, a linker's
+# or a build tool's failure, a Chinese toolchain's 错误, fluid's "cudaXxx failed in paddle::...".
 # Independent of diagnose's own signatures.
 CARRIES_ERROR = re.compile(r"Traceback \(most recent call last\)|[Ee]rror|ERROR|EnforceNotMet|ABORT!!!|"
                            r"\bWARN\b|Segmentation fault|exit code -\d+|\(0x[Cc]0000\w+\)|"  # a crash's exit status
                            r"[Ii]llegal (?:hardware )?instruction|\bSIG(?:ILL|SEGV|ABRT|BUS)\b|"  # a signal's report
                            r"\b[Ff]ailed to (?:load|parse|open)\b|CANNOT LINK|"  # a native tool's failure, no "error"
-                           r"^F\d{4} [\d:.]+\s+\d+ \S+:\d+\]|\bcore dumped\b|^Aborted\b",  # glog FATAL, an abort
+                           r"^F\d{4} [\d:.]+\s+\d+ \S+:\d+\]|\bcore dumped\b|^Aborted\b|"  # glog FATAL, an abort
+                           r"^E\d{4} [\d:.]+\s+\d+ \S+:\d+\]|错误|"  # glog ERROR, a Chinese toolchain's "error"
+                           r"undefined reference to|no known rule to make it|\bfailed in paddle::",  # a build's, 1.x's
                            re.M)
 
 
