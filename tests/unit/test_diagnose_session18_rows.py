@@ -201,3 +201,36 @@ def test_glog_records_run_together_on_one_line_are_each_read(tmp_path):
     assert any("EnforceNotMet" in e.text for e in rc.evidence)
     rc = _diagnose(tmp_path, error + "\n")
     assert rc.cause == CauseId.python_exception and "EnforceNotMet: Invoke operator fill_constant" in rc.message
+
+
+# --- batch108's first look ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, cause, code", [
+    ("c++: error: unrecognized command line option ‘-m64’\n", CauseId.config_error, "compiler_x86_option_elsewhere"),
+    ("packed_sgemm.cc:2872:53: error: ‘asm’ operand has impossible constraints\n", CauseId.dependency_version_mismatch,
+     "gcc_asm_constraints_impossible"),
+    ("Error: Can not import paddle core while this file exists: /env/site-packages/paddle/base/libpaddle.so\n"
+     "    from . import libpaddle\nImportError: libnvrtc.so.13:\n", CauseId.cuda_cudnn_mismatch,
+     "import_cuda_library_failed"),
+    ("  File \"ppdet/data/source/voc.py\", line 186, in load_roidb_and_cname2cid\nAssertionError: not found any voc "
+     "record in ./dataset/voc/trainval.txt\n", CauseId.config_error, "ppdet_no_records"),
+    ("Error: Variable value (input) of OP(fluid.layers.embedding) expected >= 0 and < 283925, but got 284239. Please "
+     "check input value.\n  [Hint: Expected ids[i] < row_number, but received ids[i]:284239 >= row_number:283925.] at "
+     "(/paddle/paddle/fluid/operators/lookup_table_op.h:94)\n", CauseId.python_exception, "embedding_id_out_of_range_cpu"),
+    ("Error: /paddle/paddle/fluid/operators/lookup_table_v2_op.cu:43 Assertion `id < N` failed. Variable value (input) "
+     "of OP(fluid.layers.embedding) expected >= 0 and < 1024, but got 1053. Please check input value.\n",
+     CauseId.cuda_error_other, "embedding_id_out_of_range"),
+])
+def test_batch108s_emitters_name_their_causes(tmp_path, text, cause, code):
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (cause, code), (rc.cause, rc.code)
+
+
+def test_dlerrors_own_words_for_a_cuda_library_keep_their_row(tmp_path):
+    rc = _diagnose(tmp_path, "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory\n")
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.cuda_cudnn_mismatch, "cuda_lib_dlerror", "high")
+
+
+def test_an_x86_option_the_compiler_knows_is_no_other_architecture(tmp_path):
+    rc = _diagnose(tmp_path, "c++: error: unrecognized command line option ‘--fancy’\n")
+    assert rc is None or rc.code != "compiler_x86_option_elsewhere"

@@ -71,6 +71,11 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                     "or requirements name",
                                     when=r"\b(?:AttributeError|ImportError)\b|TypeError: .*(?:unexpected keyword "
                                          r"argument|positional argument|is not callable)"),
+                               # An id past an embedding's table on the CPU kernel: the data, or a config whose
+                               # vocab_size does not fit it.
+                               Near(CauseId.config_error, "an id past the table may be a config that does not fit "
+                                    "the data (vocab_size, max position)", "compare the data's largest id with the "
+                                    "model's vocab_size in the config", when=r"expected >= 0 and < \d+, but got"),
                                # A Lite op's shape check on a model that runs in Paddle: an op attribute this Lite
                                # release does not implement yet computes another shape (Paddle-Lite#2724).
                                Near(CauseId.paddle_api_mismatch, "the model may use an op feature (an attribute, a "

@@ -301,6 +301,8 @@ TRIGGERS: tuple[str, ...] = (
     # check, CMake's config-mode find_package
     "to EnableGpu()", ", needed by", "fails to pass a sanity", "Could not find a package configuration file",
     "'status': '101'",
+    # batch108: an x86 option on another compiler, inline assembly the compiler cannot fit, PaddleDetection's records
+    "unrecognized command", "impossible constraints", "not found any ",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

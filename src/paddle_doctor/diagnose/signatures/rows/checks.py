@@ -119,6 +119,14 @@ CHECKS = (
                "allows: set NUM_CLASSES to the data's classes, or map the label values", most="medium",
          source="PaddleSeg 0.x pdseg/check.py label_class_check (\"NOT PASS label class check!\", \"fatal error: label "
                 "class is out of range [0, {}]\")"),
+    # PaddleDetection's dataset sources found no record at all in the annotation list: every image it names is missing
+    # or unreadable where dataset_dir/image_dir say (paths joined twice, another folder layout).
+    _sig("ppdet_no_records", r"not found any (?P<kind>voc|coco|widerface) rec", "cause", CauseId.config_error, 75,
+         "AssertionError: not found any voc record in ./dataset/voc/trainval.txt",
+         title="PaddleDetection found no {kind} record: the images its annotation list names are not where dataset_dir "
+               "and image_dir say (check the paths it logs as illegal or missing)", most="medium",
+         source="PaddleDetection 0.x-2.x ppdet/data/source/voc.py load_roidb_and_cname2cid (assert len(records) > 0, "
+                "'not found any voc record in %s' % (self.anno_path)); coco.py ('not found any coco record in %s')"),
     # Python's os.makedirs raises EEXIST for a directory that is there; code that checks first (Paddle's and the
     # suites' save functions: if not os.path.isdir(d): os.makedirs(d)) meets it only when another process made it
     # between the two: ranks or workers saving to one path at once.

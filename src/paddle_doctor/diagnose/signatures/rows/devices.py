@@ -50,8 +50,9 @@ DEVICES = (
     # The embedding kernel's own range check: an id past the table (a vocabulary larger than the model's, a sequence
     # longer than its position table, ids read as garbage) is the data or config not fitting the model. Labelled as
     # every other kernel's input check (cuda_error_other, 12 gathered logs; one labelled config_error), at medium.
-    _sig("embedding_id_out_of_range", r"of OP\(fluid\.layers\.embedding\) expected >= 0 and < (?P<n>\d+), but got "
-         r"(?P<got>-?\d+)", "cause", CauseId.cuda_error_other, 90,
+    _sig("embedding_id_out_of_range", r"\.cu:\d+ Assertion `[^`\n]{1,80}` failed\. Variable value \(input\) of "
+         r"OP\(fluid\.layers\.embedding\) expected >= 0 and < (?P<n>\d+), but got (?P<got>-?\d+)", "cause",
+         CauseId.cuda_error_other, 90,
          "Error: /paddle/paddle/fluid/operators/lookup_table_v2_op.cu:43 Assertion `id < N` failed. Variable value "
          "(input) of OP(fluid.layers.embedding) expected >= 0 and < 1024, but got 1053. Please check input value.",
          title="an embedding got id {got}, past its table of {n} rows: the data's ids (vocabulary, sequence length) do "
@@ -59,6 +60,18 @@ DEVICES = (
          source="pp 2.0-2.6 paddle/fluid/operators/lookup_table_v2_op.cu and phi/kernels/gpu/embedding_kernel.cu "
                 "(PADDLE_ENFORCE(id >= 0 && id < N, \"Variable value (input) of OP(fluid.layers.embedding) expected >= "
                 "0 and < %ld, but got %ld. Please check input value.\", N, id))", most="medium"),
+    # The CPU kernel's same check (lookup_table_op.h: an enforce, not a device trap): no CUDA in it, the data's ids
+    # against the table; the user's data or config, read as the program's own error (10810, labelled so). As specific
+    # as the device's check: the abort that follows it (an uncaught exception) is its consequence.
+    _sig("embedding_id_out_of_range_cpu", r"of OP\(fluid\.layers\.embedding\) expected >= 0 and < (?P<n>\d+), but got "
+         r"(?P<got>-?\d+)", "cause", CauseId.python_exception, 90,
+         "Error: Variable value (input) of OP(fluid.layers.embedding) expected >= 0 and < 283925, but got 284239. Please "
+         "check input value.",
+         title="an embedding got id {got}, past its table of {n} rows: the data's ids (vocabulary, sequence length) do "
+               "not fit the model's config (vocab_size, max position)", most="medium",
+         source="pp 1.6-2.x paddle/fluid/operators/lookup_table_op.h and lookup_table_v2_op.h LookupTableKernel "
+                "(PADDLE_ENFORCE_LT(ids[i], row_number, \"Variable value (input) of OP(fluid.layers.embedding) expected "
+                ">= 0 and < %ld, but got %ld. Please check input value.\"))"),
     _sig("gpu_kernel_assertion", r"(?:^|\bError: )(?P<file>\S+?\.cu(?:\.h)?):(?P<line>\d+):? (?:\w+: )?(?:[^`\n:]*: )?"
          r"(?:block: \[[\d,]+\], thread: \[[\d,]+\] )?Assertion (?:`(?P<cond>[^`]+)`|(?P<bare>[^`\n]+?)) failed|"
          r"\bError: (?P<file2>\S+?\.cu(?:\.h)?):(?P<line2>\d+)\s*$",

@@ -237,6 +237,23 @@ BUILDS = (
                "e.g. OPENCV_DIR) at the folder that holds it, or install {pkg} with its CMake files", most="medium",
          source="CMake 3.x Source/cmFindPackageCommand.cxx (\"Could not find a package configuration file provided "
                 "by \\\"%s\\\" with any of the following names:\")"),
+    # An x86-only option (-m64, -msse*, -mavx*) that the compiler does not know: a compiler for another architecture
+    # (ARM, an aarch64 host) given the flags of an x86 build, a build configured without its ARM switch (WITH_ARM).
+    _sig("compiler_x86_option_elsewhere", r"unrecognized command[- ]line option [‘'\"`](?P<opt>-m(?:64|32|sse[\w.]*|avx\w*|fma|"
+         r"f16c|popcnt))[’'\"`]", "cause", CauseId.config_error, 75,
+         "c++: error: unrecognized command line option ‘-m64’",
+         title="the compiler does not know {opt}, an x86 option: the build was configured for x86 on a machine or for a "
+               "target of another architecture (configure it for that one, e.g. -DWITH_ARM=ON)", most="medium",
+         source="GCC opts-common.c / gcc.c (\"unrecognized command-line option %qs\"; before GCC 8 \"unrecognized "
+                "command line option\"), for -m64/-msse/-mavx that only the x86 back end defines; pp cmake/flags.cmake "
+                "(-m64 unless WITH_ARM)"),
+    # GCC cannot allocate registers for an inline-asm block's constraints: hand-written NEON/SSE assembly (Lite's ARM
+    # kernels) given to a compiler, target or optimisation level it was not written for.
+    _sig("gcc_asm_constraints_impossible", r"[‘'`]asm[’'`] operand has impossible constraints", "cause",
+         CauseId.dependency_version_mismatch, 70, "packed_sgemm.cc:2872:53: error: ‘asm’ operand has impossible constraints",
+         title="the compiler cannot fit the code's inline assembly to its registers: a compiler, target (-march/-mfpu) or "
+               "version other than the one the assembly was written for", most="medium",
+         source="GCC reload1.c / lra-constraints.c (error_for_asm: \"%<asm%> operand has impossible constraints\")"),
     # The linker finds no library named by -l on its search path (-L, LIBRARY_PATH): not installed there, or the path
     # not given (a C inference library built but not copied where the build looks). CUDA's libraries are the toolkit's
     # (a custom op or FasterTransformer linking cuBLASLt), NCCL's are left to the NCCL rows.
