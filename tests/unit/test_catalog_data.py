@@ -25,11 +25,13 @@ none = ["cudaErrorUnknown"]
 [ncclResult_t]
 [cudnnStatus_t]
 [cublasStatus_t]
+[cusolverStatus_t]
 [generic]
 cudaError_t = "cuda_error_other"
 ncclResult_t = "nccl_error"
 cudnnStatus_t = "cuda_error_other"
 cublasStatus_t = "cuda_error_other"
+cusolverStatus_t = "cuda_error_other"
 [errno]
 2 = { name = "ENOENT", cause = "file_not_found" }
 [signal]

@@ -234,3 +234,23 @@ def test_dlerrors_own_words_for_a_cuda_library_keep_their_row(tmp_path):
 def test_an_x86_option_the_compiler_knows_is_no_other_architecture(tmp_path):
     rc = _diagnose(tmp_path, "c++: error: unrecognized command line option ‘--fancy’\n")
     assert rc is None or rc.code != "compiler_x86_option_elsewhere"
+
+
+# --- cuSOLVER's statuses in the code tables (batch106's 10603) --------------------------------------------------------
+
+@pytest.mark.parametrize("text, cause", [
+    ("OSError: (External) CUSOLVER error(7).\n  [Hint: 'CUSOLVER_STATUS_INTERNAL_ERROR'. An internal cuSolver operation "
+     "failed.]\n", CauseId.cuda_cudnn_mismatch),
+    ("OSError: (External) CUSOLVER error(2).\n  [Hint: 'CUSOLVER_STATUS_ALLOC_FAILED'. Resource allocation failed "
+     "inside the cuSolver library.]\n", CauseId.gpu_oom),
+    ("OSError: (External) CUSOLVER error(4).\n", CauseId.cuda_arch_unsupported),
+])
+def test_a_cusolver_status_is_read_by_its_code_table(tmp_path, text, cause):
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == cause, (rc.cause, rc.code)
+
+
+def test_a_cusolver_status_beside_a_cuda_fault_is_not_read_alone(tmp_path):
+    rc = _diagnose(tmp_path, "OSError: (External) CUSOLVER error(7). CUDA error(700), an illegal memory access was "
+                             "encountered.\n")
+    assert rc.cause != CauseId.cuda_cudnn_mismatch, (rc.cause, rc.code)

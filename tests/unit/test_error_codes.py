@@ -15,7 +15,7 @@ from paddle_doctor.diagnose.anatomy.parts import Code, parse_block
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codes"
 LEGACY = {"cudaError_t": {}, "ncclResult_t": {}, "cudnnStatus_t": codes.CUDNN_LEGACY_NUMBERS,
-          "cublasStatus_t": {}}
+          "cublasStatus_t": {}, "cusolverStatus_t": {}}
 
 
 def _header(enum: str) -> list[tuple[str, int]]:

@@ -19,7 +19,7 @@ from .ids import CauseId
 from .load import DATA_DIR, CatalogError, cause_id, fields, number_key, read_toml, string_list, table
 
 CODES_FILE = DATA_DIR / "codes.toml"
-ENUMS = ("cudaError_t", "ncclResult_t", "cudnnStatus_t", "cublasStatus_t")
+ENUMS = ("cudaError_t", "ncclResult_t", "cudnnStatus_t", "cublasStatus_t", "cusolverStatus_t")
 NO_CAUSE = "none"  # the key of an enum's names that deliberately name no cause
 _NUMBERED = {"name": str}
 _OPTIONAL = {"cause": str, "note": str}

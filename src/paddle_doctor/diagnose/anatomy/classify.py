@@ -33,7 +33,7 @@ from .wording import read_type_wording, read_wording
 
 # HIP's hipError_t keeps CUDA's numbers and texts for the errors both runtimes have: read in CUDA's enumeration.
 _ENUM_OF = {"cuda": "cudaError_t", "hip": "cudaError_t", "nccl": "ncclResult_t", "cudnn": "cudnnStatus_t",
-            "cublas": "cublasStatus_t"}
+            "cublas": "cublasStatus_t", "cusolver": "cusolverStatus_t"}
 _LEGACY = {"cuda": tables.CUDA_LEGACY_NUMBERS, "cudnn": tables.CUDNN_LEGACY_NUMBERS}
 # CUDA driver API names (CUDA_ERROR_*) for the runtime names they correspond to (cuda.h).
 _DRIVER_NAMES = {"CUDA_ERROR_OUT_OF_MEMORY": "cudaErrorMemoryAllocation",
@@ -98,7 +98,7 @@ def from_codes(parts: ErrorParts) -> Verdict | None:
             return Verdict(cause, 92, f"the error code {name} ({code.kind}) names it", "code")
         generic = generic or _lone(parts, code, name) or Verdict(
             generic_cause(_enum_of(code.kind)), 75, f"the error code {name or code.number} ({code.kind}) names no "
-            "cause of its own", "code", sure=code.kind not in ("cudnn", "cublas") and not unsure_code(name or ""))
+            "cause of its own", "code", sure=code.kind not in ("cudnn", "cublas", "cusolver") and not unsure_code(name or ""))
     return generic
 
 

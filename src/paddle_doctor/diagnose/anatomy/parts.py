@@ -77,6 +77,8 @@ _CODE_RES = (
     ("cudnn", lazy_compile(r"\bcudnn\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
     ("cublas", lazy_compile(r"\b(?P<name>CUBLAS_STATUS_[A-Z_]+)")),
     ("cublas", lazy_compile(r"\bcublas\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
+    ("cusolver", lazy_compile(r"\b(?P<name>CUSOLVER_STATUS_[A-Z_]+)")),
+    ("cusolver", lazy_compile(r"\bcusolver\s*error\s*\(\s*(?P<num>\d+)\s*\)", re.I)),
     # a failed CHECK_EQ on a library call's status (glog prints both values: "(1 vs. 0)"); the 0.x
     # trainer wrote the success constant first (hl_cuda_device.cc CHECK_EQ(cudaSuccess, cudaStat),
     # hl_cuda_cudnn.cc CHECK_EQ(CUDNN_STATUS_SUCCESS, cudnnStat)): then the status is the second value
@@ -99,7 +101,8 @@ _CODE_RES = (
 # without it is not searched, and the pattern is compiled only for a line that has it.
 _CODE_LITERALS = (("cuda", True), ("cudaError", False), ("CUDA_ERROR_", False), ("cudagetlasterror", True), ("hip", True),
                   ("nccl", True), ("nccl", False), ("CUDNN_STATUS_", False), ("cudnn", True),
-                  ("CUBLAS_STATUS_", False), ("cublas", True), ("ncclSuccess", False), ("cudaSuccess", False),
+                  ("CUBLAS_STATUS_", False), ("cublas", True), ("CUSOLVER_STATUS_", False), ("cusolver", True),
+                  ("ncclSuccess", False), ("cudaSuccess", False),
                   ("CUDNN_STATUS_SUCCESS", False), ("CUBLAS_STATUS_SUCCESS", False),
                   ("[Errno", False), (" failed", False), ("to alloc", False), ("signal", True))
 _CLASS_WORDS = (*ERROR_CLASSES, "EnforceNotMet")
@@ -137,7 +140,7 @@ _SUITE_CLONE = lazy_compile(r"[/\\]Paddle(?:Seg|OCR|Detection|Clas|NLP|Speech|GA
 
 @dataclass(frozen=True)
 class Code:
-    kind: str  # cuda | cuda_driver | hip | nccl | cudnn | cublas | errno | signal
+    kind: str  # cuda | cuda_driver | hip | nccl | cudnn | cublas | cusolver | errno | signal
     number: int | None = None
     name: str | None = None
 

@@ -254,9 +254,8 @@ LOADING = (
     # a GPU build's CUDA or cuDNN DLLs) fails that import (Windows' error 126), and core.py first names the core
     # file it could not import. A missing library is the corpus's file_not_found; CUDA's is the near alternative.
     # The loader's own line after it (an undefined symbol, a named library) says more, so its rows outrank this one.
-    # The ImportError after core.py's line names the library the loader could not open; a CUDA library there (its
-    # dlerror text cut or reworded by the paste) is CUDA's, whatever the rest of the line says (dlerror's own words
-    # are cuda_lib_dlerror's).
+    # The ImportError after core.py's line names the library the loader could not open: a CUDA library there, its
+    # dlerror text cut or reworded by the paste, is CUDA's (dlerror's own words are cuda_lib_dlerror's).
     _sig("import_cuda_library_failed", rf"ImportError: (?P<lib>lib(?:{CUDA_LIBRARIES})[\w.-]*?\.so[\w.]*)"
          r"(?=:?\s*$|: (?!cannot open shared object file))", "cause",
          CauseId.cuda_cudnn_mismatch, 70, "ImportError: libnvrtc.so.13:",
