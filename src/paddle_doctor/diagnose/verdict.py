@@ -27,7 +27,6 @@ from .differential import alternatives_for
 from .anatomy.blocks import refine
 from .ranks import LauncherFacts, RankState, aborted_after_wait, most_specific_first
 from .read.parse import Event
-from .signatures.model import Signature
 from ..redact import redact
 from ..catalog.ids import CauseId
 
@@ -48,7 +47,7 @@ def make_verdict(code: str, cause: str, rank: int | None, events: Iterable[Event
     if last_line is not None:
         file, line, text = last_line
         evidence += (EvidenceLine(file, line, redact(f"(the log ends here) {text.strip()}")),)
-    own = _own_row(cause, events)
+    own = _own_row(code, cause, events)
     facts = {**(extra_facts or {}), "confirm": (own.confirm or entry.confirm).strip(),
              "time_source": _time_source(events), "notes": list(notes)}
     return Finding(
@@ -56,19 +55,30 @@ def make_verdict(code: str, cause: str, rank: int | None, events: Iterable[Event
         locations=tuple(Location(path=e.path, line=e.line, rank=rank) for e in evidence[:1]),
         evidence=evidence, ranks=(rank,) if rank is not None else (), fix=(own.fix or entry.fix).strip(),
         confidence=Confidence(confidence), why=why,
-        alternatives=alternatives if own.fix else alternatives_for(cause, Confidence(confidence), first=alternatives),
+        alternatives=alternatives if own.own_alternatives else alternatives_for(cause, Confidence(confidence),
+                                                                                 first=alternatives),
         facts=facts)
 
 
-_NO_ADVICE = Signature("", re.compile(""), "")
+@dataclass(frozen=True)
+class _Advice:
+    """What to check and do for a verdict, where its row has its own (else the catalog's): see :class:`.signatures.model.Signature`."""
+
+    confirm: str = ""
+    fix: str = ""
+    own_alternatives: bool = False
 
 
-def _own_row(cause: str, events: list[Event]) -> Signature:
-    """The row of the main line (the last quoted) where it points at the verdict's cause: its own confirm and fix,
-    where it has them, replace the catalog's, and so do its near causes the catalog's table of alternatives
-    (a missing library is no "path from a config value"; see :class:`.signatures.model.Signature`)."""
-    main = events[-1] if events else None
-    return main.sig if main is not None and main.sig is not None and main.sig.cause == cause else _NO_ADVICE
+def _own_row(code: str, cause: str, events: list[Event]) -> _Advice:
+    """The advice of the row that decided: the quoted line whose row the verdict's code names, else the first quoted
+    line whose row points at the verdict's cause (a warning before the error it led to). A row with its own fix
+    speaks for its near causes too: the catalog's table of alternatives (a path from a config value, for a missing
+    file) is not added for it (a missing library is no such path)."""
+    row = next((e.sig for e in events if e.sig is not None and e.sig.name == code), None) or next(
+        (e.sig for e in events if e.sig is not None and e.sig.cause == cause), None)
+    if row is None or not (row.confirm or row.fix):
+        return _Advice()
+    return _Advice(row.confirm, row.fix, own_alternatives=bool(row.fix))
 
 
 def _evidence(events: list[Event]) -> Iterable[EvidenceLine]:

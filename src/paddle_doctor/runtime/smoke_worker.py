@@ -14,7 +14,6 @@ the OOM killer would), ``exit`` (``sys.exit(3)`` before the evaluation).
 
 from __future__ import annotations
 
-import atexit
 import gc
 import json
 import os
@@ -56,11 +55,14 @@ def _leave_together(dist) -> None:
     Under load a rank's gloo context was once torn down at exit while its peer's was still
     connected, and the rank died of SIGSEGV after all its checks had passed (a -11 that made
     the launcher call the smoke a failure). A last barrier keeps the ranks together up to here;
-    the exit functions still run (the watchdog announces a clean end to its peers, an empty
-    crash file is removed), and ``os._exit`` then skips the native destructors, which have
-    nothing left to write."""
+    paddle-doctor's own exit steps run (the watchdog tells its peers this rank ended well, an
+    unused crash file is removed), and ``os._exit`` then skips Paddle's exit functions and
+    native destructors (its process groups' teardown among them), which have nothing to write."""
+    from paddle_doctor.runtime.guards import record, watchdog
+
     dist.barrier()
-    atexit._run_exitfuncs()  # CPython's own exit sequence, called early: nothing public does it
+    watchdog.announce_end(True)
+    record.finish()
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)

@@ -45,12 +45,13 @@ _PYTEST_FAILURE = re.compile(r"^(?:E {3,}(?=\S)|(?:FAILED|ERROR) \S+(?:::[^\n]+?
 _ITALIC_RE = re.compile(r"^(\s*)_(?=[A-Z])(.*[^\s_])_\s*$")
 
 
-# glog's record header (severity and date, time, thread, file:line]) or Python's traceback header, inside a long line:
-# a paste that lost its line breaks (a web form, a copy from a rendered page) runs the records together, and one line
-# can be read only once, as its first match (a warning, where an error follows it on the same line).
-_RECORD_START = re.compile(r"(?<=\S)\s+(?=[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] |"
-                           r"Traceback \(most recent call last\):)")
-_RUN_TOGETHER_MIN = 200  # two records on one line are longer than this (a window of an over-long line is 300-600)
+# glog's record header (severity and date, time, thread, file:line]) or Python's traceback header (not Paddle's "C++
+# Traceback", which opens its C++ stack): a paste that lost its line breaks (a web form, a copy from a rendered page)
+# runs such records together on one line, and one line can be read only once, as its first match (a warning, where
+# an error follows it on the same line). Shared with the scanner, which starts a window of an over-long line there.
+RECORD_START = r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\] |(?<!C\+\+ )Traceback \(most recent call last\):"
+_RECORD_START = re.compile(rf"(?<=\S)\s+(?={RECORD_START})")
+_RUN_TOGETHER_MIN = 200  # two records on one line are longer than this (a window of an over-long line is 600-700)
 
 
 def records(line: str) -> list[tuple[int, str]]:
@@ -58,5 +59,7 @@ def records(line: str) -> list[tuple[int, str]]:
     if len(line) < _RUN_TOGETHER_MIN:
         return [(0, line)]
     starts = [0, *(m.end() for m in _RECORD_START.finditer(line))]
+    if len(starts) == 1:
+        return [(0, line)]
     return [(start, line[start:end].rstrip()) for start, end in zip(starts, [*starts[1:], len(line)])]
 

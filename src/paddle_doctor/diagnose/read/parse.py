@@ -129,8 +129,8 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
         state = _SectionState(source.rank)
         last_time = None
         kept = KeepEnds(KEEP_EVENTS, MAX_EVENTS)
-        for hit, clean in _records(scan_stream(stream, stats, count_lines=False, self_rank=stated is not None)):
-            text, prefix_rank, own = _strip_prefix(clean, prefix)
+        for hit, text, prefix_rank, own in _records(scan_stream(stream, stats, count_lines=False,
+                                                              self_rank=stated is not None), prefix):
             own = own if own is not None else _timestamp(text, year)
             rank = state.rank_for(text, prefix_rank)
             if stated is not None:
@@ -174,12 +174,16 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
     return result
 
 
-def _records(hits: Iterable[Hit]) -> Iterator[tuple[Hit, str]]:
-    """Each hit with its line's text cleaned (:func:`.markdown.plain`), once per record a run-together line holds;
-    a later record's offset is moved into the line by where it starts (its events keep their line and their order)."""
+def _records(hits: Iterable[Hit], prefix: LinePrefix | None) -> Iterator[tuple[Hit, str, int | None, float | None]]:
+    """Each hit with its line's text cleaned (:func:`.markdown.plain`) and without its runner prefix, and the rank and
+    time that prefix names; once per record a run-together line holds, each with the prefix's rank and time. A later
+    record's offset is moved into the line by the bytes before it: an offset may point inside its line, which orders
+    the events of one line (their line number is the line's)."""
     for hit in hits:
-        for start, text in records(plain(hit.text)):
-            yield (hit._replace(offset=hit.offset + start) if start else hit), text
+        text, prefix_rank, own = _strip_prefix(plain(hit.text), prefix)
+        for start, record in records(text):
+            moved = len(text[:start].encode("utf-8", "replace")) if start else 0
+            yield (hit._replace(offset=hit.offset + moved) if moved else hit), record, prefix_rank, own
 
 
 def _kept_events(kept: KeepEnds, index: LineIndex, notes: list[str]) -> list[Event]:

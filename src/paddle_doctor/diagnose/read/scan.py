@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, NamedTuple
 
 from .literals.finders import trigger_finder
+from .markdown import RECORD_START
 
 CHUNK_BYTES = 8 << 20
 MAX_LINE_BYTES = 1 << 20
@@ -184,23 +185,50 @@ class _ChunkScanner:
     def _hits_in(self, buf: bytes, end: int) -> Iterator[Hit]:
         counted_to, line_no = 0, self.line_no
         line_end = -1  # where the line of the last hit ends: hits before it are on that line
-        long = None  # an over-long line's first hit, the end of its last window, how many windows it has had
+        long: _LongLine | None = None  # the windows of an over-long line
         for start in self.finder(buf, end):
             if start < line_end:  # another trigger on a line already yielded: no search back (linear time)
-                if long is not None and start >= long[1] and long[2] < LINE_WINDOWS:
-                    hit, long[1] = _next_window(buf, long[0], long[3], start, long[1], line_end)
-                    long[2] += 1
-                    yield hit
+                if long is not None and start >= long.shown_to:
+                    yield from long.window_at(buf, start, line_end)
                 continue
+            if long is not None:
+                yield from long.last_window(buf, line_end)
             line_start = buf.rfind(b"\n", 0, start) + 1
             if self.count_lines:
                 line_no += buf.count(b"\n", counted_to, line_start)
                 counted_to = line_start
             text, line_end, shown_to = _line_text(buf, line_start, start, end)
             hit = Hit(line_no if self.count_lines else 0, text, _next_line(buf, line_end, end), self.base + line_start)
-            long = [hit, shown_to, 1, line_start] if shown_to < line_end else None
+            long = _LongLine(hit, line_start, shown_to) if shown_to < line_end else None
             yield hit
+        if long is not None:
+            yield from long.last_window(buf, line_end)
         self._hit_line_no, self._hit_counted_to = line_no, counted_to
+
+
+@dataclass
+class _LongLine:
+    """The windows of an over-long line (see ``LINE_WINDOWS``): its first hit, where the line starts, where the last
+    window shown ends, how many were shown, and the line's last trigger past them once the cap is reached (a paste
+    that lost its line breaks ends on its error: that trigger's window is always shown)."""
+
+    first: Hit
+    line_start: int
+    shown_to: int
+    shown: int = 1
+    last: int = -1
+
+    def window_at(self, buf: bytes, match: int, line_end: int) -> Iterator[Hit]:
+        if self.shown >= LINE_WINDOWS - 1:
+            self.last = match
+            return
+        hit, self.shown_to = _next_window(buf, self.first, self.line_start, match, self.shown_to, line_end)
+        self.shown += 1
+        yield hit
+
+    def last_window(self, buf: bytes, line_end: int) -> Iterator[Hit]:
+        if self.last >= 0:
+            yield _next_window(buf, self.first, self.line_start, self.last, self.shown_to, line_end)[0]
 
 
 def _first_trigger_end(finder: Callable[[bytes, int], list[int]], buf: bytes) -> int:
@@ -237,8 +265,7 @@ def _window_start(buf: bytes, floor: int, match: int) -> int:
     return starts[-1] if starts else max(floor, match - WINDOW_BYTES // 2)
 
 
-# glog's record header and Python's traceback header (the run-together records of :func:`.markdown.records`).
-_RECORD_START = re.compile(rb"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\] |Traceback \(most recent call last\)")
+_RECORD_START = re.compile(RECORD_START.encode())
 
 
 def _line_text(buf: bytes, line_start: int, match: int, end: int) -> tuple[str, int, int]:

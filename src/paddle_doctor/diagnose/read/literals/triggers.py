@@ -300,7 +300,7 @@ TRIGGERS: tuple[str, ...] = (
     # batch107: Paddle Inference's GPU call in a CPU build, a library another library needs, numpy 1.19.4's Windows
     # check, CMake's config-mode find_package
     "to EnableGpu()", ", needed by", "fails to pass a sanity", "Could not find a package configuration file",
-    "'status': '101'",
+    "'status': '101'", '"status": "101"',
     # batch108: an x86 option on another compiler, inline assembly the compiler cannot fit, PaddleDetection's records
     "unrecognized command", "impossible constraints", "not found any ",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
+from ..tools.suite_data import SUITE_DATA_ROWS
 
 # A spawned child's signal, as paddle.distributed.spawn names it (signal.Signals(-exitcode).name), to
 # the cause the catalog's signal table gives it (catalog/codes.toml [signal]; a test keeps them equal).
@@ -26,9 +27,6 @@ SPAWN_SIGNAL_CAUSES: dict[str, CauseId] = {
     "SIGKILL": CauseId.host_oom_killed, "SIGSEGV": CauseId.segfault, "SIGABRT": CauseId.segfault,
     "SIGILL": CauseId.segfault, "SIGFPE": CauseId.segfault, "SIGBUS": CauseId.segfault,
 }
-_PPOCR_PARSE = ("PaddleOCR 2.x ppocr/data/simple_dataset.py SimpleDataSet.__getitem__ (self.logger.error(\"When parsing line "
-                "{}, error happened with msg: {}\".format(data_line, traceback.format_exc())), the line split on "
-                "Train.dataset.delimiter (a tab by default))")
 _SPAWN_SOURCE = ("pp 2.0.2-3.3.1 paddle/distributed/spawn.py MultiprocessContext._throw_exception (Process %d "
                  "terminated with signal %s., the name from signal.Signals(-exitcode).name); the cause per signal "
                  "from catalog/codes.toml [signal]")
@@ -86,55 +84,16 @@ CHECKS = (
                       r"not subscriptable)",
          source="OpenCV 4.x modules/imgcodecs/src/loadsave.cpp findDecoder (CV_LOG_WARNING(NULL, \"imread_('\" << "
                 "filename << \"'): can't open/read file: check file path/integrity\"))"),
-    _sig("ppdet_config_not_given", r"Please specify --config=configure_file_path", "cause", CauseId.config_error, 85,
-         "AssertionError: Please specify --config=configure_file_path.",
-         title="PaddleDetection's tool was run without -c/--config: give it the config file (configs/...yml)",
-         source="PaddleDetection 1.x-2.x ppdet/utils/cli.py ArgsParser.parse_args (assert args.config is not None, "
-                "\"Please specify --config=configure_file_path.\")"),
-    _sig("ppocr_label_line_image_missing", r"\\nException: (?P<path>(?!(?:\S*[/\\])?None\b)[^\s\\]{1,300}) does not exist!", "cause",
-         CauseId.file_not_found, 72,
-         "When parsing line train/1.jpg\ttext, error happened with msg: Traceback ...\\nException: train/1.jpg does not exist!",
-         title="PaddleOCR's dataset could not read an image its label file names: it is not under data_dir",
-         most="medium", source=_PPOCR_PARSE),
-    # The label line ends in its own newline (a CRLF file, a line copied with its break), so ", error happened with
-    # msg" goes to the next line; or a paste kept only the first line of the message.
-    _sig("ppocr_label_line_unparsed", r"When parsing line (?P<line>[^\n]{0,200}?), error happened with msg|"
-         r"ppocr ERROR: When parsing line (?P<cut>[^\n]{0,200}?)\s*$", "cause",
-         CauseId.config_error, 70, "When parsing line train/1.jpg 文本, error happened with msg: Traceback (most recent call "
-         "last): ... IndexError: list index out of range",
-         title="PaddleOCR's dataset could not parse a line of its label file ({line}{cut}): the line is not in the form the "
-               "config's delimiter and columns say (image path, a tab, the label)", most="medium", source=_PPOCR_PARSE),
-    # The suites' -o overrides (PaddleOCR tools/program.py, PaddleDetection ppdet/utils/cli.py) are split on "=": an item
-    # without one (a space around "=", a path with no key) fails in the parser, before anything runs.
-    _sig("suite_option_unparsed", r'(?:tools[/\\]program|ppdet[/\\]utils[/\\]cli)\.py", line \d+, in _parse_opt\b',
-         "cause", CauseId.config_error, 70, 'File "/content/PaddleOCR/tools/program.py", line 70, in _parse_opt',
-         title="an -o override of the command line has no '=' between a key and its value (the suite's option parser failed on it)",
-         most="medium", source="PaddleOCR 2.x tools/program.py ArgsParser._parse_opt (for s in opts: k, v = s.split('=')); "
-                               "PaddleDetection 2.x ppdet/utils/cli.py ArgsParser._parse_opt (k, v = s.split('=', 1))"),
-    # PaddleSeg's dataset check (pdseg/check.py, before training) reads every label image: a class value past the
-    # configured number of classes (and not the ignore index) fails it.
-    _sig("seg_label_class_out_of_range", r"label class is out of range \[(?P<low>\d+), (?P<high>\d+)\]", "cause",
-         CauseId.config_error, 80, "fatal error: label class is out of range [0, 1]",
-         title="label images hold class values outside [{low}, {high}], the range the configured number of classes "
-               "allows: set NUM_CLASSES to the data's classes, or map the label values", most="medium",
-         source="PaddleSeg 0.x pdseg/check.py label_class_check (\"NOT PASS label class check!\", \"fatal error: label "
-                "class is out of range [0, {}]\")"),
-    # PaddleDetection's dataset sources found no record at all in the annotation list: every image it names is missing
-    # or unreadable where dataset_dir/image_dir say (paths joined twice, another folder layout).
-    _sig("ppdet_no_records", r"not found any (?P<kind>voc|coco|widerface) rec", "cause", CauseId.config_error, 75,
-         "AssertionError: not found any voc record in ./dataset/voc/trainval.txt",
-         title="PaddleDetection found no {kind} record: the images its annotation list names are not where dataset_dir "
-               "and image_dir say (check the paths it logs as illegal or missing)", most="medium",
-         source="PaddleDetection 0.x-2.x ppdet/data/source/voc.py load_roidb_and_cname2cid (assert len(records) > 0, "
-                "'not found any voc record in %s' % (self.anno_path)); coco.py ('not found any coco record in %s')"),
+    *SUITE_DATA_ROWS,
     # Python's os.makedirs raises EEXIST for a directory that is there; code that checks first (Paddle's and the
     # suites' save functions: if not os.path.isdir(d): os.makedirs(d)) meets it only when another process made it
     # between the two: ranks or workers saving to one path at once.
+    # A plain os.mkdir on a rerun, or copytree onto a folder that is there, says the same: at most low.
     _sig("makedirs_exists_race", r"(?:OSError|FileExistsError): \[Errno 17\] File exists", "cause",
-         CauseId.concurrent_checkpoint_write, 60, "OSError: [Errno 17] File exists: 'cluster_model/epoch_5'",
-         title="a directory the run creates already exists: most often another process (a rank, a trainer on the same "
-               "host) created it between the check and the call; save from one rank, or pass exist_ok=True",
-         most="medium", source="CPython Lib/os.py makedirs (mkdir raises FileExistsError, errno EEXIST 17, for a "
+         CauseId.concurrent_checkpoint_write, 45, "OSError: [Errno 17] File exists: 'cluster_model/epoch_5'",
+         title="a directory the run creates already exists: another process (a rank, a trainer on the same host) may "
+               "have created it between the check and the call, or an earlier run left it; save from one rank, or "
+               "create it with exist_ok=True", most="low", source="CPython Lib/os.py makedirs (mkdir raises FileExistsError, errno EEXIST 17, for a "
                                "directory that exists; Python 2: OSError [Errno 17]); pp 1.x fluid/io.py "
                                "save_inference_model (if not os.path.isdir(dirname): os.makedirs(dirname))"),
     # Paddle 0.x's parameter server and trainer look up the IPv4 address of the interface --nics names (SIOCGIFADDR,

@@ -13,8 +13,10 @@ from ....catalog.ids import CauseId
 from ..model import sig as _sig
 
 DEVICES = (
-    # Paddle Inference's config asked for the GPU (a suite's use_gpu=True default) in a CPU-only build.
-    _sig("inference_gpu_in_cpu_build", r"Please compile with gpu to EnableGpu\(\)", "cause", CauseId.config_error, 85,
+    # Paddle Inference's config asked for the GPU (a suite's use_gpu=True default) in a CPU-only build. It only logs
+    # this and goes on on the CPU: any error after it (a model file not found, a None image) says more, so it ranks
+    # low, below every row that names a cause of its own.
+    _sig("inference_gpu_in_cpu_build", r"Please compile with gpu to EnableGpu\(\)", "cause", CauseId.config_error, 30,
          "E0921 22:37:35.347833 13728 analysis_config.cc:73] Please compile with gpu to EnableGpu()",
          title="the inference config asks for the GPU and this Paddle is a CPU-only build: predict with use_gpu=False, "
                "or install paddlepaddle-gpu", most="medium",

@@ -127,7 +127,6 @@ OLDER_FORMS = (
     # not its first missing part (Python 3's 'paddle.trainer'): code for another release, or no Paddle at all for
     # this interpreter (installed for another Python, a script run outside the tools that set its path).
     *PY2_IMPORT_ROWS,
-    # Paddle 0.x's PyDataProvider2 reports the Python exception of the user's data provider, then aborts.
     # The v1/v2 gradient machine (and its C API) takes one argument per data layer of the network config: a config
     # loaded without the data layers the caller feeds (a merged or inference config of another shape).
     _sig("v2_inputs_unlike_data_layers", r"Check failed: inArgs\.size\(\) == dataLayers_\.size\(\) \((?P<got>\d+) vs\. "
@@ -137,6 +136,7 @@ OLDER_FORMS = (
                "per data layer, in the config the model was trained with", most="medium",
          source="pp 0.9-1.x paddle/legacy/gserver/gradientmachines/NeuralNetwork.cpp forward (CHECK_EQ(inArgs.size(), "
                 "dataLayers_.size())), reached by the C API's paddle_gradient_machine_forward"),
+    # Paddle 0.x's PyDataProvider2 reports the Python exception of the user's data provider, then aborts.
     _sig("pydataprovider_python_error", r"Python Error: <(?:type|class) '(?:exceptions\.)?(?P<exc>\w+)'> : (?P<msg>.*)",
          "exception", CauseId.python_exception, 50, "Python Error: <type 'exceptions.IndexError'> : too many indices "
          "for array", title="{exc}: {msg}",

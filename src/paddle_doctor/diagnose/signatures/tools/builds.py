@@ -229,18 +229,20 @@ BUILDS = (
                 "to make it\"), Microsoft linker LNK1104 (\"cannot open file '%s'\"; zh-CN 无法打开文件“%s”)"),
     # find_package in config mode (the demos' find_package(OpenCV REQUIRED PATHS ${OPENCV_DIR}/share/OpenCV ...))
     # finds no <Pkg>Config.cmake where its setting points: the setting names the wrong folder, or the package is
-    # not installed with its CMake files.
+    # not installed with its CMake files. Without REQUIRED CMake prints the same text as a warning and goes on: below
+    # every row that names a cause of its own.
     _sig("cmake_package_config_missing", r"Could not find a package configuration file provided by \"(?P<pkg>[\w.+-]+)\"",
-         "cause", CauseId.config_error, 70,
+         "cause", CauseId.config_error, 40,
          "  Could not find a package configuration file provided by \"OpenCV\" with any",
          title="CMake found no {pkg}Config.cmake where the build looks: point {pkg}_DIR (or the project's setting, "
                "e.g. OPENCV_DIR) at the folder that holds it, or install {pkg} with its CMake files", most="medium",
          source="CMake 3.x Source/cmFindPackageCommand.cxx (\"Could not find a package configuration file provided "
                 "by \\\"%s\\\" with any of the following names:\")"),
-    # An x86-only option (-m64, -msse*, -mavx*) that the compiler does not know: a compiler for another architecture
-    # (ARM, an aarch64 host) given the flags of an x86 build, a build configured without its ARM switch (WITH_ARM).
-    _sig("compiler_x86_option_elsewhere", r"unrecognized command[- ]line option [‘'\"`](?P<opt>-m(?:64|32|sse[\w.]*|avx\w*|fma|"
-         r"f16c|popcnt))[’'\"`]", "cause", CauseId.config_error, 75,
+    # An x86-only option that every x86 GCC knows (-m64, -m32, -msse..-msse4.2) and the compiler does not: a compiler
+    # for another architecture (ARM, an aarch64 host) given the flags of an x86 build, a build configured without its
+    # ARM switch (WITH_ARM). Newer x86 options (-mavx512f) are unknown to an old x86 GCC too, so they are left out.
+    _sig("compiler_x86_option_elsewhere", r"unrecognized command[- ]line option [‘'\"`](?P<opt>-m(?:64|32|sse(?:[234]|3|4\.[12])?))"
+         r"[’'\"`]", "cause", CauseId.config_error, 75,
          "c++: error: unrecognized command line option ‘-m64’",
          title="the compiler does not know {opt}, an x86 option: the build was configured for x86 on a machine or for a "
                "target of another architecture (configure it for that one, e.g. -DWITH_ARM=ON)", most="medium",

@@ -50,8 +50,6 @@ INFERENCE = (
                 "is_input_shape_valid(...), true, InvalidArgument(\"TRT runtime input shape of %s is invalid. Expect "
                 "runtime input shape to be within min/max input shape configured in SetTRTDynamicShapeInfo(),but "
                 "got runtime input shape = [%s], min input shape = [%s], max input shape = [%s].\")))"),
-    # A serialized engine (Paddle-TRT's or FastDeploy's cache) is only readable by the TensorRT release that wrote
-    # it; a cache left from another release fails its version check. Deleting the cache rebuilds it.
     # Before dynamic shapes (TensorRT 5, Paddle 1.x-2.0), an engine is built for the input shape it first met; a
     # later input of another shape (variable-width text crops) is refused: the predictor needs the shape fixed.
     _sig("trt_static_shape_differs", r"Input shapes are inconsistent with the model\. Expect \[(?P<want>[^\]]*)\] in "
@@ -63,6 +61,8 @@ INFERENCE = (
          source="pp 1.8-2.2 paddle/fluid/operators/tensorrt/tensorrt_engine_op.h (\"Input shapes are inconsistent with "
                 "the model. Expect [%s] in model description, but got [%s] in runtime. TRT 5 or lower version does not "
                 "support dynamic input shapes. Please check and modify your input shapes.\")"),
+    # A serialized engine (Paddle-TRT's or FastDeploy's cache) is only readable by the TensorRT release that wrote
+    # it; a cache left from another release fails its version check. Deleting the cache rebuilds it.
     _sig("trt_engine_other_version", r"Serialization assertion stdVersionRead == serializationVersion failed|"
          r"Version tag does not match\. Note: Current Version: \d+, Serialized Engine Version: \d+", "cause",
          CauseId.cuda_cudnn_mismatch, 85,
@@ -150,8 +150,6 @@ INFERENCE = (
          source="FastDeploy 0.x-1.x fastdeploy/backends/ort/utils.cc, runtime/backends/ort/utils.cc GetOrtDtype "
                 "(FDERROR << \"Unrecognized fastdeply data type:\" << Str(fd_dtype) << \".\" << std::endl)",
          most="medium"),
-    # Paddle-Lite reads a model directory in the formats it lists; Paddle 3.x saves its programs as model.json
-    # (PIR), which Lite's parser does not read, and a directory of neither is the wrong one: medium.
     # Paddle Serving's client keeps only the fetch names its client config (serving_client_conf.prototxt, written with
     # the model) saves; none of the names asked for is one of them (an example's names, another export's).
     _sig("serving_fetch_name_unknown", r"Fetch names should not be empty or out of saved fetch list", "cause",
@@ -170,6 +168,8 @@ INFERENCE = (
          title="Paddle-Lite's {file} shape check failed ({cond}): the model's shapes do not fit what this Lite computes",
          source="Paddle-Lite 2.x lite/utils/cp_logging.h CHECK_EQ_OR_FALSE (LOG(ERROR) << #a << \" == \" << #b << \" "
                 "check failed!\"; then the two values; return false), in the ops' InferShape", most="medium"),
+    # Paddle-Lite reads a model directory in the formats it lists; Paddle 3.x saves its programs as model.json
+    # (PIR), which Lite's parser does not read, and a directory of neither is the wrong one: medium.
     _sig("lite_model_format_unknown", r"PrintPbModelErrorMessage\]|Error, Unsupported model format!", "cause",
          CauseId.paddle_api_mismatch, 60, " Error, Unsupported model format!",
          title="Paddle-Lite reads none of the model formats it knows in that directory: a model saved by Paddle 3.x "

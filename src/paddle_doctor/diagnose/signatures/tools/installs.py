@@ -31,8 +31,6 @@ INSTALLS = (
                "built with its own; load them in separate processes, or use builds that share one", most="medium",
          source="glog gflags src/gflags.cc FlagRegistry::RegisterFlag (\"ERROR: flag '%s' was defined more than once "
                 "(in files '%s' and '%s').\\n\", then exit)"),
-    # The same registry's other abort: one flag registered twice from the same file, the file linked into the binary
-    # both statically and through a shared library (a build or an install that mixes two copies of Paddle's code).
     # gflags refuses a flag that no library of this process defines: a GPU-only flag (fraction_of_gpu_memory_to_use)
     # given to a CPU build, or a flag of another Paddle release.
     _sig("gflags_flag_unknown", r"ERROR: unknown command line flag '(?P<flag>\w{1,80})'", "cause", CauseId.config_error,
@@ -41,6 +39,8 @@ INSTALLS = (
                "release): drop it, or use a build that has it", most="medium",
          source="gflags 2.x src/gflags.cc CommandLineFlagParser::ParseNewCommandLineFlags (\"unknown command line flag "
                 "'%s'\"), printed as \"ERROR: ...\" by Paddle's InitGflags"),
+    # The same registry's other abort: one flag registered twice from the same file, the file linked into the binary
+    # both statically and through a shared library (a build or an install that mixes two copies of Paddle's code).
     _sig("gflags_flag_linked_twice", r"ERROR: something wrong with flag '(?P<flag>\w{1,80})' in file '(?P<file>[^']{1,300})'"
          r"\.\s{1,4}One possibility: file '[^']{1,300}' is being linked both statically and dynamically",
          "cause", CauseId.dependency_version_mismatch, 80,
@@ -218,14 +218,15 @@ INSTALLS = (
          source="CPython 3.x Lib/importlib/_bootstrap_external.py _classify_pyc (raise ImportError(f'bad magic number "
                 "in {name!r}: {magic!r}'))", most="medium"),
     *BUILDS,
-    # PaddleHub's list of a module's versions, marking the Paddle or PaddleHub release each needs that this one is not.
     # PaddleHub Serving answers a request whose module raised with status 101 and the exception's text as msg: the
     # module's error, without its type or traceback (they stay in the server's own log).
-    _sig("hub_serving_module_raised", r"'msg': (?P<q>['\"])(?P<msg>[^\n]{1,300}?)(?P=q),[^\n]{0,40}?'status': '101'", "exception",
+    _sig("hub_serving_module_raised", r"(?P<k>['\"])msg(?P=k): ?(?P<q>['\"])(?P<msg>[^\n]{1,300}?)(?P=q),[^\n]{0,40}?"
+         r"(?P=k)status(?P=k): ?(?P=k)101(?P=k)", "exception",
          CauseId.python_exception, 45, "{'msg': \"'Predictor' object has no attribute 'batch_predict'\", 'results': '', "
          "'status': '101'}", title="the PaddleHub module raised while serving the request: {msg}", most="medium",
          source="PaddleHub 1.x-2.x paddlehub/serving/app_compat.py predict_* (except Exception as err: ... "
                 "gen_result(\"101\", str(err), \"\")), the response JSON {\"msg\": ..., \"results\": ..., \"status\": ...}"),
+    # PaddleHub's list of a module's versions, marking the Paddle or PaddleHub release each needs that this one is not.
     _sig("hub_module_version_mismatch", r"[<>=!]=?\s*[\d.]+\s*\(Mismatch\)", "cause", CauseId.paddle_api_mismatch, 85,
          "|Pneumonia_CT_LKM_PP|  1.0.0   |         <=2.1.0(Mismatch)         |         <=2.2.0(Mismatch)         |",
          title="the PaddleHub module needs another PaddlePaddle or PaddleHub release than the installed one (the table "

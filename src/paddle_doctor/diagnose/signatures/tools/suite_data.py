@@ -1,0 +1,63 @@
+"""Signatures: the suites' own checks of their data and options, before or while a run reads them: PaddleOCR's label
+lines (a line it cannot parse, an image it names that is not there), PaddleDetection's config and record lists,
+PaddleSeg's label classes, the suites' -o overrides. Spliced into :data:`..rows.checks.CHECKS` at their old place.
+"""
+
+from __future__ import annotations
+
+from ....catalog.ids import CauseId
+from ..model import sig as _sig
+
+_PPOCR_PARSE = ("PaddleOCR 2.x ppocr/data/simple_dataset.py SimpleDataSet.__getitem__ (self.logger.error(\"When parsing line "
+                "{}, error happened with msg: {}\".format(data_line, traceback.format_exc())), the line split on "
+                "Train.dataset.delimiter (a tab by default))")
+
+SUITE_DATA_ROWS = (
+    _sig("ppdet_config_not_given", r"Please specify --config=configure_file_path", "cause", CauseId.config_error, 85,
+         "AssertionError: Please specify --config=configure_file_path.",
+         title="PaddleDetection's tool was run without -c/--config: give it the config file (configs/...yml)",
+         source="PaddleDetection 1.x-2.x ppdet/utils/cli.py ArgsParser.parse_args (assert args.config is not None, "
+                "\"Please specify --config=configure_file_path.\")"),
+    _sig("ppocr_label_line_image_missing", r"\\nException: (?P<path>(?!(?:\S*[/\\])?None\b)[^\s\\]{1,300}) does not exist!", "cause",
+         CauseId.file_not_found, 72,
+         "When parsing line train/1.jpg\ttext, error happened with msg: Traceback ...\\nException: train/1.jpg does not exist!",
+         title="PaddleOCR's dataset could not read an image its label file names: it is not under data_dir",
+         most="medium", source=_PPOCR_PARSE),
+    _sig("ppocr_label_line_unparsed", r"When parsing line (?P<line>[^\n]{0,200}?), error happened with msg", "cause",
+         CauseId.config_error, 70, "When parsing line train/1.jpg 文本, error happened with msg: Traceback (most recent call "
+         "last): ... IndexError: list index out of range",
+         title="PaddleOCR's dataset could not parse a line of its label file ({line}): the line is not in the form the "
+               "config's delimiter and columns say (image path, a tab, the label)", most="medium", source=_PPOCR_PARSE),
+    # The same line whose message broke at the label line's own newline (a CRLF file, a line copied with its break),
+    # so ", error happened with msg" went to the next line, or a paste that kept only its first line: it explains the
+    # parsing errors after it (a column missing, a value of another type), not an image that does not exist.
+    _sig("ppocr_label_line_cut", r"ppocr ERROR: When parsing line (?P<line>[^\n]{0,200}?)\s*$", "context",
+         CauseId.config_error, 55, "[2023/12/09 20:45:37] ppocr ERROR: When parsing line crop_img/1.jpg      6.车辆识别代号",
+         title="PaddleOCR's dataset could not parse a line of its label file ({line}): the line is not in the form the "
+               "config's delimiter and columns say", most="medium", source=_PPOCR_PARSE,
+         explains_only=r"\b(?:IndexError|ValueError|KeyError|TypeError|AttributeError|UnicodeDecodeError)\b"),
+    # The suites' -o overrides (PaddleOCR tools/program.py, PaddleDetection ppdet/utils/cli.py) are split on "=": an item
+    # without one (a space around "=", a path with no key) fails in the parser, before anything runs.
+    _sig("suite_option_unparsed", r'(?:tools[/\\]program|ppdet[/\\]utils[/\\]cli)\.py", line \d+, in _parse_opt\b',
+         "cause", CauseId.config_error, 70, 'File "/content/PaddleOCR/tools/program.py", line 70, in _parse_opt',
+         title="an -o override of the command line is not one key, '=' and a YAML value (no '=', a second '=', a space "
+               "in an unquoted value): the suite's option parser failed on it",
+         most="medium", source="PaddleOCR 2.x tools/program.py ArgsParser._parse_opt (for s in opts: k, v = s.split('=')); "
+                               "PaddleDetection 2.x ppdet/utils/cli.py ArgsParser._parse_opt (k, v = s.split('=', 1))"),
+    # PaddleSeg's dataset check (pdseg/check.py, before training) reads every label image: a class value past the
+    # configured number of classes (and not the ignore index) fails it.
+    _sig("seg_label_class_out_of_range", r"label class is out of range \[(?P<low>\d+), (?P<high>\d+)\]", "cause",
+         CauseId.config_error, 80, "fatal error: label class is out of range [0, 1]",
+         title="label images hold class values outside [{low}, {high}], the range the configured number of classes "
+               "allows: set NUM_CLASSES to the data's classes, or map the label values", most="medium",
+         source="PaddleSeg 0.x pdseg/check.py label_class_check (\"NOT PASS label class check!\", \"fatal error: label "
+                "class is out of range [0, {}]\")"),
+    # PaddleDetection's dataset sources found no record at all in the annotation list: every image it names is missing
+    # or unreadable where dataset_dir/image_dir say (paths joined twice, another folder layout).
+    _sig("ppdet_no_records", r"not found any (?P<kind>voc|coco|widerface) rec", "cause", CauseId.config_error, 75,
+         "AssertionError: not found any voc record in ./dataset/voc/trainval.txt",
+         title="PaddleDetection found no {kind} record: the images its annotation list names are not where dataset_dir "
+               "and image_dir say (check the paths it logs as illegal or missing)", most="medium",
+         source="PaddleDetection 0.x-2.x ppdet/data/source/voc.py load_roidb_and_cname2cid (assert len(records) > 0, "
+                "'not found any voc record in %s' % (self.anno_path)); coco.py ('not found any coco record in %s')"),
+)
