@@ -312,3 +312,24 @@ def test_a_library_row_s_advice_stays_when_an_error_follows_its_warning(tmp_path
                              "predictor (dll)\n")
     assert rc.cause == CauseId.file_not_found and "Visual C++ Redistributable" in rc.fix, (rc.cause, rc.code)
 
+
+
+# --- batch109's first look ----------------------------------------------------------------------------------------
+
+def test_fluids_stream_error_with_its_errono_is_cudas_error(tmp_path):
+    rc = _diagnose(tmp_path, "FatalError: cudaStreamSynchronize raises error: unspecified launch failure, errono: 4: "
+                             "unspecified launch failure at (/paddle/paddle/fluid/platform/device_context.cc:331)\n")
+    assert rc.cause == CauseId.cuda_error_other, (rc.cause, rc.code)
+
+
+@pytest.mark.parametrize("cls", ["Parameter", "ParamBase", "Program"])
+def test_a_paddle_framework_class_lacking_an_attribute_is_another_release(tmp_path, cls):
+    rc = _diagnose(tmp_path, f"  File \"/py/site-packages/paddlehub/common/paddle_helper.py\", line 65, in get_variable_info"
+                             f"\n    var_info['gradient_clip_attr'] = var.gradient_clip_attr\nAttributeError: '{cls}' object "
+                             "has no attribute 'gradient_clip_attr'\n")
+    assert (rc.cause, rc.code) == (CauseId.paddle_api_mismatch, "tensor_attribute_missing"), (rc.cause, rc.code)
+
+
+def test_a_users_own_block_class_is_not_paddles(tmp_path):
+    rc = _diagnose(tmp_path, "AttributeError: 'Block' object has no attribute 'conv3'\n")
+    assert rc.code != "tensor_attribute_missing"

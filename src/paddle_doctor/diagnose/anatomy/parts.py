@@ -93,6 +93,8 @@ _CODE_RES = (
     # Paddle 1.x's failed runtime call ("cudaGetDeviceCount failed in ..., error code : 35") and its
     # host allocator's failed posix_memalign ("Fail to alloc memory of N size, error code is 12": errno)
     ("cuda", lazy_compile(r"\bcuda[A-Z]\w* failed\b.*?\berror code\s*:\s*(?P<num>\d+)")),
+    # Paddle 1.7-1.8's stream and device checks ("cudaStreamSynchronize raises error: %s, errono: %d", its own typo)
+    ("cuda", lazy_compile(r"\bcuda[A-Z]\w* raises error\b.*?\berrono?\s*:\s*(?P<num>\d+)")),
     ("errno", lazy_compile(r"\bFail(?:ed)? to alloc(?:ate)? memory of \d+ size, error code is (?P<num>\d+)")),
     ("signal", lazy_compile(r"killed by signal\s*:?\s*(?P<num>\d+)|\bsignal\s+(?P<num2>\d+)\b", re.I)),
 )
@@ -104,7 +106,7 @@ _CODE_LITERALS = (("cuda", True), ("cudaError", False), ("CUDA_ERROR_", False), 
                   ("CUBLAS_STATUS_", False), ("cublas", True), ("CUSOLVER_STATUS_", False), ("cusolver", True),
                   ("ncclSuccess", False), ("cudaSuccess", False),
                   ("CUDNN_STATUS_SUCCESS", False), ("CUBLAS_STATUS_SUCCESS", False),
-                  ("[Errno", False), (" failed", False), ("to alloc", False), ("signal", True))
+                  ("[Errno", False), (" failed", False), (" raises error", False), ("to alloc", False), ("signal", True))
 _CLASS_WORDS = (*ERROR_CLASSES, "EnforceNotMet")
 
 

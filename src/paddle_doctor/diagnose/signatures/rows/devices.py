@@ -1,7 +1,8 @@
 """Signatures: what a device reports about the work it was given or about itself: a GPU kernel's own
 assertion (Paddle's device-side checks of their inputs), and an accelerator runtime that cannot open the
 device it was asked for (Ascend's ACL through PaddleCustomDevice); ``DEVICE_FACTS``, the device lists a run states
-(its launch command, CUDA_VISIBLE_DEVICES), matched after every other row.
+(its launch command, CUDA_VISIBLE_DEVICES), matched after every other row; ``OTHER_COLLECTIVES``, the collective
+libraries of devices other than NVIDIA's.
 
 A kernel's assertion says its input was out of range (a NaN, an index or label past a dimension); the
 CUDA error that follows (device-side assert, launch failure) says only that a kernel failed.
@@ -169,4 +170,74 @@ DEVICE_FACTS = (
          example="FLAGS(name='FLAGS_selected_gpus', current_value='3', default_value='')",
          source="pp 2.4.2 launch/controllers/collective.py and fleet/launch_utils.py set FLAGS_selected_gpus per "
                 "worker; pp 3.x prints it in the 'Modified FLAGS detected' banner (FLAGS(name=..., current_value=...))"),
+)
+
+
+# The collective libraries of the other devices (Kunlun XPU's BKCL, DCU's RCCL, Ascend's HCCL, MLU's CNCL, a custom
+# device's XCCL): their failures are the catalog's collective failure, as NCCL's. Spliced into
+# :data:`.libraries.LIBRARIES` right after NCCL's rows.
+OTHER_COLLECTIVES = (
+    # The collective family beside NCCL: Kunlun XPU's BKCL. Paddle's own checks name it; the library's
+    # log lines carry their level and the library's name ([WARN][BKCL][src:line]); INFO/DBG lines do not count.
+    _sig("bkcl_error", r"\[(?:WARN|WARNING|ERR|ERROR|FATAL)\]\s*\[BKCL\]|\bBKCL [Ee]rror\b|\bbkcl_\w+ failed\b",
+         "cause", CauseId.nccl_error, 88,
+         "PreconditionNotMetError: bkcl_init_rank failed, got wrong value [3].",
+         title="the collective library (BKCL, Kunlun XPU) reported an error",
+         source="pp 2.x platform/collective_helper / bkcl_context (PreconditionNotMet: bkcl_init_rank failed), "
+                "platform/device/xpu/enforce_xpu.h build_xpu_error_msg (BKCL Error, %s; BKCL Error <%d>, %s), the "
+                "XPU collective tests' check (Failed, BKCL error %s:%d '%d'); the BKCL runtime's log lines "
+                "[LEVEL][BKCL][file:line] (levels DBG, INFO, WARN, ERR)"),
+    # ROCm's RCCL (NCCL's API, its own library): Paddle's ROCm builds enforce its results with their own
+    # prefix; its log lines are NCCL's ("NCCL WARN"), read by the rows above.
+    _sig("rccl_error", r"\b(?:RCCL|Rccl|rccl) error\b", "cause", CauseId.nccl_error, 90,
+         "OSError: (External)  Rccl error, unhandled system error  (at /paddle/paddle/fluid/platform/"
+         "collective_helper.cc:94)", title="the collective library (RCCL, ROCm) reported an error",
+         source="pp 2.x-3.x ROCm builds: platform/enforce.h, phi/core/enforce.h build_rocm_error_msg(ncclResult_t) "
+                "(std::string msg(\" Rccl error, \"); msg + ncclGetErrorString(nccl_result)), as PADDLE_ENFORCE_GPU_"
+                "SUCCESS raises it; as a Paddle ROCm run printed it in ROCm/rccl#328)"),
+    # Ascend NPU: a process of an earlier run still holds the device (CANN's own diagnosis, EJ0001).
+    _sig("hccp_leftover_process", r"Failed to initialize the HCCP process\. Reason: Maybe the last training "
+         r"process is running", "cause", CauseId.stale_process_holding_gpu, 96,
+         "EJ0001: 2024-05-21-11:57:54.167.645 Failed to initialize the HCCP process. Reason: Maybe the last training "
+         "process is running.",
+         title="the NPU is still held by the process of an earlier run (HCCP could not start on it)",
+         source="Ascend CANN error code EJ0001 (Failed to initialize the HCCP process. Reason: Maybe the last training "
+                "process is running. Solution: Wait for 10s after killing the last training process and try again.), "
+                "printed by the CANN runtime under any framework (quoted in LlamaFactory#3839, verl#332)"),
+    # Ascend NPU's HCCL: Paddle's own NPU builds (2.1-2.4) enforce HcclResult with their prefix; through
+    # PaddleCustomDevice every HCCL call is checked by RUNTIME_CHECK, which prints the call and its
+    # HcclResult, then exits; CANN's own log lines carry the level and the module ([ERROR] HCCL(pid,proc)).
+    _sig("hccl_call_failed", r"Call (?P<call>Hccl\w+)\(.*\) failed : (?P<code>-?\d+)|\bHCCL error, the error code "
+         r"is : -?\d+|\[ERROR\] HCCL\(\d+,", "cause",
+         CauseId.nccl_error, 88,
+         "Call HcclCommInitRootInfo(nranks, reinterpret_cast<HcclRootInfo *>(unique_id->data), rank, "
+         "reinterpret_cast<HcclComm *>(comm)) failed : 7 at file /PaddleCustomDevice/backends/npu/runtime/"
+         "runtime.cc line 1060",
+         title="the collective library (HCCL, Ascend NPU) reported an error",
+         source="pp 2.1-2.4 platform/device/npu/enforce_npu.h build_npu_error_msg(HcclResult) (\" HCCL error, the "
+                "error code is : \" << stat); Ascend CANN slog lines ([ERROR] HCCL(%d,%s):%s [%s:%d]...: "
+                "HcclCommInitRootInfo failed., as in gpustack#2021); "
+                "PaddleCustomDevice backends/npu/runtime/runtime.h RUNTIME_CHECK via HCCL_CHECK (std::cerr << "
+                "\"Call \" << #func << \" failed : \" << acl_ret << \" at file \" << __FILE__ << \" line \" ..., "
+                "then exit(-1)), used for HcclCommInitRootInfo, HcclGetRootInfo, HcclAllReduce, ... in "
+                "runtime.cc (pp 2.5-3.x custom device plugin)"),
+    # Cambricon MLU's CNCL, enforced by Paddle's MLU builds (2.3-2.4) and by the MLU custom-device plug-in.
+    _sig("cncl_error", r"\bMLU CNCL error\(-?\d+\)", "cause", CauseId.nccl_error, 88,
+         "ExternalError: MLU CNCL error(7), CNCL_RET_ERR_SYSTEM.  (at /paddle/paddle/fluid/platform/collective_helper"
+         ".cc:356)", title="the collective library (CNCL, Cambricon MLU) reported an error",
+         source="pp 2.3-2.4 platform/device/mlu/enforce.h build_mlu_error_msg(cnclResult_t) (\"MLU CNCL error(\" << e "
+                "<< \"), \" << cnclGetErrorStr(e) << \". \"), as PADDLE_ENFORCE_MLU_SUCCESS raises it; the same function "
+                "in PaddleCustomDevice backends/mlu/runtime/runtime.h, the MLU plug-in of XCCL)"),
+    # A custom device's collective library (XCCL: Paddle's plug-in interface) fails with the custom device's
+    # generic status; the C++ frame of the call names the collective.
+    _sig("xccl_frame", r"\bphi::CustomDevice::CCL(?:CommInitRank|GetUniqueId|AllReduce|Broadcast|AllGather|"
+         r"ReduceScatter|Reduce|Send|Recv|GroupStart|GroupEnd)\b|\bxccl_(?:comm_init_rank|get_unique_id)\b",
+         "cause", CauseId.nccl_error, 60,
+         "2   phi::CustomDevice::CCLCommInitRank(unsigned long, std::vector<unsigned char>*, unsigned long, "
+         "void**)",
+         title="the custom device's collective library (XCCL) failed a call (its frame is on the C++ stack)",
+         source="pp 2.5-3.3.1 phi/backends/custom/custom_device.cc CustomDevice::CCLCommInitRank, CCLAllReduce, ... "
+                "(PADDLE_ENFORCE_CUSTOM_DEVICE_SUCCESS(pimpl_->xccl_comm_init_rank(...)) raises ' CustomDevice "
+                "error, the error code is : %d. ' from phi/backends/custom/enforce_custom.h; enforce.h prints the "
+                "C++ stack with the call's frame)"),
 )

@@ -233,19 +233,22 @@ OLDER_FORMS = (
          source="pp 1.6-2.x python/paddle/fluid/optimizer.py Optimizer.__init__ (if framework.in_dygraph_mode(): if "
                 "parameter_list is None: raise AttributeError(\"parameter_list argument given to the Optimizer should "
                 "not be None in dygraph mode.\"))", most="medium"),
-    # Paddle's tensor classes changed with each era and mode (1.x's Variable, 2.0-2.3's VarBase, 2.4's eager
-    # Tensor, 2.6/3.x's pir Value): an attribute one lacks is code, the user's or a suite's, written for another
+    # Paddle's tensor classes changed with each era and mode (1.x's Variable and Parameter, 2.0-2.3's VarBase and
+    # ParamBase, 2.4's eager Tensor, 2.6/3.x's pir Value; the Program that holds them): an attribute one lacks is code,
+    # the user's or a suite's (an installed PaddleHub reading 1.7's Parameter.gradient_clip_attr), written for another
     # of them (.numpy() of a static Variable, .trainable of a plain Tensor given to a 2.0 optimizer), or a typo.
     # Any other class of Paddle's named by its module (the core bindings' AnalysisConfig, a Layer): a method the
     # code calls that this release, or this build (no MKLDNN on macOS, no XPU), does not have. A paste cut after
     # "object has" keeps the class.
-    _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|EagerParamBase|paddle(?:lite)?(?:\.\w+)+)' "
+    _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|EagerParamBase|ParamBase|Parameter|Program|"
+         r"paddle(?:lite)?(?:\.\w+)+)' "
          r"object has no attribute '(?P<name>\w+)'|AttributeError: '(?P<cut>paddle(?:\.\w+)+)' object has\s*$", "cause",
          CauseId.paddle_api_mismatch, 65, "AttributeError: 'Tensor' object has no attribute 'trainable'",
          title="a Paddle {cls}{cut} lacks an attribute the code uses ({name}) in this Paddle version, build or mode: "
                "code written for another version (or static vs dynamic graph), or a misspelt name",
          source="pp 1.8.5-3.3.1 the tensor classes: fluid/framework.py Variable, core.VarBase (2.0-2.3, "
-                "varbase_patch_methods.py), core.eager.Tensor (2.4+, tensor_patch_methods.py), pir Value (2.6+); the core "
+                "varbase_patch_methods.py), Parameter and Program (fluid/framework.py), ParamBase (2.0-2.3), "
+                "core.eager.Tensor (2.4+, tensor_patch_methods.py), pir Value (2.6+); the core "
                 "bindings' classes (core_avx/libpaddle AnalysisConfig); CPython's AttributeError ('%.50s' object has no "
                 "attribute '%U')); Paddle-Lite's Python bindings (paddlelite.lite.Tensor, ...)", most="medium"),
     # 1.x's CUDADeviceContext makes its cuDNN/cuBLAS handles and workspace after the allocator has taken its
