@@ -20,5 +20,7 @@ LIBRARY_FIX = """
   DLLs come with the Microsoft Visual C++ Redistributable (x64).
 - If it is installed, add its folder to the loader's path in the shell that runs the job, on every
   node (`LD_LIBRARY_PATH`; Windows `PATH` or `os.add_dll_directory`; macOS `DYLD_LIBRARY_PATH`).
+- A library a package ships (Paddle's `paddle/libs`, an inference library's `third_party`, a frozen app's
+  bundle): reinstall that package (or rebuild the bundle) rather than installing the library apart.
 - A GPU build's CUDA/cuDNN libraries: see `paddle-doctor explain cuda_cudnn_mismatch`.
 """

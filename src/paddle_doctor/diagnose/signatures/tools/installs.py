@@ -122,8 +122,8 @@ INSTALLS = (
          CauseId.dependency_version_mismatch, 85,
          "RuntimeError: The current Numpy installation ('C:\\py\\numpy\\__init__.py') fails to pass a sanity check due "
          "to a bug in the windows runtime.",
-         title="this numpy release (1.19.4) refuses to load on this Windows runtime: install numpy 1.19.3 or a newer "
-               "release", most="medium",
+         title="numpy's start-up check of the Windows C runtime failed (numpy 1.19.4 checks for the fmod bug of "
+               "Windows 10 2004): install numpy 1.19.3, or update Windows", most="medium",
          source="numpy 1.19.4 numpy/__init__.py _win_os_check (RuntimeError(\"The current Numpy installation ({!r}) fails "
                 "to pass a sanity check due to a bug in the windows runtime. See this issue for more information: "
                 "https://tinyurl.com/y3dm3h86\"))"),
