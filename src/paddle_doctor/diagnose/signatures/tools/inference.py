@@ -166,8 +166,9 @@ INFERENCE = (
          "[I  1/ 4  0:28: 2.711 /Paddle-Lite/lite/operators/concat_op.cc InferShape:44] out_dims[j] == input_dims[i][j] "
          "check failed!",
          title="Paddle-Lite's {file} shape check failed ({cond}): the model's shapes do not fit what this Lite computes",
-         source="Paddle-Lite 2.x lite/utils/cp_logging.h CHECK_EQ_OR_FALSE (LOG(ERROR) << #a << \" == \" << #b << \" "
-                "check failed!\"; then the two values; return false), in the ops' InferShape", most="medium"),
+         source="Paddle-Lite 2.x OpLite's check macros, first in Paddle 1.5's paddle/fluid/framework/lite (CHECK_EQ_OR_FALSE: "
+                "LOG(ERROR) << #a__ << \" == \" << #b__ << \" check failed!\"; LOG(ERROR) << a__ << \" != \" << b__; return "
+                "false; CHECK_GT/GE_OR_FALSE alike), in the ops' InferShape", most="medium"),
     # Paddle-Lite reads a model directory in the formats it lists; Paddle 3.x saves its programs as model.json
     # (PIR), which Lite's parser does not read, and a directory of neither is the wrong one: medium.
     _sig("lite_model_format_unknown", r"PrintPbModelErrorMessage\]|Error, Unsupported model format!", "cause",

@@ -224,8 +224,9 @@ INSTALLS = (
          r"(?P=k)status(?P=k): ?(?P=k)101(?P=k)", "exception",
          CauseId.python_exception, 45, "{'msg': \"'Predictor' object has no attribute 'batch_predict'\", 'results': '', "
          "'status': '101'}", title="the PaddleHub module raised while serving the request: {msg}", most="medium",
-         source="PaddleHub 1.x-2.x paddlehub/serving/app_compat.py predict_* (except Exception as err: ... "
-                "gen_result(\"101\", str(err), \"\")), the response JSON {\"msg\": ..., \"results\": ..., \"status\": ...}"),
+         source="PaddleHub 2.x paddlehub/serving/http_server.py and its GPU worker (except Exception as err: "
+                "log.logger.error(traceback.format_exc()); return package_result(\"101\", str(err), \"\")), the response "
+                "JSON {\"msg\": ..., \"results\": ..., \"status\": ...}"),
     # PaddleHub's list of a module's versions, marking the Paddle or PaddleHub release each needs that this one is not.
     _sig("hub_module_version_mismatch", r"[<>=!]=?\s*[\d.]+\s*\(Mismatch\)", "cause", CauseId.paddle_api_mismatch, 85,
          "|Pneumonia_CT_LKM_PP|  1.0.0   |         <=2.1.0(Mismatch)         |         <=2.2.0(Mismatch)         |",
