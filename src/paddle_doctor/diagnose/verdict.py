@@ -55,18 +55,23 @@ def make_verdict(code: str, cause: str, rank: int | None, events: Iterable[Event
         locations=tuple(Location(path=e.path, line=e.line, rank=rank) for e in evidence[:1]),
         evidence=evidence, ranks=(rank,) if rank is not None else (), fix=(own.fix or entry.fix).strip(),
         confidence=Confidence(confidence), why=why,
-        alternatives=alternatives if own.own_alternatives else alternatives_for(cause, Confidence(confidence),
-                                                                                 first=alternatives),
+        alternatives=alternatives if own.replaces_alternatives else alternatives_for(cause, Confidence(confidence),
+                                                                                      first=alternatives),
         facts=facts)
 
 
 @dataclass(frozen=True)
 class _Advice:
-    """What to check and do for a verdict, where its row has its own (else the catalog's): see :class:`.signatures.model.Signature`."""
+    """What to check and do for a verdict, where its row has its own (else the catalog's): see
+    :class:`.signatures.model.Signature`."""
 
     confirm: str = ""
     fix: str = ""
-    own_alternatives: bool = False
+
+    @property
+    def replaces_alternatives(self) -> bool:
+        """A row with its own fix speaks for its near causes too (see :func:`_own_row`)."""
+        return bool(self.fix)
 
 
 def _own_row(code: str, cause: str, events: list[Event]) -> _Advice:
@@ -76,9 +81,7 @@ def _own_row(code: str, cause: str, events: list[Event]) -> _Advice:
     file) is not added for it (a missing library is no such path)."""
     row = next((e.sig for e in events if e.sig is not None and e.sig.name == code), None) or next(
         (e.sig for e in events if e.sig is not None and e.sig.cause == cause), None)
-    if row is None or not (row.confirm or row.fix):
-        return _Advice()
-    return _Advice(row.confirm, row.fix, own_alternatives=bool(row.fix))
+    return _Advice(row.confirm, row.fix) if row is not None else _Advice()
 
 
 def _evidence(events: list[Event]) -> Iterable[EvidenceLine]:
