@@ -50,8 +50,9 @@ SUITE_DATA_ROWS = (
          CauseId.config_error, 80, "fatal error: label class is out of range [0, 1]",
          title="label images hold class values outside [{low}, {high}], the range the configured number of classes "
                "allows: set NUM_CLASSES to the data's classes, or map the label values", most="medium",
-         source="PaddleSeg 0.x pdseg/check.py label_class_check (\"NOT PASS label class check!\", \"fatal error: label "
-                "class is out of range [0, {}]\")"),
+         source="PaddleSeg 0.x pdseg/check.py and its dataset check tools (logger.info(error_print(\"label class check!\")), "
+                "printed as \"NOT PASS label class check!\"; \"fatal error: label class is out of range [0, {}]\".format("
+                "cfg.DATASET.NUM_CLASSES - 1))"),
     # PaddleDetection's dataset sources found no record at all in the annotation list: every image it names is missing
     # or unreadable where dataset_dir/image_dir say (paths joined twice, another folder layout).
     _sig("ppdet_no_records", r"not found any (?P<kind>voc|coco|widerface) rec", "cause", CauseId.config_error, 75,
