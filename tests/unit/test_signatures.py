@@ -55,7 +55,8 @@ def test_every_signature_cites_its_source(sig):
                                                                    "Kubernetes ", "Docker ", "NVIDIA ", "FastDeploy ", "onnx ", "PaddleCustomDevice ", "X2Paddle ",
                                                                    "HDF5 ", "GCC ", "Linux kernel ", "PyMuPDF ", "CMake ", "SWIG ", "Go ",
                                                                    "PaddleHub ", "PaddleNLP ", "PaddleX ", "cffi ", "Apple ", "OpenJDK ", "Anakin ", "GNU ld ", "PaddleSlim ", "Intel MKL ", "PaddleOCR-json ",
-                                                                   "pysoundfile ", "OpenCV ", "gcc ", "PARL ", "Microsoft ", "clang ", "conda ", "gflags "))
+                                                                   "pysoundfile ", "OpenCV ", "gcc ", "PARL ", "Microsoft ", "clang ", "conda ", "gflags ",
+                                                                   "paddle-mobile ", "Rockchip RKNN "))
 
 
 def test_signature_table_is_data_with_cause_ids():

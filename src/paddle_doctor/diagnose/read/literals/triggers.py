@@ -303,6 +303,8 @@ TRIGGERS: tuple[str, ...] = (
     "'status': '101'", '"status": "101"',
     # batch108: an x86 option on another compiler, inline assembly the compiler cannot fit, PaddleDetection's records
     "unrecognized command", "impossible constraints", "not found any ",
+    # batch110: Paddle2ONNX's op its mapper refuses, PaddleSeg's dataset check, paddle-mobile's exception, RKNN's NPU memory
+    "cannot be exported to ONNX", "NOT PASS ", "| [detail]", "malloc npu memory",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

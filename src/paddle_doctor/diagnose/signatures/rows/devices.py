@@ -135,6 +135,15 @@ DEVICES = (
                 "function_attributes (throw_on_error(cudaFuncGetAttributes(...), \"function_attributes(): after "
                 "cudaFuncGetAttributes\")), system_error what() + \": \" + cudaGetErrorString: CUDA driver_types.h "
                 "cudaErrorInvalidDeviceFunction (\"invalid device function\")"),
+    # Rockchip's RKNN runtime (the RKNPU2 backend of FastDeploy, rknn-toolkit-lite) could not allocate NPU memory:
+    # the models loaded exceed it (a model loaded again per request), or, with errno 14 just before, an rknpu driver
+    # too old for the runtime: medium.
+    _sig("rknn_npu_malloc_failed", r"failed to malloc npu memory\b", "cause", CauseId.gpu_oom, 70,
+         "E RKNN: [16:11:56.656] failed to malloc npu memory!, size: 7397955, flags: 0x2",
+         title="the RKNN runtime could not allocate NPU memory: the models loaded exceed the NPU's "
+               "memory (load a model once and reuse it), or the rknpu driver is too old for this runtime", most="medium",
+         source="Rockchip RKNN runtime librknnrt.so (closed source; its log line \"E RKNN: failed to malloc npu memory, "
+                "size: N, flags: 0xN\", as quoted from rknn-toolkit2 and rkllm runs)"),
     _sig("thrust_parallel_for_failed", r"parallel_for failed: (?:cudaError\w+: )?(?!out of memory)(?P<text>[a-z][a-z ]{5,80}"
          r"[a-z])", "cause", CauseId.cuda_error_other, 80,
          "W1104 19:03:37.945456 29266 operator.cc:187] elementwise_max raises an exception thrust::system::system_error, "

@@ -212,14 +212,15 @@ NATIVE = (
                 "error %s.\\n\", __FILE__, __LINE__, #call, errstr))", most="medium"),
     # --- native crash stacks (glog's failure writer) ----------------------------------------------------
     # A frame of glog's crash stack inside NCCL's communicator set-up or teardown: the native crash
-    # happened in NCCL (Paddle#18232: SIGSEGV in commFree / ncclCommInitAll under NCCLContextMap).
+    # happened in NCCL (Paddle#18232: SIGSEGV in commFree / ncclCommInitAll under NCCLContextMap). At most medium:
+    # the same crash in another thread (Paddle#14132) was read as the crash itself, with no NCCL cause found.
     _sig("native_frame_nccl", r"^\s*(?:\S+\]\s+)?@\s+0x[0-9a-f]+\s+(?:\S*::)?(?P<fn>nccl(?:CommInit\w*|CommDestroy|"
          r"GroupEnd)|NCCLContextMap|NCCLCommContext|commFree|commAlloc|initTransportsRank)\b", "cause",
          CauseId.nccl_error, 75, "    @     0x7f54bff10cc5 ncclCommInitAll",
          title="the native crash happened inside NCCL ({fn}), while it made or freed its communicators",
          source="glog's failure signal handler (a stack frame: @ <address> <symbol>) over NCCL 2.x's init.cc "
                 "(ncclCommInitAll, ncclCommInitRank, commAlloc, commFree, initTransportsRank) and pp 1.x "
-                "platform/nccl_helper.h NCCLContextMap"),
+                "platform/nccl_helper.h NCCLContextMap", most="medium"),
     # glog's SIGBUS line: a mapped file or shared memory the process could not access. Without a DataLoader's
     # shared memory in sight (its rows are more specific) a native crash, at most medium: /dev/shm is its near cause.
     # More specific than the stack frames glog prints after it (native_stack, 70), which would otherwise decide.

@@ -277,6 +277,18 @@ INFERENCE = (
          source="Paddle2ONNX 1.x paddle2onnx/mapper/exporter.cc ModelExporter::CheckIfOpSupported (P2OLogger() << "
                 "\"Oops, there are some operators not supported yet, including \"; then Assert(1 == 0, \"Due to the "
                 "unsupported operators, the conversion is aborted.\"))", most="medium"),
+    # An op whose mapper exists but refuses this model's use of it (GetMinOpset < 0: adaptive pooling on a dynamic
+    # input shape, an attribute the mapper cannot express): the model as exported cannot be converted by this
+    # release; the same reading as an op with no mapper (the corpus labels both so), and the abort after it follows.
+    _sig("p2o_operator_not_exportable", r"Due to the operator: (?P<op>\w+), this model cannot be exported to ONNX",
+         "cause", CauseId.paddle_api_mismatch, 70,
+         "[Paddle2ONNX] Due to the operator: pool2d, this model cannot be exported to ONNX.",
+         title="paddle2onnx cannot express the model's {op} as it is used here (the lines before it say why, e.g. a "
+               "dynamic input shape): fix the model's input shape or the op before exporting, or use a release "
+               "that maps it",
+         source="Paddle2ONNX 1.x paddle2onnx/mapper/exporter.cc ModelExporter::GetMinOpset (P2OLogger(verbose) << "
+                "\"Due to the operator: \" << op.type() << \", this model cannot be exported to ONNX.\" when the op's "
+                "mapper returns a min opset < 0)", most="medium"),
     # Paddle-Lite's loader warns when the .nb was made by another opt release than the library's (only then), and
     # says so when an OpenCL model meets a library without OpenCL: facts a later missing kernel is read with
     # (refine/versions.py explained_by_lite_versions).

@@ -93,7 +93,8 @@ INSTALLS = (
     # "paddle", whose build fails the same way) is read first.
     _sig("pip_build_subprocess_failed", r"(?:python setup\.py (?:bdist_wheel|egg_info)|Preparing (?:editable )?metadata "
          r"\((?:pyproject\.toml|setup\.py)\)|Getting requirements to build (?:wheel|editable)) did not run successfully|"
-         r"Encountered error while generating package metadata", "cause",
+         r"Encountered error while generating package metadata|Command \"?python setup\.py (?:egg_info|bdist_wheel|install)\b"
+         r"[^\n]{0,200}\"? failed with error code \d+", "cause",
          CauseId.dependency_version_mismatch, 50, "  × python setup.py bdist_wheel did not run successfully.",
          title="pip had to build a package from source (no wheel of the asked version for this Python and platform) and "
                "the build failed: install a version that has a wheel here",
@@ -101,7 +102,9 @@ INSTALLS = (
                 "run successfully.\", command_description \"python setup.py bdist_wheel\" from "
                 "operations/build/wheel_legacy.py, the spinner messages \"Preparing metadata (pyproject.toml)\" of "
                 "operations/build/metadata.py and \"Getting requirements to build wheel\" of distributions/sdist.py); "
-                "exceptions MetadataGenerationFailed (\"Encountered error while generating package metadata.\")",
+                "exceptions MetadataGenerationFailed (\"Encountered error while generating package metadata.\"); pip 1.x-18 "
+                "utils/misc.py call_subprocess (InstallationError('Command \"%s\" failed with error code %s in %s'), the "
+                "command \"python setup.py egg_info\")",
          most="medium"),
     # PyPI's "paddle" is another project (a 2016-2018 library, sdists 0.x-1.0.2, whose setup imports modules it
     # does not ship); PaddlePaddle's distribution is paddlepaddle(-gpu). pip fetching it is the install command's name.

@@ -78,6 +78,13 @@ LITE_LOADERS = (
          source="Paddle-Lite 2.x lite/core/optimizer/mir/static_kernel_pick_pass.cc StaticKernelPickPass::Apply "
                 "(CHECK(!instruct.kernels().empty()) << \"No kernels found for \" << instruct.op_type()); feed/fetch "
                 "kernels are registered for kHost only (lite/kernels/host/feed_compute.cc, fetch_compute.cc)"),
+    # paddle-mobile (Lite's predecessor) throws one exception type for every failed check; its [detail] line says
+    # what failed. No table maps its checks: the generic exception reading, with the detail as its title.
+    _sig("paddle_mobile_exception", r"^\s*\| \[detail\]\s*:\s*(?P<detail>\S.{0,200})", "exception",
+         CauseId.python_exception, 50, "    | [detail]  :  create image 2d error ",
+         title="paddle-mobile raised its C++ exception: {detail}",
+         source="paddle-mobile src/common/enforce.h PaddleMobileException (exception_prefix \"paddle mobile C++ "
+                "Exception: \\n\", then \"| [in file] : \", \"| [on line] : \", \"| [detail]  : \" << detail)"),
     _sig("lite_op_not_found", r"no Op found for (?P<op>\w+)", "cause", CauseId.paddle_api_mismatch, 70,
          "[F 10/15 20:31:47. 20 .../github/Paddle-Lite/lite/core/program.cc:141 Build] Check failed: op: no Op found "
          "for depthwise_conv2d_transpose",

@@ -53,6 +53,14 @@ SUITE_DATA_ROWS = (
          source="PaddleSeg 0.x pdseg/check.py and its dataset check tools (logger.info(error_print(\"label class check!\")), "
                 "printed as \"NOT PASS label class check!\"; \"fatal error: label class is out of range [0, {}]\".format("
                 "cfg.DATASET.NUM_CLASSES - 1))"),
+    # Any other check of PaddleSeg's dataset checker that failed (its header; the line after it says which value): the
+    # config does not fit the dataset (EVAL_CROP_SIZE below the images' size, image and label sizes that differ).
+    _sig("seg_check_not_pass", r"^NOT PASS (?P<check>[\w ./-]{3,60}?) check!?\s*$", "cause", CauseId.config_error, 60,
+         "NOT PASS EVAL_CROP_SIZE check", most="medium",
+         title="PaddleSeg's dataset check of {check} failed, so the config does not fit the dataset (the line after "
+               "it names the value and what it should be)",
+         source="PaddleSeg 0.x pdseg/check.py (error_print(str): \"\\nNOT PASS \" + str; e.g. logger.info(error_print("
+                "\"EVAL_CROP_SIZE check\")) then \"EVAL_CROP_SIZE[1]: {} should >= max height of images {}!\")"),
     # PaddleDetection's dataset sources found no record at all in the annotation list: every image it names is missing
     # or unreadable where dataset_dir/image_dir say (paths joined twice, another folder layout).
     _sig("ppdet_no_records", r"not found any (?P<kind>voc|coco|widerface) rec", "cause", CauseId.config_error, 75,

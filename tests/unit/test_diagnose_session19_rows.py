@@ -1,0 +1,79 @@
+"""Readings added in issue 29's nineteenth session (batch110's misses, each from its emitter's source)."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of as _diagnose
+
+
+@pytest.mark.parametrize("op", ["pool2d", "unique"])
+def test_an_op_paddle2onnx_cannot_express_is_the_models_release_even_when_it_aborts(tmp_path, op):
+    text = (f"[ERROR][Paddle2ONNX][{op}: {op}_9.tmp_0] Adaptive only support static input shape.\n"
+            f"[Paddle2ONNX] Due to the operator: {op}, this model cannot be exported to ONNX.\n"
+            "[ERROR] Model exporting failed, you can report this problem to https://github.com/PaddlePaddle/Paddle2ONNX.git.\n"
+            "Aborted (core dumped)\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.paddle_api_mismatch, "p2o_operator_not_exportable", "medium")
+    assert op in rc.message
+
+
+def test_paddleseg_dataset_check_that_did_not_pass_is_the_config(tmp_path):
+    text = ("2020-10-22 15:27:17,570-INFO: \nNOT PASS EVAL_CROP_SIZE check\n\n"
+            "EVAL_CROP_SIZE[1]: 1025 should >= max height of images 1080!\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.config_error, "seg_check_not_pass")
+    assert "EVAL_CROP_SIZE" in rc.message and "***" not in rc.message
+    # the label-class check keeps its own, more specific reading
+    rc = _diagnose(tmp_path, "NOT PASS label class check!\nfatal error: label class is out of range [0, 1]\n")
+    assert rc.code == "seg_label_class_out_of_range"
+
+
+def test_a_line_that_only_says_not_pass_is_no_check(tmp_path):
+    assert _diagnose(tmp_path, "tests NOT PASS yet, see the check list\n") is None
+
+
+def test_paddle_mobiles_exception_is_read_by_its_detail(tmp_path):
+    text = ("E/paddle_mobile: jni got an PaddleMobileException! paddle mobile C++ Exception: \n"
+            "    | Custom Exception \n    | [in file] : /x/paddle-mobile/src/framework/cl/cl_image.h\n"
+            "    | [on line] : 218\n    | [detail]  :  create image 2d error \n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.python_exception, "paddle_mobile_exception")
+    assert "create image 2d error" in rc.message
+
+
+def test_rknn_runtime_out_of_npu_memory_is_device_memory(tmp_path):
+    text = ("E RKNN: [16:11:56.656] failed to malloc npu memory!, size: 7397955, flags: 0x2\n"
+            "E RKNN: [16:11:56.656] rknn_init, load model failed!\n"
+            "[ERROR] fastdeploy/runtime/runtime.cc(328)::CreateRKNPU2Backend Failed to initialize RKNPU2 backend.\n"
+            "Aborted\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.gpu_oom, "rknn_npu_malloc_failed", "medium")
+
+
+@pytest.mark.parametrize("line", [
+    'Command "python setup.py egg_info" failed with error code 1 in /tmp/pip-install-berk85a8/paddle-bfloat/',
+    'Command "/usr/bin/python3 -u -c "import setuptools" install --record /tmp/r.txt" failed with error code 1 in /tmp/x/',
+])
+def test_old_pips_failed_build_of_a_dependency(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\nYou are using pip version 18.1, however version 23.2 is available.\n")
+    if "setup.py" in line:
+        assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "pip_build_subprocess_failed")
+    else:  # a command pip ran that is not a build of the package from source: not this row
+        assert rc is None or rc.code != "pip_build_subprocess_failed"
+
+
+def test_a_crash_inside_ncclcomminitall_is_nccl_at_medium(tmp_path):
+    text = ("*** SIGSEGV (@0x50) received by PID 105250 (TID 0x7f22ef08b700) from PID 80; stack trace: ***\n"
+            "    @     0x7f1feb014aed ncclCommInitAll\n"
+            "    @     0x7f228c9da0be paddle::platform::NCCLContextMap::NCCLContextMap()\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.confidence.value) == (CauseId.nccl_error, "medium")
+
+
+def test_a_paddle_check_location_is_not_a_missing_path(tmp_path):
+    text = ("paddle.fluid.core.EnforceNotMet: Cannot find fetch variable in scope, fetch_var_name is chunk_eval_0.tmp_3 "
+            "at [/paddle/paddle/fluid/operators/controlflow/fetch_op.cc:37]\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+    # a path the message names is still read
+    text = "Exception: cannot find /data/train/x.jpg at [/paddle/paddle/fluid/operators/controlflow/fetch_op.cc:37]\n"
+    assert _diagnose(tmp_path, text).cause == CauseId.file_not_found
