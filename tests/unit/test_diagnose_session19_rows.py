@@ -77,3 +77,54 @@ def test_a_paddle_check_location_is_not_a_missing_path(tmp_path):
     # a path the message names is still read
     text = "Exception: cannot find /data/train/x.jpg at [/paddle/paddle/fluid/operators/controlflow/fetch_op.cc:37]\n"
     assert _diagnose(tmp_path, text).cause == CauseId.file_not_found
+
+
+def test_a_lone_backtick_closing_a_code_span_is_not_part_of_the_error(tmp_path):
+    text = ('  File "DeepSpeech/data_utils/utility.py", line 14, in <module>\n'
+            "    from paddle.v2.dataset.common import md5file\nImportError: No module named v2.dataset.common `\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.paddle_api_mismatch, "py2_paddle_module_missing")
+
+
+def test_paddle_0x_comparison_check_in_a_pservers_glog_line_is_a_paddle_check(tmp_path):
+    text = ("E0410 03:00:20.918247   133 listen_and_serv_op.cc:56] run sub program error enforce grad_row_numel == "
+            "param_out->numel() / grad_height failed, 1 != 5\nat [/paddle/paddle/fluid/operators/sgd_op.h:75]\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.python_exception, "enforce_hint")
+    assert "1 != 5" in rc.message
+
+
+def test_a_kernel_fault_thrust_reports_when_it_next_calls_cuda(tmp_path):
+    text = ("temporary_buffer::allocate: get_temporary_buffer failed\n"
+            "terminate called after throwing an instance of 'thrust::system::system_error'\n"
+            "  what():  device free failed: unspecified launch failure\nAborted\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.cuda_error_other, "thrust_cuda_call_failed")
+    # thrust's out of memory is not a kernel fault
+    text = text.replace("device free failed: unspecified launch failure", "device malloc failed: out of memory")
+    assert _diagnose(tmp_path, text).code != "thrust_cuda_call_failed"
+
+
+@pytest.mark.parametrize("line", ["ValueError: Extraneous param for class<ResNet>: dcn_stages",
+                                  "ValueError: Missing param for class<FPN>: in_channels, spatial_scales",
+                                  "TypeError: Wrong param type for class<YOLOv3Head>: anchors"])
+def test_paddledetections_config_schema_is_the_config(tmp_path, line):
+    text = ('  File "/PaddleDetection/ppdet/core/config/schema.py", line 159, in validate\n'
+            "    self.name, \", \".join(extra_keys)))\n" + line + "\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.config_error, "ppdet_schema_param")
+
+
+def test_fluid_model_directory_that_is_not_there(tmp_path):
+    text = ('-> 1081         raise ValueError("There is no directory named \'%s\'", dirname)\n'
+            "ValueError: (\"There is no directory named '%s'\", 'image_classification_resnet.inference.model')\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.file_not_found, "fluid_model_dir_missing")
+    assert "image_classification_resnet.inference.model" in rc.message
+
+
+def test_cmakes_first_line_of_a_package_it_cannot_find(tmp_path):
+    text = ("CMake Error at CMakeLists.txt:42 (find_package):\n"
+            '  By not providing "FindOpenCV.cmake" in CMAKE_MODULE_PATH this\n')
+    rc = _diagnose(tmp_path, text)
+    assert rc.code == "cmake_package_config_missing" and "OpenCV_DIR" in rc.message

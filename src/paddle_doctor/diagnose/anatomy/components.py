@@ -126,11 +126,8 @@ LAUNCHER_VARIABLES = ("TRAINING_ROLE", "PADDLE_TRAINER_ID", "PADDLE_TRAINERS_NUM
 
 # A message that names a path (wording.py's token: a separator, or a data or model file's extension) and says
 # it is missing.
-# A C++ source location in brackets (Paddle's enforce suffix "at [/paddle/.../fetch_op.cc:37]") is where the
-# check is, not a path the message names ("Cannot find fetch variable in scope ... at [...]").
-_SOURCE_LOCATION = r"[\[(][^\]\s]*\.(?:cc|cu|cpp|h|hpp|c):\d+[\])]"
 _MISSING_PATH = rf"{PATH}\W*\s+(?:does not exist|doesn't exist|not exists?|is not exist|not found)|" \
-                rf"(?:no such file|not exist|not found|cannot find|can't find)\W[^\n]*?(?!{_SOURCE_LOCATION}){PATH}"
+                rf"(?:no such file|not exist|not found|cannot find|can't find)\W[^\n]*?{PATH}"
 
 # A missing path named None (None.pdparams, 'None', .../None): built from a setting that has no value.
 _NONE_PATH = r"(?:(?<=[/\\'\"(])None(?:\.\w+)?|(?<![\w.])None\.\w+)['\")]?\W*\s+(?:does not exist|doesn't exist|" \

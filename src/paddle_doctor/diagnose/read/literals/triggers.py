@@ -305,6 +305,8 @@ TRIGGERS: tuple[str, ...] = (
     "unrecognized command", "impossible constraints", "not found any ",
     # batch110: Paddle2ONNX's op its mapper refuses, PaddleSeg's dataset check, paddle-mobile's exception, RKNN's NPU memory
     "cannot be exported to ONNX", "NOT PASS ", "| [detail]", "malloc npu memory",
+    # batch111: CMake's find_package without a Find module, fluid 1.x's model directory check, ppdet's config schema
+    "CMAKE_MODULE_PATH", "no directory named", "param for class<", "param type for class<",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

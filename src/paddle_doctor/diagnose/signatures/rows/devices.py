@@ -135,6 +135,20 @@ DEVICES = (
                 "function_attributes (throw_on_error(cudaFuncGetAttributes(...), \"function_attributes(): after "
                 "cudaFuncGetAttributes\")), system_error what() + \": \" + cudaGetErrorString: CUDA driver_types.h "
                 "cudaErrorInvalidDeviceFunction (\"invalid device function\")"),
+    # thrust's other CUDA calls (freeing or allocating device memory, its temporary buffers) throw the same system_error,
+    # whose what() is "<call> failed: <CUDA's error string>": a kernel fault earlier on the stream surfaces there. The
+    # uncaught exception's abort (cpp_terminate) is only how it ended.
+    _sig("thrust_cuda_call_failed", r"^\s*what\(\):\s+(?P<call>device (?:free|malloc)|[\w:]{3,40}(?: \w+){0,3}) failed: "
+         r"(?:cudaError\w+: )?(?P<text>unspecified launch failure|an illegal memory access was encountered|misaligned "
+         r"address|an illegal instruction was encountered|the launch timed out and was terminated|device-side assert "
+         r"triggered|too many resources requested for launch)\s*$", "cause", CauseId.cuda_error_other, 75,
+         "  what():  device free failed: unspecified launch failure",
+         title="a GPU kernel failed ({text}), reported when thrust next called CUDA ({call}): run with "
+               "CUDA_LAUNCH_BLOCKING=1 to see the kernel", most="medium",
+         source="thrust 1.9-1.17 thrust/system/cuda/detail/malloc_and_free.h (cuda_cub::throw_on_error(status, \"device "
+                "free failed\"), \"device malloc failed\"), system_error what() \"<what_arg>: \" + cudaGetErrorString: "
+                "CUDA driver_types.h (cudaErrorLaunchFailure \"unspecified launch failure\", cudaErrorIllegalAddress \"an "
+                "illegal memory access was encountered\", ...)"),
     # Rockchip's RKNN runtime (the RKNPU2 backend of FastDeploy, rknn-toolkit-lite) could not allocate NPU memory:
     # the models loaded exceed it (a model loaded again per request), or, with errno 14 just before, an rknpu driver
     # too old for the runtime: medium.

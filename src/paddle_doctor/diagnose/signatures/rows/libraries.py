@@ -279,15 +279,18 @@ LIBRARIES = (
          title="the script's command line was rejected at start-up ({msg})",
          source="CPython Lib/argparse.py ArgumentParser.error ('%(prog)s: error: %(message)s' with 'unrecognized "
                 "arguments: %s', 'the following arguments are required: %s', 'argument %s: invalid choice: ...')"),
-    # --- a Paddle check that failed, without its exception line (a paste from the hint; 1.x's line after C++ Callstacks)
+    # --- a Paddle check that failed, without its exception line (a paste from the hint; 1.x's line after C++ Callstacks;
+    # 0.x's comparison, as a pserver's glog line prints it)
     _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.{0,400}?)\](?:\s*\(?\s*at\s*[\[(]?\s*[^\s\])]{1,300}\.(?:cc|cu|h):\d+|"
          r"\s*$|\s*at\s*\(\s*/[\w./-]*$)|^\s*Enforce failed\. (?P<bare>Expected\b.*)|\[\s*Hint\s*:\s*(?P<said>[^\]]{1,200})\]\s*at\s*\(\s*\S+"
-         r"\.(?:cc|cu|h):\d+\)|^" + GLOG_HEADER + r"(?P<said1x>\S.{0,300}?) at \[(?=[^\]\s]*paddle/)[^\]\s]*\.(?:cc|cu|h):\d+\]$",
+         r"\.(?:cc|cu|h):\d+\)|^" + GLOG_HEADER + r"(?P<said1x>\S.{0,300}?) at \[(?=[^\]\s]*paddle/)[^\]\s]*\.(?:cc|cu|h):\d+\]$|"
+         r"\benforce (?P<old>\S[^\n]{0,200}? failed, \S{1,40} (?:!=|==|<=|>=|<|>) \S{1,40})",
          "exception",
          CauseId.python_exception, 50, "[Hint: Expected x == y, but received x:6 != y:1.] at (/paddle/paddle/fluid/framework/"
-         "lod_tensor.cc:400)", title="a Paddle check failed: {hint}{bare}{said}{said1x}", source="pp 1.8.5-3.3.1 so: platform/enforce.h "
-         "PADDLE_ENFORCE_* ([Hint: %s] at (%s:%d)); pp 1.0-1.8 __PADDLE_BINARY_COMPARE (\"Enforce failed. Expected %s == "
-         "%s, but received ...\"); pp 1.0-1.5 EnforceNotMet (string::Sprintf(\"%s at [%s:%d]\", ...))"),
+         "lod_tensor.cc:400)", title="a Paddle check failed: {hint}{bare}{said}{said1x}{old}", source="pp 1.8.5-3.3.1 so: "
+         "platform/enforce.h PADDLE_ENFORCE_* ([Hint: %s] at (%s:%d)); pp 1.0-1.8 __PADDLE_BINARY_COMPARE (\"Enforce failed. "
+         "Expected %s == %s, but received ...\"); pp 0.x (2018) __PADDLE_BINARY_COMPARE (\"enforce %s \" #__CMP \" %s failed, "
+         "%s \" #__INV_CMP \" %s\\n%s\"); pp 1.0-1.5 EnforceNotMet (string::Sprintf(\"%s at [%s:%d]\", ...))"),
     # Paddle 2.x-3.x's error summary "(Class) message" whose exception type was cut off the paste, or printed by
     # libstdc++'s terminate handler as an uncaught EnforceNotMet's what(): still an exception.
     _sig("enforce_class_line", r"^(?:\s*what\(\):\s+)?\((?P<cls>InvalidArgument|NotFound|OutOfRange|AlreadyExists|ResourceExhausted|"

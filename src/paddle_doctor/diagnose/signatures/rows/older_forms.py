@@ -372,6 +372,15 @@ OLDER_FORMS = (
          title="--ips lists 127.0.0.1 for a job on several nodes: the other nodes cannot reach that address",
          source="pp 3.3.1 paddle/distributed/launch/plugins/__init__.py process_args (if '127.0.0.1' in ips and "
                 "len(ips) != 1: raise ValueError(\"127.0.0.1 in ips is not allowed in multi-nodes.\"))"),
+    # fluid 1.x's load_inference_model checks its model directory first (its ValueError takes the format and the name
+    # as two arguments, so the message prints as a tuple).
+    _sig("fluid_model_dir_missing", r"There is no directory named (?:'(?!%s')(?P<dir>[^'\n]+)'|'%s'\\?\"?,\s*'(?P<dir2>[^'\n]+)')",
+         "cause", CauseId.file_not_found, 85,
+         "ValueError: (\"There is no directory named '%s'\", 'image_classification_resnet.inference.model')",
+         title="the model directory to load is not there ({dir}{dir2}): train and save the model first, or give the folder "
+               "it was saved in", most="medium",
+         source="pp 1.x python/paddle/fluid/io.py load_inference_model (if not os.path.isdir(load_dirname): raise "
+                "ValueError(\"There is no directory named '%s'\", dirname))"),
     # paddle-mobile (2018, Paddle-Lite's predecessor) reports its enforce failures as a block whose [detail] line is the
     # message: its model loader could not open the file it names.
     _sig("paddle_mobile_open_failed", r"\[detail\]\s*:\s*(?P<path>\S+) open failed", "cause", CauseId.file_not_found, 85,

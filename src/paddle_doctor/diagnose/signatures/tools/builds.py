@@ -231,13 +231,16 @@ BUILDS = (
     # finds no <Pkg>Config.cmake where its setting points: the setting names the wrong folder, or the package is
     # not installed with its CMake files. Without REQUIRED CMake prints the same text as a warning and goes on: below
     # every row that names a cause of its own.
-    _sig("cmake_package_config_missing", r"Could not find a package configuration file provided by \"(?P<pkg>[\w.+-]+)\"",
+    _sig("cmake_package_config_missing", r"Could not find a package configuration file provided by \"(?P<pkg>[\w.+-]+)\"|"
+         r"By not providing \"Find(?P<pkg2>[\w.+-]+)\.cmake\" in CMAKE_MODULE_PATH",
          "cause", CauseId.config_error, 40,
          "  Could not find a package configuration file provided by \"OpenCV\" with any",
-         title="CMake found no {pkg}Config.cmake where the build looks: point {pkg}_DIR (or the project's setting, "
-               "e.g. OPENCV_DIR) at the folder that holds it, or install {pkg} with its CMake files", most="medium",
+         title="CMake found no {pkg}{pkg2}Config.cmake where the build looks: point {pkg}{pkg2}_DIR (or the project's "
+               "setting, e.g. OPENCV_DIR) at the folder that holds it, or install {pkg}{pkg2} with its CMake files",
+         most="medium",
          source="CMake 3.x Source/cmFindPackageCommand.cxx (\"Could not find a package configuration file provided "
-                "by \\\"%s\\\" with any of the following names:\")"),
+                "by \\\"%s\\\" with any of the following names:\"; before it, \"By not providing \\\"Find%s.cmake\\\" "
+                "in CMAKE_MODULE_PATH this project has asked CMake to find a package configuration file ...\")"),
     # An x86-only option that every x86 GCC knows (-m64, -m32, -msse..-msse4.2) and the compiler does not: a compiler
     # for another architecture (ARM, an aarch64 host) given the flags of an x86 build, a build configured without its
     # ARM switch (WITH_ARM). Newer x86 options (-mavx512f) are unknown to an old x86 GCC too, so they are left out.

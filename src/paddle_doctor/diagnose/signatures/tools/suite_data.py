@@ -61,6 +61,16 @@ SUITE_DATA_ROWS = (
                "it names the value and what it should be)",
          source="PaddleSeg 0.x pdseg/check.py (error_print(str): \"\\nNOT PASS \" + str; e.g. logger.info(error_print("
                 "\"EVAL_CROP_SIZE check\")) then \"EVAL_CROP_SIZE[1]: {} should >= max height of images {}!\")"),
+    # PaddleDetection's config schema: a class built from the YAML given a parameter it does not take, lacking one it
+    # needs, or of the wrong type. The config does not fit the code; most often a config of another release of the
+    # suite (a renamed parameter), which the catalog's near cause says.
+    _sig("ppdet_schema_param", r"(?P<kind>Missing|Extraneous) param for class<(?P<cls>\w+)>: (?P<params>[\w, ]{1,200})|"
+         r"Wrong param type for class<(?P<cls2>\w+)>", "cause", CauseId.config_error, 80,
+         "ValueError: Extraneous param for class<ResNet>: dcn_stages",
+         title="the config gives {cls}{cls2} parameters its code does not match ({kind} {params}): a config of another "
+               "release of the suite, or a misspelt key", most="medium",
+         source="PaddleDetection 0.x-2.x ppdet/core/config/schema.py SchemaDict.validate (\"Missing param for class<{}>: "
+                "{}\", \"Extraneous param for class<{}>: {}\", \"Wrong param type for class<{}>: {}\")"),
     # PaddleDetection's dataset sources found no record at all in the annotation list: every image it names is missing
     # or unreadable where dataset_dir/image_dir say (paths joined twice, another folder layout).
     _sig("ppdet_no_records", r"not found any (?P<kind>voc|coco|widerface) rec", "cause", CauseId.config_error, 75,
