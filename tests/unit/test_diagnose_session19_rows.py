@@ -128,3 +128,81 @@ def test_cmakes_first_line_of_a_package_it_cannot_find(tmp_path):
             '  By not providing "FindOpenCV.cmake" in CMAKE_MODULE_PATH this\n')
     rc = _diagnose(tmp_path, text)
     assert rc.code == "cmake_package_config_missing" and "OpenCV_DIR" in rc.message
+
+
+@pytest.mark.parametrize("line", [
+    "F0823 14:54:47.975309 16507 all_reduce_op_handle.cc:192] cudaStreamSynchronize misaligned address",
+    "F1030 00:01:42.205154   604 device_context.cc:318] cudaStreamSynchronize an illegal memory access was encountered "
+    "errno: 77",
+    "cudaStreamSynchronize an illegal memory access was encountered errno:77",
+])
+def test_paddle_1x_glog_line_after_a_stream_sync_is_a_kernel_fault(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n*** Check failure stack trace: ***\n    @     0x7ff2ccc25d4d  google::LogMessage::Fail()\n")
+    assert (rc.cause, rc.code) == (CauseId.cuda_error_other, "glog_cuda_sync_fault")
+
+
+def test_a_sync_that_reports_no_fault_is_not_this_row(tmp_path):
+    rc = _diagnose(tmp_path, "F0823 all_reduce_op_handle.cc:192] cudaStreamSynchronize out of memory\n")
+    assert rc is None or rc.code != "glog_cuda_sync_fault"
+
+
+def test_fluid_1x_gpu_embedding_assertion(tmp_path):
+    text = ("Exception: /paddle/paddle/fluid/operators/lookup_table_op.cu:36 Assertion `id < N` failed (received id: "
+            "4202603142669781314).\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.cuda_error_other, "embedding_id_out_of_range_1x")
+
+
+def test_paddledetections_reader_consumers_that_died(tmp_path):
+    text = "".join(f"2020-06-04 18:47:00,840-WARNING: consumer[{9307 + i}] exit abnormally with exitcode[-11]\n"
+                   for i in range(3)) + "2020-06-04 18:47:00,841-WARNING: 8 consumers have exited abnormally!!!\n"
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.dataloader_worker_crash, "ppdet_reader_consumers_died")
+    assert "-11" in rc.message
+
+
+def test_paddle_1x_loader_warning_names_the_library_a_bare_enforce_follows(tmp_path):
+    text = ("W0321 17:36:40.948619 17754 dynamic_loader.cc:120] Can not find library: /env/site-packages/paddle_fl/mpc/"
+            "libs/libpaddle_enc.so. The process maybe hang. Please try to add the lib path to LD_LIBRARY_PATH.\n"
+            "    _paddle_enc_lib = fluid.load_op_library(lib)\npaddle.fluid.core_avx.EnforceNotMet:\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.file_not_found, "shared_library_not_found")
+    assert "libpaddle_enc.so " in rc.message
+    # a CUDA library in the same warning is CUDA's row
+    rc = _diagnose(tmp_path, text.replace("/env/site-packages/paddle_fl/mpc/libs/libpaddle_enc.so", "libcudnn.so"))
+    assert rc.cause == CauseId.cuda_cudnn_mismatch
+
+
+def test_flash_attention_missing_from_the_build(tmp_path):
+    text = ("NotImplementedError: (Unimplemented) FlashAttention is unsupported, please check the GPU compability and CUDA "
+            "Version. (at ../paddle/phi/kernels/gpu/flash_attn_utils.h:286)\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.cuda_cudnn_mismatch, "flash_attention_unsupported", "medium")
+
+
+def test_a_pserver_barrier_that_failed_and_an_endpoint_without_host(tmp_path):
+    text = ("paddle.fluid.core.EnforceNotMet: internal error in RPCClient at [/paddle/paddle/fluid/operators/"
+            "fetch_barrier_op.cc:43]\n")
+    assert _diagnose(tmp_path, text).code == "pserver_barrier_failed"
+    text = ('E0725 06:46:35.291726032    5849 server_chttp2.cc:38]        {"created":"@1532501195.29","description":'
+            '"OS Error","errno":-2,"os_error":"Name or service not known","syscall":"getaddrinfo","target_address":'
+            '":6174"}\nI0725 06:46:35.291788  5849 grpc_server.cc:264] Server listening on :6174 selected port: 0\n')
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.config_error, "grpc_endpoint_without_host")
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("AttributeError: 'Fleet' object has no attribute 'DistributedStrategy'", CauseId.paddle_api_mismatch),
+    ("ImportError: cannot import name 'MazeTaskSampler' from 'metagym.metamaze' "
+     "(D:\\Anaconda3\\lib\\site-packages\\metagym\\metamaze\\__init__.py)", CauseId.paddle_api_mismatch),
+    # a CPU build's ParallelEnv has no device id: not another release (the corpus's batch54)
+    ("AttributeError: 'ParallelEnv' object has no attribute '_device_id'", CauseId.device_not_found),
+])
+def test_names_missing_from_paddles_distributed_classes_and_the_organisations_wheels(tmp_path, line, cause):
+    assert _diagnose(tmp_path, line + "\n").cause == cause
+
+
+def test_a_module_missing_below_an_organisation_wheel_is_not_its_release(tmp_path):
+    text = ('  File "pretrain.py", line 34, in <module>\n    from pahelix.featurizers.gem_featurizer import GeoPredTransformFn\n'
+            "ModuleNotFoundError: No module named 'pahelix.featurizers.gem_featurizer'\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception

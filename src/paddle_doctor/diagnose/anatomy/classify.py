@@ -12,7 +12,7 @@ import re
 
 from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause, unsure_code
 from ...catalog.ids import CauseId
-from ..signatures.rows.api_versions import API_PACKAGES
+from ..signatures.rows.api_versions import IMPORTED_PACKAGES
 from . import codes as tables
 from .calls import (INSTALLED_PACKAGE, from_argument_check, from_call_signature, from_package_arguments,
                     from_unopenable_model_path)
@@ -241,7 +241,7 @@ def from_suite_check(parts: ErrorParts) -> Verdict | None:
 # path up to its first missing part ('paddle.fluid'), Python 2 that part and what follows it, unquoted
 # (fluid.executor; "paddle.fluid" there may be paddle itself missing), either "cannot import name" (not of a
 # partially initialized module: a circular import). The package was found and lacks the module or the name.
-_PACKAGED = rf"(?:{API_PACKAGES}|{SUITE_PACKAGES})"
+_PACKAGED = rf"(?:{IMPORTED_PACKAGES}|{SUITE_PACKAGES})"
 _IMPORT_LINE = re.compile(rf"^(?:from\s+(?P<pkg>{_PACKAGED}(?:\.\w+)*)\s+import\s+(?P<names>[\w\s,()]+?)(?:\s+as\s+\w+)?|"
                           rf"import\s+(?P<mod>{_PACKAGED}(?:\.\w+)+)(?:\s+as\s+\w+)?)\s*$")
 _MISSING = re.compile(r"^No module named '?(?P<mod>[\w.]+?)'?$|^cannot import name (?!.*partially initialized)'?(?P<name>\w+)")

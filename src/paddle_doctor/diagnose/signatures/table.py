@@ -7,8 +7,8 @@ from .rows.api_versions import RENAMED_MODULES
 from .rows.crashes import CRASHES
 from .rows.devices import DEVICE_FACTS, DEVICES
 from .rows.launch_env import LAUNCH_ENV
-from .rows.libraries import LIBRARIES
-from .rows.loading import LIBRARY_NOT_FOUND, LOADING
+from .rows.libraries import LIBRARIES, LIBRARY_NOT_FOUND
+from .rows.loading import LOADING
 from .model import Signature
 from .rows.native import NATIVE
 from .rows.older_forms import OLDER_FORMS

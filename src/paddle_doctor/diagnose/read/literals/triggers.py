@@ -307,6 +307,9 @@ TRIGGERS: tuple[str, ...] = (
     "cannot be exported to ONNX", "NOT PASS ", "| [detail]", "malloc npu memory",
     # batch111: CMake's find_package without a Find module, fluid 1.x's model directory check, ppdet's config schema
     "CMAKE_MODULE_PATH", "no directory named", "param for class<", "param type for class<",
+    # batch112: 1.x's glog line after a stream sync
+    "cudaStreamSynchronize ", "cudaGetLastError ", "(received id: ", "exit abnormally", "exited abnormally",
+    "FlashAttention is unsupported", "internal error in RPCClient", "\"syscall\":\"getaddrinfo\"",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

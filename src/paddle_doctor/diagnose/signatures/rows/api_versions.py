@@ -18,7 +18,12 @@ from ..tools.interpreter import INTERPRETER_ROWS
 VERSIONED_PACKAGES = r"(?:paddle|paddlehub|paddlenlp|paddlex|paddleslim|paddle2onnx|x2paddle|pgl|parl|paddlespeech|" \
                      r"paddleformers|parakeet)"
 SUITE_WHEELS = r"(?:paddleocr|paddleclas|paddlets|ppgan)"  # suites also installed as wheels (issue 29)
-API_PACKAGES = VERSIONED_PACKAGES[:-1] + "|" + SUITE_WHEELS[3:]
+# The PaddlePaddle organisation's other libraries installed as wheels under names without "paddle" (the prefix already
+# covers paddle_fl, paddle_serving_*, paddleseg, ...): a name one lacks is another release of it. Not their "No module
+# named" (a clone's module not on the path reads alike: PaddleHelix's pahelix, batch73).
+ORG_WHEELS = r"(?:metagym|pahelix|ppsci)"
+IMPORTED_PACKAGES = VERSIONED_PACKAGES[:-1] + "|" + SUITE_WHEELS[3:]  # a module missing below one is its release's
+API_PACKAGES = IMPORTED_PACKAGES[:-1] + "|" + ORG_WHEELS[3:]
 # Names every release of the package has (its version, PaddleHub's Module class since 1.0): a package that lacks one is
 # not a whole release of it, whatever its version.
 _EVERY_RELEASE_HAS = rf"module '{API_PACKAGES}' has no attribute '__version__'|module 'paddlehub' has no attribute 'Module'"

@@ -58,6 +58,27 @@ CHECKS = (
                 "[\" ... \"] grpc error:\" << status.error_message(); GRPCClient::Proceed LOG(FATAL) << \"... meets grpc "
                 "error, error_code:\" << error_code << \" error_message:\" ...); gRPC StatusCode DEADLINE_EXCEEDED (4, "
                 "\"Deadline Exceeded\")"),
+    # The same wait seen from a sync barrier: the trainer's barrier RPC failed because the servers stopped answering
+    # (another trainer ran out of batches and finished, or died).
+    _sig("pserver_barrier_failed", r"internal error in RPCClient at \[[^\]\n]{0,200}(?:fetch|send)_barrier_op\.cc",
+         "cause", CauseId.uneven_train_batches, 70,
+         "paddle.fluid.core.EnforceNotMet: internal error in RPCClient at [/paddle/paddle/fluid/operators/"
+         "fetch_barrier_op.cc:43]",
+         title="a trainer's barrier RPC to the parameter servers failed: in sync mode they answer only when every "
+               "trainer reaches the barrier, so a trainer that ran out of batches (or died) leaves the others; give "
+               "the trainers shards of one size (or check the servers' logs)", most="medium",
+         source="pp 1.x paddle/fluid/operators/distributed_ops/fetch_barrier_op.cc and send_barrier_op.cc "
+                "(PADDLE_ENFORCE(rpc_client->Wait(), \"internal error in RPCClient\"))"),
+    # A pserver endpoint with no host (":6174"): gRPC cannot resolve it, and the server binds no port.
+    _sig("grpc_endpoint_without_host", r"\"syscall\":\"getaddrinfo\",\"target_address\":\":(?P<port>\d+)\"",
+         "cause", CauseId.config_error, 80,
+         "E0725 06:46:35.291726032    5849 server_chttp2.cc:38]        {\"os_error\":\"Name or service not known\","
+         "\"syscall\":\"getaddrinfo\",\"target_address\":\":6174\"}",
+         title="an endpoint has no host (\":{port}\"): gRPC cannot resolve it, so the server listens nowhere; give each "
+               "pserver endpoint as ip:port", most="medium",
+         source="gRPC core src/core/lib/iomgr/resolve_address_posix.cc (the getaddrinfo error's JSON with "
+                "\"target_address\"), logged by server_chttp2.cc; pp 0.14-1.x operators/distributed/grpc_server.cc "
+                "(\"Server listening on \" << bind_address_ << \" selected port: \" << selected_port_)"),
     # PaddleOCR's dataset logs a label-file line it could not read, with the traceback: an image that is not there (its
     # __getitem__ raises Exception("{} does not exist!".format(img_path)); FileNotFoundError is read by the rows of a
     # missing file before these), or anything else: the line's form. Read in the one-line form the logger's repr gives

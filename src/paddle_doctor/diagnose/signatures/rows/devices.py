@@ -66,6 +66,16 @@ DEVICES = (
     # The CPU kernel's same check (lookup_table_op.h: an enforce, not a device trap): no CUDA in it, the data's ids
     # against the table; the user's data or config, read as the program's own error (10810, labelled so). As specific
     # as the device's check: the abort that follows it (an uncaught exception) is its consequence.
+    # fluid 1.x's GPU lookup table asserted on the device without the table's size in the message.
+    _sig("embedding_id_out_of_range_1x", r"lookup_table(?:_v2)?_op\.cu:\d+ Assertion `id < N` failed \(received id: "
+         r"(?P<got>-?\d+)\)", "cause", CauseId.cuda_error_other, 90,
+         "Exception: /paddle/paddle/fluid/operators/lookup_table_op.cu:36 Assertion `id < N` failed (received id: "
+         "4202603142669781314).",
+         title="an embedding on the GPU got id {got}, past its table: the data's ids do not fit the model's config "
+               "(vocab_size), or the reader feeds another tensor in the ids' place",
+         source="pp 1.x paddle/fluid/operators/lookup_table_op.cu LookupTable kernel (PADDLE_ENFORCE(id < N, \"received "
+                "id:\", id), as in center_loss_op.cu; platform/enforce.h's device-side enforce prints it as \"<file>:<line> "
+                "Assertion `id < N` failed (received id: %d).\")"),
     _sig("embedding_id_out_of_range_cpu", r"of OP\(fluid\.layers\.embedding\) expected >= 0 and < (?P<n>\d+), but got "
          r"(?P<got>-?\d+)", "cause", CauseId.python_exception, 90,
          "Error: Variable value (input) of OP(fluid.layers.embedding) expected >= 0 and < 283925, but got 284239. Please "
@@ -149,6 +159,16 @@ DEVICES = (
                 "free failed\"), \"device malloc failed\"), system_error what() \"<what_arg>: \" + cudaGetErrorString: "
                 "CUDA driver_types.h (cudaErrorLaunchFailure \"unspecified launch failure\", cudaErrorIllegalAddress \"an "
                 "illegal memory access was encountered\", ...)"),
+    # Paddle's FlashAttention kernels exist only for CUDA >= 11.4 builds on sm80+ GPUs: without them the call says so.
+    # The CUDA build is the corpus's reading (Paddle#63568); the GPU's architecture is its near cause.
+    _sig("flash_attention_unsupported", r"FlashAttention is unsupported, please check the GPU compability and CUDA "
+         r"Version", "cause", CauseId.cuda_cudnn_mismatch, 75, "NotImplementedError: (Unimplemented) FlashAttention is "
+         "unsupported, please check the GPU compability and CUDA Version. (at ../paddle/phi/kernels/gpu/"
+         "flash_attn_utils.h:286)",
+         title="this Paddle has no FlashAttention for this setup: it needs a GPU build with CUDA 11.4 or newer and an "
+               "sm80+ GPU (or call attention without flash)", most="medium",
+         source="pp 2.5-2.6 paddle/phi/kernels/gpu/flash_attn_utils.h (PADDLE_THROW(phi::errors::Unimplemented("
+                "\"FlashAttention is unsupported, please check the GPU compability and CUDA Version.\")))"),
     # Rockchip's RKNN runtime (the RKNPU2 backend of FastDeploy, rknn-toolkit-lite) could not allocate NPU memory:
     # the models loaded exceed it (a model loaded again per request), or, with errno 14 just before, an rknpu driver
     # too old for the runtime: medium.

@@ -1,4 +1,5 @@
-"""Signatures: NCCL/CUDA errors, DataLoader, checkpoints, launcher frames, our exceptions, structure, device facts."""
+"""Signatures: NCCL/CUDA errors, DataLoader, checkpoints, launcher frames, our exceptions, structure, device facts; and
+a shared library the loader found nowhere (:data:`LIBRARY_NOT_FOUND`, placed in the table before the others)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from ...anatomy.parts import GLOG_HEADER, GLUED, NOTEBOOK_FRAME, NOTEBOOK_LINE
 from .api_versions import API_VERSION_ROWS
 from ..exception_forms import LOWERCASE_EXCEPTIONS, RUN_TOGETHER_ROWS
 from .checks import CHECKS
+from ..advice import LIBRARY_CONFIRM, LIBRARY_FIX
 from .devices import OTHER_COLLECTIVES
+from .windows import CUDA_LIBRARIES
 from ..model import Signature, sig as _sig
 
 # A victim's own exception (another rank failed first) must not outrank the real cause.
@@ -340,4 +343,26 @@ LIBRARIES = (
          example="E1129 21:40:56.031740  4601 something.cc:12] ERROR: the reader stopped",
          source="glog E/F lines (pp 1.x-3.x), 'NCCL WARN', enforce 'Error' headers, 'init fail', 失败, 错误:, 异常退出; a "
                 "level glued to a timestamp by a hyphen (PaddleSlim's '%(asctime)s-%(levelname)s: %(message)s')"),
+)
+
+
+# Matched after the tools' rows (a Qt plugin's load failure quotes the loader's line) and before the missing-file rows
+# of :mod:`.libraries`, which would read the line's "No such file or directory" as a path (see :mod:`..table`).
+LIBRARY_NOT_FOUND = (
+    # The loader names a shared library it found nowhere on its search path (libGL for OpenCV, libgomp for Paddle's
+    # core, a library an app ships): the corpus's file_not_found, ranked as a missing file is, with the advice
+    # of a library rather than of a path. GPU libraries (CUDA's, NCCL's, TensorRT's) have their own rows, and so has
+    # a device plugin whose load failed ("... with error: <library>: cannot open shared object file"). Paddle 1.x's
+    # loader warns so before a custom op's library it cannot find fails load_op_library with a bare EnforceNotMet.
+    _sig("shared_library_not_found", rf"(?<!with error: )(?P<lib>(?<![\w.+-])(?!lib(?:{CUDA_LIBRARIES}|cuda\b|nccl|nvinfer))[\w.+-]{{1,80}}"
+         r"\.(?:so(?:\.\d[\w.]*)?|dylib)): cannot open shared object file|dynamic_loader\.cc:\d+\] Can not find library: "
+         rf"(?:\S*/)?(?P<lib2>(?!lib(?:{CUDA_LIBRARIES}|cuda\b|nccl|nvinfer))[\w.+-]{{1,80}}?\.so(?:\.\d+)*)", "cause",
+         CauseId.file_not_found, 95,
+         "ImportError: libGL.so.1: cannot open shared object file: No such file or directory",
+         title="the shared library {lib}{lib2} is not found: not installed, or its folder not on the loader's path",
+         source="glibc elf/dl-load.c _dl_map_object (N_(\"cannot open shared object file\")), reported by dlerror() "
+                "as \"<name>: cannot open shared object file: <strerror>\" (CPython's importer, ctypes.CDLL, dlopen); pp "
+                "1.5-1.8 platform/dynload/dynamic_loader.cc (LOG(WARNING) << \"Can not find library: \" << dso_path << "
+                "\". The process maybe hang. Please try to add the lib path to LD_LIBRARY_PATH.\")",
+         most="medium", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),
 )

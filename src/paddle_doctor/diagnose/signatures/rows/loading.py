@@ -380,21 +380,13 @@ LOADING = (
                "in a _BASE_ file that is not included)", most="medium",
          source="PaddleDetection 2.x ppdet/core/workspace.py create (target_key = config[k]; ... if 'name' not in "
                 "target_key.keys()), ppdet/core/config/schema.py SchemaValue (a default that no config section replaced)"),
-)
-
-
-# Matched after the tools' rows (a Qt plugin's load failure quotes the loader's line) and before the missing-file rows
-# of :mod:`.libraries`, which would read the line's "No such file or directory" as a path (see :mod:`..table`).
-LIBRARY_NOT_FOUND = (
-    # The loader names a shared library it found nowhere on its search path (libGL for OpenCV, libgomp for Paddle's
-    # core, a library an app ships): the corpus's file_not_found, ranked as a missing file is, with the advice
-    # of a library rather than of a path. GPU libraries (CUDA's, NCCL's, TensorRT's) have their own rows, and so has
-    # a device plugin whose load failed ("... with error: <library>: cannot open shared object file").
-    _sig("shared_library_not_found", rf"(?<!with error: )(?P<lib>(?<![\w.+-])(?!lib(?:{CUDA_LIBRARIES}|cuda\b|nccl|nvinfer))[\w.+-]{{1,80}}"
-         r"\.(?:so(?:\.\d[\w.]*)?|dylib)): cannot open shared object file", "cause", CauseId.file_not_found, 95,
-         "ImportError: libGL.so.1: cannot open shared object file: No such file or directory",
-         title="the shared library {lib} is not found: not installed, or its folder not on the loader's path",
-         source="glibc elf/dl-load.c _dl_map_object (N_(\"cannot open shared object file\")), reported by dlerror() "
-                "as \"<name>: cannot open shared object file: <strerror>\" (CPython's importer, ctypes.CDLL, dlopen)",
-         most="medium", confirm=LIBRARY_CONFIRM, fix=LIBRARY_FIX),
+    # fluid 1.x's load_inference_model checks its model directory first (its ValueError takes the format and the name
+    # as two arguments, so the message prints as a tuple).
+    _sig("fluid_model_dir_missing", r"There is no directory named (?:'(?!%s')(?P<dir>[^'\n]+)'|'%s'\\?\"?,\s*'(?P<dir2>[^'\n]+)')",
+         "cause", CauseId.file_not_found, 85,
+         "ValueError: (\"There is no directory named '%s'\", 'image_classification_resnet.inference.model')",
+         title="the model directory to load is not there ({dir}{dir2}): train and save the model first, or give the folder "
+               "it was saved in", most="medium",
+         source="pp 1.x python/paddle/fluid/io.py load_inference_model (if not os.path.isdir(load_dirname): raise "
+                "ValueError(\"There is no directory named '%s'\", dirname))"),
 )

@@ -164,6 +164,16 @@ OLDER_FORMS = (
                 "cudaStreamSynchronize(stream_))) and platform/enforce.h (an EnforceNotMet whose message is "
                 "cudaGetErrorString(e), then \" at [%s:%d]\"): cudaErrorIllegalAddress, cudaErrorLaunchFailure, "
                 "cudaErrorMisalignedAddress, cudaErrorIllegalInstruction, cudaErrorLaunchOutOfResources"),
+    # The same fault as 1.x's glog FATAL lines after a stream sync (the all-reduce handles, a device context's Wait):
+    # "cudaStreamSynchronize <cudaGetErrorString>", some with " errno: N" after it.
+    _sig("glog_cuda_sync_fault", rf"\bcuda(?:StreamSynchronize|GetLastError) +(?P<text>{_KERNEL_FAULTS})\b", "cause",
+         CauseId.cuda_error_other, 80, "F0823 14:54:47.975309 16507 all_reduce_op_handle.cc:192] cudaStreamSynchronize "
+         "misaligned address",
+         title="a CUDA kernel failed on the device: {text} (reported at the next stream sync)",
+         source="pp 1.x paddle/fluid/framework/details/all_reduce_op_handle.cc and operators/collective/c_allreduce_op.h "
+                "(LOG(FATAL) << \"cudaStreamSynchronize \" << cudaGetErrorString(e_sync); \"cudaGetLastError  \" << "
+                "cudaGetErrorString(e_get) << \" errno:\" << e_get), platform/device_context.cc's Wait (the same text "
+                "with \" errno: \")"),
     # protobuf's python package from two versions in one site-packages (a pip install over the distribution's
     # python-protobuf): its own descriptor_pool.py (3.x) reads a name its descriptor.py (2.x) lacks. (Generated
     # code newer than the runtime, _internal_create_key, is read by checks.library_name_missing.)
@@ -238,9 +248,11 @@ OLDER_FORMS = (
     # the user's or a suite's (an installed PaddleHub reading 1.7's Parameter.gradient_clip_attr), written for another
     # of them (.numpy() of a static Variable, .trainable of a plain Tensor given to a 2.0 optimizer), or a typo.
     # Any other class of Paddle's named by its module (the core bindings' AnalysisConfig, a Layer): a method the
-    # code calls that this release, or this build (no MKLDNN on macOS, no XPU), does not have. A paste cut after
-    # "object has" keeps the class.
+    # code calls that this release, or this build (no MKLDNN on macOS, no XPU), does not have. So are the distributed
+    # entry points whose API moved between 1.x and 2.x (fleet's Fleet and DistributedStrategy, the executors; not
+    # ParallelEnv, whose missing _device_id is a CPU build's, batch54). A paste cut after "object has" keeps the class.
     _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|EagerParamBase|ParamBase|Parameter|Program|"
+         r"Fleet|DistributedStrategy|CompiledProgram|ParallelExecutor|"
          r"paddle(?:lite)?(?:\.\w+)+)' "
          r"object has no attribute '(?P<name>\w+)'|AttributeError: '(?P<cut>paddle(?:\.\w+)+)' object has\s*$", "cause",
          CauseId.paddle_api_mismatch, 65, "AttributeError: 'Tensor' object has no attribute 'trainable'",
@@ -250,7 +262,9 @@ OLDER_FORMS = (
                 "varbase_patch_methods.py), Parameter and Program (fluid/framework.py), ParamBase (2.0-2.3), "
                 "core.eager.Tensor (2.4+, tensor_patch_methods.py), pir Value (2.6+); the core "
                 "bindings' classes (core_avx/libpaddle AnalysisConfig); CPython's AttributeError ('%.50s' object has no "
-                "attribute '%U')); Paddle-Lite's Python bindings (paddlelite.lite.Tensor, ...)", most="medium"),
+                "attribute '%U')); Paddle-Lite's Python bindings (paddlelite.lite.Tensor, ...); pp 1.x-2.x fleet's Fleet "
+                "(incubate/fleet/base/fleet_base.py, distributed/fleet/base/fleet_base.py), DistributedStrategy, "
+                "CompiledProgram, ParallelExecutor", most="medium"),
     # 1.x's CUDADeviceContext makes its cuDNN/cuBLAS handles and workspace after the allocator has taken its
     # fraction of the GPU (FLAGS_fraction_of_gpu_memory_to_use): out of memory there is the job's own need.
     _sig("fluid_device_context_oom", r"\bout of memory at \[[^\]]*platform/device_context\.cc", "cause",
@@ -372,15 +386,6 @@ OLDER_FORMS = (
          title="--ips lists 127.0.0.1 for a job on several nodes: the other nodes cannot reach that address",
          source="pp 3.3.1 paddle/distributed/launch/plugins/__init__.py process_args (if '127.0.0.1' in ips and "
                 "len(ips) != 1: raise ValueError(\"127.0.0.1 in ips is not allowed in multi-nodes.\"))"),
-    # fluid 1.x's load_inference_model checks its model directory first (its ValueError takes the format and the name
-    # as two arguments, so the message prints as a tuple).
-    _sig("fluid_model_dir_missing", r"There is no directory named (?:'(?!%s')(?P<dir>[^'\n]+)'|'%s'\\?\"?,\s*'(?P<dir2>[^'\n]+)')",
-         "cause", CauseId.file_not_found, 85,
-         "ValueError: (\"There is no directory named '%s'\", 'image_classification_resnet.inference.model')",
-         title="the model directory to load is not there ({dir}{dir2}): train and save the model first, or give the folder "
-               "it was saved in", most="medium",
-         source="pp 1.x python/paddle/fluid/io.py load_inference_model (if not os.path.isdir(load_dirname): raise "
-                "ValueError(\"There is no directory named '%s'\", dirname))"),
     # paddle-mobile (2018, Paddle-Lite's predecessor) reports its enforce failures as a block whose [detail] line is the
     # message: its model loader could not open the file it names.
     _sig("paddle_mobile_open_failed", r"\[detail\]\s*:\s*(?P<path>\S+) open failed", "cause", CauseId.file_not_found, 85,

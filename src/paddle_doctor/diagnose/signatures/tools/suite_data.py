@@ -71,6 +71,15 @@ SUITE_DATA_ROWS = (
                "release of the suite, or a misspelt key", most="medium",
          source="PaddleDetection 0.x-2.x ppdet/core/config/schema.py SchemaDict.validate (\"Missing param for class<{}>: "
                 "{}\", \"Extraneous param for class<{}>: {}\", \"Wrong param type for class<{}>: {}\")"),
+    # PaddleDetection 0.x-1.x's own multiprocess reader (parallel_map) found its consumer processes dead: a data
+    # worker crash; the exit code says how (-11 a native crash in a transform, -9 killed: memory or /dev/shm).
+    _sig("ppdet_reader_consumers_died", r"consumer\[(?P<pid>\d+)\] exit abnormally(?: with exitcode\[(?P<code>-?\d+)\])?|"
+         r"(?P<n>\d+) consumers have exited abnormally", "cause", CauseId.dataloader_worker_crash, 75,
+         "2020-06-04 18:47:00,840-WARNING: consumer[9307] exit abnormally with exitcode[-11]",
+         title="PaddleDetection's reader processes died (exit code {code}): a data worker crashed or was killed "
+               "(-11: a native crash in a transform; -9: memory or /dev/shm)", most="medium",
+         source="PaddleDetection 0.x-1.x ppdet/data/parallel_map.py ParallelMap._consumer_healthy (logger.warn(\"consumer"
+                "[{}] exit abnormally with exitcode[{}]\"); \"{} consumers have exited abnormally!!!\")"),
     # PaddleDetection's dataset sources found no record at all in the annotation list: every image it names is missing
     # or unreadable where dataset_dir/image_dir say (paths joined twice, another folder layout).
     _sig("ppdet_no_records", r"not found any (?P<kind>voc|coco|widerface) rec", "cause", CauseId.config_error, 75,
