@@ -67,7 +67,7 @@ CHECKS = (
          title="a trainer's barrier RPC to the parameter servers failed: in sync mode they answer only when every "
                "trainer reaches the barrier, so a trainer that ran out of batches (or died) leaves the others; give "
                "the trainers shards of one size (or check the servers' logs)", most="medium",
-         source="pp 1.x paddle/fluid/operators/distributed_ops/fetch_barrier_op.cc and send_barrier_op.cc "
+         source="pp 1.x paddle/fluid/operators/fetch_barrier_op.cc and send_barrier_op.cc (later under distributed_ops/) "
                 "(PADDLE_ENFORCE(rpc_client->Wait(), \"internal error in RPCClient\"))"),
     # A pserver endpoint with no host (":6174"): gRPC cannot resolve it, and the server binds no port.
     _sig("grpc_endpoint_without_host", r"\"syscall\":\"getaddrinfo\",\"target_address\":\":(?P<port>\d+)\"",
