@@ -206,3 +206,22 @@ def test_a_module_missing_below_an_organisation_wheel_is_not_its_release(tmp_pat
     text = ('  File "pretrain.py", line 34, in <module>\n    from pahelix.featurizers.gem_featurizer import GeoPredTransformFn\n'
             "ModuleNotFoundError: No module named 'pahelix.featurizers.gem_featurizer'\n")
     assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+
+
+def test_a_predicted_class_past_the_label_list_is_the_label_list(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "D:\\PaddleOCR\\ppocr\\postprocess\\picodet_postprocess.py", '
+            "line 248, in __call__\n    label = self.labels[clsid]\nIndexError: list index out of range\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.config_error
+    # an index into a sample's labels by position is the code's
+    text = text.replace("self.labels[clsid]", "label = self.labels[i + 1]").replace("postprocess\\picodet_postprocess",
+                                                                                  "data\\dataset")
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+
+
+def test_a_post_processor_indexing_more_dimensions_than_the_model_gives(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "./PaddleOCR/ppocr/postprocess/db_postprocess.py", line 140, in '
+            "__call__\n    pred = pred[:, 0, :, :]\nIndexError: too many indices for array\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.config_error
+    # the same error in the user's own script is the user's
+    assert _diagnose(tmp_path, text.replace("./PaddleOCR/ppocr/postprocess/db_postprocess.py", "my_eval.py")).cause \
+        == CauseId.python_exception

@@ -24,8 +24,8 @@ from .installed import (frozen_bundle_lacks, import_as_before_python37, library_
 from .lookups import (CONFIG_NAME, from_called_result, from_class_count_matrix, from_class_id_lookup,
                       from_class_index_bounds, from_config_attribute, from_config_get_none, from_config_lookup,
                       from_empty_loader, from_endpoint_index, from_membership_assert, from_model_io_index,
-                      from_paddle_attribute_py2, from_registry_lookup, from_reshape_misfit, from_state_dict_lookup,
-                      from_vocabulary_lookup, from_zero_d_shape_index)
+                      from_paddle_attribute_py2, from_postprocess_dims, from_registry_lookup, from_reshape_misfit,
+                      from_state_dict_lookup, from_vocabulary_lookup, from_zero_d_shape_index)
 from .numbers import NUMBERS
 from .parts import SUITE_PACKAGES, Code, ErrorParts, Verdict
 from .suite_checks import find_check
@@ -337,7 +337,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
     for rule in (from_operator, from_shared_memory_full, from_codes, from_nccl_call, from_component, from_cpp_file, from_error_class,
                  from_type_and_module, from_installation, from_unopenable_model_path, from_suite_check, from_call_signature, from_called_result,
                  from_package_arguments, from_argument_check, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
-                 from_vocabulary_lookup, from_class_id_lookup, from_config_lookup, from_registry_lookup, from_membership_assert,
+                 from_vocabulary_lookup, from_postprocess_dims, from_class_id_lookup, from_config_lookup, from_registry_lookup, from_membership_assert,
                  from_config_attribute, from_config_get_none, from_model_io_index, from_endpoint_index, from_class_index_bounds, from_class_count_matrix,
                  from_paddle_attribute_py2, from_zero_d_shape_index, from_reshape_misfit):
         verdict = rule(parts)

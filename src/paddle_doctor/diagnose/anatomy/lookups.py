@@ -61,11 +61,13 @@ def from_state_dict_lookup(parts: ErrorParts) -> Verdict | None:
 
 
 # A decoder turning a model's class indices into characters or tokens: ``self.character[idx]`` in PaddleOCR's
-# rec_postprocess (every era), a vocabulary's ``id2token[i]``. An index past the end is a class the dictionary
-# lacks: the dictionary file (rec_char_dict_path, use_space_char, a vocab) is not the one the model was trained
-# with. The file says so where the source line is a continuation (a multi-line expression prints its last line).
+# rec_postprocess (every era), a vocabulary's ``id2token[i]``, a post-processor's ``self.labels[clsid]``. An index
+# past the end is a class the dictionary or label list lacks: the file (rec_char_dict_path, use_space_char, a vocab,
+# a layout dict) is not the one the model was trained with. The file says so where the source line is a
+# continuation (a multi-line expression prints its last line).
 _VOCABULARY_LOOKUP = re.compile(r"\b(?:self\.)?(?:character|characters|char_list|charset|alphabet|vocab\w*|"
-                                r"id2\w+|idx2\w+|idx_to_\w+|id_to_\w+|label_list|dict_character)\s*\[")
+                                r"id2\w+|idx2\w+|idx_to_\w+|id_to_\w+|label_list|dict_character)\s*\[|\b(?:self\.)?"
+                                r"(?:labels?|class_?names?)\s*\[\s*(?:int\()?\s*(?:cls_?id|class_?id|cls|cat_?id)\b")
 _DECODER = re.compile(r"(?:^|[/\\])\w*(?:postprocess|decod)\w*\.py$")
 
 
@@ -80,6 +82,19 @@ def from_vocabulary_lookup(parts: ErrorParts) -> Verdict | None:
     return Verdict(CauseId.config_error, 70, f"`{(frame.source or '').strip()[:80]}` ({frame.func}) looks a model "
                    "output up in a character or token list that is shorter: the dictionary file is not the one the "
                    "model was trained with (rec_char_dict_path, use_space_char, the vocabulary)", "frame")
+
+
+def from_postprocess_dims(parts: ErrorParts) -> Verdict | None:
+    """numpy's "too many indices" in a post-processing (or decoding) file (DB's ``pred[:, 0, :, :]``): the model's
+    output has fewer dimensions than the algorithm there expects, another kind of model (a classifier given as the
+    detector)."""
+    frame = parts.innermost
+    if (parts.exc_type != "IndexError" or frame is None or not parts.message.startswith("too many indices")
+            or not _DECODER.search(frame.path.replace("\\", "/"))):
+        return None
+    return Verdict(CauseId.config_error, 65, f"`{(frame.source or '').strip()[:80]}` ({frame.func}) indexes the "
+                   "model's output with more dimensions than it has: the model is not the kind this post-processing is "
+                   "configured for (another model directory, or another algorithm in the config)", "frame")
 
 
 # A map from a model's class ids to the dataset's categories or names (PaddleDetection's clsid2catid and
