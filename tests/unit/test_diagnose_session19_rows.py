@@ -225,3 +225,37 @@ def test_a_post_processor_indexing_more_dimensions_than_the_model_gives(tmp_path
     # the same error in the user's own script is the user's
     assert _diagnose(tmp_path, text.replace("./PaddleOCR/ppocr/postprocess/db_postprocess.py", "my_eval.py")).cause \
         == CauseId.python_exception
+
+
+def test_bytes_of_another_file_read_as_a_saved_tensor(tmp_path):
+    text = ("[Hint: Expected version == 0U, but received version:1145131099!= 0U:0.] (at /home/Paddle/paddle/fluid/"
+            "framework/lod_tensor.cc:276)\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.checkpoint_corrupt, "loaded_file_not_a_tensor", "medium")
+    # a small version is no garbage: not this row
+    assert _diagnose(tmp_path, text.replace("1145131099", "1")).code != "loaded_file_not_a_tensor"
+
+
+def test_paddle_0x_openblas_without_gfortran(tmp_path):
+    text = "  To build lapack in libopenblas, you need to set gfortran compiler: cmake ..\n  -DCMAKE_Fortran_COMPILER=...\n"
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "paddle_cmake_blas_missing")
+
+
+def test_libprotobufs_version_check_is_two_protobufs_in_one_process(tmp_path):
+    text = ("[libprotobuf FATAL google/protobuf/stubs/common.cc:83] This program was compiled against version 3.1.0 of the "
+            "Protocol Buffer runtime library, which is not compatible with the installed version (3.20.0).  Contact the "
+            "program author for an update.\nterminate called after throwing an instance of "
+            "'google::protobuf::FatalException'\n  what():  This program was compiled against version 3.1.0 of the "
+            "Protocol Buffer runtime library, which is not compatible with the installed version (3.20.0).\nAborted\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "protobuf_runtime_version")
+    assert "3.1.0" in rc.message and "3.20.0" in rc.message
+
+
+@pytest.mark.parametrize("line", [
+    "2021-07-17 08:48:19 [ERROR]\tpretrain_weights and resume_checkpoint cannot be set simultaneously.",
+    "ValueError: --use_gpu and --use_xpu are mutually exclusive",
+])
+def test_two_settings_that_cannot_be_given_together(tmp_path, line):
+    assert _diagnose(tmp_path, line + "\nSystemExit: -1\n").cause == CauseId.config_error

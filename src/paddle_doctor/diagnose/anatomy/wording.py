@@ -183,6 +183,13 @@ WORDINGS: tuple[Wording, ...] = (
             r"[\[({'\"]|\bonly\s+supports?\s+(?![\[({'\"][\w.]+\(\))[\[({'\"]", 60,
             "a configured value is not one of the choices the code handles",
             "argument and config checks of the suites, tools and Paddle's Python API"),
+    # Two settings the code takes only one of ("pretrain_weights and resume_checkpoint cannot be set simultaneously",
+    # argparse-like "cannot be used together", "are mutually exclusive"): the configuration names both.
+    Wording("settings_exclusive", C.config_error, r"\b(?:can\s*not|can't|cannot|should\s+not|must\s+not)\s+be\s+(?:set|"
+            r"used|specified|given|enabled)\s+(?:simultaneously|at\s+the\s+same\s+time|together)|\bare\s+mutually\s+"
+            r"exclusive\b", 60, "it says two settings cannot be given together",
+            "argument and config checks of the suites and tools (PaddleX's train(): logging.error(\"pretrain_weights and "
+            "resume_checkpoint cannot be set simultaneously.\"))"),
     # The same words with the value bare at the end ("unknown metric type voc"), read only where the failing line
     # takes the value from a config or the arguments: "unknown data type 7" or hashlib's "unsupported hash type md5"
     # are a library's words about its input, not a setting.

@@ -310,6 +310,8 @@ TRIGGERS: tuple[str, ...] = (
     # batch112: 1.x's glog line after a stream sync
     "cudaStreamSynchronize ", "cudaGetLastError ", "(received id: ", "exit abnormally", "exited abnormally",
     "FlashAttention is unsupported", "internal error in RPCClient", "\"syscall\":\"getaddrinfo\"",
+    # batch113: 0.x's OpenBLAS without gfortran, a saved tensor's version, libprotobuf's version check
+    "To build lapack in libopenblas", "Expected version == 0U", "of the Protocol Buffer runtime",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -389,4 +389,12 @@ LOADING = (
                "it was saved in", most="medium",
          source="pp 1.x python/paddle/fluid/io.py load_inference_model (if not os.path.isdir(load_dirname): raise "
                 "ValueError(\"There is no directory named '%s'\", dirname))"),
+    # A saved tensor starts with its version, 0: a number of thousands there is bytes of another file read as a tensor
+    # (a model folder or a text file handed to paddle.load), as 2.x's enforce hint prints it.
+    _sig("loaded_file_not_a_tensor", r"Expected version == 0U, but received version:\s*(?P<v>\d{3,})\s*!=\s*0U",
+         "cause", CauseId.checkpoint_corrupt, 75, "[Hint: Expected version == 0U, but received version:1145131099!= 0U:0.] "
+         "(at /home/Paddle/paddle/fluid/framework/lod_tensor.cc:276)", most="medium",
+         title="the file read as a saved tensor is not one (its version field reads {v}): give paddle.load a .pdparams "
+               "file, not a folder or another file", source="pp 1.x-2.x paddle/fluid/framework/lod_tensor.cc "
+               "DeserializeFromStream (PADDLE_ENFORCE_EQ(version, 0U, ...): a saved tensor's first field)"),
 )

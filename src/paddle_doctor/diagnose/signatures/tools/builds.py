@@ -337,14 +337,16 @@ BUILDS = (
     # Paddle 0.x's own CMake checks for the BLAS it links (cmake/cblas.cmake, cmake/external/openblas.cmake): no CBLAS
     # found under the roots it searches, or the gfortran runtime OpenBLAS needs.
     _sig("paddle_cmake_blas_missing", r"CBlas must be set\.|Cannot found gfortran library which it is used by "
-         r"openblas", "cause", CauseId.dependency_version_mismatch, 80,
+         r"openblas|To build lapack in libopenblas, you need to set gfortran compiler", "cause",
+         CauseId.dependency_version_mismatch, 80,
          "  CBlas must be set.  Paddle support MKL, ATLAS, OpenBlas, reference-cblas.",
          title="the build needs a BLAS library (and OpenBLAS the gfortran runtime) that CMake did not find: install it, "
                "or point the build at it (MKL_ROOT, ATLAS_ROOT, OPENBLAS_ROOT)",
          source="pp 0.9-0.11 cmake/cblas.cmake (message(FATAL_ERROR \"CBlas must be set. Paddle support MKL, ATLAS, "
                 "OpenBlas, reference-cblas. Try set MKL_ROOT, ATLAS_ROOT, OPENBLAS_ROOT or REFERENCE_CBLAS_ROOT.\")) "
                 "and cmake/external/openblas.cmake (message(FATAL_ERROR \"Cannot found gfortran library which it is "
-                "used by openblas\")), as Paddle#710 and Paddle#3880 print them", most="medium"),
+                "used by openblas\"; \"To build lapack in libopenblas, you need to set gfortran compiler: cmake .. "
+                "-DCMAKE_Fortran_COMPILER=...\"), as Paddle#710, #1318 and #3880 print them", most="medium"),
     # cmake run in a folder that is not the source tree (the build folder, without the ".." that names the source).
     _sig("cmake_source_dir_wrong", r"The source directory \"(?P<dir>[^\"]{1,300})\" does not appear to contain "
          r"CMakeLists\.txt", "cause", CauseId.config_error, 80,
