@@ -259,3 +259,9 @@ def test_libprotobufs_version_check_is_two_protobufs_in_one_process(tmp_path):
 ])
 def test_two_settings_that_cannot_be_given_together(tmp_path, line):
     assert _diagnose(tmp_path, line + "\nSystemExit: -1\n").cause == CauseId.config_error
+
+
+def test_a_library_the_suites_install_outside_their_requirements_is_a_dependency(tmp_path):
+    text = ('Traceback (most recent call last):\n  File "/x/PaddleOCR/ppstructure/predict_system.py", line 10, in <module>\n'
+            "    import auto_log\nModuleNotFoundError: No module named 'auto_log'\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.dependency_version_mismatch

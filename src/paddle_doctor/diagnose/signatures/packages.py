@@ -31,6 +31,8 @@ _BY_SOURCE = {
     "PaddleX setup.py": "chardet chinese_calendar erniebot erniebot_agent imagesize langchain langchain_community lxml "
                         "networkx openpyxl parsley premailer fitz ruamel qianfan unstructured",
     "FastDeploy requirements.txt": "fastapi",
+    "PaddleOCR's inference benchmark logging (AutoLog: its test scripts clone github.com/LDOUBLEV/AutoLog; not in "
+    "requirements.txt)": "auto_log",
     "PARL setup.py and parl/remote/communication.py (pyarrow, used when installed)":
         "termcolor cloudpickle tensorboardX tensorboard flask_cors click grpc pyarrow",
 }
