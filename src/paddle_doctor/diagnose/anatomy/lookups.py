@@ -19,9 +19,7 @@ def _failing_line(parts: ErrorParts, exc_type: str, pattern: re.Pattern, message
     frame = parts.innermost
     if parts.exc_type != exc_type or frame is None or not pattern.search(frame.source or ""):
         return None
-    if message is not None and not re.fullmatch(message, parts.message.strip()):
-        return None
-    return frame
+    return frame if message is None or re.fullmatch(message, parts.message.strip()) else None
 
 
 # A division by the number of batches (or steps, or samples) of an epoch: the loader yields none. Paddle's
@@ -61,36 +59,40 @@ def from_state_dict_lookup(parts: ErrorParts) -> Verdict | None:
 
 
 # A decoder turning a model's class indices into characters or tokens: ``self.character[idx]`` in PaddleOCR's
-# rec_postprocess (every era), a vocabulary's ``id2token[i]``, a post-processor's ``self.labels[clsid]``. An index
-# past the end is a class the dictionary or label list lacks: the file (rec_char_dict_path, use_space_char, a vocab,
-# a layout dict) is not the one the model was trained with. The file says so where the source line is a
-# continuation (a multi-line expression prints its last line).
+# rec_postprocess (every era), a vocabulary's ``id2token[i]``. An index past the end is a class the dictionary
+# lacks: the dictionary file (rec_char_dict_path, use_space_char, a vocab) is not the one the model was trained
+# with (the file says so for a continuation line); in a post-processing file, a label list (``self.labels[clsid]``).
 _VOCABULARY_LOOKUP = re.compile(r"\b(?:self\.)?(?:character|characters|char_list|charset|alphabet|vocab\w*|"
-                                r"id2\w+|idx2\w+|idx_to_\w+|id_to_\w+|label_list|dict_character)\s*\[|\b(?:self\.)?"
-                                r"(?:labels?|class_?names?)\s*\[\s*(?:int\()?\s*(?:cls_?id|class_?id|cls|cat_?id)\b")
+                                r"id2\w+|idx2\w+|idx_to_\w+|id_to_\w+|label_list|dict_character)\s*\[")
+_LABEL_BY_CLASS_ID = re.compile(r"\b(?:self\.)?(?:labels?|class_?names?)\s*\[\s*(?:int\()?\s*(?:cls_?id|class_?id|cls)\b")
 _DECODER = re.compile(r"(?:^|[/\\])\w*(?:postprocess|decod)\w*\.py$")
+_POSTPROCESS = re.compile(r"(?:^|[/\\])\w*postprocess\w*\.py$")
 
 
 def from_vocabulary_lookup(parts: ErrorParts) -> Verdict | None:
-    """An IndexError where a decoder looks a model's output index up in its character or token list."""
+    """An IndexError where a decoder looks a model's output index up in its character or token list, or a
+    post-processor a predicted class id in its label list."""
     frame = parts.innermost
     if parts.exc_type != "IndexError" or frame is None:
         return None
-    in_decoder = frame.func.startswith("decode") and _DECODER.search(frame.path.replace("\\", "/"))
-    if not (_VOCABULARY_LOOKUP.search(frame.source or "") or in_decoder):
+    path, source = frame.path.replace("\\", "/"), frame.source or ""
+    if _POSTPROCESS.search(path) and _LABEL_BY_CLASS_ID.search(source):
+        return Verdict(CauseId.config_error, 70, f"`{source.strip()[:80]}` ({frame.func}) looks a predicted class up "
+                       "in a label list that is shorter: the label file (a layout or label dict) is not the one the "
+                       "model was trained with", "frame")
+    if not (_VOCABULARY_LOOKUP.search(source) or (frame.func.startswith("decode") and _DECODER.search(path))):
         return None
-    return Verdict(CauseId.config_error, 70, f"`{(frame.source or '').strip()[:80]}` ({frame.func}) looks a model "
-                   "output up in a character or token list that is shorter: the dictionary file is not the one the "
-                   "model was trained with (rec_char_dict_path, use_space_char, the vocabulary)", "frame")
+    return Verdict(CauseId.config_error, 70, f"`{source.strip()[:80]}` ({frame.func}) looks a model output up in a "
+                   "character or token list that is shorter: the dictionary file is not the one the model was trained "
+                   "with (rec_char_dict_path, use_space_char, the vocabulary)", "frame")
 
 
 def from_postprocess_dims(parts: ErrorParts) -> Verdict | None:
-    """numpy's "too many indices" in a post-processing (or decoding) file (DB's ``pred[:, 0, :, :]``): the model's
-    output has fewer dimensions than the algorithm there expects, another kind of model (a classifier given as the
-    detector)."""
+    """numpy's "too many indices for array" in a post-processing file (DB's ``pred[:, 0, :, :]``): a model of another
+    kind (fewer output dimensions) than the algorithm there expects, such as a classifier given as the detector."""
     frame = parts.innermost
-    if (parts.exc_type != "IndexError" or frame is None or not parts.message.startswith("too many indices")
-            or not _DECODER.search(frame.path.replace("\\", "/"))):
+    if (parts.exc_type != "IndexError" or frame is None or not parts.message.startswith("too many indices for array")
+            or not _POSTPROCESS.search(frame.path.replace("\\", "/"))):
         return None
     return Verdict(CauseId.config_error, 65, f"`{(frame.source or '').strip()[:80]}` ({frame.func}) indexes the "
                    "model's output with more dimensions than it has: the model is not the kind this post-processing is "

@@ -25,9 +25,9 @@ from ...lazy import lazy_compile
 # A path: a whole token (it starts where no other non-space character precedes it) that holds a separator, or
 # ends in a data or model file's extension (components.py's missing-path rows use it too). Whole tokens keep the
 # search linear: a path is tried once per token, and only its separators are split points. A C++ source location
-# in brackets (Paddle's enforce suffix "at [/paddle/paddle/fluid/framework/op_desc.cc:195]") is where a check is,
-# not a path the message names ("Cannot find variable split_1.tmp_0@GRAD at [...]").
-_SOURCE_LOCATION = r"[\[(][^\]\s]*\.(?:cc|cu|cpp|h|hpp|c):\d+[\])]"
+# in brackets (Paddle's enforce suffix, 1.x "at [/paddle/.../op_desc.cc:195]", 2.x "(at /paddle/.../op_desc.cc:195)") is
+# where a check is, not a path the message names ("Cannot find variable split_1.tmp_0@GRAD at [...]").
+_SOURCE_LOCATION = r"[\[(]?[^\])\s]*\.(?:cc|cu|cpp|h|hpp|c):\d+[\])]"
 PATH = rf"(?:(?<!\S)(?!{_SOURCE_LOCATION})[^\s/\\]*[/\\]\S*|(?<![^\s'\"(\[])[^\s'\"]*\.(?:jpe?g|png|bmp|txt|json|ya?ml|csv|tsv|pdparams|pdopt|" \
         r"pdmodel|pdiparams|params|nb|npy|npz|pkl|pickle|bin|onnx|tar|gz|zip|wav|mp3|mp4|h5|lmdb|mdb|exe)\b)"
 # A shared library is not a file the run was given: a missing one is the installation's (signals.py's
@@ -185,7 +185,7 @@ WORDINGS: tuple[Wording, ...] = (
             "argument and config checks of the suites, tools and Paddle's Python API"),
     # Two settings the code takes only one of ("pretrain_weights and resume_checkpoint cannot be set simultaneously",
     # argparse-like "cannot be used together", "are mutually exclusive"): the configuration names both.
-    Wording("settings_exclusive", C.config_error, r"\b(?:can\s*not|can't|cannot|should\s+not|must\s+not)\s+be\s+(?:set|"
+    Wording("settings_exclusive", C.config_error, r"\b(?:can\s*not|can't|cannot)\s+be\s+(?:set|"
             r"used|specified|given|enabled)\s+(?:simultaneously|at\s+the\s+same\s+time|together)|\bare\s+mutually\s+"
             r"exclusive\b", 60, "it says two settings cannot be given together",
             "argument and config checks of the suites and tools (PaddleX's train(): logging.error(\"pretrain_weights and "

@@ -29,7 +29,7 @@ def unwrapped(text: str) -> str:
         # `NameError: name 'np' is not defined`: a whole line as inline code; a lone exception class (`RuntimeError`)
         # is a name in prose, a lone word that is the error itself (`Killed`) is read
         text = _CODE_SPAN_RE.sub(r"\1\2", text)
-    elif text.endswith("`") and text.count("`") == 1 and text.rstrip()[-2:-1].isspace():
+    elif text.rstrip().endswith("`") and text.count("`") == 1 and text.rstrip()[-2:-1].isspace():
         # "ImportError: No module named v2 `": the close of an inline code span a reporter opened lines above (a
         # lone backtick after a space ends no code of the message itself)
         text = text.rstrip()[:-1].rstrip()

@@ -1,7 +1,7 @@
 """Signatures: code and libraries written for another release than the one installed (``API_VERSION_ROWS``): a
 name or module a Paddle package lacks, a library's API the suites' code calls that the installed library
 renamed or removed, a package that is not a whole release. Spliced into ``libraries``' order after paddle-doctor's
-own exceptions; the package names (``VERSIONED_PACKAGES``, ``API_PACKAGES``) are shared with the anatomy readers."""
+own exceptions; the package names (``VERSIONED_PACKAGES``, ``IMPORTED_PACKAGES``) are shared with the anatomy readers."""
 
 from __future__ import annotations
 
@@ -25,8 +25,9 @@ ORG_WHEELS = r"(?:metagym|pahelix|ppsci)"
 IMPORTED_PACKAGES = VERSIONED_PACKAGES[:-1] + "|" + SUITE_WHEELS[3:]  # a module missing below one is its release's
 API_PACKAGES = IMPORTED_PACKAGES[:-1] + "|" + ORG_WHEELS[3:]
 # Names every release of the package has (its version, PaddleHub's Module class since 1.0): a package that lacks one is
-# not a whole release of it, whatever its version.
-_EVERY_RELEASE_HAS = rf"module '{API_PACKAGES}' has no attribute '__version__'|module 'paddlehub' has no attribute 'Module'"
+# not a whole release of it, whatever its version. (Not the organisation's other wheels: metagym, pahelix and ppsci
+# define no __version__.)
+_EVERY_RELEASE_HAS = rf"module '{IMPORTED_PACKAGES}' has no attribute '__version__'|module 'paddlehub' has no attribute 'Module'"
 # --- code written for another Paddle version (read in LIBRARIES after paddle-doctor's own exceptions) -----
 API_VERSION_ROWS = (
     # What is imported under the package's name is not the package: a file or folder of the user's with its name,

@@ -77,8 +77,8 @@ CHECKS = (
          title="an endpoint has no host (\":{port}\"): gRPC cannot resolve it, so the server listens nowhere; give each "
                "pserver endpoint as ip:port", most="medium",
          source="gRPC core src/core/lib/iomgr/resolve_address_posix.cc (the getaddrinfo error's JSON with "
-                "\"target_address\"), logged by server_chttp2.cc; pp 0.14-1.x operators/distributed/grpc_server.cc "
-                "(\"Server listening on \" << bind_address_ << \" selected port: \" << selected_port_)"),
+                "\"target_address\"), logged by server_chttp2.cc when a pserver's grpc_server.cc (pp 0.14-1.x) binds "
+                "its endpoint"),
     # PaddleOCR's dataset logs a label-file line it could not read, with the traceback: an image that is not there (its
     # __getitem__ raises Exception("{} does not exist!".format(img_path)); FileNotFoundError is read by the rows of a
     # missing file before these), or anything else: the line's form. Read in the one-line form the logger's repr gives

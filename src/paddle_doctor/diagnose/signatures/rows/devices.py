@@ -63,9 +63,6 @@ DEVICES = (
          source="pp 2.0-2.6 paddle/fluid/operators/lookup_table_v2_op.cu and phi/kernels/gpu/embedding_kernel.cu "
                 "(PADDLE_ENFORCE(id >= 0 && id < N, \"Variable value (input) of OP(fluid.layers.embedding) expected >= "
                 "0 and < %ld, but got %ld. Please check input value.\", N, id))", most="medium"),
-    # The CPU kernel's same check (lookup_table_op.h: an enforce, not a device trap): no CUDA in it, the data's ids
-    # against the table; the user's data or config, read as the program's own error (10810, labelled so). As specific
-    # as the device's check: the abort that follows it (an uncaught exception) is its consequence.
     # fluid 1.x's GPU lookup table asserted on the device without the table's size in the message.
     _sig("embedding_id_out_of_range_1x", r"lookup_table(?:_v2)?_op\.cu:\d+ Assertion `id < N` failed \(received id: "
          r"(?P<got>-?\d+)\)", "cause", CauseId.cuda_error_other, 90,
@@ -74,8 +71,11 @@ DEVICES = (
          title="an embedding on the GPU got id {got}, past its table: the data's ids do not fit the model's config "
                "(vocab_size), or the reader feeds another tensor in the ids' place",
          source="pp 1.x paddle/fluid/operators/lookup_table_op.cu LookupTable kernel (PADDLE_ENFORCE(id < N, \"received "
-                "id:\", id), as in center_loss_op.cu; platform/enforce.h's device-side enforce prints it as \"<file>:<line> "
-                "Assertion `id < N` failed (received id: %d).\")"),
+                "id:\", id), as in center_loss_op.cu), which in device code is platform/assert.h's PADDLE_ASSERT_MSG "
+                "(\"%s:%d Assertion `%s` failed (%s %ld).\")"),
+    # The CPU kernel's same check (lookup_table_op.h: an enforce, not a device trap): no CUDA in it, the data's ids
+    # against the table; the user's data or config, read as the program's own error (10810, labelled so). As specific
+    # as the device's check: the abort that follows it (an uncaught exception) is its consequence.
     _sig("embedding_id_out_of_range_cpu", r"of OP\(fluid\.layers\.embedding\) expected >= 0 and < (?P<n>\d+), but got "
          r"(?P<got>-?\d+)", "cause", CauseId.python_exception, 90,
          "Error: Variable value (input) of OP(fluid.layers.embedding) expected >= 0 and < 283925, but got 284239. Please "
@@ -145,10 +145,10 @@ DEVICES = (
                 "function_attributes (throw_on_error(cudaFuncGetAttributes(...), \"function_attributes(): after "
                 "cudaFuncGetAttributes\")), system_error what() + \": \" + cudaGetErrorString: CUDA driver_types.h "
                 "cudaErrorInvalidDeviceFunction (\"invalid device function\")"),
-    # thrust's other CUDA calls (freeing or allocating device memory, its temporary buffers) throw the same system_error,
+    # thrust's other CUDA calls (freeing device memory, its temporary buffers) throw the same system_error,
     # whose what() is "<call> failed: <CUDA's error string>": a kernel fault earlier on the stream surfaces there. The
     # uncaught exception's abort (cpp_terminate) is only how it ended.
-    _sig("thrust_cuda_call_failed", r"^\s*what\(\):\s+(?P<call>device (?:free|malloc)|[\w:]{3,40}(?: \w+){0,3}) failed: "
+    _sig("thrust_cuda_call_failed", r"^\s*what\(\):\s+(?P<call>device free|[\w:]{3,40}(?: \w+){0,3}) failed: "
          r"(?:cudaError\w+: )?(?P<text>unspecified launch failure|an illegal memory access was encountered|misaligned "
          r"address|an illegal instruction was encountered|the launch timed out and was terminated|device-side assert "
          r"triggered|too many resources requested for launch)\s*$", "cause", CauseId.cuda_error_other, 75,
@@ -156,7 +156,7 @@ DEVICES = (
          title="a GPU kernel failed ({text}), reported when thrust next called CUDA ({call}): run with "
                "CUDA_LAUNCH_BLOCKING=1 to see the kernel", most="medium",
          source="thrust 1.9-1.17 thrust/system/cuda/detail/malloc_and_free.h (cuda_cub::throw_on_error(status, \"device "
-                "free failed\"), \"device malloc failed\"), system_error what() \"<what_arg>: \" + cudaGetErrorString: "
+                "free failed\")), system_error what() \"<what_arg>: \" + cudaGetErrorString: "
                 "CUDA driver_types.h (cudaErrorLaunchFailure \"unspecified launch failure\", cudaErrorIllegalAddress \"an "
                 "illegal memory access was encountered\", ...)"),
     # Paddle's FlashAttention kernels exist only for CUDA >= 11.4 builds on sm80+ GPUs: without them the call says so.

@@ -287,7 +287,7 @@ LIBRARIES = (
     _sig("enforce_hint", r"\[\s*Hint\s*:\s*(?P<hint>Expected\b.{0,400}?)\](?:\s*\(?\s*at\s*[\[(]?\s*[^\s\])]{1,300}\.(?:cc|cu|h):\d+|"
          r"\s*$|\s*at\s*\(\s*/[\w./-]*$)|^\s*Enforce failed\. (?P<bare>Expected\b.*)|\[\s*Hint\s*:\s*(?P<said>[^\]]{1,200})\]\s*at\s*\(\s*\S+"
          r"\.(?:cc|cu|h):\d+\)|^" + GLOG_HEADER + r"(?P<said1x>\S.{0,300}?) at \[(?=[^\]\s]*paddle/)[^\]\s]*\.(?:cc|cu|h):\d+\]$|"
-         r"\benforce (?P<old>\S[^\n]{0,200}? failed, \S{1,40} (?:!=|==|<=|>=|<|>) \S{1,40})",
+         r"\benforce (?P<old>\S[^\n]{0,200}? failed, [^\n]{1,80}? (?:!=|==|<=|>=|<|>) \S[^\n]{0,80})",
          "exception",
          CauseId.python_exception, 50, "[Hint: Expected x == y, but received x:6 != y:1.] at (/paddle/paddle/fluid/framework/"
          "lod_tensor.cc:400)", title="a Paddle check failed: {hint}{bare}{said}{said1x}{old}", source="pp 1.8.5-3.3.1 so: "
@@ -347,7 +347,7 @@ LIBRARIES = (
 
 
 # Matched after the tools' rows (a Qt plugin's load failure quotes the loader's line) and before the missing-file rows
-# of :mod:`.libraries`, which would read the line's "No such file or directory" as a path (see :mod:`..table`).
+# of :data:`LIBRARIES`, which would read the line's "No such file or directory" as a path (see :mod:`..table`).
 LIBRARY_NOT_FOUND = (
     # The loader names a shared library it found nowhere on its search path (libGL for OpenCV, libgomp for Paddle's
     # core, a library an app ships): the corpus's file_not_found, ranked as a missing file is, with the advice
@@ -356,7 +356,7 @@ LIBRARY_NOT_FOUND = (
     # loader warns so before a custom op's library it cannot find fails load_op_library with a bare EnforceNotMet.
     _sig("shared_library_not_found", rf"(?<!with error: )(?P<lib>(?<![\w.+-])(?!lib(?:{CUDA_LIBRARIES}|cuda\b|nccl|nvinfer))[\w.+-]{{1,80}}"
          r"\.(?:so(?:\.\d[\w.]*)?|dylib)): cannot open shared object file|dynamic_loader\.cc:\d+\] Can not find library: "
-         rf"(?:\S*/)?(?P<lib2>(?!lib(?:{CUDA_LIBRARIES}|cuda\b|nccl|nvinfer))[\w.+-]{{1,80}}?\.so(?:\.\d+)*)", "cause",
+         rf"(?:\S*/)?(?P<lib2>(?!lib(?:{CUDA_LIBRARIES}|cuda\b|nccl|nvinfer|cupti|nvjpeg|cusparseLt))[\w.+-]{{1,80}}?\.so(?:\.\d+)*)", "cause",
          CauseId.file_not_found, 95,
          "ImportError: libGL.so.1: cannot open shared object file: No such file or directory",
          title="the shared library {lib}{lib2} is not found: not installed, or its folder not on the loader's path",

@@ -64,10 +64,10 @@ SUITE_DATA_ROWS = (
     # PaddleDetection's config schema: a class built from the YAML given a parameter it does not take, lacking one it
     # needs, or of the wrong type. The config does not fit the code; most often a config of another release of the
     # suite (a renamed parameter), which the catalog's near cause says.
-    _sig("ppdet_schema_param", r"(?P<kind>Missing|Extraneous) param for class<(?P<cls>\w+)>: (?P<params>[\w, ]{1,200})|"
-         r"Wrong param type for class<(?P<cls2>\w+)>", "cause", CauseId.config_error, 80,
+    _sig("ppdet_schema_param", r"(?P<kind>Missing|Extraneous|Wrong) param (?:type )?for class<(?P<cls>\w+)>: "
+         r"(?P<params>[\w, ]{1,200})", "cause", CauseId.config_error, 80,
          "ValueError: Extraneous param for class<ResNet>: dcn_stages",
-         title="the config gives {cls}{cls2} parameters its code does not match ({kind} {params}): a config of another "
+         title="the config gives {cls} parameters its code does not match ({kind}: {params}): a config of another "
                "release of the suite, or a misspelt key", most="medium",
          source="PaddleDetection 0.x-2.x ppdet/core/config/schema.py SchemaDict.validate (\"Missing param for class<{}>: "
                 "{}\", \"Extraneous param for class<{}>: {}\", \"Wrong param type for class<{}>: {}\")"),
@@ -76,8 +76,8 @@ SUITE_DATA_ROWS = (
     _sig("ppdet_reader_consumers_died", r"consumer\[(?P<pid>\d+)\] exit abnormally(?: with exitcode\[(?P<code>-?\d+)\])?|"
          r"(?P<n>\d+) consumers have exited abnormally", "cause", CauseId.dataloader_worker_crash, 75,
          "2020-06-04 18:47:00,840-WARNING: consumer[9307] exit abnormally with exitcode[-11]",
-         title="PaddleDetection's reader processes died (exit code {code}): a data worker crashed or was killed "
-               "(-11: a native crash in a transform; -9: memory or /dev/shm)", most="medium",
+         title="PaddleDetection's reader processes died: a data worker crashed or was killed (its exit code says how: "
+               "-11 a native crash in a transform, -9 killed for memory or /dev/shm)", most="medium",
          source="PaddleDetection 0.x-1.x ppdet/data/parallel_map.py ParallelMap._consumer_healthy (logger.warn(\"consumer"
                 "[{}] exit abnormally with exitcode[{}]\"); \"{} consumers have exited abnormally!!!\")"),
     # PaddleDetection's dataset sources found no record at all in the annotation list: every image it names is missing
