@@ -317,3 +317,12 @@ def test_review_mends_of_the_session(tmp_path):
     # titles with no empty aside where a group is absent
     assert "()" not in _diagnose(tmp_path, "8 consumers have exited abnormally!!!\n").message
     assert "( )" not in _diagnose(tmp_path, "TypeError: Wrong param type for class<YOLOv3Head>: anchors\n").message
+
+
+def test_the_v1_trainer_that_finds_no_parameter_server(tmp_path):
+    text = ("I1222 11:32:54.647704 23753 ParameterClient2.cpp:113] pserver 0 127.0.0.1:20134\n"
+            + "W1222 11:32:54.648000 23753 LightNetwork.cpp:397] connection refused by pserver, try again!\n" * 3
+            + "F1222 11:33:01.649802 23753 LightNetwork.cpp:399] connection refused by pserver, maybe pserver failed!\n"
+            "*** Check failure stack trace: ***\n    @     0x7ff3756c1d2d  google::LogMessage::Fail()\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.config_error, "v1_pserver_unreachable", "medium")

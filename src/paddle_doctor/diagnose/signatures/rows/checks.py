@@ -69,6 +69,16 @@ CHECKS = (
                "the trainers shards of one size (or check the servers' logs)", most="medium",
          source="pp 1.x paddle/fluid/operators/fetch_barrier_op.cc and send_barrier_op.cc (later under distributed_ops/) "
                 "(PADDLE_ENFORCE(rpc_client->Wait(), \"internal error in RPCClient\"))"),
+    # The v1/v2 trainer (paddle_trainer's ParameterClient2) dialled its parameter servers until it gave up: none listens
+    # at the endpoint its "pserver N host:port" line names (a run meant to be local still set for a cluster, or the
+    # pservers not started); a pserver that died says so in its own log, the near cause.
+    _sig("v1_pserver_unreachable", r"LightNetwork\.cpp:\d+\] connection refused by pserver, maybe pserver failed",
+         "cause", CauseId.config_error, 70,
+         "F1222 11:33:01.649802 23753 LightNetwork.cpp:399] connection refused by pserver, maybe pserver failed!",
+         title="the trainer found no parameter server where it dials (the 'pserver N host:port' line above): start the "
+               "pservers first, or run the job locally without remote parameter updates", most="medium",
+         source="pp 0.x (v1/v2 API) paddle/pserver/LightNetwork.cpp SocketClient (LOG(WARNING) << \"connection refused "
+                "by pserver, try again!\", then LOG(FATAL) << \"connection refused by pserver, maybe pserver failed!\")"),
     # A pserver endpoint with no host (":6174"): gRPC cannot resolve it, and the server binds no port.
     _sig("grpc_endpoint_without_host", r"\"syscall\":\"getaddrinfo\",\"target_address\":\":(?P<port>\d+)\"",
          "cause", CauseId.config_error, 80,
