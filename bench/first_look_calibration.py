@@ -55,9 +55,10 @@ def batches(lo: int, hi: int) -> list[tuple[int, str, Path]]:
     return found
 
 
-def first_look(commit: str, folder: Path) -> list[list[str]]:
+def first_look(commit: str, folder: Path, child: str = CHILD) -> list[list[str]]:
+    """The rows ``child`` prints (five tab-separated fields a log) for ``folder``, run with the code of ``commit``."""
     with exported_src(commit) as src:
-        out = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(src)!r}); " + CHILD,
+        out = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(src)!r}); " + child,
                               str(folder)], capture_output=True, text=True, check=False, cwd=src).stdout
     return [line.split("\t") for line in out.splitlines() if line.count("\t") == 4]
 

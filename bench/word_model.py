@@ -1,7 +1,7 @@
 """Would a word model make diagnose's generic verdicts right more often at first look? (No: see below.)
 
     pip install scikit-learn                             # for this script only
-    python bench/word_model.py [--splits 70 80 90 100 105] [--margin 0.5] [--floor 0.3]
+    python bench/word_model.py [--splits 70 80 90 100 105] [--margin 0.5] [--floor 0.3] [--to 109]
 
 When no signature, table or wording names a cause, diagnose's verdict is generic: ``python_exception``
 (the generic exception line) or ``unknown`` (an error with no known message). The idea measured here:
@@ -23,7 +23,6 @@ import dataclasses
 import functools
 import math
 import re
-import subprocess
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -31,8 +30,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO / "src"))
-from first_look_calibration import batches  # noqa: E402
-from score_corpus import default_sets, exported_src, labels  # noqa: E402
+from first_look_calibration import batches, first_look  # noqa: E402
+from score_corpus import default_sets, labels  # noqa: E402
 
 from paddle_doctor.findings import Finding  # noqa: E402
 
@@ -186,19 +185,16 @@ for line in filter(str.strip, (folder / "labels.jsonl").read_text().splitlines()
 """
 
 
-def first_looks(lo: int) -> list[tuple[int, Path, list[str]]]:
+def first_looks(lo: int, hi: int) -> list[tuple[int, Path, list[str]]]:
     out = []
-    for n, commit, folder in batches(lo, 10**6):
-        with exported_src(commit) as src:
-            text = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(src)!r}); " + CHILD,
-                                   str(folder)], capture_output=True, text=True, check=False, cwd=src).stdout
-        out += [(n, folder, row.split("\t")) for row in text.splitlines() if row.count("\t") == 4]
+    for n, commit, folder in batches(lo, hi):
+        out += [(n, folder, row) for row in first_look(commit, folder, CHILD)]
         print(f"  first look of batch{n} (code of {commit})", file=sys.stderr, flush=True)
     return out
 
 
-def forward(splits: list[int], margin: float, floor: float) -> None:
-    looks = first_looks(min(splits))
+def forward(splits: list[int], margin: float, floor: float, last: int) -> None:
+    looks = first_looks(min(splits), last)
     for split in splits:
         model = as_model(fit(examples(until=split)))
         generic = [0, 0, 0]
@@ -227,8 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--splits", type=int, nargs="+", default=[70, 80, 90, 100, 105])
     parser.add_argument("--margin", type=float, default=0.5, help="how much likelier than python_exception")
     parser.add_argument("--floor", type=float, default=0.3, help="the least probability that replaces unknown")
+    parser.add_argument("--to", type=int, default=10**6, help="the last batch scored (29-words.md: 109)")
     args = parser.parse_args(argv)
-    forward(args.splits, args.margin, args.floor)
+    forward(args.splits, args.margin, args.floor, args.to)
     return 0
 
 
