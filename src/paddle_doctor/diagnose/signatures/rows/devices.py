@@ -13,6 +13,13 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 
+# cudaGetErrorString's texts for a kernel that faulted on the device (CUDA runtime's cudaErrorIllegalAddress,
+# cudaErrorLaunchFailure, cudaErrorMisalignedAddress, cudaErrorIllegalInstruction, cudaErrorLaunchOutOfResources,
+# cudaErrorLaunchTimeout, cudaErrorAssert), however the code that next called CUDA reports them (:mod:`.older_forms`).
+KERNEL_FAULTS = (r"an illegal memory access was encountered|unspecified launch failure|misaligned address|an illegal "
+                 r"instruction was encountered|too many resources requested for launch|the launch timed out and was "
+                 r"terminated|device-side assert triggered")
+
 DEVICES = (
     # Paddle Inference's config asked for the GPU (a suite's use_gpu=True default) in a CPU-only build. It only logs
     # this and goes on on the CPU: any error after it (a model file not found, a None image) says more, so it ranks
@@ -149,9 +156,7 @@ DEVICES = (
     # whose what() is "<call> failed: <CUDA's error string>": a kernel fault earlier on the stream surfaces there. The
     # uncaught exception's abort (cpp_terminate) is only how it ended.
     _sig("thrust_cuda_call_failed", r"^\s*what\(\):\s+(?P<call>device free|[\w:]{3,40}(?: \w+){0,3}) failed: "
-         r"(?:cudaError\w+: )?(?P<text>unspecified launch failure|an illegal memory access was encountered|misaligned "
-         r"address|an illegal instruction was encountered|the launch timed out and was terminated|device-side assert "
-         r"triggered|too many resources requested for launch)\s*$", "cause", CauseId.cuda_error_other, 75,
+         rf"(?:cudaError\w+: )?(?P<text>{KERNEL_FAULTS})\s*$", "cause", CauseId.cuda_error_other, 75,
          "  what():  device free failed: unspecified launch failure",
          title="a GPU kernel failed ({text}), reported when thrust next called CUDA ({call}): run with "
                "CUDA_LAUNCH_BLOCKING=1 to see the kernel", most="medium",

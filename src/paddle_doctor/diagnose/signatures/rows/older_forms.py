@@ -19,12 +19,7 @@ from ....catalog.ids import CauseId
 from ..model import sig as _sig
 from ..tools.shells import SHELL_ROWS
 from .api_versions import PY2_IMPORT_ROWS
-
-
-# cudaGetErrorString's texts for a kernel that faulted on the device (CUDA runtime's cudaErrorIllegalAddress,
-# cudaErrorLaunchFailure, cudaErrorMisalignedAddress, cudaErrorIllegalInstruction, cudaErrorLaunchOutOfResources).
-_KERNEL_FAULTS = (r"an illegal memory access was encountered|unspecified launch failure|misaligned address|an illegal "
-                  r"instruction was encountered|too many resources requested for launch")
+from .devices import KERNEL_FAULTS
 
 
 OLDER_FORMS = (
@@ -144,7 +139,7 @@ OLDER_FORMS = (
                 "value), reached by gserver/dataproviders/PyDataProvider2.cpp loadThread"),
     # libstdc++'s terminate handler prints the uncaught exception's what(); a thrust::system_error thrown
     # for a failed CUDA call (0.x ops, fluid's thrust kernels) carries cudaGetErrorString's text there.
-    _sig("thrust_what_cuda_error", rf"^\s*what\(\):\s+(?P<text>{_KERNEL_FAULTS})(?:\s+at \[[^\]\n]{{1,400}}\])?\s*$",
+    _sig("thrust_what_cuda_error", rf"^\s*what\(\):\s+(?P<text>{KERNEL_FAULTS})(?:\s+at \[[^\]\n]{{1,400}}\])?\s*$",
          "cause", CauseId.cuda_error_other, 80,
          "  what():  an illegal memory access was encountered",
          title="an uncaught CUDA error aborted the process: {text}",
@@ -156,7 +151,7 @@ OLDER_FORMS = (
                 "its CUDA checks carry cudaGetErrorString's text)"),
     # The same text as the message of fluid's EnforceNotMet (0.13-1.x: PADDLE_ENFORCE(cudaStreamSynchronize(...)) in a
     # device context's Wait, whose message is cudaGetErrorString's text, then " at [file:line]").
-    _sig("enforce_cuda_fault_text", rf"\bEnforceNotMet: (?P<text>{_KERNEL_FAULTS}) at \[", "cause",
+    _sig("enforce_cuda_fault_text", rf"\bEnforceNotMet: (?P<text>{KERNEL_FAULTS}) at \[", "cause",
          CauseId.cuda_error_other, 80, "paddle.fluid.core.EnforceNotMet: an illegal memory access was encountered at "
          "[/paddle/paddle/fluid/platform/device_context.cc:179]",
          title="a CUDA kernel failed on the device: {text}",
@@ -166,7 +161,7 @@ OLDER_FORMS = (
                 "cudaErrorMisalignedAddress, cudaErrorIllegalInstruction, cudaErrorLaunchOutOfResources"),
     # The same fault as 1.x's glog FATAL lines after a stream sync (the all-reduce handles, a device context's Wait):
     # "cudaStreamSynchronize <cudaGetErrorString>", some with " errno: N" after it.
-    _sig("glog_cuda_sync_fault", rf"\bcuda(?:StreamSynchronize|GetLastError) +(?P<text>{_KERNEL_FAULTS})\b", "cause",
+    _sig("glog_cuda_sync_fault", rf"\bcuda(?:StreamSynchronize|GetLastError) +(?P<text>{KERNEL_FAULTS})\b", "cause",
          CauseId.cuda_error_other, 80, "F0823 14:54:47.975309 16507 all_reduce_op_handle.cc:192] cudaStreamSynchronize "
          "misaligned address",
          title="a CUDA kernel failed on the device: {text} (reported at the next stream sync)",
