@@ -326,3 +326,9 @@ def test_the_v1_trainer_that_finds_no_parameter_server(tmp_path):
             "*** Check failure stack trace: ***\n    @     0x7ff3756c1d2d  google::LogMessage::Fail()\n")
     rc = _diagnose(tmp_path, text)
     assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.config_error, "v1_pserver_unreachable", "medium")
+
+
+def test_an_optional_gpu_library_the_loader_cannot_open_on_import_is_still_a_missing_library(tmp_path):
+    # only the 1.x loader's warning about it (it goes on without it) is left out, not an import that failed on it
+    rc = _diagnose(tmp_path, "ImportError: libcupti.so.11.2: cannot open shared object file: No such file or directory\n")
+    assert rc.code == "shared_library_not_found"

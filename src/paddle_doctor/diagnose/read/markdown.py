@@ -66,4 +66,3 @@ def records(line: str) -> list[tuple[int, str]]:
     if len(starts) == 1:
         return [(0, line)]
     return [(start, line[start:end].rstrip()) for start, end in zip(starts, [*starts[1:], len(line)])]
-

@@ -348,15 +348,19 @@ LIBRARIES = (
 
 # Matched after the tools' rows (a Qt plugin's load failure quotes the loader's line) and before the missing-file rows
 # of :data:`LIBRARIES`, which would read the line's "No such file or directory" as a path (see :mod:`..table`).
+# The GPU stack's libraries (CUDA's, NCCL's, TensorRT's): their own rows read them, not this one. In the 1.x loader's
+# warning, not the optional ones it warns about and goes on without either (CUPTI for the profiler, nvJPEG, cuSPARSELt).
+_GPU_LIBRARY = rf"lib(?:{CUDA_LIBRARIES}|cuda\b|nccl|nvinfer)"
+_OPTIONAL_GPU_LIBRARY = r"lib(?:cupti|nvjpeg|cusparseLt)"
 LIBRARY_NOT_FOUND = (
     # The loader names a shared library it found nowhere on its search path (libGL for OpenCV, libgomp for Paddle's
     # core, a library an app ships): the corpus's file_not_found, ranked as a missing file is, with the advice
     # of a library rather than of a path. GPU libraries (CUDA's, NCCL's, TensorRT's) have their own rows, and so has
     # a device plugin whose load failed ("... with error: <library>: cannot open shared object file"). Paddle 1.x's
     # loader warns so before a custom op's library it cannot find fails load_op_library with a bare EnforceNotMet.
-    _sig("shared_library_not_found", rf"(?<!with error: )(?P<lib>(?<![\w.+-])(?!lib(?:{CUDA_LIBRARIES}|cuda\b|nccl|nvinfer))[\w.+-]{{1,80}}"
+    _sig("shared_library_not_found", rf"(?<!with error: )(?P<lib>(?<![\w.+-])(?!{_GPU_LIBRARY})[\w.+-]{{1,80}}"
          r"\.(?:so(?:\.\d[\w.]*)?|dylib)): cannot open shared object file|dynamic_loader\.cc:\d+\] Can not find library: "
-         rf"(?:\S*/)?(?P<lib2>(?!lib(?:{CUDA_LIBRARIES}|cuda\b|nccl|nvinfer|cupti|nvjpeg|cusparseLt))[\w.+-]{{1,80}}?\.so(?:\.\d+)*)", "cause",
+         rf"(?:\S*/)?(?P<lib2>(?!{_GPU_LIBRARY}|{_OPTIONAL_GPU_LIBRARY})[\w.+-]{{1,80}}?\.so(?:\.\d+)*)", "cause",
          CauseId.file_not_found, 95,
          "ImportError: libGL.so.1: cannot open shared object file: No such file or directory",
          title="the shared library {lib}{lib2} is not found: not installed, or its folder not on the loader's path",
