@@ -161,3 +161,21 @@ def from_unopenable_model_path(parts: ErrorParts) -> Verdict | None:
     return Verdict(CauseId.file_not_found, 70, f"`{loading.source.strip()[:60]}` loads a model under a Windows path "
                    f"with non-ASCII characters ({where[:60]}...), which Paddle's loader on Windows cannot "
                    "open: move the model (or HUB_HOME, the suite's model folder) to an ASCII-only path", "call")
+
+
+# CPython's os.makedirs(name, exist_ok=True) raises FileExistsError only when ``name`` exists and is not a directory
+# (Lib/os.py: "if not exist_ok or not path.isdir(name): raise"): the path the code makes a folder of names a file. A
+# setting that points at a file (a model file given as the model directory) where the code wants a folder.
+_MAKEDIRS_EXIST_OK = re.compile(r"\bmakedirs\(.*\bexist_ok\s*=\s*True\b")
+
+
+def from_makedirs_on_file(parts: ErrorParts) -> Verdict | None:
+    """FileExistsError from a makedirs(..., exist_ok=True) call in the frames: the path is a file, not a folder."""
+    if parts.exc_type != "FileExistsError":
+        return None
+    call = next((f for f in reversed(parts.frames) if _MAKEDIRS_EXIST_OK.search(f.source or "")), None)
+    if call is None:
+        return None
+    return Verdict(CauseId.config_error, 60, f"os.makedirs(..., exist_ok=True) raises FileExistsError only when the path "
+                   f"exists and is not a directory ({call.source.strip()} in {call.func}): a setting names a file where "
+                   "a folder is wanted", "call", sure=False)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...catalog.ids import CauseId
+from .parts import ErrorParts, Verdict
 
 TABLE = Path(__file__).with_name("suite_checks.json")
 SAME_FILE = 85  # the innermost frame is the check's own file
@@ -67,3 +68,24 @@ def find_check(exc_type: str, message: str, innermost_path: str | None) -> tuple
         if found is None and check.words >= WORDS_ALONE:
             found = check, MESSAGE_ALONE
     return found
+
+
+# The same reading at run time for a check the table cannot hold, a bare ``assert`` (no message): a source line that
+# compares a value with string literals (``assert metric == 'COCO'``, ``assert dataset in ['pascalvoc', 'coco2017']``)
+# tests that a chosen value is one the code handles. A string literal on the right makes it a choice by name, not a
+# shape or a count.
+_CHOICE = r"""(?:'[\w .:/-]{1,40}'|"[\w .:/-]{1,40}")"""
+_CHOICE_ASSERT = re.compile(r"^assert\s+[\w.\[\]'\"]{1,80}\s+(?:==|in)\s+(?:" + _CHOICE + r"|[\[(]\s*" + _CHOICE +
+                            r"(?:\s*,\s*" + _CHOICE + r"){0,15}\s*,?\s*[\])])\s*$")
+
+
+def from_choice_assert(parts: ErrorParts) -> Verdict | None:
+    """A bare AssertionError whose failing line checks a value against named choices: a value outside them."""
+    frame = parts.innermost
+    if parts.exc_type != "AssertionError" or parts.message.strip() or frame is None:
+        return None
+    source = (frame.source or "").strip()
+    if not _CHOICE_ASSERT.match(source):
+        return None
+    return Verdict(CauseId.config_error, 60, f"a bare assert checks that a value is one of the choices the code handles "
+                   f"({source}) and it is not: a configured value outside them", "frame", sure=False)

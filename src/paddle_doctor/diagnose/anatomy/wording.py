@@ -153,9 +153,12 @@ WORDINGS: tuple[Wording, ...] = (
             r"\b(?:is|are|was|were)\s+not\s+(?:specified|set|configured|provided|given|defined|found)\b[^\n]{0,40}?\b(?:in|by)\s+"
             r"(?:the\s+|your\s+)?(?:config(?:uration)?|ya?ml|cfg|settings?)\b|\b(?:must|should)\s+be\s+(?:specified|set|"
             r"given|provided)\s+in\s+(?:the\s+|your\s+)?(?:config(?:uration)?|ya?ml|cfg)\b|\bplease\s+(?:set|specify|add)\b"
-            r"[^\n]{0,40}?\bin\s+(?:the\s+|your\s+)?(?:config(?:uration)?(?:\s+file)?|ya?ml|cfg)\b", 60,
+            r"[^\n]{0,40}?\bin\s+(?:the\s+|your\s+)?(?:config(?:uration)?(?:\s+file)?|ya?ml|cfg)\b|\bplease\s+(?:set|specify)\s+"
+            r"(?:the\s+)?(?-i:[a-z][a-z0-9]*_[a-z0-9_]+)\s+(?:for|of|in|when\s+(?:running|using))\s+\S+\.py\b", 60,
             "the configuration lacks a setting the code needs",
-            "the suites' config checks (PaddleSeg, PaddleDetection, PaddleOCR, PaddleClas: a key not set in the YAML)"),
+            "the suites' config checks (PaddleSeg, PaddleDetection, PaddleOCR, PaddleClas: a key not set in the YAML), and "
+            "their asserts that name the script's option (PaddleSeg 2.8 models/rtformer.py: \"The first dim of x ({}) should "
+            "be greater than 0, please set input_shape for export.py\")"),
     # No GPU the process can use: none installed or visible, or a driver that does not answer.
     Wording("no_gpu", C.device_not_found, r"\bno\s+(?:cuda[- ]capable\s+)?(?:cuda\s+|nvidia\s+)?(?:gpus?|devices?)\b"
             r"[^\n]{0,20}?\b(?:(?:is|are|were|was)\s+)?(?:available|found|detected)\b|\b(?:cuda|gpus?)\s+(?:devices?\s+)?"
@@ -180,9 +183,10 @@ WORDINGS: tuple[Wording, ...] = (
     Wording("value_unknown", C.config_error,
             rf"{_UNKNOWN_SETTING}(?:{_SETTING_WORDS})s?(?:\s*[:=]\s*\S|\s+['\"\[{{(])|"
             r"\b(?:must|should)\s+be\s+(?:one\s+of|in)\s*[\[({'\"]|\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"
-            r"[\[({'\"]|\bonly\s+supports?\s+(?![\[({'\"][\w.]+\(\))[\[({'\"]", 60,
+            r"[\[({'\"]|\bonly\s+supports?\s+(?:(?:dict_keys|list|tuple|set)\()?(?![\[({'\"][\w.]+\(\))[\[({'\"]", 60,
             "a configured value is not one of the choices the code handles",
-            "argument and config checks of the suites, tools and Paddle's Python API"),
+            "argument and config checks of the suites, tools and Paddle's Python API (paddleocr 2.6 paddleocr.py: logger.error("
+            "'lang {} is not support, we only support {} for {} models'.format(lang, dict.keys(), ...)))"),
     # Two settings the code takes only one of ("pretrain_weights and resume_checkpoint cannot be set simultaneously",
     # argparse-like "cannot be used together", "are mutually exclusive"): the configuration names both.
     Wording("settings_exclusive", C.config_error, r"\b(?:can\s*not|can't|cannot)\s+be\s+(?:set|"

@@ -1,0 +1,59 @@
+"""Readings added in issue 29's twentieth session (batch115's misses and after, each from its emitter's source)."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of as _diagnose
+
+_FRAME = '  File "/home/u/PaddleDetection/ppdet/metrics/coco_utils.py", line 169, in json_eval_results\n'
+
+
+@pytest.mark.parametrize("source", ["assert metric == 'COCO'", "assert dataset in ['pascalvoc', 'coco2014', 'coco2017']",
+                                    'assert cfg.architecture in ("YOLOv3", "FasterRCNN")'])
+def test_a_bare_assert_of_named_choices_is_a_value_outside_them(tmp_path, source):
+    text = f"Traceback (most recent call last):\n{_FRAME}    {source}\nAssertionError\n"
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.confidence.value) == (CauseId.config_error, "medium")
+
+
+@pytest.mark.parametrize("source", ["assert x.shape == y.shape", "assert len(boxes) == 4", "assert mode == other_mode"])
+def test_a_bare_assert_of_shapes_or_names_is_no_choice(tmp_path, source):
+    rc = _diagnose(tmp_path, f"Traceback (most recent call last):\n{_FRAME}    {source}\nAssertionError\n")
+    assert rc.cause == CauseId.python_exception
+
+
+def _makedirs(source):
+    return ("Traceback (most recent call last):\n"
+            '  File "f:\\paddleocr2.4\\ppocr\\utils\\network.py", line 54, in maybe_download\n'
+            f"    {source}\n"
+            '  File "C:\\Users\\u\\.conda\\envs\\paddle\\lib\\os.py", line 221, in makedirs\n'
+            "    mkdir(name, mode)\n"
+            "FileExistsError: [WinError 183] 当文件已存在时，无法创建该文件。: './inference/det_onnx/model.onnx'\n")
+
+
+def test_makedirs_with_exist_ok_on_a_file_is_a_setting_that_names_a_file(tmp_path):
+    rc = _diagnose(tmp_path, _makedirs("os.makedirs(model_storage_directory, exist_ok=True)"))
+    assert (rc.cause, rc.confidence.value) == (CauseId.config_error, "medium")
+
+
+def test_makedirs_without_exist_ok_is_a_folder_that_exists(tmp_path):
+    # without exist_ok, an existing folder raises too (a second rank making the same folder): no setting is wrong
+    rc = _diagnose(tmp_path, _makedirs("os.makedirs(model_storage_directory)"))
+    assert rc.cause != CauseId.config_error
+
+
+def test_an_assert_that_asks_to_set_a_scripts_option_is_the_config(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/x/PaddleSeg/paddleseg/models/rtformer.py", line 371, in forward\n'
+            '    assert B > 0, "The first dim of x ({}) should be greater than 0, please set input_shape for export.py".format(\n'
+            "AssertionError: The first dim of x (-1) should be greater than 0, please set input_shape for export.py\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.config_error
+    # a constant's name in capitals is no option of the script
+    text = text.replace("input_shape", "CUDA_VISIBLE_DEVICES")
+    assert _diagnose(tmp_path, text).cause != CauseId.config_error
+
+
+def test_a_logged_only_support_that_lists_a_dicts_keys_is_the_config(tmp_path):
+    text = ("[2022/10/24 19:41:47] ppocr ERROR: lang latin is not support, we only support dict_keys(['en', 'ch']) "
+            "for layout models\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.config_error
