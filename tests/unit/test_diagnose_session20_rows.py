@@ -57,3 +57,47 @@ def test_a_logged_only_support_that_lists_a_dicts_keys_is_the_config(tmp_path):
     text = ("[2022/10/24 19:41:47] ppocr ERROR: lang latin is not support, we only support dict_keys(['en', 'ch']) "
             "for layout models\n")
     assert _diagnose(tmp_path, text).cause == CauseId.config_error
+
+
+def test_yacs_config_without_the_key_a_suites_code_reads_is_another_release(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/PaddleSpeech/paddlespeech/s2t/models/ds2/deepspeech2.py", line 233, in from_config\n'
+            "    share_rnn_weights=config.share_rnn_weights,\n"
+            '  File "/usr/lib/python3.7/site-packages/yacs/config.py", line 141, in __getattr__\n'
+            "    raise AttributeError(name)\n"
+            "AttributeError: share_rnn_weights\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.paddle_api_mismatch
+    # the user's own script reading its own config: a typo of theirs
+    user = text.replace("/PaddleSpeech/paddlespeech/s2t/models/ds2/deepspeech2.py", "/home/u/train.py")
+    assert _diagnose(tmp_path, user).cause == CauseId.python_exception
+
+
+def test_numpy_0d_index_in_a_suites_line_is_code_before_0d_tensors(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/site-packages/paddleseg/core/train.py", line 278, in train\n'
+            "    avg_loss_list = [l[0] / log_iters for l in avg_loss_list]\n"
+            "IndexError: too many indices for array: array is 0-dimensional, but 1 were indexed\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.paddle_api_mismatch
+    assert _diagnose(tmp_path, text.replace("/site-packages/paddleseg/core/", "/home/u/")).cause == \
+        CauseId.python_exception
+
+
+@pytest.mark.parametrize("line, cause, code", [
+    ("AssertionError: Number of places must be 1 in dygraph mode", CauseId.cuda_visible_devices_misconfig,
+     "dygraph_loader_places"),
+    ("ValueError: (InvalidArgument) Python object is not type of St10shared_ptrIN6paddle10imperative7VarBaseEE (at "
+     "/paddle/paddle/fluid/pybind/imperative.cc:74)", CauseId.paddle_api_mismatch, "varbase_cast_failed"),
+    ("/opt/cuda/targets/x86_64-linux/include/thrust/system/cuda/detail/scan_by_key.h(905): error: identifier "
+     '"CUB_TARGET_ALLOWS_DEVICE_SYNC" is undefined', CauseId.cuda_cudnn_mismatch, "nvcc_toolkit_header_undefined"),
+    ("报错：uses a build backend that is missing the 'build_editable' hook, so it cannot be installed in editable mode. "
+     "Consider using a build backend that supports PEP 660.", CauseId.dependency_version_mismatch,
+     "pip_editable_hook_missing"),
+])
+def test_session20_rows(tmp_path, line, cause, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.code, rc.confidence.value) == (cause, code, "medium")
+
+
+def test_an_identifier_undefined_in_the_users_own_cuda_file_is_no_toolkit_mismatch(tmp_path):
+    rc = _diagnose(tmp_path, '/home/u/op/my_kernel.cu(12): error: identifier "blockDimm" is undefined\n')
+    assert rc is None or rc.code != "nvcc_toolkit_header_undefined"

@@ -23,12 +23,12 @@ from .installed import (frozen_bundle_lacks, import_as_before_python37, library_
                         stdlib_module_gone, third_party_dll)
 from .lookups import (CONFIG_NAME, from_called_result, from_class_count_matrix, from_class_id_lookup,
                       from_class_index_bounds, from_config_attribute, from_config_get_none, from_config_lookup,
-                      from_empty_loader, from_endpoint_index, from_membership_assert, from_model_io_index,
+                      from_empty_loader, from_endpoint_index, from_model_io_index,
                       from_paddle_attribute_py2, from_postprocess_dims, from_registry_lookup, from_reshape_misfit,
                       from_state_dict_lookup, from_vocabulary_lookup, from_zero_d_shape_index)
 from .numbers import NUMBERS
 from .parts import SUITE_PACKAGES, Code, ErrorParts, Verdict
-from .suite_checks import find_check, from_choice_assert
+from .suite_checks import find_check, from_choice_assert, from_membership_assert
 from .wording import read_type_wording, read_wording
 
 # HIP's hipError_t keeps CUDA's numbers and texts for the errors both runtimes have: read in CUDA's enumeration.

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from ...catalog.ids import CauseId
-from .calls import INSTALLED_PACKAGE
 from .parts import ErrorParts, Frame, Verdict
 
 def _failing_line(parts: ErrorParts, exc_type: str, pattern: re.Pattern, message: str | None = None) -> Frame | None:
@@ -249,56 +248,23 @@ def from_registry_lookup(parts: ErrorParts) -> Verdict | None:
                    "registered, misspelt or of another release", "frame", sure=False)
 
 
-# An installed Paddle package asserting that the name it was given is one of its table's (PaddleNLP's Taskflow: ``assert
-# self.model in set(TASKS[task][tag].keys())``): the table is the release's, so a name it lacks is, in the reports
-# gathered, one a later (or earlier) release has more often than a typo. CPython shows a statement's first line only
-# (before 3.11): an assert split after "in set(" shows no table, and then the message has to say the name is not in it.
-_ASSERT_IN_TABLE = re.compile(r"\bassert\s+[\w.\[\]'\"]{1,80}\s+in\s+(?:(?P<cut>set\(\s*$)|(?:set\()?(?P<table>\w{1,40}(?:\.(?!"
-                              r"keys\b)\w{1,40}){0,4})(?:\[[^\]\n]{0,40}\]){0,3}(?P<keys>\.keys\()?)")
-
-
-# a table of the names the package takes (TASKS, MODEL_REGISTRY, self.models), not any dict (a state dict, a sample)
-_TABLE_OF_NAMES = re.compile(r"[A-Z]{3}|registry|support|map|models?$|tasks?$|names$|choices|modules$")
-
-
-def from_membership_assert(parts: ErrorParts) -> Verdict | None:
-    """An AssertionError of an installed Paddle package's check that a given name is in its table of names."""
-    frame = parts.innermost
-    if parts.exc_type != "AssertionError" or frame is None:
-        return None
-    package = INSTALLED_PACKAGE.search(frame.path)
-    if package is None:
-        return None
-    m = _ASSERT_IN_TABLE.search(frame.source or "")
-    if m is None:
-        return None
-    if m["cut"] and re.search(r"\bnot\b", parts.message):
-        table = "(a set of its names)"
-    elif m["table"] and _TABLE_OF_NAMES.search(m["table"]):
-        table = m["table"]
-    else:
-        return None
-    pkg = package["pkg"]
-    return Verdict(CauseId.paddle_api_mismatch, 65, f"the installed {pkg} checks that the name it was given is in its "
-                   f"table {table}, and it is not: a name of another release of {pkg} (or misspelt)", "frame", sure=False)
-
-
 # A script reading a property of a suite's config object (``cfg.model``, ``cfg.train_dataset``) that the Config class
 # of the installed (or checked-out) suite does not have: the script was written for another release of the suite's
 # config API (PaddleSeg 2.8 rebuilt its Config, and the contrib scripts still read the old properties).
 _CONFIG_OBJECT_ATTRIBUTE = re.compile(r"^'(?:\w*Config|\w*Cfg)' object has no attribute '(?P<name>\w+)'$")
-
-
 # The same for the parsed arguments a suite's own code reads (``args.return_word_box``): the parser that built them is
 # another release's (a pip-installed suite's utility parser driving a checkout's code). Both only in a suite's (or an
 # installed package's) frame: in the user's own script it is the script's typo.
 _ARGS_ATTRIBUTE = re.compile(r"^'Namespace' object has no attribute '(?P<name>\w+)'$")
+_YACS = re.compile(r"[/\\]yacs[/\\]config\.py$")  # CfgNode.__getattr__: raise AttributeError(name)
 
 
 def from_config_attribute(parts: ErrorParts) -> Verdict | None:
     """An AttributeError of a config object (or, in a suite's code, of its parsed arguments) at a line that reads that
     attribute from ``cfg``/``config`` (``args``)."""
     frame, message = parts.innermost, parts.message.strip()
+    if frame is not None and frame.func == "__getattr__" and _YACS.search(frame.path) and len(parts.frames) > 1:
+        frame, message = parts.frames[-2], f"'Config' object has no attribute '{message}'"  # yacs raises the name alone
     if parts.exc_type != "AttributeError" or frame is None:
         return None
     if frame.suite is None and frame.installed_package is None and not frame.in_suite_clone:
@@ -349,11 +315,14 @@ def from_paddle_attribute_py2(parts: ErrorParts) -> Verdict | None:
 # A suite's line that indexes a tensor's shape (``speech_lengths.shape[0]``): under Paddle 2.5's 0-D tensors a
 # reduction or an index that gave shape [1] gives shape [], whose list has no index 0.
 _SHAPE_INDEX = re.compile(r"\.shape\[\s*-?\d+\s*\]")
+# numpy's words for the same on a value fetched as an array (``loss.numpy()[0]``, ``[l[0] for l in losses]``)
+_ZERO_D_INDEXED, _FIRST_ITEM = r"too many indices for array: array is 0-dimensional, but \d+ were indexed", re.compile(r"\[\s*0\s*\]")
 
 
 def from_zero_d_shape_index(parts: ErrorParts) -> Verdict | None:
     """An IndexError where a suite's line indexes a tensor's shape: code written before Paddle's 0-D tensors."""
-    frame = _failing_line(parts, "IndexError", _SHAPE_INDEX, message=r"list index out of range")  # numpy's is a tuple
+    frame = _failing_line(parts, "IndexError", _SHAPE_INDEX, message=r"list index out of range") or \
+        _failing_line(parts, "IndexError", _FIRST_ITEM, message=_ZERO_D_INDEXED)  # a shape is a list (numpy's a tuple)
     if frame is None or frame.suite is None:
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` indexes a shape that has no such "

@@ -5,6 +5,9 @@ A suite (PaddleOCR, PaddleDetection, PaddleSeg, PaddleNLP, ...) checks its confi
 before Paddle runs and raises with a message of its own. The check's *test* names the cause: a path
 that must exist (``file_not_found``), a configured value that must be one of the choices the code
 handles (``config_error``). The message, with its formatted values as wildcards, finds the check back.
+
+The same reading applies at run time to the asserts a traceback shows: a bare assert of named choices (its source
+line, when it has no message), an installed package's assert that a name is in its table of names.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...catalog.ids import CauseId
+from .calls import INSTALLED_PACKAGE
 from .parts import ErrorParts, Verdict
 
 TABLE = Path(__file__).with_name("suite_checks.json")
@@ -89,3 +93,37 @@ def from_choice_assert(parts: ErrorParts) -> Verdict | None:
         return None
     return Verdict(CauseId.config_error, 60, f"a bare assert checks that a value is one of the choices the code handles "
                    f"({source}) and it is not: a configured value outside them", "frame", sure=False)
+
+
+# An installed Paddle package asserting that the name it was given is one of its table's (PaddleNLP's Taskflow: ``assert
+# self.model in set(TASKS[task][tag].keys())``): the table is the release's, so a name it lacks is, in the reports
+# gathered, one a later (or earlier) release has more often than a typo. CPython shows a statement's first line only
+# (before 3.11): an assert split after "in set(" shows no table, and then the message has to say the name is not in it.
+_ASSERT_IN_TABLE = re.compile(r"\bassert\s+[\w.\[\]'\"]{1,80}\s+in\s+(?:(?P<cut>set\(\s*$)|(?:set\()?(?P<table>\w{1,40}(?:\.(?!"
+                              r"keys\b)\w{1,40}){0,4})(?:\[[^\]\n]{0,40}\]){0,3}(?P<keys>\.keys\()?)")
+
+
+# a table of the names the package takes (TASKS, MODEL_REGISTRY, self.models), not any dict (a state dict, a sample)
+_TABLE_OF_NAMES = re.compile(r"[A-Z]{3}|registry|support|map|models?$|tasks?$|names$|choices|modules$")
+
+
+def from_membership_assert(parts: ErrorParts) -> Verdict | None:
+    """An AssertionError of an installed Paddle package's check that a given name is in its table of names."""
+    frame = parts.innermost
+    if parts.exc_type != "AssertionError" or frame is None:
+        return None
+    package = INSTALLED_PACKAGE.search(frame.path)
+    if package is None:
+        return None
+    m = _ASSERT_IN_TABLE.search(frame.source or "")
+    if m is None:
+        return None
+    if m["cut"] and re.search(r"\bnot\b", parts.message):
+        table = "(a set of its names)"
+    elif m["table"] and _TABLE_OF_NAMES.search(m["table"]):
+        table = m["table"]
+    else:
+        return None
+    pkg = package["pkg"]
+    return Verdict(CauseId.paddle_api_mismatch, 65, f"the installed {pkg} checks that the name it was given is in its "
+                   f"table {table}, and it is not: a name of another release of {pkg} (or misspelt)", "frame", sure=False)

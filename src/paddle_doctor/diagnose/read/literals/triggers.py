@@ -312,6 +312,8 @@ TRIGGERS: tuple[str, ...] = (
     "FlashAttention is unsupported", "internal error in RPCClient", "\"syscall\":\"getaddrinfo\"",
     # batch113: 0.x's OpenBLAS without gfortran, a saved tensor's version, libprotobuf's version check
     "To build lapack in libopenblas", "Expected version == 0U", "of the Protocol Buffer runtime",
+    # batch116: pip's editable install without PEP 660 (its ERROR: prefix may be another language's word)
+    "'build_editable' hook", "Number of places must be", "Python object is not type of", "is undefined",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

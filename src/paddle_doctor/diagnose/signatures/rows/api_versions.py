@@ -303,6 +303,18 @@ API_VERSION_ROWS = (
          source="CPython's module getattr (AttributeError: module %R has no attribute %R), on the libraries the "
                 "suites' wheels require (Requires-Dist of paddleocr 2.0-2.10, paddledet, paddleseg, paddleclas, paddlenlp, paddlespeech, "
                 "paddlex, paddlehub, ppgan, paddle3d, paddlets)", most="medium"),
+    # Paddle 2.x's pybind cast of a dygraph tensor argument: what the call got is no VarBase. In the reports gathered,
+    # fluid 1.x static-graph code (py_reader, layers.data Variables) run on Paddle 2.0+, where dygraph is the default,
+    # or 1.8 dygraph code handing 2.x another object. medium: the user's own wrong argument reads alike.
+    _sig("varbase_cast_failed", r"Python object is not type of \S*imperative\d*VarBase", "cause",
+         CauseId.paddle_api_mismatch, 65,
+         "ValueError: (InvalidArgument) Python object is not type of St10shared_ptrIN6paddle10imperative7VarBaseEE (at "
+         "/paddle/paddle/fluid/pybind/imperative.cc:220)",
+         title="a Paddle 2.x dygraph call got an object that is no dygraph tensor: code written for Paddle 1.x "
+               "(static-graph Variables, or 1.8's dygraph objects) run on 2.x, where dygraph is the default "
+               "(paddle.enable_static(), or the release the code was written for)",
+         source="pp 2.0-2.5 so: pybind/imperative.cc CastPyHandleToVarBase (\"Python object is not type of %s\")",
+         most="medium"),
 )
 
 # Modules a later release renamed, read before every other table (table.py puts them first): the generic rows of a module

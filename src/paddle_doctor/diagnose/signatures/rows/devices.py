@@ -193,6 +193,14 @@ DEVICES = (
                 "\"parallel_for failed\"): system_error what() \"parallel_for failed: \" + cudaGetErrorString); pp "
                 "1.x framework/operator.cc (LOG(WARNING) << type << \" raises an exception \" << demangled type << "
                 "\", \" << what)", most="medium"),
+    # A single-process dygraph DataLoader takes one place; fluid.cuda_places() with no ids returns every visible GPU,
+    # so a demo run on a machine that shows several cards fails here: one card visible (CUDA_VISIBLE_DEVICES=0).
+    _sig("dygraph_loader_places", r"Number of places must be 1 in (?:dygraph|imperative) mode", "cause",
+         CauseId.cuda_visible_devices_misconfig, 70, "AssertionError: Number of places must be 1 in dygraph mode",
+         title="a single-process dygraph DataLoader was given several places (every visible GPU): make one card "
+               "visible (CUDA_VISIBLE_DEVICES=0) or pass one place, or start one process per card with the launcher",
+         source="pp 1.6-1.8 python/paddle/fluid/reader.py GeneratorLoader.__init__ (assert len(self.places) == 1, "
+                "\"Number of places must be 1 in dygraph mode\"); 2.0-2.x the same in imperative mode", most="medium"),
 )
 
 # Device facts (rules/devices.py checks them against each other): matched after every other row, so that a line

@@ -377,4 +377,15 @@ BUILDS = (
          CauseId.dependency_version_mismatch, 40, "Error evaluating generator expression:",
          title="CMake could not evaluate a generator expression of the build: an expression newer than this CMake, or "
                "a target or context it names that is not there", source=_CMAKE_GENEX, most="low"),
+    # nvcc on a CUDA toolkit header (thrust, cub) naming an identifier the header itself expects: the toolkit's thrust
+    # and the CUB the build brings are of two releases, a CUDA version the source was not yet adapted to.
+    _sig("nvcc_toolkit_header_undefined", r"[/\\](?:thrust|cub)[/\\]\S+\(\d+\): error: identifier \"(?P<name>\w+)\" is "
+         r"undefined", "cause", CauseId.cuda_cudnn_mismatch, 70,
+         "/opt/cuda/targets/x86_64-linux/include/thrust/system/cuda/detail/scan_by_key.h(905): error: identifier "
+         "\"CUB_TARGET_ALLOWS_DEVICE_SYNC\" is undefined",
+         title="nvcc fails inside the CUDA toolkit's own thrust/CUB headers ({name} undefined): the toolkit's "
+               "thrust and the CUB the build uses are of two releases, a CUDA version this source does not support "
+               "yet (build with a CUDA the release lists)", most="medium",
+         source="nvcc (EDG front end: \"error: identifier \\\"%s\\\" is undefined\") in the toolkit's include/thrust and "
+                "include/cub headers; Paddle#47384 (CUDA 11.8, thrust 1.15 vs the build's CUB)"),
 )

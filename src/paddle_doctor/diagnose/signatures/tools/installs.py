@@ -383,4 +383,15 @@ INSTALLS = (
                 "compiled against version \" << ... << \" of the Protocol Buffer runtime library, which is not "
                 "compatible with the installed version (\" << ... << \").\"; \"This program requires version \" << ... << "
                 "\" of the Protocol Buffer runtime library, but the installed version is \" << ...)"),
+    # pip's editable install needs the build backend's PEP 660 hook, which setuptools has from 64 on: an older
+    # setuptools (an image's or a pinned one) refuses `pip install -e`.
+    _sig("pip_editable_hook_missing", r"missing the 'build_editable' hook", "cause",
+         CauseId.dependency_version_mismatch, 75,
+         "ERROR: Project file:///x uses a build backend that is missing the 'build_editable' hook, so it cannot be "
+         "installed in editable mode. Consider using a build backend that supports PEP 660.",
+         title="the build backend has no PEP 660 editable hook (setuptools older than 64): upgrade setuptools "
+               "(pip install -U setuptools) or install without -e", most="medium",
+         source="pip 21.3-26 _internal/req/req_install.py editable_sanity_check (\"... uses a build backend that is "
+                "missing the 'build_editable' hook, so it cannot be installed in editable mode\"; 23.x: \"its build "
+                "backend is missing the 'build_editable' hook\")"),
 )
