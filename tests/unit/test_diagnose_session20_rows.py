@@ -101,3 +101,29 @@ def test_session20_rows(tmp_path, line, cause, code):
 def test_an_identifier_undefined_in_the_users_own_cuda_file_is_no_toolkit_mismatch(tmp_path):
     rc = _diagnose(tmp_path, '/home/u/op/my_kernel.cu(12): error: identifier "blockDimm" is undefined\n')
     assert rc is None or rc.code != "nvcc_toolkit_header_undefined"
+
+
+@pytest.mark.parametrize("line, cause, code", [
+    ("F0927 17:52:51.326489 46117 kernel.cc:44] Check failed: type no type registered for kernel "
+     "[generate_proposals/def] output argument [RpnRoisLod]", CauseId.paddle_api_mismatch,
+     "lite_kernel_argument_undeclared"),
+    ("Check failed: type no type registered for kernel [conv2d] input argument [Input] with key x", CauseId.paddle_api_mismatch,
+     "lite_kernel_argument_undeclared"),
+    ("AttributeError: 'ProcessMesh' object has no attribute 'get_rank_by_dim_and_process_id'", CauseId.paddle_api_mismatch,
+     "tensor_attribute_missing"),
+])
+def test_session20_rows_batch117(tmp_path, line, cause, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.code) == (cause, code)
+    assert rc.confidence.value != "high"
+
+
+def test_paddle_1x_untyped_enforce_summary_is_the_generic_exception(tmp_path):
+    text = ("----------------------\nError Message Summary:\n----------------------\n"
+            "Error: Cannot get attribute groups by type int ,its type is bool at(/paddle/paddle/fluid/framework/attribute.h:42)\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.python_exception, "enforce_legacy_summary", "medium")
+    assert "Cannot get attribute groups" in rc.message
+    # a tool's own "Error:" line without Paddle's place is not Paddle's enforce
+    rc = _diagnose(tmp_path, "Error: could not reach the mirror\n")
+    assert rc is None or rc.code != "enforce_legacy_summary"

@@ -314,6 +314,8 @@ TRIGGERS: tuple[str, ...] = (
     "To build lapack in libopenblas", "Expected version == 0U", "of the Protocol Buffer runtime",
     # batch116: pip's editable install without PEP 660 (its ERROR: prefix may be another language's word)
     "'build_editable' hook", "Number of places must be", "Python object is not type of", "is undefined",
+    # batch117: Paddle-Lite's kernel without the model's argument
+    "no type registered for kernel",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

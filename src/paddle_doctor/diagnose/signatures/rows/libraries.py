@@ -330,6 +330,14 @@ LIBRARIES = (
          title="a fatal error in {file}{lite}: {said}",
          source="glog logging.h LOG(FATAL) (F<mmdd> <time> <tid> <file>:<line>] <message>); Paddle-Lite 2.x "
                 "lite/utils/log/logging.h ([F m/ d time file:line func] <message>)"),
+    # Paddle 1.6-1.8's error summary for an enforce without a typed error (the LEGACY code has no name, so the
+    # summary reads "Error: <message>" and the enforce adds its place): the generic reading, as for a typed one.
+    _sig("enforce_legacy_summary", r"^Error: (?P<msg>\S.{0,300}?)\s*at ?\(/paddle/\S+:\s?\d+\)\s*$", "exception",
+         CauseId.python_exception, 50,
+         "Error: Cannot get attribute groups by type int ,its type is bool at(/paddle/paddle/fluid/framework/attribute.h:42)",
+         title="Paddle's check failed: {msg}",
+         source="pp 1.6-1.8 platform/errors.cc ErrorSummary::ToString (error_name(code) + \"Error: \" + msg; LEGACY has "
+                "no name) and enforce.h EnforceNotMet (\"%s at (%s:%d)\")"),
     _sig("exception", r"^(?:\[[^\]]*\]\s*|[^\x00-\x7f]{1,12}[：:]\s*|(?i:error):\s+(?!Exception:?\s*$))?(?:[\w.]*\.)?(?P<exc>Exception|_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
          r"NotMet|Exhausted))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "ValueError: boom on rank 1", title="{exc}",

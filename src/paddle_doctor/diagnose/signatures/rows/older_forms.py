@@ -244,11 +244,11 @@ OLDER_FORMS = (
     # of them (.numpy() of a static Variable, .trainable of a plain Tensor given to a 2.0 optimizer), or a typo.
     # Any other class of Paddle's named by its module (the core bindings' AnalysisConfig, a Layer): a method the
     # code calls that this release, or this build (no MKLDNN on macOS, no XPU), does not have. So are the distributed
-    # entry points whose API moved between 1.x and 2.x (fleet's Fleet and DistributedStrategy; not ParallelEnv, whose
-    # missing _device_id is a CPU build's, batch54, nor a CompiledProgram passed where a Program is wanted). A paste cut
-    # after "object has" keeps the class.
+    # entry points whose API moved between releases (fleet's Fleet and DistributedStrategy, auto-parallel's ProcessMesh;
+    # not ParallelEnv, whose missing _device_id is a CPU build's, batch54, nor a CompiledProgram passed where a Program
+    # is wanted). A paste cut after "object has" keeps the class.
     _sig("tensor_attribute_missing", r"'(?P<cls>Tensor|Variable|VarBase|EagerTensor|EagerParamBase|ParamBase|Parameter|Program|"
-         r"Fleet|DistributedStrategy|"
+         r"Fleet|DistributedStrategy|ProcessMesh|"
          r"paddle(?:lite)?(?:\.\w+)+)' "
          r"object has no attribute '(?P<name>\w+)'|AttributeError: '(?P<cut>paddle(?:\.\w+)+)' object has\s*$", "cause",
          CauseId.paddle_api_mismatch, 65, "AttributeError: 'Tensor' object has no attribute 'trainable'",
@@ -259,7 +259,8 @@ OLDER_FORMS = (
                 "core.eager.Tensor (2.4+, tensor_patch_methods.py), pir Value (2.6+); the core "
                 "bindings' classes (core_avx/libpaddle AnalysisConfig); CPython's AttributeError ('%.50s' object has no "
                 "attribute '%U')); Paddle-Lite's Python bindings (paddlelite.lite.Tensor, ...); pp 1.x-2.x fleet's Fleet "
-                "(incubate/fleet/base/fleet_base.py, distributed/fleet/base/fleet_base.py) and DistributedStrategy",
+                "(incubate/fleet/base/fleet_base.py, distributed/fleet/base/fleet_base.py) and DistributedStrategy; 2.4+ "
+                "auto-parallel's ProcessMesh (distributed/auto_parallel/process_mesh.py), whose methods grew each release",
          most="medium"),
     # 1.x's CUDADeviceContext makes its cuDNN/cuBLAS handles and workspace after the allocator has taken its
     # fraction of the GPU (FLAGS_fraction_of_gpu_memory_to_use): out of memory there is the job's own need.

@@ -85,6 +85,17 @@ LITE_LOADERS = (
          title="paddle-mobile raised its C++ exception: {detail}",
          source="paddle-mobile src/common/enforce.h PaddleMobileException (exception_prefix \"paddle mobile C++ "
                 "Exception: \\n\", then \"| [in file] : \", \"| [on line] : \", \"| [detail]  : \" << detail)"),
+    # The Lite kernel of this release declares no type for an argument the model's op carries (an input or output
+    # that Paddle added to the op after this Lite release, e.g. generate_proposals' RpnRoisLod): model and Lite differ.
+    _sig("lite_kernel_argument_undeclared", r"no type registered for kernel \[(?P<op>\w+)[/\]]\S*\s*(?:\] )?(?P<io>input|"
+         r"output) argument \[(?P<arg>\w+)\]", "cause", CauseId.paddle_api_mismatch, 70,
+         "F0927 17:52:51.326489 46117 kernel.cc:44] Check failed: type no type registered for kernel "
+         "[generate_proposals/def] output argument [RpnRoisLod]",
+         title="this Paddle-Lite release's {op} kernel does not know the {io} {arg} the model's op carries: a model "
+               "exported by a newer Paddle than this Lite supports (a Lite release that matches it, or an older export)",
+         source="Paddle-Lite 2.x lite/core/kernel.cc KernelBase::GetInputDeclType / GetOutputDeclType (CHECK(type) << "
+                "\"no type registered for kernel [\" << op_type_ << \"] input argument [\" << arg_name << \"]\")",
+         most="medium"),
     _sig("lite_op_not_found", r"no Op found for (?P<op>\w+)", "cause", CauseId.paddle_api_mismatch, 70,
          "[F 10/15 20:31:47. 20 .../github/Paddle-Lite/lite/core/program.cc:141 Build] Check failed: op: no Op found "
          "for depthwise_conv2d_transpose",
