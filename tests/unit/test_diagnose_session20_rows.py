@@ -127,3 +127,43 @@ def test_paddle_1x_untyped_enforce_summary_is_the_generic_exception(tmp_path):
     # a tool's own "Error:" line without Paddle's place is not Paddle's enforce
     rc = _diagnose(tmp_path, "Error: could not reach the mirror\n")
     assert rc is None or rc.code != "enforce_legacy_summary"
+
+
+def test_onnx_runtime_status_is_read_with_its_name(tmp_path):
+    text = ("    return self._sess.run(output_names, input_feed, run_options)\n"
+            "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+            "onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : "
+            "Non-zero status code returned while running BatchNormalization node.\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.python_exception, "ort_status_error", "medium")
+    assert "INVALID_ARGUMENT" in rc.message
+    # its missing-file status keeps its own reading
+    rc = _diagnose(tmp_path, "onnxruntime.capi.onnxruntime_pybind11_state.NoSuchFile: [ONNXRuntimeError] : 3 : "
+                             "NO_SUCHFILE : Load model from ./det.onnx failed:Load model ./det.onnx failed. File doesn't exist\n")
+    assert rc.code == "ort_model_file_missing"
+
+
+def test_onnx_runtime_input_of_another_size_than_the_export_fixed(tmp_path):
+    text = ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : "
+            "Got invalid dimensions for input: x for the following indices\n index: 3 Got: 262 Expected: 100\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.config_error, "ort_input_dims_fixed", "medium")
+
+
+def _metric_key_error(path, key):
+    return ("Traceback (most recent call last):\n"
+            f'  File "{path}", line 71, in bbox_eval\n'
+            f"    gt_boxes = t[{key}][0]\n"
+            f"KeyError: {key}\n")
+
+
+def test_a_detection_metric_without_its_ground_truth_field_is_the_eval_reader(tmp_path):
+    rc = _diagnose(tmp_path, _metric_key_error("/x/PaddleDetection/static/ppdet/utils/voc_eval.py", "'gt_bbox'"))
+    assert (rc.cause, rc.confidence.value) == (CauseId.config_error, "medium")
+
+
+@pytest.mark.parametrize("path, key", [("/x/PaddleDetection/ppdet/data/source/voc.py", "'gt_bbox'"),
+                                       ("/home/u/my_eval.py", "'gt_bbox'"),
+                                       ("/x/PaddleDetection/ppdet/utils/voc_eval.py", "'boxes'")])
+def test_other_key_errors_are_no_ground_truth_reader(tmp_path, path, key):
+    assert _diagnose(tmp_path, _metric_key_error(path, key)).cause == CauseId.python_exception

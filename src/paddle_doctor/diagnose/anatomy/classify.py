@@ -23,7 +23,7 @@ from .installed import (frozen_bundle_lacks, import_as_before_python37, library_
                         stdlib_module_gone, third_party_dll)
 from .lookups import (CONFIG_NAME, from_called_result, from_class_count_matrix, from_class_id_lookup,
                       from_class_index_bounds, from_config_attribute, from_config_get_none, from_config_lookup,
-                      from_empty_loader, from_endpoint_index, from_model_io_index,
+                      from_empty_loader, from_endpoint_index, from_ground_truth_lookup, from_model_io_index,
                       from_paddle_attribute_py2, from_postprocess_dims, from_registry_lookup, from_reshape_misfit,
                       from_state_dict_lookup, from_vocabulary_lookup, from_zero_d_shape_index)
 from .numbers import NUMBERS
@@ -338,7 +338,7 @@ def classify(parts: ErrorParts) -> Verdict | None:
                  from_type_and_module, from_installation, from_unopenable_model_path, from_suite_check, from_call_signature, from_called_result,
                  from_package_arguments, from_argument_check, from_import_site, from_reader_thread, from_empty_loader, from_state_dict_lookup,
                  from_vocabulary_lookup, from_postprocess_dims, from_class_id_lookup, from_config_lookup, from_registry_lookup, from_membership_assert,
-                 from_choice_assert, from_makedirs_on_file,
+                 from_choice_assert, from_makedirs_on_file, from_ground_truth_lookup,
                  from_config_attribute, from_config_get_none, from_model_io_index, from_endpoint_index, from_class_index_bounds, from_class_count_matrix,
                  from_paddle_attribute_py2, from_zero_d_shape_index, from_reshape_misfit):
         verdict = rule(parts)

@@ -205,6 +205,25 @@ def from_config_lookup(parts: ErrorParts) -> Verdict | None:
                    sure=False)
 
 
+# A detection metric reading a ground-truth field of the records its reader fed (PaddleDetection's voc_eval.py:
+# ``t['gt_bbox']``): the eval reader of the config given does not feed the fields that metric needs (another
+# metric's reader, a TestReader where an EvalReader was meant, an annotation without them).
+_GROUND_TRUTH = r"'(?:gt_bbox|gt_class|gt_poly|gt_score|difficult|is_crowd|gt_segm|gt_keypoint)'"
+_METRIC_FILE = re.compile(r"[/\\](?:metrics?|\w*eval\w*)(?:[/\\]|\.py$)")
+
+
+def from_ground_truth_lookup(parts: ErrorParts) -> Verdict | None:
+    """A KeyError of a ground-truth field in a suite's metric or evaluation code."""
+    frame = parts.innermost
+    if parts.exc_type != "KeyError" or frame is None or not re.fullmatch(_GROUND_TRUTH, parts.message.strip()):
+        return None
+    if (frame.suite is None and not frame.in_suite_clone) or not _METRIC_FILE.search(frame.path):
+        return None
+    return Verdict(CauseId.config_error, 65, f"the metric reads the ground-truth field {parts.message.strip()} and the "
+                   "records its reader fed lack it: the config's eval reader does not feed the fields that metric "
+                   "needs", "frame", sure=False)
+
+
 # A config section read with ``.get('model')`` and used at once (``.copy()``, ``['type']``): None back means the config
 # given has no such section (PaddleSeg's Config.model on a ``_base_`` file that holds only the datasets).
 _CONFIG_GET_USED = re.compile(rf"(?P<holder>{CONFIG_NAME}|\b(?:self\.)?dic)\.get\(\s*['\"](?P<key>\w+)['\"]\s*\)\s*"

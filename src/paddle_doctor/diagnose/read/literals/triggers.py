@@ -315,7 +315,7 @@ TRIGGERS: tuple[str, ...] = (
     # batch116: pip's editable install without PEP 660 (its ERROR: prefix may be another language's word)
     "'build_editable' hook", "Number of places must be", "Python object is not type of", "is undefined",
     # batch117: Paddle-Lite's kernel without the model's argument
-    "no type registered for kernel",
+    "no type registered for kernel", "Got invalid dimensions for input",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the
