@@ -305,14 +305,16 @@ API_VERSION_ROWS = (
                 "paddlex, paddlehub, ppgan, paddle3d, paddlets)", most="medium"),
     # Paddle 2.x's pybind cast of a dygraph tensor argument: what the call got is no VarBase. In the reports gathered,
     # fluid 1.x static-graph code (py_reader, layers.data Variables) run on Paddle 2.0+, where dygraph is the default,
-    # or 1.8 dygraph code handing 2.x another object. medium: the user's own wrong argument reads alike.
+    # or 1.8 dygraph code handing 2.x another object. medium: the user's own wrong argument reads alike (2 of the 3
+    # gathered were code of another release, the third a non-tensor given to the user's own custom op).
     _sig("varbase_cast_failed", r"Python object is not type of \S*imperative\d*VarBase", "cause",
          CauseId.paddle_api_mismatch, 65,
          "ValueError: (InvalidArgument) Python object is not type of St10shared_ptrIN6paddle10imperative7VarBaseEE (at "
          "/paddle/paddle/fluid/pybind/imperative.cc:220)",
          title="a Paddle 2.x dygraph call got an object that is no dygraph tensor: code written for Paddle 1.x "
                "(static-graph Variables, or 1.8's dygraph objects) run on 2.x, where dygraph is the default "
-               "(paddle.enable_static(), or the release the code was written for)",
+               "(paddle.enable_static(), or the release the code was written for); else an argument of the call "
+               "that is no Tensor",
          source="pp 2.0-2.5 so: pybind/imperative.cc CastPyHandleToVarBase (\"Python object is not type of %s\")",
          most="medium"),
 )
