@@ -167,3 +167,24 @@ def test_a_detection_metric_without_its_ground_truth_field_is_the_eval_reader(tm
                                        ("/x/PaddleDetection/ppdet/utils/voc_eval.py", "'boxes'")])
 def test_other_key_errors_are_no_ground_truth_reader(tmp_path, path, key):
     assert _diagnose(tmp_path, _metric_key_error(path, key)).cause == CauseId.python_exception
+
+
+@pytest.mark.parametrize("text, cause, code", [
+    ("REGISTER_CLASS:paddlex\nterminate called after throwing an instance of 'YAML::BadFile'\n  what():  bad file\n"
+     "Aborted (core dumped)\n", CauseId.file_not_found, "yaml_cpp_bad_file"),
+    ("0x00007FF9FE0BA799 处(位于 main.exe 中)有未经处理的异常: Microsoft C++ 异常: YAML::InvalidNode，位于内存位置 "
+     "0x00000091186FF600 处。\n", CauseId.config_error, "yaml_cpp_invalid_node"),
+    ("F1107 10:07:00.807379 15320 seg_predictor.cpp:22] Fail to load config file: [D:\\m\\deploy.yaml]\n"
+     "*** Check failure stack trace: ***\n", CauseId.config_error, "seg_deploy_config_unloaded"),
+    ("The given version [11] is not supported, only version 1 to 7 is supported in this build.\n",
+     CauseId.dependency_version_mismatch, "ort_api_version_unsupported"),
+])
+def test_session20_rows_batch118(tmp_path, text, cause, code):
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code, rc.confidence.value) == (cause, code, "medium")
+
+
+def test_other_yaml_cpp_exceptions_stay_the_uncaught_exception(tmp_path):
+    rc = _diagnose(tmp_path, "terminate called after throwing an instance of 'YAML::ParserException'\n"
+                             "  what():  yaml-cpp: error at line 3, column 1: illegal map value\nAborted (core dumped)\n")
+    assert rc.code == "cpp_terminate"

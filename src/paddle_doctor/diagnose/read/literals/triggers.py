@@ -316,6 +316,8 @@ TRIGGERS: tuple[str, ...] = (
     "'build_editable' hook", "Number of places must be", "Python object is not type of", "is undefined",
     # batch117: Paddle-Lite's kernel without the model's argument
     "no type registered for kernel", "Got invalid dimensions for input",
+    # batch118: yaml-cpp's exceptions, PaddleSeg's C++ demo config, ONNX Runtime's C API version
+    "YAML::", "invalid node; this may result", "Fail to load config file", "is supported in this build",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -50,15 +50,6 @@ SIGNALS = (
          "exist", title="ONNX Runtime found no file to load: {msg}",
          source="ONNX Runtime 1.x onnxruntime/python/onnxruntime_pybind_exceptions.cc ([ONNXRuntimeError] : %d : %s : "
                 "%s), include/onnxruntime/core/common/status.h (NO_SUCHFILE = 3)"),
-    # ONNX Runtime's input check: a dimension the exported graph fixed (an export with a static input shape) that the
-    # input does not have. The model was exported for another input size than the pipeline feeds it.
-    _sig("ort_input_dims_fixed", r"Got invalid dimensions for input: (?P<input>\S+) for the following indices", "cause",
-         CauseId.config_error, 70, "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got invalid dimensions for input: x for "
-         "the following indices", title="the ONNX model fixes a dimension of its input {input} that the input fed "
-         "differs in: it was exported with a static shape of another size (export with that dimension dynamic, or "
-         "feed that size)", most="medium",
-         source="ONNX Runtime 1.x onnxruntime/core/framework/utils / session/inference_session.cc ValidateInputs "
-                "(\"Got invalid dimensions for input: \" << name << \" for the following indices\\n index: \" ...)"),
     _sig("ort_model_newer", r"Unsupported model IR version: (?P<ir>\d+), max supported IR version: (?P<max>\d+)|"
          r"\[ONNXRuntimeError\] : 7 : INVALID_PROTOBUF : Load model from \S+ failed:Protobuf parsing failed", "cause",
          CauseId.dependency_version_mismatch, 75,
@@ -68,15 +59,6 @@ SIGNALS = (
          source="ONNX Runtime 1.x onnxruntime/core/graph/model.cc Model::Model (\"Unsupported model IR version: \", "
                 "ir_version, \", max supported IR version: \", ...), inference_session.cc (Protobuf parsing failed, "
                 "INVALID_PROTOBUF = 7)", most="medium"),
-    # Any other status ONNX Runtime raises (INVALID_ARGUMENT, RUNTIME_EXCEPTION, NOT_IMPLEMENTED, ...): the runtime
-    # refused the model or its input; the exported graph or the call is at fault, which only the message tells.
-    _sig("ort_status_error", r"\[ONNXRuntimeError\] : (?P<code>\d+) : (?P<name>[A-Z_]+) : (?P<msg>\S.{0,200})", "exception",
-         CauseId.python_exception, 50,
-         "onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : "
-         "Non-zero status code returned while running BatchNormalization node.",
-         title="ONNX Runtime refused the model or its input ({name}): {msg}",
-         source="ONNX Runtime 1.x onnxruntime/python/onnxruntime_pybind_exceptions.cc ([ONNXRuntimeError] : %d : %s : "
-                "%s), include/onnxruntime/core/common/status.h (StatusCode: FAIL 1, INVALID_ARGUMENT 2, ...)"),
     # TensorRT (Paddle Inference's TRT subgraphs) logs a failed CUDA call by cudaGetErrorString's text.
     _sig("trt_cuda_out_of_memory", r"Error Code \d+: Cuda Runtime \(out of memory\)", "cause", CauseId.gpu_oom, 90,
          "[TRT] [E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of memory)",
@@ -166,8 +148,9 @@ SIGNALS = (
          source="bash 5 siglist.c / strsignal(SIGABRT) (\"Aborted\", with \" (core dumped)\" from jobs.c, after "
                 "'<script>: line N: <pid>' for a script's child), zsh signames (\"abort\", after [job] pid or 'zsh: '); macOS libc's strsignal (\"Abort trap: 6\", as bash there prints it)"),
     # Not for gloo's and Paddle's own exception types: their what() line is read by its own rows (a gloo
-    # TIMEOUT is a victim's line, Paddle's errors carry their summary).
-    _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::)[^']+)'|without an active "
+    # TIMEOUT is a victim's line, Paddle's errors carry their summary); nor yaml-cpp's two with rows (inference.py).
+    _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::|YAML::(?:BadFile|"
+         r"InvalidNode)')[^']+)'|without an active "
          r"exception|recursively)|terminating with uncaught exception of type (?P<type2>(?!gloo::|paddle::)\S+?)(?=:\s|$)",
          "cause", CauseId.segfault, 48, "terminate called after throwing an instance of 'std::runtime_error'",
          title="an uncaught C++ exception ({type}{type2}) aborted the process",

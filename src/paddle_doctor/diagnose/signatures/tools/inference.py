@@ -313,5 +313,58 @@ INFERENCE = (
                "not an inference model (export one with paddle.jit.save / the suite's export script)",
          source="Paddle-Lite 2.8-2.13 lite/core/model/general/program_desc.cc GetBlock (CHECK_LT(idx, "
                 "static_cast<int32_t>(BlocksSize())) << \"idx >= blocks.size()\")", most="medium"),
+    # --- The C++ deploy programs' YAML (yaml-cpp) and the libraries they load ---------------------------------
+    # yaml-cpp's LoadFile throws BadFile when the file cannot be opened: the config or model yml is not at that path.
+    _sig("yaml_cpp_bad_file", r"\bYAML::BadFile\b", "cause", CauseId.file_not_found, 80,
+         "terminate called after throwing an instance of 'YAML::BadFile'",
+         title="the deploy program could not open its YAML file (yaml-cpp BadFile): the config or model yml is not at "
+               "the path it was given", most="medium",
+         source="yaml-cpp 0.5-0.8 src/parse.cpp LoadFile (if (!fin) throw BadFile(filename)), include/yaml-cpp/"
+                "exceptions.h (ErrorMsg::BAD_FILE \"bad file\")"),
+    # ... and InvalidNode when the program reads a key the YAML does not have (node[key].as<T>() on a missing key).
+    _sig("yaml_cpp_invalid_node", r"\bYAML::InvalidNode\b|invalid node; this may result from using a map iterator as a "
+         r"sequence iterator", "cause", CauseId.config_error, 70, "Microsoft C++ 异常: YAML::InvalidNode",
+         title="the deploy program read a key its YAML file does not have (yaml-cpp InvalidNode): the config or the "
+               "exported model's yml lacks a field this program reads (another release's export, or an edited file)",
+         most="medium",
+         source="yaml-cpp 0.6-0.8 include/yaml-cpp/node/impl.h Node::as / operator[] on an undefined node (throw "
+                "InvalidNode), exceptions.h (ErrorMsg::INVALID_NODE \"invalid node; this may result from using a map "
+                "iterator as a sequence iterator, or vice-versa\")"),
+    # PaddleSeg 0.x-2.x's C++ deploy demo: its config parser returned false (a DEPLOY field it reads is missing, or the
+    # file did not load); LOG(FATAL) aborts.
+    _sig("seg_deploy_config_unloaded", r"seg_predictor\.cpp:\d+\] Fail to load config file: \[(?P<path>[^\]]+)\]",
+         "cause", CauseId.config_error, 65,
+         "F1107 10:07:00.807379 15320 seg_predictor.cpp:22] Fail to load config file: [D:\\freeze_model\\deploy.yaml]",
+         title="PaddleSeg's C++ deploy demo could not load {path}: the file lacks a DEPLOY field it reads (or is not at "
+               "that path)", most="medium",
+         source="PaddleSeg 0.x-2.x deploy/cpp/predictor/seg_predictor.cpp Predictor::init (if (!_model_config."
+                "load_config(conf)) LOG(FATAL) << \"Fail to load config file: [\" << conf << \"]\")"),
+    # ONNX Runtime's input check: a dimension the exported graph fixed (an export with a static input shape) that the
+    # input does not have. The model was exported for another input size than the pipeline feeds it.
+    _sig("ort_input_dims_fixed", r"Got invalid dimensions for input: (?P<input>\S+) for the following indices", "cause",
+         CauseId.config_error, 70, "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got invalid dimensions for input: x for "
+         "the following indices", title="the ONNX model fixes a dimension of its input {input} that the input fed "
+         "differs in: it was exported with a static shape of another size (export with that dimension dynamic, or "
+         "feed that size)", most="medium",
+         source="ONNX Runtime 1.x onnxruntime/core/framework/utils / session/inference_session.cc ValidateInputs "
+                "(\"Got invalid dimensions for input: \" << name << \" for the following indices\\n index: \" ...)"),
+    # Any other status ONNX Runtime raises (INVALID_ARGUMENT, RUNTIME_EXCEPTION, NOT_IMPLEMENTED, ...): the runtime
+    # refused the model or its input; the exported graph or the call is at fault, which only the message tells.
+    _sig("ort_status_error", r"\[ONNXRuntimeError\] : (?P<code>\d+) : (?P<name>[A-Z_]+) : (?P<msg>\S.{0,200})", "exception",
+         CauseId.python_exception, 50,
+         "onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : "
+         "Non-zero status code returned while running BatchNormalization node.",
+         title="ONNX Runtime refused the model or its input ({name}): {msg}",
+         source="ONNX Runtime 1.x onnxruntime/python/onnxruntime_pybind_exceptions.cc ([ONNXRuntimeError] : %d : %s : "
+                "%s), include/onnxruntime/core/common/status.h (StatusCode: FAIL 1, INVALID_ARGUMENT 2, ...)"),
+    # ONNX Runtime's C API refuses an API version newer than the library loaded: the program was built against a
+    # newer onnxruntime than the DLL or .so found first (an older one earlier on PATH, or beside another program).
+    _sig("ort_api_version_unsupported", r"The given version \[(?P<asked>\d+)\] is not supported, only version 1 to "
+         r"(?P<max>\d+) is supported in this build", "cause", CauseId.dependency_version_mismatch, 80,
+         "The given version [11] is not supported, only version 1 to 7 is supported in this build.",
+         title="the onnxruntime library loaded supports its C API up to version {max}, and the program asks for "
+               "{asked}: an older onnxruntime found first (another copy on PATH or the library path)", most="medium",
+         source="ONNX Runtime 1.x onnxruntime/core/session/onnxruntime_c_api.cc GetApi (\"The given version [%u] is not "
+                "supported, only version 1 to %u is supported in this build.\")"),
     *CONVERTERS,
 )
