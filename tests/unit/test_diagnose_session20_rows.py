@@ -188,3 +188,59 @@ def test_other_yaml_cpp_exceptions_stay_the_uncaught_exception(tmp_path):
     rc = _diagnose(tmp_path, "terminate called after throwing an instance of 'YAML::ParserException'\n"
                              "  what():  yaml-cpp: error at line 3, column 1: illegal map value\nAborted (core dumped)\n")
     assert rc.code == "cpp_terminate"
+
+
+# --- the review's cases ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, code", [
+    ("onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException: [ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : "
+     "Non-zero status code returned while running Conv node. Name:'Conv_0' Status Message: CUDA error "
+     "cudaErrorNoKernelImageForDevice:no kernel image is available for execution on the device\n", None),
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidGraph: [ONNXRuntimeError] : 10 : INVALID_GRAPH : Load model "
+     "from model.onnx failed:This is an invalid model. In Node, (\"\", LayerNormalization, \"\", -1) : (\"x\": "
+     "tensor(float),) -> (\"y\",) , Error No Op registered for LayerNormalization with domain_version of 17\n", None),
+])
+def test_an_onnx_runtime_status_whose_message_names_a_cause_keeps_that_reading(tmp_path, text, code):
+    rc = _diagnose(tmp_path, text)
+    assert rc.code != "ort_status_error" and rc.cause != CauseId.python_exception
+
+
+def test_paddle_1x_untyped_enforce_summary_is_refined_by_its_words(tmp_path):
+    text = ("Error Message Summary:\n"
+            "Error: Cannot open file ./inference/__model__ for load op at (/paddle/paddle/fluid/operators/load_op.h:37)\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.file_not_found
+
+
+def test_a_ground_truth_key_outside_a_metric_file_is_no_eval_reader_even_under_an_eval_folder(tmp_path):
+    text = _metric_key_error("/home/u/retrieval/PaddleDetection/ppdet/data/transform/operators.py", "'gt_bbox'")
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+    text = _metric_key_error("/home/u/eval/PaddleDetection/ppdet/data/transform/operators.py", "'gt_bbox'")
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+
+
+@pytest.mark.parametrize("path, source", [("/home/u/test_predict.py", "assert label == 'cat'"),
+                                          (_FRAME.split('"')[1], "assert sys.platform == 'linux'"),
+                                          (_FRAME.split('"')[1], "assert paddle.__version__ == '2.4.2'"),
+                                          ("/usr/lib/python3.8/site-packages/paddle/nn/functional/common.py",
+                                           "assert x.dtype == 'float32'")])
+def test_a_bare_assert_in_the_users_code_or_of_a_version_platform_or_dtype_is_no_setting(tmp_path, path, source):
+    text = f'Traceback (most recent call last):\n  File "{path}", line 12, in f\n    {source}\nAssertionError\n'
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+
+
+def test_makedirs_with_exist_ok_on_a_file_in_linux_words(tmp_path):
+    text = _makedirs("os.makedirs(model_storage_directory, exist_ok=True)").replace(
+        "FileExistsError: [WinError 183] 当文件已存在时，无法创建该文件。", "FileExistsError: [Errno 17] File exists")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.confidence.value) == (CauseId.config_error, "medium")
+    # without exist_ok it stays the race (or the leftover) that row names
+    text = text.replace(", exist_ok=True", "")
+    assert _diagnose(tmp_path, text).cause == CauseId.concurrent_checkpoint_write
+
+
+def test_numpy_0d_index_of_a_suites_own_label_array_is_not_a_loss(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/site-packages/paddleclas/ppcls/data/dataloader/imagenet_dataset.py", line 60, in __getitem__\n'
+            "    return (img, np.array(self.labels[idx])[0])\n"
+            "IndexError: too many indices for array: array is 0-dimensional, but 1 were indexed\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception

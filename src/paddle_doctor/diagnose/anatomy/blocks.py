@@ -11,7 +11,9 @@ from .parts import ErrorParts, parse_block
 
 # Signatures whose cause is generic: the structure may name a more specific one.
 REFINABLE = ("exception", "glog_check_failed", "cuda_other", "cuda_init_error", CauseId.nccl_error, "error_line", "launcher_frame",
-             "enforce_hint", "glog_cuda_call_failed")
+             "enforce_hint", "glog_cuda_call_failed", "enforce_legacy_summary", "ort_status_error",
+             # a directory that exists: the makedirs call in the frames tells a file in its place from a race
+             "makedirs_exists_race")
 # Signatures of a name a package lacks, or a DLL it cannot load: the traceback may show the package is not the
 # installed one, or which library's wheel it is.
 SHADOWABLE = ("paddle_api_missing", "paddle_fluid_removed", "package_not_whole", "extension_dll_unloadable")

@@ -209,7 +209,7 @@ def from_config_lookup(parts: ErrorParts) -> Verdict | None:
 # ``t['gt_bbox']``): the eval reader of the config given does not feed the fields that metric needs (another
 # metric's reader, a TestReader where an EvalReader was meant, an annotation without them).
 _GROUND_TRUTH = r"'(?:gt_bbox|gt_class|gt_poly|gt_score|difficult|is_crowd|gt_segm|gt_keypoint)'"
-_METRIC_FILE = re.compile(r"[/\\](?:metrics?|\w*eval\w*)(?:[/\\]|\.py$)")
+_METRIC_FILE = re.compile(r"(?:^|[/\\])(?:metrics?[/\\][^/\\]+|[^/\\]*eval[^/\\]*\.py)$")  # the file or its folder
 
 
 def from_ground_truth_lookup(parts: ErrorParts) -> Verdict | None:
@@ -334,14 +334,19 @@ def from_paddle_attribute_py2(parts: ErrorParts) -> Verdict | None:
 # A suite's line that indexes a tensor's shape (``speech_lengths.shape[0]``): under Paddle 2.5's 0-D tensors a
 # reduction or an index that gave shape [1] gives shape [], whose list has no index 0.
 _SHAPE_INDEX = re.compile(r"\.shape\[\s*-?\d+\s*\]")
-# numpy's words for the same on a value fetched as an array (``loss.numpy()[0]``, ``[l[0] for l in losses]``)
-_ZERO_D_INDEXED, _FIRST_ITEM = r"too many indices for array: array is 0-dimensional, but \d+ were indexed", re.compile(r"\[\s*0\s*\]")
+# numpy's words for the same on a loss or metric fetched as an array (``loss.numpy()[0]``, ``[l[0] for l in avg_loss_list]``)
+_ZERO_D_INDEXED = r"too many indices for array: array is 0-dimensional, but \d+ were indexed"
+_LOSS_ITEM = re.compile(r"^(?=.*(?:\.numpy\(\)|loss|metric|acc))(?=.*\[\s*0\s*\])")
 
 
 def from_zero_d_shape_index(parts: ErrorParts) -> Verdict | None:
     """An IndexError where a suite's line indexes a tensor's shape: code written before Paddle's 0-D tensors."""
-    frame = _failing_line(parts, "IndexError", _SHAPE_INDEX, message=r"list index out of range") or \
-        _failing_line(parts, "IndexError", _FIRST_ITEM, message=_ZERO_D_INDEXED)  # a shape is a list (numpy's a tuple)
+    frame = _failing_line(parts, "IndexError", _SHAPE_INDEX, message=r"list index out of range")  # numpy's is a tuple
+    value = frame is None and _failing_line(parts, "IndexError", _LOSS_ITEM, message=_ZERO_D_INDEXED)
+    if value and value.suite is not None:
+        return Verdict(CauseId.paddle_api_mismatch, 60, f"`{value.source.strip()[:80]}` takes item [0] of a loss or metric "
+                       "that is 0-D (Paddle 2.5+ returns them so): the suite's code was written for the shape [1] of "
+                       "older releases", "frame", sure=False)
     if frame is None or frame.suite is None:
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` indexes a shape that has no such "

@@ -77,9 +77,11 @@ def find_check(exc_type: str, message: str, innermost_path: str | None) -> tuple
 # The same reading at run time for a check the table cannot hold, a bare ``assert`` (no message): a source line that
 # compares a value with string literals (``assert metric == 'COCO'``, ``assert dataset in ['pascalvoc', 'coco2017']``)
 # tests that a chosen value is one the code handles. A string literal on the right makes it a choice by name, not a
-# shape or a count.
+# shape or a count; a version, a platform or a dtype compared with a name is no setting. Only in a suite's or an
+# installed package's code: the user's own assert tests their own values.
 _CHOICE = r"""(?:'[\w .:/-]{1,40}'|"[\w .:/-]{1,40}")"""
-_CHOICE_ASSERT = re.compile(r"^assert\s+[\w.\[\]'\"]{1,80}\s+(?:==|in)\s+(?:" + _CHOICE + r"|[\[(]\s*" + _CHOICE +
+_CHOICE_ASSERT = re.compile(r"^assert\s+(?![\w.]*(?:__version__|platform|dtype|os\.name)\b)[\w.\[\]'\"]{1,80}\s+"
+                            r"(?:==|in)\s+(?:" + _CHOICE + r"|[\[(]\s*" + _CHOICE +
                             r"(?:\s*,\s*" + _CHOICE + r"){0,15}\s*,?\s*[\])])\s*$")
 
 
@@ -88,6 +90,8 @@ def from_choice_assert(parts: ErrorParts) -> Verdict | None:
     frame = parts.innermost
     if parts.exc_type != "AssertionError" or parts.message.strip() or frame is None:
         return None
+    if frame.suite is None and frame.installed_package is None and not frame.in_suite_clone:
+        return None  # the user's own assert: their test of their own values
     source = (frame.source or "").strip()
     if not _CHOICE_ASSERT.match(source):
         return None

@@ -313,7 +313,7 @@ TRIGGERS: tuple[str, ...] = (
     # batch113: 0.x's OpenBLAS without gfortran, a saved tensor's version, libprotobuf's version check
     "To build lapack in libopenblas", "Expected version == 0U", "of the Protocol Buffer runtime",
     # batch116: pip's editable install without PEP 660 (its ERROR: prefix may be another language's word)
-    "'build_editable' hook", "Number of places must be", "Python object is not type of", "is undefined",
+    "'build_editable' hook", "Number of places must be", "Python object is not type of",
     # batch117: Paddle-Lite's kernel without the model's argument
     "no type registered for kernel", "Got invalid dimensions for input",
     # batch118: yaml-cpp's exceptions, PaddleSeg's C++ demo config, ONNX Runtime's C API version

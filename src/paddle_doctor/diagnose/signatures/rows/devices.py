@@ -199,8 +199,9 @@ DEVICES = (
          CauseId.cuda_visible_devices_misconfig, 70, "AssertionError: Number of places must be 1 in dygraph mode",
          title="a single-process dygraph DataLoader was given several places (every visible GPU): make one card "
                "visible (CUDA_VISIBLE_DEVICES=0) or pass one place, or start one process per card with the launcher",
-         source="pp 1.6-1.8 python/paddle/fluid/reader.py GeneratorLoader.__init__ (assert len(self.places) == 1, "
-                "\"Number of places must be 1 in dygraph mode\"); 2.0-2.x the same in imperative mode", most="medium"),
+         source="pp 1.6-1.8 python/paddle/fluid/reader.py GeneratorLoader.set_batch_generator (assert len(self._places) "
+                "== 1, \"Number of places must be 1 in dygraph mode\"); 2.0-2.x DygraphGeneratorLoader (\"... in imperative "
+                "mode\")", most="medium"),
 )
 
 # Device facts (rules/devices.py checks them against each other): matched after every other row, so that a line

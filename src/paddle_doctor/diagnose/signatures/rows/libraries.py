@@ -330,6 +330,16 @@ LIBRARIES = (
          title="a fatal error in {file}{lite}: {said}",
          source="glog logging.h LOG(FATAL) (F<mmdd> <time> <tid> <file>:<line>] <message>); Paddle-Lite 2.x "
                 "lite/utils/log/logging.h ([F m/ d time file:line func] <message>)"),
+    # Any other status ONNX Runtime raises (INVALID_ARGUMENT, RUNTIME_EXCEPTION, NOT_IMPLEMENTED, ...): the runtime
+    # refused the model or its input. Generic, so beside `exception` (the rows above read the statuses' messages
+    # that name a cause: a CUDA error, an op the opset lacks) and refinable like it.
+    _sig("ort_status_error", r"\[ONNXRuntimeError\] : (?P<code>\d+) : (?P<name>[A-Z_]+) : (?P<msg>\S.{0,200})", "exception",
+         CauseId.python_exception, 50,
+         "onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : "
+         "Non-zero status code returned while running BatchNormalization node.",
+         title="ONNX Runtime refused the model or its input ({name}): {msg}",
+         source="ONNX Runtime 1.x onnxruntime/python/onnxruntime_pybind_exceptions.cc ([ONNXRuntimeError] : %d : %s : "
+                "%s), include/onnxruntime/core/common/status.h (StatusCode: FAIL 1, INVALID_ARGUMENT 2, ...)"),
     # Paddle 1.6-1.8's error summary for an enforce without a typed error (the LEGACY code has no name, so the
     # summary reads "Error: <message>" and the enforce adds its place): the generic reading, as for a typed one.
     _sig("enforce_legacy_summary", r"^Error: (?P<msg>\S.{0,300}?)\s*at ?\(/paddle/\S+:\s?\d+\)\s*$", "exception",

@@ -348,15 +348,6 @@ INFERENCE = (
          "feed that size)", most="medium",
          source="ONNX Runtime 1.x onnxruntime/core/framework/utils / session/inference_session.cc ValidateInputs "
                 "(\"Got invalid dimensions for input: \" << name << \" for the following indices\\n index: \" ...)"),
-    # Any other status ONNX Runtime raises (INVALID_ARGUMENT, RUNTIME_EXCEPTION, NOT_IMPLEMENTED, ...): the runtime
-    # refused the model or its input; the exported graph or the call is at fault, which only the message tells.
-    _sig("ort_status_error", r"\[ONNXRuntimeError\] : (?P<code>\d+) : (?P<name>[A-Z_]+) : (?P<msg>\S.{0,200})", "exception",
-         CauseId.python_exception, 50,
-         "onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : "
-         "Non-zero status code returned while running BatchNormalization node.",
-         title="ONNX Runtime refused the model or its input ({name}): {msg}",
-         source="ONNX Runtime 1.x onnxruntime/python/onnxruntime_pybind_exceptions.cc ([ONNXRuntimeError] : %d : %s : "
-                "%s), include/onnxruntime/core/common/status.h (StatusCode: FAIL 1, INVALID_ARGUMENT 2, ...)"),
     # ONNX Runtime's C API refuses an API version newer than the library loaded: the program was built against a
     # newer onnxruntime than the DLL or .so found first (an older one earlier on PATH, or beside another program).
     _sig("ort_api_version_unsupported", r"The given version \[(?P<asked>\d+)\] is not supported, only version 1 to "
