@@ -184,9 +184,9 @@ def test_session20_rows_batch118(tmp_path, text, cause, code):
     assert (rc.cause, rc.code, rc.confidence.value) == (cause, code, "medium")
 
 
-def test_other_yaml_cpp_exceptions_stay_the_uncaught_exception(tmp_path):
-    rc = _diagnose(tmp_path, "terminate called after throwing an instance of 'YAML::ParserException'\n"
-                             "  what():  yaml-cpp: error at line 3, column 1: illegal map value\nAborted (core dumped)\n")
+def test_a_yaml_cpp_exception_without_a_row_stays_the_uncaught_exception(tmp_path):
+    rc = _diagnose(tmp_path, "terminate called after throwing an instance of 'YAML::EmitterException'\n"
+                             "  what():  unexpected end sequence token\nAborted (core dumped)\n")
     assert rc.code == "cpp_terminate"
 
 
@@ -244,3 +244,21 @@ def test_numpy_0d_index_of_a_suites_own_label_array_is_not_a_loss(tmp_path):
             "    return (img, np.array(self.labels[idx])[0])\n"
             "IndexError: too many indices for array: array is 0-dimensional, but 1 were indexed\n")
     assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+
+
+@pytest.mark.parametrize("text", [
+    "terminate called after throwing an instance of 'YAML::TypedBadConversion<int>'\n  what():  yaml-cpp: error at line "
+    "5, column 12: bad conversion\nAborted (core dumped)\n",
+    "terminate called after throwing an instance of 'YAML::ParserException'\n  what():  yaml-cpp: error at line 3, "
+    "column 1: illegal map value\nAborted (core dumped)\n",
+    "terminate called after throwing an instance of 'YAML::TypedKeyNotFound<std::string>'\n  what():  key not found: "
+    "Preprocess\n",
+])
+def test_yaml_cpp_exceptions_of_a_config_that_does_not_parse(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code, rc.confidence.value) == (CauseId.config_error, "yaml_cpp_config_unparsed", "medium")
+
+
+def test_yaml_cpp_invalid_node_with_its_first_invalid_key(tmp_path):
+    rc = _diagnose(tmp_path, 'what():  invalid node; first invalid key: "image_shape"\n')
+    assert (rc.cause, rc.code) == (CauseId.config_error, "yaml_cpp_invalid_node")

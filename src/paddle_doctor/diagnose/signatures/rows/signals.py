@@ -148,9 +148,10 @@ SIGNALS = (
          source="bash 5 siglist.c / strsignal(SIGABRT) (\"Aborted\", with \" (core dumped)\" from jobs.c, after "
                 "'<script>: line N: <pid>' for a script's child), zsh signames (\"abort\", after [job] pid or 'zsh: '); macOS libc's strsignal (\"Abort trap: 6\", as bash there prints it)"),
     # Not for gloo's and Paddle's own exception types: their what() line is read by its own rows (a gloo
-    # TIMEOUT is a victim's line, Paddle's errors carry their summary); nor yaml-cpp's two with rows (inference.py).
+    # TIMEOUT is a victim's line, Paddle's errors carry their summary); nor yaml-cpp's with rows (inference.py).
     _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::|YAML::(?:BadFile|"
-         r"InvalidNode)')[^']+)'|without an active "
+         r"InvalidNode|ParserException|(?:Typed)?BadConversion|(?:Typed)?KeyNotFound|BadSubscript|InvalidScalar|"
+         r"NonUniqueMapKey)\b)[^']+)'|without an active "
          r"exception|recursively)|terminating with uncaught exception of type (?P<type2>(?!gloo::|paddle::)\S+?)(?=:\s|$)",
          "cause", CauseId.segfault, 48, "terminate called after throwing an instance of 'std::runtime_error'",
          title="an uncaught C++ exception ({type}{type2}) aborted the process",

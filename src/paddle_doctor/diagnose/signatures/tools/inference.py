@@ -322,14 +322,25 @@ INFERENCE = (
          source="yaml-cpp 0.5-0.8 src/parse.cpp LoadFile (if (!fin) throw BadFile(filename)), include/yaml-cpp/"
                 "exceptions.h (ErrorMsg::BAD_FILE \"bad file\")"),
     # ... and InvalidNode when the program reads a key the YAML does not have (node[key].as<T>() on a missing key).
-    _sig("yaml_cpp_invalid_node", r"\bYAML::InvalidNode\b|invalid node; this may result from using a map iterator as a "
-         r"sequence iterator", "cause", CauseId.config_error, 70, "Microsoft C++ 异常: YAML::InvalidNode",
+    _sig("yaml_cpp_invalid_node", r"\bYAML::InvalidNode\b|invalid node; (?:this may result from using a map iterator as "
+         r"a sequence iterator|first invalid key: \"(?P<key>[^\"]*)\")", "cause", CauseId.config_error, 70, "Microsoft C++ 异常: YAML::InvalidNode",
          title="the deploy program read a key its YAML file does not have (yaml-cpp InvalidNode): the config or the "
                "exported model's yml lacks a field this program reads (another release's export, or an edited file)",
          most="medium",
          source="yaml-cpp 0.6-0.8 include/yaml-cpp/node/impl.h Node::as / operator[] on an undefined node (throw "
                 "InvalidNode), exceptions.h (ErrorMsg::INVALID_NODE \"invalid node; this may result from using a map "
-                "iterator as a sequence iterator, or vice-versa\")"),
+                "iterator as a sequence iterator, or vice-versa\"; 0.7+: \"invalid node; first invalid key: \\\"%s\\\"\")"),
+    # yaml-cpp's other exceptions of a YAML that does not parse into what the program reads: a syntax error, a value
+    # of another type, a key or a map that is not there. The program's config (or the exported model's yml) is at fault.
+    _sig("yaml_cpp_config_unparsed", r"\bYAML::(?P<type>ParserException|(?:Typed)?BadConversion|(?:Typed)?KeyNotFound|"
+         r"BadSubscript|InvalidScalar|NonUniqueMapKey)\b|yaml-cpp: error at line \d+, column \d+: (?P<msg>\S.{0,120})",
+         "cause", CauseId.config_error, 70,
+         "terminate called after throwing an instance of 'YAML::TypedBadConversion<int>'",
+         title="the program's YAML file does not parse into what it reads (yaml-cpp {type}{msg}): a syntax error, a "
+               "value of another type or a missing key in the config or the exported model's yml", most="medium",
+         source="yaml-cpp 0.5-0.8 include/yaml-cpp/exceptions.h (ParserException, BadConversion \"bad conversion\", "
+                "KeyNotFound \"key not found: %s\", BadSubscript \"operator[] call on a scalar\", InvalidScalar, "
+                "NonUniqueMapKey; Exception::build_what \"yaml-cpp: error at line %d, column %d: %s\")"),
     # PaddleSeg 0.x-2.x's C++ deploy demo: its config parser returned false (a DEPLOY field it reads is missing, or the
     # file did not load); LOG(FATAL) aborts.
     _sig("seg_deploy_config_unloaded", r"seg_predictor\.cpp:\d+\] Fail to load config file: \[(?P<path>[^\]]+)\]",
