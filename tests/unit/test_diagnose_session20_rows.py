@@ -262,3 +262,34 @@ def test_yaml_cpp_exceptions_of_a_config_that_does_not_parse(tmp_path, text):
 def test_yaml_cpp_invalid_node_with_its_first_invalid_key(tmp_path):
     rc = _diagnose(tmp_path, 'what():  invalid node; first invalid key: "image_shape"\n')
     assert (rc.cause, rc.code) == (CauseId.config_error, "yaml_cpp_invalid_node")
+
+
+def _json_of(source):
+    return ("Traceback (most recent call last):\n"
+            '  File "ernie/finetune_classifier.py", line 88, in <module>\n'
+            f"    {source}\n"
+            '  File "/usr/lib/python3.7/json/__init__.py", line 348, in loads\n'
+            "    return _default_decoder.decode(s)\n"
+            '  File "/usr/lib/python3.7/json/decoder.py", line 355, in raw_decode\n'
+            '    raise JSONDecodeError("Expecting value", s, err.value) from None\n'
+            "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n")
+
+
+def test_a_setting_parsed_as_json_that_is_not_json_is_the_config(tmp_path):
+    rc = _diagnose(tmp_path, _json_of("run_config = dict(default_run_config, **json.loads(args.run_config))"))
+    assert (rc.cause, rc.confidence.value) == (CauseId.config_error, "medium")
+    # a file's or a response's text that is not JSON says nothing of a setting
+    assert _diagnose(tmp_path, _json_of("data = json.loads(resp.text)")).cause == CauseId.python_exception
+
+
+@pytest.mark.parametrize("line, cause, code", [
+    ("Variable Shape not match, Variable [ embedding_0.w_0_moment1_0 ] need tensor with shape (21128, 768) but load set "
+     "tensor with shape (50006, 1024)", CauseId.state_dict_shape_mismatch, "load_shape_check"),
+    ("Error: AVX is not support on your machine, but you have installed paddlepaddle with avx core, you should reinstall "
+     "paddlepaddle by 'python -m pip install -U paddlepaddle-gpu[==version] -f "
+     "https://paddlepaddle.org.cn/whl/stable_noavx.html'", CauseId.dependency_version_mismatch, "avx_core_without_avx"),
+    ('  File "/paddle/paddle/program.py", line 58, in _parse_opt', CauseId.config_error, "suite_option_unparsed"),
+])
+def test_session20_rows_batch119(tmp_path, line, cause, code):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.code) == (cause, code)

@@ -179,3 +179,19 @@ def from_makedirs_on_file(parts: ErrorParts) -> Verdict | None:
     return Verdict(CauseId.config_error, 60, f"os.makedirs(..., exist_ok=True) raises FileExistsError only when the path "
                    f"exists and is not a directory ({call.source.strip()} in {call.func}): a setting names a file where "
                    "a folder is wanted", "call", sure=False)
+
+
+# json.loads of a value the command line or the config gives (``json.loads(args.run_config)``, ERNIE's propeller demos):
+# a JSONDecodeError there says the value given is not JSON (a path where a JSON string is wanted, shell quoting lost).
+_JSON_OF_SETTING = re.compile(r"\bjson\.loads?\(\s*(?:self\.)?(?:args|FLAGS|opts?|config|cfg|conf)\.(?P<name>\w+)\s*\)")
+
+
+def from_setting_not_json(parts: ErrorParts) -> Verdict | None:
+    """A JSONDecodeError where the traceback's code parses an argument or config value as JSON."""
+    if parts.exc_type != "JSONDecodeError":
+        return None
+    m = _JSON_OF_SETTING.search(parts.text)
+    if m is None:
+        return None
+    return Verdict(CauseId.config_error, 65, f"the code parses the setting {m['name']} as JSON ({m.group(0)}) and the "
+                   "value given is not JSON", "call", sure=False)

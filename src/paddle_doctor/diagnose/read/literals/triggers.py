@@ -316,6 +316,8 @@ TRIGGERS: tuple[str, ...] = (
     "'build_editable' hook", "Number of places must be", "Python object is not type of",
     # batch117: Paddle-Lite's kernel without the model's argument
     "no type registered for kernel", "Got invalid dimensions for input",
+    # batch119: the dygraph setter's shape check (no error word on its line when pasted alone), Paddle's AVX import check
+    "need tensor with shape", "but you have installed paddlepaddle with avx core",
     # batch118: yaml-cpp's exceptions, PaddleSeg's C++ demo config, ONNX Runtime's C API version
     "YAML::", "invalid node; this may result", "Fail to load config file", "is supported in this build",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS

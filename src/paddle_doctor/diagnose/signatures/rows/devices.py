@@ -193,6 +193,17 @@ DEVICES = (
                 "\"parallel_for failed\"): system_error what() \"parallel_for failed: \" + cudaGetErrorString); pp "
                 "1.x framework/operator.cc (LOG(WARNING) << type << \" raises an exception \" << demangled type << "
                 "\", \" << what)", most="medium"),
+    # Paddle's import found no AVX on this CPU (or a virtual CPU that hides its flags) and only the AVX core is installed:
+    # the wheel is not the build for this machine (the noavx wheels).
+    _sig("avx_core_without_avx", r"AVX is not support(?:ed)? on your machine, but you have installed paddlepaddle with "
+         r"avx core", "cause", CauseId.dependency_version_mismatch, 85,
+         "Error: AVX is not support on your machine, but you have installed paddlepaddle with avx core, you should "
+         "reinstall paddlepaddle by 'python -m pip install -U paddlepaddle-gpu[==version] -f "
+         "https://paddlepaddle.org.cn/whl/stable_noavx.html'",
+         title="this CPU reports no AVX and the installed Paddle has only its AVX core: install the noavx build (or "
+               "give the virtual machine the host CPU's flags)", most="medium",
+         source="pp 2.0-2.4 fluid/core.py (import of core_avx failed and has_avx_core without AVX: \"Error: AVX is not "
+                "support on your machine, but you have installed paddlepaddle with avx core, you should reinstall ...\")"),
     # A single-process dygraph DataLoader takes one place; fluid.cuda_places() with no ids returns every visible GPU,
     # so a demo run on a machine that shows several cards fails here: one card visible (CUDA_VISIBLE_DEVICES=0).
     _sig("dygraph_loader_places", r"Number of places must be 1 in (?:dygraph|imperative) mode", "cause",

@@ -38,12 +38,13 @@ SUITE_DATA_ROWS = (
          explains_only=r"\b(?:IndexError|ValueError|KeyError|TypeError|AttributeError|UnicodeDecodeError)\b"),
     # The suites' -o overrides (PaddleOCR tools/program.py, PaddleDetection ppdet/utils/cli.py) are split on "=": an item
     # without one (a space around "=", a path with no key) fails in the parser, before anything runs.
-    _sig("suite_option_unparsed", r'(?:tools[/\\]program|ppdet[/\\]utils[/\\]cli)\.py", line \d+, in _parse_opt\b',
+    _sig("suite_option_unparsed", r'[/\\](?:program|cli)\.py", line \d+, in _parse_opt\b',
          "cause", CauseId.config_error, 70, 'File "/content/PaddleOCR/tools/program.py", line 70, in _parse_opt',
          title="an -o override of the command line is not one key, '=' and a YAML value (no '=', a second '=', a space "
                "in an unquoted value): the suite's option parser failed on it",
          most="medium", source="PaddleOCR 2.x tools/program.py ArgsParser._parse_opt (for s in opts: k, v = s.split('=')); "
-                               "PaddleDetection 2.x ppdet/utils/cli.py ArgsParser._parse_opt (k, v = s.split('=', 1))"),
+                               "PaddleDetection 2.x ppdet/utils/cli.py ArgsParser._parse_opt (k, v = s.split('=', 1)); PaddleOCR 1.0's "
+                               "program.py (another folder: the same ArgsParser)"),
     # PaddleSeg's dataset check (pdseg/check.py, before training) reads every label image: a class value past the
     # configured number of classes (and not the ignore index) fails it.
     _sig("seg_label_class_out_of_range", r"label class is out of range \[(?P<low>\d+), (?P<high>\d+)\]", "cause",
