@@ -177,7 +177,7 @@ BACKLINKS = {
         'smoke_checks': ('save_load',),
     },
     CauseId.state_dict_shape_mismatch: {
-        'signatures': ('optimizer_accumulator_shape', 'v2_no_such_parameter', 'load_shape_check', 'set_dict_param_missing', 'state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'seg_params_shape', 'ours_StateDictMismatchError',),
+        'signatures': ('optimizer_accumulator_shape', 'v2_no_such_parameter', 'load_shape_check', 'set_dict_param_missing', 'state_shape', 'ppocr_params_shape', 'ppocr_params_not_in_model', 'ours_StateDictMismatchError',),
     },
     CauseId.too_many_open_files: {
         'env_checks': ('open_files',),

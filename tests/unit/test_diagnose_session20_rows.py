@@ -293,3 +293,48 @@ def test_a_setting_parsed_as_json_that_is_not_json_is_the_config(tmp_path):
 def test_session20_rows_batch119(tmp_path, line, cause, code):
     rc = _diagnose(tmp_path, line + "\n")
     assert (rc.cause, rc.code) == (cause, code)
+
+
+# --- the second review's cases -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "[2024/06/12 10:00:00] ppocr INFO:     find_unused_parameters : True\nKeyError: 'label'\n",
+    "$ KMP_DUPLICATE_LIB_OK=TRUE python tools/train.py -c configs/x.yml\nKeyError: 'label'\n",
+])
+def test_a_setting_named_in_a_config_print_or_a_command_is_no_cause(tmp_path, text):
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+
+
+def test_init_parallel_envs_single_card_warning_is_no_failure(tmp_path):
+    text = ("/opt/conda/lib/python3.7/site-packages/paddle/distributed/parallel.py:136: UserWarning: Currently not a "
+            "parallel execution environment, `paddle.distributed.init_parallel_env` will not do anything.\nepoch 1\n")
+    assert _diagnose(tmp_path, text) is None
+
+
+def test_a_repl_call_of_gloo_init_parallel_env_is_no_rendezvous_hang(tmp_path):
+    assert _diagnose(tmp_path, '>>> paddle.distributed.gloo_init_parallel_env(0, 2, "127.0.0.1:6170")\ndone\n') is None
+
+
+def test_a_skipped_pretrained_weight_is_a_warning_not_a_sure_cause(tmp_path):
+    text = ("2024-06-12 10:00:01 [WARNING]\t[SKIP] Shape of pretrained params head.conv_out.conv.weight doesn't match."
+            "(Pretrained: (19, 64, 1, 1), Actual: (2, 64, 1, 1))\n2024-06-12 10:05:00 [INFO]\t[TRAIN] epoch: 1\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc is None or rc.confidence.value == "low"
+
+
+def test_libcxx_names_yaml_cpps_exception_too(tmp_path):
+    rc = _diagnose(tmp_path, "libc++abi: terminating with uncaught exception of type YAML::BadFile: bad file: m.yml\n")
+    assert rc.code == "yaml_cpp_bad_file"
+
+
+def test_json_of_a_setting_only_when_the_frame_that_called_json_parses_it(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "client.py", line 9, in <module>\n    result = fetch(json.loads(args.request))\n'
+            '  File "client.py", line 4, in fetch\n    return json.loads(resp.text)\n'
+            '  File "/usr/lib/python3.7/json/__init__.py", line 348, in loads\n    return _default_decoder.decode(s)\n'
+            "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+
+
+def test_yaml_cpp_invalid_node_alone_on_its_line(tmp_path):
+    assert _diagnose(tmp_path, 'invalid node; first invalid key: "image_shape"\n').code == "yaml_cpp_invalid_node"

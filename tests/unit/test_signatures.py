@@ -59,6 +59,10 @@ _BRANCH_WITHOUT_TRIGGER = {
     ("role_maker_env_missing", "please set the"): "a fragment of many healthy hints",
     ("launcher_frame", "paddle/distributed/"): "a frame path: its line starts with File \"",
     ("hybrid_degrees_mismatch", ", sharding_num:"): "the degrees assert's own message, after AssertionError:",
+    ("unused_params", "find_unused_parameters"): "the setting's name in every config print and call; Paddle's error "
+                                                   "line carries 'Error'",
+    ("omp_duplicate", "KMP_DUPLICATE_LIB_OK"): "a command line or export sets it; Intel OpenMP's hint follows 'OMP: Error #15'",
+    ("gloo_reset", "Connection closed by peer"): "bare, any program's words; gloo's own line carries pair.cc",
     ("listen", "create libuv server at port:"): "2.5+'s healthy TCPStore start line: read, it adds a listen fact (and a rank entry) to every report",
 }
 
@@ -86,9 +90,10 @@ def _branches(sig) -> list[list]:
 
 
 def test_every_distinctive_branch_of_a_row_carries_a_trigger():
-    """Each alternative of a row's regex whose words are a message of their own (a literal run of DISTINCTIVE
-    characters) holds a trigger: else a line with those words and no error word is never read (issue 29: the dygraph
-    setter's "Variable Shape not match" pasted alone, batch119)."""
+    """Each top-level alternative of a row's regex whose words are a message of their own (a literal run of
+    DISTINCTIVE characters) holds a trigger: else a line with those words and no error word is never read (issue 29:
+    the dygraph setter's "Variable Shape not match" pasted alone, batch119). Alternatives nested inside a group are
+    read as one run of their common words: not checked one by one (a review found about 60 such without a trigger)."""
     missing = []
     for sig in SIGNATURES:
         for branch in _branches(sig):

@@ -183,15 +183,17 @@ def from_makedirs_on_file(parts: ErrorParts) -> Verdict | None:
 
 # json.loads of a value the command line or the config gives (``json.loads(args.run_config)``, ERNIE's propeller demos):
 # a JSONDecodeError there says the value given is not JSON (a path where a JSON string is wanted, shell quoting lost).
+_JSON_MODULE = re.compile(r"[/\\]json[/\\](?:__init__|decoder|scanner)\.py$")
 _JSON_OF_SETTING = re.compile(r"\bjson\.loads?\(\s*(?:self\.)?(?:args|FLAGS|opts?|config|cfg|conf)\.(?P<name>\w+)\s*\)")
 
 
 def from_setting_not_json(parts: ErrorParts) -> Verdict | None:
-    """A JSONDecodeError where the traceback's code parses an argument or config value as JSON."""
+    """A JSONDecodeError where the frame that called json parses an argument or config value."""
     if parts.exc_type != "JSONDecodeError":
         return None
-    m = _JSON_OF_SETTING.search(parts.text)
+    caller = next((f for f in reversed(parts.frames) if not _JSON_MODULE.search(f.path)), None)
+    m = _JSON_OF_SETTING.search(caller.source or "") if caller is not None else None
     if m is None:
-        return None
+        return None  # the value parsed is not a setting, or the frame that parsed it is not in the text
     return Verdict(CauseId.config_error, 65, f"the code parses the setting {m['name']} as JSON ({m.group(0)}) and the "
                    "value given is not JSON", "call", sure=False)

@@ -321,12 +321,12 @@ TRIGGERS: tuple[str, ...] = (
     # Branches of rows whose words held no trigger, found by checking every alternative of every row (test_signatures'
     # test_every_distinctive_branch_of_a_row_carries_a_trigger): on a line with no error word, or pasted alone, they
     # were never read. Frame paths (File " reads them), and phrases common in healthy logs, are left to that test's list.
-    "Connection closed by peer", "could not be acquired", "t find your local ip", "compiled with CUD",
+    "could not be acquired", "t find your local ip", "compiled with CUD",
     "because GPU number on your machine is", "CUDA devices found, cannot set", "Device id must be less than GPU count",
     ", please check visible devices", "id must less than GPU count", "Expected id < GetCUDADeviceCount()",
     "not found in available_custom_devices", "ou are using paddlepaddle cpu version", "Cannot run operator on place",
-    "using GPU version Paddle", "KMP_DUPLICATE_LIB_OK",
-    "Currently not a parallel execution environment", "Termination signal", "BlockingQueue<", "GlooParallelContext",
+    "using GPU version Paddle", 
+    "Termination signal", "BlockingQueue<", "GlooParallelContext",
     "create_or_get_global_tcp_store", "_init_parallel_env", "river/library version mismatch",
     "trainer_endpoints size should be greater equal than accelerators size", "'s shape does not match, the Program",
     "Shape mismatch, program needs a parameter", "undefined symbol:", "core while this file exists",
@@ -335,7 +335,7 @@ TRIGGERS: tuple[str, ...] = (
     "Could not build wheels for", "did not run successfully", "library not found", "no socket interface found",
     "Bootstrap : no socket", "CUDNN_STATUS_", "CUBLAS_STATUS_", "is not compatible with the current PyTorch",
     "no CUDA-capable device is detected", "invalid device ordinal", "== cudaSuccess", "forgotten to use the proper idiom",
-    "hape of pretrained", "find_unused_parameters", "The environment variable 'MASTER_ADDR' and 'MASTER_PORT'",
+    "hape of pretrained", "The environment variable 'MASTER_ADDR' and 'MASTER_PORT'",
     "not supported in CPU", "only supported in XPU PaddlePaddle", "Graph is only supported on PaddlePaddle compiled with",
     "No custom device available", "no cuda device found", "since it's not support GPU",
     "Please check that your paddle compiles with WITH_", "belongs to multi", "unreasonable topogy setting",
@@ -344,7 +344,7 @@ TRIGGERS: tuple[str, ...] = (
     "GradOpMaker nor CompGradOpMaker has been registered", "grad_op_maker_ should not be null",
     "PaddlePaddle version is out of date.", "only the following paddle versions are supported:", "_ARRAY_API not found",
     "ymbol not found", "bin/paddle: line", "Bind network on", "please check it exists in apk file",
-    "failed with code 404", "Downloading from",
+    "failed with code 404", "Downloading from", "invalid node; first invalid key",
     # batch118: yaml-cpp's exceptions, PaddleSeg's C++ demo config, ONNX Runtime's C API version
     "YAML::", "invalid node; this may result", "Fail to load config file", "is supported in this build",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS

@@ -108,7 +108,7 @@ CRASHES = (
          example="3   paddle::operators::reader::MultiDeviceFeedReader<...>::ReadNextList()",
          source="pp 2.x-3.3.1 so: operators/reader/buffered_reader / MultiDeviceFeedReader::ReadNextList frames"),
     _sig("hang_rendezvous", r"HTTPStore|TCPStore::(?:wait|get)|GlooParallelContext|create_or_get_global_tcp_store"
-         r"|CheckKeys|_init_parallel_env", "hang_site",
+         r"|CheckKeys|\b_init_parallel_env", "hang_site",
          example="2   gloo::rendezvous::HTTPStore::wait(std::vector<...> const&)",
          source="pp 2.x-3.3.1 so: gloo rendezvous HTTPStore / phi TCPStore frames in a SIGTERM dump"),
     # Paddle's handler names SIGBUS by POSIX's description (its table: {SIGBUS, "SIGBUS", "Access to an undefined

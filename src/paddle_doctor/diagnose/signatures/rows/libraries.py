@@ -225,9 +225,10 @@ LIBRARIES = (
          title="pretrained parameters (such as {key}) have no place in the model: they were not loaded",
          source="PaddleOCR 2.x-3.x ppocr/utils/save_load.py load_pretrained_params (logger.warning(\"The pretrained "
                 "params {} not in model\".format(k1)))"),
-    # PaddleSeg's loader (copied by PaddleRS, PaddleMIX, ...) skips a parameter of another shape and goes on.
+    # PaddleSeg's loader (copied by PaddleRS, PaddleMIX, ...) skips a parameter of another shape and goes on: a warning
+    # (a fine-tune to another class count prints it for the head, and trains), which explains a later error.
     _sig("seg_params_shape", r"\[SKIP\] [Ss]hape of pretrained (?:params|weight) (?P<key>\S+) doesn't match\.?\s*"
-         r"\(Pretrained: ?(?P<got>.+?), Actual: ?(?P<want>.+?)\)\s*$", "cause", CauseId.state_dict_shape_mismatch, 85,
+         r"\(Pretrained: ?(?P<got>.+?), Actual: ?(?P<want>.+?)\)\s*$", "context", CauseId.state_dict_shape_mismatch, 85,
          "[SKIP] Shape of pretrained params decode.conv.weight doesn't match.(Pretrained: (256, 1024, 3, 3), Actual: "
          "[256, 640, 3, 3])", title="pretrained parameter {key} has shape {got}, the model's is {want}: it was skipped",
          source="PaddleSeg 2.x paddleseg/utils/utils.py load_pretrained_model ([SKIP] Shape of pretrained params {} "

@@ -383,11 +383,12 @@ NATIVE = (
          "SystemError: (Fatal) _timeout:900 elapsed:901 (elapsed > _timeout)=1 (at /paddle/paddle/phi/core/distributed/"
          "store/tcp_store.cc:433)", title="the rendezvous store timed out waiting for the other ranks",
          source="pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_store.cc:433 (_timeout:%d elapsed:%d)"),
-    _sig("no_global_group", r"The global group is not initialized|Currently not a parallel execution environment",
+    # Not init_parallel_env's "Currently not a parallel execution environment, ... will not do anything": a single-card
+    # run's harmless warning (its only emitter, pp 2.0-3.x distributed/parallel.py), which read as a cause misled.
+    _sig("no_global_group", r"The global group is not initialized",
          "cause", CauseId.missing_dist_env, 60, "RuntimeError: The global group is not initialized.",
          title="collective called without a parallel environment",
-         source="pp 2.0.2-3.3.1 paddle/distributed/parallel.py (Currently not a parallel execution environment); "
-                "2.4.2-3.3.1 communication/group.py (The global group is not initialized)"),
+         source="pp 2.4.2-3.3.1 communication/group.py (The global group is not initialized)"),
     _sig(CauseId.windows_no_nccl, r"has no attribute 'ProcessGroupNCCL'|not compiled with (?:NCCL|nccl)", "cause",
          CauseId.windows_no_nccl, 100, "AttributeError: module 'paddle.base.libpaddle' has no attribute 'ProcessGroupNCCL'",
          title="this Paddle build has no NCCL (Windows builds never do)",

@@ -152,7 +152,9 @@ SIGNALS = (
     _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::|YAML::(?:BadFile|"
          r"InvalidNode|ParserException|(?:Typed)?BadConversion|(?:Typed)?KeyNotFound|BadSubscript|InvalidScalar|"
          r"NonUniqueMapKey)\b)[^']+)'|without an active "
-         r"exception|recursively)|terminating with uncaught exception of type (?P<type2>(?!gloo::|paddle::)\S+?)(?=:\s|$)",
+         r"exception|recursively)|terminating with uncaught exception of type (?P<type2>(?!gloo::|paddle::|"
+         r"YAML::(?:BadFile|InvalidNode|ParserException|(?:Typed)?BadConversion|(?:Typed)?KeyNotFound|BadSubscript|"
+         r"InvalidScalar|NonUniqueMapKey)\b)\S+?)(?=:\s|$)",
          "cause", CauseId.segfault, 48, "terminate called after throwing an instance of 'std::runtime_error'",
          title="an uncaught C++ exception ({type}{type2}) aborted the process",
          source="libstdc++ vterminate.cc __verbose_terminate_handler (\"terminate called after throwing an "
