@@ -338,3 +338,14 @@ def test_json_of_a_setting_only_when_the_frame_that_called_json_parses_it(tmp_pa
 
 def test_yaml_cpp_invalid_node_alone_on_its_line(tmp_path):
     assert _diagnose(tmp_path, 'invalid node; first invalid key: "image_shape"\n').code == "yaml_cpp_invalid_node"
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("(InvalidArgument) The shape of input x must be 4-D", CauseId.python_exception),
+    ("numpy.ndarray size changed, may indicate binary incompatibility. Expected 16 from C header, got 96 from PyObject",
+     CauseId.dependency_version_mismatch),
+    ("0/3 nodes are available: 3 Insufficient nvidia.com/gpu.", None),
+])
+def test_a_nested_alternative_alone_on_its_line_is_read(tmp_path, line, cause):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert rc is not None and (cause is None or rc.cause == cause)

@@ -345,6 +345,13 @@ TRIGGERS: tuple[str, ...] = (
     "PaddlePaddle version is out of date.", "only the following paddle versions are supported:", "_ARRAY_API not found",
     "ymbol not found", "bin/paddle: line", "Bind network on", "please check it exists in apk file",
     "failed with code 404", "Downloading from", "invalid node; first invalid key",
+    # ... and alternatives nested in a group that the second review's script listed, where the words are Paddle's or a
+    # library's own and no healthy log holds them
+    "(InvalidArgument)", "(AlreadyExists)", "(PermissionDenied)", "(Unimplemented)",
+    "may indicate binary incompatibility", "has the wrong size", "FailedScheduling", "nodes are available:",
+    "FastDeploy was not compiled", "FastDeploy is not compiled", "failed to find cuda library",
+    "failed to find cudnn library", "cuDNN version mismatch", "cuDNN version incompatible", "zlibwapi.dll",
+    "Extraneous param",
     # batch118: yaml-cpp's exceptions, PaddleSeg's C++ demo config, ONNX Runtime's C API version
     "YAML::", "invalid node; this may result", "Fail to load config file", "is supported in this build",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
