@@ -349,3 +349,18 @@ def test_yaml_cpp_invalid_node_alone_on_its_line(tmp_path):
 def test_a_nested_alternative_alone_on_its_line_is_read(tmp_path, line, cause):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc is not None and (cause is None or rc.cause == cause)
+
+
+def test_a_lone_warning_is_not_said_to_have_failed_the_run(tmp_path):
+    from paddle_doctor.cli.main import main
+
+    log = tmp_path / "w.log"
+    log.write_text("2024-06-12 10:00:01 [WARNING]\t[SKIP] Shape of pretrained params head.w doesn't match.(Pretrained: "
+                   "(19, 64), Actual: (2, 64))\n2024-06-12 10:05:00 [INFO]\t[TRAIN] epoch: 1\n")
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["diagnose", str(log)])
+    first = out.getvalue().splitlines()[0]
+    assert "failed first" not in first and first.startswith("VERDICT  no error in the text; a warning names a cause")

@@ -87,6 +87,9 @@ def _verdict_line(d: Diagnosis) -> Line:
     if rc.cause == "unknown":
         return Line(f"VERDICT  failure; {rc.message} ({confidence} confidence)", "verdict")
     lead = rc.message if rc.message.startswith(("rank ", "ranks ")) else f"{where} failed first: {rc.message}"
+    if rc.code == "warning_names_cause" and confidence == "low":
+        # only a warning, no error after it: the text does not say anything failed (a healthy run prints such warnings)
+        lead = f"no error in the text; a warning names a cause: {rc.message}"
     return Line(f"VERDICT  {lead} [{rc.cause}, {confidence} confidence]", "verdict")
 
 
