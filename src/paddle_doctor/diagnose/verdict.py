@@ -55,8 +55,8 @@ def make_verdict(code: str, cause: str, rank: int | None, events: Iterable[Event
         locations=tuple(Location(path=e.path, line=e.line, rank=rank) for e in evidence[:1]),
         evidence=evidence, ranks=(rank,) if rank is not None else (), fix=(own.fix or entry.fix).strip(),
         confidence=Confidence(confidence), why=why,
-        alternatives=alternatives if own.replaces_alternatives else alternatives_for(cause, Confidence(confidence),
-                                                                                      first=alternatives),
+        # a row with its own fix speaks for its near causes too (see _own_row)
+        alternatives=alternatives if own.fix else alternatives_for(cause, Confidence(confidence), first=alternatives),
         facts=facts)
 
 
@@ -67,11 +67,6 @@ class _Advice:
 
     confirm: str = ""
     fix: str = ""
-
-    @property
-    def replaces_alternatives(self) -> bool:
-        """A row with its own fix speaks for its near causes too (see :func:`_own_row`)."""
-        return bool(self.fix)
 
 
 def _own_row(code: str, cause: str, events: list[Event]) -> _Advice:

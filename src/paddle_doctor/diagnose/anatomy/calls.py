@@ -8,6 +8,7 @@ import re
 
 from ...catalog.ids import CauseId
 from ..signatures.rows.api_versions import VERSIONED_PACKAGES
+from .lookups import SETTINGS_NAME
 from .parts import ErrorParts, Verdict
 
 
@@ -184,7 +185,7 @@ def from_makedirs_on_file(parts: ErrorParts) -> Verdict | None:
 # json.loads of a value the command line or the config gives (``json.loads(args.run_config)``, ERNIE's propeller demos):
 # a JSONDecodeError there says the value given is not JSON (a path where a JSON string is wanted, shell quoting lost).
 _JSON_MODULE = re.compile(r"[/\\]json[/\\](?:__init__|decoder|scanner)\.py$")
-_JSON_OF_SETTING = re.compile(r"\bjson\.loads?\(\s*(?:self\.)?(?:args|FLAGS|opts?|config|cfg|conf)\.(?P<name>\w+)\s*\)")
+_JSON_OF_SETTING = re.compile(rf"\bjson\.loads?\(\s*(?:{SETTINGS_NAME})\.(?P<name>\w+)\s*\)")
 
 
 def from_setting_not_json(parts: ErrorParts) -> Verdict | None:

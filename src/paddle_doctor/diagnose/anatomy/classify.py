@@ -21,7 +21,7 @@ from .installed import (frozen_bundle_lacks, import_as_before_python37, library_
                         optional_import_failed, package_lacks_own_module, paddle_dependency_missing,
                         paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package,
                         stdlib_module_gone, third_party_dll)
-from .lookups import (CONFIG_NAME, from_called_result, from_class_count_matrix, from_class_id_lookup,
+from .lookups import (SETTINGS_NAME, from_called_result, from_class_count_matrix, from_class_id_lookup,
                       from_class_index_bounds, from_config_attribute, from_config_get_none, from_config_lookup,
                       from_empty_loader, from_endpoint_index, from_ground_truth_lookup, from_model_io_index,
                       from_paddle_attribute_py2, from_postprocess_dims, from_registry_lookup, from_reshape_misfit,
@@ -302,9 +302,8 @@ def from_installation(parts: ErrorParts) -> Verdict | None:
     return Verdict(found[0], found[1], found[2], "frame", sure=found[1] >= 75) if found else None
 
 
-# A failing line that takes its values from a config (the config lookups' names: ``cfg.metric``) or the parsed
-# arguments (``args.model``, ``FLAGS.x``): here a bare ``args`` is the parser's namespace, a setting.
-_CONFIG_SOURCE = re.compile(rf"{CONFIG_NAME}|\b(?:args|FLAGS|opts?|settings)\b")
+# A failing line that takes its values from a config (``cfg.metric``) or the parsed arguments (``args.model``).
+_CONFIG_SOURCE = re.compile(SETTINGS_NAME)
 
 
 def from_wording(parts: ErrorParts) -> Verdict | None:

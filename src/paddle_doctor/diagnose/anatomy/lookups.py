@@ -185,6 +185,9 @@ def from_endpoint_index(parts: ErrorParts) -> Verdict | None:
 # arguments is one left out of or misspelt in the config given. Medium either way, the other its alternative.
 # A bare ``params``/``args`` is left out: it as often holds a model's parameters or a parser's namespace.
 CONFIG_NAME = r"\b(?:self\.)?(?:\w+_)?(?:configs?|cfg|conf)\b|\b\w+_(?:params|args)\b"
+# ... and, on a failing line, the parsed arguments too (``args.model``, ``FLAGS.x``): a bare ``args`` is the parser's
+# namespace there, a setting
+SETTINGS_NAME = rf"{CONFIG_NAME}|\b(?:self\.)?(?:args|FLAGS|opts?|settings)\b"
 _CONFIG_LOOKUP = re.compile(rf"(?:{CONFIG_NAME})(?:\s*\[\s*[\w'\"]+\s*\])*\s*(?:\[\s*['\"]|\.pop\(\s*['\"])")
 _SECTION_LOOKUP = re.compile(rf"(?:{CONFIG_NAME})\s*\[\s*['\"][A-Z][A-Za-z]*['\"]\s*\]")
 
@@ -286,7 +289,7 @@ def from_config_attribute(parts: ErrorParts) -> Verdict | None:
         frame, message = parts.frames[-2], f"'Config' object has no attribute '{message}'"  # yacs raises the name alone
     if parts.exc_type != "AttributeError" or frame is None:
         return None
-    if frame.suite is None and frame.installed_package is None and not frame.in_suite_clone:
+    if not frame.in_package_code:
         return None  # the user's own config class or parser: a typo of theirs
     m, holder = _CONFIG_OBJECT_ATTRIBUTE.match(message), r"(?:self\.)?(?:cfg|config|conf)"
     if m is None:
@@ -342,12 +345,14 @@ _LOSS_ITEM = re.compile(r"^(?=.*(?:\.numpy\(\)|loss|metric|acc))(?=.*\[\s*0\s*\]
 def from_zero_d_shape_index(parts: ErrorParts) -> Verdict | None:
     """An IndexError where a suite's line indexes a tensor's shape: code written before Paddle's 0-D tensors."""
     frame = _failing_line(parts, "IndexError", _SHAPE_INDEX, message=r"list index out of range")  # numpy's is a tuple
-    value = frame is None and _failing_line(parts, "IndexError", _LOSS_ITEM, message=_ZERO_D_INDEXED)
-    if value and value.suite is not None:
+    if frame is None:
+        value = _failing_line(parts, "IndexError", _LOSS_ITEM, message=_ZERO_D_INDEXED)
+        if value is None or value.suite is None:
+            return None
         return Verdict(CauseId.paddle_api_mismatch, 60, f"`{value.source.strip()[:80]}` takes item [0] of a loss or metric "
                        "that is 0-D (Paddle 2.5+ returns them so): the suite's code was written for the shape [1] of "
                        "older releases", "frame", sure=False)
-    if frame is None or frame.suite is None:
+    if frame.suite is None:
         return None
     return Verdict(CauseId.paddle_api_mismatch, 65, f"`{frame.source.strip()[:80]}` indexes a shape that has no such "
                    "entry: a 0-D tensor (shape []) where the suite's code, written before Paddle 2.5, expects shape [1]",

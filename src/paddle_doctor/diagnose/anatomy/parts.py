@@ -172,6 +172,11 @@ class Frame:
         return bool(_SUITE_CLONE.search(self.path))
 
     @property
+    def in_package_code(self) -> bool:
+        """Whether the frame is a suite's code (its package or clone) or an installed package's, not the user's script."""
+        return self.suite is not None or self.installed_package is not None or self.in_suite_clone
+
+    @property
     def installed_package(self) -> str | None:
         """The top-level package under site-/dist-packages the frame's file belongs to (``shapely``), or None."""
         m = _INSTALLED_RE.search(self.path)

@@ -90,7 +90,7 @@ def from_choice_assert(parts: ErrorParts) -> Verdict | None:
     frame = parts.innermost
     if parts.exc_type != "AssertionError" or parts.message.strip() or frame is None:
         return None
-    if frame.suite is None and frame.installed_package is None and not frame.in_suite_clone:
+    if not frame.in_package_code:
         return None  # the user's own assert: their test of their own values
     source = (frame.source or "").strip()
     if not _CHOICE_ASSERT.match(source):

@@ -318,15 +318,15 @@ TRIGGERS: tuple[str, ...] = (
     "no type registered for kernel", "Got invalid dimensions for input",
     # batch119: the dygraph setter's shape check (no error word on its line when pasted alone), Paddle's AVX import check
     "need tensor with shape", "but you have installed paddlepaddle with avx core",
-    # Branches of rows whose words held no trigger, found by checking every alternative of every row (test_signatures'
-    # test_every_distinctive_branch_of_a_row_carries_a_trigger): on a line with no error word, or pasted alone, they
-    # were never read. Frame paths (File " reads them), and phrases common in healthy logs, are left to that test's list.
+    # Alternatives of rows whose words held no trigger, found by checking each top-level alternative of every row
+    # (test_signatures' test_every_distinctive_branch_of_a_row_carries_a_trigger): on a line with no error word, or
+    # pasted alone, they were never read. Frame paths (File " reads them), and words of healthy logs or command lines,
+    # are in that test's list of the ones left out.
     "could not be acquired", "t find your local ip", "compiled with CUD",
     "because GPU number on your machine is", "CUDA devices found, cannot set", "Device id must be less than GPU count",
     ", please check visible devices", "id must less than GPU count", "Expected id < GetCUDADeviceCount()",
     "not found in available_custom_devices", "ou are using paddlepaddle cpu version", "Cannot run operator on place",
-    "using GPU version Paddle", 
-    "Termination signal", "BlockingQueue<", "GlooParallelContext",
+    "using GPU version Paddle", "Termination signal", "BlockingQueue<", "GlooParallelContext",
     "create_or_get_global_tcp_store", "_init_parallel_env", "river/library version mismatch",
     "trainer_endpoints size should be greater equal than accelerators size", "'s shape does not match, the Program",
     "Shape mismatch, program needs a parameter", "undefined symbol:", "core while this file exists",
