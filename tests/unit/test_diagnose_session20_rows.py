@@ -3,6 +3,8 @@
 import pytest
 
 from paddle_doctor.catalog.ids import CauseId
+from paddle_doctor.diagnose import diagnose_paths
+from paddle_doctor.render.text import verdict_line
 from pastes import root_cause_of as _diagnose
 
 _FRAME = '  File "/home/u/PaddleDetection/ppdet/metrics/coco_utils.py", line 169, in json_eval_results\n'
@@ -352,15 +354,11 @@ def test_a_nested_alternative_alone_on_its_line_is_read(tmp_path, line, cause):
 
 
 def test_a_lone_warning_is_not_said_to_have_failed_the_run(tmp_path):
-    from paddle_doctor.cli.main import main
-
     log = tmp_path / "w.log"
     log.write_text("2024-06-12 10:00:01 [WARNING]\t[SKIP] Shape of pretrained params head.w doesn't match.(Pretrained: "
                    "(19, 64), Actual: (2, 64))\n2024-06-12 10:05:00 [INFO]\t[TRAIN] epoch: 1\n")
-    import contextlib
-    import io
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        main(["diagnose", str(log)])
-    first = out.getvalue().splitlines()[0]
-    assert "failed first" not in first and first.startswith("VERDICT  no error in the text; a warning names a cause")
+    line = verdict_line(diagnose_paths([str(log)]))
+    assert line.startswith("VERDICT  no error in the text; a warning names a cause") and "failed first" not in line
+    # a warning an error follows is the failure's cause, said so
+    log.write_text(log.read_text() + "Traceback (most recent call last):\nRuntimeError: boom\n")
+    assert "failed first" in verdict_line(diagnose_paths([str(log)]))
