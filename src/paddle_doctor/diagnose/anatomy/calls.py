@@ -141,8 +141,9 @@ _OPEN_FAILURES = ("RuntimeError", "OSError", "IOError", "EnforceNotMet", "Except
                   "PreconditionNotMetError", "UnavailableError", "ExternalError")
 # what such a build says: nothing (an uncaught C++ exception turned into "Unknown exception") or that it cannot open
 _LIBRARY_FILE = re.compile(r"\.(?:dll|so(?:\.\d+)*|dylib)\b", re.I)
+# (a paste cut after Paddle's error class, "(NotFound)", keeps only the class: the same failure to find the file)
 _OPEN_FAILED = re.compile(r"Unknown exception|[Cc]an ?not (?:open|load|read|find)|[Ff]ail(?:ed|s)? to (?:open|load|read)|"
-                          r"[Nn]o such file|(?:does not|doesn't|not) exists?|[Nn]ot found")
+                          r"[Nn]o such file|(?:does not|doesn't|not) exists?|[Nn]ot found|^\(NotFound\)")
 
 
 def from_unopenable_model_path(parts: ErrorParts) -> Verdict | None:

@@ -273,6 +273,8 @@ def library_lacks_imported_name(parts: ErrorParts) -> tuple[CauseId, int, str] |
         return None
     where, importer = _INSTALLED.search(m["path"] or ""), _INSTALLED.search(frame.path)
     top = m["mod"].split(".", 1)[0]
+    if importer is not None and importer["top"] == top and where is not None and where["top"] == top:
+        return _library_mixed_with_itself(m, top)
     if importer is None or importer["top"] == top or top in sys.stdlib_module_names:
         return None
     if _PADDLE_PACKAGE.fullmatch(top):  # the name itself: the signature row paddle_api_missing; one Paddle library
@@ -293,6 +295,20 @@ def library_lacks_imported_name(parts: ErrorParts) -> tuple[CauseId, int, str] |
         return None
     return (CauseId.dependency_version_mismatch, 75, f"the installed {importer['top']} imports {m['name']} from the "
             f"installed {top}, which lacks it: the two come from releases that do not fit")
+
+
+# A compiled extension module's file (CPython's "cpython-39-x86_64-linux-gnu.so", Windows' ".pyd").
+_EXTENSION_FILE = re.compile(r"\.(?:pyd|(?:cpython-\d+\S*|abi3)\.so)$")
+
+
+def _library_mixed_with_itself(m: re.Match, top: str) -> tuple[CauseId, int, str] | None:
+    """An installed library's own Python code importing a name its own compiled module lacks (cv2's __init__.py
+    and a cv2.*.so of another OpenCV wheel): two distributions of it, or two releases, installed over each other."""
+    if _PADDLE_PACKAGE.fullmatch(top) or not _EXTENSION_FILE.search(m["path"] or ""):
+        return None
+    return (CauseId.dependency_version_mismatch, 70, f"the installed {top}'s own code imports {m['name']} from its "
+            f"compiled module {m['mod']}, which lacks it: the package's files come from two releases or two "
+            f"distributions of {top} installed over each other (uninstall every one of them, then install one)")
 
 
 def _library_lacks_attribute(message: str, frame) -> tuple[CauseId, int, str] | None:

@@ -77,6 +77,10 @@ TRIGGERS: tuple[str, ...] = (
     "Fail to allocate", "is not a file", "has no attribute", "or higher is required", "Descriptors cannot",
     "GLIBC", "is already registered", "No matching distribution", "cannot import name", "Could not acquire lock",
     "failed in paddle::", "cannot find paddle.fluid", "is not supported on cuda", "_num: ",
+    # issue 29, batches 120-121: Paddle's messages of a mode or dtype misuse, the sequence ops' 1.6 length check and
+    # the debugger's unhandled C++ exception, pasted bare
+    "in dynamic graph mode", "Tensor holds the wrong type", "Input(Length) should be", "Microsoft C++",
+    "must has a batch size dimension", "TRT network should be initialized", "(fin.is_open())",
     # the tensor reader's version check (tensor_util.cc TensorFromStream), printed bare in a converter's output
     "Only version 0 is supported",
     # X2Paddle's PyTorch converter listing the traced ops it has no mapper for (pytorch_op_mapper.py op_checker)

@@ -332,6 +332,26 @@ RENAMED_MODULES = (
                 "Paddle Serving 0.7+ docs (python -m paddle_serving_server.serve ... --gpu_ids 0 for the GPU wheel) and "
                 "Serving's own fallbacks (try: from paddle_serving_server import ... except ImportError: from "
                 "paddle_serving_server_gpu import ...)", most="medium"),
+    # fluid 1.6 made the Length of sequence_pad's output and sequence_unpad's input 1-D ([batch]); 1.5 and older took
+    # [batch, 1]. Code of 1.5 that declares the length with a trailing 1 (a py_reader's or data layer's shape) fails
+    # this check from 1.6 on: its message names the shape it wants and the hint the rank it got.
+    _sig("sequence_length_shape_changed", r"The shape of Input\(Length\) should be \[batch_size\]\.(?:\s*But received "
+         r"\((?P<got>\d+)\))?", "cause", CauseId.paddle_api_mismatch, 75,
+         "Error: The shape of Input(Length) should be [batch_size].",
+         title="sequence_unpad's Length input is [batch] from Paddle 1.6 on; code written for 1.5 and older declares it "
+               "[batch, 1] (drop the trailing 1, or run the release the code was written for)",
+         source="pp 1.6-2.x fluid/operators/sequence_ops/sequence_unpad_op.cc InferShape (PADDLE_ENFORCE_EQ("
+                "len_dims.size(), 1, \"The shape of Input(Length) should be [batch_size]. But received (%d)\"); 1.8.5 "
+                "core_avx.so holds it); the 1.6 release changed sequence_pad's Length output from [batch, 1] to [batch] "
+                "(Paddle#24664's answer)", most="medium"),
+    # fluid's early DataFeeder wanted a batch dimension (-1) in every variable it feeds; later releases dropped the
+    # check (1.8.5's data_feeder.py has none), so a model whose inputs are declared without one was written for them.
+    _sig("feeder_batch_dimension_required", r"Variable \{0\} must has a batch size dimension", "cause",
+         CauseId.paddle_api_mismatch, 70, "ValueError: ('Variable {0} must has a batch size dimension', 'items')",
+         title="the installed fluid's DataFeeder wants a batch dimension in every fed variable, which later releases do "
+               "not: code written for a newer Paddle 1.x (upgrade), or a data layer declared without its batch dimension",
+         source="pp 1.0-1.3 fluid/data_feeder.py DataFeeder.__init__ (raise ValueError(\"Variable {0} must has a batch "
+                "size dimension\", each_var.name)); absent from 1.8.5's", most="medium"),
 )
 
 

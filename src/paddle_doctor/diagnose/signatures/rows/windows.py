@@ -134,7 +134,7 @@ WINDOWS = (
     # access violation, an array-bounds or floating-point or integer fault, a stack overflow, a corrupted heap, an
     # instruction the CPU lacks. A first-chance report ("Exception thrown") only says the fault was raised: a handler
     # may take it (the CUDA driver and the CLR raise and handle access violations), so it is a weak clue on its own.
-    # A C++ exception (0xE06D7363, "Microsoft C++ exception: ...") is not read here at all.
+    # A C++ exception (0xE06D7363, "Microsoft C++ exception: ...") is msvc_unhandled_cpp_exception's.
     _sig("msvc_debugger_fault", rf"Unhandled exception at 0x[0-9A-Fa-f]+ (?:\([^)]*\) )?in [^:]+: (?P<code>{_FAULTS})\b|"
          rf"有未经处理的异常\s*[:：]\s*(?P<code2>{_FAULTS})\b",
          "cause", CauseId.segfault, 85,
@@ -149,6 +149,19 @@ WINDOWS = (
          "(parameters: 0x0000000000000001, 0x000000C1A5E03FF8).",
          title="the debugger shows a native fault raised in the process (first chance: a handler may have taken it)",
          source=_MSVC_SOURCE, most="low"),
+    # An unhandled C++ exception (status 0xE06D7363) is the debugger's view of what libstdc++ prints as "terminate
+    # called after throwing an instance of ..." (cpp_terminate): the same reading, the same weight. yaml-cpp's types
+    # have rows of their own (tools/inference.py), which outrank this one. Not Paddle's or gloo's errors, as there: an
+    # uncaught enforce is a Paddle check whose message the debugger does not show, no crash.
+    _sig("msvc_unhandled_cpp_exception", r"(?:Unhandled exception at 0x[0-9A-Fa-f]+ (?:\([^)]*\) )?in [^:]+|有未经处理的异常)\s*"
+         r"[:：]\s*Microsoft C\+\+ (?:exception|异常)\s*[:：]\s*(?P<type>(?!YAML::|paddle::|phi::|gloo::)[\w:<>]+)",
+         "cause", CauseId.segfault, 48,
+         "Unhandled exception at 0x00007FF8A2714F99 in ocr_system.exe: Microsoft C++ exception: std::length_error at "
+         "memory location 0x0000008A026FF130.",
+         title="an uncaught C++ exception ({type}) ended the program (shown by the debugger)",
+         source="Visual Studio debugger output window (\"Unhandled exception at 0x%p in %s: Microsoft C++ exception: %s "
+                "at memory location 0x%p.\"; zh-CN \"0x%p 处(位于 %s 中)有未经处理的异常: Microsoft C++ 异常: %s，位于内存位置 "
+                "0x%p 处。\"), the MSVC runtime's exception code 0xE06D7363 for a C++ throw", most="low"),
     # Windows' loader found every DLL an extension module links, but one of them lacks a procedure the others import
     # (error 127): a DLL of another version was found first (a package built against another release of Paddle or
     # of a library, two installs mixed on the search path). Paddle's own core is paddle_core_unloadable's; Python 3.7's

@@ -84,6 +84,14 @@ INFERENCE = (
          source="pp 2.1-3.3.1 so: framework/ir/pass.h PassRegistry::Get (\"Pass %s has not been registered. Please use "
                 "the paddle inference library compiled with tensorrt or disable the tensorrt engine in inference "
                 "configuration! \")"),
+    # The engine declares its first input before any TensorRT network exists: TensorRT could not make one (no TensorRT
+    # the build can load, or a build without it). The same config-versus-build reading, its near cause the library.
+    _sig("trt_network_uncreated", r"The TRT network should be initialized first", "cause", CauseId.config_error, 70,
+         "ValueError: (InvalidArgument) The TRT network should be initialized first.",
+         title="the config enables TensorRT and no TensorRT network could be made: this Paddle has no TensorRT it can "
+               "load (a build without it, or TensorRT's libraries missing); use a build with TensorRT, or turn it off",
+         most="medium", source="pp 2.0-3.3.1 fluid/inference/tensorrt/engine.cc TensorRTEngine::DeclareInput "
+         "(PADDLE_ENFORCE_EQ(network() != nullptr, true, InvalidArgument(\"The TRT network should be initialized first.\")))"),
     # --- FastDeploy: the build has no backend for what the runtime option asks ------------------------------
     _sig("fastdeploy_no_backend", r"Found no valid backend for model: (?P<model>\w+)", "cause", CauseId.config_error,
          80, "[ERROR] fastdeploy/fastdeploy_model.cc(229)::CreateCpuBackend   Found no valid backend for model: ArcFace",

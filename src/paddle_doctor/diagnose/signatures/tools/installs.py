@@ -338,14 +338,16 @@ INSTALLS = (
     # interpreter, or removed by an upgrade): the import names it. Paddle's own packages (VisualDL, paddleaudio among
     # the libraries the suites use) and the suites' are read elsewhere (code for another release, a source tree not
     # installed); a user's own module is not in these lists, nor a file of the user's that shadows the package
-    # ("...; 'datasets' is not a package"). Only the exception itself: a suite's warning that an optional package
+    # ("...; 'datasets' is not a package"). numpy itself is Paddle's own dependency, so only a part of it that is
+    # missing (numpy.typing before 1.20, numpy._core before 2.0): numpy was found, of a release without that part.
+    # Only the exception itself: a suite's warning that an optional package
     # is missing ("... Now states: No module named 'lap'") is not why the run failed.
     _sig("third_party_package_missing", rf"(?:ModuleNotFoundError|ImportError): No module named '?(?!visualdl|paddleaudio)"
-         rf"(?P<pkg>{SUITE_LIBRARIES}|{_QT_BINDINGS})(?:\.[\w.]+)?(?:'(?!; '[\w.]+' is not a package)|$)|"
+         rf"(?P<pkg>{SUITE_LIBRARIES}|{_QT_BINDINGS}|numpy(?=\.))(?:\.[\w.]+)?(?:'(?!; '[\w.]+' is not a package)|$)|"
          r"QtBindingsNotFoundError: No Qt bindings could be found", "cause", CauseId.dependency_version_mismatch, 65,
          "ModuleNotFoundError: No module named 'skimage'",
-         title="a third-party package the code imports ({pkg}) is not installed in this environment (or was installed "
-               "for another Python): install the version the suite's requirements name",
+         title="a third-party package the code imports ({pkg}) is not installed here, or is of a release without the "
+               "part imported (or for another Python): install the version the suite's requirements name",
          source="CPython Lib/importlib/_bootstrap.py _find_and_load_unlocked (ModuleNotFoundError(f\"No module named "
                 "{name!r}\")); QtPy 1.x-2.x qtpy/__init__.py (raise QtBindingsNotFoundError: \"No Qt bindings could be "
                 "found\")", most="medium"),

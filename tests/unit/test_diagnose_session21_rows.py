@@ -1,0 +1,112 @@
+"""Readings added in issue 29's twenty-first session (batches 120-121's misses, each from its emitter's source)."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of as _diagnose
+
+
+def test_sequence_unpads_length_check_is_code_of_paddle_1_5(tmp_path):
+    for text in ("Error: The shape of Input(Length) should be [batch_size].\n  [Hint: Expected len_dims.size() == 1, but "
+                 "received len_dims.size():2 != 1:1.] at (/paddle/paddle/fluid/operators/sequence_ops/sequence_unpad_op.cc:41)\n",
+                 "InvalidArgumentError: The shape of Input(Length) should be [batch_size]. But received (2) \n"):
+        rc = _diagnose(tmp_path, text)
+        assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium")
+
+
+def test_the_hint_of_a_file_that_did_not_open_is_a_missing_file(tmp_path):
+    text = ("[Hint: Expected static_cast<bool>(fin.is_open()) == true, but received static_cast<bool>(fin.is_open()):0 "
+            "!= true:1.] (at C:\\home\\workspace\\Paddle_release\\paddle\\fluid\\inference\\api\\analysis_predictor.cc:1116)\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.file_not_found
+    # another check's hint is no file that did not open
+    other = text.replace("fin.is_open()", "x.dims().size()")
+    assert _diagnose(tmp_path, other).cause == CauseId.python_exception
+
+
+def _predictor_traceback(user: str, message: str) -> str:
+    site = f"C:\\Users\\{user}\\AppData\\Local\\Programs\\Python\\Python310\\lib\\site-packages\\paddleocr\\tools\\infer"
+    return ("Traceback (most recent call last):\n"
+            f'  File "{site}\\utility.py", line 285, in create_predictor\n'
+            "    predictor = inference.create_predictor(config)\n"
+            f"RuntimeError: {message}\n")
+
+
+def test_a_bare_notfound_from_a_predictor_under_a_non_ascii_windows_path_is_the_path(tmp_path):
+    assert _diagnose(tmp_path, _predictor_traceback("解甲归田", "(NotFound)")).cause == CauseId.file_not_found
+    # the same under an ASCII path says nothing of the path
+    assert _diagnose(tmp_path, _predictor_traceback("alice", "(NotFound)")).cause != CauseId.file_not_found
+    # another error class is no file not found
+    assert _diagnose(tmp_path, _predictor_traceback("解甲归田", "(InvalidArgument)")).cause != CauseId.file_not_found
+
+
+@pytest.mark.parametrize("line", [
+    "Unhandled exception at 0x00007FF8A2714F99 in ocr_system.exe: Microsoft C++ exception: std::length_error at memory "
+    "location 0x0000008A026FF130.",
+    "0x00007FF8A2714F99 处(位于 ocr_system.exe 中)有未经处理的异常: Microsoft C++ 异常: std::length_error，位于内存位置 "
+    "0x0000008A026FF130 处。"])
+def test_the_debuggers_unhandled_cpp_exception_is_read_as_cpp_terminate_is(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.confidence.value) == (CauseId.segfault, "low")
+    assert "std::length_error" in rc.message
+
+
+def test_a_first_chance_cpp_exception_or_paddles_own_is_not_that_crash(tmp_path):
+    # thrown and maybe caught: no verdict of a crash
+    first = ("Exception thrown at 0x00007FF8A2714F99 in ocr_system.exe: Microsoft C++ exception: std::length_error at "
+             "memory location 0x0000008A026FF130.\n")
+    rc = _diagnose(tmp_path, first)
+    assert rc is None or rc.cause != CauseId.segfault
+    # an uncaught Paddle enforce: a check whose message is elsewhere, no crash
+    paddle = ("0x00007FFB356A4FD9 处(位于 QtWeld.exe 中)有未经处理的异常: Microsoft C++ 异常: phi::enforce::EnforceNotMet，"
+              "位于内存位置 0x0000003230B5D7A0 处。\n")
+    rc = _diagnose(tmp_path, paddle)
+    assert rc is None or rc.cause != CauseId.segfault
+
+
+@pytest.mark.parametrize("line", [
+    "We only support 'to_tensor()' in dynamic graph mode, please call 'paddle.disable_static()' to enter dynamic graph mode.",
+    "Tensor holds the wrong type, it holds double, but desires to be float"])
+def test_paddles_messages_pasted_without_their_type_are_the_exception(tmp_path, line):
+    rc = _diagnose(tmp_path, line + "\n")
+    assert (rc.cause, rc.confidence.value) == (CauseId.python_exception, "medium")
+    # inside a sentence of a healthy log's prose it is no line of its own
+    assert _diagnose(tmp_path, f"note: the docs say {line}\n") is None
+
+
+def _cv2_import(path: str) -> str:
+    site = "/venv/lib/python3.9/site-packages"
+    return ("Traceback (most recent call last):\n"
+            f'  File "{site}/paddleocr/paddleocr.py", line 25, in <module>\n    import cv2\n'
+            f'  File "{site}/cv2/__init__.py", line 9, in <module>\n    from .cv2 import _registerMatType\n'
+            f"ImportError: cannot import name '_registerMatType' from 'cv2.cv2' ({path})\n")
+
+
+def test_a_librarys_code_lacking_a_name_of_its_own_compiled_module_is_two_installs_of_it(tmp_path):
+    rc = _diagnose(tmp_path, _cv2_import("/venv/lib/python3.9/site-packages/cv2/cv2.cpython-39-x86_64-linux-gnu.so"))
+    assert rc.cause == CauseId.dependency_version_mismatch
+    # a Python module of its own (not the compiled one) may be the library's own bug: not read so
+    rc = _diagnose(tmp_path, _cv2_import("/venv/lib/python3.9/site-packages/cv2/cv2.py"))
+    assert rc.cause != CauseId.dependency_version_mismatch
+
+
+def test_a_missing_part_of_numpy_is_a_numpy_release_without_it(tmp_path):
+    assert _diagnose(tmp_path, "ModuleNotFoundError: No module named 'numpy.typing'\n").cause == \
+        CauseId.dependency_version_mismatch
+    # numpy itself missing is another story (another interpreter, Paddle's own dependency)
+    assert _diagnose(tmp_path, "ModuleNotFoundError: No module named 'numpy'\n").cause == CauseId.python_exception
+
+
+def test_a_tensorrt_engine_without_a_network_is_tensorrt_asked_of_a_build_that_cannot(tmp_path):
+    text = ("ValueError: (InvalidArgument) The TRT network should be initialized first.\n  [Hint: Expected network() != "
+            "nullptr == true, but received network() != nullptr:0 != true:1.] (at /paddle/paddle/fluid/inference/tensorrt/"
+            "engine.cc:250)\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.confidence.value) == (CauseId.config_error, "medium")
+
+
+def test_fluids_early_feeder_batch_dimension_check_is_code_of_a_newer_fluid(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/u/anaconda3/lib/python3.7/site-packages/paddle/fluid/data_feeder.py", line 161, in __init__\n'
+            "    each_var.name)\n"
+            "ValueError: ('Variable {0} must has a batch size dimension', 'items')\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.paddle_api_mismatch
