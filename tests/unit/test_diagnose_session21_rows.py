@@ -110,3 +110,32 @@ def test_fluids_early_feeder_batch_dimension_check_is_code_of_a_newer_fluid(tmp_
             "    each_var.name)\n"
             "ValueError: ('Variable {0} must has a batch size dimension', 'items')\n")
     assert _diagnose(tmp_path, text).cause == CauseId.paddle_api_mismatch
+
+
+def _swig_traceback(call: str, name: str) -> str:
+    swig = "/usr/local/lib/python2.7/dist-packages/py_paddle/swig_paddle.py"
+    return ("Traceback (most recent call last):\n"
+            '  File "gan_trainer.py", line 69, in copy_shared_parameters\n'
+            f"    {call}\n"
+            f'  File "{swig}", line 708, in <lambda>\n'
+            "    __getattr__ = lambda self, name: _swig_getattr(self, Vector, name)\n"
+            f'  File "{swig}", line 57, in _swig_getattr\n'
+            "    raise AttributeError(name)\n"
+            f"AttributeError: {name}\n")
+
+
+def test_paddles_swig_api_lacking_what_the_code_calls_is_another_release(tmp_path):
+    rc = _diagnose(tmp_path, _swig_traceback("dst_value.copyFrom(src_value)", "copyFrom"))
+    assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium")
+    # a name the caller's line does not ask for is no call of the code's own (swig looked it up for itself)
+    assert _diagnose(tmp_path, _swig_traceback("dst_value.copyFrom(src_value)", "this")).cause == \
+        CauseId.python_exception
+
+
+def test_an_executor_refusing_a_program_of_its_own_name_is_another_paddle(tmp_path):
+    text = ("TypeError: Executor requires Program as its Parameter. But you passed in "
+            "<class 'paddle.fluid.framework.Program'>\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.paddle_api_mismatch
+    # anything else passed is the code's own slip
+    other = text.replace("paddle.fluid.framework.Program", "NoneType")
+    assert _diagnose(tmp_path, other).cause == CauseId.python_exception

@@ -104,6 +104,27 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
     return None
 
 
+# SWIG's generated wrappers look an attribute up in their own table and raise AttributeError with the bare name
+# (SWIG 1.3-3.0 ``_swig_getattr``: ``raise AttributeError(name)``): Paddle's swig API (py_paddle, 0.x's v2) lacks
+# what the caller asks of it.
+_SWIG_PADDLE = re.compile(r"(?:^|[/\\])py_paddle[/\\]swig_paddle\.py$")
+
+
+def from_swig_attribute(parts: ErrorParts) -> Verdict | None:
+    """An AttributeError raised by Paddle's SWIG wrapper lookup, called from the code's own line: code written for
+    another release of Paddle's swig API than the one installed."""
+    frames = parts.frames
+    if parts.exc_type != "AttributeError" or not frames or frames[-1].func != "_swig_getattr":
+        return None
+    swig = [f for f in frames if _SWIG_PADDLE.search(f.path)]
+    caller = next((f for f in reversed(frames) if f not in swig), None)
+    if not swig or caller is None or f".{parts.message.strip()}" not in (caller.source or ""):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 70, f"`{caller.source.strip()[:80]}` asks Paddle's swig API for "
+                   f"{parts.message.strip()}, which this build's py_paddle lacks: the code was written for another "
+                   "Paddle release (its docker image or wheel)", "call", sure=False)
+
+
 # A dataclass's generated __init__ runs its __post_init__, where arguments classes (PaddleNLP's TrainingArguments,
 # PaddleMIX's and PaddleFormers' copies of it, any HfArgumentParser-style parser) check the values they were given
 # together: a ValueError there is the arguments (the command line, a JSON or YAML of settings) rejected before any work.

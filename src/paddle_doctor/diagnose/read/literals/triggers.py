@@ -81,6 +81,7 @@ TRIGGERS: tuple[str, ...] = (
     # the debugger's unhandled C++ exception, pasted bare
     "in dynamic graph mode", "Tensor holds the wrong type", "Input(Length) should be", "Microsoft C++",
     "must has a batch size dimension", "TRT network should be initialized", "(fin.is_open())",
+    "requires Program as its Parameter",
     # the tensor reader's version check (tensor_util.cc TensorFromStream), printed bare in a converter's output
     "Only version 0 is supported",
     # X2Paddle's PyTorch converter listing the traced ops it has no mapper for (pytorch_op_mapper.py op_checker)

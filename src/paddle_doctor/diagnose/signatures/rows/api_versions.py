@@ -344,6 +344,15 @@ RENAMED_MODULES = (
                 "len_dims.size(), 1, \"The shape of Input(Length) should be [batch_size]. But received (%d)\"); 1.8.5 "
                 "core_avx.so holds it); the 1.6 release changed sequence_pad's Length output from [batch, 1] to [batch] "
                 "(Paddle#24664's answer)", most="medium"),
+    # fluid's Executor checks isinstance(program, Program): a Program it does not know as its own (the class named the
+    # same, another class object) comes from another paddle.fluid than the running one: another release's code or copy.
+    _sig("executor_program_of_another_paddle", r"Executor requires Program as its Parameter\. But you passed in <class "
+         r"'(?P<cls>[\w.]*\.framework\.Program)'>", "cause", CauseId.paddle_api_mismatch, 65,
+         "TypeError: Executor requires Program as its Parameter. But you passed in <class 'paddle.fluid.framework.Program'>",
+         title="the Executor refuses a {cls} that is not its own Program class: the code and the running Paddle come "
+               "from two releases or two copies of paddle.fluid (run the release the code was written for, one install)",
+         source="pp 1.x fluid/executor.py Executor.run (if not isinstance(program, Program): raise TypeError(\"Executor "
+                "requires Program as its Parameter. But you passed in %s\" % (type(program))); 1.8.5)", most="medium"),
     # fluid's early DataFeeder wanted a batch dimension (-1) in every variable it feeds; later releases dropped the
     # check (1.8.5's data_feeder.py has none), so a model whose inputs are declared without one was written for them.
     _sig("feeder_batch_dimension_required", r"Variable \{0\} must has a batch size dimension", "cause",
