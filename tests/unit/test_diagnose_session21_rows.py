@@ -139,3 +139,55 @@ def test_an_executor_refusing_a_program_of_its_own_name_is_another_paddle(tmp_pa
     # anything else passed is the code's own slip
     other = text.replace("paddle.fluid.framework.Program", "NoneType")
     assert _diagnose(tmp_path, other).cause == CauseId.python_exception
+
+
+# --- batch123: building and linking against the inference libraries, the Lite demos, the container toolkit ---
+
+@pytest.mark.parametrize("line, cause", [
+    ("docker: Error response from daemon: failed to create shim task: OCI runtime create failed: could not apply "
+     "required modification to OCI specification: error modifying OCI spec: failed to locate NVIDIA Container Runtime "
+     "Hook: pattern nvidia-container-runtime-hook not found: unknown.", CauseId.device_not_found),
+    ("[F  8/ 5 16:17:51.482 ...rkspace/Paddle-Lite/lite/core/program.cc:185 RuntimeProgram] Check failed: op: no Op "
+     "found for feed", CauseId.config_error),
+    ("[F 10/15 20:31:47. 20 .../Paddle-Lite/lite/core/program.cc:141 Build] Check failed: op: no Op found for "
+     "depthwise_conv2d_transpose", CauseId.paddle_api_mismatch),
+    ("[F  1/ 6 17:15:49.431 ...optimizer/mir/static_kernel_pick_pass.cc:126 Apply] Check failed: one_adj_instruct."
+     "op_info()->HasInputScale(out_node_name): ", CauseId.paddle_api_mismatch),
+    ("paddle_inference_api.h:84: warning: defaulted and deleted functions only available with -std=c++0x or "
+     "-std=gnu++0x", CauseId.config_error),
+    ("/usr/include/c++/4.8/bits/c++0x_warning.h:32:2: error: #error This file requires compiler and library support for "
+     "the ISO C++ 2011 standard. This support is currently experimental, and must be enabled with the -std=c++11 or "
+     "-std=gnu++11 compiler options.", CauseId.config_error),
+    ("third_libs/install/paddlelite/lib/libpaddle_full_api_shared.so: file not recognized: File format not recognized",
+     CauseId.config_error),
+    ("error LNK2038: mismatch detected for 'RuntimeLibrary': value 'MT_StaticRelease' doesn't match value "
+     "'MD_DynamicRelease' in test_seg.obj", CauseId.config_error),
+    ("libpaddle_fluid.lib(tensor.obj) : error LNK2038: 检测到“_ITERATOR_DEBUG_LEVEL”的不匹配项: 值“0”不匹配值“2”(clipper.obj 中)",
+     CauseId.config_error),
+    ("In node -1 (importRange): UNSUPPORTED_NODE: Assertion failed: inputs.at(0).isInt32() && \"For range operator "
+     "with dynamic inputs, this version of TensorRT only supports INT32!\"", CauseId.dependency_version_mismatch),
+    ("ld: symbol(s) not found for architecture arm64", CauseId.dependency_version_mismatch),
+    ("Check failed: input_names_.size() > offset: The network has 1 inputs, the offset should be less than this.",
+     CauseId.python_exception),
+])
+def test_build_link_and_deploy_messages_name_their_cause(tmp_path, line, cause):
+    assert _diagnose(tmp_path, line + "\n").cause == cause
+
+
+def test_a_check_failed_inside_prose_is_no_check(tmp_path):
+    assert _diagnose(tmp_path, "the docs say a Check failed: line means nothing here\n") is None
+
+
+def _normalize_traceback(where: str, func: str) -> str:
+    return ("Traceback (most recent call last):\n"
+            f'  File "/opt/conda/lib/python3.7/site-packages/{where}", line 565, in {func}\n'
+            "    img = (img - mean) / std\n"
+            "ValueError: operands could not be broadcast together with shapes (1444,1444,3) (3,1,1) \n")
+
+
+def test_normalize_that_cannot_broadcast_is_the_images_layout_against_data_format(tmp_path):
+    rc = _diagnose(tmp_path, _normalize_traceback("paddle/vision/transforms/functional_cv2.py", "normalize"))
+    assert (rc.cause, rc.confidence.value) == (CauseId.config_error, "medium")
+    # the same numpy error in a suite's own transform is not Normalize's setting
+    rc = _diagnose(tmp_path, _normalize_traceback("ppocr/data/imaug/fce_targets.py", "generate_center_region_mask"))
+    assert rc.cause == CauseId.python_exception

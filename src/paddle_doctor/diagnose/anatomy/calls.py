@@ -104,6 +104,23 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
     return None
 
 
+# Paddle's vision transforms reshape Normalize's mean and std to the layout data_format names ((C,1,1) for 'CHW', its
+# default; (1,1,C) for 'HWC'): an image of the other layout cannot be broadcast against them (2.x-3.x
+# vision/transforms/functional_cv2.py, functional_pil.py, functional_tensor.py normalize).
+_VISION_NORMALIZE = re.compile(r"paddle[/\\]vision[/\\]transforms[/\\]functional(?:_cv2|_pil|_tensor)?\.py$")
+
+
+def from_normalize_layout(parts: ErrorParts) -> Verdict | None:
+    """numpy's broadcast error inside Paddle's Normalize: the image's layout is not the data_format it was given."""
+    if parts.exc_type != "ValueError" or "could not be broadcast together" not in parts.message:
+        return None
+    if not any(f.func == "normalize" and _VISION_NORMALIZE.search(f.path) for f in parts.frames):
+        return None
+    return Verdict(CauseId.config_error, 70, "Paddle's Normalize could not broadcast its mean and std against the image "
+                   "(shaped for its data_format): the image is HWC where data_format is 'CHW' (its default), or the "
+                   "reverse; set data_format to the image's layout, or transpose the image first", "call", sure=False)
+
+
 # SWIG's generated wrappers look an attribute up in their own table and raise AttributeError with the bare name
 # (SWIG 1.3-3.0 ``_swig_getattr``: ``raise AttributeError(name)``): Paddle's swig API (py_paddle, 0.x's v2) lacks
 # what the caller asks of it.

@@ -15,8 +15,8 @@ from ...catalog.ids import CauseId
 from ..signatures.rows.api_versions import IMPORTED_PACKAGES
 from . import codes as tables
 from .calls import (INSTALLED_PACKAGE, from_argument_check, from_call_signature, from_makedirs_on_file,
-                    from_package_arguments, from_setting_not_json, from_swig_attribute,
-                    from_unopenable_model_path)
+                    from_normalize_layout, from_package_arguments, from_setting_not_json,
+                    from_swig_attribute, from_unopenable_model_path)
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .installed import (frozen_bundle_lacks, import_as_before_python37, library_lacks_imported_name,
                         optional_import_failed, package_lacks_own_module, paddle_dependency_missing,
@@ -340,7 +340,8 @@ def classify(parts: ErrorParts) -> Verdict | None:
                  from_vocabulary_lookup, from_postprocess_dims, from_class_id_lookup, from_config_lookup, from_registry_lookup, from_membership_assert,
                  from_choice_assert, from_makedirs_on_file, from_ground_truth_lookup, from_setting_not_json,
                  from_config_attribute, from_config_get_none, from_model_io_index, from_endpoint_index, from_class_index_bounds, from_class_count_matrix,
-                 from_paddle_attribute_py2, from_swig_attribute, from_zero_d_shape_index, from_reshape_misfit):
+                 from_paddle_attribute_py2, from_swig_attribute, from_normalize_layout, from_zero_d_shape_index,
+                 from_reshape_misfit):
         verdict = rule(parts)
         if rule is from_codes:
             codes = verdict

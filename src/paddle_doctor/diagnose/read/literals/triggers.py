@@ -82,6 +82,10 @@ TRIGGERS: tuple[str, ...] = (
     "in dynamic graph mode", "Tensor holds the wrong type", "Input(Length) should be", "Microsoft C++",
     "must has a batch size dimension", "TRT network should be initialized", "(fin.is_open())",
     "requires Program as its Parameter",
+    # batch123: C++ builds against the inference library (compiler flags, the MSVC runtime, a library of another
+    # architecture), the container toolkit's hook, Lite's quantized-scale check
+    "only available with -std", "requires compiler and library support for the", "ile format not recognized", "LNK2038",
+    "NVIDIA Container Runtime Hook", "HasInputScale", "UNSUPPORTED_NODE", "not found for architecture", "Check failed: ",
     # the tensor reader's version check (tensor_util.cc TensorFromStream), printed bare in a converter's output
     "Only version 0 is supported",
     # X2Paddle's PyTorch converter listing the traced ops it has no mapper for (pytorch_op_mapper.py op_checker)

@@ -303,6 +303,11 @@ LIBRARIES = (
          title="a Paddle check failed ({cls}): {said}", source="pp 2.0-3.3.1 so: platform/errors.h ErrorSummary::to_string "
          "(\"(\" + error_name + \") \" + msg), the exception's message without its type; libstdc++ "
          "vterminate.cc (terminate called after throwing an instance of '%s' /   what():  %s)"),
+    # glog's CHECK message pasted without its F-line header (a post that quotes the message alone): still the check.
+    _sig("check_failed_bare", r"^\s*Check failed: (?P<msg>\S.*)$", "exception", CauseId.python_exception, 48,
+         "Check failed: input_names_.size() > offset: The network has 1 inputs, the offset should be less than this.",
+         title="a C++ check failed: {msg}", source="glog logging.h CHECK (\"Check failed: %s \"), Paddle-Lite 2.x "
+         "lite/utils/log/logging.h (the same words), pasted without the line's header"),
     # --- structure and the generic fallback ------------------------------------------------------------------
     _sig("traceback", r"Traceback \(most recent call last\)", "traceback",
          example="Traceback (most recent call last):",

@@ -253,12 +253,14 @@ SIGNALS = (
                 "containerMessageFmt \"Container %s was using %s, which exceeds its request of %s. \")"),
     # A container started with --gpus where the NVIDIA container toolkit is missing, or cannot reach a driver.
     _sig("container_gpu_runtime_missing", r"could not select device driver \S* with capabilities: \[\[gpu\]\]|"
-         r"nvidia-container-cli: initialization error(?!.*version mismatch)", "cause", CauseId.device_not_found, 85,
+         r"nvidia-container-cli: initialization error(?!.*version mismatch)|failed to locate NVIDIA Container Runtime "
+         r"Hook", "cause", CauseId.device_not_found, 85,
          "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].",
          title="the container was started without a usable GPU: the NVIDIA container toolkit is missing here, or finds "
                "no driver",
          source="Docker daemon/devices.go (could not select device driver %q with capabilities: %v); NVIDIA "
-                "libnvidia-container nvc.c (nvidia-container-cli: initialization error: %s)"),
+                "libnvidia-container nvc.c (nvidia-container-cli: initialization error: %s); nvidia-container-toolkit "
+                "1.x runtime modifier (\"failed to locate NVIDIA Container Runtime Hook: %v\", the hook not on the path)"),
     # NVML finds the kernel module of one driver release and the user-space library of another: a driver upgraded
     # without reloading its module (until a reboot, no process can use the GPU).
     _sig("nvml_driver_library_mismatch", r"(?:Failed to initialize NVML|nvml error): [Dd]river/library version "

@@ -224,4 +224,31 @@ WINDOWS = (
                "suggestions, not in the text): a CUDA or cuDNN library most often", most="medium",
          source="pp 1.8.5-2.6 so: platform/dynload/dynamic_loader.cc (\"  1. Check if the third-party dynamic library "
                 "(e.g. CUDA, CUDNN) is installed correctly and its version is matched with paddlepaddle you installed.\")"),
+    # MSVC's linker or compiler out of memory: the build's processes, not the job's.
+    _sig("msvc_out_of_memory", r"fatal error (?:LNK1102: out of memory|C1060: compiler is out of heap space|C1076: "
+         r"compiler limit: internal heap limit reached)", "cause", CauseId.host_out_of_memory, 85,
+         "LINK : fatal error LNK1102: out of memory [D:\\b\\paddle_fluid_c_shared.vcxproj]",
+         title="Visual C++'s linker or compiler ran out of memory while building (fewer parallel jobs, a 64-bit "
+               "toolset, or a larger paging file)",
+         source="Microsoft C++ build errors LNK1102 (out of memory), C1060 (compiler is out of heap space), C1076 "
+                "(compiler limit: internal heap limit reached)"),
+    # MSVC's linker cannot open a library the project lists (a Linux name such as libmklml_intel in a demo's CMakeLists,
+    # or a path the package does not have).
+    _sig("msvc_input_file_unopened", r"\bLNK1181\b[^\n]{0,40}?(?:cannot open input file|无法打开输入文件)\s*[“\"'](?P<path>"
+         r"[^”\"'\n]{1,300})", "cause", CauseId.file_not_found, 75,
+         "错误\tLNK1181\t无法打开输入文件“E:\\fluid_inference_install_dir\\third_party\\install\\mklml\\lib\\"
+         "libmklml_intel.dll”\tthread_mobilenet_test",
+         title="the linker cannot open {path}: the project links a file that is not there (a name or path of another "
+               "platform's package, or not installed)", most="medium",
+         source="Windows Microsoft C++ linker tools error LNK1181 (\"cannot open input file 'filename'\"; zh-CN "
+                "\"无法打开输入文件“%s”\"), as Visual Studio's error list and msbuild print it"),
+    # MSVC refuses to link objects built with different C runtime settings (/MT vs /MD) or configurations (Debug
+    # against a Release library: _ITERATOR_DEBUG_LEVEL): the program's build settings do not fit the library's.
+    _sig("msvc_runtime_mismatch", r"\bLNK2038\b[^\n]{0,40}?(?:mismatch detected for '(?P<what>\w+)'|检测到“(?P<what2>\w+)”的不匹配项)",
+         "cause", CauseId.config_error, 80, "error LNK2038: mismatch detected for 'RuntimeLibrary': value "
+         "'MT_StaticRelease' doesn't match value 'MD_DynamicRelease' in test_seg.obj",
+         title="the objects linked were built with different {what}{what2} settings: build the program with the runtime "
+               "library (/MT or /MD) and configuration (Release or Debug) of the Paddle library it links", most="medium",
+         source="Microsoft C++ linker tools error LNK2038 (\"mismatch detected for '%s': value '%s' doesn't match value "
+                "'%s' in %s\"; zh-CN \"检测到“%s”的不匹配项: 值“%s”不匹配值“%s”(%s 中)\")"),
 )

@@ -94,14 +94,6 @@ BUILDS = (
                "written for another Paddle release", most="medium",
          source="gcc (%qD marked %<override%>, but does not override), on a class deriving from Paddle's headers "
                 "(pp 1.7+ framework/grad_op_desc_maker.h Apply(GradOpPtr<T>); 1.6 Apply() returning op descs)"),
-    # MSVC's linker or compiler out of memory: the build's processes, not the job's.
-    _sig("msvc_out_of_memory", r"fatal error (?:LNK1102: out of memory|C1060: compiler is out of heap space|C1076: "
-         r"compiler limit: internal heap limit reached)", "cause", CauseId.host_out_of_memory, 85,
-         "LINK : fatal error LNK1102: out of memory [D:\\b\\paddle_fluid_c_shared.vcxproj]",
-         title="Visual C++'s linker or compiler ran out of memory while building (fewer parallel jobs, a 64-bit "
-               "toolset, or a larger paging file)",
-         source="Microsoft C++ build errors LNK1102 (out of memory), C1060 (compiler is out of heap space), C1076 "
-                "(compiler limit: internal heap limit reached)"),
     # A build that links Paddle 1.x's inference library by its file name (fluid_inference: libpaddle_fluid.a/.so)
     # against a 2.x Paddle Inference package (its folder is paddle_inference/), where it is libpaddle_inference: make
     # has no rule for that file. A 1.x package (fluid_inference_install_dir/) at a wrong path is not this.
@@ -274,16 +266,25 @@ BUILDS = (
          r"[\w.+-]+)", "cause", CauseId.file_not_found, 75, "/usr/bin/ld: cannot find -lpaddle_fluid_c",
          title="the linker found no lib{lib} on its search path: the library is not where -L or LIBRARY_PATH points",
          source=_LD_SOURCE, most="medium"),
-    # MSVC's linker cannot open a library the project lists (a Linux name such as libmklml_intel in a demo's CMakeLists,
-    # or a path the package does not have).
-    _sig("msvc_input_file_unopened", r"\bLNK1181\b[^\n]{0,40}?(?:cannot open input file|无法打开输入文件)\s*[“\"'](?P<path>"
-         r"[^”\"'\n]{1,300})", "cause", CauseId.file_not_found, 75,
-         "错误\tLNK1181\t无法打开输入文件“E:\\fluid_inference_install_dir\\third_party\\install\\mklml\\lib\\"
-         "libmklml_intel.dll”\tthread_mobilenet_test",
-         title="the linker cannot open {path}: the project links a file that is not there (a name or path of another "
-               "platform's package, or not installed)", most="medium",
-         source="Windows Microsoft C++ linker tools error LNK1181 (\"cannot open input file 'filename'\"; zh-CN "
-                "\"无法打开输入文件“%s”\"), as Visual Studio's error list and msbuild print it"),
+    # Paddle's C++ headers use C++11 (rvalue references, defaulted functions): a compiler run without it (gcc before 6
+    # defaults to C++98) says so at each use, and libstdc++'s C++11 headers refuse to compile at all.
+    _sig("cxx11_not_enabled", r"only available with -std=c\+\+(?:0x|11) or -std=gnu\+\+(?:0x|11)|This file requires "
+         r"compiler and library support for the (?:upcoming )?ISO C\+\+ (?:2011 )?standard", "cause", CauseId.config_error,
+         75, "paddle_inference_api.h:84: warning: defaulted and deleted functions only available with -std=c++0x or "
+         "-std=gnu++0x", title="the code is compiled without C++11, which Paddle's headers need: add -std=c++11 (or "
+         "newer) to the build's flags (CMAKE_CXX_STANDARD 11)", most="medium",
+         source="GCC 4.4-5 cp/parser.c pedwarns (\"%s only available with -std=c++0x or -std=gnu++0x\"; 4.7+ "
+                "-std=c++11 or -std=gnu++11); libstdc++ bits/c++0x_warning.h (#error This file requires compiler and "
+                "library support for the ISO C++ 2011 standard ...)"),
+    # GNU ld cannot read a library it was given: built for another architecture than the toolchain links (an arm64
+    # library with a 32-bit ARM cross compiler), or no library at all (a download cut short, a git-LFS pointer file).
+    _sig("linker_file_format_unknown", r"(?P<lib>\S+\.(?:so|a)(?:\.[\w.]+)?): file not recognized: [Ff]ile format not "
+         r"recognized", "cause", CauseId.config_error, 60,
+         "third_libs/install/paddlelite/lib/libpaddle_full_api_shared.so: file not recognized: File format not recognized",
+         title="the linker cannot read {lib}: it is built for another architecture than this toolchain (a cross build's "
+               "compiler and target ABI that do not match), or is no library (a download cut short, a git-LFS pointer)",
+         source="GNU ld ldmain.c/ldfile.c via BFD (\"%pB: file not recognized: %E\", bfd_error_file_not_recognized "
+                "\"file format not recognized\")", most="medium"),
     _sig("cxx11_abi_mismatch", r"(?:undefined reference to|对)\s*[`‘'][^’'`]*std::__cxx11::", "cause",
          CauseId.dependency_version_mismatch, 75, "vis_demo.cc:(.text+0x12be): undefined reference to `paddle::"
          "AnalysisConfig::SetModel(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > "
@@ -296,12 +297,13 @@ BUILDS = (
     # version than the code was written against (an OpenBLAS built without LAPACKE, a library of an older release).
     # After the rows above (the string ABI, Paddle's C API), which name which side.
     _sig("linker_symbol_undefined", r"undefined reference to\s*[`‘'](?P<sym>[^’'`\n]{1,200})[’'`]|对\s*[`‘']"
-         r"(?P<sym2>[^’'`\n]{1,200})[’'`]\s*未定义的引用",
+         r"(?P<sym2>[^’'`\n]{1,200})[’'`]\s*未定义的引用|\bld: (?P<sym3>symbol)\(s\) not found for architecture \w+",
          "cause", CauseId.dependency_version_mismatch, 60,
          "MathFunctions.cpp:91: undefined reference to `LAPACKE_sgetrf'",
-         title="the linker found {sym}{sym2} in no library it was given: a library on the link line is another build or "
+         title="the linker found {sym}{sym2}{sym3} in no library it was given: a library on the link line is another build or "
                "version than the code expects (or one is missing from the link line)", most="medium",
-         source="GNU ld ldmain.c undefined_symbol (\"undefined reference to `%s'\", zh_CN \"对‘%s’未定义的引用\")"),
+         source="GNU ld ldmain.c undefined_symbol (\"undefined reference to `%s'\", zh_CN \"对‘%s’未定义的引用\"); Apple "
+                "ld64 (\"ld: symbol(s) not found for architecture %s\", after its \"Undefined symbols\" list)"),
     # Paddle compiles with -Werror: a newer compiler's new warning stops the build in code that built before.
     _sig("werror_newer_compiler", r"\[-Werror=(?P<flag>[\w+-]+)=?\]", "cause",
          CauseId.dependency_version_mismatch, 65,

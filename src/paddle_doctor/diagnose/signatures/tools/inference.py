@@ -187,12 +187,15 @@ INFERENCE = (
                 "Unsupported model format!\\n\" ... \"(3) model.pdmodel + model.pdiparams\")", most="medium"),
     # TensorRT's ONNX parser (through FastDeploy or Paddle2ONNX's users) refused the model: an op or opset this
     # TensorRT release cannot read (the older TensorRT of a Jetson's JetPack most often).
-    _sig("trt_onnx_unparsed", r"Failed to parse ONNX model by TensorRT", "cause", CauseId.dependency_version_mismatch,
+    _sig("trt_onnx_unparsed", r"Failed to parse ONNX model by TensorRT|In node -?\d+ \(\w+\): UNSUPPORTED_NODE\b", "cause",
+         CauseId.dependency_version_mismatch,
          60, "[ERROR] fastdeploy/backends/tensorrt/trt_backend.cc(637)::CreateTrtEngineFromOnnx\tFailed to parse ONNX "
          "model by TensorRT.", title="TensorRT's ONNX parser could not read the model: an op or opset this TensorRT "
          "release does not support (a newer TensorRT, or export the model with a lower opset)",
          source="FastDeploy 1.0 fastdeploy/runtime/backends/tensorrt/trt_backend.cc CreateTrtEngineFromOnnx (if "
-                "(!parser_->parse(...)) FDERROR << \"Failed to parse ONNX model by TensorRT.\")", most="medium"),
+                "(!parser_->parse(...)) FDERROR << \"Failed to parse ONNX model by TensorRT.\"); onnx-tensorrt 7.x-8.x, "
+                "TensorRT's ONNX parser, its errors (\"In node %d (%s): UNSUPPORTED_NODE: Assertion failed: ...\", e.g. "
+                "importRange's \"this version of TensorRT only supports INT32!\")", most="medium"),
     # TensorRT validates its kernel library (libnvinfer_builder_resource) when a builder is made: a size it does not
     # expect is a library of another TensorRT release beside this libnvinfer (a minor version that does not fit).
     _sig("trt_kernel_library_invalid", r"createCaskKernelLibraryImpl|validateCaskKLibSize", "cause",
