@@ -37,6 +37,11 @@ def test_a_bare_notfound_from_a_predictor_under_a_non_ascii_windows_path_is_the_
     assert _diagnose(tmp_path, _predictor_traceback("alice", "(NotFound)")).cause != CauseId.file_not_found
     # another error class is no file not found
     assert _diagnose(tmp_path, _predictor_traceback("解甲归田", "(InvalidArgument)")).cause != CauseId.file_not_found
+    # a NotFound of something else (a variable, a kernel) is no file the loader could not open
+    for other in ("(NotFound) The variable X is not in the scope.",
+                  "(NotFound) The kernel with key (GPU, Undefined(AnyLayout), float32) of kernel `fused_multi_transformer` "
+                  "is not registered."):
+        assert _diagnose(tmp_path, _predictor_traceback("解甲归田", other)).cause != CauseId.file_not_found
 
 
 @pytest.mark.parametrize("line", [
@@ -61,6 +66,11 @@ def test_a_first_chance_cpp_exception_or_paddles_own_is_not_that_crash(tmp_path)
               "位于内存位置 0x0000003230B5D7A0 处。\n")
     rc = _diagnose(tmp_path, paddle)
     assert rc is None or rc.cause != CauseId.segfault
+    # Paddle 3.x's enforce and its IR's check live in other namespaces: the same uncaught Paddle check
+    for kind in ("common::enforce::EnforceNotMet", "pir::IrNotMetException", "common::CommonNotMetException"):
+        rc = _diagnose(tmp_path, f"Unhandled exception at 0x00007FFB356A4FD9 in app.exe: Microsoft C++ exception: {kind} at "
+                                 "memory location 0x0000003230B5D7A0.\n")
+        assert rc is None or rc.cause != CauseId.segfault
 
 
 @pytest.mark.parametrize("line", [

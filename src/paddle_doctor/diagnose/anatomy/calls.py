@@ -181,7 +181,7 @@ _OPEN_FAILURES = ("RuntimeError", "OSError", "IOError", "EnforceNotMet", "Except
 _LIBRARY_FILE = re.compile(r"\.(?:dll|so(?:\.\d+)*|dylib)\b", re.I)
 # (a paste cut after Paddle's error class, "(NotFound)", keeps only the class: the same failure to find the file)
 _OPEN_FAILED = re.compile(r"Unknown exception|[Cc]an ?not (?:open|load|read|find)|[Ff]ail(?:ed|s)? to (?:open|load|read)|"
-                          r"[Nn]o such file|(?:does not|doesn't|not) exists?|[Nn]ot found|^\(NotFound\)")
+                          r"[Nn]o such file|(?:does not|doesn't|not) exists?|[Nn]ot found|^\(NotFound\)\s*$")
 
 
 def from_unopenable_model_path(parts: ErrorParts) -> Verdict | None:
