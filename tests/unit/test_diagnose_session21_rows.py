@@ -9,7 +9,9 @@ from pastes import root_cause_of as _diagnose
 def test_sequence_unpads_length_check_is_code_of_paddle_1_5(tmp_path):
     for text in ("Error: The shape of Input(Length) should be [batch_size].\n  [Hint: Expected len_dims.size() == 1, but "
                  "received len_dims.size():2 != 1:1.] at (/paddle/paddle/fluid/operators/sequence_ops/sequence_unpad_op.cc:41)\n",
-                 "InvalidArgumentError: The shape of Input(Length) should be [batch_size]. But received (2) \n"):
+                 "InvalidArgumentError: The shape of Input(Length) should be [batch_size]. But received (2) \n",
+                 "ValueError: (InvalidArgument) The rank of SequenceUnpadOp Input(Length) should be 1. But the rank we "
+                 "received is 2\n"):
         rc = _diagnose(tmp_path, text)
         assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium")
 
@@ -17,7 +19,9 @@ def test_sequence_unpads_length_check_is_code_of_paddle_1_5(tmp_path):
 def test_the_hint_of_a_file_that_did_not_open_is_a_missing_file(tmp_path):
     text = ("[Hint: Expected static_cast<bool>(fin.is_open()) == true, but received static_cast<bool>(fin.is_open()):0 "
             "!= true:1.] (at C:\\home\\workspace\\Paddle_release\\paddle\\fluid\\inference\\api\\analysis_predictor.cc:1116)\n")
-    assert _diagnose(tmp_path, text).cause == CauseId.file_not_found
+    rc = _diagnose(tmp_path, text)
+    # the hint does not name the file: sure it did not open, not which one
+    assert (rc.cause, rc.confidence.value) == (CauseId.file_not_found, "medium")
     # another check's hint is no file that did not open
     other = text.replace("fin.is_open()", "x.dims().size()")
     assert _diagnose(tmp_path, other).cause == CauseId.python_exception
@@ -102,6 +106,12 @@ def test_a_librarys_code_lacking_a_name_of_its_own_compiled_module_is_two_instal
 def test_a_missing_part_of_numpy_is_a_numpy_release_without_it(tmp_path):
     assert _diagnose(tmp_path, "ModuleNotFoundError: No module named 'numpy.typing'\n").cause == \
         CauseId.dependency_version_mismatch
+    # its C extension missing, raised from numpy's own files, is a broken install of it, not a release
+    broken = ("Traceback (most recent call last):\n"
+              '  File "/venv/lib/python3.9/site-packages/numpy/core/__init__.py", line 22, in <module>\n'
+              "    from . import multiarray\n"
+              "ModuleNotFoundError: No module named 'numpy.core._multiarray_umath'\n")
+    assert _diagnose(tmp_path, broken).cause == CauseId.python_exception
     # numpy itself missing is another story (another interpreter, Paddle's own dependency)
     assert _diagnose(tmp_path, "ModuleNotFoundError: No module named 'numpy'\n").cause == CauseId.python_exception
 
@@ -201,3 +211,9 @@ def test_normalize_that_cannot_broadcast_is_the_images_layout_against_data_forma
     # the same numpy error in a suite's own transform is not Normalize's setting
     rc = _diagnose(tmp_path, _normalize_traceback("ppocr/data/imaug/fce_targets.py", "generate_center_region_mask"))
     assert rc.cause == CauseId.python_exception
+
+
+@pytest.mark.parametrize("kind", ["common::enforce::EnforceNotMet", "pir::IrNotMetException"])
+def test_paddle_3s_own_uncaught_errors_are_no_crash_of_cpp_terminate(tmp_path, kind):
+    rc = _diagnose(tmp_path, f"terminate called after throwing an instance of '{kind}'\n")
+    assert rc is None or rc.cause != CauseId.segfault

@@ -33,13 +33,13 @@ LOWERCASE_EXCEPTIONS = (
                                "*Error classes), as a retyped paste shows it"),
     # Paddle's own messages that say what was called wrong, pasted without the exception type before them (an issue's
     # one line): still the exception, read as the generic one (the corpus's label for each).
-    _sig("paddle_message_untyped", r"^(?P<msg>We only support '[\w.]+\(\)' in dynamic graph mode\b.*|We don't support "
-         r"[\w.]+ in dynamic graph mode\b.*|Tensor holds the wrong type, it holds \w+(?:, but desires to be \w+)?\b.*)$",
+    _sig("paddle_message_untyped", r"^(?P<msg>We only support '[\w.]+\(\)' in dynamic graph mode\b.*|"
+         r"Tensor holds the wrong type, it holds \w+(?:, but desires to be \w+)?\b.*)$",
          "exception", CauseId.python_exception, 50, "Tensor holds the wrong type, it holds double, but desires to be float",
          title="{msg}", most="medium",
          source="pp 2.x-3.x python/paddle/base/framework.py _dygraph_only_ / _non_static_only_ (assert ..., \"We only "
                 "support '%s()' in dynamic graph mode, please call 'paddle.disable_static()' to enter dynamic graph "
-                "mode.\"), _dygraph_not_support_ (\"We don't support %s in dynamic graph mode\"; 2.6.2); pp 1.x-2.x "
+                "mode.\"; 2.6.2); pp 1.x-2.x "
                 "framework/tensor_impl.h Tensor::data (\"Tensor holds the wrong type, it holds %s, but desires to be "
                 "%s.\"; 1.8.5 core_avx.so)"),
 )

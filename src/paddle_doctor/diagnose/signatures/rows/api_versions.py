@@ -336,14 +336,16 @@ RENAMED_MODULES = (
     # [batch, 1]. Code of 1.5 that declares the length with a trailing 1 (a py_reader's or data layer's shape) fails
     # this check from 1.6 on: its message names the shape it wants and the hint the rank it got.
     _sig("sequence_length_shape_changed", r"The shape of Input\(Length\) should be \[batch_size\]\.(?:\s*But received "
-         r"\((?P<got>\d+)\))?", "cause", CauseId.paddle_api_mismatch, 75,
+         r"\((?P<got>\d+)\))?|The rank of SequenceUnpadOp Input\(Length\) should be 1\. But the rank we received is [2-9]",
+         "cause", CauseId.paddle_api_mismatch, 75,
          "Error: The shape of Input(Length) should be [batch_size].",
          title="sequence_unpad's Length input is [batch] from Paddle 1.6 on; code written for 1.5 and older declares it "
                "[batch, 1] (drop the trailing 1, or run the release the code was written for)",
-         source="pp 1.6-2.x fluid/operators/sequence_ops/sequence_unpad_op.cc InferShape (PADDLE_ENFORCE_EQ("
-                "len_dims.size(), 1, \"The shape of Input(Length) should be [batch_size]. But received (%d)\"); 1.8.5 "
-                "core_avx.so holds it); the 1.6 release changed sequence_pad's Length output from [batch, 1] to [batch] "
-                "(Paddle#24664's answer)", most="medium"),
+         source="pp 1.6-1.8.5 fluid/operators/sequence_ops/sequence_unpad_op.cc InferShape (PADDLE_ENFORCE_EQ("
+                "len_dims.size(), 1, \"The shape of Input(Length) should be [batch_size]. But received (%d)\"; 1.8.5's "
+                "core_avx.so), 2.x's words (\"The rank of SequenceUnpadOp Input(Length) should be 1. But the rank we "
+                "received is %d\"; 2.6.2's libpaddle.so); 1.6 changed sequence_pad's Length output from [batch, 1] to "
+                "[batch] (Paddle#24664's answer)", most="medium"),
     # fluid's Executor checks isinstance(program, Program): a Program it does not know as its own (the class named the
     # same, another class object) comes from another paddle.fluid than the running one: another release's code or copy.
     _sig("executor_program_of_another_paddle", r"Executor requires Program as its Parameter\. But you passed in <class "

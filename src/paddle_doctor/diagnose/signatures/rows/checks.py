@@ -381,6 +381,18 @@ CHECKS = (
                 "operator has gradient operator.\\nIf not, please set stop_gradient to be True ...\"); 3.x "
                 "\"Neither operator %s's GradOpMaker nor CompGradOpMaker has been registered.\"; 1.4's enforce "
                 "\"grad_op_maker_ should not be null\" without the op's name)"),
+    # The hint of Paddle's check that a file opened, pasted without the message that names the file ("Cannot open file
+    # %s, please confirm whether the file is normal", model_file_unopened's): a file did not open; which one, the hint
+    # does not say (a model's most often; DistModel's communication config is one too).
+    _sig("file_open_check_hint", r"Expected static_cast<bool>\(fin\.is_open\(\)\) == true, but received", "cause",
+         CauseId.file_not_found, 80, "[Hint: Expected static_cast<bool>(fin.is_open()) == true, but received "
+         "static_cast<bool>(fin.is_open()):0 != true:1.] (at ...\\paddle\\fluid\\inference\\api\\analysis_predictor.cc:1116)",
+         title="a file Paddle opens did not open (the line naming it is not in the text): a wrong path, a missing file, "
+               "or a Windows path with non-ASCII characters", most="medium",
+         source="pp 2.x-3.x inference/api/analysis_predictor.cc, framework/io and others: PADDLE_ENFORCE_EQ(static_cast"
+                "<bool>(fin.is_open()), true, NotFound(\"Cannot open file %s, please confirm whether the file is "
+                "normal.\")), its hint line ([Hint: Expected static_cast<bool>(fin.is_open()) == true, but received "
+                "...]; 2.6.2's libpaddle.so)"),
 )
 # Read before the native rows that name a signal anywhere on a line (native.py): spawn's line says whose it is.
 SPAWN_SIGNAL_ROWS = _spawn_signal_rows()

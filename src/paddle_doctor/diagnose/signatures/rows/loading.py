@@ -236,19 +236,19 @@ LOADING = (
     # at the path it was given (a relative path from another working directory, a model exported elsewhere).
     _sig("model_file_unopened", r"\bCannot open file (?P<path>\S+?),? (?:at [\[(]|please confirm whether the file)|"
          r"Failed to load yaml file (?P<yaml>\S+?), maybe you should check this file|"
-         r"fin\.is_open\(\)\s*:?\s*Cannot open file: (?P<lite>\S+)|Expected static_cast<bool>\(fin\.is_open\(\)\) == true, "
-         r"but received", "cause", CauseId.file_not_found, 85, "paddle.fluid.core_avx.EnforceNotMet: Cannot open file "
-         "model/__model__ at [/paddle/paddle/fluid/inference/api/analysis_predictor.cc:639]",
+         r"fin\.is_open\(\)\s*:?\s*Cannot open file: (?P<lite>\S+)", "cause",
+         CauseId.file_not_found, 85,
+         "paddle.fluid.core_avx.EnforceNotMet: Cannot open file model/__model__ at [/paddle/paddle/fluid/inference/"
+         "api/analysis_predictor.cc:639]",
          title="a model file the predictor opens is not where it looked",
-         source="pp 1.2-1.8 fluid/inference/io.cc ReadBinaryFile and inference/api/analysis_predictor.cc LoadProgramDesc "
-                "(PADDLE_ENFORCE(static_cast<bool>(fin), \"Cannot open file %s\", filename); from 1.7 the location is "
-                "printed as at (file:line) in the Error Message Summary) (baidu/lac#92); pp 2.x-3.x the same checks as "
-                "NotFound (Cannot open file %s, please confirm whether the file is normal.), and the check's hint alone "
-                "when a paste keeps only it ([Hint: Expected static_cast<bool>(fin.is_open()) == true, but received "
-                "...], 2.6.2 libpaddle.so); FastDeploy 0.x-1.x vision/*/preprocessor.cc BuildPreprocessPipelineFromConfig "
-                "(Failed to load yaml file \" << config_file << \", maybe you should check this file.) (FastDeploy#750); "
-                "Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModelPb (CHECK(fin.is_open()) << \"Cannot open "
-                "file: \" << file), the program file opt or a full-API predictor reads first"),
+         source="pp 1.2-1.8 fluid/inference/io.cc ReadBinaryFile and inference/api/analysis_predictor.cc "
+                "LoadProgramDesc (PADDLE_ENFORCE(static_cast<bool>(fin), \"Cannot open file %s\", filename); from 1.7 the location is printed "
+                "as at (file:line) in the Error Message Summary) (baidu/lac#92); pp "
+                "2.x-3.x the same checks as NotFound (Cannot open file %s, please confirm whether the file is "
+                "normal.); FastDeploy 0.x-1.x vision/*/preprocessor.cc BuildPreprocessPipelineFromConfig (Failed to "
+                "load yaml file \" << config_file << \", maybe you should check this file.) (FastDeploy#750); "
+                "Paddle-Lite 2.x lite/model_parser/model_parser.cc LoadModelPb (CHECK(fin.is_open()) << \"Cannot "
+                "open file: \" << file), the program file opt or a full-API predictor reads first"),
     # ``import paddle`` loads the core extension (core_avx / core_noavx before 2.4, libpaddle after): a library it
     # links that the loader cannot find (the MSVC runtime or libgomp most often in the labelled threads, 5 of 7;
     # a GPU build's CUDA or cuDNN DLLs) fails that import (Windows' error 126), and core.py first names the core

@@ -149,10 +149,10 @@ SIGNALS = (
                 "'<script>: line N: <pid>' for a script's child), zsh signames (\"abort\", after [job] pid or 'zsh: '); macOS libc's strsignal (\"Abort trap: 6\", as bash there prints it)"),
     # Not for gloo's and Paddle's own exception types: their what() line is read by its own rows (a gloo
     # TIMEOUT is a victim's line, Paddle's errors carry their summary); nor yaml-cpp's with rows (inference.py).
-    _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::|YAML::(?:BadFile|"
+    _sig("cpp_terminate", r"terminate called (?:after throwing an instance of '(?P<type>(?!gloo::|paddle::|common::|pir::|YAML::(?:BadFile|"
          r"InvalidNode|ParserException|(?:Typed)?BadConversion|(?:Typed)?KeyNotFound|BadSubscript|InvalidScalar|"
          r"NonUniqueMapKey)\b)[^']+)'|without an active "
-         r"exception|recursively)|terminating with uncaught exception of type (?P<type2>(?!gloo::|paddle::|"
+         r"exception|recursively)|terminating with uncaught exception of type (?P<type2>(?!gloo::|paddle::|common::|pir::|"
          r"YAML::(?:BadFile|InvalidNode|ParserException|(?:Typed)?BadConversion|(?:Typed)?KeyNotFound|BadSubscript|"
          r"InvalidScalar|NonUniqueMapKey)\b)\S+?)(?=:\s|$)",
          "cause", CauseId.segfault, 48, "terminate called after throwing an instance of 'std::runtime_error'",

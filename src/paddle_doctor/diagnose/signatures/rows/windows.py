@@ -153,7 +153,7 @@ WINDOWS = (
     # called after throwing an instance of ..." (cpp_terminate): the same reading, the same weight. yaml-cpp's types
     # have rows of their own (tools/inference.py), which outrank this one. Not Paddle's or gloo's errors, as there: an
     # uncaught enforce is a Paddle check whose message the debugger does not show, no crash.
-    _sig("msvc_unhandled_cpp_exception", r"(?:Unhandled exception at 0x[0-9A-Fa-f]+ (?:\([^)]*\) )?in [^:]+|有未经处理的异常)\s*"
+    _sig("msvc_unhandled_cpp_exception", r"(?:Unhandled exception at 0x[0-9A-Fa-f]+ (?:\([^)]*\) )?in [^:：\r\n]{1,260}|有未经处理的异常)\s*"
          r"[:：]\s*Microsoft C\+\+ (?:exception|异常)\s*[:：]\s*(?P<type>(?!YAML::|paddle::|phi::|common::|pir::|gloo::)[\w:<>]+)",
          "cause", CauseId.segfault, 48,
          "Unhandled exception at 0x00007FF8A2714F99 in ocr_system.exe: Microsoft C++ exception: std::length_error at "

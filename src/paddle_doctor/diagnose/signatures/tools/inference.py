@@ -90,7 +90,7 @@ INFERENCE = (
          "ValueError: (InvalidArgument) The TRT network should be initialized first.",
          title="the config enables TensorRT and no TensorRT network could be made: this Paddle has no TensorRT it can "
                "load (a build without it, or TensorRT's libraries missing); use a build with TensorRT, or turn it off",
-         most="medium", source="pp 2.0-3.3.1 fluid/inference/tensorrt/engine.cc TensorRTEngine::DeclareInput "
+         most="medium", source="pp 1.x-3.3.1 fluid/inference/tensorrt/engine.cc TensorRTEngine::DeclareInput "
          "(PADDLE_ENFORCE_EQ(network() != nullptr, true, InvalidArgument(\"The TRT network should be initialized first.\")))"),
     # --- FastDeploy: the build has no backend for what the runtime option asks ------------------------------
     _sig("fastdeploy_no_backend", r"Found no valid backend for model: (?P<model>\w+)", "cause", CauseId.config_error,

@@ -338,12 +338,12 @@ INSTALLS = (
     # interpreter, or removed by an upgrade): the import names it. Paddle's own packages (VisualDL, paddleaudio among
     # the libraries the suites use) and the suites' are read elsewhere (code for another release, a source tree not
     # installed); a user's own module is not in these lists, nor a file of the user's that shadows the package
-    # ("...; 'datasets' is not a package"). numpy itself is Paddle's own dependency, so only a part of it that is
-    # missing (numpy.typing before 1.20, numpy._core before 2.0): numpy was found, of a release without that part.
+    # ("...; 'datasets' is not a package"). Of numpy (Paddle's own dependency) only a part a release lacks (typing
+    # before 1.20, _core before 2.0): its C extension missing from its own frame is a broken install, not a release.
     # Only the exception itself: a suite's warning that an optional package
     # is missing ("... Now states: No module named 'lap'") is not why the run failed.
     _sig("third_party_package_missing", rf"(?:ModuleNotFoundError|ImportError): No module named '?(?!visualdl|paddleaudio)"
-         rf"(?P<pkg>{SUITE_LIBRARIES}|{_QT_BINDINGS}|numpy(?=\.))(?:\.[\w.]+)?(?:'(?!; '[\w.]+' is not a package)|$)|"
+         rf"(?P<pkg>{SUITE_LIBRARIES}|{_QT_BINDINGS}|numpy(?=\.(?:typing|_core)\b))(?:\.[\w.]+)?(?:'(?!; '[\w.]+' is not a package)|$)|"
          r"QtBindingsNotFoundError: No Qt bindings could be found", "cause", CauseId.dependency_version_mismatch, 65,
          "ModuleNotFoundError: No module named 'skimage'",
          title="a third-party package the code imports ({pkg}) is not installed here, or is of a release without the "
