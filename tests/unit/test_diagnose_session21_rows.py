@@ -217,3 +217,67 @@ def test_normalize_that_cannot_broadcast_is_the_images_layout_against_data_forma
 def test_paddle_3s_own_uncaught_errors_are_no_crash_of_cpp_terminate(tmp_path, kind):
     rc = _diagnose(tmp_path, f"terminate called after throwing an instance of '{kind}'\n")
     assert rc is None or rc.cause != CauseId.segfault
+
+
+# --- the second review's negatives ---
+
+def test_a_cxx11_warning_alone_is_no_failure_and_does_not_take_a_link_error(tmp_path):
+    ok = "main.cc:10: warning: rvalue references only available with -std=c++0x or -std=gnu++0x\n[100%] Built target demo\n"
+    rc = _diagnose(tmp_path, ok)
+    assert rc is None or rc.confidence.value == "low"
+    link = ("foo.h:10:5: warning: extended initializer lists only available with -std=c++11 or -std=gnu++11 [enabled by "
+            "default]\nmain.cc:(.text+0x1a): undefined reference to `paddle::CreatePaddlePredictor(int)'\n")
+    assert _diagnose(tmp_path, link).cause == CauseId.dependency_version_mismatch
+
+
+def test_lnk2038_of_another_visual_studio_is_not_the_runtime_setting(tmp_path):
+    line = "error LNK2038: mismatch detected for '_MSC_VER': value '1900' doesn't match value '1800' in main.obj\n"
+    rc = _diagnose(tmp_path, line)
+    assert rc is None or rc.cause != CauseId.config_error
+
+
+def test_normalize_given_another_channel_count_is_not_the_layout(tmp_path):
+    text = _normalize_traceback("paddle/vision/transforms/functional_cv2.py", "normalize").replace(
+        "(1444,1444,3) (3,1,1)", "(224,224,4) (1,1,3)")
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+    # the HWC mean on a CHW image is the layout too, and a paste that cut the second shape still says which axis
+    chw = _normalize_traceback("paddle/vision/transforms/functional_cv2.py", "normalize").replace(
+        "(1444,1444,3) (3,1,1)", "(3,224,224) (1,1,3)")
+    assert _diagnose(tmp_path, chw).cause == CauseId.config_error
+    cut = _normalize_traceback("paddle/vision/transforms/functional_cv2.py", "normalize").replace("(3,1,1) ", "(3,1")
+    assert _diagnose(tmp_path, cut).cause == CauseId.config_error
+
+
+def test_swig_3s_worded_attribute_error_and_a_name_the_line_does_not_call(tmp_path):
+    worded = _swig_traceback("dst_value.copyFrom(src_value)", "'Vector' object has no attribute 'copyFrom'")
+    assert _diagnose(tmp_path, worded).cause == CauseId.paddle_api_mismatch
+    # a prefix of a name the line calls is not that name
+    assert _diagnose(tmp_path, _swig_traceback("m.copy(x)", "cop")).cause == CauseId.python_exception
+
+
+def test_tensorrt_8_6s_node_format_and_a_missing_plugin(tmp_path):
+    new = ("In node 12 with name: /Range and operator: Range (importRange): UNSUPPORTED_NODE: Assertion failed: "
+           "inputs.at(0).isInt32()\n")
+    assert _diagnose(tmp_path, new).cause == CauseId.dependency_version_mismatch
+    plugin = ("In node 3 (importFallbackPluginImporter): UNSUPPORTED_NODE: Assertion failed: creator && \"Plugin not "
+              "found, are the plugin name, version, and namespace correct?\"\n")
+    rc = _diagnose(tmp_path, plugin)
+    assert rc is None or rc.cause != CauseId.dependency_version_mismatch
+
+
+def test_a_program_class_of_another_package_is_no_other_paddle(tmp_path):
+    text = ("TypeError: Executor requires Program as its Parameter. But you passed in "
+            "<class 'myproj.framework.Program'>\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.python_exception
+
+
+def test_warnings_that_name_a_lite_op_or_the_container_hook_are_no_failure(tmp_path):
+    lite = "W1206 10:00:00.000 123 program.cc:185] no Op found for feed, fall back\n[100%] done\n"
+    rc = _diagnose(tmp_path, lite)
+    assert rc is None or rc.cause != CauseId.config_error
+    hook = "WARN[0000] failed to locate NVIDIA Container Runtime Hook, falling back\nepoch 1 loss 0.5\n"
+    rc = _diagnose(tmp_path, hook)
+    assert rc is None or rc.cause != CauseId.device_not_found
+    # Lite's quantized-scale check pasted without its header is still that check
+    bare = "Check failed: one_adj_instruct.op_info()->HasInputScale(out_node_name): \n"
+    assert _diagnose(tmp_path, bare).cause == CauseId.paddle_api_mismatch

@@ -110,36 +110,47 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
 _VISION_NORMALIZE = re.compile(r"paddle[/\\]vision[/\\]transforms[/\\]functional(?:_cv2|_pil|_tensor)?\.py$")
 
 
+_BROADCAST_SHAPES = re.compile(r"shapes \((?P<img>\d+,\d+,\d+)\) \((?P<mean>\d+(?:,\d*)*)")
+
+
 def from_normalize_layout(parts: ErrorParts) -> Verdict | None:
-    """numpy's broadcast error inside Paddle's Normalize: the image's layout is not the data_format it was given."""
-    if parts.exc_type != "ValueError" or "could not be broadcast together" not in parts.message:
+    """numpy's broadcast error inside Paddle's Normalize where the image's channels sit on the other axis than the
+    mean's: the image's layout is not the data_format it was given (another channel count is not this)."""
+    m = _BROADCAST_SHAPES.search(parts.message) if parts.exc_type == "ValueError" else None
+    if m is None or not any(f.func == "normalize" and _VISION_NORMALIZE.search(f.path) for f in parts.frames):
         return None
-    if not any(f.func == "normalize" and _VISION_NORMALIZE.search(f.path) for f in parts.frames):
+    img = [int(n) for n in m["img"].split(",")]
+    mean = [int(n) for n in m["mean"].split(",") if n]  # the paste may cut the second shape
+    chw_mean_on_hwc = mean[0] != 1 and img[-1] == mean[0]
+    hwc_mean_on_chw = len(mean) == 3 and mean[0] == 1 and img[0] == mean[-1]
+    if not (chw_mean_on_hwc or hwc_mean_on_chw):
         return None
     return Verdict(CauseId.config_error, 70, "Paddle's Normalize could not broadcast its mean and std against the image "
                    "(shaped for its data_format): the image is HWC where data_format is 'CHW' (its default), or the "
                    "reverse; set data_format to the image's layout, or transpose the image first", "call", sure=False)
 
 
-# SWIG's generated wrappers look an attribute up in their own table and raise AttributeError with the bare name
-# (SWIG 1.3-3.0 ``_swig_getattr``: ``raise AttributeError(name)``): Paddle's swig API (py_paddle, 0.x's v2) lacks
-# what the caller asks of it.
+# SWIG's generated wrappers look an attribute up in their own table and raise AttributeError (SWIG 1.3-2.x
+# ``_swig_getattr``: ``raise AttributeError(name)``; 3.0: "'%s' object has no attribute '%s'"): Paddle's swig API
+# (py_paddle, 0.x's v2) lacks what the caller asks of it.
 _SWIG_PADDLE = re.compile(r"(?:^|[/\\])py_paddle[/\\]swig_paddle\.py$")
+_SWIG_NAME = re.compile(r"^(?:'\w+' object has no attribute '(?P<quoted>\w+)'|(?P<bare>\w+))$")
 
 
 def from_swig_attribute(parts: ErrorParts) -> Verdict | None:
     """An AttributeError raised by Paddle's SWIG wrapper lookup, called from the code's own line: code written for
     another release of Paddle's swig API than the one installed."""
-    frames = parts.frames
-    if parts.exc_type != "AttributeError" or not frames or frames[-1].func != "_swig_getattr":
+    frames, m = parts.frames, _SWIG_NAME.match(parts.message.strip())
+    if parts.exc_type != "AttributeError" or m is None or not frames or frames[-1].func != "_swig_getattr":
         return None
+    name = m["quoted"] or m["bare"]
     swig = [f for f in frames if _SWIG_PADDLE.search(f.path)]
     caller = next((f for f in reversed(frames) if f not in swig), None)
-    if not swig or caller is None or f".{parts.message.strip()}" not in (caller.source or ""):
+    if not swig or caller is None or not re.search(rf"\.{re.escape(name)}\b", caller.source or ""):
         return None
     return Verdict(CauseId.paddle_api_mismatch, 70, f"`{caller.source.strip()[:80]}` asks Paddle's swig API for "
-                   f"{parts.message.strip()}, which this build's py_paddle lacks: the code was written for another "
-                   "Paddle release (its docker image or wheel)", "call", sure=False)
+                   f"{name}, which this build's py_paddle lacks: the code was written for another Paddle release "
+                   "(its docker image or wheel)", "call", sure=False)
 
 
 # A dataclass's generated __init__ runs its __post_init__, where arguments classes (PaddleNLP's TrainingArguments,

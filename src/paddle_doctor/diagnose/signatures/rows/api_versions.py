@@ -349,7 +349,7 @@ RENAMED_MODULES = (
     # fluid's Executor checks isinstance(program, Program): a Program it does not know as its own (the class named the
     # same, another class object) comes from another paddle.fluid than the running one: another release's code or copy.
     _sig("executor_program_of_another_paddle", r"Executor requires Program as its Parameter\. But you passed in <class "
-         r"'(?P<cls>[\w.]*\.framework\.Program)'>", "cause", CauseId.paddle_api_mismatch, 65,
+         r"'(?P<cls>paddle\.(?:fluid|base)\.framework\.Program)'>", "cause", CauseId.paddle_api_mismatch, 65,
          "TypeError: Executor requires Program as its Parameter. But you passed in <class 'paddle.fluid.framework.Program'>",
          title="the Executor refuses a {cls} that is not its own Program class: the code and the running Paddle come "
                "from two releases or two copies of paddle.fluid (run the release the code was written for, one install)",

@@ -253,8 +253,8 @@ SIGNALS = (
                 "containerMessageFmt \"Container %s was using %s, which exceeds its request of %s. \")"),
     # A container started with --gpus where the NVIDIA container toolkit is missing, or cannot reach a driver.
     _sig("container_gpu_runtime_missing", r"could not select device driver \S* with capabilities: \[\[gpu\]\]|"
-         r"nvidia-container-cli: initialization error(?!.*version mismatch)|failed to locate NVIDIA Container Runtime "
-         r"Hook", "cause", CauseId.device_not_found, 85,
+         r"nvidia-container-cli: initialization error(?!.*version mismatch)|(?:OCI runtime create failed|error modifying OCI "
+         r"spec)[^\n]{0,300}?failed to locate NVIDIA Container Runtime Hook", "cause", CauseId.device_not_found, 85,
          "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].",
          title="the container was started without a usable GPU: the NVIDIA container toolkit is missing here, or finds "
                "no driver",

@@ -244,7 +244,8 @@ WINDOWS = (
                 "\"无法打开输入文件“%s”\"), as Visual Studio's error list and msbuild print it"),
     # MSVC refuses to link objects built with different C runtime settings (/MT vs /MD) or configurations (Debug
     # against a Release library: _ITERATOR_DEBUG_LEVEL): the program's build settings do not fit the library's.
-    _sig("msvc_runtime_mismatch", r"\bLNK2038\b[^\n]{0,40}?(?:mismatch detected for '(?P<what>\w+)'|检测到“(?P<what2>\w+)”的不匹配项)",
+    _sig("msvc_runtime_mismatch", r"\bLNK2038\b[^\n]{0,40}?(?:mismatch detected for '(?P<what>RuntimeLibrary|_ITERATOR_DEBUG_LEVEL)'|检测到“(?P<what2>RuntimeLibrary|"
+         r"_ITERATOR_DEBUG_LEVEL)”的不匹配项)",
          "cause", CauseId.config_error, 80, "error LNK2038: mismatch detected for 'RuntimeLibrary': value "
          "'MT_StaticRelease' doesn't match value 'MD_DynamicRelease' in test_seg.obj",
          title="the objects linked were built with different {what}{what2} settings: build the program with the runtime "

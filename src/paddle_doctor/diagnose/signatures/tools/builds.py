@@ -30,6 +30,8 @@ _LD_SOURCE = ("GNU ld ldfile.c (\"cannot find -l%s\"; zh_CN \"找不到 -l%s\"),
               "(\"error: unable to find library -l%s\"), Apple ld64 (\"library not found for -l%s\"); GCC collect2 "
               "(\"collect2: error: ld returned 1 exit status\")")
 # CMake's generator-expression errors.
+_CXX11_TITLE = ("the code is compiled without C++11, which Paddle's headers need: add -std=c++11 (or newer) to the build's "
+                "flags (CMAKE_CXX_STANDARD 11)")
 _CMAKE_GENEX = ("CMake 3.x Source/cmGeneratorExpressionEvaluator.cxx / cmGeneratorExpressionNode.cxx (\"Error evaluating "
                 "generator expression:\" then the expression and the reason, e.g. \"Expression did not evaluate to a "
                 "known generator expression\")")
@@ -266,19 +268,21 @@ BUILDS = (
          r"[\w.+-]+)", "cause", CauseId.file_not_found, 75, "/usr/bin/ld: cannot find -lpaddle_fluid_c",
          title="the linker found no lib{lib} on its search path: the library is not where -L or LIBRARY_PATH points",
          source=_LD_SOURCE, most="medium"),
-    # Paddle's C++ headers use C++11 (rvalue references, defaulted functions): a compiler run without it (gcc before 6
-    # defaults to C++98) says so at each use, and libstdc++'s C++11 headers refuse to compile at all.
-    _sig("cxx11_not_enabled", r"only available with -std=c\+\+(?:0x|11) or -std=gnu\+\+(?:0x|11)|This file requires "
-         r"compiler and library support for the (?:upcoming )?ISO C\+\+ (?:2011 )?standard", "cause", CauseId.config_error,
-         75, "paddle_inference_api.h:84: warning: defaulted and deleted functions only available with -std=c++0x or "
-         "-std=gnu++0x", title="the code is compiled without C++11, which Paddle's headers need: add -std=c++11 (or "
-         "newer) to the build's flags (CMAKE_CXX_STANDARD 11)", most="medium",
-         source="GCC 4.4-5 cp/parser.c pedwarns (\"%s only available with -std=c++0x or -std=gnu++0x\"; 4.7+ "
-                "-std=c++11 or -std=gnu++11); libstdc++ bits/c++0x_warning.h (#error This file requires compiler and "
-                "library support for the ISO C++ 2011 standard ...)"),
+    # Paddle's C++ headers use C++11 (rvalue references, defaulted functions): libstdc++'s C++11 headers refuse to compile
+    # without it, and gcc before 6 (C++98 by default) warns at each use, errors following; a warning alone builds on.
+    _sig("cxx11_not_enabled", r"This file requires compiler and library support for the (?:upcoming )?ISO C\+\+ (?:2011 )?"
+         r"standard", "cause", CauseId.config_error, 75, "bits/c++0x_warning.h:32:2: error: #error This file requires "
+         "compiler and library support for the ISO C++ 2011 standard.", title=_CXX11_TITLE, most="medium",
+         source="libstdc++ bits/c++0x_warning.h (#error This file requires compiler and library support for the ISO C++ "
+                "2011 standard ...)"),
+    _sig("cxx11_not_enabled_warning", r"only available with -std=c\+\+(?:0x|11) or -std=gnu\+\+(?:0x|11)", "context",
+         CauseId.config_error, 60, "paddle_inference_api.h:84: warning: defaulted and deleted functions only available "
+         "with -std=c++0x or -std=gnu++0x", title=_CXX11_TITLE, most="medium",
+         source="GCC 4.4-5 cp/parser.c pedwarns (\"%s only available with -std=c++0x or -std=gnu++0x\"; 4.7+ -std=c++11 "
+                "or -std=gnu++11), then the errors of the code it could not parse"),
     # GNU ld cannot read a library it was given: built for another architecture than the toolchain links (an arm64
     # library with a 32-bit ARM cross compiler), or no library at all (a download cut short, a git-LFS pointer file).
-    _sig("linker_file_format_unknown", r"(?P<lib>\S+\.(?:so|a)(?:\.[\w.]+)?): file not recognized: [Ff]ile format not "
+    _sig("linker_file_format_unknown", r"(?:^|[\s:'\"])(?P<lib>[^\s:'\"]{1,300}\.(?:so|a)(?:\.[\w.]+)?): file not recognized: [Ff]ile format not "
          r"recognized", "cause", CauseId.config_error, 60,
          "third_libs/install/paddlelite/lib/libpaddle_full_api_shared.so: file not recognized: File format not recognized",
          title="the linker cannot read {lib}: it is built for another architecture than this toolchain (a cross build's "
@@ -297,7 +301,7 @@ BUILDS = (
     # version than the code was written against (an OpenBLAS built without LAPACKE, a library of an older release).
     # After the rows above (the string ABI, Paddle's C API), which name which side.
     _sig("linker_symbol_undefined", r"undefined reference to\s*[`‘'](?P<sym>[^’'`\n]{1,200})[’'`]|对\s*[`‘']"
-         r"(?P<sym2>[^’'`\n]{1,200})[’'`]\s*未定义的引用|\bld: (?P<sym3>symbol)\(s\) not found for architecture \w+",
+         r"(?P<sym2>[^’'`\n]{1,200})[’'`]\s*未定义的引用|\bld: (?P<sym3>symbol\(s\)) not found for architecture \w+",
          "cause", CauseId.dependency_version_mismatch, 60,
          "MathFunctions.cpp:91: undefined reference to `LAPACKE_sgetrf'",
          title="the linker found {sym}{sym2}{sym3} in no library it was given: a library on the link line is another build or "

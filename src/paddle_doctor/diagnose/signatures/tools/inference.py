@@ -187,7 +187,8 @@ INFERENCE = (
                 "Unsupported model format!\\n\" ... \"(3) model.pdmodel + model.pdiparams\")", most="medium"),
     # TensorRT's ONNX parser (through FastDeploy or Paddle2ONNX's users) refused the model: an op or opset this
     # TensorRT release cannot read (the older TensorRT of a Jetson's JetPack most often).
-    _sig("trt_onnx_unparsed", r"Failed to parse ONNX model by TensorRT|In node -?\d+ \(\w+\): UNSUPPORTED_NODE\b", "cause",
+    _sig("trt_onnx_unparsed", r"Failed to parse ONNX model by TensorRT|In node -?\d+ (?:with name: [^\n]{0,200}? and operator: \w+ )?"
+         r"\((?!importFallbackPluginImporter)\w+\): UNSUPPORTED_NODE\b", "cause",
          CauseId.dependency_version_mismatch,
          60, "[ERROR] fastdeploy/backends/tensorrt/trt_backend.cc(637)::CreateTrtEngineFromOnnx\tFailed to parse ONNX "
          "model by TensorRT.", title="TensorRT's ONNX parser could not read the model: an op or opset this TensorRT "

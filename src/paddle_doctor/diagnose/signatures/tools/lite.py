@@ -98,7 +98,7 @@ LITE_LOADERS = (
          most="medium"),
     # feed and fetch are ops every Lite release registers: missing, the registrations were not linked in (the static
     # library linked without its whole archive drops the registrars nothing calls), not a release without them.
-    _sig("lite_io_op_not_linked", r"no Op found for (?P<op>feed|fetch)\b", "cause", CauseId.config_error, 75,
+    _sig("lite_io_op_not_linked", r"Check failed: op: no Op found for (?P<op>feed|fetch)\b", "cause", CauseId.config_error, 75,
          "[F  8/ 5 16:17:51.482 ...rkspace/Paddle-Lite/lite/core/program.cc:185 RuntimeProgram] Check failed: op: no Op "
          "found for feed", title="the program's Paddle-Lite has no {op} op, which every release registers: the ops' "
          "registrations were not linked in (link the shared library, or the static one whole: --whole-archive)",
@@ -107,7 +107,7 @@ LITE_LOADERS = (
                 "when referenced)", most="medium"),
     # opt's static kernel pick reads the input scale a quantized op's successor recorded; a model quantized by a Paddle
     # release this Lite does not match has none there.
-    _sig("lite_quant_scale_missing", r"static_kernel_pick_pass\.cc:\d+ \w+\] Check failed: [^\n]*HasInputScale\(", "cause",
+    _sig("lite_quant_scale_missing", r"(?:static_kernel_pick_pass\.cc:\d+ \w+\] )?Check failed: [^\n]*HasInputScale\(", "cause",
          CauseId.paddle_api_mismatch, 70, "[F  1/ 6 17:15:49.431 ...optimizer/mir/static_kernel_pick_pass.cc:126 Apply] "
          "Check failed: one_adj_instruct.op_info()->HasInputScale(out_node_name): ",
          title="Paddle-Lite's opt finds a quantized op without the input scale it reads: the model was quantized and "
