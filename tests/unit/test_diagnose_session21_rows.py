@@ -281,3 +281,15 @@ def test_warnings_that_name_a_lite_op_or_the_container_hook_are_no_failure(tmp_p
     # Lite's quantized-scale check pasted without its header is still that check
     bare = "Check failed: one_adj_instruct.op_info()->HasInputScale(out_node_name): \n"
     assert _diagnose(tmp_path, bare).cause == CauseId.paddle_api_mismatch
+
+
+def test_logcat_lines_among_a_messages_indented_continuations_keep_their_prefix(tmp_path):
+    app = "2022-02-18 16:38:17.958 13106-13149/com.baidu.paddle.lite.demo.object_detection"
+    text = (f"{app} W/Paddle-Lite: [W  2/18 16:38:17.804 ...lite/model_parser/model_parser.cc:1 f] \n"
+            "    warning: the version of opt that transformed this model is not consistent with current Paddle-Lite.\n"
+            "          version of opt:v2.10\n"
+            "          version of current Paddle-Lite:v2.10-rc\n"
+            f"{app} I/Predictor: Word label size: 6\n"
+            f"{app} A/Paddle-Lite: [F  2/18 16:38:17.958 ...lite/core/program.cc:692 Run] Check failed: op_->CheckShape(): \n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.python_exception and "CheckShape" in rc.message

@@ -169,7 +169,10 @@ def _detect_one(head: bytes) -> LinePrefix | None:
         return None
     for prefix in PREFIXES:
         matches = [m for ln in lines if (m := prefix.regex.match(ln))]
-        if len(matches) >= max(1, MIN_SHARE * len(lines)) and _plausible(prefix, matches):
+        # logcat writes a multi-line message's later lines indented and without the prefix (Paddle-Lite's opt-version
+        # warning): they do not count against the share of a prefix that specific
+        pool = [ln for ln in lines if not ln[:1].isspace()] if prefix.name == "adb logcat" else lines
+        if len(matches) >= max(1, MIN_SHARE * len(pool)) and _plausible(prefix, matches):
             return prefix
     return None
 
