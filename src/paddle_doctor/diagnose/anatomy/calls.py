@@ -108,8 +108,6 @@ def from_call_signature(parts: ErrorParts) -> Verdict | None:
 # default; (1,1,C) for 'HWC'): an image of the other layout cannot be broadcast against them (2.x-3.x
 # vision/transforms/functional_cv2.py, functional_pil.py, functional_tensor.py normalize).
 _VISION_NORMALIZE = re.compile(r"paddle[/\\]vision[/\\]transforms[/\\]functional(?:_cv2|_pil|_tensor)?\.py$")
-
-
 _BROADCAST_SHAPES = re.compile(r"shapes \((?P<img>\d+,\d+,\d+)\) \((?P<mean>\d+(?:,\d*)*)")
 
 

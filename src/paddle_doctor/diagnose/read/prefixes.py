@@ -66,6 +66,9 @@ class LinePrefix:
     # A runner's prefix inside this one (an mpirun log quoted in a reply, kept behind docker's times): the
     # outer one names no rank, the inner one may.
     inner: LinePrefix | None = None
+    # The runner writes a multi-line message's later lines indented and without the prefix (logcat): such lines do not
+    # count against the share of lines that must carry it.
+    continues_indented: bool = False
 
     @property
     def names_ranks(self) -> bool:
@@ -125,7 +128,7 @@ PREFIXES = (
     LinePrefix("journalctl", re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [^\s\[:]+(?:\[\d+\])?: ")),
     # Android's logcat (system/logging/logcat): a priority letter and the tag (Paddle-Lite logs as "Paddle-Lite", bionic's
     # crash report as "libc"), in each of its formats (_LOGCAT). No rank.
-    LinePrefix("adb logcat", re.compile("^(?:" + "|".join(_LOGCAT) + ")")),
+    LinePrefix("adb logcat", re.compile("^(?:" + "|".join(_LOGCAT) + ")"), continues_indented=True),
     # Line numbers an editor or pager shows (vim's number column, less -N, cat -n): told from a log's own leading numbers
     # by counting up by one (see _plausible). No rank.
     LinePrefix("numbered lines", re.compile(r"^ {0,7}(?P<lineno>\d{1,7})(?:\t| |$)")),
@@ -169,9 +172,7 @@ def _detect_one(head: bytes) -> LinePrefix | None:
         return None
     for prefix in PREFIXES:
         matches = [m for ln in lines if (m := prefix.regex.match(ln))]
-        # logcat writes a multi-line message's later lines indented and without the prefix (Paddle-Lite's opt-version
-        # warning): they do not count against the share of a prefix that specific
-        pool = [ln for ln in lines if not ln[:1].isspace()] if prefix.name == "adb logcat" else lines
+        pool = [ln for ln in lines if not ln[:1].isspace()] if prefix.continues_indented else lines
         if len(matches) >= max(1, MIN_SHARE * len(pool)) and _plausible(prefix, matches):
             return prefix
     return None

@@ -1,5 +1,6 @@
 """Signatures: forms of a Python exception line the generic rows do not read: a class named in lower case
-(``cv2.error``, ``socket.gaierror``), a builtin's name whose case a paste changed, a traceback pasted on one line.
+(``cv2.error``, ``socket.gaierror``), a builtin's name whose case a paste changed, Paddle's own messages pasted without
+their type, a traceback pasted on one line.
 Spliced into :data:`.rows.libraries.LIBRARIES` (see there where each goes).
 """
 
@@ -16,7 +17,7 @@ _BUILTIN_ERRORS = "|".join(sorted((name for name, obj in vars(builtins).items() 
 
 # Spliced by libraries.py right after the generic exception row (before the catch-all error_line): a
 # specific row for one of these lines (socket.error's 'Address already in use') still wins.
-LOWERCASE_EXCEPTIONS = (
+EXCEPTION_LINE_FORMS = (
     _sig("exception_lowercase_class", r"^(?P<exc>(?:cv2|socket|select|ssl|lmdb|h5py|zmq)\.(?:error|gaierror|"
          r"herror|timeout|Error))(?::\s?(?P<msg>.*))?$", "exception", CauseId.python_exception, 50,
          "socket.gaierror: [Errno -2] Name or service not known",

@@ -7,7 +7,7 @@ from ....catalog.ids import CauseId
 from ....errors import CAUSE_BY_NAME
 from ...anatomy.parts import GLOG_HEADER, GLUED, NOTEBOOK_FRAME, NOTEBOOK_LINE
 from .api_versions import API_VERSION_ROWS
-from ..exception_forms import LOWERCASE_EXCEPTIONS, RUN_TOGETHER_ROWS
+from ..exception_forms import EXCEPTION_LINE_FORMS, RUN_TOGETHER_ROWS
 from .checks import CHECKS
 from ..advice import LIBRARY_CONFIRM, LIBRARY_FIX
 from .devices import OTHER_COLLECTIVES
@@ -359,7 +359,7 @@ LIBRARIES = (
          "ValueError: boom on rank 1", title="{exc}",
          source="CPython traceback.py (the last line: <qualified type>: <message>); pp enforce.h error types "
                 "(InvalidArgument, PreconditionNotMet, ...) are raised as ValueError, RuntimeError, ..."),
-    *LOWERCASE_EXCEPTIONS,
+    *EXCEPTION_LINE_FORMS,
     # Last: a line that says an error happened, nothing above explaining it. Never a cause; it keeps "no failure found" away.
     _sig("error_line", r"^(?!\[paddle-doctor\]).*?(?:(?:^|[\s\[(|:]|(?<=:\d\d[,.]\d\d\d)-)\**(?:ERROR|Error|error|FATAL|Fatal)(?!\s+rates?\b|:\s*[-+]?\d+(?:\.\d+)?"
          r"%?\s*(?:$|[,;|]))\**(?:[\s:\]!,(]|$)|EnforceNotMet|\b(?:Exception|[A-Z]\w*(?:Error|Exception))\b:|"

@@ -1,6 +1,7 @@
 """Signatures: Windows' own reports of a native failure: the status a crashed process exits with (as consoles and the
 event log print it), its debugger's report of a native fault, and its loader failing to find, load or start a DLL a
-process or an extension module needs (in the en-US and zh-CN wordings).
+process or an extension module needs (in the en-US and zh-CN wordings), and Visual C++'s build errors (out of memory, an
+input file it cannot open, objects of two runtime settings).
 
 None of the crash statuses says why the process died; a row here decides only when nothing above it in the process's
 output names a cause (refine/crash.py reads the error printed before a crash)."""

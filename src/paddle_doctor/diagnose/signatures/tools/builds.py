@@ -1,6 +1,7 @@
 """Signatures: building Paddle or a package it needs from source: the tools the build runs not installed, CMake's
 settings and modules, headers missing or of another library release than the code was written for (Paddle's dynload
-wrappers, protoc's generated check), the C++ ABI and compilers newer or older than the code; spliced by
+wrappers, protoc's generated check), the C++ ABI and compilers newer or older than the code, a C++ standard or a
+library's architecture the build does not match (Visual C++'s own errors are :mod:`..rows.windows`'); spliced by
 :mod:`.installs` among its rows, in match order."""
 
 from __future__ import annotations
