@@ -363,6 +363,14 @@ TRIGGERS: tuple[str, ...] = (
     "Extraneous param",
     # batch118: yaml-cpp's exceptions, PaddleSeg's C++ demo config, ONNX Runtime's C API version
     "YAML::", "invalid node; this may result", "Fail to load config file", "is supported in this build",
+    # batches 124-126: CMake's compiler path, escape and regex errors and a project's own check, Visual C++'s image
+    # size limit and its error list's runtime mismatch, GCC's two input files, ld's symbol of an unnamed library,
+    # Apple ld64's undefined-symbol list
+    "is not a full path to an existing compiler", "Invalid character escape", "Invalid escape sequence",
+    "Nested *?+", "(message):", "LNK1248", "exceeds maximum allowable size", "超过允许的最大大小",
+    "mismatch detected for", "的不匹配项", "too many filenames given", "给定了太多文件名",
+    "undefined reference to symbol", "DSO missing from command line", "ile in wrong format",
+    "Undefined symbols for architecture", "undefined reference to", "Found OpenCV Android Pack", "no such label file",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

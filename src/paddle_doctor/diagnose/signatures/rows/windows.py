@@ -244,8 +244,9 @@ WINDOWS = (
          source="Windows Microsoft C++ linker tools error LNK1181 (\"cannot open input file 'filename'\"; zh-CN "
                 "\"无法打开输入文件“%s”\"), as Visual Studio's error list and msbuild print it"),
     # MSVC refuses to link objects built with different C runtime settings (/MT vs /MD) or configurations (Debug
-    # against a Release library: _ITERATOR_DEBUG_LEVEL): the program's build settings do not fit the library's.
-    _sig("msvc_runtime_mismatch", r"\bLNK2038\b[^\n]{0,40}?(?:mismatch detected for '(?P<what>RuntimeLibrary|_ITERATOR_DEBUG_LEVEL)'|检测到“(?P<what2>RuntimeLibrary|"
+    # against a Release library: _ITERATOR_DEBUG_LEVEL): the program's build settings do not fit the library's. Visual
+    # Studio's error list copies the description without its code: the words alone are MSVC's.
+    _sig("msvc_runtime_mismatch", r"(?:\bLNK2038\b[^\n]{0,40}?)?(?:mismatch detected for '(?P<what>RuntimeLibrary|_ITERATOR_DEBUG_LEVEL)'|检测到“(?P<what2>RuntimeLibrary|"
          r"_ITERATOR_DEBUG_LEVEL)”的不匹配项)",
          "cause", CauseId.config_error, 80, "error LNK2038: mismatch detected for 'RuntimeLibrary': value "
          "'MT_StaticRelease' doesn't match value 'MD_DynamicRelease' in test_seg.obj",
@@ -253,4 +254,14 @@ WINDOWS = (
                "library (/MT or /MD) and configuration (Release or Debug) of the Paddle library it links", most="medium",
          source="Microsoft C++ linker tools error LNK2038 (\"mismatch detected for '%s': value '%s' doesn't match value "
                 "'%s' in %s\"; zh-CN \"检测到“%s”的不匹配项: 值“%s”不匹配值“%s”(%s 中)\")"),
+    # MSVC's linker refuses an image over its size limit (2 GB for an executable or DLL, 4 GB for a library): a
+    # Debug build of Paddle's whole inference library, or a build without the options that keep its image small.
+    _sig("msvc_image_too_large", r"\bLNK1248\b|image size \([0-9A-Fa-f]{1,16}\) exceeds maximum allowable size|映像大小\("
+         r"[0-9A-Fa-f]{1,16}\)超过允许的最大大小", "cause", CauseId.config_error, 75,
+         "libpaddle_inference_dummy_1.lib : fatal error LNK1248: image size (1002F8BB5) exceeds maximum allowable size "
+         "(FFFFFFFF)",
+         title="Visual C++'s linker refuses an image over its size limit: build in Release (a Debug build of Paddle's "
+               "libraries is too large) or with the build options that keep the image small", most="medium",
+         source="Microsoft C++ linker tools error LNK1248 (\"image size 'size' exceeds maximum allowable size (80000000)\"; "
+                "zh-CN \"映像大小(%s)超过允许的最大大小(%s)\")"),
 )

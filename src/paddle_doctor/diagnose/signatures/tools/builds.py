@@ -10,6 +10,7 @@ from ....catalog.ids import CauseId
 from ..advice import LIBRARY_CONFIRM, LIBRARY_FIX
 from ..model import sig as _sig
 from ..rows.windows import CUDA_LIBRARIES
+from ..toolchain.cmake import CMAKE_CHECKS
 
 # GCC's missing #include, in English or its zh_CN catalogue (full-width colons).
 _CC_FATAL = r"(?:fatal error|致命错误) ?[:：] ?"
@@ -30,12 +31,9 @@ _LD_MISSING = r"(?:cannot find|找不到|unable to find library|library not foun
 _LD_SOURCE = ("GNU ld ldfile.c (\"cannot find -l%s\"; zh_CN \"找不到 -l%s\"), gold (\"error: cannot find -l%s\"), lld "
               "(\"error: unable to find library -l%s\"), Apple ld64 (\"library not found for -l%s\"); GCC collect2 "
               "(\"collect2: error: ld returned 1 exit status\")")
-# CMake's generator-expression errors.
+
 _CXX11_TITLE = ("the code is compiled without C++11, which Paddle's headers need: add -std=c++11 (or newer) to the build's "
                 "flags (CMAKE_CXX_STANDARD 11)")
-_CMAKE_GENEX = ("CMake 3.x Source/cmGeneratorExpressionEvaluator.cxx / cmGeneratorExpressionNode.cxx (\"Error evaluating "
-                "generator expression:\" then the expression and the reason, e.g. \"Expression did not evaluate to a "
-                "known generator expression\")")
 
 BUILDS = (
     # A tool the build or the packaging step runs is not installed: the shell says so.
@@ -142,7 +140,7 @@ BUILDS = (
                 "(\"fatal error: '%s' file not found\")", most="medium"),
     _sig("header_missing", _header_absent(r"(?P<header>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh))", r"(?P<header2>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh))"),
          "cause",
-         CauseId.python_exception, 70, "fatal error: boost/range/adaptor/reversed.hpp: No such file or directory",
+         CauseId.file_not_found, 70, "fatal error: boost/range/adaptor/reversed.hpp: No such file or directory",
          title="the compiler found no {header}{header2}: the build does not give that target the library's include path (or "
                "the library is not installed)",
          source="GCC cpp (\"fatal error: %s: No such file or directory\"), clang (\"fatal error: '%s' file not "
@@ -283,13 +281,14 @@ BUILDS = (
                 "or -std=gnu++11), then the errors of the code it could not parse"),
     # GNU ld cannot read a library it was given: built for another architecture than the toolchain links (an arm64
     # library with a 32-bit ARM cross compiler), or no library at all (a download cut short, a git-LFS pointer file).
-    _sig("linker_file_format_unknown", r"(?:^|[\s:'\"])(?P<lib>[^\s:'\"]{1,300}\.(?:so|a)(?:\.[\w.]+)?): file not recognized: [Ff]ile format not "
-         r"recognized", "cause", CauseId.config_error, 60,
+    _sig("linker_file_format_unknown", r"(?:^|[\s:'\"])(?P<lib>[^\s:'\"]{1,300}\.(?:so|a)(?:\.[\w.]+)?): (?:file not recognized: "
+         r"[Ff]ile format not recognized|error adding symbols: [Ff]ile in wrong format)", "cause", CauseId.config_error, 60,
          "third_libs/install/paddlelite/lib/libpaddle_full_api_shared.so: file not recognized: File format not recognized",
          title="the linker cannot read {lib}: it is built for another architecture than this toolchain (a cross build's "
                "compiler and target ABI that do not match), or is no library (a download cut short, a git-LFS pointer)",
          source="GNU ld ldmain.c/ldfile.c via BFD (\"%pB: file not recognized: %E\", bfd_error_file_not_recognized "
-                "\"file format not recognized\")", most="medium"),
+                "\"file format not recognized\"; ldlang.c \"%pB: error adding symbols: %E\", bfd_error_wrong_format \"file "
+                "in wrong format\")", most="medium"),
     _sig("cxx11_abi_mismatch", r"(?:undefined reference to|对)\s*[`‘'][^’'`]*std::__cxx11::", "cause",
          CauseId.dependency_version_mismatch, 75, "vis_demo.cc:(.text+0x12be): undefined reference to `paddle::"
          "AnalysisConfig::SetModel(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > "
@@ -298,17 +297,40 @@ BUILDS = (
                "_GLIBCXX_USE_CXX11_ABI=0 on one side): build both with the same compiler and flag",
          source="libstdc++ Dual ABI (GCC 5+, std::__cxx11::basic_string; _GLIBCXX_USE_CXX11_ABI); GNU ld "
                 "(\"undefined reference to `%s'\", zh_CN \"对'%s'未定义的引用\")", most="medium"),
+    # GNU ld found a symbol in a shared library the link line does not name (only in one another library needs): a
+    # static Paddle library's dlsym/pthread calls without -ldl/-lpthread. ld refuses to take it from there.
+    _sig("linker_dso_missing", r"undefined reference to symbol [`‘'](?P<sym>[^’'`\n]{1,200})[’'`]|error adding symbols: DSO "
+         r"missing from command line", "cause", CauseId.config_error, 70,
+         "libpaddle_fluid.a(analysis_predictor.cc.o): undefined reference to symbol 'dlsym@@GLIBC_2.2.5'",
+         title="the linker found {sym} only in a library the link line does not name: add that library to the link "
+               "line (-ldl, -lpthread, ..., after the libraries that need it)", most="medium",
+         source="GNU ld elflink.c elf_link_add_object_symbols (\"%pB: undefined reference to symbol '%s'\"), then "
+                "ldlang.c (\"%pB: error adding symbols: %E\", bfd_error_missing_dso \"DSO missing from command line\")"),
+    # GCC's compiler proper given two input files: a compile flag that takes the next word as a file (a lower-case
+    # -o2/-o3 for -O2/-O3 in a demo's CMAKE_CXX_FLAGS) is harmless until CMake 3.20+ adds its own depfile options
+    # (-MD -MT -MF), after which every object fails and the .d file is never written: above the generic "No such file
+    # or directory" (95) that GCC prints next for that .d file, which alone (CMake made its folder) says the same.
+    _sig("compiler_too_many_filenames", r"cc1(?:plus)?: (?:error: too many filenames given|错误：给定了太多文件名|(?:fatal error|"
+         r"致命错误) ?[:：] ?\S*CMakeFiles/\S+\.d ?[:：] ?(?:No such file or directory|没有那个文件或目录))", "cause",
+         CauseId.dependency_version_mismatch, 96, "cc1plus: error: too many filenames given.  Type cc1plus --help for usage",
+         title="the compiler was given two input files: a compile flag of the build takes a word as a file (a lower-case "
+               "-o2/-o3 for -O2/-O3), which CMake 3.20 and newer turn into this error; correct the flag (or use the "
+               "CMake release the build was written for)", most="medium",
+         source="GCC c-family/c-opts.c c_common_post_options (\"too many filenames given.  Type %s --help for usage\"; "
+                "zh_CN \"给定了太多文件名。试用 %s --help 以了解用法\"); CMake 3.20 depfile flags (CMAKE_DEPFILE_FLAGS_CXX)"),
     # Any other symbol the linker finds in no library it was given: a library on the link line is another build or
     # version than the code was written against (an OpenBLAS built without LAPACKE, a library of an older release).
     # After the rows above (the string ABI, Paddle's C API), which name which side.
-    _sig("linker_symbol_undefined", r"undefined reference to\s*[`‘'](?P<sym>[^’'`\n]{1,200})[’'`]|对\s*[`‘']"
-         r"(?P<sym2>[^’'`\n]{1,200})[’'`]\s*未定义的引用|\bld: (?P<sym3>symbol\(s\)) not found for architecture \w+",
+    _sig("linker_symbol_undefined", r"undefined reference to\s*[`‘'](?P<sym>[^’'`\n]{1,200})(?:[’'`]|$)|对\s*[`‘']"
+         r"(?P<sym2>[^’'`\n]{1,200})[’'`]\s*未定义的引用|\bld: (?P<sym3>symbol\(s\)) not found for architecture \w+|"
+         r"^(?=Undefined symbols for architecture \w+:)Undefined (?P<sym4>symbols)",
          "cause", CauseId.dependency_version_mismatch, 60,
          "MathFunctions.cpp:91: undefined reference to `LAPACKE_sgetrf'",
-         title="the linker found {sym}{sym2}{sym3} in no library it was given: a library on the link line is another build or "
+         title="the linker found {sym}{sym2}{sym3}{sym4} in no library it was given: a library on the link line is another build or "
                "version than the code expects (or one is missing from the link line)", most="medium",
          source="GNU ld ldmain.c undefined_symbol (\"undefined reference to `%s'\", zh_CN \"对‘%s’未定义的引用\"); Apple "
-                "ld64 (\"ld: symbol(s) not found for architecture %s\", after its \"Undefined symbols\" list)"),
+                "ld64 (\"Undefined symbols for architecture %s:\" then the list, \"ld: symbol(s) not found for "
+                "architecture %s\"); a line cut before its closing quote is read too"),
     # Paddle compiles with -Werror: a newer compiler's new warning stops the build in code that built before.
     _sig("werror_newer_compiler", r"\[-Werror=(?P<flag>[\w+-]+)=?\]", "cause",
          CauseId.dependency_version_mismatch, 65,
@@ -330,60 +352,7 @@ BUILDS = (
          title="a file was not found ({msg}); the message names no path",
          source="CPython FileNotFoundError raised by the library's own code (raise FileNotFoundError(\"...\")), "
                 "without errno or filename", most="medium"),
-    # CMake's find modules and Paddle's own checks: a library or tool the build needs is not found. A status line
-    # ("-- Could NOT find X") is not an error: the build goes on without X or builds it itself (Paddle's
-    # cmake/external/*.cmake); only a find_package(... REQUIRED) prints it under a "CMake Error" header.
-    _sig("cmake_package_not_found", r"(?<!-- )Could NOT find (?!PY_)(?P<pkg>\w+)(?: \(missing|:)|(?<![\w.+-])(?P<tool>[\w.+-]{1,80}) is not found\.?\s+"
-         r"Please install", "cause", CauseId.dependency_version_mismatch, 80,
-         "  Could NOT find Protobuf (missing: Protobuf_INCLUDE_DIR)",
-         title="the build needs {pkg}{tool}, which CMake did not find: install it (with its headers), or point the "
-               "build at it (<Pkg>_ROOT / CMAKE_PREFIX_PATH)",
-         source="CMake 3.x Modules/FindPackageHandleStandardArgs.cmake (\"Could NOT find %s (missing: %s)\"); pp 0.x "
-                "cmake/check_packages.cmake (message(FATAL_ERROR \"SWIG is not found. Please install swig or disable "
-                "WITH_SWIG_PY\"))", most="medium"),
-    # Paddle 0.x's own CMake checks for the BLAS it links (cmake/cblas.cmake, cmake/external/openblas.cmake): no CBLAS
-    # found under the roots it searches, or the gfortran runtime OpenBLAS needs.
-    _sig("paddle_cmake_blas_missing", r"CBlas must be set\.|Cannot found gfortran library which it is used by "
-         r"openblas|To build lapack in libopenblas, you need to set gfortran compiler", "cause",
-         CauseId.dependency_version_mismatch, 80,
-         "  CBlas must be set.  Paddle support MKL, ATLAS, OpenBlas, reference-cblas.",
-         title="the build needs a BLAS library (and OpenBLAS the gfortran runtime) that CMake did not find: install it, "
-               "or point the build at it (MKL_ROOT, ATLAS_ROOT, OPENBLAS_ROOT)",
-         source="pp 0.9-0.11 cmake/cblas.cmake (message(FATAL_ERROR \"CBlas must be set. Paddle support MKL, ATLAS, "
-                "OpenBlas, reference-cblas. Try set MKL_ROOT, ATLAS_ROOT, OPENBLAS_ROOT or REFERENCE_CBLAS_ROOT.\")) "
-                "and cmake/external/openblas.cmake (message(FATAL_ERROR \"Cannot found gfortran library which it is "
-                "used by openblas\"; \"To build lapack in libopenblas, you need to set gfortran compiler: cmake .. "
-                "-DCMAKE_Fortran_COMPILER=...\"), as Paddle#710, #1318 and #3880 print them", most="medium"),
-    # cmake run in a folder that is not the source tree (the build folder, without the ".." that names the source).
-    _sig("cmake_source_dir_wrong", r"The source directory \"(?P<dir>[^\"]{1,300})\" does not appear to contain "
-         r"CMakeLists\.txt", "cause", CauseId.config_error, 80,
-         "CMake Error: The source directory \"/xxx/paddle/build\" does not appear to contain CMakeLists.txt.",
-         title="cmake was given {dir} as the source tree, which has no CMakeLists.txt: run it from the build folder "
-               "with the source path (cmake ..)", most="medium",
-         source="CMake 3.x Source/cmake.cxx (\"The source directory \\\"%s\\\" does not appear to contain "
-                "CMakeLists.txt.\")"),
-    _sig("cmake_unknown_command", r"Unknown CMake command \"(?P<cmd>\w+)\"", "cause", CauseId.dependency_version_mismatch,
-         60, "  Unknown CMake command \"SWIG_ADD_MODULE\".",
-         title="the build calls {cmd}, which no CMake module it loaded defines: the tool or CMake module that provides "
-               "it is missing or of another version",
-         source="CMake 3.x cmake/Source/cmMakefile.cxx (\"Unknown CMake command \\\"%s\\\".\")", most="medium"),
-    # SWIG cannot parse a header it wraps: a SWIG older than the C++ the header uses.
-    _sig("swig_syntax_error", r"^\S+\.(?:h|hpp|i):\d+: Error: Syntax error in input\(\d\)", "cause",
-         CauseId.dependency_version_mismatch, 70, "decoder_utils.h:55: Error: Syntax error in input(1).",
-         title="SWIG could not parse a header it wraps: this SWIG is older than the C++ the header uses (install the "
-               "SWIG version the build names)",
-         source="SWIG 2.x-4.x Source/CParse/parser.y (Swig_error(..., \"Syntax error in input(%d).\\n\"))", most="medium"),
-    # CMake evaluates the generator expressions it knows ($<FILTER:...> came in 3.15, $<REMOVE_DUPLICATES:...> in 3.15,
-    # $<TARGET_EXISTS:...> in 3.12): one it does not know is from a newer CMake than this one. The header alone is
-    # also printed for a known expression that failed (a missing target, a wrong context): a weak clue.
-    _sig("cmake_generator_expression_unknown", r"did not evaluate to a known generator expression", "cause",
-         CauseId.dependency_version_mismatch, 75, "  Expression did not evaluate to a known generator expression",
-         title="CMake does not know a generator expression the build uses: this CMake is older than the build needs "
-               "(install the CMake version its docs name)", source=_CMAKE_GENEX, most="medium"),
-    _sig("cmake_generator_expression_failed", r"Error evaluating generator expression", "cause",
-         CauseId.dependency_version_mismatch, 40, "Error evaluating generator expression:",
-         title="CMake could not evaluate a generator expression of the build: an expression newer than this CMake, or "
-               "a target or context it names that is not there", source=_CMAKE_GENEX, most="low"),
+    *CMAKE_CHECKS,
     # nvcc on a CUDA toolkit header (thrust, cub) naming an identifier the header itself expects: the toolkit's thrust
     # and the CUB the build brings are of two releases, a CUDA version the source was not yet adapted to.
     _sig("nvcc_toolkit_header_undefined", r"[/\\](?:thrust|cub)[/\\]\S+\(\d+\): error: identifier \"(?P<name>\w+)\" is "
@@ -396,3 +365,4 @@ BUILDS = (
          source="nvcc (EDG front end: \"error: identifier \\\"%s\\\" is undefined\") in the toolkit's include/thrust and "
                 "include/cub headers; Paddle#47384 (CUDA 11.8, thrust 1.15 vs the build's CUB)"),
 )
+

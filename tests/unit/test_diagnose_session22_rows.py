@@ -1,0 +1,120 @@
+"""Readings added in issue 29's twenty-second session (batches 124-126: builds and links of C++ programs against
+Paddle's libraries, each row from its emitter's source), and the near texts each must leave alone."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of as _diagnose
+
+
+def _cause(tmp_path, text: str):
+    rc = _diagnose(tmp_path, text)
+    return (rc.cause, rc.confidence.value) if rc else None
+
+
+@pytest.mark.parametrize("text", [
+    "CMake Error at CMakeLists.txt:32 (project):\n  The CMAKE_CXX_COMPILER:\n\n    /opt/ndk/bin/aarch64-linux-android-g++\n\n"
+    "  is not a full path to an existing compiler tool.\n",
+    "CMake Error at C:/cmake/share/cmake-3.19/Modules/FindCUDA.cmake:749 (find_program):\n  Syntax error in cmake code at\n"
+    "  when parsing string\n    C:\\Program Files\\NVIDIA GPU Computing Toolkit\n  Invalid character escape '\\P'.\n",
+    "RegularExpression::compile(): Nested *?+.\nRegularExpression::compile(): Error in compile.\n"
+    "CMake Error at cmake/generic.cmake:109 (string):\n  string sub-command REGEX, mode REPLACE failed to compile regex\n",
+    "CMake Error at D:/demo/CMakeLists.txt:27 (message):\n  please set PADDLE_LIB with -DPADDLE_LIB=/path/paddle/lib\n",
+])
+def test_cmakes_configure_errors_on_a_setting_are_the_config(tmp_path, text):
+    assert _cause(tmp_path, text)[0] == CauseId.config_error
+
+
+def test_a_projects_own_cmake_check_is_weak_and_a_named_package_says_more(tmp_path):
+    # the header alone: the project's text under it is what the user reads; low, not medium
+    assert _cause(tmp_path, "CMake Error at CMakeLists.txt:27 (message):\n  set OPENCV_DIR first\n") == (
+        CauseId.config_error, "low")
+    # a package CMake did not find, under the same header, is that package
+    text = ("CMake Error at /usr/share/cmake/Modules/FindPackageHandleStandardArgs.cmake:146 (message):\n"
+            "  Could NOT find Protobuf (missing: Protobuf_INCLUDE_DIR)\n")
+    assert _cause(tmp_path, text)[0] == CauseId.dependency_version_mismatch
+    # CMake's own status and warning lines are no error
+    assert _diagnose(tmp_path, "CMake Warning at CMakeLists.txt:10 (message):\n  WITH_MKL is OFF\n") is None or \
+        _cause(tmp_path, "CMake Warning at CMakeLists.txt:10 (message):\n  WITH_MKL is OFF\n")[0] != CauseId.config_error
+
+
+@pytest.mark.parametrize("text", [
+    "libpaddle_inference_dummy_1.lib : fatal error LNK1248: image size (1002F8BB5) exceeds maximum allowable size "
+    "(FFFFFFFF)\n",
+    "错误\tLNK1248\t映像大小(902A2000)超过允许的最大大小(80000000)\tprint_pten_kernels\n",
+])
+def test_visual_cs_image_size_limit_is_the_build_configuration(tmp_path, text):
+    assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+
+
+def test_the_runtime_library_mismatch_copied_from_the_error_list_without_its_code(tmp_path):
+    for text in ("检测到“RuntimeLibrary”的不匹配项：值\"MT_StaticRelease\"不匹配值\"MD_DynamicRelease\"\n",
+                 "mismatch detected for 'RuntimeLibrary': value 'MT_StaticRelease' doesn't match value "
+                 "'MD_DynamicRelease' in main.obj\n"):
+        assert _cause(tmp_path, text)[0] == CauseId.config_error
+
+
+@pytest.mark.parametrize("text", [
+    "[ 56%] Building CXX object CMakeFiles/main.dir/src/main.cc.o\ncc1plus: error: too many filenames given.  Type "
+    "cc1plus --help for usage\ncc1plus: fatal error: CMakeFiles/main.dir/src/main.cc.d: No such file or directory\n",
+    "cc1plus: 错误：给定了太多文件名。试用 cc1plus --help 以了解用法\n"
+    "cc1plus: 致命错误：CMakeFiles/main.dir/src/main.cc.d：没有那个文件或目录\n",
+    "cc1plus: fatal error: CMakeFiles/model_infer.dir/src/clas_postprocess.cpp.d: No such file or directory\n"
+    "compilation terminated.\n",
+])
+def test_gcc_given_two_input_files_is_a_flag_newer_cmake_refuses(tmp_path, text):
+    assert _cause(tmp_path, text) == (CauseId.dependency_version_mismatch, "medium")
+
+
+def test_a_missing_header_of_the_source_is_a_missing_file_not_a_cmake_depfile(tmp_path):
+    assert _cause(tmp_path, "main.cc:3:10: fatal error: paddle/phi/api/include/api.h: No such file or directory\n")[0] \
+        == CauseId.file_not_found
+    # a .d file outside CMake's folder is a missing file like any other
+    assert _cause(tmp_path, "cc1plus: fatal error: deps/x.d: No such file or directory\n")[0] == CauseId.file_not_found
+
+
+def test_lds_symbol_of_a_library_the_link_line_does_not_name(tmp_path):
+    text = ("/usr/bin/ld: /opt/fluid_inference/paddle/lib/libpaddle_fluid.a(analysis_predictor.cc.o): undefined reference "
+            "to symbol 'dlsym@@GLIBC_2.2.5'\n//lib/x86_64-linux-gnu/libdl.so.2: error adding symbols: DSO missing from "
+            "command line\ncollect2: error: ld returned 1 exit status\n")
+    assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+    # an undefined reference of a symbol no library has stays the generic linker row
+    assert _cause(tmp_path, "main.cc:9: undefined reference to `LAPACKE_sgetrf'\n")[0] == \
+        CauseId.dependency_version_mismatch
+
+
+def test_a_library_of_another_architecture_in_either_of_lds_words(tmp_path):
+    for text in ("third_libs/install/onnxruntime/lib/libonnxruntime.so: error adding symbols: File in wrong format\n",
+                 "lib/libpaddle_full_api_shared.so: file not recognized: File format not recognized\n"):
+        assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+
+
+def test_undefined_symbols_cut_before_their_quote_and_apples_list_header(tmp_path):
+    cut = "undefined reference to `paddle::experimental::add(paddle::experimental::Tensor const&, paddle::experiment\n"
+    assert _cause(tmp_path, cut)[0] == CauseId.dependency_version_mismatch
+    apple = ('Undefined symbols for architecture x86_64:\n  "__ZN12paddle_infer6Tensor7ReshapeERKSt6vectorIiSaIiEE", '
+             "referenced from:\n      RunModel(...) in main.cpp.o\n")
+    assert _cause(tmp_path, apple)[0] == CauseId.dependency_version_mismatch
+    # the words inside a sentence are no list header
+    assert _diagnose(tmp_path, "we saw Undefined symbols for architecture arm64: once\n") is None or \
+        _cause(tmp_path, "we saw Undefined symbols for architecture arm64: once\n")[0] != CauseId.dependency_version_mismatch
+
+
+def test_gccs_zh_cn_compiler_killed(tmp_path):
+    text = "c++: 致命错误：已杀死 signal terminated program cc1plus\n编译中断。\n"
+    assert _cause(tmp_path, text) == (CauseId.host_oom_killed, "medium")
+
+
+def test_opencvs_android_pack_without_the_abi_built_is_the_build_configuration(tmp_path):
+    text = ("CMakeLists.txt : C/C++ debug|x86 : CMake Warning at app/OpenCV/sdk/native/jni/OpenCVConfig.cmake:47 (message):\n"
+            "  Found OpenCV Android Pack but it has no binaries compatible with your ABI\n  (can't find: /abi-x86)\n"
+            "Execution failed for task ':app:generateJsonModelDebug'.\n")
+    assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+
+
+def test_paddleocrs_cpp_program_without_its_dictionary(tmp_path):
+    text = ("ppocr.exe system --det_model_dir=det --rec_model_dir=rec --image_dir=11.jpg\n"
+            "no such label file:  ../../ppocr/utils/ppocr_keys_v1.txt, exit the program...\n")
+    assert _cause(tmp_path, text) == (CauseId.file_not_found, "medium")
+    # the words in a question about the file are no error of the program
+    assert _diagnose(tmp_path, "is there no such label file in the release?\n") is None
