@@ -118,3 +118,20 @@ def test_paddleocrs_cpp_program_without_its_dictionary(tmp_path):
     assert _cause(tmp_path, text) == (CauseId.file_not_found, "medium")
     # the words in a question about the file are no error of the program
     assert _diagnose(tmp_path, "is there no such label file in the release?\n") is None
+
+
+def test_a_crash_after_a_warning_about_one_library_is_never_high(tmp_path):
+    text = ("W0311 16:16:12.435428  6840 tensorrt.cc:56] You are using Paddle compiled with TensorRT, but TensorRT dynamic "
+            "library is not found. Ignore this if TensorRT is not needed.\n"
+            "The TensorRT that Paddle depends on is not configured correctly.\nSegmentation fault (core dumped)\n")
+    rc = _diagnose(tmp_path, text)
+    # the crash stands (it names nothing), the missing TensorRT its likeliest reason
+    assert (rc.cause, rc.confidence.value) == (CauseId.segfault, "medium")
+    assert rc.alternatives[0].cause == CauseId.cuda_cudnn_mismatch
+    # without the warning the same crash line is what it was
+    assert _diagnose(tmp_path, "Segmentation fault (core dumped)\n").cause == CauseId.segfault
+
+
+def test_the_loaders_undefined_cpp_symbol_retyped_without_its_colon(tmp_path):
+    text = "./infer_demo: symbol lookup error : /usr/local/lib/libfastdeploy.so.1.0.7: undefined symbol _ZN2cv3MatC1EV\n"
+    assert _cause(tmp_path, text)[0] == CauseId.dependency_version_mismatch
