@@ -4,7 +4,7 @@ from .catalog.ids import CauseId
 
 BACKLINKS = {
     CauseId.checkpoint_corrupt: {
-        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'safetensors_header_unreadable', 'archive_unreadable', 'hdf5_signature_missing', 'loaded_file_not_a_tensor', 'lite_model_file_short', 'ours_CheckpointError',),
+        'signatures': ('tensor_not_saved_tensor', 'paddle_load_unparsable', 'safetensors_header_unreadable', 'archive_unreadable', 'hdf5_signature_missing', 'loaded_file_not_a_tensor', 'lite_model_file_short', 'p2o_params_unloaded', 'ours_CheckpointError',),
     },
     CauseId.checkpoint_unsafe: {
         'signatures': ('ours_UnsafeCheckpointError',),
@@ -132,7 +132,7 @@ BACKLINKS = {
         'signatures': (CauseId.port_in_use, 'libuv_port_busy',),
     },
     CauseId.python_exception: {
-        'signatures': ('runpy_module_spec', 'runpy_no_module', 'py2_paddle_not_importable', 'pydataprovider_python_error', 'cxx_own_symbol_undefined', 'v1_registry_empty', 'paddle_mobile_exception', 'embedding_id_out_of_range_cpu', 'glog_cuda_call_failed', 'lite_op_shape_check', 'xmlrpc_fault', 'serving_op_failed', 'native_build_command_failed', 'hub_serving_module_raised', 'bare_module_not_found', 'grad_op_maker_missing', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'package_not_whole', 'package_is_a_file', 'exception_run_together', 'paddle_exception_run_together', 'enforce_hint', 'enforce_class_line', 'check_failed_bare', 'glog_check_failed', 'fatal_log_line', 'ort_status_error', 'enforce_legacy_summary', 'exception', 'exception_lowercase_class', 'exception_case_changed', 'paddle_message_untyped',),
+        'signatures': ('runpy_module_spec', 'runpy_no_module', 'py2_paddle_not_importable', 'pydataprovider_python_error', 'cxx_own_symbol_undefined', 'v1_registry_empty', 'paddle_mobile_exception', 'embedding_id_out_of_range_cpu', 'glog_cuda_call_failed', 'lite_op_shape_check', 'xmlrpc_fault', 'serving_op_failed', 'native_build_command_failed', 'hub_serving_module_raised', 'bare_module_not_found', 'grad_op_maker_missing', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'package_not_whole', 'package_is_a_file', 'js_not_a_function', 'exception_run_together', 'paddle_exception_run_together', 'enforce_hint', 'enforce_class_line', 'check_failed_bare', 'glog_check_failed', 'fatal_log_line', 'ort_status_error', 'enforce_legacy_summary', 'exception', 'exception_lowercase_class', 'exception_case_changed', 'paddle_message_untyped',),
         'guard_kinds': ('failed',),
         'diagnose_rules': ('every_rank_aborted', 'traceback_without_exception',),
     },

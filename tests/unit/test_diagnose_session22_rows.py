@@ -135,3 +135,19 @@ def test_a_crash_after_a_warning_about_one_library_is_never_high(tmp_path):
 def test_the_loaders_undefined_cpp_symbol_retyped_without_its_colon(tmp_path):
     text = "./infer_demo: symbol lookup error : /usr/local/lib/libfastdeploy.so.1.0.7: undefined symbol _ZN2cv3MatC1EV\n"
     assert _cause(tmp_path, text)[0] == CauseId.dependency_version_mismatch
+
+
+def test_paddle2onnx_parameters_that_opened_and_did_not_read(tmp_path):
+    text = ("[Paddle2ONNX] Failed to load parameters of PaddlePaddle model.\n[Paddle2ONNX] Paddle model parsing failed.\n"
+            "[Paddle2ONNX] Paddle model convert failed.\n")
+    assert _cause(tmp_path, text) == (CauseId.checkpoint_corrupt, "medium")
+    # a file it could not open says which: the missing file
+    opened = "[Paddle2ONNX] Cannot open file ./inference.pdiparams to read.\n" + text
+    assert _cause(tmp_path, opened)[0] == CauseId.file_not_found
+
+
+def test_a_javascript_typeerror_without_its_type_is_the_codes_fault_at_low(tmp_path):
+    assert _cause(tmp_path, "ocr.init(model)\n初始化出现  : A.endsWith is not a function\n") == (
+        CauseId.python_exception, "low")
+    # the words inside a sentence with no called name are no error
+    assert _diagnose(tmp_path, "note: this is not a function but a class\n") is None

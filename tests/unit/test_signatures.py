@@ -122,7 +122,7 @@ def test_every_signature_cites_its_source(sig):
                                                                    "HDF5 ", "GCC ", "Linux kernel ", "PyMuPDF ", "CMake ", "SWIG ", "Go ",
                                                                    "PaddleHub ", "PaddleNLP ", "PaddleX ", "cffi ", "Apple ", "OpenJDK ", "Anakin ", "GNU ld ", "PaddleSlim ", "Intel MKL ", "PaddleOCR-json ",
                                                                    "pysoundfile ", "OpenCV ", "gcc ", "PARL ", "Microsoft ", "clang ", "conda ", "gflags ",
-                                                                   "paddle-mobile ", "Rockchip RKNN "))
+                                                                   "paddle-mobile ", "Rockchip RKNN ", "V8 "))
 
 
 def test_signature_table_is_data_with_cause_ids():

@@ -167,8 +167,7 @@ LOADING = (
          title="a native library needs the C++ symbol {sym}, which the library loaded for it lacks: it was built "
                "against another version of that library",
          source="glibc elf/dl-lookup.c _dl_lookup_symbol_x (_dl_signal_cexception (0, &exception, N_(\"symbol lookup "
-                "error\")) with \"undefined symbol: %s%s%s\"), for a mangled C++ name (_Z...); also retyped without its colon",
-         most="medium"),
+                "error\")) with \"undefined symbol: %s%s%s\"), a mangled C++ name (_Z...), or retyped without its colon", most="medium"),
     # The same loader error cut before its symbol (a paste, a wrapped line): a native program needs a symbol the
     # libraries it loaded lack (glibc's private _dl_sym of an older glibc, a library of another release). A CUDA,
     # NCCL or TensorRT library's is left to the rows and warnings that read their versions.

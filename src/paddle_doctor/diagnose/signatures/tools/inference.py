@@ -259,6 +259,14 @@ INFERENCE = (
          source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::LoadParams (P2OLogger() << \"Cannot open "
                 "file \" << path << \" to read.\"; \"Unexcepted situation happend while reading parameters of "
                 "PaddlePaddle model.\" when more tensors than variables)"),
+    # The same reader's failure reported by its caller: alone (no file it could not open), the file opened and its
+    # tensors did not read: cut short or damaged (a download), or written by another export than the model's.
+    _sig("p2o_params_unloaded", r"Failed to load parameters of PaddlePaddle model", "cause", CauseId.checkpoint_corrupt,
+         55, "[Paddle2ONNX] Failed to load parameters of PaddlePaddle model.", most="medium",
+         title="paddle2onnx could not read the tensors of the parameters file: damaged or cut short (download or export "
+               "it again), or not the one exported with the model",
+         source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::Init (if (!LoadParams(_params)) P2OLogger() "
+                "<< \"Failed to load parameters of PaddlePaddle model.\"), pir_parser.cc alike"),
     # paddle.onnx.export hands the layer to paddle2onnx's dygraph2onnx, which saves it with paddle.jit.save into
     # paddle_model_temp_dir and reads model.pdmodel back: a Paddle that saves its new IR (model.json, 3.x) leaves
     # no such file for a paddle2onnx that reads only the old program. Any other path unread is the path.
