@@ -20,6 +20,8 @@ def _cause(tmp_path, text: str):
     "RegularExpression::compile(): Nested *?+.\nRegularExpression::compile(): Error in compile.\n"
     "CMake Error at cmake/generic.cmake:109 (string):\n  string sub-command REGEX, mode REPLACE failed to compile regex\n",
     "CMake Error at D:/demo/CMakeLists.txt:27 (message):\n  please set PADDLE_LIB with -DPADDLE_LIB=/path/paddle/lib\n",
+    "CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_C_COMPILER:\n\n    cl\n\n  is not a full path and was not found "
+    "in the PATH.\n",
 ])
 def test_cmakes_configure_errors_on_a_setting_are_the_config(tmp_path, text):
     assert _cause(tmp_path, text)[0] == CauseId.config_error
@@ -34,8 +36,17 @@ def test_a_projects_own_cmake_check_is_weak_and_a_named_package_says_more(tmp_pa
             "  Could NOT find Protobuf (missing: Protobuf_INCLUDE_DIR)\n")
     assert _cause(tmp_path, text)[0] == CauseId.dependency_version_mismatch
     # CMake's own status and warning lines are no error
-    assert _diagnose(tmp_path, "CMake Warning at CMakeLists.txt:10 (message):\n  WITH_MKL is OFF\n") is None or \
-        _cause(tmp_path, "CMake Warning at CMakeLists.txt:10 (message):\n  WITH_MKL is OFF\n")[0] != CauseId.config_error
+    assert _diagnose(tmp_path, "CMake Warning at CMakeLists.txt:10 (message):\n  WITH_MKL is OFF\n") is None
+    # CMake's own modules and a third-party download's stamp scripts are no check of the project's
+    module = ("CMake Error at /usr/share/cmake-3.16/Modules/CMakeTestCXXCompiler.cmake:53 (message):\n"
+              "  The C++ compiler \"/usr/bin/c++\" is not able to compile a simple test program.\n")
+    stamp = ("CMake Error at /paddle/build/third_party/protobuf/src/extern_protobuf-stamp/tmp/extern_protobuf-gitclone.cmake:31 "
+             "(message):\n  Failed to clone repository\n")
+    for text in (module, stamp):
+        rc = _diagnose(tmp_path, text)
+        assert rc is None or rc.code != "cmake_project_check"
+    # the command as the file spells it
+    assert _cause(tmp_path, "CMake Error at CMakeLists.txt:24 (MESSAGE):\n  set PADDLE_LIB\n") == (CauseId.config_error, "low")
 
 
 @pytest.mark.parametrize("text", [
@@ -45,6 +56,10 @@ def test_a_projects_own_cmake_check_is_weak_and_a_named_package_says_more(tmp_pa
 ])
 def test_visual_cs_image_size_limit_is_the_build_configuration(tmp_path, text):
     assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+
+
+def test_the_linkers_codes_in_prose_are_no_error(tmp_path):
+    assert _diagnose(tmp_path, "LNK1248 is documented at https://learn.microsoft.com/cpp/error-messages\n") is None
 
 
 def test_the_runtime_library_mismatch_copied_from_the_error_list_without_its_code(tmp_path):
@@ -59,11 +74,17 @@ def test_the_runtime_library_mismatch_copied_from_the_error_list_without_its_cod
     "cc1plus --help for usage\ncc1plus: fatal error: CMakeFiles/main.dir/src/main.cc.d: No such file or directory\n",
     "cc1plus: 错误：给定了太多文件名。试用 cc1plus --help 以了解用法\n"
     "cc1plus: 致命错误：CMakeFiles/main.dir/src/main.cc.d：没有那个文件或目录\n",
-    "cc1plus: fatal error: CMakeFiles/model_infer.dir/src/clas_postprocess.cpp.d: No such file or directory\n"
-    "compilation terminated.\n",
+    "cc1plus.exe: error: too many filenames given.  Type cc1plus.exe --help for usage\n",
 ])
 def test_gcc_given_two_input_files_is_a_flag_newer_cmake_refuses(tmp_path, text):
     assert _cause(tmp_path, text) == (CauseId.dependency_version_mismatch, "medium")
+
+
+def test_the_depfile_alone_is_that_flag_at_low(tmp_path):
+    # a missing build folder or a path too long print the same line: low
+    text = ("cc1plus: fatal error: CMakeFiles/model_infer.dir/src/clas_postprocess.cpp.d: No such file or directory\n"
+            "compilation terminated.\n")
+    assert _cause(tmp_path, text) == (CauseId.dependency_version_mismatch, "low")
 
 
 def test_a_missing_header_of_the_source_is_a_missing_file_not_a_cmake_depfile(tmp_path):
@@ -78,6 +99,13 @@ def test_lds_symbol_of_a_library_the_link_line_does_not_name(tmp_path):
             "to symbol 'dlsym@@GLIBC_2.2.5'\n//lib/x86_64-linux-gnu/libdl.so.2: error adding symbols: DSO missing from "
             "command line\ncollect2: error: ld returned 1 exit status\n")
     assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+    # gold's words; the DSO line alone names the library
+    gold = ("main.cc:9: error: undefined reference to 'dlsym'\n/usr/bin/ld.gold: note: 'dlsym' is defined in DSO "
+            "/lib/x86_64-linux-gnu/libdl.so.2 so try adding it to the linker command line\n")
+    assert _cause(tmp_path, gold) == (CauseId.config_error, "medium")
+    dso = "//lib/x86_64-linux-gnu/libdl.so.2: error adding symbols: DSO missing from command line\n"
+    rc = _diagnose(tmp_path, dso)
+    assert rc.cause == CauseId.config_error and "libdl.so.2" in rc.message
     # an undefined reference of a symbol no library has stays the generic linker row
     assert _cause(tmp_path, "main.cc:9: undefined reference to `LAPACKE_sgetrf'\n")[0] == \
         CauseId.dependency_version_mismatch
@@ -95,27 +123,36 @@ def test_undefined_symbols_cut_before_their_quote_and_apples_list_header(tmp_pat
     apple = ('Undefined symbols for architecture x86_64:\n  "__ZN12paddle_infer6Tensor7ReshapeERKSt6vectorIiSaIiEE", '
              "referenced from:\n      RunModel(...) in main.cpp.o\n")
     assert _cause(tmp_path, apple)[0] == CauseId.dependency_version_mismatch
-    # the words inside a sentence are no list header
-    assert _diagnose(tmp_path, "we saw Undefined symbols for architecture arm64: once\n") is None or \
-        _cause(tmp_path, "we saw Undefined symbols for architecture arm64: once\n")[0] != CauseId.dependency_version_mismatch
+    # a prefixed header (a build tool's) and Xcode 15's and lld's forms
+    for text in ("[build] Undefined symbols for architecture arm64:\n", "ld: Undefined symbols:\n  _foo, referenced from:\n",
+                 "ld.lld: error: undefined symbol: paddle_infer::CreatePredictor(paddle_infer::Config const&)\n"):
+        assert _cause(tmp_path, text)[0] == CauseId.dependency_version_mismatch
 
 
 def test_gccs_zh_cn_compiler_killed(tmp_path):
-    text = "c++: 致命错误：已杀死 signal terminated program cc1plus\n编译中断。\n"
-    assert _cause(tmp_path, text) == (CauseId.host_oom_killed, "medium")
+    for text in ("c++: 致命错误：已杀死 signal terminated program cc1plus\n编译中断。\n",
+                 "c++: 编译器内部错误：已杀死(程序 cc1plus)\n"):
+        assert _cause(tmp_path, text) == (CauseId.host_oom_killed, "medium")
 
 
 def test_opencvs_android_pack_without_the_abi_built_is_the_build_configuration(tmp_path):
-    text = ("CMakeLists.txt : C/C++ debug|x86 : CMake Warning at app/OpenCV/sdk/native/jni/OpenCVConfig.cmake:47 (message):\n"
-            "  Found OpenCV Android Pack but it has no binaries compatible with your ABI\n  (can't find: /abi-x86)\n"
-            "Execution failed for task ':app:generateJsonModelDebug'.\n")
-    assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+    warning = ("CMakeLists.txt : C/C++ debug|x86 : CMake Warning at app/OpenCV/sdk/native/jni/OpenCVConfig.cmake:47 "
+               "(message):\n  Found OpenCV Android Pack but it has no binaries compatible with your ABI\n  (can't find: "
+               "/abi-x86)\n")
+    # a warning (find_package goes on): the cause of the failed build, never above low where it is the only sign
+    assert _cause(tmp_path, warning + "Execution failed for task ':app:generateJsonModelDebug'.\n") == (
+        CauseId.config_error, "low")
+    ok = _diagnose(tmp_path, warning + "-- Build files have been written to: /b\nBUILD SUCCESSFUL in 12s\n")
+    assert ok is None or ok.confidence.value == "low"
 
 
 def test_paddleocrs_cpp_program_without_its_dictionary(tmp_path):
     text = ("ppocr.exe system --det_model_dir=det --rec_model_dir=rec --image_dir=11.jpg\n"
             "no such label file:  ../../ppocr/utils/ppocr_keys_v1.txt, exit the program...\n")
     assert _cause(tmp_path, text) == (CauseId.file_not_found, "medium")
+    # the title keeps the path whole and its advice readable
+    message = _diagnose(tmp_path, text).message
+    assert "(../../ppocr/utils/ppocr_keys_v1.txt)" in message and "start it in the folder" in message
     # the words in a question about the file are no error of the program
     assert _diagnose(tmp_path, "is there no such label file in the release?\n") is None
 
@@ -130,17 +167,28 @@ def test_a_crash_after_a_warning_about_one_library_is_never_high(tmp_path):
     assert rc.alternatives[0].cause == CauseId.cuda_cudnn_mismatch
     # without the warning the same crash line is what it was
     assert _diagnose(tmp_path, "Segmentation fault (core dumped)\n").cause == CauseId.segfault
+    # a missing TensorRT is no reason for an illegal instruction, nor a pip conflict for a crash
+    sigill = text.replace("Segmentation fault", "Illegal instruction")
+    assert all(a.cause != CauseId.cuda_cudnn_mismatch for a in _diagnose(tmp_path, sigill).alternatives[:1])
+    pip = ("ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.\n"
+           "paddlex 3.0.0 requires pyyaml==6.0.1, but you have pyyaml 6.0.2 which is incompatible.\n"
+           "Segmentation fault (core dumped)\n")
+    assert _diagnose(tmp_path, pip).alternatives[0].cause != CauseId.dependency_version_mismatch
 
 
 def test_the_loaders_undefined_cpp_symbol_retyped_without_its_colon(tmp_path):
     text = "./infer_demo: symbol lookup error : /usr/local/lib/libfastdeploy.so.1.0.7: undefined symbol _ZN2cv3MatC1EV\n"
     assert _cause(tmp_path, text)[0] == CauseId.dependency_version_mismatch
+    # nm's words are no loader error
+    rc = _diagnose(tmp_path, "nm: warning: undefined symbol _ZN5paddle3fooEv referenced\n")
+    assert rc is None or rc.code != "cxx_symbol_undefined"
 
 
-def test_paddle2onnx_parameters_that_opened_and_did_not_read(tmp_path):
+def test_paddle2onnx_parameters_that_did_not_load_alone_is_low(tmp_path):
     text = ("[Paddle2ONNX] Failed to load parameters of PaddlePaddle model.\n[Paddle2ONNX] Paddle model parsing failed.\n"
             "[Paddle2ONNX] Paddle model convert failed.\n")
-    assert _cause(tmp_path, text) == (CauseId.checkpoint_corrupt, "medium")
+    # its reason's line (a file not opened, more tensors than the program's) is not in the text: low
+    assert _cause(tmp_path, text) == (CauseId.checkpoint_corrupt, "low")
     # a file it could not open says which: the missing file
     opened = "[Paddle2ONNX] Cannot open file ./inference.pdiparams to read.\n" + text
     assert _cause(tmp_path, opened)[0] == CauseId.file_not_found
@@ -149,5 +197,17 @@ def test_paddle2onnx_parameters_that_opened_and_did_not_read(tmp_path):
 def test_a_javascript_typeerror_without_its_type_is_the_codes_fault_at_low(tmp_path):
     assert _cause(tmp_path, "ocr.init(model)\n初始化出现  : A.endsWith is not a function\n") == (
         CauseId.python_exception, "low")
-    # the words inside a sentence with no called name are no error
-    assert _diagnose(tmp_path, "note: this is not a function but a class\n") is None
+    # typed, it is the generic exception's line, at its confidence
+    rc = _diagnose(tmp_path, "TypeError: A.endsWith is not a function\n")
+    assert (rc.cause, rc.confidence.value, rc.code) == (CauseId.python_exception, "medium", "exception")
+    # English prose is no error of JavaScript
+    for text in ("note: this is not a function but a class\n", "Note: np.dot is not a function of two tensors here\n"):
+        rc = _diagnose(tmp_path, text)
+        assert rc is None or rc.code != "js_not_a_function"
+
+
+def test_other_parsers_invalid_escapes_are_not_cmakes(tmp_path):
+    for text in ("Newtonsoft.Json.JsonReaderException: Invalid escape sequence \\U in config.json\n",
+                 "lua: config.lua:3: Invalid escape sequence \\P\n"):
+        rc = _diagnose(tmp_path, text)
+        assert rc is None or rc.code != "cmake_escape_invalid"

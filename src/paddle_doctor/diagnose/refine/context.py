@@ -71,9 +71,7 @@ def _explains(warning: Event, error: Event) -> bool:
     the device query whose status follows): like a specific error, it stands against a less specific warning."""
     if _IMPORT_FAILED.search(error.text):
         return False
-    # A warning about one thing (TensorRT, an image read) explains only its errors; a native crash names nothing, so
-    # it may be one of them: the crash stands, the warning its likeliest reason (:func:`_crash_after_warning`).
-    if warning.sig.explains_only and error.sig.cause not in NATIVE_CRASH:
+    if warning.sig.explains_only:  # a warning about one thing (TensorRT, an image read) explains only its errors
         if re.search(warning.sig.explains_only, error.text) is None:
             return False
     elif _PROGRAM_ERROR.search(error.text):

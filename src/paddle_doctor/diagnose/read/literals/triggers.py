@@ -372,6 +372,7 @@ TRIGGERS: tuple[str, ...] = (
     "undefined reference to symbol", "DSO missing from command line", "ile in wrong format",
     "Undefined symbols for architecture", "undefined reference to", "Found OpenCV Android Pack", "no such label file",
     "Failed to load parameters of PaddlePaddle", "is not a function", "undefined symbol",
+    "is not a full path", "so try adding it to the linker", "ld: Undefined symbols",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -161,10 +161,10 @@ LOADING = (
     # The dynamic loader resolves a native library's C++ symbols against the libraries it loaded: one missing means
     # the library was built against another version of them (an SDK updated on the build machine, not on the
     # device). A device plugin's failed load (Fail to open library) is read by its own row.
-    _sig("cxx_symbol_undefined", r"^(?!.*Fail to open library).*\bundefined symbol:? (?P<sym>_Z\w+)", "cause",
-         CauseId.dependency_version_mismatch, 60,
+    _sig("cxx_symbol_undefined", r"^(?!.*Fail to open library).*\bundefined symbol: (?P<sym>_Z\w+)|symbol lookup error\b[^\n]{0,400}\bundefined "
+         r"symbol (?P<sym2>_Z\w+)", "cause", CauseId.dependency_version_mismatch, 60,
          "./infer_demo: symbol lookup error: ./infer_demo: undefined symbol: _ZN10fastdeploy7RuntimeC1Ev",
-         title="a native library needs the C++ symbol {sym}, which the library loaded for it lacks: it was built "
+         title="a native library needs the C++ symbol {sym}{sym2}, which the library loaded for it lacks: it was built "
                "against another version of that library",
          source="glibc elf/dl-lookup.c _dl_lookup_symbol_x (_dl_signal_cexception (0, &exception, N_(\"symbol lookup "
                 "error\")) with \"undefined symbol: %s%s%s\"), a mangled C++ name (_Z...), or retyped without its colon", most="medium"),

@@ -71,7 +71,8 @@ NATIVE = (
                 "which is not supported by Paddle\")"),
     # A TensorRT build dlopens libnvinfer when it starts (and when a predictor enables TensorRT) and prints this
     # on stderr when it cannot: harmless unless the run uses TensorRT, so a warning that explains only an error of
-    # TensorRT itself (never an unrelated one).
+    # TensorRT itself (never an unrelated one), or a segmentation fault (a TensorRT build's predictor that then runs
+    # without the library it was built with: the crash stands, this its likeliest reason; never SIGILL or SIGBUS).
     _sig("tensorrt_lib_missing", r"TensorRT dynamic library \((?P<lib>[^)]*)\) that Paddle depends on is not configured|"
          r"The TensorRT that Paddle depends on is not configured|compiled with TensorRT, but TensorRT dynamic library is "
          r"not found", "context", CauseId.cuda_cudnn_mismatch, 80,
@@ -82,7 +83,7 @@ NATIVE = (
                 "library (%s) that Paddle depends on is not configured correctly. (error code is %s)\"); pp 2.x "
                 "platform/dynload/tensorrt.cc (You are using Paddle compiled with TensorRT, but TensorRT dynamic "
                 "library is not found. Ignore this if TensorRT is not needed.; The TensorRT that Paddle depends on is "
-                "not configured correctly.)", explains_only=r"(?i)tensorrt|\btrt\b|nvinfer"),
+                "not configured correctly.)", explains_only=r"(?i)tensorrt|\btrt\b|nvinfer|Segmentation fault|SIGSEGV|段错误"),
     _sig("cudnn_version_warning", r"compiled with CUDNN (?P<built>[\d.]+), but CUDNN version in your machine is "
          r"(?P<have>[\d.]+)|compiled with CUDA ?(?P<cuda>[\d.]+)/cuDNN ?[\d.]+, ?but CUDA/cuDNN version in your "
          r"machine is", "context", CauseId.cuda_cudnn_mismatch, 97,

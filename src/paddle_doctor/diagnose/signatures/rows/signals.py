@@ -25,8 +25,8 @@ SIGNALS = (
                 "PaddleOCR#528)"),
     # GCC's driver reports a compiler pass that a signal ended; while building Paddle or a custom op with many jobs
     # (make -jN), SIGKILL is the kernel's OOM killer (each cc1plus of the Eigen/CUDA kernels takes GBs).
-    _sig("compiler_killed", r"(?:(?:fatal|internal compiler) error: |(?:致命错误|编译器内部错误) ?[:：] ?)"
-         r"(?:Killed|已杀死|強制終了|Getötet|Убито)(?: signal terminated program| \(program) (?P<prog>[\w+.-]+)", "cause",
+    _sig("compiler_killed", r"(?:(?:fatal|internal compiler) error: |(?:致命错误|编译器内部错误|内部编译器错误) ?[:：] ?)"
+         r"(?:Killed|已杀死|強制終了|Getötet|Убито)(?: signal terminated program | ?[(（](?:program|程序) )(?P<prog>[\w+.-]+)", "cause",
          CauseId.host_oom_killed, 75, "c++: fatal error: Killed signal terminated program cc1plus",
          title="the compiler ({prog}) was killed (SIGKILL) during the build: the machine ran out of memory; build "
                "with fewer parallel jobs (make -j2) or add memory/swap",

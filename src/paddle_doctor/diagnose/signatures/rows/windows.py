@@ -256,7 +256,7 @@ WINDOWS = (
                 "'%s' in %s\"; zh-CN \"检测到“%s”的不匹配项: 值“%s”不匹配值“%s”(%s 中)\")"),
     # MSVC's linker refuses an image over its size limit (2 GB for an executable or DLL, 4 GB for a library): a
     # Debug build of Paddle's whole inference library, or a build without the options that keep its image small.
-    _sig("msvc_image_too_large", r"\bLNK1248\b|image size \([0-9A-Fa-f]{1,16}\) exceeds maximum allowable size|映像大小\("
+    _sig("msvc_image_too_large", r"\berror LNK1248\b|\tLNK1248\t|image size \([0-9A-Fa-f]{1,16}\) exceeds maximum allowable size|映像大小\("
          r"[0-9A-Fa-f]{1,16}\)超过允许的最大大小", "cause", CauseId.config_error, 75,
          "libpaddle_inference_dummy_1.lib : fatal error LNK1248: image size (1002F8BB5) exceeds maximum allowable size "
          "(FFFFFFFF)",

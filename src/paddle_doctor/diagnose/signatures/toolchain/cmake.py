@@ -70,15 +70,16 @@ CMAKE_CHECKS = (
                "a target or context it names that is not there", source=_CMAKE_GENEX, most="low"),
     # The compiler CMake was given (CMAKE_<LANG>_COMPILER, CC/CXX, a toolchain file's path) is no file: a cross
     # toolchain not yet made or a path mistyped.
-    _sig("cmake_compiler_path_invalid", r"is not a full path to an existing compiler tool", "cause", CauseId.config_error,
+    _sig("cmake_compiler_path_invalid", r"is not a full path (?:to an existing compiler tool|and was not found in the PATH)", "cause", CauseId.config_error,
          80, "  is not a full path to an existing compiler tool.",
          title="CMake was given a compiler that does not exist at that path: point CMAKE_C_COMPILER / "
                "CMAKE_CXX_COMPILER (or CC, CXX, the toolchain's folder) at one that does", most="medium",
-         source="CMake 3.x Modules/CMakeDetermineCompiler.cmake (message(FATAL_ERROR \"The CMAKE_${lang}_COMPILER:\\n  "
-                "${CMAKE_${lang}_COMPILER}\\nis not a full path to an existing compiler tool.\\n...\")), under project()"),
+         source="CMake 3.x Source/cmGlobalGenerator.cxx cmGlobalGenerator::EnableLanguage (noCompiler: \"The "
+                "CMAKE_<LANG>_COMPILER:\\n  %s\\nis not a full path to an existing compiler tool.\\n\", or \"is not a full "
+                "path and was not found in the PATH.\" for a bare name), under project()"),
     # CMake reads a backslash in a value as an escape: a Windows path given with backslashes (-DCUDA_TOOLKIT_ROOT_DIR=
     # "C:\\Program Files\\...") ends up inside CMake code, where "\\P" is no escape CMake knows.
-    _sig("cmake_escape_invalid", r"Invalid (?:character escape '\\(?P<ch>[^'\s])'|escape sequence \\(?P<ch2>\S))", "cause",
+    _sig("cmake_escape_invalid", r"^\s+Invalid (?:character escape '\\(?P<ch>[^'\s])'|escape sequence \\(?P<ch2>\S))", "cause",
          CauseId.config_error, 75, "  Invalid character escape '\\P'.",
          title="CMake read a backslash in a value as an escape (\\{ch}{ch2}): a Windows path given with backslashes; write "
                "it with forward slashes (C:/Program Files/...)", most="medium",
@@ -93,19 +94,24 @@ CMAKE_CHECKS = (
          source="CMake kwsys RegularExpression.cxx (\"RegularExpression::compile(): Nested *?+.\"), then "
                 "cmStringCommand.cxx (\"sub-command REGEX, mode REPLACE failed to compile regex \\\"%s\\\".\")"),
     # A project's own check stops the configure step (message(FATAL_ERROR ...)): the lines under the header say which
-    # setting or path it wants. Every row that names a package or tool (above) says more, so this one is weak.
-    _sig("cmake_project_check", r"CMake Error at (?P<file>[^\n]{1,300}?):\d+ \(message\):", "cause", CauseId.config_error, 35,
+    # setting or path it wants. Every row that names a package or tool (above) says more, so this one is weak. CMake's
+    # own modules (a compiler that cannot build a test program) and a third-party download's stamp scripts (a clone
+    # that failed) are no check of the project's.
+    _sig("cmake_project_check", r"CMake Error at (?![^\n]{0,300}?(?:[/\\]Modules[/\\]|-stamp[/\\]))(?P<file>[^\n]{1,300}?):\d+ "
+         r"\((?i:message)\):", "cause", CauseId.config_error, 35,
          "CMake Error at CMakeLists.txt:27 (message):",
          title="the build's own CMake check ({file}) stopped the configure step: the lines under it say which setting "
                "or path it needs; set it (cmake -D...) and configure again", most="low",
          source="CMake 3.x Source/cmMessageCommand.cxx (message(FATAL_ERROR ...): \"CMake Error at %s:%d (message):\" "
                 "then the project's text, indented)"),
     # OpenCV's Android SDK (OpenCVConfig.cmake in sdk/native/jni) has prebuilt libraries for some ABIs only: an app
-    # built for another one (x86 in an emulator's debug build) finds no OpenCV and stops.
-    _sig("opencv_android_abi_missing", r"Found OpenCV Android Pack but it has no binaries compatible with your ABI", "cause",
+    # built for another one (x86 in an emulator's debug build) finds no OpenCV. A warning (find_package goes on with
+    # OpenCV_FOUND false): it explains the failure after it; alone, a build that did not need OpenCV there.
+    _sig("opencv_android_abi_missing", r"Found OpenCV Android Pack but it has no binaries compatible with your ABI", "context",
          CauseId.config_error, 80, "  Found OpenCV Android Pack but it has no binaries compatible with your ABI",
          title="the OpenCV Android pack has no libraries for the ABI this build targets: build only the ABIs it ships "
                "(abiFilters 'armeabi-v7a', 'arm64-v8a'), or use a pack for that ABI", most="medium",
-         source="OpenCV 3.x-4.x platforms/android/build_sdk.py's OpenCVConfig.cmake (message(WARNING \"Found OpenCV "
-                "Android Pack but it has no binaries compatible with your ABI (can't find: ${...}/abi-${ANDROID_NDK_ABI_NAME})\"))"),
+         source="OpenCV 3.x-4.x cmake/templates/OpenCVConfig.root-ANDROID.cmake.in, installed as sdk/native/jni/"
+                "OpenCVConfig.cmake (if(NOT OpenCV_FIND_QUIETLY) message(WARNING \"Found OpenCV Android Pack but it has "
+                "no binaries compatible with your ABI (can't find: ${OpenCV_CONFIG_SUBDIR})\"); OpenCV_FOUND FALSE)"),
 )

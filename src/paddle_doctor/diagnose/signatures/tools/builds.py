@@ -299,38 +299,53 @@ BUILDS = (
                 "(\"undefined reference to `%s'\", zh_CN \"对'%s'未定义的引用\")", most="medium"),
     # GNU ld found a symbol in a shared library the link line does not name (only in one another library needs): a
     # static Paddle library's dlsym/pthread calls without -ldl/-lpthread. ld refuses to take it from there.
-    _sig("linker_dso_missing", r"undefined reference to symbol [`‘'](?P<sym>[^’'`\n]{1,200})[’'`]|error adding symbols: DSO "
-         r"missing from command line", "cause", CauseId.config_error, 70,
+    _sig("linker_dso_missing", r"undefined reference to symbol [`‘'](?P<sym>[^’'`\n]{1,200})[’'`]|(?P<lib>[^\s:]{1,300}): error "
+         r"adding symbols: DSO missing from command line|is defined in DSO (?P<lib2>\S{1,300}) so try adding it to the "
+         r"linker command line", "cause", CauseId.config_error, 70,
          "libpaddle_fluid.a(analysis_predictor.cc.o): undefined reference to symbol 'dlsym@@GLIBC_2.2.5'",
-         title="the linker found {sym} only in a library the link line does not name: add that library to the link "
-               "line (-ldl, -lpthread, ..., after the libraries that need it)", most="medium",
+         title="the link needs {sym}{lib}{lib2}, which the link line does not name (the symbol is only in a library "
+               "another one needs): add that library to the link line (-ldl, -lpthread, ...) after the ones that need it",
+         most="medium",
          source="GNU ld elflink.c elf_link_add_object_symbols (\"%pB: undefined reference to symbol '%s'\"), then "
-                "ldlang.c (\"%pB: error adding symbols: %E\", bfd_error_missing_dso \"DSO missing from command line\")"),
+                "ldlang.c (\"%pB: error adding symbols: %E\", bfd_error_missing_dso \"DSO missing from command line\"); "
+                "gold (\"'%s' is defined in DSO %s so try adding it to the linker command line\")"),
     # GCC's compiler proper given two input files: a compile flag that takes the next word as a file (a lower-case
     # -o2/-o3 for -O2/-O3 in a demo's CMAKE_CXX_FLAGS) is harmless until CMake 3.20+ adds its own depfile options
     # (-MD -MT -MF), after which every object fails and the .d file is never written: above the generic "No such file
-    # or directory" (95) that GCC prints next for that .d file, which alone (CMake made its folder) says the same.
-    _sig("compiler_too_many_filenames", r"cc1(?:plus)?: (?:error: too many filenames given|错误：给定了太多文件名|(?:fatal error|"
-         r"致命错误) ?[:：] ?\S*CMakeFiles/\S+\.d ?[:：] ?(?:No such file or directory|没有那个文件或目录))", "cause",
+    # or directory" (95) that GCC prints next for that .d file.
+    _sig("compiler_too_many_filenames", r"cc1(?:plus)?(?:\.exe)?: (?:error: too many filenames given|错误：给定了太多文件名)",
+         "cause",
          CauseId.dependency_version_mismatch, 96, "cc1plus: error: too many filenames given.  Type cc1plus --help for usage",
          title="the compiler was given two input files: a compile flag of the build takes a word as a file (a lower-case "
                "-o2/-o3 for -O2/-O3), which CMake 3.20 and newer turn into this error; correct the flag (or use the "
                "CMake release the build was written for)", most="medium",
          source="GCC c-family/c-opts.c c_common_post_options (\"too many filenames given.  Type %s --help for usage\"; "
                 "zh_CN \"给定了太多文件名。试用 %s --help 以了解用法\"); CMake 3.20 depfile flags (CMAKE_DEPFILE_FLAGS_CXX)"),
+    # The .d file of that failure alone (the line above not pasted): a missing build folder or a path too long print
+    # it too, so low; above the generic "No such file or directory" all the same.
+    _sig("compiler_depfile_unwritten", r"cc1(?:plus)?(?:\.exe)?: (?:fatal error|致命错误) ?[:：] ?[^\s:：]{0,300}?CMakeFiles/"
+         r"[^\s:：]{1,300}?\.d ?[:：] ?(?:No such file or directory|没有那个文件或目录)", "cause", CauseId.dependency_version_mismatch,
+         96, "cc1plus: fatal error: CMakeFiles/main.dir/src/main.cc.d: No such file or directory",
+         title="the compiler could not write its dependency file: most often a compile flag that takes a word as a file "
+               "(a lower-case -o3 for -O3) under CMake 3.20+'s depfile options; else a missing build folder or a path "
+               "too long", most="low",
+         source="GCC c-family/c-opts.c (the -MF file opened for writing: \"%s: No such file or directory\"), under CMake "
+                "3.20+ CMAKE_DEPFILE_FLAGS_CXX (-MD -MT -MF <obj>.d)"),
     # Any other symbol the linker finds in no library it was given: a library on the link line is another build or
     # version than the code was written against (an OpenBLAS built without LAPACKE, a library of an older release).
     # After the rows above (the string ABI, Paddle's C API), which name which side.
     _sig("linker_symbol_undefined", r"undefined reference to\s*[`‘'](?P<sym>[^’'`\n]{1,200})(?:[’'`]|$)|对\s*[`‘']"
          r"(?P<sym2>[^’'`\n]{1,200})[’'`]\s*未定义的引用|\bld: (?P<sym3>symbol\(s\)) not found for architecture \w+|"
-         r"^(?=Undefined symbols for architecture \w+:)Undefined (?P<sym4>symbols)",
+         r"(?:^|\s)(?=Undefined symbols for architecture \w+:)Undefined (?P<sym4>symbols)|\bld: Undefined (?P<sym5>symbols):|"
+         r"\bld\.lld(?:\.exe)?: error: undefined symbol: (?P<sym6>[^\n]{1,200})",
          "cause", CauseId.dependency_version_mismatch, 60,
          "MathFunctions.cpp:91: undefined reference to `LAPACKE_sgetrf'",
-         title="the linker found {sym}{sym2}{sym3}{sym4} in no library it was given: a library on the link line is another build or "
+         title="the linker found {sym}{sym2}{sym3}{sym4}{sym5}{sym6} in no library it was given: a library on the link line is another build or "
                "version than the code expects (or one is missing from the link line)", most="medium",
          source="GNU ld ldmain.c undefined_symbol (\"undefined reference to `%s'\", zh_CN \"对‘%s’未定义的引用\"); Apple "
                 "ld64 (\"Undefined symbols for architecture %s:\" then the list, \"ld: symbol(s) not found for "
-                "architecture %s\"); a line cut before its closing quote is read too"),
+                "architecture %s\"; Xcode 15's ld \"ld: Undefined symbols:\"); LLVM lld ELF/Symbols.cpp (\"undefined symbol: "
+                "%s\"); a line cut before its closing quote is read too"),
     # Paddle compiles with -Werror: a newer compiler's new warning stops the build in code that built before.
     _sig("werror_newer_compiler", r"\[-Werror=(?P<flag>[\w+-]+)=?\]", "cause",
          CauseId.dependency_version_mismatch, 65,

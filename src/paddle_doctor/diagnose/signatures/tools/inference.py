@@ -259,10 +259,10 @@ INFERENCE = (
          source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::LoadParams (P2OLogger() << \"Cannot open "
                 "file \" << path << \" to read.\"; \"Unexcepted situation happend while reading parameters of "
                 "PaddlePaddle model.\" when more tensors than variables)"),
-    # The same reader's failure reported by its caller: alone (no file it could not open), the file opened and its
-    # tensors did not read: cut short or damaged (a download), or written by another export than the model's.
+    # The same reader's failure reported by its caller, its reason's line not in the text: a file it could not open,
+    # or more tensors than the program's parameters (damaged, or another export's): low.
     _sig("p2o_params_unloaded", r"Failed to load parameters of PaddlePaddle model", "cause", CauseId.checkpoint_corrupt,
-         55, "[Paddle2ONNX] Failed to load parameters of PaddlePaddle model.", most="medium",
+         55, "[Paddle2ONNX] Failed to load parameters of PaddlePaddle model.", most="low",
          title="paddle2onnx could not read the tensors of the parameters file: damaged or cut short (download or export "
                "it again), or not the one exported with the model",
          source="Paddle2ONNX 1.x paddle2onnx/parser/parser.cc PaddleParser::Init (if (!LoadParams(_params)) P2OLogger() "

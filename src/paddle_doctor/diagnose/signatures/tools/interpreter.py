@@ -84,13 +84,14 @@ INTERPRETER_ROWS = (
                 "3.10 bpo-37999 (no implicit __int__ for floats in int conversions)", most="medium"),
     # A JavaScript engine's TypeError, pasted without its type (Paddle.js's SDKs in a browser or Node): the code
     # calls something that is no function, a value of another kind than the SDK expects (a parsed object for a URL).
-    # Without its type, only a property call (a.b) is taken: "x is not a function" is also English prose.
-    _sig("js_not_a_function", r"TypeError: (?P<name>[\w$]{1,60}(?:\.[\w$]{1,60}){0,4}) is not a function\b|(?:^|[\s:：(])(?P<name2>[\w$]{1,60}"
-         r"(?:\.[\w$]{1,60}){1,4}) is not a function\b", "cause",
-         CauseId.python_exception, 45, "TypeError: A.endsWith is not a function",
-         title="the JavaScript code called {name}{name2}, which is no function there: a value of another kind than the code "
+    # Only a property call (a.b) that ends its clause: "x is not a function of ..." is English prose; a typed
+    # "TypeError: ..." line is the generic exception's already.
+    _sig("js_not_a_function", r"(?:^|(?<!Error:)[\s(]|[:：])(?P<name>[\w$]{1,60}(?:\.[\w$]{1,60}){1,4}) is not a function"
+         r"(?=\s*(?:$|[.,;!)]|\(In '| or its return))", "cause",
+         CauseId.python_exception, 45, "ocr init failed: A.endsWith is not a function",
+         title="the JavaScript code called {name}, which is no function there: a value of another kind than the code "
                "expects (an object where a string or a URL belongs)", most="low",
-         source="V8 messages (MessageTemplate::kCalledNonCallable \"%s is not a function\"), SpiderMonkey alike "
+         source="V8 messages (message-template.h kCalledNonCallable \"% is not a function\"), SpiderMonkey alike "
                 "(JSMSG_NOT_FUNCTION)"),
 )
 

@@ -92,10 +92,10 @@ SUITE_DATA_ROWS = (
     # PaddleOCR's C++ programs (deploy/cpp_infer, its Lite demo) read the recognition dictionary at start and exit
     # when the path (rec_char_dict_path, default ../../ppocr/utils/ppocr_keys_v1.txt, relative to the working folder)
     # names no file.
-    _sig("ppocr_cpp_dict_missing", r"no such label file: ?(?P<path>[^,\n]{1,300}), exit the program", "cause",
+    _sig("ppocr_cpp_dict_missing", r"no such label file:\s*(?P<path>[^,\n]{1,300}), exit the program", "cause",
          CauseId.file_not_found, 80, "no such label file: ../../ppocr/utils/ppocr_keys_v1.txt, exit the program...",
-         title="PaddleOCR's C++ program found no dictionary at {path}: run it from the folder that path is relative to, "
+         title="PaddleOCR's C++ program found no dictionary ({path}); start it in the folder that path is relative to, "
                "or give rec_char_dict_path", most="medium",
-         source="PaddleOCR 2.x deploy/cpp_infer/src/utility.cpp Utility::ReadDict (std::cerr << \"no such label file: \" "
+         source="PaddleOCR 2.x deploy/cpp_infer/src/utility.cpp Utility::ReadDict (std::cout << \"no such label file: \" "
                 "<< path << \", exit the program...\" << std::endl; exit(1))"),
 )
