@@ -73,12 +73,25 @@ def test_a_deadline_ends_the_command_gently_first(tmp_path):
     assert time.monotonic() - start < 2 + TERM_WAIT_S + 5
 
 
+def _wait_stopped(pid: int, limit: float = 10.0) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/stat") as stat:
+            if stat.read().rsplit(")", 1)[1].split()[0] == "T":
+                return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} did not stop within {limit} s")
+
+
 def test_grace_zero_kills_a_stopped_process_at_once(tmp_path):
     """A SIGSTOPped rank never handles SIGTERM: with grace 0 nothing waits for it to."""
     tag = tree.new_tag()
     proc = tree.start([sys.executable, "-c", "import time; time.sleep(120)"], tmp_path,
                       tree.tagged_env(os.environ, tag), subprocess.PIPE, subprocess.PIPE)
     os.kill(proc.pid, signal.SIGSTOP)
+    # Stopped means its exec is over: Popen returns when the exec closes its error pipe, which the kernel does before
+    # it sets the new program's environment, so /proc/PID/environ can read empty for a moment on a loaded machine.
+    _wait_stopped(proc.pid)
     assert tree.tagged_pids(tag) == [proc.pid]
     tree.end_all([proc], tag, grace=0)
     assert proc.returncode == -signal.SIGKILL and tree.tagged_pids(tag) == []
