@@ -211,3 +211,72 @@ def test_other_parsers_invalid_escapes_are_not_cmakes(tmp_path):
                  "lua: config.lua:3: Invalid escape sequence \\P\n"):
         rc = _diagnose(tmp_path, text)
         assert rc is None or rc.code != "cmake_escape_invalid"
+
+
+@pytest.mark.parametrize("text, cause", [
+    ("ValueError: This ORT build has ['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider'] "
+     "enabled. Since ORT 1.9, you are required to explicitly set the providers parameter when instantiating "
+     "InferenceSession. For example, onnxruntime.InferenceSession(..., providers=['TensorrtExecutionProvider'], ...)\n",
+     CauseId.dependency_version_mismatch),
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidProtobuf: [ONNXRuntimeError] : 7 : INVALID_PROTOBUF : Load "
+     "model from output/inference/det_infer/ failed:Protobuf parsing failed.\n", CauseId.config_error),
+    ("(External) Error in Flash-Attention, detail information is: `is_sm8x || is_sm90` check failed at "
+     "/paddle/third_party/flashattn/csrc/capi/flash_attn.cu:626\n", CauseId.cuda_arch_unsupported),
+    ("CMake Error: cmake version 3.2.2\nUsage: /usr/bin/cmake -E [command] [arguments ...]\nAvailable commands:\n",
+     CauseId.dependency_version_mismatch),
+    ("backends/npu/kernels/batch_norm_kernel.cc:64:33: error: ‘StringToDataLayout’ is not a member of ‘phi’\n",
+     CauseId.paddle_api_mismatch),
+    ('fused_moe_gemm_kernels_template.h(521): error: enum "phi::CutlassTileConfig" has no member '
+     '"CtaShape64x64x64_WarpShape32x32x64"\n', CauseId.paddle_api_mismatch),
+    ("./src/compiler/php_generator_helpers.h:51:23: error: no member named 'has_php_namespace' in "
+     "'google::protobuf::FileOptions'\n", CauseId.dependency_version_mismatch),
+    ("C:\\CUDA\\v12.6\\include\\crt/host_config.h(170): fatal error C1189: #error:  -- unsupported Microsoft Visual "
+     "Studio version! Only the versions between 2017 and 2022 (inclusive) are supported!\n",
+     CauseId.dependency_version_mismatch),
+    ("usage: setup.py [global_opts] cmd1 [cmd1_opts] [cmd2 [cmd2_opts] ...]\nerror: invalid command 'bdist_wheel'\n",
+     CauseId.dependency_version_mismatch),
+])
+def test_batches_127_128_messages(tmp_path, text, cause):
+    assert _cause(tmp_path, text) == (cause, "medium")
+
+
+def test_a_memory_cgroups_oom_report_of_an_older_kernel(tmp_path):
+    text = ("========================= OOM INFO =========================\n"
+            "[76328.366538] Task in /186984025.job-e6-trainer killed as a result of limit of /186984025.job-e6-trainer\n"
+            "[76328.366541] memory: usage 52428800kB, limit 52428800kB, failcnt 1225754\n")
+    assert _cause(tmp_path, text)[0] == CauseId.host_oom_killed
+
+
+def test_a_cmake_file_that_holds_a_path_is_a_link_checked_out_as_a_file_at_low(tmp_path):
+    text = ("CMake Error at cmake/generic.cmake:1:\n  Parse error.  Expected a command name, got unquoted argument with text\n"
+            "  \"../../../Paddle/cmake/generic.cmake\".\nCall Stack (most recent call first):\n  CMakeLists.txt:8 (include)\n")
+    assert _cause(tmp_path, text) == (CauseId.config_error, "low")
+
+
+def test_names_of_other_namespaces_stay_what_they_were(tmp_path):
+    # a name std or cv lacks is no Paddle release's
+    for text in ("autolog.h:66:27: error: 'accumulate' is not a member of 'std'\n",
+                 "main.cc:5:1: error: 'imread' is not a member of 'cv'\n"):
+        rc = _diagnose(tmp_path, text)
+        assert rc is None or rc.cause != CauseId.paddle_api_mismatch
+
+
+def test_gccs_in_function_line_of_paddles_memory_code_is_no_allocation_frame(tmp_path):
+    text = ("/home/u/Paddle/paddle/memory/memory.cc: In function ‘paddle::memory::BuddyAllocator* "
+            "paddle::memory::GetGPUBuddyAllocator(int)’:\n"
+            "/home/u/Paddle/paddle/memory/memory.cc:33:10: error: ‘unique_ptr’ in namespace ‘std’ does not name a type\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc is None or rc.cause != CauseId.gpu_oom
+    # the frame of a stack still is one
+    frame = "6   paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, unsigned long)\n"
+    assert _diagnose(tmp_path, frame).cause == CauseId.gpu_oom
+
+
+def test_ccache_given_a_compilers_options_and_the_onnx_checkers_node(tmp_path):
+    ccache = ("ccache gcc -fno-strict-aliasing -O2 -fPIC -c stub.cc -o build/stub.o\n"
+              "ccache -pthread -shared build/stub.o -o build/_foo.so\nccache: invalid option --\n")
+    assert _cause(tmp_path, ccache) == (CauseId.config_error, "medium")
+    for text in ('Bad node spec: input: "Constant@2" input: "Gather@0" output: "ScatterND@0" name: "ScatterND@0" '
+                 'op_type: "ScatterND"\n',
+                 "onnx.onnx_cpp2py_export.checker.ValidationError: Bad node spec for node. Name: n1 OpType: ScatterND\n"):
+        assert _cause(tmp_path, text) == (CauseId.config_error, "medium")

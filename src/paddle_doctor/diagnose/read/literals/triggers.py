@@ -373,6 +373,11 @@ TRIGGERS: tuple[str, ...] = (
     "Undefined symbols for architecture", "undefined reference to", "Found OpenCV Android Pack", "no such label file",
     "Failed to load parameters of PaddlePaddle", "is not a function", "undefined symbol",
     "is not a full path", "so try adding it to the linker", "ld: Undefined symbols",
+    # batches 127-128: onnxruntime's providers and unparsed model, FlashAttention's GPU check, a memory cgroup's OOM
+    # report, CMake's command mode and parse error, names headers lack, CUDA's host compiler check, setup.py's wheel
+    "This ORT build has", "INVALID_PROTOBUF", "is_sm8x", "FlashAttention only supports", "killed as a result of limit",
+    "CMake Error: cmake version", "Expected a command name", "is not a member of", "no member named", "has no member",
+    "unsupported Microsoft Visual Studio", "unsupported GNU version", "unsupported clang version", "invalid command 'bdist_wheel'", "ccache: invalid option", "Bad node spec",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -275,14 +275,14 @@ CHECKS = (
                 "system_allocator.cc CPUAllocator::Alloc; enforce.h prints the stack (\"PaddlePaddle Call Stacks\" / "
                 "\"C++ Traceback\") before the message"),
     _sig("device_alloc_frames", r"\bpaddle::memory::(?:\w+::)*(?:Alloc(?:Shared)?|Allocate(?:Impl)?|RefillPool|"
-         r"GetGPUBuddyAllocator)\b(?!\s*<\s*paddle::platform::CPUPlace)|\bpaddle::platform::GpuMaxChunkSize\(\)|"
+         r"GetGPUBuddyAllocator)\b(?!\s*<\s*paddle::platform::CPUPlace)(?![^\n]{0,300}[’']:\s*$)|\bpaddle::platform::GpuMaxChunkSize\(\)|"
          r"\bphi::DeviceContext::Alloc\s*<", "cause", CauseId.gpu_oom, 45,
          "6   paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, unsigned long)",
          title="a device allocation failed (Paddle's allocation path is on the C++ stack)", most="low",
          source="pp 1.x-3.x memory/allocation (AllocatorFacade::Alloc, RetryAllocator::AllocateImpl, Allocator::"
                 "Allocate), memory/malloc.cc AllocShared, legacy::Alloc<CUDAPlace>, detail/buddy_allocator.cc, "
                 "platform/gpu_info.cc GpuMaxChunkSize, phi/core/device_context.cc DeviceContext::Alloc; enforce.h "
-                "prints the stack before the message"),
+                "prints the stack before the message; not GCC's \"In function '...':\" line above a compile error"),
     # Fluid's legacy (buddy) allocator warns and returns nullptr when cudaMalloc fails: the warnings come before
     # whatever the null block then breaks (an enforce, an empty metric), which may not say "memory" at all.
     _sig("legacy_gpu_alloc_failed", r"Cannot malloc [\d.]+ MB GPU memory|Cannot allocate (?P<req>[\d.]+ ?(?:bytes|"

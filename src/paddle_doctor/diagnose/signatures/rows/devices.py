@@ -308,4 +308,17 @@ OTHER_COLLECTIVES = (
                 "(PADDLE_ENFORCE_CUSTOM_DEVICE_SUCCESS(pimpl_->xccl_comm_init_rank(...)) raises ' CustomDevice "
                 "error, the error code is : %d. ' from phi/backends/custom/enforce_custom.h; enforce.h prints the "
                 "C++ stack with the call's frame)"),
+    # FlashAttention's kernels exist for Ampere (sm8x) and Hopper (sm90) only: Paddle's flash-attn C API checks the
+    # device and refuses an older GPU (a V100, a T4) where a model turns flash attention on.
+    _sig("flash_attn_arch_unsupported", r"`?is_sm8x \|\| is_sm90`? check failed|FlashAttention only supports Ampere GPUs or "
+         r"newer", "cause", CauseId.cuda_arch_unsupported, 85,
+         "(External) Error in Flash-Attention, detail information is: `is_sm8x || is_sm90` check failed at "
+         "/paddle/third_party/flashattn/csrc/capi/flash_attn.cu:626",
+         title="FlashAttention runs only on Ampere (compute capability 8.x) or Hopper (9.0) GPUs: turn flash attention "
+               "off for this GPU, or run on a newer one", most="medium",
+         source="pp 2.5-3.x third_party/flashattn csrc/capi/flash_attn.cu (FLASHATTNLIB_CHECK(is_sm8x || is_sm90), "
+                "reported by phi/kernels/gpu/flash_attn_utils.h as \"Error in Flash-Attention, detail information is: "
+                "`is_sm8x || is_sm90` check failed\"); Dao-AILab flash_attn_api.cpp (\"FlashAttention only supports "
+                "Ampere GPUs or newer.\")"),
 )
+

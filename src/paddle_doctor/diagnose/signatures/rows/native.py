@@ -268,11 +268,12 @@ NATIVE = (
          source="pp 1.8.5-3.3.1 so: fluid/imperative/data_loader.cc (Unexpected BUS error encountered in DataLoader "
                 "worker ... insufficient shared memory (shm))"),
     _sig("kernel_oom_killer", r"Out of memory: Kill(?:ed)? process \d+|\boom-kill:|Memory cgroup out of memory|"
-         r"oom_reaper: reaped process|invoked oom-killer", "cause", CauseId.host_oom_killed, 96,
+         r"oom_reaper: reaped process|invoked oom-killer|Task in \S+ killed as a result of limit of ", "cause", CauseId.host_oom_killed, 96,
          "[12345.678901] Out of memory: Killed process 4242 (python) total-vm:83886080kB, anon-rss:62914560kB",
          title="the kernel's OOM killer killed a process (host memory ran out)",
          source="Linux mm/oom_kill.c (Out of memory: Killed process %d (%s); oom-kill:constraint=...; oom_reaper: "
-                "reaped process %d; %s invoked oom-killer), as dmesg / journalctl -k print it"),
+                "reaped process %d; %s invoked oom-killer); before 4.19 mm/memcontrol.c mem_cgroup_print_oom_info (Task in "
+                "%s killed as a result of limit of %s), as dmesg / journalctl -k / a cluster's OOM report print it"),
     # gunicorn's arbiter reports a worker that died of SIGKILL it did not send (after a WORKER TIMEOUT it
     # sends SIGABRT first); services that serve a Paddle model (PaddleOCR/PaddleX) run under it.
     _sig("gunicorn_worker_sigkill", r"Worker \(pid:\s?(?P<pid>\d+)\) was sent SIGKILL! Perhaps out of memory\?",

@@ -50,15 +50,14 @@ SIGNALS = (
          "exist", title="ONNX Runtime found no file to load: {msg}",
          source="ONNX Runtime 1.x onnxruntime/python/onnxruntime_pybind_exceptions.cc ([ONNXRuntimeError] : %d : %s : "
                 "%s), include/onnxruntime/core/common/status.h (NO_SUCHFILE = 3)"),
-    _sig("ort_model_newer", r"Unsupported model IR version: (?P<ir>\d+), max supported IR version: (?P<max>\d+)|"
-         r"\[ONNXRuntimeError\] : 7 : INVALID_PROTOBUF : Load model from \S+ failed:Protobuf parsing failed", "cause",
+    # A file that does not parse at all (INVALID_PROTOBUF) is no ONNX model: tools/converters.py ort_model_unparsed.
+    _sig("ort_model_newer", r"Unsupported model IR version: (?P<ir>\d+), max supported IR version: (?P<max>\d+)", "cause",
          CauseId.dependency_version_mismatch, 75,
          "[ONNXRuntimeError] : 1 : FAIL : Load model from model.onnx failed:Unsupported model IR version: 9, max "
          "supported IR version: 8",
-         title="the installed ONNX Runtime is older than the onnx that wrote the model (or the file is no model)",
+         title="the installed ONNX Runtime is older than the onnx that wrote the model",
          source="ONNX Runtime 1.x onnxruntime/core/graph/model.cc Model::Model (\"Unsupported model IR version: \", "
-                "ir_version, \", max supported IR version: \", ...), inference_session.cc (Protobuf parsing failed, "
-                "INVALID_PROTOBUF = 7)", most="medium"),
+                "ir_version, \", max supported IR version: \", ...)", most="medium"),
     # TensorRT (Paddle Inference's TRT subgraphs) logs a failed CUDA call by cudaGetErrorString's text.
     _sig("trt_cuda_out_of_memory", r"Error Code \d+: Cuda Runtime \(out of memory\)", "cause", CauseId.gpu_oom, 90,
          "[TRT] [E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of memory)",

@@ -114,4 +114,22 @@ CMAKE_CHECKS = (
          source="OpenCV 3.x-4.x cmake/templates/OpenCVConfig.root-ANDROID.cmake.in, installed as sdk/native/jni/"
                 "OpenCVConfig.cmake (if(NOT OpenCV_FIND_QUIETLY) message(WARNING \"Found OpenCV Android Pack but it has "
                 "no binaries compatible with your ABI (can't find: ${OpenCV_CONFIG_SUBDIR})\"); OpenCV_FOUND FALSE)"),
+    # CMake's command mode asked for a command this CMake does not have (cmake -E touch/copy of several files, ...): it
+    # prints its version and its usage; a CMake older than the build's scripts.
+    _sig("cmake_e_command_unknown", r"^CMake Error: cmake version (?P<version>\d[\w.-]{0,20})\s*$", "cause",
+         CauseId.dependency_version_mismatch, 70, "CMake Error: cmake version 3.2.2",
+         title="the build ran a `cmake -E` command that CMake {version} does not have: a CMake older than the build "
+               "needs (install the version its docs name)", most="medium",
+         source="CMake 3.x Source/cmcmd.cxx cmcmd::ExecuteCMakeCommand (unknown -E command: CMakeCommandUsage: "
+                "\"CMake Error: cmake version %s\\nUsage: %s -E <command> [arguments...]\")"),
+    # A CMake file whose whole text is a path: a symbolic link of the repository checked out as a plain file (git
+    # on Windows, core.symlinks false, an archive that dropped links), included where its target belongs.
+    _sig("cmake_symlink_as_file", r"Parse error\.\s+Expected a command name, got unquoted argument with text", "cause",
+         CauseId.config_error, 60, "  Parse error.  Expected a command name, got unquoted argument with text",
+         title="CMake read a file whose text is not CMake code (often a symbolic link of the repository checked out as "
+               "a plain file holding its target's path): check out with symbolic links (git config core.symlinks "
+               "true) or copy the file it points to", most="low",
+         source="CMake 3.x Source/cmListFileCache.cxx cmListFileParser::Parse (\"Parse error.  Expected a command name, "
+                "got %s with text \\\"%s\\\".\")"),
 )
+

@@ -11,6 +11,7 @@ from ..advice import LIBRARY_CONFIRM, LIBRARY_FIX
 from ..model import sig as _sig
 from ..rows.windows import CUDA_LIBRARIES
 from ..toolchain.cmake import CMAKE_CHECKS
+from ..toolchain.compilers import COMPILER_ROWS
 
 # GCC's missing #include, in English or its zh_CN catalogue (full-width colons).
 _CC_FATAL = r"(?:fatal error|致命错误) ?[:：] ?"
@@ -145,6 +146,7 @@ BUILDS = (
                "the library is not installed)",
          source="GCC cpp (\"fatal error: %s: No such file or directory\"), clang (\"fatal error: '%s' file not "
                 "found\")", most="medium"),
+    *COMPILER_ROWS,
     # Paddle's dynload wrappers declare the library's functions from its installed header: an error inside them, or a
     # call through one that fits no signature (nvcc: no instance of DynLoad__f::operator() matches), means the header
     # found is of another version than the one the code was written for.
