@@ -301,7 +301,7 @@ BUILDS = (
                 "(\"undefined reference to `%s'\", zh_CN \"对'%s'未定义的引用\")", most="medium"),
     # GNU ld found a symbol in a shared library the link line does not name (only in one another library needs): a
     # static Paddle library's dlsym/pthread calls without -ldl/-lpthread. ld refuses to take it from there.
-    _sig("linker_dso_missing", r"undefined reference to symbol [`‘'](?P<sym>[^’'`\n]{1,200})[’'`]|(?P<lib>[^\s:]{1,300}): error "
+    _sig("linker_dso_missing", r"undefined reference to symbol [`‘'](?P<sym>[^’'`\n]{1,200})[’'`]|(?:^|(?<=\s))(?P<lib>[^\s:]{1,300}): error "
          r"adding symbols: DSO missing from command line|is defined in DSO (?P<lib2>\S{1,300}) so try adding it to the "
          r"linker command line", "cause", CauseId.config_error, 70,
          "libpaddle_fluid.a(analysis_predictor.cc.o): undefined reference to symbol 'dlsym@@GLIBC_2.2.5'",
