@@ -280,3 +280,21 @@ def test_ccache_given_a_compilers_options_and_the_onnx_checkers_node(tmp_path):
                  'op_type: "ScatterND"\n',
                  "onnx.onnx_cpp2py_export.checker.ValidationError: Bad node spec for node. Name: n1 OpType: ScatterND\n"):
         assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+
+
+@pytest.mark.parametrize("text, cause", [
+    ("PreconditionNotMetError: To use Paddle-TensorRT, please compile with TENSORRT first. (at D:\\paddle-src\\paddle\\"
+     "fluid\\inference\\api\\analysis_config.cc:787)\n", CauseId.config_error),
+    ("AssertionError:Variable dtype not match,Variable ［ Linear_164.w_0 ］ need tensor with dtype paddle.float32 but load "
+     "tensor with dtype paddle.bfloat16\n", CauseId.paddle_api_mismatch),
+    ("error message is **safetensors_rust.SafetensorError: framework paddle is invalid**\n",
+     CauseId.dependency_version_mismatch),
+])
+def test_batch129_messages(tmp_path, text, cause):
+    assert _cause(tmp_path, text) == (cause, "medium")
+
+
+def test_a_state_dicts_shape_check_stays_the_shape(tmp_path):
+    text = ("AssertionError: Variable Shape not match, Variable [ linear_0.w_0 ] need tensor with shape [10, 2] but load set "
+            "tensor with shape [10, 3]\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.state_dict_shape_mismatch

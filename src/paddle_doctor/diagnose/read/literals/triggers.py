@@ -378,6 +378,8 @@ TRIGGERS: tuple[str, ...] = (
     "This ORT build has", "INVALID_PROTOBUF", "is_sm8x", "FlashAttention only supports", "killed as a result of limit",
     "CMake Error: cmake version", "Expected a command name", "is not a member of", "no member named", "has no member",
     "unsupported Microsoft Visual Studio", "unsupported GNU version", "unsupported clang version", "invalid command 'bdist_wheel'", "ccache: invalid option", "Bad node spec",
+    # batch129: TensorRT in a build without it, a state dict's dtype check, safetensors' frameworks
+    "compile with TENSORRT first", "Variable dtype not match", "SafetensorError",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -303,6 +303,17 @@ API_VERSION_ROWS = (
          source="CPython's module getattr (AttributeError: module %R has no attribute %R), on the libraries the "
                 "suites' wheels require (Requires-Dist of paddleocr 2.0-2.10, paddledet, paddleseg, paddleclas, paddlenlp, paddlespeech, "
                 "paddlex, paddlehub, ppgan, paddle3d, paddlets)", most="medium"),
+    # Tensor.set_value's dtype check while a state dict loads: weights saved in another dtype than the model's parameter
+    # (bfloat16 weights into a float32 model on a device without bf16): a loader release that does not convert them.
+    _sig("state_dict_dtype_mismatch", r"Variable dtype not match, ?Variable [\[［] ?(?P<var>[^\]］\n]{1,200}?) ?[\]］] need tensor with "
+         r"dtype (?P<want>[\w.]+)\s+but load tensor with dtype (?P<got>[\w.]+)", "cause", CauseId.paddle_api_mismatch, 70,
+         "AssertionError: Variable dtype not match, Variable [ linear_164.w_0 ] need tensor with dtype paddle.float32  but load "
+         "tensor with dtype paddle.bfloat16", most="medium",
+         title="the weights of {var} are {got} where the model's parameter is {want}: a loader (Paddle, PaddleX) release "
+               "that does not convert them, or a model built in another precision than the weights",
+         source="pp 2.x-3.x python/paddle/base/dygraph/tensor_patch_methods.py Tensor.set_value (assert self.dtype == dtype, "
+                "\"Variable dtype not match, Variable [ {self.name} ] need tensor with dtype {self.dtype}  but load tensor "
+                "with dtype {dtype}\")"),
     # Paddle 2.x's pybind cast of a dygraph tensor argument: what the call got is no VarBase. In the reports gathered,
     # fluid 1.x static-graph code (py_reader, layers.data Variables) run on Paddle 2.0+, where dygraph is the default,
     # or 1.8 dygraph code handing 2.x another object. medium: the user's own wrong argument reads alike (2 of the 3

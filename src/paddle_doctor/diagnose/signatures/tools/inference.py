@@ -84,6 +84,13 @@ INFERENCE = (
          source="pp 2.1-3.3.1 so: framework/ir/pass.h PassRegistry::Get (\"Pass %s has not been registered. Please use "
                 "the paddle inference library compiled with tensorrt or disable the tensorrt engine in inference "
                 "configuration! \")"),
+    # A predictor's config turns TensorRT on in an inference build without it (a package of another variant).
+    _sig("trt_not_compiled", r"To use Paddle-TensorRT, please compile with TENSORRT first", "cause", CauseId.config_error, 85,
+         "PreconditionNotMetError: To use Paddle-TensorRT, please compile with TENSORRT first.", most="medium",
+         title="the config turns TensorRT on, but this Paddle Inference build has no TensorRT: use a package built with "
+               "it, or run without EnableTensorRtEngine", source="pp 2.x-3.x paddle/fluid/inference/api/analysis_config.cc "
+         "AnalysisConfig::EnableTensorRtEngine (PADDLE_THROW(PreconditionNotMet(\"To use Paddle-TensorRT, please compile with "
+         "TENSORRT first.\")))"),
     # The engine declares its first input before any TensorRT network exists: TensorRT could not make one (no TensorRT
     # the build can load, or a build without it). The same config-versus-build reading, its near cause the library.
     _sig("trt_network_uncreated", r"The TRT network should be initialized first", "cause", CauseId.config_error, 70,

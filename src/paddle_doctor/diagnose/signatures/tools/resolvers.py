@@ -81,4 +81,13 @@ RESOLVERS = (
                "extra index uv does not take that package from (--index-strategy unsafe-best-match, or name that index)",
          source="uv 0.4-0.5 crates/uv-resolver/src/pubgrub/report.rs (\"there is no version of {package}{range}\"), in its "
                 "\"No solution found when resolving dependencies\" report", most="medium"),
+    # safetensors' Python binding knows the frameworks of its release: a PyPI safetensors without Paddle's (the suites
+    # then name a build of their own) refuses framework="paddle".
+    _sig("safetensors_framework_unknown", r"SafetensorError: framework (?P<fw>\w{1,40}) is invalid", "cause",
+         CauseId.dependency_version_mismatch, 80, "safetensors_rust.SafetensorError: framework paddle is invalid",
+         title="the installed safetensors does not know the framework {fw}: a release without it (install the safetensors "
+               "build the suite's docs name)", most="medium",
+         source="safetensors bindings/python/src/lib.rs Framework::extract (SafetensorError::new_err(format!(\"framework "
+                "{name} is invalid\")))"),
 )
+
