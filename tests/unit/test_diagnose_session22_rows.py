@@ -244,7 +244,21 @@ def test_a_memory_cgroups_oom_report_of_an_older_kernel(tmp_path):
     text = ("========================= OOM INFO =========================\n"
             "[76328.366538] Task in /186984025.job-e6-trainer killed as a result of limit of /186984025.job-e6-trainer\n"
             "[76328.366541] memory: usage 52428800kB, limit 52428800kB, failcnt 1225754\n")
-    assert _cause(tmp_path, text)[0] == CauseId.host_oom_killed
+    assert _cause(tmp_path, text) == (CauseId.host_oom_killed, "high")
+
+
+def test_flash_attentions_warning_that_falls_back_is_no_verdict(tmp_path):
+    warn = ("/x/modeling_qwen.py:42: UserWarning: FlashAttention only supports Ampere GPUs or newer.\n"
+            "  warnings.warn('FlashAttention only supports Ampere GPUs or newer.')\nEpoch 1 loss 0.3\n")
+    rc = _diagnose(tmp_path, warn)
+    assert rc is None or rc.cause != CauseId.cuda_arch_unsupported
+    assert _cause(tmp_path, "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n") == (
+        CauseId.cuda_arch_unsupported, "medium")
+
+
+def test_onnxruntimes_other_unparsed_model_wording(tmp_path):
+    text = "[ONNXRuntimeError] : 7 : INVALID_PROTOBUF : Failed to load model because protobuf parsing failed.\n"
+    assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
 
 
 def test_a_cmake_file_that_holds_a_path_is_a_link_checked_out_as_a_file_at_low(tmp_path):
@@ -253,12 +267,27 @@ def test_a_cmake_file_that_holds_a_path_is_a_link_checked_out_as_a_file_at_low(t
     assert _cause(tmp_path, text) == (CauseId.config_error, "low")
 
 
-def test_names_of_other_namespaces_stay_what_they_were(tmp_path):
-    # a name std or cv lacks is no Paddle release's
-    for text in ("autolog.h:66:27: error: 'accumulate' is not a member of 'std'\n",
-                 "main.cc:5:1: error: 'imread' is not a member of 'cv'\n"):
+@pytest.mark.parametrize("text", [
+    "batch_norm_kernel.cc:64:33: error: no member named 'StringToDataLayout' in namespace 'phi'\n",
+    "kernel.cc(64): error C2039: 'StringToDataLayout': is not a member of 'phi'\n",
+    "kernel.cc(64): error C2039: “StringToDataLayout”: 不是“phi”的成员\n",
+    "kernel.cc:64:33: 错误：‘StringToDataLayout’不是‘phi’的成员\n",
+    "custom_op.cc:12:5: error: 'DenseTensor' in namespace 'phi' does not name a type\n",
+    "custom_op.cc:20:9: error: ‘class paddle::Tensor’ has no member named ‘mutable_data’\n",
+])
+def test_a_name_paddles_headers_lack_in_each_compilers_words(tmp_path, text):
+    assert _cause(tmp_path, text) == (CauseId.paddle_api_mismatch, "medium")
+
+
+def test_names_outside_a_paddle_release_are_not_read_as_one(tmp_path):
+    for text in ("autolog.h:66:27: error: 'accumulate' is not a member of 'std'\n",  # std and cv are no Paddle
+                 "main.cc:5:1: error: 'imread' is not a member of 'cv'\n",
+                 # Paddle's own source tree (a stale build folder), Paddle-Lite's API, prose
+                 "paddle/phi/core/device_context.cc:300:1: error: ‘float8_e4m3fn’ is not a member of ‘phi::dtype’\n",
+                 "demo.cc:9:5: error: 'CxxConfig' is not a member of 'paddle::lite_api'\n",
+                 "I get 'Foo' is not a member of 'paddle' when I build\n"):
         rc = _diagnose(tmp_path, text)
-        assert rc is None or rc.cause != CauseId.paddle_api_mismatch
+        assert rc is None or rc.code != "paddle_header_member_missing"
 
 
 def test_gccs_in_function_line_of_paddles_memory_code_is_no_allocation_frame(tmp_path):
@@ -268,17 +297,27 @@ def test_gccs_in_function_line_of_paddles_memory_code_is_no_allocation_frame(tmp
     rc = _diagnose(tmp_path, text)
     assert rc is None or rc.cause != CauseId.gpu_oom
     # the frame of a stack still is one
+    for context in ("paddle/platform/gpu_info.cc: In function ‘size_t paddle::platform::GpuMaxChunkSize()’:\n",
+                    "memory.cc:40:3:   required from ‘T* paddle::memory::Alloc(const paddle::platform::Place&, size_t) [with T "
+                    "= float]’\n",
+                    "memory.cc: 在函数‘paddle::memory::BuddyAllocator* paddle::memory::GetGPUBuddyAllocator(int)’中:\n"):
+        rc = _diagnose(tmp_path, context + "memory.cc:33:10: error: ‘x’ was not declared in this scope\n")
+        assert rc is None or rc.cause != CauseId.gpu_oom
     frame = "6   paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, unsigned long)\n"
     assert _diagnose(tmp_path, frame).cause == CauseId.gpu_oom
 
 
 def test_ccache_given_a_compilers_options_and_the_onnx_checkers_node(tmp_path):
-    ccache = ("ccache gcc -fno-strict-aliasing -O2 -fPIC -c stub.cc -o build/stub.o\n"
-              "ccache -pthread -shared build/stub.o -o build/_foo.so\nccache: invalid option --\n")
-    assert _cause(tmp_path, ccache) == (CauseId.config_error, "medium")
+    for option in ("invalid option -- 'p'", "illegal option -- p", "unrecognized option: p"):
+        ccache = ("ccache gcc -fno-strict-aliasing -O2 -fPIC -c stub.cc -o build/stub.o\n"
+                  f"ccache -pthread -shared build/stub.o -o build/_foo.so\nccache: {option}\n")
+        assert _cause(tmp_path, ccache) == (CauseId.config_error, "medium")
     for text in ('Bad node spec: input: "Constant@2" input: "Gather@0" output: "ScatterND@0" name: "ScatterND@0" '
                  'op_type: "ScatterND"\n',
-                 "onnx.onnx_cpp2py_export.checker.ValidationError: Bad node spec for node. Name: n1 OpType: ScatterND\n"):
+                 "onnx.onnx_cpp2py_export.checker.ValidationError: Unrecognized attribute: axes for operator Squeeze\n"
+                 "\n==> Context: Bad node spec for node. Name:  OpType: Squeeze\n",
+                 "onnx.onnx_cpp2py_export.checker.ValidationError: Field 'type' is required but missing.\n"
+                 "==> Context: Bad node spec for node. Name: my node OpType: Conv\n"):
         assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
 
 

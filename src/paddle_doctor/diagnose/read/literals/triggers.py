@@ -377,7 +377,7 @@ TRIGGERS: tuple[str, ...] = (
     # report, CMake's command mode and parse error, names headers lack, CUDA's host compiler check, setup.py's wheel
     "This ORT build has", "INVALID_PROTOBUF", "is_sm8x", "FlashAttention only supports", "killed as a result of limit",
     "CMake Error: cmake version", "Expected a command name", "is not a member of", "no member named", "has no member",
-    "unsupported Microsoft Visual Studio", "unsupported GNU version", "unsupported clang version", "invalid command 'bdist_wheel'", "ccache: invalid option", "Bad node spec",
+    "unsupported Microsoft Visual Studio", "unsupported GNU version", "unsupported clang version", "invalid command 'bdist_wheel'", "ccache: invalid option", "ccache: illegal option", "ccache: unrecognized option", "Bad node spec",
     # batch129: TensorRT in a build without it, a state dict's dtype check, safetensors' frameworks
     "compile with TENSORRT first", "Variable dtype not match", "SafetensorError",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS

@@ -274,9 +274,10 @@ CHECKS = (
          source="pp 1.x memory/malloc.cc legacy::Alloc<CPUPlace>, memory/detail/buddy_allocator.cc RefillPool, "
                 "system_allocator.cc CPUAllocator::Alloc; enforce.h prints the stack (\"PaddlePaddle Call Stacks\" / "
                 "\"C++ Traceback\") before the message"),
-    _sig("device_alloc_frames", r"\bpaddle::memory::(?:\w+::)*(?:Alloc(?:Shared)?|Allocate(?:Impl)?|RefillPool|"
-         r"GetGPUBuddyAllocator)\b(?!\s*<\s*paddle::platform::CPUPlace)(?![^\n]{0,300}[’']:\s*$)|\bpaddle::platform::GpuMaxChunkSize\(\)|"
-         r"\bphi::DeviceContext::Alloc\s*<", "cause", CauseId.gpu_oom, 45,
+    _sig("device_alloc_frames", r"^(?!.*(?:: In (?:member |static member )?function |: In instantiation of |\brequired from |"
+         r"在函数|在成员函数))(?:.*?)(?:\bpaddle::memory::(?:\w+::)*(?:Alloc(?:Shared)?|Allocate(?:Impl)?|RefillPool|"
+         r"GetGPUBuddyAllocator)\b(?!\s*<\s*paddle::platform::CPUPlace)|\bpaddle::platform::GpuMaxChunkSize\(\)|"
+         r"\bphi::DeviceContext::Alloc\s*<)", "cause", CauseId.gpu_oom, 45,
          "6   paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, unsigned long)",
          title="a device allocation failed (Paddle's allocation path is on the C++ stack)", most="low",
          source="pp 1.x-3.x memory/allocation (AllocatorFacade::Alloc, RetryAllocator::AllocateImpl, Allocator::"

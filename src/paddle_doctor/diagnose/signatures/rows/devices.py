@@ -309,9 +309,10 @@ OTHER_COLLECTIVES = (
                 "error, the error code is : %d. ' from phi/backends/custom/enforce_custom.h; enforce.h prints the "
                 "C++ stack with the call's frame)"),
     # FlashAttention's kernels exist for Ampere (sm8x) and Hopper (sm90) only: Paddle's flash-attn C API checks the
-    # device and refuses an older GPU (a V100, a T4) where a model turns flash attention on.
-    _sig("flash_attn_arch_unsupported", r"`?is_sm8x \|\| is_sm90`? check failed|FlashAttention only supports Ampere GPUs or "
-         r"newer", "cause", CauseId.cuda_arch_unsupported, 85,
+    # device and refuses an older GPU (a V100, a T4) where a model turns flash attention on. Dao's message only as an
+    # error (models also warn it and fall back).
+    _sig("flash_attn_arch_unsupported", r"`?is_sm8x \|\| is_sm90`? check failed|(?:Error|what\(\)):\s*FlashAttention only "
+         r"supports Ampere GPUs or newer", "cause", CauseId.cuda_arch_unsupported, 85,
          "(External) Error in Flash-Attention, detail information is: `is_sm8x || is_sm90` check failed at "
          "/paddle/third_party/flashattn/csrc/capi/flash_attn.cu:626",
          title="FlashAttention runs only on Ampere (compute capability 8.x) or Hopper (9.0) GPUs: turn flash attention "

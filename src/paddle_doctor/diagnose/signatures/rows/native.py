@@ -270,7 +270,7 @@ NATIVE = (
     _sig("kernel_oom_killer", r"Out of memory: Kill(?:ed)? process \d+|\boom-kill:|Memory cgroup out of memory|"
          r"oom_reaper: reaped process|invoked oom-killer|Task in \S+ killed as a result of limit of ", "cause", CauseId.host_oom_killed, 96,
          "[12345.678901] Out of memory: Killed process 4242 (python) total-vm:83886080kB, anon-rss:62914560kB",
-         title="the kernel's OOM killer killed a process (host memory ran out)",
+         title="the kernel's OOM killer killed a process (host memory, or its container's memory limit, ran out)",
          source="Linux mm/oom_kill.c (Out of memory: Killed process %d (%s); oom-kill:constraint=...; oom_reaper: "
                 "reaped process %d; %s invoked oom-killer); before 4.19 mm/memcontrol.c mem_cgroup_print_oom_info (Task in "
                 "%s killed as a result of limit of %s), as dmesg / journalctl -k / a cluster's OOM report print it"),

@@ -118,8 +118,9 @@ CMAKE_CHECKS = (
     # prints its version and its usage; a CMake older than the build's scripts.
     _sig("cmake_e_command_unknown", r"^CMake Error: cmake version (?P<version>\d[\w.-]{0,20})\s*$", "cause",
          CauseId.dependency_version_mismatch, 70, "CMake Error: cmake version 3.2.2",
-         title="the build ran a `cmake -E` command that CMake {version} does not have: a CMake older than the build "
-               "needs (install the version its docs name)", most="medium",
+         title="the build ran a `cmake -E` command that CMake {version} does not take: most often a CMake older than the "
+               "build needs (install the version its docs name), or a command given too few arguments (an empty variable)",
+         most="medium",
          source="CMake 3.x Source/cmcmd.cxx cmcmd::ExecuteCMakeCommand (unknown -E command: CMakeCommandUsage: "
                 "\"CMake Error: cmake version %s\\nUsage: %s -E <command> [arguments...]\")"),
     # A CMake file whose whole text is a path: a symbolic link of the repository checked out as a plain file (git

@@ -9,27 +9,33 @@ from ..model import sig as _sig
 
 # GCC's "'X' is not a member of 'ns'" / "'X' in namespace 'ns' does not name a type", clang's "no member named 'X' in
 # 'ns'", nvcc's "namespace/enum "ns::T" has no member "X"": a name the headers found do not declare.
-_NO_MEMBER = (r"[‘'`](?P<name>\w{{1,80}})[’'`] is not a member of [‘'`](?P<ns>{ns})(?:::\w+)*[’'`]|no member named "
-              r"'(?P<name2>\w{{1,80}})' in '(?P<ns2>{ns})(?:::\w+)*'|(?:namespace|enum|class|struct) \"(?P<ns3>{ns})(?:::\w+)*\" "
-              r"has no member \"(?P<name3>\w{{1,80}})\"")
-_NO_MEMBER_SOURCE = ("GCC cp/ (\"%qE is not a member of %qD\"), clang Sema (\"no member named %0 in %1\"), nvcc's EDG front "
+_NO_MEMBER = (r"(?:error|错误)(?: C2039)? ?[:：] ?(?:[‘'`“](?P<name>\w{{1,80}})[’'`”]:? (?:is not a member of|in namespace) "
+              r"[‘'`“](?P<ns>{ns})(?:::\w+)*[’'`”]|[‘“](?P<name4>\w{{1,80}})[’”]:? ?不是[‘“](?P<ns4>{ns})(?:::\w+)*[’”]的成员|no member "
+              r"named '(?P<name2>\w{{1,80}})' in (?:namespace )?'(?P<ns2>{ns})(?:::\w+)*'|(?:namespace|enum|class|struct) "
+              r"\"(?P<ns3>{ns})(?:::\w+)*\" has no member \"(?P<name3>\w{{1,80}})\"|[‘'](?:class|struct) (?P<ns5>{ns})(?:::\w+)*[’'] "
+              r"has no member named [‘'](?P<name5>\w{{1,80}})[’'])")
+_NO_MEMBER_SOURCE = ("GCC cp/ (\"%qE is not a member of %qD\", \"%qT has no member named %qE\"; zh_CN \"%qE不是%qD的成员\"), "
+                     "MSVC C2039 (\"'%s': is not a member of '%s'\"), clang Sema (\"no member named %0 in %1\"), nvcc's EDG front "
                      "end (\"namespace \\\"%s\\\" has no member \\\"%s\\\"\", \"enum \\\"%s\\\" has no member ...\")")
 
 COMPILER_ROWS = (
     # Code compiled against the installed Paddle's headers (a custom operator, a device plugin, a suite's C++ ops)
-    # uses a name they do not declare: the code and the headers are two releases of Paddle.
-    _sig("paddle_header_member_missing", _NO_MEMBER.format(ns=r"phi|paddle"), "cause", CauseId.paddle_api_mismatch, 72,
+    # uses a name they do not declare: most often the code and the headers are two releases of Paddle. Only the
+    # compiler's error line (not prose), not Paddle's own source tree (a stale build folder), not Paddle-Lite's API.
+    _sig("paddle_header_member_missing", r"^(?!\S*\bpaddle[/\\](?:phi|fluid)[/\\])(?!.*paddle::lite_api)[^\n]{0,600}?"
+         + _NO_MEMBER.format(ns=r"phi|paddle"), "cause", CauseId.paddle_api_mismatch, 72,
          "batch_norm_kernel.cc:64:33: error: ‘StringToDataLayout’ is not a member of ‘phi’",
-         title="the code uses {name}{name2}{name3}, which the Paddle headers it is compiled against do not declare: the "
-               "code was written for another Paddle release (build it against the Paddle it names)", most="medium",
-         source=_NO_MEMBER_SOURCE + ", on Paddle's namespaces (phi::, paddle::)"),
+         title="the code uses {name}{name2}{name3}{name4}{name5}, which the Paddle headers it is compiled against do not "
+               "declare: most often code written for another Paddle release (build it against the Paddle it names); or a "
+               "build option or #include that leaves it undeclared", most="medium",
+         source=_NO_MEMBER_SOURCE + ", on Paddle's namespaces (phi::, paddle::), not in Paddle's own tree nor Paddle-Lite's"),
     # The same for protobuf's generated API: sources (grpc's, a project's) written for another protobuf release than
     # the headers the build uses.
     _sig("protobuf_header_member_missing", _NO_MEMBER.format(ns=r"google::protobuf"), "cause",
          CauseId.dependency_version_mismatch, 72,
          "php_generator_helpers.h:51:23: error: no member named 'has_php_namespace' in 'google::protobuf::FileOptions'",
-         title="the code uses protobuf's {name}{name2}{name3}, which the protobuf headers of the build do not declare: "
-               "protobuf of another release than the code's", most="medium",
+         title="the code uses protobuf's {name}{name2}{name3}{name4}{name5}, which the protobuf headers of the build do "
+               "not declare: most often protobuf of another release than the code's (or an #include missing)", most="medium",
          source=_NO_MEMBER_SOURCE + ", on protobuf's namespace (google::protobuf::)"),
     # nvcc checks the host compiler's version in crt/host_config.h: a Visual Studio or GCC newer (or older) than this
     # CUDA supports.
@@ -46,12 +52,12 @@ COMPILER_ROWS = (
     _sig("setup_bdist_wheel_missing", r"error: invalid command 'bdist_wheel'", "cause", CauseId.dependency_version_mismatch,
          80, "error: invalid command 'bdist_wheel'",
          title="setup.py has no bdist_wheel command: the wheel package is not installed in this Python (pip install "
-               "wheel)", most="medium",
-         source="CPython distutils / setuptools dist.py Distribution._parse_command_opts (raise DistutilsArgError(\"invalid "
-                "command '%s'\")), bdist_wheel being the wheel package's command"),
+               "wheel), or the setup.py imports distutils' setup instead of setuptools'", most="medium",
+         source="CPython distutils / setuptools _distutils dist.py Distribution.get_command_class (raise DistutilsModuleError("
+                "\"invalid command '%s'\")), printed by core.setup as \"error: %s\"; bdist_wheel is the wheel package's"),
     # ccache run with a compiler's options: a build that takes the first word of a compiler setting ("ccache gcc" in
     # CC or Python's sysconfig) as the compiler for one step (distutils' link step).
-    _sig("ccache_given_compiler_options", r"^ccache: invalid option --", "cause", CauseId.config_error, 70,
+    _sig("ccache_given_compiler_options", r"^ccache: (?:invalid|illegal|unrecognized) option", "cause", CauseId.config_error, 70,
          "ccache: invalid option -- 'p'",
          title="ccache was run with a compiler's options: a step of the build takes only the first word of a compiler "
                "setting such as CC=\"ccache gcc\"; set the compiler alone and use ccache as a launcher "

@@ -280,21 +280,24 @@ CONVERTERS = (
                 "providers parameter when instantiating InferenceSession. ...\"))"),
     # onnxruntime given a file that is no ONNX model: a Paddle model (or its folder) where the ONNX one belongs (a
     # suite's use_onnx switched on), a file cut short.
-    _sig("ort_model_unparsed", r"INVALID_PROTOBUF : Load model from (?P<path>[^\n]{1,300}?) failed:\s?Protobuf parsing failed",
+    _sig("ort_model_unparsed", r"INVALID_PROTOBUF : Load model from (?P<path>[^\n]{1,300}?) failed:\s?Protobuf parsing failed|"
+         r"INVALID_PROTOBUF : Failed to load model because protobuf parsing failed",
          "cause", CauseId.config_error, 70,
          "[ONNXRuntimeError] : 7 : INVALID_PROTOBUF : Load model from ./inference/det/ failed:Protobuf parsing failed.",
          title="onnxruntime could not read {path} as an ONNX model: a Paddle model or folder given where the .onnx file "
                "belongs (an ONNX switch turned on), or a file cut short", most="medium",
          source="ONNX Runtime onnxruntime/core/session/inference_session.cc InferenceSession::Load (\"Load model from \" << "
-                "path << \" failed:\" << status: INVALID_PROTOBUF \"Protobuf parsing failed.\")"),
+                "path << \" failed:\" << status: INVALID_PROTOBUF \"Protobuf parsing failed.\"); model.cc Model::Load from a "
+                "stream (\"Failed to load model because protobuf parsing failed.\")"),
     # The ONNX checker refuses a node whose op its opset does not define (ScatterND before opset 11, an attribute a
     # later opset added): the opset chosen for the export is too low for the model's ops.
-    _sig("onnx_checker_node_refused", r"Bad node spec(?: for node\. Name: (?P<node>\S{1,200}) OpType: (?P<op>\w{1,80})|: "
+    _sig("onnx_checker_node_refused", r"Bad node spec(?: for node\. Name: (?P<node>[^\n]{0,200}?) OpType: (?P<op>\w{1,80})|: "
          r"[^\n]{0,2000}?op_type: \"(?P<op2>\w{1,80})\")", "cause", CauseId.config_error, 65,
-         "onnx.onnx_cpp2py_export.checker.ValidationError: Bad node spec for node. Name: ScatterND@0 OpType: ScatterND",
-         title="the ONNX checker refused the {op}{op2} node: an op or attribute the model's opset does not define (export "
-               "with a higher opset_version), or a converter's node of another onnx release", most="medium",
-         source="onnx 1.x onnx/checker.cc check_node (fail_check(\"Bad node spec for node. Name: \", node.name(), \" OpType: "
-                "\", node.op_type()); onnx 1.5-1.7 \"Bad node spec: \" then the node)"),
+         "==> Context: Bad node spec for node. Name: ScatterND@0 OpType: ScatterND",
+         title="the ONNX checker refused the {op}{op2} node: most often an op or attribute the model's opset does not "
+               "define (export with a higher opset_version); the error above it says which check failed", most="medium",
+         source="onnx 1.x onnx/checker.cc check_graph (a ValidationError of check_node gets ex.AppendContext(\"Bad node spec "
+                "for node. Name: \" + node.name() + \" OpType: \" + node.op_type()), printed as \"==> Context: ...\"; onnx "
+                "1.5-1.7 \"Bad node spec: \" then the node)"),
 )
 
