@@ -337,3 +337,19 @@ def test_a_state_dicts_shape_check_stays_the_shape(tmp_path):
     text = ("AssertionError: Variable Shape not match, Variable [ linear_0.w_0 ] need tensor with shape [10, 2] but load set "
             "tensor with shape [10, 3]\n")
     assert _diagnose(tmp_path, text).cause == CauseId.state_dict_shape_mismatch
+
+
+def test_a_compile_error_in_a_source_is_its_codes_fault_after_any_warning_that_names_a_cause(tmp_path):
+    for text in ("paddle_mobile_jni.cpp:109:24: error: use of undeclared identifier 'fmaxf'\n",
+                 "autolog.h:66:27: 错误：‘accumulate’不是‘std’的成员\n",
+                 "kernel.cu(42): error: identifier \"foo\" is undefined\n"):
+        assert _cause(tmp_path, text) == (CauseId.python_exception, "low")
+    # gcc 4.x prints the C++11 warning after the first error it explains: the warning still names the cause
+    cxx11 = ("paddle_inference_api.h:83: error: expected ',' or '...' before '&&' token\n"
+             "paddle_inference_api.h:84: warning: defaulted and deleted functions only available with -std=c++0x or "
+             "-std=gnu++0x\npaddle_inference_api.h:85: error: expected ',' or '...' before '&&' token\n")
+    assert _cause(tmp_path, cxx11)[0] == CauseId.config_error
+    # a compiler's #error is its own row's (or no verdict), not a fault of the code
+    rc = _diagnose(tmp_path, "x.h:2:2: error: #error This file requires compiler and library support for the ISO C++ "
+                   "2011 standard.\n")
+    assert rc.cause == CauseId.config_error

@@ -214,6 +214,13 @@ WORDINGS: tuple[Wording, ...] = (
     Wording("windows_module_not_found", C.file_not_found, r"\[WinError 126\]|\bThe specified module could not be found\b|"
             r"找不到指定的模块", 60, "Windows found no DLL the process loads, or one that DLL links",
             "CPython ctypes (OSError: [WinError 126] The specified module could not be found.; zh-CN 找不到指定的模块。)"),
+    # The compiler refused a C/C++/CUDA source: a fault of that source, or headers of another release than it was
+    # written for, as an exception is one of a program's code. After every warning that names a cause (gcc's C++11
+    # warning comes after the first error it explains), so a wording, not a signature.
+    Wording("compile_error_in_source", C.python_exception, r"^[^\s()]{0,300}\.(?:c|cc|cpp|cxx|cu|h|hpp|hh|cuh)"
+            r"(?::\d+){1,2}: (?:error|错误)[:：] ?(?!#error)|^[^\s()]{0,300}\.(?:c|cc|cpp|cxx|cu|h|hpp|cuh)\(\d+\): error(?: C\d+)?:",
+            40, "the compiler refused the code of a source file (a fault in it, or a header of another release)",
+            "GCC and clang diagnostics (\"%s:%d:%d: error: %s\"; zh_CN \"错误：\"), nvcc and MSVC (\"%s(%d): error: %s\")"),
 )
 
 # A raised class named for what went wrong (searched on its qualified name): a library's own error class says it
