@@ -275,7 +275,7 @@ CHECKS = (
                 "system_allocator.cc CPUAllocator::Alloc; enforce.h prints the stack (\"PaddlePaddle Call Stacks\" / "
                 "\"C++ Traceback\") before the message"),
     _sig("device_alloc_frames", r"^(?!.*(?:: In (?:member |static member )?function |: In instantiation of |\brequired from |"
-         r"在函数|在成员函数))(?:.*?)(?:\bpaddle::memory::(?:\w+::)*(?:Alloc(?:Shared)?|Allocate(?:Impl)?|RefillPool|"
+         r"在函数|在成员函数)).*?(?:\bpaddle::memory::(?:\w+::)*(?:Alloc(?:Shared)?|Allocate(?:Impl)?|RefillPool|"
          r"GetGPUBuddyAllocator)\b(?!\s*<\s*paddle::platform::CPUPlace)|\bpaddle::platform::GpuMaxChunkSize\(\)|"
          r"\bphi::DeviceContext::Alloc\s*<)", "cause", CauseId.gpu_oom, 45,
          "6   paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, unsigned long)",

@@ -246,10 +246,10 @@ WINDOWS = (
     # MSVC refuses to link objects built with different C runtime settings (/MT vs /MD) or configurations (Debug
     # against a Release library: _ITERATOR_DEBUG_LEVEL): the program's build settings do not fit the library's. Visual
     # Studio's error list copies the description without its code: the words alone are MSVC's.
-    _sig("msvc_runtime_mismatch", r"(?:\bLNK2038\b[^\n]{0,40}?)?(?:mismatch detected for '(?P<what>RuntimeLibrary|_ITERATOR_DEBUG_LEVEL)'|检测到“(?P<what2>RuntimeLibrary|"
-         r"_ITERATOR_DEBUG_LEVEL)”的不匹配项)",
-         "cause", CauseId.config_error, 80, "error LNK2038: mismatch detected for 'RuntimeLibrary': value "
-         "'MT_StaticRelease' doesn't match value 'MD_DynamicRelease' in test_seg.obj",
+    _sig("msvc_runtime_mismatch", r"mismatch detected for '(?P<what>RuntimeLibrary|_ITERATOR_DEBUG_LEVEL)'|检测到“(?P<what2>"
+         r"RuntimeLibrary|_ITERATOR_DEBUG_LEVEL)”的不匹配项", "cause", CauseId.config_error, 80,
+         "error LNK2038: mismatch detected for 'RuntimeLibrary': value 'MT_StaticRelease' doesn't match value "
+         "'MD_DynamicRelease' in test_seg.obj",
          title="the objects linked were built with different {what}{what2} settings: build the program with the runtime "
                "library (/MT or /MD) and configuration (Release or Debug) of the Paddle library it links", most="medium",
          source="Microsoft C++ linker tools error LNK2038 (\"mismatch detected for '%s': value '%s' doesn't match value "

@@ -70,8 +70,8 @@ CMAKE_CHECKS = (
                "a target or context it names that is not there", source=_CMAKE_GENEX, most="low"),
     # The compiler CMake was given (CMAKE_<LANG>_COMPILER, CC/CXX, a toolchain file's path) is no file: a cross
     # toolchain not yet made or a path mistyped.
-    _sig("cmake_compiler_path_invalid", r"is not a full path (?:to an existing compiler tool|and was not found in the PATH)", "cause", CauseId.config_error,
-         80, "  is not a full path to an existing compiler tool.",
+    _sig("cmake_compiler_path_invalid", r"is not a full path (?:to an existing compiler tool|and was not found in the PATH)",
+         "cause", CauseId.config_error, 80, "  is not a full path to an existing compiler tool.",
          title="CMake was given a compiler that does not exist at that path: point CMAKE_C_COMPILER / "
                "CMAKE_CXX_COMPILER (or CC, CXX, the toolchain's folder) at one that does", most="medium",
          source="CMake 3.x Source/cmGlobalGenerator.cxx cmGlobalGenerator::EnableLanguage (noCompiler: \"The "

@@ -316,8 +316,7 @@ BUILDS = (
     # (-MD -MT -MF), after which every object fails and the .d file is never written: above the generic "No such file
     # or directory" (95) that GCC prints next for that .d file.
     _sig("compiler_too_many_filenames", r"cc1(?:plus)?(?:\.exe)?: (?:error: too many filenames given|错误：给定了太多文件名)",
-         "cause",
-         CauseId.dependency_version_mismatch, 96, "cc1plus: error: too many filenames given.  Type cc1plus --help for usage",
+         "cause", CauseId.dependency_version_mismatch, 96, "cc1plus: error: too many filenames given.  Type cc1plus --help for usage",
          title="the compiler was given two input files: a compile flag of the build takes a word as a file (a lower-case "
                "-o2/-o3 for -O2/-O3), which CMake 3.20 and newer turn into this error; correct the flag (or use the "
                "CMake release the build was written for)", most="medium",
