@@ -1,6 +1,7 @@
 """What a call's arguments say when they do not fit the callee: the user's call to a Paddle API this version takes
 otherwise, an installed Paddle package's call into another package of another release, a package's call of its own
-method on the class instead of an instance (a bug of that release)."""
+method on the class instead of an instance (a bug of that release), a reader API's result called as the other
+release's kind of object."""
 
 from __future__ import annotations
 
@@ -246,3 +247,22 @@ def from_setting_not_json(parts: ErrorParts) -> Verdict | None:
         return None  # the value parsed is not a setting, or the frame that parsed it is not in the text
     return Verdict(CauseId.config_error, 65, f"the code parses the setting {m['name']} as JSON ({m.group(0)}) and the "
                    "value given is not JSON", "call", sure=False)
+
+
+# CPython's TypeError for calling an object without __call__, at a line of the user's that calls what one of Paddle's
+# reader APIs returned (``paddle.dataset.imdb.train(word_dict)()``): a reader creator in one release, the reader (a
+# generator) in another. Any other call's result is the user's own slip.
+_NOT_CALLABLE = re.compile(r"^'\w+' object is not callable$")
+_CALLS_READER_RESULT = re.compile(r"\b(?:paddle|fluid)\.(?:v2\.)?(?:dataset|reader)\.[\w.]+\([^()]*\)\s*\(")
+
+
+def from_called_result(parts: ErrorParts) -> Verdict | None:
+    """A reader API's result called as the other release's kind of object: code written for another version."""
+    frame = parts.innermost
+    if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
+        return None
+    if not _NOT_CALLABLE.match(parts.message) or not _CALLS_READER_RESULT.search(frame.source):
+        return None
+    return Verdict(CauseId.paddle_api_mismatch, 70, f"`{frame.source[:80]}` calls what a Paddle reader API returned, "
+                   f"which is not callable in this version ({parts.message[:60]}): code written for another version",
+                   "call")

@@ -14,15 +14,15 @@ from ...catalog.codes import enum_causes, errno_cause, generic_cause, lone_cause
 from ...catalog.ids import CauseId
 from ..signatures.rows.api_versions import IMPORTED_PACKAGES
 from . import codes as tables
-from .calls import (INSTALLED_PACKAGE, from_argument_check, from_call_signature, from_makedirs_on_file,
-                    from_normalize_layout, from_package_arguments, from_setting_not_json,
+from .calls import (INSTALLED_PACKAGE, from_argument_check, from_call_signature, from_called_result,
+                    from_makedirs_on_file, from_normalize_layout, from_package_arguments, from_setting_not_json,
                     from_swig_attribute, from_unopenable_model_path)
 from .components import COMPONENT_MESSAGES, CPP_FILES, ERROR_CLASSES, NCCL_OPERATORS, TYPE_BY_MODULE
 from .installed import (frozen_bundle_lacks, import_as_before_python37, library_lacks_imported_name,
                         optional_import_failed, package_lacks_own_module, paddle_dependency_missing,
                         paddle_package_lacks_name, protobuf_older_than_generated, shadowed_package,
                         stdlib_module_gone, third_party_dll)
-from .lookups import (SETTINGS_NAME, from_called_result, from_class_count_matrix, from_class_id_lookup,
+from .lookups import (SETTINGS_NAME, from_class_count_matrix, from_class_id_lookup,
                       from_class_index_bounds, from_config_attribute, from_config_get_none, from_config_lookup,
                       from_empty_loader, from_endpoint_index, from_ground_truth_lookup, from_model_io_index,
                       from_paddle_attribute_py2, from_postprocess_dims, from_registry_lookup, from_reshape_misfit,

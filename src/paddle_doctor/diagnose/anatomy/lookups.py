@@ -1,8 +1,7 @@
 """What the failing line looks up or divides by, when the exception's type alone says nothing: a division by
 an epoch's batch count (the loader is empty), a state dict's key (the checkpoint names its parameters
 otherwise), a vocabulary's index (the dictionary file has fewer entries than the model's classes), a class id
-or a configuration key, a confusion matrix shaped by the class count, a name read from a Paddle module, what a
-reader API returned.
+or a configuration key, a confusion matrix shaped by the class count, a name read from a Paddle module.
 Each reads the traceback's source lines (the innermost, or where it stands) and returns a Verdict, or None."""
 
 from __future__ import annotations
@@ -31,14 +30,23 @@ _PER_EPOCH_DIVISOR = re.compile(r"(?:%|//?)\s*\(?\s*(?:len\(\s*[\w.]*(?:loader|d
                                 r"total_samples|sample_num)\b)", re.I)
 
 
+# The same in an evaluation loop (a function named eval*/test*/valid*, *_eval) dividing by what it counted or timed
+# over its batches (Senta's eval_net on a test set smaller than paddle.v2.batch's one batch); not a train step's speed.
+_EVAL_FUNCTION = re.compile(r"^(?:eval|evaluate|test|valid|validate)(?:_\w+)?$|_(?:eval|evaluate|test|valid)$", re.I)
+_COUNTED_DIVISOR = re.compile(r"/\s*\(?\s*[\w.\[\]'\"]*?(?:total|count|cnt|num|samples?|frames?)\w*", re.I)
+
+
 def from_empty_loader(parts: ErrorParts) -> Verdict | None:
-    """A ZeroDivisionError whose line divides by an epoch's batch (step, sample) count: the loader is empty."""
+    """A ZeroDivisionError whose line divides by an epoch's batch (step, sample) count, or by what an evaluation
+    counted over its batches: the loader is empty."""
     frame = _failing_line(parts, "ZeroDivisionError", _PER_EPOCH_DIVISOR)
-    if frame is None:
+    evaluation = frame is None and (frame := _failing_line(parts, "ZeroDivisionError", _COUNTED_DIVISOR)) is not None
+    if frame is None or (evaluation and not _EVAL_FUNCTION.search(frame.func or "")):
         return None
-    return Verdict(CauseId.sampler_too_few_samples, 70, f"`{frame.source.strip()[:80]}` divides by an epoch's batch "
-                   "count, which was 0: the data loader yields no batch (an empty set, or fewer samples than one "
-                   "batch with drop_last)", "frame")
+    what = f"({frame.func}) divides by what the evaluation counted" if evaluation else "divides by an epoch's batch count"
+    return Verdict(CauseId.sampler_too_few_samples, 60 if evaluation else 70, f"`{frame.source.strip()[:80]}` {what}, "
+                   "which was 0: the data loader yields no batch (an empty set, or fewer samples than one batch with "
+                   "drop_last)", "frame")
 
 
 # A line that looks a key up in a state dict (``state_dict[k]``, ``para_state_dict[name]``,
@@ -376,22 +384,3 @@ def from_reshape_misfit(parts: ErrorParts) -> Verdict | None:
     return Verdict(CauseId.config_error, 60, "a reshape inside the model cannot hold the input's elements: the input "
                    "is of another size than the model or its config expects (image size, frame count, sequence "
                    "length)", "frame", sure=False)
-
-
-# CPython's TypeError for calling an object without __call__, at a line of the user's that calls what one of Paddle's
-# reader APIs returned (``paddle.dataset.imdb.train(word_dict)()``): a reader creator in one release, the reader (a
-# generator) in another. Any other call's result is the user's own slip.
-_NOT_CALLABLE = re.compile(r"^'\w+' object is not callable$")
-_CALLS_READER_RESULT = re.compile(r"\b(?:paddle|fluid)\.(?:v2\.)?(?:dataset|reader)\.[\w.]+\([^()]*\)\s*\(")
-
-
-def from_called_result(parts: ErrorParts) -> Verdict | None:
-    """A reader API's result called as the other release's kind of object: code written for another version."""
-    frame = parts.innermost
-    if parts.exc_type != "TypeError" or frame is None or frame.owner != "user":
-        return None
-    if not _NOT_CALLABLE.match(parts.message) or not _CALLS_READER_RESULT.search(frame.source):
-        return None
-    return Verdict(CauseId.paddle_api_mismatch, 70, f"`{frame.source[:80]}` calls what a Paddle reader API returned, "
-                   f"which is not callable in this version ({parts.message[:60]}): code written for another version",
-                   "call")

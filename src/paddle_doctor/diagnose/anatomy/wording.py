@@ -182,11 +182,12 @@ WORDINGS: tuple[Wording, ...] = (
     # 'to_tensor()' in dynamic graph mode" quotes a call, not a value: the code's use of an API, not a setting.
     Wording("value_unknown", C.config_error,
             rf"{_UNKNOWN_SETTING}(?:{_SETTING_WORDS})s?(?:\s*[:=]\s*\S|\s+['\"\[{{(])|"
-            r"\b(?:must|should)\s+be\s+(?:one\s+of|in)\s*[\[({'\"]|\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"
+            r"\b(?:must|should)\s+(?:be\s+)?(?:one\s+of|in)\s*(?:(?:dict_keys|list|tuple|set)\()?[\[({'\"]|\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"
             r"[\[({'\"]|\bonly\s+supports?\s+(?:(?:dict_keys|list|tuple|set)\()?(?![\[({'\"][\w.]+\(\))[\[({'\"]", 60,
             "a configured value is not one of the choices the code handles",
             "argument and config checks of the suites, tools and Paddle's Python API (paddleocr 2.6 paddleocr.py: logger.error("
-            "'lang {} is not support, we only support {} for {} models'.format(lang, dict.keys(), ...)))"),
+            "'lang {} is not support, we only support {} for {} models'.format(lang, dict.keys(), ...)); paddleocr 2.0-2.7 "
+            "paddleocr.py parse_lang: assert lang in MODEL_URLS[...]['rec'], 'param lang must in {}, but got {}')"),
     # Two settings the code takes only one of ("pretrain_weights and resume_checkpoint cannot be set simultaneously",
     # argparse-like "cannot be used together", "are mutually exclusive"): the configuration names both.
     Wording("settings_exclusive", C.config_error, r"\b(?:can\s*not|can't|cannot)\s+be\s+(?:set|"

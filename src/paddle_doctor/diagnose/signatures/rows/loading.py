@@ -204,9 +204,9 @@ LOADING = (
          source="glibc elf/dl-open.c dl_open_worker (\"cannot load any more object with static TLS\"), elf/dl-reloc.c "
                 "_dl_allocate_static_tls (\"cannot allocate memory in static TLS block\"); glibc 2.32 made the surplus "
                 "tunable (glibc.rtld.optional_static_tls); LD_PRELOAD of the library, or a newer glibc, avoids it"),
-    # Reading a saved tensor starts with its format version (0): a file that is not a saved tensor (an
-    # inference model's program or combined parameters given where a dygraph checkpoint is read, another
-    # framework's file, a download that is an error page) fails there, whatever operator read it.
+    # Reading a saved tensor starts with its format version (0): a file that is not one (a model's program or combined
+    # parameters where a checkpoint is read, another framework's file, an error page saved by a download) fails there;
+    # so does a model a newer Paddle saved, read by an older one (PP-OCRv5 on 2.x, PaddleOCR#16414): at most medium.
     _sig("tensor_not_saved_tensor", r"Deserialize to tensor failed, maybe the loaded file is not a paddle model",
          "cause", CauseId.checkpoint_corrupt, 88,
          "ValueError: (InvalidArgument) Deserialize to tensor failed, maybe the loaded file is not a paddle "
@@ -216,7 +216,7 @@ LOADING = (
          source="pp 2.0-2.6 framework/lod_tensor.cc and 3.x phi/core DeserializeFromStream (PADDLE_ENFORCE_EQ("
                 "version, 0U, InvalidArgument(\"Deserialize to tensor failed, maybe the loaded file is not a paddle "
                 "model(expected file format: 0, but %u found).\", version)); 3.3.1 libphi_core.so strings) "
-                "(PaddleOCR2Pytorch#66)"),
+                "(PaddleOCR2Pytorch#66)", most="medium"),
     # paddle.load tries every format it knows (a pickle of tensors, a static program's files) and raises this
     # when none reads the file: it is not a checkpoint paddle.load can read (truncated, another format).
     _sig("paddle_load_unparsable", r"`?paddle\.load`? can not parse the file:?\s*(?P<path>\S*)", "cause",

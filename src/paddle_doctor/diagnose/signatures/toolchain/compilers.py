@@ -1,6 +1,6 @@
 """Signatures: the compiler refuses code built against a library's headers: a name Paddle's or protobuf's headers
-do not declare (code written for another release of them), CUDA's host-compiler check, and setuptools without the
-wheel package; spliced by :mod:`..tools.builds` among the build's rows, in match order."""
+do not declare (code written for another release of them), CUDA's host-compiler check, setuptools without the
+wheel package, a custom operator's build that failed without its compiler output; spliced by :mod:`..tools.builds` among the build's rows, in match order."""
 
 from __future__ import annotations
 
@@ -64,5 +64,13 @@ COMPILER_ROWS = (
                "(CMAKE_<LANG>_COMPILER_LAUNCHER) or through its symlinks", most="medium",
          source="glibc posix/getopt.c (\"%s: invalid option -- '%c'\") as ccache 3.x ccache.c ccache_main_options "
                 "prints it under its own name (getopt_long)"),
+    # Paddle's cpp_extension (and PaddleNLP's ops, which copy it) build a custom operator in a subprocess and raise its
+    # CalledProcessError as this line; the compiler's own output was printed above it only with verbose=True. The
+    # build failed, which alone names no cause: an exception of that code, read where the RuntimeError: was cut off.
+    _sig("custom_op_build_failed", r"Failed to run command: <built-in function compile>, errors: (?P<msg>.{0,300})",
+         "exception", CauseId.python_exception, 45, "RuntimeError: Failed to run command: <built-in function compile>, "
+         "errors: Command 'cd ~/.cache/paddle_extensions && python voxelize_setup.py build' returned non-zero exit status 1.",
+         title="the custom operator's build failed: {msg} (run it with verbose=True for the compiler's output)",
+         source="pp 2.0-3.3.1 paddle/utils/cpp_extension/extension_utils.py run_cmd (raise RuntimeError(\"Failed to run "
+                "command: {}, errors: {}\".format(compile, error))); PaddleNLP 2.x paddlenlp/ops/ext_utils.py (the same)"),
 )
-

@@ -1,6 +1,6 @@
 """Signatures: the suites' own checks of their data and options, before or while a run reads them: PaddleOCR's label
 lines (a line it cannot parse, an image it names that is not there), PaddleDetection's config and record lists,
-PaddleSeg's label classes, the suites' -o overrides. Spliced into :data:`..rows.checks.CHECKS` at their old place.
+PaddleSeg's label classes, the suites' -o overrides; a model input a suite's script never filled. Spliced into :data:`..rows.checks.CHECKS` at their old place.
 """
 
 from __future__ import annotations
@@ -98,4 +98,16 @@ SUITE_DATA_ROWS = (
                "or give rec_char_dict_path", most="medium",
          source="PaddleOCR 2.x deploy/cpp_infer/src/utility.cpp Utility::ReadDict (std::cout << \"no such label file: \" "
                 "<< path << \", exit the program...\" << std::endl; exit(1))"),
+    # A tensor that was never given data has rank -1 and no shape (phi's default DDim): an operator's first check of
+    # its input then reports "dimension is -1, shape is []". The program's input was not fed: the script feeds other
+    # names or shapes than the model takes (a model of another kind or release than the script drives: PP-StructureV3's
+    # layout model under PaddleOCR 2.x's ppstructure/predict_system.py, PaddleOCR#16318).
+    _sig("op_input_never_fed", r"input's dimension is -1, (?:the shape of input|input's shape) is \[\]", "cause",
+         CauseId.config_error, 60, "InvalidArgumentError: The input of Op(Conv) should be a 4-D or 5-D Tensor. But "
+         "received: input's dimension is -1, input's shape is [].",
+         title="an operator's input was never given data (rank -1, no shape): the script does not feed the inputs the "
+               "model takes (a model of another kind or release than the script is written for)", most="medium",
+         source="pp 2.4-3.3.1 phi/kernels/cpu/conv_util.h and phi/infermeta (\"The input of Op(Conv) should be a 4-D or "
+                "5-D Tensor. But received: input's dimension is %d, input's shape is [%s].\"; 3.3.1 libphi_core.so "
+                "strings), the rank of an unset phi::DDim being -1"),
 )

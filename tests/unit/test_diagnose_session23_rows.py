@@ -1,0 +1,105 @@
+"""Readings added in issue 29's twenty-third session (batch130: an evaluation that divides by what it counted, a
+choice check's broken English, a kernel the build lacks, an input never fed, a custom operator's failed build, and
+a saved tensor that may be a newer Paddle's), and the near texts each must leave alone."""
+
+import pytest
+
+from paddle_doctor.catalog.ids import CauseId
+from pastes import root_cause_of as _diagnose
+
+
+def _cause(tmp_path, text: str):
+    rc = _diagnose(tmp_path, text)
+    return (rc.cause, rc.confidence.value) if rc else None
+
+
+def _traceback(func: str, path: str, source: str, message: str = "float division by zero") -> str:
+    return ("Traceback (most recent call last):\n  File \"run.py\", line 9, in <module>\n    main()\n"
+            f"  File \"{path}\", line 42, in {func}\n    {source}\nZeroDivisionError: {message}\n")
+
+
+@pytest.mark.parametrize("func, source", [
+    ("eval_net", "class2_acc = class2_acc / (total_count - neu_count)"),
+    ("eval", "metric['fps'] = total_frame / total_time + 0.001"),
+    ("evaluate", "acc = correct / num_samples"),
+    ("run_eval", "avg_loss = loss_sum / cnt"),
+])
+def test_an_evaluation_that_divides_by_what_it_counted_saw_no_batch(tmp_path, func, source):
+    assert _cause(tmp_path, _traceback(func, "tools/program.py", source)) == (CauseId.sampler_too_few_samples, "medium")
+
+
+@pytest.mark.parametrize("func, source", [
+    # a train step's speed divides by a time, not by an evaluation's count
+    ("update", "self.run_speed = self.run_step / self.run_time_used"),
+    # an evaluation's ratio of its own predictions: no prediction is no empty reader
+    ("eval", "precision = tp / (tp + fp)"),
+    # a count in a function that is no evaluation
+    ("normalize", "x = x / total"),
+])
+def test_other_zero_divisions_stay_the_code(tmp_path, func, source):
+    assert _cause(tmp_path, _traceback(func, "lib/metrics.py", source))[0] == CauseId.python_exception
+
+
+@pytest.mark.parametrize("text", [
+    "AssertionError: param lang must in dict_keys(['ch', 'en', 'french', 'german', 'korean', 'japan']), but got fa\n",
+    "AssertionError: param model_type must in ['ocr_rec', 'cls'], but got det\n",
+    "ValueError: mode should be one of ['train', 'eval'], but got test\n",
+])
+def test_a_choice_check_is_the_configuration(tmp_path, text):
+    assert _cause(tmp_path, text)[0] == CauseId.config_error
+
+
+def test_words_that_only_look_like_a_choice_check_stay_the_code(tmp_path):
+    # "must in" without a list of choices after it
+    text = "AssertionError: the index must in range, but got 7\n"
+    assert _cause(tmp_path, text)[0] == CauseId.python_exception
+
+
+def test_a_kernel_the_build_lacks_for_every_device_is_the_switch(tmp_path):
+    text = ("RuntimeError: (NotFound) The kernel `memory_efficient_attention` is not registered.\n"
+            "  [Hint: Expected iter != kernels_.end(), but received iter == kernels_.end().] "
+            "(at .[.\\paddle\\phi\\core\\kernel_factory.cc:174]\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.confidence.value, rc.code) == (CauseId.config_error, "medium", "phi_kernel_absent")
+    assert "memory_efficient_attention" in rc.message
+
+
+def test_a_kernel_missing_for_one_key_is_not_the_absent_kernel(tmp_path):
+    # a kernel that exists for other places or types: the call's dtype or place, not a build without it
+    text = ("RuntimeError: (NotFound) The kernel with key (CPU, NCHW, float16) of kernel `add` is not registered. "
+            "Selected wrong DataType `float16`.\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc is not None and rc.code != "phi_kernel_absent"
+
+
+def test_an_input_never_fed_is_the_script_and_model_that_do_not_fit(tmp_path):
+    text = ("InvalidArgumentError: The input of Op(Conv) should be a 4-D or 5-D Tensor. But received: input's dimension "
+            "is -1, input's shape is [].\n  [Hint: Expected in_dims.size() == 4 || in_dims.size() == 5 == true, but "
+            "received in_dims.size() == 4 || in_dims.size() == 5:0 != true:1.] (at ../paddle/phi/kernels/cpu/"
+            "conv_util.h:130)\n")
+    assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+
+
+def test_an_input_of_the_wrong_rank_is_not_an_unfed_one(tmp_path):
+    # a fed input of rank 3: the data's shape, not an input never given
+    text = ("InvalidArgumentError: The input of Op(Conv) should be a 4-D or 5-D Tensor. But received: input's dimension "
+            "is 3, input's shape is [3, 224, 224].\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc is not None and rc.code != "op_input_never_fed"
+
+
+def test_a_custom_operators_failed_build_is_read_without_its_exception_type(tmp_path):
+    text = ("- Windows10\n- 报错：\n- Failed to run command: <built-in function compile>, errors: Command 'cd /d "
+            "C:\\Users\\u\\paddlenlp\\ops\\extenstions && python.exe FasterTransformer_setup.py build' returned non-zero "
+            "exit status 1.\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.confidence.value) == (CauseId.python_exception, "low")
+    assert "custom operator" in rc.message
+
+
+def test_a_saved_tensor_that_does_not_read_is_medium_with_a_newer_paddle_first(tmp_path):
+    text = ("ValueError: (InvalidArgument) Deserialize to tensor failed, maybe the loaded file is not a paddle model"
+            "(expected file format: 0, but 2150175445 found).\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.confidence.value) == (CauseId.checkpoint_corrupt, "medium")
+    assert rc.alternatives[0].cause == CauseId.paddle_api_mismatch
