@@ -30,10 +30,15 @@ _PER_EPOCH_DIVISOR = re.compile(r"(?:%|//?)\s*\(?\s*(?:len\(\s*[\w.]*(?:loader|d
                                 r"total_samples|sample_num)\b)", re.I)
 
 
-# The same in an evaluation loop (a function named eval*/test*/valid*, *_eval) dividing by what it counted or timed
-# over its batches (Senta's eval_net on a test set smaller than paddle.v2.batch's one batch); not a train step's speed.
-_EVAL_FUNCTION = re.compile(r"^(?:eval|evaluate|test|valid|validate)(?:_\w+)?$|_(?:eval|evaluate|test|valid)$", re.I)
-_COUNTED_DIVISOR = re.compile(r"/\s*\(?\s*[\w.\[\]'\"]*?(?:total|count|cnt|num|samples?|frames?)\w*", re.I)
+# The same in an evaluation loop (eval*, val*, valid*, a bare test, *_eval) whose divisor is named for what it counted
+# or timed over its batches (total, total_count, num_samples, sample_num, cnt), maybe under float(): zero means it saw
+# no batch (Senta's eval_net on a test set smaller than paddle.v2.batch's one batch). Not num_classes, numel, a ratio.
+_EVAL_FUNCTION = re.compile(r"^(?:(?:eval|evaluate|evaluation)(?:_\w+)?|(?:val|valid|validate|validation)(?:_(?:epoch|"
+                            r"step|loop|one|model|net))?|test|do_test|run_test)$|_(?:eval|evaluate|val|valid)$", re.I)
+_COUNTED_DIVISOR = re.compile(r"/\s*\(?\s*(?:(?:float|int)\(\s*)?(?:[\w.]*[.\[]['\"]?)?(?<!\w)(?:total(?:_(?:count|num|"
+                              r"samples?|frames?|time|images?|batch(?:es)?|steps?))?|(?:sample|frame|batch|step|image|"
+                              r"example)(?:s|_?(?:num|count|cnt)|s_?(?:num|count|cnt))|(?:num|cnt|count)_(?:samples?|"
+                              r"frames?|batch(?:es)?|images?|steps?|examples?)|count|cnt)\b", re.I)
 
 
 def from_empty_loader(parts: ErrorParts) -> Verdict | None:

@@ -21,7 +21,10 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   (``dependency_version_mismatch``) or the version only on another index (``config_error``); a bus error: a native
   crash (``segfault``) or /dev/shm run out (``shm_too_small``); a notebook kernel that died: a crash or a kill
   (``host_oom_killed``); cuDNN's BAD_PARAM: a cuDNN of another version or the op's own inputs
-  (``python_exception``). When the verdict rests on that one line (the rank's own error line, a snippet's,
+  (``python_exception``); phi without a kernel of that name: a build made without it (``config_error``) or a Paddle
+  older than it (``paddle_api_mismatch``); an operator's input never fed: a script for another model (``config_error``)
+  or its own feeding code (``python_exception``); a saved tensor that is not version 0: a damaged or foreign file
+  (``checkpoint_corrupt``) or a newer Paddle's model (``paddle_api_mismatch``). When the verdict rests on that one line (the rank's own error line, a snippet's,
   or its structure) and no gathered fact settles which (a loopback address named, the launch's device lists
   read), the verdict is ``medium`` and the near cause is its first alternative, with the check that tells the
   two apart.
@@ -125,7 +128,21 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
                                 "takes (added, renamed or removed since)", "the installed release's docs or "
                                 "`pip show <suite>`: compare with the release the code or command was written for",
                                 when=r"(?i)unknown argument|is not in \w+ list|is not a (?:known|registered|"
-                                     r"supported) (?:model|task|argument)")),
+                                     r"supported) (?:model|task|argument)"),
+                           # phi has no kernel of that name in this build: a build made without it, or a release
+                           # older than the kernel
+                           Near(CauseId.paddle_api_mismatch, "the kernel may be newer than the installed Paddle",
+                                "`python -c \"import paddle; paddle.version.show()\"` against the release the code or "
+                                "its suite asks for", when=r"The kernel `\w+` is not registered\."),
+                           # an input never fed: the script's own feeding may be the bug (a demo's, the user's)
+                           Near(CauseId.python_exception, "the script's own feeding code may be wrong (a name or an "
+                                "order that does not reach the input)", "print the predictor's get_input_names() and "
+                                "the names the script feeds", when=r"dimension is -1,|-1-D Tensor")),
+    # a tensor stream that is not version 0 to this Paddle may be a newer Paddle's model (PP-OCRv5 under 2.x)
+    CauseId.checkpoint_corrupt: (Near(CauseId.paddle_api_mismatch, "the file may be a model a newer Paddle saved "
+                                      "(3.x's models: PP-OCRv5, PIR inference.json), which reads as foreign to an older "
+                                      "one", "the installed `paddle.__version__` against the release the model's page "
+                                      "or README asks for", when=r"Deserialize to tensor failed"),),
     CauseId.device_not_found: (Near(CauseId.cuda_visible_devices_misconfig, "CUDA_VISIBLE_DEVICES may hide or "
                                     "renumber the GPUs", _GPUS),),
     CauseId.cuda_visible_devices_misconfig: (Near(CauseId.device_not_found, "the machine or container may have no "
@@ -288,7 +305,9 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
 
 # The rules whose verdict rests on one error line (or its structure, or a launcher's one exit code): the ones a
 # near cause can fool.
-LINE_RULES = ("own_error", "unranked_error", "structure_", "pod_exit_status")
+LINE_RULES = ("own_error", "unranked_error", "structure_", "pod_exit_status",
+              # and the signature rows whose one line a near cause prints too
+              "tensor_not_saved_tensor", "phi_kernel_absent", "op_input_never_fed")
 
 
 def calibrated(root: Finding | None, rule_code: str | None) -> Finding | None:

@@ -66,9 +66,10 @@ COMPILER_ROWS = (
                 "prints it under its own name (getopt_long)"),
     # Paddle's cpp_extension (and PaddleNLP's ops, which copy it) build a custom operator in a subprocess and raise its
     # CalledProcessError as this line; the compiler's own output was printed above it only with verbose=True. The
-    # build failed, which alone names no cause: an exception of that code, read where the RuntimeError: was cut off.
-    _sig("custom_op_build_failed", r"Failed to run command: <built-in function compile>, errors: (?P<msg>.{0,300})",
-         "exception", CauseId.python_exception, 45, "RuntimeError: Failed to run command: <built-in function compile>, "
+    # build failed, which alone names no cause: an exception of that code, read where the RuntimeError: was cut off
+    # (with it, the line is read as the exception it is).
+    _sig("custom_op_build_failed", r"(?<!Error: )Failed to run command: <built-in function compile>, errors: (?P<msg>.{0,300})",
+         "exception", CauseId.python_exception, 45, "- Failed to run command: <built-in function compile>, "
          "errors: Command 'cd ~/.cache/paddle_extensions && python voxelize_setup.py build' returned non-zero exit status 1.",
          title="the custom operator's build failed: {msg} (run it with verbose=True for the compiler's output)",
          source="pp 2.0-3.3.1 paddle/utils/cpp_extension/extension_utils.py run_cmd (raise RuntimeError(\"Failed to run "

@@ -98,16 +98,20 @@ SUITE_DATA_ROWS = (
                "or give rec_char_dict_path", most="medium",
          source="PaddleOCR 2.x deploy/cpp_infer/src/utility.cpp Utility::ReadDict (std::cout << \"no such label file: \" "
                 "<< path << \", exit the program...\" << std::endl; exit(1))"),
-    # A tensor that was never given data has rank -1 and no shape (phi's default DDim): an operator's first check of
-    # its input then reports "dimension is -1, shape is []". The program's input was not fed: the script feeds other
-    # names or shapes than the model takes (a model of another kind or release than the script drives: PP-StructureV3's
-    # layout model under PaddleOCR 2.x's ppstructure/predict_system.py, PaddleOCR#16318).
-    _sig("op_input_never_fed", r"input's dimension is -1, (?:the shape of input|input's shape) is \[\]", "cause",
+    # A tensor that was never given data has rank -1 and no shape (2.6+'s default DDim, common/ddim.h DDim() :
+    # rank_(-1)): an operator's first check of its input then reports it. The program's input was not fed: the script
+    # feeds other names or shapes than the model takes (PP-StructureV3's layout model under PaddleOCR 2.x's
+    # ppstructure/predict_system.py, PaddleOCR#16318), or its own feeding is wrong.
+    _sig("op_input_never_fed", r"input's dimension is -1, input's shape is \[\]|But received: -1-D Tensor(?:,| and) "
+         r"(?:the shape of input is|it's shape is) \[\]", "cause",
          CauseId.config_error, 60, "InvalidArgumentError: The input of Op(Conv) should be a 4-D or 5-D Tensor. But "
          "received: input's dimension is -1, input's shape is [].",
          title="an operator's input was never given data (rank -1, no shape): the script does not feed the inputs the "
                "model takes (a model of another kind or release than the script is written for)", most="medium",
-         source="pp 2.4-3.3.1 phi/kernels/cpu/conv_util.h and phi/infermeta (\"The input of Op(Conv) should be a 4-D or "
-                "5-D Tensor. But received: input's dimension is %d, input's shape is [%s].\"; 3.3.1 libphi_core.so "
-                "strings), the rank of an unset phi::DDim being -1"),
+         fix="run the model with the script (or the suite release) it was exported for; compare the predictor's "
+             "get_input_names() with the names the script feeds",
+         source="pp 2.6-3.3.1 phi/infermeta ConvInferMeta (\"The input of Op(Conv) should be a 4-D or 5-D Tensor. But "
+                "received: input's dimension is %u, input's shape is [%s].\"), ConvTransposeInferMeta and PoolInferMeta "
+                "(\"... But received: %u-D Tensor, the shape of input is [%s]\" / \"and it's shape is [%s]\"); 3.3.1 "
+                "libphi_core.so strings"),
 )
