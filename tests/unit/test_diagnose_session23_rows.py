@@ -153,3 +153,111 @@ def test_other_damaged_files_do_not_blame_a_newer_paddle(tmp_path):
         rc = _diagnose(tmp_path, text)
         assert rc.cause == CauseId.checkpoint_corrupt
         assert CauseId.paddle_api_mismatch not in [a.cause for a in rc.alternatives]
+
+
+# --- batch131 ---------------------------------------------------------------------------------------------------
+
+def _device_line(capability: str, runtime: str) -> str:
+    return (f"W0807 01:14:14.705452  8948 device_context.cc:259] Please NOTE: device: 0, CUDA Capability: {capability}, "
+            f"Driver API Version: 10.1, Runtime API Version: {runtime}\n")
+
+
+_MUL_FAILED = ("Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+               "paddle.fluid.core_avx.EnforceNotMet: Invoke operator mul error.\n")
+
+
+@pytest.mark.parametrize("capability, runtime", [("75", "9.0"), ("90", "11.2"), ("120", "12.6"), ("80", "10.2")])
+def test_a_runtime_older_than_the_gpus_architecture_is_the_arch(tmp_path, capability, runtime):
+    rc = _diagnose(tmp_path, _device_line(capability, runtime) + _MUL_FAILED)
+    assert rc.cause == CauseId.cuda_arch_unsupported
+
+
+@pytest.mark.parametrize("capability, runtime", [("86", "11.0"), ("89", "11.7"), ("75", "10.0"), ("90", "11.8"),
+                                                 ("120", "12.8")])
+def test_a_runtime_that_runs_the_gpu_is_not_the_arch(tmp_path, capability, runtime):
+    # within one major a cubin of the older minor runs (sm_80's on sm_86 and sm_89)
+    rc = _diagnose(tmp_path, _device_line(capability, runtime) + _MUL_FAILED)
+    assert rc.cause != CauseId.cuda_arch_unsupported
+
+
+def test_a_library_aligned_for_another_page_size_is_the_build(tmp_path):
+    text = ("Error: Can not import paddle core while this file exists: /usr/lib/python3.7/site-packages/paddle/fluid/"
+            "libpaddle.so\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+            "ImportError: /usr/lib/python3.7/site-packages/paddle/fluid/libpaddle.so: ELF load command alignment not "
+            "page-aligned\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.dependency_version_mismatch, "elf_alignment_not_page")
+    assert rc.message.startswith("the loader refused /usr/lib/python3.7/site-packages/paddle/fluid/libpaddle.so")
+
+
+def test_a_core_that_calls_librt_without_linking_it_is_that_builds_defect(tmp_path):
+    text = ("Error: Can not import paddle core while this file exists: /env/site-packages/paddle/fluid/libpaddle.so\n"
+            "ImportError: /env/site-packages/paddle/fluid/libpaddle.so: undefined symbol: shm_unlink\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.code) == (CauseId.python_exception, "librt_symbol_unlinked")
+
+
+def test_the_core_that_would_not_load_alone_is_still_a_library_not_found(tmp_path):
+    text = "Error: Can not import avx core while this file exists...\n"
+    assert _diagnose(tmp_path, text).code == "paddle_core_unloadable"
+
+
+_SIGSEGV = ("W0318 11:19:35.638175   150 init.cc:217] *** SIGSEGV (@0x130) received by PID 150 (TID 0x7fd82fb11f40) "
+            "from PID 304; stack trace: ***\nW0318 11:19:35.640535   150 init.cc:217]     @     0x7fd830016730 (unknown)\n")
+
+
+def test_a_crash_while_pybind11_creates_a_type_is_two_packages_in_one_process(tmp_path):
+    text = _SIGSEGV + "W0318 11:19:35.641213   150 init.cc:217]     @     0x7fd7e91a01aa pybind11::detail::make_new_python_type()\n"
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.confidence.value) == (CauseId.dependency_version_mismatch, "medium")
+    assert rc.alternatives[0].cause == CauseId.segfault
+
+
+def test_a_crash_in_other_frames_stays_a_crash(tmp_path):
+    text = _SIGSEGV + "W0318 11:19:35.641213   150 init.cc:217]     @     0x7fd7e91a01aa paddle::framework::Executor::Run()\n"
+    assert _diagnose(tmp_path, text).cause == CauseId.segfault
+
+
+def test_a_module_ppdet_does_not_register_is_another_release_of_it(tmp_path):
+    rc = _diagnose(tmp_path, "AssertionError: the module BlazeFace is not registered?\n")
+    assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium")
+    assert rc.alternatives[0].cause == CauseId.config_error
+
+
+def test_an_inference_ops_uninitialized_input_was_never_fed(tmp_path):
+    text = ("InvalidArgumentError: The conv2d_fusion Op's Input Variable `Input` contains uninitialized Tensor.\n"
+            "  [Hint: Expected t->IsInitialized() == true, but received t->IsInitialized():0 != true:1.] (at "
+            "/paddle/paddle/fluid/framework/operator.cc:2411)\n")
+    assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+
+
+def test_a_training_ops_uninitialized_input_is_not_read_as_unfed(tmp_path):
+    # a training program's op (a parameter the startup program never initialised, a branch not run): not the feed
+    text = "InvalidArgumentError: The conv2d Op's Input Variable `Filter` contains uninitialized Tensor.\n"
+    rc = _diagnose(tmp_path, text)
+    assert rc is not None and rc.code != "op_input_never_fed"
+
+
+def test_a_cpp_build_looking_into_the_python_wheel_is_the_library_path(tmp_path):
+    text = ("cp: cannot stat '/home/u/envs/ocr/lib/python3.7/site-packages/paddle/third_party/install/mklml/lib/"
+            "libmklml_intel.so': No such file or directory\n")
+    assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+
+
+def test_a_file_missing_elsewhere_in_the_wheel_is_not_the_library_path(tmp_path):
+    text = "cp: cannot stat '/env/site-packages/paddle/libs/libmklml_intel.so': No such file or directory\n"
+    rc = _diagnose(tmp_path, text)
+    assert rc.code != "inference_lib_is_python_wheel"
+
+
+def test_bold_around_words_inside_a_line_is_taken_off(tmp_path):
+    text = ("ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.\n"
+            "**_onnx_** 1.13.0 requires **_protobuf<4,>=3.20.2_**, but you have protobuf 3.20.0 which is incompatible.\n")
+    rc = _diagnose(tmp_path, text)
+    assert rc.cause == CauseId.dependency_version_mismatch and "onnx needs" in rc.message
+
+
+def test_python_double_stars_are_not_bold():
+    from paddle_doctor.diagnose.read.markdown import plain
+    for line in ("def f(*args, **kwargs):", "files **/*.py and **/x", "x = a ** b ** c"):
+        assert plain(line) == line

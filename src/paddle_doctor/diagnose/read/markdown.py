@@ -24,7 +24,11 @@ def unwrapped(text: str) -> str:
     """The line without the Markdown emphasis or inline code around the whole of it (a prefix already taken off)."""
     if text.lstrip().startswith("_") and text.rstrip().endswith("_"):
         text = _ITALIC_RE.sub(r"\1\2", text)  # ``_KeyError: 'x'_``: Markdown italics around a whole line
-    text = _BOLD_RE.sub(r"\1\2", text.rstrip()) if "**" in text else text
+    if "**" in text:
+        # bold (and bold italics) around words inside the line: "**_onnx_** 1.13.0 requires **_protobuf<4_**, ..."
+        # (PaddleX#1656); Python's **kwargs and a glob's **/ open no span that closes. Then around the whole line.
+        text = _INLINE_BOLD_RE.sub(r"\1", text)
+        text = _BOLD_RE.sub(r"\1\2", text.rstrip()) if "**" in text else text
     if text.lstrip().startswith("`") and text.rstrip().endswith("`"):
         # `NameError: name 'np' is not defined`: a whole line as inline code; a lone exception class (`RuntimeError`)
         # is a name in prose, a lone word that is the error itself (`Killed`) is read
@@ -47,6 +51,7 @@ _CODE_SPAN_RE = re.compile(r"^(\s*)`(?!`|[\w.]*(?:Error|Exception|Warning|Exit|I
 _PYTEST_FAILURE = re.compile(r"^(?:E {3,}(?=\S)|(?:FAILED|ERROR) \S+(?:::[^\n]+?)? - (?=[\w.]*(?:Error|Exception|Exit|"
                              r"Interrupt|NotMet)\b))")
 _ITALIC_RE = re.compile(r"^(\s*)_(?=[A-Z])(.*[^\s_])_\s*$")
+_INLINE_BOLD_RE = re.compile(r"(?<![\w*])\*\*_?(?=[^\s*_])([^*\n]{1,200}?[^\s*_])_?\*\*(?![\w*])")
 
 
 # glog's record header (severity and date, time, thread, file:line]) or Python's traceback header (not Paddle's "C++

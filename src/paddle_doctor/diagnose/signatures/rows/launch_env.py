@@ -6,6 +6,7 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 from ..tools.commands import COMMAND_LINE_ROWS
+_VERSIONS = r", Driver API Version: [\d.]+, Runtime API Version: "  # the device line's middle
 
 LAUNCH_ENV = (
     # --- launchers -------------------------------------------------------------------------
@@ -283,9 +284,8 @@ LAUNCH_ENV = (
          source="pp 2.4.2-3.3.1 paddle/distributed/launch/context/__init__.py print (logger.info(f'{arg}: {value}') "
                 "for every argument; --master default None, --start_port default 6070 in context/args_envs.py)"),
     # --- the v1 parameter server's ports -----------------------------------------------------------------------
-    # Paddle 0.x splits the parameters into blocks over every pserver port (--ports_num, --ports_num_for_sparse);
-    # a port that receives no block warns and returns, then waits forever for gradients, so the job hangs with
-    # this warning as its only sign: the launch asks for more ports (or pservers) than the parameters fill.
+    # Paddle 0.x splits the parameters into blocks over every pserver port; a port that gets no block warns, then waits
+    # forever for gradients (the job hangs, this its only sign): more ports or pservers than the parameters fill.
     _sig("pserver_port_without_parameters", r"--ports_num or --ports_num_for_sparse might be too large, or total "
          r"dense parameter size or sparse parameters size might be too small", "context", CauseId.config_error, 80,
          "W0522 12:00:09.495564 35864 ParameterServer2.cpp:269] --ports_num or --ports_num_for_sparse might be too "
@@ -315,9 +315,8 @@ LAUNCH_ENV = (
                 "parallel_executor.cc (The number of samples of current batch is less than the count of devices, "
                 "currently, it is not allowed. (%d vs %d))"),
     # --- the data or the config the run was given: labels beyond the classes, a component no one registered ----
-    # The loss checks each target against the logits' class dimension (in Python since 2.1, in the GPU kernel
-    # before and after): a label image or list holding values >= num_classes (masks saved as 0/255, JPEG-saved
-    # masks, class ids from 1) that ignore_index does not cover. Medium: the data or num_classes may be the fault.
+    # The loss checks each target against the logits' classes: labels >= num_classes (masks saved as 0/255 or as JPEG,
+    # ids from 1) that ignore_index does not cover. Medium: the data or num_classes may be the fault.
     _sig("label_beyond_classes", r"\bTarget .{0,120}?is out of (?:class_dimension's )?(?:upper|lower) bound|label "
          r"should not out of bound, but got|The value of label(?:\[\d+\])? expected >= 0 and < \d+, or == -?\d+",
          "cause", CauseId.config_error, 85, "ValueError: Target 2 is out of upper bound.",
@@ -362,9 +361,8 @@ LAUNCH_ENV = (
          source="pp 1.8-2.x fluid/imperative/nccl_context.cc NCCLParallelContext::Init (VLOG(0) << \"init nccl "
                 "context nranks: \" << strategy_.nranks_ << \" local rank: \" << strategy_.local_rank_ << ...)"),
     # --- the environment a report shows: facts, not errors (refine/versions.py compares them) --------------------
-    # Paddle's issue template asks for tools/summary_env.py's report; its "CUDA version" is the toolkit's (nvcc), its
-    # driver nvidia-smi's (also read from nvidia-smi's own header). Anchored: the first match wins, and Paddle's
-    # errors that print a version ("CUDA Driver Version: 10.1" after error 35) are rows of their own.
+    # tools/summary_env.py's report (Paddle's issue template): "CUDA version" is nvcc's, the driver nvidia-smi's. Anchored:
+    # the first match wins; errors that print a version ("CUDA Driver Version: 10.1" after error 35) have rows of their own.
     _sig("env_report_cuda", r"^\s*CUDA version: (?P<cuda>\d+\.\d+)(?:\.\d+)?\s*$", "version_banner",
          example="CUDA version: 11.2.142",
          source="pp 2.x-3.x tools/summary_env.py envs_template ('CUDA version: {cuda_version}', from `nvcc --version`)"),
@@ -373,19 +371,21 @@ LAUNCH_ENV = (
          "version_banner", example="Nvidia driver version: 440.33.01",
          source="pp 2.x-3.x tools/summary_env.py envs_template ('Nvidia driver version: {nvidia_driver_version}', "
                 "read from nvidia-smi's 'Driver Version: %s' header)"),
-    # The device line every GPU process prints names the GPU's capability and the CUDA runtime the wheel
-    # carries. A runtime older than the GPU cannot target it (sm_80 needs CUDA 11.0; sm_86 11.1; sm_89 and
-    # sm_90 11.8): the device errors that follow (cuBLAS NOT_SUPPORTED, no kernel image) are that.
-    _sig("runtime_older_than_gpu", r"(?:GPU Compute Capability: (?:8|9)\.\d|CUDA Capability: (?:8|9)\d), Driver API "
-         r"Version: [\d.]+, Runtime API Version: (?P<runtime>(?:9|10)\.\d)", "context", CauseId.cuda_arch_unsupported,
-         90, "W0101 10:00:00.000000  1234 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.0, "
-         "Driver API Version: 11.2, Runtime API Version: 10.2",
+    # The device line every GPU process prints names the GPU's capability and the CUDA runtime the wheel carries. A
+    # runtime older than the GPU's architecture cannot target it (sm_80 needs CUDA 11.0, sm_90 11.8, sm_100/sm_120
+    # 12.8; a cubin runs on later minors, sm_80's on sm_86), and the CUDA 9 wheels fail on Turing (sm_75 needs CUDA 10,
+    # Paddle#22874): the device errors that follow (cuBLAS, no kernel image) are that.
+    _sig("runtime_older_than_gpu", r"(?:GPU Compute Capability: |CUDA Capability: )(?:(?:7\.5|75)" + _VERSIONS +
+         r"(?=9\.)|(?:8\.\d|8\d)" + _VERSIONS + r"(?=(?:9|10)\.)|(?:9\.\d|9\d)" + _VERSIONS + r"(?=(?:9|10)\.|11\.[0-7]\b)|"
+         r"(?:1[0-2]\.\d|1[0-2]\d)" + _VERSIONS + r"(?=(?:9|10|11)\.|12\.[0-7]\b))(?P<runtime>\d+\.\d)", "context",
+         CauseId.cuda_arch_unsupported, 90, "W0101 10:00:00.000000  1234 gpu_resources.cc:61] Please NOTE: device: 0, "
+         "GPU Compute Capability: 8.0, Driver API Version: 11.2, Runtime API Version: 10.2",
          title="this GPU is newer than the CUDA runtime the Paddle wheel carries ({runtime}): the wheel cannot run on it",
          source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
                 "(LOG_FIRST_N(WARNING, 1) << \"Please NOTE: device: \" << ... << \", GPU Compute Capability: \" "
                 "(1.x: \"CUDA Capability: \" << compute_capability) << \", Driver API Version: \" << ... << \", "
-                "Runtime API Version: \" ...); CUDA 11.0/11.1/11.8 release notes: first toolkits with sm_80/sm_86/"
-                "sm_89-sm_90"),
+                "Runtime API Version: \" ...); CUDA 10.0/11.0/11.8/12.8 release notes: first toolkits with sm_75/sm_80/"
+                "sm_90/sm_100 and sm_120"),
     # The device line every GPU process prints: the newest CUDA the driver runs (cudaDriverGetVersion) and the
     # runtime the wheel carries (cudaRuntimeGetVersion). A driver below the runtime cannot serve it. Not on a
     # line that also reports an error (a one-line paste): the error is what such a line is read as.

@@ -10,6 +10,7 @@ from ....catalog.ids import CauseId
 from ..advice import LIBRARY_CONFIRM, LIBRARY_FIX
 from ..model import sig as _sig
 from ..rows.windows import CUDA_LIBRARIES
+from ..toolchain.binaries import BINARY_ROWS
 from ..toolchain.cmake import CMAKE_CHECKS
 from ..toolchain.compilers import COMPILER_ROWS
 
@@ -139,6 +140,18 @@ BUILDS = (
                "python-devel) are not installed: install them, or a release of the package that has a wheel here",
          source="GCC cpp (\"fatal error: %s: No such file or directory\"; zh_CN \"致命错误：%s：没有那个文件或目录\"), clang "
                 "(\"fatal error: '%s' file not found\")", most="medium"),
+    # Paddle's C++ inference library (paddle_inference: paddle/include, paddle/lib, third_party/install) is its own
+    # download; the Python wheel in site-packages has none of those folders. A C++ build whose PADDLE_LIB points into
+    # the wheel misses them (PaddleOCR#2122's cpp_infer copying third_party/install/mklml from site-packages/paddle).
+    _sig("inference_lib_is_python_wheel", r"(?P<path>[^\s'\"`]*(?:site|dist)-packages[/\\]paddle[/\\](?:third_party[/\\]"
+         r"install|paddle[/\\](?:include|lib))[/\\][^\s'\"`]*)['\"`]?:? (?:No such file or directory|not found|does not exist)",
+         "cause", CauseId.config_error, 80, "cp: cannot stat '/home/u/envs/ocr/lib/python3.7/site-packages/paddle/"
+         "third_party/install/mklml/lib/libmklml_intel.so': No such file or directory",
+         title="the C++ build looks for the inference library inside the Python wheel ({path}): PADDLE_LIB must be the "
+               "paddle_inference package (its paddle/include, paddle/lib, third_party), not site-packages/paddle",
+         source="Paddle Inference C++ demos' and PaddleOCR deploy/cpp_infer CMakeLists.txt (${PADDLE_LIB}/paddle/include, "
+                "${PADDLE_LIB}/third_party/install/mklml/lib/libmklml_intel.so); the wheel's layout (paddle/libs, "
+                "paddle/include for custom ops)", most="medium"),
     _sig("header_missing", _header_absent(r"(?P<header>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh))", r"(?P<header2>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh))"),
          "cause",
          CauseId.file_not_found, 70, "fatal error: boost/range/adaptor/reversed.hpp: No such file or directory",
@@ -147,6 +160,7 @@ BUILDS = (
          source="GCC cpp (\"fatal error: %s: No such file or directory\"), clang (\"fatal error: '%s' file not "
                 "found\")", most="medium"),
     *COMPILER_ROWS,
+    *BINARY_ROWS,
     # Paddle's dynload wrappers declare the library's functions from its installed header: an error inside them, or a
     # call through one that fits no signature (nvcc: no instance of DynLoad__f::operator() matches), means the header
     # found is of another version than the one the code was written for.
