@@ -166,10 +166,22 @@ _MUL_FAILED = ("Traceback (most recent call last):\n  File \"<stdin>\", line 1, 
                "paddle.fluid.core_avx.EnforceNotMet: Invoke operator mul error.\n")
 
 
-@pytest.mark.parametrize("capability, runtime", [("75", "9.0"), ("90", "11.2"), ("120", "12.6"), ("80", "10.2")])
+@pytest.mark.parametrize("capability, runtime", [("75", "9.0"), ("90", "11.2"), ("120", "12.6"), ("80", "10.2"),
+                                                 ("75", "8.0")])
 def test_a_runtime_older_than_the_gpus_architecture_is_the_arch(tmp_path, capability, runtime):
     rc = _diagnose(tmp_path, _device_line(capability, runtime) + _MUL_FAILED)
-    assert rc.cause == CauseId.cuda_arch_unsupported
+    assert (rc.cause, rc.confidence.value) == (CauseId.cuda_arch_unsupported, "medium")
+
+
+def test_an_operators_own_check_under_that_device_line_is_that_check(tmp_path):
+    # 1.x's wrapper with the failed check's details below it: a shape error, whatever the GPU
+    text = _device_line("75", "9.0") + _MUL_FAILED + (
+        "C++ Callstacks:\nEnforce failed. Expected x_mat_dims[1] == y_mat_dims[0], but received x_mat_dims[1]:784 != "
+        "y_mat_dims[0]:1024.\nFirst matrix's width must be equal with second matrix's height. at "
+        "[/paddle/paddle/fluid/operators/mul_op.cc:78]\n")
+    assert _cause(tmp_path, text) == (CauseId.python_exception, "medium")
+    text = _device_line("90", "11.2") + "ValueError: (InvalidArgument) The shape of input X and Y mismatch.\n"
+    assert _cause(tmp_path, text)[0] == CauseId.python_exception
 
 
 @pytest.mark.parametrize("capability, runtime", [("86", "11.0"), ("89", "11.7"), ("75", "10.0"), ("90", "11.8"),
@@ -178,6 +190,12 @@ def test_a_runtime_that_runs_the_gpu_is_not_the_arch(tmp_path, capability, runti
     # within one major a cubin of the older minor runs (sm_80's on sm_86 and sm_89)
     rc = _diagnose(tmp_path, _device_line(capability, runtime) + _MUL_FAILED)
     assert rc.cause != CauseId.cuda_arch_unsupported
+
+
+@pytest.mark.parametrize("words", ["address/offset not properly aligned", "address/offset not page-aligned"])
+def test_the_loaders_other_words_for_the_alignment_are_the_same_build(tmp_path, words):
+    text = f"ImportError: /env/site-packages/paddle/fluid/libpaddle.so: ELF load command {words}\n"
+    assert _diagnose(tmp_path, text).code == "elf_alignment_not_page"
 
 
 def test_a_library_aligned_for_another_page_size_is_the_build(tmp_path):
@@ -197,6 +215,12 @@ def test_a_core_that_calls_librt_without_linking_it_is_that_builds_defect(tmp_pa
     assert (rc.cause, rc.code) == (CauseId.python_exception, "librt_symbol_unlinked")
 
 
+def test_a_cpp_programs_loader_naming_a_librt_symbol_is_the_same_defect(tmp_path):
+    text = ("./build/ppocr: symbol lookup error: /opt/paddle_inference/paddle/lib/libpaddle_inference.so: undefined "
+            "symbol: shm_unlink\n")
+    assert _diagnose(tmp_path, text).code == "librt_symbol_unlinked"
+
+
 def test_the_core_that_would_not_load_alone_is_still_a_library_not_found(tmp_path):
     text = "Error: Can not import avx core while this file exists...\n"
     assert _diagnose(tmp_path, text).code == "paddle_core_unloadable"
@@ -213,29 +237,59 @@ def test_a_crash_while_pybind11_creates_a_type_is_two_packages_in_one_process(tm
     assert rc.alternatives[0].cause == CauseId.segfault
 
 
+def test_a_pybind11_frame_without_a_crash_decides_nothing(tmp_path):
+    # a hang's gdb backtrace, or a frame pasted alone
+    for text in ("#2  0x00007f1 in pybind11::detail::generic_type::initialize() () from /x/core_avx.so\n",
+                 "    @     0x7fd7e91a01aa pybind11::detail::make_new_python_type()\n"):
+        rc = _diagnose(tmp_path, text)
+        assert rc is None or rc.cause != CauseId.dependency_version_mismatch
+
+
+def test_a_pybind11_frame_far_from_the_crash_is_not_its_stack(tmp_path):
+    text = _SIGSEGV + "".join(f"I0318 11:19:36.{i:06d}   150 x.cc:1] step {i}\n" for i in range(50)) + (
+        "W0318 11:19:35.641213   150 init.cc:217]     @     0x7fd7e91a01aa pybind11::detail::make_new_python_type()\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.segfault
+
+
+def test_a_pybind11_frame_of_paddles_cpp_traceback_before_the_summary_counts(tmp_path):
+    text = ("C++ Traceback (most recent call last):\n--------------------------------------\n"
+            "0   PyInit_libpaddle\n1   pybind11::detail::generic_type::initialize(pybind11::detail::type_record const&)\n"
+            "\n----------------------\nError Message Summary:\n----------------------\n"
+            "FatalError: `Segmentation fault` is detected by the operating system.\n")
+    assert _diagnose(tmp_path, text).cause == CauseId.dependency_version_mismatch
+
+
 def test_a_crash_in_other_frames_stays_a_crash(tmp_path):
     text = _SIGSEGV + "W0318 11:19:35.641213   150 init.cc:217]     @     0x7fd7e91a01aa paddle::framework::Executor::Run()\n"
     assert _diagnose(tmp_path, text).cause == CauseId.segfault
 
 
-def test_a_module_ppdet_does_not_register_is_another_release_of_it(tmp_path):
-    rc = _diagnose(tmp_path, "AssertionError: the module BlazeFace is not registered?\n")
+@pytest.mark.parametrize("text", ["AssertionError: the module BlazeFace is not registered?\n",
+                                  "ValueError: The module BlazeFace is not registered\n"])
+def test_a_module_ppdet_does_not_register_is_another_release_of_it(tmp_path, text):
+    rc = _diagnose(tmp_path, text)
     assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium")
     assert rc.alternatives[0].cause == CauseId.config_error
 
 
-def test_an_inference_ops_uninitialized_input_was_never_fed(tmp_path):
-    text = ("InvalidArgumentError: The conv2d_fusion Op's Input Variable `Input` contains uninitialized Tensor.\n"
-            "  [Hint: Expected t->IsInitialized() == true, but received t->IsInitialized():0 != true:1.] (at "
-            "/paddle/paddle/fluid/framework/operator.cc:2411)\n")
+@pytest.mark.parametrize("text", [
+    "InvalidArgumentError: The conv2d_fusion Op's Input Variable `Input` contains uninitialized Tensor.\n  [Hint: "
+    "Expected t->IsInitialized() == true, but received t->IsInitialized():0 != true:1.] (at /paddle/paddle/fluid/"
+    "framework/operator.cc:2411)\n",
+    "InvalidArgumentError: The Tensor in the conv2d Op's Input Variable Input(image) is not initialized.\n",
+])
+def test_an_inference_ops_uninitialized_input_was_never_fed(tmp_path, text):
     assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
 
 
-def test_a_training_ops_uninitialized_input_is_not_read_as_unfed(tmp_path):
-    # a training program's op (a parameter the startup program never initialised, a branch not run): not the feed
-    text = "InvalidArgumentError: The conv2d Op's Input Variable `Filter` contains uninitialized Tensor.\n"
-    rc = _diagnose(tmp_path, text)
-    assert rc is not None and rc.code != "op_input_never_fed"
+@pytest.mark.parametrize("text", [
+    # a training program's op, or a parameter's slot (the startup program never run, a branch not taken): not the feed
+    "InvalidArgumentError: The conv2d Op's Input Variable `Filter` contains uninitialized Tensor.\n",
+    "InvalidArgumentError: The fused_attention Op's Input Variable `QKVW` contains uninitialized Tensor.\n",
+    "InvalidArgumentError: The fused_elemwise_add_activation Op's Input Variable `X` contains uninitialized Tensor.\n",
+])
+def test_a_training_ops_uninitialized_input_is_not_read_as_unfed(tmp_path, text):
+    assert _cause(tmp_path, text) == (CauseId.python_exception, "medium")
 
 
 def test_a_cpp_build_looking_into_the_python_wheel_is_the_library_path(tmp_path):
@@ -244,10 +298,16 @@ def test_a_cpp_build_looking_into_the_python_wheel_is_the_library_path(tmp_path)
     assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
 
 
+def test_makes_missing_target_in_the_wheel_is_the_library_path(tmp_path):
+    text = ("make[2]: *** No rule to make target '/home/u/envs/ocr/lib/python3.7/site-packages/paddle/paddle/lib/"
+            "libpaddle_inference.so', needed by 'ppocr'.  Stop.\n")
+    assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+
+
 def test_a_file_missing_elsewhere_in_the_wheel_is_not_the_library_path(tmp_path):
     text = "cp: cannot stat '/env/site-packages/paddle/libs/libmklml_intel.so': No such file or directory\n"
     rc = _diagnose(tmp_path, text)
-    assert rc.code != "inference_lib_is_python_wheel"
+    assert rc.cause == CauseId.file_not_found and rc.code != "inference_lib_is_python_wheel"
 
 
 def test_bold_around_words_inside_a_line_is_taken_off(tmp_path):
@@ -259,5 +319,6 @@ def test_bold_around_words_inside_a_line_is_taken_off(tmp_path):
 
 def test_python_double_stars_are_not_bold():
     from paddle_doctor.diagnose.read.markdown import plain
-    for line in ("def f(*args, **kwargs):", "files **/*.py and **/x", "x = a ** b ** c"):
+    for line in ("def f(*args, **kwargs):", "files **/*.py and **/x", "x = a ** b ** c", "    return (a)**2 + (b)**(0.5)",
+                 "loss = paddle.mean((pred-label)**2)**(0.5)", "warning: pattern **/build/** did not match"):
         assert plain(line) == line

@@ -51,7 +51,8 @@ _CODE_SPAN_RE = re.compile(r"^(\s*)`(?!`|[\w.]*(?:Error|Exception|Warning|Exit|I
 _PYTEST_FAILURE = re.compile(r"^(?:E {3,}(?=\S)|(?:FAILED|ERROR) \S+(?:::[^\n]+?)? - (?=[\w.]*(?:Error|Exception|Exit|"
                              r"Interrupt|NotMet)\b))")
 _ITALIC_RE = re.compile(r"^(\s*)_(?=[A-Z])(.*[^\s_])_\s*$")
-_INLINE_BOLD_RE = re.compile(r"(?<![\w*])\*\*_?(?=[^\s*_])([^*\n]{1,200}?[^\s*_])_?\*\*(?![\w*])")
+# not after a word, a star or a closing bracket (``(a)**2``), not a path (``**/build/**``), not before "(" (``**(0.5)``)
+_INLINE_BOLD_RE = re.compile(r"(?<![\w*)\]])\*\*_?(?=[^\s*_/])([^*\n]{1,200}?[^\s*_/])_?\*\*(?![\w*(])")
 
 
 # glog's record header (severity and date, time, thread, file:line]) or Python's traceback header (not Paddle's "C++

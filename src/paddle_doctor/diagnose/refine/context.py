@@ -28,7 +28,7 @@ def explained_by_context(events: list[Event], event: Event, rank: int | None) ->
     too old for the runtime included: Paddle#28360): it does not explain it."""
     context = [e for e in events if e.role == "context" and (e.file, e.line, e.offset) < (event.file, event.line, event.offset)
                and _explains(e, event)]
-    if not context:
+    if not context or _details_follow(events, event):
         return None
     warning = context[-1]
     if event.sig.cause in NATIVE_CRASH:
@@ -61,6 +61,18 @@ _IMPORT_FAILED = re.compile(r"^\s*(?:ImportError: cannot import name|ModuleNotFo
 # a device or a library of the wrong version; only a warning whose row names them (``explains_only``) explains them.
 _PROGRAM_ERROR = re.compile(r"^\s*(?:TypeError|AttributeError|KeyError|IndexError|NameError|UnboundLocalError|"
                             r"ZeroDivisionError|SyntaxError|RecursionError|ValueError): (?!\(\w+\) )")
+
+
+# Paddle 1.x wraps every operator's error as "EnforceNotMet: Invoke operator X error." and prints the check that
+# failed below it (its C++ callstack, "Enforce failed. Expected ... but received ..."): that check is what failed.
+_OP_WRAPPER = re.compile(r"Invoke operator \w+ error\.?\s*$")
+_CHECK_DETAIL = re.compile(r"Enforce failed|Expected .{1,200} but received")
+
+
+def _details_follow(events: list[Event], error: Event) -> bool:
+    """Whether ``error`` is 1.x's operator wrapper and the failed check's details follow it in the same text."""
+    return bool(_OP_WRAPPER.search(error.text)) and any(
+        e.file == error.file and 0 < e.line - error.line <= 60 and _CHECK_DETAIL.search(e.text) for e in events)
 
 
 def _explains(warning: Event, error: Event) -> bool:

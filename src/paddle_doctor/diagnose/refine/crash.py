@@ -47,9 +47,10 @@ def explained_by_earlier_error(events: list[Event], event: Event, rank: int | No
         return None
     earlier = [e for e in events if e.file == event.file and e.offset < event.offset and e.sig.name not in _OWN_REPORT
                and e.role in ("cause", "exception") and e.sig.cause not in NATIVE_CRASH]
-    # a frame of the crash's own stack (printed after its summary) that names where it crashed counts as the error
-    earlier += [e for e in events if e.file == event.file and e.sig.name in _NAMING_FRAMES and
-                0 < e.line - event.line <= _STACK_LINES]
+    # a frame of the crash's own stack (glog's after its summary, Paddle 2.x's C++ traceback before it) that names
+    # where it crashed: read after every earlier error (the latest error before the crash still decides first)
+    earlier = [e for e in events if e.file == event.file and e.role == "crash_frame" and
+               0 < abs(e.line - event.line) <= _STACK_LINES] + earlier
     for error in reversed(earlier):
         named = _named_cause(events, error)
         cause = _specific(named)
@@ -68,9 +69,8 @@ def explained_by_earlier_error(events: list[Event], event: Event, rank: int | No
     return None
 
 
-# Stack frames that name why the process crashed where they stand (pybind11 creating a type: two packages' pybind11
-# builds sharing one registry), within the stack the crash handler prints after its summary.
-_NAMING_FRAMES = ("pybind11_internals_crash",)
+# How far from a crash's summary its own stack's frames stand (role "crash_frame": a frame that names why, such as
+# pybind11 creating a type, read only beside a crash).
 _STACK_LINES = 40
 # An abort that ends an exception follows its traceback within Paddle's crash summary (about 20 lines: its header,
 # the C++ traceback's "No stack trace" note, the error summary); an exception logged long before is not what aborted.

@@ -14,6 +14,7 @@ Roles:
 - ``launcher_failed`` / ``launcher_abort`` / ``launcher_exit``: what the launcher says about ranks.
 - ``rendezvous_retry`` / ``listen``: store connection attempts during initialisation.
 - ``hang_site``: a frame in a SIGTERM crash dump that says where the rank was stuck.
+- ``crash_frame``: a frame of a native crash's stack that names why it crashed (read only beside a crash).
 - ``traceback`` / ``frame`` / ``signal_time``: structure, used to read blocks.
 
 The table is data (the modules of ``rows``: ``launch_env``, ``native``, ``signals``, ``older_forms``, ``loading``,

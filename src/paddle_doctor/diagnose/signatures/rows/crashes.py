@@ -128,16 +128,18 @@ CRASHES = (
 
     # A native crash while pybind11 creates a Python type: every extension built with a compatible pybind11 shares one
     # registry of types (its internals); a second extension whose pybind11 lays it out otherwise (torch 1.0 beside
-    # Paddle 1.x, PaddleSpeech#434) crashes there at import: two packages that cannot share one process (native_stack
-    # leaves these frames to this row, and refine/crash.py reads them as what the crash before them died of).
-    _sig("pybind11_internals_crash", r"(?:^|\])\s*(?:@\s+0x[0-9a-f]{4,16}\s+|#\d{1,3}\s+(?:0x[0-9a-f]+ in )?)pybind11::detail::"
-         r"(?:make_new_python_type|generic_type::initialize|get_internals)\b", "cause",
+    # Paddle 1.x, PaddleSpeech#434) crashes there at import: two packages that cannot share one process. A frame
+    # alone is no crash (a hang's backtrace): refine/crash.py reads it only within a crash's own stack, before or
+    # after its summary; native_stack leaves such frames to this row.
+    _sig("pybind11_internals_crash", r"(?:^|\])\s*(?:@\s+0x[0-9a-f]{4,16}\s+|#\d{1,3}\s+(?:0x[0-9a-f]+ in )?|\d{1,3}\s{2,})"
+         r"(?:pybind11::detail::(?:make_new_python_type|generic_type::initialize)\b|_ZN8pybind116detail(?:20make_new_"
+         r"python_type|12generic_type10initialize))", "crash_frame",
          CauseId.dependency_version_mismatch, 70, "    @     0x7fd7e91a01aa pybind11::detail::make_new_python_type()",
          title="a native crash while a pybind11 type was being created: two native packages in one process whose "
                "pybind11 builds cannot share its registry (import them in separate processes, or versions built alike)",
-         source="pybind11 include/pybind11/detail/class.h make_new_python_type, pybind11.h generic_type::initialize, "
-                "detail/internals.h get_internals (PYBIND11_INTERNALS_ID shared by builds of one internals version), "
-                "as glog's or gdb's frame prints them", most="medium"),
+         source="pybind11 include/pybind11/detail/class.h make_new_python_type, pybind11.h generic_type::initialize "
+                "(PYBIND11_INTERNALS_ID shared by builds of one internals version), as glog's, gdb's or Paddle 2.x's "
+                "C++ traceback frame prints them", most="medium"),
     # glog's native stack ("    @     0x7fd5... paddle::Trainer::train()"), printed after a fatal signal (its failure
     # handler) or a failed CHECK ("*** Check failure stack trace: ***"): a paste of its tail alone still shows the
     # process died in native code. The weakest reading: any line that says more decides.

@@ -6,7 +6,10 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 from ..tools.commands import COMMAND_LINE_ROWS
-_VERSIONS = r", Driver API Version: [\d.]+, Runtime API Version: "  # the device line's middle
+_VERSIONS = r", Driver API Version: [\d.]+, Runtime API Version: "  # the device line's middle; what a GPU the wheel
+# cannot target fails with (1.x's op wrapper: refine/context.py says when the check's details below it decide instead)
+_DEVICE_FAILED = r"(?i)cublas|cudnn|no kernel image|NoKernelImage|invalid device function|cudaError|CUDA error|SIGSEGV|Segmentation|" \
+                 r"Invoke operator \w+ error\.?\s*$"
 
 LAUNCH_ENV = (
     # --- launchers -------------------------------------------------------------------------
@@ -283,7 +286,6 @@ LAUNCH_ENV = (
          example="LAUNCH INFO 2024-05-24 11:30:40,681 master: None",
          source="pp 2.4.2-3.3.1 paddle/distributed/launch/context/__init__.py print (logger.info(f'{arg}: {value}') "
                 "for every argument; --master default None, --start_port default 6070 in context/args_envs.py)"),
-    # --- the v1 parameter server's ports -----------------------------------------------------------------------
     # Paddle 0.x splits the parameters into blocks over every pserver port; a port that gets no block warns, then waits
     # forever for gradients (the job hangs, this its only sign): more ports or pservers than the parameters fill.
     _sig("pserver_port_without_parameters", r"--ports_num or --ports_num_for_sparse might be too large, or total "
@@ -338,13 +340,13 @@ LAUNCH_ENV = (
     # A config naming a component (dataset, model, loss, transform) the running suite never registered: another
     # suite's or a contrib folder's component (run from the wrong tools/), a misspelt type, an older release.
     _sig("config_component_unregistered", r"The specified component was not found (?P<com>\w+)|\b(?P<item>\w+) does not "
-         r"exist in availabel (?P<kind>\w+)|The module (?P<module>\w+) is not registered", "cause",
+         r"exist in availabel (?P<kind>\w+)", "cause",
          CauseId.config_error, 85, "RuntimeError: The specified component was not found MattingDataset.",
-         title="the config names a component ({com}{item}{module}) the running suite has not registered",
+         title="the config names a component ({com}{item}) the running suite has not registered (PaddleDetection's: "
+               "tools/suite_data.py)",
          source="PaddleSeg 2.x paddleseg/cvlibs/config.py Config._load_component (raise RuntimeError('The specified "
                 "component was not found {}.'.format(com_name)) when no manager of paddleseg.cvlibs.manager holds it), "
-                "cvlibs/manager.py ComponentManager.__getitem__ (KeyError(\"{} does not exist in availabel {}\")); "
-                "PaddleDetection ppdet/core/workspace.py create (ValueError(\"The module {} is not registered\"))",
+                "cvlibs/manager.py ComponentManager.__getitem__ (KeyError(\"{} does not exist in availabel {}\"))",
          most="medium"),
     # --- builds without NCCL ------------------------------------------------------------------------------
     _sig("no_nccl_context", r"has no attribute '(?:NCCLParallelContext|NCCLCommContext)\b", "cause",
@@ -371,24 +373,22 @@ LAUNCH_ENV = (
          "version_banner", example="Nvidia driver version: 440.33.01",
          source="pp 2.x-3.x tools/summary_env.py envs_template ('Nvidia driver version: {nvidia_driver_version}', "
                 "read from nvidia-smi's 'Driver Version: %s' header)"),
-    # The device line every GPU process prints names the GPU's capability and the CUDA runtime the wheel carries. A
-    # runtime older than the GPU's architecture cannot target it (sm_80 needs CUDA 11.0, sm_90 11.8, sm_100/sm_120
-    # 12.8; a cubin runs on later minors, sm_80's on sm_86), and the CUDA 9 wheels fail on Turing (sm_75 needs CUDA 10,
-    # Paddle#22874): the device errors that follow (cuBLAS, no kernel image) are that.
-    _sig("runtime_older_than_gpu", r"(?:GPU Compute Capability: |CUDA Capability: )(?:(?:7\.5|75)" + _VERSIONS +
-         r"(?=9\.)|(?:8\.\d|8\d)" + _VERSIONS + r"(?=(?:9|10)\.)|(?:9\.\d|9\d)" + _VERSIONS + r"(?=(?:9|10)\.|11\.[0-7]\b)|"
-         r"(?:1[0-2]\.\d|1[0-2]\d)" + _VERSIONS + r"(?=(?:9|10|11)\.|12\.[0-7]\b))(?P<runtime>\d+\.\d)", "context",
-         CauseId.cuda_arch_unsupported, 90, "W0101 10:00:00.000000  1234 gpu_resources.cc:61] Please NOTE: device: 0, "
-         "GPU Compute Capability: 8.0, Driver API Version: 11.2, Runtime API Version: 10.2",
+    # The device line names the GPU's capability and the wheel's CUDA runtime. A runtime older than the architecture
+    # cannot target it (sm_80 needs CUDA 11.0, sm_90 11.8, sm_100/120 12.8; a cubin runs on later minors, sm_80's on
+    # sm_86), and CUDA 9's cuBLAS fails on Turing (sm_75, Paddle#22874): the device errors that follow are that.
+    _sig("runtime_older_than_gpu", r"(?:GPU Compute Capability: |CUDA Capability: )(?:(?:7\.5|75)" + _VERSIONS + r"(?=[89]\.)|"
+         r"(?:8\.\d|8\d)" + _VERSIONS + r"(?=(?:8|9|10)\.)|(?:9\.\d|9\d)" + _VERSIONS + r"(?=(?:8|9|10)\.|11\.[0-7]\b)|"
+         r"(?:1[0-2]\.\d|1[0-2]\d)" + _VERSIONS + r"(?=(?:8|9|10|11)\.|12\.[0-7]\b))(?P<runtime>\d+\.\d)", "context",
+         CauseId.cuda_arch_unsupported, 90, "gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.0, "
+         "Driver API Version: 11.2, Runtime API Version: 10.2", most="medium", explains_only=_DEVICE_FAILED,
          title="this GPU is newer than the CUDA runtime the Paddle wheel carries ({runtime}): the wheel cannot run on it",
          source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
                 "(LOG_FIRST_N(WARNING, 1) << \"Please NOTE: device: \" << ... << \", GPU Compute Capability: \" "
                 "(1.x: \"CUDA Capability: \" << compute_capability) << \", Driver API Version: \" << ... << \", "
                 "Runtime API Version: \" ...); CUDA 10.0/11.0/11.8/12.8 release notes: first toolkits with sm_75/sm_80/"
                 "sm_90/sm_100 and sm_120"),
-    # The device line every GPU process prints: the newest CUDA the driver runs (cudaDriverGetVersion) and the
-    # runtime the wheel carries (cudaRuntimeGetVersion). A driver below the runtime cannot serve it. Not on a
-    # line that also reports an error (a one-line paste): the error is what such a line is read as.
+    # The device line: the newest CUDA the driver runs (cudaDriverGetVersion) and the wheel's runtime; a driver below
+    # the runtime cannot serve it. Not on a line that also reports an error (a one-line paste): that is the error.
     _sig("device_cuda_versions", r"^(?!.*\b(?i:error|could not|cannot|failed)\b).*?Driver API Version: (?P<driver_api>\d+\.\d+), Runtime API Version: "
          r"(?P<runtime_api>\d+\.\d+)", "version_banner",
          example="W1204 12:00:00.000 1 gpu_resources.cc:119] Please NOTE: device: 0, GPU Compute Capability: 8.6, "

@@ -171,7 +171,7 @@ LOADING = (
     # The same loader error cut before its symbol (a paste, a wrapped line): a native program needs a symbol the
     # libraries it loaded lack (glibc's private _dl_sym of an older glibc, a library of another release). A CUDA,
     # NCCL or TensorRT library's is left to the rows and warnings that read their versions.
-    _sig("native_symbol_lookup_error", rf"^(?P<prog>\S{{1,300}}): symbol lookup error: (?!.*lib(?:{CUDA_LIBRARIES}|cuda|nccl|nvinfer)[\w.]*\.so)", "cause",
+    _sig("native_symbol_lookup_error", rf"^(?P<prog>\S{{1,300}}): symbol lookup error: (?!.*lib(?:{CUDA_LIBRARIES}|cuda|nccl|nvinfer)[\w.]*\.so|.*undefined symbol: (?:shm_|timer_create|mq_open))", "cause",
          CauseId.dependency_version_mismatch, 55,
          "/site-packages/paddle_serving_server/serving-cpu-avx-mkl-0.9.0/serving: symbol lookup error: /site-packages/"
          "paddle_serving_server/serving-cpu-avx-mkl-0.9.0/serving: undefined symbol: _dl_sym, version GLIBC_PRIVATE",

@@ -239,7 +239,7 @@ NATIVE = (
                "handler", source="pp 1.8.5-3.3.1 so: platform/init.cc SignalHandle over glog's DumpSignalInfo (*** "
                "SIGABRT (@0x%x) received by PID %d ...)", most="medium"),
     _sig("native_stack", r"\*\*\* SIG(?:SEGV|FPE|ILL) \(@0x[0-9a-f]+\) received by PID|init\.cc:\d+\]\s+@\s+0x[0-9a-f]+"
-         r"(?![0-9a-f]|\s+pybind11::detail::(?:make_new|generic_type|get_int))", "cause", CauseId.segfault, 70,
+         r"(?![0-9a-f]|\s+pybind11::detail::(?:make_new_python_type|generic_type::initialize))", "cause", CauseId.segfault, 70,
          "W1130 13:01:46.076011  4278 init.cc:234]     @     0x55629a51a1ba slot_tp_init",
          title="a native crash: Paddle's signal handler printed the C++ stack",
          source="pp 1.8.5-2.2 so: platform/init.cc SignalHandle writes glog's failure stack (*** SIGSEGV (@0x%x) "

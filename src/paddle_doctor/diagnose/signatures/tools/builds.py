@@ -143,13 +143,15 @@ BUILDS = (
     # Paddle's C++ inference library (paddle_inference: paddle/include, paddle/lib, third_party/install) is its own
     # download; the Python wheel in site-packages has none of those folders. A C++ build whose PADDLE_LIB points into
     # the wheel misses them (PaddleOCR#2122's cpp_infer copying third_party/install/mklml from site-packages/paddle).
-    _sig("inference_lib_is_python_wheel", r"(?P<path>[^\s'\"`]*(?:site|dist)-packages[/\\]paddle[/\\](?:third_party[/\\]"
-         r"install|paddle[/\\](?:include|lib))[/\\][^\s'\"`]*)['\"`]?:? (?:No such file or directory|not found|does not exist)",
+    _sig("inference_lib_is_python_wheel", r"(?<![^\s'\"`])(?P<path>[^\s'\"`]*(?:site|dist)-packages[/\\]paddle[/\\](?:third_party"
+         r"[/\\]install|paddle[/\\](?:include|lib))[/\\][^\s'\"`]*)['\"`]?(?::? (?:No such file or directory|not found|does not "
+         r"exist)|, needed by )",
          "cause", CauseId.config_error, 80, "cp: cannot stat '/home/u/envs/ocr/lib/python3.7/site-packages/paddle/"
          "third_party/install/mklml/lib/libmklml_intel.so': No such file or directory",
          title="the C++ build looks for the inference library inside the Python wheel ({path}): PADDLE_LIB must be the "
                "paddle_inference package (its paddle/include, paddle/lib, third_party), not site-packages/paddle",
          source="Paddle Inference C++ demos' and PaddleOCR deploy/cpp_infer CMakeLists.txt (${PADDLE_LIB}/paddle/include, "
+                "make's \"No rule to make target '%s', needed by '%s'\" for a library it names; "
                 "${PADDLE_LIB}/third_party/install/mklml/lib/libmklml_intel.so); the wheel's layout (paddle/libs, "
                 "paddle/include for custom ops)", most="medium"),
     _sig("header_missing", _header_absent(r"(?P<header>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh))", r"(?P<header2>[\w./+-]+\.(?:h|hpp|hh|hxx|cuh))"),

@@ -102,11 +102,15 @@ SUITE_DATA_ROWS = (
     # rank_(-1)): an operator's first check of its input then reports it. The program's input was not fed: the script
     # feeds other names or shapes than the model takes (PP-StructureV3's layout model under PaddleOCR 2.x's
     # ppstructure/predict_system.py, PaddleOCR#16318), or its own feeding is wrong.
-    # Before 2.6, an operator that only a predictor runs (the fused ops of the inference passes) names the same as an
-    # input "uninitialized": a predictor loads every parameter, so what it did not fill is the script's feed.
+    # Before 2.6, an operator that only a predictor runs (a fused op of the inference passes) names the same as a data
+    # input "uninitialized": a predictor loads every parameter, so what it did not fill is the script's feed; 1.x-2.1
+    # word it "The Tensor in the conv2d Op's Input Variable Input(image) is not initialized", a feed's name given.
     _sig("op_input_never_fed", r"input's dimension is -1, input's shape is \[\]|But received: -1-D Tensor(?:,| and) "
-         r"(?:the shape of input is|it's shape is) \[\]|The (?:conv2d_fusion|fused_\w+|fusion_\w+|fc|multihead_matmul) "
-         r"Op's Input Variable `\w+` contains uninitialized (?:Tensor|phi::DenseTensor)", "cause",
+         r"(?:the shape of input is|it's shape is) \[\]|The (?:conv2d_fusion|conv2d_inception_fusion|fc|multihead_matmul|"
+         r"fused_multi_transformer|fused_embedding_eltwise_layernorm|fusion_gru|fusion_lstm) Op's Input Variable "
+         r"`(?:Input|X|Ids)` contains uninitialized (?:Tensor|phi::DenseTensor)|The Tensor in the \w+ Op's Input Variable "
+         r"(?:Input|X)\((?:image|img|im_shape|scale_factor|x|inputs?|input_ids|data|pixel_values)\) is not initialized",
+         "cause",
          CauseId.config_error, 60, "InvalidArgumentError: The input of Op(Conv) should be a 4-D or 5-D Tensor. But "
          "received: input's dimension is -1, input's shape is [].",
          title="an operator's input was never given data: the script does not feed the inputs the "
@@ -116,8 +120,9 @@ SUITE_DATA_ROWS = (
          source="pp 2.6-3.3.1 phi/infermeta ConvInferMeta (\"The input of Op(Conv) should be a 4-D or 5-D Tensor. But "
                 "received: input's dimension is %u, input's shape is [%s].\"), ConvTransposeInferMeta and PoolInferMeta "
                 "(\"... But received: %u-D Tensor, the shape of input is [%s]\" / \"and it's shape is [%s]\"); 3.3.1 "
-                "libphi_core.so strings; pp 2.0-3.x framework/operator.cc (\"The %s Op's Input Variable `%s` contains "
-                "uninitialized Tensor.\")"),
+                "libphi_core.so strings; pp 2.2-3.x framework/operator.cc (\"The %s Op's Input Variable `%s` contains "
+                "uninitialized Tensor.\"), 1.x-2.1 ParseInputDataType (\"The Tensor in the %s Op's Input Variable %s(%s) "
+                "is not initialized.\")"),
     # PaddleDetection builds each part a config names from its registry: a name the installed ppdet does not register
     # is most often a config of a newer release run with an older ppdet (a pip-installed paddledet beside a newer
     # clone, PaddleDetection#3806); a misspelt name or a module of one's own never imported is the near cause.
@@ -128,6 +133,6 @@ SUITE_DATA_ROWS = (
          fix="run from the PaddleDetection clone the config comes from (`pip uninstall paddledet` if a pip package "
              "shadows it), or use a config of the installed release", most="medium",
          source="PaddleDetection 0.x-2.x ppdet/core/workspace.py create (assert name in global_config ..., \"the module "
-                "{} is not registered\".format(name)); RT-DETR's copy src/core/workspace.py (\"The module {} is not "
-                "registered\")"),
+                "{} is not registered\".format(name)); the workspace's ports (RT-DETR's src/core/workspace.py: raise "
+                "ValueError('The module {} is not registered'.format(name)))"),
 )
