@@ -322,3 +322,37 @@ def test_python_double_stars_are_not_bold():
     for line in ("def f(*args, **kwargs):", "files **/*.py and **/x", "x = a ** b ** c", "    return (a)**2 + (b)**(0.5)",
                  "loss = paddle.mean((pred-label)**2)**(0.5)", "warning: pattern **/build/** did not match"):
         assert plain(line) == line
+
+
+# --- batch132 ---------------------------------------------------------------------------------------------------
+
+def test_a_tps_model_given_another_width_is_the_input_shape(tmp_path):
+    text = ("Error: Input(X) dims[3] and Input(Grid) dims[2] should be equal.\n  [Hint: Expected grid_dims[2] == x_dims[3], "
+            "but received grid_dims[2]:320 != x_dims[3]:100.] at (/paddle/paddle/fluid/operators/grid_sampler_op.cc:55)\n")
+    assert _cause(tmp_path, text) == (CauseId.config_error, "medium")
+
+
+@pytest.mark.parametrize("text", [
+    "/src/paddle/cinn/runtime/cinn_runtime.h:32:10: fatal error: 'functional' file not found\n#include <functional>\n",
+    "main.cc:1:10: fatal error: iostream: No such file or directory\n",
+])
+def test_the_standard_librarys_header_missing_is_the_toolchain(tmp_path, text):
+    assert _cause(tmp_path, text) == (CauseId.dependency_version_mismatch, "medium")
+
+
+def test_a_librarys_own_header_missing_is_still_the_file(tmp_path):
+    text = "demo.cc:3:10: fatal error: paddle_inference_api.h: No such file or directory\n"
+    assert _cause(tmp_path, text)[0] == CauseId.file_not_found
+
+
+def test_an_error_inside_a_system_header_is_code_of_another_age(tmp_path):
+    text = ("In file included from /Paddle/third_party/gloo/gloo/common/linux.cc:15:\n/usr/include/linux/ethtool.h: In "
+            "function 'int gloo::getInterfaceSpeedGLinkSettings(int, ifreq*)':\n/usr/include/linux/ethtool.h:2199:17: error: "
+            "flexible array member 'ethtool_link_settings::link_mode_masks' not at end of 'struct gloo::<unnamed>'\n")
+    assert _cause(tmp_path, text) == (CauseId.dependency_version_mismatch, "medium")
+
+
+def test_an_error_in_the_projects_own_source_is_not_a_system_header(tmp_path):
+    text = "/work/demo/src/main.cc:12:5: error: 'foo' was not declared in this scope\n"
+    rc = _diagnose(tmp_path, text)
+    assert rc.code != "system_header_compile_error" and rc.cause == CauseId.python_exception

@@ -1,6 +1,7 @@
 """Signatures: the compiler refuses code built against a library's headers: a name Paddle's or protobuf's headers
 do not declare (code written for another release of them), CUDA's host-compiler check, setuptools without the
-wheel package, a custom operator's build that failed without its compiler output; spliced by :mod:`..tools.builds` among the build's rows, in match order."""
+wheel package, the C++ standard library's own headers not found, an error inside a system header, a custom
+operator's build that failed without its compiler output; spliced by :mod:`..tools.builds` among the build's rows, in match order."""
 
 from __future__ import annotations
 
@@ -64,6 +65,26 @@ COMPILER_ROWS = (
                "(CMAKE_<LANG>_COMPILER_LAUNCHER) or through its symlinks", most="medium",
          source="glibc posix/getopt.c (\"%s: invalid option -- '%c'\") as ccache 3.x ccache.c ccache_main_options "
                 "prints it under its own name (getopt_long)"),
+    # The C++ standard library's own headers not found: the compiler has no standard library it can use (a clang that
+    # Paddle's build downloads, beside a system GCC whose libstdc++ it does not know: CINN's LLVM 11 with GCC 13,
+    # Paddle#68930; g++ itself not installed). Not a header of a library the build names.
+    _sig("cxx_standard_header_missing", r"fatal error: ['\u2018]?(?P<header>functional|vector|string|memory|iostream|cstdint|"
+         r"cstddef|cstdlib|cstring|cstdio|cmath|algorithm|type_traits|utility|map|unordered_map|mutex|thread|atomic|array|"
+         r"tuple|limits|new|exception|stdexcept|initializer_list)['\u2019]?:? (?:file not found|No such file or directory)",
+         "cause", CauseId.dependency_version_mismatch, 70, "cinn_runtime.h:32:10: fatal error: 'functional' file not found",
+         title="the compiler finds no C++ standard library header ({header}): a compiler without a standard library it "
+               "can use (a bundled clang that does not know this GCC's libstdc++, or g++ not installed)", most="medium",
+         source="clang Basic/DiagnosticLexKinds.td err_pp_file_not_found (\"'%0' file not found\"), GCC cpp (\"%s: No such "
+                "file or directory\"), for a header of the C++ standard library"),
+    # GCC or clang failing inside a system header (the kernel's UAPI headers, glibc's): the code that includes it, or a
+    # library it vendors, is of another age than this system's headers (Paddle's pinned gloo against Linux 6.x's
+    # ethtool.h, Paddle#58286).
+    _sig("system_header_compile_error", r"^(?P<header>/usr/include/\S{1,200}\.h):\d+:\d+: error: ", "cause",
+         CauseId.dependency_version_mismatch, 60, "/usr/include/linux/ethtool.h:2199:17: error: flexible array member "
+         "'ethtool_link_settings::link_mode_masks' not at end of 'struct gloo::<unnamed>'",
+         title="the compiler fails inside a system header ({header}): the code, or a library it vendors, is of another "
+               "age than this system's headers (build the library's newer release, or on a system of its time)",
+         most="medium", source="GCC and clang diagnostics (\"%s:%d:%d: error: %s\") located in a header under /usr/include"),
     # Paddle's cpp_extension (and PaddleNLP's ops, which copy it) build a custom operator in a subprocess and raise its
     # CalledProcessError as this line; the compiler's own output was printed above it only with verbose=True. The
     # build failed, which alone names no cause: an exception of that code, read where the RuntimeError: was cut off

@@ -135,4 +135,13 @@ SUITE_DATA_ROWS = (
          source="PaddleDetection 0.x-2.x ppdet/core/workspace.py create (assert name in global_config ..., \"the module "
                 "{} is not registered\".format(name)); the workspace's ports (RT-DETR's src/core/workspace.py: raise "
                 "ValueError('The module {} is not registered'.format(name)))"),
+    # A TPS (thin-plate spline) rectifier's grid has the width of its training input: a recognition model with TPS
+    # given another width (PaddleOCR's variable-width prediction, rec_image_shape) fails grid_sampler's shape check.
+    _sig("tps_input_width_mismatch", r"Input\(X\) dims\[3\] and Input\(Grid\) dims\[2\] should be equal", "cause",
+         CauseId.config_error, 70, "Error: Input(X) dims[3] and Input(Grid) dims[2] should be equal.",
+         title="grid_sampler's input is not the width its grid was built for: a model with TPS needs the fixed input "
+               "shape it was trained with (--rec_image_shape, and rec_char_type en for PaddleOCR's 1.x scripts)",
+         most="medium", source="pp 1.x-2.x fluid/operators/grid_sampler_op.cc (PADDLE_ENFORCE_EQ(grid_dims[2], x_dims[3], "
+                "\"Input(X) dims[3] and Input(Grid) dims[2] should be equal\")); Paddle-Lite grid_sampler_op.cc CHECK_EQ; "
+                "PaddleOCR doc/doc_en/FAQ_en.md (\"TPS does not support variable shape\")"),
 )
