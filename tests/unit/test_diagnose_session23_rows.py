@@ -356,3 +356,19 @@ def test_an_error_in_the_projects_own_source_is_not_a_system_header(tmp_path):
     text = "/work/demo/src/main.cc:12:5: error: 'foo' was not declared in this scope\n"
     rc = _diagnose(tmp_path, text)
     assert rc.code != "system_header_compile_error" and rc.cause == CauseId.python_exception
+
+
+# --- batch133 ---------------------------------------------------------------------------------------------------
+
+def test_a_config_tag_the_installed_suite_does_not_register_is_another_release(tmp_path):
+    text = ("  File \"/env/site-packages/ppdet/core/workspace.py\", line 80, in _load_config_with_base\n"
+            "    file_cfg = yaml.load(f, Loader=yaml.Loader)\n"
+            "yaml.constructor.ConstructorError: could not determine a constructor for the tag '!DecodeImage'\n")
+    rc = _diagnose(tmp_path, text)
+    assert (rc.cause, rc.confidence.value) == (CauseId.paddle_api_mismatch, "medium")
+    assert rc.alternatives[0].cause == CauseId.config_error
+
+
+def test_a_yaml_syntax_error_is_still_the_config(tmp_path):
+    text = "yaml.scanner.ScannerError: mapping values are not allowed here\n  in \"config.yml\", line 3, column 8\n"
+    assert _cause(tmp_path, text)[0] == CauseId.config_error

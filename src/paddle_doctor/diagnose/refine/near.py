@@ -233,7 +233,8 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
     CauseId.paddle_api_mismatch: (Near(CauseId.config_error, "the name may be misspelt rather than another "
                                        "release's", "the names the installed release lists (its error prints its "
                                        "registered entities; the release's model list in its docs)",
-                                       when=r"is not registered on|[Tt]he module \w+ is not registered"),),
+                                       when=r"is not registered on|[Tt]he module \w+ is not registered|"
+                                            r"constructor for the tag '!"),),
     CauseId.host_out_of_memory: (Near(CauseId.paddle_api_mismatch, "a bare std::bad_alloc from a Paddle call "
                                       "(building a predictor, loading a model) is also what a model or package "
                                       "made for another Paddle version asks for: a length misread from its file",
@@ -307,7 +308,8 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
 # near cause can fool.
 LINE_RULES = ("own_error", "unranked_error", "structure_", "pod_exit_status",
               # and the signature rows whose one line a near cause prints too
-              "tensor_not_saved_tensor", "phi_kernel_absent", "op_input_never_fed", "ppdet_module_unregistered")
+              "tensor_not_saved_tensor", "phi_kernel_absent", "op_input_never_fed", "ppdet_module_unregistered",
+              "ppdet_config_tag_unregistered")
 
 
 def calibrated(root: Finding | None, rule_code: str | None) -> Finding | None:

@@ -135,6 +135,17 @@ SUITE_DATA_ROWS = (
          source="PaddleDetection 0.x-2.x ppdet/core/workspace.py create (assert name in global_config ..., \"the module "
                 "{} is not registered\".format(name)); the workspace's ports (RT-DETR's src/core/workspace.py: raise "
                 "ValueError('The module {} is not registered'.format(name)))"),
+    # ppdet registers its data operators as YAML tags (!DecodeImage): a config whose tag the installed ppdet does not
+    # register is a config of another release than the code reading it, most often a pip-installed paddledet shadowing
+    # the clone the config came from (PaddleDetection#3522: a static-graph config read by the dygraph package).
+    _sig("ppdet_config_tag_unregistered", r"could not determine a constructor for the tag '!(?P<tag>\w+)'", "cause",
+         CauseId.paddle_api_mismatch, 60, "yaml.constructor.ConstructorError: could not determine a constructor for the "
+         "tag '!DecodeImage'", title="the config names an operator (!{tag}) the installed suite does not register: a "
+         "config of another release than the code that reads it (a pip-installed package shadowing the clone), or a "
+         "misspelt name", fix="run from the clone the config comes from (`pip uninstall paddledet` if a pip package "
+         "shadows it), or use a config of the installed release", most="medium",
+         source="PyYAML constructor.py SafeConstructor.construct_undefined (\"could not determine a constructor for the "
+                "tag %r\"); PaddleDetection ppdet/core/workspace.py (register/serializable: each operator a YAML tag)"),
     # A TPS (thin-plate spline) rectifier's grid has the width of its training input: a recognition model with TPS
     # given another width (PaddleOCR's variable-width prediction, rec_image_shape) fails grid_sampler's shape check.
     _sig("tps_input_width_mismatch", r"Input\(X\) dims\[3\] and Input\(Grid\) dims\[2\] should be equal", "cause",
