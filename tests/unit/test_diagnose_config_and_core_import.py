@@ -25,11 +25,19 @@ yaml.scanner.ScannerError: mapping values are not allowed here
 @pytest.mark.parametrize("text", [
     YAML_SCANNER,
     "yaml.parser.ParserError: while parsing a block mapping\n  in \"configs/det/det_r50.yml\", line 1, column 1\n",
-    "yaml.constructor.ConstructorError: could not determine a constructor for the tag '!PiecewiseDecay'\n",
 ])
 def test_a_yaml_file_that_does_not_parse_is_a_config_error(tmp_path, text):
     finding = root_cause_of(tmp_path, text)
     assert finding.cause == CauseId.config_error and finding.confidence == "medium"
+
+
+def test_a_yaml_tag_the_installed_suite_does_not_register_is_another_release_with_the_config_next(tmp_path):
+    # the suites register their operators as YAML tags: a config of another release (PaddleDetection#3522; twenty-third
+    # session, tests/unit/test_diagnose_session23_rows.py), or a misspelt tag, the first alternative
+    text = "yaml.constructor.ConstructorError: could not determine a constructor for the tag '!PiecewiseDecay'\n"
+    finding = root_cause_of(tmp_path, text)
+    assert (finding.cause, finding.confidence) == (CauseId.paddle_api_mismatch, "medium")
+    assert finding.alternatives[0].cause == CauseId.config_error
 
 
 def test_another_librarys_parser_error_is_not_read_as_yaml(tmp_path):

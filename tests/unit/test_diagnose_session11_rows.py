@@ -242,11 +242,18 @@ def test_a_bare_missing_module_line_printed_before_a_traceback_does_not_outrank_
 
 @pytest.mark.parametrize("line", [
     "KeyError: \"Foo does not exist in availabel transforms:['Compose', 'Resize']\"",
-    "ValueError: The module FooHead is not registered",
 ])
 def test_a_component_the_suites_registry_lacks_is_the_config(tmp_path, line):
     rc = _diagnose(tmp_path, line + "\n")
     assert rc.cause == CauseId.config_error and rc.code == "config_component_unregistered", (rc.cause, rc.code)
+
+
+def test_a_module_ppdets_registry_lacks_is_another_release_with_the_config_next(tmp_path):
+    # ppdet's workspace (both its assert and its ports' ValueError): in the labelled logs a config of another release
+    # than the installed ppdet (twenty-third session; tests/unit/test_diagnose_session23_rows.py)
+    rc = _diagnose(tmp_path, "ValueError: The module FooHead is not registered\n")
+    assert (rc.cause, rc.code) == (CauseId.paddle_api_mismatch, "ppdet_module_unregistered"), (rc.cause, rc.code)
+    assert rc.alternatives[0].cause == CauseId.config_error
 
 
 @pytest.mark.parametrize("line, cause", [("RuntimeError: mklml.dll not found.", CauseId.file_not_found),

@@ -1,6 +1,7 @@
 """Signatures: what a device reports about the work it was given or about itself: a GPU kernel's own
 assertion (Paddle's device-side checks of their inputs), and an accelerator runtime that cannot open the
-device it was asked for (Ascend's ACL through PaddleCustomDevice); ``DEVICE_FACTS``, the device lists a run states
+device it was asked for (Ascend's ACL through PaddleCustomDevice); ``DEVICE_LINES``, the line every GPU process prints
+about its device (a GPU newer than the wheel's CUDA runtime); ``DEVICE_FACTS``, the device lists a run states
 (its launch command, CUDA_VISIBLE_DEVICES), matched after every other row; ``OTHER_COLLECTIVES``, the collective
 libraries of devices other than NVIDIA's.
 
@@ -20,7 +21,48 @@ KERNEL_FAULTS = (r"an illegal memory access was encountered|unspecified launch f
                  r"instruction was encountered|too many resources requested for launch|the launch timed out and was "
                  r"terminated|device-side assert triggered")
 
+# The device line every GPU process prints (pp 1.x-3.x platform/device_context.cc, phi/backends/gpu/gpu_resources.cc
+# InitGpuProperties: "Please NOTE: device: %d, GPU Compute Capability: %d.%d (1.x: CUDA Capability: %d), Driver API
+# Version: %d.%d, Runtime API Version: %d.%d"): the GPU's architecture, the newest CUDA the driver runs, the wheel's.
+_CC = r"(?:GPU Compute Capability: |CUDA Capability: )"
+_VERSIONS = r", Driver API Version: [\d.]+, Runtime API Version: "
+# what a GPU the wheel cannot target fails with (1.x's bare op wrapper: refine/context.py says when the failed check's
+# details below it decide instead); not an op's own shape check, which runs before any kernel
+_DEVICE_FAILED = (r"(?i)cublas|cudnn|no kernel image|NoKernelImage|invalid device function|cudaError|CUDA error|SIGSEGV|"
+                  r"Segmentation|Invoke operator \w+ error\.?\s*$")
+_DEVICE_SOURCE = ("pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties (LOG_FIRST_N("
+                  "WARNING, 1) << \"Please NOTE: device: \" << ... << \", GPU Compute Capability: \" (1.x: \"CUDA Capability: "
+                  "\") << ... << \", Runtime API Version: \" ...)")
+
+DEVICE_LINES = (
+    # A runtime older than the GPU's architecture (a new major: sm_80 needs CUDA 11.0, sm_90 11.8, sm_100/sm_120 12.8)
+    # has no code for it: the device errors that follow (cuBLAS, no kernel image) are that.
+    _sig("runtime_older_than_gpu", _CC + r"(?:(?:8\.\d|8\d)" + _VERSIONS + r"(?=(?:8|9|10)\.)|(?:9\.\d|9\d)" + _VERSIONS +
+         r"(?=(?:8|9|10)\.|11\.[0-7]\b)|(?:1[0-2]\.\d|1[0-2]\d)" + _VERSIONS + r"(?=(?:8|9|10|11)\.|12\.[0-7]\b))"
+         r"(?P<runtime>\d+\.\d)", "context", CauseId.cuda_arch_unsupported, 90, "gpu_resources.cc:61] Please NOTE: device: 0, "
+         "GPU Compute Capability: 8.0, Driver API Version: 11.2, Runtime API Version: 10.2", explains_only=_DEVICE_FAILED,
+         title="this GPU is newer than the CUDA runtime the Paddle wheel carries ({runtime}): the wheel cannot run on it",
+         source=_DEVICE_SOURCE + "; CUDA 11.0/11.8/12.8 release notes: first toolkits with sm_80/sm_90/sm_100 and sm_120"),
+    # Turing (sm_75) under CUDA 8-9: sm_70's cubins run on it, but CUDA 9's cuBLAS fails there (Paddle#22874: the
+    # CUDA 10 wheel for the RTX 20 series): at most medium.
+    _sig("runtime_older_than_turing", _CC + r"(?:7\.5|75)" + _VERSIONS + r"(?P<runtime>[89]\.\d)", "context",
+         CauseId.cuda_arch_unsupported, 80, "device_context.cc:259] Please NOTE: device: 0, CUDA Capability: 75, Driver "
+         "API Version: 10.1, Runtime API Version: 9.0", explains_only=_DEVICE_FAILED, most="medium",
+         title="this Turing GPU runs a wheel built for CUDA {runtime}, whose cuBLAS fails on it: install the CUDA 10 (or "
+               "later) wheel", source=_DEVICE_SOURCE + "; CUDA 10.0 release notes (first toolkit with sm_75)"),
+    # The device line: the newest CUDA the driver runs (cudaDriverGetVersion) and the wheel's runtime; a driver below
+    # the runtime cannot serve it. Not on a line that also reports an error (a one-line paste): that is the error.
+    _sig("device_cuda_versions", r"^(?!.*\b(?i:error|could not|cannot|failed)\b).*?Driver API Version: (?P<driver_api>\d+\.\d+), Runtime API Version: "
+         r"(?P<runtime_api>\d+\.\d+)", "version_banner",
+         example="W1204 12:00:00.000 1 gpu_resources.cc:119] Please NOTE: device: 0, GPU Compute Capability: 8.6, "
+                 "Driver API Version: 11.4, Runtime API Version: 12.0",
+         source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
+                "(\", Driver API Version: \" << driver_version / 1000 << \".\" << (driver_version % 100) / 10 << "
+                "\", Runtime API Version: \" << runtime_version / 1000 << ...)"),
+)
+
 DEVICES = (
+    *DEVICE_LINES,  # first among the device rows, where they stood (after the launchers' rows)
     # Paddle Inference's config asked for the GPU (a suite's use_gpu=True default) in a CPU-only build. It only logs
     # this and goes on on the CPU: any error after it (a model file not found, a None image) says more, so it ranks
     # low, below every row that names a cause of its own.

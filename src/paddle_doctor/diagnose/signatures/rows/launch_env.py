@@ -6,10 +6,6 @@ from __future__ import annotations
 from ....catalog.ids import CauseId
 from ..model import sig as _sig
 from ..tools.commands import COMMAND_LINE_ROWS
-_VERSIONS = r", Driver API Version: [\d.]+, Runtime API Version: "  # the device line's middle; what a GPU the wheel
-# cannot target fails with (1.x's op wrapper: refine/context.py says when the check's details below it decide instead)
-_DEVICE_FAILED = r"(?i)cublas|cudnn|no kernel image|NoKernelImage|invalid device function|cudaError|CUDA error|SIGSEGV|Segmentation|" \
-                 r"Invoke operator \w+ error\.?\s*$"
 
 LAUNCH_ENV = (
     # --- launchers -------------------------------------------------------------------------
@@ -373,28 +369,5 @@ LAUNCH_ENV = (
          "version_banner", example="Nvidia driver version: 440.33.01",
          source="pp 2.x-3.x tools/summary_env.py envs_template ('Nvidia driver version: {nvidia_driver_version}', "
                 "read from nvidia-smi's 'Driver Version: %s' header)"),
-    # The device line names the GPU's capability and the wheel's CUDA runtime. A runtime older than the architecture
-    # cannot target it (sm_80 needs CUDA 11.0, sm_90 11.8, sm_100/120 12.8; a cubin runs on later minors, sm_80's on
-    # sm_86), and CUDA 9's cuBLAS fails on Turing (sm_75, Paddle#22874): the device errors that follow are that.
-    _sig("runtime_older_than_gpu", r"(?:GPU Compute Capability: |CUDA Capability: )(?:(?:7\.5|75)" + _VERSIONS + r"(?=[89]\.)|"
-         r"(?:8\.\d|8\d)" + _VERSIONS + r"(?=(?:8|9|10)\.)|(?:9\.\d|9\d)" + _VERSIONS + r"(?=(?:8|9|10)\.|11\.[0-7]\b)|"
-         r"(?:1[0-2]\.\d|1[0-2]\d)" + _VERSIONS + r"(?=(?:8|9|10|11)\.|12\.[0-7]\b))(?P<runtime>\d+\.\d)", "context",
-         CauseId.cuda_arch_unsupported, 90, "gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.0, "
-         "Driver API Version: 11.2, Runtime API Version: 10.2", most="medium", explains_only=_DEVICE_FAILED,
-         title="this GPU is newer than the CUDA runtime the Paddle wheel carries ({runtime}): the wheel cannot run on it",
-         source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
-                "(LOG_FIRST_N(WARNING, 1) << \"Please NOTE: device: \" << ... << \", GPU Compute Capability: \" "
-                "(1.x: \"CUDA Capability: \" << compute_capability) << \", Driver API Version: \" << ... << \", "
-                "Runtime API Version: \" ...); CUDA 10.0/11.0/11.8/12.8 release notes: first toolkits with sm_75/sm_80/"
-                "sm_90/sm_100 and sm_120"),
-    # The device line: the newest CUDA the driver runs (cudaDriverGetVersion) and the wheel's runtime; a driver below
-    # the runtime cannot serve it. Not on a line that also reports an error (a one-line paste): that is the error.
-    _sig("device_cuda_versions", r"^(?!.*\b(?i:error|could not|cannot|failed)\b).*?Driver API Version: (?P<driver_api>\d+\.\d+), Runtime API Version: "
-         r"(?P<runtime_api>\d+\.\d+)", "version_banner",
-         example="W1204 12:00:00.000 1 gpu_resources.cc:119] Please NOTE: device: 0, GPU Compute Capability: 8.6, "
-                 "Driver API Version: 11.4, Runtime API Version: 12.0",
-         source="pp 1.x-3.x platform/device_context.cc / phi/backends/gpu/gpu_resources.cc InitGpuProperties "
-                "(\", Driver API Version: \" << driver_version / 1000 << \".\" << (driver_version % 100) / 10 << "
-                "\", Runtime API Version: \" << runtime_version / 1000 << ...)"),
     *COMMAND_LINE_ROWS,
 )

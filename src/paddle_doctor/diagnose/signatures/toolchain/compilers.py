@@ -65,26 +65,6 @@ COMPILER_ROWS = (
                "(CMAKE_<LANG>_COMPILER_LAUNCHER) or through its symlinks", most="medium",
          source="glibc posix/getopt.c (\"%s: invalid option -- '%c'\") as ccache 3.x ccache.c ccache_main_options "
                 "prints it under its own name (getopt_long)"),
-    # The C++ standard library's own headers not found: the compiler has no standard library it can use (a clang that
-    # Paddle's build downloads, beside a system GCC whose libstdc++ it does not know: CINN's LLVM 11 with GCC 13,
-    # Paddle#68930; g++ itself not installed). Not a header of a library the build names.
-    _sig("cxx_standard_header_missing", r"fatal error: ['\u2018]?(?P<header>functional|vector|string|memory|iostream|cstdint|"
-         r"cstddef|cstdlib|cstring|cstdio|cmath|algorithm|type_traits|utility|map|unordered_map|mutex|thread|atomic|array|"
-         r"tuple|limits|new|exception|stdexcept|initializer_list)['\u2019]?:? (?:file not found|No such file or directory)",
-         "cause", CauseId.dependency_version_mismatch, 70, "cinn_runtime.h:32:10: fatal error: 'functional' file not found",
-         title="the compiler finds no C++ standard library header ({header}): a compiler without a standard library it "
-               "can use (a bundled clang that does not know this GCC's libstdc++, or g++ not installed)", most="medium",
-         source="clang Basic/DiagnosticLexKinds.td err_pp_file_not_found (\"'%0' file not found\"), GCC cpp (\"%s: No such "
-                "file or directory\"), for a header of the C++ standard library"),
-    # GCC or clang failing inside a system header (the kernel's UAPI headers, glibc's): the code that includes it, or a
-    # library it vendors, is of another age than this system's headers (Paddle's pinned gloo against Linux 6.x's
-    # ethtool.h, Paddle#58286).
-    _sig("system_header_compile_error", r"^(?P<header>/usr/include/\S{1,200}\.h):\d+:\d+: error: ", "cause",
-         CauseId.dependency_version_mismatch, 60, "/usr/include/linux/ethtool.h:2199:17: error: flexible array member "
-         "'ethtool_link_settings::link_mode_masks' not at end of 'struct gloo::<unnamed>'",
-         title="the compiler fails inside a system header ({header}): the code, or a library it vendors, is of another "
-               "age than this system's headers (build the library's newer release, or on a system of its time)",
-         most="medium", source="GCC and clang diagnostics (\"%s:%d:%d: error: %s\") located in a header under /usr/include"),
     # Paddle's cpp_extension (and PaddleNLP's ops, which copy it) build a custom operator in a subprocess and raise its
     # CalledProcessError as this line; the compiler's own output was printed above it only with verbose=True. The
     # build failed, which alone names no cause: an exception of that code, read where the RuntimeError: was cut off
@@ -95,4 +75,42 @@ COMPILER_ROWS = (
          title="the custom operator's build failed: {msg} (run it with verbose=True for the compiler's output)",
          source="pp 2.0-3.3.1 paddle/utils/cpp_extension/extension_utils.py run_cmd (raise RuntimeError(\"Failed to run "
                 "command: {}, errors: {}\".format(compile, error))); PaddleNLP 2.x paddlenlp/ops/ext_utils.py (the same)"),
+)
+
+# After every other build row (tools/builds.py splices them last): a specific row (C++11 not enabled, -Werror of a
+# newer compiler, protoc's generated check) still reads its own line under /usr/include.
+_GCC_ZH_ERROR = r"(?:error|错误)[:：] ?"
+SYSTEM_HEADER_ROWS = (
+    # The C++ standard library's own headers (no extension) not found, from a C++ source: the compiler has no standard
+    # library it can use (a clang that Paddle's build downloads beside a system GCC whose libstdc++ it does not know:
+    # CINN's LLVM 11 with GCC 13, Paddle#68930; g++ not installed; a cross or NDK toolchain without its C++ library).
+    _sig("cxx_standard_header_missing", r"^(?!\S*\.c[:(])[^\n]{0,300}?(?:fatal error|致命错误) ?[:：] ?(?:['\u2018](?P<header>(?:"
+         r"experimental/)?[a-z_]{3,20})['\u2019] file not found|(?P<header2>(?:experimental/)?[a-z_]{3,20}) ?[:：] ?(?:No such "
+         r"file or directory|没有那个文件或目录)|C1083: Cannot open include file: '(?P<header3>[a-z_]{3,20})')", "cause",
+         CauseId.dependency_version_mismatch, 70, "cinn_runtime.h:32:10: fatal error: 'functional' file not found",
+         title="the compiler finds no C++ standard library header ({header}{header2}{header3}): a compiler without a "
+               "standard library it can use (a bundled clang that does not know this GCC's libstdc++, g++ not installed, "
+               "a cross or NDK toolchain without its C++ library, macOS without its command line tools)", most="medium",
+         source="clang Basic/DiagnosticLexKinds.td err_pp_file_not_found (\"'%0' file not found\"), GCC libcpp files.c "
+                "open_file_failed (\"%s: No such file or directory\"; zh_CN), MSVC C1083, for a header of the C++ standard "
+                "library (no extension)"),
+    # GCC, clang or nvcc failing inside the kernel's UAPI headers or glibc's: the code that includes them, or a library
+    # it vendors, is of another age than this system's headers (Paddle's pinned gloo against Linux 6.x's ethtool.h,
+    # Paddle#58286; CUDA 9-10's nvcc against glibc 2.26's floatn.h).
+    _sig("system_header_compile_error", r"(?:^|(?<=\s))(?P<header>/usr/include/(?:linux|asm[\w-]*|[\w-]*linux-gnu/bits|"
+         r"bits)/\S{1,200}?\.h)(?::\d+:\d+:| ?\(\d+\):) " + _GCC_ZH_ERROR, "cause",
+         CauseId.dependency_version_mismatch, 60, "/usr/include/linux/ethtool.h:2199:17: error: flexible array member "
+         "'ethtool_link_settings::link_mode_masks' not at end of 'struct gloo::<unnamed>'",
+         title="the compiler fails inside a system header ({header}): the code, or a library it vendors, is of another "
+               "age than this system's kernel or C library headers", most="medium",
+         source="GCC and clang diagnostics (\"%s:%d:%d: error: %s\"; zh_CN), nvcc (\"%s(%d): error: %s\"), located in the "
+                "kernel's or glibc's headers under /usr/include"),
+    # Any other header under /usr/include (not the C++ library's, where a template error is the code's own): the
+    # project's macros or flags (a -std, a #define before the include) as often as another age: low.
+    _sig("system_header_compile_error_other", r"(?:^|(?<=\s))(?P<header>/usr/include/(?!c\+\+/)\S{1,200}?\.h)(?::\d+:\d+:"
+         r"| ?\(\d+\):) " + _GCC_ZH_ERROR, "cause", CauseId.dependency_version_mismatch, 45,
+         "/usr/include/python3.8/pyport.h:726:2: error: #error \"LONG_BIT definition appears wrong for platform\"",
+         title="the compiler fails inside a system header ({header}): a header of another version than the code expects, "
+               "or the project's own flags or macros before it", most="low",
+         source="GCC and clang diagnostics (\"%s:%d:%d: error: %s\"), nvcc (\"%s(%d): error: %s\"), under /usr/include"),
 )

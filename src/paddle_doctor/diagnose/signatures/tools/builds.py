@@ -12,7 +12,7 @@ from ..model import sig as _sig
 from ..rows.windows import CUDA_LIBRARIES
 from ..toolchain.binaries import BINARY_ROWS
 from ..toolchain.cmake import CMAKE_CHECKS
-from ..toolchain.compilers import COMPILER_ROWS
+from ..toolchain.compilers import COMPILER_ROWS, SYSTEM_HEADER_ROWS
 
 # GCC's missing #include, in English or its zh_CN catalogue (full-width colons).
 _CC_FATAL = r"(?:fatal error|致命错误) ?[:：] ?"
@@ -45,8 +45,7 @@ BUILDS = (
          title="the build runs {tool}, which is not installed: install it (the build's documentation lists its tools)",
          source="dash / bash 5 execute_cmd.c (\"%s: not found\" with the script's name and line, bash \"%s: command not "
                 "found\")", most="medium"),
-    # CMake's project() enables a language whose compiler is not installed (Paddle's 2018 tree enabled Go for its
-    # pserver; CUDA, Fortran, ...): a build tool missing, as above.
+    # CMake's project() enables a language whose compiler is not installed (Paddle 2018's Go pserver; CUDA, Fortran).
     _sig("cmake_cuda_compiler_missing", r"No CMAKE_CUDA_COMPILER could be found", "cause", CauseId.cuda_cudnn_mismatch, 80,
          "No CMAKE_CUDA_COMPILER could be found.",
          title="CMake finds no CUDA compiler (nvcc), which a GPU build needs: install the CUDA toolkit the build "
@@ -396,5 +395,6 @@ BUILDS = (
                "yet (build with a CUDA the release lists)", most="medium",
          source="nvcc (EDG front end: \"error: identifier \\\"%s\\\" is undefined\") in the toolkit's include/thrust and "
                 "include/cub headers; Paddle#47384 (CUDA 11.8, thrust 1.15 vs the build's CUB)"),
+    *SYSTEM_HEADER_ROWS,
 )
 

@@ -146,13 +146,17 @@ SUITE_DATA_ROWS = (
          "shadows it), or use a config of the installed release", most="medium",
          source="PyYAML constructor.py SafeConstructor.construct_undefined (\"could not determine a constructor for the "
                 "tag %r\"); PaddleDetection ppdet/core/workspace.py (register/serializable: each operator a YAML tag)"),
-    # A TPS (thin-plate spline) rectifier's grid has the width of its training input: a recognition model with TPS
-    # given another width (PaddleOCR's variable-width prediction, rec_image_shape) fails grid_sampler's shape check.
-    _sig("tps_input_width_mismatch", r"Input\(X\) dims\[3\] and Input\(Grid\) dims\[2\] should be equal", "cause",
+    # A grid built for a fixed input size (a TPS rectifier, a spatial transformer) has the height and width of its
+    # training input: such a model given another size (PaddleOCR's variable-width prediction) fails grid_sampler's
+    # shape check, which 1.6-1.8 make before sampling (2.x sizes the output from the grid instead).
+    _sig("tps_input_width_mismatch", r"Input\(X\) dims\[[23]\] and Input\(Grid\) dims\[[12]\] should be equal", "cause",
          CauseId.config_error, 70, "Error: Input(X) dims[3] and Input(Grid) dims[2] should be equal.",
-         title="grid_sampler's input is not the width its grid was built for: a model with TPS needs the fixed input "
-               "shape it was trained with (--rec_image_shape, and rec_char_type en for PaddleOCR's 1.x scripts)",
-         most="medium", source="pp 1.x-2.x fluid/operators/grid_sampler_op.cc (PADDLE_ENFORCE_EQ(grid_dims[2], x_dims[3], "
-                "\"Input(X) dims[3] and Input(Grid) dims[2] should be equal\")); Paddle-Lite grid_sampler_op.cc CHECK_EQ; "
-                "PaddleOCR doc/doc_en/FAQ_en.md (\"TPS does not support variable shape\")"),
+         title="grid_sampler's input is not the height or width its grid was built for: a model with a fixed-size grid "
+               "(TPS/STN) needs the input shape it was trained with (--rec_image_shape, and rec_char_type en for "
+               "PaddleOCR's 1.x scripts)",
+         most="medium", source="pp 1.6-1.8 fluid/operators/grid_sampler_op.cc GridSampleOp::InferShape (PADDLE_ENFORCE_EQ("
+                "grid_dims[2], x_dims[3], \"Input(X) dims[3] and Input(Grid) dims[2] should be equal\"; 1.8 adds \", but "
+                "received X dimension[3](%d) != Grid dimension[2](%d)\"; the same for dims[2]/dims[1]); Paddle-Lite "
+                "lite/operators/grid_sampler_op.cc CheckShape (CHECK_EQ); PaddleOCR doc/doc_en/FAQ_en.md (\"TPS does not "
+                "support variable shape\")"),
 )
