@@ -19,7 +19,7 @@ Roles:
 
 The table is data (the modules of ``rows``: ``launch_env``, ``native``, ``signals``, ``older_forms``, ``loading``,
 ``devices``, ``inference``, ``installs``, ``libraries``, in match order, joined in ``table``; ``tools`` for the tools
-around Paddle, ``toolchain`` for CMake's and the compilers' rows that ``tools.builds`` splices in);
+around Paddle, ``toolchain`` for CMake's, the compilers' and the loader's rows that ``tools.builds`` splices in);
 ``model`` holds the record type (a rule of :mod:`paddle_doctor.rules`: ``code`` = name, ``check`` =
 pattern, ``docs`` = source and example; ``CAUSE_SIGNATURES`` is the lens's registry), ``sources``
 where each message is emitted, ``matcher`` the first-match search and its cache.
