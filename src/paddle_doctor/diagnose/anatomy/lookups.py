@@ -45,13 +45,17 @@ def from_empty_loader(parts: ErrorParts) -> Verdict | None:
     """A ZeroDivisionError whose line divides by an epoch's batch (step, sample) count, or by what an evaluation
     counted over its batches: the loader is empty."""
     frame = _failing_line(parts, "ZeroDivisionError", _PER_EPOCH_DIVISOR)
-    evaluation = frame is None and (frame := _failing_line(parts, "ZeroDivisionError", _COUNTED_DIVISOR)) is not None
-    if frame is None or (evaluation and not _EVAL_FUNCTION.search(frame.func or "")):
+    if frame is not None:
+        return _empty_loader(frame, "divides by an epoch's batch count", 70)
+    frame = _failing_line(parts, "ZeroDivisionError", _COUNTED_DIVISOR)
+    if frame is None or not _EVAL_FUNCTION.search(frame.func or ""):
         return None
-    what = f"({frame.func}) divides by what the evaluation counted" if evaluation else "divides by an epoch's batch count"
-    return Verdict(CauseId.sampler_too_few_samples, 60 if evaluation else 70, f"`{frame.source.strip()[:80]}` {what}, "
-                   "which was 0: the data loader yields no batch (an empty set, or fewer samples than one batch with "
-                   "drop_last)", "frame")
+    return _empty_loader(frame, f"({frame.func}) divides by what the evaluation counted", 60)
+
+
+def _empty_loader(frame: Frame, what: str, score: int) -> Verdict:
+    return Verdict(CauseId.sampler_too_few_samples, score, f"`{frame.source.strip()[:80]}` {what}, which was 0: the data "
+                   "loader yields no batch (an empty set, or fewer samples than one batch with drop_last)", "frame")
 
 
 # A line that looks a key up in a state dict (``state_dict[k]``, ``para_state_dict[name]``,

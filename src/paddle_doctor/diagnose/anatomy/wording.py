@@ -183,7 +183,8 @@ WORDINGS: tuple[Wording, ...] = (
     Wording("value_unknown", C.config_error,
             rf"{_UNKNOWN_SETTING}(?:{_SETTING_WORDS})s?(?:\s*[:=]\s*\S|\s+['\"\[{{(])|"
             r"\b(?:must|should)\s+be\s+(?:one\s+of|in)\s*(?:(?:o?dict_keys|dict_values|list|tuple|set)\()?[\[({'\"]|"
-            r"\b(?:must|should)\s+in\s*(?:(?:o?dict_keys|dict_values|list|tuple|set)\()?\[(?!\s*-?\d+\s*,\s*-?\d+\s*[\])])|\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"
+            r"\b(?:must|should)\s+in\s*(?:(?:o?dict_keys|dict_values|list|tuple|set)\()?\[(?!\s*-?\d+\s*,\s*-?\d+\s*[\])])|"
+            r"\b(?:please\s+)?choose\s+(?:one\s+)?(?:of|from)\s+"
             r"[\[({'\"]|\bonly\s+supports?\s+(?:(?:dict_keys|list|tuple|set)\()?(?![\[({'\"][\w.]+\(\))[\[({'\"]", 60,
             "a configured value is not one of the choices the code handles",
             "argument and config checks of the suites, tools and Paddle's Python API (paddleocr 2.6 paddleocr.py: logger.error("

@@ -42,16 +42,17 @@ def explained_by_earlier_error(events: list[Event], event: Event, rank: int | No
     """A crash summary (``event``) after an error of the same process that names a specific cause:
     the latest such error before it decides, at medium (the crash may still have its own reason). An abort after
     a Python exception is that exception's end (a C++ caller such as Qt or pybind11 aborts on an exception it
-    cannot pass on), whatever the exception names."""
+    cannot pass on), whatever the exception names. A frame of the crash's own stack whose row names why it crashed
+    (role ``crash_frame``) counts as such an error."""
     if event.sig.cause not in NATIVE_CRASH:
         return None
     earlier = [e for e in events if e.file == event.file and e.offset < event.offset and e.sig.name not in _OWN_REPORT
                and e.role in ("cause", "exception") and e.sig.cause not in NATIVE_CRASH]
     # a frame of the crash's own stack (glog's after its summary, Paddle 2.x's C++ traceback before it) that names
     # where it crashed: read after every earlier error (the latest error before the crash still decides first)
-    earlier = [e for e in events if e.file == event.file and e.role == "crash_frame" and
-               0 < abs(e.line - event.line) <= _STACK_LINES] + earlier
-    for error in reversed(earlier):
+    own_stack = [e for e in events if e.file == event.file and e.role == "crash_frame" and
+                 0 < abs(e.line - event.line) <= _STACK_LINES]
+    for error in reversed(own_stack + earlier):
         named = _named_cause(events, error)
         cause = _specific(named)
         if cause is None and error.role == "exception" and _ABORT.search(event.text) and \

@@ -24,10 +24,11 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   (``python_exception``); phi without a kernel of that name: a build made without it (``config_error``) or a Paddle
   older than it (``paddle_api_mismatch``); an operator's input never fed: a script for another model (``config_error``)
   or its own feeding code (``python_exception``); a saved tensor that is not version 0: a damaged or foreign file
-  (``checkpoint_corrupt``) or a newer Paddle's model (``paddle_api_mismatch``). When the verdict rests on that one line (the rank's own error line, a snippet's,
-  or its structure) and no gathered fact settles which (a loopback address named, the launch's device lists
-  read), the verdict is ``medium`` and the near cause is its first alternative, with the check that tells the
-  two apart.
+  (``checkpoint_corrupt``) or a newer Paddle's model (``paddle_api_mismatch``); a module or YAML tag ppdet does not
+  register: another release (``paddle_api_mismatch``) or a misspelt name (``config_error``). When the verdict rests
+  on that one line (the rank's own error line, a snippet's, or its structure; or the line of a row ``LINE_RULES``
+  names) and no gathered fact settles which (a loopback address named, the launch's device lists read), the verdict
+  is ``medium`` and the near cause is its first alternative, with the check that tells the two apart.
 """
 
 from __future__ import annotations
@@ -307,7 +308,8 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
 # The rules whose verdict rests on one error line (or its structure, or a launcher's one exit code): the ones a
 # near cause can fool.
 LINE_RULES = ("own_error", "unranked_error", "structure_", "pod_exit_status",
-              # and the signature rows whose one line a near cause prints too
+              # and the signature rows whose one line a near cause prints too (a refiner that quotes a row's line
+              # with a fact beside it, such as an earlier warning, settles it: not every row's name can stand here)
               "tensor_not_saved_tensor", "phi_kernel_absent", "op_input_never_fed", "ppdet_module_unregistered",
               "ppdet_config_tag_unregistered")
 

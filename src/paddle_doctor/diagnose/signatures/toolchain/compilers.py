@@ -1,7 +1,8 @@
 """Signatures: the compiler refuses code built against a library's headers: a name Paddle's or protobuf's headers
 do not declare (code written for another release of them), CUDA's host-compiler check, setuptools without the
-wheel package, the C++ standard library's own headers not found, an error inside a system header, a custom
-operator's build that failed without its compiler output; spliced by :mod:`..tools.builds` among the build's rows, in match order."""
+wheel package, a custom operator's build that failed without its compiler output (``COMPILER_ROWS``, spliced by
+:mod:`..tools.builds` among the build's rows, in match order); the C++ standard library's own headers not found and
+an error inside a system header (``SYSTEM_HEADER_ROWS``, spliced after every build row)."""
 
 from __future__ import annotations
 
