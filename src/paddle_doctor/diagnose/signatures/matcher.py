@@ -34,9 +34,12 @@ def match_line(text: str) -> tuple[Signature, re.Match] | None:
 
 # A reporter's sentence that quotes the error inline, in Chinese or Japanese prose ("运行时出现AttributeError:
 # ...，请问"): the quote runs from the exception's name (right after a CJK character, where no word boundary
-# separates them) to the end of its clause. Read as the error line it quotes.
+# separates them) to the end of its clause. Read as the error line it quotes. The shell's report of a job a
+# signal ended is quoted the same way ("得到如下错误：./run.sh: line 81: 18521 Illegal instruction (core dumped)
+# ..."): bash's "<script>: line N: <pid> <signal>" or a signal's name with " (core dumped)", both its own form.
 _QUOTE_START = re.compile(r"(?<=[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef])"
-                          r"(?=(?:[A-Za-z_][\w.]*\.)?_?[A-Z]\w*(?:Error|Exception)\s*[:：])")
+                          r"(?=(?:[A-Za-z_][\w.]*\.)?_?[A-Z]\w*(?:Error|Exception)\s*[:：]"
+                          r"|[./~\w-][^\s\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]*: line \d+:\s+\d+\s+[A-Z]|[A-Z][a-z]+(?: [a-z]+)* \(core dumped\))")
 _CLAUSE_END = re.compile(r"\s*[，。；！？][\s\u3000]*[\u3040-\u30ff\u4e00-\u9fff].*$")
 _FULL_WIDTH_COLON = re.compile(r"^([\w.]+?)\s*：\s*")  # "ValueError：..." as a retyped quote writes it
 _QUOTED_ROLES = ("cause", "exception")
