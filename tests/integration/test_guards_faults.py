@@ -79,22 +79,11 @@ def test_fault_is_named_fast_recorded_and_diagnosed(case_id, tmp_path):
     assert (d.root_cause.cause, d.root_cause.ranks) == (cause, (culprit,)), (d.root_cause, context)
 
 
-@pytest.mark.timeout(90)
-def test_a_slow_rank_is_not_reported(tmp_path):
-    """Rank 1 sleeps 20 s in one step (twice the watchdog's deadline) while its heartbeat thread
-    beats; rank 0 waits in the next all_reduce. Nobody is ended, nothing is recorded."""
-    run = launch(tmp_path, 2, "eval_fault.py", ["slow", "1"], run_opts=["--trace"], env=base_env(**GUARDED),
-                 timeout=80)
-    assert run.rc == 0, run.err[-3000:]
-    assert "[paddle-doctor] watchdog" not in run.log(0) + run.log(1)
-    assert not list(run.log_dir.glob("paddle_doctor_*")), sorted(run.log_dir.iterdir())
-    assert run.err.rstrip().splitlines()[-1].startswith("paddle-doctor run: exit 0 in ")
-    assert run.wall > 20
-
-
 @pytest.mark.timeout(120)
 def test_a_busy_slow_rank_and_lost_beats_raise_no_alarm(tmp_path):
-    """Issue 19: slow but alive is never stuck. With the deadline cut to 2 s (so that the issue's
+    """Issue 19: slow but alive is never stuck (this also holds the older claim that a rank sleeping twice the
+    deadline in one step while its heartbeat thread beats is not reported: here it sleeps six times the
+    deadline, one launch fewer for the suite's two cores). With the deadline cut to 2 s (so that the issue's
     60 s step, 30 s collective and 30 s in C are 6x, 3x and 3x the deadline): rank 1 sleeps 12 s
     in one step while rank 0 waits for it in all_reduce, then, in the next step, spends 6 s in one C
     call that holds the GIL (its heartbeat thread is starved: only its sidecar and its /proc state say
