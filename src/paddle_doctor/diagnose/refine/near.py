@@ -26,19 +26,21 @@ Two amendments to a chosen verdict, applied last by :func:`..rootcause.decide`:
   or its own feeding code (``python_exception``); a saved tensor that is not version 0: a damaged or foreign file
   (``checkpoint_corrupt``) or a newer Paddle's model (``paddle_api_mismatch``); a module or YAML tag ppdet does not
   register: another release (``paddle_api_mismatch``) or a misspelt name (``config_error``). When the verdict rests
-  on that one line (the rank's own error line, a snippet's, or its structure; or the line of a row ``LINE_RULES``
-  names) and no gathered fact settles which (a loopback address named, the launch's device lists read), the verdict
+  on that one line (the rank's own error line, a snippet's, or its structure; or the line of a signature row marked
+  ``near``) and no gathered fact settles which (a loopback address named, the launch's device lists read), the verdict
   is ``medium`` and the near cause is its first alternative, with the check that tells the two apart.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Confidence, Finding
+from ..signatures import SIGNATURES
 
 FALLBACK = CauseId.python_exception
 
@@ -306,12 +308,14 @@ NEAR: dict[CauseId, tuple[Near, ...]] = {
 }
 
 # The rules whose verdict rests on one error line (or its structure, or a launcher's one exit code): the ones a
-# near cause can fool.
-LINE_RULES = ("own_error", "unranked_error", "structure_", "pod_exit_status",
-              # and the signature rows whose one line a near cause prints too (a refiner that quotes a row's line
-              # with a fact beside it, such as an earlier warning, settles it: not every row's name can stand here)
-              "tensor_not_saved_tensor", "phi_kernel_absent", "op_input_never_fed", "ppdet_module_unregistered",
-              "ppdet_config_tag_unregistered")
+# near cause can fool; and the signature rows marked ``near`` (a refiner that quotes a row's line with a fact beside
+# it, such as an earlier warning, settles it: so not every row of a cause with a near one is marked).
+LINE_RULES = ("own_error", "unranked_error", "structure_", "pod_exit_status")
+
+
+@functools.lru_cache(maxsize=1)
+def _near_rows() -> frozenset[str]:
+    return frozenset(sig.name for sig in SIGNATURES if sig.near)
 
 
 def calibrated(root: Finding | None, rule_code: str | None) -> Finding | None:
@@ -321,7 +325,7 @@ def calibrated(root: Finding | None, rule_code: str | None) -> Finding | None:
     if root.cause == FALLBACK and root.confidence == Confidence.HIGH:
         root = dataclasses.replace(root, confidence=Confidence.MEDIUM, why=root.why + "; at most medium: nothing "
                                    "names a more specific cause than the exception itself")
-    if not (rule_code or "").startswith(LINE_RULES):
+    if not ((rule_code or "").startswith(LINE_RULES) or rule_code in _near_rows()):
         return root
     near = next((n for n in NEAR.get(root.cause, ()) if _near(root, n)), None)
     if near is None:

@@ -36,6 +36,9 @@ class Signature:
     # fix) would mislead: a missing shared library is file_not_found, yet "use absolute paths" does not install it.
     confirm: str = ""
     fix: str = ""
+    # Its one line is printed by a near cause too (refine/near.py's NEAR names it and the check that tells the two
+    # apart): a verdict that rests on this row's line alone gets that cause as its first alternative.
+    near: bool = False
 
     # --- the rule protocol (paddle_doctor.rules.Rule) ---
     @property
@@ -68,6 +71,6 @@ VICTIM_ROLES = ("peer_closed", "real_timeout", "terminated")
 
 
 def sig(name, pattern, role, cause=None, specificity=0, example="", title="", flags=0, source="", most="high",
-        explains_only="", confirm="", fix=""):
+        explains_only="", confirm="", fix="", near=False):
     return Signature(name, LazyPattern(pattern, flags), role, cause, specificity, example, title, source, most,
-                     explains_only, confirm, fix)
+                     explains_only, confirm, fix, near)

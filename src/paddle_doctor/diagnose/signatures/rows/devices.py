@@ -97,7 +97,7 @@ DEVICES = (
              "build that has it (the Linux GPU build, a newer release)",
          source="pp 2.3-3.3.1 phi/core/kernel_factory.cc KernelFactory::SelectKernelOrThrowError and HasKernel "
                 "(PADDLE_ENFORCE_NE(iter, kernels_.end(), NotFound(\"The kernel `%s` is not registered.\", kernel_name)); "
-                "2.2 pten/core/kernel_factory.cc; 3.3.1 libphi_core.so strings)", most="medium"),
+                "2.2 pten/core/kernel_factory.cc; 3.3.1 libphi_core.so strings)", most="medium", near=True),
     # Creating a GPU's device context checks that cuDNN loaded: its frame on the C++ stack says so even where the
     # message was cut from the paste (1.x-2.x print the stack before the message).
     _sig("cudnn_load_check_frame", r"\bdynload::EnforceCUDNNLoaded\b", "cause", CauseId.cuda_cudnn_mismatch, 80,

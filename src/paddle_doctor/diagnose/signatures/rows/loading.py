@@ -216,7 +216,7 @@ LOADING = (
          source="pp 2.0-2.6 framework/lod_tensor.cc and 3.x phi/core DeserializeFromStream (PADDLE_ENFORCE_EQ("
                 "version, 0U, InvalidArgument(\"Deserialize to tensor failed, maybe the loaded file is not a paddle "
                 "model(expected file format: 0, but %u found).\", version)); 3.3.1 libphi_core.so strings) "
-                "(PaddleOCR2Pytorch#66)", most="medium"),
+                "(PaddleOCR2Pytorch#66)", most="medium", near=True),
     # paddle.load tries every format it knows (a pickle of tensors, a static program's files) and raises this
     # when none reads the file: it is not a checkpoint paddle.load can read (truncated, another format).
     _sig("paddle_load_unparsable", r"`?paddle\.load`? can not parse the file:?\s*(?P<path>\S*)", "cause",

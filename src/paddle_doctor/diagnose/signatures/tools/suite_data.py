@@ -114,7 +114,8 @@ SUITE_DATA_ROWS = (
          CauseId.config_error, 60, "InvalidArgumentError: The input of Op(Conv) should be a 4-D or 5-D Tensor. But "
          "received: input's dimension is -1, input's shape is [].",
          title="an operator's input was never given data: the script does not feed the inputs the "
-               "model takes (a model of another kind or release than the script is written for)", most="medium",
+               "model takes (a model of another kind or release than the script is written for)",
+         most="medium", near=True,
          fix="run the model with the script (or the suite release) it was exported for; compare the predictor's "
              "get_input_names() with the names the script feeds",
          source="pp 2.6-3.3.1 phi/infermeta ConvInferMeta (\"The input of Op(Conv) should be a 4-D or 5-D Tensor. But "
@@ -131,7 +132,7 @@ SUITE_DATA_ROWS = (
          title="the installed ppdet has no module {name}, which the config names: a config of another release than the "
                "installed ppdet (a pip-installed paddledet shadowing the clone), or a misspelt name",
          fix="run from the PaddleDetection clone the config comes from (`pip uninstall paddledet` if a pip package "
-             "shadows it), or use a config of the installed release", most="medium",
+             "shadows it), or use a config of the installed release", most="medium", near=True,
          source="PaddleDetection 0.x-2.x ppdet/core/workspace.py create (assert name in global_config ..., \"the module "
                 "{} is not registered\".format(name)); the workspace's ports (RT-DETR's src/core/workspace.py: raise "
                 "ValueError('The module {} is not registered'.format(name)))"),
@@ -143,7 +144,7 @@ SUITE_DATA_ROWS = (
          "tag '!DecodeImage'", title="the config names an operator (!{tag}) the installed suite does not register: a "
          "config of another release than the code that reads it (a pip-installed package shadowing the clone), or a "
          "misspelt name", fix="run from the clone the config comes from (`pip uninstall paddledet` if a pip package "
-         "shadows it), or use a config of the installed release", most="medium",
+         "shadows it), or use a config of the installed release", most="medium", near=True,
          source="PyYAML constructor.py SafeConstructor.construct_undefined (\"could not determine a constructor for the "
                 "tag %r\"); PaddleDetection ppdet/core/workspace.py (register/serializable: each operator a YAML tag)"),
     # A grid built for a fixed input size (a TPS rectifier, a spatial transformer) has the height and width of its
