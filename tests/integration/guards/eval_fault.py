@@ -7,7 +7,6 @@ FAULT (on rank VICTIM, default 1, at evaluation step 2 of 4):
   sigkill        the rank SIGKILLs itself (what the kernel's OOM killer does)
   sigstop        the rank SIGSTOPs itself (a stuck rank: every thread frozen)
   exception      the rank raises ValueError
-  slow           the rank sleeps 20 s in one step (its heartbeat thread keeps running)
   alive          the rank sleeps PDOC_SLOW_S (default 60) in one step, then in the next step one C call
                  holds the GIL for PDOC_GIL_S (default 25, under gloo's 30: its heartbeat thread is starved)
   only_rank0     after the loop, rank 0 alone calls all_reduce (keeping the best score)
@@ -61,8 +60,6 @@ def inject(fault, step):
         os.kill(os.getpid(), signal.SIGSTOP)
     elif fault == "exception":
         raise ValueError("simulated bug in the metric code")
-    elif fault == "slow":
-        time.sleep(20)
     elif fault == "alive":
         time.sleep(float(os.environ.get("PDOC_SLOW_S", "60")))
 

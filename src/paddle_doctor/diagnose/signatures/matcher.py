@@ -34,12 +34,19 @@ def match_line(text: str) -> tuple[Signature, re.Match] | None:
 
 # A reporter's sentence that quotes the error inline, in Chinese or Japanese prose ("运行时出现AttributeError:
 # ...，请问"): the quote runs from the exception's name (right after a CJK character, where no word boundary
-# separates them) to the end of its clause. Read as the error line it quotes. The shell's report of a job a
-# signal ended is quoted the same way ("得到如下错误：./run.sh: line 81: 18521 Illegal instruction (core dumped)
-# ..."): bash's "<script>: line N: <pid> <signal>" or a signal's name with " (core dumped)", both its own form.
+# separates them) to the end of its clause. Read as the error line it quotes. (An ASCII name: ``\w`` would run on
+# through the CJK text after every capital, a scan per character.)
 _QUOTE_START = re.compile(r"(?<=[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef])"
-                          r"(?=(?:[A-Za-z_][\w.]*\.)?_?[A-Z]\w*(?:Error|Exception)\s*[:：]"
-                          r"|[./~\w-][^\s\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]*: line \d+:\s+\d+\s+[A-Z]|[A-Z][a-z]+(?: [a-z]+)* \(core dumped\))")
+                          r"(?=(?:[A-Za-z_][A-Za-z0-9_.]*\.)?_?[A-Z][A-Za-z0-9_]*(?:Error|Exception)\s*[:：])")
+# The shell's report of a job a signal ended, quoted the same way ("得到如下错误：./run.sh: line 81: 18521 Illegal
+# instruction (core dumped) ..."): bash's "<script>: line N: <pid> <signal>", or a signal's name with bash's
+# "(core dumped)" (full-width brackets as an IME types them), after a CJK character, a colon and spaces. Tried only
+# where the sentence quotes no exception (that one is the error; the crash may be an earlier, fixed one). The path
+# starts with an ASCII character and stops at CJK text, so a long run of kana or hanzi is not scanned once per
+# character.
+_SIGNAL_QUOTE_START = re.compile(r"(?<=[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]):?[ \t]*"
+                                 r"(?=[./~A-Za-z0-9_-][^\s\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]*: line \d+:\s+\d+\s+"
+                                 r"[A-Z]|[A-Z][a-z]+(?: [a-z]+)* ?[(（]core dumped[)）])")
 _CLAUSE_END = re.compile(r"\s*[，。；！？][\s\u3000]*[\u3040-\u30ff\u4e00-\u9fff].*$")
 _FULL_WIDTH_COLON = re.compile(r"^([\w.]+?)\s*：\s*")  # "ValueError：..." as a retyped quote writes it
 _QUOTED_ROLES = ("cause", "exception")
@@ -47,16 +54,17 @@ _QUOTED_ROLES = ("cause", "exception")
 
 def match_quoted(text: str) -> tuple[Signature, re.Match, str] | None:
     """The cause or exception row matching an error quoted inside a sentence of ``text``, its match, and
-    the quote; None where the line quotes none (see ``_QUOTE_START``)."""
-    start = _QUOTE_START.search(text)
-    if start is None:
-        return None
-    quote = _CLAUSE_END.sub("", text[start.start():])
-    quote = _FULL_WIDTH_COLON.sub(r"\1: ", quote, count=1)
-    found = match_line(quote)
-    if found is None or found[0].role not in _QUOTED_ROLES:
-        return None
-    return found[0], found[1], quote
+    the quote; None where the line quotes none (see ``_QUOTE_START`` and ``_SIGNAL_QUOTE_START``)."""
+    for quote_start in (_QUOTE_START, _SIGNAL_QUOTE_START):
+        start = quote_start.search(text)
+        if start is None:
+            continue
+        quote = _CLAUSE_END.sub("", text[start.end():])
+        quote = _FULL_WIDTH_COLON.sub(r"\1: ", quote, count=1)
+        found = match_line(quote)
+        if found is not None and found[0].role in _QUOTED_ROLES:
+            return found[0], found[1], quote
+    return None
 
 
 def _first_of(text: str, rows: list[int]) -> tuple[int, re.Match] | None:

@@ -13,11 +13,12 @@ from ..model import sig as _sig
 
 # What precedes the shells' report of a child's death: bash "<script>: line N: <pid> ", zsh's job line
 # "[job]  + <pid> " (the current-job mark optional, and the job spec left out when a paste keeps only "<pid> ")
-# or "zsh: " (zsh prints its own lowercase signal names).
-_SHELL = r"^(?:\S+: line \d+:\s+\d+\s+|(?:\[\d+\]\s+(?:[+-]\s+)?)?\d+\s+|zsh: )?"
+# or "zsh: " (zsh prints its own lowercase signal names), or bash's notice of a background job that ended
+# ("[1]+  Killed  nohup python train.py &": no pid).
+_SHELL = r"^(?:\S+: line \d+:\s+\d+\s+|(?:\[\d+\]\s+(?:[+-]\s+)?)?\d+\s+|zsh: |\[\d+\][+-]?\s+)?"
 
 SIGNALS = (
-    _sig("shell_killed", r"^(?:\S+: line \d+:\s+\d+\s+)?(?:Killed|已杀死|強制終了|Getötet|Убито)(?:\s+\S.*)?$", "cause",
+    _sig("shell_killed", r"^(?:\S+: line \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?(?:Killed|已杀死|強制終了|Getötet|Убито)(?:\s+\S.*)?$", "cause",
          CauseId.host_oom_killed, 75, "run.sh: line 3: 12345 Killed                  python train.py",
          title="the shell reports the process was killed (SIGKILL; the kernel OOM killer is the usual sender)",
          source="bash jobs.c / sh: a foreground job ended by SIGKILL is reported as 'Killed' (strsignal(SIGKILL)), "
