@@ -98,3 +98,24 @@ def test_a_verdict_of_a_row_marked_near_takes_its_near_cause(code, moved):
         assert got.alternatives[0].cause == CauseId.paddle_api_mismatch and got.confidence.value == "medium"
     else:  # a row not marked: its verdict stands as it was
         assert got == root
+
+
+@pytest.mark.parametrize("text", [
+    # PaddleX's own log line, and the reporter's sentence that quotes it (batch137)
+    "\x1b[31m2025-08-01 10:00:00,123 [ERROR] Set use_table_recognition, but the models for table recognition are not "
+    "initialized.\x1b[0m",
+    "PP-StructureV3把--use_seal_recognition改成True时报错Set use_seal_recognition, but the models for seal recognition "
+    "are not initialized. 单独执行可以成功",
+    "Set use_doc_preprocessor, but the models for doc preprocessor are not initialized.",
+])
+def test_a_pipeline_part_its_config_left_off_is_a_config_error(tmp_path, text):
+    assert _cause(tmp_path, text + "\n") == (CauseId.config_error, "high")
+
+
+@pytest.mark.parametrize("text", [
+    # the same words without PaddleX's "Set use_x," are no such check
+    "Warning: the models for seal recognition are not initialized yet, loading them now\n",
+])
+def test_words_near_the_pipeline_check_are_not_it(tmp_path, text):
+    found = _cause(tmp_path, text)
+    assert found is None or found[0] != CauseId.config_error

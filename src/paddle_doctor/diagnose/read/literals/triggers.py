@@ -383,6 +383,8 @@ TRIGGERS: tuple[str, ...] = (
     # alignment check, grid_sampler's shape check, PyYAML's undefined tag
     "s dimension is -1,", "received: -1-D Tensor", "contains uninitialized", ") is not initialized", "pybind11::detail::",
     "ELF load command", "and Input(Grid) dims[", "a constructor for the tag",
+    # batches 135-137: PaddleX's pipeline part its config left off
+    ", but the model",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -160,4 +160,18 @@ SUITE_DATA_ROWS = (
                 "received X dimension[3](%d) != Grid dimension[2](%d)\"; the same for dims[2]/dims[1]); Paddle-Lite "
                 "lite/operators/grid_sampler_op.cc CheckShape (CHECK_EQ); PaddleOCR doc/doc_en/FAQ_en.md (\"TPS does not "
                 "support variable shape\")"),
+    # A PaddleX 3.x pipeline makes a part's models when it is created, from its config: a call (or the CLI's
+    # --use_x flag) that asks for a part the config left off finds no models, and the pipeline logs this and
+    # returns nothing (PaddleX#4500: PP-StructureV3's seal recognition, off in its default config).
+    _sig("paddlex_pipeline_part_not_built", r"Set use_(?P<opt>\w+), but the models? for (?P<part>[\w -]{1,60}?) "
+         r"(?:are|is) not initialized", "cause", CauseId.config_error, 75,
+         "Set use_seal_recognition, but the models for seal recognition are not initialized.",
+         title="the pipeline was created without its {part} models (its config leaves use_{opt} off), and the call "
+               "asked for them: turn the part on in the pipeline's config",
+         fix="`paddlex --get_pipeline_config <pipeline>`, set use_{opt}: True in the file, and pass the file to "
+             "--pipeline (or create_pipeline(config=...)); a flag on one call cannot make the models",
+         source="PaddleX 3.x paddlex/inference/pipelines (layout_parsing, pp_chatocr, pp_doctranslation ...) "
+                "check_model_settings_valid / validate_model_settings (logging.error(\"Set use_seal_recognition, but "
+                "the models for seal recognition are not initialized.\"), the same for doc preprocessor, general OCR, "
+                "table, formula and chart recognition), then return False"),
 )
