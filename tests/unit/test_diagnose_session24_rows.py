@@ -119,3 +119,20 @@ def test_a_pipeline_part_its_config_left_off_is_a_config_error(tmp_path, text):
 def test_words_near_the_pipeline_check_are_not_it(tmp_path, text):
     found = _cause(tmp_path, text)
     assert found is None or found[0] != CauseId.config_error
+
+
+@pytest.mark.parametrize("text", [
+    # an exception quoted in an English sentence is read as the line it quotes (an unnamed error, or a bare error
+    # line of low confidence, before)
+    "When I run tools/train.py I get ValueError: too many values to unpack (expected 2)",
+    "Running the script gives ModuleNotFoundError: No module named 'ppdet'",
+    # glog's line that names the exception a py_func raised (batch115 11523: no verdict before)
+    "W0510 04:06:24.478166  1546 interpreter_util.cc:805] py_func raises an exception pybind11::error_already_set, "
+    "TypeError: custom_add(): incompatible function arguments.",
+])
+def test_an_exception_quoted_in_an_english_sentence_is_read(tmp_path, text):
+    assert _cause(tmp_path, text + "\n") == (CauseId.python_exception, "medium")
+
+
+def test_a_healthy_line_with_a_colon_is_no_quote(tmp_path):
+    assert _cause(tmp_path, "2024-05-01 10:00:00 INFO training finished, eval acc: 0.93, best: Epoch 3\n") is None

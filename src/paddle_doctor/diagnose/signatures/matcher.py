@@ -47,6 +47,9 @@ _QUOTE_START = re.compile(r"(?<=[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\
 _SIGNAL_QUOTE_START = re.compile(r"(?<=[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]):?[ \t]*"
                                  r"(?=[./~A-Za-z0-9_-][^\s\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]*: line \d+:\s+\d+\s+"
                                  r"[A-Z]|[A-Z][a-z]+(?: [a-z]+)* ?[(（]core dumped[)）])")
+# The same quote in an English sentence ("Running it gives ModuleNotFoundError: No module named 'x'"): the
+# exception's name after a word of prose (a lowercase letter, a comma or a colon, and a space).
+_PROSE_QUOTE_START = re.compile(r"(?<=[a-z,:] )(?=(?:[A-Za-z_][A-Za-z0-9_.]*\.)?_?[A-Z][A-Za-z0-9_]*(?:Error|Exception): )")
 _CLAUSE_END = re.compile(r"\s*[，。；！？][\s\u3000]*[\u3040-\u30ff\u4e00-\u9fff].*$")
 _FULL_WIDTH_COLON = re.compile(r"^([\w.]+?)\s*：\s*")  # "ValueError：..." as a retyped quote writes it
 _QUOTED_ROLES = ("cause", "exception")
@@ -55,7 +58,7 @@ _QUOTED_ROLES = ("cause", "exception")
 def match_quoted(text: str) -> tuple[Signature, re.Match, str] | None:
     """The cause or exception row matching an error quoted inside a sentence of ``text``, its match, and
     the quote; None where the line quotes none (see ``_QUOTE_START`` and ``_SIGNAL_QUOTE_START``)."""
-    for quote_start in (_QUOTE_START, _SIGNAL_QUOTE_START):
+    for quote_start in (_QUOTE_START, _SIGNAL_QUOTE_START, _PROSE_QUOTE_START):
         start = quote_start.search(text)
         if start is None:
             continue
