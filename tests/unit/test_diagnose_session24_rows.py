@@ -122,17 +122,43 @@ def test_words_near_the_pipeline_check_are_not_it(tmp_path, text):
 
 
 @pytest.mark.parametrize("text", [
-    # an exception quoted in an English sentence is read as the line it quotes (an unnamed error, or a bare error
-    # line of low confidence, before)
+    # an exception a reporter's English sentence quotes after a verb that reports it (an unnamed error, or a bare
+    # error line of low confidence, before)
     "When I run tools/train.py I get ValueError: too many values to unpack (expected 2)",
     "Running the script gives ModuleNotFoundError: No module named 'ppdet'",
-    # glog's line that names the exception a py_func raised (batch115 11523: no verdict before)
-    "W0510 04:06:24.478166  1546 interpreter_util.cc:805] py_func raises an exception pybind11::error_already_set, "
-    "TypeError: custom_add(): incompatible function arguments.",
+    "The export step threw the following error: KeyError: 'Global'",
 ])
-def test_an_exception_quoted_in_an_english_sentence_is_read(tmp_path, text):
+def test_an_exception_an_english_sentence_reports_is_read(tmp_path, text):
     assert _cause(tmp_path, text + "\n") == (CauseId.python_exception, "medium")
 
 
-def test_a_healthy_line_with_a_colon_is_no_quote(tmp_path):
-    assert _cause(tmp_path, "2024-05-01 10:00:00 INFO training finished, eval acc: 0.93, best: Epoch 3\n") is None
+@pytest.mark.parametrize("text", [
+    # log records of a quiet level that name an exception the program handled
+    "2024-05-01 10:00:00 INFO handled ValueError: bad sample 17, skipping it",
+    "2024-05-01 10:00:01 WARNING optional import failed, ModuleNotFoundError: No module named 'visualdl', logging "
+    "disabled",
+    "W0510 04:06:24.478166  1546 interpreter_util.cc:805] py_func raises an exception pybind11::error_already_set, "
+    "TypeError: custom_add(): incompatible function arguments.",
+    # a config dump, a victim's report of another rank's failure, a Java exception chain
+    "loss_on_nan: FloatingPointError: raise",
+    "[   ERROR] - rank 1: all_reduce failed with RuntimeError: peer rank 0 exited, communicator aborted",
+    "Caused by: java.lang.IndexOutOfBoundsException: Index 96 out of bounds for length 96",
+])
+def test_an_exception_a_line_only_mentions_is_not_quoted(tmp_path, text):
+    found = _cause(tmp_path, text + "\n")
+    assert found is None or found != (CauseId.python_exception, "medium")
+
+
+@pytest.mark.parametrize("text, verdict", [
+    # a warning that names a handled exception, above the real error or a crash, leaves the verdict to it
+    ("2024-05-01 10:00:00,000 - ppdet.data.reader - WARNING - fail to load sample 12, skipped: ValueError: image is "
+     "None\nTraceback (most recent call last):\n  File \"tools/train.py\", line 10, in <module>\n    main()\n"
+     "paddle.base.core.EnforceNotMet: (PreconditionNotMet) The GPU is not available. [Hint: Expected ...]\n",
+     CauseId.device_not_found),
+    ("[2024/05/01 10:00:01] ppocr WARNING: skip image ./train_data/img_12.jpg, reason: OSError: image file is truncated "
+     "(5 bytes not processed)\n*** Aborted at 1714557603 (unix time) try \"date -d @1714557603\" if you are using GNU "
+     "date ***\nPC: @                0x0 (unknown)\n*** SIGSEGV (@0x0) received by PID 1234 (TID 0x7f) from PID 0; "
+     "stack trace: ***\n    @     0x7f0000000000 paddle::framework::Executor::Run()\n", CauseId.segfault),
+])
+def test_a_handled_exception_in_a_warning_leaves_the_verdict_to_the_error(tmp_path, text, verdict):
+    assert _cause(tmp_path, text)[0] == verdict

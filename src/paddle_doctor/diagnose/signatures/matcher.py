@@ -48,8 +48,16 @@ _SIGNAL_QUOTE_START = re.compile(r"(?<=[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\
                                  r"(?=[./~A-Za-z0-9_-][^\s\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]*: line \d+:\s+\d+\s+"
                                  r"[A-Z]|[A-Z][a-z]+(?: [a-z]+)* ?[(（]core dumped[)）])")
 # The same quote in an English sentence ("Running it gives ModuleNotFoundError: No module named 'x'"): the
-# exception's name after a word of prose (a lowercase letter, a comma or a colon, and a space).
+# exception's name after a word of prose (a lowercase letter, a comma or a colon, and a space), read only where a
+# verb that reports an error comes just before it (get, gives, threw, shows, ...) and the line is no log record of
+# a quiet level: a warning or an INFO line that names an exception it handled ("skipped: ValueError: ..."), a
+# victim's "failed with RuntimeError: ..." or a Java chain's "Caused by: ..." is no error the reporter quotes.
 _PROSE_QUOTE_START = re.compile(r"(?<=[a-z,:] )(?=(?:[A-Za-z_][A-Za-z0-9_.]*\.)?_?[A-Z][A-Za-z0-9_]*(?:Error|Exception): )")
+_REPORTED_BY = re.compile(r"(?i:\b(?:get|gets|got|getting|give|gives|gave|giving|throw|throws|threw|thrown|raise|raises|"
+                          r"raised|show|shows|showed|shown|see|sees|saw|seeing|encounter|encounters|encountered|hit|report|"
+                          r"reports|reported|print|prints|printed|produce|produces|produced))\b(?: +(?:an?|the|this|that|"
+                          r"following|same|error|errors|exception|exceptions|[\w:]+,))* *:? *$")
+_QUIET_LEVEL = re.compile(r"^[IW]\d{4} |(?:^|[\s\[|:-])(?:INFO|WARN|WARNING|DEBUG)\b")
 _CLAUSE_END = re.compile(r"\s*[，。；！？][\s\u3000]*[\u3040-\u30ff\u4e00-\u9fff].*$")
 _FULL_WIDTH_COLON = re.compile(r"^([\w.]+?)\s*：\s*")  # "ValueError：..." as a retyped quote writes it
 _QUOTED_ROLES = ("cause", "exception")
@@ -60,7 +68,7 @@ def match_quoted(text: str) -> tuple[Signature, re.Match, str] | None:
     the quote; None where the line quotes none (see ``_QUOTE_START`` and ``_SIGNAL_QUOTE_START``)."""
     for quote_start in (_QUOTE_START, _SIGNAL_QUOTE_START, _PROSE_QUOTE_START):
         start = quote_start.search(text)
-        if start is None:
+        if start is None or (quote_start is _PROSE_QUOTE_START and not _reported(text, start.start())):
             continue
         quote = _CLAUSE_END.sub("", text[start.end():])
         quote = _FULL_WIDTH_COLON.sub(r"\1: ", quote, count=1)
@@ -68,6 +76,11 @@ def match_quoted(text: str) -> tuple[Signature, re.Match, str] | None:
         if found is not None and found[0].role in _QUOTED_ROLES:
             return found[0], found[1], quote
     return None
+
+
+def _reported(text: str, at: int) -> bool:
+    """Whether the exception named at ``at`` is one the sentence reports (see ``_PROSE_QUOTE_START``)."""
+    return _REPORTED_BY.search(text, max(0, at - 80), at) is not None and _QUIET_LEVEL.search(text) is None
 
 
 def _first_of(text: str, rows: list[int]) -> tuple[int, re.Match] | None:
