@@ -24,19 +24,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-PLUGIN = '''
-import json, os, resource, pytest
-def _cpu():
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_protocol(item, nextitem):
-    before = _cpu()
-    yield
-    after = _cpu()
-    with open(os.path.join(os.environ["SUITE_CPU_OUT"], f"{os.getpid()}.jsonl"), "a") as out:
-        out.write(json.dumps([item.nodeid, after[0] - before[0], after[1] - before[1]]) + "\\n")
-'''
 
 
 def main() -> int:
@@ -45,8 +32,8 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=30)
     args, pytest_args = parser.parse_known_args()
     with tempfile.TemporaryDirectory() as tmp:
-        Path(tmp, "suite_cpu_plugin.py").write_text(PLUGIN)
-        env = {**os.environ, "SUITE_CPU_OUT": tmp, "PYTHONPATH": os.pathsep.join(filter(None, [tmp, os.environ.get(
+        plugin_dir = str(REPO / "bench")  # suite_cpu_plugin.py
+        env = {**os.environ, "SUITE_CPU_OUT": tmp, "PYTHONPATH": os.pathsep.join(filter(None, [plugin_dir, os.environ.get(
             "PYTHONPATH")]))}
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # as the Makefile does
         start = time.monotonic()

@@ -1,6 +1,7 @@
 """Readings added in issue 29's twenty-fourth session (batch135: the shell's report of a job a signal ended, quoted
-inside a sentence of Chinese prose), the near texts each must leave alone, and the signature field ``near`` that
-replaced the row names refine/near.py listed."""
+inside a sentence of Chinese prose; batch137: PaddleX's pipeline part its config left off; an exception an English
+sentence reports), the near texts each must leave alone, and the signature field ``near`` that replaced the row
+names refine/near.py listed."""
 
 import pytest
 
@@ -11,6 +12,12 @@ from pastes import root_cause_of as _diagnose
 def _cause(tmp_path, text: str):
     rc = _diagnose(tmp_path, text)
     return (rc.cause, rc.confidence.value) if rc else None
+
+
+def _named(tmp_path, text: str):
+    """The cause diagnose names for ``text``, or None."""
+    found = _cause(tmp_path, text)
+    return found[0] if found else None
 
 
 @pytest.mark.parametrize("text", [
@@ -55,8 +62,7 @@ def test_an_exception_quoted_after_a_signal_report_is_the_error(tmp_path, text):
     "运行./run.sh: line 3: 1234 Done 后没有输出\n",
 ])
 def test_prose_near_a_signal_report_is_not_a_crash(tmp_path, text):
-    found = _cause(tmp_path, text)
-    assert found is None or found[0] != CauseId.segfault
+    assert _named(tmp_path, text) != CauseId.segfault
 
 
 def test_a_long_run_of_kana_or_hanzi_with_capitals_is_scanned_once():
@@ -117,8 +123,7 @@ def test_a_pipeline_part_its_config_left_off_is_a_config_error(tmp_path, text):
     "Warning: the models for seal recognition are not initialized yet, loading them now\n",
 ])
 def test_words_near_the_pipeline_check_are_not_it(tmp_path, text):
-    found = _cause(tmp_path, text)
-    assert found is None or found[0] != CauseId.config_error
+    assert _named(tmp_path, text) != CauseId.config_error
 
 
 @pytest.mark.parametrize("text", [
@@ -145,8 +150,7 @@ def test_an_exception_an_english_sentence_reports_is_read(tmp_path, text):
     "Caused by: java.lang.IndexOutOfBoundsException: Index 96 out of bounds for length 96",
 ])
 def test_an_exception_a_line_only_mentions_is_not_quoted(tmp_path, text):
-    found = _cause(tmp_path, text + "\n")
-    assert found is None or found != (CauseId.python_exception, "medium")
+    assert _cause(tmp_path, text + "\n") != (CauseId.python_exception, "medium")
 
 
 @pytest.mark.parametrize("text, verdict", [

@@ -65,7 +65,8 @@ _QUOTED_ROLES = ("cause", "exception")
 
 def match_quoted(text: str) -> tuple[Signature, re.Match, str] | None:
     """The cause or exception row matching an error quoted inside a sentence of ``text``, its match, and
-    the quote; None where the line quotes none (see ``_QUOTE_START`` and ``_SIGNAL_QUOTE_START``)."""
+    the quote; None where the line quotes none (see ``_QUOTE_START``, ``_SIGNAL_QUOTE_START`` and
+    ``_PROSE_QUOTE_START``, tried in that order)."""
     for quote_start in (_QUOTE_START, _SIGNAL_QUOTE_START, _PROSE_QUOTE_START):
         start = quote_start.search(text)
         if start is None or (quote_start is _PROSE_QUOTE_START and not _reported(text, start.start())):
