@@ -4,8 +4,8 @@
     python bench/score_corpus.py --commit abc123       # the code of a commit (a first look)
     python bench/score_corpus.py --set tests/fixtures/gathered/batch1 --misses
 
-A set is a folder with ``NNN.log`` files and a ``labels.jsonl`` (keys as in the shared sets:
-``id``, ``root_cause``, ``failing_rank``, ``confidence``, ...). By default the sets are the shared
+A set is a folder with ``NNN.log`` files (or ``NNN/`` folders: a job's ``terminal.out`` and ``log/workerlog.N``)
+and a ``labels.jsonl`` (keys as in the shared sets: ``id``, ``root_cause``, ``failing_rank``, ``confidence``, ...). By default the sets are the shared
 ones beside the checkout (``../shared/corpus/real-dev*``) and ``tests/fixtures/gathered/*``.
 
 ``--commit`` scores the sets (read from the working tree) with the code of another commit: its
@@ -43,13 +43,19 @@ def labels(folder: Path) -> list[dict]:
     return [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines() if line.strip()]
 
 
+def case_path(folder: Path, case_id: str) -> Path:
+    """A case's log: ``ID.log`` (one pasted log) or the folder ``ID/`` (a job's outputs, every rank's log)."""
+    log = folder / f"{case_id}.log"
+    return log if log.exists() else folder / case_id
+
+
 def score(folder: Path) -> dict:
     """The figures of one set with the ``paddle_doctor`` importable now."""
     from paddle_doctor.diagnose import diagnose_paths
 
     rows = []
     for label in labels(folder):
-        rc = diagnose_paths([str(folder / f"{label['id']}.log")]).root_cause
+        rc = diagnose_paths([str(case_path(folder, label["id"]))]).root_cause
         got = rc.cause if rc else None
         top3 = ([got] + [a.cause for a in rc.alternatives])[:3] if rc else []
         rows.append({"id": label["id"], "want": label["root_cause"], "got": got,

@@ -385,6 +385,8 @@ TRIGGERS: tuple[str, ...] = (
     "ELF load command", "and Input(Grid) dims[", "a constructor for the tag",
     # batches 135-137: PaddleX's pipeline part its config left off
     ", but the model",
+    # session 25: the same checks' other refusals
+    "models have already been initialized, please set use_", "results were found",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

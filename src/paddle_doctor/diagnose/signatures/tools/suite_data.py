@@ -174,4 +174,18 @@ SUITE_DATA_ROWS = (
                 "check_model_settings_valid / validate_model_settings (logging.error(\"Set use_seal_recognition, but "
                 "the models for seal recognition are not initialized.\"), the same for doc preprocessor, general OCR, "
                 "table, formula and chart recognition), then return False"),
+    # The same checks' two other refusals: the call passed a part's results (overall_ocr_res, ...) and asked for its
+    # models too, or turned the models off and passed no results (read in PaddleX 3.x layout_parsing's
+    # check_model_settings_valid, beside the message above).
+    _sig("paddlex_pipeline_part_inputs_conflict",
+         r"(?:The (?P<done>[\w -]{1,60}?) models have already been initialized, please set use_(?P<opt>\w+)=False"
+         r"|Set use_(?P<off>\w+)=False, but no (?P<part>[\w -]{1,60}?) results were found)", "cause",
+         CauseId.config_error, 75, "Set use_ocr_model=False, but no OCR results were found.",
+         title="the pipeline's call and its inputs disagree: a part's results were passed and its models asked for "
+               "too, or its models turned off and no results passed: pass one or the other",
+         fix="either leave use_<part> on and pass no precomputed results, or set it False and pass the part's results "
+             "(overall_ocr_res=...) from an earlier call",
+         source="PaddleX 3.x paddlex/inference/pipelines (layout_parsing, pp_chatocr ...) check_model_settings_valid "
+                "(logging.error(\"The OCR models have already been initialized, please set use_ocr_model=False\"); "
+                "logging.error(\"Set use_ocr_model=False, but no OCR results were found.\")), then return False"),
 )
