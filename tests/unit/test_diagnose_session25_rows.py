@@ -30,3 +30,30 @@ def test_a_pipeline_call_whose_inputs_and_parts_disagree_is_a_config_error(tmp_p
 def test_words_near_the_pipeline_checks_are_not_them(tmp_path, text):
     got = _cause(tmp_path, text)
     assert got is None or got[2] != "paddlex_pipeline_part_inputs_conflict"
+
+
+@pytest.mark.parametrize("text, cause, level", [
+    # a signal's report in a zh_CN locale, inside the sentence (its rows read it at a line's start only)
+    ("运行训练时出现段错误 (核心已转储)，请问怎么解决", CauseId.segfault, "high"),
+    ("import paddle后直接非法指令（核心已转储）", CauseId.segfault, "high"),
+    # zsh's report after the reporter's words
+    ("运行后提示 zsh: killed     python tools/train.py", CauseId.host_oom_killed, "high"),
+    # the ASCII report with the sentence going on after it, in Chinese or English prose
+    ("训练时报Aborted (core dumped) 请问怎么办", CauseId.segfault, "low"),
+    ("After a few steps it crashes with Aborted (core dumped) and nothing else", CauseId.segfault, "low"),
+    ("When I start training I get Illegal instruction (core dumped) right away", CauseId.segfault, "high"),
+    ("It dies with zsh: segmentation fault  python infer.py", CauseId.segfault, "high"),
+])
+def test_a_signal_report_inside_a_sentence_is_read(tmp_path, text, cause, level):
+    got = _cause(tmp_path, text + "\n")
+    assert got is not None and got[:2] == (cause, level)
+
+
+@pytest.mark.parametrize("text", [
+    # a log record of a quiet level that names a crash it recovered from, a question about the words
+    "2024-01-01 10:00:00 INFO: the child crashed with Aborted (core dumped), restarting it",
+    "What does Aborted (core dumped) mean in general?",
+])
+def test_a_signal_named_but_not_reported_is_not_the_error(tmp_path, text):
+    got = _cause(tmp_path, text + "\n")
+    assert got is None or got[0] != CauseId.segfault

@@ -39,14 +39,21 @@ def match_line(text: str) -> tuple[Signature, re.Match] | None:
 _QUOTE_START = re.compile(r"(?<=[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef])"
                           r"(?=(?:[A-Za-z_][A-Za-z0-9_.]*\.)?_?[A-Z][A-Za-z0-9_]*(?:Error|Exception)\s*[:：])")
 # The shell's report of a job a signal ended, quoted the same way ("得到如下错误：./run.sh: line 81: 18521 Illegal
-# instruction (core dumped) ..."): bash's "<script>: line N: <pid> <signal>", or a signal's name with bash's
-# "(core dumped)" (full-width brackets as an IME types them), after a CJK character, a colon and spaces. Tried only
-# where the sentence quotes no exception (that one is the error; the crash may be an earlier, fixed one). The path
-# starts with an ASCII character and stops at CJK text, so a long run of kana or hanzi is not scanned once per
-# character.
+# instruction (core dumped) ..."): bash's "<script>: line N: <pid> <signal>", a signal's name with bash's
+# "(core dumped)" (full-width brackets as an IME types them), the same in a zh_CN locale ("段错误 (核心已转储)": the
+# name is CJK itself, so it is spelt out), or zsh's "zsh: <signal>  <command>", after a CJK character, a colon and
+# spaces. Tried only where the sentence quotes no exception (that one is the error; the crash may be an earlier,
+# fixed one). The path starts with an ASCII character and stops at CJK text, so a long run of kana or hanzi is not
+# scanned once per character.
+_SIGNAL_REPORT = (r"[A-Z][a-z]+(?: [a-z]+)* ?[(（]core dumped[)）]|zsh: [a-z]+(?: [a-z]+)* +\S"
+                  r"|(?:段错误|非法指令|浮点数例外|已放弃|总线错误) ?[(（]核心已转储[)）]")
 _SIGNAL_QUOTE_START = re.compile(r"(?<=[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]):?[ \t]*"
                                  r"(?=[./~A-Za-z0-9_-][^\s\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]*: line \d+:\s+\d+\s+"
-                                 r"[A-Z]|[A-Z][a-z]+(?: [a-z]+)* ?[(（]core dumped[)）])")
+                                 r"[A-Z]|" + _SIGNAL_REPORT + ")")
+# The same report in an English sentence ("after a few steps it crashes with Aborted (core dumped)", "it dies with
+# zsh: killed  python train.py"): read where a verb that reports an error, or a crash's own verb, comes just before
+# it (see ``_reported``).
+_PROSE_SIGNAL_START = re.compile(r"(?<=[a-z,:] )(?=[A-Z][a-z]+(?: [a-z]+)* ?\(core dumped\)|zsh: [a-z]+(?: [a-z]+)* +\S)")
 # The same quote in an English sentence ("Running it gives ModuleNotFoundError: No module named 'x'"): the
 # exception's name after a word of prose (a lowercase letter, a comma or a colon, and a space), read only where a
 # verb that reports an error comes just before it (get, gives, threw, shows, ...) and the line is no log record of
@@ -56,8 +63,10 @@ _PROSE_QUOTE_START = re.compile(r"(?<=[a-z,:] )(?=(?:[A-Za-z_][A-Za-z0-9_.]*\.)?
 _REPORTED_BY = re.compile(r"(?i:\b(?:get|gets|got|getting|give|gives|gave|giving|throw|throws|threw|thrown|raise|raises|"
                           r"raised|show|shows|showed|shown|see|sees|saw|seeing|encounter|encounters|encountered|hit|report|"
                           r"reports|reported|print|prints|printed|produce|produces|produced))\b(?: +(?:an?|the|this|that|"
-                          r"following|same|error|errors|exception|exceptions|[\w:]+,))* *:? *$")
+                          r"following|same|error|errors|exception|exceptions|[\w:]+,))* *:? *$"
+                          r"|(?i:\b(?:crash|crashes|crashed|die|dies|died|abort|aborts|aborted) +with *:? *$)")
 _QUIET_LEVEL = re.compile(r"^[IW]\d{4} |(?:^|[\s\[|:-])(?:INFO|WARN|WARNING|DEBUG)\b")
+_AFTER_CORE_DUMPED = re.compile(r"((?:core dumped|核心已转储)[)）])[ \t].*$")  # the sentence going on after the report
 _CLAUSE_END = re.compile(r"\s*[，。；！？][\s\u3000]*[\u3040-\u30ff\u4e00-\u9fff].*$")
 _FULL_WIDTH_COLON = re.compile(r"^([\w.]+?)\s*：\s*")  # "ValueError：..." as a retyped quote writes it
 _QUOTED_ROLES = ("cause", "exception")
@@ -65,13 +74,16 @@ _QUOTED_ROLES = ("cause", "exception")
 
 def match_quoted(text: str) -> tuple[Signature, re.Match, str] | None:
     """The cause or exception row matching an error quoted inside a sentence of ``text``, its match, and
-    the quote; None where the line quotes none (see ``_QUOTE_START``, ``_SIGNAL_QUOTE_START`` and
-    ``_PROSE_QUOTE_START``, tried in that order)."""
-    for quote_start in (_QUOTE_START, _SIGNAL_QUOTE_START, _PROSE_QUOTE_START):
+    the quote; None where the line quotes none (see ``_QUOTE_START``, ``_SIGNAL_QUOTE_START``,
+    ``_PROSE_QUOTE_START`` and ``_PROSE_SIGNAL_START``, tried in that order)."""
+    for quote_start in (_QUOTE_START, _SIGNAL_QUOTE_START, _PROSE_QUOTE_START, _PROSE_SIGNAL_START):
         start = quote_start.search(text)
-        if start is None or (quote_start is _PROSE_QUOTE_START and not _reported(text, start.start())):
+        prose = quote_start is _PROSE_QUOTE_START or quote_start is _PROSE_SIGNAL_START
+        if start is None or (prose and not _reported(text, start.start())):
             continue
         quote = _CLAUSE_END.sub("", text[start.end():])
+        if quote_start is _SIGNAL_QUOTE_START or quote_start is _PROSE_SIGNAL_START:
+            quote = _AFTER_CORE_DUMPED.sub(r"\1", quote, count=1)
         quote = _FULL_WIDTH_COLON.sub(r"\1: ", quote, count=1)
         found = match_line(quote)
         if found is not None and found[0].role in _QUOTED_ROLES:
