@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPORA, CORPUS
-from corpus_score import NO_VERDICT, PRECISION_GOAL, labelled_sets, labels, report, score
+from corpus_score import NO_VERDICT, PRECISION_GOAL, case_path, labelled_sets, labels, report, score
 from paddle_doctor.diagnose import diagnose_paths
 from paddle_doctor.diagnose.read.launches import LaunchChoice
 
@@ -44,7 +44,7 @@ def test_corpus_top1_at_least_90_percent(corpus):
                   f"{' (in top 3)' if r.hit3 else ''}")
     print("\n".join(report(s)))
     n, top1 = len(s.rows), sum(r.hit1 for r in s.rows)
-    assert n == len(list(corpus.glob("*.log")))
+    assert n == len(list(corpus.glob("*.log"))) + sum(p.is_dir() for p in corpus.iterdir())
     assert top1 / n >= GOAL, f"{s.name}: top-1 {top1}/{n}"
 
 
@@ -73,13 +73,15 @@ CARRIES_ERROR = re.compile(r"Traceback \(most recent call last\)|[Ee]rror|ERROR|
 
 
 def carries_error(path) -> bool:
-    return bool(CARRIES_ERROR.search(path.read_text(encoding="utf-8", errors="replace")))
+    """Whether a pasted log, or any file of a job's folder (terminal.out, log/workerlog.N), carries an error."""
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    return any(CARRIES_ERROR.search(p.read_text(encoding="utf-8", errors="replace")) for p in files)
 
 
 @pytest.mark.parametrize("corpus", SETS, ids=lambda c: c.name)
 def test_never_silent_on_a_log_with_an_error(corpus):
     """Each shared log that carries an error gets a verdict (at worst unknown), never null."""
-    logs = [corpus / f"{label['id']}.log" for label in _labels(corpus)]
+    logs = [case_path(corpus, label["id"]) for label in _labels(corpus)]
     with_error = [p for p in logs if carries_error(p)]
     assert len(with_error) >= 0.75 * len(logs)  # the test must not go vacuous
     silent = [p.name for p in with_error if diagnose_paths([str(p)]).root_cause is None]
