@@ -13,7 +13,7 @@ BACKLINKS = {
         'signatures': ('nccl_async_timeout', 'process_group_keys_timeout', 'ours_StoreTimeoutError',),
         'guard_kinds': ('stuck', 'missing',),
         'smoke_checks': ('barrier',),
-        'diagnose_rules': ('lone_collective_timeout',),
+        'diagnose_rules': ('timed_out_waiting_for_busy_peer', 'lone_collective_timeout',),
     },
     CauseId.concurrent_checkpoint_write: {
         'lint_rules': ('PDL303',),
@@ -97,7 +97,7 @@ BACKLINKS = {
     CauseId.main_guard_missing: {
         'lint_rules': ('PDL201', 'PDL202',),
         'signatures': ('main_guard',),
-        'diagnose_rules': ('spawn_child_failed',),
+        'diagnose_rules': ('spawn_child_failed', 'child_reran_the_script',),
     },
     CauseId.missing_dist_env: {
         'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group', 'go_dial_empty_host', 'role_maker_env_missing',),
@@ -141,7 +141,7 @@ BACKLINKS = {
         'signatures': ('ours_CollectiveMismatchError', 'ours_StateSchemaError',),
         'guard_kinds': ('mismatch',),
         'smoke_checks': ('train_step',),
-        'diagnose_rules': ('rank_left_first', 'real_timeout',),
+        'diagnose_rules': ('rank_left_first', 'exited_before_a_once_called_collective', 'real_timeout',),
     },
     CauseId.rank_local_metric: {
         'lint_rules': ('PDL402',),
@@ -191,7 +191,7 @@ BACKLINKS = {
     },
     CauseId.uneven_train_batches: {
         'signatures': ('pserver_rpc_deadline', 'pserver_barrier_failed',),
-        'diagnose_rules': ('uneven_steps_per_epoch',),
+        'diagnose_rules': ('uneven_steps_per_epoch', 'peers_in_backward',),
     },
     CauseId.unknown: {
         'signatures': ('ours_GuardError', 'ours_PaddleDoctorError',),

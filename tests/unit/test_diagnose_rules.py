@@ -24,7 +24,7 @@ CORPUS_ROOT = CORPUS.parent
 
 
 def _example_path(example: str) -> Path | None:
-    if example.startswith("tests/fixtures/"):
+    if example.startswith(("tests/fixtures/", "tests/built/")):
         return REPO / example
     if example.startswith("corpus:"):
         return CORPUS_ROOT / f"{example.split(':', 1)[1]}.log"

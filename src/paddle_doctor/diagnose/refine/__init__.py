@@ -12,11 +12,18 @@ from ..verdict import declare
 from .context import explained_by_context, leftover_env
 from .crash import explained_by_earlier_error
 from .devices import with_device_facts
+from .peers import explained_by_child_rerun, explained_by_peers_in_backward
 from .platform import explained_by_loopback, explained_by_windows
 from .ports import explained_by_port_race
 from .versions import explained_by_lite_versions, explained_by_nccl_versions, explained_by_old_driver
 
 REFINERS = (
+    declare("child_reran_the_script", CauseId.main_guard_missing,
+            "the process that failed to bind the rendezvous port is one of the rank's DataLoader workers: it ran the "
+            "script's top level (no __main__ guard under spawn)", explained_by_child_rerun, "tests/built/live1/29729"),
+    declare("peers_in_backward", CauseId.uneven_train_batches,
+            "a rank's collective met tensors of another size while its peers were in their backward pass: it had "
+            "left the training loop with fewer steps", explained_by_peers_in_backward, "tests/built/live1/29726"),
     declare("launcher_chose_the_port", CauseId.launcher_port_race,
             "the port that was in use is one the launcher chose itself (its free-port race)",
             explained_by_port_race, "tests/fixtures/wild/port_race_launch262"),

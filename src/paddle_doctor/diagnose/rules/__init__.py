@@ -64,6 +64,9 @@ RULES: tuple[VerdictRule, ...] = (
     declare("rank_left_first", CauseId.rank_divergent_collective, "every rank waits in a different collective; "
             "the call sites show which rank left the common ones first", from_divergent_waits,
             "tests/fixtures/cases/22_rank_breaks_early/log"),
+    declare("exited_before_a_once_called_collective", CauseId.rank_divergent_collective, "a rank waits in a "
+            "collective a program calls once (a barrier, a broadcast) after the launcher shows its peer had exited "
+            "cleanly: the peer never called it", from_silent_peer, "tests/built/live1/29707"),
     declare("peer_exited_cleanly", CauseId.uneven_eval_batches, "a rank reports its peer closed the connection, "
             "and the launcher shows that peer had exited cleanly", from_silent_peer,
             "tests/fixtures/cases/04_uneven_batch_count_all_reduce/terminal.out"),
@@ -75,6 +78,9 @@ RULES: tuple[VerdictRule, ...] = (
     declare("real_timeout_peers_unseen", CauseId.unknown, "a rank waited the full gloo timeout and its peers' logs "
             "were not given: the file that settles it is named", from_real_timeout,
             "tests/fixtures/cases/05_collective_only_on_rank0/terminal.out"),
+    declare("timed_out_waiting_for_busy_peer", CauseId.collective_timeout, "a rank waited the full gloo timeout in a "
+            "barrier or a broadcast while every peer was alive in no collective (stopped by the launcher's SIGTERM): "
+            "busy with work of its own", from_real_timeout, "tests/built/live1/29718"),
     declare("real_timeout", CauseId.rank_divergent_collective, "a rank waited the full gloo timeout while its "
             "peers were alive and elsewhere", from_real_timeout, "tests/fixtures/cases/05_collective_only_on_rank0/log"),
     declare("launch_ips_disagree", CauseId.config_error, "the nodes' launch commands give different --ips",

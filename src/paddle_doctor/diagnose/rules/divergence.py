@@ -83,6 +83,13 @@ def first_to_leave(ranks: dict[int, RankState]) -> Finding | None:
     return dataclasses.replace(finding, evidence=(progress,) + finding.evidence)
 
 
+def waited_in(state: RankState) -> str | None:
+    """The Paddle collective (``barrier``, ``all_reduce``, ...) the user's code was in when the rank's wait
+    ended, where its traceback shows it; None otherwise."""
+    wait = _wait_of(state)
+    return wait.collective if wait is not None else None
+
+
 def _wait_of(state: RankState) -> Wait | None:
     """Where the rank waited: the traceback of its gloo timeout, or of the closed connection it saw
     when the peer that timed out first exited (which of the two a rank prints is a race of a few

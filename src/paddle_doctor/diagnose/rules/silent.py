@@ -10,6 +10,11 @@ from ...findings import Alternative, Finding
 from ..ranks import LauncherFacts, RankState, finished_cleanly
 from ..read.parse import Event
 from ..verdict import launcher_lines, make_verdict, peer_of
+from .divergence import waited_in
+
+# The collectives a program calls once, to hand a result over or to wait for a rank's work (a checkpoint, an
+# evaluation on rank 0), not once per batch: a rank left waiting in one is not one batch ahead of its peers.
+ONCE_CALLED = ("barrier", "broadcast", "broadcast_object_list", "scatter", "scatter_object_list")
 
 
 def from_silent_peer(ranks, unranked, facts) -> Finding | None:
@@ -22,6 +27,13 @@ def from_silent_peer(ranks, unranked, facts) -> Finding | None:
         if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")
                                        or peer_state.has("real_timeout")):
             continue  # the peer said why it ended: its own error, a SIGTERM, or a wait it gave up on
+        if finished_cleanly(peer, facts, peer_state) and waited_in(state) in ONCE_CALLED:
+            return make_verdict(
+                "exited_before_a_once_called_collective", CauseId.rank_divergent_collective, state.rank, [closed],
+                "medium", f"rank {peer} had already exited cleanly while rank {state.rank} waited in "
+                f"{waited_in(state)}(), a collective a program calls once, not per batch: rank {peer} never called it",
+                alternatives=(Alternative(CauseId.uneven_eval_batches, "low", "the call may sit in a loop that ran "
+                                          "more often on this rank", "print len(loader) on every rank"),))
         if finished_cleanly(peer, facts, peer_state):
             return make_verdict("peer_exited_cleanly", CauseId.uneven_eval_batches, state.rank, [closed], "medium",
                            f"rank {peer} had already exited cleanly while rank {state.rank} was still in a "
@@ -41,12 +53,19 @@ def silent_death(peer: int, peer_state: RankState | None, reporter: int, closed:
     last = None
     if peer_state is not None and peer_state.log:
         last = (peer_state.log, peer_state.lines, peer_state.last_text) if peer_state.lines else None
+    # With no exit code for the peer (the new launcher names only the lowest failed rank; fleet's none), a rank that
+    # ended on its own (its program's end, an exit() of its own) before a collective its peers reached stops the
+    # same way (measured on 3.3.1: live1 29710, rank 1's os._exit(0) after training while rank 0 evaluated).
+    ended = () if code is not None else (Alternative(
+        CauseId.rank_divergent_collective, "low", f"rank {peer} may have ended on its own before a collective "
+        f"rank {reporter} reached (its program's end, or an exit() only it calls)",
+        f"the launcher's exit code for rank {peer} (0: it ended on its own), or `dmesg -T | grep -i 'killed process'`"),)
     return make_verdict("silent_death", CauseId.host_oom_killed, peer, launcher_lines(facts, peer) + [closed],
                         "high" if code == -9 else "medium",
                    f"rank {peer}'s log stops without any error while rank {reporter} reports that it closed the "
                    "connection: it was killed from outside (SIGKILL leaves no text)",
                    title=f"rank {peer} was killed {how}; the kernel OOM killer is the usual sender",
-                   last_line=last)
+                   last_line=last, alternatives=ended)
 
 
 def from_stuck_in_dataloader(ranks, unranked, facts) -> Finding | None:
@@ -95,7 +114,28 @@ def from_real_timeout(ranks, unranked, facts) -> Finding | None:
                 Alternative(CauseId.dataloader_worker_crash, "low",
                             "a peer was stuck waiting for a DataLoader batch (a hung worker)",
                             f"{files} holds a SIGTERM crash dump with ReadNextList / BlockingQueue")))
+    collective = waited_in(state)
+    if collective in ONCE_CALLED and _peers_busy(ranks, state.rank):
+        # A barrier (or a broadcast of rank 0's result) is where ranks wait for one rank's work: a peer killed at
+        # the end with no collective in its crash dump was still busy with it (longer than gloo's fixed 30 s).
+        return make_verdict(
+            "timed_out_waiting_for_busy_peer", CauseId.collective_timeout, state.rank, [state.first("real_timeout")],
+            "medium", f"rank {state.rank} waited the full gloo timeout in {collective}() while rank(s) "
+            f"{', '.join(map(str, others)) or '?'} were alive and in no collective: busy with work of their own",
+            alternatives=(Alternative(CauseId.rank_divergent_collective, "low", "the peers may never call that "
+                                      f"{collective}() at all", "does every rank reach the call? print before it"),))
     return make_verdict("real_timeout", CauseId.rank_divergent_collective, state.rank, [state.first("real_timeout")],
                         "medium",
                    f"rank {state.rank} waited the full gloo timeout in a collective while rank(s) "
-                   f"{', '.join(map(str, others)) or '?'} were alive and elsewhere")
+                   f"{', '.join(map(str, others)) or '?'} were alive and elsewhere",
+                   alternatives=(Alternative(CauseId.collective_timeout, "low", "the peers may be busy with work "
+                                             "longer than gloo's fixed 30 s before the same call",
+                                             "time the work between the last common collective and this one on "
+                                             "every rank"),))
+
+
+def _peers_busy(ranks: dict[int, RankState], waiter: int) -> bool:
+    """Whether every other rank with a log was stopped by the launcher (SIGTERM) with no wait of its own."""
+    peers = [s for r, s in ranks.items() if r != waiter and s.log]
+    return bool(peers) and all(s.has("terminated") and not s.has("real_timeout") and not s.has("peer_closed")
+                               and not s.causes() for s in peers)

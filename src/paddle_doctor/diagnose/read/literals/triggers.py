@@ -387,6 +387,8 @@ TRIGGERS: tuple[str, ...] = (
     ", but the model",
     # session 25: the same checks' other refusals
     "models have already been initialized, please set use_", "results were found",
+    # live1: a rank in its backward pass when a collective's exception ended it
+    "While running Node (",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

@@ -67,6 +67,14 @@ LAUNCH_ENV = (
          source="pp 1.8.5 paddle/distributed/utils.py; pp 2.0.2-3.3.1 paddle/distributed/fleet/launch_utils.py "
                 "terminate_local_procs (terminate all the procs)"),
     # --- gloo / collectives --------------------------------------------------------------------
+    # An observation, no error of its own: the rank was in its backward pass when an exception (a collective's,
+    # under DataParallel) ended it. refine/peers.py reads it beside another rank's size mismatch.
+    _sig("grad_node_raised", r"While running Node \((?P<node>[^)\n]{1,80})\) raises (?:a std::exception|an unknown "
+         r"exception)", "in_backward",
+         example="W1207 05:02:03.441653 32202 backward.cc:697] While running Node (GradNodeAccumulation) raises a "
+                 "std::exception: gloo::IoException",
+         source="pp 3.3.1 so: fluid/eager/backward.cc RunBackward (While running Node (%s) raises a std::exception: "
+                "%s)"),
     _sig("gloo_size_mismatch",
          r"op\.preamble\.length <= op\.nbytes\. (?P<a>\d+) vs (?P<b>\d+)", "cause", CauseId.uneven_eval_batches, 100,
          "what():  [enforce fail at /paddle/third_party/gloo/gloo/transport/tcp/pair.cc:495] "

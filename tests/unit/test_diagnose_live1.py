@@ -1,0 +1,92 @@
+"""Readings made for live1 (tests/built/live1: blind live reproductions under Paddle 3.3.1's real launchers), on the
+runs' own logs and on edits of them that take away the one fact each reading rests on."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paddle_doctor.diagnose import diagnose_paths
+
+LIVE1 = Path(__file__).resolve().parents[2] / "tests" / "built" / "live1"
+
+
+def _verdict(path: Path):
+    rc = diagnose_paths([str(path)]).root_cause
+    return rc.cause, rc.ranks[0] if rc.ranks else None, rc.confidence.value, rc.code
+
+
+def _edited(tmp_path: Path, case: str, log: str, old: str, new: str) -> Path:
+    """A copy of the case with ``old`` replaced by ``new`` in one of its files (asserting it was there)."""
+    out = tmp_path / case
+    shutil.copytree(LIVE1 / case, out, ignore=shutil.ignore_patterns("script"))
+    text = (out / log).read_text()
+    assert old in text
+    (out / log).write_text(text.replace(old, new))
+    return out
+
+
+def test_a_size_mismatch_while_the_peers_are_in_their_backward_pass_is_uneven_training():
+    # 5 training files split [rank::3]: rank 2 leaves the epoch first and meets its peers' gradient all-reduce
+    assert _verdict(LIVE1 / "29726") == ("uneven_train_batches", 2, "medium", "peers_in_backward")
+
+
+def test_a_size_mismatch_with_no_peer_in_its_backward_pass_stays_an_uneven_evaluation(tmp_path):
+    case = _edited(tmp_path, "29726", "log/workerlog.0", "While running Node (GradNodeAccumulation) raises", "x")
+    victim = case / "log" / "workerlog.1"
+    victim.write_text(victim.read_text().replace("While running Node (GradNodeAccumulation) raises", "x"))
+    assert _verdict(case)[:2] == ("uneven_eval_batches", 2)
+
+
+def test_a_size_mismatch_on_a_rank_itself_in_its_backward_pass_is_not_read_as_having_left(tmp_path):
+    line = ("W1207 05:02:03.441000 32204 backward.cc:697] While running Node (GradNodeAccumulation) raises a "
+            "std::exception: gloo::EnforceNotMet\n")
+    case = _edited(tmp_path, "29726", "log/workerlog.2", "terminate called after", line + "terminate called after")
+    assert _verdict(case)[3] != "peers_in_backward"
+
+
+def test_a_dataloader_worker_that_binds_the_rendezvous_port_is_a_missing_main_guard():
+    assert _verdict(LIVE1 / "29729") == ("main_guard_missing", 0, "high", "child_reran_the_script")
+
+
+def test_a_bind_failure_of_a_process_no_dataloader_lists_is_no_missing_guard(tmp_path):
+    case = _edited(tmp_path, "29729", "log/workerlog.0", "pids: 32675, 32676", "pids: 41001, 41002")
+    assert _verdict(case)[0] != "main_guard_missing"
+
+
+def test_a_peer_that_exited_before_a_once_called_collective_never_called_it():
+    # rank 1 alone calls broadcast_object_list after rank 0 finished and exited
+    assert _verdict(LIVE1 / "29707") == ("rank_divergent_collective", 1, "medium",
+                                         "exited_before_a_once_called_collective")
+
+
+def test_a_peer_that_exited_before_a_per_batch_collective_ran_fewer_batches(tmp_path):
+    case = _edited(tmp_path, "29707", "log/workerlog.1", "in broadcast_object_list\n", "in all_gather\n")
+    assert _verdict(case)[:2] == ("uneven_eval_batches", 1)
+
+
+def test_a_barrier_that_timed_out_while_the_peer_was_busy_is_a_collective_timeout():
+    # rank 0 copies a checkpoint for 40 s; rank 1 waits in barrier() (gloo's fixed 30 s)
+    assert _verdict(LIVE1 / "29718") == ("collective_timeout", 1, "medium", "timed_out_waiting_for_busy_peer")
+
+
+@pytest.mark.parametrize("old, new", [
+    ("in barrier\n", "in all_reduce\n"),  # a per-batch collective: the peer may never call it
+])
+def test_a_timeout_in_another_collective_stays_a_divergent_collective(tmp_path, old, new):
+    case = _edited(tmp_path, "29718", "log/workerlog.1", old, new)
+    assert _verdict(case)[:2] == ("rank_divergent_collective", 1)
+
+
+def test_a_barrier_timeout_whose_peer_also_waited_is_not_a_busy_peer(tmp_path):
+    case = _edited(tmp_path, "29718", "log/workerlog.0", "[rank 0] copying ckpt/ to remote storage ...",
+                   "RuntimeError: [/paddle/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:80] TIMEOUT "
+                   "self_rank = none pair_rank = -1 peer_str = none")
+    assert _verdict(case)[3] != "timed_out_waiting_for_busy_peer"
+
+
+def test_a_silent_rank_with_no_exit_code_may_have_ended_on_its_own():
+    # rank 1 calls os._exit(0) after training while rank 0 all-reduces in its evaluation; the launcher names rank 0
+    rc = diagnose_paths([str(LIVE1 / "29710")]).root_cause
+    assert rc.cause == "host_oom_killed" and rc.confidence.value == "medium"
+    assert rc.alternatives[0].cause == "rank_divergent_collective"
