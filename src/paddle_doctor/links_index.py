@@ -101,6 +101,7 @@ BACKLINKS = {
     },
     CauseId.missing_dist_env: {
         'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group', 'go_dial_empty_host', 'role_maker_env_missing',),
+        'diagnose_rules': ('env_set_by_hand',),
     },
     CauseId.model_not_in_eval_mode: {
         'lint_rules': ('PDL404',),
@@ -169,7 +170,7 @@ BACKLINKS = {
     },
     CauseId.stale_process_holding_gpu: {
         'env_checks': ('stale_processes',),
-        'signatures': ('cuda_oom_at_start', 'gpu_oom_nothing_free', 'hccp_leftover_process',),
+        'signatures': ('cuda_oom_at_start', 'gpu_oom_nothing_free', 'gpu_oom_little_free', 'hccp_leftover_process',),
     },
     CauseId.state_dict_prefix_mismatch: {
         'lint_rules': ('PDL301', 'PDL302',),

@@ -137,8 +137,9 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
                 continue
             if f.source.role == "launcher_log":
                 continue
-            # With worker logs at hand, the terminal's copy of a worker's lines would count twice.
-            if have_worker_logs and not _is_rank_log(f) and e.rank is None:
+            # With worker logs at hand, the terminal's copy of a worker's lines would count twice; an environment
+            # fact the terminal holds (the script's shell trace exporting PADDLE_*) is no copy, and stays.
+            if have_worker_logs and not _is_rank_log(f) and e.rank is None and e.role != "env_fact":
                 continue
             if have_worker_logs and not _is_rank_log(f) and e.rank in ranks and ranks[e.rank].log:
                 continue

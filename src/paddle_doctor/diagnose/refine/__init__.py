@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...catalog.ids import CauseId
 from ..verdict import declare
-from .context import explained_by_context, leftover_env
+from .context import explained_by_context, leftover_env, set_for_this_run
 from .crash import explained_by_earlier_error
 from .devices import with_device_facts
 from .peers import explained_by_child_rerun, explained_by_peers_in_backward
@@ -50,6 +50,10 @@ REFINERS = (
     declare("leftover_paddle_env", CauseId.residual_dist_env,
             "a process with no launcher waited for peers while the text shows leftover PADDLE_* variables",
             leftover_env, "a single process's missing-environment error after PADDLE_TRAINER_* lines"),
+    declare("env_set_by_hand", CauseId.missing_dist_env,
+            "Paddle found a launcher variable unset while the run's own command sets the others (a shell trace's "
+            "export, a scheduler's command): set by hand and incomplete, not left over", set_for_this_run,
+            "tests/built/built2/29678"),
     declare("windows_distributed", CauseId.windows_no_nccl,
             "a distributed error on a Windows host, where Paddle has no NCCL",
             explained_by_windows, "a distributed error under Windows paths"),

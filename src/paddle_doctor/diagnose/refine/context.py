@@ -112,11 +112,34 @@ def leftover_env(events: list[Event], event: Event, rank: int | None, facts: Lau
                                   "`env | grep -E '^(PADDLE_|FLAGS_selected)'` in the shell that ran it"),))
 
 
+# The run's own command sets the launcher's variables: a shell trace of the script (`+ export PADDLE_X=...`, bash -x),
+# or a command that sets them for itself (`PADDLE_TRAINER_ID=$SLURM_PROCID python train.py`, a scheduler's line).
+_SET_FOR_THIS_RUN = re.compile(r"^\++ export PADDLE_|\bPADDLE_\w+=\S+(?: \w+=\S+)* +(?:python\d?(?:\.\d+)?|\S*/python\S*)\b")
+
+
+def set_for_this_run(events: list[Event], event: Event, rank: int | None) -> Finding | None:
+    """A distributed set-up that lacks a variable (``residual_dist_env``'s row: the world size came from leftovers)
+    where the text shows the run's own command setting PADDLE_* variables: they are this run's, set by hand and
+    incomplete, not leftovers (a job started by srun or mpirun instead of Paddle's launcher)."""
+    if event.sig.cause != CauseId.residual_dist_env or event.role != "cause":
+        return None
+    own = next((e for e in events if e.sig.name == "paddle_env_var" and _SET_FOR_THIS_RUN.search(e.text)), None)
+    if own is None:
+        return None
+    return make_verdict(
+        "env_set_by_hand", CauseId.missing_dist_env, rank, [own, event], "medium",
+        "the run's own command sets the launcher's PADDLE_* variables, and Paddle found one it needs unset: they are "
+        "set by hand and incomplete, not left over", title="the job sets the launcher's variables by hand and misses "
+        f"one Paddle needs ({event.groups.get('var', 'a variable')}): start it with paddle.distributed.launch",
+        alternatives=(Alternative(CauseId.residual_dist_env, "low", "variables left in the shell by an earlier run may "
+                                  "be mixed in", "`env | grep -E '^(PADDLE_|FLAGS_selected)'` before the command"),))
+
+
 def explained_by_facts(everything, own, ranked, event, rank, facts) -> Finding | None:
     """A fact elsewhere in the text (``own``: the rank's lines) that explains the error ``event``."""
     return (explained_by_child_rerun(own, event, rank) or explained_by_peers_in_backward(everything, event, rank)
             or explained_by_port_race(everything + facts.ports, event, rank) or explained_by_earlier_error(own, event, rank)
             or explained_by_context(own, event, rank)
             or explained_by_nccl_versions(everything, event, rank) or explained_by_lite_versions(own, event, rank)
-            or leftover_env(ranked, event, rank, facts)
+            or leftover_env(ranked, event, rank, facts) or set_for_this_run(everything, event, rank)
             or explained_by_windows(own, event, rank) or explained_by_loopback(everything, event, rank))

@@ -42,12 +42,23 @@ def from_silent_peer(ranks, unranked, facts) -> Finding | None:
                                   "collective (more batches on this rank)",))
         if peer_state is None or not peer_state.log:
             continue  # without the peer's log we cannot say it died silently
-        return silent_death(peer, peer_state, state.rank, closed, facts)
+        return silent_death(peer, peer_state, state.rank, closed, facts, waited_in(state))
     return None
 
 
+def _ended_on_its_own(peer: int, reporter: int, waited: str | None) -> tuple[Alternative, ...]:
+    """The near causes of a silent rank whose exit code nobody gave: it ended on its own while ``reporter`` was in a
+    collective ``waited`` (a once-called one: the peer never called it; a per-batch one: it ran fewer batches)."""
+    confirm = f"the launcher's exit code for rank {peer} (0: it ended on its own), or `dmesg -T | grep -i 'killed process'`"
+    never = Alternative(CauseId.rank_divergent_collective, "low", f"rank {peer} may have ended on its own before a "
+                        f"collective rank {reporter} reached (its program's end, or an exit() only it calls)", confirm)
+    fewer = Alternative(CauseId.uneven_eval_batches, "low", f"rank {peer} may have run out of batches and ended while "
+                        f"rank {reporter} had one more", "print len(loader) on every rank")
+    return (never, fewer) if waited in ONCE_CALLED or waited is None else (fewer, never)
+
+
 def silent_death(peer: int, peer_state: RankState | None, reporter: int, closed: Event,
-                 facts: LauncherFacts) -> Finding:
+                 facts: LauncherFacts, waited: str | None = None) -> Finding:
     code = peer_state.exit_code if peer_state else None
     how = "by SIGKILL (exit code -9)" if code == -9 else "from outside, leaving no error text (SIGKILL)"
     last = None
@@ -56,10 +67,7 @@ def silent_death(peer: int, peer_state: RankState | None, reporter: int, closed:
     # With no exit code for the peer (the new launcher names only the lowest failed rank; fleet's none), a rank that
     # ended on its own (its program's end, an exit() of its own) before a collective its peers reached stops the
     # same way (measured on 3.3.1: live1 29710, rank 1's os._exit(0) after training while rank 0 evaluated).
-    ended = () if code is not None else (Alternative(
-        CauseId.rank_divergent_collective, "low", f"rank {peer} may have ended on its own before a collective "
-        f"rank {reporter} reached (its program's end, or an exit() only it calls)",
-        f"the launcher's exit code for rank {peer} (0: it ended on its own), or `dmesg -T | grep -i 'killed process'`"),)
+    ended = () if code is not None else _ended_on_its_own(peer, reporter, waited)
     return make_verdict("silent_death", CauseId.host_oom_killed, peer, launcher_lines(facts, peer) + [closed],
                         "high" if code == -9 else "medium",
                    f"rank {peer}'s log stops without any error while rank {reporter} reports that it closed the "

@@ -1,5 +1,7 @@
-"""Signatures: the signals a process died of, as Paddle's own handler (platform/init.cc) and gdb report them, and
-the frames of a hang's stack dump (where a stuck process waits), and libuv's assertion when the TCP store cannot bind."""
+"""Signatures: ports, rendezvous and the parallel environment (a busy port, the TCP store's listen, retry and timeout,
+no global group, a build without NCCL); the signals a process died of, as Paddle's own handler (platform/init.cc) and
+gdb report them, and the frames of a hang's stack dump (where a stuck process waits), and libuv's assertion when the
+TCP store cannot bind. Joined right after :mod:`.native` in the match order."""
 
 from __future__ import annotations
 
@@ -7,6 +9,39 @@ from ....catalog.ids import CauseId
 from ..model import sig as _sig
 
 CRASHES = (
+    # --- ports, rendezvous, environment ---------------------------------------------------------------
+    _sig(CauseId.port_in_use, r"Address already in use|Bind network on \S+ failed|\[Errno 98\]|"
+         r"The parameter `\w+`:\d+ is already in use", "cause", CauseId.port_in_use, 100,
+         "socket.error: [Errno 98] Address already in use", title="port already in use",
+         source="pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_utils.cc (Bind network on %s failed.); Python "
+                "errno EADDRINUSE ([Errno 98] Address already in use); FastDeploy 2.x fastdeploy/entrypoints/openai/"
+                "api_server.py launch_api_server (if not is_port_available(args.host, args.port): raise Exception("
+                "f\"The parameter `port`:{args.port} is already in use.\"), the same for its metrics port)"),
+    _sig("listen", r"starts to listen on (?P<host>[^:\s]+):(?P<port>\d+)|create libuv server at port: (?P<port2>\d+)",
+         "listen", example="I0524 11:30:40.681471  4352 tcp_utils.cc:181] The server starts to listen on IP_ANY:52031",
+         source="pp 2.4.2-3.3.1 so: store/tcp_utils.cc (The server starts to listen on %s); 3.3.1 tcp_store.cc "
+                "(create libuv server at port)"),
+    _sig("rendezvous_retry", r"Retry to connect to (?P<host>[^:\s]+):(?P<port>\d+)", "rendezvous_retry",
+         example="I0524 11:30:43.735888  4352 tcp_utils.cc:107] Retry to connect to 192.168.9.17:52031 while the "
+                 "server is not yet listening.",
+         source="pp 2.4.2-3.3.1 so: store/tcp_utils.cc (Retry to connect to %s while the server is not yet "
+                "listening.)"),
+    _sig("store_timeout", r"_timeout:\d+ elapsed:\d+ \(elapsed > _timeout\)", "cause", CauseId.missing_dist_env, 60,
+         "SystemError: (Fatal) _timeout:900 elapsed:901 (elapsed > _timeout)=1 (at /paddle/paddle/phi/core/distributed/"
+         "store/tcp_store.cc:433)", title="the rendezvous store timed out waiting for the other ranks",
+         source="pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_store.cc:433 (_timeout:%d elapsed:%d)"),
+    # Not init_parallel_env's "Currently not a parallel execution environment, ... will not do anything": a single-card
+    # run's harmless warning (its only emitter, pp 2.0-3.x distributed/parallel.py), which read as a cause misled.
+    _sig("no_global_group", r"The global group is not initialized",
+         "cause", CauseId.missing_dist_env, 60, "RuntimeError: The global group is not initialized.",
+         title="collective called without a parallel environment",
+         source="pp 2.4.2-3.3.1 communication/group.py (The global group is not initialized)"),
+    _sig(CauseId.windows_no_nccl, r"has no attribute 'ProcessGroupNCCL'|not compiled with (?:NCCL|nccl)", "cause",
+         CauseId.windows_no_nccl, 100, "AttributeError: module 'paddle.base.libpaddle' has no attribute 'ProcessGroupNCCL'",
+         title="this Paddle build has no NCCL (Windows builds never do)",
+         source="pp 1.8.5-3.3.1 paddle/fluid/dygraph/parallel.py, distributed/collective.py "
+                "(core.NCCLParallelContext / core.ProcessGroupNCCL exist only in Linux GPU builds); pp 2.0.2 "
+                "paddle/fluid/framework.py (is not compiled with)"),
     # gdb reading a core file: the signal that ended the process, in gdb's two spellings (number or name), first so
     # that both spellings read alike. An abort (6) is also how a C++ exception nobody caught, or a failed check,
     # ends: at most medium.

@@ -297,8 +297,8 @@ NATIVE = (
     _sig("gpu_oom_nothing_free",
          # Nothing free while Paddle itself holds under 1 GB (B/kB/MB), or a figure no GPU has (TB/PB): the
          # memory is held outside this process. Any request size; GB held by Paddle is its own OOM.
-         r"Out of memory error on GPU (?P<gpu>\d+)\. Cannot allocate (?P<req>[\d.]+[kMGT]?B)(?: memory)? on GPU \d+,"
-         r"(?: [\d.]+(?:[kMTP]?B) memory has been allocated and)? available memory is only 0(?:\.0+)?B",
+         r"Out of memory error on GPU (?P<gpu>\d+)\. Cannot allocate (?P<req>[\d.]+[kKMGT]?i?B)(?: memory)? on GPU \d+,"
+         r"(?: [\d.]+(?:[kKMTP]?i?B) memory has been allocated and)? available memory is only 0(?:\.0+)?B",
          "cause", CauseId.stale_process_holding_gpu, 101,
          "Out of memory error on GPU 0. Cannot allocate 2.250000kB memory on GPU 0, 127.994262TB memory has been "
          "allocated and available memory is only 0.000000B.",
@@ -306,6 +306,20 @@ NATIVE = (
          source="pp 1.8.5-3.3.1 so: memory/allocation/allocator_facade / retry_allocator (Out of memory error on "
                 "GPU %d. Cannot allocate %s memory on GPU %d, %s memory has been allocated and available memory is "
                 "only %s)"),
+    # Some memory free, but Paddle's own allocation and what is free together under 1 GB (each in B/kB/MB): the rest
+    # of any GPU Paddle runs on is held outside this process (another job, a leftover rank, a second rank placed on
+    # the same GPU). Less sure than nothing free at all: a tiny or shared card comes close.
+    _sig("gpu_oom_little_free",
+         r"Out of memory error on GPU (?P<gpu>\d+)\. Cannot allocate (?P<req>[\d.]+[kKMGT]?i?B)(?: memory)? on GPU \d+, "
+         r"(?P<held>[\d.]+[kKM]?i?B) memory has been allocated and available memory is only (?P<free>[\d.]+[kKM]?i?B)",
+         "cause", CauseId.stale_process_holding_gpu, 100,
+         "Out of memory error on GPU 0. Cannot allocate 130.250000MB memory on GPU 0, 471.625000MB memory has been "
+         "allocated and available memory is only 84.562500MB.",
+         title="GPU {gpu}: this process held only {held} and {free} was free: another process holds the rest of the "
+               "card's memory", most="medium",
+         source="pp 1.8.5-3.3.1 so: memory/allocation (Out of memory error on GPU %d. Cannot allocate %s memory on GPU "
+                "%d, %s memory has been allocated and available memory is only %s), sizes from string::HumanReadableSize "
+                "(B, kB, MB, GB, TB)"),
     _sig(CauseId.gpu_oom, r"Out of memory error on GPU (?:Virtual Memory )?(?P<gpu>\d+)|CUDA out of memory|cudaErrorMemoryAllocation"
          r"|CUDA error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED",
          "cause", CauseId.gpu_oom, 100,
@@ -364,37 +378,4 @@ NATIVE = (
          title="two OpenMP runtimes were loaded into the process; Intel's runtime aborted it",
          source="Intel OpenMP runtime (libiomp5) kmp_i18n message #15 (OMP: Error #15: Initializing %s, but found "
                 "%s already initialized. ... set the environment variable KMP_DUPLICATE_LIB_OK=TRUE), PaddleOCR#1641"),
-    # --- ports, rendezvous, environment ---------------------------------------------------------------
-    _sig(CauseId.port_in_use, r"Address already in use|Bind network on \S+ failed|\[Errno 98\]|"
-         r"The parameter `\w+`:\d+ is already in use", "cause", CauseId.port_in_use, 100,
-         "socket.error: [Errno 98] Address already in use", title="port already in use",
-         source="pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_utils.cc (Bind network on %s failed.); Python "
-                "errno EADDRINUSE ([Errno 98] Address already in use); FastDeploy 2.x fastdeploy/entrypoints/openai/"
-                "api_server.py launch_api_server (if not is_port_available(args.host, args.port): raise Exception("
-                "f\"The parameter `port`:{args.port} is already in use.\"), the same for its metrics port)"),
-    _sig("listen", r"starts to listen on (?P<host>[^:\s]+):(?P<port>\d+)|create libuv server at port: (?P<port2>\d+)",
-         "listen", example="I0524 11:30:40.681471  4352 tcp_utils.cc:181] The server starts to listen on IP_ANY:52031",
-         source="pp 2.4.2-3.3.1 so: store/tcp_utils.cc (The server starts to listen on %s); 3.3.1 tcp_store.cc "
-                "(create libuv server at port)"),
-    _sig("rendezvous_retry", r"Retry to connect to (?P<host>[^:\s]+):(?P<port>\d+)", "rendezvous_retry",
-         example="I0524 11:30:43.735888  4352 tcp_utils.cc:107] Retry to connect to 192.168.9.17:52031 while the "
-                 "server is not yet listening.",
-         source="pp 2.4.2-3.3.1 so: store/tcp_utils.cc (Retry to connect to %s while the server is not yet "
-                "listening.)"),
-    _sig("store_timeout", r"_timeout:\d+ elapsed:\d+ \(elapsed > _timeout\)", "cause", CauseId.missing_dist_env, 60,
-         "SystemError: (Fatal) _timeout:900 elapsed:901 (elapsed > _timeout)=1 (at /paddle/paddle/phi/core/distributed/"
-         "store/tcp_store.cc:433)", title="the rendezvous store timed out waiting for the other ranks",
-         source="pp 2.4.2-3.3.1 so: phi/core/distributed/store/tcp_store.cc:433 (_timeout:%d elapsed:%d)"),
-    # Not init_parallel_env's "Currently not a parallel execution environment, ... will not do anything": a single-card
-    # run's harmless warning (its only emitter, pp 2.0-3.x distributed/parallel.py), which read as a cause misled.
-    _sig("no_global_group", r"The global group is not initialized",
-         "cause", CauseId.missing_dist_env, 60, "RuntimeError: The global group is not initialized.",
-         title="collective called without a parallel environment",
-         source="pp 2.4.2-3.3.1 communication/group.py (The global group is not initialized)"),
-    _sig(CauseId.windows_no_nccl, r"has no attribute 'ProcessGroupNCCL'|not compiled with (?:NCCL|nccl)", "cause",
-         CauseId.windows_no_nccl, 100, "AttributeError: module 'paddle.base.libpaddle' has no attribute 'ProcessGroupNCCL'",
-         title="this Paddle build has no NCCL (Windows builds never do)",
-         source="pp 1.8.5-3.3.1 paddle/fluid/dygraph/parallel.py, distributed/collective.py "
-                "(core.NCCLParallelContext / core.ProcessGroupNCCL exist only in Linux GPU builds); pp 2.0.2 "
-                "paddle/fluid/framework.py (is not compiled with)"),
 )
