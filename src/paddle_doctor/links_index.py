@@ -77,7 +77,7 @@ BACKLINKS = {
     CauseId.host_oom_killed: {
         'signatures': ('dl_killed_kill', 'spawn_child_host_oom_killed', 'kernel_oom_killer', 'gunicorn_worker_sigkill', 'shell_killed', 'compiler_killed', 'zsh_killed', 'ide_sigkill', 'exit_status_killed', 'k8s_evicted_memory', 'shell_killed_translated', 'nvcc_tool_killed',),
         'guard_kinds': ('dead',),
-        'diagnose_rules': ('silent_death',),
+        'diagnose_rules': ('silent_death', 'aborted_without_a_word', 'oom_killed_a_worker',),
     },
     CauseId.host_out_of_memory: {
         'signatures': ('cpu_oom', 'windows_commit_limit', 'memory_error_bare', 'asan_allocation_failed', 'msvc_out_of_memory', 'fluid_cpu_alloc_enomem', 'v1_cpu_alloc_enomem', 'lite_host_malloc_failed', 'host_alloc_frames', 'host_alloc_failed', 'numpy_array_alloc_failed',),
@@ -130,7 +130,7 @@ BACKLINKS = {
     },
     CauseId.port_in_use: {
         'env_checks': ('port_free',),
-        'signatures': (CauseId.port_in_use, 'libuv_port_busy',),
+        'signatures': (CauseId.port_in_use, 'grpc_bind_failed', 'libuv_port_busy',),
     },
     CauseId.python_exception: {
         'signatures': ('runpy_module_spec', 'runpy_no_module', 'py2_paddle_not_importable', 'pydataprovider_python_error', 'cxx_own_symbol_undefined', 'v1_registry_empty', 'paddle_mobile_exception', 'embedding_id_out_of_range_cpu', 'glog_cuda_call_failed', 'lite_op_shape_check', 'xmlrpc_fault', 'serving_op_failed', 'native_build_command_failed', 'custom_op_build_failed', 'librt_symbol_unlinked', 'hub_serving_module_raised', 'bare_module_not_found', 'grad_op_maker_missing', 'ours_BatchError', 'ours_EvalError', 'ours_PeerFailedError', 'package_not_whole', 'package_is_a_file', 'js_not_a_function', 'exception_run_together', 'paddle_exception_run_together', 'enforce_hint', 'enforce_class_line', 'check_failed_bare', 'glog_check_failed', 'fatal_log_line', 'ort_status_error', 'enforce_legacy_summary', 'exception', 'exception_lowercase_class', 'exception_case_changed', 'paddle_message_untyped',),
@@ -151,7 +151,7 @@ BACKLINKS = {
     CauseId.residual_dist_env: {
         'env_checks': (CauseId.residual_dist_env,),
         'signatures': ('selected_devices_not_set',),
-        'diagnose_rules': ('lone_rendezvous', 'leftover_paddle_env',),
+        'diagnose_rules': ('lone_process_waits_for_peers', 'lone_rendezvous', 'leftover_paddle_env',),
     },
     CauseId.sampler_too_few_samples: {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
@@ -196,7 +196,7 @@ BACKLINKS = {
     },
     CauseId.unknown: {
         'signatures': ('ours_GuardError', 'ours_PaddleDoctorError',),
-        'diagnose_rules': ('real_timeout_peers_unseen', 'failed_without_error', 'cause_not_given', 'error_without_cause',),
+        'diagnose_rules': ('real_timeout_peers_unseen', 'failed_without_error', 'cause_not_given', 'interrupted_by_hand', 'error_without_cause',),
     },
     CauseId.windows_no_nccl: {
         'env_checks': ('platform',),

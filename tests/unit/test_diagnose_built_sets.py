@@ -132,3 +132,76 @@ def test_an_oom_with_little_held_and_little_free_is_another_process(tmp_path, li
     log.write_text("MemoryError: (ResourceExhausted) " + line + "\n")
     rc = diagnose_paths([str(log)]).root_cause
     assert (rc.cause, rc.confidence.value) == (cause, level)
+
+
+BUILT1 = BUILT / "built1"
+
+
+def test_the_utc_stamp_of_a_crash_dump_is_no_new_launch_in_a_log_of_local_times():
+    # built1 29620: glog and progress lines in the host's local time (UTC+8), the SIGTERM dump's "Aborted at <unix>"
+    # in UTC: 8 h "back", which was read as a second launch that cut every progress line off
+    d = diagnose_paths([str(BUILT1 / "29620")])
+    assert not any("launches in" in n for n in d.notes)
+    assert (d.root_cause.cause, d.root_cause.ranks[0]) == ("uneven_train_batches", 1)
+
+
+def test_a_clock_that_goes_back_in_the_logs_own_stamps_still_splits_launches(tmp_path):
+    log = tmp_path / "log"
+    log.mkdir()
+    first = ("I0523 09:00:00.000000  3335 tcp_utils.cc:132] Successfully connected to 127.0.0.1:6170\n"
+             "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\nKeyError: 'old'\n")
+    again = ("I0523 08:00:00.000000  4444 tcp_utils.cc:132] Successfully connected to 127.0.0.1:6170\n"
+             "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
+             "ValueError: new failure\n")
+    (log / "workerlog.0").write_text(first + again)
+    d = diagnose_paths([str(log)])
+    assert any("2 launches in" in n for n in d.notes) and "new failure" in d.root_cause.message
+
+
+def test_a_1x_grpc_server_that_cannot_bind_is_a_busy_port_or_the_launchers_race():
+    assert _verdict(BUILT1 / "29610")[:3] == ("port_in_use", 2, "high")
+    # 1.8.5's launcher with no --started_port took free ports itself
+    assert _verdict(BUILT1 / "29638")[:2] == ("launcher_port_race", 1)
+
+
+def test_a_lone_process_waiting_for_loopback_peers_its_environment_names_has_leftover_variables(tmp_path):
+    assert _verdict(BUILT1 / "29628.log")[0] == "residual_dist_env"
+    text = (BUILT1 / "29628.log").read_text()
+    kept = "\n".join(line for line in text.splitlines() if not line.startswith("PADDLE_"))
+    (tmp_path / "x.log").write_text(kept + "\n")
+    assert _verdict(tmp_path / "x.log")[0] != "residual_dist_env"  # no environment named: no leftovers to blame
+
+
+def test_a_keyboard_interrupt_is_not_the_cause_of_the_hang_it_ends():
+    assert _verdict(BUILT1 / "29628.log")[0] != "python_exception"
+
+
+def test_a_dataloader_worker_the_kernel_killed_is_host_memory():
+    assert _verdict(BUILT1 / "29633")[:3] == ("host_oom_killed", 0, "high")
+
+
+def test_a_dataloader_worker_death_beside_another_pids_kill_stays_a_worker_crash(tmp_path):
+    case = _edited(tmp_path, "29633", "terminal.out", "Kill process 2391", "Kill process 7777", folder=BUILT1)
+    term = case / "terminal.out"
+    term.write_text(term.read_text().replace("Killed process 2391", "Killed process 7777"))
+    assert _verdict(case)[0] == "dataloader_worker_crash"
+
+
+def test_a_rank_the_old_launcher_reports_aborted_whose_log_stops_silently_was_killed():
+    assert _verdict(BUILT1 / "29618")[:3] == ("host_oom_killed", 1, "medium")
+
+
+def test_a_run_stopped_by_hand_with_no_error_before_is_an_interrupted_wait(tmp_path):
+    log = tmp_path / "train.log"
+    log.write_text("Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n    time.sleep(100)\n"
+                   "KeyboardInterrupt\n")
+    rc = diagnose_paths([str(log)]).root_cause
+    assert (rc.cause, rc.code, rc.confidence.value) == ("unknown", "interrupted_by_hand", "low")
+
+
+def test_an_error_before_the_interrupt_is_still_the_cause(tmp_path):
+    log = tmp_path / "train.log"
+    log.write_text("Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
+                   "ValueError: bad shape\nTraceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+                   "KeyboardInterrupt\n")
+    assert diagnose_paths([str(log)]).root_cause.cause == "python_exception"

@@ -137,15 +137,20 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
                 continue
             if f.source.role == "launcher_log":
                 continue
-            # With worker logs at hand, the terminal's copy of a worker's lines would count twice; an environment
-            # fact the terminal holds (the script's shell trace exporting PADDLE_*) is no copy, and stays.
-            if have_worker_logs and not _is_rank_log(f) and e.rank is None and e.role != "env_fact":
+            # With worker logs at hand, the terminal's copy of a worker's lines would count twice; what no worker
+            # prints is no copy, and stays: an environment fact (the script's shell trace exporting PADDLE_*), the
+            # kernel's OOM report (dmesg run after the job).
+            if have_worker_logs and not _is_rank_log(f) and e.rank is None and not _host_fact(e):
                 continue
             if have_worker_logs and not _is_rank_log(f) and e.rank in ranks and ranks[e.rank].log:
                 continue
             _place(e, ranks, unranked)
     _apply_launcher(launcher, ranks, unranked)
     return ranks, unranked, launcher
+
+
+def _host_fact(e: Event) -> bool:
+    return e.role == "env_fact" or e.sig.name == "kernel_oom_killer"
 
 
 def _is_rank_log(f: FileEvents) -> bool:

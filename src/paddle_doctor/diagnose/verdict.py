@@ -179,8 +179,14 @@ def fatal_signal(exit_code: int | None) -> NumberedCode | None:
 
 
 def own_cause(state: RankState) -> Event | None:
-    """The rank's most specific cause, leaving out an abort that a wait before it explains."""
-    return most_specific_first([e for e in state.causes() if not aborted_after_wait(state, e)])
+    """The rank's most specific cause, leaving out an abort that a wait before it explains, and an interrupt."""
+    return most_specific_first([e for e in state.causes() if not aborted_after_wait(state, e) and not interrupted(e)])
+
+
+def interrupted(event: Event) -> bool:
+    """A KeyboardInterrupt: someone stopped the process (most often a hang, whose own signs the rules that read hangs
+    weigh; with none, :func:`rules.launcher.from_any_error` says the run was interrupted)."""
+    return event.role == "exception" and event.groups.get("exc") == "KeyboardInterrupt"
 
 
 def pick(candidates: list[tuple[int, Event]]) -> tuple[int, Event]:

@@ -136,7 +136,9 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
             if stated is not None:
                 stated.add(text)
             if splitter is not None:
-                splitter.feed(hit.offset, text, own)
+                # "Aborted at <unix>" is UTC, the log's own stamps its host's local time: compared, the two clocks
+                # go back by the host's UTC offset (8 h on a machine in China), which read as a new launch.
+                splitter.feed(hit.offset, text, None if own is not None and "Aborted at " in text else own)
             matched = match_runner(text) or match_line(text)
             if matched is None or matched[0].role == "error_line":
                 quoted = match_quoted(text)  # an error quoted in a sentence: read as the line it quotes

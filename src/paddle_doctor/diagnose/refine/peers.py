@@ -11,6 +11,9 @@
   no port unless it ran the script's top level: a worker started by ``spawn`` (or ``forkserver``) imports the main
   module, and without ``if __name__ == "__main__":`` it runs the training again, whose store cannot bind the port
   the rank holds (libuv's ``uv__finish_close`` assertion on 3.x). Measured on 3.3.1, live1 29729.
+- **A DataLoader worker the kernel's OOM killer killed** (``host_oom_killed``): the DataLoader says its workers
+  died (``workers exit unexpectedly, pids: N``) and the kernel's report, pasted beside it (``dmesg``), killed that
+  very pid: the host ran out of memory, the worker only died of it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from ..read.parse import Event
 from ..verdict import make_verdict
 
 _SIGNAL_PID = re.compile(r"received by PID (\d+)")  # Paddle's crash report: [SignalInfo: *** SIGABRT ... received by PID N
+_OOM_KILLED = re.compile(r"Kill(?:ed)? process (\d+)")  # Linux mm/oom_kill.c
 CRASH_REPORT_SPAN = 30  # lines from the failed call to its crash report's SignalInfo (a C++ traceback between)
 _WORKER_PIDS = re.compile(r"workers exit unexpectedly, pids: ([\d, ]+)")
 
@@ -66,3 +70,23 @@ def explained_by_child_rerun(own: list[Event], event: Event, rank: int | None) -
         title="the DataLoader's workers re-ran the training script: it has no `if __name__ == \"__main__\":` guard",
         alternatives=(Alternative(CauseId.port_in_use, "low", "another process may hold the port as well",
                                   "`ss -ltnp | grep :PORT` while the job starts"),))
+
+
+def explained_by_oom_kill(everything: list[Event], event: Event, rank: int | None) -> Finding | None:
+    """``event`` is a DataLoader's report that its workers died; the verdict when the kernel killed one of them."""
+    if event.sig.cause != CauseId.dataloader_worker_crash:
+        return None
+    workers = {p for e in [event, *everything] if e.rank == event.rank and (m := _WORKER_PIDS.search(e.text))
+               for p in re.findall(r"\d+", m.group(1))}
+    kill = next((e for e in everything if e.sig.name == "kernel_oom_killer" and (m := _OOM_KILLED.search(e.text))
+                 and m.group(1) in workers), None)
+    if kill is None:
+        return None
+    pid = _OOM_KILLED.search(kill.text).group(1)
+    return make_verdict(
+        "oom_killed_a_worker", CauseId.host_oom_killed, rank, [kill, event], "high",
+        f"the kernel's OOM killer killed process {pid}, which rank {rank}'s DataLoader lists among its dead workers: "
+        "the host ran out of memory",
+        title=f"the kernel's OOM killer killed a DataLoader worker of rank {rank} (process {pid}): host memory ran out",
+        alternatives=(Alternative(CauseId.shm_too_small, "low", "the workers' shared memory counts against the same "
+                                  "limit in a container", "`df -h /dev/shm` and the container's memory limit"),))

@@ -51,13 +51,14 @@ def explained_by_port_race(events: list[Event], event: Event, rank: int | None) 
         return None  # the launchers' fixed default range (6070 + i): deterministic, not a race
     if named and not every and not named & chosen:
         return None  # another port than the launcher's: a port of the user's, held by someone else
-    shown = [e for e in events if e.sig.name in ENDPOINT_SIGS + ("launch_master_config",)]
-    facts_line = next((e for e in shown if "TRAINER_ENDPOINTS" in e.text or "master: None" in e.text), None) or \
+    shown = [e for e in events if e.sig.name in ENDPOINT_SIGS + ("launch_master_config", "launch_started_port")]
+    facts_line = next((e for e in shown if "TRAINER_ENDPOINTS" in e.text or re.search(r"\b(?:master|started_port): "
+                                                                                    r"None", e.text)), None) or \
         next(iter(shown), None)
     return make_verdict(
         "launcher_chose_the_port", CauseId.launcher_port_race, rank, [facts_line, event], "high" if named else "medium",
         "the port could not be bound, and it is one the launcher picked itself (no port was given: "
-        + ("`master: None`" if _master_unset(events) else "the endpoints are free ports in no order, not a range from "
+        + (f"`{_unset_key(events)}: None`" if _master_unset(events) else "the endpoints are free ports in no order, not a range from "
            "FLAGS_START_PORT") + "): another process took it between the launcher's check and the worker's bind",
         title="a port the launcher picked as free was taken before the worker bound it (the launcher's free-port race)",
         alternatives=(Alternative(CauseId.port_in_use, "low", "a process of yours may have held that port all along",
@@ -77,9 +78,15 @@ def _fleet_free_ports(events: list[Event]) -> set[int]:
     return set() if consecutive or min(ports) < EPHEMERAL_LOW else set(ports)
 
 
+def _unset_key(events: list[Event]) -> str:
+    """The launcher's argument that was left unset: ``master`` (2.4+) or ``started_port`` (1.x-2.0)."""
+    return "started_port" if any(e.sig.name == "launch_started_port" for e in events) else "master"
+
+
 def _master_unset(events: list[Event]) -> bool:
+    """The launcher chose every port itself: the new launcher with no --master, 1.x's with no --started_port."""
     return any(e.sig.name == "launch_master_config" and e.groups.get("key") == "master" and e.groups.get("val") == "None"
-               for e in events)
+               or e.sig.name == "launch_started_port" and e.groups.get("val") == "None" for e in events)
 
 
 def _start_port_set(events: list[Event]) -> bool:

@@ -85,6 +85,9 @@ RULES: tuple[VerdictRule, ...] = (
             "peers were alive and elsewhere", from_real_timeout, "tests/fixtures/cases/05_collective_only_on_rank0/log"),
     declare("launch_ips_disagree", CauseId.config_error, "the nodes' launch commands give different --ips",
             from_contradicting_launch_cmds, "corpus:real-dev2/036"),
+    declare("lone_process_waits_for_peers", CauseId.residual_dist_env, "no launcher ran, the environment holds "
+            "PADDLE_* variables, and the process waited for peers on this machine that nothing started",
+            from_unreached_endpoints, "tests/built/built1/29628.log"),
     declare("endpoints_never_ready", CauseId.wrong_host_ip, "the trainers kept waiting for endpoints at an address "
             "no host has", from_unreached_endpoints, "corpus:real-dev2/035"),
     declare("nodes_never_registered", CauseId.config_error, "the trainers kept waiting for real endpoints that "
@@ -107,6 +110,8 @@ RULES: tuple[VerdictRule, ...] = (
             from_unranked, "corpus:real-dev/002", defers_to=_SIGNATURES),
     declare("spawn_child_failed", CauseId.main_guard_missing, "a spawned child failed while re-importing the main "
             "module and no other error follows", from_spawn_child, "corpus:real-dev2/058"),
+    declare("aborted_without_a_word", CauseId.host_oom_killed, "the old launcher reports a rank aborted, with no exit "
+            "code, and its log stops without any error: SIGKILL", from_launcher_only, "tests/built/built1/29618"),
     declare("failed_without_error", CauseId.unknown, "the launcher reports a rank failed and its log, which was "
             "read, holds no error", from_launcher_only, "tests/fixtures/smoke/exit_rank1"),
     declare("pod_exit_status", None, "only the launcher's report was given and its pod exit code is a fatal signal "
@@ -130,6 +135,9 @@ RULES: tuple[VerdictRule, ...] = (
     declare("traceback_type_worded", None, "a Python traceback cut before its exception line, whose header (a "
             "notebook's) names a class whose name says a known kind of failure", from_any_error,
             "tests/fixtures/gathered/batch22/2202.log", defers_to="the class wordings of diagnose/anatomy/wording.py"),
+    declare("interrupted_by_hand", CauseId.unknown, "the run was stopped by hand (KeyboardInterrupt) with no error "
+            "before it: a wait whose cause the text does not hold", from_any_error,
+            "tests/fixtures/wild/even_train_stuck_reader"),
     declare("traceback_without_exception", CauseId.python_exception, "a Python traceback whose exception line is "
             "not in the text", from_any_error, "tests/fixtures/cases/01_exception_rank1/log/workerlog.0"),
     declare("error_without_cause", CauseId.unknown, "the text shows an error but no known message that names its "

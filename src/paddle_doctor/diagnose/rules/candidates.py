@@ -10,8 +10,8 @@ from ...findings import Finding
 from ..ranks import abort_follows_wait, cause_events, most_specific_first
 from ..refine.context import explained_by_facts
 from ..refine.doubts import doubted
-from ..verdict import (by_structure, confidence_of, evidence_for, fatal_signal, launcher_lines, make_verdict, own_cause,
-                       pick, why_of)
+from ..verdict import (by_structure, confidence_of, evidence_for, fatal_signal, interrupted, launcher_lines, make_verdict,
+                       own_cause, pick, why_of)
 
 
 def from_candidates(ranks, unranked, facts) -> Finding | None:
@@ -42,7 +42,7 @@ def from_candidates(ranks, unranked, facts) -> Finding | None:
 def from_unranked(ranks, unranked, facts) -> Finding | None:
     """A pasted snippet with no rank information: judge it as one process (an abort that a failed collective before
     it explains is not a cause of its own, as on a rank: :func:`ranks.aborted_after_wait`)."""
-    causes = [e for e in cause_events(unranked) if not abort_follows_wait(unranked, e)]
+    causes = [e for e in cause_events(unranked) if not abort_follows_wait(unranked, e) and not interrupted(e)]
     if not causes:
         return None
     event = most_specific_first(causes)

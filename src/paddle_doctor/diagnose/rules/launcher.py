@@ -29,6 +29,19 @@ def from_launcher_only(ranks, unranked, facts) -> Finding | None:
     state = ranks.get(rank)
     if state is not None and state.line_index is not None:  # its worker log was read: it holds no error
         code = facts.failed.get(rank, state.exit_code)
+        if code is None:
+            # The old launcher's ABORT!!! gives no exit code. A Python error prints a traceback and Paddle's handler
+            # reports a crash or a SIGTERM; a rank that stops mid-line without a word was killed (SIGKILL: the
+            # kernel's OOM killer, most often).
+            return make_verdict(
+                "aborted_without_a_word", CauseId.host_oom_killed, rank, launcher_lines(facts, rank) or facts.events[:2],
+                "medium", f"the launcher reports rank {rank} aborted, gives no exit code, and its log, which was read, "
+                "stops without any error: nothing but SIGKILL ends a Paddle process that silently",
+                title=f"rank {rank} was killed without a word (SIGKILL); the kernel OOM killer is the usual sender",
+                last_line=(state.log, state.lines, state.last_text) if state.lines else None,
+                alternatives=(Alternative(CauseId.segfault, "low", "a native crash in a library that bypasses Paddle's "
+                                          "handler also ends it silently", "`dmesg -T | grep -i -E 'killed process|"
+                                          "segfault'` names which one"),))
         return make_verdict(
             "failed_without_error", "unknown", rank, launcher_lines(facts, rank) or facts.events[:2], "low",
             f"the launcher reports rank {rank} failed (exit code {code}), and its log, which was read, holds no "
@@ -87,6 +100,15 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
                             f"a Python traceback cut before its exception line, whose innermost frame is {site[1]}",
                             notes=("The traceback's last line names the exception: pass the whole log to see "
                                    "its message.",))
+    interrupt = next((e for e in errors if e.role == "exception" and e.groups.get("exc") == "KeyboardInterrupt"), None)
+    if interrupt is not None:  # no rule read a hang's cause, and no error came before the interrupt
+        return make_verdict("interrupted_by_hand", "unknown", interrupt.rank, [*tracebacks[-2:], interrupt], "low",
+                            "the run was stopped by hand (KeyboardInterrupt) and shows no error before it: it was "
+                            "most likely waiting (a hang); the frames above the interrupt show where",
+                            title="the run was interrupted by hand while it waited; the cause of the wait is not in "
+                                  "the given text",
+                            notes=("Pass every rank's log (the rank that did not reach the wait holds the cause), "
+                                   "or dump the stacks of a hung run with `py-spy dump --pid PID`.",))
     if tracebacks:
         return _cut_traceback(tracebacks, rank)
     # the line itself, or the one right after it (a native library's reason often follows on its own line)

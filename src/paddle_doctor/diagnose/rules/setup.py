@@ -79,6 +79,17 @@ def from_unreached_endpoints(ranks, unranked, facts) -> Finding | None:
     bogus = [h for h in hosts if h.startswith(("0.", "255.")) or h.endswith(".255")]
     if any(h.startswith("127.") for h in hosts) and any(not h.startswith("127.") for h in hosts):
         bogus = sorted(h for h in hosts if h.startswith("127."))  # a node's hostname resolves to loopback
+    env = [e for e in events if e.sig.name == "paddle_env_var"]
+    if not facts.kind and env and hosts and all(h.startswith("127.") for h in hosts):
+        # No launcher in the text, peers on this machine that nothing started, and the environment names them: a lone
+        # process that read an earlier launch's PADDLE_* variables (an `export`ed shell, a notebook).
+        return make_verdict(
+            "lone_process_waits_for_peers", CauseId.residual_dist_env, None, [env[0], waits[-1]], "medium",
+            "no launcher ran, the environment holds the launcher's PADDLE_* variables, and the process kept waiting "
+            f"for peers on this machine ({', '.join(sorted(hosts))}) that nothing started",
+            title="a single process read leftover PADDLE_* variables and waits for peers that do not exist",
+            alternatives=(Alternative(CauseId.config_error, "low", "the peers may be meant to run and failed to start",
+                                      "was a launcher (python -m paddle.distributed.launch) meant to start them?"),))
     if bogus:
         return make_verdict("endpoints_never_ready", CauseId.wrong_host_ip, None, waits[:1] + waits[-1:],
                             "high" if len(waits) > 1 else "medium",

@@ -389,6 +389,8 @@ TRIGGERS: tuple[str, ...] = (
     "models have already been initialized, please set use_", "results were found",
     # live1: a rank in its backward pass when a collective's exception ended it
     "While running Node (",
+    # built1: 1.x's gRPC server that cannot bind
+    "can't bind to address:", "failed, selected port: 0", "started_port: ",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

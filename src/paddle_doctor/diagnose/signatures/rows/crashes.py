@@ -17,6 +17,12 @@ CRASHES = (
                 "errno EADDRINUSE ([Errno 98] Address already in use); FastDeploy 2.x fastdeploy/entrypoints/openai/"
                 "api_server.py launch_api_server (if not is_port_available(args.host, args.port): raise Exception("
                 "f\"The parameter `port`:{args.port} is already in use.\"), the same for its metrics port)"),
+    # 1.x's gRPC server (gen_nccl_id's and the parameter server's): it retries a bind every 3 s, then gives up.
+    _sig("grpc_bind_failed", r"can't bind to address:(?P<ep>\S+)|Server listening on (?P<ep2>\S+) failed, selected "
+         r"port: 0\b", "cause", CauseId.port_in_use, 95, "Error: can't bind to address:10.255.74.12:6172",
+         title="the gRPC server (1.x) could not bind its port: another process holds it",
+         source="pp 1.8.5 so: operators/distributed/grpc/grpc_server.cc AsyncGRPCServer::StartServer (Server listening "
+                "on %s failed, selected port: %d, retry after 3 seconds!; can't bind to address:%s)"),
     _sig("listen", r"starts to listen on (?P<host>[^:\s]+):(?P<port>\d+)|create libuv server at port: (?P<port2>\d+)",
          "listen", example="I0524 11:30:40.681471  4352 tcp_utils.cc:181] The server starts to listen on IP_ANY:52031",
          source="pp 2.4.2-3.3.1 so: store/tcp_utils.cc (The server starts to listen on %s); 3.3.1 tcp_store.cc "

@@ -290,6 +290,10 @@ LAUNCH_ENV = (
          example="LAUNCH INFO 2024-05-24 11:30:40,681 master: None",
          source="pp 2.4.2-3.3.1 paddle/distributed/launch/context/__init__.py print (logger.info(f'{arg}: {value}') "
                 "for every argument; --master default None, --start_port default 6070 in context/args_envs.py)"),
+    _sig("launch_started_port", r"^started_port: (?P<val>\S+)\s*$", "launcher_ports",
+         example="started_port: None",
+         source="pp 1.8.5-2.0 paddle/distributed/launch.py _print_arguments (print(\"%s: %s\" % (arg, value))); with "
+                "started_port None, get_cluster_from_args takes find_free_ports(len(selected_gpus)) (utils.py)"),
     # Paddle 0.x splits the parameters into blocks over every pserver port; a port that gets no block warns, then waits
     # forever for gradients (the job hangs, this its only sign): more ports or pservers than the parameters fill.
     _sig("pserver_port_without_parameters", r"--ports_num or --ports_num_for_sparse might be too large, or total "
