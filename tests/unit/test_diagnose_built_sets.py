@@ -205,3 +205,18 @@ def test_an_error_before_the_interrupt_is_still_the_cause(tmp_path):
                    "ValueError: bad shape\nTraceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
                    "KeyboardInterrupt\n")
     assert diagnose_paths([str(log)]).root_cause.cause == "python_exception"
+
+
+@pytest.mark.parametrize("gap_s, zone_h, expect_after_s", [
+    (2, 8, 2),  # a crash 2 s after the last local stamp on a host at UTC+8: exact
+    (2, -5, 2),  # west of UTC
+    (2, 0, 2),  # one clock
+    (37 * 60, 8, 7 * 60),  # a hang's SIGTERM 37 min later: a quarter hour early at worst, still after the stamp
+    (20 * 60, 0, 5 * 60),
+])
+def test_a_crash_dumps_utc_stamp_goes_on_the_logs_local_clock(gap_s, zone_h, expect_after_s):
+    from paddle_doctor.diagnose.read.launches import on_local_clock
+    local = 1_653_296_400.0  # the last local stamp, read as naive
+    unix = local + gap_s - zone_h * 3600
+    assert on_local_clock(unix, local) - local == expect_after_s
+    assert on_local_clock(unix, None) == unix  # no local stamp before it: the time stands

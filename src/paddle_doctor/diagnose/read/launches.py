@@ -22,6 +22,7 @@ Where a launch starts (each checked on the real launcher, ``tests/fixtures/rerun
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
 import time
@@ -39,6 +40,19 @@ TRIGGERS: tuple[str, ...] = LAUNCHER_START + PROCESS_START + JOINED
 # fifth of diagnose's reading time on the 1024-rank bench (issue 29).
 _ANY_LITERAL = re.compile("|".join(re.escape(m) for m in TRIGGERS + ENV_RANK))
 TIME_BACK_S = 60.0  # a clock that goes back further than this between two lines is a new launch
+ZONE_STEP_S = 900.0  # UTC offsets are whole quarter hours
+
+
+def on_local_clock(unix: float, previous: float | None) -> float:
+    """A crash dump's ``Aborted at <unix>`` time (UTC) on the clock of the log's other stamps (its host's local time,
+    read as naive): the host's UTC offset is taken as the smallest whole quarter hour that does not put the crash
+    before the last local stamp (a crash follows its last line within seconds, exactly; a hang's SIGTERM comes later,
+    and lands at most a quarter hour early, still after that line). With no local stamp before it, or a gap under a
+    quarter hour (one clock), the time stands. Not doing so put every rank's crash dump 8 h before the other ranks'
+    errors on a host in China (the first failure named wrong), and read the gap as a new launch."""
+    if previous is None or abs(previous - unix) < ZONE_STEP_S - TIME_BACK_S:
+        return unix
+    return unix + math.ceil((previous - unix - TIME_BACK_S) / ZONE_STEP_S) * ZONE_STEP_S
 
 
 def marks_launch(text: str) -> bool:

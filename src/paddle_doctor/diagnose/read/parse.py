@@ -24,7 +24,7 @@ from .scan import LineIndex
 from .sources import SourceFile
 from .opener import open_log
 from .launches import (LAST, LaunchChoice, LaunchSplitter, Window, choose, marks_launch, newlines_before, open_window,
-                       since_window)
+                       on_local_clock, since_window)
 from .prefixes import SNIFF_BYTES, LinePrefix, detect
 from .runners import match_runner
 from .selfrank import SECTION_RE, SECTION_WORD, StatedRank
@@ -127,18 +127,18 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
         # Only a log with no rank from its name or its runner's prefixes is asked what it states.
         stated = StatedRank() if source.rank is None and (prefix is None or not prefix.names_ranks) else None
         state = _SectionState(source.rank)
-        last_time = None
+        last_time = last_naive = None
         kept = KeepEnds(KEEP_EVENTS, MAX_EVENTS)
         for hit, text, prefix_rank, own in _records(scan_stream(stream, stats, count_lines=False,
                                                               self_rank=stated is not None), prefix):
             own = own if own is not None else _timestamp(text, year)
+            unix = own is not None and "Aborted at " in text  # UTC; the log's other stamps are its host's local time
+            own = on_local_clock(own, last_naive) if unix else own
             rank = state.rank_for(text, prefix_rank)
             if stated is not None:
                 stated.add(text)
             if splitter is not None:
-                # "Aborted at <unix>" is UTC, the log's own stamps its host's local time: compared, the two clocks
-                # go back by the host's UTC offset (8 h on a machine in China), which read as a new launch.
-                splitter.feed(hit.offset, text, None if own is not None and "Aborted at " in text else own)
+                splitter.feed(hit.offset, text, None if unix else own)
             matched = match_runner(text) or match_line(text)
             if matched is None or matched[0].role == "error_line":
                 quoted = match_quoted(text)  # an error quoted in a sentence: read as the line it quotes
@@ -158,7 +158,7 @@ def _read_part(source: SourceFile, year: int, window: Window | None,
                     Event, sig, groups, source.path, hit.offset, text,
                     _next_of_same_rank(after, prefix, prefix_rank), own, last_time, rank, index))
             if own is not None:
-                last_time = own
+                last_time, last_naive = own, (last_naive if unix else own)
         result.events = _kept_events(kept, index, result.notes)
         add_exception_lines(result.events, reopener(stream, start, lambda: _open_part(source, window)),
                             lambda line: _strip_prefix(plain(line), prefix)[0],
