@@ -176,7 +176,9 @@ STAT_SETTLED_NS = 2_000_000_000
 
 
 def pack_name(files: list[str], enabled: frozenset[str]) -> str:
-    digest = hashlib.sha256(",".join(sorted(enabled)).encode())
+    """The pack of this file list, selection and linter code: the pack hands out the keys it stored, so a pack
+    of older linter code would give back that code's results for unchanged files."""
+    digest = hashlib.sha256(_code_stamp().encode() + b"\0" + ",".join(sorted(enabled)).encode())
     for path in files:
         digest.update(b"\0" + os.path.abspath(path).encode())
     return "pack-" + digest.hexdigest()

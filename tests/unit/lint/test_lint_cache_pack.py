@@ -163,3 +163,25 @@ def test_a_pack_over_the_size_a_load_accepts_is_not_written(project, monkeypatch
     assert _codes(lint_paths(files, jobs=1, cache_dir=cache)) == ["PDL101"]
     assert not os.path.exists(_pack_path(cache, files))
     assert _codes(lint_paths(files, jobs=1, cache_dir=cache)) == ["PDL101"]  # from the per-file records
+
+
+def test_new_linter_code_is_no_stale_hit_in_the_pack(project, settled_now, monkeypatch):
+    """The pack hands out the keys it stored: after the linter's code changes (an upgrade, a rule added), an
+    unchanged file must be linted by the new code, not given the old code's result (session 25: a rule extended
+    to catch a padded all_gather still printed 'All checks passed!' from the pack)."""
+    files, cache = project
+    assert _codes(lint_paths(files, jobs=1, cache_dir=cache)) == ["PDL101"]
+    _remove_records(cache)  # what the warm run finds, it finds in the pack
+    stamp = lint_files._code_stamp()
+    lint_files._code_stamp.cache_clear()
+    monkeypatch.setattr(lint_files, "_code_stamp", lambda: stamp + "\nrules/new.py:1:1")
+    monkeypatch.setattr(engine, "_lint_data", _counting(engine._lint_data, calls := []))
+    lint_paths(files, jobs=1, cache_dir=cache)
+    assert calls, "the files were not linted again under the new code"
+
+
+def _counting(func, calls):
+    def wrapper(*args, **kwargs):
+        calls.append(args[0])
+        return func(*args, **kwargs)
+    return wrapper

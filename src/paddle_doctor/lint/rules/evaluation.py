@@ -253,8 +253,12 @@ def _check_padded_gather(ctx: FileContext, scope: ast.AST) -> None:
     if not samplers or not _is_eval_scope(ctx, scope) or any(
             _constant_value(ctx, c, _argument(c, "drop_last", 5)) is True for c in samplers):
         return
+    loops = _loops_in(scope)
+    # per-batch results gathered in the loop, or the loop's grown lists gathered once after it
+    grown = set().union(*(accumulators.accumulated(ctx, scope, loop)[0] for loop in loops))
     gathers = sorted((c for c in scope_calls(ctx, scope) if last_name(c.func) in ("all_gather", "all_gather_object")
-               and collective_name(ctx, c) and any(is_under(c, loop) for loop in _loops_in(scope))),
+                      and collective_name(ctx, c) and (any(is_under(c, loop) for loop in loops)
+                                                       or any(_uses(arg, grown) for arg in c.args[1:2]))),
                      key=lambda c: (c.lineno, c.col_offset))
     if not gathers and not _trims(scope):
         _check_padded_sum(ctx, scope)
@@ -262,7 +266,7 @@ def _check_padded_gather(ctx: FileContext, scope: ast.AST) -> None:
         ctx.report(PDL405, gathers[0],
                    "per-batch results are all_gathered over a DistributedBatchSampler that pads with repeated "
                    "samples (drop_last=False), and nothing cuts them back to len(dataset): the padded "
-                   "duplicates are scored too", why="all_gather in the loop; no slice and no len() of the dataset",
+                   "duplicates are scored too", why="all_gather of per-batch results; no slice and no len() of the dataset",
                    confidence="medium")
 
 
