@@ -126,10 +126,13 @@ def from_real_timeout(ranks, unranked, facts) -> Finding | None:
     if collective in ONCE_CALLED and _peers_busy(ranks, state.rank):
         # A barrier (or a broadcast of rank 0's result) is where ranks wait for one rank's work: a peer killed at
         # the end with no collective in its crash dump was still busy with it (longer than gloo's fixed 30 s).
+        busy = others[0] if len(others) == 1 else state.rank  # the rank the others waited for, where it is one
         return make_verdict(
-            "timed_out_waiting_for_busy_peer", CauseId.collective_timeout, state.rank, [state.first("real_timeout")],
+            "timed_out_waiting_for_busy_peer", CauseId.collective_timeout, busy, [state.first("real_timeout")],
             "medium", f"rank {state.rank} waited the full gloo timeout in {collective}() while rank(s) "
             f"{', '.join(map(str, others)) or '?'} were alive and in no collective: busy with work of their own",
+            title=f"rank {state.rank} gave up waiting in {collective}() after gloo's fixed 30 s while rank(s) "
+                  f"{', '.join(map(str, others))} were still busy elsewhere (work only they do, longer than the timeout)",
             alternatives=(Alternative(CauseId.rank_divergent_collective, "low", "the peers may never call that "
                                       f"{collective}() at all", "does every rank reach the call? print before it"),))
     return make_verdict("real_timeout", CauseId.rank_divergent_collective, state.rank, [state.first("real_timeout")],
