@@ -155,6 +155,7 @@ BACKLINKS = {
     },
     CauseId.sampler_too_few_samples: {
         'signatures': ('sampler_total_size', 'feed_fewer_samples_than_devices',),
+        'diagnose_rules': ('empty_share_on_one_rank',),
     },
     CauseId.segfault: {
         'signatures': ('native_stack_sigbus', 'native_stack_sigabrt', 'native_stack', 'native_fault_pc', 'spawn_child_segfault', 'gdb_core_signal', 'gdb_core_abort', 'asan_memory_error', 'jvm_native_crash', CauseId.segfault, 'sigbus', 'gdb_fault_signal', 'sigabrt', 'paddle_failure_signal_header', 'paddle_signal_handle_frame', 'triton_fatal_signal', 'paddle_sigbus', 'paddle_fatal_signal', 'glog_stack_frame', 'android_crash_frame', 'gdb_abort_frame', 'windows_native_crash', 'windows_fail_fast', 'windows_illegal_instruction', 'windows_dll_init_failed', 'ppocr_json_engine_init_failed', 'msvc_debugger_fault', 'msvc_debugger_first_chance', 'msvc_unhandled_cpp_exception', 'kernel_user_fault', 'access_violation_exception', 'shell_segfault', 'shell_sigill', 'jupyter_kernel_died', 'shell_sigabrt', 'cpp_terminate', 'shell_sigfpe', 'shell_sigbus', 'shell_sigtrap', 'faulthandler_segv', 'faulthandler_fpe_ill', 'faulthandler_bus', 'faulthandler_abort', 'glibc_heap_corruption', 'ide_native_signal', 'exit_status_native_signal', 'android_fatal_signal', 'ios_bad_access', 'shell_native_crash_translated', 'shell_abort_bus_translated', 'pip_subprocess_crashed',),

@@ -226,3 +226,22 @@ def test_a_crash_dumps_utc_stamp_goes_on_the_logs_local_clock(gap_s, zone_h, exp
 def test_a_spawned_process_ended_by_a_signal_names_its_rank():
     # live1 29712: paddle.distributed.spawn's "Process 1 terminated with signal SIGKILL."
     assert _verdict(LIVE1 / "29712")[:2] == ("host_oom_killed", 1)
+
+
+def test_a_division_by_an_empty_length_on_one_rank_is_its_empty_share():
+    # built2 29663: 3 filtered samples split [rank::4]; rank 3's `correct / len(mine)`
+    assert _verdict(BUILT2 / "29663")[:3] == ("sampler_too_few_samples", 3, "medium")
+
+
+@pytest.mark.parametrize("line", ["    acc = correct / total_weight\n", None])
+def test_a_division_by_zero_not_by_a_length_or_on_every_rank_is_not_an_empty_share(tmp_path, line):
+    case = tmp_path / "29663"
+    shutil.copytree(BUILT2 / "29663", case)
+    if line is not None:
+        log = case / "log" / "workerlog.3"
+        log.write_text(log.read_text().replace("    acc = correct / len(mine)\n", line))
+    else:  # every rank divides by zero
+        for other in (case / "log").glob("workerlog.*"):
+            if "ZeroDivisionError" not in other.read_text():
+                other.write_text(other.read_text() + (case / "log" / "workerlog.3").read_text())
+    assert _verdict(case)[3] != "empty_share_on_one_rank"

@@ -12,7 +12,8 @@ from ..verdict import declare
 from .context import explained_by_context, leftover_env, set_for_this_run
 from .crash import explained_by_earlier_error
 from .devices import with_device_facts
-from .peers import explained_by_child_rerun, explained_by_oom_kill, explained_by_peers_in_backward
+from .peers import (explained_by_child_rerun, explained_by_empty_share, explained_by_oom_kill,
+                    explained_by_peers_in_backward)
 from .platform import explained_by_loopback, explained_by_windows
 from .ports import explained_by_port_race
 from .versions import explained_by_lite_versions, explained_by_nccl_versions, explained_by_old_driver
@@ -24,6 +25,9 @@ REFINERS = (
     declare("oom_killed_a_worker", CauseId.host_oom_killed,
             "the kernel's OOM report (dmesg) killed a pid the rank's DataLoader lists among its dead workers",
             explained_by_oom_kill, "tests/built/built1/29633"),
+    declare("empty_share_on_one_rank", CauseId.sampler_too_few_samples,
+            "a ZeroDivisionError by a length on one rank while the other ranks did not divide by zero: that rank's "
+            "share of the data was empty", explained_by_empty_share, "tests/built/built2/29663"),
     declare("peers_in_backward", CauseId.uneven_train_batches,
             "a rank's collective met tensors of another size while its peers were in their backward pass: it had "
             "left the training loop with fewer steps", explained_by_peers_in_backward, "tests/built/live1/29726"),

@@ -14,7 +14,8 @@ from ..ranks import LauncherFacts
 from ..read.parse import Event
 from ..verdict import format_title, make_verdict
 from .crash import NATIVE_CRASH, explained_by_earlier_error
-from .peers import explained_by_child_rerun, explained_by_oom_kill, explained_by_peers_in_backward
+from .peers import (explained_by_child_rerun, explained_by_empty_share, explained_by_oom_kill,
+                    explained_by_peers_in_backward)
 from .platform import explained_by_loopback, explained_by_windows
 from .ports import explained_by_port_race
 from .versions import explained_by_lite_versions, explained_by_nccl_versions
@@ -138,7 +139,7 @@ def set_for_this_run(events: list[Event], event: Event, rank: int | None) -> Fin
 def explained_by_facts(everything, own, ranked, event, rank, facts) -> Finding | None:
     """A fact elsewhere in the text (``own``: the rank's lines) that explains the error ``event``."""
     return (explained_by_child_rerun(own, event, rank) or explained_by_peers_in_backward(everything, event, rank)
-            or explained_by_oom_kill(everything, event, rank)
+            or explained_by_oom_kill(everything, event, rank) or explained_by_empty_share(everything, event, rank)
             or explained_by_port_race(everything + facts.ports, event, rank) or explained_by_earlier_error(own, event, rank)
             or explained_by_context(own, event, rank)
             or explained_by_nccl_versions(everything, event, rank) or explained_by_lite_versions(own, event, rank)
