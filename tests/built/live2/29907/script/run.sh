@@ -1,0 +1,1 @@
+timeout -k 5 90 setsid python -m paddle.distributed.launch --nproc_per_node 4 --log_dir log train.py > terminal.out 2>&1

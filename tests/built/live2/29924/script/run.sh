@@ -1,0 +1,3 @@
+python make_data.py
+ulimit -n 160
+timeout -k 5 90 setsid python -m paddle.distributed.launch --nproc_per_node 2 --log_dir log train.py > terminal.out 2>&1

@@ -1,0 +1,2 @@
+python make_stats.py
+timeout -k 5 90 setsid python -m paddle.distributed.fleet.launch --nproc_per_node 4 --log_dir log train.py > terminal.out 2>&1
