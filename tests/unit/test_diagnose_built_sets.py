@@ -245,3 +245,18 @@ def test_a_division_by_zero_not_by_a_length_or_on_every_rank_is_not_an_empty_sha
             if "ZeroDivisionError" not in other.read_text():
                 other.write_text(other.read_text() + (case / "log" / "workerlog.3").read_text())
     assert _verdict(case)[3] != "empty_share_on_one_rank"
+
+
+LIVE2 = BUILT / "live2"
+
+
+def test_several_ranks_waiting_in_a_barrier_for_one_busy_rank_is_a_collective_timeout():
+    # live2 29914: rank 0 alone exports for ~40 s while ranks 1-3 wait in barrier(); the busy rank is named
+    assert _verdict(LIVE2 / "29914")[:3] == ("collective_timeout", 0, "medium")
+
+
+def test_a_spawn_childs_signal_names_its_rank_but_gives_the_terminal_no_rank():
+    # live2 29903: spawn's terminal interleaves both children; process 0's SIGABRT follows a closed peer (a victim's
+    # abort), so it is no high crash of rank 0's own
+    rc = diagnose_paths([str(LIVE2 / "29903")]).root_cause
+    assert not (rc.cause == "segfault" and rc.confidence.value == "high")

@@ -36,7 +36,7 @@ from ..timeline import LogSpan, log_span
 
 # mpirun --tag-output ("...[1,31]<stderr>:") and paddle.distributed.spawn name the rank on the line.
 MPI_PREFIX_RE = lazy_compile(r"^.*?\[\d+,(?P<rank>\d+)\]<std(?:err|out)>:")
-SPAWN_RANK_RE = re.compile(r"Process (?P<rank>\d+) terminated with (?:the following error|signal )")
+SPAWN_RANK_RE = re.compile(r"Process (?P<rank>\d+) terminated with the following error")
 ERROR_DETAIL = "ERROR LOG DETAIL"
 
 _GLOG_TS = re.compile(r"^[IWEF](?P<mo>\d\d)(?P<d>\d\d) (?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d(?:\.\d+)?)")

@@ -49,7 +49,10 @@ def from_unranked(ranks, unranked, facts) -> Finding | None:
     explained = explained_by_facts(unranked, unranked, unranked, event, None, facts)
     if explained is not None:
         return explained
-    verdict = (by_structure(unranked, event, None, [event], [(None, event)])
-               or make_verdict(event.sig.name, event.sig.cause, None, [event], confidence_of(event, [(None, event)]),
-                               "a cause signature in the given text, which names no rank"))
+    # spawn's parent names the child that died ("Process 1 terminated with signal SIGKILL"): that is its rank. Not a
+    # rank for the text around it: the children's lines, interleaved in one terminal, are not that child's alone.
+    rank = int(event.groups["proc"]) if event.groups.get("proc", "").isdigit() else None
+    verdict = (by_structure(unranked, event, rank, [event], [(None, event)])
+               or make_verdict(event.sig.name, event.sig.cause, rank, [event], confidence_of(event, [(None, event)]),
+                               "a cause signature in the given text" + ("" if rank is not None else ", which names no rank")))
     return doubted(verdict, unranked, event, causes)

@@ -123,16 +123,18 @@ def from_real_timeout(ranks, unranked, facts) -> Finding | None:
                             "a peer was stuck waiting for a DataLoader batch (a hung worker)",
                             f"{files} holds a SIGTERM crash dump with ReadNextList / BlockingQueue")))
     collective = waited_in(state)
-    if collective in ONCE_CALLED and _peers_busy(ranks, state.rank):
-        # A barrier (or a broadcast of rank 0's result) is where ranks wait for one rank's work: a peer killed at
-        # the end with no collective in its crash dump was still busy with it (longer than gloo's fixed 30 s).
-        busy = others[0] if len(others) == 1 else state.rank  # the rank the others waited for, where it is one
+    busy = _busy_peers(ranks, timed_out)
+    if busy and all(waited_in(s) in ONCE_CALLED for s in timed_out):
+        # A barrier (or a broadcast of rank 0's result) is where ranks wait for one rank's work: the ranks killed at
+        # the end with no collective in their crash dumps were still busy with it (longer than gloo's fixed 30 s).
+        named = busy[0] if len(busy) == 1 else state.rank  # the rank the others waited for, where it is one
+        who = ", ".join(map(str, busy))
         return make_verdict(
-            "timed_out_waiting_for_busy_peer", CauseId.collective_timeout, busy, [state.first("real_timeout")],
-            "medium", f"rank {state.rank} waited the full gloo timeout in {collective}() while rank(s) "
-            f"{', '.join(map(str, others)) or '?'} were alive and in no collective: busy with work of their own",
-            title=f"rank {state.rank} gave up waiting in {collective}() after gloo's fixed 30 s while rank(s) "
-                  f"{', '.join(map(str, others))} were still busy elsewhere (work only they do, longer than the timeout)",
+            "timed_out_waiting_for_busy_peer", CauseId.collective_timeout, named, [state.first("real_timeout")],
+            "medium", f"rank {state.rank} waited the full gloo timeout in {collective}() while rank(s) {who} were "
+            "alive and in no collective: busy with work of their own",
+            title=f"rank {state.rank} gave up waiting in {collective}() after gloo's fixed 30 s while rank(s) {who} "
+                  "were still busy elsewhere (work only they do, longer than the timeout)",
             alternatives=(Alternative(CauseId.rank_divergent_collective, "low", "the peers may never call that "
                                       f"{collective}() at all", "does every rank reach the call? print before it"),))
     return make_verdict("real_timeout", CauseId.rank_divergent_collective, state.rank, [state.first("real_timeout")],
@@ -145,8 +147,12 @@ def from_real_timeout(ranks, unranked, facts) -> Finding | None:
                                              "every rank"),))
 
 
-def _peers_busy(ranks: dict[int, RankState], waiter: int) -> bool:
-    """Whether every other rank with a log was stopped by the launcher (SIGTERM) with no wait of its own."""
-    peers = [s for r, s in ranks.items() if r != waiter and s.log]
-    return bool(peers) and all(s.has("terminated") and not s.has("real_timeout") and not s.has("peer_closed")
-                               and not s.causes() for s in peers)
+def _busy_peers(ranks: dict[int, RankState], waiting: list[RankState]) -> list[int]:
+    """The ranks that did not wait: each stopped by the launcher (SIGTERM) with no wait and no error of its own; empty
+    unless every rank with a log either waited or is such a rank."""
+    waiters = {s.rank for s in waiting}
+    peers = [s for r, s in sorted(ranks.items()) if r not in waiters and s.log]
+    if not peers or not all(s.has("terminated") and not s.has("real_timeout") and not s.has("peer_closed")
+                            and not s.causes() for s in peers):
+        return []
+    return [s.rank for s in peers]
