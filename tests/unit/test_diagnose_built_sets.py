@@ -260,3 +260,9 @@ def test_a_spawn_childs_signal_names_its_rank_but_gives_the_terminal_no_rank():
     # abort), so it is no high crash of rank 0's own
     rc = diagnose_paths([str(LIVE2 / "29903")]).root_cause
     assert not (rc.cause == "segfault" and rc.confidence.value == "high")
+
+
+def test_a_ctrl_c_the_terminal_shows_ends_the_job_like_a_launchers_kill():
+    # built3 29822: 2.0.2's launcher interrupted in its sleep (its own KeyboardInterrupt traceback in the terminal),
+    # the workers' progress lines show 1251 against 1240 steps per epoch
+    assert _verdict(BUILT / "built3" / "29822")[:3] == ("uneven_train_batches", 1, "high")

@@ -141,6 +141,8 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
             # prints is no copy, and stays: an environment fact (the script's shell trace exporting PADDLE_*), the
             # kernel's OOM report (dmesg run after the job).
             if have_worker_logs and not _is_rank_log(f) and e.rank is None and not _host_fact(e):
+                # a Ctrl-C the terminal shows (the launcher's own traceback, or its copy of a worker's) ended the job
+                launcher.killed = launcher.killed or (e.role == "exception" and e.groups.get("exc") == "KeyboardInterrupt")
                 continue
             if have_worker_logs and not _is_rank_log(f) and e.rank in ranks and ranks[e.rank].log:
                 continue
