@@ -108,6 +108,7 @@ class LauncherFacts:
     exit_code: int | None = None
     completed: bool = False
     killed: bool = False  # the launcher itself got a signal (a hang ended by a timeout)
+    interrupted: bool = False  # the terminal shows a Ctrl-C (KeyboardInterrupt): the job was stopped by hand
     pod_failed: bool = False  # the 2.x-3.x launcher said "Pod failed" / "Container failed !!!"
     world: int | None = None  # number of ranks, when the launcher says
     config: dict = field(default_factory=dict)
@@ -142,7 +143,8 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
             # kernel's OOM report (dmesg run after the job).
             if have_worker_logs and not _is_rank_log(f) and e.rank is None and not _host_fact(e):
                 # a Ctrl-C the terminal shows (the launcher's own traceback, or its copy of a worker's) ended the job
-                launcher.killed = launcher.killed or (e.role == "exception" and e.groups.get("exc") == "KeyboardInterrupt")
+                launcher.interrupted = launcher.interrupted or (e.role == "exception"
+                                                                and e.groups.get("exc") == "KeyboardInterrupt")
                 continue
             if have_worker_logs and not _is_rank_log(f) and e.rank in ranks and ranks[e.rank].log:
                 continue

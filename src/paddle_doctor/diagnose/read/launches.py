@@ -41,18 +41,21 @@ TRIGGERS: tuple[str, ...] = LAUNCHER_START + PROCESS_START + JOINED
 _ANY_LITERAL = re.compile("|".join(re.escape(m) for m in TRIGGERS + ENV_RANK))
 TIME_BACK_S = 60.0  # a clock that goes back further than this between two lines is a new launch
 ZONE_STEP_S = 900.0  # UTC offsets are whole quarter hours
+CRASH_GAP_S = 120.0  # a crash dump follows the process's last stamped line within this
+MAX_ZONE_S = 14 * 3600.0  # UTC-12 to UTC+14
 
 
 def on_local_clock(unix: float, previous: float | None) -> float:
     """A crash dump's ``Aborted at <unix>`` time (UTC) on the clock of the log's other stamps (its host's local time,
-    read as naive): the host's UTC offset is taken as the smallest whole quarter hour that does not put the crash
-    before the last local stamp (a crash follows its last line within seconds, exactly; a hang's SIGTERM comes later,
-    and lands at most a quarter hour early, still after that line). With no local stamp before it, or a gap under a
-    quarter hour (one clock), the time stands. Not doing so put every rank's crash dump 8 h before the other ranks'
-    errors on a host in China (the first failure named wrong), and read the gap as a new launch."""
-    if previous is None or abs(previous - unix) < ZONE_STEP_S - TIME_BACK_S:
+    read as naive), where the gap back from the last local stamp is a host's UTC offset (a whole quarter hour) less a
+    crash's few seconds (at most CRASH_GAP_S): then the offset is that quarter hour. Any other gap (a hang's SIGTERM
+    minutes later, a dump on one clock) leaves the time as it is. Without this, a crash dump on a host in China stood
+    8 h before the other ranks' stamps."""
+    if previous is None:
         return unix
-    return unix + math.ceil((previous - unix - TIME_BACK_S) / ZONE_STEP_S) * ZONE_STEP_S
+    zone = math.ceil((previous - unix) / ZONE_STEP_S) * ZONE_STEP_S
+    fits = 0 < abs(zone) <= MAX_ZONE_S and zone - (previous - unix) <= CRASH_GAP_S
+    return unix + zone if fits else unix  # (a glog stamp has no year: another year's dump fits no zone)
 
 
 def marks_launch(text: str) -> bool:

@@ -96,22 +96,25 @@ _BY_A_LENGTH = re.compile(r"/\s*\(?\s*(?:float\(\s*)?len\(")  # `x / len(items)`
 
 
 def explained_by_empty_share(everything: list[Event], event: Event, rank: int | None) -> Finding | None:
-    """``event`` is a ZeroDivisionError on ``rank``; the verdict when its line divides by a length and another rank did
-    not fail so: the rank's own share of the data was empty (more ranks than samples, a hand split)."""
+    """``event`` is a ZeroDivisionError on ``rank``; the verdict when its line divides by a length and another rank went
+    on to a collective without it: the rank's own share of the data was empty (more ranks than samples, a hand
+    split)."""
     if rank is None or not event.text.lstrip().startswith("ZeroDivisionError"):
         return None
     frame = max((e for e in everything if e.rank == rank and e.role == "frame" and e.file == event.file
                  and e.offset < event.offset), key=lambda e: e.offset, default=None)
     if frame is None or not _BY_A_LENGTH.search(frame.next_text or ""):
         return None
-    ranks = {e.rank for e in everything if e.rank is not None}
     divided = {e.rank for e in everything if e.text.lstrip().startswith("ZeroDivisionError")}
-    if not ranks - divided:
-        return None  # every rank divided by zero: the data is empty everywhere, or the code is wrong everywhere
+    # another rank went on to a collective (and saw this one gone) without dividing by zero; a rank the launcher only
+    # killed may never have reached the line, and the data may be empty everywhere
+    went_on = {e.rank for e in everything if e.role in ("peer_closed", "real_timeout") and e.rank is not None} - divided
+    if not went_on:
+        return None
     return make_verdict(
         "empty_share_on_one_rank", CauseId.sampler_too_few_samples, rank, [frame, event], "medium",
         f"rank {rank} divided by the length of a collection that was empty (`{(frame.next_text or '').strip()[:60]}`) "
-        "while the other ranks did not: its share of the data was empty",
+        f"while rank(s) {', '.join(map(str, sorted(went_on)))} went on to a collective: its share of the data was empty",
         title=f"rank {rank} got no samples: fewer samples than ranks, or a split that leaves one rank nothing",
         alternatives=(Alternative(CauseId.python_exception, "low", "the collection may be empty for a reason of its "
                                   "own on that rank", "print the collection's length on every rank"),))

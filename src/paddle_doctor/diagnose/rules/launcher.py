@@ -29,7 +29,7 @@ def from_launcher_only(ranks, unranked, facts) -> Finding | None:
     state = ranks.get(rank)
     if state is not None and state.line_index is not None:  # its worker log was read: it holds no error
         code = facts.failed.get(rank, state.exit_code)
-        if code is None:
+        if code is None and not _SAYS_WHY.search(state.last_text or ""):
             # The old launcher's ABORT!!! gives no exit code. A Python error prints a traceback and Paddle's handler
             # reports a crash or a SIGTERM; a rank that stops mid-line without a word was killed (SIGKILL: the
             # kernel's OOM killer, most often).
@@ -44,9 +44,9 @@ def from_launcher_only(ranks, unranked, facts) -> Finding | None:
                                           "segfault'` names which one"),))
         return make_verdict(
             "failed_without_error", "unknown", rank, launcher_lines(facts, rank) or facts.events[:2], "low",
-            f"the launcher reports rank {rank} failed (exit code {code}), and its log, which was read, holds no "
+            f"the launcher reports rank {rank} failed ({_exit_words(code)}), and its log, which was read, holds no "
             "error: the process ended without a word (sys.exit / os._exit with that code, or a signal)",
-            title=f"rank {rank} failed with exit code {code}, and its log {state.log} shows no error",
+            title=f"rank {rank} failed ({_exit_words(code)}), and its log {state.log} shows no error",
             notes=(f"Look at what rank {rank} runs after the last line of {state.log} (quoted above): an explicit "
                    "sys.exit / os._exit, or a library that exits; PYTHONFAULTHANDLER=1 shows a native crash.",),
             last_line=(state.log, state.lines, state.last_text) if state.lines else None)
@@ -71,6 +71,14 @@ def from_launcher_only(ranks, unranked, facts) -> Finding | None:
     return make_verdict("cause_not_given", "unknown", rank, [e for e in victims if e] + facts.events[:2], "low",
                    "only the launcher's report and symptoms were given", notes=(note,),
                    title=f"the cause is in {target}, which was not given")
+
+
+def _exit_words(code: int | None) -> str:
+    return f"exit code {code}" if code is not None else "the launcher gives no exit code"
+
+
+# A last line that says why the process is stopping (a logged error, an exit of its own): not a silent death.
+_SAYS_WHY = re.compile(r"(?i)\b(?:error|fatal|critical|exit(?:ing)?|abort(?:ing)?|quit(?:ting)?|stop(?:ping)?)\b")
 
 
 def every_rank_aborted(facts: LauncherFacts) -> bool:
@@ -103,10 +111,10 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
     interrupt = next((e for e in errors if e.role == "exception" and e.groups.get("exc") == "KeyboardInterrupt"), None)
     if interrupt is not None:  # no rule read a hang's cause, and no error came before the interrupt
         return make_verdict("interrupted_by_hand", "unknown", interrupt.rank, [*tracebacks[-2:], interrupt], "low",
-                            "the run was stopped by hand (KeyboardInterrupt) and shows no error before it: it was "
-                            "most likely waiting (a hang); the frames above the interrupt show where",
-                            title="the run was interrupted by hand while it waited; the cause of the wait is not in "
-                                  "the given text",
+                            "the run was stopped by hand (KeyboardInterrupt) and shows no error before it: if it "
+                            "hung, the frames above the interrupt show where it was",
+                            title="the run was stopped by hand (Ctrl-C) with no error before it; if it hung, the "
+                                  "cause of the wait is not in the given text",
                             notes=("Pass every rank's log (the rank that did not reach the wait holds the cause), "
                                    "or dump the stacks of a hung run with `py-spy dump --pid PID`.",))
     if tracebacks:

@@ -14,7 +14,7 @@ from .divergence import waited_in
 
 # The collectives a program calls once, to hand a result over or to wait for a rank's work (a checkpoint, an
 # evaluation on rank 0), not once per batch: a rank left waiting in one is not one batch ahead of its peers.
-ONCE_CALLED = ("barrier", "broadcast", "broadcast_object_list", "scatter", "scatter_object_list")
+ONCE_CALLED = ("barrier", "broadcast_object_list", "scatter_object_list")  # not broadcast: some broadcast each batch
 
 
 def from_silent_peer(ranks, unranked, facts) -> Finding | None:
@@ -54,7 +54,8 @@ def _ended_on_its_own(peer: int, reporter: int, waited: str | None) -> tuple[Alt
                         f"collective rank {reporter} reached (its program's end, or an exit() only it calls)", confirm)
     fewer = Alternative(CauseId.uneven_eval_batches, "low", f"rank {peer} may have run out of batches and ended while "
                         f"rank {reporter} had one more", "print len(loader) on every rank")
-    return (never, fewer) if waited in ONCE_CALLED or waited is None else (fewer, never)
+    # one of the two, so that the catalog's own near cause (a native crash, which also leaves no text) stays in view
+    return (never,) if waited in ONCE_CALLED or waited is None else (fewer,)
 
 
 def silent_death(peer: int, peer_state: RankState | None, reporter: int, closed: Event,
@@ -127,7 +128,7 @@ def from_real_timeout(ranks, unranked, facts) -> Finding | None:
     if busy and all(waited_in(s) in ONCE_CALLED for s in timed_out):
         # A barrier (or a broadcast of rank 0's result) is where ranks wait for one rank's work: the ranks killed at
         # the end with no collective in their crash dumps were still busy with it (longer than gloo's fixed 30 s).
-        named = busy[0] if len(busy) == 1 else state.rank  # the rank the others waited for, where it is one
+        named = busy[0]  # the (lowest) rank the others waited for
         who = ", ".join(map(str, busy))
         return make_verdict(
             "timed_out_waiting_for_busy_peer", CauseId.collective_timeout, named, [state.first("real_timeout")],

@@ -162,7 +162,7 @@ def _own_failure(state: RankState, event) -> bool:
 
 def _hung(ranks: dict[int, RankState], facts) -> bool:
     """The job ended in a wait: a timeout, a closed peer, SIGTERM, an interrupt, or the launcher's kill."""
-    return facts.killed or any(e.role in WAIT_ENDINGS or _interrupted(e) or e.sig.cause in HANG_CAUSES
+    return facts.killed or facts.interrupted or any(e.role in WAIT_ENDINGS or _interrupted(e) or e.sig.cause in HANG_CAUSES
                                for s in ranks.values() for e in s.events)
 
 

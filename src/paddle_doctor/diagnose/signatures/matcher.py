@@ -65,6 +65,7 @@ _REPORTED_BY = re.compile(r"(?i:\b(?:get|gets|got|getting|give|gives|gave|giving
                           r"reports|reported|print|prints|printed|produce|produces|produced))\b(?: +(?:an?|the|this|that|"
                           r"following|same|error|errors|exception|exceptions|[\w:]+,))* *:? *$"
                           r"|(?i:\b(?:crash|crashes|crashed|die|dies|died|abort|aborts|aborted) +with *:? *$)")
+_NEGATED = re.compile(r"(?i)\b(?:no longer|not|never|no more|used to|fixed|solved|resolved)\b|n't\b")
 _QUIET_LEVEL = re.compile(r"^[IW]\d{4} |(?:^|[\s\[|:-])(?:INFO|WARN|WARNING|DEBUG)\b")
 _AFTER_CORE_DUMPED = re.compile(r"((?:core dumped|核心已转储)[)）])[ \t].*$")  # the sentence going on after the report
 _CLAUSE_END = re.compile(r"\s*[，。；！？][\s\u3000]*[\u3040-\u30ff\u4e00-\u9fff].*$")
@@ -92,8 +93,10 @@ def match_quoted(text: str) -> tuple[Signature, re.Match, str] | None:
 
 
 def _reported(text: str, at: int) -> bool:
-    """Whether the exception named at ``at`` is one the sentence reports (see ``_PROSE_QUOTE_START``)."""
-    return _REPORTED_BY.search(text, max(0, at - 80), at) is not None and _QUIET_LEVEL.search(text) is None
+    """Whether the error named at ``at`` is one the sentence reports (see ``_PROSE_QUOTE_START``): a reporting verb
+    just before it, no quiet log level, and no negation in the clause ("no longer dies with ...": a fixed crash)."""
+    return (_REPORTED_BY.search(text, max(0, at - 80), at) is not None and _QUIET_LEVEL.search(text) is None
+            and _NEGATED.search(text, max(0, at - 80), at) is None)
 
 
 def _first_of(text: str, rows: list[int]) -> tuple[int, re.Match] | None:
