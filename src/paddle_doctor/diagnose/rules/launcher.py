@@ -44,9 +44,10 @@ def from_launcher_only(ranks, unranked, facts) -> Finding | None:
                                           "segfault'` names which one"),))
         return make_verdict(
             "failed_without_error", "unknown", rank, launcher_lines(facts, rank) or facts.events[:2], "low",
-            f"the launcher reports rank {rank} failed ({_exit_words(code)}), and its log, which was read, holds no "
-            "error: the process ended without a word (sys.exit / os._exit with that code, or a signal)",
-            title=f"rank {rank} failed ({_exit_words(code)}), and its log {state.log} shows no error",
+            f"the launcher reports rank {rank} failed ({'no exit code given' if code is None else f'exit code {code}'}), "
+            "and its log, which was read, "
+            "holds no error: the process ended without a word (sys.exit / os._exit with that code, or a signal)",
+            title=f"rank {rank} failed {_exit_words(code)}, and its log {state.log} shows no error",
             notes=(f"Look at what rank {rank} runs after the last line of {state.log} (quoted above): an explicit "
                    "sys.exit / os._exit, or a library that exits; PYTHONFAULTHANDLER=1 shows a native crash.",),
             last_line=(state.log, state.lines, state.last_text) if state.lines else None)
@@ -74,7 +75,7 @@ def from_launcher_only(ranks, unranked, facts) -> Finding | None:
 
 
 def _exit_words(code: int | None) -> str:
-    return f"exit code {code}" if code is not None else "the launcher gives no exit code"
+    return f"with exit code {code}" if code is not None else "(the launcher gives no exit code)"
 
 
 # A last line that says why the process is stopping (a logged error, an exit of its own): not a silent death.
