@@ -1,0 +1,5 @@
+#!/bin/sh
+# run in an empty directory holding the files of script/
+export EVAL_BATCH_SIZE='8,'
+timeout -k 5 90 setsid /work/main/.venv/bin/python -m paddle.distributed.launch --nproc_per_node 2 --log_dir log train.py > terminal.out 2>&1
+echo exit=$?

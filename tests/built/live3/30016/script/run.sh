@@ -1,0 +1,4 @@
+#!/bin/sh
+# run in an empty directory holding the files of script/
+timeout -k 5 90 setsid /work/main/.venv/bin/python train.py > terminal.out 2>&1
+echo exit=$?
