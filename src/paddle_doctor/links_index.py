@@ -142,7 +142,7 @@ BACKLINKS = {
         'signatures': ('ours_CollectiveMismatchError', 'ours_StateSchemaError',),
         'guard_kinds': ('mismatch',),
         'smoke_checks': ('train_step',),
-        'diagnose_rules': ('rank_left_first', 'exited_before_a_once_called_collective', 'real_timeout',),
+        'diagnose_rules': ('rank_left_first', 'exited_before_a_once_called_collective', 'peer_said_it_ends', 'real_timeout',),
     },
     CauseId.rank_local_metric: {
         'lint_rules': ('PDL402',),
@@ -189,7 +189,7 @@ BACKLINKS = {
         'lint_rules': ('PDL104',),
         'signatures': ('gloo_size_mismatch',),
         'guard_kinds': ('uneven',),
-        'diagnose_rules': ('uneven_steps_per_epoch', 'peer_exited_cleanly',),
+        'diagnose_rules': ('uneven_steps_per_epoch', 'peer_exited_cleanly', 'peer_said_it_ends',),
     },
     CauseId.uneven_train_batches: {
         'signatures': ('pserver_rpc_deadline', 'pserver_barrier_failed',),

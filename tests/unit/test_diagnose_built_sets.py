@@ -90,9 +90,10 @@ def test_a_barrier_timeout_whose_peer_also_waited_is_not_a_busy_peer(tmp_path):
 
 def test_a_silent_rank_with_no_exit_code_may_have_ended_on_its_own():
     # rank 1 calls os._exit(0) after training while rank 0 all-reduces in its evaluation; the launcher names rank 0
+    # its last line ("training done, leaving evaluation to rank 0") says it ends: no SIGKILL
     rc = diagnose_paths([str(LIVE1 / "29710")]).root_cause
-    assert rc.cause == "host_oom_killed" and rc.confidence.value == "medium"
-    assert rc.alternatives[0].cause == "uneven_eval_batches"  # it waits in an all_reduce of its evaluation
+    assert rc.code == "peer_said_it_ends" and rc.confidence.value == "medium"
+    assert "rank_divergent_collective" in (rc.cause, rc.alternatives[0].cause)
 
 
 def test_a_silent_rank_left_after_a_per_batch_collective_may_have_run_fewer_batches():
@@ -281,3 +282,26 @@ def test_a_ctrl_c_the_terminal_shows_ends_the_job_like_a_launchers_kill():
     # built3 29822: 2.0.2's launcher interrupted in its sleep (its own KeyboardInterrupt traceback in the terminal),
     # the workers' progress lines show 1251 against 1240 steps per epoch
     assert _verdict(BUILT / "built3" / "29822")[:3] == ("uneven_train_batches", 1, "high")
+
+
+LIVE3 = BUILT / "live3"
+
+
+def test_a_size_mismatch_alone_is_no_high_uneven_evaluation():
+    # live3 30016: rank 0 alone broadcasts at set-up, paired with rank 1's DataParallel broadcast; case 03 (a short
+    # last eval batch) and live1 29726 (a rank that left training) show the same mismatch
+    rc = diagnose_paths([str(LIVE3 / "30016")]).root_cause
+    assert rc.confidence.value != "high" and "rank_divergent_collective" in [a.cause for a in rc.alternatives[:2]]
+
+
+def test_a_silent_rank_whose_last_line_says_it_ends_left_early_and_was_not_killed():
+    # live3 29994: rank 3 prints "export worker finished, exiting" and exits 0; rank 2 waited on it in a collective
+    rc = diagnose_paths([str(LIVE3 / "29994")]).root_cause
+    assert (rc.code, rc.ranks[0]) == ("peer_said_it_ends", 3)
+    assert {rc.cause, rc.alternatives[0].cause} == {"uneven_eval_batches", "rank_divergent_collective"}
+
+
+def test_a_silent_rank_whose_log_stops_mid_work_is_still_read_as_killed(tmp_path):
+    case = _edited(tmp_path, "29994", "log/workerlog.3", "export worker finished, exiting", "saving predictions to out/p3.npy",
+                   folder=LIVE3)
+    assert _verdict(case)[3] == "silent_death"

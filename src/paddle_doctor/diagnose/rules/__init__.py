@@ -70,6 +70,9 @@ RULES: tuple[VerdictRule, ...] = (
     declare("peer_exited_cleanly", CauseId.uneven_eval_batches, "a rank reports its peer closed the connection, "
             "and the launcher shows that peer had exited cleanly", from_silent_peer,
             "tests/fixtures/cases/04_uneven_batch_count_all_reduce/terminal.out"),
+    declare("peer_said_it_ends", CauseId.rank_divergent_collective, "a rank's last line says it is ending (no error, "
+            "no exit code from the launcher) while its peer waited in a collective: it left early", from_silent_peer,
+            "tests/built/live3/29994", also=(CauseId.uneven_eval_batches,)),
     declare("silent_death", CauseId.host_oom_killed, "a rank's log stops without an error while its peer reports "
             "the connection closed: it was killed from outside", from_silent_peer,
             "tests/fixtures/cases/04_uneven_batch_count_all_reduce/log"),

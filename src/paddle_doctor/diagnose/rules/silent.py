@@ -5,6 +5,8 @@ Finding (:func:`verdict.make_verdict`) or None."""
 
 from __future__ import annotations
 
+import re
+
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..ranks import LauncherFacts, RankState, finished_cleanly
@@ -25,8 +27,8 @@ def from_silent_peer(ranks, unranked, facts) -> Finding | None:
             continue
         peer_state = ranks.get(peer)
         if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")
-                                       or peer_state.has("real_timeout")):
-            continue  # the peer said why it ended: its own error, a SIGTERM, or a wait it gave up on
+                                       or peer_state.has("real_timeout") or peer_state.has("peer_closed")):
+            continue  # the peer said why it ended: its own error, a SIGTERM, a wait it gave up on, a peer it lost
         if finished_cleanly(peer, facts, peer_state) and waited_in(state) in ONCE_CALLED:
             return make_verdict(
                 "exited_before_a_once_called_collective", CauseId.rank_divergent_collective, state.rank, [closed],
@@ -58,6 +60,24 @@ def _ended_on_its_own(peer: int, reporter: int, waited: str | None) -> tuple[Alt
     return (never,) if waited in ONCE_CALLED or waited is None else (fewer,)
 
 
+# A last line in which the process says it is ending: a kill prints no such line.
+_SAYS_IT_ENDS = re.compile(r"(?i)\b(?:exit(?:ing|ed)?|quit(?:ting)?|stop(?:ping|ped)?|finished|done|leaving|bye)\b")
+
+
+def _ended_by_itself(peer: int, reporter: int, waited: str | None, closed: Event, last) -> Finding:
+    once = waited in ONCE_CALLED or waited is None
+    cause, near = ((CauseId.rank_divergent_collective, CauseId.uneven_eval_batches) if once
+                   else (CauseId.uneven_eval_batches, CauseId.rank_divergent_collective))
+    return make_verdict(
+        "peer_said_it_ends", cause, peer, [closed], "medium",
+        f"rank {peer}'s last line says it is ending, with no error, while rank {reporter} was still in a collective "
+        f"({waited or 'its traceback names none'}): rank {peer} left the common collectives early",
+        title=f"rank {peer} ended on its own while rank {reporter} still waited in a collective",
+        last_line=last, alternatives=(Alternative(near, "low", "the other way of leaving early: one more batch on the "
+                                                  "waiting rank, or a collective only it calls",
+                                                  "print len(loader) and each collective call on every rank"),))
+
+
 def silent_death(peer: int, peer_state: RankState | None, reporter: int, closed: Event,
                  facts: LauncherFacts, waited: str | None = None) -> Finding:
     code = peer_state.exit_code if peer_state else None
@@ -69,6 +89,9 @@ def silent_death(peer: int, peer_state: RankState | None, reporter: int, closed:
     # ended on its own (its program's end, an exit() of its own) before a collective its peers reached stops the
     # same way (measured on 3.3.1: live1 29710, rank 1's os._exit(0) after training while rank 0 evaluated).
     ended = () if code is not None else _ended_on_its_own(peer, reporter, waited)
+    if code is None and last is not None and _SAYS_IT_ENDS.search(last[2] or ""):
+        # its own last line says it is ending ("exiting", "done", "stopping"): no SIGKILL
+        return _ended_by_itself(peer, reporter, waited, closed, last)
     return make_verdict("silent_death", CauseId.host_oom_killed, peer, launcher_lines(facts, peer) + [closed],
                         "high" if code == -9 else "medium",
                    f"rank {peer}'s log stops without any error while rank {reporter} reports that it closed the "
