@@ -100,7 +100,7 @@ BACKLINKS = {
         'diagnose_rules': ('spawn_child_failed', 'child_reran_the_script',),
     },
     CauseId.missing_dist_env: {
-        'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group', 'go_dial_empty_host', 'role_maker_env_missing',),
+        'signatures': ('trainer_endpoints_missing', 'store_timeout', 'no_global_group', 'comm_ring_uninitialized', 'go_dial_empty_host', 'role_maker_env_missing',),
         'diagnose_rules': ('env_set_by_hand',),
     },
     CauseId.model_not_in_eval_mode: {

@@ -57,3 +57,20 @@ def test_a_signal_report_inside_a_sentence_is_read(tmp_path, text, cause, level)
 def test_a_signal_named_but_not_reported_is_not_the_error(tmp_path, text):
     got = _cause(tmp_path, text + "\n")
     assert got is None or got[0] != CauseId.segfault
+
+
+@pytest.mark.parametrize("text", [
+    # Paddle 2.x-3.x collective_helper.h: a collective op with no communicator for its ring (built4 29965: a script
+    # run with plain python after init_parallel_env's "not a parallel execution environment" warning)
+    "ValueError: (InvalidArgument) Communicator of ring id 0 has not been initialized.",
+    "  [Hint: Expected comm_ctx != nullptr] Communicator of ring id 3 has not been initialized. (at "
+    "/paddle/paddle/fluid/platform/collective_helper.h:141)",
+])
+def test_a_collective_with_no_communicator_is_a_missing_parallel_environment(tmp_path, text):
+    got = _cause(tmp_path, text + "\n")
+    assert got[:2] == (CauseId.missing_dist_env, "medium") and got[2] == "comm_ring_uninitialized"
+
+
+def test_words_near_the_communicator_check_are_not_it(tmp_path):
+    got = _cause(tmp_path, "INFO: the communicator of ring id 0 has been initialized\n")
+    assert got is None or got[2] != "comm_ring_uninitialized"

@@ -391,6 +391,8 @@ TRIGGERS: tuple[str, ...] = (
     "While running Node (",
     # built1: 1.x's gRPC server that cannot bind
     "can't bind to address:", "failed, selected port: 0", "started_port: ",
+    # built4: a collective with no communicator
+    "Communicator of ring id",
 ) + RUNNER_TRIGGERS + LAUNCH_TRIGGERS
 # A log with no rank from its name is also scanned for the lines where a worker states its own rank
 # (selfrank.py); a workerlog.N is not: each such literal costs a hit per worker log (measured on the

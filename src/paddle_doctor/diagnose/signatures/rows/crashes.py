@@ -42,6 +42,14 @@ CRASHES = (
          "cause", CauseId.missing_dist_env, 60, "RuntimeError: The global group is not initialized.",
          title="collective called without a parallel environment",
          source="pp 2.4.2-3.3.1 communication/group.py (The global group is not initialized)"),
+    # A collective op found no communicator for its ring: nothing set up the parallel environment in this process (no
+    # launcher, init_parallel_env or fleet.init never called), or the ring (a group) was never created on this rank.
+    _sig("comm_ring_uninitialized", r"Communicator of ring id (?P<ring>\d+) has not been initialized", "cause",
+         CauseId.missing_dist_env, 70, "ValueError: (InvalidArgument) Communicator of ring id 0 has not been initialized.",
+         title="a collective ran before the communicator of ring {ring} was set up: no parallel environment (no "
+               "launcher, or init_parallel_env / fleet.init not called)", most="medium",
+         source="pp 2.0.2-3.3.1 so: platform/collective_helper.h NCCLCommContext::Get (Communicator of ring id %d has "
+                "not been initialized.)"),
     _sig(CauseId.windows_no_nccl, r"has no attribute 'ProcessGroupNCCL'|not compiled with (?:NCCL|nccl)", "cause",
          CauseId.windows_no_nccl, 100, "AttributeError: module 'paddle.base.libpaddle' has no attribute 'ProcessGroupNCCL'",
          title="this Paddle build has no NCCL (Windows builds never do)",
