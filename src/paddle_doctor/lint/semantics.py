@@ -331,3 +331,41 @@ def statement_of(node: ast.AST) -> ast.stmt:
     while not isinstance(node, ast.stmt):
         node = parent(node)
     return node
+
+
+def loader_batching(ctx: FileContext, loop: ast.For) -> str | None:
+    """How the loop's loader batches (through ``enumerate``, ``tqdm``, ``iter``): "distributed" (a
+    DistributedBatchSampler), a description of a per-rank batching, or None (not a Paddle DataLoader we can see)."""
+    target = loop.iter
+    while isinstance(target, ast.Call) and last_name(target.func) in ("enumerate", "tqdm", "iter"):
+        if not target.args:
+            return None
+        target = target.args[0]
+    loader = None
+    if isinstance(target, ast.Call) and last_name(target.func) == "DataLoader":
+        loader = target
+    elif isinstance(target, ast.Name):
+        for call in scope_calls(ctx, scope_of(loop)):
+            if last_name(call.func) == "DataLoader" and assigned_to(call) == target.id:
+                loader = call
+    if loader is None or not ctx.imports.is_paddle(loader.func):
+        return None
+    sampler = next((kw.value for kw in loader.keywords if kw.arg == "batch_sampler"), None)
+    if sampler is None:
+        return "`DataLoader(batch_size=...)` and no DistributedBatchSampler"
+    text = ast.unparse(sampler)
+    if "DistributedBatchSampler" in text:
+        return "distributed"
+    if isinstance(sampler, ast.Name):
+        for call in scope_calls(ctx, scope_of(loop)):
+            if assigned_to(call) == sampler.id:
+                return "distributed" if last_name(call.func) == "DistributedBatchSampler" else (
+                    f"`{last_name(call.func)}`" if last_name(call.func) == "BatchSampler" else None)
+    return None
+
+
+def assigned_to(call: ast.Call) -> str | None:
+    node = getattr(call, "_pd_parent", None)
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    return None

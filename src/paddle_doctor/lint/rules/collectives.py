@@ -10,8 +10,8 @@ from ...findings import Severity
 from ..codes import Rule
 from ..context import FileContext, ancestors, parent, walk_scope
 from ..names import last_name
-from ..semantics import (COLLECTIVES, collective_name, collectives_in, has_group, rank_exit_before, rank_guard,
-                         reached_collective, scope_calls, scope_of)
+from ..semantics import (COLLECTIVES, collective_name, collectives_in, has_group, loader_batching, rank_exit_before,
+                         rank_guard, reached_collective, scope_calls, scope_of)
 
 CHECK = f"{__name__}:check"  # the function that reports the rules below
 
@@ -272,47 +272,10 @@ def _check_uneven_gather(ctx: FileContext) -> None:
                    and collective_name(ctx, c) == "all_gather" and not has_group(c)]
         if not gathers:
             continue
-        batching = _loader_batching(ctx, loop)
+        batching = loader_batching(ctx, loop)
         if batching is None or batching == "distributed":
             continue
         ctx.report(PDL104, gathers[0],
                    f"`all_gather` runs on every batch of a loader built with {batching}: ranks can have "
                    "different last batches (or counts), and all_gather needs the same shape on every rank",
                    why=f"loader built with {batching} in the same function", confidence="medium")
-
-
-def _loader_batching(ctx: FileContext, loop: ast.For) -> str | None:
-    """How the loop's loader batches: "distributed", a description of a per-rank batching, or None."""
-    target = loop.iter
-    while isinstance(target, ast.Call) and last_name(target.func) in ("enumerate", "tqdm", "iter"):
-        if not target.args:
-            return None
-        target = target.args[0]
-    loader = None
-    if isinstance(target, ast.Call) and last_name(target.func) == "DataLoader":
-        loader = target
-    elif isinstance(target, ast.Name):
-        for call in scope_calls(ctx, scope_of(loop)):
-            if last_name(call.func) == "DataLoader" and _assigned_to(call) == target.id:
-                loader = call
-    if loader is None or not ctx.imports.is_paddle(loader.func):
-        return None
-    sampler = next((kw.value for kw in loader.keywords if kw.arg == "batch_sampler"), None)
-    if sampler is None:
-        return "`DataLoader(batch_size=...)` and no DistributedBatchSampler"
-    text = ast.unparse(sampler)
-    if "DistributedBatchSampler" in text:
-        return "distributed"
-    if isinstance(sampler, ast.Name):
-        for call in scope_calls(ctx, scope_of(loop)):
-            if _assigned_to(call) == sampler.id:
-                return "distributed" if last_name(call.func) == "DistributedBatchSampler" else (
-                    f"`{last_name(call.func)}`" if last_name(call.func) == "BatchSampler" else None)
-    return None
-
-
-def _assigned_to(call: ast.Call) -> str | None:
-    node = getattr(call, "_pd_parent", None)
-    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-        return node.targets[0].id
-    return None

@@ -13,7 +13,7 @@ from ..index import pending
 from ..names import dotted, last_name
 from . import accumulators
 from ..semantics import (callers, collective_name, collectives_in, contains_rank, enclosing_function, is_eval_name,
-                         is_under, scope_calls, scope_of)
+                         is_under, loader_batching, scope_calls, scope_of)
 
 CHECK = f"{__name__}:check"  # the function that reports the rules below
 
@@ -254,8 +254,10 @@ def _check_padded_gather(ctx: FileContext, scope: ast.AST) -> None:
             _constant_value(ctx, c, _argument(c, "drop_last", 5)) is True for c in samplers):
         return
     loops = _loops_in(scope)
-    # per-batch results gathered in the loop, or the lists a loop over the batches grew, gathered once after it
-    grown = set().union(*(accumulators.accumulated(ctx, scope, loop)[0] for loop in loops if _over_batches(loop)))
+    # per-batch results gathered in the loop, or the lists a loop over the padding sampler's loader grew, gathered once
+    # after it
+    grown = set().union(*(accumulators.accumulated(ctx, scope, loop)[0] for loop in loops
+                          if isinstance(loop, ast.For) and loader_batching(ctx, loop) == "distributed"))
     gathers = sorted((c for c in scope_calls(ctx, scope) if last_name(c.func) in ("all_gather", "all_gather_object")
                       and collective_name(ctx, c) and (any(is_under(c, loop) for loop in loops)
                                                        or any(_uses(arg, grown) for arg in c.args[1:2]))),
@@ -297,14 +299,6 @@ def _built_from(scope: ast.AST, value: ast.AST | None, names: set[str]) -> bool:
     return any(isinstance(node, ast.Assign) and _uses(node.value, names)
                and any(isinstance(t, ast.Name) and t.id in wanted for t in node.targets)
                for node in walk_scope(scope.body))
-
-
-def _over_batches(loop: ast.AST) -> bool:
-    """A ``for`` over a data loader (``DataLoader(...)``, ``loader``, ``eval_loader``, ``enumerate(loader)``, a
-    ``tqdm`` of one): the loop whose grown lists hold per-sample results."""
-    return isinstance(loop, (ast.For, ast.AsyncFor)) and any(
-        "loader" in (dotted(n) or last_name(n) or "").lower() for n in ast.walk(loop.iter)
-        if isinstance(n, (ast.Name, ast.Attribute, ast.Call)))
 
 
 def _loops_in(scope: ast.AST):
