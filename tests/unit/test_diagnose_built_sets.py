@@ -305,3 +305,16 @@ def test_a_silent_rank_whose_log_stops_mid_work_is_still_read_as_killed(tmp_path
     case = _edited(tmp_path, "29994", "log/workerlog.3", "export worker finished, exiting", "saving predictions to out/p3.npy",
                    folder=LIVE3)
     assert _verdict(case)[3] == "silent_death"
+
+
+@pytest.mark.parametrize("line, sets", [
+    ("+ export PADDLE_TRAINERS_NUM=4", True),  # a shell trace of the script
+    ("export PADDLE_TRAINER_ENDPOINTS=127.0.0.1:6170,127.0.0.1:6171", True),
+    ("PADDLE_TRAINER_ID=0 PADDLE_CURRENT_ENDPOINT=127.0.0.1:6170 python eval.py &", True),  # a command's own env
+    ("bash -c 'PADDLE_TRAINER_ID=$SLURM_PROCID python pretrain.py'", True),
+    ("PADDLE_TRAINERS_NUM=2", False),  # `env | grep PADDLE`
+    ("[rank 0] SLURM_PROCID=0 PADDLE_TRAINER_ID=0 PADDLE_TRAINERS_NUM=4 host=gpu07", False),  # a script's print
+])
+def test_a_paddle_variable_set_for_this_run_is_told_from_one_the_shell_shows(line, sets):
+    from paddle_doctor.diagnose.refine.context import sets_paddle_env
+    assert sets_paddle_env(line) is sets

@@ -19,6 +19,17 @@ _DUMP_HEAD_ROWS = ("paddle_failure_signal_header", "native_fault_pc", "paddle_si
 _DUMP_HEAD_LINES = 8  # the header, the time and the PC lines before the signal's own
 _DUMP_FRAME_LINES = 64  # the stack frames after it
 # glog's "*** SIGTERM (@0x...) received by PID", and Paddle 2.x-3.x's "FatalError: `Termination signal` is detected"
+# A last line in which the process says it is ending on its own (a kill prints none): "exiting", "done", "stopping".
+ENDS_ON_ITS_OWN = re.compile(r"(?i)\b(?:exit(?:ing|ed)?|quit(?:ting)?|stop(?:ping|ped)?|abort(?:ing)?|finished|done|"
+                             r"leaving|bye)\b")
+
+
+def interrupted(event: Event) -> bool:
+    """A KeyboardInterrupt: someone stopped the process (most often a hang, whose own signs the rules that read hangs
+    weigh; with none, :func:`rules.launcher.from_any_error` says the run was interrupted)."""
+    return event.role == "exception" and event.groups.get("exc") == "KeyboardInterrupt"
+
+
 _SIGNAL_LINE = re.compile(r"\*\*\* SIG(?P<sig>[A-Z]+) \(@|`(?P<what>[A-Z][a-z][^`]{3,60})` is detected by the operating")
 
 
@@ -143,8 +154,7 @@ def collect(files: list[FileEvents]) -> tuple[dict[int, RankState], list[Event],
             # kernel's OOM report (dmesg run after the job).
             if have_worker_logs and not _is_rank_log(f) and e.rank is None and not _host_fact(e):
                 # a Ctrl-C the terminal shows (the launcher's own traceback, or its copy of a worker's) ended the job
-                launcher.interrupted = launcher.interrupted or (e.role == "exception"
-                                                                and e.groups.get("exc") == "KeyboardInterrupt")
+                launcher.interrupted = launcher.interrupted or interrupted(e)
                 continue
             if have_worker_logs and not _is_rank_log(f) and e.rank in ranks and ranks[e.rank].log:
                 continue

@@ -25,7 +25,7 @@ from ..findings import Alternative, Confidence, EvidenceLine, Finding, Location
 from ..rules import Docs
 from .differential import alternatives_for
 from .anatomy.blocks import refine
-from .ranks import LauncherFacts, RankState, aborted_after_wait, most_specific_first
+from .ranks import LauncherFacts, RankState, aborted_after_wait, interrupted, most_specific_first
 from .read.parse import Event
 from ..redact import redact
 from ..catalog.ids import CauseId
@@ -182,11 +182,6 @@ def own_cause(state: RankState) -> Event | None:
     """The rank's most specific cause, leaving out an abort that a wait before it explains, and an interrupt."""
     return most_specific_first([e for e in state.causes() if not aborted_after_wait(state, e) and not interrupted(e)])
 
-
-def interrupted(event: Event) -> bool:
-    """A KeyboardInterrupt: someone stopped the process (most often a hang, whose own signs the rules that read hangs
-    weigh; with none, :func:`rules.launcher.from_any_error` says the run was interrupted)."""
-    return event.role == "exception" and event.groups.get("exc") == "KeyboardInterrupt"
 
 
 def pick(candidates: list[tuple[int, Event]]) -> tuple[int, Event]:

@@ -113,9 +113,16 @@ def leftover_env(events: list[Event], event: Event, rank: int | None, facts: Lau
                                   "`env | grep -E '^(PADDLE_|FLAGS_selected)'` in the shell that ran it"),))
 
 
-# The run's own command sets the launcher's variables: a shell trace of the script (`+ export PADDLE_X=...`, bash -x),
-# or a command that sets them for itself (`PADDLE_TRAINER_ID=$SLURM_PROCID python train.py`, a scheduler's line).
-_SET_FOR_THIS_RUN = re.compile(r"^\++ export PADDLE_|\bPADDLE_\w+=\S+(?: \w+=\S+)* +(?:python\d?(?:\.\d+)?|\S*/python\S*)\b")
+# A PADDLE_* variable the pasted text sets for this run: a script's or a shell trace's export (`+ export PADDLE_X=...`,
+# bash -x), or a command that sets it for itself (`PADDLE_TRAINER_ID=$SLURM_PROCID python train.py`, a scheduler's
+# line). `env` / `printenv` output, or a script printing several of them on one line, is neither: it shows what is set.
+_SETS_PADDLE_ENV = re.compile(r"^\s*\+*\s*(?:export|set|declare -x)\s+PADDLE_|\bPADDLE_\w+=\S*(?:\s+\w+=\S*)*\s+"
+                              r"(?:python[\d.]*|\S*/python\S*|bash|sh|srun|mpirun|exec)\b")
+
+
+def sets_paddle_env(text: str) -> bool:
+    """Whether a ``paddle_env_var`` line sets the variable for this run (see ``_SETS_PADDLE_ENV``)."""
+    return _SETS_PADDLE_ENV.search(text) is not None
 
 
 def set_for_this_run(events: list[Event], event: Event, rank: int | None) -> Finding | None:
@@ -124,7 +131,7 @@ def set_for_this_run(events: list[Event], event: Event, rank: int | None) -> Fin
     incomplete, not leftovers (a job started by srun or mpirun instead of Paddle's launcher)."""
     if event.sig.cause != CauseId.residual_dist_env or event.role != "cause":
         return None
-    own = next((e for e in events if e.sig.name == "paddle_env_var" and _SET_FOR_THIS_RUN.search(e.text)), None)
+    own = next((e for e in events if e.sig.name == "paddle_env_var" and sets_paddle_env(e.text)), None)
     if own is None:
         return None
     return make_verdict(

@@ -31,6 +31,11 @@ CRASH_REPORT_SPAN = 30  # lines from the failed call to its crash report's Signa
 _WORKER_PIDS = re.compile(r"workers exit unexpectedly, pids: ([\d, ]+)")
 
 
+def _worker_pids(events: list[Event]) -> dict[str, Event]:
+    """pid -> the DataLoader's line that lists it among its dead workers (``workers exit unexpectedly, pids: ...``)."""
+    return {pid: e for e in events if (m := _WORKER_PIDS.search(e.text)) for pid in re.findall(r"\d+", m.group(1))}
+
+
 def explained_by_peers_in_backward(everything: list[Event], event: Event, rank: int | None) -> Finding | None:
     """``event`` is gloo's size check on ``rank``; the verdict when its peers were in their backward pass."""
     if event.sig.name != "gloo_size_mismatch" or rank is None:
@@ -56,15 +61,14 @@ def explained_by_child_rerun(own: list[Event], event: Event, rank: int | None) -
     bind (the pid of the crash report that follows it) was one of the rank's DataLoader workers."""
     if event.sig.cause != CauseId.port_in_use:
         return None
-    workers = {p for e in own if (m := _WORKER_PIDS.search(e.text)) for p in re.findall(r"\d+", m.group(1))}
+    workers = _worker_pids(own)
     report = next((e for e in own if e.file == event.file and 0 < e.line - event.line <= CRASH_REPORT_SPAN
                    and _SIGNAL_PID.search(e.text)), None)
     pid = _SIGNAL_PID.search(report.text).group(1) if report is not None else None
     if pid is None or pid not in workers:
         return None
-    worker_died = next(e for e in own if _WORKER_PIDS.search(e.text))
     return make_verdict(
-        "child_reran_the_script", CauseId.main_guard_missing, rank, [event, report, worker_died], "high",
+        "child_reran_the_script", CauseId.main_guard_missing, rank, [event, report, workers[pid]], "high",
         f"process {pid}, one of rank {rank}'s DataLoader workers, tried to bind the rendezvous store's port and "
         "crashed: the worker ran the script's top level (a spawned worker imports the main module)",
         title="the DataLoader's workers re-ran the training script: it has no `if __name__ == \"__main__\":` guard",
@@ -76,8 +80,7 @@ def explained_by_oom_kill(everything: list[Event], event: Event, rank: int | Non
     """``event`` is a DataLoader's report that its workers died; the verdict when the kernel killed one of them."""
     if event.sig.cause != CauseId.dataloader_worker_crash:
         return None
-    workers = {p for e in [event, *everything] if e.rank == event.rank and (m := _WORKER_PIDS.search(e.text))
-               for p in re.findall(r"\d+", m.group(1))}
+    workers = _worker_pids([e for e in everything if e.rank == event.rank] + [event])
     kill = next((e for e in everything if e.sig.name == "kernel_oom_killer" and (m := _OOM_KILLED.search(e.text))
                  and m.group(1) in workers), None)
     if kill is None:

@@ -7,11 +7,11 @@ more specific cause. Each returns the root-cause Finding or None."""
 from __future__ import annotations
 
 from ...findings import Finding
-from ..ranks import abort_follows_wait, cause_events, most_specific_first
+from ..ranks import abort_follows_wait, cause_events, interrupted, most_specific_first
 from ..refine.context import explained_by_facts
 from ..refine.doubts import doubted
-from ..verdict import (by_structure, confidence_of, evidence_for, fatal_signal, interrupted, launcher_lines, make_verdict,
-                       own_cause, pick, why_of)
+from ..verdict import (by_structure, confidence_of, evidence_for, fatal_signal, launcher_lines, make_verdict, own_cause,
+                       pick, why_of)
 
 
 def from_candidates(ranks, unranked, facts) -> Finding | None:

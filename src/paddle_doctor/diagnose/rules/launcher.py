@@ -11,7 +11,7 @@ from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..anatomy.components import RAISE_SITES
 from ..anatomy.wording import read_logged_python_error, read_type_wording, read_wording
-from ..ranks import LauncherFacts
+from ..ranks import ENDS_ON_ITS_OWN, LauncherFacts, interrupted
 from ..verdict import fatal_signal, launcher_lines, make_verdict, peer_of
 
 
@@ -29,7 +29,7 @@ def from_launcher_only(ranks, unranked, facts) -> Finding | None:
     state = ranks.get(rank)
     if state is not None and state.line_index is not None:  # its worker log was read: it holds no error
         code = facts.failed.get(rank, state.exit_code)
-        if code is None and not _SAYS_WHY.search(state.last_text or ""):
+        if code is None and not _says_why(state.last_text or ""):
             # The old launcher's ABORT!!! gives no exit code. A Python error prints a traceback and Paddle's handler
             # reports a crash or a SIGTERM; a rank that stops mid-line without a word was killed (SIGKILL: the
             # kernel's OOM killer, most often).
@@ -45,9 +45,10 @@ def from_launcher_only(ranks, unranked, facts) -> Finding | None:
         return make_verdict(
             "failed_without_error", "unknown", rank, launcher_lines(facts, rank) or facts.events[:2], "low",
             f"the launcher reports rank {rank} failed ({'no exit code given' if code is None else f'exit code {code}'}), "
-            "and its log, which was read, "
-            "holds no error: the process ended without a word (sys.exit / os._exit with that code, or a signal)",
-            title=f"rank {rank} failed {_exit_words(code)}, and its log {state.log} shows no error",
+            "and its log, which was read, holds no error: the process ended without a word (sys.exit / os._exit with "
+            "that code, or a signal)",
+            title=f"rank {rank} failed {'(the launcher gives no exit code)' if code is None else f'with exit code {code}'}"
+                  f", and its log {state.log} shows no error",
             notes=(f"Look at what rank {rank} runs after the last line of {state.log} (quoted above): an explicit "
                    "sys.exit / os._exit, or a library that exits; PYTHONFAULTHANDLER=1 shows a native crash.",),
             last_line=(state.log, state.lines, state.last_text) if state.lines else None)
@@ -74,12 +75,12 @@ def from_launcher_only(ranks, unranked, facts) -> Finding | None:
                    title=f"the cause is in {target}, which was not given")
 
 
-def _exit_words(code: int | None) -> str:
-    return f"with exit code {code}" if code is not None else "(the launcher gives no exit code)"
+_LOGGED_ERROR = re.compile(r"(?i)\b(?:error|fatal|critical)\b")
 
 
-# A last line that says why the process is stopping (a logged error, an exit of its own): not a silent death.
-_SAYS_WHY = re.compile(r"(?i)\b(?:error|fatal|critical|exit(?:ing)?|abort(?:ing)?|quit(?:ting)?|stop(?:ping)?)\b")
+def _says_why(last_line: str) -> bool:
+    """A last line that says why the process stops (an exit of its own, a logged error): not a silent death."""
+    return bool(ENDS_ON_ITS_OWN.search(last_line) or _LOGGED_ERROR.search(last_line))
 
 
 def every_rank_aborted(facts: LauncherFacts) -> bool:
@@ -109,7 +110,7 @@ def from_any_error(ranks, unranked, facts) -> Finding | None:
                             f"a Python traceback cut before its exception line, whose innermost frame is {site[1]}",
                             notes=("The traceback's last line names the exception: pass the whole log to see "
                                    "its message.",))
-    interrupt = next((e for e in errors if e.role == "exception" and e.groups.get("exc") == "KeyboardInterrupt"), None)
+    interrupt = next((e for e in errors if interrupted(e)), None)
     if interrupt is not None:  # no rule read a hang's cause, and no error came before the interrupt
         return make_verdict("interrupted_by_hand", "unknown", interrupt.rank, [*tracebacks[-2:], interrupt], "low",
                             "the run was stopped by hand (KeyboardInterrupt) and shows no error before it: if it "

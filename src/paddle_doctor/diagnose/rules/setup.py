@@ -11,6 +11,7 @@ from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
 from ..ranks import RankState
 from ..read.parse import Event
+from ..refine.context import sets_paddle_env
 from ..verdict import make_verdict
 from .launcher import ERROR_ROLES
 
@@ -66,11 +67,6 @@ def _retries_own_port(retries: list[Event], listens: list[Event]) -> bool:
                for e in retries)
 
 
-# A PADDLE_* variable the pasted text sets (a script's export, a shell trace's, a command's own VAR=value): the run's
-# own, not one left in the shell by an earlier launch. `env` / `printenv` output (NAME=value alone) is neither.
-_SETS_ENV = re.compile(r"^\s*\+*\s*(?:export|set|declare -x)\s+PADDLE_|\bPADDLE_\w+=\S*\s+(?:\w+=\S*\s+)*\S")
-
-
 def from_unreached_endpoints(ranks, unranked, facts) -> Finding | None:
     """Fleet's ``wait_server_ready`` lists the peers' endpoints it cannot reach, after each 3 s wait
     (one list means it has waited already). Endpoints at an address no host has (0.x, broadcast) were
@@ -85,7 +81,7 @@ def from_unreached_endpoints(ranks, unranked, facts) -> Finding | None:
     if any(h.startswith("127.") for h in hosts) and any(not h.startswith("127.") for h in hosts):
         bogus = sorted(h for h in hosts if h.startswith("127."))  # a node's hostname resolves to loopback
     env = [e for e in events if e.sig.name == "paddle_env_var"]
-    by_hand = any(_SETS_ENV.search(e.text) for e in env)  # set in the pasted script or command: not leftovers
+    by_hand = any(sets_paddle_env(e.text) for e in env)  # set in the pasted script or command: not leftovers
     if not facts.kind and env and not by_hand and hosts and all(h.startswith("127.") for h in hosts):
         # No launcher in the text, peers on this machine that nothing started, and the environment names them: a lone
         # process that read an earlier launch's PADDLE_* variables (an `export`ed shell, a notebook).

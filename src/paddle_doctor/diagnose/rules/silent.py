@@ -5,11 +5,9 @@ Finding (:func:`verdict.make_verdict`) or None."""
 
 from __future__ import annotations
 
-import re
-
 from ...catalog.ids import CauseId
 from ...findings import Alternative, Finding
-from ..ranks import LauncherFacts, RankState, finished_cleanly
+from ..ranks import ENDS_ON_ITS_OWN, LauncherFacts, RankState, finished_cleanly
 from ..read.parse import Event
 from ..verdict import launcher_lines, make_verdict, peer_of
 from .divergence import waited_in
@@ -29,11 +27,12 @@ def from_silent_peer(ranks, unranked, facts) -> Finding | None:
         if peer_state is not None and (peer_state.causes() or peer_state.has("terminated")
                                        or peer_state.has("real_timeout") or peer_state.has("peer_closed")):
             continue  # the peer said why it ended: its own error, a SIGTERM, a wait it gave up on, a peer it lost
-        if finished_cleanly(peer, facts, peer_state) and waited_in(state) in ONCE_CALLED:
+        waited = waited_in(state)
+        if finished_cleanly(peer, facts, peer_state) and waited in ONCE_CALLED:
             return make_verdict(
                 "exited_before_a_once_called_collective", CauseId.rank_divergent_collective, state.rank, [closed],
                 "medium", f"rank {peer} had already exited cleanly while rank {state.rank} waited in "
-                f"{waited_in(state)}(), a collective a program calls once, not per batch: rank {peer} never called it",
+                f"{waited}(), a collective a program calls once, not per batch: rank {peer} never called it",
                 alternatives=(Alternative(CauseId.uneven_eval_batches, "low", "the call may sit in a loop that ran "
                                           "more often on this rank", "print len(loader) on every rank"),))
         if finished_cleanly(peer, facts, peer_state):
@@ -44,38 +43,38 @@ def from_silent_peer(ranks, unranked, facts) -> Finding | None:
                                   "collective (more batches on this rank)",))
         if peer_state is None or not peer_state.log:
             continue  # without the peer's log we cannot say it died silently
-        return silent_death(peer, peer_state, state.rank, closed, facts, waited_in(state))
+        return silent_death(peer, peer_state, state.rank, closed, facts, waited)
     return None
 
 
-def _ended_on_its_own(peer: int, reporter: int, waited: str | None) -> tuple[Alternative, ...]:
-    """The near causes of a silent rank whose exit code nobody gave: it ended on its own while ``reporter`` was in a
-    collective ``waited`` (a once-called one: the peer never called it; a per-batch one: it ran fewer batches)."""
-    confirm = f"the launcher's exit code for rank {peer} (0: it ended on its own), or `dmesg -T | grep -i 'killed process'`"
-    never = Alternative(CauseId.rank_divergent_collective, "low", f"rank {peer} may have ended on its own before a "
-                        f"collective rank {reporter} reached (its program's end, or an exit() only it calls)", confirm)
-    fewer = Alternative(CauseId.uneven_eval_batches, "low", f"rank {peer} may have run out of batches and ended while "
-                        f"rank {reporter} had one more", "print len(loader) on every rank")
-    # one of the two, so that the catalog's own near cause (a native crash, which also leaves no text) stays in view
-    return (never,) if waited in ONCE_CALLED or waited is None else (fewer,)
+def _left_early(waited: str | None) -> tuple[CauseId, CauseId]:
+    """(the likelier, the other) way a rank left its peers' collectives early, by the one its peer waits in: a
+    once-called one (or none named) the rank never called; a per-batch one, it ran fewer batches."""
+    if waited in ONCE_CALLED or waited is None:
+        return CauseId.rank_divergent_collective, CauseId.uneven_eval_batches
+    return CauseId.uneven_eval_batches, CauseId.rank_divergent_collective
 
 
-# A last line in which the process says it is ending: a kill prints no such line.
-_SAYS_IT_ENDS = re.compile(r"(?i)\b(?:exit(?:ing|ed)?|quit(?:ting)?|stop(?:ping|ped)?|finished|done|leaving|bye)\b")
+_LEFT_EARLY_WHY = {CauseId.rank_divergent_collective: ("may have ended on its own before a collective only its peer "
+                                                       "reaches (its program's end, or an exit() only it calls)",
+                                                       "the launcher's exit code for the rank (0: it ended on its own)"),
+                   CauseId.uneven_eval_batches: ("may have run out of batches and ended while its peer had one more",
+                                                 "print len(loader) on every rank")}
+
+
+def _left_early_alternative(cause: CauseId, peer: int) -> Alternative:
+    why, confirm = _LEFT_EARLY_WHY[cause]
+    return Alternative(cause, "low", f"rank {peer} {why}", confirm)
 
 
 def _ended_by_itself(peer: int, reporter: int, waited: str | None, closed: Event, last) -> Finding:
-    once = waited in ONCE_CALLED or waited is None
-    cause, near = ((CauseId.rank_divergent_collective, CauseId.uneven_eval_batches) if once
-                   else (CauseId.uneven_eval_batches, CauseId.rank_divergent_collective))
+    cause, near = _left_early(waited)
     return make_verdict(
         "peer_said_it_ends", cause, peer, [closed], "medium",
         f"rank {peer}'s last line says it is ending, with no error, while rank {reporter} was still in a collective "
         f"({waited or 'its traceback names none'}): rank {peer} left the common collectives early",
         title=f"rank {peer} ended on its own while rank {reporter} still waited in a collective",
-        last_line=last, alternatives=(Alternative(near, "low", "the other way of leaving early: one more batch on the "
-                                                  "waiting rank, or a collective only it calls",
-                                                  "print len(loader) and each collective call on every rank"),))
+        last_line=last, alternatives=(_left_early_alternative(near, peer),))
 
 
 def silent_death(peer: int, peer_state: RankState | None, reporter: int, closed: Event,
@@ -88,10 +87,11 @@ def silent_death(peer: int, peer_state: RankState | None, reporter: int, closed:
     # With no exit code for the peer (the new launcher names only the lowest failed rank; fleet's none), a rank that
     # ended on its own (its program's end, an exit() of its own) before a collective its peers reached stops the
     # same way (measured on 3.3.1: live1 29710, rank 1's os._exit(0) after training while rank 0 evaluated).
-    ended = () if code is not None else _ended_on_its_own(peer, reporter, waited)
-    if code is None and last is not None and _SAYS_IT_ENDS.search(last[2] or ""):
+    if code is None and last is not None and ENDS_ON_ITS_OWN.search(last[2] or ""):
         # its own last line says it is ending ("exiting", "done", "stopping"): no SIGKILL
         return _ended_by_itself(peer, reporter, waited, closed, last)
+    # one alternative of the two, so that the catalog's own near cause (a native crash) stays in view
+    ended = () if code is not None else (_left_early_alternative(_left_early(waited)[0], peer),)
     return make_verdict("silent_death", CauseId.host_oom_killed, peer, launcher_lines(facts, peer) + [closed],
                         "high" if code == -9 else "medium",
                    f"rank {peer}'s log stops without any error while rank {reporter} reports that it closed the "
